@@ -1,0 +1,31 @@
+//! fairsim: a packet-level discrete-event simulator for fair-queueing and congestion-control
+//! research, and a reference implementation of the classic papers of that field.
+//!
+//! ```no_run
+//! use fairsim::{Scenario, Simulation};
+//! let scenario = Scenario::load("scenarios/examples/dumbbell.toml", &[]).unwrap();
+//! let mut sim = Simulation::new(&scenario, None, None).unwrap();
+//! sim.run();
+//! let report = sim.report();
+//! println!("{}", serde_json::to_string_pretty(&report).unwrap());
+//! ```
+//!
+//! The engine knows nothing of Python, files of results or plots: a scenario goes in, a
+//! `RunReport` comes out.
+
+pub mod engine;
+pub mod error;
+pub mod net;
+pub mod params;
+pub mod qdisc;
+pub mod report;
+pub mod scenario;
+pub mod stats;
+pub mod traffic;
+pub mod transport;
+pub mod units;
+
+pub use engine::Simulation;
+pub use error::{Diagnostic, Error, Result};
+pub use report::RunReport;
+pub use scenario::Scenario;

@@ -1,0 +1,84 @@
+//! Packets and the dense ids of the things they travel through.
+
+use crate::units::Time;
+
+macro_rules! dense_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+        pub struct $name(pub u32);
+        impl $name {
+            #[inline]
+            pub fn idx(self) -> usize {
+                self.0 as usize
+            }
+            pub fn from_idx(i: usize) -> Self {
+                $name(i as u32)
+            }
+        }
+    };
+}
+
+dense_id!(
+    /// A node (host or switch), in scenario declaration order.
+    NodeId
+);
+dense_id!(
+    /// One direction of a link: an output queue with its transmitter.
+    PortId
+);
+dense_id!(
+    /// A flow (conversation) between two nodes, in scenario declaration order.
+    FlowId
+);
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PacketKind {
+    Data,
+    Ack,
+}
+
+/// A packet. Small and `Copy`: disciplines and pipes hold packets by value.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Packet {
+    /// Unique within a run, in creation order (for traces and tie-breaking).
+    pub id: u64,
+    pub flow: FlowId,
+    pub kind: PacketKind,
+    /// Data: the sequence number (0, 1, 2, ... in packets). ACK: the cumulative acknowledgement,
+    /// i.e. the next sequence number the sink expects (every lower one has arrived).
+    pub seq: u64,
+    /// Bytes on the wire.
+    pub size: u32,
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// When the sender put this transmission on the network.
+    pub sent_at: Time,
+    /// ACK only: `sent_at` and `seq` of the data packet that caused it.
+    pub echo_sent_at: Time,
+    pub echo_seq: u64,
+    /// When the packet joined the queue it is in (or last was in).
+    pub enqueued_at: Time,
+    /// Index of the next port on the packet's route.
+    pub hop: u16,
+    /// Congestion-experienced bit (DECbit); an ACK echoes the bit of the data it acknowledges.
+    pub congestion: bool,
+    /// A retransmission of an earlier sequence number.
+    pub retransmission: bool,
+    /// Scheduling priority for disciplines that use one (0 = default).
+    pub priority: u8,
+    /// Rate label in bit/s written by edge routers (CSFQ); 0 when unlabelled.
+    pub label: f32,
+}
+
+impl Packet {
+    pub fn is_data(&self) -> bool {
+        self.kind == PacketKind::Data
+    }
+
+    /// The conversation this packet belongs to: its flow and direction. ACKs of a flow are
+    /// their own conversation (thesis §6.5: "ACKs are treated as a separate conversation").
+    pub fn conversation(&self) -> (FlowId, PacketKind) {
+        (self.flow, self.kind)
+    }
+}

@@ -1,0 +1,41 @@
+//! A port: one direction of a link. A queueing discipline feeds a transmitter of a given rate;
+//! transmitted packets then propagate for the link's delay.
+//!
+//! Packets in propagation sit in a FIFO pipe (the delay is constant, so they arrive in the
+//! order they left) and only the head has an event in the queue: a port has at most one pending
+//! "transmission done" and one pending "arrival" event, whatever the load (htsim's idiom).
+
+use super::{NodeId, Packet};
+use crate::engine::rng::SimRng;
+use crate::qdisc::Qdisc;
+use crate::stats::PortStats;
+use crate::units::{BufferLimit, Rate, Time};
+use std::collections::VecDeque;
+
+pub struct Port {
+    pub name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub rate: Rate,
+    pub delay: Time,
+    pub buffer: BufferLimit,
+    pub qdisc_name: String,
+    pub qdisc: Box<dyn Qdisc>,
+    pub rng: SimRng,
+    /// The packet on the line and when its transmission started.
+    pub transmitting: Option<(Packet, Time)>,
+    /// Packets propagating, with their arrival times at the far end.
+    pub pipe: VecDeque<(Time, Packet)>,
+    pub stats: PortStats,
+}
+
+impl Port {
+    /// Visits every packet held by the port: queued, on the line, or propagating.
+    pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.qdisc.for_each_packet(f);
+        if let Some((p, _)) = &self.transmitting {
+            f(p);
+        }
+        self.pipe.iter().for_each(|(_, p)| f(p));
+    }
+}

@@ -1,0 +1,97 @@
+//! FCFS with drop-tail: one FIFO; when the buffer is full the arriving packet is refused.
+//!
+//! Reference: the FCFS gateway of Demers, Keshav & Shenker, "Analysis and Simulation of a Fair
+//! Queueing Algorithm", SIGCOMM 1989, §4. The paper does not state its overflow policy; its
+//! account of segregation in Scenario 2 (ACKs of the winners signal freed buffers) implies
+//! drop-tail, which is what this is. Deviations: none. Choices left open: the limit may be in
+//! packets (as in the papers) or bytes (the port's `buffer`).
+
+use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
+use crate::net::Packet;
+use crate::units::BufferLimit;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// FCFS takes no parameters of its own: its limit is the port's `buffer`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FcfsConfig {}
+
+pub struct Fcfs {
+    queue: VecDeque<Packet>,
+    bytes: u64,
+    limit: BufferLimit,
+}
+
+impl Fcfs {
+    pub fn new(_config: FcfsConfig, port: &PortInfo) -> Self {
+        Fcfs { queue: VecDeque::new(), bytes: 0, limit: port.buffer }
+    }
+}
+
+impl Qdisc for Fcfs {
+    fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
+        if self.limit.admits(self.queue.len(), self.bytes, pkt.size) {
+            self.bytes += pkt.size as u64;
+            self.queue.push_back(pkt);
+        } else {
+            ctx.drop(pkt, DropReason::TailDrop);
+        }
+    }
+
+    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
+        let pkt = self.queue.pop_front()?;
+        self.bytes -= pkt.size as u64;
+        Some(pkt)
+    }
+
+    fn len_packets(&self) -> usize {
+        self.queue.len()
+    }
+
+    fn len_bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.queue.iter().for_each(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qdisc::testing::{pkt, with_ctx};
+    use crate::units::Rate;
+
+    fn fcfs(limit: BufferLimit) -> Fcfs {
+        Fcfs::new(FcfsConfig {}, &PortInfo { buffer: limit, rate: Rate(1) })
+    }
+
+    #[test]
+    fn serves_in_arrival_order_and_drops_the_arrival_when_full() {
+        let mut q = fcfs(BufferLimit::Packets(2));
+        let (_, drops) = with_ctx(|ctx| {
+            for seq in 0..4 {
+                q.enqueue(pkt(seq as u32 % 2, seq, 100), ctx);
+            }
+        });
+        assert_eq!(drops.iter().map(|(p, r)| (p.seq, *r)).collect::<Vec<_>>(), vec![(2, DropReason::TailDrop), (3, DropReason::TailDrop)]);
+        let (order, _) = with_ctx(|ctx| std::iter::from_fn(|| q.dequeue(ctx)).map(|p| p.seq).collect::<Vec<_>>());
+        assert_eq!(order, vec![0, 1]);
+        assert_eq!((q.len_packets(), q.len_bytes()), (0, 0));
+    }
+
+    #[test]
+    fn byte_limit_counts_bytes() {
+        let mut q = fcfs(BufferLimit::Bytes(1500));
+        let (_, drops) = with_ctx(|ctx| {
+            q.enqueue(pkt(0, 0, 1000), ctx);
+            q.enqueue(pkt(0, 1, 1000), ctx); // would make 2000 > 1500
+            q.enqueue(pkt(0, 2, 40), ctx);
+        });
+        assert_eq!(drops.len(), 1);
+        assert_eq!(drops[0].0.seq, 1);
+        assert_eq!((q.len_packets(), q.len_bytes()), (2, 1040));
+    }
+}

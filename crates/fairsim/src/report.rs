@@ -1,0 +1,320 @@
+//! The results of a run: per-flow and per-queue summaries, per-interval rows, fairness.
+//!
+//! This is the engine's whole output; it serialises to the JSON documented in
+//! `docs/results.md`. Rates are per second of simulated time; summaries are over the
+//! measurement intervals (the warm-up, if any, is reported as its own interval and left out).
+
+use crate::engine::Simulation;
+use crate::params::Params;
+use crate::scenario::params_table;
+use crate::stats::fairness::{jain, max_min};
+use crate::stats::{FlowCounters, PortCounters, Summary};
+use crate::units::Time;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunReport {
+    pub scenario: String,
+    pub pair: String,
+    pub seed: u64,
+    /// False when the run was stopped before its end (then `simulated_s` < `duration_s`).
+    pub complete: bool,
+    pub simulated_s: f64,
+    pub duration_s: f64,
+    pub events: u64,
+    pub wall_s: f64,
+    pub measurement: Measurement,
+    pub flows: Vec<FlowReport>,
+    pub queues: Vec<QueueReport>,
+    pub fairness: Fairness,
+    pub flow_intervals: Vec<FlowInterval>,
+    pub queue_intervals: Vec<QueueInterval>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Measurement {
+    pub warmup_s: f64,
+    pub interval_s: f64,
+    /// Measurement intervals completed (the warm-up not counted).
+    pub intervals: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FlowReport {
+    pub name: String,
+    pub src: String,
+    pub dst: String,
+    pub app: String,
+    /// The flow-control protocol, or `none` for an open-loop source.
+    pub transport: String,
+    pub transport_params: Option<Params>,
+    pub packet_size: u32,
+    /// Data packets delivered per second, duplicates included (the 1989 paper's throughput).
+    pub throughput_pps: Option<Summary>,
+    /// Data packets delivered per second, first copies only (the thesis's throughput).
+    pub goodput_pps: Option<Summary>,
+    pub goodput_bps: Option<Summary>,
+    /// Mean round-trip time per interval, from sending a data packet to receiving its ACK.
+    pub rtt_s: Option<Summary>,
+    pub retransmit_pps: Option<Summary>,
+    pub drop_pps: Option<Summary>,
+    /// Counts over the measurement intervals.
+    pub totals: FlowCounters,
+    /// Counts over the whole run, warm-up included.
+    pub run_totals: FlowCounters,
+    /// Mean of every RTT sample in the measurement intervals.
+    pub rtt_mean_s: Option<f64>,
+    /// Data packets still queued, on a line or propagating when the run ended.
+    pub in_network: u64,
+    /// The flow's max-min fair share of the network, in bit/s.
+    pub fair_share_bps: f64,
+    /// Goodput over fair share.
+    pub share_of_fair: Option<f64>,
+    /// Data packets dropped over the whole run, by queue and reason.
+    pub drops: Vec<DropCount>,
+    /// When a finite transfer had every packet acknowledged (seconds since the flow started).
+    pub completion_s: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DropCount {
+    pub queue: String,
+    pub reason: String,
+    pub count: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct QueueReport {
+    pub port: String,
+    pub from: String,
+    pub to: String,
+    pub rate_bps: u64,
+    pub delay_s: f64,
+    pub buffer: String,
+    pub qdisc: String,
+    pub qdisc_params: Params,
+    /// Fraction of the time the line was busy, per interval.
+    pub utilisation: Option<Summary>,
+    /// Time-averaged packets waiting (not counting the one on the line), per interval.
+    pub occupancy_pkts: Option<Summary>,
+    pub totals: PortCounters,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Fairness {
+    pub flows: Vec<String>,
+    /// Jain's index of goodput over max-min fair share (Jain 1984's normalised form).
+    pub jain: Option<f64>,
+    /// Jain's index of raw goodput.
+    pub jain_raw: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FlowInterval {
+    pub flow: String,
+    pub interval: usize,
+    pub start_s: f64,
+    pub end_s: f64,
+    pub warmup: bool,
+    #[serde(flatten)]
+    pub counters: FlowCounters,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct QueueInterval {
+    pub port: String,
+    pub interval: usize,
+    pub start_s: f64,
+    pub end_s: f64,
+    pub warmup: bool,
+    #[serde(flatten)]
+    pub counters: PortCounters,
+}
+
+/// Start, end and warm-up flag of every recorded interval (the last may be partial).
+fn interval_bounds(sim: &Simulation, recorded: usize) -> Vec<(Time, Time, bool)> {
+    let run = &sim.scenario.run;
+    let mut b = vec![];
+    if run.warmup > Time::ZERO {
+        b.push((Time::ZERO, run.warmup, true));
+    }
+    for k in 0..run.intervals as u64 {
+        b.push((run.warmup + Time(run.interval.0 * k), run.warmup + Time(run.interval.0 * (k + 1)), false));
+    }
+    b.truncate(recorded);
+    if let Some(last) = b.last_mut() {
+        last.1 = last.1.min(sim.now);
+    }
+    b
+}
+
+fn per_sec(x: u64, secs: f64) -> f64 {
+    x as f64 / secs
+}
+
+impl Simulation {
+    /// The results so far; complete once `run` has returned.
+    pub fn report(&self) -> RunReport {
+        // an unfinished run reports its partial last interval too
+        let partial = |intervals: &[FlowCounters], current: &FlowCounters| {
+            let mut v = intervals.to_vec();
+            if !self.done {
+                v.push(*current);
+            }
+            v
+        };
+        let flow_records: Vec<Vec<FlowCounters>> = self.flows.iter().map(|f| partial(&f.intervals, &f.counters)).collect();
+        let port_records: Vec<Vec<PortCounters>> = self
+            .ports
+            .iter()
+            .map(|p| {
+                let mut v = p.stats.intervals.clone();
+                if !self.done {
+                    v.push(p.stats.current);
+                }
+                v
+            })
+            .collect();
+        let recorded = flow_records.first().map(Vec::len).or(port_records.first().map(Vec::len)).unwrap_or(0);
+        let bounds = interval_bounds(self, recorded);
+        // summaries use complete measurement intervals only
+        let measured: Vec<usize> = (0..bounds.len())
+            .filter(|&i| !bounds[i].2 && (self.done || i + 1 < bounds.len()))
+            .collect();
+        let secs = |i: usize| (bounds[i].1 - bounds[i].0).as_secs_f64();
+
+        let fair = self.fair_shares();
+        let in_network = self.data_in_network();
+        let sc = &self.scenario;
+        let flows: Vec<FlowReport> = sc
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(fi, spec)| {
+                let rec = &flow_records[fi];
+                let state = &self.flows[fi];
+                let rate = |get: fn(&FlowCounters) -> u64| Summary::of(measured.iter().map(|&i| Some(per_sec(get(&rec[i]), secs(i)))));
+                let mut totals = FlowCounters::default();
+                measured.iter().for_each(|&i| totals.merge(&rec[i]));
+                let mut run_totals = FlowCounters::default();
+                rec.iter().for_each(|r| run_totals.merge(r));
+                let goodput_bps = Summary::of(measured.iter().map(|&i| Some(rec[i].bytes_unique as f64 * 8.0 / secs(i))));
+                let transport = &self.flow_transports[fi];
+                FlowReport {
+                    name: spec.name.clone(),
+                    src: sc.node_name(spec.src).to_string(),
+                    dst: sc.node_name(spec.dst).to_string(),
+                    app: spec.app.name().to_string(),
+                    transport: transport.as_ref().map_or(crate::transport::NONE.to_string(), |c| c.kind.clone()),
+                    transport_params: transport.as_ref().map(|c| c.params.clone()),
+                    packet_size: spec.packet_size,
+                    throughput_pps: rate(|c| c.delivered),
+                    goodput_pps: rate(|c| c.delivered_unique),
+                    rtt_s: Summary::of(measured.iter().map(|&i| rec[i].rtt_mean())),
+                    retransmit_pps: rate(|c| c.retransmitted),
+                    drop_pps: rate(|c| c.dropped),
+                    rtt_mean_s: totals.rtt_mean(),
+                    share_of_fair: goodput_bps.map(|g| g.mean / fair[fi]).filter(|x| x.is_finite()),
+                    goodput_bps,
+                    totals,
+                    run_totals,
+                    in_network: in_network[fi],
+                    fair_share_bps: fair[fi],
+                    drops: state
+                        .drop_tally
+                        .iter()
+                        .map(|(p, r, n)| DropCount { queue: self.ports[p.idx()].name.clone(), reason: r.as_str().to_string(), count: *n })
+                        .collect(),
+                    completion_s: state.completed_at.map(|t| (t - spec.start).as_secs_f64()),
+                }
+            })
+            .collect();
+
+        let queues = self
+            .ports
+            .iter()
+            .enumerate()
+            .map(|(pi, port)| {
+                let rec = &port_records[pi];
+                let mut totals = PortCounters::default();
+                measured.iter().for_each(|&i| totals.merge(&rec[i]));
+                QueueReport {
+                    port: port.name.clone(),
+                    from: sc.node_name(port.from).to_string(),
+                    to: sc.node_name(port.to).to_string(),
+                    rate_bps: port.rate.0,
+                    delay_s: port.delay.as_secs_f64(),
+                    buffer: port.buffer.to_string(),
+                    qdisc: port.qdisc_name.clone(),
+                    qdisc_params: params_table(&self.port_qdiscs[pi]),
+                    utilisation: Summary::of(measured.iter().map(|&i| Some(rec[i].busy_ns as f64 / 1e9 / secs(i)))),
+                    occupancy_pkts: Summary::of(measured.iter().map(|&i| Some(rec[i].occupancy_area as f64 / 1e9 / secs(i)))),
+                    totals,
+                }
+            })
+            .collect();
+
+        let chosen: Vec<usize> = sc.run.fairness.iter().map(|f| f.idx()).collect();
+        let goodput = |i: usize| flows[i].goodput_bps.map_or(0.0, |s| s.mean);
+        let fairness = Fairness {
+            flows: chosen.iter().map(|&i| flows[i].name.clone()).collect(),
+            jain: jain(&chosen.iter().map(|&i| goodput(i) / fair[i]).collect::<Vec<_>>()),
+            jain_raw: jain(&chosen.iter().map(|&i| goodput(i)).collect::<Vec<_>>()),
+        };
+
+        let row = |i: usize| (i, bounds[i].0.as_secs_f64(), bounds[i].1.as_secs_f64(), bounds[i].2);
+        let flow_intervals = flow_records
+            .iter()
+            .enumerate()
+            .flat_map(|(fi, rec)| {
+                rec.iter().take(bounds.len()).enumerate().map(move |(i, c)| (fi, i, *c))
+            })
+            .map(|(fi, i, counters)| {
+                let (interval, start_s, end_s, warmup) = row(i);
+                FlowInterval { flow: sc.flows[fi].name.clone(), interval, start_s, end_s, warmup, counters }
+            })
+            .collect();
+        let queue_intervals = port_records
+            .iter()
+            .enumerate()
+            .flat_map(|(pi, rec)| rec.iter().take(bounds.len()).enumerate().map(move |(i, c)| (pi, i, *c)))
+            .map(|(pi, i, counters)| {
+                let (interval, start_s, end_s, warmup) = row(i);
+                QueueInterval { port: self.ports[pi].name.clone(), interval, start_s, end_s, warmup, counters }
+            })
+            .collect();
+
+        RunReport {
+            scenario: sc.name.clone(),
+            pair: self.pair.name.clone(),
+            seed: self.seed,
+            complete: self.done,
+            simulated_s: self.now.as_secs_f64(),
+            duration_s: sc.run.duration.as_secs_f64(),
+            events: self.events_processed,
+            wall_s: self.wall.as_secs_f64(),
+            measurement: Measurement {
+                warmup_s: sc.run.warmup.as_secs_f64(),
+                interval_s: sc.run.interval.as_secs_f64(),
+                intervals: measured.len(),
+            },
+            flows,
+            queues,
+            fairness,
+            flow_intervals,
+            queue_intervals,
+        }
+    }
+
+    /// Each flow's max-min fair share of the network given the demands of open-loop sources.
+    fn fair_shares(&self) -> Vec<f64> {
+        let sc = &self.scenario;
+        let capacity: Vec<f64> = sc.ports.iter().map(|p| p.rate.0 as f64).collect();
+        let flows: Vec<(Vec<usize>, Option<f64>)> = sc
+            .flows
+            .iter()
+            .map(|f| (f.data_route.iter().map(|p| p.idx()).collect(), f.app.demand_bps(f.packet_size)))
+            .collect();
+        max_min(&capacity, &flows)
+    }
+}

@@ -1,0 +1,300 @@
+//! Scenarios: loading a TOML file (with command-line overrides), validating it with errors that
+//! name file, line and field, and the resolved form the engine is built from.
+//!
+//! Loading goes: text → span-keeping document (for locating errors) → overrides applied →
+//! serde into the raw schema (`schema`) → validation (`validate`) into `Scenario`, which has ids,
+//! routes and defaults filled in, and every protocol pair's components checked.
+
+mod locate;
+mod overrides;
+mod resolved;
+pub mod schema;
+mod validate;
+
+pub use overrides::Override;
+pub use schema::Component;
+
+use crate::error::{dotted, Diagnostic, Error, Result};
+use crate::net::{FlowId, NodeId, PortId};
+use crate::params::{ParamError, Params};
+use crate::qdisc::{self, PortInfo, Qdisc};
+use crate::traffic::App;
+use crate::transport::{self, FlowInfo, Sender};
+use crate::units::{BufferLimit, Rate, Time};
+use toml_edit::{DocumentMut, ImDocument};
+
+/// A validated scenario. Build a run of it with `Simulation::new(&scenario, pair, seed)`.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// The file it came from (`<string>` for text), as used in messages.
+    pub file: String,
+    pub name: String,
+    pub description: String,
+    pub reference: Option<String>,
+    pub notes: Option<String>,
+    pub run: RunSpec,
+    pub nodes: Vec<String>,
+    pub links: Vec<LinkSpec>,
+    /// Two per link: forward (`between[0] -> between[1]`), then reverse.
+    pub ports: Vec<PortSpec>,
+    pub flows: Vec<FlowSpec>,
+    /// Protocol pairs; a scenario without `[pairs]` has one, named `default`.
+    pub pairs: Vec<PairSpec>,
+    /// The overrides applied, as the user wrote them.
+    pub overrides: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RunSpec {
+    pub duration: Time,
+    /// Time before measurement starts; reported as its own interval, left out of summaries.
+    pub warmup: Time,
+    /// Length of one measurement interval.
+    pub interval: Time,
+    /// Number of measurement intervals: (duration − warmup) / interval.
+    pub intervals: usize,
+    pub seed: u64,
+    /// Flows over which Jain's index is computed.
+    pub fairness: Vec<FlowId>,
+}
+
+#[derive(Debug, Clone)]
+pub struct LinkSpec {
+    pub name: String,
+    pub a: NodeId,
+    pub b: NodeId,
+}
+
+#[derive(Debug, Clone)]
+pub struct PortSpec {
+    pub name: String,
+    pub link: usize,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub rate: Rate,
+    pub delay: Time,
+    pub buffer: BufferLimit,
+    /// The discipline set for this port in the file; `None` = the pair's (or FCFS).
+    pub qdisc: Option<Component>,
+    /// Sends from a node with a single link: a host's access line. Such ports keep FCFS unless
+    /// the file names their discipline, because the papers' hosts have no queueing discipline.
+    pub host: bool,
+}
+
+/// Where a flow's flow control comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TransportChoice {
+    /// The protocol pair's transport (Generic if the pair names none).
+    FromPair,
+    /// Open loop: packets go straight to the network.
+    OpenLoop,
+    Explicit(Component),
+}
+
+#[derive(Debug, Clone)]
+pub struct FlowSpec {
+    pub name: String,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub app: App,
+    pub transport: TransportChoice,
+    pub window: Option<u32>,
+    pub packet_size: u32,
+    pub ack_size: u32,
+    pub start: Time,
+    pub stop: Option<Time>,
+    /// Whether the sink acknowledges data packets.
+    pub acks: bool,
+    pub data_route: Vec<PortId>,
+    pub ack_route: Vec<PortId>,
+}
+
+#[derive(Debug, Clone)]
+pub struct PairSpec {
+    pub name: String,
+    pub description: Option<String>,
+    pub transport: Option<Component>,
+    pub qdisc: Option<Component>,
+}
+
+/// A problem found while validating, before it is given a place in the file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    pub path: Vec<String>,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(path: &[&str], message: impl Into<String>) -> Problem {
+        Problem { path: path.iter().map(|s| s.to_string()).collect(), message: message.into() }
+    }
+
+    fn from_param(base: &[String], e: ParamError) -> Problem {
+        Problem { path: base.iter().cloned().chain(e.path).collect(), message: e.message }
+    }
+}
+
+pub const DEFAULT_PAIR: &str = "default";
+pub const DEFAULT_TRANSPORT: &str = "generic";
+pub const DEFAULT_QDISC: &str = "fcfs";
+
+impl Scenario {
+    /// Loads and validates a scenario file, applying `overrides` (`KEY=VALUE`) first.
+    pub fn load(path: &str, overrides: &[String]) -> Result<Scenario> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Io { path: path.to_string(), message: e.to_string() })?;
+        Scenario::parse(&text, path, overrides)
+    }
+
+    /// Parses and validates scenario text; `file` names it in messages.
+    pub fn parse(text: &str, file: &str, overrides: &[String]) -> Result<Scenario> {
+        let sets = overrides.iter().map(|o| Override::parse(o)).collect::<Result<Vec<_>>>()?;
+        let located = Locator { file, text, doc: None, overrides: &sets };
+        let doc = ImDocument::parse(text.to_string()).map_err(|e| {
+            let (line, column) = e.span().map(|s| locate::line_col(text, s.start)).unzip();
+            Error::Scenario(vec![Diagnostic {
+                file: file.to_string(),
+                line,
+                column,
+                field: String::new(),
+                message: format!("invalid TOML: {}", e.message().trim()),
+                from_override: None,
+            }])
+        })?;
+        let located = Locator { doc: Some(&doc), ..located };
+        let mut editable: DocumentMut = text.parse().expect("parsed above");
+        for s in &sets {
+            s.apply(&mut editable)?;
+        }
+        let merged = editable.to_string();
+        let raw: schema::RawScenario = serde_path_to_error::deserialize(toml::Deserializer::new(&merged))
+            .map_err(|e| Error::Scenario(vec![located.serde_error(&e)]))?;
+        validate::validate(raw, file, overrides).map_err(|problems| {
+            let mut diags: Vec<Diagnostic> = problems.iter().map(|p| located.diagnostic(p)).collect();
+            diags.dedup();
+            Error::Scenario(diags)
+        })
+    }
+
+    /// The pair called `name`, or the first pair when `name` is `None`.
+    pub fn pair(&self, name: Option<&str>) -> Result<&PairSpec> {
+        match name {
+            None => Ok(&self.pairs[0]),
+            Some(n) => self.pairs.iter().find(|p| p.name == n).ok_or_else(|| {
+                let known: Vec<_> = self.pairs.iter().map(|p| p.name.as_str()).collect();
+                Error::Usage(format!("{}: no pair `{n}`; the scenario defines {}", self.file, known.join(", ")))
+            }),
+        }
+    }
+
+    /// The discipline of `port` under `pair`: the file's choice for the port, else the pair's
+    /// (hosts' access ports excepted), else FCFS.
+    pub fn port_qdisc(&self, port: &PortSpec, pair: &PairSpec) -> Component {
+        match (&port.qdisc, &pair.qdisc) {
+            (Some(q), _) => q.clone(),
+            (None, Some(q)) if !port.host => q.clone(),
+            _ => Component::named(DEFAULT_QDISC),
+        }
+    }
+
+    /// The flow control of `flow` under `pair` (`None` = open loop).
+    pub fn flow_transport(&self, flow: &FlowSpec, pair: &PairSpec) -> Option<Component> {
+        match &flow.transport {
+            TransportChoice::OpenLoop => None,
+            TransportChoice::Explicit(c) => Some(c.clone()),
+            TransportChoice::FromPair => Some(pair.transport.clone().unwrap_or_else(|| Component::named(DEFAULT_TRANSPORT))),
+        }
+    }
+
+    /// Builds the discipline of port `p` under `pair`, with its resolved parameters.
+    pub fn build_qdisc(&self, p: PortId, pair: &PairSpec) -> Result<(Box<dyn Qdisc>, Component), Problem> {
+        let port = &self.ports[p.idx()];
+        let spec = self.port_qdisc(port, pair);
+        let kind = qdisc::find(&spec.kind).ok_or_else(|| {
+            let known: Vec<_> = qdisc::QDISCS.iter().map(|k| k.name).collect();
+            Problem { path: spec.path.clone(), message: format!("unknown discipline `{}` (known: {})", spec.kind, known.join(", ")) }
+        })?;
+        let info = PortInfo { buffer: port.buffer, rate: port.rate };
+        let (q, params) = (kind.build)(&spec.params, &info).map_err(|e| Problem::from_param(&spec.path, e))?;
+        Ok((q, Component { params, ..spec }))
+    }
+
+    /// Builds the sender of flow `f` under `pair` (`None` = open loop), with resolved parameters.
+    #[allow(clippy::type_complexity)]
+    pub fn build_sender(&self, f: FlowId, pair: &PairSpec) -> Result<Option<(Box<dyn Sender>, Component)>, Problem> {
+        let flow = &self.flows[f.idx()];
+        let Some(spec) = self.flow_transport(flow, pair) else { return Ok(None) };
+        let kind = transport::find(&spec.kind).ok_or_else(|| {
+            let known: Vec<_> = transport::TRANSPORTS.iter().map(|k| k.name).chain([transport::NONE]).collect();
+            Problem { path: spec.path.clone(), message: format!("unknown transport `{}` (known: {})", spec.kind, known.join(", ")) }
+        })?;
+        let (s, params) = (kind.build)(&spec.params, &FlowInfo { window: flow.window }).map_err(|e| Problem::from_param(&spec.path, e))?;
+        Ok(Some((s, Component { params, ..spec })))
+    }
+
+    /// The scenario as a complete TOML file for one pair and seed, every default written out:
+    /// running it gives the same results as running this scenario with that pair and seed.
+    pub fn resolved_toml(&self, pair: &str, seed: u64) -> Result<String> {
+        resolved::resolved_toml(self, self.pair(Some(pair))?, seed)
+    }
+
+    pub fn flow_id(&self, name: &str) -> Option<FlowId> {
+        self.flows.iter().position(|f| f.name == name).map(FlowId::from_idx)
+    }
+
+    pub fn node_name(&self, n: NodeId) -> &str {
+        &self.nodes[n.idx()]
+    }
+}
+
+/// Turns problems into diagnostics with file positions.
+struct Locator<'a> {
+    file: &'a str,
+    text: &'a str,
+    doc: Option<&'a ImDocument<String>>,
+    overrides: &'a [Override],
+}
+
+impl Locator<'_> {
+    fn diagnostic(&self, p: &Problem) -> Diagnostic {
+        let from_override = self.overrides.iter().rev().find(|o| o.covers(&p.path)).map(|o| o.text.clone());
+        let offset = match (&from_override, self.doc) {
+            (None, Some(doc)) => locate::offset_of(doc, &p.path),
+            _ => None,
+        };
+        let (line, column) = offset.map(|o| locate::line_col(self.text, o)).unzip();
+        Diagnostic {
+            file: self.file.to_string(),
+            line,
+            column,
+            field: dotted(&p.path),
+            message: p.message.clone(),
+            from_override,
+        }
+    }
+
+    fn serde_error(&self, e: &serde_path_to_error::Error<toml::de::Error>) -> Diagnostic {
+        let mut path = crate::params::path_segments(e.path());
+        let message = e.inner().message().trim().to_string();
+        // serde names an unknown or missing field in its message, not in the path
+        let named = |prefix: &str| message.strip_prefix(prefix).and_then(|r| r.split('`').next()).map(str::to_string);
+        if let Some(unknown) = named("unknown field `") {
+            if path.last() != Some(&unknown) {
+                path.push(unknown);
+            }
+        }
+        let mut d = self.diagnostic(&Problem { path: path.clone(), message: message.clone() });
+        if let Some(missing) = named("missing field `") {
+            path.push(missing); // located at the table that lacks it
+            d.field = dotted(&path);
+        }
+        d
+    }
+}
+
+/// Parameters shown in listings and resolved files, in key order.
+pub fn params_table(c: &Component) -> Params {
+    let mut t = Params::new();
+    t.insert("kind".into(), toml::Value::String(c.kind.clone()));
+    t.extend(c.params.clone());
+    t
+}

@@ -1,0 +1,132 @@
+//! The scenario file as written: serde types, one per table. Unknown keys are errors.
+//!
+//! See `docs/scenario-format.md` for the format with examples; `validate` turns these into the
+//! resolved `Scenario` (ids, routes, defaults).
+
+use crate::params::Params;
+use crate::traffic::Periods;
+use crate::units::{Bytes, BufferLimit, Rate, Time};
+use indexmap::IndexMap;
+use serde::{de, Deserialize, Deserializer};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    #[serde(default)]
+    pub scenario: RawMeta,
+    pub run: RawRun,
+    pub nodes: Vec<String>,
+    pub links: IndexMap<String, RawLink>,
+    pub flows: IndexMap<String, RawFlow>,
+    #[serde(default)]
+    pub pairs: IndexMap<String, RawPair>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMeta {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    /// Where the scenario comes from (a paper and its section).
+    pub reference: Option<String>,
+    /// Free text: reconstructions, assumptions.
+    pub notes: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRun {
+    pub duration: Time,
+    pub warmup: Option<Time>,
+    pub interval: Option<Time>,
+    pub seed: Option<u64>,
+    /// Flows over which Jain's index is computed (default: all).
+    pub fairness: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLink {
+    pub between: Vec<String>,
+    pub rate: Rate,
+    pub delay: Option<Time>,
+    pub buffer: Option<BufferLimit>,
+    pub qdisc: Option<Component>,
+    /// Settings of the direction `between[0] -> between[1]` only.
+    pub forward: Option<RawDirection>,
+    /// Settings of the direction `between[1] -> between[0]` only.
+    pub reverse: Option<RawDirection>,
+}
+
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDirection {
+    pub rate: Option<Rate>,
+    pub delay: Option<Time>,
+    pub buffer: Option<BufferLimit>,
+    pub qdisc: Option<Component>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFlow {
+    pub src: String,
+    pub dst: String,
+    pub app: String,
+    pub transport: Option<Component>,
+    pub window: Option<u32>,
+    pub packet_size: Option<Bytes>,
+    pub ack_size: Option<Bytes>,
+    pub start: Option<Time>,
+    pub stop: Option<Time>,
+    pub route: Option<Vec<String>>,
+    pub acks: Option<bool>,
+    // application parameters; which apply depends on `app`
+    pub size: Option<Bytes>,
+    pub rate: Option<Rate>,
+    pub mean_gap: Option<Time>,
+    pub jitter: Option<f64>,
+    pub on_mean: Option<Time>,
+    pub off_mean: Option<Time>,
+    pub periods: Option<Periods>,
+    pub shape: Option<f64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPair {
+    pub description: Option<String>,
+    pub transport: Option<Component>,
+    pub qdisc: Option<Component>,
+}
+
+/// A discipline or transport: a name (`"fcfs"`) or a table (`{ kind = "fcfs", ... }`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Component {
+    pub kind: String,
+    pub params: Params,
+    /// Where it is written (set during validation), for error messages.
+    pub path: Vec<String>,
+}
+
+impl Component {
+    pub fn named(kind: &str) -> Component {
+        Component { kind: kind.to_string(), params: Params::new(), path: vec![] }
+    }
+}
+
+impl<'de> Deserialize<'de> for Component {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match toml::Value::deserialize(d)? {
+            toml::Value::String(kind) => Ok(Component { kind, params: Params::new(), path: vec![] }),
+            toml::Value::Table(mut params) => match params.remove("kind") {
+                Some(toml::Value::String(kind)) => Ok(Component { kind, params, path: vec![] }),
+                _ => Err(de::Error::custom("a table naming a component needs `kind = \"...\"`")),
+            },
+            other => Err(de::Error::custom(format!(
+                "expected a name such as \"fcfs\" or a table with `kind`, found {}",
+                other.type_str()
+            ))),
+        }
+    }
+}

@@ -1,0 +1,440 @@
+//! From the raw schema to a resolved `Scenario`: names become ids, defaults are filled in,
+//! routes are computed, and everything that can be wrong is reported together.
+
+use super::schema::{Component, RawFlow, RawLink, RawRun, RawScenario};
+use super::{FlowSpec, LinkSpec, PairSpec, PortSpec, Problem, RunSpec, Scenario, TransportChoice, DEFAULT_PAIR};
+use crate::net::routing::Graph;
+use crate::net::{FlowId, NodeId, PortId};
+use crate::traffic::{App, Periods};
+use crate::transport;
+use crate::units::{BufferLimit, Bytes, Time};
+use std::collections::HashMap;
+
+#[derive(Default)]
+struct Problems(Vec<Problem>);
+
+impl Problems {
+    fn add(&mut self, path: &[&str], message: impl Into<String>) {
+        self.0.push(Problem::new(path, message));
+    }
+}
+
+fn with_path(mut c: Component, path: &[&str]) -> Component {
+    c.path = path.iter().map(|s| s.to_string()).collect();
+    c
+}
+
+pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Scenario, Vec<Problem>> {
+    let mut pb = Problems::default();
+    let nodes = check_nodes(&raw.nodes, &mut pb);
+    let index: HashMap<&str, NodeId> = nodes.iter().enumerate().map(|(i, n)| (n.as_str(), NodeId::from_idx(i))).collect();
+    let node = |name: &str, path: &[&str], pb: &mut Problems| -> Option<NodeId> {
+        let id = index.get(name).copied();
+        if id.is_none() {
+            pb.add(path, format!("unknown node `{name}` (the nodes are {})", list(&nodes)));
+        }
+        id
+    };
+
+    let (links, ports) = build_links(&raw.links, &node, &mut pb);
+    let endpoints: Vec<(NodeId, NodeId)> = ports.iter().map(|p| (p.from, p.to)).collect();
+    let graph = Graph { nodes: nodes.len(), ports: &endpoints };
+
+    let pairs = build_pairs(&raw, &mut pb);
+    let mut flows = vec![];
+    for (name, f) in &raw.flows {
+        if let Some(flow) = build_flow(name, f, &raw.run, &node, &graph, &ports, &mut pb) {
+            flows.push(flow);
+        }
+    }
+    let run = build_run(&raw.run, &raw.flows, &mut pb);
+
+    if !pb.0.is_empty() {
+        return Err(pb.0);
+    }
+    let scenario = Scenario {
+        file: file.to_string(),
+        name: raw.scenario.name.unwrap_or_else(|| stem(file)),
+        description: raw.scenario.description.unwrap_or_default(),
+        reference: raw.scenario.reference,
+        notes: raw.scenario.notes,
+        run,
+        nodes,
+        links,
+        ports,
+        flows,
+        pairs,
+        overrides: overrides.to_vec(),
+    };
+    check_components(&scenario)?;
+    Ok(scenario)
+}
+
+fn stem(file: &str) -> String {
+    std::path::Path::new(file).file_stem().map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+fn list(names: &[String]) -> String {
+    let shown: Vec<&str> = names.iter().take(12).map(String::as_str).collect();
+    let more = if names.len() > 12 { ", ..." } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
+fn check_nodes(names: &[String], pb: &mut Problems) -> Vec<String> {
+    if names.is_empty() {
+        pb.add(&["nodes"], "a scenario needs at least two nodes");
+    }
+    for (i, n) in names.iter().enumerate() {
+        let at = i.to_string();
+        if n.trim().is_empty() {
+            pb.add(&["nodes", &at], "a node needs a name");
+        } else if names[..i].contains(n) {
+            pb.add(&["nodes", &at], format!("node `{n}` is declared twice"));
+        }
+    }
+    names.to_vec()
+}
+
+type NodeLookup<'a> = dyn Fn(&str, &[&str], &mut Problems) -> Option<NodeId> + 'a;
+
+fn build_links(raw: &indexmap::IndexMap<String, RawLink>, node: &NodeLookup, pb: &mut Problems) -> (Vec<LinkSpec>, Vec<PortSpec>) {
+    let mut links = vec![];
+    let mut ports: Vec<PortSpec> = vec![];
+    for (name, l) in raw {
+        let n = name.as_str();
+        if l.between.len() != 2 {
+            pb.add(&["links", n, "between"], format!("a link joins exactly two nodes; found {}", l.between.len()));
+            continue;
+        }
+        let a = node(&l.between[0], &["links", n, "between", "0"], pb);
+        let b = node(&l.between[1], &["links", n, "between", "1"], pb);
+        let (Some(a), Some(b)) = (a, b) else { continue };
+        if a == b {
+            pb.add(&["links", n, "between"], format!("a link cannot join `{}` to itself", l.between[0]));
+            continue;
+        }
+        let link = links.len();
+        links.push(LinkSpec { name: name.clone(), a, b });
+        let (na, nb) = (&l.between[0], &l.between[1]);
+        for (dir, from, to, label, over) in [("forward", a, b, format!("{na}->{nb}"), &l.forward), ("reverse", b, a, format!("{nb}->{na}"), &l.reverse)] {
+            let over = over.clone().unwrap_or_default();
+            let qdisc = match (&over.qdisc, &l.qdisc) {
+                (Some(q), _) => Some(with_path(q.clone(), &["links", n, dir, "qdisc"])),
+                (None, Some(q)) => Some(with_path(q.clone(), &["links", n, "qdisc"])),
+                _ => None,
+            };
+            ports.push(PortSpec {
+                name: label,
+                link,
+                from,
+                to,
+                rate: over.rate.unwrap_or(l.rate),
+                delay: over.delay.or(l.delay).unwrap_or(Time::ZERO),
+                buffer: over.buffer.or(l.buffer).unwrap_or(BufferLimit::Unlimited),
+                qdisc,
+                host: false,
+            });
+        }
+    }
+    // hosts' access ports; parallel links get the link's name in their port names
+    let degree = |n: NodeId| links.iter().filter(|l| l.a == n || l.b == n).count();
+    let names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
+    for p in &mut ports {
+        p.host = degree(p.from) == 1;
+        if names.iter().filter(|n| **n == p.name).count() > 1 {
+            p.name = format!("{} ({})", p.name, links[p.link].name);
+        }
+    }
+    (links, ports)
+}
+
+fn build_pairs(raw: &RawScenario, pb: &mut Problems) -> Vec<PairSpec> {
+    if raw.pairs.is_empty() {
+        return vec![PairSpec { name: DEFAULT_PAIR.into(), description: None, transport: None, qdisc: None }];
+    }
+    raw.pairs
+        .iter()
+        .map(|(name, p)| {
+            let n = name.as_str();
+            if p.transport.as_ref().is_some_and(|t| t.kind == transport::NONE) {
+                pb.add(&["pairs", n, "transport"], "a pair's transport must be a flow-control protocol, not `none`");
+            }
+            PairSpec {
+                name: name.clone(),
+                description: p.description.clone(),
+                transport: p.transport.clone().map(|t| with_path(t, &["pairs", n, "transport"])),
+                qdisc: p.qdisc.clone().map(|q| with_path(q, &["pairs", n, "qdisc"])),
+            }
+        })
+        .collect()
+}
+
+fn build_run(raw: &RawRun, flows: &indexmap::IndexMap<String, RawFlow>, pb: &mut Problems) -> RunSpec {
+    let duration = raw.duration;
+    if duration == Time::ZERO {
+        pb.add(&["run", "duration"], "a run must last longer than 0s");
+    }
+    let warmup = raw.warmup.unwrap_or(Time::ZERO);
+    if warmup >= duration && duration > Time::ZERO {
+        pb.add(&["run", "warmup"], format!("the warm-up ({warmup}) must end before the run does ({duration})"));
+    }
+    let measured = duration.saturating_sub(warmup);
+    let interval = raw.interval.unwrap_or(measured);
+    let mut intervals = 1;
+    if raw.interval.is_some() {
+        if interval == Time::ZERO {
+            pb.add(&["run", "interval"], "an interval must be longer than 0s");
+        } else if measured.0 % interval.0 != 0 {
+            pb.add(&["run", "interval"], format!("duration − warmup ({measured}) is not a whole number of intervals of {interval}"));
+        } else {
+            intervals = (measured.0 / interval.0) as usize;
+        }
+    }
+    let fairness = match &raw.fairness {
+        None => (0..flows.len()).map(FlowId::from_idx).collect(),
+        Some(names) => names
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| {
+                let id = flows.get_index_of(n.as_str()).map(FlowId::from_idx);
+                if id.is_none() {
+                    pb.add(&["run", "fairness", &i.to_string()], format!("unknown flow `{n}`"));
+                }
+                id
+            })
+            .collect(),
+    };
+    RunSpec { duration, warmup, interval, intervals, seed: raw.seed.unwrap_or(1), fairness }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_flow(name: &str, f: &RawFlow, run: &RawRun, node: &NodeLookup, graph: &Graph, ports: &[PortSpec], pb: &mut Problems) -> Option<FlowSpec> {
+    let at = |field: &'static str| ["flows", name, field];
+    let before = pb.0.len();
+    let src = node(&f.src, &at("src"), pb);
+    let dst = node(&f.dst, &at("dst"), pb);
+    if let (Some(s), Some(d)) = (src, dst) {
+        if s == d {
+            pb.add(&at("dst"), format!("a flow needs two different nodes; src and dst are both `{}`", f.src));
+        }
+    }
+    let positive = |v: Option<Bytes>, field: &'static str, default: u64, pb: &mut Problems| -> u32 {
+        let b = v.map_or(default, |b| b.0);
+        if b == 0 || b > u32::MAX as u64 {
+            pb.add(&at(field), "a packet must be between 1 byte and 4 GB");
+        }
+        b.clamp(1, u32::MAX as u64) as u32
+    };
+    let packet_size = positive(f.packet_size, "packet_size", if f.app == "telnet" { 40 } else { 1000 }, pb);
+    let ack_size = positive(f.ack_size, "ack_size", 40, pb);
+
+    let start = f.start.unwrap_or(Time::ZERO);
+    if start >= run.duration && run.duration > Time::ZERO {
+        pb.add(&at("start"), format!("the flow starts at {start}, after the run ends ({})", run.duration));
+    }
+    if let Some(stop) = f.stop {
+        if stop <= start {
+            pb.add(&at("stop"), format!("the flow stops ({stop}) before it starts ({start})"));
+        }
+    }
+    if f.window == Some(0) {
+        pb.add(&at("window"), "a window must be at least 1 packet");
+    }
+
+    let (src, dst) = (src?, dst?);
+    let data_route = match &f.route {
+        Some(hops) => explicit_route(name, hops, src, dst, node, graph, pb),
+        None => {
+            let r = graph.shortest_path(src, dst);
+            if r.is_none() && src != dst {
+                pb.add(&at("dst"), format!("no route from `{}` to `{}`: no chain of links joins them", f.src, f.dst));
+            }
+            r
+        }
+    };
+    let first_hop_rate = data_route.as_ref().and_then(|r| r.first()).map(|p| ports[p.idx()].rate);
+    let app = build_app(name, f, packet_size, first_hop_rate, pb);
+
+    let transport = match &f.transport {
+        Some(c) if c.kind == transport::NONE => TransportChoice::OpenLoop,
+        Some(c) => TransportChoice::Explicit(with_path(c.clone(), &at("transport"))),
+        None if app.as_ref().is_some_and(App::flow_controlled_by_default) => TransportChoice::FromPair,
+        None => TransportChoice::OpenLoop,
+    };
+    match (&app, &transport) {
+        (Some(App::Ftp { .. }), TransportChoice::OpenLoop) => {
+            pb.add(&at("transport"), "an FTP needs flow control; use app = \"firehose\" for a source that ignores it")
+        }
+        (Some(App::Firehose { .. }), TransportChoice::Explicit(_)) => {
+            pb.add(&at("transport"), "a firehose ignores flow control; remove `transport`")
+        }
+        (_, TransportChoice::OpenLoop) if f.window.is_some() => pb.add(&at("window"), "`window` applies only to flow-controlled flows"),
+        _ => {}
+    }
+    let firehose = matches!(app, Some(App::Firehose { .. }));
+    let acks = f.acks.unwrap_or(transport != TransportChoice::OpenLoop || firehose);
+    if !acks && transport != TransportChoice::OpenLoop {
+        pb.add(&at("acks"), "a flow-controlled flow needs its ACKs");
+    }
+    if pb.0.len() > before {
+        return None;
+    }
+    let data_route = data_route?;
+    Some(FlowSpec {
+        name: name.to_string(),
+        src,
+        dst,
+        app: app?,
+        transport,
+        window: f.window,
+        packet_size,
+        ack_size,
+        start,
+        stop: f.stop,
+        acks,
+        ack_route: graph.reverse(&data_route),
+        data_route,
+    })
+}
+
+fn explicit_route(name: &str, hops: &[String], src: NodeId, dst: NodeId, node: &NodeLookup, graph: &Graph, pb: &mut Problems) -> Option<Vec<PortId>> {
+    let at = ["flows", name, "route"];
+    let ids: Vec<Option<NodeId>> = hops.iter().enumerate().map(|(i, h)| node(h, &["flows", name, "route", &i.to_string()], pb)).collect();
+    let ids: Vec<NodeId> = ids.into_iter().collect::<Option<_>>()?;
+    if ids.first() != Some(&src) || ids.last() != Some(&dst) {
+        pb.add(&at, "a route lists the nodes from `src` to `dst`, both included");
+        return None;
+    }
+    let mut route = vec![];
+    for (i, w) in ids.windows(2).enumerate() {
+        if ids[..=i].contains(&w[1]) {
+            pb.add(&at, format!("the route visits `{}` twice", hops[i + 1]));
+            return None;
+        }
+        match graph.port_between(w[0], w[1]) {
+            Some(p) => route.push(p),
+            None => {
+                pb.add(&at, format!("no link joins `{}` and `{}`", hops[i], hops[i + 1]));
+                return None;
+            }
+        }
+    }
+    Some(route)
+}
+
+/// The application of flow `name`, checking that only its own parameters are given.
+fn build_app(name: &str, f: &RawFlow, packet_size: u32, first_hop: Option<crate::units::Rate>, pb: &mut Problems) -> Option<App> {
+    let at = |field: &'static str| ["flows", name, field];
+    let given = [
+        ("size", f.size.is_some()),
+        ("rate", f.rate.is_some()),
+        ("mean_gap", f.mean_gap.is_some()),
+        ("jitter", f.jitter.is_some()),
+        ("on_mean", f.on_mean.is_some()),
+        ("off_mean", f.off_mean.is_some()),
+        ("periods", f.periods.is_some()),
+        ("shape", f.shape.is_some()),
+    ];
+    let takes: &[&str] = match f.app.as_str() {
+        "ftp" => &["size"],
+        "telnet" => &["mean_gap"],
+        "poisson" => &["mean_gap", "rate"],
+        "cbr" => &["rate", "jitter"],
+        "firehose" => &["rate"],
+        "onoff" => &["rate", "on_mean", "off_mean", "periods", "shape"],
+        other => {
+            let known: Vec<&str> = crate::traffic::APPS.iter().map(|(n, _)| *n).collect();
+            pb.add(&at("app"), format!("unknown app `{other}` (known: {})", known.join(", ")));
+            return None;
+        }
+    };
+    let before = pb.0.len();
+    for (field, is_given) in given {
+        if is_given && !takes.contains(&field) {
+            pb.add(&["flows", name, field], format!("`{field}` does not apply to app `{}` (it takes: {})", f.app, takes.join(", ")));
+        }
+    }
+    let required = |v: Option<Time>, field: &'static str, default: Option<Time>, pb: &mut Problems| -> Time {
+        match v.or(default) {
+            Some(t) if t > Time::ZERO => t,
+            Some(_) => {
+                pb.add(&at(field), "must be longer than 0s");
+                Time(1)
+            }
+            None => {
+                pb.add(&at(field), format!("app `{}` needs `{field}`", f.app));
+                Time(1)
+            }
+        }
+    };
+    let app = match f.app.as_str() {
+        "ftp" => App::Ftp { packets: f.size.map(|s| s.0.div_ceil(packet_size as u64).max(1)) },
+        "telnet" => App::Telnet { mean_gap: required(f.mean_gap, "mean_gap", Some(Time::from_secs(5)), pb) },
+        "poisson" => {
+            let mean_gap = match (f.mean_gap, f.rate) {
+                (Some(g), None) => required(Some(g), "mean_gap", None, pb),
+                (None, Some(r)) => Time::from_secs_f64(packet_size as f64 * 8.0 / r.0 as f64),
+                _ => {
+                    pb.add(&at("mean_gap"), "app `poisson` needs exactly one of `mean_gap` and `rate`");
+                    Time(1)
+                }
+            };
+            App::Poisson { mean_gap }
+        }
+        "cbr" | "onoff" if f.rate.is_none() => {
+            pb.add(&at("rate"), format!("app `{}` needs `rate`", f.app));
+            return None;
+        }
+        "cbr" => {
+            let jitter = f.jitter.unwrap_or(0.0);
+            if !(0.0..1.0).contains(&jitter) {
+                pb.add(&at("jitter"), "jitter is a fraction of the gap in [0, 1)");
+            }
+            App::Cbr { rate: f.rate?, jitter }
+        }
+        "firehose" => App::Firehose { rate: f.rate.or(first_hop)? },
+        _ => {
+            let periods = f.periods.unwrap_or(Periods::Exponential);
+            let shape = f.shape.unwrap_or(1.5);
+            if periods == Periods::Pareto && shape <= 1.0 {
+                pb.add(&at("shape"), "a Pareto shape must exceed 1 for the mean to exist");
+            }
+            App::OnOff {
+                rate: f.rate?,
+                on_mean: required(f.on_mean, "on_mean", None, pb),
+                off_mean: required(f.off_mean, "off_mean", None, pb),
+                periods,
+                shape,
+            }
+        }
+    };
+    (pb.0.len() == before).then_some(app)
+}
+
+/// Builds every component of every pair once, so that a bad parameter is caught on loading.
+fn check_components(s: &Scenario) -> Result<(), Vec<Problem>> {
+    let mut problems: Vec<Problem> = vec![];
+    for pair in &s.pairs {
+        for p in 0..s.ports.len() {
+            if let Err(e) = s.build_qdisc(PortId::from_idx(p), pair) {
+                problems.push(e);
+            }
+        }
+        for f in 0..s.flows.len() {
+            if let Err(e) = s.build_sender(FlowId::from_idx(f), pair) {
+                problems.push(e);
+            }
+        }
+    }
+    let mut unique: Vec<Problem> = vec![];
+    for p in problems {
+        if !unique.contains(&p) {
+            unique.push(p);
+        }
+    }
+    if unique.is_empty() {
+        Ok(())
+    } else {
+        Err(unique)
+    }
+}

@@ -1,0 +1,120 @@
+//! Counters kept per flow and per port, one set per measurement interval.
+
+use crate::units::Time;
+use serde::Serialize;
+
+/// What happened to one flow during one interval. Data packets and ACKs are counted apart.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FlowCounters {
+    /// Data packets put on the network by the source, retransmissions included.
+    pub sent: u64,
+    pub retransmitted: u64,
+    /// Data packets reaching the sink, duplicates included (the 1989 paper's "throughput").
+    pub delivered: u64,
+    /// Data packets reaching the sink for the first time (the thesis's "throughput").
+    pub delivered_unique: u64,
+    pub bytes_delivered: u64,
+    pub bytes_unique: u64,
+    /// Data packets dropped in the network.
+    pub dropped: u64,
+    pub acks_sent: u64,
+    pub acks_received: u64,
+    pub acks_dropped: u64,
+    /// Round-trip samples at the source: from sending a data packet to receiving its ACK.
+    pub rtt_samples: u64,
+    pub rtt_sum_ns: u64,
+    pub rtt_max_ns: u64,
+}
+
+impl FlowCounters {
+    pub fn add_rtt(&mut self, rtt: Time) {
+        self.rtt_samples += 1;
+        self.rtt_sum_ns += rtt.0;
+        self.rtt_max_ns = self.rtt_max_ns.max(rtt.0);
+    }
+
+    /// Field-wise sum, for totals over several intervals.
+    pub fn merge(&mut self, o: &FlowCounters) {
+        self.sent += o.sent;
+        self.retransmitted += o.retransmitted;
+        self.delivered += o.delivered;
+        self.delivered_unique += o.delivered_unique;
+        self.bytes_delivered += o.bytes_delivered;
+        self.bytes_unique += o.bytes_unique;
+        self.dropped += o.dropped;
+        self.acks_sent += o.acks_sent;
+        self.acks_received += o.acks_received;
+        self.acks_dropped += o.acks_dropped;
+        self.rtt_samples += o.rtt_samples;
+        self.rtt_sum_ns += o.rtt_sum_ns;
+        self.rtt_max_ns = self.rtt_max_ns.max(o.rtt_max_ns);
+    }
+
+    pub fn rtt_mean(&self) -> Option<f64> {
+        (self.rtt_samples > 0).then(|| self.rtt_sum_ns as f64 / self.rtt_samples as f64 / 1e9)
+    }
+}
+
+/// What happened at one port (one direction of a link) during one interval.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PortCounters {
+    pub arrivals: u64,
+    pub departures: u64,
+    pub drops: u64,
+    pub bytes_sent: u64,
+    /// Time the transmitter was busy.
+    pub busy_ns: u64,
+    /// Integral of the number of queued packets (not counting the one on the line) over time.
+    pub occupancy_area: u128,
+    pub max_occupancy: u64,
+}
+
+impl PortCounters {
+    /// Field-wise sum (maximum for the maximum), for totals over several intervals.
+    pub fn merge(&mut self, o: &PortCounters) {
+        self.arrivals += o.arrivals;
+        self.departures += o.departures;
+        self.drops += o.drops;
+        self.bytes_sent += o.bytes_sent;
+        self.busy_ns += o.busy_ns;
+        self.occupancy_area += o.occupancy_area;
+        self.max_occupancy = self.max_occupancy.max(o.max_occupancy);
+    }
+}
+
+/// A port's counters with the bookkeeping that time-weighted figures need.
+#[derive(Clone, Debug, Default)]
+pub struct PortStats {
+    pub current: PortCounters,
+    pub intervals: Vec<PortCounters>,
+    last_change: Time,
+    interval_start: Time,
+}
+
+impl PortStats {
+    /// Call before the queue length changes from `len`.
+    pub fn queue_changing(&mut self, now: Time, len: usize) {
+        self.current.occupancy_area += len as u128 * (now - self.last_change).0 as u128;
+        self.last_change = now;
+    }
+
+    pub fn queue_changed(&mut self, len: usize) {
+        self.current.max_occupancy = self.current.max_occupancy.max(len as u64);
+    }
+
+    /// A transmission that started at `started` ended (or is cut at an interval's end) at `now`.
+    pub fn add_busy(&mut self, started: Time, now: Time) {
+        self.current.busy_ns += (now - started.max(self.interval_start)).0;
+    }
+
+    /// Closes the interval ending at `now`, given the queue length and any transmission under way.
+    pub fn close_interval(&mut self, now: Time, len: usize, tx_started: Option<Time>) {
+        self.queue_changing(now, len);
+        if let Some(s) = tx_started {
+            self.add_busy(s, now);
+        }
+        self.intervals.push(self.current);
+        self.current = PortCounters { max_occupancy: len as u64, ..Default::default() };
+        self.interval_start = now;
+    }
+}

@@ -1,0 +1,8 @@
+//! Statistics: counters per flow and port per interval, summaries, fairness.
+
+pub mod counters;
+pub mod fairness;
+pub mod summary;
+
+pub use counters::{FlowCounters, PortCounters, PortStats};
+pub use summary::Summary;

@@ -1,0 +1,180 @@
+//! Generic flow control: a fixed sliding window and a timeout of β·rtt.
+//!
+//! Reference: Demers, Keshav & Shenker, "Analysis and Simulation of a Fair Queueing Algorithm",
+//! SIGCOMM 1989, §3 ("generic" = XNS SPP or TCP per RFC 793), and Keshav, "Congestion Control
+//! in Computer Networks", PhD thesis, 1991, §6.5:
+//! - a sliding window of constant size (5 in every simulation of both);
+//! - packets not acknowledged before the timeout are retransmitted and a new timeout is set;
+//! - timeout = β·rtt with "typically β ~ 2", rtt an exponentially averaged estimate;
+//! - a retransmitted packet's rtt sample runs "from their first transmission to their
+//!   acknowledgement".
+//!
+//! Choices the papers leave open, made here (each a parameter):
+//! - `gain` of the exponential average: 1/8 (TCP's srtt gain); the first sample is taken whole;
+//! - `initial_rtt` before any sample: 1.5 s, so the first timeout is 3 s (RFC 1122's initial RTO);
+//! - on timeout *all* unacknowledged packets are resent (go-back-N), reading the papers' plural
+//!   "packets ... are retransmitted"; there is no exponential backoff (that is JK's addition);
+//! - one sample per ACK that advances the window, for the highest packet it acknowledges;
+//!   duplicate ACKs are ignored.
+
+use super::window::SendWindow;
+use super::{AgentCtx, Sender};
+use crate::engine::event::TimerId;
+use crate::net::Packet;
+use crate::units::Time;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GenericConfig {
+    /// Window in packets.
+    pub window: u32,
+    /// Timeout multiplier β.
+    pub beta: f64,
+    /// Gain g of the rtt average: rtt ← (1 − g)·rtt + g·sample.
+    pub gain: f64,
+    /// The rtt estimate before the first sample.
+    pub initial_rtt: Time,
+}
+
+impl Default for GenericConfig {
+    fn default() -> Self {
+        GenericConfig { window: 5, beta: 2.0, gain: 0.125, initial_rtt: Time::from_millis(1500) }
+    }
+}
+
+const RETRANSMIT: TimerId = TimerId(0);
+
+pub struct Generic {
+    cfg: GenericConfig,
+    win: SendWindow,
+    /// Averaged rtt in seconds; `None` until the first sample.
+    rtt: Option<f64>,
+    timer_armed: bool,
+}
+
+impl Generic {
+    pub fn new(cfg: GenericConfig) -> Self {
+        Generic { cfg, win: SendWindow::default(), rtt: None, timer_armed: false }
+    }
+
+    fn timeout(&self) -> Time {
+        let rtt = self.rtt.unwrap_or(self.cfg.initial_rtt.as_secs_f64());
+        Time::from_secs_f64(self.cfg.beta * rtt)
+    }
+
+    fn restart_timer(&mut self, ctx: &mut AgentCtx) {
+        ctx.set_timer(RETRANSMIT, ctx.now + self.timeout());
+        self.timer_armed = true;
+    }
+
+    fn fill_window(&mut self, ctx: &mut AgentCtx) {
+        while self.win.can_send(self.cfg.window as u64, ctx.app_limit) {
+            let seq = self.win.send_next(ctx.now);
+            ctx.send(seq);
+            if !self.timer_armed {
+                self.restart_timer(ctx);
+            }
+        }
+    }
+}
+
+impl Sender for Generic {
+    fn on_start(&mut self, ctx: &mut AgentCtx) {
+        self.fill_window(ctx);
+    }
+
+    fn on_data(&mut self, ctx: &mut AgentCtx) {
+        self.fill_window(ctx);
+    }
+
+    fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
+        let Some(acked) = self.win.on_ack(ack.seq) else { return };
+        let sample = (ctx.now - acked.newest_first_sent).as_secs_f64();
+        self.rtt = Some(match self.rtt {
+            None => sample,
+            Some(r) => (1.0 - self.cfg.gain) * r + self.cfg.gain * sample,
+        });
+        if self.win.in_flight() > 0 {
+            self.restart_timer(ctx);
+        } else {
+            ctx.cancel_timer(RETRANSMIT);
+            self.timer_armed = false;
+        }
+        self.fill_window(ctx);
+    }
+
+    fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {
+        self.timer_armed = false;
+        if self.win.in_flight() == 0 {
+            return;
+        }
+        self.win.go_back();
+        self.fill_window(ctx);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qdisc::testing::pkt;
+    use crate::transport::Action;
+
+    fn ack(seq: u64) -> Packet {
+        let mut p = pkt(0, seq, 40);
+        p.kind = crate::net::PacketKind::Ack;
+        p
+    }
+
+    fn run(s: &mut Generic, now: u64, f: impl FnOnce(&mut Generic, &mut AgentCtx)) -> Vec<Action> {
+        let mut actions = vec![];
+        f(s, &mut AgentCtx::new(Time::from_secs(now), u64::MAX, &mut actions));
+        actions
+    }
+
+    fn sends(actions: &[Action]) -> Vec<u64> {
+        actions.iter().filter_map(|a| if let Action::Send { seq } = a { Some(*seq) } else { None }).collect()
+    }
+
+    #[test]
+    fn sends_a_full_window_and_arms_the_initial_timeout() {
+        let mut g = Generic::new(GenericConfig::default());
+        let a = run(&mut g, 0, |g, c| g.on_start(c));
+        assert_eq!(sends(&a), vec![0, 1, 2, 3, 4]);
+        assert!(a.contains(&Action::SetTimer(RETRANSMIT, Time::from_secs(3))), "β·initial_rtt = 2 × 1.5 s");
+    }
+
+    #[test]
+    fn each_ack_slides_the_window_by_one_and_updates_rtt() {
+        let mut g = Generic::new(GenericConfig::default());
+        run(&mut g, 0, |g, c| g.on_start(c));
+        let a = run(&mut g, 2, |g, c| g.on_ack(&ack(1), c));
+        assert_eq!(sends(&a), vec![5]);
+        assert_eq!(g.rtt, Some(2.0), "first sample taken whole");
+        // timeout now β·rtt = 4 s after the ACK
+        assert!(a.contains(&Action::SetTimer(RETRANSMIT, Time::from_secs(6))));
+        run(&mut g, 4, |g, c| g.on_ack(&ack(2), c));
+        assert_eq!(g.rtt, Some(0.875 * 2.0 + 0.125 * 4.0));
+        assert!(sends(&run(&mut g, 5, |g, c| g.on_ack(&ack(2), c))).is_empty(), "duplicate ACK ignored");
+    }
+
+    #[test]
+    fn timeout_goes_back_n_and_rtt_counts_from_first_transmission() {
+        let mut g = Generic::new(GenericConfig::default());
+        run(&mut g, 0, |g, c| g.on_start(c));
+        let a = run(&mut g, 3, |g, c| g.on_timer(RETRANSMIT, c));
+        assert_eq!(sends(&a), vec![0, 1, 2, 3, 4], "all unacknowledged packets are resent");
+        run(&mut g, 5, |g, c| g.on_ack(&ack(1), c));
+        assert_eq!(g.rtt, Some(5.0), "sample from the first transmission at t = 0");
+    }
+
+    #[test]
+    fn idle_sender_cancels_its_timer_and_window_respects_app_limit() {
+        let mut g = Generic::new(GenericConfig { window: 5, ..Default::default() });
+        let mut actions = vec![];
+        g.on_start(&mut AgentCtx::new(Time::ZERO, 2, &mut actions));
+        assert_eq!(sends(&actions), vec![0, 1]);
+        let a = run(&mut g, 1, |g, c| g.on_ack(&ack(2), c));
+        assert!(a.contains(&Action::CancelTimer(RETRANSMIT)));
+    }
+}

@@ -1,0 +1,109 @@
+//! Sender-side sliding-window bookkeeping shared by the window-based protocols.
+//!
+//! Sequence numbers count packets. `una` is the oldest unacknowledged packet, `nxt` the next one
+//! to send (it falls back to `una` on a go-back-N retransmission), `high` one past the highest
+//! ever sent. The first transmission time of every packet in `una..high` is kept, because
+//! Generic measures a retransmitted packet's rtt from its first transmission.
+
+use crate::units::Time;
+use std::collections::VecDeque;
+
+#[derive(Debug, Default)]
+pub struct SendWindow {
+    una: u64,
+    nxt: u64,
+    high: u64,
+    first_sent: VecDeque<Time>,
+}
+
+/// What a cumulative ACK newly acknowledged.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Acked {
+    pub count: u64,
+    /// First transmission time of the highest packet it acknowledged.
+    pub newest_first_sent: Time,
+}
+
+impl SendWindow {
+    pub fn una(&self) -> u64 {
+        self.una
+    }
+    pub fn nxt(&self) -> u64 {
+        self.nxt
+    }
+    /// Packets sent and not yet acknowledged (counting from `una` to `nxt`).
+    pub fn in_flight(&self) -> u64 {
+        self.nxt - self.una
+    }
+
+    /// Whether packet `nxt` may go out under `window` with the application's data so far.
+    pub fn can_send(&self, window: u64, app_limit: u64) -> bool {
+        self.nxt < self.una + window && self.nxt < app_limit
+    }
+
+    /// Marks packet `nxt` as sent at `now` and returns its sequence number.
+    pub fn send_next(&mut self, now: Time) -> u64 {
+        let seq = self.nxt;
+        if seq == self.high {
+            self.first_sent.push_back(now);
+            self.high += 1;
+        }
+        self.nxt += 1;
+        seq
+    }
+
+    /// Applies a cumulative ACK (`ack` = next packet the sink expects).
+    pub fn on_ack(&mut self, ack: u64) -> Option<Acked> {
+        let ack = ack.min(self.high);
+        if ack <= self.una {
+            return None;
+        }
+        let count = ack - self.una;
+        let newest_first_sent = self.first_sent[(count - 1) as usize];
+        self.first_sent.drain(..count as usize);
+        self.una = ack;
+        self.nxt = self.nxt.max(ack);
+        Some(Acked { count, newest_first_sent })
+    }
+
+    /// Go-back-N: the next packet to send is the oldest unacknowledged one.
+    pub fn go_back(&mut self) {
+        self.nxt = self.una;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_limits_sending_and_acks_slide_it() {
+        let mut w = SendWindow::default();
+        let mut sent = vec![];
+        while w.can_send(3, u64::MAX) {
+            sent.push(w.send_next(Time(sent.len() as u64)));
+        }
+        assert_eq!(sent, vec![0, 1, 2]);
+        assert_eq!(w.on_ack(2), Some(Acked { count: 2, newest_first_sent: Time(1) }));
+        assert_eq!(w.on_ack(2), None, "duplicate ACK acknowledges nothing");
+        assert!(w.can_send(3, u64::MAX));
+        assert!(!w.can_send(3, 3), "application has produced only packets 0..3");
+    }
+
+    #[test]
+    fn go_back_resends_from_una_and_keeps_first_send_times() {
+        let mut w = SendWindow::default();
+        for t in 0..3 {
+            w.send_next(Time(t));
+        }
+        w.go_back();
+        assert_eq!(w.send_next(Time(10)), 0);
+        assert_eq!(w.in_flight(), 1);
+        // the ACK of the retransmission is measured from the first transmission
+        assert_eq!(w.on_ack(1), Some(Acked { count: 1, newest_first_sent: Time(0) }));
+        assert_eq!(w.nxt(), 1);
+        // an ACK beyond anything sent is clamped
+        assert_eq!(w.on_ack(99).unwrap().count, 2);
+        assert_eq!((w.una(), w.nxt()), (3, 3));
+    }
+}

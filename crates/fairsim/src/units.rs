@@ -1,0 +1,439 @@
+//! Simulated time, line rates, sizes and buffer limits, with the unit syntax of scenario files.
+//!
+//! Everything is an integer so that runs repeat bit for bit: time in nanoseconds, rates in
+//! bit/s, sizes in bytes. Decimal prefixes are SI (K = 1000, M = 10^6, G = 10^9) for rates *and*
+//! sizes, as is usual in networking; the binary prefixes are spelled out (`KiB`, `MiB`, `GiB`).
+//! A bare number means seconds, bit/s or bytes. A value that is not a whole number of the base
+//! unit (`0.5B`, `1.5ns`) is an error rather than being rounded silently.
+
+use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::ops::{Add, AddAssign, Sub};
+
+/// A point in simulated time, or a span of it, in nanoseconds.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Time(pub u64);
+
+/// A line rate in bit/s. Always positive once validated.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Rate(pub u64);
+
+/// A size in bytes.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Bytes(pub u64);
+
+/// How much a queue may hold.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BufferLimit {
+    Packets(u64),
+    Bytes(u64),
+    Unlimited,
+}
+
+pub const NANOS_PER_SEC: u64 = 1_000_000_000;
+
+impl Time {
+    pub const ZERO: Time = Time(0);
+    pub const MAX: Time = Time(u64::MAX);
+
+    pub fn from_secs(s: u64) -> Time {
+        Time(s * NANOS_PER_SEC)
+    }
+    pub fn from_millis(ms: u64) -> Time {
+        Time(ms * 1_000_000)
+    }
+    /// Rounds to the nearest nanosecond; negative or non-finite inputs give zero.
+    pub fn from_secs_f64(s: f64) -> Time {
+        if s.is_finite() && s > 0.0 {
+            Time((s * NANOS_PER_SEC as f64).round() as u64)
+        } else {
+            Time::ZERO
+        }
+    }
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / NANOS_PER_SEC as f64
+    }
+    pub fn saturating_sub(self, other: Time) -> Time {
+        Time(self.0.saturating_sub(other.0))
+    }
+}
+
+impl Add for Time {
+    type Output = Time;
+    fn add(self, o: Time) -> Time {
+        Time(self.0.saturating_add(o.0))
+    }
+}
+impl AddAssign for Time {
+    fn add_assign(&mut self, o: Time) {
+        *self = *self + o;
+    }
+}
+impl Sub for Time {
+    type Output = Time;
+    fn sub(self, o: Time) -> Time {
+        Time(self.0 - o.0)
+    }
+}
+
+impl Rate {
+    pub fn bits_per_sec(self) -> u64 {
+        self.0
+    }
+    /// Time to put `size` bytes on a line of this rate, rounded up to the next nanosecond so
+    /// that a packet never takes zero time.
+    pub fn tx_time(self, size: u32) -> Time {
+        let bits = size as u128 * 8 * NANOS_PER_SEC as u128;
+        Time(bits.div_ceil(self.0 as u128) as u64)
+    }
+}
+
+impl BufferLimit {
+    /// Whether a queue holding `pkts` packets and `bytes` bytes may also take a packet of `size`.
+    pub fn admits(self, pkts: usize, bytes: u64, size: u32) -> bool {
+        match self {
+            BufferLimit::Packets(n) => (pkts as u64) < n,
+            BufferLimit::Bytes(n) => bytes + size as u64 <= n,
+            BufferLimit::Unlimited => true,
+        }
+    }
+    /// Whether a queue of this content is over the limit.
+    pub fn exceeded(self, pkts: usize, bytes: u64) -> bool {
+        match self {
+            BufferLimit::Packets(n) => pkts as u64 > n,
+            BufferLimit::Bytes(n) => bytes > n,
+            BufferLimit::Unlimited => false,
+        }
+    }
+}
+
+// ----- parsing ------------------------------------------------------------------------------
+
+/// Why a unit string was rejected; the message is shown to users as is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct UnitError(pub String);
+
+/// A decimal number as written, kept exact: `digits` / 10^`scale`.
+struct Decimal {
+    digits: u128,
+    scale: u32,
+    negative: bool,
+}
+
+/// Splits "12.5 Mbps" into the number and the unit.
+fn split_number(text: &str) -> Result<(Decimal, &str), UnitError> {
+    let s = text.trim();
+    let end = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+' || c == '_'))
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(end);
+    let num = num.replace('_', "");
+    if num.is_empty() || num == "-" || num == "+" {
+        return Err(UnitError(format!("`{text}` does not start with a number")));
+    }
+    let negative = num.starts_with('-');
+    let body = num.trim_start_matches(['-', '+']);
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    if int.is_empty() && frac.is_empty() || !(int.chars().chain(frac.chars())).all(|c| c.is_ascii_digit()) {
+        return Err(UnitError(format!("`{text}` does not start with a number")));
+    }
+    let all: String = format!("{int}{frac}");
+    let digits: u128 = all
+        .trim_start_matches('0')
+        .parse::<u128>()
+        .or_else(|e| if all.trim_start_matches('0').is_empty() { Ok(0) } else { Err(e) })
+        .map_err(|_| UnitError(format!("`{text}` is too large")))?;
+    Ok((Decimal { digits, scale: frac.len() as u32, negative }, unit.trim()))
+}
+
+/// `number × factor`, required to be a non-negative whole number of the base unit.
+fn scaled(text: &str, d: &Decimal, factor: u128, base: &str) -> Result<u64, UnitError> {
+    if d.negative && d.digits != 0 {
+        return Err(UnitError(format!("`{text}` is negative")));
+    }
+    let div = 10u128.checked_pow(d.scale).ok_or_else(|| UnitError(format!("`{text}` has too many decimals")))?;
+    let num = d.digits.checked_mul(factor).ok_or_else(|| UnitError(format!("`{text}` is too large")))?;
+    if num % div != 0 {
+        return Err(UnitError(format!("`{text}` is not a whole number of {base}")));
+    }
+    u64::try_from(num / div).map_err(|_| UnitError(format!("`{text}` is too large")))
+}
+
+pub fn parse_time(text: &str) -> Result<Time, UnitError> {
+    let (d, unit) = split_number(text)?;
+    let factor: u128 = match unit {
+        "" | "s" | "sec" | "secs" => 1_000_000_000,
+        "ns" => 1,
+        "us" | "µs" => 1_000,
+        "ms" => 1_000_000,
+        "min" => 60_000_000_000,
+        "h" => 3_600_000_000_000,
+        _ => {
+            return Err(UnitError(format!(
+                "`{text}`: unknown time unit `{unit}` (expected ns, us, ms, s, min or h)"
+            )))
+        }
+    };
+    scaled(text, &d, factor, "nanoseconds").map(Time)
+}
+
+pub fn parse_rate(text: &str) -> Result<Rate, UnitError> {
+    let (d, unit) = split_number(text)?;
+    let factor: u128 = match unit {
+        "" | "bps" | "bit/s" | "b/s" => 1,
+        "kbps" | "Kbps" | "kbit/s" | "kb/s" => 1_000,
+        "Mbps" | "mbps" | "Mbit/s" | "Mb/s" => 1_000_000,
+        "Gbps" | "gbps" | "Gbit/s" | "Gb/s" => 1_000_000_000,
+        "Tbps" | "Tbit/s" => 1_000_000_000_000,
+        "Bps" | "KBps" | "kBps" | "MBps" | "GBps" => {
+            return Err(UnitError(format!(
+                "`{text}`: rates are in bits per second; write e.g. `8Mbps` for 1 MB/s"
+            )))
+        }
+        _ => {
+            return Err(UnitError(format!(
+                "`{text}`: unknown rate unit `{unit}` (expected bps, kbps, Mbps, Gbps or Tbps)"
+            )))
+        }
+    };
+    let bps = scaled(text, &d, factor, "bit/s")?;
+    if bps == 0 {
+        return Err(UnitError(format!("`{text}`: a rate must be positive")));
+    }
+    Ok(Rate(bps))
+}
+
+fn size_factor(unit: &str) -> Option<u128> {
+    Some(match unit {
+        "" | "B" | "byte" | "bytes" => 1,
+        "KB" | "kB" => 1_000,
+        "MB" => 1_000_000,
+        "GB" => 1_000_000_000,
+        "KiB" => 1 << 10,
+        "MiB" => 1 << 20,
+        "GiB" => 1 << 30,
+        _ => return None,
+    })
+}
+
+pub fn parse_bytes(text: &str) -> Result<Bytes, UnitError> {
+    let (d, unit) = split_number(text)?;
+    let factor = size_factor(unit).ok_or_else(|| {
+        UnitError(format!(
+            "`{text}`: unknown size unit `{unit}` (expected B, KB, MB, GB, KiB, MiB or GiB)"
+        ))
+    })?;
+    scaled(text, &d, factor, "bytes").map(Bytes)
+}
+
+/// A buffer: a bare integer or `15p`/`15 packets` is packets; a size (`64KB`) is bytes;
+/// `unlimited` has no limit. Zero is refused: a port must be able to hold the packet it sends.
+pub fn parse_buffer(text: &str) -> Result<BufferLimit, UnitError> {
+    let t = text.trim();
+    if matches!(t, "unlimited" | "inf" | "infinite") {
+        return Ok(BufferLimit::Unlimited);
+    }
+    let (d, unit) = split_number(t)?;
+    let limit = match unit {
+        "" | "p" | "pkt" | "pkts" | "packet" | "packets" => {
+            BufferLimit::Packets(scaled(text, &d, 1, "packets")?)
+        }
+        u => match size_factor(u) {
+            Some(f) => BufferLimit::Bytes(scaled(text, &d, f, "bytes")?),
+            None => {
+                return Err(UnitError(format!(
+                    "`{text}`: unknown buffer unit `{u}` (expected packets, e.g. `20`, or a size such as `64KB`, or `unlimited`)"
+                )))
+            }
+        },
+    };
+    match limit {
+        BufferLimit::Packets(0) | BufferLimit::Bytes(0) => Err(UnitError(format!(
+            "`{text}`: a buffer must hold at least one packet"
+        ))),
+        l => Ok(l),
+    }
+}
+
+// ----- formatting (canonical forms, used in resolved scenarios and tables) ---------------------
+
+/// `value / 10^exp` written without trailing zeros.
+fn decimal(value: u64, exp: u32) -> String {
+    let div = 10u64.pow(exp);
+    let (int, frac) = (value / div, value % div);
+    if frac == 0 {
+        return int.to_string();
+    }
+    let f = format!("{frac:0width$}", width = exp as usize);
+    format!("{int}.{}", f.trim_end_matches('0'))
+}
+
+impl fmt::Display for Time {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ns = self.0;
+        if ns == 0 {
+            write!(f, "0s")
+        } else if ns < 1_000 {
+            write!(f, "{ns}ns")
+        } else if ns < 1_000_000 {
+            write!(f, "{}us", decimal(ns, 3))
+        } else if ns < NANOS_PER_SEC {
+            write!(f, "{}ms", decimal(ns, 6))
+        } else {
+            write!(f, "{}s", decimal(ns, 9))
+        }
+    }
+}
+
+impl fmt::Display for Rate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = self.0;
+        let (exp, unit) = match b {
+            b if b >= 1_000_000_000 => (9, "Gbps"),
+            b if b >= 1_000_000 => (6, "Mbps"),
+            b if b >= 1_000 => (3, "kbps"),
+            _ => (0, "bps"),
+        };
+        write!(f, "{}{unit}", decimal(b, exp))
+    }
+}
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}B", self.0)
+    }
+}
+
+impl fmt::Display for BufferLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BufferLimit::Packets(n) => write!(f, "{n} packets"),
+            BufferLimit::Bytes(n) => write!(f, "{}", Bytes(*n)),
+            BufferLimit::Unlimited => write!(f, "unlimited"),
+        }
+    }
+}
+
+// ----- serde: scenario values may be strings with units or bare numbers ----------------------
+
+/// Accepts a string, an integer or a float, and hands the text to a unit parser.
+fn from_text_or_number<'de, D, T>(d: D, what: &'static str, parse: fn(&str) -> Result<T, UnitError>) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    struct V<T> {
+        what: &'static str,
+        parse: fn(&str) -> Result<T, UnitError>,
+    }
+    impl<T> de::Visitor<'_> for V<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "{}", self.what)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+            (self.parse)(v).map_err(|e| E::custom(e.0))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+            self.visit_str(&v.to_string())
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+            self.visit_str(&v.to_string())
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+            self.visit_str(&v.to_string())
+        }
+    }
+    d.deserialize_any(V { what, parse })
+}
+
+macro_rules! serde_via_text {
+    ($ty:ty, $what:literal, $parse:path) => {
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                from_text_or_number(d, $what, $parse)
+            }
+        }
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.to_string())
+            }
+        }
+    };
+}
+
+serde_via_text!(Time, "a duration such as `500ms` or `1500s`", parse_time);
+serde_via_text!(Rate, "a rate such as `56kbps` or `10Mbps`", parse_rate);
+serde_via_text!(Bytes, "a size such as `1000B` or `64KB`", parse_bytes);
+serde_via_text!(BufferLimit, "a buffer such as `20` (packets), `64KB` or `unlimited`", parse_buffer);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_parse_exactly() {
+        assert_eq!(parse_time("500ms"), Ok(Time(500_000_000)));
+        assert_eq!(parse_time("1500s"), Ok(Time::from_secs(1500)));
+        assert_eq!(parse_time("0.1s"), Ok(Time(100_000_000)));
+        assert_eq!(parse_time("2"), Ok(Time::from_secs(2)));
+        assert_eq!(parse_time("1.5 us"), Ok(Time(1_500)));
+        assert_eq!(parse_time("0"), Ok(Time::ZERO));
+        assert!(parse_time("1.5ns").unwrap_err().0.contains("whole number"));
+        assert!(parse_time("-1ms").unwrap_err().0.contains("negative"));
+        assert!(parse_time("10 parsecs").unwrap_err().0.contains("unknown time unit `parsecs`"));
+        assert!(parse_time("ms").is_err());
+    }
+
+    #[test]
+    fn rates_and_sizes_use_si_prefixes() {
+        assert_eq!(parse_rate("56kbps"), Ok(Rate(56_000)));
+        assert_eq!(parse_rate("10Mbps"), Ok(Rate(10_000_000)));
+        assert_eq!(parse_rate("1Gbps"), Ok(Rate(1_000_000_000)));
+        assert_eq!(parse_rate("1.5Mbps"), Ok(Rate(1_500_000)));
+        assert_eq!(parse_rate("80000"), Ok(Rate(80_000)));
+        assert!(parse_rate("0Mbps").unwrap_err().0.contains("positive"));
+        assert!(parse_rate("1MBps").unwrap_err().0.contains("bits per second"));
+        assert_eq!(parse_bytes("1000B"), Ok(Bytes(1000)));
+        assert_eq!(parse_bytes("64KB"), Ok(Bytes(64_000)));
+        assert_eq!(parse_bytes("64KiB"), Ok(Bytes(65_536)));
+        assert!(parse_bytes("0.5B").is_err());
+        assert!(parse_bytes("-40B").unwrap_err().0.contains("negative"));
+    }
+
+    #[test]
+    fn buffers_count_packets_or_bytes() {
+        assert_eq!(parse_buffer("15"), Ok(BufferLimit::Packets(15)));
+        assert_eq!(parse_buffer("15 packets"), Ok(BufferLimit::Packets(15)));
+        assert_eq!(parse_buffer("64KB"), Ok(BufferLimit::Bytes(64_000)));
+        assert_eq!(parse_buffer("unlimited"), Ok(BufferLimit::Unlimited));
+        assert!(parse_buffer("0").unwrap_err().0.contains("at least one packet"));
+        assert!(BufferLimit::Packets(2).admits(1, 0, 1000));
+        assert!(!BufferLimit::Packets(2).admits(2, 0, 1000));
+        assert!(BufferLimit::Bytes(2000).admits(1, 1000, 1000));
+        assert!(!BufferLimit::Bytes(2000).admits(2, 1500, 1000));
+    }
+
+    #[test]
+    fn transmission_time_is_rounded_up() {
+        // 1000 bytes at 56 kbit/s = 142.857142857... ms
+        assert_eq!(Rate(56_000).tx_time(1000), Time(142_857_143));
+        assert_eq!(Rate(80_000).tx_time(1000), Time(100_000_000));
+        assert_eq!(Rate(10_000_000_000).tx_time(1), Time(1));
+    }
+
+    #[test]
+    fn formatting_round_trips() {
+        for s in ["500ms", "1500s", "1.5s", "0s", "250us", "7ns"] {
+            let t = parse_time(s).unwrap();
+            assert_eq!(parse_time(&t.to_string()), Ok(t), "{s}");
+        }
+        assert_eq!(Time(1_500_000_000).to_string(), "1.5s");
+        assert_eq!(Rate(56_000).to_string(), "56kbps");
+        assert_eq!(Rate(1_544_000).to_string(), "1.544Mbps");
+        for s in ["56kbps", "1.544Mbps", "3bps", "10Gbps"] {
+            let r = parse_rate(s).unwrap();
+            assert_eq!(parse_rate(&r.to_string()), Ok(r), "{s}");
+        }
+    }
+}
