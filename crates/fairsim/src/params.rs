@@ -9,6 +9,9 @@ use serde::Serialize;
 
 pub type Params = toml::Table;
 
+/// A component built from parameters, with its parameters resolved (defaults filled in).
+pub type Built<T> = Result<(Box<T>, Params), ParamError>;
+
 /// A parameter error: the path inside the parameter table (e.g. `["window"]`) and a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParamError {
@@ -29,7 +32,7 @@ impl ParamError {
 pub fn parse_params<C: DeserializeOwned + Serialize>(params: &Params) -> Result<(C, Params), ParamError> {
     let value = toml::Value::Table(params.clone());
     let config: C = serde_path_to_error::deserialize(value)
-        .map_err(|e| ParamError { path: path_segments(e.path()), message: e.inner().to_string() })?;
+        .map_err(|e| ParamError { path: path_segments(e.path()), message: e.inner().to_string().trim().to_string() })?;
     let resolved = match toml::Value::try_from(&config) {
         Ok(toml::Value::Table(t)) => t,
         _ => Params::new(),

@@ -56,6 +56,8 @@ pub struct FlowReport {
     pub goodput_bps: Option<Summary>,
     /// Mean round-trip time per interval, from sending a data packet to receiving its ACK.
     pub rtt_s: Option<Summary>,
+    /// Mean one-way delay per interval, from leaving the source to reaching the sink.
+    pub delay_s: Option<Summary>,
     pub retransmit_pps: Option<Summary>,
     pub drop_pps: Option<Summary>,
     /// Counts over the measurement intervals.
@@ -163,7 +165,8 @@ impl Simulation {
             }
             v
         };
-        let flow_records: Vec<Vec<FlowCounters>> = self.flows.iter().map(|f| partial(&f.intervals, &f.counters)).collect();
+        let flow_records: Vec<Vec<FlowCounters>> =
+            self.flows.iter().map(|f| partial(&f.intervals, &f.counters)).collect();
         let port_records: Vec<Vec<PortCounters>> = self
             .ports
             .iter()
@@ -178,9 +181,8 @@ impl Simulation {
         let recorded = flow_records.first().map(Vec::len).or(port_records.first().map(Vec::len)).unwrap_or(0);
         let bounds = interval_bounds(self, recorded);
         // summaries use complete measurement intervals only
-        let measured: Vec<usize> = (0..bounds.len())
-            .filter(|&i| !bounds[i].2 && (self.done || i + 1 < bounds.len()))
-            .collect();
+        let measured: Vec<usize> =
+            (0..bounds.len()).filter(|&i| !bounds[i].2 && (self.done || i + 1 < bounds.len())).collect();
         let secs = |i: usize| (bounds[i].1 - bounds[i].0).as_secs_f64();
 
         let fair = self.fair_shares();
@@ -193,12 +195,15 @@ impl Simulation {
             .map(|(fi, spec)| {
                 let rec = &flow_records[fi];
                 let state = &self.flows[fi];
-                let rate = |get: fn(&FlowCounters) -> u64| Summary::of(measured.iter().map(|&i| Some(per_sec(get(&rec[i]), secs(i)))));
+                let rate = |get: fn(&FlowCounters) -> u64| {
+                    Summary::of(measured.iter().map(|&i| Some(per_sec(get(&rec[i]), secs(i)))))
+                };
                 let mut totals = FlowCounters::default();
                 measured.iter().for_each(|&i| totals.merge(&rec[i]));
                 let mut run_totals = FlowCounters::default();
                 rec.iter().for_each(|r| run_totals.merge(r));
-                let goodput_bps = Summary::of(measured.iter().map(|&i| Some(rec[i].bytes_unique as f64 * 8.0 / secs(i))));
+                let goodput_bps =
+                    Summary::of(measured.iter().map(|&i| Some(rec[i].bytes_unique as f64 * 8.0 / secs(i))));
                 let transport = &self.flow_transports[fi];
                 FlowReport {
                     name: spec.name.clone(),
@@ -211,6 +216,7 @@ impl Simulation {
                     throughput_pps: rate(|c| c.delivered),
                     goodput_pps: rate(|c| c.delivered_unique),
                     rtt_s: Summary::of(measured.iter().map(|&i| rec[i].rtt_mean())),
+                    delay_s: Summary::of(measured.iter().map(|&i| rec[i].delay_mean())),
                     retransmit_pps: rate(|c| c.retransmitted),
                     drop_pps: rate(|c| c.dropped),
                     rtt_mean_s: totals.rtt_mean(),
@@ -223,7 +229,11 @@ impl Simulation {
                     drops: state
                         .drop_tally
                         .iter()
-                        .map(|(p, r, n)| DropCount { queue: self.ports[p.idx()].name.clone(), reason: r.as_str().to_string(), count: *n })
+                        .map(|(p, r, n)| DropCount {
+                            queue: self.ports[p.idx()].name.clone(),
+                            reason: r.as_str().to_string(),
+                            count: *n,
+                        })
                         .collect(),
                     completion_s: state.completed_at.map(|t| (t - spec.start).as_secs_f64()),
                 }
@@ -248,7 +258,9 @@ impl Simulation {
                     qdisc: port.qdisc_name.clone(),
                     qdisc_params: params_table(&self.port_qdiscs[pi]),
                     utilisation: Summary::of(measured.iter().map(|&i| Some(rec[i].busy_ns as f64 / 1e9 / secs(i)))),
-                    occupancy_pkts: Summary::of(measured.iter().map(|&i| Some(rec[i].occupancy_area as f64 / 1e9 / secs(i)))),
+                    occupancy_pkts: Summary::of(
+                        measured.iter().map(|&i| Some(rec[i].occupancy_area as f64 / 1e9 / secs(i))),
+                    ),
                     totals,
                 }
             })
@@ -266,9 +278,7 @@ impl Simulation {
         let flow_intervals = flow_records
             .iter()
             .enumerate()
-            .flat_map(|(fi, rec)| {
-                rec.iter().take(bounds.len()).enumerate().map(move |(i, c)| (fi, i, *c))
-            })
+            .flat_map(|(fi, rec)| rec.iter().take(bounds.len()).enumerate().map(move |(i, c)| (fi, i, *c)))
             .map(|(fi, i, counters)| {
                 let (interval, start_s, end_s, warmup) = row(i);
                 FlowInterval { flow: sc.flows[fi].name.clone(), interval, start_s, end_s, warmup, counters }

@@ -124,9 +124,8 @@ struct Decimal {
 /// Splits "12.5 Mbps" into the number and the unit.
 fn split_number(text: &str) -> Result<(Decimal, &str), UnitError> {
     let s = text.trim();
-    let end = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+' || c == '_'))
-        .unwrap_or(s.len());
+    let end =
+        s.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+' || c == '_')).unwrap_or(s.len());
     let (num, unit) = s.split_at(end);
     let num = num.replace('_', "");
     if num.is_empty() || num == "-" || num == "+" {
@@ -169,11 +168,7 @@ pub fn parse_time(text: &str) -> Result<Time, UnitError> {
         "ms" => 1_000_000,
         "min" => 60_000_000_000,
         "h" => 3_600_000_000_000,
-        _ => {
-            return Err(UnitError(format!(
-                "`{text}`: unknown time unit `{unit}` (expected ns, us, ms, s, min or h)"
-            )))
-        }
+        _ => return Err(UnitError(format!("`{text}`: unknown time unit `{unit}` (expected ns, us, ms, s, min or h)"))),
     };
     scaled(text, &d, factor, "nanoseconds").map(Time)
 }
@@ -187,9 +182,7 @@ pub fn parse_rate(text: &str) -> Result<Rate, UnitError> {
         "Gbps" | "gbps" | "Gbit/s" | "Gb/s" => 1_000_000_000,
         "Tbps" | "Tbit/s" => 1_000_000_000_000,
         "Bps" | "KBps" | "kBps" | "MBps" | "GBps" => {
-            return Err(UnitError(format!(
-                "`{text}`: rates are in bits per second; write e.g. `8Mbps` for 1 MB/s"
-            )))
+            return Err(UnitError(format!("`{text}`: rates are in bits per second; write e.g. `8Mbps` for 1 MB/s")))
         }
         _ => {
             return Err(UnitError(format!(
@@ -220,9 +213,7 @@ fn size_factor(unit: &str) -> Option<u128> {
 pub fn parse_bytes(text: &str) -> Result<Bytes, UnitError> {
     let (d, unit) = split_number(text)?;
     let factor = size_factor(unit).ok_or_else(|| {
-        UnitError(format!(
-            "`{text}`: unknown size unit `{unit}` (expected B, KB, MB, GB, KiB, MiB or GiB)"
-        ))
+        UnitError(format!("`{text}`: unknown size unit `{unit}` (expected B, KB, MB, GB, KiB, MiB or GiB)"))
     })?;
     scaled(text, &d, factor, "bytes").map(Bytes)
 }
@@ -249,9 +240,9 @@ pub fn parse_buffer(text: &str) -> Result<BufferLimit, UnitError> {
         },
     };
     match limit {
-        BufferLimit::Packets(0) | BufferLimit::Bytes(0) => Err(UnitError(format!(
-            "`{text}`: a buffer must hold at least one packet"
-        ))),
+        BufferLimit::Packets(0) | BufferLimit::Bytes(0) => {
+            Err(UnitError(format!("`{text}`: a buffer must hold at least one packet")))
+        }
         l => Ok(l),
     }
 }
@@ -318,7 +309,11 @@ impl fmt::Display for BufferLimit {
 // ----- serde: scenario values may be strings with units or bare numbers ----------------------
 
 /// Accepts a string, an integer or a float, and hands the text to a unit parser.
-fn from_text_or_number<'de, D, T>(d: D, what: &'static str, parse: fn(&str) -> Result<T, UnitError>) -> Result<T, D::Error>
+fn from_text_or_number<'de, D, T>(
+    d: D,
+    what: &'static str,
+    parse: fn(&str) -> Result<T, UnitError>,
+) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
 {

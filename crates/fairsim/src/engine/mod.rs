@@ -1,8 +1,8 @@
 //! The discrete-event engine: the event queue, random streams, and the simulation loop.
 
 pub mod event;
-pub mod rng;
 mod flow;
+pub mod rng;
 mod sim;
 
 pub use sim::Simulation;

@@ -300,6 +300,7 @@ impl Simulation {
         let c = &mut flow.counters;
         c.delivered += 1;
         c.bytes_delivered += pkt.size as u64;
+        c.add_delay(self.now - pkt.sent_at);
         // open-loop sources never retransmit, so they need no reordering state
         let closed_loop = flow.sender.is_some();
         if !closed_loop || flow.receiver.receive(pkt.seq) {

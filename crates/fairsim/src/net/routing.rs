@@ -69,7 +69,16 @@ mod tests {
     fn fewest_hops_with_declaration_order_ties() {
         // a-b, b-d, a-c, c-d, each duplex: two 2-hop paths from a to d; the one via b is declared first
         let n = |i| NodeId(i);
-        let ports = [(n(0), n(1)), (n(1), n(0)), (n(1), n(3)), (n(3), n(1)), (n(0), n(2)), (n(2), n(0)), (n(2), n(3)), (n(3), n(2))];
+        let ports = [
+            (n(0), n(1)),
+            (n(1), n(0)),
+            (n(1), n(3)),
+            (n(3), n(1)),
+            (n(0), n(2)),
+            (n(2), n(0)),
+            (n(2), n(3)),
+            (n(3), n(2)),
+        ];
         let g = Graph { nodes: 4, ports: &ports };
         assert_eq!(g.shortest_path(n(0), n(3)), Some(vec![PortId(0), PortId(2)]));
         assert_eq!(g.reverse(&[PortId(0), PortId(2)]), vec![PortId(3), PortId(1)]);

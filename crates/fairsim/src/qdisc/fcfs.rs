@@ -76,7 +76,10 @@ mod tests {
                 q.enqueue(pkt(seq as u32 % 2, seq, 100), ctx);
             }
         });
-        assert_eq!(drops.iter().map(|(p, r)| (p.seq, *r)).collect::<Vec<_>>(), vec![(2, DropReason::TailDrop), (3, DropReason::TailDrop)]);
+        assert_eq!(
+            drops.iter().map(|(p, r)| (p.seq, *r)).collect::<Vec<_>>(),
+            vec![(2, DropReason::TailDrop), (3, DropReason::TailDrop)]
+        );
         let (order, _) = with_ctx(|ctx| std::iter::from_fn(|| q.dequeue(ctx)).map(|p| p.seq).collect::<Vec<_>>());
         assert_eq!(order, vec![0, 1]);
         assert_eq!((q.len_packets(), q.len_bytes()), (0, 0));

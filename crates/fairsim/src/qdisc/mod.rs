@@ -12,7 +12,7 @@ pub use random_drop::{RandomDrop, RandomDropConfig};
 
 use crate::engine::rng::SimRng;
 use crate::net::Packet;
-use crate::params::{parse_params, ParamError, Params};
+use crate::params::{parse_params, Built, Params};
 use crate::units::{BufferLimit, Rate, Time};
 use serde::Serialize;
 
@@ -85,11 +85,11 @@ pub struct QdiscKind {
     pub summary: &'static str,
     pub reference: &'static str,
     /// Validates `params`, returning the discipline and its parameters with defaults filled in.
-    pub build: fn(&Params, &PortInfo) -> Result<(Box<dyn Qdisc>, Params), ParamError>,
+    pub build: fn(&Params, &PortInfo) -> Built<dyn Qdisc>,
 }
 
 /// Builds a discipline whose typed config `C` has serde defaults.
-fn build_with<C, Q>(params: &Params, port: &PortInfo, make: fn(C, &PortInfo) -> Q) -> Result<(Box<dyn Qdisc>, Params), ParamError>
+fn build_with<C, Q>(params: &Params, port: &PortInfo, make: fn(C, &PortInfo) -> Q) -> Built<dyn Qdisc>
 where
     C: serde::de::DeserializeOwned + Serialize + Clone,
     Q: Qdisc + 'static,

@@ -75,7 +75,8 @@ mod tests {
         let trials = 20_000;
         let mut rng = crate::engine::rng::stream(3, "rd");
         for _ in 0..trials {
-            let mut q = RandomDrop::new(RandomDropConfig {}, &PortInfo { buffer: BufferLimit::Packets(4), rate: Rate(1) });
+            let mut q =
+                RandomDrop::new(RandomDropConfig {}, &PortInfo { buffer: BufferLimit::Packets(4), rate: Rate(1) });
             let mut drops = vec![];
             let mut ctx = QdiscCtx::new(crate::units::Time::ZERO, Rate(1), &mut rng, &mut drops);
             for seq in 0..5 {

@@ -41,7 +41,8 @@ mod tests {
         offset_of(&doc, &path).map(|o| line_col(text, o))
     }
 
-    const DOC: &str = "nodes = [\"a\", \"b\"]\n\n[flows.ftp1]\nsrc = \"a\"\nwindow = 5\n\n[pairs]\n\"G/FQ\" = { qdisc = \"fq\" }\n";
+    const DOC: &str =
+        "nodes = [\"a\", \"b\"]\n\n[flows.ftp1]\nsrc = \"a\"\nwindow = 5\n\n[pairs]\n\"G/FQ\" = { qdisc = \"fq\" }\n";
 
     #[test]
     fn finds_keys_in_tables_inline_tables_and_arrays() {

@@ -141,7 +141,8 @@ pub const DEFAULT_QDISC: &str = "fcfs";
 impl Scenario {
     /// Loads and validates a scenario file, applying `overrides` (`KEY=VALUE`) first.
     pub fn load(path: &str, overrides: &[String]) -> Result<Scenario> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::Io { path: path.to_string(), message: e.to_string() })?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| Error::Io { path: path.to_string(), message: e.to_string() })?;
         Scenario::parse(&text, path, overrides)
     }
 
@@ -201,7 +202,9 @@ impl Scenario {
         match &flow.transport {
             TransportChoice::OpenLoop => None,
             TransportChoice::Explicit(c) => Some(c.clone()),
-            TransportChoice::FromPair => Some(pair.transport.clone().unwrap_or_else(|| Component::named(DEFAULT_TRANSPORT))),
+            TransportChoice::FromPair => {
+                Some(pair.transport.clone().unwrap_or_else(|| Component::named(DEFAULT_TRANSPORT)))
+            }
         }
     }
 
@@ -211,7 +214,10 @@ impl Scenario {
         let spec = self.port_qdisc(port, pair);
         let kind = qdisc::find(&spec.kind).ok_or_else(|| {
             let known: Vec<_> = qdisc::QDISCS.iter().map(|k| k.name).collect();
-            Problem { path: spec.path.clone(), message: format!("unknown discipline `{}` (known: {})", spec.kind, known.join(", ")) }
+            Problem {
+                path: spec.path.clone(),
+                message: format!("unknown discipline `{}` (known: {})", spec.kind, known.join(", ")),
+            }
         })?;
         let info = PortInfo { buffer: port.buffer, rate: port.rate };
         let (q, params) = (kind.build)(&spec.params, &info).map_err(|e| Problem::from_param(&spec.path, e))?;
@@ -225,9 +231,13 @@ impl Scenario {
         let Some(spec) = self.flow_transport(flow, pair) else { return Ok(None) };
         let kind = transport::find(&spec.kind).ok_or_else(|| {
             let known: Vec<_> = transport::TRANSPORTS.iter().map(|k| k.name).chain([transport::NONE]).collect();
-            Problem { path: spec.path.clone(), message: format!("unknown transport `{}` (known: {})", spec.kind, known.join(", ")) }
+            Problem {
+                path: spec.path.clone(),
+                message: format!("unknown transport `{}` (known: {})", spec.kind, known.join(", ")),
+            }
         })?;
-        let (s, params) = (kind.build)(&spec.params, &FlowInfo { window: flow.window }).map_err(|e| Problem::from_param(&spec.path, e))?;
+        let (s, params) = (kind.build)(&spec.params, &FlowInfo { window: flow.window })
+            .map_err(|e| Problem::from_param(&spec.path, e))?;
         Ok(Some((s, Component { params, ..spec })))
     }
 
@@ -274,16 +284,20 @@ impl Locator<'_> {
 
     fn serde_error(&self, e: &serde_path_to_error::Error<toml::de::Error>) -> Diagnostic {
         let mut path = crate::params::path_segments(e.path());
-        let message = e.inner().message().trim().to_string();
+        let mut message = e.inner().message().trim().to_string();
         // serde names an unknown or missing field in its message, not in the path
         let named = |prefix: &str| message.strip_prefix(prefix).and_then(|r| r.split('`').next()).map(str::to_string);
-        if let Some(unknown) = named("unknown field `") {
+        let (unknown, missing) = (named("unknown field `"), named("missing field `"));
+        if let Some(unknown) = unknown {
+            if unknown == "nodes" && !path.is_empty() {
+                message += "; top-level keys such as `nodes` must come before the first [table] header";
+            }
             if path.last() != Some(&unknown) {
                 path.push(unknown);
             }
         }
         let mut d = self.diagnostic(&Problem { path: path.clone(), message: message.clone() });
-        if let Some(missing) = named("missing field `") {
+        if let Some(missing) = missing {
             path.push(missing); // located at the table that lacks it
             d.field = dotted(&path);
         }

@@ -46,7 +46,9 @@ fn split_path(key: &str) -> Option<Vec<String>> {
 
 impl Override {
     pub fn parse(text: &str) -> Result<Override> {
-        let bad = || Error::Usage(format!("--set expects KEY=VALUE with a dotted KEY such as flows.ftp1.window=8, got `{text}`"));
+        let bad = || {
+            Error::Usage(format!("--set expects KEY=VALUE with a dotted KEY such as flows.ftp1.window=8, got `{text}`"))
+        };
         let (key, raw) = text.split_once('=').ok_or_else(bad)?;
         let path = split_path(key.trim()).ok_or_else(bad)?;
         let raw = raw.trim();
@@ -99,7 +101,10 @@ mod tests {
 
     #[test]
     fn quoted_segments_and_inline_tables() {
-        let out = applied("[pairs]\n\"G/FQ\" = { transport = \"generic\", qdisc = \"fq\" }\n", &["pairs.\"G/FQ\".qdisc=fcfs"]);
+        let out = applied(
+            "[pairs]\n\"G/FQ\" = { transport = \"generic\", qdisc = \"fq\" }\n",
+            &["pairs.\"G/FQ\".qdisc=fcfs"],
+        );
         let t: toml::Table = out.parse().unwrap();
         assert_eq!(t["pairs"]["G/FQ"]["qdisc"].as_str(), Some("fcfs"));
         assert_eq!(t["pairs"]["G/FQ"]["transport"].as_str(), Some("generic"));

@@ -5,7 +5,7 @@
 
 use crate::params::Params;
 use crate::traffic::Periods;
-use crate::units::{Bytes, BufferLimit, Rate, Time};
+use crate::units::{BufferLimit, Bytes, Rate, Time};
 use indexmap::IndexMap;
 use serde::{de, Deserialize, Deserializer};
 

@@ -27,7 +27,8 @@ fn with_path(mut c: Component, path: &[&str]) -> Component {
 pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Scenario, Vec<Problem>> {
     let mut pb = Problems::default();
     let nodes = check_nodes(&raw.nodes, &mut pb);
-    let index: HashMap<&str, NodeId> = nodes.iter().enumerate().map(|(i, n)| (n.as_str(), NodeId::from_idx(i))).collect();
+    let index: HashMap<&str, NodeId> =
+        nodes.iter().enumerate().map(|(i, n)| (n.as_str(), NodeId::from_idx(i))).collect();
     let node = |name: &str, path: &[&str], pb: &mut Problems| -> Option<NodeId> {
         let id = index.get(name).copied();
         if id.is_none() {
@@ -36,14 +37,17 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
         id
     };
 
+    let before_links = pb.0.len();
     let (links, ports) = build_links(&raw.links, &node, &mut pb);
+    // a broken link would make every flow across it look unroutable: say it once
+    let topology_ok = pb.0.len() == before_links;
     let endpoints: Vec<(NodeId, NodeId)> = ports.iter().map(|p| (p.from, p.to)).collect();
     let graph = Graph { nodes: nodes.len(), ports: &endpoints };
 
     let pairs = build_pairs(&raw, &mut pb);
     let mut flows = vec![];
     for (name, f) in &raw.flows {
-        if let Some(flow) = build_flow(name, f, &raw.run, &node, &graph, &ports, &mut pb) {
+        if let Some(flow) = build_flow(name, f, &raw.run, &node, &graph, &ports, topology_ok, &mut pb) {
             flows.push(flow);
         }
     }
@@ -97,7 +101,11 @@ fn check_nodes(names: &[String], pb: &mut Problems) -> Vec<String> {
 
 type NodeLookup<'a> = dyn Fn(&str, &[&str], &mut Problems) -> Option<NodeId> + 'a;
 
-fn build_links(raw: &indexmap::IndexMap<String, RawLink>, node: &NodeLookup, pb: &mut Problems) -> (Vec<LinkSpec>, Vec<PortSpec>) {
+fn build_links(
+    raw: &indexmap::IndexMap<String, RawLink>,
+    node: &NodeLookup,
+    pb: &mut Problems,
+) -> (Vec<LinkSpec>, Vec<PortSpec>) {
     let mut links = vec![];
     let mut ports: Vec<PortSpec> = vec![];
     for (name, l) in raw {
@@ -116,7 +124,9 @@ fn build_links(raw: &indexmap::IndexMap<String, RawLink>, node: &NodeLookup, pb:
         let link = links.len();
         links.push(LinkSpec { name: name.clone(), a, b });
         let (na, nb) = (&l.between[0], &l.between[1]);
-        for (dir, from, to, label, over) in [("forward", a, b, format!("{na}->{nb}"), &l.forward), ("reverse", b, a, format!("{nb}->{na}"), &l.reverse)] {
+        for (dir, from, to, label, over) in
+            [("forward", a, b, format!("{na}->{nb}"), &l.forward), ("reverse", b, a, format!("{nb}->{na}"), &l.reverse)]
+        {
             let over = over.clone().unwrap_or_default();
             let qdisc = match (&over.qdisc, &l.qdisc) {
                 (Some(q), _) => Some(with_path(q.clone(), &["links", n, dir, "qdisc"])),
@@ -185,7 +195,10 @@ fn build_run(raw: &RawRun, flows: &indexmap::IndexMap<String, RawFlow>, pb: &mut
         if interval == Time::ZERO {
             pb.add(&["run", "interval"], "an interval must be longer than 0s");
         } else if measured.0 % interval.0 != 0 {
-            pb.add(&["run", "interval"], format!("duration − warmup ({measured}) is not a whole number of intervals of {interval}"));
+            pb.add(
+                &["run", "interval"],
+                format!("duration − warmup ({measured}) is not a whole number of intervals of {interval}"),
+            );
         } else {
             intervals = (measured.0 / interval.0) as usize;
         }
@@ -208,7 +221,16 @@ fn build_run(raw: &RawRun, flows: &indexmap::IndexMap<String, RawFlow>, pb: &mut
 }
 
 #[allow(clippy::too_many_arguments)]
-fn build_flow(name: &str, f: &RawFlow, run: &RawRun, node: &NodeLookup, graph: &Graph, ports: &[PortSpec], pb: &mut Problems) -> Option<FlowSpec> {
+fn build_flow(
+    name: &str,
+    f: &RawFlow,
+    run: &RawRun,
+    node: &NodeLookup,
+    graph: &Graph,
+    ports: &[PortSpec],
+    topology_ok: bool,
+    pb: &mut Problems,
+) -> Option<FlowSpec> {
     let at = |field: &'static str| ["flows", name, field];
     let before = pb.0.len();
     let src = node(&f.src, &at("src"), pb);
@@ -246,7 +268,7 @@ fn build_flow(name: &str, f: &RawFlow, run: &RawRun, node: &NodeLookup, graph: &
         Some(hops) => explicit_route(name, hops, src, dst, node, graph, pb),
         None => {
             let r = graph.shortest_path(src, dst);
-            if r.is_none() && src != dst {
+            if r.is_none() && src != dst && topology_ok {
                 pb.add(&at("dst"), format!("no route from `{}` to `{}`: no chain of links joins them", f.src, f.dst));
             }
             r
@@ -268,7 +290,9 @@ fn build_flow(name: &str, f: &RawFlow, run: &RawRun, node: &NodeLookup, graph: &
         (Some(App::Firehose { .. }), TransportChoice::Explicit(_)) => {
             pb.add(&at("transport"), "a firehose ignores flow control; remove `transport`")
         }
-        (_, TransportChoice::OpenLoop) if f.window.is_some() => pb.add(&at("window"), "`window` applies only to flow-controlled flows"),
+        (_, TransportChoice::OpenLoop) if f.window.is_some() => {
+            pb.add(&at("window"), "`window` applies only to flow-controlled flows")
+        }
         _ => {}
     }
     let firehose = matches!(app, Some(App::Firehose { .. }));
@@ -297,9 +321,18 @@ fn build_flow(name: &str, f: &RawFlow, run: &RawRun, node: &NodeLookup, graph: &
     })
 }
 
-fn explicit_route(name: &str, hops: &[String], src: NodeId, dst: NodeId, node: &NodeLookup, graph: &Graph, pb: &mut Problems) -> Option<Vec<PortId>> {
+fn explicit_route(
+    name: &str,
+    hops: &[String],
+    src: NodeId,
+    dst: NodeId,
+    node: &NodeLookup,
+    graph: &Graph,
+    pb: &mut Problems,
+) -> Option<Vec<PortId>> {
     let at = ["flows", name, "route"];
-    let ids: Vec<Option<NodeId>> = hops.iter().enumerate().map(|(i, h)| node(h, &["flows", name, "route", &i.to_string()], pb)).collect();
+    let ids: Vec<Option<NodeId>> =
+        hops.iter().enumerate().map(|(i, h)| node(h, &["flows", name, "route", &i.to_string()], pb)).collect();
     let ids: Vec<NodeId> = ids.into_iter().collect::<Option<_>>()?;
     if ids.first() != Some(&src) || ids.last() != Some(&dst) {
         pb.add(&at, "a route lists the nodes from `src` to `dst`, both included");
@@ -323,7 +356,13 @@ fn explicit_route(name: &str, hops: &[String], src: NodeId, dst: NodeId, node: &
 }
 
 /// The application of flow `name`, checking that only its own parameters are given.
-fn build_app(name: &str, f: &RawFlow, packet_size: u32, first_hop: Option<crate::units::Rate>, pb: &mut Problems) -> Option<App> {
+fn build_app(
+    name: &str,
+    f: &RawFlow,
+    packet_size: u32,
+    first_hop: Option<crate::units::Rate>,
+    pb: &mut Problems,
+) -> Option<App> {
     let at = |field: &'static str| ["flows", name, field];
     let given = [
         ("size", f.size.is_some()),
@@ -351,7 +390,10 @@ fn build_app(name: &str, f: &RawFlow, packet_size: u32, first_hop: Option<crate:
     let before = pb.0.len();
     for (field, is_given) in given {
         if is_given && !takes.contains(&field) {
-            pb.add(&["flows", name, field], format!("`{field}` does not apply to app `{}` (it takes: {})", f.app, takes.join(", ")));
+            pb.add(
+                &["flows", name, field],
+                format!("`{field}` does not apply to app `{}` (it takes: {})", f.app, takes.join(", ")),
+            );
         }
     }
     let required = |v: Option<Time>, field: &'static str, default: Option<Time>, pb: &mut Problems| -> Time {

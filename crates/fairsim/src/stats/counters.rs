@@ -20,6 +20,10 @@ pub struct FlowCounters {
     pub acks_sent: u64,
     pub acks_received: u64,
     pub acks_dropped: u64,
+    /// One-way delay of delivered data packets, from leaving the source to reaching the sink
+    /// (one sample per delivered packet).
+    pub delay_sum_ns: u64,
+    pub delay_max_ns: u64,
     /// Round-trip samples at the source: from sending a data packet to receiving its ACK.
     pub rtt_samples: u64,
     pub rtt_sum_ns: u64,
@@ -31,6 +35,11 @@ impl FlowCounters {
         self.rtt_samples += 1;
         self.rtt_sum_ns += rtt.0;
         self.rtt_max_ns = self.rtt_max_ns.max(rtt.0);
+    }
+
+    pub fn add_delay(&mut self, delay: Time) {
+        self.delay_sum_ns += delay.0;
+        self.delay_max_ns = self.delay_max_ns.max(delay.0);
     }
 
     /// Field-wise sum, for totals over several intervals.
@@ -45,9 +54,15 @@ impl FlowCounters {
         self.acks_sent += o.acks_sent;
         self.acks_received += o.acks_received;
         self.acks_dropped += o.acks_dropped;
+        self.delay_sum_ns += o.delay_sum_ns;
+        self.delay_max_ns = self.delay_max_ns.max(o.delay_max_ns);
         self.rtt_samples += o.rtt_samples;
         self.rtt_sum_ns += o.rtt_sum_ns;
         self.rtt_max_ns = self.rtt_max_ns.max(o.rtt_max_ns);
+    }
+
+    pub fn delay_mean(&self) -> Option<f64> {
+        (self.delivered > 0).then(|| self.delay_sum_ns as f64 / self.delivered as f64 / 1e9)
     }
 
     pub fn rtt_mean(&self) -> Option<f64> {

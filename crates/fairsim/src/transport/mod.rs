@@ -12,7 +12,7 @@ pub use generic::{Generic, GenericConfig};
 
 use crate::engine::event::TimerId;
 use crate::net::Packet;
-use crate::params::{parse_params, ParamError, Params};
+use crate::params::{parse_params, Built, Params};
 use crate::units::Time;
 use serde::Serialize;
 
@@ -20,7 +20,9 @@ use serde::Serialize;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Send data packet `seq` now (a retransmission if it was sent before).
-    Send { seq: u64 },
+    Send {
+        seq: u64,
+    },
     SetTimer(TimerId, Time),
     CancelTimer(TimerId),
 }
@@ -69,11 +71,11 @@ pub struct TransportKind {
     pub name: &'static str,
     pub summary: &'static str,
     pub reference: &'static str,
-    pub build: fn(&Params, &FlowInfo) -> Result<(Box<dyn Sender>, Params), ParamError>,
+    pub build: fn(&Params, &FlowInfo) -> Built<dyn Sender>,
 }
 
 /// Parses a transport's config, letting the flow's `window` override the config's.
-fn build_with<C, S>(params: &Params, flow: &FlowInfo, make: fn(C) -> S) -> Result<(Box<dyn Sender>, Params), ParamError>
+fn build_with<C, S>(params: &Params, flow: &FlowInfo, make: fn(C) -> S) -> Built<dyn Sender>
 where
     C: serde::de::DeserializeOwned + Serialize,
     S: Sender + 'static,

@@ -1,0 +1,203 @@
+//! Whole runs: hand-checkable cases, conservation, determinism, resolved scenarios.
+
+use fairsim::units::{Rate, Time};
+use fairsim::{RunReport, Scenario, Simulation};
+use std::path::PathBuf;
+
+fn run(sc: &Scenario, pair: Option<&str>, seed: Option<u64>) -> RunReport {
+    let mut sim = Simulation::new(sc, pair, seed).unwrap();
+    sim.run();
+    sim.report()
+}
+
+fn parse(text: &str) -> Scenario {
+    Scenario::parse(text, "test.toml", &[]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn example(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/examples").join(name)
+}
+
+/// The report as JSON with the wall-clock time removed: everything else must repeat exactly.
+fn fingerprint(mut r: RunReport) -> String {
+    r.wall_s = 0.0;
+    serde_json::to_string(&r).unwrap()
+}
+
+const TWO_HOPS: &str = r#"
+nodes = ["a", "gw", "b"]
+[run]
+duration = "100s"
+warmup = "20s"
+interval = "20s"
+[links]
+in = { between = ["a", "gw"], rate = "1Mbps", delay = "3ms" }
+out = { between = ["gw", "b"], rate = "80kbps", delay = "7ms", buffer = 10 }
+"#;
+
+#[test]
+fn cbr_below_line_rate_has_no_loss_and_delay_is_transmission_plus_propagation() {
+    let sc =
+        parse(&format!("{TWO_HOPS}[flows]\nu = {{ src = \"a\", dst = \"b\", app = \"cbr\", rate = \"40kbps\" }}\n"));
+    let r = run(&sc, None, None);
+    let f = &r.flows[0];
+    assert_eq!(f.run_totals.dropped, 0);
+    assert_eq!(f.transport, "none");
+    assert_eq!(f.run_totals.acks_sent, 0, "open-loop CBR is unacknowledged");
+    // 1000 bytes: 8 ms on the 1 Mb/s line, 100 ms on the 80 kb/s line, plus 3 + 7 ms
+    let want = Rate(1_000_000).tx_time(1000) + Time::from_millis(3) + Rate(80_000).tx_time(1000) + Time::from_millis(7);
+    assert_eq!(want, Time::from_millis(118));
+    let delay = f.delay_s.unwrap();
+    assert!((delay.mean - 0.118).abs() < 1e-12, "{delay:?}");
+    assert_eq!(f.totals.delay_max_ns, want.0);
+    assert!((f.goodput_bps.unwrap().mean - 40_000.0).abs() < 50.0 * 8.0);
+}
+
+#[test]
+fn two_generic_ftps_share_a_fcfs_link_equally() {
+    let sc = parse(&format!(
+        "{TWO_HOPS}[flows]\nf1 = {{ src = \"a\", dst = \"b\", app = \"ftp\" }}\nf2 = {{ src = \"a\", dst = \"b\", app = \"ftp\" }}\n"
+    ));
+    let r = run(&sc, None, None);
+    let (g1, g2) = (r.flows[0].goodput_pps.unwrap().mean, r.flows[1].goodput_pps.unwrap().mean);
+    // the 80 kb/s line carries 10 packets/s; two windows of 5 fit in a buffer of 10: no loss
+    assert!((g1 + g2 - 10.0).abs() < 0.05, "{g1} + {g2}");
+    assert!((g1 - g2).abs() < 0.1, "{g1} vs {g2}");
+    assert_eq!(r.flows[0].run_totals.dropped + r.flows[1].run_totals.dropped, 0);
+    let bottleneck = r.queues.iter().find(|q| q.port == "gw->b").unwrap();
+    assert!(bottleneck.utilisation.unwrap().mean > 0.99);
+    assert!(r.fairness.jain.unwrap() > 0.999);
+}
+
+/// The 1989 paper's Scenario 3 shape: an FTP and a Telnet against an ill-behaved source sending
+/// at twice the line rate, through a FCFS gateway with 20 buffers, on a 56 kb/s line.
+const ILL_BEHAVED: &str = r#"
+nodes = ["ftp", "telnet", "bad", "gw", "sink"]
+[run]
+duration = "2000s"
+warmup = "1500s"
+[links]
+f = { between = ["ftp", "gw"], rate = "800kbps" }
+t = { between = ["telnet", "gw"], rate = "800kbps" }
+b = { between = ["bad", "gw"], rate = "800kbps" }
+out = { between = ["gw", "sink"], rate = "56kbps", buffer = 20 }
+[flows]
+ftp = { src = "ftp", dst = "sink", app = "ftp" }
+telnet = { src = "telnet", dst = "sink", app = "telnet" }
+bad = { src = "bad", dst = "sink", app = "firehose", rate = "112kbps" }
+[pairs]
+"G/FCFS" = { transport = "generic", qdisc = "fcfs" }
+"#;
+
+#[test]
+fn a_firehose_at_twice_the_line_rate_takes_most_of_a_fcfs_bottleneck() {
+    let r = run(&parse(ILL_BEHAVED), None, None);
+    let by = |n: &str| r.flows.iter().find(|f| f.name == n).unwrap();
+    let (ftp, bad) = (by("ftp"), by("bad"));
+    // 56 kb/s is 7 packets/s; the paper's G/FCFS row: FTP 3 packets, ill-behaved 3497 of 3500
+    assert!(bad.goodput_pps.unwrap().mean > 0.8 * 7.0, "{:?}", bad.goodput_pps);
+    assert!(ftp.goodput_pps.unwrap().mean < 0.2 * 7.0, "{:?}", ftp.goodput_pps);
+    // the firehose sends 14 packets/s, so about half of what it sends is dropped
+    let sent = bad.totals.sent as f64;
+    assert!((bad.totals.dropped as f64 / sent - 0.5).abs() < 0.05);
+    // the sink ACKs the firehose (it has an RTT column in the paper) but it never retransmits
+    assert!(bad.totals.acks_received > 0 && bad.totals.retransmitted == 0 && bad.rtt_s.is_some());
+}
+
+#[test]
+fn every_data_packet_is_delivered_dropped_or_still_in_the_network() {
+    for file in ["dumbbell.toml", "parking_lot.toml"] {
+        let sc = Scenario::load(example(file).to_str().unwrap(), &[]).unwrap();
+        for pair in &sc.pairs {
+            let r = run(&sc, Some(&pair.name), None);
+            for f in &r.flows {
+                let t = &f.run_totals;
+                assert_eq!(t.sent, t.delivered + t.dropped + f.in_network, "{file} {} {}", pair.name, f.name);
+                assert_eq!(t.dropped, f.drops.iter().map(|d| d.count).sum::<u64>());
+                assert!(t.delivered_unique <= t.delivered);
+            }
+            let queue_drops: u64 = r.queue_intervals.iter().map(|q| q.counters.drops).sum();
+            let flow_drops: u64 = r.flows.iter().map(|f| f.run_totals.dropped + f.run_totals.acks_dropped).sum();
+            assert_eq!(queue_drops, flow_drops, "every drop is attributed to a queue and a flow");
+        }
+    }
+}
+
+const RANDOM_TRAFFIC: &str = r#"
+nodes = ["a", "gw", "b"]
+[run]
+duration = "300s"
+warmup = "50s"
+interval = "50s"
+[links]
+in = { between = ["a", "gw"], rate = "1Mbps" }
+out = { between = ["gw", "b"], rate = "56kbps", buffer = 8 }
+[flows]
+ftp = { src = "a", dst = "b", app = "ftp" }
+telnet = { src = "a", dst = "b", app = "telnet" }
+noise = { src = "a", dst = "b", app = "poisson", rate = "20kbps" }
+[pairs]
+"G/FCFS" = { qdisc = "fcfs" }
+"G/RD" = { qdisc = "random_drop" }
+"#;
+
+#[test]
+fn same_scenario_and_seed_repeat_bit_for_bit_and_another_seed_differs() {
+    let sc = parse(RANDOM_TRAFFIC);
+    for pair in ["G/FCFS", "G/RD"] {
+        let a = fingerprint(run(&sc, Some(pair), Some(7)));
+        let b = fingerprint(run(&sc, Some(pair), Some(7)));
+        assert_eq!(a, b, "{pair}");
+        let c = fingerprint(run(&sc, Some(pair), Some(8)));
+        assert_ne!(a, c, "{pair}: the seed must change Poisson and Telnet traffic");
+    }
+}
+
+#[test]
+fn a_flow_added_elsewhere_does_not_change_another_flows_random_numbers() {
+    // the Telnet's packet count over the run depends only on its own random stream
+    let sc = parse(RANDOM_TRAFFIC);
+    let more = parse(
+        &RANDOM_TRAFFIC
+            .replace("[pairs]", "extra = { src = \"a\", dst = \"b\", app = \"poisson\", rate = \"1kbps\" }\n[pairs]"),
+    );
+    let sent = |r: &RunReport| r.flows.iter().find(|f| f.name == "telnet").unwrap().run_totals.sent;
+    assert!(sent(&run(&sc, None, None)) > 0);
+    // the telnet's first-transmission count equals its application's packet count
+    let count = |r: &RunReport| {
+        let t = &r.flows.iter().find(|f| f.name == "telnet").unwrap().run_totals;
+        t.sent - t.retransmitted
+    };
+    assert_eq!(count(&run(&sc, None, None)), count(&run(&more, None, None)));
+}
+
+#[test]
+fn the_resolved_scenario_reproduces_the_run() {
+    let sc = Scenario::load(example("parking_lot.toml").to_str().unwrap(), &["flows.long.window=9".into()]).unwrap();
+    let text = sc.resolved_toml("G/RD", 5).unwrap();
+    let resolved = Scenario::parse(&text, "resolved.toml", &[]).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(resolved.pairs.len(), 1);
+    let strip = |mut r: RunReport| {
+        r.scenario.clear();
+        fingerprint(r)
+    };
+    assert_eq!(strip(run(&sc, Some("G/RD"), Some(5))), strip(run(&resolved, None, None)));
+    assert!(text.contains("window = 9"), "{text}");
+}
+
+#[test]
+fn an_interrupted_run_reports_what_it_has() {
+    let sc = parse(RANDOM_TRAFFIC);
+    let mut sim = Simulation::new(&sc, None, None).unwrap();
+    while sim.now() < Time::from_secs(120) {
+        assert!(!sim.run_events(1000));
+    }
+    let r = sim.report();
+    assert!(!r.complete);
+    assert_eq!(r.measurement.intervals, 1, "one complete measurement interval (50–100 s)");
+    let last = r.flow_intervals.last().unwrap();
+    assert_eq!((last.start_s, last.end_s), (100.0, r.simulated_s), "the partial interval is kept");
+    assert!(r.simulated_s >= 120.0);
+    let ftp = &r.flows[0];
+    assert_eq!(ftp.run_totals.sent, ftp.run_totals.delivered + ftp.run_totals.dropped + ftp.in_network);
+}
