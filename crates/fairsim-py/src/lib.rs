@@ -1,1 +1,170 @@
-// placeholder
+//! Thin Python bindings of the fairsim engine (`fairsim._core`).
+//!
+//! Only what the Python package needs: parse a scenario, build a simulation, advance it in
+//! chunks with the GIL released (so the caller can show progress, honour Ctrl-C and run pairs
+//! on several threads), and hand back the report as JSON. Everything user-facing lives in Python.
+
+use fairsim::{Error, Scenario, Simulation};
+use pyo3::exceptions::{PyException, PyOSError};
+use pyo3::prelude::*;
+use pyo3::{create_exception, types::PyList};
+use std::sync::Arc;
+
+create_exception!(_core, FairsimError, PyException, "Base class of fairsim's errors.");
+create_exception!(_core, ScenarioError, FairsimError, "A scenario is malformed; `.diagnostics` lists each problem.");
+
+fn to_py(e: Error) -> PyErr {
+    let message = e.to_string();
+    match e {
+        Error::Scenario(diags) => Python::with_gil(|py| {
+            let err = ScenarioError::new_err(message);
+            let list = serde_json::to_string(&diags).expect("diagnostics serialise");
+            let set = || -> PyResult<()> {
+                let json = py.import("json")?;
+                err.value(py).setattr("diagnostics", json.call_method1("loads", (list,))?)
+            };
+            set().map(|()| err).unwrap_or_else(|e| e)
+        }),
+        Error::Io { .. } => PyOSError::new_err(message),
+        Error::Usage(_) => FairsimError::new_err(message),
+    }
+}
+
+/// A validated scenario.
+#[pyclass(name = "Scenario", module = "fairsim._core", frozen)]
+struct PyScenario {
+    inner: Arc<Scenario>,
+}
+
+#[pymethods]
+impl PyScenario {
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+    #[getter]
+    fn description(&self) -> &str {
+        &self.inner.description
+    }
+    #[getter]
+    fn file(&self) -> &str {
+        &self.inner.file
+    }
+    #[getter]
+    fn reference(&self) -> Option<&str> {
+        self.inner.reference.as_deref()
+    }
+    #[getter]
+    fn notes(&self) -> Option<&str> {
+        self.inner.notes.as_deref()
+    }
+    #[getter]
+    fn pairs(&self) -> Vec<String> {
+        self.inner.pairs.iter().map(|p| p.name.clone()).collect()
+    }
+    #[getter]
+    fn pair_descriptions(&self) -> Vec<Option<String>> {
+        self.inner.pairs.iter().map(|p| p.description.clone()).collect()
+    }
+    #[getter]
+    fn flows(&self) -> Vec<String> {
+        self.inner.flows.iter().map(|f| f.name.clone()).collect()
+    }
+    #[getter]
+    fn nodes(&self) -> Vec<String> {
+        self.inner.nodes.clone()
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.inner.run.seed
+    }
+    #[getter]
+    fn duration_s(&self) -> f64 {
+        self.inner.run.duration.as_secs_f64()
+    }
+    #[getter]
+    fn overrides(&self) -> Vec<String> {
+        self.inner.overrides.clone()
+    }
+
+    /// The scenario for one pair and seed as a complete TOML file, every default written out.
+    #[pyo3(signature = (pair, seed=None))]
+    fn resolved_toml(&self, pair: &str, seed: Option<u64>) -> PyResult<String> {
+        self.inner.resolved_toml(pair, seed.unwrap_or(self.inner.run.seed)).map_err(to_py)
+    }
+
+    /// A run of this scenario under `pair` (the first if None) seeded with `seed`.
+    #[pyo3(signature = (pair=None, seed=None))]
+    fn simulation(&self, pair: Option<&str>, seed: Option<u64>) -> PyResult<PySimulation> {
+        let inner = Simulation::new(&self.inner, pair, seed).map_err(to_py)?;
+        Ok(PySimulation { inner })
+    }
+}
+
+/// One run in progress.
+#[pyclass(name = "Simulation", module = "fairsim._core")]
+struct PySimulation {
+    inner: Simulation,
+}
+
+#[pymethods]
+impl PySimulation {
+    /// Processes up to `max_events` events without holding the GIL; returns whether the run ended.
+    fn step(&mut self, py: Python<'_>, max_events: u64) -> bool {
+        let sim = &mut self.inner;
+        py.allow_threads(|| sim.run_events(max_events))
+    }
+    #[getter]
+    fn now_s(&self) -> f64 {
+        self.inner.now().as_secs_f64()
+    }
+    #[getter]
+    fn end_s(&self) -> f64 {
+        self.inner.end_time().as_secs_f64()
+    }
+    #[getter]
+    fn done(&self) -> bool {
+        self.inner.is_done()
+    }
+    #[getter]
+    fn events(&self) -> u64 {
+        self.inner.events_processed()
+    }
+    /// The report so far, as JSON (see docs/results.md).
+    fn report_json(&self) -> String {
+        serde_json::to_string(&self.inner.report()).expect("reports serialise")
+    }
+}
+
+/// Parses and validates scenario `text`; `file` names it in messages.
+#[pyfunction]
+#[pyo3(signature = (text, file, overrides=Vec::new()))]
+fn loads(text: &str, file: &str, overrides: Vec<String>) -> PyResult<PyScenario> {
+    let inner = Scenario::parse(text, file, &overrides).map_err(to_py)?;
+    Ok(PyScenario { inner: Arc::new(inner) })
+}
+
+/// The registered disciplines, transports and applications, as (name, summary, reference).
+#[pyfunction]
+fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyList>)> {
+    let qdiscs: Vec<_> = fairsim::qdisc::QDISCS.iter().map(|k| (k.name, k.summary, k.reference)).collect();
+    let transports: Vec<_> = fairsim::transport::TRANSPORTS
+        .iter()
+        .map(|k| (k.name, k.summary, k.reference))
+        .chain([(fairsim::transport::NONE, "no flow control: open-loop sources", "")])
+        .collect();
+    let apps: Vec<_> = fairsim::traffic::APPS.iter().map(|(n, s)| (*n, *s, "")).collect();
+    Ok((PyList::new(py, qdiscs)?, PyList::new(py, transports)?, PyList::new(py, apps)?))
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyScenario>()?;
+    m.add_class::<PySimulation>()?;
+    m.add_function(wrap_pyfunction!(loads, m)?)?;
+    m.add_function(wrap_pyfunction!(catalogue, m)?)?;
+    m.add("FairsimError", m.py().get_type::<FairsimError>())?;
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,1 +1,39 @@
-fn main() {}
+//! Engine throughput on the reference dumbbell (`scenarios/examples/dumbbell.toml`): one full
+//! 60-second run per iteration, for each protocol pair. `cargo bench -p fairsim --bench dumbbell`.
+//!
+//! Throughput is reported in packet-hops (one packet leaving one port), counted from one untimed
+//! run; the engine is deterministic, so every timed run does the same work. Only
+//! `Simulation::run` is timed: building the simulation and its report is left out.
+//! `docs/performance.md` quotes the longer runs of `examples/bench.rs`.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use std::time::Duration;
+
+const SCENARIO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/examples/dumbbell.toml");
+
+fn dumbbell(c: &mut Criterion) {
+    let scenario = fairsim::Scenario::load(SCENARIO, &[]).expect("the reference scenario loads");
+    let mut group = c.benchmark_group("dumbbell");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(4));
+    for pair in scenario.pairs.iter().map(|p| p.name.as_str()) {
+        let build = || fairsim::Simulation::new(&scenario, Some(pair), None).expect("the pair builds");
+        let mut sim = build();
+        sim.run();
+        let hops: u64 = sim.report().queue_intervals.iter().map(|q| q.counters.departures).sum();
+        group.throughput(Throughput::Elements(hops));
+        group.bench_function(pair, |b| {
+            b.iter_batched(
+                build,
+                |mut sim| {
+                    sim.run();
+                    sim
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, dumbbell);
+criterion_main!(benches);

@@ -62,7 +62,7 @@ impl<'a> QdiscCtx<'a> {
     }
 }
 
-pub trait Qdisc: Send {
+pub trait Qdisc: Send + Sync {
     /// Accept or refuse `pkt`; may also drop packets already queued.
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx);
     /// The next packet to put on the line, if any.

@@ -50,7 +50,7 @@ impl<'a> AgentCtx<'a> {
     }
 }
 
-pub trait Sender: Send {
+pub trait Sender: Send + Sync {
     /// The flow starts.
     fn on_start(&mut self, ctx: &mut AgentCtx);
     /// The application produced more data (`ctx.app_limit` grew).

@@ -1,0 +1,97 @@
+//! Engine throughput on the reference dumbbell (`scenarios/examples/dumbbell.toml`), the figures
+//! quoted in `docs/performance.md`.
+//!
+//! `cargo run --release --example bench -- [RUNS] [KEY=VALUE ...]`
+//!
+//! Runs every pair of the scenario `RUNS` times (default 5) with `run.duration=300s` (override it
+//! with `run.duration=...`) and prints, per pair, the median over the runs of the wall time,
+//! events per second and packet-hops per second (one packet leaving one port is one hop), then
+//! the process's peak resident memory. Scenario loading and report building are not timed; only
+//! `Simulation::run` is.
+
+use std::time::Instant;
+
+const SCENARIO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/examples/dumbbell.toml");
+
+struct Sample {
+    events: u64,
+    hops: u64,
+    delivered: u64,
+    wall_s: f64,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Peak resident set size of this process in kB (`VmHWM`), if the platform reports it.
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn run_once(scenario: &fairsim::Scenario, pair: &str) -> fairsim::Result<Sample> {
+    let mut sim = fairsim::Simulation::new(scenario, Some(pair), None)?;
+    let started = Instant::now();
+    sim.run();
+    let wall_s = started.elapsed().as_secs_f64();
+    let report = sim.report();
+    Ok(Sample {
+        events: sim.events_processed(),
+        hops: report.queue_intervals.iter().map(|q| q.counters.departures).sum(),
+        delivered: report.flows.iter().map(|f| f.run_totals.delivered).sum(),
+        wall_s,
+    })
+}
+
+fn main() -> fairsim::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let runs: usize = match args.iter().find(|a| !a.contains('=')) {
+        Some(a) => a.parse().unwrap_or_else(|_| {
+            eprintln!("usage: bench [RUNS] [KEY=VALUE ...]");
+            std::process::exit(2);
+        }),
+        None => 5,
+    };
+    let mut overrides = vec!["run.duration=300s".to_string()];
+    overrides.extend(args.iter().filter(|a| a.contains('=')).cloned());
+    let scenario = fairsim::Scenario::load(SCENARIO, &overrides)?;
+    let pairs: Vec<String> = scenario.pairs.iter().map(|p| p.name.clone()).collect();
+
+    println!("scenario: {} ({}), overrides: {}", scenario.name, SCENARIO, overrides.join(" "));
+    println!("runs per pair: {runs} (figures are medians over the runs)");
+    println!(
+        "{:<8} {:>11} {:>11} {:>11} {:>8} {:>10} {:>10} {:>10}",
+        "pair", "events", "hops", "delivered", "wall_s", "Mev/s", "Mhops/s", "Mdeliv/s"
+    );
+    for pair in &pairs {
+        let samples = (0..runs).map(|_| run_once(&scenario, pair)).collect::<fairsim::Result<Vec<_>>>()?;
+        let first = &samples[0];
+        // The engine is deterministic: every run of a pair does the same work.
+        assert!(samples.iter().all(|s| s.events == first.events && s.hops == first.hops));
+        let per_s = |f: fn(&Sample) -> u64| median(samples.iter().map(|s| f(s) as f64 / s.wall_s).collect());
+        println!(
+            "{:<8} {:>11} {:>11} {:>11} {:>8.3} {:>10.2} {:>10.2} {:>10.2}",
+            pair,
+            first.events,
+            first.hops,
+            first.delivered,
+            median(samples.iter().map(|s| s.wall_s).collect()),
+            per_s(|s| s.events) / 1e6,
+            per_s(|s| s.hops) / 1e6,
+            per_s(|s| s.delivered) / 1e6,
+        );
+    }
+    match peak_rss_kb() {
+        Some(kb) => println!("peak RSS (VmHWM): {:.1} MiB", kb as f64 / 1024.0),
+        None => println!("peak RSS: not available on this platform"),
+    }
+    Ok(())
+}

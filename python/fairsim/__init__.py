@@ -1,0 +1,24 @@
+"""fairsim: a fast packet-level simulator for fair queueing and congestion control.
+
+>>> import fairsim
+>>> res = fairsim.run("scenarios/examples/dumbbell.toml", pair="G/FCFS")   # doctest: +SKIP
+>>> res.flows[["flow", "goodput_pps", "rtt_s"]]                            # doctest: +SKIP
+>>> print(res.summary())                                                   # doctest: +SKIP
+"""
+
+from fairsim._core import FairsimError, ScenarioError
+from fairsim._core import __version__ as __version__
+from fairsim.api import Scenario, load, loads, run
+from fairsim.catalogue import catalogue
+from fairsim.results import Results
+
+__all__ = [
+    "FairsimError",
+    "Results",
+    "Scenario",
+    "ScenarioError",
+    "catalogue",
+    "load",
+    "loads",
+    "run",
+]

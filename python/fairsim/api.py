@@ -1,0 +1,129 @@
+"""The Python API: load scenarios, run them, get results as DataFrames."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from fairsim import _core
+from fairsim.catalogue import find_scenario
+from fairsim.results import Results
+from fairsim.runner import execute
+
+Overrides = Mapping[str, Any] | Iterable[str] | None
+
+
+def _override_text(key: str, value: Any) -> str:
+    """`KEY=VALUE` with the value written as TOML where Python has a TOML form."""
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, (int, float)):
+        text = repr(value)
+    elif isinstance(value, (list, tuple)):
+        text = json.dumps(list(value))
+    else:
+        text = str(value)
+    return f"{key}={text}"
+
+
+def overrides_list(overrides: Overrides) -> list[str]:
+    """Normalise `{"flows.ftp1.window": 8}` or `["flows.ftp1.window=8"]` to a list of `KEY=VALUE`."""
+    if overrides is None:
+        return []
+    if isinstance(overrides, Mapping):
+        return [_override_text(k, v) for k, v in overrides.items()]
+    if isinstance(overrides, str):
+        return [overrides]
+    return list(overrides)
+
+
+class Scenario:
+    """A validated scenario. Create with :func:`load` or :func:`loads`."""
+
+    def __init__(self, text: str, file: str, overrides: Sequence[str] = ()):
+        self._text = text
+        self._core = _core.loads(text, file, list(overrides))
+
+    name = property(lambda self: self._core.name)
+    description = property(lambda self: self._core.description)
+    file = property(lambda self: self._core.file)
+    reference = property(lambda self: self._core.reference)
+    notes = property(lambda self: self._core.notes)
+    pairs = property(lambda self: list(self._core.pairs))
+    flows = property(lambda self: list(self._core.flows))
+    nodes = property(lambda self: list(self._core.nodes))
+    seed = property(lambda self: self._core.seed)
+    duration_s = property(lambda self: self._core.duration_s)
+    overrides = property(lambda self: list(self._core.overrides))
+
+    def with_overrides(self, overrides: Overrides) -> Scenario:
+        """The same scenario with more overrides applied (`{"run.seed": 3}` or `["run.seed=3"]`)."""
+        extra = overrides_list(overrides)
+        if not extra:
+            return self
+        return Scenario(self._text, self.file, [*self.overrides, *extra])
+
+    def resolved_toml(self, pair: str | None = None, seed: int | None = None) -> str:
+        """The scenario for one pair and seed as a complete TOML file, every default written out."""
+        return self._core.resolved_toml(pair or self.pairs[0], seed)
+
+    def __repr__(self) -> str:
+        return f"<fairsim.Scenario {self.name!r}: {len(self.flows)} flows, pairs {self.pairs}>"
+
+
+def load(path: str | Path, set: Overrides = None) -> Scenario:
+    """Loads and validates a scenario file (a path, or a bundled name such as ``examples/dumbbell``).
+
+    Raises :class:`fairsim.ScenarioError` naming file, line and field when it is malformed.
+    """
+    path = find_scenario(path)
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise _core.FairsimError(f"cannot read {path}: {e.strerror or e}") from None
+    return Scenario(text, str(path), overrides_list(set))
+
+
+def loads(text: str, set: Overrides = None, file: str = "<string>") -> Scenario:
+    """Parses and validates scenario text."""
+    return Scenario(text, file, overrides_list(set))
+
+
+def run(
+    scenario: Scenario | str | Path,
+    pair: str | Sequence[str] | None = None,
+    seed: int | Sequence[int] | None = None,
+    set: Overrides = None,
+    *,
+    progress: bool | None = None,
+    jobs: int | None = None,
+) -> Results:
+    """Runs a scenario and returns its :class:`Results`.
+
+    - ``pair``: a pair name, several, or ``None`` for every pair of the scenario;
+    - ``seed``: a seed, several (replications), or ``None`` for the scenario's own;
+    - ``set``: overrides, as ``{"flows.ftp1.window": 8}`` or ``["flows.ftp1.window=8"]``;
+    - ``progress``: show progress bars (default: when standard error is a terminal);
+    - ``jobs``: runs in parallel (default: one per core).
+
+    On Ctrl-C the runs stop and the partial results are returned (``results.complete`` is False).
+    """
+    sc = scenario if isinstance(scenario, Scenario) else load(scenario)
+    sc = sc.with_overrides(set)
+    pairs = sc.pairs if pair is None else [pair] if isinstance(pair, str) else list(pair)
+    seeds = [sc.seed] if seed is None else [seed] if isinstance(seed, int) else list(seed)
+    for p in pairs:
+        if p not in sc.pairs:
+            raise _core.FairsimError(f"{sc.file}: no pair `{p}`; the scenario defines {', '.join(sc.pairs)}")
+    reports, interrupted = execute(
+        sc._core, [(p, s) for p in pairs for s in seeds], progress=progress, jobs=jobs
+    )
+    meta = {
+        "name": sc.name,
+        "file": sc.file,
+        "description": sc.description,
+        "overrides": sc.overrides,
+    }
+    return Results(meta, reports, interrupted=interrupted, source=sc)

@@ -1,0 +1,183 @@
+"""The `fairsim` command line.
+
+Exit codes: 0 success; 2 bad input (a malformed scenario, an unknown pair, a bad option);
+130 interrupted by Ctrl-C (partial results are printed and written); 1 an internal error.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tomllib
+import traceback
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from fairsim import FairsimError, ScenarioError, __version__
+from fairsim.api import load, run
+from fairsim.catalogue import catalogue
+
+EXIT_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+err = Console(stderr=True, highlight=False)
+
+
+class _Cli(click.Group):
+    """Turns fairsim's errors into messages and exit codes: never a traceback for bad input."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except ScenarioError as e:
+            for d in getattr(e, "diagnostics", None) or [str(e)]:
+                err.print(f"[bold red]error[/]: {_diagnostic(d)}", markup=True, soft_wrap=True)
+            raise click.exceptions.Exit(EXIT_INPUT) from None
+        except FairsimError as e:
+            err.print(f"[bold red]error[/]: {e}", soft_wrap=True)
+            raise click.exceptions.Exit(EXIT_INPUT) from None
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+            raise
+        except KeyboardInterrupt:
+            err.print("interrupted")
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+        except Exception as e:  # a bug: say so plainly, traceback only on request
+            if os.environ.get("FAIRSIM_DEBUG"):
+                traceback.print_exc()
+            err.print(f"[bold red]internal error[/]: {type(e).__name__}: {e}", soft_wrap=True)
+            err.print(
+                "This is a bug in fairsim; set FAIRSIM_DEBUG=1 to see the traceback and please report it."
+            )
+            raise click.exceptions.Exit(1) from None
+
+
+def _diagnostic(d) -> str:
+    if isinstance(d, str):
+        return d
+    where = d["file"] + (f":{d['line']}" if d["line"] else "") + (f":{d['column']}" if d["column"] else "")
+    field = f"[bold]{d['field']}[/]: " if d["field"] else ""
+    via = f" (from --set {d['from_override']})" if d["from_override"] else ""
+    return f"{where}: {field}{_escape(d['message'])}{via}"
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", r"\[")
+
+
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="fairsim")
+def main() -> None:
+    """fairsim: packet-level simulation of fair queueing and congestion control."""
+
+
+overrides_option = click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override a scenario field, e.g. --set flows.ftp1.window=8 (repeatable).",
+)
+
+
+@main.command("run")
+@click.argument("scenario")
+@click.option(
+    "--pair", "pairs", multiple=True, help="Run only this protocol pair (repeatable; default: all)."
+)
+@click.option("--seed", "seeds", multiple=True, type=int, help="Seed (repeatable for replications).")
+@overrides_option
+@click.option(
+    "--out", type=click.Path(file_okay=False), help="Write tables, JSON and resolved scenarios here."
+)
+@click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON document on stdout.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Runs in parallel (default: one per core).")
+@click.option("--progress/--no-progress", default=None, help="Progress bars (default: on a terminal).")
+def run_cmd(scenario, pairs, seeds, sets, out, fmt, as_json, jobs, progress):
+    """Run SCENARIO (a file, or a bundled name such as examples/dumbbell) under its pairs."""
+    sc = load(scenario, set=list(sets))
+    results = run(sc, pair=list(pairs) or None, seed=list(seeds) or None, progress=progress, jobs=jobs)
+    if out:
+        from fairsim.output import write_results
+
+        files = write_results(results, out, fmt)
+        err.print(f"wrote {len(files)} files to {out}")
+    if as_json:
+        click.echo(results.to_json())
+    else:
+        from fairsim.tables import all_tables, console
+
+        console().print(all_tables(results))
+    if results.interrupted:
+        err.print(
+            "[bold red]interrupted[/]: the results above are partial"
+            + (f" (written to {out})" if out else "")
+        )
+        raise click.exceptions.Exit(EXIT_INTERRUPTED)
+
+
+@main.command("validate")
+@click.argument("scenario")
+@overrides_option
+def validate_cmd(scenario, sets):
+    """Check SCENARIO and show how each pair resolves (disciplines, buffers, transports, routes)."""
+    sc = load(scenario, set=list(sets))
+    console = Console(highlight=False)
+    console.print(
+        f"[bold green]ok[/]: {sc.file} — [bold]{sc.name}[/]: {len(sc.nodes)} nodes, {len(sc.flows)} flows, "
+        f"pairs {', '.join(sc.pairs)}"
+    )
+    if sc.description:
+        console.print(sc.description)
+    for pair in sc.pairs:
+        doc = tomllib.loads(sc.resolved_toml(pair))
+        ports = Table(title=f"pair {pair}: queues", box=None, header_style="bold", title_justify="left")
+        for col in ("queue", "rate", "delay", "buffer", "qdisc"):
+            ports.add_column(col)
+        for link in doc["links"].values():
+            a, b = link["between"]
+            for direction, (src, dst) in (("forward", (a, b)), ("reverse", (b, a))):
+                d = link[direction]
+                q = d["qdisc"]
+                params = ", ".join(f"{k}={v}" for k, v in q.items() if k != "kind")
+                ports.add_row(
+                    f"{src}->{dst}",
+                    d["rate"],
+                    d["delay"],
+                    d["buffer"],
+                    q["kind"] + (f" ({params})" if params else ""),
+                )
+        flows = Table(title=f"pair {pair}: flows", box=None, header_style="bold", title_justify="left")
+        for col in ("flow", "app", "transport", "route"):
+            flows.add_column(col)
+        for name, f in doc["flows"].items():
+            t = f["transport"]
+            transport = (
+                t
+                if isinstance(t, str)
+                else t["kind"] + " (" + ", ".join(f"{k}={v}" for k, v in t.items() if k != "kind") + ")"
+            )
+            flows.add_row(name, f["app"], transport, " → ".join(f["route"]))
+        console.print()
+        console.print(ports)
+        console.print(flows)
+
+
+@main.command("list")
+def list_cmd():
+    """List disciplines, transports, applications and bundled scenarios."""
+    console = Console(highlight=False)
+    for title, entries in catalogue().items():
+        table = Table(title=title, box=None, header_style="bold", title_justify="left", show_header=False)
+        table.add_column("name", style="bold cyan")
+        table.add_column("summary")
+        for e in entries:
+            table.add_row(e.name, e.summary + (f"  [dim]{e.reference}[/]" if e.reference else ""))
+        console.print(table)
+        console.print()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

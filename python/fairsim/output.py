@@ -1,0 +1,68 @@
+"""Writing a run's results to a folder: tables (CSV or Parquet), the JSON document, and the
+fully resolved scenario of every pair with its seed.
+
+Every file is written to a temporary name in the same folder and renamed into place, so an
+interrupted or failed write never leaves a half-written file, and files of an earlier run are
+replaced only by complete new ones.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from fairsim import FairsimError
+from fairsim.results import Results
+
+TABLES = ("flows", "intervals", "queues", "queue_intervals", "fairness")
+
+
+def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def safe_name(pair: str) -> str:
+    """A file-name form of a pair name: `G/FCFS` → `G_FCFS`."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", pair).strip("_") or "pair"
+
+
+def write_results(results: Results, out: str | Path, fmt: str = "csv") -> list[Path]:
+    """Writes `results` into folder `out` (created if needed); returns the files written."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if fmt == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise FairsimError("--format parquet needs pyarrow: pip install 'fairsim[parquet]'") from None
+    written = []
+
+    def put(name: str, write: Callable[[Path], None]) -> None:
+        path = out / name
+        _atomic_write(path, write)
+        written.append(path)
+
+    for table in TABLES:
+        df = getattr(results, table)
+        if fmt == "parquet":
+            put(f"{table}.parquet", lambda p, df=df: df.to_parquet(p, index=False))
+        else:
+            put(f"{table}.csv", lambda p, df=df: df.to_csv(p, index=False))
+    put("run.json", lambda p: p.write_text(results.to_json(intervals=False) + "\n"))
+    if results.source is not None:
+        for run in results.runs:
+            text = results.source.resolved_toml(run["pair"], run["seed"])
+            put(
+                f"scenario.{safe_name(run['pair'])}.seed{run['seed']}.toml", lambda p, t=text: p.write_text(t)
+            )
+    return written

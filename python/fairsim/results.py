@@ -1,0 +1,167 @@
+"""Results of one or more runs, as pandas DataFrames and as the documented JSON document."""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from typing import Any
+
+import pandas as pd
+
+#: Version of the JSON document written by ``fairsim run --json`` (see docs/results.md).
+SCHEMA = "fairsim.run/1"
+
+#: Summaries of each flow: mean over measurement intervals, with ``_std`` and ``_ci95`` beside.
+FLOW_METRICS = [
+    "throughput_pps",
+    "goodput_pps",
+    "goodput_bps",
+    "rtt_s",
+    "delay_s",
+    "retransmit_pps",
+    "drop_pps",
+]
+QUEUE_METRICS = ["utilisation", "occupancy_pkts"]
+FLOW_TOTALS = ["sent", "retransmitted", "delivered", "delivered_unique", "dropped", "acks_dropped"]
+
+
+def _flatten_summaries(row: dict, record: dict, metrics: list[str]) -> None:
+    for m in metrics:
+        s = record.get(m)
+        row[m] = s["mean"] if s else float("nan")
+        row[f"{m}_std"] = s["std"] if s else float("nan")
+        row[f"{m}_ci95"] = s["ci95"] if s else float("nan")
+
+
+class Results:
+    """The results of running a scenario under one or more pairs and seeds.
+
+    DataFrames (one row per pair, seed and flow/queue/interval):
+    ``flows``, ``intervals``, ``queues``, ``queue_intervals``, ``fairness``.
+    ``summary()`` is the table ``fairsim run`` prints; ``to_json()`` the document ``--json`` prints.
+    """
+
+    def __init__(self, scenario: dict, runs: list[dict], *, interrupted: bool = False, source=None):
+        self.scenario = scenario
+        self.runs = runs
+        self.interrupted = interrupted
+        self.source = source
+
+    @property
+    def complete(self) -> bool:
+        return all(r["complete"] for r in self.runs)
+
+    @property
+    def pairs(self) -> list[str]:
+        return list(dict.fromkeys(r["pair"] for r in self.runs))
+
+    def __getitem__(self, pair: str) -> Results:
+        runs = [r for r in self.runs if r["pair"] == pair]
+        if not runs:
+            raise KeyError(f"no pair {pair!r}; these results have {', '.join(self.pairs)}")
+        return Results(self.scenario, runs, interrupted=self.interrupted, source=self.source)
+
+    def __len__(self) -> int:
+        return len(self.runs)
+
+    def __repr__(self) -> str:
+        state = "complete" if self.complete else "incomplete"
+        name = self.scenario["name"]
+        return f"<fairsim.Results {name!r}: {len(self.runs)} runs ({state}), pairs {self.pairs}>"
+
+    @cached_property
+    def flows(self) -> pd.DataFrame:
+        rows = []
+        for r in self.runs:
+            for f in r["flows"]:
+                row: dict[str, Any] = {"pair": r["pair"], "seed": r["seed"], "flow": f["name"]}
+                row.update({k: f[k] for k in ("src", "dst", "app", "transport", "packet_size")})
+                _flatten_summaries(row, f, FLOW_METRICS)
+                row.update({k: f["totals"][k] for k in FLOW_TOTALS})
+                row.update({k: f[k] for k in ("in_network", "rtt_mean_s", "fair_share_bps", "share_of_fair")})
+                row["completion_s"] = f["completion_s"]
+                rows.append(row)
+        return pd.DataFrame(rows)
+
+    @cached_property
+    def intervals(self) -> pd.DataFrame:
+        df = pd.DataFrame(
+            [{"pair": r["pair"], "seed": r["seed"], **i} for r in self.runs for i in r["flow_intervals"]]
+        )
+        if df.empty:
+            return df
+        secs = df["end_s"] - df["start_s"]
+        df["throughput_pps"] = df["delivered"] / secs
+        df["goodput_pps"] = df["delivered_unique"] / secs
+        df["goodput_bps"] = df["bytes_unique"] * 8 / secs
+        df["rtt_s"] = (df["rtt_sum_ns"] / df["rtt_samples"] / 1e9).where(df["rtt_samples"] > 0)
+        df["delay_s"] = (df["delay_sum_ns"] / df["delivered"] / 1e9).where(df["delivered"] > 0)
+        return df
+
+    @cached_property
+    def queues(self) -> pd.DataFrame:
+        rows = []
+        for r in self.runs:
+            for q in r["queues"]:
+                row: dict[str, Any] = {"pair": r["pair"], "seed": r["seed"]}
+                row.update(
+                    {k: q[k] for k in ("port", "from", "to", "rate_bps", "delay_s", "buffer", "qdisc")}
+                )
+                _flatten_summaries(row, q, QUEUE_METRICS)
+                row.update({k: q["totals"][k] for k in ("arrivals", "departures", "drops", "max_occupancy")})
+                rows.append(row)
+        return pd.DataFrame(rows)
+
+    @cached_property
+    def queue_intervals(self) -> pd.DataFrame:
+        df = pd.DataFrame(
+            [{"pair": r["pair"], "seed": r["seed"], **i} for r in self.runs for i in r["queue_intervals"]]
+        )
+        if df.empty:
+            return df
+        secs = df["end_s"] - df["start_s"]
+        df["utilisation"] = df["busy_ns"] / 1e9 / secs
+        df["occupancy_pkts"] = df["occupancy_area"].astype(float) / 1e9 / secs
+        return df
+
+    @cached_property
+    def fairness(self) -> pd.DataFrame:
+        return pd.DataFrame(
+            [
+                {
+                    "pair": r["pair"],
+                    "seed": r["seed"],
+                    "jain": r["fairness"]["jain"],
+                    "jain_raw": r["fairness"]["jain_raw"],
+                    "flows": len(r["fairness"]["flows"]),
+                }
+                for r in self.runs
+            ]
+        )
+
+    def to_dict(self, intervals: bool = False) -> dict:
+        """The JSON document of docs/results.md; per-interval rows only if ``intervals``."""
+        from fairsim import __version__
+
+        drop = () if intervals else ("flow_intervals", "queue_intervals")
+        return {
+            "schema": SCHEMA,
+            "fairsim_version": __version__,
+            "scenario": self.scenario,
+            "complete": self.complete,
+            "runs": [{k: v for k, v in r.items() if k not in drop} for r in self.runs],
+        }
+
+    def to_json(self, intervals: bool = False, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(intervals), indent=indent)
+
+    def summary(self, width: int = 120) -> str:
+        """The per-flow and per-queue tables ``fairsim run`` prints, as plain text."""
+        from fairsim.tables import render_text
+
+        return render_text(self, width=width)
+
+    def _repr_html_(self) -> str:
+        from fairsim.tables import render_html
+
+        return render_html(self)
