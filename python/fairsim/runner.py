@@ -15,6 +15,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
 
+from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 #: Events per chunk: a few milliseconds of work, so Ctrl-C and progress stay responsive.
@@ -84,6 +85,7 @@ class _Bars:
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
                 transient=True,
+                console=Console(stderr=True),  # stdout carries tables and JSON
             )
             self.progress.start()
             self.tasks = [self.progress.add_task(label, total=1.0) for label in self.labels]

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what the tests need, then runs every check and test: formatting and lints, the Rust
+# engine's tests, and the Python package's tests (API and command line). CI runs exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
+
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+ruff check python tests
+ruff format --check python tests
+
+if cargo nextest --version >/dev/null 2>&1; then
+    cargo nextest run --workspace
+else
+    cargo test --workspace
+fi
+cargo test --doc -p fairsim --quiet
+cargo bench -p fairsim --no-run --quiet    # benchmarks must keep compiling
+
+python3 -m pytest -q

@@ -1,0 +1,51 @@
+"""Shared fixtures: paths to bundled and test scenarios, and a small quick scenario."""
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "scenarios" / "examples"
+MALFORMED = sorted((ROOT / "tests" / "scenarios" / "malformed").glob("*.toml"))
+
+SMALL = """
+nodes = ["a", "gw", "b"]
+
+[scenario]
+name = "small"
+description = "an FTP, a Telnet and Poisson noise through a 56 kb/s gateway"
+
+[run]
+duration = "300s"
+warmup = "60s"
+interval = "60s"
+seed = 3
+
+[links]
+in = { between = ["a", "gw"], rate = "1Mbps", delay = "2ms" }
+out = { between = ["gw", "b"], rate = "56kbps", delay = "10ms", buffer = 8 }
+
+[flows]
+ftp = { src = "a", dst = "b", app = "ftp" }
+telnet = { src = "a", dst = "b", app = "telnet" }
+noise = { src = "a", dst = "b", app = "poisson", rate = "16kbps" }
+
+[pairs]
+"G/FCFS" = { transport = "generic", qdisc = "fcfs" }
+"G/RD" = { transport = "generic", qdisc = "random_drop" }
+"""
+
+
+@pytest.fixture
+def small_path(tmp_path: Path) -> Path:
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL)
+    return path
+
+
+def header(path: Path, key: str) -> str:
+    """The value of a `# key: value` header line of a malformed test scenario."""
+    for line in path.read_text().splitlines():
+        if line.startswith(f"# {key}:"):
+            return line.split(":", 1)[1].strip()
+    raise KeyError(key)

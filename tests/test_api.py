@@ -1,0 +1,110 @@
+"""The Python API: loading, running, results as DataFrames, errors as exceptions."""
+
+import json
+
+import fairsim
+import pandas as pd
+import pytest
+from conftest import EXAMPLES, SMALL
+
+
+def test_run_returns_dataframes_for_every_pair(small_path):
+    res = fairsim.run(small_path)
+    assert res.complete and res.pairs == ["G/FCFS", "G/RD"]
+    flows = res.flows
+    assert isinstance(flows, pd.DataFrame)
+    assert set(flows["pair"]) == {"G/FCFS", "G/RD"}
+    assert list(flows[flows.pair == "G/FCFS"]["flow"]) == ["ftp", "telnet", "noise"]
+    for col in ["goodput_pps", "goodput_pps_std", "rtt_s", "retransmit_pps", "drop_pps", "share_of_fair"]:
+        assert col in flows.columns
+    # four measurement intervals of 60 s after the warm-up, plus the warm-up itself
+    iv = res.intervals
+    assert len(iv[(iv.pair == "G/FCFS") & (iv.flow == "ftp")]) == 5
+    assert iv[iv.warmup].start_s.eq(0).all()
+    q = res.queues.set_index(["pair", "port"])
+    assert q.loc[("G/FCFS", "gw->b"), "qdisc"] == "fcfs"
+    assert q.loc[("G/RD", "gw->b"), "qdisc"] == "random_drop"
+    assert q.loc[("G/RD", "a->gw"), "qdisc"] == "fcfs", "a host's access port keeps FCFS"
+    assert 0.9 < q.loc[("G/FCFS", "gw->b"), "utilisation"] <= 1.0
+    assert len(res.fairness) == 2
+
+
+def test_summary_is_the_cli_table(small_path):
+    text = fairsim.run(small_path, pair="G/FCFS").summary()
+    assert "pair G/FCFS" in text and "Jain's fairness index" in text
+    assert "ftp" in text and "telnet" in text and "gw->b" in text
+
+
+def test_same_seed_same_results_other_seed_other_results(small_path):
+    def table(seed):
+        res = fairsim.run(small_path, pair="G/RD", seed=seed)
+        return res.intervals.drop(columns=["seed"])
+
+    pd.testing.assert_frame_equal(table(5), table(5))
+    with pytest.raises(AssertionError):
+        pd.testing.assert_frame_equal(table(5), table(6))
+
+
+def test_replications_over_seeds_and_selecting_a_pair(small_path):
+    res = fairsim.run(small_path, seed=[1, 2, 3])
+    assert len(res) == 6
+    assert sorted(res.flows.seed.unique()) == [1, 2, 3]
+    only = res["G/RD"]
+    assert only.pairs == ["G/RD"] and len(only) == 3
+    with pytest.raises(KeyError):
+        res["nope"]
+
+
+def test_overrides_as_dict_or_list():
+    sc = fairsim.loads(SMALL)
+    a = fairsim.run(sc, pair="G/FCFS", set={"flows.ftp.window": 2, "links.out.rate": "80kbps"})
+    b = fairsim.run(sc, pair="G/FCFS", set=["flows.ftp.window=2", "links.out.rate=80kbps"])
+    pd.testing.assert_frame_equal(a.flows, b.flows)
+    assert a.queues.set_index("port").loc["gw->b", "rate_bps"] == 80_000
+    assert "window = 2" in sc.with_overrides({"flows.ftp.window": 2}).resolved_toml("G/FCFS")
+
+
+def test_errors_are_exceptions_with_the_engines_messages():
+    with pytest.raises(fairsim.ScenarioError) as e:
+        fairsim.loads(SMALL.replace('rate = "56kbps"', 'rate = "56 furlongs"'), file="s.toml")
+    (d,) = e.value.diagnostics
+    assert d["file"] == "s.toml" and d["line"] == 16 and d["field"] == "links.out.rate"
+    assert "unknown rate unit `furlongs`" in str(e.value)
+    with pytest.raises(fairsim.FairsimError, match="no pair `X/Y`"):
+        fairsim.run(fairsim.loads(SMALL), pair="X/Y")
+    with pytest.raises(fairsim.FairsimError, match="cannot read"):
+        fairsim.load("/no/such/file.toml")
+    assert issubclass(fairsim.ScenarioError, fairsim.FairsimError)
+
+
+def test_bundled_scenarios_load_by_name_and_are_listed():
+    sc = fairsim.load("examples/dumbbell")
+    assert sc.name == "dumbbell" and "G/FCFS" in sc.pairs
+    names = [e.name for e in fairsim.catalogue()["scenarios"]]
+    assert "examples/dumbbell" in names and "examples/parking_lot" in names
+    assert {e.name for e in fairsim.catalogue()["disciplines"]} >= {"fcfs", "random_drop"}
+
+
+def test_json_document_has_the_documented_shape(small_path):
+    doc = json.loads(fairsim.run(small_path, pair="G/FCFS").to_json())
+    assert doc["schema"] == "fairsim.run/1" and doc["complete"] is True
+    assert doc["scenario"]["name"] == "small"
+    (run,) = doc["runs"]
+    assert {"pair", "seed", "flows", "queues", "fairness", "events", "wall_s"} <= run.keys()
+    assert "flow_intervals" not in run
+    ftp = run["flows"][0]
+    assert {"mean", "std", "ci95", "n"} == ftp["goodput_pps"].keys()
+
+
+def test_examples_run_and_conserve_packets():
+    for path in sorted(EXAMPLES.glob("*.toml")):
+        res = fairsim.run(path, set={"run.duration": "30s", "run.warmup": "10s", "run.interval": "10s"})
+        assert res.complete, path
+        for run in res.runs:
+            for f in run["flows"]:
+                t = f["run_totals"]
+                assert t["sent"] == t["delivered"] + t["dropped"] + f["in_network"], (
+                    path,
+                    run["pair"],
+                    f["name"],
+                )

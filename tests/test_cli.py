@@ -1,0 +1,153 @@
+"""The command line, run as a user runs it: real processes, real exit codes."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import MALFORMED, header
+
+FAIRSIM = [sys.executable, "-m", "fairsim.cli"]
+
+
+def fairsim(*args, **kw):
+    return subprocess.run([*FAIRSIM, *map(str, args)], capture_output=True, text=True, timeout=120, **kw)
+
+
+def test_run_prints_a_table_per_pair(small_path):
+    r = fairsim("run", small_path)
+    assert r.returncode == 0, r.stderr
+    assert "pair G/FCFS" in r.stdout and "pair G/RD" in r.stdout
+    assert "Jain's fairness index" in r.stdout and "goodput pkt/s" in r.stdout
+
+
+def test_run_json_is_one_document_on_stdout(small_path):
+    r = fairsim("run", small_path, "--json", "--pair", "G/RD", "--seed", "9", "--set", "flows.ftp.window=3")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["schema"] == "fairsim.run/1"
+    assert [(x["pair"], x["seed"]) for x in doc["runs"]] == [("G/RD", 9)]
+    assert doc["runs"][0]["flows"][0]["transport_params"]["window"] == 3
+    assert doc["scenario"]["overrides"] == ["flows.ftp.window=3"]
+
+
+def test_out_writes_tables_json_and_resolved_scenarios(small_path, tmp_path):
+    out = tmp_path / "res"
+    r = fairsim("run", small_path, "--out", out, "--pair", "G/FCFS")
+    assert r.returncode == 0, r.stderr
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted(
+        [
+            "fairness.csv",
+            "flows.csv",
+            "intervals.csv",
+            "queue_intervals.csv",
+            "queues.csv",
+            "run.json",
+            "scenario.G_FCFS.seed3.toml",
+        ]
+    )
+    # the resolved scenario runs on its own and gives the same numbers
+    again = fairsim("run", out / "scenario.G_FCFS.seed3.toml", "--json")
+    first = json.loads((out / "run.json").read_text())["runs"][0]["flows"]
+    second = json.loads(again.stdout)["runs"][0]["flows"]
+    assert [f["totals"] for f in first] == [f["totals"] for f in second]
+
+
+def test_parquet_output(small_path, tmp_path):
+    pd = pytest.importorskip("pandas")
+    r = fairsim("run", small_path, "--out", tmp_path, "--format", "parquet", "--pair", "G/RD")
+    assert r.returncode == 0, r.stderr
+    df = pd.read_parquet(tmp_path / "intervals.parquet")
+    assert {"flow", "interval", "delivered", "goodput_pps"} <= set(df.columns)
+
+
+@pytest.mark.parametrize("path", MALFORMED, ids=[p.stem for p in MALFORMED])
+def test_malformed_scenarios_exit_2_naming_file_line_and_field(path, tmp_path):
+    out = tmp_path / "keep"
+    out.mkdir()
+    (out / "earlier.csv").write_text("kept\n")
+    r = fairsim("run", path, "--out", out)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+    line = header(path, "line")
+    where = f"{path}:{line}" if line != "none" else str(path)
+    assert where in r.stderr, r.stderr
+    assert header(path, "expect") in r.stderr.replace("\n", " ")
+    assert (out / "earlier.csv").read_text() == "kept\n", "nothing already written is lost"
+    assert sorted(p.name for p in out.iterdir()) == ["earlier.csv"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "/no/such.toml"], "cannot read"),
+        (["run", "{small}", "--pair", "X"], "no pair `X`"),
+        (["run", "{small}", "--set", "oops"], "KEY=VALUE"),
+        (["run", "{small}", "--set", "links.out.rate=fast"], "(from --set links.out.rate=fast)"),
+        (["validate", "{small}", "--set", "run.duration.x=1"], "is not a table"),
+        (["run", "{small}", "--jobs", "0"], "Invalid value"),
+    ],
+)
+def test_bad_requests_exit_2_with_a_message(small_path, args, message):
+    r = fairsim(*[a.format(small=small_path) for a in args])
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert message in r.stderr.replace("\n", " ")
+    assert "Traceback" not in r.stderr
+
+
+def test_validate_shows_how_each_pair_resolves(small_path):
+    r = fairsim("validate", small_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("ok:")
+    assert "pair G/RD: queues" in r.stdout and "random_drop" in r.stdout
+    assert "a → gw → b" in r.stdout
+
+
+def test_list_names_disciplines_transports_apps_and_bundled_scenarios():
+    r = fairsim("list")
+    assert r.returncode == 0, r.stderr
+    for word in [
+        "fcfs",
+        "random_drop",
+        "generic",
+        "firehose",
+        "onoff",
+        "examples/dumbbell",
+        "examples/parking_lot",
+    ]:
+        assert word in r.stdout
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")
+def test_ctrl_c_stops_cleanly_and_keeps_partial_results(tmp_path):
+    out = tmp_path / "partial"
+    proc = subprocess.Popen(
+        [
+            *FAIRSIM,
+            "run",
+            "examples/dumbbell",
+            "--pair",
+            "G/FCFS",
+            "--set",
+            "run.duration=50000s",
+            "--out",
+            out,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and "Traceback" not in stderr
+    doc = json.loads((out / "run.json").read_text())
+    assert doc["complete"] is False
+    assert 0 < doc["runs"][0]["simulated_s"] < 50000
+    assert (out / "intervals.csv").exists()
+    assert "interrupted at" in stdout
