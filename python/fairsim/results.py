@@ -83,6 +83,10 @@ class Results:
                 rows.append(row)
         return pd.DataFrame(rows)
 
+    def _interval_frame(self, key: str) -> pd.DataFrame:
+        """The per-interval rows of every run under `key`, tagged with pair and seed."""
+        return pd.DataFrame([{"pair": r["pair"], "seed": r["seed"], **i} for r in self.runs for i in r[key]])
+
     @cached_property
     def intervals(self) -> pd.DataFrame:
         df = pd.DataFrame(

@@ -6,11 +6,11 @@
 //! drop-tail, which is what this is. Deviations: none. Choices left open: the limit may be in
 //! packets (as in the papers) or bytes (the port's `buffer`).
 
+use super::fifo::{fifo_service, Fifo};
 use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// FCFS takes no parameters of its own: its limit is the port's `buffer`.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -18,44 +18,26 @@ use std::collections::VecDeque;
 pub struct FcfsConfig {}
 
 pub struct Fcfs {
-    queue: VecDeque<Packet>,
-    bytes: u64,
+    queue: Fifo,
     limit: BufferLimit,
 }
 
 impl Fcfs {
     pub fn new(_config: FcfsConfig, port: &PortInfo) -> Self {
-        Fcfs { queue: VecDeque::new(), bytes: 0, limit: port.buffer }
+        Fcfs { queue: Fifo::default(), limit: port.buffer }
     }
 }
 
 impl Qdisc for Fcfs {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
-        if self.limit.admits(self.queue.len(), self.bytes, pkt.size) {
-            self.bytes += pkt.size as u64;
-            self.queue.push_back(pkt);
+        if self.limit.admits(self.queue.len(), self.queue.bytes(), pkt.size) {
+            self.queue.push(pkt);
         } else {
             ctx.drop(pkt, DropReason::TailDrop);
         }
     }
 
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
-        let pkt = self.queue.pop_front()?;
-        self.bytes -= pkt.size as u64;
-        Some(pkt)
-    }
-
-    fn len_packets(&self) -> usize {
-        self.queue.len()
-    }
-
-    fn len_bytes(&self) -> u64 {
-        self.bytes
-    }
-
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-        self.queue.iter().for_each(f);
-    }
+    fifo_service!(queue);
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! `dequeue` hands the transmitter its next packet. A discipline knows nothing of transports.
 
 mod fcfs;
+pub mod fifo;
 mod random_drop;
 
 pub use fcfs::{Fcfs, FcfsConfig};

@@ -6,12 +6,12 @@
 //! the same probability as every queued packet (so a full queue of n packets plus the arrival
 //! loses each with probability 1/(n+1)). With a byte limit, victims are drawn until the queue fits.
 
+use super::fifo::{fifo_service, Fifo};
 use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::units::BufferLimit;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// Random Drop takes no parameters of its own: its limit is the port's `buffer`.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -19,46 +19,27 @@ use std::collections::VecDeque;
 pub struct RandomDropConfig {}
 
 pub struct RandomDrop {
-    queue: VecDeque<Packet>,
-    bytes: u64,
+    queue: Fifo,
     limit: BufferLimit,
 }
 
 impl RandomDrop {
     pub fn new(_config: RandomDropConfig, port: &PortInfo) -> Self {
-        RandomDrop { queue: VecDeque::new(), bytes: 0, limit: port.buffer }
+        RandomDrop { queue: Fifo::default(), limit: port.buffer }
     }
 }
 
 impl Qdisc for RandomDrop {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
-        self.bytes += pkt.size as u64;
-        self.queue.push_back(pkt);
-        while self.limit.exceeded(self.queue.len(), self.bytes) {
+        self.queue.push(pkt);
+        while self.limit.exceeded(self.queue.len(), self.queue.bytes()) {
             let victim = ctx.rng.random_range(0..self.queue.len());
             let dropped = self.queue.remove(victim).expect("index in range");
-            self.bytes -= dropped.size as u64;
             ctx.drop(dropped, DropReason::RandomDrop);
         }
     }
 
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
-        let pkt = self.queue.pop_front()?;
-        self.bytes -= pkt.size as u64;
-        Some(pkt)
-    }
-
-    fn len_packets(&self) -> usize {
-        self.queue.len()
-    }
-
-    fn len_bytes(&self) -> u64 {
-        self.bytes
-    }
-
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-        self.queue.iter().for_each(f);
-    }
+    fifo_service!(queue);
 }
 
 #[cfg(test)]

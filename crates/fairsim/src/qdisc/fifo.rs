@@ -1,0 +1,67 @@
+//! A FIFO of packets that keeps its byte count: the building block of the disciplines that
+//! queue in arrival order (FCFS, Random Drop, and the per-conversation queues of FQ and DRR).
+
+use crate::net::Packet;
+use std::collections::VecDeque;
+
+#[derive(Debug, Default)]
+pub struct Fifo {
+    packets: VecDeque<Packet>,
+    bytes: u64,
+}
+
+impl Fifo {
+    pub fn push(&mut self, pkt: Packet) {
+        self.bytes += pkt.size as u64;
+        self.packets.push_back(pkt);
+    }
+
+    pub fn pop(&mut self) -> Option<Packet> {
+        let pkt = self.packets.pop_front()?;
+        self.bytes -= pkt.size as u64;
+        Some(pkt)
+    }
+
+    /// Removes the packet at `index` (0 = the head).
+    pub fn remove(&mut self, index: usize) -> Option<Packet> {
+        let pkt = self.packets.remove(index)?;
+        self.bytes -= pkt.size as u64;
+        Some(pkt)
+    }
+
+    pub fn len(&self) -> usize {
+        self.packets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.packets.is_empty()
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Packet> {
+        self.packets.iter()
+    }
+}
+
+/// Implements the read-only half of `Qdisc` for a discipline whose packets are all in one `Fifo`
+/// field, and its `dequeue` as plain FIFO service.
+macro_rules! fifo_service {
+    ($field:ident) => {
+        fn dequeue(&mut self, _ctx: &mut $crate::qdisc::QdiscCtx) -> Option<$crate::net::Packet> {
+            self.$field.pop()
+        }
+        fn len_packets(&self) -> usize {
+            self.$field.len()
+        }
+        fn len_bytes(&self) -> u64 {
+            self.$field.bytes()
+        }
+        fn for_each_packet(&self, f: &mut dyn FnMut(&$crate::net::Packet)) {
+            self.$field.iter().for_each(f);
+        }
+    };
+}
+pub(crate) use fifo_service;
