@@ -201,3 +201,15 @@ fn an_interrupted_run_reports_what_it_has() {
     let ftp = &r.flows[0];
     assert_eq!(ftp.run_totals.sent, ftp.run_totals.delivered + ftp.run_totals.dropped + ftp.in_network);
 }
+
+#[test]
+fn without_warm_up_every_interval_is_measured() {
+    let text = TWO_HOPS.replace("warmup = \"20s\"\n", "")
+        + "[flows]\nu = { src = \"a\", dst = \"b\", app = \"cbr\", rate = \"40kbps\" }\n";
+    let r = run(&parse(&text), None, None);
+    let starts: Vec<f64> = r.flow_intervals.iter().map(|i| i.start_s).collect();
+    assert_eq!(starts, [0.0, 20.0, 40.0, 60.0, 80.0]);
+    assert!(r.flow_intervals.iter().all(|i| !i.warmup));
+    assert_eq!(r.measurement.intervals, 5);
+    assert_eq!(r.flows[0].goodput_pps.unwrap().n, 5);
+}

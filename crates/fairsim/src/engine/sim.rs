@@ -24,6 +24,7 @@ pub struct Simulation {
     pub(crate) done: bool,
     events: EventQueue,
     pub(crate) events_processed: u64,
+    intervals_closed: usize,
     pub(crate) ports: Vec<Port>,
     pub(crate) port_qdiscs: Vec<Component>,
     pub(crate) flows: Vec<FlowState>,
@@ -98,6 +99,7 @@ impl Simulation {
             done: false,
             events: EventQueue::default(),
             events_processed: 0,
+            intervals_closed: 0,
             ports,
             port_qdiscs,
             flows,
@@ -119,13 +121,20 @@ impl Simulation {
                 self.events.push(stop, Event::FlowStop(FlowId::from_idx(i)));
             }
         }
-        if run.warmup > Time::ZERO {
-            self.events.push(run.warmup, Event::IntervalEnd);
-        }
-        for k in 1..run.intervals {
-            self.events.push(run.warmup + Time(run.interval.0 * k as u64), Event::IntervalEnd);
-        }
         self.events.push(run.duration, Event::End);
+        self.schedule_next_interval_end();
+    }
+
+    /// Schedules the end of the interval under way, unless the run's end closes it. Intervals
+    /// are scheduled one at a time so that the heap holds one such event, however many there are.
+    fn schedule_next_interval_end(&mut self) {
+        let run = &self.scenario.run;
+        // with a warm-up, interval 0 is the warm-up, and interval k ≥ 1 ends at warmup + k·interval
+        let k = self.intervals_closed as u64 + u64::from(run.warmup == Time::ZERO);
+        let end = run.warmup + Time(run.interval.0 * k);
+        if end < run.duration {
+            self.events.push(end, Event::IntervalEnd);
+        }
     }
 
     /// Processes at most `budget` events; returns whether the run has ended.
@@ -169,7 +178,10 @@ impl Simulation {
             Event::FlowStop(f) => self.flow_stop(f),
             Event::AppPacket(f) => self.app_packet(f),
             Event::Timer(f, t) => self.timer(f, t),
-            Event::IntervalEnd => self.close_interval(),
+            Event::IntervalEnd => {
+                self.close_interval();
+                self.schedule_next_interval_end();
+            }
             Event::End => {
                 self.close_interval();
                 self.done = true;
@@ -413,6 +425,7 @@ impl Simulation {
     }
 
     fn close_interval(&mut self) {
+        self.intervals_closed += 1;
         for flow in &mut self.flows {
             flow.intervals.push(std::mem::take(&mut flow.counters));
         }

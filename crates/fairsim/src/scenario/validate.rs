@@ -179,6 +179,9 @@ fn build_pairs(raw: &RawScenario, pb: &mut Problems) -> Vec<PairSpec> {
         .collect()
 }
 
+/// Every interval is kept in memory and in the results: a million is plenty.
+const MAX_INTERVALS: u64 = 1_000_000;
+
 fn build_run(raw: &RawRun, flows: &indexmap::IndexMap<String, RawFlow>, pb: &mut Problems) -> RunSpec {
     let duration = raw.duration;
     if duration == Time::ZERO {
@@ -198,6 +201,11 @@ fn build_run(raw: &RawRun, flows: &indexmap::IndexMap<String, RawFlow>, pb: &mut
             pb.add(
                 &["run", "interval"],
                 format!("duration − warmup ({measured}) is not a whole number of intervals of {interval}"),
+            );
+        } else if measured.0 / interval.0 > MAX_INTERVALS {
+            pb.add(
+                &["run", "interval"],
+                format!("{} intervals is more than the {MAX_INTERVALS} fairsim records", measured.0 / interval.0),
             );
         } else {
             intervals = (measured.0 / interval.0) as usize;

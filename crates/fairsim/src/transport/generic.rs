@@ -25,6 +25,7 @@ use super::window::SendWindow;
 use super::{AgentCtx, Sender};
 use crate::engine::event::TimerId;
 use crate::net::Packet;
+use crate::params::ParamError;
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 
@@ -58,6 +59,20 @@ pub struct Generic {
 }
 
 impl Generic {
+    /// Builds a sender after checking that the parameters make sense.
+    pub fn checked(cfg: GenericConfig) -> Result<Self, ParamError> {
+        if cfg.window == 0 {
+            return Err(ParamError::at("window", "a window must be at least 1 packet"));
+        }
+        if !(cfg.beta > 0.0 && cfg.beta.is_finite()) {
+            return Err(ParamError::at("beta", "the timeout multiplier must be positive"));
+        }
+        if !(cfg.gain > 0.0 && cfg.gain <= 1.0) {
+            return Err(ParamError::at("gain", "the averaging gain must be in (0, 1]"));
+        }
+        Ok(Generic::new(cfg))
+    }
+
     pub fn new(cfg: GenericConfig) -> Self {
         let rtt = cfg.initial_rtt.as_secs_f64();
         Generic { cfg, win: SendWindow::default(), rtt, timer_armed: false }
@@ -167,6 +182,15 @@ mod tests {
         assert_eq!(sends(&a), vec![0, 1, 2, 3, 4], "all unacknowledged packets are resent");
         run(&mut g, 5, |g, c| g.on_ack(&ack(1), c));
         assert_eq!(g.rtt, 0.875 * 1.5 + 0.125 * 5.0, "sample from the first transmission at t = 0");
+    }
+
+    #[test]
+    fn nonsense_parameters_are_refused() {
+        let bad = |c: GenericConfig| Generic::checked(c).err().map(|e| e.path);
+        assert_eq!(bad(GenericConfig { gain: 1.5, ..Default::default() }), Some(vec!["gain".to_string()]));
+        assert_eq!(bad(GenericConfig { beta: 0.0, ..Default::default() }), Some(vec!["beta".to_string()]));
+        assert_eq!(bad(GenericConfig { window: 0, ..Default::default() }), Some(vec!["window".to_string()]));
+        assert!(Generic::checked(GenericConfig::default()).is_ok());
     }
 
     #[test]

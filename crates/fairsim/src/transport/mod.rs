@@ -12,7 +12,7 @@ pub use generic::{Generic, GenericConfig};
 
 use crate::engine::event::TimerId;
 use crate::net::Packet;
-use crate::params::{parse_params, Built, Params};
+use crate::params::{parse_params, Built, ParamError, Params};
 use crate::units::Time;
 use serde::Serialize;
 
@@ -74,8 +74,9 @@ pub struct TransportKind {
     pub build: fn(&Params, &FlowInfo) -> Built<dyn Sender>,
 }
 
-/// Parses a transport's config, letting the flow's `window` override the config's.
-fn build_with<C, S>(params: &Params, flow: &FlowInfo, make: fn(C) -> S) -> Built<dyn Sender>
+/// Parses a transport's config, letting the flow's `window` override the config's; `make`
+/// checks the values and builds the sender.
+fn build_with<C, S>(params: &Params, flow: &FlowInfo, make: fn(C) -> Result<S, ParamError>) -> Built<dyn Sender>
 where
     C: serde::de::DeserializeOwned + Serialize,
     S: Sender + 'static,
@@ -85,14 +86,14 @@ where
         params.insert("window".into(), toml::Value::Integer(w as i64));
     }
     let (config, resolved) = parse_params::<C>(&params)?;
-    Ok((Box::new(make(config)), resolved))
+    Ok((Box::new(make(config)?), resolved))
 }
 
 pub static TRANSPORTS: &[TransportKind] = &[TransportKind {
     name: "generic",
     summary: "fixed window, timeout = beta x averaged rtt, go-back-N on timeout",
     reference: "Generic flow control of Demers, Keshav & Shenker 1989 §3 and Keshav 1991 §6.5",
-    build: |p, f| build_with(p, f, Generic::new),
+    build: |p, f| build_with(p, f, Generic::checked),
 }];
 
 /// The name that means "no flow control" (open-loop sources).
