@@ -2,9 +2,11 @@
 
 import json
 
-import fairsim
 import pandas as pd
 import pytest
+
+import fairsim
+
 from conftest import EXAMPLES, SMALL
 
 

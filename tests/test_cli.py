@@ -8,6 +8,7 @@ import sys
 import time
 
 import pytest
+
 from conftest import MALFORMED, header
 
 FAIRSIM = [sys.executable, "-m", "fairsim.cli"]
