@@ -213,3 +213,21 @@ fn without_warm_up_every_interval_is_measured() {
     assert_eq!(r.measurement.intervals, 5);
     assert_eq!(r.flows[0].goodput_pps.unwrap().n, 5);
 }
+
+#[test]
+fn a_stopped_ftp_finishes_what_it_sent_and_a_finite_one_completes() {
+    let text = format!(
+        "{TWO_HOPS}[flows]\nlong = {{ src = \"a\", dst = \"b\", app = \"ftp\", stop = \"30s\" }}\nfile = {{ src = \"a\", dst = \"b\", app = \"ftp\", size = \"50KB\", start = \"40s\" }}\n"
+    );
+    let r = run(&parse(&text), None, None);
+    let (long, file) = (&r.flows[0], &r.flows[1]);
+    // after 30 s the long transfer only finishes its window: nothing is sent in the last intervals
+    let late: u64 =
+        r.flow_intervals.iter().filter(|i| i.flow == "long" && i.start_s >= 40.0).map(|i| i.counters.sent).sum();
+    assert_eq!(late, 0);
+    assert_eq!(long.in_network, 0);
+    assert_eq!(file.run_totals.delivered_unique, 50, "50 KB in 1000-byte packets");
+    // 50 packets at 10 packets/s, window 5: about 5 s
+    let done = file.completion_s.unwrap();
+    assert!((4.9..6.0).contains(&done), "{done}");
+}

@@ -390,10 +390,14 @@ impl Simulation {
         self.with_sender(f, |s, ctx| s.on_start(ctx));
     }
 
+    /// The application stops producing data; what it already produced is still sent. An FTP's
+    /// file ends with the packets sent so far.
     fn flow_stop(&mut self, f: FlowId) {
         let flow = &mut self.flows[f.idx()];
         flow.stopped = true;
-        flow.app_limit = flow.app_limit.min(flow.next_new_seq);
+        if flow.source.is_none() {
+            flow.app_limit = flow.app_limit.min(flow.next_new_seq);
+        }
     }
 
     fn app_packet(&mut self, f: FlowId) {

@@ -82,3 +82,12 @@ impl Packet {
         (self.flow, self.kind)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn packets_stay_small() {
+        // packets are moved by value through queues and pipes; keep them within 80 bytes
+        assert!(std::mem::size_of::<super::Packet>() <= 80, "{}", std::mem::size_of::<super::Packet>());
+    }
+}
