@@ -51,6 +51,28 @@ fn cbr_below_line_rate_has_no_loss_and_delay_is_transmission_plus_propagation() 
     assert!((delay.mean - 0.118).abs() < 1e-12, "{delay:?}");
     assert_eq!(f.totals.delay_max_ns, want.0);
     assert!((f.goodput_bps.unwrap().mean - 40_000.0).abs() < 50.0 * 8.0);
+    // half the line's rate, and no packet ever waits behind another
+    let gw = r.queues.iter().find(|q| q.port == "gw->b").unwrap();
+    assert!((gw.utilisation.unwrap().mean - 0.5).abs() < 1e-3, "{:?}", gw.utilisation);
+    assert_eq!((gw.occupancy_pkts.unwrap().mean, gw.totals.max_occupancy), (0.0, 0));
+}
+
+#[test]
+fn a_queue_fed_at_twice_its_rate_stays_full() {
+    let sc = parse(&format!(
+        "{TWO_HOPS}[flows]
+hose = {{ src = \"a\", dst = \"b\", app = \"firehose\", rate = \"160kbps\" }}\n"
+    ));
+    let r = run(&sc, None, None);
+    let gw = r.queues.iter().find(|q| q.port == "gw->b").unwrap();
+    // ten buffers, refilled at the very instant each departure frees one: arrivals come every
+    // 50 ms in phase with the 100 ms transmissions, so the queue is never seen below ten
+    let occ = gw.occupancy_pkts.unwrap().mean;
+    assert!((occ - 10.0).abs() < 1e-9, "{occ}");
+    assert_eq!(gw.totals.max_occupancy, 10);
+    assert!(gw.utilisation.unwrap().mean > 0.9999);
+    let hose = &r.flows[0];
+    assert!((hose.totals.dropped as f64 / hose.totals.sent as f64 - 0.5).abs() < 0.01);
 }
 
 #[test]

@@ -5,7 +5,6 @@
 
 use crate::net::{FlowId, PortId};
 use crate::units::Time;
-use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// A transport may keep this many independent timers per flow.
@@ -35,20 +34,40 @@ pub enum Event {
     End,
 }
 
+/// An event with its ordering key: time in the high 64 bits, insertion sequence in the low
+/// ones, so that one integer comparison orders events (a tuple compares field by field).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Entry {
+    key: u128,
+    ev: Event,
+}
+
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.key.cmp(&self.key) // reversed: BinaryHeap is a max-heap
+    }
+}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 #[derive(Default)]
 pub struct EventQueue {
-    heap: BinaryHeap<Reverse<(Time, u64, Event)>>,
+    heap: BinaryHeap<Entry>,
     next_seq: u64,
 }
 
 impl EventQueue {
     pub fn push(&mut self, at: Time, ev: Event) {
-        self.heap.push(Reverse((at, self.next_seq, ev)));
+        self.heap.push(Entry { key: (at.0 as u128) << 64 | self.next_seq as u128, ev });
         self.next_seq += 1;
     }
 
     pub fn pop(&mut self) -> Option<(Time, Event)> {
-        self.heap.pop().map(|Reverse((t, _, ev))| (t, ev))
+        self.heap.pop().map(|e| (Time((e.key >> 64) as u64), e.ev))
     }
 
     pub fn len(&self) -> usize {
@@ -154,7 +173,7 @@ mod tests {
         let mut fired = vec![];
         let mut ops = ops.iter().peekable();
         loop {
-            let next_ev = q.heap.peek().map(|Reverse((t, _, _))| t.0);
+            let next_ev = q.heap.peek().map(|e| (e.key >> 64) as u64);
             let next_op = ops.peek().map(|(t, _)| *t);
             match (next_op, next_ev) {
                 (Some(o), e) if e.is_none_or(|e| o < e) => {

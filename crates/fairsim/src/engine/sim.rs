@@ -195,12 +195,15 @@ impl Simulation {
         let now = self.now;
         pkt.enqueued_at = now;
         let port = &mut self.ports[p.idx()];
-        port.stats.queue_changing(now, port.qdisc.len_packets());
         port.stats.current.arrivals += 1;
         let mut ctx = QdiscCtx::new(now, port.rate, &mut port.rng, &mut self.drops);
         port.qdisc.enqueue(pkt, &mut ctx);
-        port.stats.queue_changed(port.qdisc.len_packets());
         let idle = port.transmitting.is_none();
+        if !idle {
+            // an idle port takes the packet straight to the line: it never waits, and start_tx
+            // records the queue's length
+            port.stats.queue_changed(now, port.qdisc.len_packets());
+        }
         self.account_drops(p);
         if idle {
             self.start_tx(p);
@@ -210,10 +213,9 @@ impl Simulation {
     fn start_tx(&mut self, p: PortId) {
         let now = self.now;
         let port = &mut self.ports[p.idx()];
-        port.stats.queue_changing(now, port.qdisc.len_packets());
         let mut ctx = QdiscCtx::new(now, port.rate, &mut port.rng, &mut self.drops);
         let next = port.qdisc.dequeue(&mut ctx);
-        port.stats.queue_changed(port.qdisc.len_packets());
+        port.stats.queue_changed(now, port.qdisc.len_packets());
         if let Some(pkt) = next {
             port.transmitting = Some((pkt, now));
             self.events.push(now + port.rate.tx_time(pkt.size), Event::TxDone(p));
@@ -252,10 +254,16 @@ impl Simulation {
         }
     }
 
+    /// Attributes the drops a discipline just reported; almost always there are none.
+    #[inline]
     fn account_drops(&mut self, p: PortId) {
-        if self.drops.is_empty() {
-            return;
+        if !self.drops.is_empty() {
+            self.account_drops_now(p);
         }
+    }
+
+    #[cold]
+    fn account_drops_now(&mut self, p: PortId) {
         for (pkt, reason) in std::mem::take(&mut self.drops).drain(..) {
             let flow = &mut self.flows[pkt.flow.idx()];
             if pkt.is_data() {
@@ -435,7 +443,7 @@ impl Simulation {
         }
         for port in &mut self.ports {
             let tx = port.transmitting.map(|(_, started)| started);
-            port.stats.close_interval(self.now, port.qdisc.len_packets(), tx);
+            port.stats.close_interval(self.now, tx);
         }
     }
 

@@ -102,18 +102,18 @@ impl PortCounters {
 pub struct PortStats {
     pub current: PortCounters,
     pub intervals: Vec<PortCounters>,
+    /// Queue length since `last_change`.
+    len: usize,
     last_change: Time,
     interval_start: Time,
 }
 
 impl PortStats {
-    /// Call before the queue length changes from `len`.
-    pub fn queue_changing(&mut self, now: Time, len: usize) {
-        self.current.occupancy_area += len as u128 * (now - self.last_change).0 as u128;
+    /// Records that the queue holds `len` packets from `now` on.
+    pub fn queue_changed(&mut self, now: Time, len: usize) {
+        self.current.occupancy_area += self.len as u128 * (now - self.last_change).0 as u128;
         self.last_change = now;
-    }
-
-    pub fn queue_changed(&mut self, len: usize) {
+        self.len = len;
         self.current.max_occupancy = self.current.max_occupancy.max(len as u64);
     }
 
@@ -122,14 +122,14 @@ impl PortStats {
         self.current.busy_ns += (now - started.max(self.interval_start)).0;
     }
 
-    /// Closes the interval ending at `now`, given the queue length and any transmission under way.
-    pub fn close_interval(&mut self, now: Time, len: usize, tx_started: Option<Time>) {
-        self.queue_changing(now, len);
+    /// Closes the interval ending at `now`, given any transmission under way.
+    pub fn close_interval(&mut self, now: Time, tx_started: Option<Time>) {
+        self.queue_changed(now, self.len);
         if let Some(s) = tx_started {
             self.add_busy(s, now);
         }
         self.intervals.push(self.current);
-        self.current = PortCounters { max_occupancy: len as u64, ..Default::default() };
+        self.current = PortCounters { max_occupancy: self.len as u64, ..Default::default() };
         self.interval_start = now;
     }
 }
