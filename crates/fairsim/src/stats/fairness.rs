@@ -19,7 +19,7 @@ pub fn jain(xs: &[f64]) -> Option<f64> {
 /// an unlimited demand. A flow that crosses no link gets its demand (or infinity).
 pub fn max_min(capacity: &[f64], flows: &[(Vec<usize>, Option<f64>)]) -> Vec<f64> {
     let mut rate = vec![0.0; flows.len()];
-    let mut frozen: Vec<bool> = flows.iter().map(|(links, d)| links.is_empty() && d.is_some()).collect();
+    let mut frozen = vec![false; flows.len()];
     for (i, (links, d)) in flows.iter().enumerate() {
         if links.is_empty() {
             rate[i] = d.unwrap_or(f64::INFINITY);
