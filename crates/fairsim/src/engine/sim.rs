@@ -196,7 +196,7 @@ impl Simulation {
         pkt.enqueued_at = now;
         let port = &mut self.ports[p.idx()];
         port.stats.current.arrivals += 1;
-        let mut ctx = QdiscCtx::new(now, port.rate, &mut port.rng, &mut self.drops);
+        let mut ctx = QdiscCtx::new(now, port.rate, &mut port.rng, &mut self.drops, &mut port.stats.current.marks);
         port.qdisc.enqueue(pkt, &mut ctx);
         let idle = port.transmitting.is_none();
         if !idle {
@@ -213,7 +213,7 @@ impl Simulation {
     fn start_tx(&mut self, p: PortId) {
         let now = self.now;
         let port = &mut self.ports[p.idx()];
-        let mut ctx = QdiscCtx::new(now, port.rate, &mut port.rng, &mut self.drops);
+        let mut ctx = QdiscCtx::new(now, port.rate, &mut port.rng, &mut self.drops, &mut port.stats.current.marks);
         let next = port.qdisc.dequeue(&mut ctx);
         port.stats.queue_changed(now, port.qdisc.len_packets());
         if let Some(pkt) = next {

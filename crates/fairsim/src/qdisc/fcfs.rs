@@ -44,10 +44,9 @@ impl Qdisc for Fcfs {
 mod tests {
     use super::*;
     use crate::qdisc::testing::{pkt, with_ctx};
-    use crate::units::Rate;
 
     fn fcfs(limit: BufferLimit) -> Fcfs {
-        Fcfs::new(FcfsConfig {}, &PortInfo { buffer: limit, rate: Rate(1) })
+        Fcfs::new(FcfsConfig {}, &crate::qdisc::testing::port(limit, &[]))
     }
 
     #[test]

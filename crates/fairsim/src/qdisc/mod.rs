@@ -4,18 +4,25 @@
 //! arriving packet or drop packets already queued (every drop goes to the context with a reason),
 //! `dequeue` hands the transmitter its next packet. A discipline knows nothing of transports.
 
+pub mod classify;
 mod fcfs;
 pub mod fifo;
+pub mod fq;
+pub mod heap;
+pub mod perconv;
 mod random_drop;
+pub mod replay;
 
 pub use fcfs::{Fcfs, FcfsConfig};
+pub use fq::{Fq, FqConfig};
 pub use random_drop::{RandomDrop, RandomDropConfig};
 
 use crate::engine::rng::SimRng;
-use crate::net::Packet;
-use crate::params::{parse_params, Built, Params};
+use crate::net::{FlowId, NodeId, Packet, PacketKind};
+use crate::params::{parse_params, Built, ParamError, Params};
 use crate::units::{BufferLimit, Rate, Time};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Why a packet was dropped. Reported per flow and per queue.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -27,6 +34,10 @@ pub enum DropReason {
     RandomDrop,
     /// The buffer overflowed and the last packet of the longest conversation was dropped.
     LongestQueue,
+    /// The buffer overflowed and the packet with the largest tag (bid) was dropped.
+    LargestTag,
+    /// The packet's own queue (of a discipline with per-queue limits) was full.
+    QueueFull,
     /// An active queue manager dropped the packet before the buffer was full.
     Early,
 }
@@ -37,6 +48,8 @@ impl DropReason {
             DropReason::TailDrop => "tail_drop",
             DropReason::RandomDrop => "random_drop",
             DropReason::LongestQueue => "longest_queue",
+            DropReason::LargestTag => "largest_tag",
+            DropReason::QueueFull => "queue_full",
             DropReason::Early => "early",
         }
     }
@@ -50,11 +63,26 @@ pub struct QdiscCtx<'a> {
     /// The discipline's own random stream.
     pub rng: &'a mut SimRng,
     drops: &'a mut Vec<(Packet, DropReason)>,
+    marks: &'a mut u64,
 }
 
 impl<'a> QdiscCtx<'a> {
-    pub fn new(now: Time, rate: Rate, rng: &'a mut SimRng, drops: &'a mut Vec<(Packet, DropReason)>) -> Self {
-        QdiscCtx { now, rate, rng, drops }
+    pub fn new(
+        now: Time,
+        rate: Rate,
+        rng: &'a mut SimRng,
+        drops: &'a mut Vec<(Packet, DropReason)>,
+        marks: &'a mut u64,
+    ) -> Self {
+        QdiscCtx { now, rate, rng, drops, marks }
+    }
+
+    /// Sets the packet's congestion bit (DECbit, FQbit); counted per queue.
+    pub fn mark(&mut self, pkt: &mut Packet) {
+        if !pkt.congestion {
+            pkt.congestion = true;
+            *self.marks += 1;
+        }
     }
 
     /// Drops `pkt`; the engine attributes it to its flow and to this queue.
@@ -72,12 +100,29 @@ pub trait Qdisc: Send + Sync {
     fn len_bytes(&self) -> u64;
     /// Visits every queued packet (end-of-run accounting and tests; not on the hot path).
     fn for_each_packet(&self, f: &mut dyn FnMut(&Packet));
+    /// Figures particular to the discipline (operation counts, internal state), for the report.
+    fn stats(&self) -> Vec<(&'static str, f64)> {
+        vec![]
+    }
 }
 
-/// What a discipline is built from: its resolved parameters and the port it serves.
+/// A flow as disciplines see it: for classifying its packets into conversations.
+#[derive(Debug, Clone)]
+pub struct FlowMeta {
+    pub name: String,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub weight: f64,
+}
+
+/// What a discipline is built from, besides its parameters: the port it serves.
 pub struct PortInfo {
     pub buffer: BufferLimit,
     pub rate: Rate,
+    /// Every flow of the scenario, by id.
+    pub flows: Arc<[FlowMeta]>,
+    /// The conversations whose route crosses this port: (flow, data or ACK).
+    pub crossing: Vec<(FlowId, PacketKind)>,
 }
 
 /// A registered discipline.
@@ -89,14 +134,18 @@ pub struct QdiscKind {
     pub build: fn(&Params, &PortInfo) -> Built<dyn Qdisc>,
 }
 
-/// Builds a discipline whose typed config `C` has serde defaults.
-fn build_with<C, Q>(params: &Params, port: &PortInfo, make: fn(C, &PortInfo) -> Q) -> Built<dyn Qdisc>
+/// Builds a discipline whose typed config `C` has serde defaults; `make` checks the values.
+fn build_with<C, Q>(
+    params: &Params,
+    port: &PortInfo,
+    make: fn(C, &PortInfo) -> Result<Q, ParamError>,
+) -> Built<dyn Qdisc>
 where
-    C: serde::de::DeserializeOwned + Serialize + Clone,
+    C: serde::de::DeserializeOwned + Serialize,
     Q: Qdisc + 'static,
 {
     let (config, resolved) = parse_params::<C>(params)?;
-    Ok((Box::new(make(config, port)), resolved))
+    Ok((Box::new(make(config, port)?), resolved))
 }
 
 pub static QDISCS: &[QdiscKind] = &[
@@ -104,13 +153,29 @@ pub static QDISCS: &[QdiscKind] = &[
         name: "fcfs",
         summary: "first come, first served with drop-tail (limit in packets or bytes)",
         reference: "the baseline of Demers, Keshav & Shenker 1989",
-        build: |p, port| build_with(p, port, Fcfs::new),
+        build: |p, port| build_with(p, port, |c, port| Ok(Fcfs::new(c, port))),
     },
     QdiscKind {
         name: "random_drop",
         summary: "FCFS that drops a uniformly chosen packet when the buffer overflows",
         reference: "Random Drop as discussed by Demers, Keshav & Shenker 1989, section 5",
-        build: |p, port| build_with(p, port, RandomDrop::new),
+        build: |p, port| build_with(p, port, |c, port| Ok(RandomDrop::new(c, port))),
+    },
+    QdiscKind {
+        name: "fq",
+        summary: "Fair Queueing: smallest bid first, exact round number, drop from the longest conversation",
+        reference: "Demers, Keshav & Shenker 1989 §2; Keshav 1991 ch. 2-3",
+        build: |p, port| build_with(p, port, Fq::new),
+    },
+    QdiscKind {
+        name: "fqbit",
+        summary: "FQ that sets the congestion bit above 1/3 of a conversation's buffer share (for DECbit)",
+        reference: "Demers, Keshav & Shenker 1989 §4; Keshav 1991 §6.5",
+        build: |p, port| {
+            let mut p = p.clone();
+            p.entry("mark_threshold").or_insert(toml::Value::Float(fq::FQBIT_THRESHOLD));
+            build_with(&p, port, Fq::new)
+        },
     },
 ];
 
@@ -145,11 +210,38 @@ pub(crate) mod testing {
         }
     }
 
-    /// Runs `f` with a context; returns what it returned and the packets it dropped.
-    pub fn with_ctx<R>(f: impl FnOnce(&mut QdiscCtx) -> R) -> (R, Vec<(Packet, DropReason)>) {
+    pub fn ack(flow: u32, seq: u64) -> Packet {
+        Packet { kind: PacketKind::Ack, size: 40, src: NodeId(1), dst: NodeId(0), ..pkt(flow, seq, 40) }
+    }
+
+    /// A port on a 1 Mb/s line with the given buffer, crossed by flows `f0`, `f1`, ... with
+    /// the given (source, destination) nodes and weight 1.
+    pub fn port(buffer: BufferLimit, flows: &[(u32, u32)]) -> PortInfo {
+        let metas: Vec<FlowMeta> = flows
+            .iter()
+            .enumerate()
+            .map(|(i, &(s, d))| FlowMeta { name: format!("f{i}"), src: NodeId(s), dst: NodeId(d), weight: 1.0 })
+            .collect();
+        let crossing = (0..flows.len())
+            .flat_map(|i| [(FlowId(i as u32), PacketKind::Data), (FlowId(i as u32), PacketKind::Ack)])
+            .collect();
+        PortInfo { buffer, rate: Rate(1_000_000), flows: metas.into(), crossing }
+    }
+
+    pub fn port_with_flows(flows: &[(u32, u32)]) -> PortInfo {
+        port(BufferLimit::Unlimited, flows)
+    }
+
+    /// Runs `f` with a context at time `now`; returns what it returned and the packets dropped.
+    pub fn with_ctx_at<R>(now: Time, f: impl FnOnce(&mut QdiscCtx) -> R) -> (R, Vec<(Packet, DropReason)>) {
         let mut rng = crate::engine::rng::stream(7, "test");
         let mut drops = vec![];
-        let r = f(&mut QdiscCtx::new(Time::ZERO, Rate(1_000_000), &mut rng, &mut drops));
+        let mut marks = 0;
+        let r = f(&mut QdiscCtx::new(now, Rate(1_000_000), &mut rng, &mut drops, &mut marks));
         (r, drops)
+    }
+
+    pub fn with_ctx<R>(f: impl FnOnce(&mut QdiscCtx) -> R) -> (R, Vec<(Packet, DropReason)>) {
+        with_ctx_at(Time::ZERO, f)
     }
 }

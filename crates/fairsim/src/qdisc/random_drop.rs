@@ -57,9 +57,10 @@ mod tests {
         let mut rng = crate::engine::rng::stream(3, "rd");
         for _ in 0..trials {
             let mut q =
-                RandomDrop::new(RandomDropConfig {}, &PortInfo { buffer: BufferLimit::Packets(4), rate: Rate(1) });
+                RandomDrop::new(RandomDropConfig {}, &crate::qdisc::testing::port(BufferLimit::Packets(4), &[]));
             let mut drops = vec![];
-            let mut ctx = QdiscCtx::new(crate::units::Time::ZERO, Rate(1), &mut rng, &mut drops);
+            let mut marks = 0;
+            let mut ctx = QdiscCtx::new(crate::units::Time::ZERO, Rate(1), &mut rng, &mut drops, &mut marks);
             for seq in 0..5 {
                 q.enqueue(pkt(0, seq, 100), &mut ctx);
             }
@@ -76,7 +77,7 @@ mod tests {
 
     #[test]
     fn no_drop_below_the_limit_and_fifo_service() {
-        let mut q = RandomDrop::new(RandomDropConfig {}, &PortInfo { buffer: BufferLimit::Packets(3), rate: Rate(1) });
+        let mut q = RandomDrop::new(RandomDropConfig {}, &crate::qdisc::testing::port(BufferLimit::Packets(3), &[]));
         let ((), drops) = with_ctx(|ctx| (0..3).for_each(|s| q.enqueue(pkt(0, s, 10), ctx)));
         assert!(drops.is_empty());
         let (order, _) = with_ctx(|ctx| std::iter::from_fn(|| q.dequeue(ctx)).map(|p| p.seq).collect::<Vec<_>>());

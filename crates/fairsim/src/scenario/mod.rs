@@ -15,12 +15,13 @@ pub use overrides::Override;
 pub use schema::Component;
 
 use crate::error::{dotted, Diagnostic, Error, Result};
-use crate::net::{FlowId, NodeId, PortId};
+use crate::net::{FlowId, NodeId, PacketKind, PortId};
 use crate::params::{ParamError, Params};
-use crate::qdisc::{self, PortInfo, Qdisc};
+use crate::qdisc::{self, FlowMeta, PortInfo, Qdisc};
 use crate::traffic::App;
 use crate::transport::{self, FlowInfo, Sender};
 use crate::units::{BufferLimit, Rate, Time};
+use std::sync::Arc;
 use toml_edit::{DocumentMut, ImDocument};
 
 /// A validated scenario. Build a run of it with `Simulation::new(&scenario, pair, seed)`.
@@ -42,6 +43,8 @@ pub struct Scenario {
     pub pairs: Vec<PairSpec>,
     /// The overrides applied, as the user wrote them.
     pub overrides: Vec<String>,
+    /// The flows as disciplines see them (shared by every port).
+    pub flow_meta: Arc<[FlowMeta]>,
 }
 
 #[derive(Debug, Clone)]
@@ -105,6 +108,8 @@ pub struct FlowSpec {
     pub stop: Option<Time>,
     /// Whether the sink acknowledges data packets.
     pub acks: bool,
+    /// Weight in weighted disciplines.
+    pub weight: f64,
     pub data_route: Vec<PortId>,
     pub ack_route: Vec<PortId>,
 }
@@ -219,7 +224,18 @@ impl Scenario {
                 message: format!("unknown discipline `{}` (known: {})", spec.kind, known.join(", ")),
             }
         })?;
-        let info = PortInfo { buffer: port.buffer, rate: port.rate };
+        let crossing = self
+            .flows
+            .iter()
+            .enumerate()
+            .flat_map(|(f, spec)| {
+                let id = FlowId::from_idx(f);
+                let data = spec.data_route.contains(&p).then_some((id, PacketKind::Data));
+                let acks = (spec.acks && spec.ack_route.contains(&p)).then_some((id, PacketKind::Ack));
+                data.into_iter().chain(acks)
+            })
+            .collect();
+        let info = PortInfo { buffer: port.buffer, rate: port.rate, flows: self.flow_meta.clone(), crossing };
         let (q, params) = (kind.build)(&spec.params, &info).map_err(|e| Problem::from_param(&spec.path, e))?;
         Ok((q, Component { params, ..spec }))
     }

@@ -106,6 +106,7 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
             t.insert("stop".into(), s(stop));
         }
         t.insert("acks".into(), Value::Boolean(f.acks));
+        t.insert("weight".into(), Value::Float(f.weight));
         let mut route = vec![s(sc.node_name(f.src))];
         route.extend(f.data_route.iter().map(|p| s(sc.node_name(sc.ports[p.idx()].to))));
         t.insert("route".into(), Value::Array(route));

@@ -81,6 +81,8 @@ pub struct RawFlow {
     pub stop: Option<Time>,
     pub route: Option<Vec<String>>,
     pub acks: Option<bool>,
+    /// Share of weighted disciplines (WFQ, WF²Q+, DRR quanta, Virtual Clock reservations).
+    pub weight: Option<f64>,
     // application parameters; which apply depends on `app`
     pub size: Option<Bytes>,
     pub rate: Option<Rate>,

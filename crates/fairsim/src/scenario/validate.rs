@@ -66,12 +66,20 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
         nodes,
         links,
         ports,
-        flows,
         pairs,
         overrides: overrides.to_vec(),
+        flow_meta: flows_meta(&flows),
+        flows,
     };
     check_components(&scenario)?;
     Ok(scenario)
+}
+
+fn flows_meta(flows: &[FlowSpec]) -> std::sync::Arc<[crate::qdisc::FlowMeta]> {
+    flows
+        .iter()
+        .map(|f| crate::qdisc::FlowMeta { name: f.name.clone(), src: f.src, dst: f.dst, weight: f.weight })
+        .collect()
 }
 
 fn stem(file: &str) -> String {
@@ -270,6 +278,10 @@ fn build_flow(
     if f.window == Some(0) {
         pb.add(&at("window"), "a window must be at least 1 packet");
     }
+    let weight = f.weight.unwrap_or(1.0);
+    if !(weight > 0.0 && weight.is_finite()) {
+        pb.add(&at("weight"), "a weight must be a positive number");
+    }
 
     let (src, dst) = (src?, dst?);
     let data_route = match &f.route {
@@ -324,6 +336,7 @@ fn build_flow(
         start,
         stop: f.stop,
         acks,
+        weight,
         ack_route: graph.reverse(&data_route),
         data_route,
     })

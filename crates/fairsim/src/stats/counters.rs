@@ -82,6 +82,8 @@ pub struct PortCounters {
     /// Integral of the number of queued packets (not counting the one on the line) over time.
     pub occupancy_area: u128,
     pub max_occupancy: u64,
+    /// Packets whose congestion bit this queue set.
+    pub marks: u64,
 }
 
 impl PortCounters {
@@ -94,6 +96,7 @@ impl PortCounters {
         self.busy_ns += o.busy_ns;
         self.occupancy_area += o.occupancy_area;
         self.max_occupancy = self.max_occupancy.max(o.max_occupancy);
+        self.marks += o.marks;
     }
 }
 

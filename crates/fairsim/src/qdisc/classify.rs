@@ -1,0 +1,179 @@
+//! Which conversation a packet belongs to, and each conversation's weight.
+//!
+//! Demers, Keshav & Shenker (1989, §2.1) weigh the choices of "user" — per source, per
+//! receiver, per process, per source–destination pair — and pick the pair, a "conversation";
+//! they note the algorithm applies to any of them. Here the key is a parameter:
+//! - `flow` (default): each flow's data, and its ACKs apart (thesis §6.5: "ACKs are treated as
+//!   a separate conversation");
+//! - `pair`: source–destination node pair (an ACK's pair is the reverse of its data's);
+//! - `source`: source node.
+//!
+//! Conversations get dense indices when the port is built, so classifying a packet is an array
+//! lookup. A conversation's weight is its flow's `weight`; when several flows share a
+//! conversation (key `pair` or `source`), the largest of their weights.
+//!
+//! Disciplines with a fixed number of queues (SFQ, DRR with `queues`) map conversations onto
+//! queues: explicitly by flow name, or by a hash of the conversation mixed with a salt.
+
+use super::PortInfo;
+use crate::net::{Packet, PacketKind};
+use crate::params::ParamError;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConversationKey {
+    #[default]
+    Flow,
+    Pair,
+    Source,
+}
+
+#[derive(Debug, Clone)]
+pub struct Classifier {
+    /// Conversation of (flow, kind), at index 2·flow + (0 data, 1 ACK).
+    conv_of: Vec<u32>,
+    weights: Vec<f64>,
+}
+
+fn slot(flow: usize, kind: PacketKind) -> usize {
+    2 * flow + usize::from(kind == PacketKind::Ack)
+}
+
+impl Classifier {
+    pub fn new(key: ConversationKey, port: &PortInfo) -> Classifier {
+        let mut ids: HashMap<(u32, u32, u8), u32> = HashMap::new(); // build time only
+        let mut conv_of = vec![0; 2 * port.flows.len()];
+        let mut weights: Vec<f64> = vec![];
+        for (f, meta) in port.flows.iter().enumerate() {
+            for kind in [PacketKind::Data, PacketKind::Ack] {
+                let (src, dst) = if kind == PacketKind::Data { (meta.src, meta.dst) } else { (meta.dst, meta.src) };
+                let k = match key {
+                    ConversationKey::Flow => (f as u32, 0, (kind == PacketKind::Ack) as u8),
+                    ConversationKey::Pair => (src.0, dst.0, 2),
+                    ConversationKey::Source => (src.0, u32::MAX, 2),
+                };
+                let next = ids.len() as u32;
+                let id = *ids.entry(k).or_insert(next);
+                if id as usize == weights.len() {
+                    weights.push(meta.weight);
+                } else {
+                    weights[id as usize] = weights[id as usize].max(meta.weight);
+                }
+                conv_of[slot(f, kind)] = id;
+            }
+        }
+        Classifier { conv_of, weights }
+    }
+
+    #[inline]
+    pub fn conv(&self, pkt: &Packet) -> usize {
+        self.conv_of[slot(pkt.flow.idx(), pkt.kind)] as usize
+    }
+
+    pub fn weight(&self, conv: usize) -> f64 {
+        self.weights[conv]
+    }
+
+    pub fn count(&self) -> usize {
+        self.weights.len()
+    }
+}
+
+/// A fixed set of queues that conversations are mapped onto.
+#[derive(Debug, Clone)]
+pub struct Buckets {
+    /// Explicit queue of a conversation, if its flow was mapped by name.
+    fixed: Vec<Option<u32>>,
+    pub count: usize,
+    salt: u64,
+}
+
+impl Buckets {
+    /// `map` names flows and their queue; the other conversations are hashed.
+    pub fn new(
+        count: usize,
+        map: &HashMap<String, usize>,
+        classifier: &Classifier,
+        port: &PortInfo,
+    ) -> Result<Buckets, ParamError> {
+        if count == 0 {
+            return Err(ParamError::at("queues", "needs at least one queue"));
+        }
+        let mut fixed = vec![None; classifier.count()];
+        for (name, &q) in map {
+            let f = port
+                .flows
+                .iter()
+                .position(|m| &m.name == name)
+                .ok_or_else(|| ParamError::at("map", format!("no flow `{name}`")))?;
+            if q >= count {
+                return Err(ParamError::at(
+                    "map",
+                    format!("flow `{name}` mapped to queue {q}, but there are {count} queues (0–{})", count - 1),
+                ));
+            }
+            for kind in [PacketKind::Data, PacketKind::Ack] {
+                fixed[classifier.conv_of[slot(f, kind)] as usize] = Some(q as u32);
+            }
+        }
+        Ok(Buckets { fixed, count, salt: 0 })
+    }
+
+    /// Changes the hash function (SFQ's periodic perturbation).
+    pub fn perturb(&mut self, salt: u64) {
+        self.salt = salt;
+    }
+
+    #[inline]
+    pub fn of(&self, conv: usize) -> usize {
+        match self.fixed[conv] {
+            Some(q) => q as usize,
+            None => (mix(conv as u64 ^ self.salt) % self.count as u64) as usize,
+        }
+    }
+}
+
+/// A 64-bit integer mixer (the finaliser of SplitMix64): cheap, and every input bit matters.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qdisc::testing::{ack, pkt, port_with_flows};
+
+    #[test]
+    fn keys_group_packets_as_documented() {
+        // flows: 0 a→b, 1 a→b, 2 c→b
+        let port = port_with_flows(&[(0, 1), (0, 1), (2, 1)]);
+        let by_flow = Classifier::new(ConversationKey::Flow, &port);
+        assert_eq!(by_flow.count(), 6);
+        assert_ne!(by_flow.conv(&pkt(0, 0, 1)), by_flow.conv(&ack(0, 0)));
+        let by_pair = Classifier::new(ConversationKey::Pair, &port);
+        assert_eq!(by_pair.conv(&pkt(0, 0, 1)), by_pair.conv(&pkt(1, 0, 1)));
+        assert_ne!(by_pair.conv(&pkt(0, 0, 1)), by_pair.conv(&pkt(2, 0, 1)));
+        assert_eq!(by_pair.conv(&ack(0, 0)), by_pair.conv(&ack(1, 0)), "b→a ACKs of both flows");
+        let by_source = Classifier::new(ConversationKey::Source, &port);
+        // ACKs all come from b, and so does nothing else
+        assert_eq!(by_source.conv(&ack(0, 0)), by_source.conv(&ack(2, 0)));
+        assert_eq!(by_source.count(), 3);
+    }
+
+    #[test]
+    fn buckets_honour_the_map_and_hash_the_rest() {
+        let port = port_with_flows(&[(0, 1), (0, 1), (2, 1)]);
+        let c = Classifier::new(ConversationKey::Flow, &port);
+        let map = HashMap::from([("f1".to_string(), 1usize)]);
+        let b = Buckets::new(2, &map, &c, &port).unwrap();
+        assert_eq!(b.of(c.conv(&pkt(1, 0, 1))), 1);
+        assert!(b.of(c.conv(&pkt(2, 0, 1))) < 2);
+        assert!(Buckets::new(2, &HashMap::from([("f9".to_string(), 0)]), &c, &port).is_err());
+        assert!(Buckets::new(2, &HashMap::from([("f0".to_string(), 2)]), &c, &port).is_err());
+    }
+}
