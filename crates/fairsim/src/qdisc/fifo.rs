@@ -46,6 +46,30 @@ impl Fifo {
     }
 }
 
+/// A packet with every field zero, for building probes.
+pub fn blank() -> Packet {
+    use crate::net::{FlowId, NodeId, PacketKind};
+    use crate::units::Time;
+    Packet {
+        id: 0,
+        flow: FlowId(0),
+        kind: PacketKind::Data,
+        seq: 0,
+        size: 0,
+        src: NodeId(0),
+        dst: NodeId(0),
+        sent_at: Time::ZERO,
+        echo_sent_at: Time::ZERO,
+        echo_seq: 0,
+        enqueued_at: Time::ZERO,
+        hop: 0,
+        congestion: false,
+        retransmission: false,
+        priority: 0,
+        label: 0.0,
+    }
+}
+
 /// Implements the read-only half of `Qdisc` for a discipline whose packets are all in one `Fifo`
 /// field, and its `dequeue` as plain FIFO service.
 macro_rules! fifo_service {

@@ -5,17 +5,31 @@
 //! `dequeue` hands the transmitter its next packet. A discipline knows nothing of transports.
 
 pub mod classify;
+mod drr;
 mod fcfs;
 pub mod fifo;
 pub mod fq;
 pub mod heap;
+mod nagle;
 pub mod perconv;
 mod random_drop;
 pub mod replay;
+pub mod round_robin;
+mod scfq;
+mod sfq;
+pub mod tagged;
+mod virtual_clock;
+mod wf2q;
 
+pub use drr::{Drr, DrrConfig};
 pub use fcfs::{Fcfs, FcfsConfig};
 pub use fq::{Fq, FqConfig};
+pub use nagle::{Nagle, NagleConfig};
 pub use random_drop::{RandomDrop, RandomDropConfig};
+pub use scfq::{Scfq, ScfqConfig};
+pub use sfq::{Sfq, SfqConfig};
+pub use virtual_clock::{VirtualClock, VirtualClockConfig};
+pub use wf2q::{Wf2q, Wf2qConfig};
 
 use crate::engine::rng::SimRng;
 use crate::net::{FlowId, NodeId, Packet, PacketKind};
@@ -177,6 +191,52 @@ pub static QDISCS: &[QdiscKind] = &[
             build_with(&p, port, Fq::new)
         },
     },
+    QdiscKind {
+        name: "wfq",
+        summary: "weighted fair queueing: FQ with flow weights, dropped packets not charged",
+        reference: "DKS 1989 §2.3; Parekh & Gallager 1993 (PGPS)",
+        build: |p, port| {
+            let mut p = p.clone();
+            p.entry("charge_drops").or_insert(toml::Value::Boolean(false));
+            build_with(&p, port, Fq::new)
+        },
+    },
+    QdiscKind {
+        name: "scfq",
+        summary: "self-clocked fair queueing: virtual time = tag of the packet in service",
+        reference: "Golestani, INFOCOM 1994",
+        build: |p, port| build_with(p, port, Scfq::new),
+    },
+    QdiscKind {
+        name: "virtual_clock",
+        summary: "Virtual Clock: stamps advance at each conversation's reserved (weighted) rate",
+        reference: "Zhang, SIGCOMM 1990",
+        build: |p, port| build_with(p, port, VirtualClock::new),
+    },
+    QdiscKind {
+        name: "wf2qplus",
+        summary: "WF2Q+: smallest finish tag among heads eligible by start tag",
+        reference: "Bennett & Zhang, IEEE/ACM ToN 1997",
+        build: |p, port| build_with(p, port, Wf2q::new),
+    },
+    QdiscKind {
+        name: "drr",
+        summary: "deficit round robin: per-conversation or mapped queues, quantum per round",
+        reference: "Shreedhar & Varghese, SIGCOMM 1995",
+        build: |p, port| build_with(p, port, Drr::new),
+    },
+    QdiscKind {
+        name: "sfq",
+        summary: "stochastic fairness queueing: hashed queues, packet round robin, perturbed hash",
+        reference: "McKenney, INFOCOM 1990",
+        build: |p, port| build_with(p, port, Sfq::new),
+    },
+    QdiscKind {
+        name: "nagle",
+        summary: "Nagle's round robin: one packet per conversation per turn",
+        reference: "Nagle 1987, as described by DKS 1989 §1",
+        build: |p, port| build_with(p, port, Nagle::new),
+    },
 ];
 
 pub fn find(name: &str) -> Option<&'static QdiscKind> {
@@ -214,17 +274,15 @@ pub(crate) mod testing {
         Packet { kind: PacketKind::Ack, size: 40, src: NodeId(1), dst: NodeId(0), ..pkt(flow, seq, 40) }
     }
 
-    /// A port on a 1 Mb/s line with the given buffer, crossed by flows `f0`, `f1`, ... with
-    /// the given (source, destination) nodes and weight 1.
+    /// A port on a 1 Mb/s line with the given buffer, crossed by the data of flows `f0`, `f1`,
+    /// ... with the given (source, destination) nodes and weight 1.
     pub fn port(buffer: BufferLimit, flows: &[(u32, u32)]) -> PortInfo {
         let metas: Vec<FlowMeta> = flows
             .iter()
             .enumerate()
             .map(|(i, &(s, d))| FlowMeta { name: format!("f{i}"), src: NodeId(s), dst: NodeId(d), weight: 1.0 })
             .collect();
-        let crossing = (0..flows.len())
-            .flat_map(|i| [(FlowId(i as u32), PacketKind::Data), (FlowId(i as u32), PacketKind::Ack)])
-            .collect();
+        let crossing = (0..flows.len()).map(|i| (FlowId(i as u32), PacketKind::Data)).collect();
         PortInfo { buffer, rate: Rate(1_000_000), flows: metas.into(), crossing }
     }
 

@@ -116,6 +116,10 @@ impl Conversations {
         self.queues[c].is_empty()
     }
 
+    pub fn bytes_of(&self, c: usize) -> u64 {
+        self.bytes[c]
+    }
+
     pub fn len(&self, c: usize) -> usize {
         self.queues[c].len()
     }

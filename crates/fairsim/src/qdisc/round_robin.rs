@@ -1,0 +1,177 @@
+//! The round-robin family's machinery: queues visited in turn from a list of active queues,
+//! each sending up to its deficit (Deficit Round Robin), where a packet costs its size in
+//! bytes (DRR) or one unit (packet-by-packet round robin: Nagle, SFQ).
+//!
+//! Conversations map onto queues one to one, or onto a fixed number of queues (explicitly by
+//! flow name, else by hash). On overflow either the last packet of the queue using the most
+//! buffer is dropped, or the arriving packet is refused when its own queue is full (per-queue
+//! limits) or the buffer is.
+
+use super::classify::{Buckets, Classifier};
+use super::perconv::Conversations;
+use super::{DropReason, PortInfo, QdiscCtx};
+use crate::net::Packet;
+use crate::units::BufferLimit;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RrDrop {
+    /// The last packet of the queue using the most buffer (buffer stealing).
+    #[default]
+    Longest,
+    /// The arriving packet, when its queue or the buffer is full.
+    Tail,
+}
+
+/// What a packet costs against a queue's deficit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cost {
+    Bytes,
+    Packets,
+}
+
+pub struct RoundRobin {
+    pub classifier: Classifier,
+    pub buckets: Option<Buckets>,
+    queues: Conversations,
+    active: VecDeque<usize>,
+    in_active: Vec<bool>,
+    deficit: Vec<u64>,
+    quantum: Vec<u64>,
+    cost: Cost,
+    drop: RrDrop,
+    limit: BufferLimit,
+    queue_limit: BufferLimit,
+}
+
+impl RoundRobin {
+    /// `quantum` is per unit of weight: bytes (Cost::Bytes) or packets (Cost::Packets).
+    pub fn new(
+        classifier: Classifier,
+        buckets: Option<Buckets>,
+        port: &PortInfo,
+        cost: Cost,
+        quantum: u64,
+        drop: RrDrop,
+        queue_limit: BufferLimit,
+    ) -> RoundRobin {
+        let n = buckets.as_ref().map_or(classifier.count(), |b| b.count);
+        // a queue's weight: its conversation's, or the heaviest conversation mapped onto it
+        let mut weight = vec![1.0f64; n];
+        if buckets.is_none() {
+            weight = (0..n).map(|c| classifier.weight(c)).collect();
+        }
+        let quantum = weight.iter().map(|w| ((quantum as f64) * w).round().max(1.0) as u64).collect();
+        RoundRobin {
+            queues: Conversations::new(n, port.buffer, drop == RrDrop::Longest),
+            active: VecDeque::new(),
+            in_active: vec![false; n],
+            deficit: vec![0; n],
+            quantum,
+            cost,
+            drop,
+            limit: port.buffer,
+            queue_limit,
+            classifier,
+            buckets,
+        }
+    }
+
+    fn queue_of(&self, pkt: &Packet) -> usize {
+        let c = self.classifier.conv(pkt);
+        self.buckets.as_ref().map_or(c, |b| b.of(c))
+    }
+
+    fn cost_of(&self, pkt: &Packet) -> u64 {
+        match self.cost {
+            Cost::Bytes => pkt.size as u64,
+            Cost::Packets => 1,
+        }
+    }
+
+    pub fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
+        let q = self.queue_of(&pkt);
+        if self.drop == RrDrop::Tail {
+            let (len, bytes) = (self.queues.len(q), self.queues.bytes_of(q));
+            if !self.queue_limit.admits(len, bytes, pkt.size) {
+                return ctx.drop(pkt, DropReason::QueueFull);
+            }
+            if !self.limit.admits(self.queues.total_packets(), self.queues.total_bytes(), pkt.size) {
+                return ctx.drop(pkt, DropReason::TailDrop);
+            }
+        }
+        self.queues.push(q, pkt, 0.0, 0.0);
+        if !self.in_active[q] {
+            self.in_active[q] = true;
+            self.deficit[q] = self.quantum[q];
+            self.active.push_back(q);
+        }
+        while self.queues.over(self.limit) {
+            let victim = self.queues.longest(q).expect("over the limit, so not empty");
+            let e = self.queues.pop_back(victim).expect("longest has packets");
+            ctx.drop(e.pkt, DropReason::LongestQueue);
+        }
+    }
+
+    pub fn dequeue(&mut self) -> Option<Packet> {
+        loop {
+            let &q = self.active.front()?;
+            let Some(head) = self.queues.front(q) else {
+                // emptied by drops while waiting its turn
+                self.active.pop_front();
+                self.in_active[q] = false;
+                continue;
+            };
+            let cost = self.cost_of(&head.pkt);
+            if cost <= self.deficit[q] {
+                self.deficit[q] -= cost;
+                let e = self.queues.pop_front(q).expect("has a head");
+                if self.queues.is_empty(q) {
+                    self.active.pop_front();
+                    self.in_active[q] = false;
+                    self.deficit[q] = 0;
+                }
+                return Some(e.pkt);
+            }
+            self.deficit[q] += self.quantum[q];
+            self.active.rotate_left(1);
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.queues.total_packets()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.queues.total_bytes()
+    }
+
+    pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.queues.for_each_packet(f)
+    }
+}
+
+/// Implements the queue-inspection half of `Qdisc` for a discipline with a `RoundRobin` field.
+macro_rules! round_robin_service {
+    ($field:ident) => {
+        fn dequeue(&mut self, _ctx: &mut $crate::qdisc::QdiscCtx) -> Option<$crate::net::Packet> {
+            self.$field.dequeue()
+        }
+        fn len_packets(&self) -> usize {
+            self.$field.len()
+        }
+        fn len_bytes(&self) -> u64 {
+            self.$field.bytes()
+        }
+        fn for_each_packet(&self, f: &mut dyn FnMut(&$crate::net::Packet)) {
+            self.$field.for_each_packet(f)
+        }
+    };
+}
+pub(crate) use round_robin_service;

@@ -1,0 +1,86 @@
+//! Stochastic Fairness Queueing (SFQ).
+//!
+//! Reference: P. E. McKenney, "Stochastic Fairness Queueing", IEEE INFOCOM 1990 (cited by
+//! Keshav 1991 §3.3 as the way to avoid per-conversation state). Conversations are hashed onto
+//! a fixed number of queues served packet by packet in round robin; conversations that collide
+//! share a queue; the hash function is perturbed periodically so that collisions do not last.
+//!
+//! Choices: `queues` = 128 and `perturb` = 10 s (Linux's defaults; McKenney leaves both to the
+//! designer; `perturb = "0s"` never perturbs). At a perturbation, queued packets stay where
+//! they are and new arrivals follow the new hash, so a conversation may briefly have packets in
+//! two queues (and be reordered). On overflow the last packet of the longest queue is dropped.
+//! The new salt comes from the port's random stream, so runs repeat.
+
+use super::classify::{Buckets, Classifier, ConversationKey};
+use super::round_robin::{round_robin_service, Cost, RoundRobin, RrDrop};
+use super::{PortInfo, Qdisc, QdiscCtx};
+use crate::net::Packet;
+use crate::params::ParamError;
+use crate::units::{BufferLimit, Time};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SfqConfig {
+    pub key: ConversationKey,
+    pub queues: usize,
+    pub perturb: Time,
+}
+
+impl Default for SfqConfig {
+    fn default() -> Self {
+        SfqConfig { key: ConversationKey::Flow, queues: 128, perturb: Time::from_secs(10) }
+    }
+}
+
+pub struct Sfq {
+    rr: RoundRobin,
+    perturb: Time,
+    next_perturbation: Time,
+}
+
+impl Sfq {
+    pub fn new(cfg: SfqConfig, port: &PortInfo) -> Result<Sfq, ParamError> {
+        let classifier = Classifier::new(cfg.key, port);
+        let buckets = Buckets::new(cfg.queues, &HashMap::new(), &classifier, port)?;
+        let rr =
+            RoundRobin::new(classifier, Some(buckets), port, Cost::Packets, 1, RrDrop::Longest, BufferLimit::Unlimited);
+        Ok(Sfq { rr, perturb: cfg.perturb, next_perturbation: cfg.perturb })
+    }
+}
+
+impl Qdisc for Sfq {
+    fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
+        if self.perturb > Time::ZERO && ctx.now >= self.next_perturbation {
+            let salt = ctx.rng.random();
+            self.rr.buckets.as_mut().expect("SFQ hashes").perturb(salt);
+            while self.next_perturbation <= ctx.now {
+                self.next_perturbation += self.perturb;
+            }
+        }
+        self.rr.enqueue(pkt, ctx)
+    }
+    round_robin_service!(rr);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qdisc::testing::{pkt, port, with_ctx_at};
+
+    #[test]
+    fn colliding_conversations_share_a_queue_until_the_hash_is_perturbed() {
+        // two queues, many flows: some pair collides; after a perturbation the mapping changes
+        let info = port(BufferLimit::Unlimited, &[(0, 1); 16]);
+        let mut q =
+            Sfq::new(SfqConfig { queues: 2, perturb: Time::from_secs(1), ..Default::default() }, &info).unwrap();
+        let queue_of = |q: &Sfq, f: u32| q.rr.buckets.as_ref().unwrap().of(q.rr.classifier.conv(&pkt(f, 0, 1)));
+        let before: Vec<usize> = (0..16).map(|f| queue_of(&q, f)).collect();
+        assert!(before.iter().all(|&b| b < 2) && before.contains(&0) && before.contains(&1));
+        with_ctx_at(Time::from_secs(2), |ctx| q.enqueue(pkt(0, 0, 100), ctx));
+        let after: Vec<usize> = (0..16).map(|f| queue_of(&q, f)).collect();
+        assert_ne!(before, after, "the hash changed");
+    }
+}
