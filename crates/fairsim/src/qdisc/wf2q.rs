@@ -153,7 +153,7 @@ mod tests {
     /// conversation 0's packets back to back first; WF²Q+ interleaves them with the others.
     #[test]
     fn the_heavy_conversation_is_interleaved_not_bursted() {
-        let mut info = port(BufferLimit::Unlimited, &vec![(0, 1); 11]);
+        let mut info = port(BufferLimit::Unlimited, &[(0, 1); 11]);
         let mut metas = info.flows.to_vec();
         metas[0].weight = 10.0;
         info.flows = metas.into();
