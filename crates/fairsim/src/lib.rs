@@ -18,6 +18,7 @@ pub mod error;
 pub mod net;
 pub mod params;
 pub mod qdisc;
+pub mod reference;
 pub mod report;
 pub mod scenario;
 pub mod stats;

@@ -28,6 +28,8 @@ pub struct RoundNumber {
     active_weight: f64,
     last_finish: Vec<f64>,
     weight: Vec<f64>,
+    /// (time, R) at every change of slope, when recording (for the fluid reference).
+    trace: Option<Vec<(f64, f64)>>,
 }
 
 impl RoundNumber {
@@ -67,6 +69,7 @@ impl RoundNumber {
             if reached_at <= now_ns {
                 self.r = f_min;
                 self.checked = reached_at.max(self.checked);
+                self.note();
                 while let Some((Tag(f, _), c)) = self.active.peek() {
                     if f > f_min {
                         break;
@@ -100,6 +103,23 @@ impl RoundNumber {
         } else if self.active.remove(c).is_some() {
             self.deactivated(c);
         }
+    }
+
+    /// Keeps (time, R) at every change of slope from now on; see `trace`.
+    pub fn record(&mut self) {
+        self.trace = Some(vec![(self.checked, self.r)]);
+    }
+
+    /// Records the current point of the trajectory (an arrival may change the slope here).
+    pub fn note(&mut self) {
+        if let Some(t) = &mut self.trace {
+            t.push((self.checked, self.r));
+        }
+    }
+
+    /// The recorded trajectory of R: piecewise linear between these points.
+    pub fn trace(&self) -> &[(f64, f64)] {
+        self.trace.as_deref().unwrap_or(&[])
     }
 
     /// Heap operations so far (the round number's share of the thesis's cost).
