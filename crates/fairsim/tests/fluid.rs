@@ -3,11 +3,11 @@
 //! by preemptive FQ and by non-preemptive FQ are within one maximum-size packet of each other.
 //! Checked on random arrival traces against the exact fluid reference.
 
+use fairsim::net::{FlowId, NodeId, Packet, PacketKind};
 use fairsim::qdisc::replay::replay;
-use fairsim::qdisc::{Fq, FqConfig, FlowMeta, PortInfo};
+use fairsim::qdisc::{FlowMeta, Fq, FqConfig, PortInfo};
 use fairsim::reference::preemptive::preemptive_fq;
 use fairsim::reference::{Arrival, Gps, Service};
-use fairsim::net::{FlowId, NodeId, Packet, PacketKind};
 use fairsim::units::{BufferLimit, Rate, Time};
 use proptest::prelude::*;
 
@@ -15,7 +15,8 @@ const CONVS: usize = 5;
 const RATE: u64 = 1_000_000;
 
 fn port() -> PortInfo {
-    let flows: Vec<FlowMeta> = (0..CONVS).map(|i| FlowMeta { name: format!("f{i}"), src: NodeId(0), dst: NodeId(1), weight: 1.0 }).collect();
+    let flows: Vec<FlowMeta> =
+        (0..CONVS).map(|i| FlowMeta { name: format!("f{i}"), src: NodeId(0), dst: NodeId(1), weight: 1.0 }).collect();
     let crossing = (0..CONVS).map(|i| (FlowId(i as u32), PacketKind::Data)).collect();
     PortInfo { buffer: BufferLimit::Unlimited, rate: Rate(RATE), flows: flows.into(), crossing }
 }

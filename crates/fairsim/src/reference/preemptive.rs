@@ -18,7 +18,8 @@ pub fn preemptive_fq(arrivals: &[Arrival], weights: &[f64], rate_bps: f64) -> Se
     loop {
         // serve the smallest finish number until the next arrival or until it is done
         let next_arrival = arrivals.get(i).map(|a| a.t_ns);
-        let best = (0..queue.len()).min_by(|&a, &b| queue[a].0.total_cmp(&queue[b].0).then(queue[a].1.cmp(&queue[b].1)));
+        let best =
+            (0..queue.len()).min_by(|&a, &b| queue[a].0.total_cmp(&queue[b].0).then(queue[a].1.cmp(&queue[b].1)));
         match (best, next_arrival) {
             (None, None) => return out,
             (None, Some(t)) => now = now.max(t),
