@@ -110,3 +110,23 @@ def test_examples_run_and_conserve_packets():
                     run["pair"],
                     f["name"],
                 )
+
+
+def test_service_compared_with_the_fluid_reference(small_path):
+    res = fairsim.run(small_path, pair="G/FCFS", set={"run.fluid_reference": ["gw->b"]})
+    fluid = res.fluid
+    assert set(fluid["port"]) == {"gw->b"}
+    assert {"ftp", "telnet", "noise"} <= set(fluid["flow"])
+    assert {"mean_lag_s", "max_lag_s", "max_behind_bytes", "max_ahead_bytes"} <= set(fluid.columns)
+    assert "vs GPS at gw->b" in res.summary()
+    with pytest.raises(fairsim.ScenarioError, match="unknown port `nowhere`"):
+        fairsim.run(small_path, set={"run.fluid_reference": ["nowhere"]})
+
+
+def test_every_registered_discipline_runs_a_scenario(small_path):
+    names = [e.name for e in fairsim.catalogue()["disciplines"]]
+    assert {"fq", "fqbit", "wfq", "scfq", "virtual_clock", "wf2qplus", "drr", "sfq", "nagle"} <= set(names)
+    for q in names:
+        res = fairsim.run(small_path, pair="G/FCFS", set={'pairs."G/FCFS".qdisc': q, "run.duration": "120s"})
+        assert res.queues.set_index("port").loc["gw->b", "qdisc"] == q
+        assert res.flows.goodput_pps.sum() > 5, q

@@ -6,6 +6,7 @@ Exit codes: 0 success; 2 bad input (a malformed scenario, an unknown pair, a bad
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tomllib
@@ -94,10 +95,20 @@ overrides_option = click.option(
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON document on stdout.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Runs in parallel (default: one per core).")
+@click.option(
+    "--gps",
+    "gps_ports",
+    multiple=True,
+    metavar="PORT",
+    help="Compare the service at PORT (e.g. gw->sink) with the ideal fluid one (repeatable).",
+)
 @click.option("--progress/--no-progress", default=None, help="Progress bars (default: on a terminal).")
-def run_cmd(scenario, pairs, seeds, sets, out, fmt, as_json, jobs, progress):
+def run_cmd(scenario, pairs, seeds, sets, out, fmt, as_json, jobs, gps_ports, progress):
     """Run SCENARIO (a file, or a bundled name such as examples/dumbbell) under its pairs."""
-    sc = load(scenario, set=list(sets))
+    sets = list(sets)
+    if gps_ports:
+        sets.append("run.fluid_reference=" + json.dumps(list(gps_ports)))
+    sc = load(scenario, set=sets)
     results = run(sc, pair=list(pairs) or None, seed=list(seeds) or None, progress=progress, jobs=jobs)
     if out:
         from fairsim.output import write_results

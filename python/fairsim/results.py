@@ -37,7 +37,7 @@ class Results:
     """The results of running a scenario under one or more pairs and seeds.
 
     DataFrames (one row per pair, seed and flow/queue/interval):
-    ``flows``, ``intervals``, ``queues``, ``queue_intervals``, ``fairness``.
+    ``flows``, ``intervals``, ``queues``, ``queue_intervals``, ``fairness``, ``fluid``.
     ``summary()`` is the table ``fairsim run`` prints; ``to_json()`` the document ``--json`` prints.
     """
 
@@ -112,7 +112,10 @@ class Results:
                     {k: q[k] for k in ("port", "from", "to", "rate_bps", "delay_s", "buffer", "qdisc")}
                 )
                 _flatten_summaries(row, q, QUEUE_METRICS)
-                row.update({k: q["totals"][k] for k in ("arrivals", "departures", "drops", "max_occupancy")})
+                row.update(
+                    {k: q["totals"][k] for k in ("arrivals", "departures", "drops", "marks", "max_occupancy")}
+                )
+                row.update(q.get("qdisc_stats", {}))
                 rows.append(row)
         return pd.DataFrame(rows)
 
@@ -127,6 +130,18 @@ class Results:
         df["utilisation"] = df["busy_ns"] / 1e9 / secs
         df["occupancy_pkts"] = df["occupancy_area"].astype(float) / 1e9 / secs
         return df
+
+    @cached_property
+    def fluid(self) -> pd.DataFrame:
+        """Per port named in `[run] fluid_reference` and per flow: lag behind the ideal GPS."""
+        return pd.DataFrame(
+            [
+                {"pair": r["pair"], "seed": r["seed"], "port": p["port"], **f}
+                for r in self.runs
+                for p in r.get("fluid", [])
+                for f in p["flows"]
+            ]
+        )
 
     @cached_property
     def fairness(self) -> pd.DataFrame:

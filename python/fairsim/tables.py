@@ -133,8 +133,28 @@ def run_tables(run: dict) -> Group:
         parts.append(
             Text(f"({hidden} queues below {BUSY:.0%} utilisation and without drops not shown)", style="dim")
         )
+    for port in run.get("fluid", []):
+        parts += [Text(""), fluid_table(port)]
     parts.append(Text(f"{run['events']:,} events in {run['wall_s']:.2f} s", style="dim"))
     return Group(*parts)
+
+
+def fluid_table(port: dict) -> Table:
+    """How far each flow's service at a port strayed from the ideal fluid (GPS) service."""
+    table = _table(
+        ["vs GPS at " + port["port"], "packets", "mean lag", "max lag", "max behind", "max ahead"], left=1
+    )
+    for f in port["flows"]:
+        name = f["flow"] + (" (ACKs)" if f["kind"] == "ack" else "")
+        table.add_row(
+            name,
+            str(f["packets"]),
+            f"{num(f['mean_lag_s'] * 1e3)} ms",
+            f"{num(f['max_lag_s'] * 1e3)} ms",
+            f"{num(f['max_behind_bytes'])} B",
+            f"{num(f['max_ahead_bytes'])} B",
+        )
+    return table
 
 
 def all_tables(results: Results) -> Group:

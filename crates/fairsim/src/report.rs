@@ -27,6 +27,8 @@ pub struct RunReport {
     pub flows: Vec<FlowReport>,
     pub queues: Vec<QueueReport>,
     pub fairness: Fairness,
+    /// Service compared with GPS, for the ports named in `[run] fluid_reference`.
+    pub fluid: Vec<crate::stats::fluid::FluidReport>,
     pub flow_intervals: Vec<FlowInterval>,
     pub queue_intervals: Vec<QueueInterval>,
 }
@@ -95,6 +97,8 @@ pub struct QueueReport {
     pub buffer: String,
     pub qdisc: String,
     pub qdisc_params: Params,
+    /// Figures particular to the discipline (operation counts, internal state).
+    pub qdisc_stats: std::collections::BTreeMap<String, f64>,
     /// Fraction of the time the line was busy, per interval.
     pub utilisation: Option<Summary>,
     /// Time-averaged packets waiting (not counting the one on the line), per interval.
@@ -257,6 +261,7 @@ impl Simulation {
                     buffer: port.buffer.to_string(),
                     qdisc: port.qdisc_name.clone(),
                     qdisc_params: params_table(&self.port_qdiscs[pi]),
+                    qdisc_stats: port.qdisc.stats().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
                     utilisation: Summary::of(measured.iter().map(|&i| Some(rec[i].busy_ns as f64 / 1e9 / secs(i)))),
                     occupancy_pkts: Summary::of(
                         measured.iter().map(|&i| Some(rec[i].occupancy_area as f64 / 1e9 / secs(i))),
@@ -311,9 +316,20 @@ impl Simulation {
             flows,
             queues,
             fairness,
+            fluid: self.fluid_reports(),
             flow_intervals,
             queue_intervals,
         }
+    }
+
+    fn fluid_reports(&self) -> Vec<crate::stats::fluid::FluidReport> {
+        let names: Vec<String> = self.scenario.flows.iter().map(|f| f.name.clone()).collect();
+        let weights: Vec<f64> = self.scenario.flows.iter().map(|f| f.weight).collect();
+        let from = self.scenario.run.warmup.0 as f64;
+        self.ports
+            .iter()
+            .filter_map(|p| p.fluid.as_ref().map(|rec| rec.analyse(&p.name, p.rate.0 as f64, &names, &weights, from)))
+            .collect()
     }
 
     /// Each flow's max-min fair share of the network given the demands of open-loop sources.

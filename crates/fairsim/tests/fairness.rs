@@ -155,3 +155,44 @@ fq = {{ qdisc = {{ kind = "fq", delta = "{delta}", charge_drops = false }} }}
     let delay = |r: &RunReport| r.flows.iter().find(|x| x.name == "sparse").unwrap().delay_s.unwrap().mean;
     assert!(delay(&r1) < 0.8 * delay(&r0), "sparse delay {} (δ = P) vs {} (δ = 0)", delay(&r1), delay(&r0));
 }
+
+#[test]
+fn fq_departures_stay_within_one_packet_time_of_gps_and_fcfs_do_not() {
+    let text = r#"
+nodes = ["a", "b", "gw", "dst"]
+[run]
+duration = "60s"
+warmup = "5s"
+fluid_reference = ["gw->dst"]
+[links]
+a = { between = ["a", "gw"], rate = "10Mbps" }
+b = { between = ["b", "gw"], rate = "10Mbps" }
+out = { between = ["gw", "dst"], rate = "1Mbps", delay = "5ms" }
+[flows]
+bulk1 = { src = "a", dst = "dst", app = "ftp", window = 30 }
+bulk2 = { src = "a", dst = "dst", app = "ftp", window = 10 }
+small = { src = "b", dst = "dst", app = "ftp", window = 2, packet_size = "200B" }
+voice = { src = "b", dst = "dst", app = "cbr", rate = "64kbps", packet_size = "160B" }
+[pairs]
+fq = { qdisc = "fq" }
+wf2q = { qdisc = "wf2qplus" }
+fcfs = { qdisc = "fcfs" }
+"#;
+    let packet_time = 1000.0 * 8.0 / 1e6; // the largest packet on the 1 Mb/s line
+    for (pair, bounded) in [("fq", true), ("wf2q", true), ("fcfs", false)] {
+        let r = run(text, pair);
+        assert_eq!(
+            r.flows.iter().map(|f| f.run_totals.dropped).sum::<u64>(),
+            0,
+            "no drops, so GPS sees the same traffic"
+        );
+        let port = &r.fluid[0];
+        assert_eq!(port.port, "gw->dst");
+        let worst = port.flows.iter().filter(|f| f.kind == "data").map(|f| f.max_lag_s).fold(f64::MIN, f64::max);
+        if bounded {
+            assert!(worst <= packet_time * 1.0001, "{pair}: a packet left {worst} s after GPS would have finished it");
+        } else {
+            assert!(worst > 5.0 * packet_time, "{pair}: FCFS lags GPS by much more: {worst}");
+        }
+    }
+}

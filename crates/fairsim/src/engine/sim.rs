@@ -63,6 +63,7 @@ impl Simulation {
                 transmitting: None,
                 pipe: Default::default(),
                 stats: PortStats::default(),
+                fluid: scenario.run.fluid_reference.contains(&PortId::from_idx(i)).then(Default::default),
             });
             port_qdiscs.push(resolved);
         }
@@ -196,6 +197,9 @@ impl Simulation {
         pkt.enqueued_at = now;
         let port = &mut self.ports[p.idx()];
         port.stats.current.arrivals += 1;
+        if let Some(rec) = &mut port.fluid {
+            rec.arrived(now.0, &pkt);
+        }
         let mut ctx = QdiscCtx::new(now, port.rate, &mut port.rng, &mut self.drops, &mut port.stats.current.marks);
         port.qdisc.enqueue(pkt, &mut ctx);
         let idle = port.transmitting.is_none();
@@ -230,6 +234,9 @@ impl Simulation {
         port.stats.add_busy(started, now);
         port.stats.current.departures += 1;
         port.stats.current.bytes_sent += pkt.size as u64;
+        if let Some(rec) = &mut port.fluid {
+            rec.departed(now.0, &pkt);
+        }
         let arrival = now + port.delay;
         port.pipe.push_back((arrival, pkt));
         if port.pipe.len() == 1 {

@@ -27,6 +27,8 @@ pub struct Port {
     /// Packets propagating, with their arrival times at the far end.
     pub pipe: VecDeque<(Time, Packet)>,
     pub stats: PortStats,
+    /// Arrivals and departures, kept for the comparison with the fluid reference if asked for.
+    pub fluid: Option<crate::stats::fluid::FluidRecord>,
 }
 
 impl Port {

@@ -15,6 +15,8 @@ pub struct Gps {
     trajectory: Vec<(f64, f64)>,
     /// Per packet, in arrival order: (conversation, S, F, departure time ns).
     pub packets: Vec<(usize, f64, f64, f64)>,
+    /// Per conversation, in order: (S, F, bits served before this packet).
+    by_conv: Vec<Vec<(f64, f64, f64)>>,
     weights: Vec<f64>,
 }
 
@@ -34,7 +36,13 @@ impl Gps {
         }
         round.advance(f64::INFINITY, rate_bps);
         let trajectory = round.trace().to_vec();
-        let mut gps = Gps { trajectory, packets: vec![], weights: weights.to_vec() };
+        let mut by_conv = vec![vec![]; weights.len()];
+        let mut cumulative = vec![0.0; weights.len()];
+        for (&(c, s, f), a) in starts.iter().zip(arrivals) {
+            by_conv[c].push((s, f, cumulative[c]));
+            cumulative[c] += a.bits;
+        }
+        let mut gps = Gps { trajectory, packets: vec![], by_conv, weights: weights.to_vec() };
         gps.packets = starts.into_iter().map(|(c, s, f)| (c, s, f, gps.time_of_round(f))).collect();
         gps
     }
@@ -65,11 +73,18 @@ impl Gps {
         t0 + (t1 - t0) * (round - r0) / (r1 - r0)
     }
 
-    /// Bits of conversation `conv` served by time `t_ns`.
+    /// Bits of conversation `conv` served by time `t_ns`. A conversation's packets occupy
+    /// consecutive rounds ([S, F] intervals that do not overlap), so one search finds the
+    /// packet in service at round R(t).
     pub fn served(&self, conv: usize, t_ns: f64) -> f64 {
         let r = self.round_at(t_ns);
-        let w = self.weights[conv];
-        self.packets.iter().filter(|p| p.0 == conv).map(|&(_, s, f, _)| w * (r.min(f) - s).max(0.0)).sum()
+        let packets = &self.by_conv[conv];
+        let k = packets.partition_point(|&(s, _, _)| s <= r);
+        if k == 0 {
+            return 0.0;
+        }
+        let (s, f, before) = packets[k - 1];
+        before + self.weights[conv] * (r.min(f) - s)
     }
 }
 

@@ -59,6 +59,8 @@ pub struct RunSpec {
     pub seed: u64,
     /// Flows over which Jain's index is computed.
     pub fairness: Vec<FlowId>,
+    /// Ports whose service is compared with GPS.
+    pub fluid_reference: Vec<PortId>,
 }
 
 #[derive(Debug, Clone)]

@@ -67,6 +67,8 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
     run.insert("seed".into(), Value::Integer(seed as i64));
     let fair = sc.run.fairness.iter().map(|f| s(&sc.flows[f.idx()].name)).collect();
     run.insert("fairness".into(), Value::Array(fair));
+    let fluid = sc.run.fluid_reference.iter().map(|p| s(&sc.ports[p.idx()].name)).collect();
+    run.insert("fluid_reference".into(), Value::Array(fluid));
     doc.insert("run".into(), Value::Table(run));
     doc.insert("nodes".into(), Value::Array(sc.nodes.iter().map(s).collect()));
 

@@ -42,6 +42,8 @@ pub struct RawRun {
     pub seed: Option<u64>,
     /// Flows over which Jain's index is computed (default: all).
     pub fairness: Option<Vec<String>>,
+    /// Ports (`a->b`) whose service is compared with the ideal fluid one (GPS).
+    pub fluid_reference: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]

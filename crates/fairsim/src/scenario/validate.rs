@@ -51,7 +51,8 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
             flows.push(flow);
         }
     }
-    let run = build_run(&raw.run, &raw.flows, &mut pb);
+    let mut run = build_run(&raw.run, &raw.flows, &mut pb);
+    run.fluid_reference = fluid_ports(&raw.run, &ports, &mut pb);
 
     if !pb.0.is_empty() {
         return Err(pb.0);
@@ -233,7 +234,26 @@ fn build_run(raw: &RawRun, flows: &indexmap::IndexMap<String, RawFlow>, pb: &mut
             })
             .collect(),
     };
-    RunSpec { duration, warmup, interval, intervals, seed: raw.seed.unwrap_or(1), fairness }
+    RunSpec { duration, warmup, interval, intervals, seed: raw.seed.unwrap_or(1), fairness, fluid_reference: vec![] }
+}
+
+fn fluid_ports(raw: &RawRun, ports: &[PortSpec], pb: &mut Problems) -> Vec<PortId> {
+    let names = raw.fluid_reference.as_deref().unwrap_or_default();
+    names
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| {
+            let id = ports.iter().position(|p| &p.name == n).map(PortId::from_idx);
+            if id.is_none() {
+                let known: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
+                pb.add(
+                    &["run", "fluid_reference", &i.to_string()],
+                    format!("unknown port `{n}` (ports are {})", list(&known)),
+                );
+            }
+            id
+        })
+        .collect()
 }
 
 #[allow(clippy::too_many_arguments)]

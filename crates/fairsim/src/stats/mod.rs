@@ -2,6 +2,7 @@
 
 pub mod counters;
 pub mod fairness;
+pub mod fluid;
 pub mod summary;
 
 pub use counters::{FlowCounters, PortCounters, PortStats};
