@@ -176,6 +176,51 @@ def validate_cmd(scenario, sets):
         console.print(flows)
 
 
+@main.group("bench")
+def bench_group():
+    """Studies that measure algorithms rather than networks."""
+
+
+@bench_group.command("fq-buffers")
+@click.option("--quick", is_flag=True, help="A 3x3 grid of 300 s runs instead of 5x5 of 2500 s.")
+@click.option("--out", type=click.Path(file_okay=False), default="fq-buffers", show_default=True)
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Runs in parallel (default: one per core).")
+def fq_buffers_cmd(quick, out, jobs):
+    """Keshav 1991 ch. 3: FQ's packet buffer as list, tree, double heap and per-conversation queues."""
+    from pathlib import Path
+
+    from fairsim.studies import fq_buffers as study
+
+    grid = study.QUICK if quick else study.Grid()
+    df = study.run(grid, jobs=jobs)
+    Path(out).mkdir(parents=True, exist_ok=True)
+    df.to_csv(Path(out) / "fq_buffers.csv", index=False)
+    study.plot(df, str(Path(out) / "fq_buffers.png"))
+    console = Console(highlight=False)
+    for value, title in (
+        ("ops_per_insert", "average elementary operations per insertion"),
+        ("max_ops_per_insert", "maximum elementary operations in one insertion"),
+        ("wall_s", "wall seconds per run (the whole simulation)"),
+    ):
+        t = study.pivot(df, value)
+        table = Table(title=title, box=None, header_style="bold", title_justify="left")
+        for col in ["N", "B", "regime", *t.columns]:
+            table.add_column(col, justify="left" if col == "regime" else "right")
+        for (n, b, regime), row in t.iterrows():
+            table.add_row(str(n), str(b), regime, *(f"{v:.3g}" for v in row))
+        console.print(table)
+        console.print()
+    same = study.check_same_traffic(df)
+    console.print(
+        "the four structures sent and dropped the same packets at every point"
+        if same
+        else "[bold red]the structures' runs differ: this is a bug[/]"
+    )
+    console.print(f"wrote {Path(out) / 'fq_buffers.csv'} and {Path(out) / 'fq_buffers.png'}")
+    if not same:
+        raise click.exceptions.Exit(1)
+
+
 @main.command("list")
 def list_cmd():
     """List disciplines, transports, applications and bundled scenarios."""

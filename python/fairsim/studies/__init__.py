@@ -1,0 +1,1 @@
+"""Studies: experiments that are more than one scenario (grids of generated scenarios)."""
