@@ -7,7 +7,8 @@ from fairsim.studies import fq_buffers as study
 
 @pytest.fixture(scope="module")
 def df():
-    return study.run(study.Grid(conversations=(2, 10, 40), buffers=(10, 200), duration_s=150.0), progress=False)
+    grid = study.Grid(conversations=(2, 10, 40), buffers=(10, 200), duration_s=150.0)
+    return study.run(grid, progress=False)
 
 
 def test_the_four_structures_see_identical_traffic(df):
