@@ -10,6 +10,7 @@ mod fcfs;
 pub mod fifo;
 pub mod fq;
 pub mod heap;
+mod longest;
 mod nagle;
 pub mod perconv;
 mod random_drop;

@@ -3,10 +3,10 @@
 //! Each conversation (or bucket) has a FIFO of entries: the packet, its scheduling tag and
 //! whatever else the discipline keeps per packet, and an arrival sequence number. The store
 //! keeps totals for the buffer limit and, when asked to, the conversation using the most buffer
-//! (packets or bytes, as the limit counts), in O(log n) per change — the victim of the 1989
-//! paper's buffer policy ("drop the last packet of the conversation using the most buffer").
+//! (packets or bytes, as the limit counts; see `longest`) — the victim of the 1989 paper's
+//! buffer policy ("drop the last packet of the conversation using the most buffer").
 
-use super::heap::{IndexedHeap, Max};
+use super::longest::Longest;
 use crate::net::Packet;
 use crate::units::BufferLimit;
 use std::collections::VecDeque;
@@ -24,9 +24,6 @@ pub struct Entry {
     pub seq: u64,
 }
 
-/// A conversation's buffer use; among equals the lower-numbered conversation ranks higher.
-type Usage = (u64, std::cmp::Reverse<usize>);
-
 #[derive(Debug)]
 pub struct Conversations {
     queues: Vec<VecDeque<Entry>>,
@@ -35,7 +32,7 @@ pub struct Conversations {
     total_bytes: u64,
     next_seq: u64,
     /// Buffer use per conversation, maintained only if a discipline needs the longest.
-    longest: Option<IndexedHeap<Max<Usage>>>,
+    longest: Option<Longest>,
     by_bytes: bool,
 }
 
@@ -49,7 +46,7 @@ impl Conversations {
             total_pkts: 0,
             total_bytes: 0,
             next_seq: 0,
-            longest: track_longest.then(IndexedHeap::default),
+            longest: track_longest.then(|| Longest::new(count, matches!(limit, BufferLimit::Bytes(_)))),
             by_bytes: matches!(limit, BufferLimit::Bytes(_)),
         }
     }
@@ -62,14 +59,10 @@ impl Conversations {
         }
     }
 
-    fn track(&mut self, c: usize) {
-        let m = self.measure(c);
-        if let Some(h) = &mut self.longest {
-            if m == 0 {
-                h.remove(c);
-            } else {
-                h.set(c, Max((m, std::cmp::Reverse(c))));
-            }
+    fn track(&mut self, c: usize, old: u64) {
+        let new = self.measure(c);
+        if let Some(l) = &mut self.longest {
+            l.update(c, old, new);
         }
     }
 
@@ -77,31 +70,35 @@ impl Conversations {
     pub fn push(&mut self, c: usize, pkt: Packet, tag: f64, aux: f64) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;
+        let old = self.measure(c);
         self.bytes[c] += pkt.size as u64;
         self.total_bytes += pkt.size as u64;
         self.total_pkts += 1;
         self.queues[c].push_back(Entry { pkt, tag, aux, seq });
-        self.track(c);
+        self.track(c, old);
         seq
     }
 
-    fn taken(&mut self, c: usize, e: Option<Entry>) -> Option<Entry> {
+    /// Accounts for `e` having left conversation `c`, whose use was `old`.
+    fn taken(&mut self, c: usize, e: Option<Entry>, old: u64) -> Option<Entry> {
         let e = e?;
         self.bytes[c] -= e.pkt.size as u64;
         self.total_bytes -= e.pkt.size as u64;
         self.total_pkts -= 1;
-        self.track(c);
+        self.track(c, old);
         Some(e)
     }
 
     pub fn pop_front(&mut self, c: usize) -> Option<Entry> {
+        let old = self.measure(c);
         let e = self.queues[c].pop_front();
-        self.taken(c, e)
+        self.taken(c, e, old)
     }
 
     pub fn pop_back(&mut self, c: usize) -> Option<Entry> {
+        let old = self.measure(c);
         let e = self.queues[c].pop_back();
-        self.taken(c, e)
+        self.taken(c, e, old)
     }
 
     pub fn front(&self, c: usize) -> Option<&Entry> {
@@ -139,8 +136,7 @@ impl Conversations {
     /// The conversation using the most buffer; `prefer` wins a tie (the arriving packet's, so
     /// that among equals the packet that came last is the one dropped).
     pub fn longest(&self, prefer: usize) -> Option<usize> {
-        let h = self.longest.as_ref().expect("created with track_longest");
-        let (Max((m, std::cmp::Reverse(c))), _) = h.peek()?;
+        let (m, c) = self.longest.as_ref().expect("created with track_longest").max()?;
         Some(if self.measure(prefer) == m { prefer } else { c })
     }
 
@@ -163,7 +159,7 @@ mod tests {
         assert_eq!(q.longest(0), Some(1));
         q.push(0, pkt(0, 1, 100), 2.0, 0.0);
         assert_eq!(q.longest(0), Some(0), "ties go to the preferred conversation");
-        assert_eq!(q.longest(2), Some(0), "else to the lowest index");
+        assert_eq!(q.longest(2), Some(0), "else to the one that reached the length last");
         assert_eq!(q.pop_back(1).unwrap().pkt.seq, 1);
         assert_eq!(q.pop_front(0).unwrap().pkt.seq, 0);
         assert_eq!((q.total_packets(), q.total_bytes()), (2, 200));

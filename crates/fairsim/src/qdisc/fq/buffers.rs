@@ -90,35 +90,43 @@ pub fn new_store(s: Structure, convs: usize, limit: BufferLimit, by_conversation
 pub struct Perc {
     convs: Conversations,
     heads: IndexedHeap<Tag>,
-    tails: IndexedHeap<Max<Tag>>,
+    /// Tails by bid, kept only to drop the largest bid (with `by_conversation` drops, the
+    /// longest conversation is tracked instead).
+    tails: Option<IndexedHeap<Max<Tag>>>,
     ops: Ops,
 }
 
 impl Perc {
-    pub fn new(count: usize, limit: BufferLimit, track_longest: bool) -> Perc {
+    /// `by_conversation`: drops take the last packet of the longest conversation; otherwise the
+    /// largest bid.
+    pub fn new(count: usize, limit: BufferLimit, by_conversation: bool) -> Perc {
         Perc {
-            convs: Conversations::new(count, limit, track_longest),
+            convs: Conversations::new(count, limit, by_conversation),
             heads: Default::default(),
-            tails: Default::default(),
+            tails: (!by_conversation).then(Default::default),
             ops: Ops::default(),
         }
     }
 
     fn swaps(&self) -> u64 {
-        self.heads.swaps + self.tails.swaps
+        self.heads.swaps + self.tails.as_ref().map_or(0, |t| t.swaps)
     }
 
-    /// Re-keys conversation `c` in both heaps after its queue changed.
+    /// Re-keys conversation `c` in the heaps after its queue changed.
     fn rekey(&mut self, c: usize) {
         match (self.convs.front(c), self.convs.back(c)) {
             (Some(h), Some(t)) => {
                 let (hk, tk) = (Tag(h.tag, h.seq), Tag(t.tag, t.seq));
                 self.heads.set(c, hk);
-                self.tails.set(c, Max(tk));
+                if let Some(tails) = &mut self.tails {
+                    tails.set(c, Max(tk));
+                }
             }
             _ => {
                 self.heads.remove(c);
-                self.tails.remove(c);
+                if let Some(tails) = &mut self.tails {
+                    tails.remove(c);
+                }
             }
         }
     }
@@ -138,7 +146,9 @@ impl BidStore for Perc {
         if was_empty {
             self.heads.set(c, Tag(bid, seq));
         }
-        self.tails.set(c, Max(Tag(bid, seq)));
+        if let Some(tails) = &mut self.tails {
+            tails.set(c, Max(Tag(bid, seq)));
+        }
         self.ops.inserted(self.swaps() - before);
     }
     fn pop_min(&mut self) -> Option<(usize, Entry)> {
@@ -148,7 +158,7 @@ impl BidStore for Perc {
         self.removed(c, e, before).map(|e| (c, e))
     }
     fn pop_max(&mut self) -> Option<(usize, Entry)> {
-        let (_, c) = self.tails.peek()?;
+        let (_, c) = self.tails.as_ref().expect("created to drop the largest bid").peek()?;
         let before = self.swaps();
         let e = self.convs.pop_back(c);
         self.removed(c, e, before).map(|e| (c, e))
