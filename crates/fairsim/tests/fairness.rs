@@ -74,34 +74,15 @@ fn weights_give_proportional_shares() {
     }
 }
 
-/// The 1989 paper's Scenario 3: an FTP and a Telnet against a source sending at twice the
-/// 56 kb/s line rate, buffer 20, Generic flow control with a window of 5.
-const ILL_BEHAVED: &str = r#"
-nodes = ["ftp", "telnet", "bad", "gw", "sink"]
-[run]
-duration = "2000s"
-warmup = "1500s"
-[links]
-f = { between = ["ftp", "gw"], rate = "800kbps" }
-t = { between = ["telnet", "gw"], rate = "800kbps" }
-b = { between = ["bad", "gw"], rate = "800kbps" }
-out = { between = ["gw", "sink"], rate = "56kbps", buffer = 20 }
-[flows]
-ftp = { src = "ftp", dst = "sink", app = "ftp" }
-telnet = { src = "telnet", dst = "sink", app = "telnet" }
-bad = { src = "bad", dst = "sink", app = "firehose", rate = "112kbps" }
-[pairs]
-"G/FCFS" = { qdisc = "fcfs" }
-"G/FQ" = { qdisc = "fq" }
-"G/FQ uncharged" = { qdisc = { kind = "fq", charge_drops = false } }
-"#;
-
 #[test]
 fn fq_is_a_firewall_against_an_ill_behaved_source() {
     let pps = |r: &RunReport, f: &str| r.flows.iter().find(|x| x.name == f).unwrap().goodput_pps.unwrap().mean;
     let rtt = |r: &RunReport, f: &str| r.flows.iter().find(|x| x.name == f).unwrap().rtt_mean_s;
-    let (fcfs, fq, uncharged) =
-        (run(ILL_BEHAVED, "G/FCFS"), run(ILL_BEHAVED, "G/FQ"), run(ILL_BEHAVED, "G/FQ uncharged"));
+    // the bundled example of the 1989 paper's Scenario 3 shape: an FTP and a Telnet against a
+    // source at twice the 56 kb/s line rate, buffer 20, Generic flow control (window 5)
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/examples/firewall.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let (fcfs, fq, uncharged) = (run(&text, "G/FCFS"), run(&text, "G/FQ"), run(&text, "G/WFQ"));
     // 56 kb/s = 7 packets/s of 1000 bytes. FCFS: the firehose takes nearly all of it.
     assert!(
         pps(&fcfs, "bad") > 6.0 && pps(&fcfs, "ftp") < 1.0,

@@ -91,29 +91,12 @@ fn two_generic_ftps_share_a_fcfs_link_equally() {
     assert!(r.fairness.jain.unwrap() > 0.999);
 }
 
-/// The 1989 paper's Scenario 3 shape: an FTP and a Telnet against an ill-behaved source sending
-/// at twice the line rate, through a FCFS gateway with 20 buffers, on a 56 kb/s line.
-const ILL_BEHAVED: &str = r#"
-nodes = ["ftp", "telnet", "bad", "gw", "sink"]
-[run]
-duration = "2000s"
-warmup = "1500s"
-[links]
-f = { between = ["ftp", "gw"], rate = "800kbps" }
-t = { between = ["telnet", "gw"], rate = "800kbps" }
-b = { between = ["bad", "gw"], rate = "800kbps" }
-out = { between = ["gw", "sink"], rate = "56kbps", buffer = 20 }
-[flows]
-ftp = { src = "ftp", dst = "sink", app = "ftp" }
-telnet = { src = "telnet", dst = "sink", app = "telnet" }
-bad = { src = "bad", dst = "sink", app = "firehose", rate = "112kbps" }
-[pairs]
-"G/FCFS" = { transport = "generic", qdisc = "fcfs" }
-"#;
-
 #[test]
 fn a_firehose_at_twice_the_line_rate_takes_most_of_a_fcfs_bottleneck() {
-    let r = run(&parse(ILL_BEHAVED), None, None);
+    // the bundled example of the 1989 paper's Scenario 3 shape: an FTP and a Telnet against an
+    // ill-behaved source at twice the 56 kb/s line rate, FCFS with 20 buffers
+    let sc = Scenario::load(example("firewall.toml").to_str().unwrap(), &[]).unwrap();
+    let r = run(&sc, Some("G/FCFS"), None);
     let by = |n: &str| r.flows.iter().find(|f| f.name == n).unwrap();
     let (ftp, bad) = (by("ftp"), by("bad"));
     // 56 kb/s is 7 packets/s; the paper's G/FCFS row: FTP 3 packets, ill-behaved 3497 of 3500

@@ -19,8 +19,8 @@
 //!   than waiting to be visited.
 
 use super::classify::{Buckets, Classifier, ConversationKey};
-use super::round_robin::{round_robin_service, Cost, RoundRobin, RrDrop};
-use super::{PortInfo, Qdisc, QdiscCtx};
+use super::round_robin::{Cost, RoundRobin, RrDrop};
+use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::params::ParamError;
 use crate::units::{BufferLimit, Bytes};
@@ -77,7 +77,11 @@ impl Qdisc for Drr {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         self.rr.enqueue(pkt, ctx)
     }
-    round_robin_service!(rr);
+    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
+        self.rr.dequeue()
+    }
+
+    inspect_store!(rr);
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@
 //! drop-tail, which is what this is. Deviations: none. Choices left open: the limit may be in
 //! packets (as in the papers) or bytes (the port's `buffer`).
 
-use super::fifo::{fifo_service, Fifo};
-use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
+use super::fifo::Fifo;
+use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
@@ -37,7 +37,11 @@ impl Qdisc for Fcfs {
         }
     }
 
-    fifo_service!(queue);
+    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
+        self.queue.pop()
+    }
+
+    inspect_store!(queue);
 }
 
 #[cfg(test)]

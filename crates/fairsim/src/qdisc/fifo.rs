@@ -44,6 +44,10 @@ impl Fifo {
     pub fn iter(&self) -> impl Iterator<Item = &Packet> {
         self.packets.iter()
     }
+
+    pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.packets.iter().for_each(f)
+    }
 }
 
 /// A packet with every field zero, for building probes.
@@ -69,23 +73,3 @@ pub fn blank() -> Packet {
         label: 0.0,
     }
 }
-
-/// Implements the read-only half of `Qdisc` for a discipline whose packets are all in one `Fifo`
-/// field, and its `dequeue` as plain FIFO service.
-macro_rules! fifo_service {
-    ($field:ident) => {
-        fn dequeue(&mut self, _ctx: &mut $crate::qdisc::QdiscCtx) -> Option<$crate::net::Packet> {
-            self.$field.pop()
-        }
-        fn len_packets(&self) -> usize {
-            self.$field.len()
-        }
-        fn len_bytes(&self) -> u64 {
-            self.$field.bytes()
-        }
-        fn for_each_packet(&self, f: &mut dyn FnMut(&$crate::net::Packet)) {
-            self.$field.iter().for_each(f);
-        }
-    };
-}
-pub(crate) use fifo_service;

@@ -121,6 +121,24 @@ pub trait Qdisc: Send + Sync {
     }
 }
 
+/// Implements the queue-inspection half of `Qdisc` (`len_packets`, `len_bytes`,
+/// `for_each_packet`) by asking the packet store in field `$field` (any type with `len`,
+/// `bytes` and `for_each_packet`).
+macro_rules! inspect_store {
+    ($field:ident) => {
+        fn len_packets(&self) -> usize {
+            self.$field.len()
+        }
+        fn len_bytes(&self) -> u64 {
+            self.$field.bytes()
+        }
+        fn for_each_packet(&self, f: &mut dyn FnMut(&$crate::net::Packet)) {
+            self.$field.for_each_packet(f)
+        }
+    };
+}
+pub(crate) use inspect_store;
+
 /// A flow as disciplines see it: for classifying its packets into conversations.
 #[derive(Debug, Clone)]
 pub struct FlowMeta {
@@ -251,24 +269,7 @@ pub(crate) mod testing {
     use crate::net::{FlowId, NodeId, PacketKind};
 
     pub fn pkt(flow: u32, seq: u64, size: u32) -> Packet {
-        Packet {
-            id: seq,
-            flow: FlowId(flow),
-            kind: PacketKind::Data,
-            seq,
-            size,
-            src: NodeId(0),
-            dst: NodeId(1),
-            sent_at: Time::ZERO,
-            echo_sent_at: Time::ZERO,
-            echo_seq: 0,
-            enqueued_at: Time::ZERO,
-            hop: 0,
-            congestion: false,
-            retransmission: false,
-            priority: 0,
-            label: 0.0,
-        }
+        Packet { id: seq, flow: FlowId(flow), seq, size, dst: NodeId(1), ..super::fifo::blank() }
     }
 
     pub fn ack(flow: u32, seq: u64) -> Packet {

@@ -9,8 +9,8 @@
 //! the last packet of the longest queue is dropped (Nagle kept "infinite storage").
 
 use super::classify::{Classifier, ConversationKey};
-use super::round_robin::{round_robin_service, Cost, RoundRobin, RrDrop};
-use super::{PortInfo, Qdisc, QdiscCtx};
+use super::round_robin::{Cost, RoundRobin, RrDrop};
+use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::params::ParamError;
 use crate::units::BufferLimit;
@@ -39,7 +39,11 @@ impl Qdisc for Nagle {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         self.rr.enqueue(pkt, ctx)
     }
-    round_robin_service!(rr);
+    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
+        self.rr.dequeue()
+    }
+
+    inspect_store!(rr);
 }
 
 #[cfg(test)]

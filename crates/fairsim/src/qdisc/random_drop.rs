@@ -6,8 +6,8 @@
 //! the same probability as every queued packet (so a full queue of n packets plus the arrival
 //! loses each with probability 1/(n+1)). With a byte limit, victims are drawn until the queue fits.
 
-use super::fifo::{fifo_service, Fifo};
-use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
+use super::fifo::Fifo;
+use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::units::BufferLimit;
 use rand::Rng;
@@ -39,7 +39,11 @@ impl Qdisc for RandomDrop {
         }
     }
 
-    fifo_service!(queue);
+    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
+        self.queue.pop()
+    }
+
+    inspect_store!(queue);
 }
 
 #[cfg(test)]

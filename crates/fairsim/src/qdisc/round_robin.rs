@@ -156,22 +156,3 @@ impl RoundRobin {
         self.queues.for_each_packet(f)
     }
 }
-
-/// Implements the queue-inspection half of `Qdisc` for a discipline with a `RoundRobin` field.
-macro_rules! round_robin_service {
-    ($field:ident) => {
-        fn dequeue(&mut self, _ctx: &mut $crate::qdisc::QdiscCtx) -> Option<$crate::net::Packet> {
-            self.$field.dequeue()
-        }
-        fn len_packets(&self) -> usize {
-            self.$field.len()
-        }
-        fn len_bytes(&self) -> u64 {
-            self.$field.bytes()
-        }
-        fn for_each_packet(&self, f: &mut dyn FnMut(&$crate::net::Packet)) {
-            self.$field.for_each_packet(f)
-        }
-    };
-}
-pub(crate) use round_robin_service;

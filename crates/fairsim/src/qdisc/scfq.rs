@@ -15,8 +15,8 @@
 //! - Ties between equal tags: first arrived first.
 
 use super::classify::ConversationKey;
-use super::tagged::{tagged_inspection, Tagged};
-use super::{PortInfo, Qdisc, QdiscCtx};
+use super::tagged::Tagged;
+use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::params::ParamError;
 use serde::{Deserialize, Serialize};
@@ -52,7 +52,7 @@ impl Qdisc for Scfq {
         Some(e.pkt)
     }
 
-    tagged_inspection!(q);
+    inspect_store!(q);
 }
 
 #[cfg(test)]

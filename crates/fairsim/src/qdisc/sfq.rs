@@ -12,8 +12,8 @@
 //! The new salt comes from the port's random stream, so runs repeat.
 
 use super::classify::{Buckets, Classifier, ConversationKey};
-use super::round_robin::{round_robin_service, Cost, RoundRobin, RrDrop};
-use super::{PortInfo, Qdisc, QdiscCtx};
+use super::round_robin::{Cost, RoundRobin, RrDrop};
+use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::params::ParamError;
 use crate::units::{BufferLimit, Time};
@@ -62,7 +62,11 @@ impl Qdisc for Sfq {
         }
         self.rr.enqueue(pkt, ctx)
     }
-    round_robin_service!(rr);
+    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
+        self.rr.dequeue()
+    }
+
+    inspect_store!(rr);
 }
 
 #[cfg(test)]

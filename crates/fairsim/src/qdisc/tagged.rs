@@ -67,22 +67,6 @@ impl Tagged {
     }
 }
 
-/// Implements the queue-inspection half of `Qdisc` for a discipline with a `Tagged` field.
-macro_rules! tagged_inspection {
-    ($field:ident) => {
-        fn len_packets(&self) -> usize {
-            self.$field.len()
-        }
-        fn len_bytes(&self) -> u64 {
-            self.$field.bytes()
-        }
-        fn for_each_packet(&self, f: &mut dyn FnMut(&$crate::net::Packet)) {
-            self.$field.for_each_packet(f)
-        }
-    };
-}
-pub(crate) use tagged_inspection;
-
 /// Each crossing conversation's share of the line (its weight over the total weight of the
 /// conversations that cross the port), indexed by conversation.
 pub fn shares(classifier: &Classifier, port: &PortInfo) -> Vec<f64> {

@@ -16,8 +16,8 @@
 //!   buffer, rolling its clock back (see `tagged`); ties between stamps: first arrived first.
 
 use super::classify::ConversationKey;
-use super::tagged::{shares, tagged_inspection, Tagged};
-use super::{PortInfo, Qdisc, QdiscCtx};
+use super::tagged::{shares, Tagged};
+use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::params::ParamError;
 use serde::{Deserialize, Serialize};
@@ -53,7 +53,7 @@ impl Qdisc for VirtualClock {
         self.q.pop().map(|e| e.pkt)
     }
 
-    tagged_inspection!(q);
+    inspect_store!(q);
 }
 
 #[cfg(test)]
