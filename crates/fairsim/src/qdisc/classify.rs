@@ -88,6 +88,9 @@ pub struct Buckets {
     fixed: Vec<Option<u32>>,
     pub count: usize,
     salt: u64,
+    /// Perturb the hash this often (zero: never), next at `next_perturbation`.
+    perturb_every: crate::units::Time,
+    next_perturbation: crate::units::Time,
 }
 
 impl Buckets {
@@ -118,12 +121,26 @@ impl Buckets {
                 fixed[classifier.conv_of[slot(f, kind)] as usize] = Some(q as u32);
             }
         }
-        Ok(Buckets { fixed, count, salt: 0 })
+        let zero = crate::units::Time::ZERO;
+        Ok(Buckets { fixed, count, salt: 0, perturb_every: zero, next_perturbation: zero })
     }
 
-    /// Changes the hash function (SFQ's periodic perturbation).
-    pub fn perturb(&mut self, salt: u64) {
-        self.salt = salt;
+    /// Changes the hash function every `every` (SFQ's periodic perturbation).
+    pub fn perturbed_every(mut self, every: crate::units::Time) -> Buckets {
+        self.perturb_every = every;
+        self.next_perturbation = every;
+        self
+    }
+
+    /// Draws a new hash salt if a perturbation is due at `now`.
+    pub fn perturb_if_due(&mut self, now: crate::units::Time, rng: &mut crate::engine::rng::SimRng) {
+        if self.perturb_every == crate::units::Time::ZERO || now < self.next_perturbation {
+            return;
+        }
+        self.salt = rand::Rng::random(rng);
+        while self.next_perturbation <= now {
+            self.next_perturbation += self.perturb_every;
+        }
     }
 
     #[inline]

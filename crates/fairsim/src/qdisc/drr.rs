@@ -20,8 +20,7 @@
 
 use super::classify::{Buckets, Classifier, ConversationKey};
 use super::round_robin::{Cost, RoundRobin, RrDrop};
-use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
-use crate::net::Packet;
+use super::PortInfo;
 use crate::params::ParamError;
 use crate::units::{BufferLimit, Bytes};
 use serde::{Deserialize, Serialize};
@@ -51,37 +50,20 @@ impl Default for DrrConfig {
     }
 }
 
-pub struct Drr {
-    rr: RoundRobin,
-}
-
-impl Drr {
-    pub fn new(cfg: DrrConfig, port: &PortInfo) -> Result<Drr, ParamError> {
-        if cfg.quantum.0 == 0 {
-            return Err(ParamError::at("quantum", "a quantum must be at least one byte"));
-        }
-        if cfg.queues.is_none() && !cfg.map.is_empty() {
-            return Err(ParamError::at("map", "mapping flows onto queues needs `queues`"));
-        }
-        if cfg.drop == RrDrop::Longest && cfg.queue_limit != BufferLimit::Unlimited {
-            return Err(ParamError::at("queue_limit", "per-queue limits go with drop = \"tail\""));
-        }
-        let classifier = Classifier::new(cfg.key, port);
-        let buckets = cfg.queues.map(|n| Buckets::new(n, &cfg.map, &classifier, port)).transpose()?;
-        let rr = RoundRobin::new(classifier, buckets, port, Cost::Bytes, cfg.quantum.0, cfg.drop, cfg.queue_limit);
-        Ok(Drr { rr })
+/// Builds a DRR discipline.
+pub fn drr(cfg: DrrConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
+    if cfg.quantum.0 == 0 {
+        return Err(ParamError::at("quantum", "a quantum must be at least one byte"));
     }
-}
-
-impl Qdisc for Drr {
-    fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
-        self.rr.enqueue(pkt, ctx)
+    if cfg.queues.is_none() && !cfg.map.is_empty() {
+        return Err(ParamError::at("map", "mapping flows onto queues needs `queues`"));
     }
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
-        self.rr.dequeue()
+    if cfg.drop == RrDrop::Longest && cfg.queue_limit != BufferLimit::Unlimited {
+        return Err(ParamError::at("queue_limit", "per-queue limits go with drop = \"tail\""));
     }
-
-    inspect_store!(rr);
+    let classifier = Classifier::new(cfg.key, port);
+    let buckets = cfg.queues.map(|n| Buckets::new(n, &cfg.map, &classifier, port)).transpose()?;
+    Ok(RoundRobin::new(classifier, buckets, port, Cost::Bytes, cfg.quantum.0, cfg.drop, cfg.queue_limit))
 }
 
 #[cfg(test)]
@@ -90,12 +72,13 @@ mod tests {
     use crate::qdisc::replay::replay;
     use crate::qdisc::testing::{pkt, port, with_ctx};
     use crate::qdisc::DropReason;
+    use crate::qdisc::Qdisc;
     use crate::units::{Rate, Time};
 
     #[test]
     fn byte_fairness_with_unequal_packet_sizes() {
         // 1500-byte and 500-byte packets, both backlogged: equal bytes per round
-        let mut q = Drr::new(DrrConfig::default(), &port(BufferLimit::Unlimited, &[(0, 1), (0, 1)])).unwrap();
+        let mut q = drr(DrrConfig::default(), &port(BufferLimit::Unlimited, &[(0, 1), (0, 1)])).unwrap();
         let arrivals: Vec<_> =
             (0..90).flat_map(|s| [(Time::ZERO, pkt(0, s, 1500)), (Time::ZERO, pkt(1, s, 500))]).collect();
         let r = replay(&mut q, Rate(8_000_000), &arrivals);
@@ -116,7 +99,7 @@ mod tests {
             queue_limit: BufferLimit::Packets(2),
             ..Default::default()
         };
-        let mut q = Drr::new(cfg, &port(BufferLimit::Packets(10), &[(0, 1); 4])).unwrap();
+        let mut q = drr(cfg, &port(BufferLimit::Packets(10), &[(0, 1); 4])).unwrap();
         let (_, drops) = with_ctx(|ctx| {
             for f in 0..4 {
                 q.enqueue(pkt(f, 0, 100), ctx);
@@ -133,7 +116,7 @@ mod tests {
         let mut metas = info.flows.to_vec();
         metas[1].weight = 2.0;
         info.flows = metas.into();
-        let mut q = Drr::new(DrrConfig { quantum: Bytes(1000), ..Default::default() }, &info).unwrap();
+        let mut q = drr(DrrConfig { quantum: Bytes(1000), ..Default::default() }, &info).unwrap();
         let arrivals: Vec<_> =
             (0..60).flat_map(|s| [(Time::ZERO, pkt(0, s, 1000)), (Time::ZERO, pkt(1, s, 1000))]).collect();
         let r = replay(&mut q, Rate(8_000_000), &arrivals);
@@ -144,8 +127,8 @@ mod tests {
     #[test]
     fn inconsistent_parameters_are_refused() {
         let p = port(BufferLimit::Packets(10), &[(0, 1)]);
-        assert!(Drr::new(DrrConfig { quantum: Bytes(0), ..Default::default() }, &p).is_err());
-        assert!(Drr::new(DrrConfig { map: HashMap::from([("f0".into(), 0)]), ..Default::default() }, &p).is_err());
-        assert!(Drr::new(DrrConfig { queue_limit: BufferLimit::Packets(1), ..Default::default() }, &p).is_err());
+        assert!(drr(DrrConfig { quantum: Bytes(0), ..Default::default() }, &p).is_err());
+        assert!(drr(DrrConfig { map: HashMap::from([("f0".into(), 0)]), ..Default::default() }, &p).is_err());
+        assert!(drr(DrrConfig { queue_limit: BufferLimit::Packets(1), ..Default::default() }, &p).is_err());
     }
 }

@@ -22,13 +22,14 @@ pub mod tagged;
 mod virtual_clock;
 mod wf2q;
 
-pub use drr::{Drr, DrrConfig};
+pub use drr::{drr, DrrConfig};
 pub use fcfs::{Fcfs, FcfsConfig};
 pub use fq::{Fq, FqConfig};
-pub use nagle::{Nagle, NagleConfig};
+pub use nagle::{nagle, NagleConfig};
 pub use random_drop::{RandomDrop, RandomDropConfig};
+pub use round_robin::RoundRobin;
 pub use scfq::{Scfq, ScfqConfig};
-pub use sfq::{Sfq, SfqConfig};
+pub use sfq::{sfq, SfqConfig};
 pub use virtual_clock::{VirtualClock, VirtualClockConfig};
 pub use wf2q::{Wf2q, Wf2qConfig};
 
@@ -242,19 +243,19 @@ pub static QDISCS: &[QdiscKind] = &[
         name: "drr",
         summary: "deficit round robin: per-conversation or mapped queues, quantum per round",
         reference: "Shreedhar & Varghese, SIGCOMM 1995",
-        build: |p, port| build_with(p, port, Drr::new),
+        build: |p, port| build_with(p, port, drr),
     },
     QdiscKind {
         name: "sfq",
         summary: "stochastic fairness queueing: hashed queues, packet round robin, perturbed hash",
         reference: "McKenney, INFOCOM 1990",
-        build: |p, port| build_with(p, port, Sfq::new),
+        build: |p, port| build_with(p, port, sfq),
     },
     QdiscKind {
         name: "nagle",
         summary: "Nagle's round robin: one packet per conversation per turn",
         reference: "Nagle 1987, as described by DKS 1989 §1",
-        build: |p, port| build_with(p, port, Nagle::new),
+        build: |p, port| build_with(p, port, nagle),
     },
 ];
 

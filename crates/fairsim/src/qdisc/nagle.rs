@@ -10,8 +10,7 @@
 
 use super::classify::{Classifier, ConversationKey};
 use super::round_robin::{Cost, RoundRobin, RrDrop};
-use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
-use crate::net::Packet;
+use super::PortInfo;
 use crate::params::ParamError;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
@@ -22,28 +21,10 @@ pub struct NagleConfig {
     pub key: ConversationKey,
 }
 
-pub struct Nagle {
-    rr: RoundRobin,
-}
-
-impl Nagle {
-    pub fn new(cfg: NagleConfig, port: &PortInfo) -> Result<Nagle, ParamError> {
-        let classifier = Classifier::new(cfg.key, port);
-        Ok(Nagle {
-            rr: RoundRobin::new(classifier, None, port, Cost::Packets, 1, RrDrop::Longest, BufferLimit::Unlimited),
-        })
-    }
-}
-
-impl Qdisc for Nagle {
-    fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
-        self.rr.enqueue(pkt, ctx)
-    }
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
-        self.rr.dequeue()
-    }
-
-    inspect_store!(rr);
+/// Builds Nagle's round robin.
+pub fn nagle(cfg: NagleConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
+    let classifier = Classifier::new(cfg.key, port);
+    Ok(RoundRobin::new(classifier, None, port, Cost::Packets, 1, RrDrop::Longest, BufferLimit::Unlimited))
 }
 
 #[cfg(test)]
@@ -55,7 +36,7 @@ mod tests {
 
     #[test]
     fn alternates_packets_so_long_packets_get_more_bandwidth() {
-        let mut q = Nagle::new(NagleConfig::default(), &port(BufferLimit::Unlimited, &[(0, 1), (0, 1)])).unwrap();
+        let mut q = nagle(NagleConfig::default(), &port(BufferLimit::Unlimited, &[(0, 1), (0, 1)])).unwrap();
         let arrivals: Vec<_> =
             (0..20).flat_map(|s| [(Time::ZERO, pkt(0, s, 1000)), (Time::ZERO, pkt(1, s, 250))]).collect();
         let r = replay(&mut q, Rate(8_000_000), &arrivals);

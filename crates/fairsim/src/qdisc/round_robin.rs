@@ -1,4 +1,4 @@
-//! The round-robin family's machinery: queues visited in turn from a list of active queues,
+//! The round-robin family (DRR, SFQ, Nagle's round robin are its configurations): queues visited in turn from a list of active queues,
 //! each sending up to its deficit (Deficit Round Robin), where a packet costs its size in
 //! bytes (DRR) or one unit (packet-by-packet round robin: Nagle, SFQ).
 //!
@@ -9,7 +9,7 @@
 
 use super::classify::{Buckets, Classifier};
 use super::perconv::Conversations;
-use super::{DropReason, PortInfo, QdiscCtx};
+use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
@@ -90,8 +90,13 @@ impl RoundRobin {
             Cost::Packets => 1,
         }
     }
+}
 
-    pub fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
+impl Qdisc for RoundRobin {
+    fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
+        if let Some(b) = &mut self.buckets {
+            b.perturb_if_due(ctx.now, ctx.rng);
+        }
         let q = self.queue_of(&pkt);
         if self.drop == RrDrop::Tail {
             let (len, bytes) = (self.queues.len(q), self.queues.bytes_of(q));
@@ -115,7 +120,7 @@ impl RoundRobin {
         }
     }
 
-    pub fn dequeue(&mut self) -> Option<Packet> {
+    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
         loop {
             let &q = self.active.front()?;
             let Some(head) = self.queues.front(q) else {
@@ -140,19 +145,15 @@ impl RoundRobin {
         }
     }
 
-    pub fn len(&self) -> usize {
+    fn len_packets(&self) -> usize {
         self.queues.total_packets()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    pub fn bytes(&self) -> u64 {
+    fn len_bytes(&self) -> u64 {
         self.queues.total_bytes()
     }
 
-    pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
         self.queues.for_each_packet(f)
     }
 }

@@ -13,11 +13,9 @@
 
 use super::classify::{Buckets, Classifier, ConversationKey};
 use super::round_robin::{Cost, RoundRobin, RrDrop};
-use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
-use crate::net::Packet;
+use super::PortInfo;
 use crate::params::ParamError;
 use crate::units::{BufferLimit, Time};
-use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -35,52 +33,25 @@ impl Default for SfqConfig {
     }
 }
 
-pub struct Sfq {
-    rr: RoundRobin,
-    perturb: Time,
-    next_perturbation: Time,
-}
-
-impl Sfq {
-    pub fn new(cfg: SfqConfig, port: &PortInfo) -> Result<Sfq, ParamError> {
-        let classifier = Classifier::new(cfg.key, port);
-        let buckets = Buckets::new(cfg.queues, &HashMap::new(), &classifier, port)?;
-        let rr =
-            RoundRobin::new(classifier, Some(buckets), port, Cost::Packets, 1, RrDrop::Longest, BufferLimit::Unlimited);
-        Ok(Sfq { rr, perturb: cfg.perturb, next_perturbation: cfg.perturb })
-    }
-}
-
-impl Qdisc for Sfq {
-    fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
-        if self.perturb > Time::ZERO && ctx.now >= self.next_perturbation {
-            let salt = ctx.rng.random();
-            self.rr.buckets.as_mut().expect("SFQ hashes").perturb(salt);
-            while self.next_perturbation <= ctx.now {
-                self.next_perturbation += self.perturb;
-            }
-        }
-        self.rr.enqueue(pkt, ctx)
-    }
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
-        self.rr.dequeue()
-    }
-
-    inspect_store!(rr);
+/// Builds stochastic fairness queueing.
+pub fn sfq(cfg: SfqConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
+    let classifier = Classifier::new(cfg.key, port);
+    let buckets = Buckets::new(cfg.queues, &HashMap::new(), &classifier, port)?.perturbed_every(cfg.perturb);
+    Ok(RoundRobin::new(classifier, Some(buckets), port, Cost::Packets, 1, RrDrop::Longest, BufferLimit::Unlimited))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::qdisc::testing::{pkt, port, with_ctx_at};
+    use crate::qdisc::Qdisc;
 
     #[test]
     fn colliding_conversations_share_a_queue_until_the_hash_is_perturbed() {
         // two queues, many flows: some pair collides; after a perturbation the mapping changes
         let info = port(BufferLimit::Unlimited, &[(0, 1); 16]);
-        let mut q =
-            Sfq::new(SfqConfig { queues: 2, perturb: Time::from_secs(1), ..Default::default() }, &info).unwrap();
-        let queue_of = |q: &Sfq, f: u32| q.rr.buckets.as_ref().unwrap().of(q.rr.classifier.conv(&pkt(f, 0, 1)));
+        let mut q = sfq(SfqConfig { queues: 2, perturb: Time::from_secs(1), ..Default::default() }, &info).unwrap();
+        let queue_of = |q: &RoundRobin, f: u32| q.buckets.as_ref().unwrap().of(q.classifier.conv(&pkt(f, 0, 1)));
         let before: Vec<usize> = (0..16).map(|f| queue_of(&q, f)).collect();
         assert!(before.iter().all(|&b| b < 2) && before.contains(&0) && before.contains(&1));
         with_ctx_at(Time::from_secs(2), |ctx| q.enqueue(pkt(0, 0, 100), ctx));
