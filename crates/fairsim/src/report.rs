@@ -29,6 +29,8 @@ pub struct RunReport {
     pub fairness: Fairness,
     /// Service compared with GPS, for the ports named in `[run] fluid_reference`.
     pub fluid: Vec<crate::stats::fluid::FluidReport>,
+    /// Recorded time series (`[run] trace`, `trace_queues`), one per flow variable or queue.
+    pub traces: Vec<Trace>,
     pub flow_intervals: Vec<FlowInterval>,
     pub queue_intervals: Vec<QueueInterval>,
 }
@@ -113,6 +115,17 @@ pub struct Fairness {
     pub jain: Option<f64>,
     /// Jain's index of raw goodput.
     pub jain_raw: Option<f64>,
+}
+
+/// A recorded time series: `value[i]` from `t_s[i]` until the next point.
+#[derive(Debug, Clone, Serialize)]
+pub struct Trace {
+    /// `flow` (a sender's variable) or `queue` (packets waiting at a port).
+    pub source: &'static str,
+    pub name: String,
+    pub series: &'static str,
+    pub t_s: Vec<f64>,
+    pub value: Vec<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -317,9 +330,31 @@ impl Simulation {
             queues,
             fairness,
             fluid: self.fluid_reports(),
+            traces: self.traces(),
             flow_intervals,
             queue_intervals,
         }
+    }
+
+    fn traces(&self) -> Vec<Trace> {
+        let mut out = vec![];
+        for (spec, state) in self.scenario.flows.iter().zip(&self.flows) {
+            let Some(points) = &state.trace else { continue };
+            let mut series: Vec<crate::transport::Series> = points.iter().map(|p| p.1).collect();
+            series.sort_by_key(|s| s.name());
+            series.dedup();
+            for s in series {
+                let (t_s, value) = points.iter().filter(|p| p.1 == s).map(|p| (p.0.as_secs_f64(), p.2)).unzip();
+                out.push(Trace { source: "flow", name: spec.name.clone(), series: s.name(), t_s, value });
+            }
+        }
+        for port in &self.ports {
+            if let Some(points) = &port.trace {
+                let (t_s, value) = points.iter().map(|p| (p.0.as_secs_f64(), p.1 as f64)).unzip();
+                out.push(Trace { source: "queue", name: port.name.clone(), series: "queue", t_s, value });
+            }
+        }
+        out
     }
 
     fn fluid_reports(&self) -> Vec<crate::stats::fluid::FluidReport> {

@@ -34,6 +34,8 @@ pub struct FlowState {
     pub drop_tally: Vec<(PortId, crate::qdisc::DropReason, u64)>,
     /// When a finite FTP had every packet acknowledged.
     pub completed_at: Option<Time>,
+    /// The sender's recorded variables (time, series, value), if the flow is traced.
+    pub trace: Option<Vec<(Time, crate::transport::Series, f64)>>,
 }
 
 impl FlowState {

@@ -64,6 +64,7 @@ impl Simulation {
                 pipe: Default::default(),
                 stats: PortStats::default(),
                 fluid: scenario.run.fluid_reference.contains(&PortId::from_idx(i)).then(Default::default),
+                trace: scenario.run.trace_queues.contains(&PortId::from_idx(i)).then(Vec::new),
             });
             port_qdiscs.push(resolved);
         }
@@ -89,6 +90,7 @@ impl Simulation {
                 intervals: vec![],
                 drop_tally: vec![],
                 completed_at: None,
+                trace: scenario.run.trace.contains(&FlowId::from_idx(i)).then(Vec::new),
             });
             flow_transports.push(resolved);
         }
@@ -206,7 +208,7 @@ impl Simulation {
         if !idle {
             // an idle port takes the packet straight to the line: it never waits, and start_tx
             // records the queue's length
-            port.stats.queue_changed(now, port.qdisc.len_packets());
+            port.queue_changed(now);
         }
         self.account_drops(p);
         if idle {
@@ -219,7 +221,7 @@ impl Simulation {
         let port = &mut self.ports[p.idx()];
         let mut ctx = QdiscCtx::new(now, port.rate, &mut port.rng, &mut self.drops, &mut port.stats.current.marks);
         let next = port.qdisc.dequeue(&mut ctx);
-        port.stats.queue_changed(now, port.qdisc.len_packets());
+        port.queue_changed(now);
         if let Some(pkt) = next {
             port.transmitting = Some((pkt, now));
             self.events.push(now + port.rate.tx_time(pkt.size), Event::TxDone(p));
@@ -386,6 +388,15 @@ impl Simulation {
                     }
                 }
                 Action::CancelTimer(id) => self.flows[f.idx()].timers[id.0 as usize].cancel(),
+                Action::Record(series, value) => {
+                    if let Some(t) = &mut self.flows[f.idx()].trace {
+                        // a value set twice at one instant keeps its last
+                        match t.last_mut() {
+                            Some(last) if last.0 == self.now && last.1 == series => last.2 = value,
+                            _ => t.push((self.now, series, value)),
+                        }
+                    }
+                }
             }
         }
         self.actions = actions;

@@ -29,9 +29,22 @@ pub struct Port {
     pub stats: PortStats,
     /// Arrivals and departures, kept for the comparison with the fluid reference if asked for.
     pub fluid: Option<crate::stats::fluid::FluidRecord>,
+    /// Queue length at every change (time, packets waiting), if the port is traced.
+    pub trace: Option<Vec<(Time, u32)>>,
 }
 
 impl Port {
+    /// Records the queue's length after a change, in the statistics and the trace.
+    pub fn queue_changed(&mut self, now: Time) {
+        let len = self.qdisc.len_packets();
+        self.stats.queue_changed(now, len);
+        if let Some(t) = &mut self.trace {
+            if t.last().map(|l| l.1) != Some(len as u32) {
+                t.push((now, len as u32));
+            }
+        }
+    }
+
     /// Visits every packet held by the port: queued, on the line, or propagating.
     pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
         self.qdisc.for_each_packet(f);

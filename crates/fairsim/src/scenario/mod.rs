@@ -61,6 +61,10 @@ pub struct RunSpec {
     pub fairness: Vec<FlowId>,
     /// Ports whose service is compared with GPS.
     pub fluid_reference: Vec<PortId>,
+    /// Flows whose senders' variables are recorded over time.
+    pub trace: Vec<FlowId>,
+    /// Ports whose queue length is recorded over time.
+    pub trace_queues: Vec<PortId>,
 }
 
 #[derive(Debug, Clone)]

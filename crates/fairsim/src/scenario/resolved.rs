@@ -67,8 +67,10 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
     run.insert("seed".into(), Value::Integer(seed as i64));
     let fair = sc.run.fairness.iter().map(|f| s(&sc.flows[f.idx()].name)).collect();
     run.insert("fairness".into(), Value::Array(fair));
-    let fluid = sc.run.fluid_reference.iter().map(|p| s(&sc.ports[p.idx()].name)).collect();
-    run.insert("fluid_reference".into(), Value::Array(fluid));
+    let ports = |ids: &[PortId]| Value::Array(ids.iter().map(|p| s(&sc.ports[p.idx()].name)).collect());
+    run.insert("fluid_reference".into(), ports(&sc.run.fluid_reference));
+    run.insert("trace".into(), Value::Array(sc.run.trace.iter().map(|f| s(&sc.flows[f.idx()].name)).collect()));
+    run.insert("trace_queues".into(), ports(&sc.run.trace_queues));
     doc.insert("run".into(), Value::Table(run));
     doc.insert("nodes".into(), Value::Array(sc.nodes.iter().map(s).collect()));
 

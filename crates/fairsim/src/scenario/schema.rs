@@ -44,6 +44,10 @@ pub struct RawRun {
     pub fairness: Option<Vec<String>>,
     /// Ports (`a->b`) whose service is compared with the ideal fluid one (GPS).
     pub fluid_reference: Option<Vec<String>>,
+    /// Flows whose senders' variables (cwnd, rate, ...) are recorded over time; `"*"`: all.
+    pub trace: Option<Vec<String>>,
+    /// Ports whose queue length is recorded over time; `"*"`: all.
+    pub trace_queues: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]

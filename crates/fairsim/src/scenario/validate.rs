@@ -52,7 +52,15 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
         }
     }
     let mut run = build_run(&raw.run, &raw.flows, &mut pb);
-    run.fluid_reference = fluid_ports(&raw.run, &ports, &mut pb);
+    let port_names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
+    let flow_names: Vec<String> = raw.flows.keys().cloned().collect();
+    run.fluid_reference = named(&raw.run.fluid_reference, "fluid_reference", "port", &port_names, false, &mut pb)
+        .into_iter()
+        .map(PortId::from_idx)
+        .collect();
+    run.trace = named(&raw.run.trace, "trace", "flow", &flow_names, true, &mut pb).into_iter().map(FlowId::from_idx).collect();
+    run.trace_queues =
+        named(&raw.run.trace_queues, "trace_queues", "port", &port_names, true, &mut pb).into_iter().map(PortId::from_idx).collect();
 
     if !pb.0.is_empty() {
         return Err(pb.0);
@@ -234,22 +242,32 @@ fn build_run(raw: &RawRun, flows: &indexmap::IndexMap<String, RawFlow>, pb: &mut
             })
             .collect(),
     };
-    RunSpec { duration, warmup, interval, intervals, seed: raw.seed.unwrap_or(1), fairness, fluid_reference: vec![] }
+    RunSpec {
+        duration,
+        warmup,
+        interval,
+        intervals,
+        seed: raw.seed.unwrap_or(1),
+        fairness,
+        fluid_reference: vec![],
+        trace: vec![],
+        trace_queues: vec![],
+    }
 }
 
-fn fluid_ports(raw: &RawRun, ports: &[PortSpec], pb: &mut Problems) -> Vec<PortId> {
-    let names = raw.fluid_reference.as_deref().unwrap_or_default();
+/// Indices of the things named in `run.<field>`; `"*"` names all of them when `star` is allowed.
+fn named(names: &Option<Vec<String>>, field: &str, what: &str, known: &[String], star: bool, pb: &mut Problems) -> Vec<usize> {
+    let names = names.as_deref().unwrap_or_default();
+    if star && names.iter().any(|n| n == "*") {
+        return (0..known.len()).collect();
+    }
     names
         .iter()
         .enumerate()
         .filter_map(|(i, n)| {
-            let id = ports.iter().position(|p| &p.name == n).map(PortId::from_idx);
+            let id = known.iter().position(|k| k == n);
             if id.is_none() {
-                let known: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
-                pb.add(
-                    &["run", "fluid_reference", &i.to_string()],
-                    format!("unknown port `{n}` (ports are {})", list(&known)),
-                );
+                pb.add(&["run", field, &i.to_string()], format!("unknown {what} `{n}` ({what}s are {})", list(known)));
             }
             id
         })

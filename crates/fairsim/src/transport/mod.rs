@@ -5,10 +5,15 @@
 //! protocols share the bookkeeping in `window`; the sink side (`sink`) is common to all.
 
 mod generic;
+pub mod rto;
 pub mod sink;
+mod tcp;
+mod vegas;
 pub mod window;
 
 pub use generic::{Generic, GenericConfig};
+pub use tcp::{Recovery, Tcp, TcpConfig};
+pub use vegas::VegasConfig;
 
 use crate::engine::event::TimerId;
 use crate::net::Packet;
@@ -16,15 +21,49 @@ use crate::params::{parse_params, Built, ParamError, Params};
 use crate::units::Time;
 use serde::Serialize;
 
+/// A quantity a sender can record over time (when the flow is traced).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Series {
+    /// Congestion window, packets.
+    Cwnd,
+    Ssthresh,
+    /// The window in force for protocols without cwnd (Generic, DECbit), packets.
+    Window,
+    /// Sending rate, packets per second (rate-based protocols).
+    Rate,
+    /// The protocol's estimate of what it measures (Packet-Pair: the bottleneck service rate
+    /// in packets per second; Vegas: its packets queued in the network).
+    RateEstimate,
+    /// A raw measurement (Packet-Pair: the rate one probe gave).
+    Probe,
+    /// Packets sent and not yet acknowledged.
+    Outstanding,
+}
+
+impl Series {
+    pub fn name(self) -> &'static str {
+        match self {
+            Series::Cwnd => "cwnd",
+            Series::Ssthresh => "ssthresh",
+            Series::Window => "window",
+            Series::Rate => "rate",
+            Series::RateEstimate => "rate_estimate",
+            Series::Probe => "probe",
+            Series::Outstanding => "outstanding",
+        }
+    }
+}
+
 /// What a sender asks the engine to do.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Action {
     /// Send data packet `seq` now (a retransmission if it was sent before).
-    Send {
-        seq: u64,
-    },
+    Send { seq: u64 },
     SetTimer(TimerId, Time),
     CancelTimer(TimerId),
+    /// Record a value of a time series (kept only if the flow is traced).
+    Record(Series, f64),
 }
 
 /// What a sender may see and do while handling an event.
@@ -47,6 +86,9 @@ impl<'a> AgentCtx<'a> {
     }
     pub fn cancel_timer(&mut self, timer: TimerId) {
         self.actions.push(Action::CancelTimer(timer));
+    }
+    pub fn record(&mut self, series: Series, value: f64) {
+        self.actions.push(Action::Record(series, value));
     }
 }
 
@@ -76,7 +118,7 @@ pub struct TransportKind {
 
 /// Parses a transport's config, letting the flow's `window` override the config's; `make`
 /// checks the values and builds the sender.
-fn build_with<C, S>(params: &Params, flow: &FlowInfo, make: fn(C) -> Result<S, ParamError>) -> Built<dyn Sender>
+fn build_with<C, S>(params: &Params, flow: &FlowInfo, make: impl FnOnce(C) -> Result<S, ParamError>) -> Built<dyn Sender>
 where
     C: serde::de::DeserializeOwned + Serialize,
     S: Sender + 'static,
@@ -89,12 +131,61 @@ where
     Ok((Box::new(make(config)?), resolved))
 }
 
-pub static TRANSPORTS: &[TransportKind] = &[TransportKind {
-    name: "generic",
-    summary: "fixed window, timeout = beta x averaged rtt, go-back-N on timeout",
-    reference: "Generic flow control of Demers, Keshav & Shenker 1989 §3 and Keshav 1991 §6.5",
-    build: |p, f| build_with(p, f, Generic::checked),
-}];
+/// Builds a TCP flavour; JK defaults to the papers' window of 5, the others to 64.
+fn build_tcp(params: &Params, flow: &FlowInfo, recovery: Recovery, default_window: u32) -> Built<dyn Sender> {
+    let mut params = params.clone();
+    params.entry("window").or_insert(toml::Value::Integer(default_window as i64));
+    build_with(&params, flow, |c: TcpConfig| Tcp::new(c, recovery, None))
+}
+
+/// Vegas takes TCP's parameters and its own α, β, γ.
+fn build_vegas(params: &Params, flow: &FlowInfo) -> Built<dyn Sender> {
+    let mut tcp = params.clone();
+    let mut own = Params::new();
+    for key in ["alpha", "beta", "gamma"] {
+        if let Some(v) = tcp.remove(key) {
+            own.insert(key.into(), v);
+        }
+    }
+    let (vegas, own_resolved) = parse_params::<VegasConfig>(&own)?;
+    let (sender, mut resolved) =
+        build_with(&tcp, flow, move |c: TcpConfig| Tcp::new(c, Recovery::Reno, Some(vegas.clone())))?;
+    resolved.extend(own_resolved);
+    Ok((sender, resolved))
+}
+
+pub static TRANSPORTS: &[TransportKind] = &[
+    TransportKind {
+        name: "generic",
+        summary: "fixed window, timeout = beta x averaged rtt, go-back-N on timeout",
+        reference: "Generic flow control of Demers, Keshav & Shenker 1989 §3 and Keshav 1991 §6.5",
+        build: |p, f| build_with(p, f, Generic::checked),
+    },
+    TransportKind {
+        name: "jk",
+        summary: "Jacobson/Karels (4.3BSD Tahoe): slow start, congestion avoidance, fast retransmit",
+        reference: "Jacobson, SIGCOMM 1988; as modelled by DKS 1989 §3 and Keshav 1991 §6.5",
+        build: |p, f| build_tcp(p, f, Recovery::Tahoe, 5),
+    },
+    TransportKind {
+        name: "reno",
+        summary: "TCP Reno: JK plus fast recovery",
+        reference: "RFC 2581 (Stevens, RFC 2001)",
+        build: |p, f| build_tcp(p, f, Recovery::Reno, 64),
+    },
+    TransportKind {
+        name: "newreno",
+        summary: "TCP NewReno: Reno that repairs several losses of a window by partial ACKs",
+        reference: "RFC 6582",
+        build: |p, f| build_tcp(p, f, Recovery::NewReno, 64),
+    },
+    TransportKind {
+        name: "vegas",
+        summary: "TCP Vegas: window from expected vs actual rate once per RTT (alpha, beta, gamma)",
+        reference: "Brakmo & Peterson, JSAC 1995",
+        build: build_vegas,
+    },
+];
 
 /// The name that means "no flow control" (open-loop sources).
 pub const NONE: &str = "none";

@@ -2,8 +2,9 @@
 //!
 //! Sequence numbers count packets. `una` is the oldest unacknowledged packet, `nxt` the next one
 //! to send (it falls back to `una` on a go-back-N retransmission), `high` one past the highest
-//! ever sent. The first transmission time of every packet in `una..high` is kept, because
-//! Generic measures a retransmitted packet's rtt from its first transmission.
+//! ever sent. For every packet in `una..high` the first transmission time is kept, because
+//! Generic measures a retransmitted packet's rtt from its first transmission, and whether it was
+//! ever retransmitted, because Karn's rule takes no rtt sample from such packets.
 
 use crate::units::Time;
 use std::collections::VecDeque;
@@ -13,7 +14,8 @@ pub struct SendWindow {
     una: u64,
     nxt: u64,
     high: u64,
-    first_sent: VecDeque<Time>,
+    /// For packets `una..high`: first transmission time, and whether sent again since.
+    sent: VecDeque<(Time, bool)>,
 }
 
 /// What a cumulative ACK newly acknowledged.
@@ -22,6 +24,8 @@ pub struct Acked {
     pub count: u64,
     /// First transmission time of the highest packet it acknowledged.
     pub newest_first_sent: Time,
+    /// Whether that packet was ever retransmitted (Karn: its rtt is ambiguous).
+    pub newest_retransmitted: bool,
 }
 
 impl SendWindow {
@@ -30,6 +34,10 @@ impl SendWindow {
     }
     pub fn nxt(&self) -> u64 {
         self.nxt
+    }
+    /// One past the highest sequence number ever sent.
+    pub fn high(&self) -> u64 {
+        self.high
     }
     /// Packets sent and not yet acknowledged (counting from `una` to `nxt`).
     pub fn in_flight(&self) -> u64 {
@@ -45,11 +53,21 @@ impl SendWindow {
     pub fn send_next(&mut self, now: Time) -> u64 {
         let seq = self.nxt;
         if seq == self.high {
-            self.first_sent.push_back(now);
+            self.sent.push_back((now, false));
             self.high += 1;
+        } else {
+            self.sent[(seq - self.una) as usize].1 = true;
         }
         self.nxt += 1;
         seq
+    }
+
+    /// Marks packet `seq` (already sent, not yet acknowledged) as sent again, without moving
+    /// `nxt` (fast retransmission).
+    pub fn resend(&mut self, seq: u64) {
+        if (self.una..self.high).contains(&seq) {
+            self.sent[(seq - self.una) as usize].1 = true;
+        }
     }
 
     /// Applies a cumulative ACK (`ack` = next packet the sink expects).
@@ -59,11 +77,11 @@ impl SendWindow {
             return None;
         }
         let count = ack - self.una;
-        let newest_first_sent = self.first_sent[(count - 1) as usize];
-        self.first_sent.drain(..count as usize);
+        let (newest_first_sent, newest_retransmitted) = self.sent[(count - 1) as usize];
+        self.sent.drain(..count as usize);
         self.una = ack;
         self.nxt = self.nxt.max(ack);
-        Some(Acked { count, newest_first_sent })
+        Some(Acked { count, newest_first_sent, newest_retransmitted })
     }
 
     /// Go-back-N: the next packet to send is the oldest unacknowledged one.
@@ -84,7 +102,7 @@ mod tests {
             sent.push(w.send_next(Time(sent.len() as u64)));
         }
         assert_eq!(sent, vec![0, 1, 2]);
-        assert_eq!(w.on_ack(2), Some(Acked { count: 2, newest_first_sent: Time(1) }));
+        assert_eq!(w.on_ack(2), Some(Acked { count: 2, newest_first_sent: Time(1), newest_retransmitted: false }));
         assert_eq!(w.on_ack(2), None, "duplicate ACK acknowledges nothing");
         assert!(w.can_send(3, u64::MAX));
         assert!(!w.can_send(3, 3), "application has produced only packets 0..3");
@@ -100,10 +118,12 @@ mod tests {
         assert_eq!(w.send_next(Time(10)), 0);
         assert_eq!(w.in_flight(), 1);
         // the ACK of the retransmission is measured from the first transmission
-        assert_eq!(w.on_ack(1), Some(Acked { count: 1, newest_first_sent: Time(0) }));
+        assert_eq!(w.on_ack(1), Some(Acked { count: 1, newest_first_sent: Time(0), newest_retransmitted: true }));
         assert_eq!(w.nxt(), 1);
-        // an ACK beyond anything sent is clamped
-        assert_eq!(w.on_ack(99).unwrap().count, 2);
+        // an ACK beyond anything sent is clamped; packet 2 was sent once only
+        w.resend(1);
+        let acked = w.on_ack(99).unwrap();
+        assert_eq!((acked.count, acked.newest_retransmitted), (2, false));
         assert_eq!((w.una(), w.nxt()), (3, 3));
     }
 }

@@ -1,0 +1,94 @@
+//! The retransmission timeout of Jacobson and Karels: a smoothed round-trip time and its mean
+//! deviation, with exponential backoff.
+//!
+//! References: V. Jacobson, "Congestion Avoidance and Control", SIGCOMM 1988 (and its appendix
+//! by Jacobson & Karels); P. Karn & C. Partridge, "Improving Round-Trip Time Estimates in
+//! Reliable Transport Protocols", SIGCOMM 1987 (no samples from retransmitted packets; back off
+//! the timer); RFC 6298 for the first-sample rule. RTO = srtt + k·rttvar with gains 1/8 and 1/4;
+//! Jacobson 1988 used k = 2, RFC 6298 k = 4 (the default here). The timer is fine-grained (no
+//! 500 ms BSD ticks); `min_rto` and `max_rto` bound it.
+
+use crate::units::Time;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RtoConfig {
+    /// Before the first sample.
+    pub initial_rto: Time,
+    pub min_rto: Time,
+    pub max_rto: Time,
+    /// k in srtt + k·rttvar.
+    pub rttvar_factor: f64,
+}
+
+impl Default for RtoConfig {
+    fn default() -> Self {
+        RtoConfig { initial_rto: Time::from_secs(3), min_rto: Time::from_secs(1), max_rto: Time::from_secs(64), rttvar_factor: 4.0 }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Rto {
+    srtt: Option<f64>,
+    rttvar: f64,
+    backoff: u32,
+}
+
+impl Rto {
+    /// A round-trip sample in seconds (from a packet sent once only, per Karn).
+    pub fn sample(&mut self, rtt: f64) {
+        match self.srtt {
+            None => {
+                self.srtt = Some(rtt);
+                self.rttvar = rtt / 2.0;
+            }
+            Some(s) => {
+                self.rttvar = 0.75 * self.rttvar + 0.25 * (s - rtt).abs();
+                self.srtt = Some(0.875 * s + 0.125 * rtt);
+            }
+        }
+        self.backoff = 0;
+    }
+
+    /// Doubles the timeout (after it expired).
+    pub fn back_off(&mut self) {
+        self.backoff = (self.backoff + 1).min(16);
+    }
+
+    pub fn srtt(&self) -> Option<f64> {
+        self.srtt
+    }
+
+    pub fn timeout(&self, cfg: &RtoConfig) -> Time {
+        let base = match self.srtt {
+            None => cfg.initial_rto,
+            Some(s) => Time::from_secs_f64(s + cfg.rttvar_factor * self.rttvar).max(cfg.min_rto),
+        };
+        Time(base.0.saturating_mul(1 << self.backoff)).min(cfg.max_rto)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_sample_then_smoothing_then_backoff() {
+        let cfg = RtoConfig { min_rto: Time::ZERO, ..Default::default() };
+        let mut r = Rto::default();
+        assert_eq!(r.timeout(&cfg), Time::from_secs(3));
+        r.sample(1.0); // srtt 1, rttvar 0.5: 1 + 4 × 0.5
+        assert_eq!(r.timeout(&cfg), Time::from_secs(3));
+        r.sample(1.0); // rttvar 0.375: 2.5 s
+        assert_eq!(r.timeout(&cfg), Time::from_millis(2500));
+        r.back_off();
+        r.back_off();
+        assert_eq!(r.timeout(&cfg), Time::from_secs(10), "doubled twice");
+        r.sample(1.0);
+        assert!(r.timeout(&cfg) < Time::from_secs(3), "a valid sample ends the backoff");
+        let capped = RtoConfig { max_rto: Time::from_secs(4), ..cfg };
+        (0..10).for_each(|_| r.back_off());
+        assert_eq!(r.timeout(&capped), Time::from_secs(4));
+    }
+}

@@ -1,0 +1,155 @@
+use super::*;
+use crate::net::PacketKind;
+use crate::qdisc::fifo::blank;
+use crate::transport::Action;
+use crate::units::Time;
+
+/// Drives one sender by hand: actions are collected, ACKs are made up.
+struct Harness {
+    tcp: Tcp,
+    now: Time,
+    sent: Vec<u64>,
+    timer: Option<Time>,
+}
+
+impl Harness {
+    fn new(recovery: Recovery, cfg: TcpConfig) -> Harness {
+        let mut h = Harness { tcp: Tcp::new(cfg, recovery, None).unwrap(), now: Time::ZERO, sent: vec![], timer: None };
+        h.call(|t, c| t.on_start(c));
+        h
+    }
+
+    fn call(&mut self, f: impl FnOnce(&mut Tcp, &mut AgentCtx)) {
+        let mut actions = vec![];
+        f(&mut self.tcp, &mut AgentCtx::new(self.now, u64::MAX, &mut actions));
+        for a in actions {
+            match a {
+                Action::Send { seq } => self.sent.push(seq),
+                Action::SetTimer(_, at) => self.timer = Some(at),
+                Action::CancelTimer(_) => self.timer = None,
+                Action::Record(..) => {}
+            }
+        }
+    }
+
+    /// An ACK (next expected `ack`) for data sent at `echo`, arriving at `at` seconds.
+    fn ack(&mut self, ack: u64, at: f64) {
+        self.now = Time::from_secs_f64(at);
+        let p = Packet { kind: PacketKind::Ack, seq: ack, echo_sent_at: Time::ZERO, ..blank() };
+        self.call(|t, c| t.on_ack(&p, c));
+    }
+
+    fn sent_since(&mut self) -> Vec<u64> {
+        std::mem::take(&mut self.sent)
+    }
+}
+
+fn cfg() -> TcpConfig {
+    TcpConfig { window: 1000, ..Default::default() }
+}
+
+#[test]
+fn slow_start_doubles_each_round_trip_then_congestion_avoidance_adds_one() {
+    let mut h = Harness::new(Recovery::Reno, TcpConfig { initial_ssthresh: Some(16.0), ..cfg() });
+    let mut per_round = vec![];
+    let mut acked = 0;
+    for round in 1..=8 {
+        let burst = h.sent_since();
+        per_round.push(burst.len());
+        for _ in &burst {
+            acked += 1;
+            h.ack(acked, round as f64);
+        }
+    }
+    // 1, 2, 4, 8, 16 in slow start; then 1/cwnd per ACK, just under one packet per round trip
+    // (16 ACKs take cwnd from 16 to 16.97, so round 6 still sends 16)
+    assert_eq!(&per_round[..5], &[1, 2, 4, 8, 16]);
+    assert_eq!(&per_round[5..], &[16, 17, 18]);
+}
+
+#[test]
+fn jk_fast_retransmit_resends_the_hole_and_restarts_from_one_packet() {
+    let mut h = Harness::new(Recovery::Tahoe, TcpConfig { initial_cwnd: 8.0, ..cfg() });
+    assert_eq!(h.sent_since(), (0..8).collect::<Vec<_>>());
+    // packet 0 lost: packets 1, 2, 3 each bring a duplicate ACK
+    for _ in 0..3 {
+        h.ack(0, 1.0);
+    }
+    assert_eq!(h.sent_since(), vec![0], "only the missing packet goes again");
+    assert_eq!(h.tcp.cwnd, 1.0);
+    assert_eq!(h.tcp.ssthresh, 4.0, "half of the 8 in flight");
+    // the retransmission fills the hole: everything up to 8 is acknowledged, slow start resumes
+    h.ack(8, 2.0);
+    assert_eq!(h.sent_since(), vec![8, 9], "cwnd 2 after one ACK in slow start");
+}
+
+#[test]
+fn reno_recovers_one_loss_without_a_timeout() {
+    let mut h = Harness::new(Recovery::Reno, TcpConfig { initial_cwnd: 10.0, initial_ssthresh: Some(10.0), ..cfg() });
+    h.sent_since();
+    for _ in 0..3 {
+        h.ack(0, 1.0);
+    }
+    assert_eq!(h.sent_since(), vec![0]);
+    assert_eq!((h.tcp.ssthresh, h.tcp.cwnd), (5.0, 8.0), "cwnd = ssthresh + 3");
+    // six more duplicate ACKs inflate the window past the 10 in flight: new data goes out
+    for _ in 0..6 {
+        h.ack(0, 1.0);
+    }
+    assert_eq!(h.sent_since(), vec![10, 11, 12, 13]);
+    h.ack(10, 2.0); // the retransmission arrived: recovery ends
+    assert!(!h.tcp.in_recovery);
+    assert_eq!(h.tcp.cwnd, 5.0, "deflated to ssthresh");
+    assert!(h.timer.is_some());
+}
+
+#[test]
+fn newreno_repairs_two_losses_of_one_window_with_partial_acks() {
+    for (recovery, second_hole_resent) in [(Recovery::NewReno, true), (Recovery::Reno, false)] {
+        let mut h = Harness::new(recovery, TcpConfig { initial_cwnd: 10.0, initial_ssthresh: Some(10.0), ..cfg() });
+        h.sent_since();
+        // packets 0 and 5 lost; 1–4 and 6–9 arrive
+        for _ in 0..8 {
+            h.ack(0, 1.0);
+        }
+        assert_eq!(h.sent_since()[0], 0);
+        h.ack(5, 2.0); // the retransmitted 0 fills the first hole: a partial ACK (5 < 10)
+        let resent = h.sent_since().contains(&5);
+        assert_eq!(resent, second_hole_resent, "{recovery:?}");
+        assert_eq!(h.tcp.in_recovery, recovery == Recovery::NewReno);
+    }
+}
+
+#[test]
+fn timeouts_back_off_exponentially_and_go_back_n() {
+    let mut h = Harness::new(Recovery::Reno, TcpConfig { initial_cwnd: 4.0, ..cfg() });
+    h.sent_since();
+    let first = h.timer.unwrap();
+    assert_eq!(first, Time::from_secs(3), "initial RTO");
+    h.now = first;
+    h.call(|t, c| t.on_timer(RETRANSMIT, c));
+    assert_eq!(h.sent_since(), vec![0], "go-back-N from the oldest, cwnd 1");
+    assert_eq!(h.timer.unwrap() - h.now, Time::from_secs(6));
+    h.now = h.timer.unwrap();
+    h.call(|t, c| t.on_timer(RETRANSMIT, c));
+    assert_eq!(h.timer.unwrap() - h.now, Time::from_secs(12));
+    assert_eq!(h.tcp.ssthresh, 2.0);
+}
+
+#[test]
+fn karn_takes_no_sample_from_a_retransmitted_packet() {
+    let mut h = Harness::new(Recovery::Reno, TcpConfig { initial_cwnd: 1.0, ..cfg() });
+    h.now = Time::from_secs(3);
+    h.call(|t, c| t.on_timer(RETRANSMIT, c)); // packet 0 sent again
+    h.ack(1, 3.5);
+    assert_eq!(h.tcp.rto.srtt(), None, "ambiguous: no sample");
+    h.sent_since();
+    h.ack(2, 4.0); // packet 1, sent once at 3.5, acknowledged at 4.0
+    assert_eq!(h.tcp.rto.srtt(), Some(0.5));
+}
+
+#[test]
+fn the_window_caps_the_congestion_window() {
+    let mut h = Harness::new(Recovery::Tahoe, TcpConfig { window: 5, initial_cwnd: 50.0, ..Default::default() });
+    assert_eq!(h.sent_since().len(), 5);
+}

@@ -1,0 +1,100 @@
+//! TCP Vegas's congestion avoidance and slow start.
+//!
+//! Reference: L. S. Brakmo and L. L. Peterson, "TCP Vegas: End to End Congestion Avoidance on a
+//! Global Internet", IEEE JSAC 13(8), 1995 (SIGCOMM 1994). BaseRTT is the smallest round-trip
+//! time seen; once per round trip the sender compares the rate it expects, cwnd/BaseRTT, with
+//! the rate it gets, cwnd/RTT, and takes diff = (expected − actual)·BaseRTT, in packets — the
+//! number of its packets queued in the network. In congestion avoidance, diff < α adds one
+//! packet to the window, diff > β removes one, otherwise the window holds; in slow start,
+//! diff > γ ends it. Loss recovery is Reno's (see `tcp`).
+//!
+//! Choices (parameters): α = 1, β = 3, γ = 1 (the paper's defaults, as Hasegawa et al. 2001
+//! recommend); "RTT" is the smallest sample of the round (the last window's packets);
+//! samples come from the ACK's echo of its data packet's send time (a fine-grained clock, as
+//! Vegas uses), so retransmissions give samples too. Leaving slow start, the window is cut by
+//! an eighth (the paper's "decrease by 1/8"). Vegas's slow start doubling every *other* RTT and
+//! its fine-grained timeout checks on duplicate ACKs are not modelled: slow start grows one
+//! packet per ACK, and losses are detected as in Reno.
+
+use super::{AgentCtx, Series};
+use crate::params::ParamError;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VegasConfig {
+    pub alpha: f64,
+    pub beta: f64,
+    pub gamma: f64,
+}
+
+impl Default for VegasConfig {
+    fn default() -> Self {
+        VegasConfig { alpha: 1.0, beta: 3.0, gamma: 1.0 }
+    }
+}
+
+pub struct Vegas {
+    cfg: VegasConfig,
+    base_rtt: f64,
+    round_min_rtt: f64,
+    /// The round ends when this packet is acknowledged.
+    round_end: u64,
+    round_done: bool,
+}
+
+impl Vegas {
+    pub fn checked(cfg: VegasConfig) -> Result<Vegas, ParamError> {
+        if !(cfg.alpha >= 0.0 && cfg.beta >= cfg.alpha) {
+            return Err(ParamError::at("beta", "Vegas needs 0 ≤ alpha ≤ beta"));
+        }
+        if !(cfg.gamma >= 0.0) {
+            return Err(ParamError::at("gamma", "must not be negative"));
+        }
+        Ok(Vegas { cfg, base_rtt: f64::INFINITY, round_min_rtt: f64::INFINITY, round_end: 0, round_done: false })
+    }
+
+    /// An RTT sample from the ACK of packet `ack` − 1; `nxt` is the next packet to be sent.
+    pub fn on_rtt(&mut self, rtt: f64, ack: u64, nxt: u64) {
+        self.base_rtt = self.base_rtt.min(rtt);
+        self.round_min_rtt = self.round_min_rtt.min(rtt);
+        if ack > self.round_end {
+            self.round_done = true;
+            self.round_end = nxt;
+        }
+    }
+
+    pub fn on_loss(&mut self) {
+        self.round_min_rtt = f64::INFINITY;
+        self.round_done = false;
+    }
+
+    /// The packets this flow keeps queued, by Vegas's estimate.
+    fn diff(&self, cwnd: f64) -> f64 {
+        cwnd * (1.0 - self.base_rtt / self.round_min_rtt)
+    }
+
+    /// Window growth on a new ACK covering `units` (packets, or 1 per ACK).
+    pub fn grow(&mut self, cwnd: &mut f64, ssthresh: &mut f64, units: f64, ctx: &mut AgentCtx) {
+        let decide = std::mem::take(&mut self.round_done) && self.round_min_rtt.is_finite();
+        if decide {
+            let diff = self.diff(*cwnd);
+            ctx.record(Series::RateEstimate, diff);
+            self.round_min_rtt = f64::INFINITY;
+            if *cwnd < *ssthresh {
+                if diff > self.cfg.gamma {
+                    *cwnd = (*cwnd * 7.0 / 8.0).max(2.0);
+                    *ssthresh = *cwnd;
+                }
+            } else if diff < self.cfg.alpha {
+                *cwnd += 1.0;
+            } else if diff > self.cfg.beta {
+                *cwnd = (*cwnd - 1.0).max(2.0);
+            }
+            return;
+        }
+        if *cwnd < *ssthresh {
+            *cwnd += units;
+        }
+    }
+}
