@@ -388,6 +388,13 @@ impl Simulation {
                     }
                 }
                 Action::CancelTimer(id) => self.flows[f.idx()].timers[id.0 as usize].cancel(),
+                Action::Count(event) => {
+                    let c = &mut self.flows[f.idx()].counters;
+                    match event {
+                        crate::transport::Event::Timeout => c.timeouts += 1,
+                        crate::transport::Event::FastRetransmit => c.fast_retransmits += 1,
+                    }
+                }
                 Action::Record(series, value) => {
                     if let Some(t) = &mut self.flows[f.idx()].trace {
                         // a value set twice at one instant keeps its last

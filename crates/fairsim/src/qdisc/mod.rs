@@ -11,6 +11,7 @@ pub mod fifo;
 pub mod fq;
 pub mod heap;
 mod longest;
+mod loss_list;
 mod nagle;
 pub mod perconv;
 mod random_drop;
@@ -25,6 +26,7 @@ mod wf2q;
 pub use drr::{drr, DrrConfig};
 pub use fcfs::{Fcfs, FcfsConfig};
 pub use fq::{Fq, FqConfig};
+pub use loss_list::{LossList, LossListConfig};
 pub use nagle::{nagle, NagleConfig};
 pub use random_drop::{RandomDrop, RandomDropConfig};
 pub use round_robin::RoundRobin;
@@ -56,6 +58,8 @@ pub enum DropReason {
     QueueFull,
     /// An active queue manager dropped the packet before the buffer was full.
     Early,
+    /// Dropped on purpose (the `loss_list` discipline).
+    Injected,
 }
 
 impl DropReason {
@@ -67,6 +71,7 @@ impl DropReason {
             DropReason::LargestTag => "largest_tag",
             DropReason::QueueFull => "queue_full",
             DropReason::Early => "early",
+            DropReason::Injected => "injected",
         }
     }
 }
@@ -194,6 +199,12 @@ pub static QDISCS: &[QdiscKind] = &[
         summary: "FCFS that drops a uniformly chosen packet when the buffer overflows",
         reference: "Random Drop as discussed by Demers, Keshav & Shenker 1989, section 5",
         build: |p, port| build_with(p, port, |c, port| Ok(RandomDrop::new(c, port))),
+    },
+    QdiscKind {
+        name: "loss_list",
+        summary: "FCFS that drops chosen packets of one flow (by sequence number), for testing loss recovery",
+        reference: "a testing tool, like ns-3's list error models",
+        build: |p, port| build_with(p, port, LossList::new),
     },
     QdiscKind {
         name: "fq",

@@ -58,9 +58,12 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
         .into_iter()
         .map(PortId::from_idx)
         .collect();
-    run.trace = named(&raw.run.trace, "trace", "flow", &flow_names, true, &mut pb).into_iter().map(FlowId::from_idx).collect();
-    run.trace_queues =
-        named(&raw.run.trace_queues, "trace_queues", "port", &port_names, true, &mut pb).into_iter().map(PortId::from_idx).collect();
+    run.trace =
+        named(&raw.run.trace, "trace", "flow", &flow_names, true, &mut pb).into_iter().map(FlowId::from_idx).collect();
+    run.trace_queues = named(&raw.run.trace_queues, "trace_queues", "port", &port_names, true, &mut pb)
+        .into_iter()
+        .map(PortId::from_idx)
+        .collect();
 
     if !pb.0.is_empty() {
         return Err(pb.0);
@@ -256,7 +259,14 @@ fn build_run(raw: &RawRun, flows: &indexmap::IndexMap<String, RawFlow>, pb: &mut
 }
 
 /// Indices of the things named in `run.<field>`; `"*"` names all of them when `star` is allowed.
-fn named(names: &Option<Vec<String>>, field: &str, what: &str, known: &[String], star: bool, pb: &mut Problems) -> Vec<usize> {
+fn named(
+    names: &Option<Vec<String>>,
+    field: &str,
+    what: &str,
+    known: &[String],
+    star: bool,
+    pb: &mut Problems,
+) -> Vec<usize> {
     let names = names.as_deref().unwrap_or_default();
     if star && names.iter().any(|n| n == "*") {
         return (0..known.len()).collect();

@@ -28,6 +28,9 @@ pub struct FlowCounters {
     pub rtt_samples: u64,
     pub rtt_sum_ns: u64,
     pub rtt_max_ns: u64,
+    /// Retransmission timeouts and fast retransmits of the flow's sender.
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
 }
 
 impl FlowCounters {
@@ -59,6 +62,8 @@ impl FlowCounters {
         self.rtt_samples += o.rtt_samples;
         self.rtt_sum_ns += o.rtt_sum_ns;
         self.rtt_max_ns = self.rtt_max_ns.max(o.rtt_max_ns);
+        self.timeouts += o.timeouts;
+        self.fast_retransmits += o.fast_retransmits;
     }
 
     pub fn delay_mean(&self) -> Option<f64> {

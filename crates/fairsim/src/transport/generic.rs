@@ -22,7 +22,7 @@
 //!   duplicate ACKs are ignored.
 
 use super::window::SendWindow;
-use super::{AgentCtx, Sender};
+use super::{AgentCtx, Event, Sender, Series};
 use crate::engine::event::TimerId;
 use crate::net::Packet;
 use crate::params::ParamError;
@@ -100,6 +100,7 @@ impl Generic {
 
 impl Sender for Generic {
     fn on_start(&mut self, ctx: &mut AgentCtx) {
+        ctx.record(Series::Window, self.cfg.window as f64);
         self.fill_window(ctx);
     }
 
@@ -125,6 +126,7 @@ impl Sender for Generic {
         if self.win.in_flight() == 0 {
             return;
         }
+        ctx.count(Event::Timeout);
         self.win.go_back();
         self.fill_window(ctx);
     }

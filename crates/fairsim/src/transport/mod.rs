@@ -59,11 +59,24 @@ impl Series {
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Action {
     /// Send data packet `seq` now (a retransmission if it was sent before).
-    Send { seq: u64 },
+    Send {
+        seq: u64,
+    },
     SetTimer(TimerId, Time),
     CancelTimer(TimerId),
     /// Record a value of a time series (kept only if the flow is traced).
     Record(Series, f64),
+    /// Count an event in the flow's statistics.
+    Count(Event),
+}
+
+/// Transport events counted per flow and interval.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The retransmission timer expired.
+    Timeout,
+    /// A loss was detected by duplicate ACKs and repaired by fast retransmit.
+    FastRetransmit,
 }
 
 /// What a sender may see and do while handling an event.
@@ -89,6 +102,9 @@ impl<'a> AgentCtx<'a> {
     }
     pub fn record(&mut self, series: Series, value: f64) {
         self.actions.push(Action::Record(series, value));
+    }
+    pub fn count(&mut self, event: Event) {
+        self.actions.push(Action::Count(event));
     }
 }
 
@@ -118,7 +134,11 @@ pub struct TransportKind {
 
 /// Parses a transport's config, letting the flow's `window` override the config's; `make`
 /// checks the values and builds the sender.
-fn build_with<C, S>(params: &Params, flow: &FlowInfo, make: impl FnOnce(C) -> Result<S, ParamError>) -> Built<dyn Sender>
+fn build_with<C, S>(
+    params: &Params,
+    flow: &FlowInfo,
+    make: impl FnOnce(C) -> Result<S, ParamError>,
+) -> Built<dyn Sender>
 where
     C: serde::de::DeserializeOwned + Serialize,
     S: Sender + 'static,

@@ -24,7 +24,12 @@ pub struct RtoConfig {
 
 impl Default for RtoConfig {
     fn default() -> Self {
-        RtoConfig { initial_rto: Time::from_secs(3), min_rto: Time::from_secs(1), max_rto: Time::from_secs(64), rttvar_factor: 4.0 }
+        RtoConfig {
+            initial_rto: Time::from_secs(3),
+            min_rto: Time::from_secs(1),
+            max_rto: Time::from_secs(64),
+            rttvar_factor: 4.0,
+        }
     }
 }
 

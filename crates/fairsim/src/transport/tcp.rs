@@ -25,7 +25,7 @@
 use super::rto::{Rto, RtoConfig};
 use super::vegas::{Vegas, VegasConfig};
 use super::window::SendWindow;
-use super::{AgentCtx, Sender, Series};
+use super::{AgentCtx, Event, Sender, Series};
 use crate::engine::event::TimerId;
 use crate::net::Packet;
 use crate::params::ParamError;
@@ -75,7 +75,12 @@ impl Default for TcpConfig {
 
 impl TcpConfig {
     fn rto(&self) -> RtoConfig {
-        RtoConfig { initial_rto: self.initial_rto, min_rto: self.min_rto, max_rto: self.max_rto, rttvar_factor: self.rttvar_factor }
+        RtoConfig {
+            initial_rto: self.initial_rto,
+            min_rto: self.min_rto,
+            max_rto: self.max_rto,
+            rttvar_factor: self.rttvar_factor,
+        }
     }
 }
 
@@ -233,6 +238,7 @@ impl Tcp {
         self.ssthresh = self.halved();
         self.win.resend(missing);
         ctx.send(missing);
+        ctx.count(Event::FastRetransmit);
         match self.recovery {
             Recovery::Tahoe => self.cwnd = 1.0,
             Recovery::Reno | Recovery::NewReno => {
@@ -277,6 +283,7 @@ impl Sender for Tcp {
         self.in_recovery = false;
         self.dupacks = 0;
         self.rto.back_off();
+        ctx.count(Event::Timeout);
         if let Some(v) = &mut self.vegas {
             v.on_loss();
         }

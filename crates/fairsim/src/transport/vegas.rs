@@ -77,24 +77,50 @@ impl Vegas {
     /// Window growth on a new ACK covering `units` (packets, or 1 per ACK).
     pub fn grow(&mut self, cwnd: &mut f64, ssthresh: &mut f64, units: f64, ctx: &mut AgentCtx) {
         let decide = std::mem::take(&mut self.round_done) && self.round_min_rtt.is_finite();
-        if decide {
-            let diff = self.diff(*cwnd);
-            ctx.record(Series::RateEstimate, diff);
+        let diff = decide.then(|| self.diff(*cwnd));
+        if let Some(d) = diff {
+            ctx.record(Series::RateEstimate, d);
             self.round_min_rtt = f64::INFINITY;
-            if *cwnd < *ssthresh {
-                if diff > self.cfg.gamma {
+        }
+        if *cwnd < *ssthresh {
+            match diff {
+                Some(d) if d > self.cfg.gamma => {
                     *cwnd = (*cwnd * 7.0 / 8.0).max(2.0);
                     *ssthresh = *cwnd;
                 }
-            } else if diff < self.cfg.alpha {
-                *cwnd += 1.0;
-            } else if diff > self.cfg.beta {
-                *cwnd = (*cwnd - 1.0).max(2.0);
+                _ => *cwnd += units,
             }
-            return;
+        } else if let Some(d) = diff {
+            if d < self.cfg.alpha {
+                *cwnd += 1.0;
+            } else if d > self.cfg.beta {
+                *cwnd = (*cwnd - 1.0).max(2.0);
+                // still congestion avoidance: a smaller window must not look like slow start
+                *ssthresh = ssthresh.min(*cwnd);
+            }
         }
-        if *cwnd < *ssthresh {
-            *cwnd += units;
-        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn congestion_avoidance_moves_one_packet_per_round() {
+        let mut v = Vegas::checked(VegasConfig::default()).unwrap();
+        let mut actions = vec![];
+        let mut ctx = AgentCtx::new(crate::units::Time::ZERO, u64::MAX, &mut actions);
+        let (mut cwnd, mut ssthresh) = (10.0, 5.0);
+        v.on_rtt(0.1, 1, 10); // first round: the RTT is the base, diff = 0 < α
+        v.grow(&mut cwnd, &mut ssthresh, 1.0, &mut ctx);
+        assert_eq!(cwnd, 11.0);
+        v.on_rtt(0.2, 11, 20); // twice the base: half the window is queued, diff = 5.5 > β
+        v.grow(&mut cwnd, &mut ssthresh, 1.0, &mut ctx);
+        assert_eq!(cwnd, 10.0);
+        // no decision before the round's last packet (19) is acknowledged
+        v.on_rtt(0.3, 15, 30);
+        v.grow(&mut cwnd, &mut ssthresh, 1.0, &mut ctx);
+        assert_eq!(cwnd, 10.0);
     }
 }

@@ -27,7 +27,7 @@ impl Harness {
                 Action::Send { seq } => self.sent.push(seq),
                 Action::SetTimer(_, at) => self.timer = Some(at),
                 Action::CancelTimer(_) => self.timer = None,
-                Action::Record(..) => {}
+                Action::Record(..) | Action::Count(..) => {}
             }
         }
     }

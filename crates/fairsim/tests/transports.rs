@@ -1,0 +1,169 @@
+//! The flow-control protocols on whole runs: window dynamics, loss recovery, Vegas's operating
+//! point, and several protocols sharing a gateway.
+
+use fairsim::report::{FlowReport, Trace};
+use fairsim::{RunReport, Scenario, Simulation};
+
+fn run(text: &str, pair: Option<&str>, sets: &[&str]) -> RunReport {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    let sc = Scenario::parse(text, "test.toml", &sets).unwrap_or_else(|e| panic!("{e}"));
+    let mut sim = Simulation::new(&sc, pair, None).unwrap();
+    sim.run();
+    sim.report()
+}
+
+fn flow<'a>(r: &'a RunReport, name: &str) -> &'a FlowReport {
+    r.flows.iter().find(|f| f.name == name).unwrap()
+}
+
+fn trace<'a>(r: &'a RunReport, name: &str, series: &str) -> &'a Trace {
+    r.traces
+        .iter()
+        .find(|t| t.name == name && t.series == series)
+        .unwrap_or_else(|| panic!("no {series} trace of {name}"))
+}
+
+/// One bulk transfer over a 10 Mb/s, 20 ms bottleneck (1000-byte packets: 1250 packets/s,
+/// a bandwidth-delay product of about 55 packets), buffer 40.
+const ONE_FLOW: &str = r#"
+nodes = ["src", "gw", "dst"]
+[run]
+duration = "20s"
+trace = ["bulk"]
+[links]
+in = { between = ["src", "gw"], rate = "100Mbps", delay = "1ms" }
+out = { between = ["gw", "dst"], rate = "10Mbps", delay = "20ms", buffer = 40 }
+[flows]
+bulk = { src = "src", dst = "dst", app = "ftp", transport = { kind = "reno", window = 1000 } }
+"#;
+
+#[test]
+fn the_window_grows_exponentially_then_linearly_and_halves_on_loss() {
+    for kind in ["jk", "reno", "newreno"] {
+        let r =
+            run(ONE_FLOW, None, &[&format!("flows.bulk.transport.kind={kind}"), "flows.bulk.transport.window=1000"]);
+        let cwnd = trace(&r, "bulk", "cwnd");
+        let at = |t: f64| cwnd.value[cwnd.t_s.partition_point(|&x| x <= t).max(1) - 1];
+        // slow start: about double every round trip (~44 ms) from 1 packet
+        assert!(at(0.25) >= 16.0, "{kind}: cwnd {} after 0.25 s", at(0.25));
+        // congestion avoidance: the longest stretch of small increases (1/cwnd per ACK)
+        let (mut best, mut start) = ((0, 0), 0);
+        for k in 1..cwnd.value.len() {
+            let d = cwnd.value[k] - cwnd.value[k - 1];
+            if !(0.0 < d && d < 0.5) {
+                start = k;
+            } else if k - start > best.1 - best.0 {
+                best = (start, k);
+            }
+        }
+        let (a, b) = best;
+        let secs = cwnd.t_s[b] - cwnd.t_s[a];
+        assert!(secs > 0.5, "{kind}: no congestion avoidance phase");
+        // one packet per round trip of 0.044–0.076 s
+        let per_second = (cwnd.value[b] - cwnd.value[a]) / secs;
+        assert!((10.0..25.0).contains(&per_second), "{kind}: linear growth of {per_second} packets/s");
+        // and losses halve it
+        let drops = cwnd.value.windows(2).filter(|w| w[1] < 0.7 * w[0]).count();
+        assert!(drops >= 2, "{kind}: {drops} window reductions");
+        assert!(flow(&r, "bulk").run_totals.fast_retransmits > 0, "{kind}");
+    }
+}
+
+/// Two transfers through a 1 Mb/s gateway; one of them loses chosen packets there.
+const CHOSEN_LOSSES: &str = r#"
+nodes = ["src", "gw", "dst"]
+[run]
+duration = "60s"
+trace = ["victim"]
+[links]
+in = { between = ["src", "gw"], rate = "100Mbps", delay = "1ms" }
+out = { between = ["gw", "dst"], rate = "1Mbps", delay = "30ms", qdisc = { kind = "loss_list", flow = "victim", seqs = [200] } }
+[flows]
+victim = { src = "src", dst = "dst", app = "ftp", transport = { kind = "reno", window = 20 } }
+"#;
+
+#[test]
+fn a_single_loss_is_repaired_by_fast_retransmit_without_a_timeout() {
+    for kind in ["reno", "newreno", "jk"] {
+        let r = run(CHOSEN_LOSSES, None, &[&format!("flows.victim.transport.kind={kind}")]);
+        let t = &flow(&r, "victim").run_totals;
+        assert_eq!((t.dropped, t.retransmitted, t.fast_retransmits, t.timeouts), (1, 1, 1, 0), "{kind}");
+        let cwnd = trace(&r, "victim", "cwnd");
+        let lowest_after_start = cwnd.value.iter().skip(3).cloned().fold(f64::MAX, f64::min);
+        if kind == "jk" {
+            assert_eq!(lowest_after_start, 1.0, "Tahoe restarts from one packet");
+        } else {
+            assert!(lowest_after_start >= 2.0, "{kind}: fast recovery keeps the window open");
+        }
+    }
+}
+
+#[test]
+fn newreno_repairs_several_losses_of_one_window_and_reno_needs_a_timeout() {
+    let three = "links.out.qdisc.seqs=[200, 202, 204]";
+    let newreno = run(CHOSEN_LOSSES, None, &["flows.victim.transport.kind=newreno", three]);
+    let t = &flow(&newreno, "victim").run_totals;
+    assert_eq!((t.retransmitted, t.timeouts), (3, 0), "NewReno: {t:?}");
+    let reno = run(CHOSEN_LOSSES, None, &["flows.victim.transport.kind=reno", three]);
+    assert!(flow(&reno, "victim").run_totals.timeouts >= 1, "Reno: {:?}", flow(&reno, "victim").run_totals);
+}
+
+#[test]
+fn vegas_settles_without_loss_with_alpha_to_beta_packets_queued_per_flow() {
+    let text = r#"
+nodes = ["a", "b", "gw", "dst"]
+[run]
+duration = "120s"
+warmup = "30s"
+interval = "30s"
+[links]
+a = { between = ["a", "gw"], rate = "100Mbps", delay = "5ms" }
+b = { between = ["b", "gw"], rate = "100Mbps", delay = "5ms" }
+out = { between = ["gw", "dst"], rate = "2Mbps", delay = "20ms", buffer = 200 }
+[flows]
+v1 = { src = "a", dst = "dst", app = "ftp", transport = "vegas" }
+v2 = { src = "b", dst = "dst", app = "ftp", transport = "vegas" }
+"#;
+    let r = run(text, None, &[]);
+    for f in ["v1", "v2"] {
+        assert_eq!(flow(&r, f).totals.dropped, 0, "{f}: no loss once settled");
+    }
+    let q = r.queues.iter().find(|q| q.port == "gw->dst").unwrap();
+    let occupancy = q.occupancy_pkts.unwrap().mean;
+    // α = 1 and β = 3 packets each, two flows (one more may be on the line)
+    assert!((2.0..=7.0).contains(&occupancy), "mean queue {occupancy}");
+    assert!(q.utilisation.unwrap().mean > 0.95);
+    assert!((flow(&r, "v1").goodput_bps.unwrap().mean / flow(&r, "v2").goodput_bps.unwrap().mean - 1.0).abs() < 0.2);
+}
+
+/// The 1989 paper's Scenario 4: two Generic and two JK transfers through one 56 kb/s gateway.
+const MIXED: &str = r#"
+nodes = ["s1", "s2", "s3", "s4", "gw", "sink"]
+[run]
+duration = "2000s"
+warmup = "1500s"
+[links]
+l1 = { between = ["s1", "gw"], rate = "800kbps" }
+l2 = { between = ["s2", "gw"], rate = "800kbps" }
+l3 = { between = ["s3", "gw"], rate = "800kbps" }
+l4 = { between = ["s4", "gw"], rate = "800kbps" }
+out = { between = ["gw", "sink"], rate = "56kbps", buffer = 15 }
+[flows]
+g1 = { src = "s1", dst = "sink", app = "ftp", transport = "generic" }
+g2 = { src = "s2", dst = "sink", app = "ftp", transport = "generic" }
+jk3 = { src = "s3", dst = "sink", app = "ftp", transport = "jk" }
+jk4 = { src = "s4", dst = "sink", app = "ftp", transport = "jk" }
+[pairs]
+FCFS = { qdisc = "fcfs" }
+FQ = { qdisc = "fq" }
+"#;
+
+#[test]
+fn several_protocols_share_a_gateway_and_the_line_stays_busy() {
+    for pair in ["FCFS", "FQ"] {
+        let r = run(MIXED, Some(pair), &[]);
+        let total: f64 = r.flows.iter().map(|f| f.throughput_pps.unwrap().mean).sum();
+        assert!((total - 7.0).abs() < 0.2, "{pair}: the 56 kb/s line carries 7 packets/s, got {total}");
+        assert!(r.flows.iter().all(|f| f.transport == if f.name.starts_with('g') { "generic" } else { "jk" }));
+    }
+}
