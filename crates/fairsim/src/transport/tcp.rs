@@ -120,7 +120,7 @@ impl Tcp {
         if cfg.dupack_threshold == 0 {
             return Err(ParamError::at("dupack_threshold", "must be at least 1 duplicate ACK"));
         }
-        if !(cfg.initial_cwnd >= 1.0) {
+        if cfg.initial_cwnd.is_nan() || cfg.initial_cwnd < 1.0 {
             return Err(ParamError::at("initial_cwnd", "must be at least 1 packet"));
         }
         let vegas = vegas.map(Vegas::checked).transpose()?;

@@ -48,7 +48,7 @@ impl Vegas {
         if !(cfg.alpha >= 0.0 && cfg.beta >= cfg.alpha) {
             return Err(ParamError::at("beta", "Vegas needs 0 ≤ alpha ≤ beta"));
         }
-        if !(cfg.gamma >= 0.0) {
+        if cfg.gamma.is_nan() || cfg.gamma < 0.0 {
             return Err(ParamError::at("gamma", "must not be negative"));
         }
         Ok(Vegas { cfg, base_rtt: f64::INFINITY, round_min_rtt: f64::INFINITY, round_end: 0, round_done: false })
