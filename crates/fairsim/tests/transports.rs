@@ -167,3 +167,69 @@ fn several_protocols_share_a_gateway_and_the_line_stays_busy() {
         assert!(r.flows.iter().all(|f| f.transport == if f.name.starts_with('g') { "generic" } else { "jk" }));
     }
 }
+
+const DECBIT: &str = r#"
+nodes = ["s1", "s2", "gw", "sink"]
+[run]
+duration = "600s"
+warmup = "100s"
+interval = "100s"
+[links]
+l1 = { between = ["s1", "gw"], rate = "10Mbps", delay = "20ms" }
+l2 = { between = ["s2", "gw"], rate = "10Mbps", delay = "20ms" }
+out = { between = ["gw", "sink"], rate = "1Mbps", delay = "30ms", buffer = 50 }
+[flows]
+f1 = { src = "s1", dst = "sink", app = "ftp", transport = { kind = "decbit", window = 40 } }
+f2 = { src = "s2", dst = "sink", app = "ftp", transport = { kind = "decbit", window = 40 } }
+[pairs]
+"DEC/DEC" = { qdisc = "selective_decbit" }
+"DEC/FCFS" = { qdisc = "fcfs" }
+"#;
+
+#[test]
+fn decbit_sources_and_gateway_keep_the_queue_near_one_and_share_without_loss() {
+    let r = run(DECBIT, Some("DEC/DEC"), &[]);
+    let q = r.queues.iter().find(|q| q.port == "gw->sink").unwrap();
+    // packets at the gateway: waiting ones plus the one on the line
+    let in_system = q.occupancy_pkts.unwrap().mean + q.utilisation.unwrap().mean;
+    assert!((0.8..2.0).contains(&in_system), "average queue {in_system}");
+    assert!(q.utilisation.unwrap().mean > 0.9);
+    assert_eq!(r.flows.iter().map(|f| f.run_totals.dropped).sum::<u64>(), 0);
+    assert!(r.fairness.jain.unwrap() > 0.99, "{:?}", r.fairness);
+    // without bits, the same sources fill the buffer and lose packets
+    let fcfs = run(DECBIT, Some("DEC/FCFS"), &[]);
+    assert!(fcfs.flows.iter().map(|f| f.run_totals.dropped).sum::<u64>() > 0);
+}
+
+#[test]
+fn fqbit_gives_a_telnet_much_lower_delay_than_selective_decbit() {
+    // the shape of the 1989 paper's DEC/DEC vs DEC/FQbit comparison: three FTPs and a Telnet
+    let text = r#"
+nodes = ["s1", "s2", "s3", "s4", "gw", "sink"]
+[run]
+duration = "2000s"
+warmup = "500s"
+[links]
+l1 = { between = ["s1", "gw"], rate = "800kbps" }
+l2 = { between = ["s2", "gw"], rate = "800kbps" }
+l3 = { between = ["s3", "gw"], rate = "800kbps" }
+l4 = { between = ["s4", "gw"], rate = "800kbps" }
+out = { between = ["gw", "sink"], rate = "56kbps", buffer = 15 }
+[flows]
+f1 = { src = "s1", dst = "sink", app = "ftp" }
+f2 = { src = "s2", dst = "sink", app = "ftp" }
+f3 = { src = "s3", dst = "sink", app = "ftp" }
+telnet = { src = "s4", dst = "sink", app = "telnet" }
+[pairs]
+"DEC/DEC" = { transport = "decbit", qdisc = "selective_decbit" }
+"DEC/FQbit" = { transport = "decbit", qdisc = "fqbit" }
+"#;
+    let (dec, fqbit) = (run(text, Some("DEC/DEC"), &[]), run(text, Some("DEC/FQbit"), &[]));
+    for r in [&dec, &fqbit] {
+        assert_eq!(r.flows.iter().map(|f| f.run_totals.dropped).sum::<u64>(), 0, "{}", r.pair);
+        let ftp: Vec<f64> = r.flows.iter().filter(|f| f.app == "ftp").map(|f| f.goodput_pps.unwrap().mean).collect();
+        assert!(ftp.iter().all(|g| (g - ftp[0]).abs() < 0.05), "{}: {ftp:?}", r.pair);
+    }
+    let telnet = |r: &RunReport| flow(r, "telnet").rtt_mean_s.unwrap();
+    assert!(telnet(&fqbit) < 0.5 * telnet(&dec), "Telnet RTT {} (FQbit) vs {} (DECbit)", telnet(&fqbit), telnet(&dec));
+}

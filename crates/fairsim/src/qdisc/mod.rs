@@ -5,6 +5,7 @@
 //! `dequeue` hands the transmitter its next packet. A discipline knows nothing of transports.
 
 pub mod classify;
+mod decbit;
 mod drr;
 mod fcfs;
 pub mod fifo;
@@ -23,6 +24,7 @@ pub mod tagged;
 mod virtual_clock;
 mod wf2q;
 
+pub use decbit::{DecbitGateway, DecbitGatewayConfig};
 pub use drr::{drr, DrrConfig};
 pub use fcfs::{Fcfs, FcfsConfig};
 pub use fq::{Fq, FqConfig};
@@ -199,6 +201,18 @@ pub static QDISCS: &[QdiscKind] = &[
         summary: "FCFS that drops a uniformly chosen packet when the buffer overflows",
         reference: "Random Drop as discussed by Demers, Keshav & Shenker 1989, section 5",
         build: |p, port| build_with(p, port, |c, port| Ok(RandomDrop::new(c, port))),
+    },
+    QdiscKind {
+        name: "decbit",
+        summary: "DECbit gateway: FCFS, sets the congestion bit when the cycle-average queue exceeds 1",
+        reference: "Ramakrishnan & Jain, SIGCOMM 1988; DKS 1989 §2.10",
+        build: |p, port| build_with(p, port, |c, port| DecbitGateway::new(c, port, false)),
+    },
+    QdiscKind {
+        name: "selective_decbit",
+        summary: "selective DECbit: bits only to conversations above their fair share (capacity factor 0.9)",
+        reference: "Jain & Ramakrishnan (DEC TR-510); DKS 1989 §2.10, Keshav 1991 §6.5",
+        build: |p, port| build_with(p, port, |c, port| DecbitGateway::new(c, port, true)),
     },
     QdiscKind {
         name: "loss_list",

@@ -4,6 +4,7 @@
 //! engine turns its actions into packets, delivers ACKs back to it, and runs its timers. Window
 //! protocols share the bookkeeping in `window`; the sink side (`sink`) is common to all.
 
+mod decbit;
 mod generic;
 pub mod rto;
 pub mod sink;
@@ -11,6 +12,7 @@ mod tcp;
 mod vegas;
 pub mod window;
 
+pub use decbit::{Decbit, DecbitConfig};
 pub use generic::{Generic, GenericConfig};
 pub use tcp::{Recovery, Tcp, TcpConfig};
 pub use vegas::VegasConfig;
@@ -198,6 +200,12 @@ pub static TRANSPORTS: &[TransportKind] = &[
         summary: "TCP NewReno: Reno that repairs several losses of a window by partial ACKs",
         reference: "RFC 6582",
         build: |p, f| build_tcp(p, f, Recovery::NewReno, 64),
+    },
+    TransportKind {
+        name: "decbit",
+        summary: "DECbit source: window +1 or x 0.875 from the congestion bits, once per two round trips",
+        reference: "Ramakrishnan & Jain, SIGCOMM 1988; as used by DKS 1989 §3",
+        build: |p, f| build_with(p, f, Decbit::checked),
     },
     TransportKind {
         name: "vegas",
