@@ -233,3 +233,39 @@ telnet = { src = "s4", dst = "sink", app = "telnet" }
     let telnet = |r: &RunReport| flow(r, "telnet").rtt_mean_s.unwrap();
     assert!(telnet(&fqbit) < 0.5 * telnet(&dec), "Telnet RTT {} (FQbit) vs {} (DECbit)", telnet(&fqbit), telnet(&dec));
 }
+
+#[test]
+fn packet_pair_probes_find_the_fair_share_behind_fair_queueing() {
+    let text = r#"
+nodes = ["a", "b", "c", "gw", "dst"]
+[run]
+duration = "200s"
+warmup = "50s"
+interval = "50s"
+trace = ["p1", "p2"]
+[links]
+a = { between = ["a", "gw"], rate = "10Mbps", delay = "10ms" }
+b = { between = ["b", "gw"], rate = "10Mbps", delay = "10ms" }
+c = { between = ["c", "gw"], rate = "10Mbps", delay = "10ms" }
+out = { between = ["gw", "dst"], rate = "1Mbps", delay = "20ms", buffer = 40 }
+[flows]
+p1 = { src = "a", dst = "dst", app = "ftp", transport = { kind = "pp", window = 20 } }
+p2 = { src = "b", dst = "dst", app = "ftp", transport = { kind = "pp", window = 20 } }
+g = { src = "c", dst = "dst", app = "ftp", transport = { kind = "generic", window = 20 } }
+[pairs]
+"PP/FQ" = { qdisc = "fq" }
+"#;
+    let r = run(text, None, &[]);
+    let fair = 125.0 / 3.0; // packets/s: a third of 1 Mb/s in 1000-byte packets
+    for f in ["p1", "p2"] {
+        assert_eq!(flow(&r, f).run_totals.dropped, 0, "{f}");
+        assert!((flow(&r, f).goodput_pps.unwrap().mean - fair).abs() < 0.5, "{f}");
+        let estimate = trace(&r, f, "rate_estimate").value.last().copied().unwrap();
+        let rate = trace(&r, f, "rate").value.last().copied().unwrap();
+        assert!((estimate - fair).abs() / fair < 0.02, "{f}: μ̂ = {estimate}");
+        assert!((rate - fair).abs() / fair < 0.05, "{f}: λ = {rate}");
+        // the window (20) is not what limits it: the control law holds it below
+        let outstanding = trace(&r, f, "outstanding").value.last().copied().unwrap();
+        assert!(outstanding < 15.0, "{f}: {outstanding} outstanding");
+    }
+}

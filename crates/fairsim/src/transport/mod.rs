@@ -5,7 +5,10 @@
 //! protocols share the bookkeeping in `window`; the sink side (`sink`) is common to all.
 
 mod decbit;
+pub mod fuzzy;
 mod generic;
+mod packet_pair;
+pub mod pp_law;
 pub mod rto;
 pub mod sink;
 mod tcp;
@@ -14,6 +17,7 @@ pub mod window;
 
 pub use decbit::{Decbit, DecbitConfig};
 pub use generic::{Generic, GenericConfig};
+pub use packet_pair::{PacketPair, PacketPairConfig};
 pub use tcp::{Recovery, Tcp, TcpConfig};
 pub use vegas::VegasConfig;
 
@@ -206,6 +210,12 @@ pub static TRANSPORTS: &[TransportKind] = &[
         summary: "DECbit source: window +1 or x 0.875 from the congestion bits, once per two round trips",
         reference: "Ramakrishnan & Jain, SIGCOMM 1988; as used by DKS 1989 §3",
         build: |p, f| build_with(p, f, Decbit::checked),
+    },
+    TransportKind {
+        name: "pp",
+        summary: "Packet-Pair (PP_CTH): rate from pair probes, fuzzy predictor, setpoint control law",
+        reference: "Keshav 1991, chapters 4-5 (needs fair-queueing gateways)",
+        build: |p, f| build_with(p, f, PacketPair::checked),
     },
     TransportKind {
         name: "vegas",

@@ -1,0 +1,276 @@
+//! Packet-Pair flow control, PP_CTH: rate-based, probing the bottleneck with pairs of packets.
+//!
+//! Reference: Keshav 1991, chapters 4 and 5 (and "A Control-Theoretic Approach to Flow Control",
+//! SIGCOMM 1991). Behind Fair Queueing gateways a conversation's packets are served at a rate of
+//! their own, so two packets sent back to back come back as ACKs spaced by the bottleneck's
+//! service time: every pair is a probe of the service rate μ. PP_CTH sends pairs, predicts μ
+//! from the probes with the fuzzy averager (`fuzzy`), and after every probe sets its sending rate
+//! by the control law (`pp_law`, eq. 5.14) so as to keep `setpoint` packets (B/2) queued at the
+//! bottleneck. Start-up: one pair; the first packet's round trip estimates the propagation delay
+//! R, the pair's spacing the first μ. Pairs then leave every 2/λ. A window (5 in the thesis)
+//! caps the packets outstanding. Losses: one timer, re-armed at every transmission to
+//! `timeout_factor` (3) round trips; on expiry the oldest unacknowledged packet is sent again at
+//! the next opportunity and the timeout doubles until new data is acknowledged (§4.6, and the
+//! single-timer simplification of §7).
+//!
+//! Choices the thesis leaves open (parameters where it matters):
+//! - `law = "per_probe"` (eq. 5.14, J = the smoothed round trip; default, as PP_CTH) or
+//!   `"per_epoch"` (eq. 5.9 with gain `alpha` = 0.9, applied once per round trip, with
+//!   n̂_b = S − R·μ̂);
+//! - the probe is μ = 1 / (spacing of the pair's two ACKs); it is predicted, not the spacing;
+//! - the rate is kept within [μ̂/10, 4·μ̂], so that probing never stops and a bad estimate of
+//!   the queue cannot send a burst;
+//! - no queue-priming burst (the law builds the queue up to the setpoint by itself) and no drift
+//!   correction (n̂_b is recomputed from S and R at every probe, so it does not drift);
+//! - retransmissions go before new data; a tick that finds the window full sends nothing.
+
+use super::fuzzy::{Fuzzy, FuzzyConfig};
+use super::pp_law;
+use super::window::SendWindow;
+use super::{AgentCtx, Event, Sender, Series};
+use crate::engine::event::TimerId;
+use crate::net::Packet;
+use crate::params::ParamError;
+use crate::units::Time;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Law {
+    #[default]
+    PerProbe,
+    PerEpoch,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PacketPairConfig {
+    pub window: u32,
+    /// Packets to keep queued at the bottleneck (B/2; 5 in the thesis's simulations).
+    pub setpoint: f64,
+    pub law: Law,
+    /// Gain of the per-epoch law.
+    pub alpha: f64,
+    /// Timeout in round trips.
+    pub timeout_factor: f64,
+    /// Before the first round trip is measured.
+    pub initial_timeout: Time,
+    pub error_low: f64,
+    pub error_mid: f64,
+    pub error_high: f64,
+    pub out_low: f64,
+    pub out_high: f64,
+}
+
+impl Default for PacketPairConfig {
+    fn default() -> Self {
+        let f = FuzzyConfig::default();
+        PacketPairConfig {
+            window: 5,
+            setpoint: 5.0,
+            law: Law::PerProbe,
+            alpha: 0.9,
+            timeout_factor: 3.0,
+            initial_timeout: Time::from_secs(3),
+            error_low: f.error_low,
+            error_mid: f.error_mid,
+            error_high: f.error_high,
+            out_low: f.out_low,
+            out_high: f.out_high,
+        }
+    }
+}
+
+const RETRANSMIT: TimerId = TimerId(0);
+const TICK: TimerId = TimerId(1);
+
+pub struct PacketPair {
+    cfg: PacketPairConfig,
+    win: SendWindow,
+    mu: Fuzzy,
+    /// Propagation delay estimate R, smoothed round trip, sending rate λ (packets/s).
+    prop: Option<f64>,
+    rtt: Option<f64>,
+    rate: f64,
+    /// Pairs in flight (first, second), and the ACK time of a pair's first packet.
+    pairs: VecDeque<(u64, u64)>,
+    first_acked: Option<(u64, Time)>,
+    retransmit: VecDeque<u64>,
+    backoff: f64,
+    ticking: bool,
+    /// Per-epoch law: decide on the first probe sent after this sequence number.
+    epoch_from: u64,
+}
+
+impl PacketPair {
+    pub fn checked(cfg: PacketPairConfig) -> Result<PacketPair, ParamError> {
+        if cfg.window < 2 {
+            return Err(ParamError::at("window", "Packet-Pair sends pairs: the window must be at least 2"));
+        }
+        if cfg.setpoint.is_nan() || cfg.setpoint < 0.0 {
+            return Err(ParamError::at("setpoint", "must not be negative"));
+        }
+        if !(cfg.alpha > 0.0 && cfg.alpha <= 1.0) {
+            return Err(ParamError::at("alpha", "the gain is in (0, 1] (stable below 1)"));
+        }
+        let mu = Fuzzy::new(&FuzzyConfig {
+            error_low: cfg.error_low,
+            error_mid: cfg.error_mid,
+            error_high: cfg.error_high,
+            out_low: cfg.out_low,
+            out_high: cfg.out_high,
+        });
+        Ok(PacketPair {
+            cfg,
+            win: SendWindow::default(),
+            mu,
+            prop: None,
+            rtt: None,
+            rate: 0.0,
+            pairs: VecDeque::new(),
+            first_acked: None,
+            retransmit: VecDeque::new(),
+            backoff: 1.0,
+            ticking: false,
+            epoch_from: 0,
+        })
+    }
+
+    fn timeout(&self) -> Time {
+        match self.rtt {
+            Some(r) => Time::from_secs_f64(self.cfg.timeout_factor * r * self.backoff),
+            None => Time(self.cfg.initial_timeout.0.saturating_mul(self.backoff as u64)),
+        }
+    }
+
+    /// Sends up to two packets back to back: retransmissions first (they are already counted in
+    /// the window), then new packets if the window allows.
+    fn send_pair(&mut self, ctx: &mut AgentCtx) {
+        let mut sent = vec![];
+        while sent.len() < 2 {
+            if let Some(seq) = self.retransmit.pop_front() {
+                if seq >= self.win.una() {
+                    self.win.resend(seq);
+                    ctx.send(seq);
+                    sent.push(seq);
+                }
+            } else if self.win.can_send(self.cfg.window as u64, ctx.app_limit) {
+                let seq = self.win.send_next(ctx.now);
+                ctx.send(seq);
+                sent.push(seq);
+            } else {
+                break;
+            }
+        }
+        if let [a, b] = sent[..] {
+            self.pairs.push_back((a, b));
+            if self.pairs.len() > self.cfg.window as usize {
+                self.pairs.pop_front();
+            }
+        }
+        if !sent.is_empty() {
+            ctx.set_timer(RETRANSMIT, ctx.now + self.timeout());
+        }
+        ctx.record(Series::Outstanding, self.win.in_flight() as f64);
+    }
+
+    fn schedule_tick(&mut self, ctx: &mut AgentCtx) {
+        if self.rate > 0.0 {
+            ctx.set_timer(TICK, ctx.now + Time::from_secs_f64(2.0 / self.rate));
+            self.ticking = true;
+        }
+    }
+
+    /// A probe: the pair's ACKs came `spacing` seconds apart; `first` is its first packet.
+    fn probe(&mut self, first: u64, spacing: f64, ctx: &mut AgentCtx) {
+        let observed = 1.0 / spacing.max(1e-9);
+        let mu = self.mu.observe(observed);
+        ctx.record(Series::Probe, observed);
+        ctx.record(Series::RateEstimate, mu);
+        let (Some(prop), Some(rtt)) = (self.prop, self.rtt) else { return };
+        let outstanding = self.win.in_flight() as f64;
+        let rate = match self.cfg.law {
+            Law::PerProbe => pp_law::per_probe(self.cfg.setpoint, outstanding, prop, mu, rtt),
+            Law::PerEpoch => {
+                if first < self.epoch_from && self.rate > 0.0 {
+                    return;
+                }
+                self.epoch_from = self.win.nxt();
+                let queue = pp_law::queue_estimate(outstanding, prop, mu);
+                pp_law::per_epoch(self.cfg.alpha, self.cfg.setpoint, queue, outstanding, mu, rtt)
+            }
+        };
+        self.rate = rate.clamp(mu / 10.0, 4.0 * mu);
+        ctx.record(Series::Rate, self.rate);
+        if !self.ticking {
+            self.schedule_tick(ctx);
+        }
+    }
+}
+
+impl Sender for PacketPair {
+    fn on_start(&mut self, ctx: &mut AgentCtx) {
+        self.send_pair(ctx);
+    }
+
+    fn on_data(&mut self, ctx: &mut AgentCtx) {
+        // before the first probe, or with the clock stopped for lack of data
+        if !self.ticking {
+            self.send_pair(ctx);
+        }
+    }
+
+    fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
+        let sample = (ctx.now - ack.echo_sent_at).as_secs_f64();
+        if self.prop.is_none() {
+            self.prop = Some(sample); // the first packet of the first pair
+        }
+        self.rtt = Some(self.rtt.map_or(sample, |r| 0.875 * r + 0.125 * sample));
+        if self.win.on_ack(ack.seq).is_some() {
+            self.backoff = 1.0;
+            if self.win.in_flight() > 0 {
+                ctx.set_timer(RETRANSMIT, ctx.now + self.timeout());
+            } else {
+                ctx.cancel_timer(RETRANSMIT);
+            }
+        }
+        let echo = ack.echo_seq;
+        if let Some(&(first, _)) = self.pairs.iter().find(|p| p.0 == echo || p.1 == echo) {
+            if echo == first {
+                self.first_acked = Some((first, ctx.now));
+            } else if let Some((_, t)) = self.first_acked.filter(|f| f.0 == first) {
+                self.pairs.retain(|p| p.0 != first);
+                self.first_acked = None;
+                self.probe(first, (ctx.now - t).as_secs_f64(), ctx);
+            }
+        }
+        if !self.ticking && self.win.in_flight() == 0 && self.prop.is_some() {
+            // the start-up pair was not a probe (lost half): keep going at the line's pace
+            self.send_pair(ctx);
+        }
+    }
+
+    fn on_timer(&mut self, timer: TimerId, ctx: &mut AgentCtx) {
+        if timer == TICK {
+            self.ticking = false;
+            self.send_pair(ctx);
+            self.schedule_tick(ctx);
+            return;
+        }
+        if self.win.in_flight() == 0 {
+            return;
+        }
+        ctx.count(Event::Timeout);
+        let oldest = self.win.una();
+        if !self.retransmit.contains(&oldest) {
+            self.retransmit.push_front(oldest);
+        }
+        self.backoff = (self.backoff * 2.0).min(64.0);
+        ctx.set_timer(RETRANSMIT, ctx.now + self.timeout());
+        if !self.ticking {
+            self.send_pair(ctx);
+            self.schedule_tick(ctx);
+        }
+    }
+}
