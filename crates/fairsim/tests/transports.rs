@@ -258,7 +258,7 @@ g = { src = "c", dst = "dst", app = "ftp", transport = { kind = "generic", windo
     let r = run(text, None, &[]);
     let fair = 125.0 / 3.0; // packets/s: a third of 1 Mb/s in 1000-byte packets
     for f in ["p1", "p2"] {
-        assert_eq!(flow(&r, f).run_totals.dropped, 0, "{f}");
+        assert_eq!(flow(&r, f).totals.dropped, 0, "{f}: no loss once running (start-up may lose one)");
         assert!((flow(&r, f).goodput_pps.unwrap().mean - fair).abs() < 0.5, "{f}");
         let estimate = trace(&r, f, "rate_estimate").value.last().copied().unwrap();
         let rate = trace(&r, f, "rate").value.last().copied().unwrap();
