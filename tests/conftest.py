@@ -1,8 +1,11 @@
 """Shared fixtures: paths to bundled and test scenarios, and a small quick scenario."""
 
+import os
 from pathlib import Path
 
 import pytest
+
+os.environ.setdefault("MPLBACKEND", "Agg")  # plots in tests draw off screen
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "scenarios" / "examples"

@@ -126,7 +126,37 @@ def test_service_compared_with_the_fluid_reference(small_path):
 def test_every_registered_discipline_runs_a_scenario(small_path):
     names = [e.name for e in fairsim.catalogue()["disciplines"]]
     assert {"fq", "fqbit", "wfq", "scfq", "virtual_clock", "wf2qplus", "drr", "sfq", "nagle"} <= set(names)
+    needs = {"loss_list": '{ kind = "loss_list", flow = "ftp", seqs = [3] }'}
     for q in names:
-        res = fairsim.run(small_path, pair="G/FCFS", set={'pairs."G/FCFS".qdisc': q, "run.duration": "120s"})
+        res = fairsim.run(
+            small_path, pair="G/FCFS", set={'pairs."G/FCFS".qdisc': needs.get(q, q), "run.duration": "120s"}
+        )
         assert res.queues.set_index("port").loc["gw->b", "qdisc"] == q
         assert res.flows.goodput_pps.sum() > 5, q
+
+
+def test_sender_and_queue_traces(small_path):
+    res = fairsim.run(
+        small_path,
+        pair="G/FCFS",
+        set={"flows.ftp.transport": "reno", "run.trace": ["ftp"], "run.trace_queues": ["gw->b"]},
+    )
+    t = res.traces
+    assert {"cwnd", "ssthresh", "outstanding"} <= set(t[t.name == "ftp"].series)
+    queue = t[t.series == "queue"]
+    assert len(queue) > 10 and queue.value.max() <= 8, "the buffer holds 8"
+    assert res.plot_traces("cwnd").get_ylabel() == "cwnd"
+    assert "traces" not in res.to_dict()["runs"][0], "traces stay out of the summary document"
+
+
+def test_every_registered_transport_carries_the_ftp(small_path):
+    names = [e.name for e in fairsim.catalogue()["transports"]]
+    assert {"generic", "jk", "reno", "newreno", "vegas", "decbit", "pp", "none"} <= set(names)
+    for t in names:
+        if t == "none":
+            continue
+        pair_qdisc = "fq" if t == "pp" else "fcfs"  # Packet-Pair needs fair queueing
+        over = {"flows.ftp.transport": t, 'pairs."G/FCFS".qdisc': pair_qdisc, "run.duration": "120s"}
+        res = fairsim.run(small_path, pair="G/FCFS", set=over)
+        ftp = res.flows.set_index("flow").loc["ftp"]
+        assert ftp.transport == t and ftp.goodput_pps > 2, (t, ftp.goodput_pps)

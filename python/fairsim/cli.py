@@ -102,12 +102,29 @@ overrides_option = click.option(
     metavar="PORT",
     help="Compare the service at PORT (e.g. gw->sink) with the ideal fluid one (repeatable).",
 )
+@click.option(
+    "--trace",
+    "trace_flows",
+    multiple=True,
+    metavar="FLOW",
+    help="Record FLOW's sender variables over time (cwnd, rate, ...; * for all; repeatable).",
+)
+@click.option(
+    "--trace-queue", "trace_queues", multiple=True, metavar="PORT", help="Record PORT's queue length."
+)
 @click.option("--progress/--no-progress", default=None, help="Progress bars (default: on a terminal).")
-def run_cmd(scenario, pairs, seeds, sets, out, fmt, as_json, jobs, gps_ports, progress):
+def run_cmd(
+    scenario, pairs, seeds, sets, out, fmt, as_json, jobs, gps_ports, trace_flows, trace_queues, progress
+):
     """Run SCENARIO (a file, or a bundled name such as examples/dumbbell) under its pairs."""
     sets = list(sets)
-    if gps_ports:
-        sets.append("run.fluid_reference=" + json.dumps(list(gps_ports)))
+    for key, values in (
+        ("run.fluid_reference", gps_ports),
+        ("run.trace", trace_flows),
+        ("run.trace_queues", trace_queues),
+    ):
+        if values:
+            sets.append(f"{key}=" + json.dumps(list(values)))
     sc = load(scenario, set=sets)
     results = run(sc, pair=list(pairs) or None, seed=list(seeds) or None, progress=progress, jobs=jobs)
     if out:

@@ -17,7 +17,7 @@ from pathlib import Path
 from fairsim import FairsimError
 from fairsim.results import Results
 
-TABLES = ("flows", "intervals", "queues", "queue_intervals", "fairness")
+TABLES = ("flows", "intervals", "queues", "queue_intervals", "fairness", "fluid", "traces")
 
 
 def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
@@ -54,6 +54,8 @@ def write_results(results: Results, out: str | Path, fmt: str = "csv") -> list[P
 
     for table in TABLES:
         df = getattr(results, table)
+        if table in ("fluid", "traces") and df.empty:
+            continue
         if fmt == "parquet":
             put(f"{table}.parquet", lambda p, df=df: df.to_parquet(p, index=False))
         else:

@@ -144,6 +144,35 @@ class Results:
         )
 
     @cached_property
+    def traces(self) -> pd.DataFrame:
+        """Recorded time series (`--trace`, `run.trace`, `run.trace_queues`), one row per point:
+        pair, seed, source (`flow` or `queue`), name, series (cwnd, ssthresh, window, rate,
+        rate_estimate, probe, outstanding, queue), t_s, value (in force until the next point)."""
+        frames = [
+            pd.DataFrame(
+                {
+                    "pair": r["pair"],
+                    "seed": r["seed"],
+                    "source": t["source"],
+                    "name": t["name"],
+                    "series": t["series"],
+                    "t_s": t["t_s"],
+                    "value": t["value"],
+                }
+            )
+            for r in self.runs
+            for t in r.get("traces", [])
+        ]
+        columns = ["pair", "seed", "source", "name", "series", "t_s", "value"]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+
+    def plot_traces(self, series: str = "cwnd", names=None, ax=None):
+        """Step plot of a recorded series (e.g. `cwnd`, `rate_estimate`, `queue`) per pair and name."""
+        from fairsim.plots import plot_traces
+
+        return plot_traces(self.traces, series, names=names, ax=ax)
+
+    @cached_property
     def fairness(self) -> pd.DataFrame:
         return pd.DataFrame(
             [
@@ -159,10 +188,10 @@ class Results:
         )
 
     def to_dict(self, intervals: bool = False) -> dict:
-        """The JSON document of docs/results.md; per-interval rows only if ``intervals``."""
+        """The JSON document of docs/results.md; per-interval rows and traces only if ``intervals``."""
         from fairsim import __version__
 
-        drop = () if intervals else ("flow_intervals", "queue_intervals")
+        drop = () if intervals else ("flow_intervals", "queue_intervals", "traces")
         return {
             "schema": SCHEMA,
             "fairsim_version": __version__,
