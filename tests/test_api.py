@@ -149,14 +149,21 @@ def test_sender_and_queue_traces(small_path):
     assert "traces" not in res.to_dict()["runs"][0], "traces stay out of the summary document"
 
 
-def test_every_registered_transport_carries_the_ftp(small_path):
+def test_every_registered_transport_carries_ftp_and_telnet(small_path):
     names = [e.name for e in fairsim.catalogue()["transports"]]
     assert {"generic", "jk", "reno", "newreno", "vegas", "decbit", "pp", "none"} <= set(names)
     for t in names:
         if t == "none":
             continue
         pair_qdisc = "fq" if t == "pp" else "fcfs"  # Packet-Pair needs fair queueing
-        over = {"flows.ftp.transport": t, 'pairs."G/FCFS".qdisc': pair_qdisc, "run.duration": "120s"}
-        res = fairsim.run(small_path, pair="G/FCFS", set=over)
-        ftp = res.flows.set_index("flow").loc["ftp"]
-        assert ftp.transport == t and ftp.goodput_pps > 2, (t, ftp.goodput_pps)
+        over = {
+            "flows.ftp.transport": t,
+            "flows.telnet.transport": t,
+            'pairs."G/FCFS".qdisc': pair_qdisc,
+            "run.duration": "300s",
+        }
+        flows = fairsim.run(small_path, pair="G/FCFS", set=over).flows.set_index("flow")
+        assert (flows.loc[["ftp", "telnet"], "transport"] == t).all()
+        assert flows.loc["ftp", "goodput_pps"] > 2, (t, flows.loc["ftp", "goodput_pps"])
+        # a Telnet sends a packet every 5 s on average, whatever carries it
+        assert 0.1 < flows.loc["telnet", "goodput_pps"] < 0.4, (t, flows.loc["telnet", "goodput_pps"])
