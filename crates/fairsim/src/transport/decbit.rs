@@ -12,6 +12,7 @@
 //! handled as Generic does (timeout β·rtt, go-back-N) and a timeout also sets the window back to
 //! one packet — DECbit avoids congestion by the bits and, with its gateways, should see no loss.
 
+use super::averaged_timeout::AveragedTimeout;
 use super::window::SendWindow;
 use super::{AgentCtx, Event, Sender, Series};
 use crate::engine::event::TimerId;
@@ -50,8 +51,6 @@ impl Default for DecbitConfig {
     }
 }
 
-const RETRANSMIT: TimerId = TimerId(0);
-
 pub struct Decbit {
     cfg: DecbitConfig,
     win: SendWindow,
@@ -62,8 +61,7 @@ pub struct Decbit {
     size: u64,
     seen: u64,
     set: u64,
-    rtt: f64,
-    timer_armed: bool,
+    timer: AveragedTimeout,
 }
 
 impl Decbit {
@@ -74,17 +72,8 @@ impl Decbit {
         if !(cfg.decrease > 0.0 && cfg.decrease < 1.0) {
             return Err(ParamError::at("decrease", "a decrease factor is between 0 and 1"));
         }
-        Ok(Decbit {
-            rtt: cfg.initial_rtt.as_secs_f64(),
-            cfg,
-            win: SendWindow::default(),
-            w: 1.0,
-            from: 0,
-            size: 1,
-            seen: 0,
-            set: 0,
-            timer_armed: false,
-        })
+        let timer = AveragedTimeout::new(cfg.initial_rtt, cfg.beta, cfg.gain);
+        Ok(Decbit { cfg, win: SendWindow::default(), w: 1.0, from: 0, size: 1, seen: 0, set: 0, timer })
     }
 
     fn allowed(&self) -> u64 {
@@ -95,10 +84,7 @@ impl Decbit {
         while self.win.can_send(self.allowed(), ctx.app_limit) {
             let seq = self.win.send_next(ctx.now);
             ctx.send(seq);
-            if !self.timer_armed {
-                ctx.set_timer(RETRANSMIT, ctx.now + Time::from_secs_f64(self.cfg.beta * self.rtt));
-                self.timer_armed = true;
-            }
+            self.timer.arm_if_idle(ctx);
         }
     }
 
@@ -137,20 +123,14 @@ impl Sender for Decbit {
             }
         }
         if let Some(acked) = self.win.on_ack(ack.seq) {
-            let sample = (ctx.now - acked.newest_first_sent).as_secs_f64();
-            self.rtt = (1.0 - self.cfg.gain) * self.rtt + self.cfg.gain * sample;
-            if self.win.in_flight() > 0 {
-                ctx.set_timer(RETRANSMIT, ctx.now + Time::from_secs_f64(self.cfg.beta * self.rtt));
-            } else {
-                ctx.cancel_timer(RETRANSMIT);
-                self.timer_armed = false;
-            }
+            self.timer.sample((ctx.now - acked.newest_first_sent).as_secs_f64());
+            self.timer.after_ack(self.win.in_flight() > 0, ctx);
         }
         self.fill(ctx);
     }
 
     fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {
-        self.timer_armed = false;
+        self.timer.fired();
         if self.win.in_flight() == 0 {
             return;
         }

@@ -21,6 +21,9 @@
 //! - one sample per ACK that advances the window, for the highest packet it acknowledges;
 //!   duplicate ACKs are ignored.
 
+use super::averaged_timeout::AveragedTimeout;
+#[cfg(test)]
+use super::averaged_timeout::RETRANSMIT;
 use super::window::SendWindow;
 use super::{AgentCtx, Event, Sender, Series};
 use crate::engine::event::TimerId;
@@ -48,14 +51,10 @@ impl Default for GenericConfig {
     }
 }
 
-const RETRANSMIT: TimerId = TimerId(0);
-
 pub struct Generic {
     cfg: GenericConfig,
     win: SendWindow,
-    /// Averaged rtt in seconds.
-    rtt: f64,
-    timer_armed: bool,
+    timer: AveragedTimeout,
 }
 
 impl Generic {
@@ -74,26 +73,15 @@ impl Generic {
     }
 
     pub fn new(cfg: GenericConfig) -> Self {
-        let rtt = cfg.initial_rtt.as_secs_f64();
-        Generic { cfg, win: SendWindow::default(), rtt, timer_armed: false }
-    }
-
-    fn timeout(&self) -> Time {
-        Time::from_secs_f64(self.cfg.beta * self.rtt)
-    }
-
-    fn restart_timer(&mut self, ctx: &mut AgentCtx) {
-        ctx.set_timer(RETRANSMIT, ctx.now + self.timeout());
-        self.timer_armed = true;
+        let timer = AveragedTimeout::new(cfg.initial_rtt, cfg.beta, cfg.gain);
+        Generic { cfg, win: SendWindow::default(), timer }
     }
 
     fn fill_window(&mut self, ctx: &mut AgentCtx) {
         while self.win.can_send(self.cfg.window as u64, ctx.app_limit) {
             let seq = self.win.send_next(ctx.now);
             ctx.send(seq);
-            if !self.timer_armed {
-                self.restart_timer(ctx);
-            }
+            self.timer.arm_if_idle(ctx);
         }
     }
 }
@@ -110,19 +98,13 @@ impl Sender for Generic {
 
     fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
         let Some(acked) = self.win.on_ack(ack.seq) else { return };
-        let sample = (ctx.now - acked.newest_first_sent).as_secs_f64();
-        self.rtt = (1.0 - self.cfg.gain) * self.rtt + self.cfg.gain * sample;
-        if self.win.in_flight() > 0 {
-            self.restart_timer(ctx);
-        } else {
-            ctx.cancel_timer(RETRANSMIT);
-            self.timer_armed = false;
-        }
+        self.timer.sample((ctx.now - acked.newest_first_sent).as_secs_f64());
+        self.timer.after_ack(self.win.in_flight() > 0, ctx);
         self.fill_window(ctx);
     }
 
     fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {
-        self.timer_armed = false;
+        self.timer.fired();
         if self.win.in_flight() == 0 {
             return;
         }
@@ -169,10 +151,10 @@ mod tests {
         let a = run(&mut g, 2, |g, c| g.on_ack(&ack(1), c));
         assert_eq!(sends(&a), vec![5]);
         let rtt1 = 0.875 * 1.5 + 0.125 * 2.0;
-        assert_eq!(g.rtt, rtt1, "averaged from the initial estimate");
+        assert_eq!(g.timer.rtt(), rtt1, "averaged from the initial estimate");
         assert!(a.contains(&Action::SetTimer(RETRANSMIT, Time::from_secs(2) + Time::from_secs_f64(2.0 * rtt1))));
         run(&mut g, 4, |g, c| g.on_ack(&ack(2), c));
-        assert_eq!(g.rtt, 0.875 * rtt1 + 0.125 * 4.0);
+        assert_eq!(g.timer.rtt(), 0.875 * rtt1 + 0.125 * 4.0);
         assert!(sends(&run(&mut g, 5, |g, c| g.on_ack(&ack(2), c))).is_empty(), "duplicate ACK ignored");
     }
 
@@ -183,7 +165,7 @@ mod tests {
         let a = run(&mut g, 3, |g, c| g.on_timer(RETRANSMIT, c));
         assert_eq!(sends(&a), vec![0, 1, 2, 3, 4], "all unacknowledged packets are resent");
         run(&mut g, 5, |g, c| g.on_ack(&ack(1), c));
-        assert_eq!(g.rtt, 0.875 * 1.5 + 0.125 * 5.0, "sample from the first transmission at t = 0");
+        assert_eq!(g.timer.rtt(), 0.875 * 1.5 + 0.125 * 5.0, "sample from the first transmission at t = 0");
     }
 
     #[test]

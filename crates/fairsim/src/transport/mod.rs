@@ -4,6 +4,7 @@
 //! engine turns its actions into packets, delivers ACKs back to it, and runs its timers. Window
 //! protocols share the bookkeeping in `window`; the sink side (`sink`) is common to all.
 
+mod averaged_timeout;
 mod decbit;
 pub mod fuzzy;
 mod generic;

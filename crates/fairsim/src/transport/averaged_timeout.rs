@@ -1,0 +1,62 @@
+//! Generic's retransmission timer, shared with DECbit: β times an exponentially averaged round
+//! trip (Demers, Keshav & Shenker 1989 §3; Keshav 1991 §6.5). The average starts at the initial
+//! estimate and takes every sample, a retransmitted packet's measured from its first
+//! transmission (the caller's business). One timer per flow: armed when a packet leaves an idle
+//! sender, restarted by every ACK that advances the window, cancelled when nothing is outstanding.
+
+use super::AgentCtx;
+use crate::engine::event::TimerId;
+use crate::units::Time;
+
+pub const RETRANSMIT: TimerId = TimerId(0);
+
+#[derive(Debug, Clone)]
+pub struct AveragedTimeout {
+    rtt: f64,
+    beta: f64,
+    gain: f64,
+    armed: bool,
+}
+
+impl AveragedTimeout {
+    pub fn new(initial_rtt: Time, beta: f64, gain: f64) -> AveragedTimeout {
+        AveragedTimeout { rtt: initial_rtt.as_secs_f64(), beta, gain, armed: false }
+    }
+
+    /// The averaged round trip, seconds.
+    #[cfg(test)]
+    pub fn rtt(&self) -> f64 {
+        self.rtt
+    }
+
+    pub fn sample(&mut self, secs: f64) {
+        self.rtt = (1.0 - self.gain) * self.rtt + self.gain * secs;
+    }
+
+    pub fn restart(&mut self, ctx: &mut AgentCtx) {
+        ctx.set_timer(RETRANSMIT, ctx.now + Time::from_secs_f64(self.beta * self.rtt));
+        self.armed = true;
+    }
+
+    /// Arms the timer for a packet leaving a sender that had nothing outstanding.
+    pub fn arm_if_idle(&mut self, ctx: &mut AgentCtx) {
+        if !self.armed {
+            self.restart(ctx);
+        }
+    }
+
+    /// After an ACK advanced the window: restart if packets remain outstanding, else cancel.
+    pub fn after_ack(&mut self, outstanding: bool, ctx: &mut AgentCtx) {
+        if outstanding {
+            self.restart(ctx);
+        } else {
+            ctx.cancel_timer(RETRANSMIT);
+            self.armed = false;
+        }
+    }
+
+    /// The timer went off.
+    pub fn fired(&mut self) {
+        self.armed = false;
+    }
+}
