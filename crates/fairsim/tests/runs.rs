@@ -236,3 +236,31 @@ fn a_stopped_ftp_finishes_what_it_sent_and_a_finite_one_completes() {
     let done = file.completion_s.unwrap();
     assert!((4.9..6.0).contains(&done), "{done}");
 }
+
+#[test]
+fn a_pair_can_give_chosen_flows_their_own_flow_control() {
+    let sc = parse(&format!(
+        r#"{TWO_HOPS}
+[flows]
+a = {{ src = "a", dst = "b", app = "ftp" }}
+b = {{ src = "a", dst = "b", app = "ftp", transport = "generic" }}
+[pairs]
+"G/FCFS" = {{ transport = "generic" }}
+"JK+G/FCFS" = {{ transport = "generic", transports = {{ a = "jk" }} }}
+"PP+JK/FQ" = {{ qdisc = "fq", transports = {{ a = "pp", b = "jk" }} }}
+"#
+    ));
+    let transports = |pair: &str| -> Vec<String> {
+        run(&sc, Some(pair), None).flows.iter().map(|f| f.transport.clone()).collect()
+    };
+    assert_eq!(transports("G/FCFS"), ["generic", "generic"]);
+    assert_eq!(transports("JK+G/FCFS"), ["jk", "generic"]);
+    // the pair's choice wins over the flow's own
+    assert_eq!(transports("PP+JK/FQ"), ["pp", "jk"]);
+    let text = sc.resolved_toml("PP+JK/FQ", 1).unwrap();
+    let resolved = parse(&text);
+    assert_eq!(
+        run(&resolved, None, None).flows.iter().map(|f| f.transport.clone()).collect::<Vec<_>>(),
+        ["pp", "jk"]
+    );
+}

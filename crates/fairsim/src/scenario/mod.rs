@@ -21,6 +21,7 @@ use crate::qdisc::{self, FlowMeta, PortInfo, Qdisc};
 use crate::traffic::App;
 use crate::transport::{self, FlowInfo, Sender};
 use crate::units::{BufferLimit, Rate, Time};
+use indexmap::IndexMap;
 use std::sync::Arc;
 use toml_edit::{DocumentMut, ImDocument};
 
@@ -126,6 +127,8 @@ pub struct PairSpec {
     pub description: Option<String>,
     pub transport: Option<Component>,
     pub qdisc: Option<Component>,
+    /// Per-flow flow control under this pair, by flow name; it wins over the flow's own.
+    pub transports: IndexMap<String, Component>,
 }
 
 /// A problem found while validating, before it is given a place in the file.
@@ -208,10 +211,13 @@ impl Scenario {
         }
     }
 
-    /// The flow control of `flow` under `pair` (`None` = open loop).
+    /// The flow control of `flow` under `pair` (`None` = open loop): the pair's choice for this
+    /// flow, else the flow's own, else the pair's transport, else Generic.
     pub fn flow_transport(&self, flow: &FlowSpec, pair: &PairSpec) -> Option<Component> {
+        let for_flow = pair.transports.get(&flow.name);
         match &flow.transport {
             TransportChoice::OpenLoop => None,
+            _ if for_flow.is_some() => for_flow.cloned(),
             TransportChoice::Explicit(c) => Some(c.clone()),
             TransportChoice::FromPair => {
                 Some(pair.transport.clone().unwrap_or_else(|| Component::named(DEFAULT_TRANSPORT)))

@@ -20,6 +20,9 @@ pub struct RawScenario {
     pub flows: IndexMap<String, RawFlow>,
     #[serde(default)]
     pub pairs: IndexMap<String, RawPair>,
+    /// A paper's published results for this experiment, read by `fairsim reproduce`; the
+    /// engine only checks that it is a table.
+    pub published: Option<toml::Table>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -106,6 +109,10 @@ pub struct RawPair {
     pub description: Option<String>,
     pub transport: Option<Component>,
     pub qdisc: Option<Component>,
+    /// Flow control of chosen flows under this pair (mixed-protocol pairs such as the thesis's
+    /// "PP+JK with FQ"); it replaces the flow's own `transport` and the pair's `transport`.
+    #[serde(default)]
+    pub transports: IndexMap<String, Component>,
 }
 
 /// A discipline or transport: a name (`"fcfs"`) or a table (`{ kind = "fcfs", ... }`).

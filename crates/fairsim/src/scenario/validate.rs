@@ -51,6 +51,7 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
             flows.push(flow);
         }
     }
+    check_pair_transports(&pairs, &flows, &raw.flows, &mut pb);
     let mut run = build_run(&raw.run, &raw.flows, &mut pb);
     let port_names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
     let flow_names: Vec<String> = raw.flows.keys().cloned().collect();
@@ -180,7 +181,13 @@ fn build_links(
 
 fn build_pairs(raw: &RawScenario, pb: &mut Problems) -> Vec<PairSpec> {
     if raw.pairs.is_empty() {
-        return vec![PairSpec { name: DEFAULT_PAIR.into(), description: None, transport: None, qdisc: None }];
+        return vec![PairSpec {
+            name: DEFAULT_PAIR.into(),
+            description: None,
+            transport: None,
+            qdisc: None,
+            transports: Default::default(),
+        }];
     }
     raw.pairs
         .iter()
@@ -194,9 +201,36 @@ fn build_pairs(raw: &RawScenario, pb: &mut Problems) -> Vec<PairSpec> {
                 description: p.description.clone(),
                 transport: p.transport.clone().map(|t| with_path(t, &["pairs", n, "transport"])),
                 qdisc: p.qdisc.clone().map(|q| with_path(q, &["pairs", n, "qdisc"])),
+                transports: p
+                    .transports
+                    .iter()
+                    .map(|(flow, t)| (flow.clone(), with_path(t.clone(), &["pairs", n, "transports", flow])))
+                    .collect(),
             }
         })
         .collect()
+}
+
+/// A pair's per-flow transports must name flow-controlled flows and real protocols.
+fn check_pair_transports(
+    pairs: &[PairSpec],
+    flows: &[FlowSpec],
+    raw: &indexmap::IndexMap<String, RawFlow>,
+    pb: &mut Problems,
+) {
+    for pair in pairs {
+        for (name, t) in &pair.transports {
+            let at = ["pairs", pair.name.as_str(), "transports", name.as_str()];
+            if !raw.contains_key(name) {
+                let known: Vec<String> = raw.keys().cloned().collect();
+                pb.add(&at, format!("unknown flow `{name}` (the flows are {})", list(&known)));
+            } else if t.kind == transport::NONE {
+                pb.add(&at, "a pair cannot make a flow open loop; give the flow `transport = \"none\"` instead");
+            } else if flows.iter().any(|f| f.name == *name && f.transport == TransportChoice::OpenLoop) {
+                pb.add(&at, format!("flow `{name}` is open loop; a pair can only change the flow control of flow-controlled flows"));
+            }
+        }
+    }
 }
 
 /// Every interval is kept in memory and in the results: a million is plenty.

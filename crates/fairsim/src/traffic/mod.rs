@@ -18,6 +18,9 @@ use serde::{Deserialize, Serialize};
 pub enum Periods {
     Exponential,
     Pareto,
+    /// Every period lasts exactly its mean: a fixed schedule (the thesis's Scenario 3
+    /// background source is on for 300 s, off for 300 s, on again).
+    Fixed,
 }
 
 /// An application, resolved from a scenario's flow.

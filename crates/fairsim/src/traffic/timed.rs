@@ -5,8 +5,8 @@
 //!   packet at the start time; CBR may scale each gap by U[1 − jitter, 1 + jitter) (the CSFQ
 //!   paper's UDP sources use jitter 0.5).
 //! - On-off: starts "on"; while on, CBR at its rate; on and off periods are exponential or
-//!   Pareto with the given means (Pareto scale = mean·(shape − 1)/shape). Every on period sends
-//!   at least the packet at its beginning.
+//!   Pareto with the given means (Pareto scale = mean·(shape − 1)/shape), or fixed (each lasts
+//!   exactly its mean). Every on period sends at least the packet at its beginning.
 
 use super::{App, Periods};
 use crate::engine::rng::SimRng;
@@ -39,6 +39,7 @@ impl Period {
                 let scale = self.mean * (self.shape - 1.0) / self.shape;
                 Pareto::new(scale, self.shape).expect("validated shape > 1").sample(rng)
             }
+            Periods::Fixed => self.mean,
         };
         Time::from_secs_f64(secs)
     }
@@ -151,5 +152,28 @@ mod tests {
             let m = mean_gap(&app, 200_000);
             assert!((m - 0.2).abs() < 0.02, "{periods:?}: mean gap {m}");
         }
+    }
+
+    #[test]
+    fn fixed_periods_follow_the_schedule_exactly() {
+        let app = App::OnOff {
+            rate: Rate(40_000),
+            on_mean: Time::from_secs(300),
+            off_mean: Time::from_secs(300),
+            periods: Periods::Fixed,
+            shape: 1.5,
+        };
+        let mut rng = stream(3, "gaps");
+        let mut s = TimedSource::new(&app, 1000).unwrap();
+        let mut t = s.first(Time::ZERO, &mut rng);
+        let mut instants = vec![t];
+        while t < Time::from_secs(900) {
+            t = s.next(t, &mut rng);
+            instants.push(t);
+        }
+        // 5 packets/s: 1500 packets in [0, 300), none in [300, 600), the next at 600 s
+        assert_eq!(instants.iter().filter(|t| **t < Time::from_secs(300)).count(), 1500);
+        assert!(!instants.iter().any(|t| *t >= Time::from_secs(300) && *t < Time::from_secs(600)));
+        assert!(instants.contains(&Time::from_secs(600)));
     }
 }

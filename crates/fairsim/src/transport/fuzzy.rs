@@ -78,6 +78,8 @@ pub struct Fuzzy {
     estimate: Option<f64>,
     error: f64,
     last_error: f64,
+    /// The averaging weight α of the last observation (1 = history only, 0 = follow it).
+    weight: f64,
 }
 
 impl Fuzzy {
@@ -90,11 +92,17 @@ impl Fuzzy {
             estimate: None,
             error: 0.0,
             last_error: 0.0,
+            weight: 0.0,
         }
     }
 
     pub fn estimate(&self) -> Option<f64> {
         self.estimate
+    }
+
+    /// The averaging weight α used for the last observation (the thesis's Fig. 6.21 plots it).
+    pub fn weight(&self) -> f64 {
+        self.weight
     }
 
     /// Takes one observation; returns the new estimate.
@@ -112,6 +120,7 @@ impl Fuzzy {
         self.error = beta * self.error + (1.0 - beta) * e;
         // a large (smoothed) error means the rate really changed: follow it (α low)
         let alpha = infer(self.inputs, [hi, med, lo], self.error);
+        self.weight = alpha;
         let next = alpha * est + (1.0 - alpha) * obs;
         self.estimate = Some(next);
         next

@@ -46,6 +46,9 @@ pub enum Series {
     Probe,
     /// Packets sent and not yet acknowledged.
     Outstanding,
+    /// The averaging weight of an estimator (Packet-Pair's fuzzy α: near 1 it keeps its
+    /// estimate, near 0 it follows the last probe).
+    Weight,
 }
 
 impl Series {
@@ -58,6 +61,7 @@ impl Series {
             Series::RateEstimate => "rate_estimate",
             Series::Probe => "probe",
             Series::Outstanding => "outstanding",
+            Series::Weight => "weight",
         }
     }
 }

@@ -188,6 +188,7 @@ impl PacketPair {
         let mu = self.mu.observe(observed);
         ctx.record(Series::Probe, observed);
         ctx.record(Series::RateEstimate, mu);
+        ctx.record(Series::Weight, self.mu.weight());
         let (Some(prop), Some(rtt)) = (self.prop, self.rtt) else { return };
         let outstanding = self.win.in_flight() as f64;
         let rate = match self.cfg.law {
