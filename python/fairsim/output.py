@@ -20,7 +20,8 @@ from fairsim.results import Results
 TABLES = ("flows", "intervals", "queues", "queue_intervals", "fairness", "fluid", "traces")
 
 
-def _atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    """Writes `path` through `write(tmp)` on a temporary file renamed into place."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     os.close(fd)
     try:
@@ -49,7 +50,7 @@ def write_results(results: Results, out: str | Path, fmt: str = "csv") -> list[P
 
     def put(name: str, write: Callable[[Path], None]) -> None:
         path = out / name
-        _atomic_write(path, write)
+        atomic_write(path, write)
         written.append(path)
 
     for table in TABLES:

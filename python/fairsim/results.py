@@ -17,6 +17,7 @@ FLOW_METRICS = [
     "goodput_pps",
     "goodput_bps",
     "rtt_s",
+    "rtt_first_s",
     "delay_s",
     "retransmit_pps",
     "drop_pps",
@@ -99,6 +100,8 @@ class Results:
         df["goodput_pps"] = df["delivered_unique"] / secs
         df["goodput_bps"] = df["bytes_unique"] * 8 / secs
         df["rtt_s"] = (df["rtt_sum_ns"] / df["rtt_samples"] / 1e9).where(df["rtt_samples"] > 0)
+        first = df["rtt_first_samples"]
+        df["rtt_first_s"] = (df["rtt_first_sum_ns"] / first / 1e9).where(first > 0)
         df["delay_s"] = (df["delay_sum_ns"] / df["delivered"] / 1e9).where(df["delivered"] > 0)
         return df
 

@@ -24,9 +24,23 @@ CHUNK = 200_000
 PROGRESS_AFTER = 1.0
 
 
-def execute(core_scenario, runs: list[tuple[str, int]], *, progress: bool | None, jobs: int | None):
-    """Runs `(pair, seed)` pairs; returns their reports (dicts) and whether Ctrl-C stopped them."""
-    sims = [core_scenario.simulation(pair, seed) for pair, seed in runs]
+def execute(
+    core_scenario,
+    runs: list[tuple[str, int]],
+    *,
+    progress: bool | None,
+    jobs: int | None,
+    scenarios: list | None = None,
+    title: str | None = None,
+):
+    """Runs `(pair, seed)` pairs; returns their reports (dicts) and whether Ctrl-C stopped them.
+
+    `scenarios`, if given, holds one core scenario per run (runs of several scenarios on one
+    pool, as `fairsim reproduce` does); `title` then names a single bar counting all runs
+    instead of one bar per run.
+    """
+    scenarios = scenarios or [core_scenario] * len(runs)
+    sims = [sc.simulation(pair, seed) for sc, (pair, seed) in zip(scenarios, runs, strict=True)]
     done_fraction = [0.0] * len(sims)
     stop = threading.Event()
 
@@ -40,16 +54,22 @@ def execute(core_scenario, runs: list[tuple[str, int]], *, progress: bool | None
         return json.loads(sim.report_json())
 
     show = sys.stderr.isatty() if progress is None else progress
-    labels = [f"{pair} seed {seed}" if seed is not None else pair for pair, seed in runs]
+    labels = (
+        [title] if title else [f"{pair} seed {seed}" if seed is not None else pair for pair, seed in runs]
+    )
     workers = max(1, min(jobs or os.cpu_count() or 1, len(sims)))
     interrupted = False
     with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(work, i) for i in range(len(sims))]
-        bars = _Bars(labels, enabled=show)
+        bars = _Bars(labels, enabled=show, totals=[float(len(sims))] if title else None)
+
+        def fractions() -> list[float]:
+            return [sum(done_fraction)] if title else done_fraction
+
         try:
             while True:
                 _, pending = wait(futures, timeout=0.1)
-                bars.update(done_fraction)
+                bars.update(fractions())
                 if not pending:
                     break
         except KeyboardInterrupt:
@@ -57,16 +77,19 @@ def execute(core_scenario, runs: list[tuple[str, int]], *, progress: bool | None
             stop.set()
             wait(futures)
         finally:
-            bars.close(done_fraction)
+            bars.close(fractions())
         reports = [f.result() for f in futures]
     return reports, interrupted
 
 
 class _Bars:
-    """One progress bar per run, drawn only once the runs have taken longer than a second."""
+    """One progress bar per label, drawn only once the runs have taken longer than a second.
 
-    def __init__(self, labels: list[str], enabled: bool):
+    A bar's total is 1 (one run) unless `totals` says otherwise (a bar counting many runs)."""
+
+    def __init__(self, labels: list[str], enabled: bool, totals: list[float] | None = None):
         self.labels = labels
+        self.totals = totals or [1.0] * len(labels)
         self.enabled = enabled
         self.started = time.monotonic()
         self.progress: Progress | None = None
@@ -88,7 +111,10 @@ class _Bars:
                 console=Console(stderr=True),  # stdout carries tables and JSON
             )
             self.progress.start()
-            self.tasks = [self.progress.add_task(label, total=1.0) for label in self.labels]
+            self.tasks = [
+                self.progress.add_task(label, total=total)
+                for label, total in zip(self.labels, self.totals, strict=True)
+            ]
         for task, fraction in zip(self.tasks, fractions, strict=True):
             self.progress.update(task, completed=fraction)
 

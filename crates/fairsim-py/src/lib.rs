@@ -157,12 +157,27 @@ fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, 
     Ok((PyList::new(py, qdiscs)?, PyList::new(py, transports)?, PyList::new(py, apps)?))
 }
 
+/// Mean, standard deviation and 95% Student-t half-width of `values` (the engine's summaries),
+/// as `(mean, std, ci95, n)`; `None` for no values.
+#[pyfunction]
+fn summarize(values: Vec<f64>) -> Option<(f64, f64, f64, usize)> {
+    fairsim::stats::summary::Summary::of(values.into_iter().map(Some)).map(|s| (s.mean, s.std, s.ci95, s.n))
+}
+
+/// Line and column of the field at `path` in TOML `text` (for errors in tables read by Python).
+#[pyfunction]
+fn locate(text: &str, path: Vec<String>) -> Option<(usize, usize)> {
+    fairsim::scenario::locate_field(text, &path)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyScenario>()?;
     m.add_class::<PySimulation>()?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;
+    m.add_function(wrap_pyfunction!(locate, m)?)?;
+    m.add_function(wrap_pyfunction!(summarize, m)?)?;
     m.add("FairsimError", m.py().get_type::<FairsimError>())?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

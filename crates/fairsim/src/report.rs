@@ -60,6 +60,9 @@ pub struct FlowReport {
     pub goodput_bps: Option<Summary>,
     /// Mean round-trip time per interval, from sending a data packet to receiving its ACK.
     pub rtt_s: Option<Summary>,
+    /// Mean round trip per interval from each packet's first transmission to the ACK covering
+    /// it, retransmission waits included (the papers' round-trip time).
+    pub rtt_first_s: Option<Summary>,
     /// Mean one-way delay per interval, from leaving the source to reaching the sink.
     pub delay_s: Option<Summary>,
     pub retransmit_pps: Option<Summary>,
@@ -233,6 +236,7 @@ impl Simulation {
                     throughput_pps: rate(|c| c.delivered),
                     goodput_pps: rate(|c| c.delivered_unique),
                     rtt_s: Summary::of(measured.iter().map(|&i| rec[i].rtt_mean())),
+                    rtt_first_s: Summary::of(measured.iter().map(|&i| rec[i].rtt_first_mean())),
                     delay_s: Summary::of(measured.iter().map(|&i| rec[i].delay_mean())),
                     retransmit_pps: rate(|c| c.retransmitted),
                     drop_pps: rate(|c| c.dropped),

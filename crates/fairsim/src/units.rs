@@ -89,6 +89,16 @@ impl Rate {
 }
 
 impl BufferLimit {
+    /// The limit left for the queue when a packet of `size` bytes already takes a place (the
+    /// packet on the line, at ports whose buffer includes it).
+    pub fn less(self, size: u32) -> BufferLimit {
+        match self {
+            BufferLimit::Packets(n) => BufferLimit::Packets(n.saturating_sub(1)),
+            BufferLimit::Bytes(n) => BufferLimit::Bytes(n.saturating_sub(size as u64)),
+            BufferLimit::Unlimited => BufferLimit::Unlimited,
+        }
+    }
+
     /// Whether a queue holding `pkts` packets and `bytes` bytes may also take a packet of `size`.
     pub fn admits(self, pkts: usize, bytes: u64, size: u32) -> bool {
         match self {

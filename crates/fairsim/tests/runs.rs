@@ -76,6 +76,20 @@ hose = {{ src = \"a\", dst = \"b\", app = \"firehose\", rate = \"160kbps\" }}\n"
 }
 
 #[test]
+fn a_buffer_that_includes_the_line_holds_one_packet_fewer_in_waiting() {
+    let flows = "[flows]\nhose = { src = \"a\", dst = \"b\", app = \"firehose\", rate = \"160kbps\" }\n";
+    for qdisc in ["fcfs", "fq", "drr", "random_drop", "selective_decbit"] {
+        let sets = ["links.out.buffer_includes_line=true".to_string(), format!("links.out.qdisc={qdisc}")];
+        let sc = Scenario::parse(&format!("{TWO_HOPS}{flows}"), "test.toml", &sets).unwrap();
+        let r = run(&sc, None, None);
+        let gw = r.queues.iter().find(|q| q.port == "gw->b").unwrap();
+        // ten places: nine waiting and the one on the line
+        assert_eq!(gw.totals.max_occupancy, 9, "{qdisc}");
+        assert!(gw.utilisation.unwrap().mean > 0.9999, "{qdisc}");
+    }
+}
+
+#[test]
 fn two_generic_ftps_share_a_fcfs_link_equally() {
     let sc = parse(&format!(
         "{TWO_HOPS}[flows]\nf1 = {{ src = \"a\", dst = \"b\", app = \"ftp\" }}\nf2 = {{ src = \"a\", dst = \"b\", app = \"ftp\" }}\n"
@@ -250,17 +264,13 @@ b = {{ src = "a", dst = "b", app = "ftp", transport = "generic" }}
 "PP+JK/FQ" = {{ qdisc = "fq", transports = {{ a = "pp", b = "jk" }} }}
 "#
     ));
-    let transports = |pair: &str| -> Vec<String> {
-        run(&sc, Some(pair), None).flows.iter().map(|f| f.transport.clone()).collect()
-    };
+    let transports =
+        |pair: &str| -> Vec<String> { run(&sc, Some(pair), None).flows.iter().map(|f| f.transport.clone()).collect() };
     assert_eq!(transports("G/FCFS"), ["generic", "generic"]);
     assert_eq!(transports("JK+G/FCFS"), ["jk", "generic"]);
     // the pair's choice wins over the flow's own
     assert_eq!(transports("PP+JK/FQ"), ["pp", "jk"]);
     let text = sc.resolved_toml("PP+JK/FQ", 1).unwrap();
     let resolved = parse(&text);
-    assert_eq!(
-        run(&resolved, None, None).flows.iter().map(|f| f.transport.clone()).collect::<Vec<_>>(),
-        ["pp", "jk"]
-    );
+    assert_eq!(run(&resolved, None, None).flows.iter().map(|f| f.transport.clone()).collect::<Vec<_>>(), ["pp", "jk"]);
 }

@@ -269,3 +269,35 @@ g = { src = "c", dst = "dst", app = "ftp", transport = { kind = "generic", windo
         assert!(outstanding < 15.0, "{f}: {outstanding} outstanding");
     }
 }
+
+#[test]
+fn a_pair_with_a_lost_packet_is_no_probe() {
+    // the second packet of pair after pair is lost: each pair's ACKs come back spaced by the
+    // wait for the retransmission, which must not be taken for the line's rate
+    let lost: Vec<String> = (201..300).step_by(2).map(|s| s.to_string()).collect();
+    let qdisc = format!("links.out.qdisc={{ kind = \"loss_list\", flow = \"victim\", seqs = [{}] }}", lost.join(", "));
+    let r = run(CHOSEN_LOSSES, None, &["flows.victim.transport={ kind = \"pp\", window = 20 }", &qdisc]);
+    let line = 125.0; // packets/s of 1000 bytes on the 1 Mb/s line
+    let estimates = trace(&r, "victim", "rate_estimate");
+    let lowest = estimates.value.iter().skip(5).cloned().fold(f64::MAX, f64::min);
+    assert!(lowest > line / 2.0, "the estimate fell to {lowest} packets/s");
+    let rate = trace(&r, "victim", "rate").value.last().copied().unwrap();
+    assert!((rate - line).abs() < 0.1 * line, "the rate ends at {rate} packets/s");
+}
+
+#[test]
+fn the_round_trip_from_first_transmission_counts_the_wait_for_a_retransmission() {
+    // Generic with a window of 1: every packet's round trip is the same, except the lost one,
+    // whose round trip from its first transmission includes the timeout (β·rtt ≈ 2 round trips)
+    let sets = ["flows.victim.transport=generic", "flows.victim.window=1", "flows.victim.stop=20s"];
+    let r = run(CHOSEN_LOSSES, None, &sets);
+    let t = &flow(&r, "victim").run_totals;
+    assert_eq!((t.dropped, t.retransmitted), (1, 1));
+    assert_eq!(t.rtt_first_samples, t.delivered_unique, "one sample per packet");
+    let per_tx = t.rtt_sum_ns as f64 / t.rtt_samples as f64;
+    let extra = (t.rtt_first_sum_ns as f64 - per_tx * t.rtt_first_samples as f64) / per_tx;
+    assert!((1.5..3.5).contains(&extra), "the lost packet waited {extra:.2} extra round trips");
+    let clean = run(CHOSEN_LOSSES, None, &[&sets[..], &["links.out.qdisc=fcfs"]].concat());
+    let t = &flow(&clean, "victim").run_totals;
+    assert_eq!(t.rtt_first_sum_ns, t.rtt_sum_ns, "without loss the two round trips agree");
+}

@@ -24,6 +24,9 @@ pub struct FlowState {
     /// One past the highest sequence number sent so far (lower ones are retransmissions).
     pub next_new_seq: u64,
     pub highest_ack: u64,
+    /// First transmission times of packets `highest_ack..next_new_seq` (flow-controlled flows),
+    /// for the round trip from first transmission.
+    pub first_sent: std::collections::VecDeque<Time>,
     pub timers: [TimerSlot; TIMERS_PER_FLOW],
     pub rng: SimRng,
     pub data_route: Vec<PortId>,

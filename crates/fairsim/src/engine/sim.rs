@@ -57,6 +57,7 @@ impl Simulation {
                 rate: spec.rate,
                 delay: spec.delay,
                 buffer: spec.buffer,
+                buffer_includes_line: spec.buffer_includes_line,
                 qdisc_name: resolved.kind.clone(),
                 qdisc,
                 rng: rng::stream(seed, &format!("port:{}", spec.name)),
@@ -82,6 +83,7 @@ impl Simulation {
                 receiver: Default::default(),
                 next_new_seq: 0,
                 highest_ack: 0,
+                first_sent: Default::default(),
                 timers: Default::default(),
                 rng: rng::stream(seed, &format!("flow:{}", spec.name)),
                 data_route: spec.data_route.clone(),
@@ -202,7 +204,9 @@ impl Simulation {
         if let Some(rec) = &mut port.fluid {
             rec.arrived(now.0, &pkt);
         }
-        let mut ctx = QdiscCtx::new(now, port.rate, &mut port.rng, &mut self.drops, &mut port.stats.current.marks);
+        let on_line = port.transmitting.filter(|_| port.buffer_includes_line).map(|(p, _)| p.size);
+        let mut ctx = QdiscCtx::new(now, port.rate, &mut port.rng, &mut self.drops, &mut port.stats.current.marks)
+            .with_line(on_line);
         port.qdisc.enqueue(pkt, &mut ctx);
         let idle = port.transmitting.is_none();
         if !idle {
@@ -297,6 +301,11 @@ impl Simulation {
         let spec = &self.scenario.flows[f.idx()];
         let flow = &mut self.flows[f.idx()];
         let retransmission = seq < flow.next_new_seq;
+        if flow.sender.is_some() {
+            for _ in flow.next_new_seq..=seq {
+                flow.first_sent.push_back(self.now);
+            }
+        }
         flow.next_new_seq = flow.next_new_seq.max(seq + 1);
         flow.counters.sent += 1;
         flow.counters.retransmitted += retransmission as u64;
@@ -363,6 +372,15 @@ impl Simulation {
         let flow = &mut self.flows[f.idx()];
         flow.counters.acks_received += 1;
         flow.counters.add_rtt(self.now - ack.echo_sent_at);
+        if flow.sender.is_some() {
+            // a cumulative ACK: every packet it newly covers completes its round trip now
+            for _ in flow.highest_ack..ack.seq.min(flow.next_new_seq) {
+                let first = flow.first_sent.pop_front().expect("one entry per unacknowledged packet");
+                flow.counters.add_rtt_first(self.now - first);
+            }
+        } else {
+            flow.counters.add_rtt_first(self.now - ack.echo_sent_at);
+        }
         flow.highest_ack = flow.highest_ack.max(ack.seq);
         if let Some(n) = flow.file_packets {
             if flow.completed_at.is_none() && flow.highest_ack >= n {

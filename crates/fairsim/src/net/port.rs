@@ -19,6 +19,8 @@ pub struct Port {
     pub rate: Rate,
     pub delay: Time,
     pub buffer: BufferLimit,
+    /// Whether the packet on the line takes one of the buffer's places (REAL's convention).
+    pub buffer_includes_line: bool,
     pub qdisc_name: String,
     pub qdisc: Box<dyn Qdisc>,
     pub rng: SimRng,

@@ -157,7 +157,7 @@ impl Qdisc for DecbitGateway {
         if self.signalled(c, self.avg.average(now), now, ctx.rate) {
             ctx.mark(&mut pkt);
         }
-        if self.limit.admits(self.queue.len(), self.queue.bytes(), pkt.size) {
+        if ctx.room(self.limit).admits(self.queue.len(), self.queue.bytes(), pkt.size) {
             self.queue.push(pkt);
             self.avg.queued += 1;
         } else {

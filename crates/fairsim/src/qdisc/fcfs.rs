@@ -30,7 +30,7 @@ impl Fcfs {
 
 impl Qdisc for Fcfs {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
-        if self.limit.admits(self.queue.len(), self.queue.bytes(), pkt.size) {
+        if ctx.room(self.limit).admits(self.queue.len(), self.queue.bytes(), pkt.size) {
             self.queue.push(pkt);
         } else {
             ctx.drop(pkt, DropReason::TailDrop);

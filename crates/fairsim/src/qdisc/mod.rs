@@ -87,6 +87,9 @@ pub struct QdiscCtx<'a> {
     pub rng: &'a mut SimRng,
     drops: &'a mut Vec<(Packet, DropReason)>,
     marks: &'a mut u64,
+    /// Size of the packet on the line when it takes one of the buffer's places (ports with
+    /// `buffer_includes_line`); `None` otherwise.
+    line: Option<u32>,
 }
 
 impl<'a> QdiscCtx<'a> {
@@ -97,7 +100,19 @@ impl<'a> QdiscCtx<'a> {
         drops: &'a mut Vec<(Packet, DropReason)>,
         marks: &'a mut u64,
     ) -> Self {
-        QdiscCtx { now, rate, rng, drops, marks }
+        QdiscCtx { now, rate, rng, drops, marks, line: None }
+    }
+
+    /// The packet on the line (of `size` bytes) takes one of the buffer's places.
+    pub fn with_line(mut self, size: Option<u32>) -> Self {
+        self.line = size;
+        self
+    }
+
+    /// The room a queue has under `limit`: all of it, or what the packet on the line leaves.
+    /// Disciplines check their buffer against this when a packet arrives.
+    pub fn room(&self, limit: BufferLimit) -> BufferLimit {
+        self.line.map_or(limit, |size| limit.less(size))
     }
 
     /// Sets the packet's congestion bit (DECbit, FQbit); counted per queue.

@@ -32,7 +32,7 @@ impl RandomDrop {
 impl Qdisc for RandomDrop {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         self.queue.push(pkt);
-        while self.limit.exceeded(self.queue.len(), self.queue.bytes()) {
+        while ctx.room(self.limit).exceeded(self.queue.len(), self.queue.bytes()) {
             let victim = ctx.rng.random_range(0..self.queue.len());
             let dropped = self.queue.remove(victim).expect("index in range");
             ctx.drop(dropped, DropReason::RandomDrop);

@@ -103,7 +103,7 @@ impl Qdisc for RoundRobin {
             if !self.queue_limit.admits(len, bytes, pkt.size) {
                 return ctx.drop(pkt, DropReason::QueueFull);
             }
-            if !self.limit.admits(self.queues.total_packets(), self.queues.total_bytes(), pkt.size) {
+            if !ctx.room(self.limit).admits(self.queues.total_packets(), self.queues.total_bytes(), pkt.size) {
                 return ctx.drop(pkt, DropReason::TailDrop);
             }
         }
@@ -113,7 +113,7 @@ impl Qdisc for RoundRobin {
             self.deficit[q] = self.quantum[q];
             self.active.push_back(q);
         }
-        while self.queues.over(self.limit) {
+        while self.queues.over(ctx.room(self.limit)) {
             let victim = self.queues.longest(q).expect("over the limit, so not empty");
             let e = self.queues.pop_back(victim).expect("longest has packets");
             ctx.drop(e.pkt, DropReason::LongestQueue);

@@ -37,7 +37,7 @@ impl Tagged {
     pub fn insert(&mut self, c: usize, pkt: Packet, tag: f64, ctx: &mut QdiscCtx) {
         let prev = std::mem::replace(&mut self.last[c], tag);
         self.store.insert(c, pkt, tag, prev);
-        while self.limit.exceeded(self.store.len(), self.store.bytes()) {
+        while ctx.room(self.limit).exceeded(self.store.len(), self.store.bytes()) {
             let victim = self.store.longest(c).expect("over the limit, so not empty");
             let e = self.store.pop_last_of(victim).expect("the longest conversation has packets");
             self.last[victim] = e.aux;

@@ -92,7 +92,7 @@ impl Qdisc for Wf2q {
             let s = self.finish[c].max(self.v);
             self.tag_head(c, s);
         }
-        while self.convs.over(self.limit) {
+        while self.convs.over(ctx.room(self.limit)) {
             let victim = self.convs.longest(c).expect("over the limit, so not empty");
             let e = self.convs.pop_back(victim).expect("longest has packets");
             if self.convs.is_empty(victim) {

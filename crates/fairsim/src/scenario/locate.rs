@@ -1,6 +1,6 @@
 //! Finding where a field is written in a scenario file, so errors can name the line.
 
-use toml_edit::{ImDocument, Item, Value};
+use toml_edit::{ImDocument, Item, Table, TableLike, Value};
 
 /// 1-based line and column of byte `offset` in `text`.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -11,24 +11,52 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 /// Byte offset of the field at `path`, or of the deepest enclosing field that exists.
-/// Returns `None` only when not even the first segment is in the file.
+/// Returns `None` only when not even the first segment is in the file. A segment that is a
+/// number indexes an array: of scalars, of inline tables, or of `[[tables]]`.
 pub fn offset_of(doc: &ImDocument<String>, path: &[String]) -> Option<usize> {
-    let mut item: &Item = doc.as_item();
+    let mut node = Node::Item(doc.as_item());
     let mut found = None;
     for seg in path {
-        if let Some(table) = item.as_table_like() {
-            let Some((key, value)) = table.get_key_value(seg) else { break };
-            found = key.span().or_else(|| value.span()).map(|s| s.start).or(found);
-            item = value;
-        } else if let Some(Value::Array(arr)) = item.as_value() {
-            // arrays in scenarios hold scalars: an index is the last segment
-            let v = seg.parse::<usize>().ok().and_then(|i| arr.get(i));
-            return v.and_then(|v| v.span()).map(|s| s.start).or(found);
-        } else {
-            break;
-        }
+        let Some((start, next)) = node.child(seg) else { break };
+        found = start.or(found);
+        node = next;
     }
     found
+}
+
+/// A place in a parsed document that may have children.
+#[derive(Clone, Copy)]
+enum Node<'a> {
+    Item(&'a Item),
+    Value(&'a Value),
+    Table(&'a Table),
+}
+
+impl<'a> Node<'a> {
+    /// The child named (or, in an array, numbered) `seg`, with where it is written.
+    fn child(self, seg: &str) -> Option<(Option<usize>, Node<'a>)> {
+        let index = || seg.parse::<usize>().ok();
+        let table: Option<&dyn TableLike> = match self {
+            Node::Item(item) => item.as_table_like(),
+            Node::Value(value) => value.as_inline_table().map(|t| t as &dyn TableLike),
+            Node::Table(table) => Some(table),
+        };
+        if let Some(table) = table {
+            let (key, item) = table.get_key_value(seg)?;
+            return Some((key.span().or_else(|| item.span()).map(|s| s.start), Node::Item(item)));
+        }
+        let array = match self {
+            Node::Item(Item::ArrayOfTables(aot)) => {
+                let table = aot.get(index()?)?;
+                return Some((table.span().map(|s| s.start), Node::Table(table)));
+            }
+            Node::Item(item) => item.as_array(),
+            Node::Value(value) => value.as_array(),
+            Node::Table(_) => None,
+        }?;
+        let value = array.get(index()?)?;
+        Some((value.span().map(|s| s.start), Node::Value(value)))
+    }
 }
 
 #[cfg(test)]
@@ -49,6 +77,14 @@ mod tests {
         assert_eq!(locate(DOC, &["flows", "ftp1", "window"]), Some((5, 1)));
         assert_eq!(locate(DOC, &["pairs", "G/FQ", "qdisc"]), Some((8, 12)));
         assert_eq!(locate(DOC, &["nodes", "1"]), Some((1, 15)));
+    }
+
+    #[test]
+    fn finds_fields_inside_arrays_of_tables() {
+        let doc = "[[t]]\nname = \"a\"\n\n[[t]]\nname = \"b\"\nrows = [\n  { pair = \"x\", cells = [1, 2] },\n]\n";
+        assert_eq!(locate(doc, &["t", "1", "name"]), Some((5, 1)));
+        assert_eq!(locate(doc, &["t", "1", "rows", "0", "cells", "1"]), Some((7, 29)));
+        assert_eq!(locate(doc, &["t", "7"]), locate(doc, &["t"]));
     }
 
     #[test]

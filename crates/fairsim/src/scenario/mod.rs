@@ -14,6 +14,14 @@ mod validate;
 pub use overrides::Override;
 pub use schema::Component;
 
+/// 1-based line and column where the field at `path` (or its deepest existing parent) is
+/// written in the TOML `text`; `None` if the text does not parse or has no such field. For
+/// tools that read tables of their own from scenario files (`fairsim reproduce`).
+pub fn locate_field(text: &str, path: &[String]) -> Option<(usize, usize)> {
+    let doc = ImDocument::parse(text.to_string()).ok()?;
+    locate::offset_of(&doc, path).map(|o| locate::line_col(text, o))
+}
+
 use crate::error::{dotted, Diagnostic, Error, Result};
 use crate::net::{FlowId, NodeId, PacketKind, PortId};
 use crate::params::{ParamError, Params};
@@ -84,6 +92,8 @@ pub struct PortSpec {
     pub rate: Rate,
     pub delay: Time,
     pub buffer: BufferLimit,
+    /// Whether the packet on the line takes one of the buffer's places.
+    pub buffer_includes_line: bool,
     /// The discipline set for this port in the file; `None` = the pair's (or FCFS).
     pub qdisc: Option<Component>,
     /// Sends from a node with a single link: a host's access line. Such ports keep FCFS unless

@@ -85,6 +85,7 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
             d.insert("rate".into(), s(port.rate));
             d.insert("delay".into(), s(port.delay));
             d.insert("buffer".into(), s(port.buffer));
+            d.insert("buffer_includes_line".into(), Value::Boolean(port.buffer_includes_line));
             d.insert("qdisc".into(), Value::Table(params_table(&qdisc)));
             l.insert(if port.from == link.a { "forward" } else { "reverse" }.into(), Value::Table(d));
         }

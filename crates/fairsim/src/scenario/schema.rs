@@ -60,6 +60,8 @@ pub struct RawLink {
     pub rate: Rate,
     pub delay: Option<Time>,
     pub buffer: Option<BufferLimit>,
+    /// Whether the packet being transmitted takes one of the buffer's places (default false).
+    pub buffer_includes_line: Option<bool>,
     pub qdisc: Option<Component>,
     /// Settings of the direction `between[0] -> between[1]` only.
     pub forward: Option<RawDirection>,
@@ -73,6 +75,7 @@ pub struct RawDirection {
     pub rate: Option<Rate>,
     pub delay: Option<Time>,
     pub buffer: Option<BufferLimit>,
+    pub buffer_includes_line: Option<bool>,
     pub qdisc: Option<Component>,
 }
 

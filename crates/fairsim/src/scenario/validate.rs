@@ -162,6 +162,7 @@ fn build_links(
                 rate: over.rate.unwrap_or(l.rate),
                 delay: over.delay.or(l.delay).unwrap_or(Time::ZERO),
                 buffer: over.buffer.or(l.buffer).unwrap_or(BufferLimit::Unlimited),
+                buffer_includes_line: over.buffer_includes_line.or(l.buffer_includes_line).unwrap_or(false),
                 qdisc,
                 host: false,
             });
@@ -227,7 +228,12 @@ fn check_pair_transports(
             } else if t.kind == transport::NONE {
                 pb.add(&at, "a pair cannot make a flow open loop; give the flow `transport = \"none\"` instead");
             } else if flows.iter().any(|f| f.name == *name && f.transport == TransportChoice::OpenLoop) {
-                pb.add(&at, format!("flow `{name}` is open loop; a pair can only change the flow control of flow-controlled flows"));
+                pb.add(
+                    &at,
+                    format!(
+                        "flow `{name}` is open loop; a pair can only change the flow control of flow-controlled flows"
+                    ),
+                );
             }
         }
     }

@@ -28,6 +28,10 @@ pub struct FlowCounters {
     pub rtt_samples: u64,
     pub rtt_sum_ns: u64,
     pub rtt_max_ns: u64,
+    /// Round trips from each data packet's *first* transmission to the ACK that first covers
+    /// it, retransmission waits included (one sample per packet; the papers' round-trip time).
+    pub rtt_first_samples: u64,
+    pub rtt_first_sum_ns: u64,
     /// Retransmission timeouts and fast retransmits of the flow's sender.
     pub timeouts: u64,
     pub fast_retransmits: u64,
@@ -38,6 +42,11 @@ impl FlowCounters {
         self.rtt_samples += 1;
         self.rtt_sum_ns += rtt.0;
         self.rtt_max_ns = self.rtt_max_ns.max(rtt.0);
+    }
+
+    pub fn add_rtt_first(&mut self, rtt: Time) {
+        self.rtt_first_samples += 1;
+        self.rtt_first_sum_ns += rtt.0;
     }
 
     pub fn add_delay(&mut self, delay: Time) {
@@ -62,6 +71,8 @@ impl FlowCounters {
         self.rtt_samples += o.rtt_samples;
         self.rtt_sum_ns += o.rtt_sum_ns;
         self.rtt_max_ns = self.rtt_max_ns.max(o.rtt_max_ns);
+        self.rtt_first_samples += o.rtt_first_samples;
+        self.rtt_first_sum_ns += o.rtt_first_sum_ns;
         self.timeouts += o.timeouts;
         self.fast_retransmits += o.fast_retransmits;
     }
@@ -72,6 +83,10 @@ impl FlowCounters {
 
     pub fn rtt_mean(&self) -> Option<f64> {
         (self.rtt_samples > 0).then(|| self.rtt_sum_ns as f64 / self.rtt_samples as f64 / 1e9)
+    }
+
+    pub fn rtt_first_mean(&self) -> Option<f64> {
+        (self.rtt_first_samples > 0).then(|| self.rtt_first_sum_ns as f64 / self.rtt_first_samples as f64 / 1e9)
     }
 }
 

@@ -22,7 +22,10 @@
 //!   the queue cannot send a burst;
 //! - no queue-priming burst (the law builds the queue up to the setpoint by itself) and no drift
 //!   correction (n̂_b is recomputed from S and R at every probe, so it does not drift);
-//! - retransmissions go before new data; a tick that finds the window full sends nothing.
+//! - retransmissions go before new data; a tick that finds the window full sends nothing;
+//! - a pair one of whose packets is retransmitted is dropped from the probes: its ACKs' spacing
+//!   measures the wait for the retransmission, and taken as a probe it drives the estimate, and
+//!   with it the rate, to almost nothing (a flow of the thesis's Scenario 3 starved that way).
 
 use super::fuzzy::{Fuzzy, FuzzyConfig};
 use super::pp_law;
@@ -151,6 +154,7 @@ impl PacketPair {
         while sent.len() < 2 {
             if let Some(seq) = self.retransmit.pop_front() {
                 if seq >= self.win.una() {
+                    self.forget_pairs_with(seq);
                     self.win.resend(seq);
                     ctx.send(seq);
                     sent.push(seq);
@@ -173,6 +177,16 @@ impl PacketPair {
             ctx.set_timer(RETRANSMIT, ctx.now + self.timeout());
         }
         ctx.record(Series::Outstanding, self.win.in_flight() as f64);
+    }
+
+    /// A pair one of whose packets is sent again is no probe: its ACKs would be spaced by the
+    /// wait for the retransmission, not by the bottleneck's service.
+    fn forget_pairs_with(&mut self, seq: u64) {
+        let Some(&(first, _)) = self.pairs.iter().find(|p| p.0 == seq || p.1 == seq) else { return };
+        self.pairs.retain(|p| p.0 != first);
+        if self.first_acked.is_some_and(|f| f.0 == first) {
+            self.first_acked = None;
+        }
     }
 
     fn schedule_tick(&mut self, ctx: &mut AgentCtx) {

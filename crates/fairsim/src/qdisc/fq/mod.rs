@@ -187,7 +187,7 @@ impl Qdisc for Fq {
         }
         self.count(c, &pkt, 1);
         self.store.insert(c, pkt, bid, f_prev);
-        while self.limit.exceeded(self.store.len(), self.store.bytes()) {
+        while ctx.room(self.limit).exceeded(self.store.len(), self.store.bytes()) {
             self.drop_one(c, ctx);
         }
     }

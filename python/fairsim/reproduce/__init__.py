@@ -1,0 +1,77 @@
+"""`fairsim reproduce`: rerun a seed paper's experiments and compare with its published numbers.
+
+```python
+from fairsim import reproduce
+report = reproduce.run("dks89", quick=True)   # runs, compares, evaluates, draws
+reproduce.write(report, "out/")               # report.md, report.html, figures/, reproduction.json
+```
+
+See docs/reproductions.md.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from fairsim import FairsimError
+from fairsim.output import atomic_write
+from fairsim.reproduce import html, markdown
+from fairsim.reproduce.paper import Paper, run_paper
+from fairsim.reproduce.report import Report, build, to_json
+
+__all__ = ["Report", "paper", "papers", "run", "write"]
+
+
+def papers() -> dict[str, Paper]:
+    """The reproducible papers, by id."""
+    from fairsim.reproduce.papers import dks89, keshav91
+
+    return {p.id: p for p in (dks89.PAPER, keshav91.PAPER)}
+
+
+def paper(id: str) -> Paper:
+    known = papers()
+    if id not in known:
+        raise FairsimError(f"no reproduction of `{id}`; known: {', '.join(known)} (fairsim reproduce --list)")
+    return known[id]
+
+
+def run(
+    paper_id: str,
+    *,
+    quick: bool = False,
+    seeds: int | None = None,
+    jobs: int | None = None,
+    progress: bool | None = None,
+    only: list[str] | None = None,
+) -> Report:
+    """Runs a paper's experiments (all, or those in `only`) and builds the report."""
+    p = paper(paper_id)
+    if only:
+        for e in only:
+            try:
+                p.experiment(e)
+            except KeyError as err:
+                raise FairsimError(str(err.args[0])) from None
+    outcome = run_paper(p, quick=quick, seeds=seeds, jobs=jobs, progress=progress, only=only)
+    return build(outcome)
+
+
+def write(report: Report, out: str | Path) -> list[Path]:
+    """Writes report.md, report.html, figures/*.svg and reproduction.json into `out`."""
+    out = Path(out)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def put(path: Path, text: str) -> None:
+        atomic_write(path, lambda p: p.write_text(text, encoding="utf-8"))
+        written.append(path)
+
+    for sec in report.sections:
+        for f in sec.figures:
+            put(out / "figures" / f"{f.id}.svg", f.svg)
+    put(out / "reproduction.json", json.dumps(to_json(report), indent=2) + "\n")
+    put(out / "report.md", markdown.render(report))
+    put(out / "report.html", html.render(report))
+    return written

@@ -1,0 +1,123 @@
+"""A paper's claims as checks on our runs, each with a stated tolerance and a computed verdict.
+
+A claim's check reads measured values through a `Context` and returns a `Verdict`: held or not,
+with the numbers it looked at. Nothing is written down in advance: change the runs and the
+verdicts change (tests/test_reproduce.py checks exactly that).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fairsim.reproduce.measure import Measurements
+
+
+@dataclass(frozen=True)
+class Verdict:
+    #: True held, False not held, None not evaluated (an experiment it needs did not run).
+    held: bool | None
+    #: The numbers the check looked at, formatted for the report.
+    measured: str
+
+    @property
+    def label(self) -> str:
+        return {True: "held", False: "not held", None: "not evaluated"}[self.held]
+
+
+class Missing(Exception):
+    """An experiment a claim needs has no runs."""
+
+
+class Context:
+    """What a claim's check can read: the measurements of every experiment that ran."""
+
+    def __init__(self, experiments: dict[str, Measurements], sweeps: dict | None = None):
+        self._experiments = experiments
+        self.sweeps = sweeps or {}
+
+    def __call__(self, experiment: str) -> Measurements:
+        try:
+            return self._experiments[experiment]
+        except KeyError:
+            raise Missing(experiment) from None
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    #: The experiments it reads (for grouping in the report).
+    experiment: str
+    #: The claim, in the paper's words or the spec's checklist.
+    text: str
+    #: What we count as holding, in words (the check implements exactly this).
+    tolerance: str
+    check: Callable[[Context], Verdict]
+    #: Where the claim is made (paper section or spec item).
+    source: str = ""
+
+    def evaluate(self, ctx: Context) -> Verdict:
+        try:
+            return self.check(ctx)
+        except Missing as e:
+            return Verdict(None, f"experiment {e} did not run")
+
+
+@dataclass(frozen=True)
+class TestedClaim:
+    """A claim about an algorithm alone, checked by the test suite rather than by a run."""
+
+    id: str
+    text: str
+    tests: tuple[str, ...]
+    source: str = ""
+
+
+def fmt(x: float, digits: int = 3) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    if abs(x) >= 100 or float(x).is_integer():
+        return f"{x:.0f}"
+    return f"{x:.{digits}g}"
+
+
+def numbers(**named: float) -> str:
+    """`a = 1.5, b = 0.2` with the names' underscores as spaces."""
+    return ", ".join(f"{k.replace('_', ' ')} = {fmt(v)}" for k, v in named.items())
+
+
+def verdict(held: bool, **named: float) -> Verdict:
+    """A verdict on the named numbers; a condition on a value that was never measured (NaN)
+    does not hold."""
+    bad = any(isinstance(v, float) and math.isnan(v) for v in named.values())
+    return Verdict(bool(held) and not bad, numbers(**named))
+
+
+def in_most_runs(m: Measurements, check: Callable[[Measurements], tuple[bool, dict[str, float]]]) -> Verdict:
+    """Evaluates `check` on each replication alone — for claims about one run's dynamics, such
+    as which sources win a segregation, that an average over replications would wash out —
+    and holds if it holds in at least half of them."""
+    outcomes = [check(r) for r in m.replications()]
+    if not outcomes:
+        return Verdict(None, "no runs")
+    held = sum(bool(ok) for ok, _ in outcomes)
+    detail = "; ".join(f"run {i}: {numbers(**named)}" for i, (_, named) in enumerate(outcomes[:3], 1))
+    more = " …" if len(outcomes) > 3 else ""
+    return Verdict(2 * held >= len(outcomes), f"holds in {held} of {len(outcomes)} runs ({detail}{more})")
+
+
+def within(x: float, target: float, rel: float = 0.0, abs_: float = 0.0) -> bool:
+    return abs(x - target) <= max(rel * abs(target), abs_)
+
+
+def all_within(values: Iterable[float], target: float, rel: float = 0.0, abs_: float = 0.0) -> bool:
+    return all(within(v, target, rel, abs_) for v in values)
+
+
+def spread(values: Iterable[float]) -> float:
+    """max − min."""
+    xs = list(values)
+    return max(xs) - min(xs)

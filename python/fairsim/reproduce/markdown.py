@@ -1,0 +1,99 @@
+"""The reproduction report as Markdown (figures as files beside it, in `figures/`)."""
+
+from __future__ import annotations
+
+from fairsim.reproduce.report import GRADE_MARK, GRADES, VERDICT_MARK, Report, Section, cell_text
+
+
+def _esc(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(_esc(h) for h in headers) + " |", "|" + "---|" * len(headers)]
+    out += ["| " + " | ".join(_esc(c) for c in row) + " |" for row in rows]
+    return out
+
+
+def render(report: Report, figure_dir: str = "figures") -> str:
+    p, o = report.paper, report.outcome
+    claims, grades = report.claim_counts(), report.grade_counts()
+    lines = [
+        f"# Reproduction of {p.title}",
+        "",
+        f"*{p.citation}*",
+        "",
+        p.summary.strip(),
+        "",
+        "## Summary",
+        "",
+        f"- **Claims:** {claims.get('held', 0)} held, {claims.get('not held', 0)} not held, "
+        f"{claims.get('not evaluated', 0)} not evaluated (of {len(report.verdicts)}).",
+        f"- **Published cells:** {', '.join(f'{grades.get(g, 0)} {g}' for g in GRADES)}; "
+        f"{grades.get('ungraded', 0)} blank or unreadable in the paper.",
+        f"- **Runs:** {o.runs} ({len(o.seeds)} replication{'s' if len(o.seeds) > 1 else ''} per pair"
+        f"{', quick mode' if o.quick else ''}), {o.events:,} events, {o.wall_s:.1f} s.",
+    ]
+    if o.interrupted:
+        lines.append("- **Interrupted:** the runs were stopped early; numbers are partial.")
+    lines += [
+        "",
+        "Cells read *ours ±spread · paper's as printed* and are graded ✓ close (within 10% or the "
+        "metric's slack), ≈ near (25%), ✗ far; † marks a cell the spec calls garbled. "
+        "See docs/reproductions.md for the rules.",
+        "",
+        "## Method",
+        "",
+        p.method.strip(),
+        "",
+        "| claim | verdict | experiment |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {c.id} | {VERDICT_MARK[v.held]} {v.label} | {c.experiment} |" for c, v in report.verdicts]
+    for sec in report.sections:
+        lines += ["", *_section(sec, figure_dir)]
+    if p.tested:
+        lines += ["", "## Claims about the algorithms, checked by the test suite", ""]
+        for t in p.tested:
+            lines.append(
+                f"- **{t.id}** — {t.text} *({t.source})* Tests: {', '.join(f'`{x}`' for x in t.tests)}."
+            )
+    return "\n".join(lines) + "\n"
+
+
+def _section(sec: Section, figure_dir: str) -> list[str]:
+    exp, sc, pub = sec.experiment, sec.loaded.scenario, sec.loaded.published
+    lines = [f"## {exp.title}", "", f"`{exp.file}` — {sc.description}"]
+    if sc.notes:
+        lines += ["", "**Setup and reconstruction.** " + " ".join(sc.notes.split())]
+    if pub.source:
+        lines += ["", f"**Published:** {pub.source}. {pub.units}"]
+    if pub.notes:
+        lines += ["", "**The paper's tables:** " + " ".join(pub.notes.split())]
+    for table, rows in sec.tables:
+        lines += ["", f"### {table.title}", ""]
+        if table.interval:
+            lines += [f"*Measured over {table.interval[0]:g}–{table.interval[1]:g} s.*", ""]
+        body = []
+        for label, row in zip(table.row_labels, rows, strict=True):
+            cells = []
+            for c in row:
+                ours, paper = cell_text(c)
+                cells.append(f"{ours} · {paper} {GRADE_MARK[c.grade]}".strip())
+            body.append([label, *cells])
+        lines += _table(["", *table.column_labels], body)
+        if table.notes:
+            lines += ["", f"*{' '.join(table.notes.split())}*"]
+    for f in sec.figures:
+        lines += ["", f"![{f.title}]({figure_dir}/{f.id}.svg)", "", f"*{f.title}.* {f.caption}"]
+    if sec.claims:
+        lines += ["", "### Claims", ""]
+        for c, v in sec.claims:
+            lines += [
+                f"- {VERDICT_MARK[v.held]} **{v.label}** — {c.text} *({c.source})*",
+                f"  - tolerance: {c.tolerance}",
+                f"  - measured: {v.measured}",
+            ]
+    if exp.discussion:
+        lines += ["", "### Discussion", "", exp.discussion.strip()]
+    return lines

@@ -1,0 +1,155 @@
+"""Our value of a published metric, measured on the runs of one experiment.
+
+Every run gives one sample per measurement interval for rate metrics (the thesis's
+"mean of means"), or one sample per run for counts over the measurement window (the 1989
+paper's packets in 500 s). An estimate pools the samples of every replication: its mean, their
+standard deviation (the thesis's second number), and a 95% confidence interval from the
+per-replication means. See docs/reproductions.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from fairsim import _core
+from fairsim.results import Results
+
+#: metric -> (unit, how samples are formed: "window" = one per run, "interval" = one per interval)
+METRIC_UNITS = {
+    "packets": ("packets", "window"),
+    "packets_unique": ("packets", "window"),
+    "rtt": ("s", "window"),
+    "retransmissions": ("packets", "window"),
+    "drops": ("packets", "window"),
+    "throughput": ("packets/s", "interval"),
+    "delay": ("s", "interval"),
+    "drop_rate": ("packets/s", "interval"),
+    "retx_rate": ("packets/s", "interval"),
+    # not in the papers' tables; used by claims and figures
+    "delay_one_way": ("s", "window"),
+}
+
+_COUNTS = {
+    "packets": "delivered",
+    "packets_unique": "delivered_unique",
+    "retransmissions": "retransmitted",
+    "drops": "dropped",
+}
+_RATES = {"throughput": "delivered_unique", "drop_rate": "dropped", "retx_rate": "retransmitted"}
+
+
+@dataclass(frozen=True)
+class Estimate:
+    mean: float
+    #: Standard deviation of the samples (intervals of every replication, or replications).
+    std: float
+    #: Half-width of the 95% confidence interval from the replications' means (0 with one).
+    ci95: float
+    runs: int
+    samples: int
+    #: Half-width of the 95% Student-t interval over the pooled samples.
+    ci95_samples: float = 0.0
+
+    @property
+    def interval(self) -> float:
+        """The 95% half-width to draw: between replications, or within the one run there is."""
+        return self.ci95 if self.runs > 1 else self.ci95_samples
+
+    @staticmethod
+    def of(per_run: list[list[float]]) -> Estimate | None:
+        """From the samples of each run (runs without a sample are left out)."""
+        per_run = [s for s in per_run if s]
+        pooled = [x for s in per_run for x in s]
+        if not pooled:
+            return None
+        mean, std, ci95_samples, n = _core.summarize(pooled)
+        _, _, ci95, _ = _core.summarize([float(np.mean(s)) for s in per_run])
+        return Estimate(mean, std, ci95, runs=len(per_run), samples=n, ci95_samples=ci95_samples)
+
+
+class Measurements:
+    """The runs of one experiment (or one point of a sweep), every pair and seed."""
+
+    def __init__(self, results: Results):
+        self.results = results
+
+    @cached_property
+    def _intervals(self) -> pd.DataFrame:
+        df = self.results.intervals
+        if df.empty:
+            return df
+        return df[~df["warmup"]]
+
+    @property
+    def pairs(self) -> list[str]:
+        return self.results.pairs
+
+    def replications(self) -> list[Measurements]:
+        """The same measurements, one replication (seed) at a time."""
+        runs = self.results.runs
+        seeds = sorted({r["seed"] for r in runs})
+        meta, source = self.results.scenario, self.results.source
+        return [
+            Measurements(Results(meta, [r for r in runs if r["seed"] == s], source=source)) for s in seeds
+        ]
+
+    def estimate(
+        self, pair: str, flow: str, metric: str, interval: tuple[float, float] | None = None
+    ) -> Estimate | None:
+        """Our value of `metric` for `flow` under `pair`, over the measurement intervals (those
+        inside `interval`, in seconds from the start, if given); `None` if nothing was measured."""
+        df = self._intervals
+        if df.empty:
+            return None
+        df = df[(df["pair"] == pair) & (df["flow"] == flow)]
+        if interval is not None:
+            lo, hi = interval
+            df = df[(df["start_s"] >= lo - 1e-9) & (df["end_s"] <= hi + 1e-9)]
+        per_run = [self._samples(metric, g) for _, g in df.groupby("seed", sort=True)]
+        return Estimate.of(per_run)
+
+    def _samples(self, metric: str, g: pd.DataFrame) -> list[float]:
+        secs = g["end_s"] - g["start_s"]
+        if metric in _COUNTS:
+            return [float(g[_COUNTS[metric]].sum())]
+        if metric in _RATES:
+            return list((g[_RATES[metric]] / secs).astype(float))
+        if metric == "rtt":
+            n = g["rtt_first_samples"].sum()
+            return [float(g["rtt_first_sum_ns"].sum() / n / 1e9)] if n else []
+        if metric == "delay_one_way":
+            n = g["delivered"].sum()
+            return [float(g["delay_sum_ns"].sum() / n / 1e9)] if n else []
+        if metric == "delay":
+            return list(g["rtt_first_s"].dropna().astype(float))
+        raise KeyError(f"unknown metric `{metric}`")
+
+    def value(self, pair: str, flow: str, metric: str, interval=None) -> float:
+        """The mean of `estimate`, or NaN when nothing was measured (for claims)."""
+        e = self.estimate(pair, flow, metric, interval)
+        return e.mean if e else float("nan")
+
+    def flows(self) -> list[str]:
+        df = self.results.flows
+        return list(dict.fromkeys(df["flow"])) if not df.empty else []
+
+    def traces(self, pair: str, name: str, series: str, seed: int | None = None) -> pd.DataFrame:
+        """One recorded series of the first replication (or of `seed`): columns t_s, value."""
+        df = self.results.traces
+        if df.empty:
+            return df
+        df = df[(df["pair"] == pair) & (df["name"] == name) & (df["series"] == series)]
+        if df.empty:
+            return df
+        seed = df["seed"].min() if seed is None else seed
+        return df[df["seed"] == seed][["t_s", "value"]].reset_index(drop=True)
+
+    def queue(self, pair: str, port: str, column: str) -> float:
+        """Mean over replications of a per-queue total or summary (`utilisation`, `drops`, ...)."""
+        df = self.results.queues
+        df = df[(df["pair"] == pair) & (df["port"] == port)]
+        return float(df[column].mean()) if not df.empty else float("nan")

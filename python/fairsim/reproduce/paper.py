@@ -1,0 +1,193 @@
+"""What a reproduction is: a paper, its experiments (scenario files), claims and figures.
+
+A paper's module (`papers/<id>.py`) builds one `Paper`. Running it (`run_paper`) runs every
+experiment under every pair and seed on one pool of worker threads, and returns the
+measurements of each experiment for the comparison, the claims and the figures.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fairsim.api import Scenario, load
+from fairsim.catalogue import BUNDLED
+from fairsim.reproduce.claims import Claim, Context, TestedClaim
+from fairsim.reproduce.measure import Measurements
+from fairsim.reproduce.published import Published, read_published
+from fairsim.results import Results
+from fairsim.runner import execute
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """One experiment run at several values of a parameter (the 1989 paper's Figure 1: ρ)."""
+
+    name: str
+    values: tuple[float, ...]
+    quick_values: tuple[float, ...]
+    #: The overrides for one value, e.g. `{"flows.telnet.mean_gap": "0.57s"}`.
+    overrides: Callable[[float], dict[str, Any]]
+    #: The pairs run at one value (all of the scenario's if `None`).
+    pairs: Callable[[float], list[str]] | None = None
+
+
+@dataclass(frozen=True)
+class Figure:
+    id: str
+    title: str
+    caption: str
+    experiment: str
+    #: Draws the figure (a matplotlib Figure) from the measurements.
+    draw: Callable[[Context], Any]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    id: str
+    #: The scenario file, relative to the bundled scenarios (`dks89/s2_overloaded.toml`).
+    file: str
+    title: str
+    sweep: Sweep | None = None
+    #: Overrides applied in `--quick` mode (shorter runs), besides running one seed.
+    quick: dict[str, Any] = field(default_factory=dict)
+    #: Our discussion of how and why our results differ from the paper's (Markdown).
+    discussion: str = ""
+
+    @property
+    def path(self) -> Path:
+        return BUNDLED / self.file
+
+
+@dataclass(frozen=True)
+class Paper:
+    id: str
+    title: str
+    citation: str
+    #: One paragraph: what the paper did and what the reproduction covers.
+    summary: str
+    experiments: tuple[Experiment, ...]
+    claims: tuple[Claim, ...] = ()
+    tested: tuple[TestedClaim, ...] = ()
+    figures: tuple[Figure, ...] = ()
+    #: Replications per experiment and pair by default.
+    seeds: int = 5
+    #: Differences of method that apply to every experiment (Markdown).
+    method: str = ""
+
+    def experiment(self, id: str) -> Experiment:
+        for e in self.experiments:
+            if e.id == id:
+                return e
+        known = ", ".join(e.id for e in self.experiments)
+        raise KeyError(f"paper {self.id} has no experiment `{id}` (known: {known})")
+
+
+@dataclass
+class Loaded:
+    """An experiment's scenario and published numbers."""
+
+    experiment: Experiment
+    scenario: Scenario
+    published: Published
+
+
+def load_experiment(exp: Experiment, overrides: dict[str, Any] | None = None) -> Loaded:
+    scenario = load(exp.path, set=overrides)
+    text = exp.path.read_text()
+    raw = tomllib.loads(text).get("published")
+    published = read_published(raw, text, str(exp.path), scenario.pairs, scenario.flows)
+    return Loaded(exp, scenario, published)
+
+
+@dataclass
+class Outcome:
+    """Everything a reproduction ran and measured."""
+
+    paper: Paper
+    quick: bool
+    seeds: list[int]
+    loaded: dict[str, Loaded]
+    #: Measurements of each experiment without a sweep.
+    measurements: dict[str, Measurements]
+    #: Measurements of each sweep: experiment -> [(value, measurements)].
+    sweeps: dict[str, list[tuple[float, Measurements]]]
+    runs: int
+    events: int
+    wall_s: float
+    interrupted: bool = False
+
+    @property
+    def context(self) -> Context:
+        return Context(self.measurements, self.sweeps)
+
+
+def run_paper(
+    paper: Paper,
+    *,
+    quick: bool = False,
+    seeds: int | None = None,
+    jobs: int | None = None,
+    progress: bool | None = None,
+    only: list[str] | None = None,
+) -> Outcome:
+    """Runs the paper's experiments (or those named in `only`) under every pair and seed."""
+    import time
+
+    n_seeds = seeds or (1 if quick else paper.seeds)
+    seed_list = list(range(1, n_seeds + 1))
+    chosen = [paper.experiment(i) for i in only] if only else list(paper.experiments)
+    loaded: dict[str, Loaded] = {}
+    # one job per (experiment, sweep point, pair, seed), all on one pool
+    groups: list[tuple[str, float | None, Scenario]] = []
+    cores, runs = [], []
+    spans: list[tuple[int, int]] = []
+    for exp in chosen:
+        base = exp.quick if quick else {}
+        loaded[exp.id] = load_experiment(exp, base)
+        points: list[float | None] = [None]
+        if exp.sweep:
+            points = list(exp.sweep.quick_values if quick else exp.sweep.values)
+        for x in points:
+            sc = loaded[exp.id].scenario
+            pairs = sc.pairs
+            if x is not None:
+                sc = sc.with_overrides(exp.sweep.overrides(x))
+                if exp.sweep.pairs:
+                    pairs = exp.sweep.pairs(x)
+            first = len(runs)
+            for pair in pairs:
+                for seed in seed_list:
+                    cores.append(sc._core)
+                    runs.append((pair, seed))
+            groups.append((exp.id, x, sc))
+            spans.append((first, len(runs)))
+    started = time.monotonic()
+    reports, interrupted = execute(
+        None, runs, progress=progress, jobs=jobs, scenarios=cores, title=f"{paper.id}: {len(runs)} runs"
+    )
+    wall = time.monotonic() - started
+    measurements: dict[str, Measurements] = {}
+    sweeps: dict[str, list[tuple[float, Measurements]]] = {}
+    for (exp_id, x, sc), (lo, hi) in zip(groups, spans, strict=True):
+        meta = {"name": sc.name, "file": sc.file, "description": sc.description, "overrides": sc.overrides}
+        results = Results(meta, reports[lo:hi], interrupted=interrupted, source=sc)
+        if x is None:
+            measurements[exp_id] = Measurements(results)
+        else:
+            sweeps.setdefault(exp_id, []).append((x, Measurements(results)))
+    return Outcome(
+        paper=paper,
+        quick=quick,
+        seeds=seed_list,
+        loaded=loaded,
+        measurements=measurements,
+        sweeps=sweeps,
+        runs=len(runs),
+        events=sum(r["events"] for r in reports),
+        wall_s=wall,
+        interrupted=interrupted,
+    )

@@ -1,0 +1,169 @@
+"""A reproduction's findings, assembled once from the runs; the writers only lay them out.
+
+`build(outcome)` compares every published cell, evaluates every claim and draws every figure;
+`to_json` is the machine-readable document (schema `fairsim.reproduce/1`), and `markdown.py` and
+`html.py` render the same report for people.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from fairsim.reproduce.claims import Claim, Verdict, fmt
+from fairsim.reproduce.compare import Comparison, compare_table
+from fairsim.reproduce.figures import cells as cells_figure
+from fairsim.reproduce.figures import to_svg
+from fairsim.reproduce.measure import METRIC_UNITS
+from fairsim.reproduce.paper import Experiment, Loaded, Outcome
+from fairsim.reproduce.published import Table
+
+SCHEMA = "fairsim.reproduce/1"
+GRADES = ("close", "near", "far")
+
+
+@dataclass
+class DrawnFigure:
+    id: str
+    title: str
+    caption: str
+    svg: str
+
+
+@dataclass
+class Section:
+    """One experiment: its setup, tables, figures, claims and our discussion."""
+
+    experiment: Experiment
+    loaded: Loaded
+    tables: list[tuple[Table, list[list[Comparison]]]] = field(default_factory=list)
+    figures: list[DrawnFigure] = field(default_factory=list)
+    claims: list[tuple[Claim, Verdict]] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    outcome: Outcome
+    sections: list[Section]
+
+    @property
+    def paper(self):
+        return self.outcome.paper
+
+    @property
+    def comparisons(self) -> list[Comparison]:
+        return [c for s in self.sections for _, rows in s.tables for row in rows for c in row]
+
+    @property
+    def verdicts(self) -> list[tuple[Claim, Verdict]]:
+        return [cv for s in self.sections for cv in s.claims]
+
+    def claim_counts(self) -> Counter:
+        return Counter(v.label for _, v in self.verdicts)
+
+    def grade_counts(self) -> Counter:
+        return Counter(c.grade for c in self.comparisons)
+
+
+def build(outcome: Outcome) -> Report:
+    paper = outcome.paper
+    ctx = outcome.context
+    sections = []
+    for exp_id, loaded in outcome.loaded.items():
+        sec = Section(loaded.experiment, loaded)
+        m = outcome.measurements.get(exp_id)
+        for i, table in enumerate(loaded.published.tables):
+            rows = compare_table(exp_id, table, m)
+            sec.tables.append((table, rows))
+            if i == 0 and any(c.paper.value is not None for row in rows for c in row):
+                unit = METRIC_UNITS.get(rows[0][0].key.metric, ("", ""))[0]
+                fig = cells_figure(rows, f"{loaded.experiment.title}: {table.title}", unit)
+                sec.figures.append(
+                    DrawnFigure(
+                        f"{exp_id}-{table.id}",
+                        table.title,
+                        "The paper's value (×) and ours (dot, 95% interval).",
+                        to_svg(fig),
+                    )
+                )
+        for f in paper.figures:
+            if f.experiment == exp_id:
+                sec.figures.append(DrawnFigure(f.id, f.title, f.caption, to_svg(f.draw(ctx))))
+        sec.claims = [(c, c.evaluate(ctx)) for c in paper.claims if c.experiment == exp_id]
+        sections.append(sec)
+    return Report(outcome, sections)
+
+
+def _estimate(e) -> dict | None:
+    if e is None:
+        return None
+    return {"mean": e.mean, "std": e.std, "ci95": e.ci95, "runs": e.runs, "samples": e.samples}
+
+
+def to_json(report: Report) -> dict:
+    o = report.outcome
+    return {
+        "schema": SCHEMA,
+        "paper": {"id": o.paper.id, "title": o.paper.title, "citation": o.paper.citation},
+        "options": {"quick": o.quick, "seeds": o.seeds},
+        "complete": not o.interrupted,
+        "runs": o.runs,
+        "events": o.events,
+        "wall_s": round(o.wall_s, 3),
+        "summary": {
+            "claims": {k: report.claim_counts().get(k, 0) for k in ("held", "not held", "not evaluated")},
+            "cells": {k: report.grade_counts().get(k, 0) for k in (*GRADES, "ungraded")},
+        },
+        "experiments": [
+            {"id": s.experiment.id, "title": s.experiment.title, "file": s.experiment.file}
+            for s in report.sections
+        ],
+        "claims": [
+            {
+                "id": c.id,
+                "experiment": c.experiment,
+                "text": c.text,
+                "tolerance": c.tolerance,
+                "source": c.source,
+                "verdict": v.label,
+                "held": v.held,
+                "measured": v.measured,
+            }
+            for c, v in report.verdicts
+        ],
+        "tested_claims": [
+            {"id": t.id, "text": t.text, "tests": list(t.tests), "source": t.source} for t in o.paper.tested
+        ],
+        "cells": [
+            {
+                "experiment": c.experiment,
+                "table": c.table,
+                "row": c.row,
+                "column": c.column,
+                "pair": c.key.pair,
+                "flow": c.key.flow,
+                "metric": c.key.metric,
+                "paper": {
+                    "printed": c.paper.printed,
+                    "value": c.paper.value,
+                    "std": c.paper.std,
+                    "garbled": c.paper.garbled,
+                },
+                "ours": _estimate(c.ours),
+                "difference": c.difference,
+                "grade": c.grade,
+            }
+            for c in report.comparisons
+        ],
+    }
+
+
+def cell_text(c: Comparison) -> tuple[str, str]:
+    """(ours, paper's) as short strings: `1.66 ±0.02` and `1.69 0.68` as printed."""
+    ours = "–" if c.ours is None else fmt(c.ours.mean) + (f" ±{fmt(c.ours.std, 2)}" if c.ours.std else "")
+    paper = c.paper.printed if c.paper.printed else "(blank)"
+    return ours, paper
+
+
+GRADE_MARK = {"close": "✓", "near": "≈", "far": "✗", "ungraded": ""}
+VERDICT_MARK = {True: "✅", False: "❌", None: "⚪"}
