@@ -252,5 +252,13 @@ def list_cmd():
         console.print()
 
 
+def _add_reproduce() -> None:
+    from fairsim.reproduce.cli import reproduce_cmd
+
+    main.add_command(reproduce_cmd)
+
+
+_add_reproduce()
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -6,21 +6,23 @@ report = reproduce.run("dks89", quick=True)   # runs, compares, evaluates, draws
 reproduce.write(report, "out/")               # report.md, report.html, figures/, reproduction.json
 ```
 
-See docs/reproductions.md.
+See docs/reproductions.md. The heavy parts (matplotlib) load on first use, so that the
+command line starts quickly.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fairsim import FairsimError
-from fairsim.output import atomic_write
-from fairsim.reproduce import html, markdown
-from fairsim.reproduce.paper import Paper, run_paper
-from fairsim.reproduce.report import Report, build, to_json
 
-__all__ = ["Report", "paper", "papers", "run", "write"]
+if TYPE_CHECKING:
+    from fairsim.reproduce.model import Paper
+    from fairsim.reproduce.report import Report
+
+__all__ = ["paper", "papers", "run", "to_json", "write"]
 
 
 def papers() -> dict[str, Paper]:
@@ -47,19 +49,30 @@ def run(
     only: list[str] | None = None,
 ) -> Report:
     """Runs a paper's experiments (all, or those in `only`) and builds the report."""
+    from fairsim.reproduce.model import run_paper
+    from fairsim.reproduce.report import build
+
     p = paper(paper_id)
-    if only:
-        for e in only:
-            try:
-                p.experiment(e)
-            except KeyError as err:
-                raise FairsimError(str(err.args[0])) from None
-    outcome = run_paper(p, quick=quick, seeds=seeds, jobs=jobs, progress=progress, only=only)
-    return build(outcome)
+    for e in only or []:
+        try:
+            p.experiment(e)
+        except KeyError as err:
+            raise FairsimError(str(err.args[0])) from None
+    return build(run_paper(p, quick=quick, seeds=seeds, jobs=jobs, progress=progress, only=only))
+
+
+def to_json(report: Report) -> dict:
+    """The machine-readable document (schema `fairsim.reproduce/1`)."""
+    from fairsim.reproduce.report import to_json as document
+
+    return document(report)
 
 
 def write(report: Report, out: str | Path) -> list[Path]:
     """Writes report.md, report.html, figures/*.svg and reproduction.json into `out`."""
+    from fairsim.output import atomic_write
+    from fairsim.reproduce import html, markdown
+
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     written = []

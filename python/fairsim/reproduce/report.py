@@ -15,7 +15,7 @@ from fairsim.reproduce.compare import Comparison, compare_table
 from fairsim.reproduce.figures import cells as cells_figure
 from fairsim.reproduce.figures import to_svg
 from fairsim.reproduce.measure import METRIC_UNITS
-from fairsim.reproduce.paper import Experiment, Loaded, Outcome
+from fairsim.reproduce.model import Experiment, Loaded, Outcome
 from fairsim.reproduce.published import Table
 
 SCHEMA = "fairsim.reproduce/1"

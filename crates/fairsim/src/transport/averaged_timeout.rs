@@ -4,11 +4,26 @@
 //! transmission (the caller's business). One timer per flow: armed when a packet leaves an idle
 //! sender, restarted by every ACK that advances the window, cancelled when nothing is outstanding.
 
+use super::window::SendWindow;
 use super::AgentCtx;
 use crate::engine::event::TimerId;
 use crate::units::Time;
+use serde::{Deserialize, Serialize};
 
 pub const RETRANSMIT: TimerId = TimerId(0);
+
+/// What a timeout sends again. The papers say "packets not acknowledged before the timeout are
+/// retransmitted" without saying whether all of them go again at once.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resend {
+    /// Every unacknowledged packet, from the oldest on (go-back-N; 4.2BSD TCP's behaviour).
+    #[default]
+    All,
+    /// The oldest unacknowledged packet only; the cumulative ACK of its retransmission covers
+    /// what arrived after it.
+    Oldest,
+}
 
 #[derive(Debug, Clone)]
 pub struct AveragedTimeout {
@@ -58,5 +73,19 @@ impl AveragedTimeout {
     /// The timer went off.
     pub fn fired(&mut self) {
         self.armed = false;
+    }
+
+    /// After a timeout with packets outstanding: sends the oldest again (`Oldest`) and restarts
+    /// the timer, or rewinds the window (`All`) for the caller to send from the oldest on.
+    pub fn resend(&mut self, how: Resend, win: &mut SendWindow, ctx: &mut AgentCtx) {
+        match how {
+            Resend::All => win.go_back(),
+            Resend::Oldest => {
+                let oldest = win.una();
+                win.resend(oldest);
+                ctx.send(oldest);
+                self.restart(ctx);
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@
 //! handled as Generic does (timeout β·rtt, go-back-N) and a timeout also sets the window back to
 //! one packet — DECbit avoids congestion by the bits and, with its gateways, should see no loss.
 
-use super::averaged_timeout::AveragedTimeout;
+use super::averaged_timeout::{AveragedTimeout, Resend};
 use super::window::SendWindow;
 use super::{AgentCtx, Event, Sender, Series};
 use crate::engine::event::TimerId;
@@ -35,6 +35,8 @@ pub struct DecbitConfig {
     pub beta: f64,
     pub gain: f64,
     pub initial_rtt: Time,
+    /// What a timeout sends again, as in Generic.
+    pub retransmit: Resend,
 }
 
 impl Default for DecbitConfig {
@@ -47,6 +49,7 @@ impl Default for DecbitConfig {
             beta: 2.0,
             gain: 0.125,
             initial_rtt: Time::from_millis(1500),
+            retransmit: Resend::All,
         }
     }
 }
@@ -136,7 +139,7 @@ impl Sender for Decbit {
         }
         ctx.count(Event::Timeout);
         self.w = 1.0;
-        self.win.go_back();
+        self.timer.resend(self.cfg.retransmit, &mut self.win, ctx);
         self.new_cycle(ctx);
         self.fill(ctx);
     }

@@ -16,12 +16,15 @@
 //!   instead (as TCP does) makes Generic time out spuriously while queues build at start-up:
 //!   the first ACKs come back fast, later ones wait behind the other flows' windows. The
 //!   thesis reports no retransmissions at all in its underloaded Scenario 1, which rules that out;
-//! - on timeout *all* unacknowledged packets are resent (go-back-N), reading the papers' plural
-//!   "packets ... are retransmitted"; there is no exponential backoff (that is JK's addition);
+//! - on timeout `retransmit = "all"` (default) resends every unacknowledged packet (go-back-N),
+//!   reading the papers' plural "packets ... are retransmitted"; `"oldest"` resends only the
+//!   oldest, the cumulative ACK of its retransmission covering what arrived after it (the
+//!   thesis's Scenario 3 counts about one retransmission per drop, which this reproduces and
+//!   go-back-N with windows of 40 does not); there is no exponential backoff (JK's addition);
 //! - one sample per ACK that advances the window, for the highest packet it acknowledges;
 //!   duplicate ACKs are ignored.
 
-use super::averaged_timeout::AveragedTimeout;
+use super::averaged_timeout::{AveragedTimeout, Resend};
 #[cfg(test)]
 use super::averaged_timeout::RETRANSMIT;
 use super::window::SendWindow;
@@ -43,11 +46,19 @@ pub struct GenericConfig {
     pub gain: f64,
     /// The rtt estimate before the first sample.
     pub initial_rtt: Time,
+    /// What a timeout sends again: `all` unacknowledged packets or the `oldest`.
+    pub retransmit: Resend,
 }
 
 impl Default for GenericConfig {
     fn default() -> Self {
-        GenericConfig { window: 5, beta: 2.0, gain: 0.125, initial_rtt: Time::from_millis(1500) }
+        GenericConfig {
+            window: 5,
+            beta: 2.0,
+            gain: 0.125,
+            initial_rtt: Time::from_millis(1500),
+            retransmit: Resend::All,
+        }
     }
 }
 
@@ -109,7 +120,7 @@ impl Sender for Generic {
             return;
         }
         ctx.count(Event::Timeout);
-        self.win.go_back();
+        self.timer.resend(self.cfg.retransmit, &mut self.win, ctx);
         self.fill_window(ctx);
     }
 }
@@ -166,6 +177,18 @@ mod tests {
         assert_eq!(sends(&a), vec![0, 1, 2, 3, 4], "all unacknowledged packets are resent");
         run(&mut g, 5, |g, c| g.on_ack(&ack(1), c));
         assert_eq!(g.timer.rtt(), 0.875 * 1.5 + 0.125 * 5.0, "sample from the first transmission at t = 0");
+    }
+
+    #[test]
+    fn a_timeout_can_resend_only_the_oldest_packet() {
+        let mut g = Generic::new(GenericConfig { retransmit: Resend::Oldest, ..Default::default() });
+        run(&mut g, 0, |g, c| g.on_start(c));
+        let a = run(&mut g, 3, |g, c| g.on_timer(RETRANSMIT, c));
+        assert_eq!(sends(&a), vec![0], "only the oldest goes again");
+        assert!(a.contains(&Action::SetTimer(RETRANSMIT, Time::from_secs(6))), "and the timer restarts");
+        // its ACK covers the four packets that arrived after it; the window slides by five
+        let a = run(&mut g, 4, |g, c| g.on_ack(&ack(5), c));
+        assert_eq!(sends(&a), vec![5, 6, 7, 8, 9]);
     }
 
     #[test]

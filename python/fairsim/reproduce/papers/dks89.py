@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fairsim.reproduce.claims import Claim, Context, TestedClaim, in_most_runs, verdict
 from fairsim.reproduce.figures import utility_diagram
-from fairsim.reproduce.paper import Experiment, Figure, Paper
+from fairsim.reproduce.model import Experiment, Figure, Paper
 from fairsim.reproduce.papers import dks89_fig1
 
 LINE = 3500  # packets of 1000 bytes a 56 kb/s line carries in the 500 s window

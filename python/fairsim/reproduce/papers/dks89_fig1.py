@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 
 from fairsim.reproduce.claims import Claim, Context, Missing, verdict
 from fairsim.reproduce.figures import OURS_COLOR
-from fairsim.reproduce.paper import Experiment, Sweep
+from fairsim.reproduce.model import Experiment, Sweep
 
 N = 3  # FTPs
 W = 5  # their windows

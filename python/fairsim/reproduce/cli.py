@@ -1,0 +1,79 @@
+"""`fairsim reproduce`: the command line of the reproductions (docs/reproductions.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+EXIT_INTERRUPTED = 130
+
+
+@click.command("reproduce")
+@click.argument("paper", required=False)
+@click.option("--list", "list_", is_flag=True, help="List the papers and their experiments.")
+@click.option("--out", type=click.Path(file_okay=False), help="Report folder (default: reproduce-PAPER).")
+@click.option("--json", "as_json", is_flag=True, help="Print claim verdicts and cell comparisons as JSON.")
+@click.option("--quick", is_flag=True, help="One replication and coarse sweeps: seconds, for CI.")
+@click.option("--seeds", type=click.IntRange(min=1), help="Replications per experiment and pair.")
+@click.option("--experiment", "-e", "experiments", multiple=True, help="Run only this experiment (repeatable).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Runs in parallel (default: one per core).")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
+def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, progress):
+    """Rerun a paper's experiments and compare with its published numbers.
+
+    Writes report.md, report.html, figures/ and reproduction.json into --out.
+    """
+    from fairsim import FairsimError, reproduce
+
+    console = Console(highlight=False)
+    if list_:
+        _list(console, reproduce.papers())
+        return
+    if not paper:
+        raise FairsimError("name a paper (fairsim reproduce --list shows them)")
+    report = reproduce.run(
+        paper, quick=quick, seeds=seeds, jobs=jobs, progress=progress, only=list(experiments) or None
+    )
+    if report.outcome.interrupted:
+        Console(stderr=True).print("interrupted: nothing written")
+        raise click.exceptions.Exit(EXIT_INTERRUPTED)
+    folder = Path(out or f"reproduce-{paper}")
+    reproduce.write(report, folder)
+    if as_json:
+        click.echo(json.dumps(reproduce.to_json(report), indent=2))
+        return
+    _summary(console, report, folder)
+
+
+def _list(console: Console, papers: dict) -> None:
+    for p in papers.values():
+        table = Table(title=f"{p.id}: {p.title}", box=None, title_justify="left", show_header=False)
+        table.add_column("id", style="bold cyan")
+        table.add_column("experiment")
+        table.add_column("file", style="dim")
+        for e in p.experiments:
+            table.add_row(e.id, e.title, e.file)
+        console.print(table)
+        console.print(f"  [dim]{p.citation} {len(p.claims)} claims.[/]\n")
+
+
+def _summary(console: Console, report, folder: Path) -> None:
+    marks = {True: "[green]held[/]", False: "[red]not held[/]", None: "[dim]not evaluated[/]"}
+    table = Table(box=None, header_style="bold", title=f"{report.paper.id}: claims", title_justify="left")
+    for col in ("claim", "verdict", "measured"):
+        table.add_column(col, overflow="fold")
+    for c, v in report.verdicts:
+        table.add_row(c.id, marks[v.held], v.measured)
+    console.print(table)
+    claims, grades = report.claim_counts(), report.grade_counts()
+    o = report.outcome
+    console.print(
+        f"\n{claims.get('held', 0)} of {len(report.verdicts)} claims held; published cells: "
+        f"{grades.get('close', 0)} close, {grades.get('near', 0)} near, {grades.get('far', 0)} far. "
+        f"{o.runs} runs, {o.events:,} events in {o.wall_s:.1f} s."
+    )
+    console.print(f"report: {folder / 'report.html'} and {folder / 'report.md'}")
