@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need, then runs every check and test: formatting and lints, the Rust
-# engine's tests, and the Python package's tests (API and command line). CI runs exactly this.
+# engine's tests, the Python package's tests (API and command line), and both reproductions in
+# quick mode. CI runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,3 +21,11 @@ cargo test --doc -p fairsim --quiet
 cargo bench -p fairsim --no-run --quiet    # benchmarks must keep compiling
 
 python3 -m pytest -q
+
+# the reproductions end to end, quickly: any run that errors fails CI
+reports="$(mktemp -d)"
+trap 'rm -rf "$reports"' EXIT
+for paper in dks89 keshav91; do
+    fairsim reproduce "$paper" --quick --no-progress --out "$reports/$paper" > /dev/null
+done
+echo "reproductions: dks89 and keshav91 (quick) ran and wrote their reports"

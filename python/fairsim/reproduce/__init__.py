@@ -27,7 +27,7 @@ __all__ = ["paper", "papers", "run", "to_json", "write"]
 
 def papers() -> dict[str, Paper]:
     """The reproducible papers, by id."""
-    from fairsim.reproduce.papers import dks89, keshav91
+    from fairsim.reproduce.definitions import dks89, keshav91
 
     return {p.id: p for p in (dks89.PAPER, keshav91.PAPER)}
 

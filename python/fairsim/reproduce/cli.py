@@ -19,7 +19,9 @@ EXIT_INTERRUPTED = 130
 @click.option("--json", "as_json", is_flag=True, help="Print claim verdicts and cell comparisons as JSON.")
 @click.option("--quick", is_flag=True, help="One replication and coarse sweeps: seconds, for CI.")
 @click.option("--seeds", type=click.IntRange(min=1), help="Replications per experiment and pair.")
-@click.option("--experiment", "-e", "experiments", multiple=True, help="Run only this experiment (repeatable).")
+@click.option(
+    "--experiment", "-e", "experiments", multiple=True, help="Run only this experiment (repeatable)."
+)
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Runs in parallel (default: one per core).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
 def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, progress):

@@ -24,9 +24,9 @@
 //! - one sample per ACK that advances the window, for the highest packet it acknowledges;
 //!   duplicate ACKs are ignored.
 
-use super::averaged_timeout::{AveragedTimeout, Resend};
 #[cfg(test)]
 use super::averaged_timeout::RETRANSMIT;
+use super::averaged_timeout::{AveragedTimeout, Resend};
 use super::window::SendWindow;
 use super::{AgentCtx, Event, Sender, Series};
 use crate::engine::event::TimerId;

@@ -27,7 +27,9 @@ def delay(m, pair, flow, interval=None):
 
 def losses(m, pair, flows, interval=None) -> float:
     """Drops plus retransmissions per second, summed over `flows`."""
-    return sum(m.value(pair, f, "drop_rate", interval) + m.value(pair, f, "retx_rate", interval) for f in flows)
+    return sum(
+        m.value(pair, f, "drop_rate", interval) + m.value(pair, f, "retx_rate", interval) for f in flows
+    )
 
 
 def jain(xs: list[float]) -> float:
@@ -50,7 +52,9 @@ def k1_ftp(ctx: Context):
     pairs = m.pairs
     worst = max(abs(thr(m, p, f) - 4.99) for p in pairs for f in FTPS1)
     lost = max(losses(m, p, FTPS1 + TELNETS1) for p in pairs)
-    return verdict(worst <= 0.05 and lost == 0, **{"largest FTP deviation from 4.99": worst, "drops+retx per s": lost})
+    return verdict(
+        worst <= 0.05 and lost == 0, **{"largest FTP deviation from 4.99": worst, "drops+retx per s": lost}
+    )
 
 
 def k1_telnet(ctx: Context):
@@ -68,7 +72,9 @@ def k1_telnet(ctx: Context):
 
 def k1_ftp_rtt(ctx: Context):
     m = ctx("s1")
-    named = {p: sum(delay(m, p, f) for f in FTPS1) / 2 for p in ("G/FCFS", "G/FQ", "JK/FCFS", "JK/FQ", "DEC/DEC")}
+    named = {
+        p: sum(delay(m, p, f) for f in FTPS1) / 2 for p in ("G/FCFS", "G/FQ", "JK/FCFS", "JK/FQ", "DEC/DEC")
+    }
     held = all(within(v, 0.20 if p == "DEC/DEC" else 1.00, abs_=0.05) for p, v in named.items())
     return verdict(held, **{f"{p} FTP delay": v for p, v in named.items()})
 
@@ -84,8 +90,14 @@ def k1_pp_setpoint(ctx: Context):
     m = ctx("s1")
     five = {f: delay(m, "PP/FQ", f) for f in FTPS1}
     two = {f: delay(m, "PP/FQ setpoint 2", f) for f in FTPS1}
-    held = all(two[f] < five[f] for f in FTPS1) and all(within(two[f], t, rel=0.25) for f, t in zip(FTPS1, (0.846, 0.788), strict=True))
-    return verdict(held, **{f"setpoint 5, {f}": v for f, v in five.items()}, **{f"setpoint 2, {f}": v for f, v in two.items()})
+    held = all(two[f] < five[f] for f in FTPS1) and all(
+        within(two[f], t, rel=0.25) for f, t in zip(FTPS1, (0.846, 0.788), strict=True)
+    )
+    return verdict(
+        held,
+        **{f"setpoint 5, {f}": v for f, v in five.items()},
+        **{f"setpoint 2, {f}": v for f, v in two.items()},
+    )
 
 
 def k1_pp_order(ctx: Context):
@@ -118,7 +130,13 @@ def k2_jk_fq(ctx: Context):
     xs = [thr(m, "JK/FQ", f) for f in FTPS2]
     drops = [m.value("JK/FQ", f, "drop_rate") for f in FTPS2]
     held = all(within(x, 1.60, abs_=0.1) for x in xs) and all(0.03 <= d <= 0.12 for d in drops)
-    return verdict(held, FTP_lowest=min(xs), FTP_highest=max(xs), drop_rate_lowest=min(drops), drop_rate_highest=max(drops))
+    return verdict(
+        held,
+        FTP_lowest=min(xs),
+        FTP_highest=max(xs),
+        drop_rate_lowest=min(drops),
+        drop_rate_highest=max(drops),
+    )
 
 
 def k2_delays(ctx: Context):
@@ -142,7 +160,11 @@ def k2_g_fcfs(ctx: Context):
     def one(m):
         xs = [thr(m, "G/FCFS", f) for f in FTPS2]
         stds = [m.estimate("G/FCFS", f, "throughput").std for f in FTPS2]
-        return max(xs) - min(xs) >= 0.5 and max(stds) >= 0.3, {"lowest": min(xs), "highest": max(xs), "largest interval std": max(stds)}
+        return max(xs) - min(xs) >= 0.5 and max(stds) >= 0.3, {
+            "lowest": min(xs),
+            "highest": max(xs),
+            "largest interval std": max(stds),
+        }
 
     return in_most_runs(ctx("s2"), one)
 
@@ -224,7 +246,12 @@ def k3_pp_spike(ctx: Context):
     if before.empty or spike.empty or after.empty:
         return verdict(False, rate_points=float("nan"))
     held = spike.max() > 1.5 * max(before.median(), after.median())
-    return verdict(held, rate_before_300_s=before.median(), highest_300_to_330_s=spike.max(), rate_400_to_600_s=after.median())
+    return verdict(
+        held,
+        rate_before_300_s=before.median(),
+        highest_300_to_330_s=spike.max(),
+        rate_400_to_600_s=after.median(),
+    )
 
 
 # --- Scenario 4 --------------------------------------------------------------------------
@@ -262,7 +289,12 @@ def k5_fcfs(ctx: Context):
         jk = [thr(m, "JK+G/FCFS", f) for f in ("s1", "s2")]
         g = [thr(m, "JK+G/FCFS", f) for f in ("s3", "s4")]
         held = sum(g) > sum(jk) and min(jk) < 0.5
-        return held, {"JK lowest": min(jk), "JK highest": max(jk), "Generic lowest": min(g), "Generic highest": max(g)}
+        return held, {
+            "JK lowest": min(jk),
+            "JK highest": max(jk),
+            "Generic lowest": min(g),
+            "Generic highest": max(g),
+        }
 
     return in_most_runs(ctx("s5"), one)
 
@@ -342,7 +374,12 @@ def k7_pp(ctx: Context):
     xs = [thr(m, "PP/FQ", f) for f in FTPS78]
     lost = losses(m, "PP/FQ", FTPS78)
     most = max(series_max(m, "PP/FQ", f, "outstanding") for f in FTPS78)
-    return verdict(min(xs) >= 1.6 and lost < 0.005 and most == 60, lowest=min(xs), drops_plus_retx=lost, most_outstanding=most)
+    return verdict(
+        min(xs) >= 1.6 and lost < 0.005 and most == 60,
+        lowest=min(xs),
+        drops_plus_retx=lost,
+        most_outstanding=most,
+    )
 
 
 def k7_dec(ctx: Context):
@@ -428,51 +465,355 @@ def c(cid, exp, text, tolerance, check, source) -> Claim:
 
 T = "Keshav 1991"
 CLAIMS = (
-    c("s1-ftp", "s1", "Scenario 1: every pair gives each FTP ≈4.99 packets/s, with no drops and no retransmissions.", "each FTP within 0.05 of 4.99 under every pair; no drop or retransmission at all", k1_ftp, f"{T} §6.6.1, Table 6.2"),
-    c("s1-telnet", "s1", "Scenario 1: Telnets get ≈0.2 packets/s; their delay is ≈0.06 s under any FQ pair, ≈0.95 s under FCFS and ≈0.14 s under DEC/DEC.", "delays within 15% (or 0.02 s) of those values; every Telnet within 0.05 of 0.2 packets/s", k1_telnet, f"{T} §6.6.1, Table 6.3"),
-    c("s1-ftp-delay", "s1", "Scenario 1: FTP delay ≈1.00 s for the window-limited pairs (G, JK), ≈0.20 s under DEC/DEC.", "within 0.05 s", k1_ftp_rtt, f"{T} §6.6.1, Table 6.2"),
-    c("s1-pp-delay", "s1", "Scenario 1: with a setpoint of 5 the PP FTPs see delays of 1.48 and 1.22 s.", "within 25%", k1_pp_rtt, f"{T} §6.6.1"),
-    c("s1-pp-setpoint", "s1", "Scenario 1: with a setpoint of 2 the PP delays fall to 0.846 and 0.788 s.", "both below the setpoint-5 delays, and within 25% of 0.846 and 0.788", k1_pp_setpoint, f"{T} §6.6.1"),
-    c("s1-pp-order", "s1", "Scenario 1: source 2, whose first packet queued behind source 1's, overestimates R, keeps a smaller queue and sees the lower delay.", "PP delay of source 2 below source 1's", k1_pp_order, f"{T} §6.6.1"),
-    c("s2-dec-fair", "s2", "Scenario 2: DEC/DEC and DEC/FQbit give every FTP 1.66 packets/s with no drops or retransmissions.", "each FTP within 0.05 of 1.66; drops plus retransmissions below 0.005/s per FTP", k2_fair(("DEC/DEC", "DEC/FQbit")), f"{T} §6.6.2, Table 6.4"),
-    c("s2-pp-fair", "s2", "Scenario 2: PP/FQ gives every FTP exactly its fair share of 1.66 packets/s, with no loss or retransmission.", "each FTP within 0.05 of 1.66; drops plus retransmissions below 0.005/s per FTP", k2_fair(("PP/FQ",)), f"{T} §6.6.2, Table 6.4"),
-    c("s2-jk-fq", "s2", "Scenario 2: JK/FQ gives each FTP ≈1.60 packets/s with ≈0.06–0.08 drops/s.", "each FTP within 0.1 of 1.60; each drop rate in [0.03, 0.12]", k2_jk_fq, f"{T} §6.6.2, Table 6.4"),
-    c("s2-delays", "s2", "Scenario 2: PP/FQ FTP delay ≈2.40 s; DEC/DEC FTP ≈0.60 s and Telnet ≈0.55 s; DEC/FQbit FTP ≈1.09–1.14 s and Telnet 0.06 s.", "each within 15% (or 0.02 s)", k2_delays, f"{T} §6.6.2, Tables 6.4–6.5"),
-    c("s2-g-fcfs", "s2", "Scenario 2: G/FCFS shows winners and losers (throughputs from ≈1.09 to ≈1.99, with large standard deviations).", "in at least half of the runs, FTP throughputs at least 0.5 packets/s apart and some FTP's interval std at least 0.3", k2_g_fcfs, f"{T} §6.6.2"),
-    c("s2-telnets-fcfs", "s2", "Scenario 2: the Telnets are shut out under G/FCFS and JK/FCFS (≈0.03–0.08 packets/s).", "each Telnet below 0.1 packets/s under both", k2_telnets_fcfs, f"{T} §6.6.2, Table 6.5"),
-    c("s2-telnets-fq", "s2", "Scenario 2: under every FQ pair the Telnets get ≈0.2 packets/s at 0.06 s.", "every Telnet above 0.15 packets/s with delay below 0.1 s", k2_telnets_fq, f"{T} §6.6.2, Table 6.5"),
-    c("s2-generic-useful", "s2", "Scenario 2: with Generic flow control the useful bandwidth is ≈90% of the bottleneck under FQ (the table: 95%), nearly 100% under FCFS.", "G/FQ FTPs' throughput 85–97% of the line, G/FCFS's at least 97%", k2_generic_useful, f"{T} §6.6.2"),
-    c("s3-off", "s3", "Scenario 3, background off: PP/FQ ≈4.92 each, DEC/FQbit 4.90, while DEC/DEC loses throughput (3.84/3.48).", "PP and DEC/FQbit FTPs within 0.15 of 4.92; both DEC/DEC FTPs below 4.2", k3_off, f"{T} §6.6.3, Table 6.6"),
-    c("s3-on-fq", "s3", "Scenario 3, background on: PP/FQ and DEC/FQbit split the line three ways (≈3.33 each, background included).", "each of the three within 0.3 of 3.33 under both pairs", k3_on_fq, f"{T} §6.6.3, Table 6.6"),
-    c("s3-on-dec", "s3", "Scenario 3, background on: under DEC/DEC the background gets all it wants (5.00) and the FTPs 1.37/1.59.", "background at least 4.8; each FTP below 2", k3_on_dec, f"{T} §6.6.3, Table 6.6"),
-    c("s3-on-g-fcfs", "s3", "Scenario 3, background on: G/FCFS starves the background (0.12 packets/s).", "background below 0.5 packets/s", k3_on_g_fcfs, f"{T} §6.6.3, Table 6.6"),
-    c("s3-jk-window", "s3", "Scenario 3 (Fig. 6.10): the JK/FCFS window is stable at 40 while the background is off and falls back to 1 on losses while it is on.", "source 1's window never below 39 during 400–600 s and at 1 at some time during 600–900 s", k3_jk_window, f"{T} §6.6.3, Fig. 6.10"),
-    c("s3-pp-spike", "s3", "Scenario 3 (Fig. 6.13): PP's rate shows a large, very short spike at t = 300 s, when the source discovers the background has gone.", "source 1's highest rate during 300–330 s above 1.5× its median rate before 300 s and during 400–600 s", k3_pp_spike, f"{T} §6.6.3, Fig. 6.13"),
-    c("s4-fq-firewall", "s4", "Scenario 4: under FQ (every flow control) the FTP gets ≈5.0, the Telnet ≈0.21–0.23 at 0.06 s, and the ill-behaved source ≈4.9–4.97 while dropping ≈5/s.", "FTP within 0.15 of 5; Telnet 0.15–0.28 at most 0.1 s; ill-behaved within 0.15 of 4.93 dropping within 0.2 of 5/s", k4_fq, f"{T} §6.6.4, Table 6.7"),
-    c("s4-fcfs-collapse", "s4", "Scenario 4: under FCFS the FTP collapses (G 0.03, JK 2.38, DEC 0.48 packets/s).", "the FTP below half its fair share (2.45) under G/FCFS, JK/FCFS and DEC/DEC", k4_fcfs, f"{T} §6.6.4, Table 6.7"),
-    c("s4-punish", "s4", "Scenario 4: had FQ charged dropped packets to the ill-behaved source, it would have got almost zero throughput.", "ill-behaved below a tenth of its uncharged throughput under G/FQ with charged drops", k4_punish, f"{T} §6.5"),
-    c("s5-fcfs", "s5", "Scenario 5, JK+G with FCFS: the Generic sources take more bandwidth (3.21 each) and one JK source starves (0.18).", "in at least half of the runs, the Generic pair's throughput above the JK pair's, and the worse JK source below 0.5", k5_fcfs, f"{T} §6.6.5, Table 6.8"),
-    c("s5-fq", "s5", "Scenario 5, JK+G with FQ: the result reverses — the JK sources get more (2.75–2.83) than the Generic ones, one of which suffers timer backoff (1.20).", "in at least half of the runs, each JK source above each Generic source", k5_fq, f"{T} §6.6.5, Table 6.8"),
-    c("s5-pp-g", "s5", "Scenario 5, PP+G with FQ: the PP sources get 3.32 each with no loss.", "each PP source at least 3.0 with drops plus retransmissions below 0.01/s", k5_pp_g, f"{T} §6.6.5, Table 6.8"),
-    c("s5-pp-jk", "s5", "Scenario 5, PP+JK with FQ: all four get an equal share (≈2.5, the lossy JK source 2.35 effective).", "each source within 0.3 of 2.5", k5_pp_jk, f"{T} §6.6.5, Table 6.8"),
-    c("s6-fcfs", "s6", "Scenario 6: FCFS (G or JK) gives 7.14/7.14/7.14/2.86 with delays 0.70 and 1.75 s — throughput inversely proportional to round trip.", "short paths within 5% of 7.14, long within 10% of 2.86; delays within 10%", k6_fcfs, f"{T} §6.6.6, Table 6.9"),
-    c("s6-fq", "s6", "Scenario 6: JK/FQ, DEC/FQbit and PP/FQ give 5.00 × 4; G/FQ 5.29 × 3 and 4.71.", "within 0.1 of 5.00; G/FQ within 0.3 of 5.29 and 4.71", k6_fq, f"{T} §6.6.6, Table 6.9"),
-    c("s6-dec", "s6", "Scenario 6: DEC/DEC gives ≈6.1 × 3 and 2.67, wasting ≈12% of the bandwidth.", "short paths above 5.5, long below 3.5, unused capacity 5–20%", k6_dec, f"{T} §6.6.6, Table 6.9"),
-    c("s6-no-drops", "s6", "Scenario 6: no packet losses or retransmissions under any pair.", "none at all", k6_no_drops, f"{T} §6.6.6"),
-    c("s7-pp", "s7", "Scenario 7: PP/FQ gets ≈1.70/1.72, at or above the fair share of 1.66, with no loss; outstanding packets saturate at the window of 60 and never cause loss.", "each FTP at least 1.6; drops plus retransmissions below 0.005/s; the most packets outstanding exactly 60", k7_pp, f"{T} §6.6.7, Table 6.10, Fig. 6.22"),
-    c("s7-dec", "s7", "Scenario 7: DEC/DEC starves (≈0.08–0.10), its window never beyond 2.", "each FTP below 0.3; window at most 2 after the warm-up", k7_dec, f"{T} §6.6.7"),
-    c("s7-windows", "s7", "Scenario 7: DEC/FQbit ≈1.65 each; JK/FQ ≈1.62/1.72 with windows up to ≈35; JK/FCFS ≈0.8 each with windows up to ≈25.", "DEC/FQbit within 0.1 of 1.65, JK/FQ within 0.2 of 1.67, JK/FCFS within 0.25 of 0.8; JK/FQ's largest window above JK/FCFS's", k7_windows, f"{T} §6.6.7, Figs. 6.18–6.19"),
-    c("s7-probe", "s7", "Scenario 7 (Fig. 6.21): the inter-ACK probe takes the discrete values 0.3, 0.4, 0.5, … s (each packet needs 0.1 s of service).", "at least 90% of source 1's probe spacings within 5 ms of a multiple of 0.1 s", k7_probe, f"{T} §6.6.7, Fig. 6.21"),
-    c("s8-pp", "s8", "Scenario 8: PP/FQ gives ≈1.73/1.64 with no loss — the only near-fair pair.", "within 0.15 of 1.73 and 1.64, no loss, min/max ratio at least 0.9 and above every other pair's", k8_pp, f"{T} §6.6.8, Table 6.11"),
-    c("s8-unfair", "s8", "Scenario 8: JK (both disciplines) and DEC/FQbit strongly favour the short-round-trip source 1.", "source 1 above 1.3× source 2 under JK/FCFS, JK/FQ and DEC/FQbit", k8_unfair, f"{T} §6.6.8"),
-    c("s8-generic", "s8", "Scenario 8: nearly 90% of G/FCFS source 2's transmission is retransmissions.", "retransmissions at least half of source 2's retransmissions plus throughput", k8_generic, f"{T} §6.6.8"),
-    c("pp-utilisation", "s6", "PP adjusts its rate so that the bottleneck queue is never empty: in all scenarios all the bottleneck capacity is used.", "PP/FQ bottleneck utilisation at least 97% in Scenarios 1, 2, 4 and 6", g_utilisation, f"{T} §7.2"),
-    c("pp-fairness", "s8", "PP/FQ is never worse than JK/FQ on fairness.", "Jain's index of the FTPs' throughput under PP/FQ at least JK/FQ's − 0.01 in Scenarios 2, 6, 7 and 8", g_pp_fairness, f"{T} §6.7 (spec §6 global claims)"),
+    c(
+        "s1-ftp",
+        "s1",
+        "Scenario 1: every pair gives each FTP ≈4.99 packets/s, with no drops and no retransmissions.",
+        "each FTP within 0.05 of 4.99 under every pair; no drop or retransmission at all",
+        k1_ftp,
+        f"{T} §6.6.1, Table 6.2",
+    ),
+    c(
+        "s1-telnet",
+        "s1",
+        "Scenario 1: Telnets get ≈0.2 packets/s; their delay is ≈0.06 s under any FQ pair, ≈0.95 s under FCFS and ≈0.14 s under DEC/DEC.",
+        "delays within 15% (or 0.02 s) of those values; every Telnet within 0.05 of 0.2 packets/s",
+        k1_telnet,
+        f"{T} §6.6.1, Table 6.3",
+    ),
+    c(
+        "s1-ftp-delay",
+        "s1",
+        "Scenario 1: FTP delay ≈1.00 s for the window-limited pairs (G, JK), ≈0.20 s under DEC/DEC.",
+        "within 0.05 s",
+        k1_ftp_rtt,
+        f"{T} §6.6.1, Table 6.2",
+    ),
+    c(
+        "s1-pp-delay",
+        "s1",
+        "Scenario 1: with a setpoint of 5 the PP FTPs see delays of 1.48 and 1.22 s.",
+        "within 25%",
+        k1_pp_rtt,
+        f"{T} §6.6.1",
+    ),
+    c(
+        "s1-pp-setpoint",
+        "s1",
+        "Scenario 1: with a setpoint of 2 the PP delays fall to 0.846 and 0.788 s.",
+        "both below the setpoint-5 delays, and within 25% of 0.846 and 0.788",
+        k1_pp_setpoint,
+        f"{T} §6.6.1",
+    ),
+    c(
+        "s1-pp-order",
+        "s1",
+        "Scenario 1: source 2, whose first packet queued behind source 1's, overestimates R, keeps a smaller queue and sees the lower delay.",
+        "PP delay of source 2 below source 1's",
+        k1_pp_order,
+        f"{T} §6.6.1",
+    ),
+    c(
+        "s2-dec-fair",
+        "s2",
+        "Scenario 2: DEC/DEC and DEC/FQbit give every FTP 1.66 packets/s with no drops or retransmissions.",
+        "each FTP within 0.05 of 1.66; drops plus retransmissions below 0.005/s per FTP",
+        k2_fair(("DEC/DEC", "DEC/FQbit")),
+        f"{T} §6.6.2, Table 6.4",
+    ),
+    c(
+        "s2-pp-fair",
+        "s2",
+        "Scenario 2: PP/FQ gives every FTP exactly its fair share of 1.66 packets/s, with no loss or retransmission.",
+        "each FTP within 0.05 of 1.66; drops plus retransmissions below 0.005/s per FTP",
+        k2_fair(("PP/FQ",)),
+        f"{T} §6.6.2, Table 6.4",
+    ),
+    c(
+        "s2-jk-fq",
+        "s2",
+        "Scenario 2: JK/FQ gives each FTP ≈1.60 packets/s with ≈0.06–0.08 drops/s.",
+        "each FTP within 0.1 of 1.60; each drop rate in [0.03, 0.12]",
+        k2_jk_fq,
+        f"{T} §6.6.2, Table 6.4",
+    ),
+    c(
+        "s2-delays",
+        "s2",
+        "Scenario 2: PP/FQ FTP delay ≈2.40 s; DEC/DEC FTP ≈0.60 s and Telnet ≈0.55 s; DEC/FQbit FTP ≈1.09–1.14 s and Telnet 0.06 s.",
+        "each within 15% (or 0.02 s)",
+        k2_delays,
+        f"{T} §6.6.2, Tables 6.4–6.5",
+    ),
+    c(
+        "s2-g-fcfs",
+        "s2",
+        "Scenario 2: G/FCFS shows winners and losers (throughputs from ≈1.09 to ≈1.99, with large standard deviations).",
+        "in at least half of the runs, FTP throughputs at least 0.5 packets/s apart and some FTP's interval std at least 0.3",
+        k2_g_fcfs,
+        f"{T} §6.6.2",
+    ),
+    c(
+        "s2-telnets-fcfs",
+        "s2",
+        "Scenario 2: the Telnets are shut out under G/FCFS and JK/FCFS (≈0.03–0.08 packets/s).",
+        "each Telnet below 0.1 packets/s under both",
+        k2_telnets_fcfs,
+        f"{T} §6.6.2, Table 6.5",
+    ),
+    c(
+        "s2-telnets-fq",
+        "s2",
+        "Scenario 2: under every FQ pair the Telnets get ≈0.2 packets/s at 0.06 s.",
+        "every Telnet above 0.15 packets/s with delay below 0.1 s",
+        k2_telnets_fq,
+        f"{T} §6.6.2, Table 6.5",
+    ),
+    c(
+        "s2-generic-useful",
+        "s2",
+        "Scenario 2: with Generic flow control the useful bandwidth is ≈90% of the bottleneck under FQ (the table: 95%), nearly 100% under FCFS.",
+        "G/FQ FTPs' throughput 85–97% of the line, G/FCFS's at least 97%",
+        k2_generic_useful,
+        f"{T} §6.6.2",
+    ),
+    c(
+        "s3-off",
+        "s3",
+        "Scenario 3, background off: PP/FQ ≈4.92 each, DEC/FQbit 4.90, while DEC/DEC loses throughput (3.84/3.48).",
+        "PP and DEC/FQbit FTPs within 0.15 of 4.92; both DEC/DEC FTPs below 4.2",
+        k3_off,
+        f"{T} §6.6.3, Table 6.6",
+    ),
+    c(
+        "s3-on-fq",
+        "s3",
+        "Scenario 3, background on: PP/FQ and DEC/FQbit split the line three ways (≈3.33 each, background included).",
+        "each of the three within 0.3 of 3.33 under both pairs",
+        k3_on_fq,
+        f"{T} §6.6.3, Table 6.6",
+    ),
+    c(
+        "s3-on-dec",
+        "s3",
+        "Scenario 3, background on: under DEC/DEC the background gets all it wants (5.00) and the FTPs 1.37/1.59.",
+        "background at least 4.8; each FTP below 2",
+        k3_on_dec,
+        f"{T} §6.6.3, Table 6.6",
+    ),
+    c(
+        "s3-on-g-fcfs",
+        "s3",
+        "Scenario 3, background on: G/FCFS starves the background (0.12 packets/s).",
+        "background below 0.5 packets/s",
+        k3_on_g_fcfs,
+        f"{T} §6.6.3, Table 6.6",
+    ),
+    c(
+        "s3-jk-window",
+        "s3",
+        "Scenario 3 (Fig. 6.10): the JK/FCFS window is stable at 40 while the background is off and falls back to 1 on losses while it is on.",
+        "source 1's window never below 39 during 400–600 s and at 1 at some time during 600–900 s",
+        k3_jk_window,
+        f"{T} §6.6.3, Fig. 6.10",
+    ),
+    c(
+        "s3-pp-spike",
+        "s3",
+        "Scenario 3 (Fig. 6.13): PP's rate shows a large, very short spike at t = 300 s, when the source discovers the background has gone.",
+        "source 1's highest rate during 300–330 s above 1.5× its median rate before 300 s and during 400–600 s",
+        k3_pp_spike,
+        f"{T} §6.6.3, Fig. 6.13",
+    ),
+    c(
+        "s4-fq-firewall",
+        "s4",
+        "Scenario 4: under FQ (every flow control) the FTP gets ≈5.0, the Telnet ≈0.21–0.23 at 0.06 s, and the ill-behaved source ≈4.9–4.97 while dropping ≈5/s.",
+        "FTP within 0.15 of 5; Telnet 0.15–0.28 at most 0.1 s; ill-behaved within 0.15 of 4.93 dropping within 0.2 of 5/s",
+        k4_fq,
+        f"{T} §6.6.4, Table 6.7",
+    ),
+    c(
+        "s4-fcfs-collapse",
+        "s4",
+        "Scenario 4: under FCFS the FTP collapses (G 0.03, JK 2.38, DEC 0.48 packets/s).",
+        "the FTP below half its fair share (2.45) under G/FCFS, JK/FCFS and DEC/DEC",
+        k4_fcfs,
+        f"{T} §6.6.4, Table 6.7",
+    ),
+    c(
+        "s4-punish",
+        "s4",
+        "Scenario 4: had FQ charged dropped packets to the ill-behaved source, it would have got almost zero throughput.",
+        "ill-behaved below a tenth of its uncharged throughput under G/FQ with charged drops",
+        k4_punish,
+        f"{T} §6.5",
+    ),
+    c(
+        "s5-fcfs",
+        "s5",
+        "Scenario 5, JK+G with FCFS: the Generic sources take more bandwidth (3.21 each) and one JK source starves (0.18).",
+        "in at least half of the runs, the Generic pair's throughput above the JK pair's, and the worse JK source below 0.5",
+        k5_fcfs,
+        f"{T} §6.6.5, Table 6.8",
+    ),
+    c(
+        "s5-fq",
+        "s5",
+        "Scenario 5, JK+G with FQ: the result reverses — the JK sources get more (2.75–2.83) than the Generic ones, one of which suffers timer backoff (1.20).",
+        "in at least half of the runs, each JK source above each Generic source",
+        k5_fq,
+        f"{T} §6.6.5, Table 6.8",
+    ),
+    c(
+        "s5-pp-g",
+        "s5",
+        "Scenario 5, PP+G with FQ: the PP sources get 3.32 each with no loss.",
+        "each PP source at least 3.0 with drops plus retransmissions below 0.01/s",
+        k5_pp_g,
+        f"{T} §6.6.5, Table 6.8",
+    ),
+    c(
+        "s5-pp-jk",
+        "s5",
+        "Scenario 5, PP+JK with FQ: all four get an equal share (≈2.5, the lossy JK source 2.35 effective).",
+        "each source within 0.3 of 2.5",
+        k5_pp_jk,
+        f"{T} §6.6.5, Table 6.8",
+    ),
+    c(
+        "s6-fcfs",
+        "s6",
+        "Scenario 6: FCFS (G or JK) gives 7.14/7.14/7.14/2.86 with delays 0.70 and 1.75 s — throughput inversely proportional to round trip.",
+        "short paths within 5% of 7.14, long within 10% of 2.86; delays within 10%",
+        k6_fcfs,
+        f"{T} §6.6.6, Table 6.9",
+    ),
+    c(
+        "s6-fq",
+        "s6",
+        "Scenario 6: JK/FQ, DEC/FQbit and PP/FQ give 5.00 × 4; G/FQ 5.29 × 3 and 4.71.",
+        "within 0.1 of 5.00; G/FQ within 0.3 of 5.29 and 4.71",
+        k6_fq,
+        f"{T} §6.6.6, Table 6.9",
+    ),
+    c(
+        "s6-dec",
+        "s6",
+        "Scenario 6: DEC/DEC gives ≈6.1 × 3 and 2.67, wasting ≈12% of the bandwidth.",
+        "short paths above 5.5, long below 3.5, unused capacity 5–20%",
+        k6_dec,
+        f"{T} §6.6.6, Table 6.9",
+    ),
+    c(
+        "s6-no-drops",
+        "s6",
+        "Scenario 6: no packet losses or retransmissions under any pair.",
+        "none at all",
+        k6_no_drops,
+        f"{T} §6.6.6",
+    ),
+    c(
+        "s7-pp",
+        "s7",
+        "Scenario 7: PP/FQ gets ≈1.70/1.72, at or above the fair share of 1.66, with no loss; outstanding packets saturate at the window of 60 and never cause loss.",
+        "each FTP at least 1.6; drops plus retransmissions below 0.005/s; the most packets outstanding exactly 60",
+        k7_pp,
+        f"{T} §6.6.7, Table 6.10, Fig. 6.22",
+    ),
+    c(
+        "s7-dec",
+        "s7",
+        "Scenario 7: DEC/DEC starves (≈0.08–0.10), its window never beyond 2.",
+        "each FTP below 0.3; window at most 2 after the warm-up",
+        k7_dec,
+        f"{T} §6.6.7",
+    ),
+    c(
+        "s7-windows",
+        "s7",
+        "Scenario 7: DEC/FQbit ≈1.65 each; JK/FQ ≈1.62/1.72 with windows up to ≈35; JK/FCFS ≈0.8 each with windows up to ≈25.",
+        "DEC/FQbit within 0.1 of 1.65, JK/FQ within 0.2 of 1.67, JK/FCFS within 0.25 of 0.8; JK/FQ's largest window above JK/FCFS's",
+        k7_windows,
+        f"{T} §6.6.7, Figs. 6.18–6.19",
+    ),
+    c(
+        "s7-probe",
+        "s7",
+        "Scenario 7 (Fig. 6.21): the inter-ACK probe takes the discrete values 0.3, 0.4, 0.5, … s (each packet needs 0.1 s of service).",
+        "at least 90% of source 1's probe spacings within 5 ms of a multiple of 0.1 s",
+        k7_probe,
+        f"{T} §6.6.7, Fig. 6.21",
+    ),
+    c(
+        "s8-pp",
+        "s8",
+        "Scenario 8: PP/FQ gives ≈1.73/1.64 with no loss — the only near-fair pair.",
+        "within 0.15 of 1.73 and 1.64, no loss, min/max ratio at least 0.9 and above every other pair's",
+        k8_pp,
+        f"{T} §6.6.8, Table 6.11",
+    ),
+    c(
+        "s8-unfair",
+        "s8",
+        "Scenario 8: JK (both disciplines) and DEC/FQbit strongly favour the short-round-trip source 1.",
+        "source 1 above 1.3× source 2 under JK/FCFS, JK/FQ and DEC/FQbit",
+        k8_unfair,
+        f"{T} §6.6.8",
+    ),
+    c(
+        "s8-generic",
+        "s8",
+        "Scenario 8: nearly 90% of G/FCFS source 2's transmission is retransmissions.",
+        "retransmissions at least half of source 2's retransmissions plus throughput",
+        k8_generic,
+        f"{T} §6.6.8",
+    ),
+    c(
+        "pp-utilisation",
+        "s6",
+        "PP adjusts its rate so that the bottleneck queue is never empty: in all scenarios all the bottleneck capacity is used.",
+        "PP/FQ bottleneck utilisation at least 97% in Scenarios 1, 2, 4 and 6",
+        g_utilisation,
+        f"{T} §7.2",
+    ),
+    c(
+        "pp-fairness",
+        "s8",
+        "PP/FQ is never worse than JK/FQ on fairness.",
+        "Jain's index of the FTPs' throughput under PP/FQ at least JK/FQ's − 0.01 in Scenarios 2, 6, 7 and 8",
+        g_pp_fairness,
+        f"{T} §6.7 (spec §6 global claims)",
+    ),
 )
 
 TESTED = (
-    TestedClaim("c1-steady-state", "With constant μ, an empty queue, an exact first probe and α = 1, the discrete law reaches λ = μ with B/2 queued by epoch 2–3 (Appendix 5.A).", ("transport::pp_law::tests::appendix_5a_steady_state_in_a_few_epochs",), "spec §6 C1"),
-    TestedClaim("c2-stability", "The discrete law is stable for 0 < α < 1 and not asymptotically stable at α = 1.", ("transport::pp_law::tests::the_thesis_closed_loop_is_stable_below_unit_gain_and_not_at_it",), "spec §6 C2"),
-    TestedClaim("c3-fuzzy", "The fuzzy predictor converges to a constant input, ignores an isolated spike and tracks a sustained step.", ("transport::fuzzy::tests::an_isolated_spike_is_ignored", "transport::fuzzy::tests::a_sustained_step_is_tracked", "transport::fuzzy::tests::noise_is_smoothed"), "spec §6 C3"),
-    TestedClaim("c4-lqg-rank", "The LQG rank test of the §5.5 state-space model gives 1, not 3 (LQG control is infeasible). Not checked: fairsim does not implement the rejected Kalman/LQG design.", (), "spec §6 C4"),
+    TestedClaim(
+        "c1-steady-state",
+        "With constant μ, an empty queue, an exact first probe and α = 1, the discrete law reaches λ = μ with B/2 queued by epoch 2–3 (Appendix 5.A).",
+        ("transport::pp_law::tests::appendix_5a_steady_state_in_a_few_epochs",),
+        "spec §6 C1",
+    ),
+    TestedClaim(
+        "c2-stability",
+        "The discrete law is stable for 0 < α < 1 and not asymptotically stable at α = 1.",
+        ("transport::pp_law::tests::the_thesis_closed_loop_is_stable_below_unit_gain_and_not_at_it",),
+        "spec §6 C2",
+    ),
+    TestedClaim(
+        "c3-fuzzy",
+        "The fuzzy predictor converges to a constant input, ignores an isolated spike and tracks a sustained step.",
+        (
+            "transport::fuzzy::tests::an_isolated_spike_is_ignored",
+            "transport::fuzzy::tests::a_sustained_step_is_tracked",
+            "transport::fuzzy::tests::noise_is_smoothed",
+        ),
+        "spec §6 C3",
+    ),
+    TestedClaim(
+        "c4-lqg-rank",
+        "The LQG rank test of the §5.5 state-space model gives 1, not 3 (LQG control is infeasible). Not checked: fairsim does not implement the rejected Kalman/LQG design.",
+        (),
+        "spec §6 C4",
+    ),
 )

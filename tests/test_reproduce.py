@@ -1,0 +1,171 @@
+"""`fairsim reproduce`: published tables, measured cells, claims computed from runs, reports."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import fairsim
+from fairsim import reproduce
+from fairsim.reproduce.claims import Context
+from fairsim.reproduce.measure import Measurements
+from fairsim.reproduce.model import load_experiment
+from fairsim.reproduce.published import PublishedError, parse_cell, read_published
+
+FAIRSIM = [sys.executable, "-m", "fairsim.cli"]
+
+
+@pytest.mark.parametrize(
+    "raw, value, std, garbled",
+    [
+        (4.99, 4.99, None, False),
+        (0, 0.0, None, False),
+        ("1.69 0.68", 1.69, 0.68, False),
+        ("0.18 *0.02*", 0.18, 0.02, False),
+        ("403 †", 403.0, None, True),
+        ("9.85 0.07 †", 9.85, 0.07, True),
+        ("•", None, None, False),
+        ("", None, None, False),
+        (" †", None, None, True),
+    ],
+)
+def test_cells_are_read_as_printed(raw, value, std, garbled):
+    cell = parse_cell(raw)
+    assert (cell.value, cell.std, cell.garbled) == (value, std, garbled)
+
+
+@pytest.mark.parametrize("raw", ["about 5", "1 2 3", True, [1]])
+def test_unreadable_cells_are_refused(raw):
+    with pytest.raises(ValueError):
+        parse_cell(raw)
+
+
+BAD_TABLE = """[published]
+source = "test"
+
+[[published.tables]]
+id = "t"
+metric = "throughput"
+columns = [{ flow = "ftp1" }, { flow = "ftp2" }]
+rows = [
+  { pair = "G/FCFS", cells = [1.0, 2.0] },
+  { pair = "G/FCFS", cells = [1.0, "lots"] },
+]
+"""
+
+
+def test_a_bad_published_cell_names_file_line_and_field():
+    import tomllib
+
+    with pytest.raises(PublishedError) as e:
+        read_published(
+            tomllib.loads(BAD_TABLE)["published"], BAD_TABLE, "paper.toml", ["G/FCFS"], ["ftp1", "ftp2"]
+        )
+    assert str(e.value).startswith("paper.toml:10:")
+    assert "published.tables.0.rows.1.cells.1" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (('{ flow = "ftp2" }', '{ flow = "ftp9" }'), "unknown flow `ftp9`"),
+        (('metric = "throughput"', 'metric = "speed"'), "unknown metric `speed`"),
+        (("cells = [1.0, 2.0]", "cells = [1.0]"), "1 cells for 2 columns"),
+        (('metric = "throughput"\n', ""), "no metric"),
+    ],
+)
+def test_published_tables_are_checked(change, message):
+    import tomllib
+
+    text = BAD_TABLE.replace('"lots"', "3").replace(*change)
+    with pytest.raises(PublishedError, match=message):
+        read_published(tomllib.loads(text)["published"], text, "p.toml", ["G/FCFS"], ["ftp1", "ftp2"])
+
+
+def test_every_bundled_reproduction_loads_with_its_tables():
+    for paper in reproduce.papers().values():
+        for exp in paper.experiments:
+            loaded = load_experiment(exp)
+            for table in loaded.published.tables:
+                assert table.cells, f"{exp.file}: {table.id}"
+
+
+def test_the_claims_verdict_comes_from_the_runs_not_from_the_file():
+    """The same claim holds on a faithful run and fails once the run is changed."""
+    paper = reproduce.paper("dks89")
+    claim = next(c for c in paper.claims if c.id == "s3-fq-firewall")
+    exp = paper.experiment("s3")
+    faithful = fairsim.run(exp.path, pair=["G/FQ", "JK/FQ", "DEC/FQbit"], progress=False)
+    assert claim.evaluate(Context({"s3": Measurements(faithful)})).held is True
+    # without charging dropped packets, the ill-behaved source gets its share: the claim fails
+    kinds = {"G/FQ": "fq", "JK/FQ": "fq", "DEC/FQbit": "fqbit"}
+    uncharged = {f'pairs."{p}".qdisc': f'{{ kind = "{k}", charge_drops = false }}' for p, k in kinds.items()}
+    changed = fairsim.run(exp.path, pair=["G/FQ", "JK/FQ", "DEC/FQbit"], set=uncharged, progress=False)
+    verdict = claim.evaluate(Context({"s3": Measurements(changed)}))
+    assert verdict.held is False
+    assert "ill-behaved" in verdict.measured
+
+
+def test_a_claim_whose_experiment_did_not_run_is_not_evaluated():
+    claim = reproduce.paper("dks89").claims[0]
+    assert claim.evaluate(Context({})).held is None
+
+
+@pytest.fixture(scope="module")
+def quick_s3(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rep")
+    proc = subprocess.run(
+        [*FAIRSIM, "reproduce", "dks89", "--quick", "-e", "s3", "--out", str(out), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return proc, out
+
+
+def test_reproduce_writes_the_report_and_prints_json(quick_s3):
+    proc, out = quick_s3
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["schema"] == "fairsim.reproduce/1"
+    assert doc["options"] == {"quick": True, "seeds": [1]}
+    assert {c["id"] for c in doc["claims"]} == {"s3-fcfs-shutout", "s3-fq-firewall"}
+    assert all(c["verdict"] in ("held", "not held") for c in doc["claims"])
+    cells = doc["cells"]
+    assert len(cells) == 4 * 6 * 3, "every cell of the paper's four Scenario 3 tables"
+    fq = next(c for c in cells if c["pair"] == "G/FQ" and c["flow"] == "ftp1" and c["metric"] == "packets")
+    assert fq["paper"]["value"] == 3491 and fq["ours"]["mean"] > 3400 and fq["grade"] == "close"
+    for name in ("report.md", "report.html", "reproduction.json"):
+        assert (out / name).stat().st_size > 1000, name
+    assert list((out / "figures").glob("*.svg"))
+    html = (out / "report.html").read_text()
+    assert "<svg" in html and "Scenario 3: Ill-Behaved Source" in html
+    assert json.loads((out / "reproduction.json").read_text())["cells"] == cells
+
+
+def test_a_reproduction_repeats_exactly():
+    a = reproduce.to_json(reproduce.run("dks89", quick=True, only=["s4"], progress=False))
+    b = reproduce.to_json(reproduce.run("dks89", quick=True, only=["s4"], progress=False))
+    assert a["cells"] == b["cells"] and a["claims"] == b["claims"]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["nosuch"], "no reproduction of `nosuch`"),
+        (["dks89", "-e", "s9"], "has no experiment `s9`"),
+        ([], "name a paper"),
+    ],
+)
+def test_bad_reproduce_requests_exit_2(args, message):
+    proc = subprocess.run([*FAIRSIM, "reproduce", *args], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+
+
+def test_reproduce_list_names_papers_and_experiments():
+    proc = subprocess.run([*FAIRSIM, "reproduce", "--list"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0
+    for word in ("dks89", "keshav91", "fig1", "s8_unequal_rtt.toml"):
+        assert word in proc.stdout
