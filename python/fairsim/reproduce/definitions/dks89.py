@@ -9,9 +9,9 @@ prose claims are checked; their networks are reconstructions (see each scenario 
 from __future__ import annotations
 
 from fairsim.reproduce.claims import Claim, Context, TestedClaim, in_most_runs, verdict
+from fairsim.reproduce.definitions import dks89_fig1
 from fairsim.reproduce.figures import utility_diagram
 from fairsim.reproduce.model import Experiment, Figure, Paper
-from fairsim.reproduce.definitions import dks89_fig1
 
 LINE = 3500  # packets of 1000 bytes a 56 kb/s line carries in the 500 s window
 PAIRS = ("G/FCFS", "G/FQ", "JK/FCFS", "JK/FQ", "DEC/DEC", "DEC/FQbit")

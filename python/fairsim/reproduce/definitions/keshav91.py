@@ -11,9 +11,9 @@ from __future__ import annotations
 from matplotlib.figure import Figure as MplFigure
 
 from fairsim.reproduce.claims import Context
+from fairsim.reproduce.definitions.keshav91_claims import CLAIMS, TESTED
 from fairsim.reproduce.figures import traces, utility_diagram
 from fairsim.reproduce.model import Experiment, Figure, Paper
-from fairsim.reproduce.definitions.keshav91_claims import CLAIMS, TESTED
 
 S1_FLOWS = [("ftp1", "1"), ("ftp2", "2"), ("telnet3", "3"), ("telnet4", "4")]
 S2_FLOWS = [(f"ftp{i}", str(i)) for i in range(1, 7)] + [("telnet7", "7"), ("telnet8", "8")]
