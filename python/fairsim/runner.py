@@ -16,6 +16,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor, wait
 
 from rich.console import Console
+
+from fairsim._core import FairsimError
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 #: Events per chunk: a few milliseconds of work, so Ctrl-C and progress stay responsive.
@@ -51,6 +53,9 @@ def execute(
             done_fraction[i] = sim.now_s / sim.end_s
             if finished:
                 break
+        if sim.error:
+            pair, seed = runs[i]
+            raise FairsimError(f"{scenarios[i].file}: pair {pair}, seed {seed}: {sim.error}")
         return json.loads(sim.report_json())
 
     show = sys.stderr.isatty() if progress is None else progress

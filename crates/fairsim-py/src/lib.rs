@@ -126,6 +126,11 @@ impl PySimulation {
     fn done(&self) -> bool {
         self.inner.is_done()
     }
+    /// Why the run stopped before its end, if it did.
+    #[getter]
+    fn error(&self) -> Option<String> {
+        self.inner.error().map(str::to_string)
+    }
     #[getter]
     fn events(&self) -> u64 {
         self.inner.events_processed()

@@ -19,6 +19,9 @@ pub struct RunReport {
     pub seed: u64,
     /// False when the run was stopped before its end (then `simulated_s` < `duration_s`).
     pub complete: bool,
+    /// Why the run stopped early, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
     pub simulated_s: f64,
     pub duration_s: f64,
     pub events: u64,
@@ -320,7 +323,8 @@ impl Simulation {
             scenario: sc.name.clone(),
             pair: self.pair.name.clone(),
             seed: self.seed,
-            complete: self.done,
+            complete: self.done && self.failure.is_none(),
+            error: self.failure.clone(),
             simulated_s: self.now.as_secs_f64(),
             duration_s: sc.run.duration.as_secs_f64(),
             events: self.events_processed,

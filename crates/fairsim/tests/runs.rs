@@ -274,3 +274,24 @@ b = {{ src = "a", dst = "b", app = "ftp", transport = "generic" }}
     let resolved = parse(&text);
     assert_eq!(run(&resolved, None, None).flows.iter().map(|f| f.transport.clone()).collect::<Vec<_>>(), ["pp", "jk"]);
 }
+
+#[test]
+fn an_unlimited_queue_that_grows_without_end_stops_the_run_with_an_error() {
+    let sc = parse(
+        r#"
+nodes = ["a", "b"]
+[run]
+duration = "10s"
+[links]
+l = { between = ["a", "b"], rate = "1Mbps" }
+[flows]
+hose = { src = "a", dst = "b", app = "firehose", rate = "1Tbps", acks = false }
+"#,
+    );
+    let mut sim = Simulation::new(&sc, None, None).unwrap();
+    sim.run();
+    let error = sim.error().expect("the run stops with an error");
+    assert!(error.contains("a->b") && error.contains("unlimited buffer"), "{error}");
+    let r = sim.report();
+    assert!(!r.complete && r.error.is_some() && r.simulated_s < 1.0);
+}

@@ -22,6 +22,8 @@ pub struct Simulation {
     pub(crate) seed: u64,
     pub(crate) now: Time,
     pub(crate) done: bool,
+    /// Why the run stopped early, if something made it impossible to go on.
+    pub(crate) failure: Option<String>,
     events: EventQueue,
     pub(crate) events_processed: u64,
     intervals_closed: usize,
@@ -35,6 +37,10 @@ pub struct Simulation {
     actions: Vec<Action>,
     pub(crate) wall: Duration,
 }
+
+/// A queue longer than this stops the run with an error instead of exhausting memory (about
+/// 100 bytes a packet): only an unlimited buffer fed faster than it drains gets there.
+pub const MAX_QUEUE_PACKETS: usize = 4_000_000;
 
 fn built<T>(scenario: &Scenario, r: std::result::Result<T, Problem>) -> Result<T> {
     r.map_err(|p| Error::Usage(format!("{}: {}: {}", scenario.file, crate::error::dotted(&p.path), p.message)))
@@ -102,6 +108,7 @@ impl Simulation {
             seed,
             now: Time::ZERO,
             done: false,
+            failure: None,
             events: EventQueue::default(),
             events_processed: 0,
             intervals_closed: 0,
@@ -168,6 +175,10 @@ impl Simulation {
     pub fn is_done(&self) -> bool {
         self.done
     }
+    /// Why the run stopped before its end, if it did (a queue grew beyond any memory).
+    pub fn error(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
     pub fn events_processed(&self) -> u64 {
         self.events_processed
     }
@@ -208,6 +219,14 @@ impl Simulation {
         let mut ctx = QdiscCtx::new(now, port.rate, &mut port.rng, &mut self.drops, &mut port.stats.current.marks)
             .with_line(on_line);
         port.qdisc.enqueue(pkt, &mut ctx);
+        if port.qdisc.len_packets() > MAX_QUEUE_PACKETS {
+            self.failure = Some(format!(
+                "the queue at port {} passed {MAX_QUEUE_PACKETS} packets at {now}: an unlimited buffer is fed \
+                 faster than its line drains it; give the link a `buffer` or slow the sources",
+                port.name
+            ));
+            self.done = true;
+        }
         let idle = port.transmitting.is_none();
         if !idle {
             // an idle port takes the packet straight to the line: it never waits, and start_tx

@@ -524,7 +524,19 @@ fn build_app(
         "poisson" => {
             let mean_gap = match (f.mean_gap, f.rate) {
                 (Some(g), None) => required(Some(g), "mean_gap", None, pb),
-                (None, Some(r)) => Time::from_secs_f64(packet_size as f64 * 8.0 / r.0 as f64),
+                (None, Some(r)) => {
+                    let gap = Time::from_secs_f64(packet_size as f64 * 8.0 / r.0 as f64);
+                    if gap == Time::ZERO {
+                        pb.add(
+                            &at("rate"),
+                            format!(
+                                "{r} is a packet every {:e} s, below the engine's 1 ns",
+                                packet_size as f64 * 8.0 / r.0 as f64
+                            ),
+                        );
+                    }
+                    gap.max(Time(1))
+                }
                 _ => {
                     pb.add(&at("mean_gap"), "app `poisson` needs exactly one of `mean_gap` and `rate`");
                     Time(1)
