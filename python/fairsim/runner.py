@@ -16,9 +16,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor, wait
 
 from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from fairsim._core import FairsimError
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 #: Events per chunk: a few milliseconds of work, so Ctrl-C and progress stay responsive.
 CHUNK = 200_000
