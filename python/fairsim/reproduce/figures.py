@@ -42,6 +42,9 @@ def utility_diagram(
     pair is drawn upright, the others in italics (the thesis's FCFS vs FQ)."""
     fig = Figure(figsize=(6.5, 4.2))
     ax = fig.subplots()
+    delays = [e.mean for p in pairs for f, _ in flows if (e := m.estimate(p, f, "delay", interval))]
+    if delays and min(delays) > 0 and max(delays) / min(delays) > 30:
+        ax.set_yscale("log")  # a starved source's round trip can be a thousand times the others'
     styles = ["normal", "italic", "oblique"]
     colors = ["#d62728", OURS_COLOR, "#2ca02c"]
     for i, pair in enumerate(pairs):
@@ -55,11 +58,12 @@ def utility_diagram(
                 x.mean, y.mean, label, style=styles[i % len(styles)], color=color, ha="center", va="center"
             )
             if x.interval > 0 or y.interval > 0:
+                bottom = max(y.mean - y.interval, y.mean / 10)  # a box cannot reach below zero
                 ax.add_patch(
                     Rectangle(
-                        (x.mean - x.interval, y.mean - y.interval),
+                        (x.mean - x.interval, bottom),
                         2 * x.interval,
-                        2 * y.interval,
+                        y.mean + y.interval - bottom,
                         fill=False,
                         edgecolor=color,
                         linewidth=0.8,

@@ -56,8 +56,10 @@ class Estimate:
 
     @property
     def interval(self) -> float:
-        """The 95% half-width to draw: between replications, or within the one run there is."""
-        return self.ci95 if self.runs > 1 else self.ci95_samples
+        """The 95% half-width figures draw: over the pooled interval values, like the thesis's
+        boxes over one run's intervals (with two or three replications, an interval from their
+        means alone would be wider than the data: Student's t for one degree of freedom is 12.7)."""
+        return self.ci95_samples
 
     @staticmethod
     def of(per_run: list[list[float]]) -> Estimate | None:

@@ -625,5 +625,11 @@ mean with the spread between replications. "Throughput" counts every data packet
 sink, duplicates included, which is what the paper's Scenario 2 arithmetic implies (its G/FQ
 row has 1043 retransmissions for 631 drops). Round-trip times are measured from a packet's
 first transmission (the Generic estimator's rule), over every ACKed packet in the window.
+
+Three modelling rules the paper does not state are reconstructed from its tables and used for
+both this paper and the thesis (docs/reproductions.md): the gateway buffer includes the packet
+being sent; round trips run from a packet's first transmission; a Generic or DECbit timeout
+resends only the oldest unacknowledged packet. Access lines are 800 kb/s with no propagation
+delay (lost with the figures).
 """,
 )

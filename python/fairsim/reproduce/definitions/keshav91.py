@@ -274,6 +274,8 @@ thesis does). Our spread is the standard deviation of the interval means over al
 replications, the thesis's over one run. Throughput excludes retransmissions; delay is the mean
 round trip from a packet's first transmission to its acknowledgement, retransmission waits
 included (the thesis's Generic estimator measures so, and its Scenario 7–8 delays of tens of
-seconds above the propagation delay need it).
+seconds above the propagation delay need it). As for the 1989 paper, the switch buffer
+includes the packet being sent and a Generic or DECbit timeout resends only the oldest
+unacknowledged packet (docs/reproductions.md); Packet-Pair's setpoint is 5 packets throughout.
 """,
 )
