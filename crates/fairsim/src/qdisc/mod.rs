@@ -16,6 +16,7 @@ mod loss_list;
 mod nagle;
 pub mod perconv;
 mod random_drop;
+pub mod red;
 pub mod replay;
 pub mod round_robin;
 mod scfq;
@@ -31,6 +32,7 @@ pub use fq::{Fq, FqConfig};
 pub use loss_list::{LossList, LossListConfig};
 pub use nagle::{nagle, NagleConfig};
 pub use random_drop::{RandomDrop, RandomDropConfig};
+pub use red::{Red, RedConfig};
 pub use round_robin::RoundRobin;
 pub use scfq::{Scfq, ScfqConfig};
 pub use sfq::{sfq, SfqConfig};
@@ -216,6 +218,12 @@ pub static QDISCS: &[QdiscKind] = &[
         summary: "FCFS that drops a uniformly chosen packet when the buffer overflows",
         reference: "Random Drop as discussed by Demers, Keshav & Shenker 1989, section 5",
         build: |p, port| build_with(p, port, |c, port| Ok(RandomDrop::new(c, port))),
+    },
+    QdiscKind {
+        name: "red",
+        summary: "Random Early Detection: early drops with a probability growing with the averaged queue",
+        reference: "Floyd & Jacobson, IEEE/ACM ToN 1993",
+        build: |p, port| build_with(p, port, Red::new),
     },
     QdiscKind {
         name: "decbit",
