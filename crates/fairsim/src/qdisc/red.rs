@@ -80,7 +80,7 @@ impl RedRule {
             (BufferLimit::Bytes(a), BufferLimit::Bytes(b)) => (a as f64, b as f64, true),
             _ => return Err(ParamError::at("max_th", "min_th and max_th must both be packets or both bytes")),
         };
-        if !(min_th < max_th) {
+        if min_th >= max_th {
             return Err(ParamError::at("max_th", "must exceed min_th"));
         }
         if !(cfg.max_p > 0.0 && cfg.max_p <= 1.0) {
@@ -243,7 +243,7 @@ impl Qdisc for Red {
 
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
         let pkt = self.queue.pop();
-        if self.queue.len() == 0 {
+        if self.queue.is_empty() {
             self.average.emptied(ctx.now);
         }
         pkt
