@@ -5,6 +5,7 @@
 //! `dequeue` hands the transmitter its next packet. A discipline knows nothing of transports.
 
 pub mod classify;
+pub mod csfq;
 mod decbit;
 mod drr;
 mod fcfs;
@@ -25,6 +26,7 @@ pub mod tagged;
 mod virtual_clock;
 mod wf2q;
 
+pub use csfq::{Csfq, CsfqConfig};
 pub use decbit::{DecbitGateway, DecbitGatewayConfig};
 pub use drr::{drr, DrrConfig};
 pub use fcfs::{Fcfs, FcfsConfig};
@@ -224,6 +226,12 @@ pub static QDISCS: &[QdiscKind] = &[
         summary: "Random Early Detection: early drops with a probability growing with the averaged queue",
         reference: "Floyd & Jacobson, IEEE/ACM ToN 1993",
         build: |p, port| build_with(p, port, Red::new),
+    },
+    QdiscKind {
+        name: "csfq",
+        summary: "core-stateless fair queueing: rate labels from the edge, drops with probability 1 − α/label",
+        reference: "Stoica, Shenker & Zhang, SIGCOMM 1998",
+        build: |p, port| build_with(p, port, Csfq::new),
     },
     QdiscKind {
         name: "decbit",
