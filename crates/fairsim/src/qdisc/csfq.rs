@@ -167,7 +167,9 @@ impl FairShare {
         let a = self.arrivals.sample(now, bits, self.k_alpha);
         self.accepted.sample(now, if dropped { 0.0 } else { bits }, self.k_alpha);
         let window_over = now > self.window_start + self.k_c;
-        if a >= self.capacity && !(stay_uncongested && !self.congested) {
+        // once uncongested, a link stays so while its buffer is calm (§2.2.2)
+        let may_congest = self.congested || !stay_uncongested;
+        if a >= self.capacity && may_congest {
             if !self.congested {
                 self.congested = true;
                 self.window_start = now;

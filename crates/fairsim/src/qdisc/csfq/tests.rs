@@ -2,6 +2,7 @@ use super::*;
 use crate::engine::rng::stream;
 use crate::qdisc::testing::{pkt, port, with_ctx};
 use proptest::prelude::*;
+use rand::Rng;
 
 const K: f64 = 0.1;
 
