@@ -11,6 +11,7 @@ mod drr;
 mod fcfs;
 pub mod fifo;
 pub mod fq;
+pub mod fred;
 pub mod heap;
 mod longest;
 mod loss_list;
@@ -31,6 +32,7 @@ pub use decbit::{DecbitGateway, DecbitGatewayConfig};
 pub use drr::{drr, DrrConfig};
 pub use fcfs::{Fcfs, FcfsConfig};
 pub use fq::{Fq, FqConfig};
+pub use fred::{Fred, FredConfig};
 pub use loss_list::{LossList, LossListConfig};
 pub use nagle::{nagle, NagleConfig};
 pub use random_drop::{RandomDrop, RandomDropConfig};
@@ -66,6 +68,8 @@ pub enum DropReason {
     Early,
     /// Dropped on purpose (the `loss_list` discipline).
     Injected,
+    /// The packet's flow held more than its share of the buffer (FRED's non-adaptive flows).
+    FlowLimit,
 }
 
 impl DropReason {
@@ -78,6 +82,7 @@ impl DropReason {
             DropReason::QueueFull => "queue_full",
             DropReason::Early => "early",
             DropReason::Injected => "injected",
+            DropReason::FlowLimit => "flow_limit",
         }
     }
 }
@@ -232,6 +237,12 @@ pub static QDISCS: &[QdiscKind] = &[
         summary: "core-stateless fair queueing: rate labels from the edge, drops with probability 1 − α/label",
         reference: "Stoica, Shenker & Zhang, SIGCOMM 1998",
         build: |p, port| build_with(p, port, Csfq::new),
+    },
+    QdiscKind {
+        name: "fred",
+        summary: "Flow RED: RED with per-flow accounting of buffered flows; many_flows = FRED-2",
+        reference: "Lin & Morris, SIGCOMM 1997; the CSFQ paper's FRED-1 and FRED-2",
+        build: |p, port| build_with(p, port, Fred::new),
     },
     QdiscKind {
         name: "decbit",

@@ -153,13 +153,24 @@ impl QueueAverage {
 
     /// An arrival finds `q` queued.
     pub fn arrival(&mut self, now: Time, q: f64) {
-        match self.idle_since.take() {
-            Some(since) if q == 0.0 => {
-                let m = (now - since).as_secs_f64() / self.typical_tx;
-                self.avg *= (1.0 - self.w_q).powf(m);
-            }
-            _ => self.avg = (1.0 - self.w_q) * self.avg + self.w_q * q,
+        if q == 0.0 && self.decay_if_idle(now) {
+            return;
         }
+        self.step(q);
+    }
+
+    /// After an idle period, decays the average as if m = idle time / s small packets had
+    /// arrived to an empty queue; returns whether the queue had been idle.
+    pub fn decay_if_idle(&mut self, now: Time) -> bool {
+        let Some(since) = self.idle_since.take() else { return false };
+        let m = (now - since).as_secs_f64() / self.typical_tx;
+        self.avg *= (1.0 - self.w_q).powf(m);
+        true
+    }
+
+    /// One sample of the queue: avg ← (1 − w_q)·avg + w_q·q.
+    pub fn step(&mut self, q: f64) {
+        self.avg = (1.0 - self.w_q) * self.avg + self.w_q * q;
     }
 
     /// The queue just became empty.
@@ -183,23 +194,46 @@ impl Default for DropSpacing {
 impl DropSpacing {
     /// Whether to drop, given p_b (`None`: below min_th). Updates the count.
     pub fn decide(&mut self, p_b: Option<f64>, rng: &mut impl Rng) -> bool {
-        let Some(p_b) = p_b else {
-            self.count = -1;
-            return false;
-        };
-        if p_b >= 1.0 {
-            self.count = 0;
-            return true;
+        match p_b {
+            None => {
+                self.below();
+                false
+            }
+            Some(p) if p >= 1.0 => {
+                self.count = 0;
+                true
+            }
+            Some(p) => {
+                self.arrived();
+                self.try_drop(p, rng)
+            }
         }
+    }
+
+    /// The average is below min_th: the count starts over.
+    pub fn below(&mut self) {
+        self.count = -1;
+    }
+
+    /// One more arrival between the thresholds.
+    pub fn arrived(&mut self) {
         self.count += 1;
+    }
+
+    /// Drops with p_a = p_b/(1 − count·p_b) (the count as it stands), starting the count over.
+    pub fn try_drop(&mut self, p_b: f64, rng: &mut impl Rng) -> bool {
         let left = 1.0 - self.count as f64 * p_b;
         let p_a = if left <= p_b { 1.0 } else { p_b / left };
-        if rng.random::<f64>() < p_a {
+        let drop = rng.random::<f64>() < p_a;
+        if drop {
             self.count = 0;
-            true
-        } else {
-            false
         }
+        drop
+    }
+
+    /// A forced drop (average above max_th) starts the count over.
+    pub fn forced(&mut self) {
+        self.count = 0;
     }
 }
 
