@@ -37,7 +37,29 @@ out = { between = ["gw", "dst"], rate = "10Mbps", buffer = 60 }
         s += &format!("\"{q}\" = {{ qdisc = \"{q}\" }}\n");
     }
     s += "\"fq uncharged\" = { qdisc = { kind = \"fq\", charge_drops = false } }\n";
+    s += "\"csfq\" = { qdisc = \"csfq\" }\n\"red\" = { qdisc = \"red\" }\n";
     s
+}
+
+#[test]
+fn csfq_approximates_max_min_and_weighted_shares_without_per_flow_queues() {
+    // the CSFQ paper (§3.1) finds every flow within −11%…+5% of its share
+    let text = max_min_scenario([1.0; 4], ["1Mbps", "2Mbps", "4Mbps", "8Mbps"]);
+    let r = run(&text, "csfq");
+    for (i, want) in [1.0, 2.0, 3.5, 3.5].iter().enumerate() {
+        let got = goodput_mbps(&r, &format!("f{i}"));
+        assert!(got > 0.89 * want && got < 1.05 * want, "csfq: f{i} got {got:.3} Mb/s, fair share {want}");
+    }
+    let unequal = text;
+    let text = max_min_scenario([1.0, 2.0, 3.0, 4.0], ["10Mbps"; 4]);
+    let r = run(&text, "csfq");
+    for i in 0..4 {
+        let (got, want) = (goodput_mbps(&r, &format!("f{i}")), (i + 1) as f64);
+        assert!((got - want).abs() / want < 0.11, "weighted csfq: f{i} got {got:.3} Mb/s, share {want}");
+    }
+    // RED, for contrast, gives in proportion to demand
+    let r = run(&unequal, "red");
+    assert!(goodput_mbps(&r, "f3") > 4.5, "RED gives the 8 Mb/s flow {}", goodput_mbps(&r, "f3"));
 }
 
 #[test]
