@@ -259,7 +259,7 @@ impl Simulation {
                             count: *n,
                         })
                         .collect(),
-                    completion_s: state.completed_at.map(|t| (t - spec.start).as_secs_f64()),
+                    completion_s: state.completed_at.map(|t| (t - state.start).as_secs_f64()),
                 }
             })
             .collect();

@@ -37,6 +37,10 @@ pub struct FlowState {
     pub drop_tally: Vec<(PortId, crate::qdisc::DropReason, u64)>,
     /// When a finite FTP had every packet acknowledged.
     pub completed_at: Option<Time>,
+    /// When the flow starts: the scenario's start, or the drawn one of a `web` transfer.
+    pub start: Time,
+    /// A `web` transfer's drawn size, packets.
+    pub drawn_packets: Option<u64>,
     /// The sender's recorded variables (time, series, value), if the flow is traced.
     pub trace: Option<Vec<(Time, crate::transport::Series, f64)>>,
 }

@@ -77,6 +77,7 @@ impl Simulation {
         }
         let mut flows = vec![];
         let mut flow_transports = vec![];
+        let draws = scenario.draws(seed);
         for (i, spec) in scenario.flows.iter().enumerate() {
             let sender = built(scenario, scenario.build_sender(FlowId::from_idx(i), &pair))?;
             let (sender, resolved) = sender.map(|(s, c)| (Some(s), Some(c))).unwrap_or((None, None));
@@ -99,6 +100,8 @@ impl Simulation {
                 drop_tally: vec![],
                 completed_at: None,
                 trace: scenario.run.trace.contains(&FlowId::from_idx(i)).then(Vec::new),
+                start: draws[i].map_or(spec.start, |(at, _)| at),
+                drawn_packets: draws[i].map(|(_, n)| n),
             });
             flow_transports.push(resolved);
         }
@@ -128,7 +131,10 @@ impl Simulation {
     fn schedule_run(&mut self) {
         let run = &self.scenario.run;
         for (i, f) in self.scenario.flows.iter().enumerate() {
-            self.events.push(f.start, Event::FlowStart(FlowId::from_idx(i)));
+            let start = self.flows[i].start;
+            if start < run.duration {
+                self.events.push(start, Event::FlowStart(FlowId::from_idx(i)));
+            }
             if let Some(stop) = f.stop.filter(|s| *s < run.duration) {
                 self.events.push(stop, Event::FlowStop(FlowId::from_idx(i)));
             }
@@ -450,6 +456,7 @@ impl Simulation {
         let now = self.now;
         let flow = &mut self.flows[f.idx()];
         if let App::Ftp { packets } = self.scenario.flows[f.idx()].app {
+            let packets = flow.drawn_packets.or(packets);
             flow.file_packets = packets;
             flow.app_limit = packets.unwrap_or(u64::MAX);
         }

@@ -28,7 +28,7 @@ use crate::params::{ParamError, Params};
 use crate::qdisc::{self, FlowMeta, PortInfo, Qdisc};
 use crate::traffic::App;
 use crate::transport::{self, FlowInfo, Sender};
-use crate::units::{BufferLimit, Rate, Time};
+use crate::units::{BufferLimit, Bytes, Rate, Time};
 use indexmap::IndexMap;
 use std::sync::Arc;
 use toml_edit::{DocumentMut, ImDocument};
@@ -129,6 +129,18 @@ pub struct FlowSpec {
     pub weight: f64,
     pub data_route: Vec<PortId>,
     pub ack_route: Vec<PortId>,
+    /// One transfer of a `web` application: its start and size are drawn for each run.
+    pub draw: Option<Draw>,
+}
+
+/// A transfer of a `web` application: the group's transfers start at exponential gaps after the
+/// group's start and carry Pareto-distributed sizes, drawn from the group's own random stream.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draw {
+    pub group: String,
+    pub mean_gap: Time,
+    pub mean_size: Bytes,
+    pub shape: f64,
 }
 
 #[derive(Debug, Clone)]
@@ -221,10 +233,30 @@ impl Scenario {
         }
     }
 
+    /// The start and size (packets) of every drawn flow (the transfers of `web` applications)
+    /// in a run with `seed`; `None` for the other flows.
+    pub fn draws(&self, seed: u64) -> Vec<Option<(Time, u64)>> {
+        let mut out = vec![None; self.flows.len()];
+        let mut group: Option<(&str, crate::engine::rng::SimRng, Time)> = None;
+        for (i, f) in self.flows.iter().enumerate() {
+            let Some(d) = &f.draw else { continue };
+            if group.as_ref().is_none_or(|(g, _, _)| *g != d.group) {
+                group = Some((&d.group, crate::engine::rng::stream(seed, &format!("web:{}", d.group)), f.start));
+            }
+            let (_, rng, at) = group.as_mut().expect("set above");
+            *at = *at + Time::from_secs_f64(crate::traffic::exponential(d.mean_gap.as_secs_f64(), rng));
+            let bytes = crate::traffic::pareto(d.mean_size.0 as f64, d.shape, rng);
+            let packets = (bytes / f.packet_size as f64).ceil().max(1.0) as u64;
+            out[i] = Some((*at, packets));
+        }
+        out
+    }
+
     /// The flow control of `flow` under `pair` (`None` = open loop): the pair's choice for this
-    /// flow, else the flow's own, else the pair's transport, else Generic.
+    /// flow (or its `web` group), else the flow's own, else the pair's transport, else Generic.
     pub fn flow_transport(&self, flow: &FlowSpec, pair: &PairSpec) -> Option<Component> {
-        let for_flow = pair.transports.get(&flow.name);
+        let group = flow.draw.as_ref().and_then(|d| pair.transports.get(&d.group));
+        let for_flow = pair.transports.get(&flow.name).or(group);
         match &flow.transport {
             TransportChoice::OpenLoop => None,
             _ if for_flow.is_some() => for_flow.cloned(),

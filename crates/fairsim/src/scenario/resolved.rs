@@ -94,11 +94,17 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
     doc.insert("links".into(), Value::Table(links));
 
     let mut flows = Table::new();
+    let draws = sc.draws(seed);
     for (i, f) in sc.flows.iter().enumerate() {
         let mut t = Table::new();
         t.insert("src".into(), s(sc.node_name(f.src)));
         t.insert("dst".into(), s(sc.node_name(f.dst)));
         app_fields(&mut t, f);
+        // a web transfer is written as the FTP it is in this run: its drawn size and start
+        let (start, drawn) = draws[i].map_or((f.start, None), |(at, n)| (at, Some(n)));
+        if let Some(n) = drawn {
+            t.insert("size".into(), s(Bytes(n * f.packet_size as u64)));
+        }
         let transport = match sc.build_sender(FlowId::from_idx(i), pair).map_err(problem)? {
             Some((_, c)) => Value::Table(params_table(&c)),
             None => s(crate::transport::NONE),
@@ -106,7 +112,7 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
         t.insert("transport".into(), transport);
         t.insert("packet_size".into(), s(Bytes(f.packet_size as u64)));
         t.insert("ack_size".into(), s(Bytes(f.ack_size as u64)));
-        t.insert("start".into(), s(f.start));
+        t.insert("start".into(), s(start));
         if let Some(stop) = f.stop {
             t.insert("stop".into(), s(stop));
         }

@@ -79,7 +79,7 @@ pub struct RawDirection {
     pub qdisc: Option<Component>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawFlow {
     pub src: String,
@@ -104,6 +104,8 @@ pub struct RawFlow {
     pub off_mean: Option<Time>,
     pub periods: Option<Periods>,
     pub shape: Option<f64>,
+    /// `web`: the number of transfers.
+    pub transfers: Option<u32>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -2,7 +2,7 @@
 //! routes are computed, and everything that can be wrong is reported together.
 
 use super::schema::{Component, RawFlow, RawLink, RawRun, RawScenario};
-use super::{FlowSpec, LinkSpec, PairSpec, PortSpec, Problem, RunSpec, Scenario, TransportChoice, DEFAULT_PAIR};
+use super::{Draw, FlowSpec, LinkSpec, PairSpec, PortSpec, Problem, RunSpec, Scenario, TransportChoice, DEFAULT_PAIR};
 use crate::net::routing::Graph;
 use crate::net::{FlowId, NodeId, PortId};
 use crate::traffic::{App, Periods};
@@ -47,14 +47,16 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
     let pairs = build_pairs(&raw, &mut pb);
     let mut flows = vec![];
     for (name, f) in &raw.flows {
-        if let Some(flow) = build_flow(name, f, &raw.run, &node, &graph, &ports, topology_ok, &mut pb) {
+        if f.app == "web" {
+            flows.extend(build_web(name, f, &raw.run, &node, &graph, &ports, topology_ok, &mut pb));
+        } else if let Some(flow) = build_flow(name, f, &raw.run, &node, &graph, &ports, topology_ok, &mut pb) {
             flows.push(flow);
         }
     }
     check_pair_transports(&pairs, &flows, &raw.flows, &mut pb);
-    let mut run = build_run(&raw.run, &raw.flows, &mut pb);
+    let mut run = build_run(&raw.run, &flows, &mut pb);
     let port_names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
-    let flow_names: Vec<String> = raw.flows.keys().cloned().collect();
+    let flow_names: Vec<String> = flows.iter().map(|f| f.name.clone()).collect();
     run.fluid_reference = named(&raw.run.fluid_reference, "fluid_reference", "port", &port_names, false, &mut pb)
         .into_iter()
         .map(PortId::from_idx)
@@ -222,12 +224,15 @@ fn check_pair_transports(
     for pair in pairs {
         for (name, t) in &pair.transports {
             let at = ["pairs", pair.name.as_str(), "transports", name.as_str()];
-            if !raw.contains_key(name) {
+            if !raw.contains_key(name) && !flows.iter().any(|f| f.name == *name) {
                 let known: Vec<String> = raw.keys().cloned().collect();
                 pb.add(&at, format!("unknown flow `{name}` (the flows are {})", list(&known)));
             } else if t.kind == transport::NONE {
                 pb.add(&at, "a pair cannot make a flow open loop; give the flow `transport = \"none\"` instead");
-            } else if flows.iter().any(|f| f.name == *name && f.transport == TransportChoice::OpenLoop) {
+            } else if flows.iter().any(|f| {
+                (f.name == *name || f.draw.as_ref().is_some_and(|d| d.group == *name))
+                    && f.transport == TransportChoice::OpenLoop
+            }) {
                 pb.add(
                     &at,
                     format!(
@@ -242,7 +247,13 @@ fn check_pair_transports(
 /// Every interval is kept in memory and in the results: a million is plenty.
 const MAX_INTERVALS: u64 = 1_000_000;
 
-fn build_run(raw: &RawRun, flows: &indexmap::IndexMap<String, RawFlow>, pb: &mut Problems) -> RunSpec {
+/// The flows a name stands for: the flow of that name, or every transfer of that `web` group.
+fn flows_named(flows: &[FlowSpec], name: &str) -> Vec<FlowId> {
+    let is = |f: &FlowSpec| f.name == name || f.draw.as_ref().is_some_and(|d| d.group == name);
+    flows.iter().enumerate().filter(|(_, f)| is(f)).map(|(i, _)| FlowId::from_idx(i)).collect()
+}
+
+fn build_run(raw: &RawRun, flows: &[FlowSpec], pb: &mut Problems) -> RunSpec {
     let duration = raw.duration;
     if duration == Time::ZERO {
         pb.add(&["run", "duration"], "a run must last longer than 0s");
@@ -276,12 +287,12 @@ fn build_run(raw: &RawRun, flows: &indexmap::IndexMap<String, RawFlow>, pb: &mut
         Some(names) => names
             .iter()
             .enumerate()
-            .filter_map(|(i, n)| {
-                let id = flows.get_index_of(n.as_str()).map(FlowId::from_idx);
-                if id.is_none() {
+            .flat_map(|(i, n)| {
+                let ids = flows_named(flows, n);
+                if ids.is_empty() {
                     pb.add(&["run", "fairness", &i.to_string()], format!("unknown flow `{n}`"));
                 }
-                id
+                ids
             })
             .collect(),
     };
@@ -427,7 +438,60 @@ fn build_flow(
         weight,
         ack_route: graph.reverse(&data_route),
         data_route,
+        draw: None,
     })
+}
+
+/// A `web` application: `transfers` FTP flows `name#0`, `name#1`, ... over the same path, each
+/// a fresh connection, whose starts and sizes are drawn at run time (`Scenario::draws`).
+#[allow(clippy::too_many_arguments)]
+fn build_web(
+    name: &str,
+    f: &RawFlow,
+    run: &RawRun,
+    node: &NodeLookup,
+    graph: &Graph,
+    ports: &[PortSpec],
+    topology_ok: bool,
+    pb: &mut Problems,
+) -> Vec<FlowSpec> {
+    let at = |field: &'static str| ["flows", name, field];
+    let before = pb.0.len();
+    for (field, given) in [
+        ("rate", f.rate.is_some()),
+        ("jitter", f.jitter.is_some()),
+        ("on_mean", f.on_mean.is_some()),
+        ("off_mean", f.off_mean.is_some()),
+        ("periods", f.periods.is_some()),
+    ] {
+        if given {
+            pb.add(
+                &at(field),
+                format!("`{field}` does not apply to app `web` (it takes: transfers, mean_gap, size, shape)"),
+            );
+        }
+    }
+    let transfers = f.transfers.unwrap_or(0);
+    if transfers == 0 {
+        pb.add(&at("transfers"), "app `web` needs `transfers`, at least 1");
+    }
+    let mean_gap = f.mean_gap.unwrap_or(Time::ZERO);
+    if mean_gap == Time::ZERO {
+        pb.add(&at("mean_gap"), "app `web` needs `mean_gap`, the mean time between transfers, longer than 0s");
+    }
+    let mean_size = f.size.unwrap_or(Bytes(0));
+    if mean_size.0 == 0 {
+        pb.add(&at("size"), "app `web` needs `size`, the mean transfer size, larger than 0B");
+    }
+    let shape = f.shape.unwrap_or(1.2);
+    if !(shape > 1.0 && shape.is_finite()) {
+        pb.add(&at("shape"), "a Pareto shape must exceed 1 for the mean to exist");
+    }
+    let ftp = RawFlow { app: "ftp".into(), size: None, mean_gap: None, shape: None, transfers: None, ..f.clone() };
+    let built = build_flow(name, &ftp, run, node, graph, ports, topology_ok, pb);
+    let (Some(flow), true) = (built, pb.0.len() == before) else { return vec![] };
+    let draw = Draw { group: name.to_string(), mean_gap, mean_size, shape };
+    (0..transfers).map(|k| FlowSpec { name: format!("{name}#{k}"), draw: Some(draw.clone()), ..flow.clone() }).collect()
 }
 
 fn explicit_route(

@@ -7,7 +7,7 @@
 
 mod timed;
 
-pub use timed::TimedSource;
+pub use timed::{exponential, pareto, TimedSource};
 
 use crate::units::{Rate, Time};
 use serde::{Deserialize, Serialize};
@@ -81,4 +81,5 @@ pub static APPS: &[(&str, &str)] = &[
     ("cbr", "constant bit rate `rate`, optional `jitter`, open loop"),
     ("firehose", "ill-behaved: sends at `rate` or its access line's rate, ignores ACKs"),
     ("onoff", "CBR `rate` during exponential or Pareto on periods (`on_mean`, `off_mean`)"),
+    ("web", "`transfers` TCP transfers, exponential gaps (`mean_gap`), Pareto sizes (`size` mean, `shape`)"),
 ];

@@ -31,23 +31,28 @@ struct Period {
 impl Period {
     fn draw(&self, rng: &mut SimRng) -> Time {
         let secs = match self.periods {
-            Periods::Exponential => {
-                let draw: f64 = Exp1.sample(rng);
-                self.mean * draw
-            }
-            Periods::Pareto => {
-                let scale = self.mean * (self.shape - 1.0) / self.shape;
-                Pareto::new(scale, self.shape).expect("validated shape > 1").sample(rng)
-            }
+            Periods::Exponential => exponential(self.mean, rng),
+            Periods::Pareto => pareto(self.mean, self.shape, rng),
             Periods::Fixed => self.mean,
         };
         Time::from_secs_f64(secs)
     }
 }
 
-fn exp_gap(mean: f64, rng: &mut SimRng) -> Time {
+/// An exponential draw with the given mean.
+pub fn exponential(mean: f64, rng: &mut SimRng) -> f64 {
     let draw: f64 = Exp1.sample(rng);
-    Time::from_secs_f64(mean * draw)
+    mean * draw
+}
+
+/// A Pareto draw with the given mean and shape (> 1): scale = mean·(shape − 1)/shape.
+pub fn pareto(mean: f64, shape: f64, rng: &mut SimRng) -> f64 {
+    let scale = mean * (shape - 1.0) / shape;
+    Pareto::new(scale, shape).expect("validated shape > 1").sample(rng)
+}
+
+fn exp_gap(mean: f64, rng: &mut SimRng) -> Time {
+    Time::from_secs_f64(exponential(mean, rng))
 }
 
 #[derive(Clone, Debug)]
