@@ -244,7 +244,7 @@ impl Scenario {
                 group = Some((&d.group, crate::engine::rng::stream(seed, &format!("web:{}", d.group)), f.start));
             }
             let (_, rng, at) = group.as_mut().expect("set above");
-            *at = *at + Time::from_secs_f64(crate::traffic::exponential(d.mean_gap.as_secs_f64(), rng));
+            *at += Time::from_secs_f64(crate::traffic::exponential(d.mean_gap.as_secs_f64(), rng));
             let bytes = crate::traffic::pareto(d.mean_size.0 as f64, d.shape, rng);
             let packets = (bytes / f.packet_size as f64).ceil().max(1.0) as u64;
             out[i] = Some((*at, packets));
