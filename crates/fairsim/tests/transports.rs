@@ -301,3 +301,31 @@ fn the_round_trip_from_first_transmission_counts_the_wait_for_a_retransmission()
     let t = &flow(&clean, "victim").run_totals;
     assert_eq!(t.rtt_first_sum_ns, t.rtt_sum_ns, "without loss the two round trips agree");
 }
+
+#[test]
+fn rlm_joins_layers_up_to_what_its_path_carries_and_backs_off_above() {
+    // layers of 32, 64, ... kb/s: five (992 kb/s) fit a 1.2 Mb/s line, six (2016 kb/s) do not
+    let text = r#"
+nodes = ["src", "gw", "dst"]
+[run]
+duration = "900s"
+warmup = "300s"
+interval = "300s"
+trace = ["video"]
+[links]
+in = { between = ["src", "gw"], rate = "100Mbps", delay = "1ms" }
+out = { between = ["gw", "dst"], rate = "1.2Mbps", delay = "1ms", buffer = "64KB" }
+[flows]
+video = { src = "src", dst = "dst", app = "ftp", transport = "rlm" }
+"#;
+    let r = run(text, None, &[]);
+    let rates = trace(&r, "video", "rate");
+    let top = rates.value.iter().cloned().fold(0.0, f64::max);
+    assert_eq!(top, 252.0, "it tries the sixth layer (252 packets/s) and no further");
+    let goodput = flow(&r, "video").goodput_bps.unwrap().mean;
+    assert!(goodput > 0.8e6 && goodput < 1.2e6, "it lives on five layers: {goodput} b/s");
+    // a failed experiment doubles the join timer: the sixth layer is tried less and less often
+    let tries: Vec<f64> = rates.t_s.iter().zip(&rates.value).filter(|(_, v)| **v == 252.0).map(|(t, _)| *t).collect();
+    let gaps: Vec<f64> = tries.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(gaps.len() >= 2 && gaps.last().unwrap() > gaps.first().unwrap(), "join gaps {gaps:?}");
+}

@@ -79,7 +79,7 @@ impl Simulation {
         let mut flow_transports = vec![];
         let draws = scenario.draws(seed);
         for (i, spec) in scenario.flows.iter().enumerate() {
-            let sender = built(scenario, scenario.build_sender(FlowId::from_idx(i), &pair))?;
+            let sender = built(scenario, scenario.build_sender(FlowId::from_idx(i), &pair, seed))?;
             let (sender, resolved) = sender.map(|(s, c)| (Some(s), Some(c))).unwrap_or((None, None));
             flows.push(FlowState {
                 source: TimedSource::new(&spec.app, spec.packet_size),

@@ -14,7 +14,8 @@
 //!   end of the interval (Eq. 6); uncongested if Â < C throughout K_c, and then α ← the largest
 //!   label seen in the interval;
 //! - every buffer overflow lowers α by 1%, by at most 25% between two regular updates;
-//! - once uncongested, a link stays so while its buffer is less than half full;
+//! - once uncongested, a link stays so while its buffer is less than half full, and drops nothing
+//!   (the paper's rule read with its derivative code: an uncongested, calm link does not drop);
 //! - forwarded packets leave with label min(label, α) (Eq. 7).
 //!
 //! Choices the paper leaves open, made here: α starts at the line rate C, Â and F̂ at 0; a
@@ -269,7 +270,7 @@ impl Csfq {
         match self.limit {
             BufferLimit::Packets(n) => (self.queue.len() as f64) < fraction * n as f64,
             BufferLimit::Bytes(n) => (self.queue.bytes() as f64) < fraction * n as f64,
-            BufferLimit::Unlimited => false,
+            BufferLimit::Unlimited => true, // no buffer to fill: the Â test alone decides
         }
     }
 
@@ -291,16 +292,19 @@ impl Qdisc for Csfq {
         }
         let label = pkt.label as f64;
         let alpha = self.share.alpha;
-        let prob = if label > 0.0 { (1.0 - alpha / label).max(0.0) } else { 0.0 };
-        let dropped = prob > 0.0 && prob > ctx.rng.random::<f64>();
+        // an uncongested link with a calm buffer drops nothing (§2.2.2): α is then only the
+        // largest rate seen, kept for when congestion begins
         let calm = self.below_low_occupancy();
+        let dropping = self.share.congested() || !calm;
+        let prob = if dropping && label > 0.0 { (1.0 - alpha / label).max(0.0) } else { 0.0 };
+        let dropped = prob > 0.0 && prob > ctx.rng.random::<f64>();
         self.share.arrival(ctx.now, pkt.size as f64 * 8.0, label, dropped, calm);
         if dropped {
             self.early_drops += 1;
             ctx.drop(pkt, DropReason::Early);
             return;
         }
-        if self.cfg.relabel && label > self.share.alpha {
+        if self.cfg.relabel && dropping && label > self.share.alpha {
             pkt.label = self.share.alpha as f32;
         }
         if ctx.room(self.limit).admits(self.queue.len(), self.queue.bytes(), pkt.size) {

@@ -294,9 +294,15 @@ impl Scenario {
         Ok((q, Component { params, ..spec }))
     }
 
-    /// Builds the sender of flow `f` under `pair` (`None` = open loop), with resolved parameters.
+    /// Builds the sender of flow `f` under `pair` (`None` = open loop), with resolved parameters,
+    /// for a run seeded with `seed` (senders that draw random numbers seed their stream from it).
     #[allow(clippy::type_complexity)]
-    pub fn build_sender(&self, f: FlowId, pair: &PairSpec) -> Result<Option<(Box<dyn Sender>, Component)>, Problem> {
+    pub fn build_sender(
+        &self,
+        f: FlowId,
+        pair: &PairSpec,
+        seed: u64,
+    ) -> Result<Option<(Box<dyn Sender>, Component)>, Problem> {
         let flow = &self.flows[f.idx()];
         let Some(spec) = self.flow_transport(flow, pair) else { return Ok(None) };
         let kind = transport::find(&spec.kind).ok_or_else(|| {
@@ -306,8 +312,11 @@ impl Scenario {
                 message: format!("unknown transport `{}` (known: {})", spec.kind, known.join(", ")),
             }
         })?;
-        let (s, params) = (kind.build)(&spec.params, &FlowInfo { window: flow.window })
-            .map_err(|e| Problem::from_param(&spec.path, e))?;
+        let (s, params) = (kind.build)(
+            &spec.params,
+            &FlowInfo { window: flow.window, packet_size: flow.packet_size, seed, name: &flow.name },
+        )
+        .map_err(|e| Problem::from_param(&spec.path, e))?;
         Ok(Some((s, Component { params, ..spec })))
     }
 

@@ -105,7 +105,7 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
         if let Some(n) = drawn {
             t.insert("size".into(), s(Bytes(n * f.packet_size as u64)));
         }
-        let transport = match sc.build_sender(FlowId::from_idx(i), pair).map_err(problem)? {
+        let transport = match sc.build_sender(FlowId::from_idx(i), pair, seed).map_err(problem)? {
             Some((_, c)) => Value::Table(params_table(&c)),
             None => s(crate::transport::NONE),
         };

@@ -648,7 +648,7 @@ fn check_components(s: &Scenario) -> Result<(), Vec<Problem>> {
             }
         }
         for f in 0..s.flows.len() {
-            if let Err(e) = s.build_sender(FlowId::from_idx(f), pair) {
+            if let Err(e) = s.build_sender(FlowId::from_idx(f), pair, s.run.seed) {
                 problems.push(e);
             }
         }

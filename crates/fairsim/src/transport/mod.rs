@@ -10,6 +10,7 @@ pub mod fuzzy;
 mod generic;
 mod packet_pair;
 pub mod pp_law;
+pub mod rlm;
 pub mod rto;
 pub mod sink;
 mod tcp;
@@ -131,9 +132,13 @@ pub trait Sender: Send + Sync {
 }
 
 /// Flow properties a transport is built with.
-pub struct FlowInfo {
+pub struct FlowInfo<'a> {
     /// The flow's `window`, which overrides the transport's own default.
     pub window: Option<u32>,
+    pub packet_size: u32,
+    /// The run's seed and the flow's name, for senders that draw random numbers.
+    pub seed: u64,
+    pub name: &'a str,
 }
 
 pub struct TransportKind {
@@ -221,6 +226,16 @@ pub static TRANSPORTS: &[TransportKind] = &[
         summary: "Packet-Pair (PP_CTH): rate from pair probes, fuzzy predictor, setpoint control law",
         reference: "Keshav 1991, chapters 4-5 (needs fair-queueing gateways)",
         build: |p, f| build_with(p, f, PacketPair::checked),
+    },
+    TransportKind {
+        name: "rlm",
+        summary: "receiver-driven layered multicast, one receiver: join experiments add layers, loss drops them",
+        reference: "McCanne, Jacobson & Vetterli, SIGCOMM 1996 (ns-2's rlm.tcl constants)",
+        build: |p, f| {
+            let (config, resolved) = parse_params::<rlm::RlmConfig>(p)?;
+            let rng = crate::engine::rng::stream(f.seed, &format!("rlm:{}", f.name));
+            Ok((Box::new(rlm::Rlm::checked(config, f.packet_size, rng)?), resolved))
+        },
     },
     TransportKind {
         name: "vegas",
