@@ -38,9 +38,15 @@ fn csfq(cfg: CsfqConfig, buffer: BufferLimit, flows: usize) -> Csfq {
     Csfq::new(cfg, &info).unwrap()
 }
 
+/// A core port that always drops by its α: no buffer occupancy counts as calm.
+fn dropping_core() -> Csfq {
+    let cfg = CsfqConfig { role: Role::Core, low_occupancy: 0.0, ..Default::default() };
+    csfq(cfg, BufferLimit::Packets(1_000_000), 2)
+}
+
 #[test]
 fn the_drop_probability_depends_on_the_label_not_the_packet_size() {
-    let mut q = csfq(CsfqConfig { role: Role::Core, ..Default::default() }, BufferLimit::Unlimited, 2);
+    let mut q = dropping_core();
     q.share.alpha = 500_000.0;
     let (_, drops) = with_ctx(|ctx| {
         for i in 0..20_000u64 {
@@ -58,7 +64,7 @@ fn the_drop_probability_depends_on_the_label_not_the_packet_size() {
 
 #[test]
 fn forwarded_packets_are_relabeled_to_the_fair_share() {
-    let mut q = csfq(CsfqConfig { role: Role::Core, ..Default::default() }, BufferLimit::Unlimited, 2);
+    let mut q = dropping_core();
     q.share.alpha = 500_000.0;
     let mut labels = vec![];
     with_ctx(|ctx| {
@@ -101,6 +107,21 @@ fn an_uncongested_window_sets_alpha_to_the_largest_label() {
     }
     assert!(!s.congested());
     assert_eq!(s.alpha, 3e6);
+}
+
+#[test]
+fn an_uncongested_link_with_a_calm_buffer_drops_nothing() {
+    let mut q = csfq(CsfqConfig { role: Role::Core, ..Default::default() }, BufferLimit::Packets(64), 1);
+    q.share.alpha = 1000.0; // far below every label, but the link is not congested
+    let (_, drops) = with_ctx(|ctx| {
+        for i in 0..100 {
+            let mut p = pkt(0, i, 1000);
+            p.label = 1e6;
+            q.enqueue(p, ctx);
+            q.dequeue(ctx);
+        }
+    });
+    assert!(drops.is_empty());
 }
 
 #[test]
