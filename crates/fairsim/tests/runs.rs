@@ -328,3 +328,14 @@ web = { src = "a", dst = "b", app = "web", transfers = 40, mean_gap = "50ms", si
     };
     assert_eq!(strip(run(&resolved, None, None)), strip(r));
 }
+
+#[test]
+fn a_disabled_flow_is_left_out() {
+    let text = format!(
+        "{TWO_HOPS}[flows]\na = {{ src = \"a\", dst = \"b\", app = \"ftp\" }}\nb = {{ src = \"a\", dst = \"b\", app = \"ftp\", enabled = false }}\n"
+    );
+    let sc = parse(&text);
+    assert_eq!(sc.flows.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["a"]);
+    let both = Scenario::parse(&text, "t.toml", &["flows.b.enabled=true".into()]).unwrap();
+    assert_eq!(both.flows.len(), 2);
+}

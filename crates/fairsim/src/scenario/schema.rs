@@ -106,6 +106,8 @@ pub struct RawFlow {
     pub shape: Option<f64>,
     /// `web`: the number of transfers.
     pub transfers: Option<u32>,
+    /// `false` leaves the flow out of the run (for sweeps that vary the number of flows).
+    pub enabled: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

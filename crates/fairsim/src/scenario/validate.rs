@@ -46,7 +46,7 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
 
     let pairs = build_pairs(&raw, &mut pb);
     let mut flows = vec![];
-    for (name, f) in &raw.flows {
+    for (name, f) in raw.flows.iter().filter(|(_, f)| f.enabled != Some(false)) {
         if f.app == "web" {
             flows.extend(build_web(name, f, &raw.run, &node, &graph, &ports, topology_ok, &mut pb));
         } else if let Some(flow) = build_flow(name, f, &raw.run, &node, &graph, &ports, topology_ok, &mut pb) {
