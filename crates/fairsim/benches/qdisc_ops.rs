@@ -1,5 +1,7 @@
 //! Per-packet cost of each queueing discipline: one enqueue plus one dequeue at steady state,
-//! with 10, 1,000 and 100,000 backlogged conversations (two packets queued in each).
+//! with 10 to 100,000 backlogged conversations (two packets queued in each). CSFQ's core
+//! (packets arrive labeled, no per-flow state) against its edge, DRR and FQ is the point of the
+//! CSFQ paper; RED and FRED are its other comparisons.
 //!
 //! Run: `cargo bench -p fairsim --bench qdisc_ops` (about a minute). Numbers in
 //! docs/performance.md. The discipline is driven directly, without a network around it.
@@ -12,7 +14,7 @@ use fairsim::qdisc::{self, FlowMeta, PortInfo, QdiscCtx};
 use fairsim::units::{BufferLimit, Rate, Time};
 use std::time::Duration;
 
-const SIZES: [usize; 3] = [10, 1_000, 100_000];
+const SIZES: [usize; 5] = [10, 100, 1_000, 10_000, 100_000];
 
 /// (label, discipline, parameters)
 fn disciplines() -> Vec<(&'static str, &'static str, Params)> {
@@ -32,6 +34,10 @@ fn disciplines() -> Vec<(&'static str, &'static str, Params)> {
         ("drr-tail", "drr", toml::from_str("drop = \"tail\"").unwrap()),
         ("sfq", "sfq", Params::new()),
         ("nagle", "nagle", Params::new()),
+        ("csfq-core", "csfq", toml::from_str("role = \"core\"").unwrap()),
+        ("csfq-edge", "csfq", toml::from_str("role = \"edge\"").unwrap()),
+        ("red", "red", toml::from_str("min_th = 1_000_000\nmax_th = 2_000_000").unwrap()),
+        ("fred", "fred", toml::from_str("min_th = 1_000_000\nmax_th = 2_000_000").unwrap()),
     ]
 }
 
@@ -42,8 +48,10 @@ fn port(n: usize) -> PortInfo {
     PortInfo { buffer: BufferLimit::Unlimited, rate: Rate(10_000_000_000), flows: flows.into(), crossing }
 }
 
+/// A 1000-byte packet of `flow`, labeled with a rate as a CSFQ edge would have (a core reads
+/// the label; the other disciplines ignore it).
 fn packet(flow: usize, seq: u64) -> Packet {
-    Packet { id: seq, flow: FlowId(flow as u32), seq, size: 1000, dst: NodeId(1), ..qdisc::fifo::blank() }
+    Packet { id: seq, flow: FlowId(flow as u32), seq, size: 1000, dst: NodeId(1), label: 1e5, ..qdisc::fifo::blank() }
 }
 
 fn bench(c: &mut Criterion) {

@@ -27,9 +27,9 @@ __all__ = ["paper", "papers", "run", "to_json", "write"]
 
 def papers() -> dict[str, Paper]:
     """The reproducible papers, by id."""
-    from fairsim.reproduce.definitions import dks89, keshav91
+    from fairsim.reproduce.definitions import csfq98, dks89, keshav91
 
-    return {p.id: p for p in (dks89.PAPER, keshav91.PAPER)}
+    return {p.id: p for p in (dks89.PAPER, keshav91.PAPER, csfq98.PAPER)}
 
 
 def paper(id: str) -> Paper:

@@ -20,6 +20,8 @@ SLACK = {
     "throughput": 0.1,
     "drop_rate": 0.02,
     "retx_rate": 0.02,
+    "mbps": 0.05,
+    "transfer_time": 10.0,
 }
 
 

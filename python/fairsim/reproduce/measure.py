@@ -9,6 +9,7 @@ per-replication means. See docs/reproductions.md.
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -29,6 +30,8 @@ METRIC_UNITS = {
     "delay": ("s", "interval"),
     "drop_rate": ("packets/s", "interval"),
     "retx_rate": ("packets/s", "interval"),
+    "mbps": ("Mb/s", "interval"),
+    "transfer_time": ("ms", "window"),
     # not in the papers' tables; used by claims and figures
     "delay_one_way": ("s", "window"),
 }
@@ -104,6 +107,10 @@ class Measurements:
     ) -> Estimate | None:
         """Our value of `metric` for `flow` under `pair`, over the measurement intervals (those
         inside `interval`, in seconds from the start, if given); `None` if nothing was measured."""
+        if "*" in flow:
+            return self._across(pair, flow, metric, interval)
+        if metric == "transfer_time":
+            return Estimate.of([[v] for v in self._completions(pair, flow)])
         df = self._intervals
         if df.empty:
             return None
@@ -114,12 +121,37 @@ class Measurements:
         per_run = [self._samples(metric, g) for _, g in df.groupby("seed", sort=True)]
         return Estimate.of(per_run)
 
+    def matching(self, pattern: str) -> list[str]:
+        """The flows a pattern such as `tcp*` or `web#*` names."""
+        return [f for f in self.flows() if fnmatch.fnmatchcase(f, pattern)]
+
+    def _across(self, pair: str, pattern: str, metric: str, interval) -> Estimate | None:
+        """Across the flows `pattern` names: one sample per flow and run (the flow's value in
+        that run), so the spread is between flows, as the CSFQ paper's tables give it."""
+        per_run = []
+        for m in self.replications():
+            values = []
+            for flow in m.matching(pattern):
+                e = m.estimate(pair, flow, metric, interval)
+                if e is not None:
+                    values.append(e.mean)
+            per_run.append(values)
+        return Estimate.of(per_run)
+
+    def _completions(self, pair: str, flow: str) -> list[float]:
+        """Completion times (ms) of a finite transfer, one per run that completed it."""
+        df = self.results.flows
+        df = df[(df["pair"] == pair) & (df["flow"] == flow)]
+        return [float(v) * 1000 for v in df["completion_s"] if pd.notna(v)]
+
     def _samples(self, metric: str, g: pd.DataFrame) -> list[float]:
         secs = g["end_s"] - g["start_s"]
         if metric in _COUNTS:
             return [float(g[_COUNTS[metric]].sum())]
         if metric in _RATES:
             return list((g[_RATES[metric]] / secs).astype(float))
+        if metric == "mbps":
+            return list((g["bytes_unique"] * 8 / secs / 1e6).astype(float))
         if metric == "rtt":
             n = g["rtt_first_samples"].sum()
             return [float(g["rtt_first_sum_ns"].sum() / n / 1e9)] if n else []

@@ -54,6 +54,12 @@ class Experiment:
     sweep: Sweep | None = None
     #: Overrides applied in `--quick` mode (shorter runs), besides running one seed.
     quick: dict[str, Any] = field(default_factory=dict)
+    #: Overrides always applied (one scenario file serving several experiments).
+    overrides: dict[str, Any] = field(default_factory=dict)
+    #: The published tables (by id) this experiment reproduces, if not all of the file's.
+    tables: tuple[str, ...] | None = None
+    #: Replications, if fewer than the paper's default (long sweeps).
+    seeds: int | None = None
     #: Our discussion of how and why our results differ from the paper's (Markdown).
     discussion: str = ""
 
@@ -98,8 +104,12 @@ class Loaded:
 def load_experiment(exp: Experiment, overrides: dict[str, Any] | None = None) -> Loaded:
     scenario = load(exp.path, set=overrides)
     text = exp.path.read_text()
-    raw = tomllib.loads(text).get("published")
-    published = read_published(raw, text, str(exp.path), scenario.pairs, scenario.flows)
+    doc = tomllib.loads(text)
+    # cells may name flows the experiment disables (one file, several experiments)
+    flows = list(dict.fromkeys([*scenario.flows, *doc.get("flows", {})]))
+    published = read_published(doc.get("published"), text, str(exp.path), scenario.pairs, flows)
+    if exp.tables is not None:
+        published.tables = [t for t in published.tables if t.id in exp.tables]
     return Loaded(exp, scenario, published)
 
 
@@ -146,7 +156,7 @@ def run_paper(
     cores, runs = [], []
     spans: list[tuple[int, int]] = []
     for exp in chosen:
-        base = exp.quick if quick else {}
+        base = {**exp.overrides, **(exp.quick if quick else {})}
         loaded[exp.id] = load_experiment(exp, base)
         points: list[float | None] = [None]
         if exp.sweep:
@@ -160,7 +170,7 @@ def run_paper(
                     pairs = exp.sweep.pairs(x)
             first = len(runs)
             for pair in pairs:
-                for seed in seed_list:
+                for seed in seed_list[: exp.seeds or len(seed_list)]:
                     cores.append(sc._core)
                     runs.append((pair, seed))
             groups.append((exp.id, x, sc))

@@ -7,6 +7,7 @@ flow and metric, from its table, row or column. Mistakes name the file, line and
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,8 @@ METRICS = (
     "delay",
     "drop_rate",
     "retx_rate",
+    "mbps",
+    "transfer_time",
 )
 
 GARBLED = "†"
@@ -219,6 +222,9 @@ class _Reader:
         for name, known in (("pair", self.pairs), ("flow", self.flows), ("metric", METRICS)):
             value = self.expect(obj, name, str, path)
             if value is None:
+                continue
+            if name == "flow" and "*" in value and fnmatch.filter(known, value):
+                keys[name] = value  # a pattern: statistics across the flows it names
                 continue
             if value not in known:
                 raise self.fail([*path, name], f"unknown {name} `{value}` (known: {', '.join(known)})")
