@@ -15,17 +15,22 @@ from fairsim.runner import execute
 Overrides = Mapping[str, Any] | Iterable[str] | None
 
 
+def _toml(value: Any, nested: bool) -> str:
+    """A value as TOML; a bare string at the top stays bare, as on the command line (`500ms`)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{json.dumps(str(k))} = {_toml(v, True)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v, True) for v in value) + "]"
+    return json.dumps(str(value)) if nested else str(value)
+
+
 def _override_text(key: str, value: Any) -> str:
     """`KEY=VALUE` with the value written as TOML where Python has a TOML form."""
-    if isinstance(value, bool):
-        text = "true" if value else "false"
-    elif isinstance(value, (int, float)):
-        text = repr(value)
-    elif isinstance(value, (list, tuple)):
-        text = json.dumps(list(value))
-    else:
-        text = str(value)
-    return f"{key}={text}"
+    return f"{key}={_toml(value, False)}"
 
 
 def overrides_list(overrides: Overrides) -> list[str]:

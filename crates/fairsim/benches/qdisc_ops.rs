@@ -42,8 +42,9 @@ fn disciplines() -> Vec<(&'static str, &'static str, Params)> {
 }
 
 fn port(n: usize) -> PortInfo {
-    let flows: Vec<FlowMeta> =
-        (0..n).map(|i| FlowMeta { name: format!("f{i}"), src: NodeId(0), dst: NodeId(1), weight: 1.0 }).collect();
+    let flows: Vec<FlowMeta> = (0..n)
+        .map(|i| FlowMeta { name: format!("f{i}"), src: NodeId(0), dst: NodeId(1), weight: 1.0, packet_size: 1000 })
+        .collect();
     let crossing = (0..n).map(|i| (FlowId(i as u32), PacketKind::Data)).collect();
     PortInfo { buffer: BufferLimit::Unlimited, rate: Rate(10_000_000_000), flows: flows.into(), crossing }
 }

@@ -33,11 +33,16 @@ pub fn parse_params<C: DeserializeOwned + Serialize>(params: &Params) -> Result<
     let value = toml::Value::Table(params.clone());
     let config: C = serde_path_to_error::deserialize(value)
         .map_err(|e| ParamError { path: path_segments(e.path()), message: e.inner().to_string().trim().to_string() })?;
-    let resolved = match toml::Value::try_from(&config) {
+    let resolved = to_params(&config);
+    Ok((config, resolved))
+}
+
+/// A configuration written back as parameters (the resolved form, every default filled in).
+pub fn to_params<C: Serialize>(config: &C) -> Params {
+    match toml::Value::try_from(config) {
         Ok(toml::Value::Table(t)) => t,
         _ => Params::new(),
-    };
-    Ok((config, resolved))
+    }
 }
 
 /// The keys and indices of a serde path, as strings.

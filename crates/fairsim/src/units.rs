@@ -36,10 +36,10 @@ impl Time {
     pub const ZERO: Time = Time(0);
     pub const MAX: Time = Time(u64::MAX);
 
-    pub fn from_secs(s: u64) -> Time {
+    pub const fn from_secs(s: u64) -> Time {
         Time(s * NANOS_PER_SEC)
     }
-    pub fn from_millis(ms: u64) -> Time {
+    pub const fn from_millis(ms: u64) -> Time {
         Time(ms * 1_000_000)
     }
     /// Rounds to the nearest nanosecond; negative or non-finite inputs give zero.

@@ -15,8 +15,9 @@ const CONVS: usize = 5;
 const RATE: u64 = 1_000_000;
 
 fn port() -> PortInfo {
-    let flows: Vec<FlowMeta> =
-        (0..CONVS).map(|i| FlowMeta { name: format!("f{i}"), src: NodeId(0), dst: NodeId(1), weight: 1.0 }).collect();
+    let flows: Vec<FlowMeta> = (0..CONVS)
+        .map(|i| FlowMeta { name: format!("f{i}"), src: NodeId(0), dst: NodeId(1), weight: 1.0, packet_size: 1000 })
+        .collect();
     let crossing = (0..CONVS).map(|i| (FlowId(i as u32), PacketKind::Data)).collect();
     PortInfo { buffer: BufferLimit::Unlimited, rate: Rate(RATE), flows: flows.into(), crossing }
 }

@@ -178,6 +178,8 @@ pub struct FlowMeta {
     pub src: NodeId,
     pub dst: NodeId,
     pub weight: f64,
+    /// Size of its data packets, bytes.
+    pub packet_size: u32,
 }
 
 /// What a discipline is built from, besides its parameters: the port it serves.
@@ -188,6 +190,28 @@ pub struct PortInfo {
     pub flows: Arc<[FlowMeta]>,
     /// The conversations whose route crosses this port: (flow, data or ACK).
     pub crossing: Vec<(FlowId, PacketKind)>,
+}
+
+impl PortInfo {
+    /// The time the line takes to send a full buffer (its largest queueing delay); a buffer in
+    /// packets counts the largest data packet crossing the port. `None` if the buffer is unlimited.
+    pub fn drain_time(&self) -> Option<Time> {
+        let bytes = match self.buffer {
+            BufferLimit::Unlimited => return None,
+            BufferLimit::Bytes(n) => n,
+            BufferLimit::Packets(n) => {
+                let largest = self
+                    .crossing
+                    .iter()
+                    .filter(|(_, kind)| *kind == PacketKind::Data)
+                    .map(|(f, _)| self.flows[f.idx()].packet_size)
+                    .max()
+                    .unwrap_or(0);
+                n * largest as u64
+            }
+        };
+        Some(Time::from_secs_f64(bytes as f64 * 8.0 / self.rate.0 as f64))
+    }
 }
 
 /// A registered discipline.
@@ -236,7 +260,13 @@ pub static QDISCS: &[QdiscKind] = &[
         name: "csfq",
         summary: "core-stateless fair queueing: rate labels from the edge, drops with probability 1 − α/label",
         reference: "Stoica, Shenker & Zhang, SIGCOMM 1998",
-        build: |p, port| build_with(p, port, Csfq::new),
+        build: |p, port| {
+            // K's default depends on the port: resolve it so the resolved scenario shows it
+            let (config, _) = parse_params::<csfq::CsfqConfig>(p)?;
+            let config = config.resolved(port);
+            let params = crate::params::to_params(&config);
+            Ok((Box::new(Csfq::new(config, port)?), params))
+        },
     },
     QdiscKind {
         name: "fred",
@@ -350,7 +380,13 @@ pub(crate) mod testing {
         let metas: Vec<FlowMeta> = flows
             .iter()
             .enumerate()
-            .map(|(i, &(s, d))| FlowMeta { name: format!("f{i}"), src: NodeId(s), dst: NodeId(d), weight: 1.0 })
+            .map(|(i, &(s, d))| FlowMeta {
+                name: format!("f{i}"),
+                src: NodeId(s),
+                dst: NodeId(d),
+                weight: 1.0,
+                packet_size: 1000,
+            })
             .collect();
         let crossing = (0..flows.len()).map(|i| (FlowId(i as u32), PacketKind::Data)).collect();
         PortInfo { buffer, rate: Rate(1_000_000), flows: metas.into(), crossing }

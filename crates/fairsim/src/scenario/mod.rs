@@ -314,7 +314,13 @@ impl Scenario {
         })?;
         let (s, params) = (kind.build)(
             &spec.params,
-            &FlowInfo { window: flow.window, packet_size: flow.packet_size, seed, name: &flow.name },
+            &FlowInfo {
+                window: flow.window,
+                packet_size: flow.packet_size,
+                seed,
+                name: &flow.name,
+                unending: matches!(flow.app, App::Ftp { packets: None }),
+            },
         )
         .map_err(|e| Problem::from_param(&spec.path, e))?;
         Ok(Some((s, Component { params, ..spec })))

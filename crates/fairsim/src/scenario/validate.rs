@@ -93,7 +93,13 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
 fn flows_meta(flows: &[FlowSpec]) -> std::sync::Arc<[crate::qdisc::FlowMeta]> {
     flows
         .iter()
-        .map(|f| crate::qdisc::FlowMeta { name: f.name.clone(), src: f.src, dst: f.dst, weight: f.weight })
+        .map(|f| crate::qdisc::FlowMeta {
+            name: f.name.clone(),
+            src: f.src,
+            dst: f.dst,
+            weight: f.weight,
+            packet_size: f.packet_size,
+        })
         .collect()
 }
 

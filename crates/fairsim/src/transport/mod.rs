@@ -139,6 +139,9 @@ pub struct FlowInfo<'a> {
     /// The run's seed and the flow's name, for senders that draw random numbers.
     pub seed: u64,
     pub name: &'a str,
+    /// Whether the application always has data (an FTP without `size`): senders that set their
+    /// own rate, such as RLM, carry nothing else.
+    pub unending: bool,
 }
 
 pub struct TransportKind {
@@ -232,6 +235,11 @@ pub static TRANSPORTS: &[TransportKind] = &[
         summary: "receiver-driven layered multicast, one receiver: join experiments add layers, loss drops them",
         reference: "McCanne, Jacobson & Vetterli, SIGCOMM 1996 (ns-2's rlm.tcl constants)",
         build: |p, f| {
+            if !f.unending {
+                return Err(ParamError::new(
+                    "RLM sends its layers at their own rates and carries no application's data: use app = \"ftp\" without `size`",
+                ));
+            }
             let (config, resolved) = parse_params::<rlm::RlmConfig>(p)?;
             let rng = crate::engine::rng::stream(f.seed, &format!("rlm:{}", f.name));
             Ok((Box::new(rlm::Rlm::checked(config, f.packet_size, rng)?), resolved))

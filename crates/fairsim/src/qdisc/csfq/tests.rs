@@ -31,11 +31,45 @@ fn simultaneous_packets_are_carried_into_the_next_sample() {
     assert!((after - ((1.0 - w) * 16000.0 / 0.01 + w * before)).abs() < 1e-6);
 }
 
-/// CSFQ on a 100 Mb/s line, fast enough that the tests' traffic never congests it.
+/// CSFQ on a 100 Mb/s line, fast enough that the tests' traffic never congests it, with the
+/// paper's K = K_α = K_c = 100 ms unless `cfg` says otherwise.
 fn csfq(cfg: CsfqConfig, buffer: BufferLimit, flows: usize) -> Csfq {
     let mut info = port(buffer, &vec![(0, 1); flows]);
     info.rate = crate::units::Rate(100_000_000);
+    let paper = Some(Time::from_millis(100));
+    let cfg = CsfqConfig { k: cfg.k.or(paper), k_alpha: cfg.k_alpha.or(paper), k_c: cfg.k_c.or(paper), ..cfg };
     Csfq::new(cfg, &info).unwrap()
+}
+
+#[test]
+fn the_default_time_constants_follow_the_papers_rule_of_twice_the_largest_queueing_delay() {
+    let ms = |buffer: BufferLimit, rate: u64| {
+        let mut info = port(buffer, &[(0, 1)]);
+        info.rate = crate::units::Rate(rate);
+        time_constant(&info).as_secs_f64() * 1000.0
+    };
+    let kb64 = BufferLimit::Bytes(65_536);
+    // the paper's three settings (§3): 100 ms, 250 ms (RLM, 4 Mb/s), 400 ms (256 KB)
+    for (got, printed) in [(ms(kb64, 10_000_000), 100.0), (ms(kb64, 4_000_000), 250.0)] {
+        assert!((got / printed - 1.0).abs() < 0.05, "{got} ms against the paper's {printed}");
+    }
+    assert!((ms(BufferLimit::Bytes(262_144), 10_000_000) / 400.0 - 1.0).abs() < 0.05);
+    // a slow line's buffer in packets counts its flows' 1000-byte packets: 2 × 8 × 8000 / 56000
+    assert!((ms(BufferLimit::Packets(8), 56_000) - 2285.7).abs() < 0.1);
+    // never below 100 ms, nor without a buffer to drain
+    assert_eq!(ms(kb64, 10_000_000_000), 100.0);
+    assert_eq!(ms(BufferLimit::Unlimited, 56_000), 100.0);
+}
+
+#[test]
+fn the_resolved_parameters_show_the_time_constants_used() {
+    let info = port(BufferLimit::Bytes(65_536), &[(0, 1)]);
+    let explicit = toml::from_str("k_c = \"300ms\"").unwrap();
+    let (_, params) = (crate::qdisc::find("csfq").unwrap().build)(&explicit, &info).unwrap();
+    let shown = |key: &str| params[key].as_str().unwrap().to_string();
+    assert_eq!(shown("k_c"), "300ms");
+    assert_eq!(shown("k"), shown("k_alpha"));
+    assert!(shown("k").ends_with('s'), "{}", shown("k"));
 }
 
 /// A core port that always drops by its α: no buffer occupancy counts as calm.
