@@ -67,7 +67,9 @@ def test_overrides_as_dict_or_list():
 
 
 def test_a_dict_override_is_a_toml_table():
-    sc = fairsim.loads(SMALL).with_overrides({"flows.ftp.transport": {"kind": "jk", "window": 3, "min_rto": "200ms"}})
+    sc = fairsim.loads(SMALL).with_overrides(
+        {"flows.ftp.transport": {"kind": "jk", "window": 3, "min_rto": "200ms"}}
+    )
     text = sc.resolved_toml("G/FCFS")
     assert 'kind = "jk"' in text and "window = 3" in text
 

@@ -18,7 +18,14 @@ from fairsim.reproduce.model import Experiment, Figure, Paper, Sweep
 PAIRS = ("FIFO", "RED", "FRED-1", "FRED-2", "DRR", "CSFQ")
 FAIR3 = 10 / 32  # Mb/s, Figure 3's fair share
 FAIR6 = 10 / 11  # Mb/s, Figure 6's
-COLORS = {"FIFO": "#7f7f7f", "RED": "#ff7f0e", "FRED-1": "#9467bd", "FRED-2": "#8c564b", "DRR": "#2ca02c", "CSFQ": "#d62728"}
+COLORS = {
+    "FIFO": "#7f7f7f",
+    "RED": "#ff7f0e",
+    "FRED-1": "#9467bd",
+    "FRED-2": "#8c564b",
+    "DRR": "#2ca02c",
+    "CSFQ": "#d62728",
+}
 
 
 def mbps(m, pair: str, flow: str) -> float:
@@ -46,7 +53,11 @@ def fig4_overrides(n: float) -> dict:
 def fig6_overrides(flow: str, other: str):
     def overrides(k: float) -> dict:
         k = int(k)
-        out = {f"flows.{flow}.enabled": True, f"flows.{other}.enabled": False, f"flows.{flow}.dst": f"sink{k}"}
+        out = {
+            f"flows.{flow}.enabled": True,
+            f"flows.{other}.enabled": False,
+            f"flows.{flow}.dst": f"sink{k}",
+        }
         for link in range(1, 6):
             for j in range(1, 11):
                 out[f"flows.x{link}_{j}.enabled"] = link <= k
@@ -55,7 +66,9 @@ def fig6_overrides(flow: str, other: str):
     return overrides
 
 
-TABLE4_TCP = {f"flows.udp{i}.enabled": False for i in (1, 2, 3)} | {f"flows.tcp{i}.enabled": True for i in (1, 2, 3)}
+TABLE4_TCP = {f"flows.udp{i}.enabled": False for i in (1, 2, 3)} | {
+    f"flows.tcp{i}.enabled": True for i in (1, 2, 3)
+}
 
 EXPERIMENTS = (
     Experiment(
@@ -102,14 +115,18 @@ N, three replications.
         "fig6a",
         "csfq98/fig6_chain.toml",
         "Figure 6(a): UDP-0 across K congested links",
-        sweep=Sweep("K", values=(1, 2, 3, 4, 5), quick_values=(1, 3, 5), overrides=fig6_overrides("udp0", "tcp0")),
+        sweep=Sweep(
+            "K", values=(1, 2, 3, 4, 5), quick_values=(1, 3, 5), overrides=fig6_overrides("udp0", "tcp0")
+        ),
         discussion="The curves' values are lost; the claims carry the paper's findings.",
     ),
     Experiment(
         "fig6b",
         "csfq98/fig6_chain.toml",
         "Figure 6(b): TCP-0 across K congested links",
-        sweep=Sweep("K", values=(1, 2, 3, 4, 5), quick_values=(1, 3, 5), overrides=fig6_overrides("tcp0", "udp0")),
+        sweep=Sweep(
+            "K", values=(1, 2, 3, 4, 5), quick_values=(1, 3, 5), overrides=fig6_overrides("tcp0", "udp0")
+        ),
         discussion="The curves' values are lost; the claims carry the paper's findings.",
     ),
     Experiment(
@@ -189,7 +206,9 @@ after link 1's drops, TCP sources slow down and their labels follow their rates.
 def fig3a_csfq(ctx: Context):
     m = ctx("fig3a")
     dev = [mbps(m, "CSFQ", f"udp{i}") / FAIR3 - 1 for i in range(32)]
-    return verdict(all(-0.11 <= d <= 0.05 for d in dev), lowest_deviation=min(dev), highest_deviation=max(dev))
+    return verdict(
+        all(-0.11 <= d <= 0.05 for d in dev), lowest_deviation=min(dev), highest_deviation=max(dev)
+    )
 
 
 def fig3a_drr(ctx: Context):
@@ -261,15 +280,28 @@ def _fig6(ctx: Context, exp: str, flow: str) -> dict[str, dict[int, float]]:
 def fig6a(ctx: Context):
     c = _fig6(ctx, "fig6a", "udp0")
     k = max(c["CSFQ"])
-    held = min(c["CSFQ"].values()) >= 0.8 and min(c["DRR"].values()) >= 0.9 and c["FIFO"][k] < 0.6 * c["CSFQ"][k]
-    return verdict(held, CSFQ_lowest=min(c["CSFQ"].values()), DRR_lowest=min(c["DRR"].values()), FIFO_at_most_links=c["FIFO"][k], RED_at_most_links=c["RED"][k])
+    held = (
+        min(c["CSFQ"].values()) >= 0.8 and min(c["DRR"].values()) >= 0.9 and c["FIFO"][k] < 0.6 * c["CSFQ"][k]
+    )
+    return verdict(
+        held,
+        CSFQ_lowest=min(c["CSFQ"].values()),
+        DRR_lowest=min(c["DRR"].values()),
+        FIFO_at_most_links=c["FIFO"][k],
+        RED_at_most_links=c["RED"][k],
+    )
 
 
 def fig6b(ctx: Context):
     c = _fig6(ctx, "fig6b", "tcp0")
     k = max(c["CSFQ"])
     fred = max(c["FRED-1"][k], c["FRED-2"][k])
-    held = c["CSFQ"][k] >= 0.6 and c["DRR"][k] >= 0.6 and fred < c["CSFQ"][k] and max(c["RED"][k], c["FIFO"][k]) < fred
+    held = (
+        c["CSFQ"][k] >= 0.6
+        and c["DRR"][k] >= 0.6
+        and fred < c["CSFQ"][k]
+        and max(c["RED"][k], c["FIFO"][k]) < fred
+    )
     return verdict(held, **{f"{p} at K={k}": v[k] for p, v in c.items()})
 
 
@@ -315,7 +347,14 @@ def table4(ctx: Context):
     unlabeled = mbps(udp, "CSFQ, no relabeling", "udp3")
     held = all(within(x, 10 / 3, rel=0.05) for x in u) and all(within(x, 10 / 3, rel=0.1) for x in t)
     held &= unlabeled > 1.2 * 10 / 3
-    return verdict(held, UDP_lowest=min(u), UDP_highest=max(u), TCP_lowest=min(t), TCP_highest=max(t), flow_3_without_relabeling=unlabeled)
+    return verdict(
+        held,
+        UDP_lowest=min(u),
+        UDP_highest=max(u),
+        TCP_lowest=min(t),
+        TCP_highest=max(t),
+        flow_3_without_relabeling=unlabeled,
+    )
 
 
 SPEC = "spec §10 item"
@@ -326,44 +365,203 @@ def c(cid, exp, text, tolerance, check, source) -> Claim:
 
 
 CLAIMS = (
-    c("fig3a-csfq", "fig3a", "Under CSFQ every one of 32 UDPs gets between −11% and +5% of its fair share of 0.3125 Mb/s.", "every flow's 10 s throughput in [−11%, +5%] of 0.3125 Mb/s", fig3a_csfq, f"§3.1; {SPEC} 12"),
-    c("fig3a-drr", "fig3a", "DRR is extremely effective: every flow gets its fair share.", "every flow within 5% of 0.3125 Mb/s", fig3a_drr, f"§3.1; {SPEC} 12"),
-    c("fig3a-proportional", "fig3a", "FIFO, RED and FRED-1 give each flow a share proportional to its input.", "flow 31 (32× flow 0's input) gets more than 8× flow 0's throughput under each", fig3a_proportional, f"§3.1; {SPEC} 12"),
-    c("fig3b-udp", "fig3b", "A 10 Mb/s UDP among 31 TCPs gets 0.361 Mb/s under CSFQ, 0.396 under DRR, almost 1.8 under FRED, and more than 8 under FIFO and RED.", "CSFQ and DRR below twice the fair share (0.625), the better FRED between 3 and 8 times it, FIFO and RED above 8 Mb/s", fig3b, f"§3.1; {SPEC} 13"),
-    c("fig4-drr", "fig4", "DRR serves a TCP against N − 1 UDPs very well for fewer than 22 flows and degrades after that (its buffer share falls below three packets).", "DRR's normalised TCP throughput averages at least 0.8 below N = 22 and at least 10% less from N = 22", fig4_drr, f"§3.1; {SPEC} 14"),
-    c("fig4-csfq-vs-drr", "fig4", "CSFQ outperforms DRR when the number of flows is large, letting the TCP buffer bursts.", "CSFQ's normalised TCP throughput, averaged over N ≥ 22, above DRR's", fig4_csfq_vs_drr, f"§3.1; {SPEC} 14"),
-    c("fig4-csfq-vs-fred", "fig4", "Across the whole range CSFQ is similar to or better than FRED.", "at every N, CSFQ's normalised TCP throughput at least the better FRED's − 0.1", fig4_csfq_vs_fred, f"§3.1; {SPEC} 14"),
-    c("fig6a", "fig6a", "A UDP at its fair share across a chain of congested links: CSFQ and FRED do reasonably well, DRR best; FIFO and RED much worse.", "CSFQ's normalised throughput at least 0.8 at every K, DRR's at least 0.9, FIFO below 0.6× CSFQ at the longest chain", fig6a, f"§3.2; {SPEC} 15"),
-    c("fig6b", "fig6b", "A TCP across the chain: DRR and CSFQ are effective, FRED significantly worse but much better than RED and FIFO.", "at the longest chain: CSFQ and DRR at least 0.6 of the fair share, the better FRED below CSFQ, RED and FIFO below it", fig6b, f"§3.2; {SPEC} 15"),
-    c("fig7", "fig7", "Three RLM flows and a TCP on 4 Mb/s: DRR and CSFQ give fair allocations (about 1 Mb/s each); FRED does not.", "under DRR and CSFQ every flow within 30% of 1 Mb/s; under FRED-1 the best flow above 1.5× the worst", fig7, f"§3.3; {SPEC} 16"),
-    c("table1", "table1", "An ON-OFF source at 10 Mb/s among 19 TCPs: DRR holds it to its share; FRED and CSFQ achieve a high degree of fairness; RED and FIFO let it through.", "DRR delivers fewer of its packets than CSFQ and FRED-2, and RED and FIFO more than twice what they deliver", table1, f"§3.4; {SPEC} 17"),
-    c("table2", "table2", "Web transfers against a 10 Mb/s UDP: CSFQ is almost an order of magnitude better than FIFO and RED, though worse than FRED.", "CSFQ's mean transfer time below a third of RED's and FIFO's, and within 10× of DRR's and FRED-2's", table2, f"§3.4; {SPEC} 18"),
-    c("table3", "table3", "On a 100 ms link, CSFQ and FRED perform reasonably well (92% and 80% of the ideal), RED and FIFO do not (10% and 6%).", "CSFQ at least 70% of 6250 packets per TCP, FRED-2 at least 60%, RED and FIFO at most 15%", table3, f"§3.5; {SPEC} 19"),
-    c("table4", "table4-udp", "With relabeling, three flows across two congested links share the second fairly: UDPs 3.36/3.32/3.28 and TCPs 3.43/3.13/3.43 Mb/s, all ≈ 3.33.", "UDPs within 5% and TCPs within 10% of 3.33 Mb/s; without relabeling (our ablation) flow 3 gets more than 1.2× its share", table4, f"§3.6; {SPEC} 20"),
+    c(
+        "fig3a-csfq",
+        "fig3a",
+        "Under CSFQ every one of 32 UDPs gets between −11% and +5% of its fair share of 0.3125 Mb/s.",
+        "every flow's 10 s throughput in [−11%, +5%] of 0.3125 Mb/s",
+        fig3a_csfq,
+        f"§3.1; {SPEC} 12",
+    ),
+    c(
+        "fig3a-drr",
+        "fig3a",
+        "DRR is extremely effective: every flow gets its fair share.",
+        "every flow within 5% of 0.3125 Mb/s",
+        fig3a_drr,
+        f"§3.1; {SPEC} 12",
+    ),
+    c(
+        "fig3a-proportional",
+        "fig3a",
+        "FIFO, RED and FRED-1 give each flow a share proportional to its input.",
+        "flow 31 (32× flow 0's input) gets more than 8× flow 0's throughput under each",
+        fig3a_proportional,
+        f"§3.1; {SPEC} 12",
+    ),
+    c(
+        "fig3b-udp",
+        "fig3b",
+        "A 10 Mb/s UDP among 31 TCPs gets 0.361 Mb/s under CSFQ, 0.396 under DRR, almost 1.8 under FRED, and more than 8 under FIFO and RED.",
+        "CSFQ and DRR below twice the fair share (0.625), the better FRED between 3 and 8 times it, FIFO and RED above 8 Mb/s",
+        fig3b,
+        f"§3.1; {SPEC} 13",
+    ),
+    c(
+        "fig4-drr",
+        "fig4",
+        "DRR serves a TCP against N − 1 UDPs very well for fewer than 22 flows and degrades after that (its buffer share falls below three packets).",
+        "DRR's normalised TCP throughput averages at least 0.8 below N = 22 and at least 10% less from N = 22",
+        fig4_drr,
+        f"§3.1; {SPEC} 14",
+    ),
+    c(
+        "fig4-csfq-vs-drr",
+        "fig4",
+        "CSFQ outperforms DRR when the number of flows is large, letting the TCP buffer bursts.",
+        "CSFQ's normalised TCP throughput, averaged over N ≥ 22, above DRR's",
+        fig4_csfq_vs_drr,
+        f"§3.1; {SPEC} 14",
+    ),
+    c(
+        "fig4-csfq-vs-fred",
+        "fig4",
+        "Across the whole range CSFQ is similar to or better than FRED.",
+        "at every N, CSFQ's normalised TCP throughput at least the better FRED's − 0.1",
+        fig4_csfq_vs_fred,
+        f"§3.1; {SPEC} 14",
+    ),
+    c(
+        "fig6a",
+        "fig6a",
+        "A UDP at its fair share across a chain of congested links: CSFQ and FRED do reasonably well, DRR best; FIFO and RED much worse.",
+        "CSFQ's normalised throughput at least 0.8 at every K, DRR's at least 0.9, FIFO below 0.6× CSFQ at the longest chain",
+        fig6a,
+        f"§3.2; {SPEC} 15",
+    ),
+    c(
+        "fig6b",
+        "fig6b",
+        "A TCP across the chain: DRR and CSFQ are effective, FRED significantly worse but much better than RED and FIFO.",
+        "at the longest chain: CSFQ and DRR at least 0.6 of the fair share, the better FRED below CSFQ, RED and FIFO below it",
+        fig6b,
+        f"§3.2; {SPEC} 15",
+    ),
+    c(
+        "fig7",
+        "fig7",
+        "Three RLM flows and a TCP on 4 Mb/s: DRR and CSFQ give fair allocations (about 1 Mb/s each); FRED does not.",
+        "under DRR and CSFQ every flow within 30% of 1 Mb/s; under FRED-1 the best flow above 1.5× the worst",
+        fig7,
+        f"§3.3; {SPEC} 16",
+    ),
+    c(
+        "table1",
+        "table1",
+        "An ON-OFF source at 10 Mb/s among 19 TCPs: DRR holds it to its share; FRED and CSFQ achieve a high degree of fairness; RED and FIFO let it through.",
+        "DRR delivers fewer of its packets than CSFQ and FRED-2, and RED and FIFO more than twice what they deliver",
+        table1,
+        f"§3.4; {SPEC} 17",
+    ),
+    c(
+        "table2",
+        "table2",
+        "Web transfers against a 10 Mb/s UDP: CSFQ is almost an order of magnitude better than FIFO and RED, though worse than FRED.",
+        "CSFQ's mean transfer time below a third of RED's and FIFO's, and within 10× of DRR's and FRED-2's",
+        table2,
+        f"§3.4; {SPEC} 18",
+    ),
+    c(
+        "table3",
+        "table3",
+        "On a 100 ms link, CSFQ and FRED perform reasonably well (92% and 80% of the ideal), RED and FIFO do not (10% and 6%).",
+        "CSFQ at least 70% of 6250 packets per TCP, FRED-2 at least 60%, RED and FIFO at most 15%",
+        table3,
+        f"§3.5; {SPEC} 19",
+    ),
+    c(
+        "table4",
+        "table4-udp",
+        "With relabeling, three flows across two congested links share the second fairly: UDPs 3.36/3.32/3.28 and TCPs 3.43/3.13/3.43 Mb/s, all ≈ 3.33.",
+        "UDPs within 5% and TCPs within 10% of 3.33 Mb/s; without relabeling (our ablation) flow 3 gets more than 1.2× its share",
+        table4,
+        f"§3.6; {SPEC} 20",
+    ),
 )
 
 TESTED = (
-    TestedClaim("estimator", "The edge estimate (Eq. 3) weighs by e^{−T/K} and converges to the true rate whatever the packet sizes.", ("qdisc::csfq::tests::the_flow_rate_estimate_converges_whatever_the_packet_sizes",), f"{SPEC} 1"),
-    TestedClaim("drop-probability", "The drop probability is max(0, 1 − α/label), independent of the packet size.", ("qdisc::csfq::tests::the_drop_probability_depends_on_the_label_not_the_packet_size",), f"{SPEC} 2"),
-    TestedClaim("alpha", "α ← α·C/F̂ after a congested window; the largest label after an uncongested one.", ("qdisc::csfq::tests::a_congested_window_scales_alpha_by_capacity_over_accepted_rate", "qdisc::csfq::tests::an_uncongested_window_sets_alpha_to_the_largest_label"), f"{SPEC} 3-4"),
-    TestedClaim("overflow", "Each overflow lowers α by 1%, by at most 25% between regular updates.", ("qdisc::csfq::tests::overflows_lower_alpha_by_one_percent_and_at_most_a_quarter",), f"{SPEC} 5"),
-    TestedClaim("low-occupancy", "Once uncongested, a link stays so (and drops nothing) while its buffer is less than half full.", ("qdisc::csfq::tests::a_calm_buffer_keeps_the_link_uncongested", "qdisc::csfq::tests::an_uncongested_link_with_a_calm_buffer_drops_nothing"), f"{SPEC} 6"),
-    TestedClaim("relabel-and-state", "Forwarded packets leave with min(label, α); core routers keep no per-flow state (10 000 flows).", ("qdisc::csfq::tests::forwarded_packets_are_relabeled_to_the_fair_share", "qdisc::csfq::tests::a_core_router_keeps_no_per_flow_state_whatever_the_number_of_flows"), f"{SPEC} 7, 21"),
-    TestedClaim("weighted", "Weighted CSFQ gives bandwidth in proportion to the weights; unweighted, max-min shares.", ("fairness::csfq_approximates_max_min_and_weighted_shares_without_per_flow_queues",), f"{SPEC} 8-9"),
-    TestedClaim("theorem-1", "Theorem 1: with fixed α and no buffer, a flow's excess service never exceeds r_α·K·(1 + ln(R/r_α)) + l_max.", ("qdisc::csfq::tests::excess_service_stays_within_theorem_1s_bound (property test)", "qdisc::csfq::tests::a_long_burst_at_the_peak_rate_approaches_the_bound_but_stays_under"), f"{SPEC} 10"),
-    TestedClaim("label-encoding", "An 8-bit float label (4-bit mantissa and exponent) covers 1 kb/s-65 Mb/s within 6.25%. Not implemented: labels are carried as 32-bit floats.", (), f"{SPEC} 11"),
+    TestedClaim(
+        "estimator",
+        "The edge estimate (Eq. 3) weighs by e^{−T/K} and converges to the true rate whatever the packet sizes.",
+        ("qdisc::csfq::tests::the_flow_rate_estimate_converges_whatever_the_packet_sizes",),
+        f"{SPEC} 1",
+    ),
+    TestedClaim(
+        "drop-probability",
+        "The drop probability is max(0, 1 − α/label), independent of the packet size.",
+        ("qdisc::csfq::tests::the_drop_probability_depends_on_the_label_not_the_packet_size",),
+        f"{SPEC} 2",
+    ),
+    TestedClaim(
+        "alpha",
+        "α ← α·C/F̂ after a congested window; the largest label after an uncongested one.",
+        (
+            "qdisc::csfq::tests::a_congested_window_scales_alpha_by_capacity_over_accepted_rate",
+            "qdisc::csfq::tests::an_uncongested_window_sets_alpha_to_the_largest_label",
+        ),
+        f"{SPEC} 3-4",
+    ),
+    TestedClaim(
+        "overflow",
+        "Each overflow lowers α by 1%, by at most 25% between regular updates.",
+        ("qdisc::csfq::tests::overflows_lower_alpha_by_one_percent_and_at_most_a_quarter",),
+        f"{SPEC} 5",
+    ),
+    TestedClaim(
+        "low-occupancy",
+        "Once uncongested, a link stays so (and drops nothing) while its buffer is less than half full.",
+        (
+            "qdisc::csfq::tests::a_calm_buffer_keeps_the_link_uncongested",
+            "qdisc::csfq::tests::an_uncongested_link_with_a_calm_buffer_drops_nothing",
+        ),
+        f"{SPEC} 6",
+    ),
+    TestedClaim(
+        "relabel-and-state",
+        "Forwarded packets leave with min(label, α); core routers keep no per-flow state (10 000 flows).",
+        (
+            "qdisc::csfq::tests::forwarded_packets_are_relabeled_to_the_fair_share",
+            "qdisc::csfq::tests::a_core_router_keeps_no_per_flow_state_whatever_the_number_of_flows",
+        ),
+        f"{SPEC} 7, 21",
+    ),
+    TestedClaim(
+        "weighted",
+        "Weighted CSFQ gives bandwidth in proportion to the weights; unweighted, max-min shares.",
+        ("fairness::csfq_approximates_max_min_and_weighted_shares_without_per_flow_queues",),
+        f"{SPEC} 8-9",
+    ),
+    TestedClaim(
+        "theorem-1",
+        "Theorem 1: with fixed α and no buffer, a flow's excess service never exceeds r_α·K·(1 + ln(R/r_α)) + l_max.",
+        (
+            "qdisc::csfq::tests::excess_service_stays_within_theorem_1s_bound (property test)",
+            "qdisc::csfq::tests::a_long_burst_at_the_peak_rate_approaches_the_bound_but_stays_under",
+        ),
+        f"{SPEC} 10",
+    ),
+    TestedClaim(
+        "label-encoding",
+        "An 8-bit float label (4-bit mantissa and exponent) covers 1 kb/s-65 Mb/s within 6.25%. Not implemented: labels are carried as 32-bit floats.",
+        (),
+        f"{SPEC} 11",
+    ),
 )
 
 
 # --- figures --------------------------------------------------------------------------
 
 
-def _lines(title: str, xlabel: str, ylabel: str, series: dict[str, list[tuple[float, float]]], ref=None) -> MplFigure:
+def _lines(
+    title: str, xlabel: str, ylabel: str, series: dict[str, list[tuple[float, float]]], ref=None
+) -> MplFigure:
     fig = MplFigure(figsize=(7, 4.2))
     ax = fig.subplots()
     for p, pts in series.items():
         if pts:
-            ax.plot([x for x, _ in pts], [y for _, y in pts], "o-", markersize=3, label=p, color=COLORS.get(p))
+            ax.plot(
+                [x for x, _ in pts], [y for _, y in pts], "o-", markersize=3, label=p, color=COLORS.get(p)
+            )
     if ref is not None:
         ax.axhline(ref, color="black", linestyle=":", linewidth=0.8)
     ax.set_xlabel(xlabel)
@@ -376,26 +574,42 @@ def _lines(title: str, xlabel: str, ylabel: str, series: dict[str, list[tuple[fl
 def draw_fig3a(ctx: Context):
     m = ctx("fig3a")
     series = {p: [(i, mbps(m, p, f"udp{i}")) for i in range(32)] for p in PAIRS}
-    return _lines("32 UDPs, flow i at (i+1)× its share", "flow", "throughput over 10 s (Mb/s)", series, ref=FAIR3)
+    return _lines(
+        "32 UDPs, flow i at (i+1)× its share", "flow", "throughput over 10 s (Mb/s)", series, ref=FAIR3
+    )
 
 
 def draw_fig3b(ctx: Context):
     m = ctx("fig3b")
     series = {p: [(i, mbps(m, p, "udp0" if i == 0 else f"tcp{i}")) for i in range(32)] for p in PAIRS}
-    fig = _lines("flow 0: UDP at 10 Mb/s; flows 1-31: TCPs", "flow", "throughput over 10 s (Mb/s)", series, ref=FAIR3)
+    fig = _lines(
+        "flow 0: UDP at 10 Mb/s; flows 1-31: TCPs", "flow", "throughput over 10 s (Mb/s)", series, ref=FAIR3
+    )
     fig.axes[0].set_yscale("log")
     return fig
 
 
 def draw_fig4(ctx: Context):
     c = _fig4(ctx)
-    return _lines("one TCP against N − 1 UDPs at twice their share", "N (flows)", "TCP throughput / fair share", {p: sorted(v.items()) for p, v in c.items()}, ref=1.0)
+    return _lines(
+        "one TCP against N − 1 UDPs at twice their share",
+        "N (flows)",
+        "TCP throughput / fair share",
+        {p: sorted(v.items()) for p, v in c.items()},
+        ref=1.0,
+    )
 
 
 def _draw_fig6(exp: str, flow: str, title: str):
     def draw(ctx: Context):
         c = _fig6(ctx, exp, flow)
-        return _lines(title, "congested links", "throughput / fair share", {p: sorted(v.items()) for p, v in c.items()}, ref=1.0)
+        return _lines(
+            title,
+            "congested links",
+            "throughput / fair share",
+            {p: sorted(v.items()) for p, v in c.items()},
+            ref=1.0,
+        )
 
     return draw
 
@@ -411,7 +625,12 @@ def draw_fig7(ctx: Context):
     for ax, pair in zip(axes, pairs, strict=True):
         d = df[(df["pair"] == pair) & (df["seed"] == seed)]
         for flow, g in d.groupby("flow"):
-            ax.plot(g["end_s"], g["bytes_unique"] * 8 / (g["end_s"] - g["start_s"]) / 1e6, linewidth=0.7, label=flow)
+            ax.plot(
+                g["end_s"],
+                g["bytes_unique"] * 8 / (g["end_s"] - g["start_s"]) / 1e6,
+                linewidth=0.7,
+                label=flow,
+            )
         ax.set_title(pair, fontsize="small", loc="left")
         ax.set_ylabel("Mb/s", fontsize="small")
         ax.set_ylim(0, 4.2)
@@ -422,12 +641,48 @@ def draw_fig7(ctx: Context):
 
 
 FIGURES = (
-    Figure("fig3a", "Figure 3(a)", "Each flow's throughput over 10 s; the dotted line is the fair share.", "fig3a", draw_fig3a),
-    Figure("fig3b", "Figure 3(b)", "The UDP (flow 0) and the 31 TCPs; log scale; the dotted line is the fair share.", "fig3b", draw_fig3b),
-    Figure("fig4", "Figure 4", "The TCP's throughput over its fair share 10/N Mb/s, against the number of flows N.", "fig4", draw_fig4),
-    Figure("fig6a", "Figure 6(a)", "UDP-0's throughput over its fair share (0.909 Mb/s) against the number of congested links.", "fig6a", _draw_fig6("fig6a", "udp0", "UDP-0 across a chain of congested links")),
-    Figure("fig6b", "Figure 6(b)", "TCP-0's throughput over its fair share against the number of congested links.", "fig6b", _draw_fig6("fig6b", "tcp0", "TCP-0 across a chain of congested links")),
-    Figure("fig7", "Figure 7", "Throughput over 1 s of the three RLM flows and the TCP, one panel per discipline (first replication).", "fig7", draw_fig7),
+    Figure(
+        "fig3a",
+        "Figure 3(a)",
+        "Each flow's throughput over 10 s; the dotted line is the fair share.",
+        "fig3a",
+        draw_fig3a,
+    ),
+    Figure(
+        "fig3b",
+        "Figure 3(b)",
+        "The UDP (flow 0) and the 31 TCPs; log scale; the dotted line is the fair share.",
+        "fig3b",
+        draw_fig3b,
+    ),
+    Figure(
+        "fig4",
+        "Figure 4",
+        "The TCP's throughput over its fair share 10/N Mb/s, against the number of flows N.",
+        "fig4",
+        draw_fig4,
+    ),
+    Figure(
+        "fig6a",
+        "Figure 6(a)",
+        "UDP-0's throughput over its fair share (0.909 Mb/s) against the number of congested links.",
+        "fig6a",
+        _draw_fig6("fig6a", "udp0", "UDP-0 across a chain of congested links"),
+    ),
+    Figure(
+        "fig6b",
+        "Figure 6(b)",
+        "TCP-0's throughput over its fair share against the number of congested links.",
+        "fig6b",
+        _draw_fig6("fig6b", "tcp0", "TCP-0 across a chain of congested links"),
+    ),
+    Figure(
+        "fig7",
+        "Figure 7",
+        "Throughput over 1 s of the three RLM flows and the TCP, one panel per discipline (first replication).",
+        "fig7",
+        draw_fig7,
+    ),
 )
 
 PAPER = Paper(
