@@ -107,6 +107,37 @@ def test_the_claims_verdict_comes_from_the_runs_not_from_the_file():
     assert "ill-behaved" in verdict.measured
 
 
+def test_csfq_relabeling_claim_fails_without_relabeling():
+    """Table 4's claim holds with Eq. 7 and fails once CSFQ stops relabeling."""
+    paper = reproduce.paper("csfq98")
+    claim = next(c for c in paper.claims if c.id == "table4")
+    udp, tcp = paper.experiment("table4-udp"), paper.experiment("table4-tcp")
+    short = {"run.duration": "7s", "run.interval": "2s"}
+
+    def measured(relabel: bool) -> Context:
+        over = {} if relabel else {'pairs."CSFQ".qdisc': {"kind": "csfq", "k": "100ms", "relabel": False}}
+        runs = {
+            "table4-udp": fairsim.run(udp.path, set=short | over, progress=False),
+            "table4-tcp": fairsim.run(
+                tcp.path, pair="CSFQ", set=short | tcp.overrides | over, progress=False
+            ),
+        }
+        return Context({k: Measurements(v) for k, v in runs.items()})
+
+    assert claim.evaluate(measured(True)).held is True
+    assert claim.evaluate(measured(False)).held is False
+
+
+def test_a_flow_pattern_is_the_mean_and_spread_across_its_flows(small_path):
+    res = fairsim.run(small_path, pair="G/FCFS", set={"flows.telnet.app": "ftp"}, progress=False)
+    m = Measurements(res)
+    assert m.matching("*t*") == ["ftp", "telnet"]
+    each = [m.value("G/FCFS", f, "packets") for f in ("ftp", "telnet")]
+    across = m.estimate("G/FCFS", "*t*", "packets")
+    assert across.mean == pytest.approx(sum(each) / 2)
+    assert across.std == pytest.approx(abs(each[0] - each[1]) / 2**0.5)
+
+
 def test_a_claim_whose_experiment_did_not_run_is_not_evaluated():
     claim = reproduce.paper("dks89").claims[0]
     assert claim.evaluate(Context({})).held is None
