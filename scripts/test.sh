@@ -9,8 +9,8 @@ python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
-ruff check python tests
-ruff format --check python tests
+ruff check python tests scripts
+ruff format --check python tests scripts
 
 if cargo nextest --version >/dev/null 2>&1; then
     cargo nextest run --workspace
