@@ -42,7 +42,7 @@ def render(report: Report) -> str:
     if p.tested:
         parts.append("<h2>Claims about the algorithms, checked by the test suite</h2><ul>")
         for t in p.tested:
-            tests = ", ".join(f"<code>{escape(x)}</code>" for x in t.tests)
+            tests = ", ".join(f"<code>{escape(x)}</code>" for x in t.tests) or "none"
             parts.append(f"<li><b>{escape(t.id)}</b> — {escape(t.text)} <i>({escape(t.source)})</i>")
             parts.append(f" Tests: {tests}</li>")
         parts.append("</ul>")

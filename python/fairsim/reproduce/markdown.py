@@ -55,9 +55,8 @@ def render(report: Report, figure_dir: str = "figures") -> str:
     if p.tested:
         lines += ["", "## Claims about the algorithms, checked by the test suite", ""]
         for t in p.tested:
-            lines.append(
-                f"- **{t.id}** — {t.text} *({t.source})* Tests: {', '.join(f'`{x}`' for x in t.tests)}."
-            )
+            tests = ", ".join(f"`{x}`" for x in t.tests) or "none"
+            lines.append(f"- **{t.id}** — {t.text} *({t.source})* Tests: {tests}.")
     return "\n".join(lines) + "\n"
 
 

@@ -45,11 +45,12 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
     let graph = Graph { nodes: nodes.len(), ports: &endpoints };
 
     let pairs = build_pairs(&raw, &mut pb);
+    let net = Network { run: &raw.run, node: &node, graph: &graph, ports: &ports, topology_ok };
     let mut flows = vec![];
     for (name, f) in raw.flows.iter().filter(|(_, f)| f.enabled != Some(false)) {
         if f.app == "web" {
-            flows.extend(build_web(name, f, &raw.run, &node, &graph, &ports, topology_ok, &mut pb));
-        } else if let Some(flow) = build_flow(name, f, &raw.run, &node, &graph, &ports, topology_ok, &mut pb) {
+            flows.extend(build_web(name, f, &net, &mut pb));
+        } else if let Some(flow) = build_flow(name, f, &net, &mut pb) {
             flows.push(flow);
         }
     }
@@ -129,6 +130,16 @@ fn check_nodes(names: &[String], pb: &mut Problems) -> Vec<String> {
 }
 
 type NodeLookup<'a> = dyn Fn(&str, &[&str], &mut Problems) -> Option<NodeId> + 'a;
+
+/// What a flow is checked against: the run, the nodes, links and routes.
+struct Network<'a> {
+    run: &'a RawRun,
+    node: &'a NodeLookup<'a>,
+    graph: &'a Graph<'a>,
+    ports: &'a [PortSpec],
+    /// The links are sound, so a flow without a route is the flow's mistake.
+    topology_ok: bool,
+}
 
 fn build_links(
     raw: &indexmap::IndexMap<String, RawLink>,
@@ -341,17 +352,8 @@ fn named(
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
-fn build_flow(
-    name: &str,
-    f: &RawFlow,
-    run: &RawRun,
-    node: &NodeLookup,
-    graph: &Graph,
-    ports: &[PortSpec],
-    topology_ok: bool,
-    pb: &mut Problems,
-) -> Option<FlowSpec> {
+fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Option<FlowSpec> {
+    let Network { run, node, graph, ports, topology_ok } = *net;
     let at = |field: &'static str| ["flows", name, field];
     let before = pb.0.len();
     let src = node(&f.src, &at("src"), pb);
@@ -450,17 +452,7 @@ fn build_flow(
 
 /// A `web` application: `transfers` FTP flows `name#0`, `name#1`, ... over the same path, each
 /// a fresh connection, whose starts and sizes are drawn at run time (`Scenario::draws`).
-#[allow(clippy::too_many_arguments)]
-fn build_web(
-    name: &str,
-    f: &RawFlow,
-    run: &RawRun,
-    node: &NodeLookup,
-    graph: &Graph,
-    ports: &[PortSpec],
-    topology_ok: bool,
-    pb: &mut Problems,
-) -> Vec<FlowSpec> {
+fn build_web(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Vec<FlowSpec> {
     let at = |field: &'static str| ["flows", name, field];
     let before = pb.0.len();
     for (field, given) in [
@@ -494,7 +486,7 @@ fn build_web(
         pb.add(&at("shape"), "a Pareto shape must exceed 1 for the mean to exist");
     }
     let ftp = RawFlow { app: "ftp".into(), size: None, mean_gap: None, shape: None, transfers: None, ..f.clone() };
-    let built = build_flow(name, &ftp, run, node, graph, ports, topology_ok, pb);
+    let built = build_flow(name, &ftp, net, pb);
     let (Some(flow), true) = (built, pb.0.len() == before) else { return vec![] };
     let draw = Draw { group: name.to_string(), mean_gap, mean_size, shape };
     (0..transfers).map(|k| FlowSpec { name: format!("{name}#{k}"), draw: Some(draw.clone()), ..flow.clone() }).collect()

@@ -50,7 +50,9 @@ def fig4_overrides(n: float) -> dict:
     return out
 
 
-def fig6_overrides(flow: str, other: str):
+def fig6_sweep(flow: str, other: str) -> Sweep:
+    """Figure 6's sweep over K congested links, measuring `flow` with `other` switched off."""
+
     def overrides(k: float) -> dict:
         k = int(k)
         out = {
@@ -63,7 +65,7 @@ def fig6_overrides(flow: str, other: str):
                 out[f"flows.x{link}_{j}.enabled"] = link <= k
         return out
 
-    return overrides
+    return Sweep("K", values=(1, 2, 3, 4, 5), quick_values=(1, 3, 5), overrides=overrides)
 
 
 TABLE4_TCP = {f"flows.udp{i}.enabled": False for i in (1, 2, 3)} | {
@@ -122,25 +124,24 @@ against 0.74). Under CSFQ a TCP's rate estimate swings above α with each window
 are dropped at random; under FRED a flow with few packets buffered is never dropped. Reno in
 place of Tahoe gives the same picture (CSFQ 0.66-0.74, FRED 0.71-0.94 below N = 16). For many
 flows FRED-1 starves the TCP (below 0.1) and FRED-2 gives it 0.2-0.3, far below CSFQ.
-
 """,
     ),
     Experiment(
         "fig6a",
         "csfq98/fig6_chain.toml",
         "Figure 6(a): UDP-0 across K congested links",
-        sweep=Sweep(
-            "K", values=(1, 2, 3, 4, 5), quick_values=(1, 3, 5), overrides=fig6_overrides("udp0", "tcp0")
-        ),
-        discussion="The curves' values are lost; the claims carry the paper's findings.",
+        sweep=fig6_sweep("udp0", "tcp0"),
+        discussion="""
+The curves' values are lost; the claims carry the paper's findings. Across one to five congested
+links the UDP flow keeps at least 0.92 of its fair share under CSFQ and 0.99 under DRR, while
+FIFO leaves it 0.08 and RED 0.03 (values at five links).
+""",
     ),
     Experiment(
         "fig6b",
         "csfq98/fig6_chain.toml",
         "Figure 6(b): TCP-0 across K congested links",
-        sweep=Sweep(
-            "K", values=(1, 2, 3, 4, 5), quick_values=(1, 3, 5), overrides=fig6_overrides("tcp0", "udp0")
-        ),
+        sweep=fig6_sweep("tcp0", "udp0"),
         discussion="""
 The curves' values are lost; the claims carry the paper's findings. The ordering holds at every
 K — DRR (0.73-0.90 of the share), then CSFQ, then FRED-2, with FIFO, RED and FRED-1 near zero —
