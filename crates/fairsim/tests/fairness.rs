@@ -38,6 +38,7 @@ out = { between = ["gw", "dst"], rate = "10Mbps", buffer = 60 }
     }
     s += "\"fq uncharged\" = { qdisc = { kind = \"fq\", charge_drops = false } }\n";
     s += "\"csfq\" = { qdisc = \"csfq\" }\n\"red\" = { qdisc = \"red\" }\n";
+    s += "\"csfq byte labels\" = { qdisc = { kind = \"csfq\", label_format = \"byte\" } }\n";
     s
 }
 
@@ -45,10 +46,13 @@ out = { between = ["gw", "dst"], rate = "10Mbps", buffer = 60 }
 fn csfq_approximates_max_min_and_weighted_shares_without_per_flow_queues() {
     // the CSFQ paper (§3.1) finds every flow within −11%…+5% of its share
     let text = max_min_scenario([1.0; 4], ["1Mbps", "2Mbps", "4Mbps", "8Mbps"]);
-    let r = run(&text, "csfq");
-    for (i, want) in [1.0, 2.0, 3.5, 3.5].iter().enumerate() {
-        let got = goodput_mbps(&r, &format!("f{i}"));
-        assert!(got > 0.89 * want && got < 1.05 * want, "csfq: f{i} got {got:.3} Mb/s, fair share {want}");
+    // labels carried in the paper's 8-bit float (§2.7) keep the shares as well
+    for pair in ["csfq", "csfq byte labels"] {
+        let r = run(&text, pair);
+        for (i, want) in [1.0, 2.0, 3.5, 3.5].iter().enumerate() {
+            let got = goodput_mbps(&r, &format!("f{i}"));
+            assert!(got > 0.89 * want && got < 1.05 * want, "{pair}: f{i} got {got:.3} Mb/s, fair share {want}");
+        }
     }
     let unequal = text;
     let text = max_min_scenario([1.0, 2.0, 3.0, 4.0], ["10Mbps"; 4]);

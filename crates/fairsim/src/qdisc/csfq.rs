@@ -27,6 +27,11 @@
 //! packet has no label yet (`role = "auto"`: the first CSFQ router on a path is the edge, the
 //! paper's convention in §3), always (`"edge"`, re-estimating at an island's border) or never
 //! (`"core"`). Only a port that labels keeps per-flow state, and only for the flows it labels.
+//! Labels are 32-bit floats unless `label_format = "byte"` asks for §2.7's 8-bit encoding
+//! (`label.rs`).
+
+mod label;
+pub use label::LabelFormat;
 
 use super::classify::{Classifier, ConversationKey};
 use super::fifo::Fifo;
@@ -70,6 +75,8 @@ pub struct CsfqConfig {
     pub low_occupancy: f64,
     /// Rewrite labels to min(label, α) (Eq. 7); off only to show what relabeling is for.
     pub relabel: bool,
+    /// How labels travel: 32-bit floats, or the paper's 8-bit float for the ToS byte (§2.7).
+    pub label_format: LabelFormat,
 }
 
 impl Default for CsfqConfig {
@@ -84,6 +91,7 @@ impl Default for CsfqConfig {
             max_overflow_decrease: 0.25,
             low_occupancy: 0.5,
             relabel: true,
+            label_format: LabelFormat::Float,
         }
     }
 }
@@ -315,7 +323,7 @@ impl Qdisc for Csfq {
             Role::Auto => pkt.label == 0.0,
         };
         if labels {
-            pkt.label = self.label(&pkt, ctx.now) as f32;
+            pkt.label = self.cfg.label_format.carry(self.label(&pkt, ctx.now));
         }
         let label = pkt.label as f64;
         let alpha = self.share.alpha;
@@ -332,7 +340,7 @@ impl Qdisc for Csfq {
             return;
         }
         if self.cfg.relabel && dropping && label > self.share.alpha {
-            pkt.label = self.share.alpha as f32;
+            pkt.label = self.cfg.label_format.carry(self.share.alpha);
         }
         if ctx.room(self.limit).admits(self.queue.len(), self.queue.bytes(), pkt.size) {
             self.queue.push(pkt);

@@ -199,9 +199,9 @@ fn a_core_router_keeps_no_per_flow_state_whatever_the_number_of_flows() {
     }
 }
 
-#[test]
-fn an_edge_estimates_and_labels_each_flow() {
-    let mut q = csfq(CsfqConfig::default(), BufferLimit::Unlimited, 2);
+/// The labels, flow by flow in departure order, an edge writes on a 1 Mb/s and a 4 Mb/s flow.
+fn edge_labels(cfg: CsfqConfig) -> Vec<(u32, f64)> {
+    let mut q = csfq(cfg, BufferLimit::Unlimited, 2);
     let mut rng = stream(1, "t");
     let mut last = vec![];
     with_ctx(|ctx| {
@@ -220,9 +220,27 @@ fn an_edge_estimates_and_labels_each_flow() {
             last.push((p.flow.0, p.label as f64));
         }
     });
+    last
+}
+
+#[test]
+fn an_edge_estimates_and_labels_each_flow() {
+    let last = edge_labels(CsfqConfig::default());
     for (flow, want) in [(0u32, 1e6), (1, 4e6)] {
         let label = last.iter().rev().find(|(f, _)| *f == flow).unwrap().1;
         assert!((label - want).abs() < 0.15 * want, "flow {flow}: label {label}");
+    }
+}
+
+#[test]
+fn byte_labels_are_the_estimates_rounded_to_the_8_bit_codes() {
+    let exact = edge_labels(CsfqConfig::default());
+    let byte = edge_labels(CsfqConfig { label_format: LabelFormat::Byte, ..CsfqConfig::default() });
+    assert_eq!(exact.len(), byte.len());
+    for ((f, x), (g, b)) in exact.iter().zip(&byte) {
+        assert_eq!(f, g);
+        assert_eq!(*b, label::decode(label::encode(*x)), "flow {f}: {x} b/s carried as {b}");
+        assert!((b - x).abs() <= x / 32.0 + 1.0);
     }
 }
 
