@@ -5,7 +5,6 @@
 
 use crate::net::{FlowId, PortId};
 use crate::units::Time;
-use std::collections::BinaryHeap;
 
 /// A transport may keep this many independent timers per flow.
 pub const TIMERS_PER_FLOW: usize = 4;
@@ -42,32 +41,72 @@ struct Entry {
     ev: Event,
 }
 
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        other.key.cmp(&self.key) // reversed: BinaryHeap is a max-heap
-    }
-}
+/// Children per node of the heap. Measured on the reference dumbbell (docs/performance.md):
+/// 2 runs at 24.5 M events/s, 4 at 22.1 M and 8 at 21.0 M; the set holds a few dozen events,
+/// so the extra comparisons of a wider node cost more than the levels they save.
+const ARITY: usize = 2;
 
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
+/// A min-heap of events. Keys are unique (the sequence number breaks ties), so the order in
+/// which events pop does not depend on the heap's shape: any correct heap gives the same run.
+/// Ours rather than std's `BinaryHeap`, whose pop sifts the last entry down to a leaf and back
+/// up (fewer comparisons in a deep heap); stopping as soon as the entry fits is cheaper at the
+/// depth of ours, 19.7 → 24.5 M events/s.
 #[derive(Default)]
 pub struct EventQueue {
-    heap: BinaryHeap<Entry>,
+    heap: Vec<Entry>,
     next_seq: u64,
 }
 
 impl EventQueue {
     pub fn push(&mut self, at: Time, ev: Event) {
-        self.heap.push(Entry { key: (at.0 as u128) << 64 | self.next_seq as u128, ev });
+        let entry = Entry { key: (at.0 as u128) << 64 | self.next_seq as u128, ev };
         self.next_seq += 1;
+        // sift up with a hole: move parents down until the entry's place is found
+        let mut hole = self.heap.len();
+        self.heap.push(entry);
+        while hole > 0 {
+            let parent = (hole - 1) / ARITY;
+            if self.heap[parent].key <= entry.key {
+                break;
+            }
+            self.heap[hole] = self.heap[parent];
+            hole = parent;
+        }
+        self.heap[hole] = entry;
     }
 
     pub fn pop(&mut self) -> Option<(Time, Event)> {
-        self.heap.pop().map(|e| (Time((e.key >> 64) as u64), e.ev))
+        let last = self.heap.pop()?;
+        let Some(&top) = self.heap.first() else {
+            return Some(unpack(last));
+        };
+        // sift the last entry down from the root with a hole
+        let n = self.heap.len();
+        let mut hole = 0;
+        loop {
+            let first = hole * ARITY + 1;
+            if first >= n {
+                break;
+            }
+            let mut child = first;
+            for c in first + 1..(first + ARITY).min(n) {
+                if self.heap[c].key < self.heap[child].key {
+                    child = c;
+                }
+            }
+            if last.key <= self.heap[child].key {
+                break;
+            }
+            self.heap[hole] = self.heap[child];
+            hole = child;
+        }
+        self.heap[hole] = last;
+        Some(unpack(top))
+    }
+
+    /// The time of the next event, if any.
+    pub fn peek_time(&self) -> Option<Time> {
+        self.heap.first().map(|e| unpack(*e).0)
     }
 
     pub fn len(&self) -> usize {
@@ -77,6 +116,10 @@ impl EventQueue {
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
     }
+}
+
+fn unpack(e: Entry) -> (Time, Event) {
+    (Time((e.key >> 64) as u64), e.ev)
 }
 
 /// One timer of one flow, cancelled lazily: at most one live event per slot in the common case
@@ -165,6 +208,36 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// Whatever the interleaving of pushes and pops, events leave in (time, insertion) order.
+        #[test]
+        fn events_pop_in_time_then_insertion_order(
+            ops in proptest::collection::vec(proptest::option::of(0u64..50), 1..400)
+        ) {
+            let mut q = EventQueue::default();
+            let mut reference = std::collections::BTreeSet::new();
+            let mut seq = 0u32;
+            for op in ops {
+                match op {
+                    Some(t) => {
+                        q.push(Time(t), Event::TxDone(PortId(seq)));
+                        reference.insert((t, seq));
+                        seq += 1;
+                    }
+                    None => {
+                        let want = reference.pop_first().map(|(t, s)| (Time(t), Event::TxDone(PortId(s))));
+                        proptest::prop_assert_eq!(q.pop(), want);
+                    }
+                }
+                proptest::prop_assert_eq!(q.len(), reference.len());
+            }
+            while let Some((t, s)) = reference.pop_first() {
+                proptest::prop_assert_eq!(q.pop(), Some((Time(t), Event::TxDone(PortId(s)))));
+            }
+            proptest::prop_assert!(q.is_empty());
+        }
+    }
+
     /// Drives a slot the way the engine does and returns the times at which it fired.
     fn fire_times(ops: &[(u64, Option<u64>)], until: u64) -> Vec<u64> {
         // ops: at time t, set the deadline (Some) or cancel (None)
@@ -173,7 +246,7 @@ mod tests {
         let mut fired = vec![];
         let mut ops = ops.iter().peekable();
         loop {
-            let next_ev = q.heap.peek().map(|e| (e.key >> 64) as u64);
+            let next_ev = q.peek_time().map(|t| t.0);
             let next_op = ops.peek().map(|(t, _)| *t);
             match (next_op, next_ev) {
                 (Some(o), e) if e.is_none_or(|e| o < e) => {
