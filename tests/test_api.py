@@ -159,6 +159,28 @@ def test_sender_and_queue_traces(small_path):
     assert "traces" not in res.to_dict()["runs"][0], "traces stay out of the summary document"
 
 
+GAUGES = [("csfq", "alpha_bps"), ("red", "average_queue"), ("fred", "average_queue"), ("fcfs", None)]
+
+
+@pytest.mark.parametrize("qdisc, gauge", GAUGES)
+def test_a_traced_queue_records_its_disciplines_gauge(small_path, qdisc, gauge):
+    """CSFQ's α and RED's average queue are traced beside the queue length, ending at the
+    value the queue table reports."""
+    res = fairsim.run(
+        small_path,
+        pair="G/FCFS",
+        set={'pairs."G/FCFS".qdisc': qdisc, "run.trace_queues": ["gw->b"], "run.duration": "120s"},
+    )
+    series = set(res.traces.series)
+    if gauge is None:
+        assert series == {"queue"}
+        return
+    assert series == {"queue", gauge}
+    points = res.traces[res.traces.series == gauge]
+    assert len(points) > 3 and points.t_s.is_monotonic_increasing
+    assert points.value.iloc[-1] == res.queues.set_index("port").loc["gw->b", gauge]
+
+
 def test_every_registered_transport_carries_ftp_and_telnet(small_path):
     names = [e.name for e in fairsim.catalogue()["transports"]]
     assert {"generic", "jk", "reno", "newreno", "vegas", "decbit", "pp", "rlm", "none"} <= set(names)

@@ -357,9 +357,11 @@ impl Simulation {
             }
         }
         for port in &self.ports {
-            if let Some(points) = &port.trace {
-                let (t_s, value) = points.iter().map(|p| (p.0.as_secs_f64(), p.1 as f64)).unzip();
-                out.push(Trace { source: "queue", name: port.name.clone(), series: "queue", t_s, value });
+            let Some(trace) = &port.trace else { continue };
+            let queue = trace.queue.iter().map(|&(t, n)| (t, n as f64)).collect();
+            for (series, points) in std::iter::once(("queue", queue)).chain(trace.gauge.clone()) {
+                let (t_s, value) = points.iter().map(|p| (p.0.as_secs_f64(), p.1)).unzip();
+                out.push(Trace { source: "queue", name: port.name.clone(), series, t_s, value });
             }
         }
         out

@@ -7,7 +7,7 @@ use super::event::{Event, EventQueue, TimerFire, TimerId};
 use super::flow::FlowState;
 use super::rng;
 use crate::error::{Error, Result};
-use crate::net::{FlowId, Packet, PacketKind, Port, PortId};
+use crate::net::{FlowId, Packet, PacketKind, Port, PortId, PortTrace};
 use crate::qdisc::{DropReason, QdiscCtx};
 use crate::scenario::{Component, PairSpec, Problem, Scenario};
 use crate::stats::PortStats;
@@ -71,7 +71,7 @@ impl Simulation {
                 pipe: Default::default(),
                 stats: PortStats::default(),
                 fluid: scenario.run.fluid_reference.contains(&PortId::from_idx(i)).then(Default::default),
-                trace: scenario.run.trace_queues.contains(&PortId::from_idx(i)).then(Vec::new),
+                trace: scenario.run.trace_queues.contains(&PortId::from_idx(i)).then(PortTrace::default),
             });
             port_qdiscs.push(resolved);
         }

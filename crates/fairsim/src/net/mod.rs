@@ -5,4 +5,4 @@ pub mod port;
 pub mod routing;
 
 pub use packet::{FlowId, NodeId, Packet, PacketKind, PortId};
-pub use port::Port;
+pub use port::{Port, PortTrace};

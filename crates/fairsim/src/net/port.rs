@@ -31,8 +31,34 @@ pub struct Port {
     pub stats: PortStats,
     /// Arrivals and departures, kept for the comparison with the fluid reference if asked for.
     pub fluid: Option<crate::stats::fluid::FluidRecord>,
-    /// Queue length at every change (time, packets waiting), if the port is traced.
-    pub trace: Option<Vec<(Time, u32)>>,
+    /// Queue length and the discipline's gauge at every change, if the port is traced.
+    pub trace: Option<PortTrace>,
+}
+
+/// What a traced port records: each series only when its value changes.
+#[derive(Default)]
+pub struct PortTrace {
+    /// (time, packets waiting).
+    pub queue: Vec<(Time, u32)>,
+    /// The discipline's gauge (`Qdisc::gauge`), if it has one: its name, and (time, value).
+    pub gauge: Option<(&'static str, Vec<(Time, f64)>)>,
+}
+
+impl PortTrace {
+    /// Out of line: traced ports are few, and the untraced path stays small enough to inline.
+    #[cold]
+    #[inline(never)]
+    fn record(&mut self, now: Time, len: u32, gauge: Option<(&'static str, f64)>) {
+        if self.queue.last().map(|l| l.1) != Some(len) {
+            self.queue.push((now, len));
+        }
+        if let Some((name, value)) = gauge {
+            let (_, points) = self.gauge.get_or_insert_with(|| (name, vec![]));
+            if points.last().map(|l| l.1) != Some(value) {
+                points.push((now, value));
+            }
+        }
+    }
 }
 
 impl Port {
@@ -41,9 +67,7 @@ impl Port {
         let len = self.qdisc.len_packets();
         self.stats.queue_changed(now, len);
         if let Some(t) = &mut self.trace {
-            if t.last().map(|l| l.1) != Some(len as u32) {
-                t.push((now, len as u32));
-            }
+            t.record(now, len as u32, self.qdisc.gauge());
         }
     }
 

@@ -357,6 +357,10 @@ impl Qdisc for Csfq {
 
     inspect_store!(queue);
 
+    fn gauge(&self) -> Option<(&'static str, f64)> {
+        Some(("alpha_bps", self.share.alpha))
+    }
+
     fn stats(&self) -> Vec<(&'static str, f64)> {
         vec![
             ("alpha_bps", self.share.alpha),

@@ -207,6 +207,10 @@ impl Qdisc for Fred {
 
     inspect_store!(queue);
 
+    fn gauge(&self) -> Option<(&'static str, f64)> {
+        Some(("average_queue", self.average.get()))
+    }
+
     fn stats(&self) -> Vec<(&'static str, f64)> {
         vec![
             ("average_queue", self.average.get()),

@@ -151,6 +151,11 @@ pub trait Qdisc: Send + Sync {
     fn stats(&self) -> Vec<(&'static str, f64)> {
         vec![]
     }
+    /// The state variable that explains the discipline's decisions (CSFQ's α, RED's average
+    /// queue), recorded beside the queue length when the port is traced.
+    fn gauge(&self) -> Option<(&'static str, f64)> {
+        None
+    }
 }
 
 /// Implements the queue-inspection half of `Qdisc` (`len_packets`, `len_bytes`,

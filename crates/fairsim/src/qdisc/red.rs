@@ -285,6 +285,10 @@ impl Qdisc for Red {
 
     inspect_store!(queue);
 
+    fn gauge(&self) -> Option<(&'static str, f64)> {
+        Some(("average_queue", self.average.get()))
+    }
+
     fn stats(&self) -> Vec<(&'static str, f64)> {
         vec![("average_queue", self.average.get()), ("early_drops", self.early_drops as f64)]
     }
