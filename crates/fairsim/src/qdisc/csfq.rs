@@ -342,12 +342,9 @@ impl Qdisc for Csfq {
         if self.cfg.relabel && dropping && label > self.share.alpha {
             pkt.label = self.cfg.label_format.carry(self.share.alpha);
         }
-        if ctx.room(self.limit).admits(self.queue.len(), self.queue.bytes(), pkt.size) {
-            self.queue.push(pkt);
-        } else {
+        if !ctx.push_or_drop(&mut self.queue, self.limit, pkt) {
             self.overflows += 1;
             self.share.overflow(self.cfg.overflow_decrease, self.cfg.max_overflow_decrease);
-            ctx.drop(pkt, DropReason::TailDrop);
         }
     }
 

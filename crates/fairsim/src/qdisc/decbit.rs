@@ -21,7 +21,7 @@
 
 use super::classify::{Classifier, ConversationKey};
 use super::fifo::Fifo;
-use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
+use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::params::ParamError;
 use crate::stats::fairness::max_min;
@@ -157,11 +157,8 @@ impl Qdisc for DecbitGateway {
         if self.signalled(c, self.avg.average(now), now, ctx.rate) {
             ctx.mark(&mut pkt);
         }
-        if ctx.room(self.limit).admits(self.queue.len(), self.queue.bytes(), pkt.size) {
-            self.queue.push(pkt);
+        if ctx.push_or_drop(&mut self.queue, self.limit, pkt) {
             self.avg.queued += 1;
-        } else {
-            ctx.drop(pkt, DropReason::TailDrop);
         }
     }
 

@@ -7,7 +7,7 @@
 //! packets (as in the papers) or bytes (the port's `buffer`).
 
 use super::fifo::Fifo;
-use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
+use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
@@ -30,11 +30,7 @@ impl Fcfs {
 
 impl Qdisc for Fcfs {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
-        if ctx.room(self.limit).admits(self.queue.len(), self.queue.bytes(), pkt.size) {
-            self.queue.push(pkt);
-        } else {
-            ctx.drop(pkt, DropReason::TailDrop);
-        }
+        ctx.push_or_drop(&mut self.queue, self.limit, pkt);
     }
 
     fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
@@ -48,6 +44,7 @@ impl Qdisc for Fcfs {
 mod tests {
     use super::*;
     use crate::qdisc::testing::{pkt, with_ctx};
+    use crate::qdisc::DropReason;
 
     fn fcfs(limit: BufferLimit) -> Fcfs {
         Fcfs::new(FcfsConfig {}, &crate::qdisc::testing::port(limit, &[]))

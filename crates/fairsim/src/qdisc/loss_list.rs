@@ -48,10 +48,8 @@ impl Qdisc for LossList {
         let chosen = pkt.is_data() && pkt.flow == self.flow && !pkt.retransmission && self.pending.remove(&pkt.seq);
         if chosen {
             ctx.drop(pkt, DropReason::Injected);
-        } else if ctx.room(self.limit).admits(self.queue.len(), self.queue.bytes(), pkt.size) {
-            self.queue.push(pkt);
         } else {
-            ctx.drop(pkt, DropReason::TailDrop);
+            ctx.push_or_drop(&mut self.queue, self.limit, pkt);
         }
     }
 

@@ -124,6 +124,19 @@ impl<'a> QdiscCtx<'a> {
         self.line.map_or(limit, |size| limit.less(size))
     }
 
+    /// Drop-tail: queues `pkt` at the tail of `queue` if `limit` leaves room for it, else drops
+    /// it. Returns whether it was queued.
+    #[inline]
+    pub fn push_or_drop(&mut self, queue: &mut fifo::Fifo, limit: BufferLimit, pkt: Packet) -> bool {
+        let admitted = self.room(limit).admits(queue.len(), queue.bytes(), pkt.size);
+        if admitted {
+            queue.push(pkt);
+        } else {
+            self.drop(pkt, DropReason::TailDrop);
+        }
+        admitted
+    }
+
     /// Sets the packet's congestion bit (DECbit, FQbit); counted per queue.
     pub fn mark(&mut self, pkt: &mut Packet) {
         if !pkt.congestion {

@@ -268,10 +268,8 @@ impl Qdisc for Red {
         if self.spacing.decide(p_b, ctx.rng) {
             self.early_drops += 1;
             ctx.drop(pkt, DropReason::Early);
-        } else if ctx.room(self.limit).admits(self.queue.len(), self.queue.bytes(), pkt.size) {
-            self.queue.push(pkt);
         } else {
-            ctx.drop(pkt, DropReason::TailDrop);
+            ctx.push_or_drop(&mut self.queue, self.limit, pkt);
         }
     }
 
