@@ -1,16 +1,16 @@
 //! The fairness claims of the fair-queueing family, on whole runs.
 
-use fairsim::{RunReport, Scenario, Simulation};
+mod common;
+
+use common::flow;
+use fairsim::RunReport;
 
 fn run(text: &str, pair: &str) -> RunReport {
-    let sc = Scenario::parse(text, "test.toml", &[]).unwrap_or_else(|e| panic!("{e}"));
-    let mut sim = Simulation::new(&sc, Some(pair), None).unwrap();
-    sim.run();
-    sim.report()
+    common::run(text, Some(pair), &[])
 }
 
-fn goodput_mbps(r: &RunReport, flow: &str) -> f64 {
-    r.flows.iter().find(|f| f.name == flow).unwrap().goodput_bps.unwrap().mean / 1e6
+fn goodput_mbps(r: &RunReport, name: &str) -> f64 {
+    flow(r, name).goodput_bps.unwrap().mean / 1e6
 }
 
 /// Four open-loop flows asking 1, 2, 4 and 8 Mb/s of a 10 Mb/s line.

@@ -1,18 +1,11 @@
 //! Whole runs: hand-checkable cases, conservation, determinism, resolved scenarios.
 
+mod common;
+
+use common::{flow, parse, simulate};
 use fairsim::units::{Rate, Time};
 use fairsim::{RunReport, Scenario, Simulation};
 use std::path::PathBuf;
-
-fn run(sc: &Scenario, pair: Option<&str>, seed: Option<u64>) -> RunReport {
-    let mut sim = Simulation::new(sc, pair, seed).unwrap();
-    sim.run();
-    sim.report()
-}
-
-fn parse(text: &str) -> Scenario {
-    Scenario::parse(text, "test.toml", &[]).unwrap_or_else(|e| panic!("{e}"))
-}
 
 fn example(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/examples").join(name)
@@ -39,7 +32,7 @@ out = { between = ["gw", "b"], rate = "80kbps", delay = "7ms", buffer = 10 }
 fn cbr_below_line_rate_has_no_loss_and_delay_is_transmission_plus_propagation() {
     let sc =
         parse(&format!("{TWO_HOPS}[flows]\nu = {{ src = \"a\", dst = \"b\", app = \"cbr\", rate = \"40kbps\" }}\n"));
-    let r = run(&sc, None, None);
+    let r = simulate(&sc, None, None);
     let f = &r.flows[0];
     assert_eq!(f.run_totals.dropped, 0);
     assert_eq!(f.transport, "none");
@@ -63,7 +56,7 @@ fn a_queue_fed_at_twice_its_rate_stays_full() {
         "{TWO_HOPS}[flows]
 hose = {{ src = \"a\", dst = \"b\", app = \"firehose\", rate = \"160kbps\" }}\n"
     ));
-    let r = run(&sc, None, None);
+    let r = simulate(&sc, None, None);
     let gw = r.queues.iter().find(|q| q.port == "gw->b").unwrap();
     // ten buffers, refilled at the very instant each departure frees one: arrivals come every
     // 50 ms in phase with the 100 ms transmissions, so the queue is never seen below ten
@@ -81,7 +74,7 @@ fn a_buffer_that_includes_the_line_holds_one_packet_fewer_in_waiting() {
     for qdisc in ["fcfs", "fq", "drr", "random_drop", "selective_decbit"] {
         let sets = ["links.out.buffer_includes_line=true".to_string(), format!("links.out.qdisc={qdisc}")];
         let sc = Scenario::parse(&format!("{TWO_HOPS}{flows}"), "test.toml", &sets).unwrap();
-        let r = run(&sc, None, None);
+        let r = simulate(&sc, None, None);
         let gw = r.queues.iter().find(|q| q.port == "gw->b").unwrap();
         // ten places: nine waiting and the one on the line
         assert_eq!(gw.totals.max_occupancy, 9, "{qdisc}");
@@ -94,7 +87,7 @@ fn two_generic_ftps_share_a_fcfs_link_equally() {
     let sc = parse(&format!(
         "{TWO_HOPS}[flows]\nf1 = {{ src = \"a\", dst = \"b\", app = \"ftp\" }}\nf2 = {{ src = \"a\", dst = \"b\", app = \"ftp\" }}\n"
     ));
-    let r = run(&sc, None, None);
+    let r = simulate(&sc, None, None);
     let (g1, g2) = (r.flows[0].goodput_pps.unwrap().mean, r.flows[1].goodput_pps.unwrap().mean);
     // the 80 kb/s line carries 10 packets/s; two windows of 5 fit in a buffer of 10: no loss
     assert!((g1 + g2 - 10.0).abs() < 0.05, "{g1} + {g2}");
@@ -110,9 +103,8 @@ fn a_firehose_at_twice_the_line_rate_takes_most_of_a_fcfs_bottleneck() {
     // the bundled example of the 1989 paper's Scenario 3 shape: an FTP and a Telnet against an
     // ill-behaved source at twice the 56 kb/s line rate, FCFS with 20 buffers
     let sc = Scenario::load(example("firewall.toml").to_str().unwrap(), &[]).unwrap();
-    let r = run(&sc, Some("G/FCFS"), None);
-    let by = |n: &str| r.flows.iter().find(|f| f.name == n).unwrap();
-    let (ftp, bad) = (by("ftp"), by("bad"));
+    let r = simulate(&sc, Some("G/FCFS"), None);
+    let (ftp, bad) = (flow(&r, "ftp"), flow(&r, "bad"));
     // 56 kb/s is 7 packets/s; the paper's G/FCFS row: FTP 3 packets, ill-behaved 3497 of 3500
     assert!(bad.goodput_pps.unwrap().mean > 0.8 * 7.0, "{:?}", bad.goodput_pps);
     assert!(ftp.goodput_pps.unwrap().mean < 0.2 * 7.0, "{:?}", ftp.goodput_pps);
@@ -128,7 +120,7 @@ fn every_data_packet_is_delivered_dropped_or_still_in_the_network() {
     for file in ["dumbbell.toml", "parking_lot.toml"] {
         let sc = Scenario::load(example(file).to_str().unwrap(), &[]).unwrap();
         for pair in &sc.pairs {
-            let r = run(&sc, Some(&pair.name), None);
+            let r = simulate(&sc, Some(&pair.name), None);
             for f in &r.flows {
                 let t = &f.run_totals;
                 assert_eq!(t.sent, t.delivered + t.dropped + f.in_network, "{file} {} {}", pair.name, f.name);
@@ -164,10 +156,10 @@ noise = { src = "a", dst = "b", app = "poisson", rate = "20kbps" }
 fn same_scenario_and_seed_repeat_bit_for_bit_and_another_seed_differs() {
     let sc = parse(RANDOM_TRAFFIC);
     for pair in ["G/FCFS", "G/RD"] {
-        let a = fingerprint(run(&sc, Some(pair), Some(7)));
-        let b = fingerprint(run(&sc, Some(pair), Some(7)));
+        let a = fingerprint(simulate(&sc, Some(pair), Some(7)));
+        let b = fingerprint(simulate(&sc, Some(pair), Some(7)));
         assert_eq!(a, b, "{pair}");
-        let c = fingerprint(run(&sc, Some(pair), Some(8)));
+        let c = fingerprint(simulate(&sc, Some(pair), Some(8)));
         assert_ne!(a, c, "{pair}: the seed must change Poisson and Telnet traffic");
     }
 }
@@ -180,14 +172,14 @@ fn a_flow_added_elsewhere_does_not_change_another_flows_random_numbers() {
         &RANDOM_TRAFFIC
             .replace("[pairs]", "extra = { src = \"a\", dst = \"b\", app = \"poisson\", rate = \"1kbps\" }\n[pairs]"),
     );
-    let sent = |r: &RunReport| r.flows.iter().find(|f| f.name == "telnet").unwrap().run_totals.sent;
-    assert!(sent(&run(&sc, None, None)) > 0);
+    let sent = |r: &RunReport| flow(r, "telnet").run_totals.sent;
+    assert!(sent(&simulate(&sc, None, None)) > 0);
     // the telnet's first-transmission count equals its application's packet count
     let count = |r: &RunReport| {
-        let t = &r.flows.iter().find(|f| f.name == "telnet").unwrap().run_totals;
+        let t = &flow(r, "telnet").run_totals;
         t.sent - t.retransmitted
     };
-    assert_eq!(count(&run(&sc, None, None)), count(&run(&more, None, None)));
+    assert_eq!(count(&simulate(&sc, None, None)), count(&simulate(&more, None, None)));
 }
 
 #[test]
@@ -200,7 +192,7 @@ fn the_resolved_scenario_reproduces_the_run() {
         r.scenario.clear();
         fingerprint(r)
     };
-    assert_eq!(strip(run(&sc, Some("G/RD"), Some(5))), strip(run(&resolved, None, None)));
+    assert_eq!(strip(simulate(&sc, Some("G/RD"), Some(5))), strip(simulate(&resolved, None, None)));
     assert!(text.contains("window = 9"), "{text}");
 }
 
@@ -225,7 +217,7 @@ fn an_interrupted_run_reports_what_it_has() {
 fn without_warm_up_every_interval_is_measured() {
     let text = TWO_HOPS.replace("warmup = \"20s\"\n", "")
         + "[flows]\nu = { src = \"a\", dst = \"b\", app = \"cbr\", rate = \"40kbps\" }\n";
-    let r = run(&parse(&text), None, None);
+    let r = simulate(&parse(&text), None, None);
     let starts: Vec<f64> = r.flow_intervals.iter().map(|i| i.start_s).collect();
     assert_eq!(starts, [0.0, 20.0, 40.0, 60.0, 80.0]);
     assert!(r.flow_intervals.iter().all(|i| !i.warmup));
@@ -238,7 +230,7 @@ fn a_stopped_ftp_finishes_what_it_sent_and_a_finite_one_completes() {
     let text = format!(
         "{TWO_HOPS}[flows]\nlong = {{ src = \"a\", dst = \"b\", app = \"ftp\", stop = \"30s\" }}\nfile = {{ src = \"a\", dst = \"b\", app = \"ftp\", size = \"50KB\", start = \"40s\" }}\n"
     );
-    let r = run(&parse(&text), None, None);
+    let r = simulate(&parse(&text), None, None);
     let (long, file) = (&r.flows[0], &r.flows[1]);
     // after 30 s the long transfer only finishes its window: nothing is sent in the last intervals
     let late: u64 =
@@ -264,15 +256,19 @@ b = {{ src = "a", dst = "b", app = "ftp", transport = "generic" }}
 "PP+JK/FQ" = {{ qdisc = "fq", transports = {{ a = "pp", b = "jk" }} }}
 "#
     ));
-    let transports =
-        |pair: &str| -> Vec<String> { run(&sc, Some(pair), None).flows.iter().map(|f| f.transport.clone()).collect() };
+    let transports = |pair: &str| -> Vec<String> {
+        simulate(&sc, Some(pair), None).flows.iter().map(|f| f.transport.clone()).collect()
+    };
     assert_eq!(transports("G/FCFS"), ["generic", "generic"]);
     assert_eq!(transports("JK+G/FCFS"), ["jk", "generic"]);
     // the pair's choice wins over the flow's own
     assert_eq!(transports("PP+JK/FQ"), ["pp", "jk"]);
     let text = sc.resolved_toml("PP+JK/FQ", 1).unwrap();
     let resolved = parse(&text);
-    assert_eq!(run(&resolved, None, None).flows.iter().map(|f| f.transport.clone()).collect::<Vec<_>>(), ["pp", "jk"]);
+    assert_eq!(
+        simulate(&resolved, None, None).flows.iter().map(|f| f.transport.clone()).collect::<Vec<_>>(),
+        ["pp", "jk"]
+    );
 }
 
 #[test]
@@ -311,7 +307,7 @@ web = { src = "a", dst = "b", app = "web", transfers = 40, mean_gap = "50ms", si
 "#,
     );
     assert_eq!(sc.flows.len(), 40);
-    let r = run(&sc, None, Some(3));
+    let r = simulate(&sc, None, Some(3));
     let starts: Vec<f64> = sc.draws(3).iter().map(|d| d.unwrap().0.as_secs_f64()).collect();
     assert!(starts.windows(2).all(|w| w[0] < w[1]), "transfers start one after another");
     let mean_gap = starts.last().unwrap() / 40.0;
@@ -319,14 +315,14 @@ web = { src = "a", dst = "b", app = "web", transfers = 40, mean_gap = "50ms", si
     let done: Vec<f64> = r.flows.iter().filter_map(|f| f.completion_s).collect();
     assert!(done.len() >= 38, "almost every transfer completes in 60 s: {}", done.len());
     // the same seed draws the same transfers, another seed others; the resolved file has them
-    assert_eq!(fingerprint(run(&sc, None, Some(3))), fingerprint(r.clone()));
+    assert_eq!(fingerprint(simulate(&sc, None, Some(3))), fingerprint(r.clone()));
     assert_ne!(sc.draws(3), sc.draws(4));
     let resolved = parse(&sc.resolved_toml("default", 3).unwrap());
     let strip = |mut r: RunReport| {
         r.scenario.clear();
         fingerprint(r)
     };
-    assert_eq!(strip(run(&resolved, None, None)), strip(r));
+    assert_eq!(strip(simulate(&resolved, None, None)), strip(r));
 }
 
 #[test]

@@ -1,20 +1,11 @@
 //! The flow-control protocols on whole runs: window dynamics, loss recovery, Vegas's operating
 //! point, and several protocols sharing a gateway.
 
-use fairsim::report::{FlowReport, Trace};
-use fairsim::{RunReport, Scenario, Simulation};
+mod common;
 
-fn run(text: &str, pair: Option<&str>, sets: &[&str]) -> RunReport {
-    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    let sc = Scenario::parse(text, "test.toml", &sets).unwrap_or_else(|e| panic!("{e}"));
-    let mut sim = Simulation::new(&sc, pair, None).unwrap();
-    sim.run();
-    sim.report()
-}
-
-fn flow<'a>(r: &'a RunReport, name: &str) -> &'a FlowReport {
-    r.flows.iter().find(|f| f.name == name).unwrap()
-}
+use common::{flow, run};
+use fairsim::report::Trace;
+use fairsim::RunReport;
 
 fn trace<'a>(r: &'a RunReport, name: &str, series: &str) -> &'a Trace {
     r.traces
