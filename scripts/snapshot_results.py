@@ -1,0 +1,46 @@
+"""Records the results of every bundled example and every quick reproduction as JSON, without
+wall-clock fields, so that a refactor or an optimisation can show that it changed no result:
+
+    python3 scripts/snapshot_results.py /tmp/before      # on the old code
+    python3 scripts/snapshot_results.py /tmp/after       # on the new code
+    diff -r /tmp/before /tmp/after                       # no output: the same results, bit for bit
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PAPERS = ("dks89", "keshav91", "csfq98")
+
+
+def without_wall_clock(value):
+    if isinstance(value, dict):
+        return {k: without_wall_clock(v) for k, v in value.items() if k != "wall_s"}
+    if isinstance(value, list):
+        return [without_wall_clock(v) for v in value]
+    return value
+
+
+def record(command: list[str], path: Path) -> None:
+    text = subprocess.run(["fairsim", *command], check=True, capture_output=True, text=True).stdout
+    path.write_text(json.dumps(without_wall_clock(json.loads(text)), indent=1, sort_keys=True) + "\n")
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for example in sorted((ROOT / "scenarios" / "examples").glob("*.toml")):
+        args = ["run", str(example), "--json", "--no-progress", "--seed", "1", "--seed", "2"]
+        record(args, out / f"example-{example.stem}.json")
+    for paper in PAPERS:
+        record(["reproduce", paper, "--quick", "--json", "--no-progress"], out / f"reproduce-{paper}.json")
+    print(f"{len(list(out.iterdir()))} result files in {out}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(Path(sys.argv[1]))
