@@ -141,12 +141,30 @@ impl PySimulation {
     }
 }
 
-/// Parses and validates scenario `text`; `file` names it in messages.
+/// A scenario's text as Python gives it: decoded, or the file's bytes (checked to be UTF-8).
+#[derive(FromPyObject)]
+enum Text {
+    Str(String),
+    Bytes(Vec<u8>),
+}
+
+/// Parses and validates a scenario (`str`, or `bytes` that must be UTF-8); `file` names it in
+/// messages and `origin` names the overrides there (`--set` for the CLI, `set=` for the API).
 #[pyfunction]
-#[pyo3(signature = (text, file, overrides=Vec::new()))]
-fn loads(text: &str, file: &str, overrides: Vec<String>) -> PyResult<PyScenario> {
-    let inner = Scenario::parse(text, file, &overrides).map_err(to_py)?;
+#[pyo3(signature = (data, file, overrides=Vec::new(), origin="--set"))]
+fn loads(data: Text, file: &str, overrides: Vec<String>, origin: &str) -> PyResult<PyScenario> {
+    let bytes = match &data {
+        Text::Str(s) => s.as_bytes(),
+        Text::Bytes(b) => b,
+    };
+    let inner = Scenario::parse_bytes(bytes, file, &overrides, origin).map_err(to_py)?;
     Ok(PyScenario { inner: Arc::new(inner) })
+}
+
+/// The name in `known` closest to `name` when it is likely a typo of it, else None.
+#[pyfunction]
+fn suggest(name: &str, known: Vec<String>) -> Option<String> {
+    fairsim::error::suggest(name, known.iter().map(String::as_str)).map(str::to_string)
 }
 
 /// The registered disciplines, transports and applications, as (name, summary, reference).
@@ -180,6 +198,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyScenario>()?;
     m.add_class::<PySimulation>()?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
+    m.add_function(wrap_pyfunction!(suggest, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(locate, m)?)?;
     m.add_function(wrap_pyfunction!(summarize, m)?)?;

@@ -15,8 +15,10 @@ pub struct Diagnostic {
     /// Dotted path of the field, e.g. `flows.ftp1.window` (empty for the whole file).
     pub field: String,
     pub message: String,
-    /// Set when the value came from a command-line override (`--set KEY=VALUE`).
+    /// Set when the value came from an override (`KEY=VALUE`), as the user wrote it.
     pub from_override: Option<String>,
+    /// How overrides are named in messages: `--set` on the command line, `set=` from Python.
+    pub origin: String,
 }
 
 impl fmt::Display for Diagnostic {
@@ -34,7 +36,7 @@ impl fmt::Display for Diagnostic {
         }
         write!(f, "{}", self.message)?;
         if let Some(o) = &self.from_override {
-            write!(f, " (from --set {o})")?;
+            write!(f, " (from {} {o})", self.origin)?;
         }
         Ok(())
     }
@@ -66,4 +68,53 @@ pub fn dotted(path: &[String]) -> String {
         })
         .collect::<Vec<_>>()
         .join(".")
+}
+
+/// The name in `known` closest to `name` when it is close enough to be a likely typo: at most
+/// one edit (insertion, deletion, substitution or swap of neighbours, ignoring case) per three
+/// characters, and never all of them (`a` does not suggest `b`). Ties go to the first; a name
+/// that is known suggests nothing.
+pub fn suggest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    let len = lower.chars().count();
+    let allowed = (len / 3).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    for k in known {
+        if k == name {
+            return None;
+        }
+        let d = strsim::damerau_levenshtein(&lower, &k.to_lowercase());
+        if d <= allowed && d < len && d < k.chars().count() && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, k));
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
+/// `; did you mean `x`?` when `suggest` finds a likely intended name, else nothing: for
+/// messages such as ``unknown flow `ftpp`; did you mean `ftp1`? (the flows are ...)``.
+pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    suggest(name, known).map(|k| format!("; did you mean `{k}`?")).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_likely_typos_only() {
+        let flows = ["ftp1", "ftp2", "telnet"];
+        assert_eq!(suggest("ftpp", flows), Some("ftp1"));
+        assert_eq!(suggest("FTP2", flows), Some("ftp2"));
+        assert_eq!(suggest("telnte", flows), Some("telnet"));
+        assert_eq!(suggest("windw", ["window", "src"]), Some("window"));
+        assert_eq!(suggest("examples/dumbell", ["examples/dumbbell"]), Some("examples/dumbbell"));
+        assert_eq!(suggest("G/FCF", ["G/FCFS", "G/RD"]), Some("G/FCFS"));
+        assert_eq!(suggest("nowhere", ["a", "b"]), None);
+        assert_eq!(suggest("a", ["b", "c"]), None);
+        assert_eq!(suggest("web", ["ftp", "cbr"]), None);
+        assert_eq!(suggest("ftp1", flows), None, "an exact name is not a typo");
+        assert_eq!(did_you_mean("ftpp", flows), "; did you mean `ftp1`?");
+        assert_eq!(did_you_mean("zzz", flows), "");
+    }
 }

@@ -66,3 +66,38 @@ fn errors_in_overridden_values_name_the_override() {
     let Err(Error::Usage(msg)) = Scenario::parse(text, "x.toml", &["nonsense".into()]) else { panic!() };
     assert!(msg.contains("KEY=VALUE"));
 }
+
+const SMALL: &str = "nodes = [\"a\", \"b\"]\n[run]\nduration = \"10s\"\n[links]\nab = { between = [\"a\", \"b\"], rate = \"1Mbps\" }\n[flows]\nftp1 = { src = \"a\", dst = \"b\", app = \"ftp\" }\nftp2 = { src = \"a\", dst = \"b\", app = \"ftp\" }\n";
+
+/// The one message of a scenario that is refused.
+fn refused(bytes: &[u8], overrides: &[&str], origin: &str) -> String {
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    match Scenario::parse_bytes(bytes, "x.toml", &overrides, origin) {
+        Err(Error::Scenario(diags)) => diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"),
+        Err(other) => panic!("wrong kind of error: {other}"),
+        Ok(_) => panic!("accepted"),
+    }
+}
+
+#[test]
+fn files_that_are_not_utf8_are_refused_with_the_first_bad_byte() {
+    let mut bytes = SMALL.as_bytes().to_vec();
+    bytes.splice(10..10, [0x9a]);
+    assert_eq!(refused(&bytes, &[], "--set"), "x.toml: not UTF-8 text (invalid byte 0x9A at line 1, column 11)");
+    let path = std::env::temp_dir().join(format!("fairsim-binary-{}.toml", std::process::id()));
+    std::fs::write(&path, [0u8, 0xff, 0xfe, b'\n']).unwrap();
+    let file = path.to_string_lossy().to_string();
+    let Err(Error::Scenario(diags)) = Scenario::load(&file, &[]) else { panic!("binary file accepted") };
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(diags[0].to_string(), format!("{file}: not UTF-8 text (invalid byte 0xFF at line 1, column 2)"));
+}
+
+#[test]
+fn overrides_are_named_as_the_caller_names_them() {
+    let msg = refused(SMALL.as_bytes(), &["links.ab.rate=fast"], "set=");
+    assert!(msg.ends_with("(from set= links.ab.rate=fast)"), "{msg}");
+    let Err(Error::Usage(msg)) = Scenario::parse_bytes(SMALL.as_bytes(), "x.toml", &["window".into()], "set=") else {
+        panic!()
+    };
+    assert!(msg.starts_with("set= expects KEY=VALUE"), "{msg}");
+}

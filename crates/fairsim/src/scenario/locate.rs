@@ -10,6 +10,17 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// `bytes` as text, or what is wrong with them and where: `not UTF-8 text (invalid byte 0x9A
+/// at line 3, column 12)`, the column counting the characters before it on its line.
+pub fn utf8(bytes: &[u8]) -> Result<&str, String> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid up to here");
+        let (line, column) = line_col(valid, valid.len());
+        let byte = bytes[e.valid_up_to()];
+        format!("not UTF-8 text (invalid byte 0x{byte:02X} at line {line}, column {column})")
+    })
+}
+
 /// Byte offset of the field at `path`, or of the deepest enclosing field that exists.
 /// Returns `None` only when not even the first segment is in the file. A segment that is a
 /// number indexes an array: of scalars, of inline tables, or of `[[tables]]`.
@@ -85,6 +96,14 @@ mod tests {
         assert_eq!(locate(doc, &["t", "1", "name"]), Some((5, 1)));
         assert_eq!(locate(doc, &["t", "1", "rows", "0", "cells", "1"]), Some((7, 29)));
         assert_eq!(locate(doc, &["t", "7"]), locate(doc, &["t"]));
+    }
+
+    #[test]
+    fn names_the_first_byte_that_is_not_utf8() {
+        let text = utf8(b"a = 1\nname = \"caf\x9a\"\n");
+        assert_eq!(text.unwrap_err(), "not UTF-8 text (invalid byte 0x9A at line 2, column 12)");
+        assert_eq!(utf8(b"\xff").unwrap_err(), "not UTF-8 text (invalid byte 0xFF at line 1, column 1)");
+        assert_eq!(utf8("né".as_bytes()), Ok("né"));
     }
 
     #[test]

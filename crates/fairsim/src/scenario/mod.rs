@@ -174,34 +174,49 @@ pub const DEFAULT_PAIR: &str = "default";
 pub const DEFAULT_TRANSPORT: &str = "generic";
 pub const DEFAULT_QDISC: &str = "fcfs";
 
+/// How overrides are named in messages unless the caller says otherwise: the CLI's option.
+pub const CLI_ORIGIN: &str = "--set";
+
 impl Scenario {
     /// Loads and validates a scenario file, applying `overrides` (`KEY=VALUE`) first.
     pub fn load(path: &str, overrides: &[String]) -> Result<Scenario> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| Error::Io { path: path.to_string(), message: e.to_string() })?;
-        Scenario::parse(&text, path, overrides)
+        let bytes = std::fs::read(path).map_err(|e| Error::Io { path: path.to_string(), message: e.to_string() })?;
+        Scenario::parse_bytes(&bytes, path, overrides, CLI_ORIGIN)
     }
 
     /// Parses and validates scenario text; `file` names it in messages.
     pub fn parse(text: &str, file: &str, overrides: &[String]) -> Result<Scenario> {
-        let sets = overrides.iter().map(|o| Override::parse(o)).collect::<Result<Vec<_>>>()?;
-        let located = Locator { file, text, doc: None, overrides: &sets };
-        let doc = ImDocument::parse(text.to_string()).map_err(|e| {
-            let (line, column) = e.span().map(|s| locate::line_col(text, s.start)).unzip();
+        Scenario::parse_bytes(text.as_bytes(), file, overrides, CLI_ORIGIN)
+    }
+
+    /// Parses and validates the bytes of a scenario file, which must be UTF-8 text; `file` names
+    /// it in messages and `origin` names the overrides (`--set`, or `set=` from Python).
+    pub fn parse_bytes(bytes: &[u8], file: &str, overrides: &[String], origin: &str) -> Result<Scenario> {
+        let unreadable = |place: Option<(usize, usize)>, message: String| {
             Error::Scenario(vec![Diagnostic {
                 file: file.to_string(),
-                line,
-                column,
+                line: place.map(|p| p.0),
+                column: place.map(|p| p.1),
                 field: String::new(),
-                message: format!("invalid TOML: {}", e.message().trim()),
+                message,
                 from_override: None,
+                origin: origin.to_string(),
             }])
+        };
+        let text = locate::utf8(bytes).map_err(|why| unreadable(None, why))?;
+        let mut sets = overrides.iter().map(|o| Override::parse(o, origin)).collect::<Result<Vec<_>>>()?;
+        let doc = ImDocument::parse(text.to_string()).map_err(|e| {
+            let place = e.span().map(|s| locate::line_col(text, s.start));
+            unreadable(place, format!("invalid TOML: {}", e.message().trim()))
         })?;
-        let located = Locator { doc: Some(&doc), ..located };
         let mut editable: DocumentMut = text.parse().expect("parsed above");
-        for s in &sets {
-            s.apply(&mut editable)?;
+        for (i, s) in sets.iter_mut().enumerate() {
+            if let Err(p) = s.apply(&mut editable) {
+                let located = Locator { file, text, doc: &doc, overrides: &sets[i..=i], origin };
+                return Err(Error::Scenario(vec![located.diagnostic(&p)]));
+            }
         }
+        let located = Locator { file, text, doc: &doc, overrides: &sets, origin };
         let merged = editable.to_string();
         let raw: schema::RawScenario = serde_path_to_error::deserialize(toml::Deserializer::new(&merged))
             .map_err(|e| Error::Scenario(vec![located.serde_error(&e)]))?;
@@ -345,16 +360,17 @@ impl Scenario {
 struct Locator<'a> {
     file: &'a str,
     text: &'a str,
-    doc: Option<&'a ImDocument<String>>,
+    doc: &'a ImDocument<String>,
     overrides: &'a [Override],
+    origin: &'a str,
 }
 
 impl Locator<'_> {
     fn diagnostic(&self, p: &Problem) -> Diagnostic {
         let from_override = self.overrides.iter().rev().find(|o| o.covers(&p.path)).map(|o| o.text.clone());
-        let offset = match (&from_override, self.doc) {
-            (None, Some(doc)) => locate::offset_of(doc, &p.path),
-            _ => None,
+        let offset = match &from_override {
+            None => locate::offset_of(self.doc, &p.path),
+            Some(_) => None,
         };
         let (line, column) = offset.map(|o| locate::line_col(self.text, o)).unzip();
         Diagnostic {
@@ -364,6 +380,7 @@ impl Locator<'_> {
             field: dotted(&p.path),
             message: p.message.clone(),
             from_override,
+            origin: self.origin.to_string(),
         }
     }
 

@@ -3,10 +3,17 @@
 //! The key is a dotted path (segments with dots or slashes in double quotes); the value is read
 //! as TOML (`8`, `true`, `["a", "b"]`, `{ kind = "fcfs" }`) and, failing that, as a string
 //! (`10Mbps`, `ftp`). Overrides are applied to the document before it is validated, so they are
-//! checked exactly like the file; a missing table on the path is created.
+//! checked exactly like the file; a missing table on the path is created, except a member of
+//! `flows`, `links` or `pairs`: a dotted key into one that does not exist is far more likely a
+//! typo than a wish to add one, which is done by setting the member to a whole inline table
+//! (`flows.new={ src = "a", dst = "b", app = "ftp" }`).
 
-use crate::error::{Error, Result};
-use toml_edit::{DocumentMut, Item, Table, Value};
+use super::Problem;
+use crate::error::{did_you_mean, Error, Result};
+use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
+
+/// The tables whose members are named by the user, and what a member is called in messages.
+const MEMBERS: [(&str, &str); 3] = [("flows", "flow"), ("links", "link"), ("pairs", "pair")];
 
 #[derive(Debug, Clone)]
 pub struct Override {
@@ -14,6 +21,11 @@ pub struct Override {
     pub value: Value,
     /// The override as the user wrote it, for messages.
     pub text: String,
+    /// How overrides are named in messages: `--set` on the command line, `set=` from Python.
+    pub origin: String,
+    /// How many segments of `path` existed before `apply`: a table it created, and anything a
+    /// problem finds in it, is the override's doing, not the file's.
+    existed: usize,
 }
 
 fn split_path(key: &str) -> Option<Vec<String>> {
@@ -45,38 +57,71 @@ fn split_path(key: &str) -> Option<Vec<String>> {
 }
 
 impl Override {
-    pub fn parse(text: &str) -> Result<Override> {
+    /// Reads `KEY=VALUE`; `origin` names overrides in messages (`--set`, `set=`).
+    pub fn parse(text: &str, origin: &str) -> Result<Override> {
         let bad = || {
-            Error::Usage(format!("--set expects KEY=VALUE with a dotted KEY such as flows.ftp1.window=8, got `{text}`"))
+            Error::Usage(format!(
+                "{origin} expects KEY=VALUE with a dotted KEY such as flows.ftp1.window=8, got `{text}`"
+            ))
         };
         let (key, raw) = text.split_once('=').ok_or_else(bad)?;
         let path = split_path(key.trim()).ok_or_else(bad)?;
         let raw = raw.trim();
         let value = raw.parse::<Value>().unwrap_or_else(|_| Value::from(raw));
-        Ok(Override { path, value, text: text.to_string() })
+        let existed = path.len();
+        Ok(Override { path, value, text: text.to_string(), origin: origin.to_string(), existed })
     }
 
-    pub fn apply(&self, doc: &mut DocumentMut) -> Result<()> {
-        let fail = |why: String| Error::Usage(format!("cannot apply --set {}: {why}", self.text));
-        let (last, parents) = self.path.split_last().expect("non-empty path");
-        let mut table = doc.as_table_mut() as &mut dyn toml_edit::TableLike;
+    /// Writes the value into `doc`, creating missing tables on the path (not members of
+    /// `flows`, `links` or `pairs`: see the module's comment).
+    pub fn apply(&mut self, doc: &mut DocumentMut) -> Result<(), Problem> {
+        let path = &self.path;
+        let (last, parents) = path.split_last().expect("non-empty path");
+        let mut table = doc.as_table_mut() as &mut dyn TableLike;
+        self.existed = path.len();
         for (i, seg) in parents.iter().enumerate() {
             if table.get(seg).is_none() {
+                if i == 1 {
+                    no_member(&path[0], seg, &*table)?;
+                }
+                self.existed = self.existed.min(i);
                 table.insert(seg, Item::Table(Table::new()));
             }
             let item = table.get_mut(seg).expect("just ensured");
-            table = item
-                .as_table_like_mut()
-                .ok_or_else(|| fail(format!("`{}` is not a table", crate::error::dotted(&self.path[..=i]))))?;
+            table = item.as_table_like_mut().ok_or_else(|| Problem {
+                path: path[..=i].to_vec(),
+                message: format!("is not a table, so `{}` cannot be set inside it", crate::error::dotted(path)),
+            })?;
         }
         table.insert(last, Item::Value(self.value.clone()));
         Ok(())
     }
 
-    /// Whether this override set the value at `path` or a table that contains it.
+    /// Whether this override set the value at `path`, a table that contains it, or created a
+    /// table that contains it.
     pub fn covers(&self, path: &[String]) -> bool {
-        path.starts_with(&self.path)
+        path.starts_with(&self.path) || path.starts_with(&self.path[..self.existed])
     }
+}
+
+/// The problem with a dotted key into member `name` of `table` (`flows`, ...) that does not
+/// exist; `members` is what `table` holds (empty if the file has no such table). Other tables
+/// may be created.
+fn no_member(table: &str, name: &str, members: &dyn TableLike) -> Result<(), Problem> {
+    let Some((_, what)) = MEMBERS.iter().find(|(t, _)| *t == table) else { return Ok(()) };
+    let known: Vec<&str> = members.iter().map(|(k, _)| k).collect();
+    let listed = if known.is_empty() {
+        format!("the scenario has no {what}s")
+    } else {
+        format!("the {what}s are {}", known.join(", "))
+    };
+    Err(Problem {
+        path: vec![table.to_string(), name.to_string()],
+        message: format!(
+            "no {what} `{name}`{} ({listed}); to add a {what}, set `{table}.{name}` to a whole table",
+            did_you_mean(name, known.iter().copied())
+        ),
+    })
 }
 
 #[cfg(test)]
@@ -86,9 +131,14 @@ mod tests {
     fn applied(doc: &str, sets: &[&str]) -> String {
         let mut d: DocumentMut = doc.parse().unwrap();
         for s in sets {
-            Override::parse(s).unwrap().apply(&mut d).unwrap();
+            Override::parse(s, "--set").unwrap().apply(&mut d).unwrap();
         }
         d.to_string()
+    }
+
+    fn refused(doc: &str, set: &str) -> Problem {
+        let mut d: DocumentMut = doc.parse().unwrap();
+        Override::parse(set, "--set").unwrap().apply(&mut d).unwrap_err()
     }
 
     #[test]
@@ -112,19 +162,46 @@ mod tests {
 
     #[test]
     fn missing_tables_are_created_and_scalars_are_not_tables() {
-        let out = applied("[run]\nduration = 10\n", &["run.seed=3", "flows.f.src=a"]);
+        let out = applied("[run]\nduration = 10\n[flows.f]\n", &["run.seed=3", "flows.f.transport.kind=reno"]);
         let t: toml::Table = out.parse().unwrap();
         assert_eq!(t["run"]["seed"].as_integer(), Some(3));
-        assert_eq!(t["flows"]["f"]["src"].as_str(), Some("a"));
+        assert_eq!(t["flows"]["f"]["transport"]["kind"].as_str(), Some("reno"));
+        let e = refused("[run]\nduration = 10\n", "run.duration.x=1");
+        assert_eq!(e.path, ["run", "duration"]);
+        assert!(e.message.contains("is not a table"), "{e:?}");
+    }
+
+    #[test]
+    fn dotted_keys_do_not_create_flows_links_or_pairs() {
+        let doc = "[flows.ftp1]\nsrc = \"a\"\n[flows.ftp2]\nsrc = \"a\"\n";
+        let e = refused(doc, "flows.ftpp.src=a");
+        assert_eq!(e.path, ["flows", "ftpp"]);
+        assert!(e.message.starts_with("no flow `ftpp`; did you mean `ftp1`? (the flows are ftp1, ftp2)"), "{e:?}");
+        let e = refused(doc, "pairs.\"G/FQ\".qdisc=fq");
+        assert!(e.message.starts_with("no pair `G/FQ` (the scenario has no pairs)"), "{e:?}");
+        let out = applied(doc, &["flows.new={ src = \"a\" }", "pairs.P={ qdisc = \"fq\" }"]);
+        let t: toml::Table = out.parse().unwrap();
+        assert_eq!(t["flows"]["new"]["src"].as_str(), Some("a"));
+        assert_eq!(t["pairs"]["P"]["qdisc"].as_str(), Some("fq"));
+    }
+
+    #[test]
+    fn overrides_own_the_tables_they_create() {
         let mut d: DocumentMut = "[run]\nduration = 10\n".parse().unwrap();
-        let e = Override::parse("run.duration.x=1").unwrap().apply(&mut d).unwrap_err();
-        assert!(e.to_string().contains("`run.duration` is not a table"), "{e}");
+        let mut o = Override::parse("runn.seed=3", "--set").unwrap();
+        o.apply(&mut d).unwrap();
+        assert!(o.covers(&["runn".to_string()]));
+        let mut o = Override::parse("run.sed=3", "--set").unwrap();
+        o.apply(&mut d).unwrap();
+        assert!(o.covers(&["run".to_string(), "sed".to_string()]));
+        assert!(!o.covers(&["run".to_string()]));
     }
 
     #[test]
     fn malformed_overrides_are_usage_errors() {
         for bad in ["window", "=3", "a..b=1", "\"a=1"] {
-            assert!(matches!(Override::parse(bad), Err(Error::Usage(_))), "{bad}");
+            let e = Override::parse(bad, "set=").unwrap_err();
+            assert!(matches!(&e, Error::Usage(m) if m.starts_with("set= expects KEY=VALUE")), "{bad}: {e}");
         }
     }
 }
