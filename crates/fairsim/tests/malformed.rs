@@ -101,3 +101,18 @@ fn overrides_are_named_as_the_caller_names_them() {
     };
     assert!(msg.starts_with("set= expects KEY=VALUE"), "{msg}");
 }
+
+#[test]
+fn syntax_errors_point_at_their_cause() {
+    let unclosed = SMALL.replacen("nodes = [\"a\", \"b\"]", "nodes = [\"a\",", 1);
+    assert_eq!(
+        refused(unclosed.as_bytes(), &[], "--set"),
+        "x.toml:1:9: invalid TOML: array opened here is never closed (the parser gave up at line 2, column 2: \
+         invalid array; expected `]`)"
+    );
+    let twice = SMALL.replacen("[links]", "[run]\nseed = 2\n[links]", 1);
+    assert_eq!(
+        refused(twice.as_bytes(), &[], "--set"),
+        "x.toml:4:1: invalid TOML: invalid table header; duplicate key `run` in document root (first defined at line 2)"
+    );
+}

@@ -9,6 +9,7 @@ mod locate;
 mod overrides;
 mod resolved;
 pub mod schema;
+mod syntax;
 mod validate;
 
 pub use overrides::Override;
@@ -206,8 +207,8 @@ impl Scenario {
         let text = locate::utf8(bytes).map_err(|why| unreadable(None, why))?;
         let mut sets = overrides.iter().map(|o| Override::parse(o, origin)).collect::<Result<Vec<_>>>()?;
         let doc = ImDocument::parse(text.to_string()).map_err(|e| {
-            let place = e.span().map(|s| locate::line_col(text, s.start));
-            unreadable(place, format!("invalid TOML: {}", e.message().trim()))
+            let (place, message) = syntax::toml_error(text, &e);
+            unreadable(place, message)
         })?;
         let mut editable: DocumentMut = text.parse().expect("parsed above");
         for (i, s) in sets.iter_mut().enumerate() {

@@ -28,7 +28,8 @@ pub struct Override {
     existed: usize,
 }
 
-fn split_path(key: &str) -> Option<Vec<String>> {
+/// The segments of a dotted key (`pairs."G/FQ".qdisc`), or `None` if it is malformed.
+pub fn split_path(key: &str) -> Option<Vec<String>> {
     let mut segs = vec![];
     let mut cur = String::new();
     let mut quoted = false;
