@@ -1,34 +1,57 @@
 """The figures of a reproduction, drawn with matplotlib's object API (no global pyplot state).
 
 - `utility_diagram`: the thesis's utility diagrams (§6.3): each source's throughput against
-  its round-trip delay, FCFS in upright numbers and FQ in italics, with a box as wide and as tall
-  as the 95% confidence intervals;
+  its round-trip delay, a colour per source and a marker per pair (named in legends beside the
+  plot, so no label can cover a point or another label), with a box as wide and as tall as
+  the 95% confidence intervals;
 - `traces`: a recorded series (window, rate, probe, ...) over time, a panel per pair;
-- `cells`: every cell of a published table, the paper's value beside ours;
-- `to_svg`: a figure as SVG text, for the report.
+- `cells`: every cell of a published table, the paper's value beside ours, a panel per unit;
+- `to_svg`: a figure as SVG text, for the report: the same figure gives the same bytes.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 
+import matplotlib
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
 from fairsim.reproduce.compare import Comparison
-from fairsim.reproduce.measure import Measurements
+from fairsim.reproduce.measure import METRIC_UNITS, Measurements
 
 PAPER_STYLE = {"marker": "x", "color": "black", "linestyle": "none"}
 OURS_COLOR = "#1f77b4"
+#: One per pair of a utility diagram: its marker and its boxes' outline. The first pair's large
+#: hollow circle rings the second's small filled square, so both show where they coincide.
+PAIR_STYLES = (
+    ({"marker": "o", "fillstyle": "none", "markersize": 10, "markeredgewidth": 1.6}, "-"),
+    ({"marker": "s", "fillstyle": "full", "markersize": 5}, "--"),
+    ({"marker": "^", "fillstyle": "none", "markersize": 8, "markeredgewidth": 1.2}, ":"),
+)
+#: Axis labels of the units of `METRIC_UNITS`, where the unit alone would be terse.
+UNIT_LABELS = {"s": "seconds", "ms": "milliseconds"}
+SOURCE_COLORS = tuple(matplotlib.colormaps["tab10"].colors)
+
+_SVG_ID = re.compile(r'\bid="([^"]+)"')
+#: Where an SVG names an id: its definition, a link to it, a `url(#...)` reference.
+_SVG_REF = re.compile(r'(\bid="|href="#|url\(#)([^")]+)')
 
 
-def to_svg(fig: Figure) -> str:
+def to_svg(fig: Figure, prefix: str = "f") -> str:
+    """The figure as inline SVG: no date, ids from a fixed salt (same figure, same bytes) and
+    prefixed with `prefix`, so that several figures on one page never share an id."""
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
+    with matplotlib.rc_context({"svg.hashsalt": "fairsim", "svg.id": None}):
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
     text = buf.getvalue()
     # drop the XML prolog and doctype so the SVG can sit inline in HTML
-    return text[text.index("<svg") :]
+    text = text[text.index("<svg") :]
+    ids = set(_SVG_ID.findall(text))
+    return _SVG_REF.sub(lambda m: m[1] + (f"{prefix}-" if m[2] in ids else "") + m[2], text)
 
 
 def utility_diagram(
@@ -38,44 +61,83 @@ def utility_diagram(
     title: str,
     interval: tuple[float, float] | None = None,
 ) -> Figure:
-    """Throughput (x) against delay (y) per source; `flows` are (flow, label) and the first
-    pair is drawn upright, the others in italics (the thesis's FCFS vs FQ)."""
-    fig = Figure(figsize=(6.5, 4.2))
+    """Throughput (x) against delay (y) per source; `flows` are (flow, label). Each source has
+    its colour and each pair its marker and box outline (the thesis's FCFS vs FQ); boxes are
+    the 95% confidence intervals, cut at zero throughput (and, on a log axis, at a tenth of the
+    delay) since neither can be negative."""
+    fig = Figure(figsize=(7.5, 4.2), layout="constrained")
     ax = fig.subplots()
     delays = [e.mean for p in pairs for f, _ in flows if (e := m.estimate(p, f, "delay", interval))]
     if delays and min(delays) > 0 and max(delays) / min(delays) > 30:
         ax.set_yscale("log")  # a starved source's round trip can be a thousand times the others'
-    styles = ["normal", "italic", "oblique"]
-    colors = ["#d62728", OURS_COLOR, "#2ca02c"]
     for i, pair in enumerate(pairs):
-        for flow, label in flows:
+        marker, linestyle = PAIR_STYLES[i % len(PAIR_STYLES)]
+        for j, (flow, _) in enumerate(flows):
             x = m.estimate(pair, flow, "throughput", interval)
             y = m.estimate(pair, flow, "delay", interval)
             if x is None or y is None:
                 continue
-            color = colors[i % len(colors)]
-            ax.text(
-                x.mean, y.mean, label, style=styles[i % len(styles)], color=color, ha="center", va="center"
-            )
+            color = SOURCE_COLORS[j % len(SOURCE_COLORS)]
+            ax.plot([x.mean], [y.mean], color=color, **marker)
             if x.interval > 0 or y.interval > 0:
-                bottom = max(y.mean - y.interval, y.mean / 10)  # a box cannot reach below zero
+                left = max(x.mean - x.interval, 0.0)
+                bottom = max(y.mean - y.interval, y.mean / 10 if ax.get_yscale() == "log" else 0.0)
                 ax.add_patch(
                     Rectangle(
-                        (x.mean - x.interval, bottom),
-                        2 * x.interval,
+                        (left, bottom),
+                        x.mean + x.interval - left,
                         y.mean + y.interval - bottom,
                         fill=False,
                         edgecolor=color,
+                        linestyle=linestyle,
                         linewidth=0.8,
                     )
                 )
-            ax.plot([x.mean], [y.mean], alpha=0)  # let autoscale see the point
-        ax.plot([], [], color=colors[i % len(colors)], label=f"{pair} ({styles[i % len(styles)]})")
+    pair_handles = [
+        Line2D(
+            [],
+            [],
+            color="black",
+            linewidth=0.8,
+            linestyle=PAIR_STYLES[i % 3][1],
+            label=pair,
+            **PAIR_STYLES[i % 3][0],
+        )
+        for i, pair in enumerate(pairs)
+    ]
+    source_handles = [
+        Line2D(
+            [],
+            [],
+            color=SOURCE_COLORS[j % len(SOURCE_COLORS)],
+            marker="s",
+            linestyle="none",
+            label=f"{label}: {flow}",
+        )
+        for j, (flow, label) in enumerate(flows)
+    ]
+    # beside the axes, never over a point (constrained layout makes room for them)
+    fig.legend(
+        handles=pair_handles,
+        title="pair",
+        fontsize="small",
+        title_fontsize="small",
+        loc="outside right upper",
+    )
+    fig.legend(
+        handles=source_handles,
+        title="source",
+        fontsize="small",
+        title_fontsize="small",
+        loc="outside right lower",
+    )
     ax.set_xlabel("throughput (packets/s)")
     ax.set_ylabel("round-trip delay (s)")
     ax.set_title(title, fontsize="medium")
-    ax.legend(fontsize="small", handlelength=1)
-    ax.margins(0.15)
+    ax.margins(0.1)
+    ax.set_xlim(left=0)  # no throughput or delay is negative
+    if ax.get_yscale() == "linear":
+        ax.set_ylim(bottom=0)
     return fig
 
 
@@ -110,21 +172,31 @@ def traces(
     return fig
 
 
-def cells(comparisons: list[list[Comparison]], title: str, unit: str) -> Figure:
-    """Every graded cell of a table: the paper's value (×) and ours (dot, 95% interval)."""
+def cells(comparisons: list[list[Comparison]], title: str) -> Figure:
+    """Every graded cell of a table: the paper's value (×) and ours (dot: the mean over the
+    replications; bar: the lowest to the highest replication). A panel per unit, so packets
+    and seconds never share an axis."""
     flat = [c for row in comparisons for c in row if c.paper.value is not None]
-    fig = Figure(figsize=(7.5, 0.22 * len(flat) + 1.2))
-    ax = fig.subplots()
-    labels = [f"{c.row} · {c.column}" for c in flat]
-    ys = list(range(len(flat)))[::-1]
-    ax.plot([c.paper.value for c in flat], ys, label="paper", **PAPER_STYLE)
-    for c, y in zip(flat, ys, strict=True):
-        if c.ours is not None:
-            ax.errorbar(c.ours.mean, y, xerr=c.ours.interval or None, fmt="o", color=OURS_COLOR, markersize=4)
-    ax.plot([], [], "o", color=OURS_COLOR, label="fairsim")
-    ax.set_yticks(ys)
-    ax.set_yticklabels(labels, fontsize="x-small")
-    ax.set_xlabel(unit)
-    ax.set_title(title, fontsize="medium")
-    ax.legend(fontsize="small")
+    by_unit: dict[str, list[Comparison]] = {}
+    for c in flat:
+        by_unit.setdefault(METRIC_UNITS.get(c.key.metric, ("",))[0], []).append(c)
+    heights = [len(group) for group in by_unit.values()]
+    fig = Figure(figsize=(7.5, 0.22 * len(flat) + 0.9 * len(heights) + 0.4), layout="constrained")
+    axes = fig.subplots(len(heights), 1, squeeze=False, height_ratios=heights)[:, 0]
+    for ax, (unit, group) in zip(axes, by_unit.items(), strict=True):
+        ys = list(range(len(group)))[::-1]
+        ax.plot([c.paper.value for c in group], ys, label="paper", **PAPER_STYLE)
+        for c, y in zip(group, ys, strict=True):
+            if c.ours is None:
+                continue
+            low, high = max(c.ours.mean - c.ours.low, 0.0), max(c.ours.high - c.ours.mean, 0.0)
+            spread = [[low], [high]] if c.ours.runs > 1 else None
+            ax.errorbar(c.ours.mean, y, xerr=spread, fmt="o", color=OURS_COLOR, markersize=4)
+        ax.plot([], [], "o", color=OURS_COLOR, label="fairsim")
+        ax.set_yticks(ys)
+        ax.set_yticklabels([f"{c.row} · {c.column}" for c in group], fontsize="x-small")
+        ax.set_ylim(-0.7, len(group) - 0.3)
+        ax.set_xlabel(UNIT_LABELS.get(unit, unit))
+    axes[0].legend(fontsize="small", loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, borderaxespad=0.2)
+    fig.suptitle(title, fontsize="medium")
     return fig

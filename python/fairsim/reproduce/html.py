@@ -1,13 +1,34 @@
-"""The reproduction report as one self-contained HTML page: styles and SVG figures inline."""
+"""The reproduction report as one self-contained HTML page: styles and SVG figures inline.
+
+Verdicts are coloured text badges (no emoji: a machine without an emoji font would show empty
+boxes); prose is Markdown, rendered by `prose`.
+"""
 
 from __future__ import annotations
 
 from html import escape
 from pathlib import Path
 
-from fairsim.reproduce.report import GRADE_MARK, GRADES, VERDICT_MARK, Report, Section, cell_text
+from fairsim.reproduce.claims import Verdict
+from fairsim.reproduce.prose import blocks, inline
+from fairsim.reproduce.report import (
+    GARBLED_NOTE,
+    GRADE_MARK,
+    GRADES,
+    TESTED_HEADING,
+    Report,
+    Section,
+    cell_text,
+    claim_anchor,
+    contents,
+)
 
 STYLE = (Path(__file__).parent / "report.css").read_text()
+VERDICT_CLASS = {True: "held", False: "not-held", None: "none"}
+
+
+def badge(v: Verdict) -> str:
+    return f"<span class='badge {VERDICT_CLASS[v.held]}'>{v.label}</span>"
 
 
 def render(report: Report) -> str:
@@ -16,67 +37,72 @@ def render(report: Report) -> str:
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>fairsim reproduction: {escape(p.id)}</title><style>{STYLE}</style></head><body>",
         f"<h1>Reproduction of <em>{escape(p.title)}</em></h1>",
         f"<p class='small'>{escape(p.citation)}</p>",
-        _paragraphs(p.summary),
-        "<h2>Summary</h2><table class='summary'>",
+        blocks(p.summary),
+        _contents(report),
+        "<h2 id='summary'>Summary</h2><table class='summary'>",
         f"<tr><th>claims</th><td>{claims.get('held', 0)} held, {claims.get('not held', 0)} not held, "
         f"{claims.get('not evaluated', 0)} not evaluated</td></tr>",
         "<tr><th>published cells</th><td>"
         + ", ".join(f"{grades.get(g, 0)} {g}" for g in GRADES)
         + f"; {grades.get('ungraded', 0)} blank or unreadable</td></tr>",
         f"<tr><th>runs</th><td>{o.runs} ({len(o.seeds)} replication(s) per pair"
-        f"{', quick mode' if o.quick else ''}), {o.events:,} events, {o.wall_s:.1f} s"
+        f"{', quick mode' if o.quick else ''}), {o.events:,} events"
         f"{' — interrupted, partial' if o.interrupted else ''}</td></tr></table>",
         "<p class='small'>Each cell shows our value ±spread (bold) over the paper's as printed; "
         "green: within 10% (or the metric's slack), yellow: within 25%, red: further; "
-        "† the spec calls the cell garbled.</p>",
-        f"<h2>Method</h2>{_paragraphs(p.method)}",
-        "<table class='summary'><tr><th>claim</th><th>verdict</th><th>experiment</th></tr>",
+        f"{escape(GARBLED_NOTE)}.</p>",
+        f"<h2 id='method'>Method</h2>{blocks(p.method)}",
+        "<div class='scroll'><table class='summary'>",
+        "<tr><th>claim</th><th>verdict</th><th>experiment</th></tr>",
     ]
-    parts += [_row(c.id, f"{VERDICT_MARK[v.held]} {v.label}", c.experiment) for c, v in report.verdicts]
-    parts.append("</table>")
+    parts += [
+        f"<tr><td><a href='#{claim_anchor(c)}'>{escape(c.id)}</a></td><td>{badge(v)}</td>"
+        f"<td><a href='#{escape(c.experiment)}'>{escape(c.experiment)}</a></td></tr>"
+        for c, v in report.verdicts
+    ]
+    parts.append("</table></div>")
     for sec in report.sections:
         parts.append(_section(sec))
     if p.tested:
-        parts.append("<h2>Claims about the algorithms, checked by the test suite</h2><ul>")
+        parts.append(f"<h2 id='tested'>{TESTED_HEADING}</h2><ul>")
         for t in p.tested:
             tests = ", ".join(f"<code>{escape(x)}</code>" for x in t.tests) or "none"
-            parts.append(f"<li><b>{escape(t.id)}</b> — {escape(t.text)} <i>({escape(t.source)})</i>")
+            parts.append(f"<li><b>{escape(t.id)}</b> — {inline(t.text)} <i>({inline(t.source)})</i>")
             parts.append(f" Tests: {tests}</li>")
         parts.append("</ul>")
     parts.append("</body></html>")
-    return "\n".join(parts)
+    return "\n".join(parts) + "\n"
 
 
-def _paragraphs(text: str) -> str:
-    """Prose written with blank lines between paragraphs, as HTML paragraphs."""
-    return "".join(f"<p>{escape(' '.join(par.split()))}</p>" for par in text.strip().split("\n\n"))
-
-
-def _row(*cells: str) -> str:
-    return "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>"
+def _contents(report: Report) -> str:
+    items = "".join(f"<li><a href='#{escape(a)}'>{escape(title)}</a></li>" for a, title in contents(report))
+    return f"<nav class='toc'><h2>Contents</h2><ol>{items}</ol></nav>"
 
 
 def _section(sec: Section) -> str:
     exp, sc, pub = sec.experiment, sec.loaded.scenario, sec.loaded.published
     out = [
         f"<h2 id='{escape(exp.id)}'>{escape(exp.title)}</h2>",
-        f"<p><code>{escape(exp.file)}</code> — {escape(sc.description)}</p>",
+        f"<p><code>{escape(exp.file)}</code> — {inline(sc.description)}</p>",
     ]
     if sc.notes:
-        out.append(f"<p><b>Setup and reconstruction.</b> {escape(' '.join(sc.notes.split()))}</p>")
+        out.append(f"<p><b>Setup and reconstruction.</b> {inline(sc.notes)}</p>")
     if pub.source:
-        out.append(f"<p><b>Published:</b> {escape(pub.source)}. {escape(pub.units)}</p>")
+        out.append(f"<p><b>Published:</b> {inline(pub.source)}. {inline(pub.units)}</p>")
     if pub.notes:
-        out.append(f"<p class='small'><b>The paper's tables:</b> {escape(' '.join(pub.notes.split()))}</p>")
+        out.append(f"<p class='small'><b>The paper's tables:</b> {inline(pub.notes)}</p>")
     for table, rows in sec.tables:
         out.append(f"<h3>{escape(table.title)}</h3>")
         if table.interval:
             out.append(f"<p class='small'>Measured over {table.interval[0]:g}–{table.interval[1]:g} s.</p>")
         out.append(
-            "<table><tr><th></th>" + "".join(f"<th>{escape(h)}</th>" for h in table.column_labels) + "</tr>"
+            "<div class='scroll'><table><tr><th></th>"
+            + "".join(f"<th>{escape(h)}</th>" for h in table.column_labels)
+            + "</tr>"
         )
         for label, row in zip(table.row_labels, rows, strict=True):
             cells = []
@@ -91,23 +117,23 @@ def _section(sec: Section) -> str:
                     f"<span class='paper'>{escape(paper.replace(' †', ''))} {GRADE_MARK[c.grade]}</span></td>"
                 )
             out.append(f"<tr><td class='label'>{escape(label)}</td>{''.join(cells)}</tr>")
-        out.append("</table>")
+        out.append("</table></div>")
         if table.notes:
-            out.append(f"<p class='small'>{escape(' '.join(table.notes.split()))}</p>")
+            out.append(f"<p class='small'>{inline(table.notes)}</p>")
     for f in sec.figures:
         out.append(
-            f"<figure>{f.svg}<figcaption><b>{escape(f.title)}.</b> {escape(f.caption)}</figcaption></figure>"
+            f"<figure id='fig-{escape(f.id)}'>{f.svg}<figcaption><b>{escape(f.title)}.</b> "
+            f"{inline(f.caption)}</figcaption></figure>"
         )
     if sec.claims:
         out.append("<h3>Claims</h3>")
         for c, v in sec.claims:
-            cls = {True: "held", False: "not-held", None: "none"}[v.held]
             out.append(
-                f"<div class='claim {cls}'>{VERDICT_MARK[v.held]} <b>{v.label}</b> — {escape(c.text)} "
-                f"<i class='small'>({escape(c.source)})</i><br>"
-                f"<span class='small'>tolerance: {escape(c.tolerance)}</span><br>"
+                f"<div class='claim {VERDICT_CLASS[v.held]}' id='{claim_anchor(c)}'>{badge(v)} "
+                f"{inline(c.text)} <i class='small'>({inline(c.source)})</i><br>"
+                f"<span class='small'>tolerance: {inline(c.tolerance)}</span><br>"
                 f"<span class='measured'>{escape(v.measured)}</span></div>"
             )
     if exp.discussion:
-        out.append(f"<h3>Discussion</h3>{_paragraphs(exp.discussion)}")
+        out.append(f"<h3>Discussion</h3>{blocks(exp.discussion)}")
     return "\n".join(out)

@@ -1,8 +1,23 @@
-"""The reproduction report as Markdown (figures as files beside it, in `figures/`)."""
+"""The reproduction report as Markdown (figures as files beside it, in `figures/`).
+
+Verdicts are words (no emoji: a machine without an emoji font would show empty boxes); headings
+carry explicit anchors, so the table of contents links work in any renderer.
+"""
 
 from __future__ import annotations
 
-from fairsim.reproduce.report import GRADE_MARK, GRADES, VERDICT_MARK, Report, Section, cell_text
+from fairsim.reproduce.claims import Verdict
+from fairsim.reproduce.report import (
+    GARBLED_NOTE,
+    GRADE_MARK,
+    GRADES,
+    TESTED_HEADING,
+    Report,
+    Section,
+    cell_text,
+    claim_anchor,
+    contents,
+)
 
 
 def _esc(text: str) -> str:
@@ -15,6 +30,16 @@ def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
     return out
 
 
+def verdict_text(v: Verdict) -> str:
+    return f"*{v.label}*" if v.held is None else f"**{v.label}**"
+
+
+def _anchor(name: str) -> str:
+    """An HTML anchor (a heading's own slug differs between Markdown renderers); before a
+    heading it needs a blank line, or the heading would be read as part of the HTML block."""
+    return f'<a id="{name}"></a>'
+
+
 def render(report: Report, figure_dir: str = "figures") -> str:
     p, o = report.paper, report.outcome
     claims, grades = report.claim_counts(), report.grade_counts()
@@ -25,6 +50,12 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         "",
         p.summary.strip(),
         "",
+        "## Contents",
+        "",
+        *(f"{i}. [{title}](#{a})" for i, (a, title) in enumerate(contents(report), 1)),
+        "",
+        _anchor("summary"),
+        "",
         "## Summary",
         "",
         f"- **Claims:** {claims.get('held', 0)} held, {claims.get('not held', 0)} not held, "
@@ -32,15 +63,17 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         f"- **Published cells:** {', '.join(f'{grades.get(g, 0)} {g}' for g in GRADES)}; "
         f"{grades.get('ungraded', 0)} blank or unreadable in the paper.",
         f"- **Runs:** {o.runs} ({len(o.seeds)} replication{'s' if len(o.seeds) > 1 else ''} per pair"
-        f"{', quick mode' if o.quick else ''}), {o.events:,} events, {o.wall_s:.1f} s.",
+        f"{', quick mode' if o.quick else ''}), {o.events:,} events.",
     ]
     if o.interrupted:
         lines.append("- **Interrupted:** the runs were stopped early; numbers are partial.")
     lines += [
         "",
         "Cells read *ours ±spread · paper's as printed* and are graded ✓ close (within 10% or the "
-        "metric's slack), ≈ near (25%), ✗ far; † marks a cell the spec calls garbled. "
+        f"metric's slack), ≈ near (25%), ✗ far; {GARBLED_NOTE}. "
         "See docs/reproductions.md for the rules.",
+        "",
+        _anchor("method"),
         "",
         "## Method",
         "",
@@ -49,11 +82,14 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         "| claim | verdict | experiment |",
         "|---|---|---|",
     ]
-    lines += [f"| {c.id} | {VERDICT_MARK[v.held]} {v.label} | {c.experiment} |" for c, v in report.verdicts]
+    lines += [
+        f"| [{c.id}](#{claim_anchor(c)}) | {verdict_text(v)} | [{c.experiment}](#{c.experiment}) |"
+        for c, v in report.verdicts
+    ]
     for sec in report.sections:
         lines += ["", *_section(sec, figure_dir)]
     if p.tested:
-        lines += ["", "## Claims about the algorithms, checked by the test suite", ""]
+        lines += ["", _anchor("tested"), "", f"## {TESTED_HEADING}", ""]
         for t in p.tested:
             tests = ", ".join(f"`{x}`" for x in t.tests) or "none"
             lines.append(f"- **{t.id}** — {t.text} *({t.source})* Tests: {tests}.")
@@ -62,7 +98,7 @@ def render(report: Report, figure_dir: str = "figures") -> str:
 
 def _section(sec: Section, figure_dir: str) -> list[str]:
     exp, sc, pub = sec.experiment, sec.loaded.scenario, sec.loaded.published
-    lines = [f"## {exp.title}", "", f"`{exp.file}` — {sc.description}"]
+    lines = [_anchor(exp.id), "", f"## {exp.title}", "", f"`{exp.file}` — {sc.description}"]
     if sc.notes:
         lines += ["", "**Setup and reconstruction.** " + " ".join(sc.notes.split())]
     if pub.source:
@@ -89,7 +125,7 @@ def _section(sec: Section, figure_dir: str) -> list[str]:
         lines += ["", "### Claims", ""]
         for c, v in sec.claims:
             lines += [
-                f"- {VERDICT_MARK[v.held]} **{v.label}** — {c.text} *({c.source})*",
+                f"- {_anchor(claim_anchor(c))}{verdict_text(v)} — {c.text} *({c.source})*",
                 f"  - tolerance: {c.tolerance}",
                 f"  - measured: {v.measured}",
             ]

@@ -10,6 +10,7 @@ per-replication means. See docs/reproductions.md.
 from __future__ import annotations
 
 import fnmatch
+import math
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -56,6 +57,10 @@ class Estimate:
     samples: int
     #: Half-width of the 95% Student-t interval over the pooled samples.
     ci95_samples: float = 0.0
+    #: The lowest and highest replication's own value (its mean): the spread figures draw,
+    #: which stays within the quantity's range (a count is never below zero).
+    low: float = math.nan
+    high: float = math.nan
 
     @property
     def interval(self) -> float:
@@ -72,8 +77,18 @@ class Estimate:
         if not pooled:
             return None
         mean, std, ci95_samples, n = _core.summarize(pooled)
-        _, _, ci95, _ = _core.summarize([float(np.mean(s)) for s in per_run])
-        return Estimate(mean, std, ci95, runs=len(per_run), samples=n, ci95_samples=ci95_samples)
+        means = [float(np.mean(s)) for s in per_run]
+        _, _, ci95, _ = _core.summarize(means)
+        return Estimate(
+            mean,
+            std,
+            ci95,
+            runs=len(per_run),
+            samples=n,
+            ci95_samples=ci95_samples,
+            low=min(means),
+            high=max(means),
+        )
 
 
 class Measurements:

@@ -14,12 +14,15 @@ from fairsim.reproduce.claims import Claim, Verdict, fmt
 from fairsim.reproduce.compare import Comparison, compare_table
 from fairsim.reproduce.figures import cells as cells_figure
 from fairsim.reproduce.figures import to_svg
-from fairsim.reproduce.measure import METRIC_UNITS
 from fairsim.reproduce.model import Experiment, Loaded, Outcome
 from fairsim.reproduce.published import Table
 
 SCHEMA = "fairsim.reproduce/1"
 GRADES = ("close", "near", "far")
+CELLS_CAPTION = (
+    "The paper's value (×) and ours (dot: the mean over the replications; bar: from the lowest to "
+    "the highest replication, none with one), a panel per unit."
+)
 
 
 @dataclass
@@ -76,19 +79,12 @@ def build(outcome: Outcome) -> Report:
             rows = compare_table(exp_id, table, m)
             sec.tables.append((table, rows))
             if i == 0 and any(c.paper.value is not None for row in rows for c in row):
-                unit = METRIC_UNITS.get(rows[0][0].key.metric, ("", ""))[0]
-                fig = cells_figure(rows, f"{loaded.experiment.title}: {table.title}", unit)
-                sec.figures.append(
-                    DrawnFigure(
-                        f"{exp_id}-{table.id}",
-                        table.title,
-                        "The paper's value (×) and ours (dot, 95% interval).",
-                        to_svg(fig),
-                    )
-                )
+                fig_id = f"{exp_id}-{table.id}"
+                svg = to_svg(cells_figure(rows, table.title), prefix=fig_id)
+                sec.figures.append(DrawnFigure(fig_id, table.title, CELLS_CAPTION, svg))
         for f in paper.figures:
             if f.experiment == exp_id:
-                sec.figures.append(DrawnFigure(f.id, f.title, f.caption, to_svg(f.draw(ctx))))
+                sec.figures.append(DrawnFigure(f.id, f.title, f.caption, to_svg(f.draw(ctx), prefix=f.id)))
         sec.claims = [(c, c.evaluate(ctx)) for c in paper.claims if c.experiment == exp_id]
         sections.append(sec)
     return Report(outcome, sections)
@@ -109,7 +105,6 @@ def to_json(report: Report) -> dict:
         "complete": not o.interrupted,
         "runs": o.runs,
         "events": o.events,
-        "wall_s": round(o.wall_s, 3),
         "summary": {
             "claims": {k: report.claim_counts().get(k, 0) for k in ("held", "not held", "not evaluated")},
             "cells": {k: report.grade_counts().get(k, 0) for k in (*GRADES, "ungraded")},
@@ -166,4 +161,20 @@ def cell_text(c: Comparison) -> tuple[str, str]:
 
 
 GRADE_MARK = {"close": "✓", "near": "≈", "far": "✗", "ungraded": ""}
-VERDICT_MARK = {True: "✅", False: "❌", None: "⚪"}
+GARBLED_NOTE = "† marks a cell that looks misprinted in the paper (kept as printed)"
+
+
+def contents(report: Report) -> list[tuple[str, str]]:
+    """The report's top-level parts as (anchor, heading), for its table of contents."""
+    parts = [("summary", "Summary"), ("method", "Method")]
+    parts += [(s.experiment.id, s.experiment.title) for s in report.sections]
+    if report.paper.tested:
+        parts.append(("tested", TESTED_HEADING))
+    return parts
+
+
+TESTED_HEADING = "Claims about the algorithms, checked by the test suite"
+
+
+def claim_anchor(claim: Claim) -> str:
+    return f"claim-{claim.id}"

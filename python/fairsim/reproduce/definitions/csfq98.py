@@ -390,9 +390,6 @@ def table4(ctx: Context):
     )
 
 
-SPEC = "spec §10 item"
-
-
 def c(cid, exp, text, tolerance, check, source) -> Claim:
     return Claim(cid, exp, text, tolerance, check, source)
 
@@ -404,7 +401,7 @@ CLAIMS = (
         "Under CSFQ every one of 32 UDPs gets between −11% and +5% of its fair share of 0.3125 Mb/s.",
         "every flow's 10 s throughput in [−11%, +5%] of 0.3125 Mb/s",
         fig3a_csfq,
-        f"§3.1; {SPEC} 12",
+        "§3.1, Figure 3(a)",
     ),
     c(
         "fig3a-drr",
@@ -412,7 +409,7 @@ CLAIMS = (
         "DRR is extremely effective: every flow gets its fair share.",
         "every flow within 5% of 0.3125 Mb/s",
         fig3a_drr,
-        f"§3.1; {SPEC} 12",
+        "§3.1, Figure 3(a)",
     ),
     c(
         "fig3a-proportional",
@@ -420,7 +417,7 @@ CLAIMS = (
         "FIFO, RED and FRED-1 give each flow a share proportional to its input.",
         "flow 31 (32× flow 0's input) gets more than 8× flow 0's throughput under each",
         fig3a_proportional,
-        f"§3.1; {SPEC} 12",
+        "§3.1, Figure 3(a)",
     ),
     c(
         "fig3b-udp",
@@ -428,7 +425,7 @@ CLAIMS = (
         "A 10 Mb/s UDP among 31 TCPs gets 0.361 Mb/s under CSFQ, 0.396 under DRR, almost 1.8 under FRED, and more than 8 under FIFO and RED.",
         "CSFQ and DRR below twice the fair share (0.625), the better FRED between 3 and 8 times it, FIFO and RED above 8 Mb/s",
         fig3b,
-        f"§3.1; {SPEC} 13",
+        "§3.1, Figure 3(b)",
     ),
     c(
         "fig4-drr",
@@ -436,7 +433,7 @@ CLAIMS = (
         "DRR serves a TCP against N − 1 UDPs very well for fewer than 22 flows and degrades after that (its buffer share falls below three packets).",
         "DRR's normalised TCP throughput averages at least 0.8 below N = 22 and at least 10% less from N = 22",
         fig4_drr,
-        f"§3.1; {SPEC} 14",
+        "§3.1, Figure 4",
     ),
     c(
         "fig4-csfq-vs-drr",
@@ -444,7 +441,7 @@ CLAIMS = (
         "CSFQ outperforms DRR when the number of flows is large, letting the TCP buffer bursts.",
         "CSFQ's normalised TCP throughput, averaged over N ≥ 22, above DRR's",
         fig4_csfq_vs_drr,
-        f"§3.1; {SPEC} 14",
+        "§3.1, Figure 4",
     ),
     c(
         "fig4-csfq-vs-fred",
@@ -452,7 +449,7 @@ CLAIMS = (
         "Across the whole range CSFQ is similar to or better than FRED.",
         "at every N, CSFQ's normalised TCP throughput at least the better FRED's − 0.1",
         fig4_csfq_vs_fred,
-        f"§3.1; {SPEC} 14",
+        "§3.1, Figure 4",
     ),
     c(
         "fig6a",
@@ -460,7 +457,7 @@ CLAIMS = (
         "A UDP at its fair share across a chain of congested links: CSFQ and FRED do reasonably well, DRR best; FIFO and RED much worse.",
         "CSFQ's normalised throughput at least 0.8 at every K, DRR's at least 0.9, FIFO below 0.6× CSFQ at the longest chain",
         fig6a,
-        f"§3.2; {SPEC} 15",
+        "§3.2, Figure 6",
     ),
     c(
         "fig6b",
@@ -468,7 +465,7 @@ CLAIMS = (
         "A TCP across the chain: DRR and CSFQ are effective, FRED significantly worse but much better than RED and FIFO.",
         "at the longest chain: CSFQ and DRR at least 0.6 of the fair share, the better FRED below CSFQ, RED and FIFO below it",
         fig6b,
-        f"§3.2; {SPEC} 15",
+        "§3.2, Figure 6",
     ),
     c(
         "fig7",
@@ -476,7 +473,7 @@ CLAIMS = (
         "Three RLM flows and a TCP on 4 Mb/s: DRR and CSFQ give fair allocations (about 1 Mb/s each); FRED does not.",
         "under DRR and CSFQ every flow within 30% of 1 Mb/s; under FRED-1 the best flow above 1.5× the worst",
         fig7,
-        f"§3.3; {SPEC} 16",
+        "§3.3, Figure 7",
     ),
     c(
         "table1",
@@ -484,7 +481,7 @@ CLAIMS = (
         "An ON-OFF source at 10 Mb/s among 19 TCPs: DRR holds it to its share; FRED and CSFQ achieve a high degree of fairness; RED and FIFO let it through.",
         "DRR delivers fewer of its packets than CSFQ and FRED-2, and RED and FIFO more than twice what they deliver",
         table1,
-        f"§3.4; {SPEC} 17",
+        "§3.4, Table 1",
     ),
     c(
         "table2",
@@ -492,7 +489,7 @@ CLAIMS = (
         "Web transfers against a 10 Mb/s UDP: CSFQ is almost an order of magnitude better than FIFO and RED, though worse than FRED.",
         "CSFQ's mean transfer time below a third of RED's and FIFO's, and within 10× of DRR's and FRED-2's",
         table2,
-        f"§3.4; {SPEC} 18",
+        "§3.4, Table 2",
     ),
     c(
         "table3",
@@ -500,7 +497,7 @@ CLAIMS = (
         "On a 100 ms link, CSFQ and FRED perform reasonably well (92% and 80% of the ideal), RED and FIFO do not (10% and 6%).",
         "CSFQ at least 70% of 6250 packets per TCP, FRED-2 at least 60%, RED and FIFO at most 15%",
         table3,
-        f"§3.5; {SPEC} 19",
+        "§3.5, Table 3",
     ),
     c(
         "table4",
@@ -508,7 +505,7 @@ CLAIMS = (
         "With relabeling, three flows across two congested links share the second fairly: UDPs 3.36/3.32/3.28 and TCPs 3.43/3.13/3.43 Mb/s, all ≈ 3.33.",
         "UDPs within 5% and TCPs within 10% of 3.33 Mb/s; without relabeling (our ablation) flow 3 gets more than 1.2× its share",
         table4,
-        f"§3.6; {SPEC} 20",
+        "§3.6, Table 4",
     ),
 )
 
@@ -517,13 +514,13 @@ TESTED = (
         "estimator",
         "The edge estimate (Eq. 3) weighs by e^{−T/K} and converges to the true rate whatever the packet sizes.",
         ("qdisc::csfq::tests::the_flow_rate_estimate_converges_whatever_the_packet_sizes",),
-        f"{SPEC} 1",
+        "§2.2.1, Eq. (3)",
     ),
     TestedClaim(
         "drop-probability",
         "The drop probability is max(0, 1 − α/label), independent of the packet size.",
         ("qdisc::csfq::tests::the_drop_probability_depends_on_the_label_not_the_packet_size",),
-        f"{SPEC} 2",
+        "§2.1, Eq. (2); §2.2.2",
     ),
     TestedClaim(
         "alpha",
@@ -532,13 +529,13 @@ TESTED = (
             "qdisc::csfq::tests::a_congested_window_scales_alpha_by_capacity_over_accepted_rate",
             "qdisc::csfq::tests::an_uncongested_window_sets_alpha_to_the_largest_label",
         ),
-        f"{SPEC} 3-4",
+        "§2.2.2, Eq. (5), Figure 2",
     ),
     TestedClaim(
         "overflow",
         "Each overflow lowers α by 1%, by at most 25% between regular updates.",
         ("qdisc::csfq::tests::overflows_lower_alpha_by_one_percent_and_at_most_a_quarter",),
-        f"{SPEC} 5",
+        "§2.2.2 (its last paragraph)",
     ),
     TestedClaim(
         "low-occupancy",
@@ -547,7 +544,7 @@ TESTED = (
             "qdisc::csfq::tests::a_calm_buffer_keeps_the_link_uncongested",
             "qdisc::csfq::tests::an_uncongested_link_with_a_calm_buffer_drops_nothing",
         ),
-        f"{SPEC} 6",
+        "§2.2.2 (its last paragraph)",
     ),
     TestedClaim(
         "relabel-and-state",
@@ -556,13 +553,13 @@ TESTED = (
             "qdisc::csfq::tests::forwarded_packets_are_relabeled_to_the_fair_share",
             "qdisc::csfq::tests::a_core_router_keeps_no_per_flow_state_whatever_the_number_of_flows",
         ),
-        f"{SPEC} 7, 21",
+        "§2.2.3, Eq. (7); §2.5",
     ),
     TestedClaim(
         "weighted",
         "Weighted CSFQ gives bandwidth in proportion to the weights; unweighted, max-min shares.",
         ("fairness::csfq_approximates_max_min_and_weighted_shares_without_per_flow_queues",),
-        f"{SPEC} 8-9",
+        "§2.1, Eq. (1); §2.3",
     ),
     TestedClaim(
         "theorem-1",
@@ -571,7 +568,7 @@ TESTED = (
             "qdisc::csfq::tests::excess_service_stays_within_theorem_1s_bound (property test)",
             "qdisc::csfq::tests::a_long_burst_at_the_peak_rate_approaches_the_bound_but_stays_under",
         ),
-        f"{SPEC} 10",
+        "§2.4, Theorem 1",
     ),
     TestedClaim(
         "label-encoding",
@@ -582,7 +579,7 @@ TESTED = (
             "qdisc::csfq::tests::byte_labels_are_the_estimates_rounded_to_the_8_bit_codes",
             "fairness::csfq_approximates_max_min_and_weighted_shares_without_per_flow_queues",
         ),
-        f"{SPEC} 11",
+        "§2.7",
     ),
 )
 
@@ -734,7 +731,7 @@ core routers keep no per-flow state. The paper compares CSFQ with FIFO, RED, FRE
 ns-2: 32 UDPs of increasing rates and one UDP against 31 TCPs (Figure 3), one TCP against N − 1
 UDPs (Figure 4), a chain of congested links (Figure 6), RLM against TCP (Figure 7), ON-OFF and
 web traffic (Tables 1-2), a 100 ms link (Table 3) and relabeling (Table 4). The plots are lost
-from the seed; the tables and the numbers quoted in the text survive.
+from our copy of the paper; the tables and the numbers quoted in the text survive.
 """,
     experiments=EXPERIMENTS,
     claims=CLAIMS,

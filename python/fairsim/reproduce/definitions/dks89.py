@@ -259,7 +259,6 @@ def claim(cid: str, exp: str, text: str, tolerance: str, check, source: str) -> 
     return Claim(cid, exp, text, tolerance, check, source)
 
 
-SPEC = "spec §8 item"
 CLAIMS = (
     claim(
         "s1-fair",
@@ -267,7 +266,7 @@ CLAIMS = (
         "Underloaded: every combination shares the FTP bandwidth fairly.",
         "the two FTPs' packets within 10% of each other under every pair",
         s1_fair,
-        f"DKS89 §4, Scenario 1; {SPEC} 8",
+        "DKS89 §4, Scenario 1",
     ),
     claim(
         "s1-telnet-delay",
@@ -275,7 +274,7 @@ CLAIMS = (
         "FQ gives the Telnets much lower delay than FCFS; selective DECbit gives an intermediate value.",
         "Telnet RTT under G/FQ and JK/FQ below a third of G/FCFS's and JK/FCFS's; DEC/DEC's between every FQ pair's and every FCFS pair's",
         s1_telnet_delay,
-        f"DKS89 §4, Scenario 1; {SPEC} 8",
+        "DKS89 §4, Scenario 1",
     ),
     claim(
         "s2-g-fcfs-segregation",
@@ -283,7 +282,7 @@ CLAIMS = (
         "G/FCFS segregates the FTPs into winners (≈1150 packets) and losers (≈3–18).",
         "in at least half of the runs, the best FTP gets at least 1.5× the fair share (583) and the worst at most 0.2×",
         s2_g_fcfs,
-        f"DKS89 §4, Scenario 2; {SPEC} 9",
+        "DKS89 §4, Scenario 2",
     ),
     claim(
         "s2-jk-fcfs-fair",
@@ -291,7 +290,7 @@ CLAIMS = (
         "JK/FCFS is fair among the FTPs (≈582–585 packets each).",
         "in at least half of the runs, every FTP within 10% of 583 packets",
         s2_jk_fcfs_fair,
-        f"DKS89 §4, Scenario 2; {SPEC} 9",
+        "DKS89 §4, Scenario 2",
     ),
     claim(
         "s2-jk-fcfs-telnet",
@@ -299,7 +298,7 @@ CLAIMS = (
         "JK/FCFS shuts the Telnets out: their throughput is below a tenth of JK/FQ's.",
         "the Telnets' packets under JK/FCFS below a tenth of JK/FQ's",
         s2_jk_fcfs_telnet,
-        f"DKS89 §4, Scenario 2; {SPEC} 9",
+        "DKS89 §4, Scenario 2",
     ),
     claim(
         "s2-g-fq",
@@ -307,7 +306,7 @@ CLAIMS = (
         "G/FQ removes the segregation but stays uneven, with useful throughput about 12% below optimal.",
         "in at least half of the runs: no FTP below 0.2× fair share, the best above 1.2× the worst, and non-duplicate FTP packets at least 5% short of the line's 3500",
         s2_g_fq,
-        f"DKS89 §4, Scenario 2; {SPEC} 9",
+        "DKS89 §4, Scenario 2",
     ),
     claim(
         "s2-jk-fq",
@@ -315,7 +314,7 @@ CLAIMS = (
         "JK/FQ is reasonably fair and efficient (FTPs 546–601), and the Telnets get ≈87–96 packets at ≈0.09 s.",
         "every FTP within 10% of 583; each Telnet at least 80 packets; Telnet RTT at most 0.15 s",
         s2_jk_fq,
-        f"DKS89 §4, Scenario 2; {SPEC} 9",
+        "DKS89 §4, Scenario 2",
     ),
     claim(
         "s2-dec-fair",
@@ -323,7 +322,7 @@ CLAIMS = (
         "DEC/DEC and DEC/FQbit give exactly equal FTP shares (582 each) with no drops.",
         "FTP packets within 2% of each other and no packet dropped, under both pairs",
         s2_dec,
-        f"DKS89 §4, Scenario 2; {SPEC} 9",
+        "DKS89 §4, Scenario 2",
     ),
     claim(
         "s2-fqbit-telnet",
@@ -331,7 +330,7 @@ CLAIMS = (
         "DEC/FQbit lowers the Telnet delay by a factor of 9 against DEC/DEC (≈0.78 s → ≈0.085 s).",
         "the ratio of the Telnets' mean RTTs within a factor of 2 of 9 (4.5 to 18)",
         s2_fqbit_telnet,
-        f"DKS89 §4, Scenario 2; {SPEC} 9",
+        "DKS89 §4, Scenario 2",
     ),
     claim(
         "s2-fq-improves",
@@ -347,7 +346,7 @@ CLAIMS = (
         "FQ gateways by themselves do not provide adequate congestion control; they need intelligent flow control at the sources.",
         "under FQ, Generic FTPs lose more than 1.2× the packets JK FTPs lose and deliver fewer non-duplicate packets",
         s2_fq_needs_flow_control,
-        f"DKS89 §4, Scenario 2; {SPEC} 14",
+        "DKS89 §4, Scenario 2; §5",
     ),
     claim(
         "s3-fcfs-shutout",
@@ -355,7 +354,7 @@ CLAIMS = (
         "With FCFS the ill-behaved source takes ≈3334–3500 of the 3500 packets; the FTP and the Telnet are shut out.",
         "the ill-behaved source's packets at least 90% of the line under G/FCFS, JK/FCFS and DEC/DEC",
         s3_fcfs,
-        f"DKS89 §4, Scenario 3; {SPEC} 10",
+        "DKS89 §4, Scenario 3",
     ),
     claim(
         "s3-fq-firewall",
@@ -363,7 +362,7 @@ CLAIMS = (
         "With FQ the FTP gets ≈3490 packets, the Telnet ≈95–110, and the ill-behaved source only 3–6, being charged for its dropped packets.",
         "under G/FQ, JK/FQ and DEC/FQbit: FTP at least 95% of what the Telnet leaves, Telnet at least 80, ill-behaved at most 20",
         s3_fq,
-        f"DKS89 §4, Scenario 3; {SPEC} 10",
+        "DKS89 §4, Scenario 3",
     ),
     claim(
         "s4-reversal",
@@ -371,7 +370,7 @@ CLAIMS = (
         "With FCFS the Generic pair out-earns the JK pair; with FQ the situation is reversed.",
         "the Generic pair's packets more than 10% above the JK pair's under FCFS, and the JK pair's more than 10% above the Generic pair's under FQ",
         s4_reversal,
-        f"DKS89 §4, Scenario 4; {SPEC} 11",
+        "DKS89 §4, Scenario 4",
     ),
     claim(
         "s4-fcfs-jk-losses",
@@ -379,7 +378,7 @@ CLAIMS = (
         "Under FCFS the JK sources bear the losses (≈47–48 drops each), the Generic ones almost none.",
         "each JK source at least 10 drops; each Generic source at most a fifth of that",
         s4_fcfs_jk_losses,
-        f"DKS89 §4, Scenario 4; {SPEC} 11",
+        "DKS89 §4, Scenario 4",
     ),
     claim(
         "s4-fq-segregation",
@@ -387,7 +386,7 @@ CLAIMS = (
         "Under FQ the Generic sources segregate (1162 against 12 packets).",
         "in at least half of the runs, the Generic loser below a quarter of the Generic winner",
         s4_fq_segregation,
-        f"DKS89 §4, Scenario 4; {SPEC} 11",
+        "DKS89 §4, Scenario 4",
     ),
     claim(
         "s5-fcfs-long",
@@ -395,7 +394,7 @@ CLAIMS = (
         "With FCFS gateways and Generic or JK flow control, the long path receives less than 60% of its fair share.",
         "long path's packets below 0.6 × 1750 under G/FCFS and JK/FCFS",
         s5_fcfs_long,
-        f"DKS89 §4, Scenario 5; {SPEC} 12",
+        "DKS89 §4, Scenario 5",
     ),
     claim(
         "s5-fq-long",
@@ -403,7 +402,7 @@ CLAIMS = (
         "With FQ gateways the long path receives its full fair share.",
         "long path's packets at least 0.9 × 1750 under G/FQ and JK/FQ",
         s5_fq_long,
-        f"DKS89 §4, Scenario 5; {SPEC} 12",
+        "DKS89 §4, Scenario 5",
     ),
     claim(
         "s5-dec-waste",
@@ -411,7 +410,7 @@ CLAIMS = (
         "Selective DECbit wastes roughly 10% of the bandwidth, and the long path ends up with less than under Generic/FCFS.",
         "unused capacity of the three lines between 5% and 20% under DEC/DEC, and the long path's packets below G/FCFS's",
         s5_dec,
-        f"DKS89 §4, Scenario 5; {SPEC} 12",
+        "DKS89 §4, Scenario 5",
     ),
     claim(
         "s6-smooth",
@@ -419,7 +418,7 @@ CLAIMS = (
         "No gateway is overloaded, so every combination functions smoothly.",
         "no packet dropped under any pair",
         s6_smooth,
-        f"DKS89 §4, Scenario 6; {SPEC} 13",
+        "DKS89 §4, Scenario 6",
     ),
     claim(
         "s6-ack-limited",
@@ -427,7 +426,7 @@ CLAIMS = (
         "With FCFS, sources 4 and 8 are limited not by bandwidth but by the delay of their ACKs behind FTP packets.",
         "under G/FCFS and JK/FCFS sources 4 and 8 use less than 60% of their line, with round trips more than twice those under FQ",
         s6_ack_limited,
-        f"DKS89 §4, Scenario 6; {SPEC} 13",
+        "DKS89 §4, Scenario 6",
     ),
     claim(
         "s6-fq-total",
@@ -435,7 +434,7 @@ CLAIMS = (
         "The total throughput increases with FQ gateways, because the small ACK packets are served promptly.",
         "total FTP packets under G/FQ above G/FCFS's, and under JK/FQ above JK/FCFS's",
         s6_fq_total,
-        f"DKS89 §4, Scenario 6; {SPEC} 13",
+        "DKS89 §4, Scenario 6",
     ),
 )
 
@@ -447,13 +446,13 @@ TESTED = (
             "qdisc::fq::tests::serves_in_finish_number_order_so_short_packets_are_not_penalised",
             "qdisc::fq::round::tests::iterated_deletion_handles_several_departures_in_one_step",
         ),
-        f"{SPEC} 1",
+        "DKS89 §2.2",
     ),
     TestedClaim(
         "alg-emulation-bound",
         "Non-preemptive FQ, preemptive FQ and bit-by-bit round robin differ by at most one maximum packet, for every conversation at every time.",
         ("fluid::fq_preemptive_fq_and_gps_stay_within_one_maximum_packet (property test)",),
-        f"{SPEC} 2",
+        "DKS89 §2.2",
     ),
     TestedClaim(
         "alg-delta",
@@ -462,7 +461,7 @@ TESTED = (
             "fairness::delta_helps_a_sparse_conversation_but_leaves_long_run_shares_alone",
             "qdisc::fq::tests::telnet_delay_matches_the_papers_limits_for_delta_0_and_delta_p",
         ),
-        f"{SPEC} 3",
+        "DKS89 §2.2",
     ),
     TestedClaim(
         "alg-drops",
@@ -471,13 +470,13 @@ TESTED = (
             "qdisc::fq::tests::overflow_drops_the_last_packet_of_the_longest_conversation",
             "qdisc::fq::tests::dropped_packets_are_charged_or_not_as_configured",
         ),
-        f"{SPEC} 4",
+        "DKS89 §2.2; §4, Scenario 3",
     ),
     TestedClaim(
         "alg-weights",
         "Weights n_α give bandwidth proportional to n_α.",
         ("qdisc::fq::tests::weights_give_proportional_service", "fairness::weights_give_proportional_shares"),
-        f"{SPEC} 5",
+        "DKS89 §5",
     ),
 )
 
@@ -502,7 +501,7 @@ the 15 places), the others near nothing, and the Telnets shut out (about 3 packe
 paper's 31 and 3). Which sources win changes from run to run, so the per-source cells, averaged
 over replications, cannot match the paper's single run; the pattern does. The losers' round
 trips, counted from first transmission, reach hundreds of seconds: the paper's "403 †" and
-"140 †" cells, which the spec suspected had lost a decimal point, are plausible as printed.
+"140 †" cells, which look as if they had lost a decimal point, are plausible as printed.
 
 JK/FCFS locks in the same way here — three JK sources at 1168 packets, three stuck in backed-off
 timeouts of 64 s — where the paper's JK sources shared equally (582 each). The Telnets are shut
@@ -530,7 +529,7 @@ give FQbit's threshold; we use the thesis's third of the fair buffer share.
         discussion="""
 FQ is the firewall the paper describes, cell for cell: the FTP gets 3491 packets, the Telnet
 about 105, the ill-behaved source 4–5 of its 7000. Its round trip under FQ, 855–880 s, agrees
-with the paper's 903, 860 and 877, which the spec suspected were garbled: a source charged for
+with the paper's 903, 860 and 877, which look garbled in the paper's text: a source charged for
 every dropped packet has its few accepted packets scheduled hundreds of seconds late. Under FCFS
 the ill-behaved source takes the whole line; the shut-out Generic FTP keeps retransmitting at
 every timeout (170 retransmissions in the window against the paper's 7): a Generic sender that

@@ -78,7 +78,7 @@ EXPERIMENTS = (
         discussion="""
 The simulated FQ curves follow the paper's decomposition D_N = D_0((N+1)P) + A(P) with an
 M/D/1 Telnet queue served at its fair share, not the formula as printed: the printed first
-term ρ/(2(1 − ρ)) lacks the factor N + 1 (spec note §5.4). At ρ → 0 the two agree (1.5 and
+term ρ/(2(1 − ρ)) lacks the factor N + 1 (§2.3's own decomposition). At ρ → 0 the two agree (1.5 and
 0.5 packet times), and both diverge at ρ = 1; in between the printed curve is too low (at
 ρ = 0.5 it gives 2.0 packet times for δ = 0 where the decomposition and our runs give 3.5).
 The FCFS points follow our Little's-law estimate within a few percent. With δ = P the
@@ -132,7 +132,7 @@ def _limit_claim(cid: str, pair_label: str, target: float, text: str) -> Claim:
         return verdict(abs(d - target) <= 0.15 * max(target, 1), **{f"{pair_label} delay at ρ 0.01": d})
 
     tol = f"within {0.15 * max(target, 1):.2f} packet times of {target} at ρ = 0.01"
-    return Claim(cid, FIG, text, tol, check, "DKS89 §2.3, Figure 1; spec §8 item 7")
+    return Claim(cid, FIG, text, tol, check, "DKS89 §2.3, Figure 1")
 
 
 def _diverges(ctx: Context):
@@ -203,7 +203,7 @@ CLAIMS = (
         "FQ's Telnet delay diverges as ρ → 1 (FQ does not let a conversation exceed its fair share); FCFS's does not.",
         "at ρ = 0.9 both FQ delays exceed 5× their ρ = 0.01 values (at least 5 packet times), and FCFS's stays within 1.5× its ρ = 0.01 value",
         _diverges,
-        "DKS89 §2.3; spec §8 item 7",
+        "DKS89 §2.3, Figure 1",
     ),
     Claim(
         "fig1-fcfs-finite",
@@ -211,7 +211,7 @@ CLAIMS = (
         "The FCFS curve remains finite for all ρ < N + 1 = 4: an ill-behaved source can take an arbitrarily large share.",
         "at the largest ρ run (3.5) the FCFS delay is finite and within 25% of the Little's-law estimate",
         _fcfs_finite,
-        "DKS89 §2.3; spec §8 item 7",
+        "DKS89 §2.3, Figure 1",
     ),
     Claim(
         "fig1-printed-formula",
@@ -227,7 +227,7 @@ CLAIMS = (
         "With the first term (N+1)ρ/(2(1−ρ)) — the paper's own D_0((N+1)P) for an M/D/1 Telnet — the formula gives the FQ Telnet delay.",
         "every simulated FQ point with ρ ≤ 0.9 within 10% of the corrected formula",
         _formula("mdl", 0.10),
-        "spec §5.4 note (our check of the printed formula)",
+        "DKS89 §2.3 (our check of the formula as printed)",
     ),
     Claim(
         "fig1-windows",
@@ -235,7 +235,7 @@ CLAIMS = (
         "FQ's low-throughput Telnet delay is independent of the FTPs' windows; FCFS's grows as (NW − ½)P.",
         "at ρ = 0.05, FQ δ=0 delays for W = 2, 5, 10 within 0.3 packet times of each other; FCFS within 10% (+0.5) of NW − ½",
         _windows,
-        "DKS89 §2.3; spec §8 item 7",
+        "DKS89 §2.3, Figure 1",
     ),
 )
 

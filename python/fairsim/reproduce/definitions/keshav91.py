@@ -187,7 +187,7 @@ time, and the background takes what it leaves (4.84 against 3.23).
         discussion="""
 FQ is the firewall the thesis reports, row for row: FTP 5.0, Telnet about 0.2 at 0.06 s, the
 ill-behaved source 5.0 dropping 5/s. Under FCFS the FTP collapses as printed (the G/FCFS row's
-Telnet and ill-behaved columns are swapped in the thesis, as the spec notes). Charging dropped
+Telnet and ill-behaved columns are swapped in the thesis, its values show). Charging dropped
 packets (the 1989 rule) cuts the ill-behaved source from 5 to 0.33 packets/s; it is not zero
 because FQ is work-conserving and serves it whenever the window-limited FTP has nothing queued.
 """,
@@ -259,7 +259,7 @@ Generic, Jacobson–Karels, DECbit and Packet-Pair sources with FCFS, Fair Queue
 DECbit and bit-setting FQ switches — on a suite of eight stress-test scenarios: 80 kb/s slow
 lines, 800 kb/s fast lines, 1000-byte FTP and 40-byte Telnet packets and ACKs, windows of 5,
 dropped packets not charged by FQ. Results are the mean of interval means with their standard
-deviation, the first interval discarded. Every topology figure is lost from the seed; the
+deviation, the first interval discarded. Every topology figure is lost from our copy of the paper; the
 tables survive.
 """,
     experiments=EXPERIMENTS,

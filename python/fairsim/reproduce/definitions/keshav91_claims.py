@@ -783,7 +783,7 @@ CLAIMS = (
         "PP/FQ is never worse than JK/FQ on fairness.",
         "Jain's index of the FTPs' throughput under PP/FQ at least JK/FQ's − 0.01 in Scenarios 2, 6, 7 and 8",
         g_pp_fairness,
-        f"{T} §6.7 (spec §6 global claims)",
+        f"{T} §6.7",
     ),
 )
 
@@ -792,13 +792,13 @@ TESTED = (
         "c1-steady-state",
         "With constant μ, an empty queue, an exact first probe and α = 1, the discrete law reaches λ = μ with B/2 queued by epoch 2–3 (Appendix 5.A).",
         ("transport::pp_law::tests::appendix_5a_steady_state_in_a_few_epochs",),
-        "spec §6 C1",
+        f"{T} Appendix 5.A",
     ),
     TestedClaim(
         "c2-stability",
         "The discrete law is stable for 0 < α < 1 and not asymptotically stable at α = 1.",
         ("transport::pp_law::tests::the_thesis_closed_loop_is_stable_below_unit_gain_and_not_at_it",),
-        "spec §6 C2",
+        f"{T} §5.3.5",
     ),
     TestedClaim(
         "c3-fuzzy",
@@ -808,12 +808,12 @@ TESTED = (
             "transport::fuzzy::tests::a_sustained_step_is_tracked",
             "transport::fuzzy::tests::noise_is_smoothed",
         ),
-        "spec §6 C3",
+        f"{T} §5.6",
     ),
     TestedClaim(
         "c4-lqg-rank",
         "The LQG rank test of the §5.5 state-space model gives 1, not 3 (LQG control is infeasible). Not checked: fairsim does not implement the rejected Kalman/LQG design.",
         (),
-        "spec §6 C4",
+        f"{T} §5.5, Appendix 5.B",
     ),
 )
