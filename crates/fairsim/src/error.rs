@@ -97,6 +97,38 @@ pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) ->
     suggest(name, known).map(|k| format!("; did you mean `{k}`?")).unwrap_or_default()
 }
 
+/// The message for `name`, which is not among `known`:
+/// ``unknown flow `ftpp`; did you mean `ftp1`? (the flows are ftp1, ftp2, telnet)``.
+pub fn unknown<S: AsRef<str>>(what: &str, name: &str, known: &[S]) -> String {
+    let known: Vec<&str> = known.iter().map(AsRef::as_ref).collect();
+    format!("unknown {what} `{name}`{} (the {what}s are {})", did_you_mean(name, known.iter().copied()), names(&known))
+}
+
+/// Names for a message, the first 20 of them: enough for every discipline, and for a
+/// scenario's flows, links or ports without filling the screen.
+pub fn names<S: AsRef<str>>(known: &[S]) -> String {
+    const SHOWN: usize = 20;
+    let shown: Vec<&str> = known.iter().take(SHOWN).map(AsRef::as_ref).collect();
+    let more = if known.len() > SHOWN { format!(", ... ({} in all)", known.len()) } else { String::new() };
+    format!("{}{more}", shown.join(", "))
+}
+
+/// serde's message for an unknown field or variant (``unknown field `windw`, expected one of
+/// `src`, `window` ``) with the likely intended name, when there is one:
+/// ``unknown field `windw`; did you mean `window`? (expected one of `src`, `window`)``.
+pub fn suggest_in_serde_message(message: &str) -> String {
+    let rewrite = || {
+        let rest = message.strip_prefix("unknown field `").or_else(|| message.strip_prefix("unknown variant `"))?;
+        let (name, expected) = rest.split_once('`')?;
+        let expected = expected.strip_prefix(", ")?;
+        let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+        let hint = suggest(name, known)?;
+        let head = &message[..message.len() - rest.len() + name.len() + 1];
+        Some(format!("{head}; did you mean `{hint}`? ({expected})"))
+    };
+    rewrite().unwrap_or_else(|| message.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,5 +148,31 @@ mod tests {
         assert_eq!(suggest("ftp1", flows), None, "an exact name is not a typo");
         assert_eq!(did_you_mean("ftpp", flows), "; did you mean `ftp1`?");
         assert_eq!(did_you_mean("zzz", flows), "");
+    }
+
+    #[test]
+    fn unknown_names_list_the_known_ones() {
+        assert_eq!(
+            unknown("flow", "ftpp", &["ftp1", "ftp2"]),
+            "unknown flow `ftpp`; did you mean `ftp1`? (the flows are ftp1, ftp2)"
+        );
+        assert_eq!(unknown("node", "nowhere", &["a", "b"]), "unknown node `nowhere` (the nodes are a, b)");
+        let many: Vec<String> = (0..25).map(|i| format!("f{i}")).collect();
+        assert!(unknown("flow", "x", &many).ends_with("f18, f19, ... (25 in all))"));
+    }
+
+    #[test]
+    fn serde_messages_get_the_intended_name() {
+        assert_eq!(
+            suggest_in_serde_message("unknown field `windw`, expected one of `src`, `window`"),
+            "unknown field `windw`; did you mean `window`? (expected one of `src`, `window`)"
+        );
+        assert_eq!(
+            suggest_in_serde_message("unknown variant `paretoo`, expected `exponential` or `pareto`"),
+            "unknown variant `paretoo`; did you mean `pareto`? (expected `exponential` or `pareto`)"
+        );
+        let far = "unknown field `zzz`, expected one of `src`, `window`";
+        assert_eq!(suggest_in_serde_message(far), far);
+        assert_eq!(suggest_in_serde_message("missing field `src`"), "missing field `src`");
     }
 }

@@ -116,3 +116,128 @@ fn syntax_errors_point_at_their_cause() {
         "x.toml:4:1: invalid TOML: invalid table header; duplicate key `run` in document root (first defined at line 2)"
     );
 }
+
+#[test]
+fn overrides_that_name_no_flow_link_or_pair_say_so() {
+    let cases = [
+        (
+            "flows.ftpp.src=a",
+            "x.toml: flows.ftpp: no flow `ftpp`; did you mean `ftp1`? (the flows are ftp1, ftp2); to add a flow, set \
+             `flows.ftpp` to a whole table (from set= flows.ftpp.src=a)",
+        ),
+        (
+            "links.abb.rate=2Mbps",
+            "x.toml: links.abb: no link `abb`; did you mean `ab`? (the links are ab); to add a link, set `links.abb` \
+             to a whole table (from set= links.abb.rate=2Mbps)",
+        ),
+        (
+            "pairs.\"G/FQ\".qdisc=fq",
+            "x.toml: pairs.\"G/FQ\": no pair `G/FQ` (the scenario has no pairs); to add a pair, set `pairs.\"G/FQ\"` \
+             to a whole table (from set= pairs.\"G/FQ\".qdisc=fq)",
+        ),
+        (
+            "runn.seed=2",
+            "x.toml: runn: unknown field `runn`; did you mean `run`? (expected one of `scenario`, `run`, `nodes`, \
+             `links`, `flows`, `pairs`, `published`) (from set= runn.seed=2)",
+        ),
+    ];
+    for (set, want) in cases {
+        assert_eq!(refused(SMALL.as_bytes(), &[set], "set="), want);
+    }
+    // a whole table adds one
+    let added =
+        ["flows.ftp3={ src = \"b\", dst = \"a\", app = \"ftp\" }".to_string(), "pairs.FQ={ qdisc = \"fq\" }".into()];
+    let s = Scenario::parse(SMALL, "x.toml", &added).unwrap();
+    assert_eq!(s.flows.len(), 3);
+    assert_eq!(s.pairs[0].name, "FQ");
+}
+
+#[test]
+fn names_that_are_looked_up_suggest_the_likely_one() {
+    let cases: [(&[&str], &str); 11] = [
+        (
+            &["flows.ftp1.windw=3"],
+            "x.toml: flows.ftp1.windw: unknown field `windw`; did you mean `window`? (expected one of `src`, `dst`, \
+             `app`, `transport`, `window`, `packet_size`, `ack_size`, `start`, `stop`, `route`, `acks`, `weight`, \
+             `size`, `rate`, `mean_gap`, `jitter`, `on_mean`, `off_mean`, `periods`, `shape`, `transfers`, `enabled`) \
+             (from --set flows.ftp1.windw=3)",
+        ),
+        (
+            &["flows.ftp1.transport={ kind = \"reno\", windw = 3 }"],
+            "x.toml: flows.ftp1.transport.windw: unknown field `windw`; did you mean `window`? (expected one of \
+             `window`, `dupack_threshold`, `initial_cwnd`, `initial_ssthresh`, `counting`, `initial_rto`, `min_rto`, \
+             `max_rto`, `rttvar_factor`) (from --set flows.ftp1.transport={ kind = \"reno\", windw = 3 })",
+        ),
+        (
+            &["flows.ftp1.transport=renno"],
+            "x.toml: flows.ftp1.transport: unknown transport `renno`; did you mean `reno`? (the transports are \
+             generic, jk, reno, newreno, decbit, pp, rlm, vegas, none) (from --set flows.ftp1.transport=renno)",
+        ),
+        (
+            &["links.ab.qdisc=fqq"],
+            "x.toml: links.ab.qdisc: unknown discipline `fqq`; did you mean `fq`? (the disciplines are fcfs, \
+             random_drop, red, csfq, fred, decbit, selective_decbit, loss_list, fq, fqbit, wfq, scfq, virtual_clock, \
+             wf2qplus, drr, sfq, nagle) (from --set links.ab.qdisc=fqq)",
+        ),
+        (
+            &["flows.ftp1.app=ftpp"],
+            "x.toml: flows.ftp1.app: unknown app `ftpp`; did you mean `ftp`? (the apps are ftp, telnet, poisson, \
+             cbr, firehose, onoff, web) (from --set flows.ftp1.app=ftpp)",
+        ),
+        (
+            &["flows.ftp1.dst=B"],
+            "x.toml: flows.ftp1.dst: unknown node `B`; did you mean `b`? (the nodes are a, b) (from --set \
+             flows.ftp1.dst=B)",
+        ),
+        (
+            &["run.trace=[\"ftpp\"]"],
+            "x.toml: run.trace.0: unknown flow `ftpp`; did you mean `ftp1`? (the flows are ftp1, ftp2) (from --set \
+             run.trace=[\"ftpp\"])",
+        ),
+        (
+            &["run.trace_queues=[\"b->c\"]"],
+            "x.toml: run.trace_queues.0: unknown port `b->c`; did you mean `b->a`? (the ports are a->b, b->a) (from \
+             --set run.trace_queues=[\"b->c\"])",
+        ),
+        (
+            &["run.fluid_reference=[\"a-b\"]"],
+            "x.toml: run.fluid_reference.0: unknown port `a-b`; did you mean `a->b`? (the ports are a->b, b->a) \
+             (from --set run.fluid_reference=[\"a-b\"])",
+        ),
+        (
+            &["run.fairness=[\"ftp1\", \"fpt2\"]"],
+            "x.toml: run.fairness.1: unknown flow `fpt2`; did you mean `ftp2`? (the flows are ftp1, ftp2) (from \
+             --set run.fairness=[\"ftp1\", \"fpt2\"])",
+        ),
+        (
+            &["pairs.P={ qdisc = \"fq\", transports = { ftp3 = \"reno\" } }"],
+            "x.toml: pairs.P.transports.ftp3: unknown flow `ftp3`; did you mean `ftp1`? (the flows are ftp1, ftp2) \
+             (from --set pairs.P={ qdisc = \"fq\", transports = { ftp3 = \"reno\" } })",
+        ),
+    ];
+    for (sets, want) in cases {
+        assert_eq!(refused(SMALL.as_bytes(), sets, "--set"), want);
+    }
+    // in the file, at the line
+    let typo = SMALL.replacen("app = \"ftp\" }", "app = \"ftp\", windw = 3 }", 1);
+    let msg = refused(typo.as_bytes(), &[], "--set");
+    assert!(msg.starts_with("x.toml:7:45: flows.ftp1.windw: unknown field `windw`; did you mean `window`?"), "{msg}");
+    let pairs = ["pairs.\"G/FQ\"={ qdisc = \"fq\" }".to_string()];
+    let s = Scenario::parse(SMALL, "x.toml", &pairs).unwrap();
+    let Err(Error::Usage(msg)) = s.pair(Some("G/FQQ")) else { panic!() };
+    assert_eq!(msg, "x.toml: no pair `G/FQQ`; did you mean `G/FQ`? (the scenario defines G/FQ)");
+}
+
+#[test]
+fn a_flow_that_failed_is_not_reported_again_where_it_is_named() {
+    let sets = ["run.fairness=[\"ftp1\"]", "run.trace=[\"ftp1\"]", "flows.ftp1.src=nowhere"];
+    assert_eq!(
+        refused(SMALL.as_bytes(), &sets, "--set"),
+        "x.toml: flows.ftp1.src: unknown node `nowhere` (the nodes are a, b) (from --set flows.ftp1.src=nowhere)"
+    );
+    let sets = ["run.fairness=[\"ftp1\"]", "flows.ftp1.enabled=false"];
+    assert_eq!(
+        refused(SMALL.as_bytes(), &sets, "--set"),
+        "x.toml: run.fairness.0: flow `ftp1` is left out of the run (enabled = false) (from --set run.fairness=[\"ftp1\"])"
+    );
+}

@@ -23,7 +23,7 @@ pub fn locate_field(text: &str, path: &[String]) -> Option<(usize, usize)> {
     locate::offset_of(&doc, path).map(|o| locate::line_col(text, o))
 }
 
-use crate::error::{dotted, Diagnostic, Error, Result};
+use crate::error::{dotted, suggest_in_serde_message, unknown, Diagnostic, Error, Result};
 use crate::net::{FlowId, NodeId, PacketKind, PortId};
 use crate::params::{ParamError, Params};
 use crate::qdisc::{self, FlowMeta, PortInfo, Qdisc};
@@ -167,7 +167,7 @@ impl Problem {
     }
 
     fn from_param(base: &[String], e: ParamError) -> Problem {
-        Problem { path: base.iter().cloned().chain(e.path).collect(), message: e.message }
+        Problem { path: base.iter().cloned().chain(e.path).collect(), message: suggest_in_serde_message(&e.message) }
     }
 }
 
@@ -211,13 +211,13 @@ impl Scenario {
             unreadable(place, message)
         })?;
         let mut editable: DocumentMut = text.parse().expect("parsed above");
-        for (i, s) in sets.iter_mut().enumerate() {
+        let mut located = Locator { file, text, doc: &doc, overrides: &[], origin };
+        for s in sets.iter_mut() {
             if let Err(p) = s.apply(&mut editable) {
-                let located = Locator { file, text, doc: &doc, overrides: &sets[i..=i], origin };
-                return Err(Error::Scenario(vec![located.diagnostic(&p)]));
+                return Err(Error::Scenario(vec![located.diagnostic_in(&p, Some(s))]));
             }
         }
-        let located = Locator { file, text, doc: &doc, overrides: &sets, origin };
+        located.overrides = &sets;
         let merged = editable.to_string();
         let raw: schema::RawScenario = serde_path_to_error::deserialize(toml::Deserializer::new(&merged))
             .map_err(|e| Error::Scenario(vec![located.serde_error(&e)]))?;
@@ -234,7 +234,8 @@ impl Scenario {
             None => Ok(&self.pairs[0]),
             Some(n) => self.pairs.iter().find(|p| p.name == n).ok_or_else(|| {
                 let known: Vec<_> = self.pairs.iter().map(|p| p.name.as_str()).collect();
-                Error::Usage(format!("{}: no pair `{n}`; the scenario defines {}", self.file, known.join(", ")))
+                let hint = crate::error::did_you_mean(n, known.iter().copied());
+                Error::Usage(format!("{}: no pair `{n}`{hint} (the scenario defines {})", self.file, known.join(", ")))
             }),
         }
     }
@@ -289,10 +290,7 @@ impl Scenario {
         let spec = self.port_qdisc(port, pair);
         let kind = qdisc::find(&spec.kind).ok_or_else(|| {
             let known: Vec<_> = qdisc::QDISCS.iter().map(|k| k.name).collect();
-            Problem {
-                path: spec.path.clone(),
-                message: format!("unknown discipline `{}` (known: {})", spec.kind, known.join(", ")),
-            }
+            Problem { path: spec.path.clone(), message: unknown("discipline", &spec.kind, &known) }
         })?;
         let crossing = self
             .flows
@@ -323,10 +321,7 @@ impl Scenario {
         let Some(spec) = self.flow_transport(flow, pair) else { return Ok(None) };
         let kind = transport::find(&spec.kind).ok_or_else(|| {
             let known: Vec<_> = transport::TRANSPORTS.iter().map(|k| k.name).chain([transport::NONE]).collect();
-            Problem {
-                path: spec.path.clone(),
-                message: format!("unknown transport `{}` (known: {})", spec.kind, known.join(", ")),
-            }
+            Problem { path: spec.path.clone(), message: unknown("transport", &spec.kind, &known) }
         })?;
         let (s, params) = (kind.build)(
             &spec.params,
@@ -367,13 +362,18 @@ struct Locator<'a> {
 }
 
 impl Locator<'_> {
+    /// The diagnostic of `p`: in the override that wrote what it is about, else in the file.
     fn diagnostic(&self, p: &Problem) -> Diagnostic {
-        let from_override = self.overrides.iter().rev().find(|o| o.covers(&p.path)).map(|o| o.text.clone());
-        let offset = match &from_override {
+        self.diagnostic_in(p, self.overrides.iter().rev().find(|o| o.covers(&p.path)))
+    }
+
+    fn diagnostic_in(&self, p: &Problem, from_override: Option<&Override>) -> Diagnostic {
+        let offset = match from_override {
             None => locate::offset_of(self.doc, &p.path),
             Some(_) => None,
         };
         let (line, column) = offset.map(|o| locate::line_col(self.text, o)).unzip();
+        let from_override = from_override.map(|o| o.text.clone());
         Diagnostic {
             file: self.file.to_string(),
             line,
@@ -391,6 +391,7 @@ impl Locator<'_> {
         // serde names an unknown or missing field in its message, not in the path
         let named = |prefix: &str| message.strip_prefix(prefix).and_then(|r| r.split('`').next()).map(str::to_string);
         let (unknown, missing) = (named("unknown field `"), named("missing field `"));
+        message = suggest_in_serde_message(&message);
         if let Some(unknown) = unknown {
             if unknown == "nodes" && !path.is_empty() {
                 message += "; top-level keys such as `nodes` must come before the first [table] header";

@@ -9,7 +9,7 @@
 //! (`flows.new={ src = "a", dst = "b", app = "ftp" }`).
 
 use super::Problem;
-use crate::error::{did_you_mean, Error, Result};
+use crate::error::{did_you_mean, dotted, names, Error, Result};
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 /// The tables whose members are named by the user, and what a member is called in messages.
@@ -91,7 +91,7 @@ impl Override {
             let item = table.get_mut(seg).expect("just ensured");
             table = item.as_table_like_mut().ok_or_else(|| Problem {
                 path: path[..=i].to_vec(),
-                message: format!("is not a table, so `{}` cannot be set inside it", crate::error::dotted(path)),
+                message: format!("is not a table, so `{}` cannot be set inside it", dotted(path)),
             })?;
         }
         table.insert(last, Item::Value(self.value.clone()));
@@ -114,15 +114,15 @@ fn no_member(table: &str, name: &str, members: &dyn TableLike) -> Result<(), Pro
     let listed = if known.is_empty() {
         format!("the scenario has no {what}s")
     } else {
-        format!("the {what}s are {}", known.join(", "))
+        format!("the {what}s are {}", names(&known))
     };
-    Err(Problem {
-        path: vec![table.to_string(), name.to_string()],
-        message: format!(
-            "no {what} `{name}`{} ({listed}); to add a {what}, set `{table}.{name}` to a whole table",
-            did_you_mean(name, known.iter().copied())
-        ),
-    })
+    let path = vec![table.to_string(), name.to_string()];
+    let message = format!(
+        "no {what} `{name}`{} ({listed}); to add a {what}, set `{}` to a whole table",
+        did_you_mean(name, known.iter().copied()),
+        dotted(&path)
+    );
+    Err(Problem { path, message })
 }
 
 #[cfg(test)]
