@@ -47,9 +47,10 @@ def overrides_list(overrides: Overrides) -> list[str]:
 class Scenario:
     """A validated scenario. Create with :func:`load` or :func:`loads`."""
 
-    def __init__(self, text: str, file: str, overrides: Sequence[str] = ()):
-        self._text = text
-        self._core = _core.loads(text, file, list(overrides))
+    def __init__(self, data: str | bytes, file: str, overrides: Sequence[str] = (), origin: str = "set="):
+        self._data = data
+        self._origin = origin
+        self._core = _core.loads(data, file, list(overrides), origin)
 
     name = property(lambda self: self._core.name)
     description = property(lambda self: self._core.description)
@@ -68,7 +69,7 @@ class Scenario:
         extra = overrides_list(overrides)
         if not extra:
             return self
-        return Scenario(self._text, self.file, [*self.overrides, *extra])
+        return Scenario(self._data, self.file, [*self.overrides, *extra], self._origin)
 
     def resolved_toml(self, pair: str | None = None, seed: int | None = None) -> str:
         """The scenario for one pair and seed as a complete TOML file, every default written out."""
@@ -81,18 +82,26 @@ class Scenario:
 def load(path: str | Path, set: Overrides = None) -> Scenario:
     """Loads and validates a scenario file (a path, or a bundled name such as ``examples/dumbbell``).
 
-    Raises :class:`fairsim.ScenarioError` naming file, line and field when it is malformed.
+    Raises :class:`fairsim.ScenarioError` naming file, line and field when it is malformed, and
+    :class:`fairsim.FairsimError` when it cannot be found or read.
     """
-    path = find_scenario(path)
+    return open_scenario(path, overrides_list(set), origin="set=")
+
+
+def open_scenario(path: str | Path, overrides: list[str], origin: str) -> Scenario:
+    """:func:`load` for a front end whose overrides are named `origin` in messages (``--set``)."""
+    found = find_scenario(path)
     try:
-        text = Path(path).read_text()
+        data = found.read_bytes()  # the engine checks that they are UTF-8 and says where not
+    except IsADirectoryError:
+        raise _core.FairsimError(f"{path}: is a directory, not a scenario file") from None
     except OSError as e:
-        raise _core.FairsimError(f"cannot read {path}: {e.strerror or e}") from None
-    return Scenario(text, str(path), overrides_list(set))
+        raise _core.FairsimError(f"{path}: cannot read: {e.strerror or e}") from None
+    return Scenario(data, str(found), overrides, origin)
 
 
-def loads(text: str, set: Overrides = None, file: str = "<string>") -> Scenario:
-    """Parses and validates scenario text."""
+def loads(text: str | bytes, set: Overrides = None, file: str = "<string>") -> Scenario:
+    """Parses and validates scenario text (`bytes` must be UTF-8)."""
     return Scenario(text, file, overrides_list(set))
 
 
@@ -118,10 +127,11 @@ def run(
     sc = scenario if isinstance(scenario, Scenario) else load(scenario)
     sc = sc.with_overrides(set)
     pairs = sc.pairs if pair is None else [pair] if isinstance(pair, str) else list(pair)
-    seeds = [sc.seed] if seed is None else [seed] if isinstance(seed, int) else list(seed)
+    seeds = [sc.seed] if seed is None else list(seed) if _is_list(seed) else [seed]
     for p in pairs:
-        if p not in sc.pairs:
-            raise _core.FairsimError(f"{sc.file}: no pair `{p}`; the scenario defines {', '.join(sc.pairs)}")
+        _check_pair(sc, p)
+    for s in seeds:
+        _check_seed(s)
     reports, interrupted = execute(
         sc._core, [(p, s) for p in pairs for s in seeds], progress=progress, jobs=jobs
     )
@@ -132,3 +142,23 @@ def run(
         "overrides": sc.overrides,
     }
     return Results(meta, reports, interrupted=interrupted, source=sc)
+
+
+#: Seeds are unsigned 64-bit integers, as in `[run] seed`.
+SEED_MAX = 2**64 - 1
+
+
+def _is_list(value: Any) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, str)
+
+
+def _check_seed(seed: Any) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        raise _core.FairsimError(f"seed {seed!r}: a seed is an integer from 0 to {SEED_MAX}")
+
+
+def _check_pair(sc: Scenario, pair: str) -> None:
+    if pair not in sc.pairs:
+        near = _core.suggest(str(pair), sc.pairs)
+        hint = f"; did you mean `{near}`?" if near else ""
+        raise _core.FairsimError(f"{sc.file}: no pair `{pair}`{hint} (the pairs are {', '.join(sc.pairs)})")

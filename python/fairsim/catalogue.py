@@ -42,15 +42,33 @@ def bundled_scenarios() -> list[Entry]:
     return entries
 
 
+def bundled_names() -> list[str]:
+    """The names of the bundled scenarios, as `fairsim list` shows them (``examples/dumbbell``)."""
+    return [e.name for e in bundled_scenarios()]
+
+
 def find_scenario(name: str | Path) -> Path:
-    """A scenario path as given, or the bundled scenario of that name (``examples/dumbbell``)."""
+    """The scenario file `name` names: a path that exists, else a bundled scenario.
+
+    Only a relative path can name a bundled scenario, by its name with or without ``.toml``
+    (``examples/dumbbell``) or by a file name that is unique among them (``dumbbell``); a path
+    that exists always wins. Anything else that does not exist is an error, with the bundled
+    name it most likely misspells.
+    """
     path = Path(name)
     if path.exists():
         return path
-    for candidate in (BUNDLED / path, BUNDLED / path.with_suffix(".toml")):
-        if candidate.is_file():
-            return candidate
-    matches = [p for p in BUNDLED.rglob("*.toml") if p.stem == path.stem]
-    if len(matches) == 1:
-        return matches[0]
-    return path
+    if not path.is_absolute():
+        for candidate in (BUNDLED / path, BUNDLED / path.with_suffix(".toml")):
+            if candidate.is_file() and candidate.resolve().is_relative_to(BUNDLED.resolve()):
+                return candidate
+        if path.parent == Path("."):
+            matches = [p for p in BUNDLED.rglob("*.toml") if p.stem == path.with_suffix("").name]
+            if len(matches) == 1:
+                return matches[0]
+    hint = ""
+    if not path.is_absolute():
+        known = bundled_names()
+        near = _core.suggest(path.with_suffix("").as_posix() if path.suffix == ".toml" else str(path), known)
+        hint = f"; did you mean `{near}`?" if near else ""
+    raise _core.FairsimError(f"{name}: no such file{hint} (`fairsim list` shows the bundled scenarios)")

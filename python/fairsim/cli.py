@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from fairsim import FairsimError, ScenarioError, __version__
-from fairsim.api import load, run
+from fairsim.api import SEED_MAX, open_scenario, run
 from fairsim.catalogue import catalogue
 
 EXIT_INPUT = 2
@@ -59,7 +59,7 @@ def _diagnostic(d) -> str:
         return d
     where = d["file"] + (f":{d['line']}" if d["line"] else "") + (f":{d['column']}" if d["column"] else "")
     field = f"[bold]{d['field']}[/]: " if d["field"] else ""
-    via = f" (from --set {d['from_override']})" if d["from_override"] else ""
+    via = f" (from {d.get('origin', '--set')} {d['from_override']})" if d["from_override"] else ""
     return f"{where}: {field}{_escape(d['message'])}{via}"
 
 
@@ -87,7 +87,13 @@ overrides_option = click.option(
 @click.option(
     "--pair", "pairs", multiple=True, help="Run only this protocol pair (repeatable; default: all)."
 )
-@click.option("--seed", "seeds", multiple=True, type=int, help="Seed (repeatable for replications).")
+@click.option(
+    "--seed",
+    "seeds",
+    multiple=True,
+    type=click.IntRange(0, SEED_MAX),
+    help="Seed (repeatable for replications).",
+)
 @overrides_option
 @click.option(
     "--out", type=click.Path(file_okay=False), help="Write tables, JSON and resolved scenarios here."
@@ -125,7 +131,7 @@ def run_cmd(
     ):
         if values:
             sets.append(f"{key}=" + json.dumps(list(values)))
-    sc = load(scenario, set=sets)
+    sc = open_scenario(scenario, sets, origin="--set")
     results = run(sc, pair=list(pairs) or None, seed=list(seeds) or None, progress=progress, jobs=jobs)
     if out:
         from fairsim.output import write_results
@@ -151,7 +157,7 @@ def run_cmd(
 @overrides_option
 def validate_cmd(scenario, sets):
     """Check SCENARIO and show how each pair resolves (disciplines, buffers, transports, routes)."""
-    sc = load(scenario, set=list(sets))
+    sc = open_scenario(scenario, list(sets), origin="--set")
     console = Console(highlight=False)
     console.print(
         f"[bold green]ok[/]: {sc.file} — [bold]{sc.name}[/]: {len(sc.nodes)} nodes, {len(sc.flows)} flows, "

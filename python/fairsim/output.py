@@ -21,8 +21,13 @@ TABLES = ("flows", "intervals", "queues", "queue_intervals", "fairness", "fluid"
 
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Writes `path` through `write(tmp)` on a temporary file renamed into place."""
+    """Writes `path` through `write(tmp)` on a temporary file renamed into place.
+
+    The file gets the mode `open()` would give a new file (0666 less the umask), not the
+    temporary file's private 0600, so that reports can be served and shared.
+    """
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.fchmod(fd, 0o666 & ~_umask())
     os.close(fd)
     try:
         write(Path(tmp))
@@ -30,6 +35,13 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it: set it straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def safe_name(pair: str) -> str:
