@@ -3,6 +3,7 @@
 
 use super::schema::{Component, RawFlow, RawLink, RawRun, RawScenario};
 use super::{Draw, FlowSpec, LinkSpec, PairSpec, PortSpec, Problem, RunSpec, Scenario, TransportChoice, DEFAULT_PAIR};
+use crate::error::unknown;
 use crate::net::routing::Graph;
 use crate::net::{FlowId, NodeId, PortId};
 use crate::traffic::{App, Periods};
@@ -32,7 +33,7 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
     let node = |name: &str, path: &[&str], pb: &mut Problems| -> Option<NodeId> {
         let id = index.get(name).copied();
         if id.is_none() {
-            pb.add(path, format!("unknown node `{name}` (the nodes are {})", list(&nodes)));
+            pb.add(path, unknown("node", name, &nodes));
         }
         id
     };
@@ -57,15 +58,21 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
     check_pair_transports(&pairs, &flows, &raw.flows, &mut pb);
     let mut run = build_run(&raw.run, &flows, &mut pb);
     let port_names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
-    let flow_names: Vec<String> = flows.iter().map(|f| f.name.clone()).collect();
-    run.fluid_reference = named(&raw.run.fluid_reference, "fluid_reference", "port", &port_names, false, &mut pb)
-        .into_iter()
+    let port = |n: &str| port_names.iter().position(|p| p == n).into_iter().collect();
+    let flow = |n: &str| flows_named(&flows, n).iter().map(|f| f.idx()).collect();
+    // a port of a broken link, or a flow that failed, was reported already
+    let no_port = |n: &str| topology_ok.then(|| unknown("port", n, &port_names));
+    let no_flow = |n: &str| missing_flow(n, &raw.flows);
+    let (all_ports, all_flows) = (Some(ports.len()), Some(flows.len()));
+    run.fairness = match &raw.run.fairness {
+        None => (0..flows.len()).map(FlowId::from_idx).collect(),
+        Some(_) => named(&raw.run.fairness, "fairness", None, &flow, &no_flow, &mut pb).map(FlowId::from_idx).collect(),
+    };
+    run.fluid_reference = named(&raw.run.fluid_reference, "fluid_reference", None, &port, &no_port, &mut pb)
         .map(PortId::from_idx)
         .collect();
-    run.trace =
-        named(&raw.run.trace, "trace", "flow", &flow_names, true, &mut pb).into_iter().map(FlowId::from_idx).collect();
-    run.trace_queues = named(&raw.run.trace_queues, "trace_queues", "port", &port_names, true, &mut pb)
-        .into_iter()
+    run.trace = named(&raw.run.trace, "trace", all_flows, &flow, &no_flow, &mut pb).map(FlowId::from_idx).collect();
+    run.trace_queues = named(&raw.run.trace_queues, "trace_queues", all_ports, &port, &no_port, &mut pb)
         .map(PortId::from_idx)
         .collect();
 
@@ -106,12 +113,6 @@ fn flows_meta(flows: &[FlowSpec]) -> std::sync::Arc<[crate::qdisc::FlowMeta]> {
 
 fn stem(file: &str) -> String {
     std::path::Path::new(file).file_stem().map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned())
-}
-
-fn list(names: &[String]) -> String {
-    let shown: Vec<&str> = names.iter().take(12).map(String::as_str).collect();
-    let more = if names.len() > 12 { ", ..." } else { "" };
-    format!("{}{more}", shown.join(", "))
 }
 
 fn check_nodes(names: &[String], pb: &mut Problems) -> Vec<String> {
@@ -242,8 +243,7 @@ fn check_pair_transports(
         for (name, t) in &pair.transports {
             let at = ["pairs", pair.name.as_str(), "transports", name.as_str()];
             if !raw.contains_key(name) && !flows.iter().any(|f| f.name == *name) {
-                let known: Vec<String> = raw.keys().cloned().collect();
-                pb.add(&at, format!("unknown flow `{name}` (the flows are {})", list(&known)));
+                pb.add(&at, unknown("flow", name, &raw.keys().collect::<Vec<_>>()));
             } else if t.kind == transport::NONE {
                 pb.add(&at, "a pair cannot make a flow open loop; give the flow `transport = \"none\"` instead");
             } else if flows.iter().any(|f| {
@@ -299,57 +299,55 @@ fn build_run(raw: &RawRun, flows: &[FlowSpec], pb: &mut Problems) -> RunSpec {
             intervals = (measured.0 / interval.0) as usize;
         }
     }
-    let fairness = match &raw.fairness {
-        None => (0..flows.len()).map(FlowId::from_idx).collect(),
-        Some(names) => names
-            .iter()
-            .enumerate()
-            .flat_map(|(i, n)| {
-                let ids = flows_named(flows, n);
-                if ids.is_empty() {
-                    pb.add(&["run", "fairness", &i.to_string()], format!("unknown flow `{n}`"));
-                }
-                ids
-            })
-            .collect(),
-    };
     RunSpec {
         duration,
         warmup,
         interval,
         intervals,
         seed: raw.seed.unwrap_or(1),
-        fairness,
+        fairness: vec![], // looked up with the other lists of names, in `validate`
         fluid_reference: vec![],
         trace: vec![],
         trace_queues: vec![],
     }
 }
 
-/// Indices of the things named in `run.<field>`; `"*"` names all of them when `star` is allowed.
+/// Indices of the things `names` in `run.<field>` stand for, each found with `find`; a name
+/// that finds nothing is reported with `why_not` (`None`: it was reported already). `"*"` names
+/// all `star` of them, where allowed.
 fn named(
     names: &Option<Vec<String>>,
     field: &str,
-    what: &str,
-    known: &[String],
-    star: bool,
+    star: Option<usize>,
+    find: &dyn Fn(&str) -> Vec<usize>,
+    why_not: &dyn Fn(&str) -> Option<String>,
     pb: &mut Problems,
-) -> Vec<usize> {
+) -> impl Iterator<Item = usize> {
     let names = names.as_deref().unwrap_or_default();
-    if star && names.iter().any(|n| n == "*") {
-        return (0..known.len()).collect();
+    if let Some(all) = star.filter(|_| names.iter().any(|n| n == "*")) {
+        return (0..all).collect::<Vec<_>>().into_iter();
     }
-    names
-        .iter()
-        .enumerate()
-        .filter_map(|(i, n)| {
-            let id = known.iter().position(|k| k == n);
-            if id.is_none() {
-                pb.add(&["run", field, &i.to_string()], format!("unknown {what} `{n}` ({what}s are {})", list(known)));
+    let mut ids = vec![];
+    for (i, n) in names.iter().enumerate() {
+        let found = find(n);
+        if found.is_empty() {
+            if let Some(why) = why_not(n) {
+                pb.add(&["run", field, &i.to_string()], why);
             }
-            id
-        })
-        .collect()
+        }
+        ids.extend(found);
+    }
+    ids.into_iter()
+}
+
+/// Why no flow of the run is called `name`, or `None` when the file's flow of that name failed
+/// its checks (which were reported).
+fn missing_flow(name: &str, raw: &indexmap::IndexMap<String, RawFlow>) -> Option<String> {
+    match raw.get(name) {
+        Some(f) if f.enabled == Some(false) => Some(format!("flow `{name}` is left out of the run (enabled = false)")),
+        Some(_) => None,
+        None => Some(unknown("flow", name, &raw.keys().collect::<Vec<_>>())),
+    }
 }
 
 fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Option<FlowSpec> {
@@ -417,7 +415,8 @@ fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Opti
         (Some(App::Firehose { .. }), TransportChoice::Explicit(_)) => {
             pb.add(&at("transport"), "a firehose ignores flow control; remove `transport`")
         }
-        (_, TransportChoice::OpenLoop) if f.window.is_some() => {
+        // (an unknown app, reported already, says nothing about flow control)
+        (Some(_), TransportChoice::OpenLoop) if f.window.is_some() => {
             pb.add(&at("window"), "`window` applies only to flow-controlled flows")
         }
         _ => {}
@@ -554,7 +553,7 @@ fn build_app(
         "onoff" => &["rate", "on_mean", "off_mean", "periods", "shape"],
         other => {
             let known: Vec<&str> = crate::traffic::APPS.iter().map(|(n, _)| *n).collect();
-            pb.add(&at("app"), format!("unknown app `{other}` (known: {})", known.join(", ")));
+            pb.add(&at("app"), unknown("app", other, &known));
             return None;
         }
     };
