@@ -110,6 +110,12 @@ fn syntax_errors_point_at_their_cause() {
         "x.toml:1:9: invalid TOML: array opened here is never closed (the parser gave up at line 2, column 2: \
          invalid array; expected `]`)"
     );
+    let unquoted = SMALL.replacen("\"1Mbps\"", "1Mbps", 1);
+    assert_eq!(
+        refused(unquoted.as_bytes(), &[], "--set"),
+        "x.toml:5:37: invalid TOML: `1Mbps` is not a TOML value; a name or a value with a unit is a string, written \
+         in quotes: \"1Mbps\" (parser: invalid inline table; expected `}`)"
+    );
     let twice = SMALL.replacen("[links]", "[run]\nseed = 2\n[links]", 1);
     assert_eq!(
         refused(twice.as_bytes(), &[], "--set"),

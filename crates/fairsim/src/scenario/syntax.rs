@@ -22,6 +22,9 @@ pub fn toml_error(text: &str, e: &TomlError) -> (Option<(usize, usize)>, String)
         );
         return (Some(line_col(text, opened)), message);
     }
+    if let Some((start, message)) = unquoted(text, at, &description) {
+        return (Some(line_col(text, start)), message);
+    }
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     if description.starts_with("invalid escape") || description.starts_with("invalid unicode") {
         // toml_edit points after the escape; the backslash is where it starts
@@ -60,6 +63,28 @@ fn unclosed(text: &str, at: usize, description: &str) -> Option<(usize, &'static
         _ => tokens.iter().copied().find(|t| t.kind() == *kind && t.span().start() < at && at <= t.span().end()),
     }?;
     Some((opened.span().start(), what))
+}
+
+/// A value written without quotes where the parser failed (`rate = 10Mbps`, `app = ftp`,
+/// `acks = tru`): where it starts, and the message saying to quote it (or the boolean meant).
+fn unquoted(text: &str, at: usize, description: &str) -> Option<(usize, String)> {
+    let tokens: Vec<Token> = Source::new(text).lex().collect();
+    let i =
+        tokens.iter().position(|t| t.kind() == TokenKind::Atom && t.span().start() <= at && at <= t.span().end())?;
+    let before = tokens[..i].iter().rev().find(|t| t.kind() != TokenKind::Whitespace)?;
+    if !matches!(before.kind(), TokenKind::Equals | TokenKind::Comma | TokenKind::LeftSquareBracket) {
+        return None;
+    }
+    let span = tokens[i].span();
+    let word = &text[span.start()..span.end()];
+    if !word.chars().any(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let fix = match crate::error::suggest(word, ["true", "false"]) {
+        Some(boolean) => format!("did you mean `{boolean}`, or the string \"{word}\"?"),
+        None => format!("a name or a value with a unit is a string, written in quotes: \"{word}\""),
+    };
+    Some((span.start(), format!("invalid TOML: `{word}` is not a TOML value; {fix} (parser: {description})")))
 }
 
 /// The `[` of arrays and `{` of inline tables that no bracket closes, outermost first. A `[`
@@ -141,6 +166,25 @@ mod tests {
             "1:12: invalid TOML: invalid inline table; expected `}` (an inline table must be written on one line)"
         );
         assert_eq!(report("nodes\n[run]\n"), "1:6: invalid TOML: expected `.`, `=`");
+    }
+
+    #[test]
+    fn unquoted_strings_are_named() {
+        assert_eq!(
+            report("[links]\nab = { rate = 10Mbps }\n"),
+            "2:15: invalid TOML: `10Mbps` is not a TOML value; a name or a value with a unit is a string, written in \
+             quotes: \"10Mbps\" (parser: invalid inline table; expected `}`)"
+        );
+        assert_eq!(
+            report("app = ftp\n"),
+            "1:7: invalid TOML: `ftp` is not a TOML value; a name or a value with a unit is a string, written in \
+             quotes: \"ftp\" (parser: invalid string; expected `\"`, `'`)"
+        );
+        assert!(report("nodes = [a, b]\n").starts_with("1:10: invalid TOML: `a` is not a TOML value"));
+        assert!(
+            report("acks = tru\n").contains("`tru` is not a TOML value; did you mean `true`, or the string \"tru\"?")
+        );
+        assert_eq!(report("a = 1.\n"), "1:7: invalid TOML: invalid floating-point number; expected digit");
     }
 
     #[test]
