@@ -116,8 +116,17 @@ def test_inline_markdown_becomes_html(source, rendered):
 def test_the_html_shows_no_raw_markdown(written):
     page = (written / "report.html").read_text()
     text = "".join(_page(page).text)
-    assert "`" not in text and "**" not in text
+    assert "`" not in text and "*" not in text
     assert "<code>buffer_includes_line</code>" in page
+
+
+def test_the_papers_italics_in_table_cells_are_rendered():
+    """The thesis prints some spreads in italics, kept as `*0.02*` in the scenario files."""
+    from fairsim.reproduce import html
+
+    page = html.render(reproduce.run("keshav91", quick=True, only=["s1"], progress=False))
+    assert "<em>0.02</em>" in page
+    assert "*" not in "".join(_page(page).text)
 
 
 def test_every_report_has_a_table_of_contents_whose_links_resolve(written):

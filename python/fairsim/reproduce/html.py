@@ -114,7 +114,7 @@ def _section(sec: Section) -> str:
                     title += f" · 95% CI ±{c.ours.ci95:.3g} over {c.ours.runs} run(s)"
                 cells.append(
                     f"<td class='{cls}' title='{escape(title)}'><span class='ours'>{escape(ours)}</span>"
-                    f"<span class='paper'>{escape(paper.replace(' †', ''))} {GRADE_MARK[c.grade]}</span></td>"
+                    f"<span class='paper'>{inline(paper.replace(' †', ''))} {GRADE_MARK[c.grade]}</span></td>"
                 )
             out.append(f"<tr><td class='label'>{escape(label)}</td>{''.join(cells)}</tr>")
         out.append("</table></div>")

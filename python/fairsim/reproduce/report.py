@@ -20,8 +20,8 @@ from fairsim.reproduce.published import Table
 SCHEMA = "fairsim.reproduce/1"
 GRADES = ("close", "near", "far")
 CELLS_CAPTION = (
-    "The paper's value (×) and ours (dot: the mean over the replications; bar: from the lowest to "
-    "the highest replication, none with one), a panel per unit."
+    "The paper's value (×) and ours (dot: our mean; bar: from the lowest to the highest "
+    "replication, or transfer for transfer times; none with a single one), a panel per unit."
 )
 
 

@@ -590,7 +590,7 @@ TESTED = (
 def _lines(
     title: str, xlabel: str, ylabel: str, series: dict[str, list[tuple[float, float]]], ref=None
 ) -> MplFigure:
-    fig = MplFigure(figsize=(7, 4.2))
+    fig = MplFigure(figsize=(7, 4.6), layout="constrained")
     ax = fig.subplots()
     for p, pts in series.items():
         if pts:
@@ -602,7 +602,7 @@ def _lines(
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize="medium")
-    ax.legend(fontsize="small", ncol=3)
+    fig.legend(fontsize="small", ncol=6, loc="outside lower center")  # below, never over a line
     return fig
 
 

@@ -34,7 +34,7 @@ def _probe(ctx: Context) -> MplFigure:
     """Fig. 6.21: PP source 1's inter-ACK spacing (the probe), its inter-packet spacing and the
     fuzzy predictor's weight α, over 100 s of Scenario 7."""
     m = ctx("s7")
-    fig = MplFigure(figsize=(7.5, 4))
+    fig = MplFigure(figsize=(7.5, 4.3), layout="constrained")
     ax = fig.subplots()
     lo, hi = 1000.0, 1100.0
     for series, label, style in (
@@ -52,8 +52,7 @@ def _probe(ctx: Context) -> MplFigure:
     ax2.step(weight["t_s"], weight["value"], where="post", linestyle=":", color="black", label="α (weight)")
     ax2.set_ylabel("α")
     ax2.set_ylim(0, 1.05)
-    ax.legend(loc="upper left", fontsize="x-small")
-    ax2.legend(loc="upper right", fontsize="x-small")
+    fig.legend(fontsize="small", ncol=3, loc="outside lower center")  # below, never over a line
     ax.set_title("Scenario 7, PP/FQ source 1", fontsize="medium")
     return fig
 
