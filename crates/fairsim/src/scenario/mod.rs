@@ -167,7 +167,10 @@ impl Problem {
     }
 
     fn from_param(base: &[String], e: ParamError) -> Problem {
-        Problem { path: base.iter().cloned().chain(e.path).collect(), message: suggest_in_serde_message(&e.message) }
+        // the toml crate appends "\nin `key`", which the path already says
+        let message = e.message.split("\nin `").next().unwrap_or_default();
+        let message = suggest_in_serde_message(&plain_types(message));
+        Problem { path: base.iter().cloned().chain(e.path).collect(), message }
     }
 }
 
@@ -391,7 +394,7 @@ impl Locator<'_> {
         // serde names an unknown or missing field in its message, not in the path
         let named = |prefix: &str| message.strip_prefix(prefix).and_then(|r| r.split('`').next()).map(str::to_string);
         let (unknown, missing) = (named("unknown field `"), named("missing field `"));
-        message = suggest_in_serde_message(&message);
+        message = suggest_in_serde_message(&plain_types(&message));
         if let Some(unknown) = unknown {
             if unknown == "nodes" && !path.is_empty() {
                 message += "; top-level keys such as `nodes` must come before the first [table] header";
@@ -407,6 +410,36 @@ impl Locator<'_> {
         }
         d
     }
+}
+
+/// serde's message with Rust's type names (`expected struct RawLink`, `expected u32`) said as
+/// a scenario's author would: `expected a table (a link)`, `expected a whole number from 0 to
+/// 4294967295`.
+fn plain_types(message: &str) -> String {
+    const TYPES: [(&str, &str); 16] = [
+        ("struct RawScenario", "a table (a scenario)"),
+        ("struct RawMeta", "a table ([scenario])"),
+        ("struct RawRun", "a table ([run])"),
+        ("struct RawLink", "a table (a link)"),
+        ("struct RawDirection", "a table (a direction of a link)"),
+        ("struct RawFlow", "a table (a flow)"),
+        ("struct RawPair", "a table (a pair)"),
+        ("a map", "a table"),
+        ("a sequence", "an array"),
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u64", "a whole number from 0 to 18446744073709551615"),
+        ("usize", "a whole number from 0 to 18446744073709551615"),
+        ("i64", "a whole number"),
+        ("f64", "a number"),
+    ];
+    let mut plain = message.to_string();
+    for (rust, said) in TYPES {
+        // only where serde names what it expected, so that a value quoted in the message stays
+        plain = plain.replace(&format!("expected {rust}"), &format!("expected {said}"));
+    }
+    plain
 }
 
 /// Parameters shown in listings and resolved files, in key order.

@@ -26,6 +26,13 @@ pub fn toml_error(text: &str, e: &TomlError) -> (Option<(usize, usize)>, String)
         return (Some(line_col(text, start)), message);
     }
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    if let Some(c) = text[at..].chars().next().filter(|c| c.is_control() && description.contains("string")) {
+        let code = format!("{:04X}", c as u32);
+        let message = format!(
+            "invalid TOML: {description}: control character U+{code} (write it as the escape \\u{code} in a \"string\")"
+        );
+        return (Some((line, column)), message);
+    }
     if description.starts_with("invalid escape") || description.starts_with("invalid unicode") {
         // toml_edit points after the escape; the backslash is where it starts
         let backslash = text[line_start..at].rfind('\\').map_or(at, |b| line_start + b);
@@ -60,7 +67,7 @@ fn unclosed(text: &str, at: usize, description: &str) -> Option<(usize, &'static
             open_at_end(&tokens).into_iter().rfind(|t| t.kind() == *kind && t.span().start() < at)
         }
         // a string the lexer ended at the end of its line (or of the file) without its quote
-        _ => tokens.iter().copied().find(|t| t.kind() == *kind && t.span().start() < at && at <= t.span().end()),
+        _ => tokens.iter().copied().find(|t| t.kind() == *kind && t.span().start() < at && at == t.span().end()),
     }?;
     Some((opened.span().start(), what))
 }
@@ -156,6 +163,15 @@ mod tests {
             report("a = 1\nx = \"\"\"abc\n\n[run]\n").starts_with("2:5: invalid TOML: multi-line string opened here")
         );
         assert!(report("x = '''abc\n").starts_with("1:5: invalid TOML: multi-line string opened here"));
+    }
+
+    #[test]
+    fn control_characters_in_strings_are_named() {
+        assert_eq!(
+            report("a = 1\nname = \"tab\u{1}here\"\n"),
+            "2:12: invalid TOML: invalid basic string: control character U+0001 (write it as the escape \\u0001 in a \
+             \"string\")"
+        );
     }
 
     #[test]
