@@ -85,7 +85,7 @@ def test_malformed_scenarios_exit_2_naming_file_line_and_field(path, tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["run", "/no/such.toml"], "cannot read"),
+        (["run", "/no/such.toml"], "/no/such.toml: no such file"),
         (["run", "{small}", "--pair", "X"], "no pair `X`"),
         (["run", "{small}", "--set", "oops"], "KEY=VALUE"),
         (["run", "{small}", "--set", "links.out.rate=fast"], "(from --set links.out.rate=fast)"),

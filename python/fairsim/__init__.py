@@ -10,10 +10,13 @@ from fairsim._core import FairsimError, ScenarioError
 from fairsim._core import __version__ as __version__
 from fairsim.api import Scenario, load, loads, run
 from fairsim.catalogue import catalogue
+from fairsim.replications import FairsimWarning, IdenticalSeedsWarning
 from fairsim.results import Results
 
 __all__ = [
     "FairsimError",
+    "FairsimWarning",
+    "IdenticalSeedsWarning",
     "Results",
     "Scenario",
     "ScenarioError",

@@ -9,6 +9,7 @@ from typing import Any
 
 from fairsim import _core
 from fairsim.catalogue import find_scenario
+from fairsim.replications import warn_if_identical
 from fairsim.results import Results
 from fairsim.runner import execute
 
@@ -123,6 +124,8 @@ def run(
     - ``jobs``: runs in parallel (default: one per core).
 
     On Ctrl-C the runs stop and the partial results are returned (``results.complete`` is False).
+    When every seed of a pair gives the same results (a scenario without a random element),
+    :class:`fairsim.IdenticalSeedsWarning` says so.
     """
     sc = scenario if isinstance(scenario, Scenario) else load(scenario)
     sc = sc.with_overrides(set)
@@ -135,6 +138,7 @@ def run(
     reports, interrupted = execute(
         sc._core, [(p, s) for p in pairs for s in seeds], progress=progress, jobs=jobs
     )
+    warn_if_identical(reports)
     meta = {
         "name": sc.name,
         "file": sc.file,

@@ -11,6 +11,7 @@ import os
 import sys
 import tomllib
 import traceback
+import warnings
 
 import click
 from rich.console import Console
@@ -19,6 +20,7 @@ from rich.table import Table
 from fairsim import FairsimError, ScenarioError, __version__
 from fairsim.api import SEED_MAX, open_scenario, run
 from fairsim.catalogue import catalogue
+from fairsim.replications import FairsimWarning
 
 EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -100,6 +102,11 @@ overrides_option = click.option(
 )
 @click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON document on stdout.")
+@click.option(
+    "--per-seed",
+    is_flag=True,
+    help="A table per seed (default: per pair, the mean over seeds with a 95% CI).",
+)
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Runs in parallel (default: one per core).")
 @click.option(
     "--gps",
@@ -120,7 +127,19 @@ overrides_option = click.option(
 )
 @click.option("--progress/--no-progress", default=None, help="Progress bars (default: on a terminal).")
 def run_cmd(
-    scenario, pairs, seeds, sets, out, fmt, as_json, jobs, gps_ports, trace_flows, trace_queues, progress
+    scenario,
+    pairs,
+    seeds,
+    sets,
+    out,
+    fmt,
+    as_json,
+    per_seed,
+    jobs,
+    gps_ports,
+    trace_flows,
+    trace_queues,
+    progress,
 ):
     """Run SCENARIO (a file, or a bundled name such as examples/dumbbell) under its pairs."""
     sets = list(sets)
@@ -132,7 +151,11 @@ def run_cmd(
         if values:
             sets.append(f"{key}=" + json.dumps(list(values)))
     sc = open_scenario(scenario, sets, origin="--set")
-    results = run(sc, pair=list(pairs) or None, seed=list(seeds) or None, progress=progress, jobs=jobs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", FairsimWarning)
+        results = run(sc, pair=list(pairs) or None, seed=list(seeds) or None, progress=progress, jobs=jobs)
+    for w in caught:
+        err.print(f"[bold yellow]warning[/]: {_escape(str(w.message))}", soft_wrap=True)
     if out:
         from fairsim.output import write_results
 
@@ -143,7 +166,7 @@ def run_cmd(
     else:
         from fairsim.tables import all_tables, console
 
-        console().print(all_tables(results))
+        console().print(all_tables(results, per_seed))
     if results.interrupted:
         err.print(
             "[bold red]interrupted[/]: the results above are partial"

@@ -66,9 +66,11 @@ class Results:
         return len(self.runs)
 
     def __repr__(self) -> str:
+        from fairsim.tables import plural
+
         state = "complete" if self.complete else "incomplete"
         name = self.scenario["name"]
-        return f"<fairsim.Results {name!r}: {len(self.runs)} runs ({state}), pairs {self.pairs}>"
+        return f"<fairsim.Results {name!r}: {plural(len(self.runs), 'run')} ({state}), pairs {self.pairs}>"
 
     @cached_property
     def flows(self) -> pd.DataFrame:
@@ -206,13 +208,20 @@ class Results:
     def to_json(self, intervals: bool = False, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(intervals), indent=indent)
 
-    def summary(self, width: int = 120) -> str:
-        """The per-flow and per-queue tables ``fairsim run`` prints, as plain text."""
+    def summary(self, width: int = 120, per_seed: bool = False) -> str:
+        """The tables ``fairsim run`` prints, as plain text: per pair, the mean over seeds with a
+        95% confidence interval, or with ``per_seed`` one table per run."""
         from fairsim.tables import render_text
 
-        return render_text(self, width=width)
+        return render_text(self, width=width, per_seed=per_seed)
 
+    # Jupyter shows the HTML tables, IPython's terminal the text ones; `repr()` stays one line.
     def _repr_html_(self) -> str:
+        from html import escape
+
         from fairsim.tables import render_html
 
-        return render_html(self)
+        return f"<p><code>{escape(repr(self))}</code></p>" + render_html(self)
+
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        printer.text(repr(self) if cycle else f"{self!r}\n{self.summary().rstrip()}")

@@ -1,15 +1,25 @@
-"""The tables `fairsim run` prints and `Results.summary()` returns."""
+"""The tables `fairsim run` prints and `Results.summary()` returns.
+
+A pair run with one seed gets a table of means ± standard deviations over its measurement
+intervals; a pair run with several seeds gets one table of means over the seeds ± the 95%
+confidence interval of those means (per-seed tables on request). Runs that Ctrl-C stopped
+before they started are listed in one line.
+"""
 
 from __future__ import annotations
 
 import io
 import math
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
+
+from fairsim import _core
 
 if TYPE_CHECKING:
     from fairsim.results import Results
@@ -20,41 +30,111 @@ NA = "\N{EN DASH}"
 #: Queues busier than this, or with drops, are shown; the rest are summarised in one line.
 BUSY = 0.05
 
+#: Significant digits of a value; its ± gets the same decimal places.
+DIGITS = 3
 
-def num(x: float | None, digits: int = 3) -> str:
+#: Units of a quantity, largest first; values below the last are shown in the last.
+TIME_UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
+SIZE_UNITS = (("GB", 1e9), ("MB", 1e6), ("kB", 1e3), ("B", 1.0))
+RATE_UNITS = (("Gb/s", 1e9), ("Mb/s", 1e6), ("kb/s", 1e3), ("b/s", 1.0))
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def _decimals(x: float, digits: int = DIGITS) -> int:
+    """Decimal places that show `x` with `digits` significant digits."""
+    return max(0, digits - 1 - math.floor(math.log10(abs(x)))) if x else 0
+
+
+def _missing(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def num(x: float | None, digits: int = DIGITS) -> str:
     """A number with `digits` significant digits, without scientific notation for usual values."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
+    if _missing(x):
         return NA
-    if x == 0:
-        return "0"
-    mag = math.floor(math.log10(abs(x)))
-    decimals = max(0, digits - 1 - mag)
-    return f"{x:,.{decimals}f}" if abs(x) < 1e7 else f"{x:.{digits - 1}e}"
+    if abs(x) >= 1e7:
+        return f"{x:.{digits - 1}e}"
+    return f"{x:,.{_decimals(x, digits)}f}"
 
 
-def pm(summary: dict | None) -> str:
-    """`mean ± std` of a summary (just the mean when there is a single interval)."""
-    if not summary:
+@dataclass(frozen=True)
+class Stat:
+    """A value and its spread (a standard deviation or a confidence half-width) over `n` samples."""
+
+    mean: float
+    spread: float = 0.0
+    n: int = 1
+
+    def scaled(self, factor: float) -> Stat:
+        return Stat(self.mean * factor, self.spread * factor, self.n)
+
+
+def pm(stat: Stat | None, unit: str = "", decimals: int | None = None) -> str:
+    """`mean ± spread`, the spread with the mean's decimal places; just the mean for one sample."""
+    if stat is None or _missing(stat.mean):
         return NA
-    mean, std = summary["mean"], summary["std"]
-    return num(mean) if summary["n"] < 2 else f"{num(mean)} ± {num(std, 2)}"
+    mean, spread = stat.mean, stat.spread
+    if abs(mean) >= 1e7:
+        return f"{mean:.{DIGITS - 1}e}" + (f" ± {spread:.1e}" if stat.n > 1 else "") + unit
+    # a zero mean has no decimals of its own: the spread's two significant digits set them
+    places = decimals if decimals is not None else _decimals(mean or spread, DIGITS if mean else 2)
+    if stat.n < 2 or _missing(spread):
+        return f"{mean:,.{places}f}{unit}"
+    return f"{mean:,.{places}f} ± {spread:,.{places}f}{unit}"
 
 
-def pct(summary: dict | None) -> str:
-    """A fraction summary as percentages."""
-    if not summary:
+def with_unit(stat: Stat | None, units, last_decimals: int | None = None) -> str:
+    """`pm` in the largest of `units` that the value reaches (zero in the unit of size 1)."""
+    if stat is None or _missing(stat.mean):
         return NA
-    mean, std = summary["mean"] * 100, summary["std"] * 100
-    return f"{num(mean)}%" if summary["n"] < 2 else f"{num(mean)}% ± {num(std, 2)}%"
+    magnitude = max(abs(stat.mean), abs(stat.spread) if stat.n > 1 else 0.0)
+    if magnitude == 0:
+        return pm(stat, " " + next(n for n, d in units if d == 1.0))
+    name, div = next(((n, d) for n, d in units if magnitude >= d), units[-1])
+    return pm(stat.scaled(1 / div), f" {name}", last_decimals if name == units[-1][0] else None)
+
+
+def duration(stat: Stat | None) -> str:
+    return with_unit(stat, TIME_UNITS)
+
+
+def size(stat: Stat | None) -> str:
+    """Bytes: whole bytes below a kilobyte (a fluid lag of 0.014 B is no lag), then kB, MB, GB."""
+    return with_unit(stat, SIZE_UNITS, last_decimals=0)
 
 
 def rate(bps: float | None) -> str:
-    if bps is None:
-        return NA
-    for unit, div in (("Gb/s", 1e9), ("Mb/s", 1e6), ("kb/s", 1e3)):
-        if abs(bps) >= div:
-            return f"{num(bps / div)} {unit}"
-    return f"{num(bps)} b/s"
+    return NA if _missing(bps) else with_unit(Stat(bps), RATE_UNITS)
+
+
+def pct(stat: Stat | None) -> str:
+    """A fraction as a percentage."""
+    return pm(stat.scaled(100), "%") if stat else NA
+
+
+def stat_over(runs: list[dict], get: Callable[[dict], Any]) -> Stat | None:
+    """One cell of a table for runs of one pair.
+
+    `get(run)` is a summary (mean, std and n over the run's intervals) or a plain number. For a
+    single run the cell is that summary; for several, the mean of the runs' values and the 95%
+    confidence half-width of that mean (Student's t, as everywhere in fairsim).
+    """
+    values = [get(r) for r in runs]
+    if len(values) == 1:
+        v = values[0]
+        if isinstance(v, dict):
+            return Stat(v["mean"], v["std"], v["n"])
+        return None if _missing(v) else Stat(float(v))
+    means = [v["mean"] if isinstance(v, dict) else v for v in values]
+    summary = _core.summarize([float(m) for m in means if not _missing(m)])
+    if summary is None:
+        return None
+    mean, _, ci95, n = summary
+    return Stat(mean, ci95, n)
 
 
 def _table(columns: list[str], left: int = 3) -> Table:
@@ -69,18 +149,49 @@ def console(file=None, **kw) -> Console:
     """A console that does not squeeze tables into 80 columns when writing to a pipe or file."""
     stream = file or sys.stdout
     width = None if stream.isatty() else 160
-    return Console(file=file, width=width, highlight=False, **kw)
+    return Console(file=file, width=width, highlight=False, force_jupyter=False, **kw)
 
 
-def run_tables(run: dict) -> Group:
-    m = run["measurement"]
-    state = "" if run["complete"] else f"  [bold red]interrupted at {num(run['simulated_s'])} s[/]"
-    head = Text.from_markup(
-        f"[bold]{run['scenario']}[/] · pair [bold cyan]{run['pair']}[/] · seed {run['seed']} · "
-        f"{m['intervals']} interval{'s' if m['intervals'] != 1 else ''} of {num(m['interval_s'])} s "
-        f"after {num(m['warmup_s'])} s warm-up{state}"
+def _named(items: list[dict], key: str, name: str) -> dict | None:
+    return next((x for x in items if x[key] == name), None)
+
+
+def _field(section: str, key: str, name: str, metric: str) -> Callable[[dict], Any]:
+    """`run[section][the item whose key is name][metric]`, or None when that run lacks the item."""
+
+    def get(run: dict) -> Any:
+        item = _named(run[section], key, name)
+        return item[metric] if item else None
+
+    return get
+
+
+def _heading(runs: list[dict]) -> Text:
+    first = runs[0]
+    m = first["measurement"]
+    if len(runs) == 1:
+        which = f"seed {first['seed']}"
+    else:
+        which = f"{plural(len(runs), 'seed')} ({', '.join(str(r['seed']) for r in runs)})"
+    stopped = "".join(
+        f"  [bold red]{'' if len(runs) == 1 else 'seed ' + str(r['seed']) + ' '}interrupted at "
+        f"{num(r['simulated_s'])} s[/]"
+        for r in runs
+        if not r["complete"]
     )
-    flows = _table(
+    return Text.from_markup(
+        f"[bold]{_escape(first['scenario'])}[/] · pair [bold cyan]{_escape(first['pair'])}[/] · {which} · "
+        f"{plural(m['intervals'], 'interval')} of {num(m['interval_s'])} s after {num(m['warmup_s'])} s "
+        f"warm-up{stopped}"
+    )
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", r"\[")
+
+
+def _flows_table(runs: list[dict]) -> Table:
+    table = _table(
         [
             "flow",
             "app",
@@ -93,86 +204,163 @@ def run_tables(run: dict) -> Group:
             "of fair share",
         ]
     )
-    for f in run["flows"]:
-        g = f["goodput_bps"]
-        share = f["share_of_fair"]
-        flows.add_row(
+    for f in runs[0]["flows"]:
+
+        def cell(metric: str, name: str = f["name"]) -> Stat | None:
+            return stat_over(runs, _field("flows", "name", name, metric))
+
+        goodput, share = cell("goodput_bps"), cell("share_of_fair")
+        table.add_row(
             f["name"],
             f["app"],
             f["transport"],
-            pm(f["goodput_pps"]),
-            rate(g["mean"] if g else None),
-            pm(f["rtt_s"]),
-            pm(f["retransmit_pps"]),
-            pm(f["drop_pps"]),
-            f"{share:.0%}" if share is not None else NA,
-        )
-    fair = run["fairness"]
-    jain = Text.from_markup(
-        f"Jain's fairness index {num(fair['jain'])} over {len(fair['flows'])} flows "
-        f"(goodput relative to max-min fair share; raw goodput: {num(fair['jain_raw'])})"
-    )
-    queues = _table(["queue", "qdisc", "rate", "buffer", "utilisation", "mean queue pkts", "drops"], left=2)
-    hidden = 0
-    for q in run["queues"]:
-        util = q["utilisation"]["mean"] if q["utilisation"] else 0.0
-        if util < BUSY and q["totals"]["drops"] == 0:
-            hidden += 1
-            continue
-        queues.add_row(
-            q["port"],
-            q["qdisc"],
-            rate(q["rate_bps"]),
-            q["buffer"],
-            pct(q["utilisation"]),
-            pm(q["occupancy_pkts"]),
-            str(q["totals"]["drops"]),
-        )
-    parts = [head, flows, jain, Text(""), queues]
-    if hidden:
-        parts.append(
-            Text(f"({hidden} queues below {BUSY:.0%} utilisation and without drops not shown)", style="dim")
-        )
-    for port in run.get("fluid", []):
-        parts += [Text(""), fluid_table(port)]
-    parts.append(Text(f"{run['events']:,} events in {run['wall_s']:.2f} s", style="dim"))
-    return Group(*parts)
-
-
-def fluid_table(port: dict) -> Table:
-    """How far each flow's service at a port strayed from the ideal fluid (GPS) service."""
-    table = _table(
-        ["vs GPS at " + port["port"], "packets", "mean lag", "max lag", "max behind", "max ahead"], left=1
-    )
-    for f in port["flows"]:
-        name = f["flow"] + (" (ACKs)" if f["kind"] == "ack" else "")
-        table.add_row(
-            name,
-            str(f["packets"]),
-            f"{num(f['mean_lag_s'] * 1e3)} ms",
-            f"{num(f['max_lag_s'] * 1e3)} ms",
-            f"{num(f['max_behind_bytes'])} B",
-            f"{num(f['max_ahead_bytes'])} B",
+            pm(cell("goodput_pps")),
+            rate(goodput.mean if goodput else None),
+            pm(cell("rtt_s")),
+            pm(cell("retransmit_pps")),
+            pm(cell("drop_pps")),
+            f"{share.mean:.0%}" if share else NA,
         )
     return table
 
 
-def all_tables(results: Results) -> Group:
-    groups = []
-    for i, run in enumerate(results.runs):
-        if i:
-            groups.append(Text(""))
-        groups.append(run_tables(run))
+def _fairness_line(runs: list[dict]) -> Text:
+    fair = runs[0]["fairness"]
+    jain = stat_over(runs, lambda r: r["fairness"]["jain"])
+    raw = stat_over(runs, lambda r: r["fairness"]["jain_raw"])
+    return Text(
+        f"Jain's fairness index {pm(jain)} over {plural(len(fair['flows']), 'flow')} "
+        f"(goodput relative to max-min fair share; raw goodput: {pm(raw)})"
+    )
+
+
+def _busy(queue: dict) -> bool:
+    util = queue["utilisation"]["mean"] if queue["utilisation"] else 0.0
+    return util >= BUSY or queue["totals"]["drops"] > 0
+
+
+def _queue_parts(runs: list[dict]) -> list:
+    table = _table(["queue", "qdisc", "rate", "buffer", "utilisation", "mean queue pkts", "drops"], left=2)
+    hidden = 0
+    for q in runs[0]["queues"]:
+        port = q["port"]
+        if not any(_busy(x) for r in runs if (x := _named(r["queues"], "port", port))):
+            hidden += 1
+            continue
+        drops = stat_over(
+            runs, lambda r, port=port: (_named(r["queues"], "port", port) or {})["totals"]["drops"]
+        )
+        table.add_row(
+            port,
+            q["qdisc"],
+            rate(q["rate_bps"]),
+            q["buffer"],
+            pct(stat_over(runs, _field("queues", "port", port, "utilisation"))),
+            pm(stat_over(runs, _field("queues", "port", port, "occupancy_pkts"))),
+            f"{drops.mean:,.0f}" if len(runs) == 1 else pm(drops),
+        )
+    parts: list = [table]
+    if hidden:
+        parts.append(
+            Text(
+                f"({plural(hidden, 'queue')} below {BUSY:.0%} utilisation and without drops not shown)",
+                style="dim",
+            )
+        )
+    return parts
+
+
+def fluid_table(runs: list[dict], port: str) -> Table:
+    """How far each flow's service at a port strayed from the ideal fluid (GPS) service."""
+    table = _table(["vs GPS at " + port, "packets", "mean lag", "max lag", "max behind", "max ahead"], left=1)
+    flows = _named(runs[0]["fluid"], "port", port)["flows"]
+    for f in flows:
+
+        def cell(metric: str, flow: str = f["flow"], kind: str = f["kind"]) -> Stat | None:
+            def get(run: dict) -> Any:
+                at = _named(run.get("fluid", []), "port", port)
+                row = (
+                    next((x for x in at["flows"] if x["flow"] == flow and x["kind"] == kind), None)
+                    if at
+                    else None
+                )
+                return row[metric] if row else None
+
+            return stat_over(runs, get)
+
+        packets = cell("packets")
+        table.add_row(
+            f["flow"] + (" (ACKs)" if f["kind"] == "ack" else ""),
+            f"{packets.mean:,.0f}" if len(runs) == 1 else pm(packets),
+            duration(cell("mean_lag_s")),
+            duration(cell("max_lag_s")),
+            size(cell("max_behind_bytes")),
+            size(cell("max_ahead_bytes")),
+        )
+    return table
+
+
+def pair_tables(runs: list[dict]) -> Group:
+    """The tables of one pair: one run's, or the mean over several seeds' runs."""
+    parts: list = [_heading(runs), _flows_table(runs), _fairness_line(runs), Text(""), *_queue_parts(runs)]
+    for port in runs[0].get("fluid", []):
+        parts += [Text(""), fluid_table(runs, port["port"])]
+    events = sum(r["events"] for r in runs)
+    wall = sum(r.get("wall_s", 0.0) for r in runs)
+    legend = "mean ± std over intervals" if len(runs) == 1 else "mean ± 95% CI over seeds"
+    over = "" if len(runs) == 1 else f" ({plural(len(runs), 'run')})"
+    parts.append(Text(f"values: {legend} · {events:,} events in {wall:.2f} s{over}", style="dim"))
+    return Group(*parts)
+
+
+def never_started(run: dict) -> bool:
+    """A run that Ctrl-C stopped before its first event."""
+    return not run["complete"] and run["events"] == 0
+
+
+def not_run_line(runs: list[dict]) -> Text | None:
+    """`not run (interrupted): G/RD seeds 2, 3` for runs Ctrl-C stopped before they started."""
+    by_pair: dict[str, list[str]] = {}
+    for r in runs:
+        if never_started(r):
+            by_pair.setdefault(r["pair"], []).append(str(r["seed"]))
+    if not by_pair:
+        return None
+    listed = "; ".join(
+        f"{pair} {'seed' if len(seeds) == 1 else 'seeds'} {', '.join(seeds)}"
+        for pair, seeds in by_pair.items()
+    )
+    return Text(f"not run (interrupted): {listed}", style="bold red")
+
+
+def all_tables(results: Results, per_seed: bool = False) -> Group:
+    """One table group per pair (per run with `per_seed`), then the runs that never started."""
+    ran = [r for r in results.runs if not never_started(r)]
+    groups: list = []
+    for pair in dict.fromkeys(r["pair"] for r in ran):
+        runs = [r for r in ran if r["pair"] == pair]
+        for chunk in [[r] for r in runs] if per_seed else [runs]:
+            if groups:
+                groups.append(Text(""))
+            groups.append(pair_tables(chunk))
+    line = not_run_line(results.runs)
+    if line is not None:
+        groups += [Text(""), line] if groups else [line]
     return Group(*groups)
 
 
-def render_text(results: Results, width: int = 120) -> str:
+def _plain(renderable, width: int) -> str:
+    """Text without colours or trailing spaces, whatever the front end (Jupyter included)."""
     buf = io.StringIO()
-    Console(file=buf, width=width, no_color=True, highlight=False).print(all_tables(results))
-    return buf.getvalue()
+    Console(file=buf, width=width, no_color=True, highlight=False, force_jupyter=False).print(renderable)
+    return "".join(line.rstrip() + "\n" for line in buf.getvalue().splitlines())
 
 
-def render_html(results: Results) -> str:
-    console = Console(record=True, width=140, file=io.StringIO())
-    console.print(all_tables(results))
+def render_text(results: Results, width: int = 120, per_seed: bool = False) -> str:
+    return _plain(all_tables(results, per_seed), width)
+
+
+def render_html(results: Results, per_seed: bool = False) -> str:
+    console = Console(record=True, width=140, file=io.StringIO(), force_jupyter=False)
+    console.print(all_tables(results, per_seed))
     return console.export_html(inline_styles=True)
