@@ -1,0 +1,158 @@
+"""The regression corpus (tests/scenarios/malformed/): every malformed scenario fails cleanly,
+and every valid one that once crashed or hung runs, through the command line and the API.
+
+Each input runs in a process of its own with its address space capped (`api_worker`), so an
+allocation abort, a signal or a hang fails its test instead of killing pytest. A case's header
+says what to expect: `# exit:` (2 unless given), `# expect:` (text the message must contain),
+`# field:`, `# line:` (`none` when the message has no line), and for cases that must run,
+`# max_events:` (the run must end within that many events: periodic work costs no events).
+"""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from api_worker import ApiWorker, limit_memory
+
+from conftest import CORPUS, MALFORMED, header
+
+VALID = [p for p in CORPUS if p not in MALFORMED]
+
+# what a bug looks like in a message: Python's and Rust's crash reports, and the CLI's own
+BUG_SIGNS = ("Traceback", "panicked", "internal error", "RUST_BACKTRACE", "This is a bug")
+
+
+def fairsim(command: str, path, timeout: float = 60) -> subprocess.CompletedProcess:
+    quiet = ["--no-progress"] if command == "run" else []
+    return subprocess.run(
+        [sys.executable, "-m", "fairsim.cli", command, str(path), *quiet],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        timeout=timeout,
+        preexec_fn=limit_memory,
+    )
+
+
+@pytest.fixture(scope="module")
+def api():
+    with ApiWorker(timeout=60) as worker:
+        yield worker
+
+
+def assert_clean_rejection(message: str, file: str, line: str = "none", field: str = "", expect: str = ""):
+    """A message for bad input: names the file (and line and field), says what is wrong, and
+    shows no sign of a crash."""
+    message = message.replace("\n", " ")
+    for sign in BUG_SIGNS:
+        assert sign not in message, message
+    assert file in message, message
+    if line != "none":
+        assert f"{file}:{line}" in message, message
+    assert field in message, message
+    assert expect in message, message
+
+
+def expectations(path: Path) -> dict:
+    return {key: header(path, key) for key in ("line", "field", "expect")}
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+@pytest.mark.parametrize("path", MALFORMED, ids=[p.stem for p in MALFORMED])
+def test_cli_rejects_with_exit_2(path, command):
+    r = fairsim(command, path)
+    assert r.returncode == 2, f"exit code {r.returncode}\n{r.stdout}\n{r.stderr}"
+    assert_clean_rejection(r.stderr, str(path), **expectations(path))
+
+
+@pytest.mark.parametrize("path", MALFORMED, ids=[p.stem for p in MALFORMED])
+def test_api_raises_a_fairsim_error(path, api):
+    outcome = api.check(str(path))
+    assert outcome.kind == "rejected", outcome
+    assert outcome.type in ("ScenarioError", "FairsimError"), outcome
+    assert_clean_rejection(outcome.message, str(path), **expectations(path))
+
+
+RUST_TYPES = re.compile(r"\bstruct \w+|\b[uif](8|16|32|64|size)\b")
+
+
+@pytest.mark.parametrize("path", MALFORMED, ids=[p.stem for p in MALFORMED])
+def test_messages_name_no_rust_types(path, api):
+    """A user reads "expected a table" or "a whole number", not `struct RawRun` or `u32`."""
+    message = api.check(str(path)).message
+    assert not RUST_TYPES.search(message), message
+
+
+@pytest.mark.parametrize("path", VALID, ids=[p.stem for p in VALID])
+def test_formerly_crashing_scenarios_run(path, api):
+    for command in ("validate", "run"):
+        r = fairsim(command, path)
+        assert r.returncode == 0, f"fairsim {command}: exit code {r.returncode}\n{r.stderr}"
+        assert not any(sign in r.stderr for sign in BUG_SIGNS), r.stderr
+    max_events = int(header(path, "max_events"))
+    outcome = api.check(str(path), steps=1, events=max_events)
+    assert outcome.kind == "ok", outcome
+    assert outcome.done, f"the runs did not end within {max_events} events"
+
+
+def _unreadable(tmp: Path) -> Path:
+    path = tmp / "unreadable.toml"
+    path.write_text("nodes = []\n")
+    path.chmod(0)
+    if os.access(path, os.R_OK):  # root reads it anyway
+        pytest.skip("this user can read a file of mode 000")
+    return path
+
+
+def _through_a_file(tmp: Path) -> Path:
+    (tmp / "a_file").write_text("")
+    return tmp / "a_file" / "scenario.toml"
+
+
+# paths that are not a readable scenario file: (path made in a temporary folder, message)
+PATHS = {
+    "directory": (lambda tmp: tmp, "is a directory"),
+    "missing": (lambda tmp: tmp / "missing.toml", "no such file"),
+    # must not run the bundled examples/dumbbell, whose file name it shares
+    "missing_with_a_bundled_name": (lambda tmp: Path("/nonexistent/dir/dumbbell.toml"), "no such file"),
+    "missing_relative_with_a_bundled_name": (lambda tmp: Path("nonexistent/dumbbell.toml"), "no such file"),
+    "through_a_file": (_through_a_file, ""),
+    "unreadable": (_unreadable, "cannot read"),
+    "name_too_long": (lambda tmp: tmp / ("x" * 5000 + ".toml"), ""),
+}
+
+
+@pytest.mark.parametrize("name", PATHS)
+def test_paths_that_are_no_scenario_file(name, tmp_path, api):
+    make, expect = PATHS[name]
+    path = str(make(tmp_path))
+    for command in ("validate", "run"):
+        r = fairsim(command, path)
+        assert r.returncode == 2, f"fairsim {command}: exit code {r.returncode}\n{r.stderr}"
+        assert_clean_rejection(r.stderr, path, expect=expect)
+    outcome = api.check(path)
+    assert outcome.kind == "rejected" and outcome.type == "FairsimError", outcome
+    assert_clean_rejection(outcome.message, path, expect=expect)
+
+
+def test_the_corpus_covers_issue_10():
+    """At least 40 malformed cases beyond the 21 that came before, and every kind named."""
+    assert len(MALFORMED) >= 61
+    names = " ".join(p.stem for p in CORPUS)
+    for kind in (
+        "syntax",
+        "type",
+        "unknown",
+        "bad_unit",
+        "negative",
+        "zero",
+        "nan",
+        "inf",
+        "huge",
+        "duplicate",
+        "encoding",
+    ):
+        assert kind in names, kind
