@@ -120,7 +120,8 @@ def run(
     - ``pair``: a pair name, several, or ``None`` for every pair of the scenario;
     - ``seed``: a seed, several (replications), or ``None`` for the scenario's own;
     - ``set``: overrides, as ``{"flows.ftp1.window": 8}`` or ``["flows.ftp1.window=8"]``;
-    - ``progress``: show progress bars (default: when standard error is a terminal);
+    - ``progress``: show one progress bar for all the runs (default: in a Jupyter notebook, or
+      when standard error is a terminal);
     - ``jobs``: runs in parallel (default: one per core).
 
     On Ctrl-C the runs stop and the partial results are returned (``results.complete`` is False).

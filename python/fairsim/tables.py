@@ -352,7 +352,10 @@ def all_tables(results: Results, per_seed: bool = False) -> Group:
 def _plain(renderable, width: int) -> str:
     """Text without colours or trailing spaces, whatever the front end (Jupyter included)."""
     buf = io.StringIO()
-    Console(file=buf, width=width, no_color=True, highlight=False, force_jupyter=False).print(renderable)
+    plain = Console(
+        file=buf, width=width, color_system=None, force_terminal=False, force_jupyter=False, highlight=False
+    )
+    plain.print(renderable)
     return "".join(line.rstrip() + "\n" for line in buf.getvalue().splitlines())
 
 

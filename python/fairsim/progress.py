@@ -1,0 +1,132 @@
+"""One progress bar for all the runs of a call: runs done out of the total (a running run counts
+by the fraction of its simulated time), elapsed time and an estimate of the time left.
+
+On a terminal the bar is rich's, on standard error (standard output carries tables and JSON).
+In a Jupyter notebook it is an HTML `<progress>` element with a text line, redrawn in place
+through an IPython display handle: no ipywidgets needed, and front ends that show only text get
+the text line. Neither appears before the runs have taken a second.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from html import escape
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+#: Nothing is drawn for calls shorter than this (seconds).
+SHOW_AFTER = 1.0
+#: A notebook bar is redrawn at most this often (seconds): each redraw is a message to the front end.
+NOTEBOOK_REDRAW = 0.5
+
+
+def in_notebook() -> bool:
+    """Whether this Python runs in a Jupyter kernel (whose standard streams are not terminals)."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython else None
+    return getattr(shell, "kernel", None) is not None
+
+
+def progress_bar(label: str, total: int, enabled: bool | None):
+    """The bar for `total` runs: for a notebook, a terminal, or nothing (`enabled` False, or None
+    and neither a notebook nor standard error on a terminal)."""
+    notebook = in_notebook()
+    if enabled is None:
+        enabled = notebook or sys.stderr.isatty()
+    if not enabled:
+        return _NoBar()
+    return _NotebookBar(label, total) if notebook else _TerminalBar(label, total)
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+class _NoBar:
+    def update(self, done: float) -> None:
+        pass
+
+    def close(self, done: float, stopped: bool = False) -> None:
+        pass
+
+
+class _TerminalBar:
+    def __init__(self, label: str, total: int):
+        self.label, self.total = label, total
+        self.started = time.monotonic()
+        self.progress: Progress | None = None
+
+    def update(self, done: float) -> None:
+        if self.progress is None:
+            if time.monotonic() - self.started < SHOW_AFTER:
+                return
+            self.progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed:.1f}/{task.total:.0f} runs"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                transient=True,
+                console=Console(stderr=True, force_jupyter=False),
+            )
+            self.progress.start()
+            self.task = self.progress.add_task(self.label, total=self.total)
+        self.progress.update(self.task, completed=done)
+
+    def close(self, done: float, stopped: bool = False) -> None:
+        if self.progress is not None:
+            self.update(done)
+            self.progress.stop()
+
+
+class _NotebookBar:
+    def __init__(self, label: str, total: int):
+        self.label, self.total = label, total
+        self.started = time.monotonic()
+        self.handle = None
+        self.drawn = 0.0
+
+    def update(self, done: float, final: str | None = None) -> None:
+        now = time.monotonic()
+        elapsed = now - self.started
+        if final is None and (elapsed < SHOW_AFTER or now - self.drawn < NOTEBOOK_REDRAW):
+            return
+        self.drawn = now
+        if final is not None:
+            state = final
+        else:
+            left = elapsed * (self.total - done) / done if done > 0 else None
+            state = f"elapsed {_clock(elapsed)}, left " + (_clock(left) if left is not None else "?")
+        view = _BarView(self.label, done, self.total, state)
+        if self.handle is None:
+            from IPython.display import display
+
+            self.handle = display(view, display_id=True)
+        else:
+            self.handle.update(view)
+
+    def close(self, done: float, stopped: bool = False) -> None:
+        if self.handle is None:
+            return
+        elapsed = _clock(time.monotonic() - self.started)
+        self.update(done, final=f"stopped after {elapsed}" if stopped else f"done in {elapsed}")
+
+
+class _BarView:
+    """What a notebook shows: an HTML bar, or its text line where HTML is not shown."""
+
+    def __init__(self, label: str, done: float, total: int, state: str):
+        self.text = f"{label}: {done:.1f}/{total} runs, {state}"
+        self.done, self.total = done, total
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        return (
+            f'<div class="fairsim-progress"><progress value="{self.done:.3f}" max="{self.total}" '
+            f'style="width: 20em"></progress> <code>{escape(self.text)}</code></div>'
+        )

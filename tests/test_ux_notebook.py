@@ -1,0 +1,108 @@
+"""fairsim in a real Jupyter kernel (nbclient + ipykernel) and on a real terminal (a pty):
+summaries are text, results display once, and one progress bar counts all the runs."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+nbclient = pytest.importorskip("nbclient")
+nbformat = pytest.importorskip("nbformat")
+pytest.importorskip("ipykernel")
+
+#: A dumbbell long enough (a couple of seconds) for the progress bar to appear.
+SLOW = {"run.duration": "1500s"}
+
+CELLS = [
+    f"""
+import fairsim
+res = fairsim.run("examples/dumbbell", pair="G/RD", seed=[1, 2], set={SLOW!r})
+""",
+    "print(res.summary())\nprint('length', len(res.summary()))",
+    "res",
+]
+
+
+def outputs(cell) -> list[dict]:
+    return [dict(o) for o in cell["outputs"]]
+
+
+def text_of(output: dict) -> str:
+    if output["output_type"] == "stream":
+        return output["text"]
+    return " ".join(str(v) for v in output.get("data", {}).values())
+
+
+@pytest.fixture(scope="module")
+def notebook():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
+    client = nbclient.NotebookClient(nb, timeout=300, kernel_name="python3")
+    client.execute(cwd=os.getcwd())
+    return nb
+
+
+def test_summary_prints_its_text_in_a_kernel(notebook):
+    out = outputs(notebook.cells[1])
+    assert [o["output_type"] for o in out] == ["stream"], out
+    text = out[0]["text"]
+    assert "pair G/RD · 2 seeds (1, 2)" in text and text.count("Jain's fairness index") == 1
+    length = int(text.rsplit("length", 1)[1])
+    assert length > 1000
+
+
+def test_results_display_their_table_once(notebook):
+    out = outputs(notebook.cells[2])
+    assert [o["output_type"] for o in out] == ["execute_result"], out
+    data = out[0]["data"]
+    assert (
+        data["text/html"].count("Jain&#x27;s fairness index")
+        + data["text/html"].count("Jain's fairness index")
+        == 1
+    )
+    assert data["text/plain"].startswith("<fairsim.Results 'dumbbell': 2 runs (complete)")
+
+
+def test_progress_shows_in_a_notebook_without_ipywidgets(notebook):
+    out = outputs(notebook.cells[0])
+    assert not any("ipywidgets" in text_of(o) for o in out), out
+    bars = [o for o in out if o["output_type"] in ("display_data", "update_display_data")]
+    assert bars, out
+    final = bars[-1]["data"]
+    assert "<progress" in final["text/html"] and 'max="2"' in final["text/html"]
+    assert re.fullmatch(r"dumbbell: 2.0/2 runs, done in \d+:\d\d:\d\d", final["text/plain"])
+
+
+@pytest.mark.skipif(shutil.which("script") is None, reason="needs script(1) for a pty")
+def test_one_progress_bar_on_a_terminal():
+    command = [
+        sys.executable,
+        "-m",
+        "fairsim.cli",
+        "run",
+        "examples/dumbbell",
+        "--pair",
+        "G/RD",
+        "--seed",
+        "1",
+        "--seed",
+        "2",
+        "--seed",
+        "3",
+        "--set",
+        "run.duration=2000s",
+        "--json",
+    ]
+    r = subprocess.run(
+        ["script", "-qec", " ".join(command) + " >/dev/null", "/dev/null"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "120"},
+    )
+    assert r.returncode == 0, r.stdout
+    assert "/3 runs" in r.stdout, r.stdout
+    assert "seed 1" not in r.stdout and "G/RD seed" not in r.stdout
