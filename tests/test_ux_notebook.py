@@ -106,3 +106,22 @@ def test_one_progress_bar_on_a_terminal():
     assert r.returncode == 0, r.stdout
     assert "/3 runs" in r.stdout, r.stdout
     assert "seed 1" not in r.stdout and "G/RD seed" not in r.stdout
+
+
+@pytest.mark.skipif(shutil.which("script") is None, reason="needs script(1) for a pty")
+def test_terminal_output_has_no_trailing_spaces():
+    commands = (
+        "fairsim list; fairsim validate examples/dumbbell; fairsim run examples/parking_lot --pair G/RD"
+    )
+    fairsim_cli = f"{sys.executable} -m fairsim.cli"
+    r = subprocess.run(
+        ["script", "-qec", commands.replace("fairsim ", fairsim_cli + " "), "/dev/null"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+    assert r.returncode == 0, r.stdout
+    plain = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", r.stdout).replace("\r", "")
+    assert "Jain's fairness index" in plain
+    assert [line for line in plain.splitlines() if line != line.rstrip()] == []

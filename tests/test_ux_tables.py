@@ -143,3 +143,12 @@ def test_runs_that_never_started_are_listed_in_one_line():
     assert "not run (interrupted): G/FCFS seeds 2, 3; G/RD seeds 1, 2, 3" in stdout, stdout
     assert stdout.count("Jain's fairness index") == 1  # only the run that started has a table
     assert "interrupted at" in stdout
+
+
+@pytest.mark.parametrize(
+    "args", [["list"], ["validate", "examples/dumbbell"], ["run", "examples/parking_lot", "--pair", "G/RD"]]
+)
+def test_command_output_has_no_trailing_spaces(args):
+    r = cli(*args)
+    assert r.returncode == 0, r.stderr
+    assert [line for line in r.stdout.splitlines() if line != line.rstrip()] == []

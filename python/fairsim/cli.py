@@ -21,6 +21,7 @@ from fairsim import FairsimError, ScenarioError, __version__
 from fairsim.api import SEED_MAX, open_scenario, run
 from fairsim.catalogue import catalogue
 from fairsim.replications import FairsimWarning
+from fairsim.tables import console, emit
 
 EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -164,9 +165,9 @@ def run_cmd(
     if as_json:
         click.echo(results.to_json())
     else:
-        from fairsim.tables import all_tables, console
+        from fairsim.tables import all_tables
 
-        console().print(all_tables(results, per_seed))
+        emit(all_tables(results, per_seed))
     if results.interrupted:
         err.print(
             "[bold red]interrupted[/]: the results above are partial"
@@ -181,13 +182,14 @@ def run_cmd(
 def validate_cmd(scenario, sets):
     """Check SCENARIO and show how each pair resolves (disciplines, buffers, transports, routes)."""
     sc = open_scenario(scenario, list(sets), origin="--set")
-    console = Console(highlight=False)
-    console.print(
+    screen = console()
+    screen.print(
         f"[bold green]ok[/]: {sc.file} — [bold]{sc.name}[/]: {len(sc.nodes)} nodes, {len(sc.flows)} flows, "
-        f"pairs {', '.join(sc.pairs)}"
+        f"pairs {', '.join(sc.pairs)}",
+        soft_wrap=True,
     )
     if sc.description:
-        console.print(sc.description)
+        screen.print(sc.description, soft_wrap=True)
     for pair in sc.pairs:
         doc = tomllib.loads(sc.resolved_toml(pair))
         ports = Table(title=f"pair {pair}: queues", box=None, header_style="bold", title_justify="left")
@@ -217,9 +219,9 @@ def validate_cmd(scenario, sets):
                 else t["kind"] + " (" + ", ".join(f"{k}={v}" for k, v in t.items() if k != "kind") + ")"
             )
             flows.add_row(name, f["app"], transport, " → ".join(f["route"]))
-        console.print()
-        console.print(ports)
-        console.print(flows)
+        screen.print()
+        emit(ports, screen)
+        emit(flows, screen)
 
 
 @main.group("bench")
@@ -242,7 +244,7 @@ def fq_buffers_cmd(quick, out, jobs):
     Path(out).mkdir(parents=True, exist_ok=True)
     df.to_csv(Path(out) / "fq_buffers.csv", index=False)
     study.plot(df, str(Path(out) / "fq_buffers.png"))
-    console = Console(highlight=False)
+    screen = console()
     for value, title in (
         ("ops_per_insert", "average elementary operations per insertion"),
         ("max_ops_per_insert", "maximum elementary operations in one insertion"),
@@ -254,15 +256,15 @@ def fq_buffers_cmd(quick, out, jobs):
             table.add_column(col, justify="left" if col == "regime" else "right")
         for (n, b, regime), row in t.iterrows():
             table.add_row(str(n), str(b), regime, *(f"{v:.3g}" for v in row))
-        console.print(table)
-        console.print()
+        emit(table, screen)
+        screen.print()
     same = study.check_same_traffic(df)
-    console.print(
+    screen.print(
         "the four structures sent and dropped the same packets at every point"
         if same
         else "[bold red]the structures' runs differ: this is a bug[/]"
     )
-    console.print(f"wrote {Path(out) / 'fq_buffers.csv'} and {Path(out) / 'fq_buffers.png'}")
+    screen.print(f"wrote {Path(out) / 'fq_buffers.csv'} and {Path(out) / 'fq_buffers.png'}")
     if not same:
         raise click.exceptions.Exit(1)
 
@@ -270,15 +272,15 @@ def fq_buffers_cmd(quick, out, jobs):
 @main.command("list")
 def list_cmd():
     """List disciplines, transports, applications and bundled scenarios."""
-    console = Console(highlight=False)
+    screen = console()
     for title, entries in catalogue().items():
         table = Table(title=title, box=None, header_style="bold", title_justify="left", show_header=False)
         table.add_column("name", style="bold cyan")
         table.add_column("summary")
         for e in entries:
             table.add_row(e.name, e.summary + (f"  [dim]{e.reference}[/]" if e.reference else ""))
-        console.print(table)
-        console.print()
+        emit(table, screen)
+        screen.print()
 
 
 def _add_reproduce() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -150,6 +151,20 @@ def console(file=None, **kw) -> Console:
     stream = file or sys.stdout
     width = None if stream.isatty() else 160
     return Console(file=file, width=width, highlight=False, force_jupyter=False, **kw)
+
+
+#: The end of a line: spaces rich pads it with, among the colour codes that close it.
+_LINE_END = re.compile(r"(?: |\x1b\[[0-9;]*m)+$", re.MULTILINE)
+_CODE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def emit(renderable, target: Console | None = None) -> None:
+    """Prints through `target` (default: :func:`console`) without trailing spaces on any line."""
+    target = target or console()
+    with target.capture() as captured:
+        target.print(renderable)
+    text = _LINE_END.sub(lambda m: "".join(_CODE.findall(m.group())), captured.get())
+    target.file.write(text)
 
 
 def _named(items: list[dict], key: str, name: str) -> dict | None:
