@@ -4,10 +4,20 @@ use toml_edit::{ImDocument, Item, Table, TableLike, Value};
 
 /// 1-based line and column of byte `offset` in `text`.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let before = &text[..char_boundary(text, offset)];
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, col)
+}
+
+/// `offset`, or the start of the character it falls in (a parser's offset may not be on a
+/// character boundary in malformed text), within `text`.
+pub fn char_boundary(text: &str, offset: usize) -> usize {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// `bytes` as text, or what is wrong with them and where: `not UTF-8 text (invalid byte 0x9A
@@ -96,6 +106,14 @@ mod tests {
         assert_eq!(locate(doc, &["t", "1", "name"]), Some((5, 1)));
         assert_eq!(locate(doc, &["t", "1", "rows", "0", "cells", "1"]), Some((7, 29)));
         assert_eq!(locate(doc, &["t", "7"]), locate(doc, &["t"]));
+    }
+
+    #[test]
+    fn offsets_inside_a_character_count_as_its_start() {
+        let text = "a = \"né\"\n";
+        assert_eq!(char_boundary(text, 7), 6);
+        assert_eq!(line_col(text, 7), (1, 7));
+        assert_eq!(line_col(text, 99), (2, 1));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! end of the file, or the next table header); such errors are moved to where the construct was
 //! opened, escapes are pointed at their backslash, and a duplicate names its first definition.
 
-use super::locate::{line_col, offset_of};
+use super::locate::{char_boundary, line_col, offset_of};
 use super::overrides::split_path;
 use toml_edit::{ImDocument, TomlError};
 use toml_parser::lexer::{Token, TokenKind};
@@ -13,7 +13,9 @@ use toml_parser::Source;
 pub fn toml_error(text: &str, e: &TomlError) -> (Option<(usize, usize)>, String) {
     let description: Vec<&str> = e.message().lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     let description = description.join("; ");
-    let Some(at) = e.span().map(|s| s.start) else { return (None, format!("invalid TOML: {description}")) };
+    let Some(at) = e.span().map(|s| char_boundary(text, s.start)) else {
+        return (None, format!("invalid TOML: {description}"));
+    };
     let (line, column) = line_col(text, at);
     if let Some((opened, what)) = unclosed(text, at, &description) {
         let message = format!(
