@@ -126,6 +126,12 @@ def test_api_refuses_bad_seeds(small_path, seed):
         fairsim.run(small_path, seed=seed, pair="G/RD")
 
 
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_resolved_toml_refuses_bad_seeds(seed):
+    with pytest.raises(fairsim.FairsimError, match="a seed is an integer from 0 to"):
+        fairsim.load("examples/dumbbell").resolved_toml("G/FCFS", seed)
+
+
 def test_largest_seed_runs(small_path):
     res = fairsim.run(small_path, seed=2**64 - 1, pair="G/RD", set={"run.duration": "120s"})
     assert res.runs[0]["seed"] == 2**64 - 1

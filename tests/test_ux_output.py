@@ -45,3 +45,17 @@ def test_run_out_files_are_readable_as_the_umask_says(small_path, tmp_path, mask
     assert r.returncode == 0, r.stderr
     files = list(out.iterdir())
     assert files and {p.name: mode(p) for p in files} == {p.name: expected for p in files}
+
+
+def test_reproduce_out_files_are_readable_as_the_umask_says(tmp_path):
+    out = tmp_path / "report"
+    r = subprocess.run(
+        [*FAIRSIM, "reproduce", "dks89", "--quick", "--no-progress", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        preexec_fn=lambda: os.umask(0o022),
+    )
+    assert r.returncode == 0, r.stderr
+    files = [p for p in out.rglob("*") if p.is_file()]
+    assert len(files) > 2 and {p.name: mode(p) for p in files} == {p.name: 0o644 for p in files}

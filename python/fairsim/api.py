@@ -74,6 +74,8 @@ class Scenario:
 
     def resolved_toml(self, pair: str | None = None, seed: int | None = None) -> str:
         """The scenario for one pair and seed as a complete TOML file, every default written out."""
+        if seed is not None:
+            _check_seed(seed)
         return self._core.resolved_toml(pair or self.pairs[0], seed)
 
     def __repr__(self) -> str:
