@@ -18,6 +18,17 @@ def fairsim(*args, **kw):
     return subprocess.run([*FAIRSIM, *map(str, args)], capture_output=True, text=True, timeout=120, **kw)
 
 
+def interrupted(*args, after: float = 2.0) -> tuple[int, str, str]:
+    """Runs `fairsim ARGS`, sends it Ctrl-C (SIGINT) after `after` seconds, returns what it did."""
+    proc = subprocess.Popen(
+        [*FAIRSIM, *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    time.sleep(after)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    return proc.returncode, stdout, stderr
+
+
 def test_run_prints_a_table_per_pair(small_path):
     r = fairsim("run", small_path)
     assert r.returncode == 0, r.stderr
@@ -126,26 +137,10 @@ def test_list_names_disciplines_transports_apps_and_bundled_scenarios():
 @pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")
 def test_ctrl_c_stops_cleanly_and_keeps_partial_results(tmp_path):
     out = tmp_path / "partial"
-    proc = subprocess.Popen(
-        [
-            *FAIRSIM,
-            "run",
-            "examples/dumbbell",
-            "--pair",
-            "G/FCFS",
-            "--set",
-            "run.duration=50000s",
-            "--out",
-            out,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    returncode, stdout, stderr = interrupted(
+        "run", "examples/dumbbell", "--pair", "G/FCFS", "--set", "run.duration=50000s", "--out", out
     )
-    time.sleep(2.0)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr
+    assert returncode == 130, stderr
     assert "interrupted" in stderr and "Traceback" not in stderr
     doc = json.loads((out / "run.json").read_text())
     assert doc["complete"] is False

@@ -78,24 +78,8 @@ def test_progress_shows_in_a_notebook_without_ipywidgets(notebook):
 
 @pytest.mark.skipif(shutil.which("script") is None, reason="needs script(1) for a pty")
 def test_one_progress_bar_on_a_terminal():
-    command = [
-        sys.executable,
-        "-m",
-        "fairsim.cli",
-        "run",
-        "examples/dumbbell",
-        "--pair",
-        "G/RD",
-        "--seed",
-        "1",
-        "--seed",
-        "2",
-        "--seed",
-        "3",
-        "--set",
-        "run.duration=2000s",
-        "--json",
-    ]
+    args = "run examples/dumbbell --pair G/RD --seed 1 --seed 2 --seed 3 --set run.duration=2000s --json"
+    command = [sys.executable, "-m", "fairsim.cli", *args.split()]
     r = subprocess.run(
         ["script", "-qec", " ".join(command) + " >/dev/null", "/dev/null"],
         capture_output=True,

@@ -3,14 +3,11 @@ read naturally, runs that never started in one line, and a warning when seeds ch
 
 import os
 import re
-import signal
-import subprocess
-import time
 import warnings
 
 import pytest
-from test_cli import FAIRSIM
 from test_cli import fairsim as cli
+from test_cli import interrupted
 
 import fairsim
 from fairsim.tables import Stat, duration, pm, size
@@ -112,34 +109,9 @@ def test_identical_seeds_warn_in_one_line_from_the_cli():
 
 @pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")
 def test_runs_that_never_started_are_listed_in_one_line():
-    proc = subprocess.Popen(
-        [
-            *FAIRSIM,
-            "run",
-            "examples/dumbbell",
-            "--pair",
-            "G/FCFS",
-            "--pair",
-            "G/RD",
-            "--seed",
-            "1",
-            "--seed",
-            "2",
-            "--seed",
-            "3",
-            "--jobs",
-            "1",
-            "--set",
-            "run.duration=50000s",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    time.sleep(2.0)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr
+    args = "run examples/dumbbell --pair G/FCFS --pair G/RD --seed 1 --seed 2 --seed 3 --jobs 1"
+    returncode, stdout, stderr = interrupted(*args.split(), "--set", "run.duration=50000s")
+    assert returncode == 130, stderr
     assert "not run (interrupted): G/FCFS seeds 2, 3; G/RD seeds 1, 2, 3" in stdout, stdout
     assert stdout.count("Jain's fairness index") == 1  # only the run that started has a table
     assert "interrupted at" in stdout
