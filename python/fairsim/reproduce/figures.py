@@ -41,7 +41,7 @@ _SVG_ID = re.compile(r'\bid="([^"]+)"')
 _SVG_REF = re.compile(r'(\bid="|href="#|url\(#)([^")]+)')
 
 
-def to_svg(fig: Figure, prefix: str = "f") -> str:
+def to_svg(fig: Figure, prefix: str) -> str:
     """The figure as inline SVG: no date, ids from a fixed salt (same figure, same bytes) and
     prefixed with `prefix`, so that several figures on one page never share an id."""
     buf = io.StringIO()

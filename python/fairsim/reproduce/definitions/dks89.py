@@ -612,7 +612,7 @@ figure is lost.
         Figure(
             "s1-utility",
             "Scenario 1 utility diagram (ours; the paper has none)",
-            "Throughput against round-trip delay per source, Generic flow control: FCFS upright, FQ italic; boxes are 95% confidence intervals.",
+            "Throughput against round-trip delay per source, Generic flow control, a colour per source: FCFS rings, FQ squares; boxes are 95% confidence intervals.",
             "s1",
             _s1_utility,
         ),

@@ -61,7 +61,7 @@ FIGURES = (
     Figure(
         "fig6-3",
         "Fig. 6.3: Scenario 1 utility diagram, Generic",
-        "Throughput against delay per source (1, 2 FTPs; 3, 4 Telnets): FCFS upright, FQ italic; boxes are 95% confidence intervals.",
+        "Throughput against delay per source (1, 2 FTPs; 3, 4 Telnets), a colour per source: FCFS rings, FQ squares; boxes are 95% confidence intervals.",
         "s1",
         _utility("s1", ("G/FCFS", "G/FQ"), S1_FLOWS, "Scenario 1, Generic: FCFS vs FQ"),
     ),
@@ -75,14 +75,14 @@ FIGURES = (
     Figure(
         "fig6-6",
         "Fig. 6.6: Scenario 2 utility diagram, JK",
-        "JK under FCFS (upright) and FQ (italic).",
+        "JK under FCFS (rings) and FQ (squares).",
         "s2",
         _utility("s2", ("JK/FCFS", "JK/FQ"), S2_FLOWS, "Scenario 2, JK: FCFS vs FQ"),
     ),
     Figure(
         "fig6-7",
         "Fig. 6.7: Scenario 2 utility diagram, DECbit",
-        "Selective DECbit (upright) against FQbit (italic).",
+        "Selective DECbit (rings) against FQbit (squares).",
         "s2",
         _utility("s2", ("DEC/DEC", "DEC/FQbit"), S2_FLOWS, "Scenario 2, DECbit: selective DECbit vs FQbit"),
     ),
