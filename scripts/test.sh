@@ -21,6 +21,9 @@ cargo test --doc -p fairsim --quiet
 cargo bench -p fairsim --no-run --quiet    # benchmarks must keep compiling
 
 python3 -m pytest -q
+# a minute of the scenario loader's mutation fuzzer (the run above gave it 10 s): the same inputs
+# every time; fails on any panic, abort, hang or non-fairsim exception, saving the input
+FAIRSIM_FUZZ_SECONDS=60 python3 -m pytest -q -s tests/test_fuzz.py
 
 # the reproductions end to end, quickly: any run that errors fails CI
 reports="$(mktemp -d)"

@@ -51,7 +51,7 @@ def defect(outcome: Outcome) -> str | None:
     if outcome.kind == "died":
         return "abort"
     if outcome.kind == "exception" or outcome.type == "InternalError":
-        return "panic" if "panic" in outcome.type + outcome.message else "exception"
+        return "panic" if "panic" in (outcome.type + outcome.message).lower() else "exception"
     if "panicked" in outcome.message or "internal error" in outcome.message.lower():
         return "panic"
     return None
@@ -60,8 +60,9 @@ def defect(outcome: Outcome) -> str | None:
 class ApiWorker:
     """A child process running the API on one input at a time, restarted after a crash or hang."""
 
-    def __init__(self, timeout: float):
+    def __init__(self, timeout: float, child: list[str] | None = None):
         self.timeout = timeout
+        self.child = child or [sys.executable, __file__]  # another child tests this class
         self.proc: subprocess.Popen | None = None
         self.stderr = tempfile.TemporaryFile()
 
@@ -85,7 +86,7 @@ class ApiWorker:
         self.stderr.seek(0)
         self.stderr.truncate()
         return subprocess.Popen(
-            [sys.executable, __file__],
+            self.child,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.stderr,

@@ -156,3 +156,10 @@ def test_the_corpus_covers_issue_10():
         "encoding",
     ):
         assert kind in names, kind
+
+
+def test_overrides_reach_names_with_an_equals_sign(api):
+    """The bundled pair `"FQ delta=0"` can be overridden like any other (the fuzzer found that
+    `--set` split the key at the `=` inside its quotes)."""
+    outcome = api.check("dks89/fig1_telnet_delay", ['pairs."FQ delta=0".qdisc=fcfs'], steps=1, events=1)
+    assert outcome.kind == "ok", outcome

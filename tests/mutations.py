@@ -1,0 +1,194 @@
+"""Mutations of scenario files, for the fuzzer: of bytes, of lines and of values.
+
+A case is a bundled scenario and a few mutations, drawn by hypothesis as plain numbers (so that
+shrinking makes them fewer and simpler) and applied in order by :func:`apply`. Value mutations
+parse the TOML, replace one value (or rename one key), and either write the document back or
+pass the change as an override (`set=`), so both paths are fuzzed; they do nothing once the
+text no longer parses.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import tomllib
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+from fairsim.api import overrides_list
+
+# bytes that mean something to TOML's grammar or to UTF-8
+TOKENS = [b'"', b"'", b"[", b"]", b"{", b"}", b"=", b",", b".", b"\n", b"#", b"\\", b"\x00", b"\xff", b"\xc3"]
+
+# values at the edges of every type the schema has: numbers, times, rates, sizes, names
+EXTREMES = [
+    0,
+    -1,
+    1e-20,
+    1e300,
+    2**32 - 1,
+    2**63,
+    math.nan,
+    math.inf,
+    -math.inf,
+    "",
+    "x" * 100_000,
+    "0s",
+    "1ns",
+    "-1ms",
+    "1e-20s",
+    "18446744073709551615ns",
+    "1bps",
+    "100000000000Tbps",
+    "4GB",
+    True,
+    [],
+    {},
+    "near-miss",  # the old value misspelt
+    "wrong-type",  # the old value as another type
+]
+
+POSITION = st.integers(0, 1 << 16)  # taken modulo the text's length
+
+MUTATION = st.one_of(
+    st.tuples(st.just("flip_bit"), POSITION, st.integers(0, 7)),
+    st.tuples(st.just("insert"), POSITION, st.sampled_from(TOKENS) | st.binary(min_size=1, max_size=4)),
+    st.tuples(st.just("delete"), POSITION, st.integers(1, 16)),
+    st.tuples(st.just("delete_line"), POSITION),
+    st.tuples(st.just("duplicate_line"), POSITION),
+    st.tuples(st.just("swap_lines"), POSITION, POSITION),
+    st.tuples(
+        st.just("value"), POSITION, st.sampled_from(range(len(EXTREMES))), st.sampled_from(["text", "set"])
+    ),
+    st.tuples(st.just("rename_key"), POSITION),
+)
+
+
+def cases(bases: list[Path]) -> st.SearchStrategy:
+    """A base scenario and one to four mutations."""
+    return st.tuples(st.sampled_from(bases), st.lists(MUTATION, min_size=1, max_size=4))
+
+
+def apply(text: bytes, mutations: list[tuple]) -> tuple[bytes, list[str]]:
+    """The mutated text and the overrides to load it with."""
+    overrides: dict[str, object] = {}
+    for kind, *args in mutations:
+        if kind in ("value", "rename_key"):
+            text = _mutate_value(text, kind, args, overrides)
+        else:
+            text = _EDITS[kind](text, *args)
+    return text, overrides_list(overrides)
+
+
+def _flip_bit(text: bytes, at: int, bit: int) -> bytes:
+    if not text:
+        return text
+    at %= len(text)
+    return text[:at] + bytes([text[at] ^ (1 << bit)]) + text[at + 1 :]
+
+
+def _insert(text: bytes, at: int, data: bytes) -> bytes:
+    at %= len(text) + 1
+    return text[:at] + data + text[at:]
+
+
+def _delete(text: bytes, at: int, length: int) -> bytes:
+    at %= len(text) + 1
+    return text[:at] + text[at + length :]
+
+
+def _lines(edit):
+    """An edit of the list of lines (each with its end) as an edit of the text."""
+
+    def on_text(text: bytes, *args: int) -> bytes:
+        lines = text.splitlines(keepends=True)
+        return b"".join(edit(lines, *(a % len(lines) for a in args))) if lines else text
+
+    return on_text
+
+
+_EDITS = {
+    "flip_bit": _flip_bit,
+    "insert": _insert,
+    "delete": _delete,
+    "delete_line": _lines(lambda lines, i: lines[:i] + lines[i + 1 :]),
+    "duplicate_line": _lines(lambda lines, i: lines[: i + 1] + lines[i:]),
+    "swap_lines": _lines(
+        lambda lines, i, j: [lines[j] if k == i else lines[i] if k == j else x for k, x in enumerate(lines)]
+    ),
+}
+
+
+def _mutate_value(text: bytes, kind: str, args: list, overrides: dict) -> bytes:
+    try:
+        doc = tomllib.loads(text.decode())
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return text
+    every = list(_paths(doc))
+    if not every:
+        return text
+    path = every[args[0] % len(every)]
+    *parents, last = path
+    holder = doc
+    for key in parents:
+        holder = holder[key]
+    if kind == "rename_key":
+        if isinstance(last, int):
+            return text
+        holder[_near_miss(last)] = holder.pop(last)
+        return document(doc)
+    new = _extreme(EXTREMES[args[1]], holder[last])
+    if args[2] == "set" and not any(isinstance(key, int) for key in path):
+        overrides[".".join(map(_key, path))] = new
+        return text
+    holder[last] = new
+    return document(doc)
+
+
+def paths(text: bytes) -> list[tuple]:
+    """The paths value mutations choose from (by index, modulo their number)."""
+    return list(_paths(tomllib.loads(text.decode())))
+
+
+def _paths(node, prefix=()):
+    """Every value's path in the document, tables and arrays included, parents first."""
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, child in children:
+        yield (*prefix, key)
+        yield from _paths(child, (*prefix, key))
+
+
+def _extreme(choice, old):
+    if choice == "near-miss":
+        return _near_miss(old) if isinstance(old, str) else old
+    if choice == "wrong-type":
+        return {str: 7, bool: "yes", int: "7", float: "7.5", list: {"x": 1}, dict: [1]}.get(type(old), "?")
+    return choice
+
+
+def _near_miss(name: str) -> str:
+    """A one-letter typo: the last letter doubled, or dropped."""
+    return name + name[-1:] if len(name) < 3 else name[:-1]
+
+
+def _key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+
+
+def _value(v) -> str:
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, list):
+        return "[" + ", ".join(map(_value, v)) + "]"
+    if isinstance(v, float) and not math.isfinite(v):
+        return repr(v)  # nan, inf, -inf
+    if hasattr(v, "isoformat"):  # a date or time that mutation made
+        return v.isoformat()
+    return json.dumps(v, ensure_ascii=False)  # strings, booleans, integers (past 64 bits: a syntax error)
+
+
+def document(doc: dict) -> bytes:
+    """The document as TOML, one line per top-level key (its tables inline)."""
+    return "".join(f"{_key(k)} = {_value(v)}\n" for k, v in doc.items()).encode()
