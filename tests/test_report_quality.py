@@ -232,3 +232,18 @@ def test_the_same_runs_give_the_same_bytes(tmp_path):
     assert a == b and len(a) > 4
     for rel in a:
         assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes(), rel
+
+
+def test_identical_replications_show_no_spread_of_rounding_error():
+    from fairsim.reproduce.compare import Comparison
+    from fairsim.reproduce.measure import Estimate
+    from fairsim.reproduce.published import Cell, Key
+    from fairsim.reproduce.report import cell_text
+
+    def ours(mean: float, std: float) -> str:
+        estimate = Estimate(mean, std, 0.0, runs=5, samples=5)
+        cell = Comparison("s4", "t", "row", "col", Key("G/FQ", "ftp1", "rtt"), Cell("2.11", 2.11), estimate)
+        return cell_text(cell)[0]
+
+    assert ours(1.98, 2.5e-16) == "1.98"
+    assert ours(0.859, 9.1e-5) == "0.859 ±9.1e-05"

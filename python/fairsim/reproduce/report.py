@@ -155,9 +155,15 @@ def to_json(report: Report) -> dict:
 
 def cell_text(c: Comparison) -> tuple[str, str]:
     """(ours, paper's) as short strings: `1.66 ±0.02` and `1.69 0.68` as printed."""
-    ours = "–" if c.ours is None else fmt(c.ours.mean) + (f" ±{fmt(c.ours.std, 2)}" if c.ours.std else "")
-    paper = c.paper.printed if c.paper.printed else "(blank)"
-    return ours, paper
+    if c.ours is None:
+        return "–", paper_text(c)
+    # identical replications leave a spread of rounding error (±2.5e-16), which is no spread
+    spread = c.ours.std > 1e-9 * abs(c.ours.mean)
+    return fmt(c.ours.mean) + (f" ±{fmt(c.ours.std, 2)}" if spread else ""), paper_text(c)
+
+
+def paper_text(c: Comparison) -> str:
+    return c.paper.printed if c.paper.printed else "(blank)"
 
 
 GRADE_MARK = {"close": "✓", "near": "≈", "far": "✗", "ungraded": ""}
