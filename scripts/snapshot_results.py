@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,7 +27,10 @@ def without_wall_clock(value):
 
 
 def record(command: list[str], path: Path) -> None:
-    text = subprocess.run(["fairsim", *command], check=True, capture_output=True, text=True).stdout
+    # in a scratch folder: `fairsim reproduce` writes its report folder where it runs
+    with tempfile.TemporaryDirectory() as scratch:
+        done = subprocess.run(["fairsim", *command], check=True, capture_output=True, text=True, cwd=scratch)
+    text = done.stdout
     path.write_text(json.dumps(without_wall_clock(json.loads(text)), indent=1, sort_keys=True) + "\n")
 
 
