@@ -6,6 +6,7 @@
 //! A bare number means seconds, bit/s or bytes. A value that is not a whole number of the base
 //! unit (`0.5B`, `1.5ns`) is an error rather than being rounded silently.
 
+use crate::error::did_you_mean;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
@@ -178,7 +179,12 @@ pub fn parse_time(text: &str) -> Result<Time, UnitError> {
         "ms" => 1_000_000,
         "min" => 60_000_000_000,
         "h" => 3_600_000_000_000,
-        _ => return Err(UnitError(format!("`{text}`: unknown time unit `{unit}` (expected ns, us, ms, s, min or h)"))),
+        _ => {
+            let hint = did_you_mean(unit, ["ns", "us", "ms", "s", "sec", "secs", "min", "h"]);
+            return Err(UnitError(format!(
+                "`{text}`: unknown time unit `{unit}`{hint} (expected ns, us, ms, s, min or h)"
+            )));
+        }
     };
     scaled(text, &d, factor, "nanoseconds").map(Time)
 }
@@ -195,9 +201,10 @@ pub fn parse_rate(text: &str) -> Result<Rate, UnitError> {
             return Err(UnitError(format!("`{text}`: rates are in bits per second; write e.g. `8Mbps` for 1 MB/s")))
         }
         _ => {
+            let hint = did_you_mean(unit, ["bps", "kbps", "Mbps", "Gbps", "Tbps"]);
             return Err(UnitError(format!(
-                "`{text}`: unknown rate unit `{unit}` (expected bps, kbps, Mbps, Gbps or Tbps)"
-            )))
+                "`{text}`: unknown rate unit `{unit}`{hint} (expected bps, kbps, Mbps, Gbps or Tbps)"
+            )));
         }
     };
     let bps = scaled(text, &d, factor, "bit/s")?;
@@ -206,6 +213,9 @@ pub fn parse_rate(text: &str) -> Result<Rate, UnitError> {
     }
     Ok(Rate(bps))
 }
+
+/// The size units, for suggestions.
+const SIZE_UNITS: [&str; 8] = ["B", "bytes", "KB", "MB", "GB", "KiB", "MiB", "GiB"];
 
 fn size_factor(unit: &str) -> Option<u128> {
     Some(match unit {
@@ -223,7 +233,8 @@ fn size_factor(unit: &str) -> Option<u128> {
 pub fn parse_bytes(text: &str) -> Result<Bytes, UnitError> {
     let (d, unit) = split_number(text)?;
     let factor = size_factor(unit).ok_or_else(|| {
-        UnitError(format!("`{text}`: unknown size unit `{unit}` (expected B, KB, MB, GB, KiB, MiB or GiB)"))
+        let hint = did_you_mean(unit, SIZE_UNITS);
+        UnitError(format!("`{text}`: unknown size unit `{unit}`{hint} (expected B, KB, MB, GB, KiB, MiB or GiB)"))
     })?;
     scaled(text, &d, factor, "bytes").map(Bytes)
 }
@@ -237,15 +248,14 @@ pub fn parse_buffer(text: &str) -> Result<BufferLimit, UnitError> {
     }
     let (d, unit) = split_number(t)?;
     let limit = match unit {
-        "" | "p" | "pkt" | "pkts" | "packet" | "packets" => {
-            BufferLimit::Packets(scaled(text, &d, 1, "packets")?)
-        }
+        "" | "p" | "pkt" | "pkts" | "packet" | "packets" => BufferLimit::Packets(scaled(text, &d, 1, "packets")?),
         u => match size_factor(u) {
             Some(f) => BufferLimit::Bytes(scaled(text, &d, f, "bytes")?),
             None => {
+                let hint = did_you_mean(u, ["packets", "pkts"].into_iter().chain(SIZE_UNITS));
                 return Err(UnitError(format!(
-                    "`{text}`: unknown buffer unit `{u}` (expected packets, e.g. `20`, or a size such as `64KB`, or `unlimited`)"
-                )))
+                    "`{text}`: unknown buffer unit `{u}`{hint} (expected packets, e.g. `20`, or a size such as `64KB`, or `unlimited`)"
+                )));
             }
         },
     };
@@ -386,7 +396,14 @@ mod tests {
         assert_eq!(parse_time("0"), Ok(Time::ZERO));
         assert!(parse_time("1.5ns").unwrap_err().0.contains("whole number"));
         assert!(parse_time("-1ms").unwrap_err().0.contains("negative"));
-        assert!(parse_time("10 parsecs").unwrap_err().0.contains("unknown time unit `parsecs`"));
+        assert!(parse_time("10 parsecs").unwrap_err().0.contains("unknown time unit `parsecs` (expected"));
+        assert!(parse_time("10 mins").unwrap_err().0.contains("unknown time unit `mins`; did you mean `min`?"));
+        assert!(parse_rate("10Mbs").unwrap_err().0.contains("unknown rate unit `Mbs`; did you mean `Mbps`?"));
+        assert!(parse_bytes("10 Kib").unwrap_err().0.contains("unknown size unit `Kib`; did you mean `KiB`?"));
+        assert!(parse_buffer("15 pakets")
+            .unwrap_err()
+            .0
+            .contains("unknown buffer unit `pakets`; did you mean `packets`?"));
         assert!(parse_time("ms").is_err());
     }
 
