@@ -270,7 +270,7 @@ fn flows_named(flows: &[FlowSpec], name: &str) -> Vec<FlowId> {
     flows.iter().enumerate().filter(|(_, f)| is(f)).map(|(i, _)| FlowId::from_idx(i)).collect()
 }
 
-fn build_run(raw: &RawRun, flows: &[FlowSpec], pb: &mut Problems) -> RunSpec {
+fn build_run(raw: &RawRun, _flows: &[FlowSpec], pb: &mut Problems) -> RunSpec {
     let duration = raw.duration;
     if duration == Time::ZERO {
         pb.add(&["run", "duration"], "a run must last longer than 0s");
