@@ -15,6 +15,7 @@
 
 pub mod engine;
 pub mod error;
+pub mod limits;
 pub mod net;
 pub mod params;
 pub mod qdisc;

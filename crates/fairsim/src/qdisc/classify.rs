@@ -104,6 +104,7 @@ impl Buckets {
         if count == 0 {
             return Err(ParamError::at("queues", "needs at least one queue"));
         }
+        crate::limits::check(count, crate::limits::MAX_QUEUES, "queues").map_err(|e| ParamError::at("queues", e))?;
         let mut fixed = vec![None; classifier.count()];
         for (name, &q) in map {
             let f = port
@@ -138,9 +139,9 @@ impl Buckets {
             return;
         }
         self.salt = rand::Rng::random(rng);
-        while self.next_perturbation <= now {
-            self.next_perturbation += self.perturb_every;
-        }
+        // one salt however many perturbations were missed; jump over them at once
+        let missed = (now.0 - self.next_perturbation.0) / self.perturb_every.0 + 1;
+        self.next_perturbation.0 = self.next_perturbation.0.saturating_add(missed.saturating_mul(self.perturb_every.0));
     }
 
     #[inline]
@@ -164,6 +165,7 @@ fn mix(mut x: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::qdisc::testing::{ack, pkt, port_with_flows};
+    use crate::units::Time;
 
     #[test]
     fn keys_group_packets_as_documented() {
@@ -192,5 +194,36 @@ mod tests {
         assert!(b.of(c.conv(&pkt(2, 0, 1))) < 2);
         assert!(Buckets::new(2, &HashMap::from([("f9".to_string(), 0)]), &c, &port).is_err());
         assert!(Buckets::new(2, &HashMap::from([("f0".to_string(), 2)]), &c, &port).is_err());
+    }
+
+    #[test]
+    fn queue_counts_beyond_the_limit_are_refused_before_allocating() {
+        let port = port_with_flows(&[(0, 1)]);
+        let c = Classifier::new(ConversationKey::Flow, &port);
+        let e = Buckets::new(u32::MAX as usize, &HashMap::new(), &c, &port).unwrap_err();
+        assert_eq!(e.path, ["queues"]);
+        assert!(e.message.contains("65536"), "{}", e.message);
+        assert!(Buckets::new(crate::limits::MAX_QUEUES, &HashMap::new(), &c, &port).is_ok());
+    }
+
+    #[test]
+    fn missed_perturbations_are_skipped_in_one_step() {
+        // a 1 ns period and an arrival 2^50 ns later: one new salt, the next perturbation 1 ns on,
+        // without visiting the 2^50 missed ones
+        let port = port_with_flows(&[(0, 1)]);
+        let c = Classifier::new(ConversationKey::Flow, &port);
+        let mut b = Buckets::new(2, &HashMap::new(), &c, &port).unwrap().perturbed_every(Time(1));
+        let mut rng = crate::engine::rng::stream(1, "test");
+        let far = Time(1 << 50);
+        b.perturb_if_due(far, &mut rng);
+        assert_eq!(b.next_perturbation, Time((1 << 50) + 1));
+        // an ordinary period lands on the same grid as stepping through it did
+        let mut b = Buckets::new(2, &HashMap::new(), &c, &port).unwrap().perturbed_every(Time::from_secs(10));
+        b.perturb_if_due(Time::from_secs(35), &mut rng);
+        assert_eq!(b.next_perturbation, Time::from_secs(40));
+        b.perturb_if_due(Time::from_secs(40), &mut rng);
+        assert_eq!(b.next_perturbation, Time::from_secs(50));
+        b.perturb_if_due(Time(u64::MAX - 1), &mut rng);
+        assert_eq!(b.next_perturbation, Time::MAX, "saturates at the end of time");
     }
 }

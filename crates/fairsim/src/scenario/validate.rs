@@ -4,6 +4,7 @@
 use super::schema::{Component, RawFlow, RawLink, RawRun, RawScenario};
 use super::{Draw, FlowSpec, LinkSpec, PairSpec, PortSpec, Problem, RunSpec, Scenario, TransportChoice, DEFAULT_PAIR};
 use crate::error::unknown;
+use crate::limits;
 use crate::net::routing::Graph;
 use crate::net::{FlowId, NodeId, PortId};
 use crate::traffic::{App, Periods};
@@ -50,13 +51,17 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
     let mut flows = vec![];
     for (name, f) in raw.flows.iter().filter(|(_, f)| f.enabled != Some(false)) {
         if f.app == "web" {
-            flows.extend(build_web(name, f, &net, &mut pb));
+            let room = limits::MAX_FLOWS.saturating_sub(flows.len());
+            flows.extend(build_web(name, f, &net, room, &mut pb));
         } else if let Some(flow) = build_flow(name, f, &net, &mut pb) {
             flows.push(flow);
         }
     }
+    if let Err(e) = limits::check(flows.len(), limits::MAX_FLOWS, "flows") {
+        pb.add(&["flows"], e);
+    }
     check_pair_transports(&pairs, &flows, &raw.flows, &mut pb);
-    let mut run = build_run(&raw.run, &flows, &mut pb);
+    let mut run = build_run(&raw.run, &flows, ports.len(), &mut pb);
     let port_names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
     let port = |n: &str| port_names.iter().position(|p| p == n).into_iter().collect();
     let flow = |n: &str| flows_named(&flows, n).iter().map(|f| f.idx()).collect();
@@ -261,16 +266,13 @@ fn check_pair_transports(
     }
 }
 
-/// Every interval is kept in memory and in the results: a million is plenty.
-const MAX_INTERVALS: u64 = 1_000_000;
-
 /// The flows a name stands for: the flow of that name, or every transfer of that `web` group.
 fn flows_named(flows: &[FlowSpec], name: &str) -> Vec<FlowId> {
     let is = |f: &FlowSpec| f.name == name || f.draw.as_ref().is_some_and(|d| d.group == name);
     flows.iter().enumerate().filter(|(_, f)| is(f)).map(|(i, _)| FlowId::from_idx(i)).collect()
 }
 
-fn build_run(raw: &RawRun, _flows: &[FlowSpec], pb: &mut Problems) -> RunSpec {
+fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut Problems) -> RunSpec {
     let duration = raw.duration;
     if duration == Time::ZERO {
         pb.add(&["run", "duration"], "a run must last longer than 0s");
@@ -290,11 +292,8 @@ fn build_run(raw: &RawRun, _flows: &[FlowSpec], pb: &mut Problems) -> RunSpec {
                 &["run", "interval"],
                 format!("duration − warmup ({measured}) is not a whole number of intervals of {interval}"),
             );
-        } else if measured.0 / interval.0 > MAX_INTERVALS {
-            pb.add(
-                &["run", "interval"],
-                format!("{} intervals is more than the {MAX_INTERVALS} fairsim records", measured.0 / interval.0),
-            );
+        } else if let Err(e) = check_records(measured.0 / interval.0, warmup > Time::ZERO, flows.len() + ports) {
+            pb.add(&["run", "interval"], e);
         } else {
             intervals = (measured.0 / interval.0) as usize;
         }
@@ -310,6 +309,15 @@ fn build_run(raw: &RawRun, _flows: &[FlowSpec], pb: &mut Problems) -> RunSpec {
         trace: vec![],
         trace_queues: vec![],
     }
+}
+
+/// Every interval (the warm-up's too) is recorded for every flow and port, kept in memory and
+/// written to the results.
+fn check_records(intervals: u64, warmup: bool, rows: usize) -> Result<(), String> {
+    let records = (intervals + u64::from(warmup)).saturating_mul(rows as u64);
+    limits::check(records, limits::MAX_INTERVAL_RECORDS, "interval records").map_err(|e| {
+        format!("{intervals} intervals × {rows} flows and ports = {e}; use a longer interval, or `trace` for fine time series")
+    })
 }
 
 /// Indices of the things `names` in `run.<field>` stand for, each found with `find`; a name
@@ -383,6 +391,9 @@ fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Opti
     if f.window == Some(0) {
         pb.add(&at("window"), "a window must be at least 1 packet");
     }
+    if let Some(Err(e)) = f.window.map(|w| limits::check(w, limits::MAX_WINDOW, "packets")) {
+        pb.add(&at("window"), e);
+    }
     let weight = f.weight.unwrap_or(1.0);
     if !(weight > 0.0 && weight.is_finite()) {
         pb.add(&at("weight"), "a weight must be a positive number");
@@ -451,7 +462,7 @@ fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Opti
 
 /// A `web` application: `transfers` FTP flows `name#0`, `name#1`, ... over the same path, each
 /// a fresh connection, whose starts and sizes are drawn at run time (`Scenario::draws`).
-fn build_web(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Vec<FlowSpec> {
+fn build_web(name: &str, f: &RawFlow, net: &Network, room: usize, pb: &mut Problems) -> Vec<FlowSpec> {
     let at = |field: &'static str| ["flows", name, field];
     let before = pb.0.len();
     for (field, given) in [
@@ -471,6 +482,13 @@ fn build_web(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Vec<F
     let transfers = f.transfers.unwrap_or(0);
     if transfers == 0 {
         pb.add(&at("transfers"), "app `web` needs `transfers`, at least 1");
+    } else if transfers as usize > room {
+        // refused before any transfer is built
+        let before = limits::MAX_FLOWS - room;
+        let e = limits::check(before + transfers as usize, limits::MAX_FLOWS, "flows").unwrap_err();
+        let counting =
+            if before > 0 { format!(" (counting the {before} flows before these transfers)") } else { "".into() };
+        pb.add(&at("transfers"), format!("{e}{counting}"));
     }
     let mean_gap = f.mean_gap.unwrap_or(Time::ZERO);
     if mean_gap == Time::ZERO {
@@ -620,7 +638,7 @@ fn build_app(
         _ => {
             let periods = f.periods.unwrap_or(Periods::Exponential);
             let shape = f.shape.unwrap_or(1.5);
-            if periods == Periods::Pareto && shape <= 1.0 {
+            if periods == Periods::Pareto && !(shape > 1.0 && shape.is_finite()) {
                 pb.add(&at("shape"), "a Pareto shape must exceed 1 for the mean to exist");
             }
             App::OnOff {

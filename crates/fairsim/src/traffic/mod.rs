@@ -7,7 +7,7 @@
 
 mod timed;
 
-pub use timed::{exponential, pareto, TimedSource};
+pub use timed::{exponential, jitter_factor, pareto, TimedSource};
 
 use crate::units::{Rate, Time};
 use serde::{Deserialize, Serialize};

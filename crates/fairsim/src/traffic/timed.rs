@@ -51,6 +51,17 @@ pub fn pareto(mean: f64, shape: f64, rng: &mut SimRng) -> f64 {
     Pareto::new(scale, shape).expect("validated shape > 1").sample(rng)
 }
 
+/// A factor uniform in [1 − jitter, 1 + jitter), for a jitter in [0, 1); exactly 1 when no
+/// `f64` lies strictly inside that range (a jitter of zero, or below about 1e-16).
+pub fn jitter_factor(jitter: f64, rng: &mut SimRng) -> f64 {
+    let (low, high) = (1.0 - jitter, 1.0 + jitter);
+    if low < high {
+        rng.random_range(low..high)
+    } else {
+        1.0
+    }
+}
+
 fn exp_gap(mean: f64, rng: &mut SimRng) -> Time {
     Time::from_secs_f64(exponential(mean, rng))
 }
@@ -95,8 +106,7 @@ impl TimedSource {
         match &mut self.gaps {
             Gaps::Exponential { mean } => now + exp_gap(*mean, rng),
             Gaps::Constant { gap, jitter } if *jitter > 0.0 => {
-                let factor = rng.random_range(1.0 - *jitter..1.0 + *jitter);
-                now + Time::from_secs_f64(gap.as_secs_f64() * factor)
+                now + Time::from_secs_f64(gap.as_secs_f64() * jitter_factor(*jitter, rng))
             }
             Gaps::Constant { gap, .. } => now + *gap,
             Gaps::OnOff { gap, on, off, on_until } => {

@@ -166,6 +166,11 @@ where
     if let Some(w) = flow.window {
         params.insert("window".into(), toml::Value::Integer(w as i64));
     }
+    if let Some(w) = params.get("window").and_then(toml::Value::as_integer) {
+        // the flow's own window is checked where it is written, so this is the transport's
+        crate::limits::check(w, crate::limits::MAX_WINDOW.into(), "packets")
+            .map_err(|e| ParamError::at("window", e))?;
+    }
     let (config, resolved) = parse_params::<C>(&params)?;
     Ok((Box::new(make(config)?), resolved))
 }

@@ -33,7 +33,6 @@ use crate::engine::rng::SimRng;
 use crate::net::Packet;
 use crate::params::ParamError;
 use crate::units::{Rate, Time};
-use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -126,8 +125,18 @@ impl Rlm {
         if !(0.0..1.0).contains(&cfg.jitter) {
             return Err(ParamError::at("jitter", "a fraction in [0, 1)"));
         }
-        if cfg.alpha < 1.0 || !(0.0..=1.0).contains(&cfg.beta) {
+        if !(cfg.alpha >= 1.0 && cfg.alpha.is_finite() && (0.0..=1.0).contains(&cfg.beta)) {
             return Err(ParamError::at("alpha", "alpha ≥ 1 and beta in [0, 1]"));
+        }
+        // a join timer of zero would draw its delay forever (the draw is redrawn until below 4·I)
+        if cfg.init_join == Time::ZERO {
+            return Err(ParamError::at("init_join", "must be longer than 0s"));
+        }
+        if cfg.max_join < cfg.init_join {
+            return Err(ParamError::at("max_join", "must be at least init_join"));
+        }
+        if !(cfg.gain > 0.0 && cfg.gain <= 1.0) {
+            return Err(ParamError::at("gain", "a gain in (0, 1]"));
         }
         if !(cfg.loss_threshold > 0.0 && cfg.loss_threshold < 1.0) {
             return Err(ParamError::at("loss_threshold", "a fraction in (0, 1)"));
@@ -171,10 +180,11 @@ impl Rlm {
         self.gap[..self.sub].iter().map(|g| 1.0 / g).sum()
     }
 
+    /// The next gap of a layer; at least 1 ns, so that a layer faster than the clock still
+    /// leaves one packet per event rather than looping at one instant.
     fn jittered(&mut self, layer: usize) -> Time {
-        let j = self.cfg.jitter;
-        let factor = if j > 0.0 { self.rng.random_range(1.0 - j..1.0 + j) } else { 1.0 };
-        Time::from_secs_f64(self.gap[layer] * factor)
+        let factor = crate::traffic::jitter_factor(self.cfg.jitter, &mut self.rng);
+        Time::from_secs_f64(self.gap[layer] * factor).max(Time(1))
     }
 
     /// Sends every subscribed layer's packets that are due, and sets the timer for the next.
@@ -204,12 +214,13 @@ impl Rlm {
         while draw >= 4.0 * i {
             draw = crate::traffic::exponential(i, &mut self.rng);
         }
-        ctx.set_timer(JOIN, ctx.now + Time::from_secs_f64(i / 2.0 + draw));
+        ctx.set_timer(JOIN, ctx.now + Time::from_secs_f64(i / 2.0 + draw).max(Time(1)));
     }
 
     fn arm_detect(&mut self, ctx: &mut AgentCtx, periods: f64) {
         let t = self.detect + periods * self.detect_var;
-        ctx.set_timer(DETECT, ctx.now + Time::from_secs_f64(t));
+        // never at the same instant: a detection time estimated down to zero would loop there
+        ctx.set_timer(DETECT, ctx.now + Time::from_secs_f64(t).max(Time(1)));
     }
 
     fn add_layer(&mut self, ctx: &mut AgentCtx) {

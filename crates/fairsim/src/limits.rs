@@ -1,0 +1,37 @@
+//! The largest sizes a scenario may ask for.
+//!
+//! Most sizes cost nothing until packets exist (a buffer, a file's length, a window grown by a
+//! TCP), so they are not bounded here. These are the ones the engine allocates for, or does
+//! work for, in proportion to the number itself; each is refused at validation beyond its limit,
+//! with the field and the limit named, instead of exhausting memory. The limits are far beyond
+//! any experiment of the papers fairsim reproduces (docs/scenario-format.md, "Limits"; the
+//! reasoning is in docs/decisions.md).
+
+/// Packets in a window (a flow's `window`, a transport's `window`). A fixed window is sent at
+/// once (Generic), so it is a burst of that many packets: 2^20 is TCP's largest window (1 GiB
+/// with window scaling) in packets of 1 KiB.
+pub const MAX_WINDOW: u32 = 1 << 20;
+
+/// Queues of a discipline with a fixed number of them (`drr`'s and `sfq`'s `queues`): each
+/// costs about 80 bytes at every port the discipline runs at. Linux's SFQ allows 65,536.
+pub const MAX_QUEUES: usize = 1 << 16;
+
+/// Flows in a scenario, the transfers of `web` applications included: every flow costs state
+/// at every port, a row of results in every interval and a row in every table printed (the
+/// engine copes with ten times more; printing and reading the results would not).
+pub const MAX_FLOWS: usize = 10_000;
+
+/// Measurement intervals times the flows and ports they are recorded for: each record is kept
+/// in memory and written to the results (about 1.6 KB once read into Python).
+pub const MAX_INTERVAL_RECORDS: u64 = 1_000_000;
+
+/// Refuses `value` above `limit`: the message names the limit and what it bounds.
+pub fn check<T: PartialOrd + std::fmt::Display>(value: T, limit: T, what: &str) -> Result<(), String> {
+    if value > limit {
+        Err(format!(
+            "{value} {what} is more than fairsim's limit of {limit} (see \"Limits\" in docs/scenario-format.md)"
+        ))
+    } else {
+        Ok(())
+    }
+}
