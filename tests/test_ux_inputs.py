@@ -112,6 +112,12 @@ def test_a_misspelt_pair_gets_a_suggestion(small_path):
         fairsim.run(small_path, pair="G/DR")
 
 
+def test_results_suggest_a_misspelt_pair(small_path):
+    res = fairsim.run(small_path, pair="G/RD", set={"run.duration": "120s"})
+    with pytest.raises(KeyError, match="did you mean 'G/RD'"):
+        res["G/DR"]
+
+
 @pytest.mark.parametrize("seed", ["-1", "18446744073709551616"])
 def test_cli_refuses_seeds_out_of_range(small_path, seed):
     r = cli("run", small_path, "--seed", seed, "--pair", "G/RD")

@@ -56,8 +56,11 @@ def find_scenario(name: str | Path) -> Path:
     name it most likely misspells.
     """
     path = Path(name)
-    if path.exists():
-        return path
+    try:
+        if path.exists():
+            return path
+    except OSError as e:  # a name the system refuses to look up, e.g. too long
+        raise _core.FairsimError(f"{name}: cannot read: {e.strerror or e}") from None
     if not path.is_absolute():
         for candidate in (BUNDLED / path, BUNDLED / path.with_suffix(".toml")):
             if candidate.is_file() and candidate.resolve().is_relative_to(BUNDLED.resolve()):

@@ -126,7 +126,11 @@ overrides_option = click.option(
 @click.option(
     "--trace-queue", "trace_queues", multiple=True, metavar="PORT", help="Record PORT's queue length."
 )
-@click.option("--progress/--no-progress", default=None, help="Progress bars (default: on a terminal).")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="One progress bar for all the runs (default: on a terminal).",
+)
 def run_cmd(
     scenario,
     pairs,

@@ -8,6 +8,8 @@ from typing import Any
 
 import pandas as pd
 
+from fairsim import _core
+
 #: Version of the JSON document written by ``fairsim run --json`` (see docs/results.md).
 SCHEMA = "fairsim.run/1"
 
@@ -59,7 +61,9 @@ class Results:
     def __getitem__(self, pair: str) -> Results:
         runs = [r for r in self.runs if r["pair"] == pair]
         if not runs:
-            raise KeyError(f"no pair {pair!r}; these results have {', '.join(self.pairs)}")
+            near = _core.suggest(str(pair), self.pairs)
+            hint = f"; did you mean {near!r}?" if near else ""
+            raise KeyError(f"no pair {pair!r}{hint} (these results have {', '.join(self.pairs)})")
         return Results(self.scenario, runs, interrupted=self.interrupted, source=self.source)
 
     def __len__(self) -> int:
