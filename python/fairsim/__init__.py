@@ -6,7 +6,7 @@
 >>> print(res.summary())                                                   # doctest: +SKIP
 """
 
-from fairsim._core import FairsimError, ScenarioError
+from fairsim._core import FairsimError, InternalError, ScenarioError
 from fairsim._core import __version__ as __version__
 from fairsim.api import Scenario, load, loads, run
 from fairsim.catalogue import catalogue
@@ -17,6 +17,7 @@ __all__ = [
     "FairsimError",
     "FairsimWarning",
     "IdenticalSeedsWarning",
+    "InternalError",
     "Results",
     "Scenario",
     "ScenarioError",

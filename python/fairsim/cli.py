@@ -17,7 +17,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from fairsim import FairsimError, ScenarioError, __version__
+from fairsim import FairsimError, InternalError, ScenarioError, __version__
 from fairsim.api import SEED_MAX, open_scenario, run
 from fairsim.catalogue import catalogue
 from fairsim.replications import FairsimWarning
@@ -39,6 +39,9 @@ class _Cli(click.Group):
             for d in getattr(e, "diagnostics", None) or [str(e)]:
                 err.print(f"[bold red]error[/]: {_diagnostic(d)}", markup=True, soft_wrap=True)
             raise click.exceptions.Exit(EXIT_INPUT) from None
+        except InternalError as e:  # a panic in the engine: its message says it is a bug
+            err.print(f"[bold red]internal error[/]: {_escape(str(e))}", soft_wrap=True, markup=True)
+            raise click.exceptions.Exit(1) from None
         except FairsimError as e:
             err.print(f"[bold red]error[/]: {e}", soft_wrap=True)
             raise click.exceptions.Exit(EXIT_INPUT) from None

@@ -4,7 +4,10 @@
 //! chunks with the GIL released (so the caller can show progress, honour Ctrl-C and run pairs
 //! on several threads), and hand back the report as JSON. Everything user-facing lives in Python.
 
+mod panics;
+
 use fairsim::{Error, Scenario, Simulation};
+use panics::guard;
 use pyo3::exceptions::{PyException, PyOSError};
 use pyo3::prelude::*;
 use pyo3::{create_exception, types::PyList};
@@ -90,14 +93,14 @@ impl PyScenario {
     /// The scenario for one pair and seed as a complete TOML file, every default written out.
     #[pyo3(signature = (pair, seed=None))]
     fn resolved_toml(&self, pair: &str, seed: Option<u64>) -> PyResult<String> {
-        self.inner.resolved_toml(pair, seed.unwrap_or(self.inner.run.seed)).map_err(to_py)
+        guard(|| self.inner.resolved_toml(pair, seed.unwrap_or(self.inner.run.seed)).map_err(to_py))
     }
 
     /// A run of this scenario under `pair` (the first if None) seeded with `seed`.
     #[pyo3(signature = (pair=None, seed=None))]
     fn simulation(&self, pair: Option<&str>, seed: Option<u64>) -> PyResult<PySimulation> {
-        let inner = Simulation::new(&self.inner, pair, seed).map_err(to_py)?;
-        Ok(PySimulation { inner })
+        let inner = guard(|| Simulation::new(&self.inner, pair, seed).map_err(to_py))?;
+        Ok(PySimulation { inner, broken: None })
     }
 }
 
@@ -105,14 +108,35 @@ impl PyScenario {
 #[pyclass(name = "Simulation", module = "fairsim._core")]
 struct PySimulation {
     inner: Simulation,
+    /// The panic that stopped this run: its state is unknown, so it refuses to go on.
+    broken: Option<String>,
+}
+
+impl PySimulation {
+    /// Runs `f` on the simulation without the GIL; a panic breaks the simulation for good.
+    fn guarded<T: Send>(&mut self, py: Python<'_>, f: impl FnOnce(&mut Simulation) -> T + Send) -> PyResult<T> {
+        if let Some(message) = &self.broken {
+            return Err(panics::internal_error(&format!("{message} (earlier: this run cannot go on)")));
+        }
+        let sim = &mut self.inner;
+        py.allow_threads(|| panics::catch(|| f(sim))).map_err(|message| {
+            let err = panics::internal_error(&message);
+            self.broken = Some(message);
+            err
+        })
+    }
 }
 
 #[pymethods]
 impl PySimulation {
     /// Processes up to `max_events` events without holding the GIL; returns whether the run ended.
-    fn step(&mut self, py: Python<'_>, max_events: u64) -> bool {
-        let sim = &mut self.inner;
-        py.allow_threads(|| sim.run_events(max_events))
+    fn step(&mut self, py: Python<'_>, max_events: u64) -> PyResult<bool> {
+        self.guarded(py, |sim| sim.run_events(max_events))
+    }
+
+    /// Panics inside a step, for the tests of the panic boundary (hidden: not part of the API).
+    fn _panic_for_tests(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.guarded(py, |_| panic!("deliberate panic for tests"))
     }
     #[getter]
     fn now_s(&self) -> f64 {
@@ -136,8 +160,8 @@ impl PySimulation {
         self.inner.events_processed()
     }
     /// The report so far, as JSON (see docs/results.md).
-    fn report_json(&self) -> String {
-        serde_json::to_string(&self.inner.report()).expect("reports serialise")
+    fn report_json(&mut self, py: Python<'_>) -> PyResult<String> {
+        self.guarded(py, |sim| serde_json::to_string(&sim.report()).expect("reports serialise"))
     }
 }
 
@@ -157,7 +181,7 @@ fn loads(data: Text, file: &str, overrides: Vec<String>, origin: &str) -> PyResu
         Text::Str(s) => s.as_bytes(),
         Text::Bytes(b) => b,
     };
-    let inner = Scenario::parse_bytes(bytes, file, &overrides, origin).map_err(to_py)?;
+    let inner = guard(|| Scenario::parse_bytes(bytes, file, &overrides, origin).map_err(to_py))?;
     Ok(PyScenario { inner: Arc::new(inner) })
 }
 
@@ -170,6 +194,10 @@ fn suggest(name: &str, known: Vec<String>) -> Option<String> {
 /// The registered disciplines, transports and applications, as (name, summary, reference).
 #[pyfunction]
 fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyList>)> {
+    guard(|| catalogue_lists(py))
+}
+
+fn catalogue_lists(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyList>)> {
     let qdiscs: Vec<_> = fairsim::qdisc::QDISCS.iter().map(|k| (k.name, k.summary, k.reference)).collect();
     let transports: Vec<_> = fairsim::transport::TRANSPORTS
         .iter()
@@ -183,18 +211,21 @@ fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, 
 /// Mean, standard deviation and 95% Student-t half-width of `values` (the engine's summaries),
 /// as `(mean, std, ci95, n)`; `None` for no values.
 #[pyfunction]
-fn summarize(values: Vec<f64>) -> Option<(f64, f64, f64, usize)> {
-    fairsim::stats::summary::Summary::of(values.into_iter().map(Some)).map(|s| (s.mean, s.std, s.ci95, s.n))
+fn summarize(values: Vec<f64>) -> PyResult<Option<(f64, f64, f64, usize)>> {
+    guard(|| {
+        Ok(fairsim::stats::summary::Summary::of(values.into_iter().map(Some)).map(|s| (s.mean, s.std, s.ci95, s.n)))
+    })
 }
 
 /// Line and column of the field at `path` in TOML `text` (for errors in tables read by Python).
 #[pyfunction]
-fn locate(text: &str, path: Vec<String>) -> Option<(usize, usize)> {
-    fairsim::scenario::locate_field(text, &path)
+fn locate(text: &str, path: Vec<String>) -> PyResult<Option<(usize, usize)>> {
+    guard(|| Ok(fairsim::scenario::locate_field(text, &path)))
 }
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    panics::install_hook();
     m.add_class::<PyScenario>()?;
     m.add_class::<PySimulation>()?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
@@ -204,6 +235,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(summarize, m)?)?;
     m.add("FairsimError", m.py().get_type::<FairsimError>())?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("InternalError", m.py().get_type::<panics::InternalError>())?;
+    m.add_function(wrap_pyfunction!(panics::panic_for_tests, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
