@@ -64,6 +64,7 @@ def test_results_display_their_table_once(notebook):
         == 1
     )
     assert data["text/plain"].startswith("<fairsim.Results 'dumbbell': 2 runs (complete)")
+    assert "<html" not in data["text/html"] and "body {" not in data["text/html"]  # a fragment, not a page
 
 
 def test_progress_shows_in_a_notebook_without_ipywidgets(notebook):

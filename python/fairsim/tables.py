@@ -378,7 +378,12 @@ def render_text(results: Results, width: int = 120, per_seed: bool = False) -> s
     return _plain(all_tables(results, per_seed), width)
 
 
+#: An HTML fragment, not a page: a notebook embeds it, and a page's `body` style would restyle the notebook.
+HTML_FRAGMENT = '<pre style="font-family: monospace; line-height: 1.3"><code>{code}</code></pre>'
+
+
 def render_html(results: Results, per_seed: bool = False) -> str:
     console = Console(record=True, width=140, file=io.StringIO(), force_jupyter=False)
     console.print(all_tables(results, per_seed))
-    return console.export_html(inline_styles=True)
+    text = console.export_html(inline_styles=True, code_format=HTML_FRAGMENT)
+    return _LINE_END.sub("", text)
