@@ -3,8 +3,9 @@ is reported with its input instead of killing pytest.
 
 The child (this file run as a script) answers one JSON line per request on stdin: it loads the
 scenario file with `fairsim.load`, then either runs it with `fairsim.run` or, for the fuzzer,
-builds every pair's simulation and advances it a bounded number of events. The parent side is
-:class:`ApiWorker`; :func:`defect` says whether an outcome is a bug in fairsim.
+builds every pair's simulation and advances it a bounded number of events; then it asks the
+results for every table and rendering. The parent side is :class:`ApiWorker`; :func:`defect`
+says whether an outcome is a bug in fairsim.
 """
 
 from __future__ import annotations
@@ -124,22 +125,41 @@ def _answer(request: dict) -> Outcome:
     try:
         sc = fairsim.load(request["path"], set=request["set"])
         if request["steps"] is None:
-            fairsim.run(sc, progress=False, jobs=1).summary()
-            return Outcome("ok", done=True)
-        events, done = 0, True
-        for pair in sc.pairs:
-            sc.resolved_toml(pair)
-            sim = sc._core.simulation(pair, None)
-            ended = any(sim.step(request["events"]) for _ in range(request["steps"]))
-            json.loads(sim.report_json())
-            events, done = events + sim.events, done and ended
-        return Outcome("ok", events=events, done=done)
+            results = fairsim.run(sc, progress=False, jobs=1)
+        else:
+            results = _bounded_runs(sc, request["steps"], request["events"])
+        _present(results)
+        return Outcome("ok", events=sum(r["events"] for r in results.runs), done=results.complete)
     except fairsim.FairsimError as e:
         return Outcome("rejected", type=type(e).__name__, message=str(e))
     except BaseException as e:  # PyO3's PanicException is a BaseException
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
         return Outcome("exception", type=type(e).__name__, message=str(e), detail=traceback.format_exc())
+
+
+def _bounded_runs(sc, steps: int, events: int):
+    """Every pair run for at most `steps` × `events` events, as :class:`fairsim.Results`."""
+    import fairsim
+
+    reports = []
+    for pair in sc.pairs:
+        sc.resolved_toml(pair)
+        sim = sc._core.simulation(pair, None)
+        any(sim.step(events) for _ in range(steps))  # until the run ends, at most `steps` times
+        reports.append(json.loads(sim.report_json()))
+    meta = {"name": sc.name, "file": sc.file, "description": sc.description, "overrides": sc.overrides}
+    return fairsim.Results(meta, reports, source=sc)
+
+
+def _present(results) -> None:
+    """Everything a user can get from results: tables, text, HTML and JSON."""
+    for table in ("flows", "intervals", "queues", "queue_intervals", "fairness", "fluid"):
+        getattr(results, table)
+    results.summary()
+    results.summary(per_seed=True)
+    results._repr_html_()
+    results.to_json(intervals=True)
 
 
 def main() -> None:

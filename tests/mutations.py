@@ -28,6 +28,11 @@ EXTREMES = [
     -1,
     1e-20,
     1e300,
+    0.5,
+    1 - 2**-53,
+    65536,
+    100_000,
+    1 << 20,
     2**32 - 1,
     2**63,
     math.nan,
@@ -43,6 +48,8 @@ EXTREMES = [
     "1bps",
     "100000000000Tbps",
     "4GB",
+    "0B",
+    "unlimited",
     True,
     [],
     {},
@@ -52,6 +59,13 @@ EXTREMES = [
 
 POSITION = st.integers(0, 1 << 16)  # taken modulo the text's length
 
+# a value replaced by an extreme, in the text or as an override
+VALUE = st.tuples(
+    st.just("value"), POSITION, st.sampled_from(range(len(EXTREMES))), st.sampled_from(["text", "set"])
+)
+
+# value mutations thrice as often as the others: they make valid scenarios with extreme values,
+# which reach the engine, where bytes and lines mostly make syntax errors
 MUTATION = st.one_of(
     st.tuples(st.just("flip_bit"), POSITION, st.integers(0, 7)),
     st.tuples(st.just("insert"), POSITION, st.sampled_from(TOKENS) | st.binary(min_size=1, max_size=4)),
@@ -59,9 +73,9 @@ MUTATION = st.one_of(
     st.tuples(st.just("delete_line"), POSITION),
     st.tuples(st.just("duplicate_line"), POSITION),
     st.tuples(st.just("swap_lines"), POSITION, POSITION),
-    st.tuples(
-        st.just("value"), POSITION, st.sampled_from(range(len(EXTREMES))), st.sampled_from(["text", "set"])
-    ),
+    VALUE,
+    VALUE,
+    VALUE,
     st.tuples(st.just("rename_key"), POSITION),
 )
 

@@ -5,7 +5,7 @@ Each input runs in a process of its own with its address space capped (`api_work
 allocation abort, a signal or a hang fails its test instead of killing pytest. A case's header
 says what to expect: `# exit:` (2 unless given), `# expect:` (text the message must contain),
 `# field:`, `# line:` (`none` when the message has no line), and for cases that must run,
-`# max_events:` (the run must end within that many events: periodic work costs no events).
+`# max_events:` (the run must end within that many events, so a hang is not traded for events).
 """
 
 import os
