@@ -157,7 +157,6 @@ def _present(results) -> None:
     for table in ("flows", "intervals", "queues", "queue_intervals", "fairness", "fluid"):
         getattr(results, table)
     results.summary()
-    results.summary(per_seed=True)
     results._repr_html_()
     results.to_json(intervals=True)
 

@@ -2,9 +2,10 @@
 
 A case is a bundled scenario and a few mutations, drawn by hypothesis as plain numbers (so that
 shrinking makes them fewer and simpler) and applied in order by :func:`apply`. Value mutations
-parse the TOML, replace one value (or rename one key), and either write the document back or
-pass the change as an override (`set=`), so both paths are fuzzed; they do nothing once the
-text no longer parses.
+parse the TOML, then replace one value by an extreme or by another name the schema knows, add
+a parameter to a table, or misspell a key, and either write the document back or pass the
+change as an override (`set=`), so both paths are fuzzed; they do nothing once the text no
+longer parses.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from fairsim.api import overrides_list
+from fairsim.catalogue import catalogue
 
 # bytes that mean something to TOML's grammar or to UTF-8
 TOKENS = [b'"', b"'", b"[", b"]", b"{", b"}", b"=", b",", b".", b"\n", b"#", b"\\", b"\x00", b"\xff", b"\xc3"]
@@ -57,12 +59,40 @@ EXTREMES = [
     "wrong-type",  # the old value as another type
 ]
 
-POSITION = st.integers(0, 1 << 16)  # taken modulo the text's length
+# the names the schema knows: disciplines, transports, applications and parameters' choices
+NAMES = [
+    *(entry.name for kind in ("disciplines", "transports", "applications") for entry in catalogue()[kind]),
+    *"flow pair source longest largest_bid perc list tree double_heap tail exponential pareto fixed".split(),
+    *"packets bytes per_probe per_epoch auto edge core float byte all oldest".split(),
+]
+
+# every parameter of the schema, to add where the base has none (docs/scenario-format.md)
+PARAMETERS = """
+    duration warmup interval seed fairness fluid_reference trace trace_queues between rate delay
+    buffer buffer_includes_line qdisc forward reverse src dst app transport window packet_size
+    ack_size start stop route acks weight enabled size mean_gap jitter on_mean off_mean periods
+    shape transfers kind key delta charge_drops drop mark_threshold quantum queues map queue_limit
+    perturb min_th max_th max_p w_q gentle byte_mode mean_packet_size min_q many_flows role k
+    k_alpha k_c overflow_decrease max_overflow_decrease low_occupancy relabel label_format
+    threshold capacity_factor panic flow seqs beta gain initial_rtt retransmit dupack_threshold
+    initial_cwnd initial_ssthresh counting initial_rto min_rto max_rto rttvar_factor alpha gamma
+    increase decrease setpoint law timeout_factor initial_timeout error_low error_mid error_high
+    out_low out_high layers base_rate init_join max_join init_detect init_detect_var
+    loss_threshold min_packets transports description
+""".split()
+
+# what an added parameter is set to: ordinary values of each type, and the extremes
+ADDED = [1, 2, 10, 0.1, "10ms", "1s", "1Mbps", "1000B", "flow", False, ["a", "b"], *EXTREMES[:-2]]
+
+POSITION = st.integers(0, 1 << 16)  # taken modulo the length of what it picks from
 
 # a value replaced by an extreme, in the text or as an override
 VALUE = st.tuples(
     st.just("value"), POSITION, st.sampled_from(range(len(EXTREMES))), st.sampled_from(["text", "set"])
 )
+
+NAME = st.tuples(st.just("name"), POSITION, POSITION, st.sampled_from(["text", "set"]))
+ADD = st.tuples(st.just("add"), POSITION, POSITION, POSITION, st.sampled_from(["text", "set"]))
 
 # value mutations thrice as often as the others: they make valid scenarios with extreme values,
 # which reach the engine, where bytes and lines mostly make syntax errors
@@ -76,6 +106,9 @@ MUTATION = st.one_of(
     VALUE,
     VALUE,
     VALUE,
+    NAME,
+    ADD,
+    ADD,
     st.tuples(st.just("rename_key"), POSITION),
 )
 
@@ -89,7 +122,7 @@ def apply(text: bytes, mutations: list[tuple]) -> tuple[bytes, list[str]]:
     """The mutated text and the overrides to load it with."""
     overrides: dict[str, object] = {}
     for kind, *args in mutations:
-        if kind in ("value", "rename_key"):
+        if kind in ("value", "name", "add", "rename_key"):
             text = _mutate_value(text, kind, args, overrides)
         else:
             text = _EDITS[kind](text, *args)
@@ -144,21 +177,36 @@ def _mutate_value(text: bytes, kind: str, args: list, overrides: dict) -> bytes:
     if not every:
         return text
     path = every[args[0] % len(every)]
-    *parents, last = path
-    holder = doc
-    for key in parents:
-        holder = holder[key]
+    old = _get(doc, path)
     if kind == "rename_key":
+        *parents, last = path
         if isinstance(last, int):
             return text
+        holder = _get(doc, parents)
         holder[_near_miss(last)] = holder.pop(last)
         return document(doc)
-    new = _extreme(EXTREMES[args[1]], holder[last])
-    if args[2] == "set" and not any(isinstance(key, int) for key in path):
+    if kind == "name":  # a name the schema knows, in place of a string
+        if not isinstance(old, str):
+            return text
+        new = NAMES[args[1] % len(NAMES)]
+    elif kind == "add":  # a parameter the base may not have, in a table
+        if not isinstance(old, dict):
+            return text
+        path, new = (*path, PARAMETERS[args[1] % len(PARAMETERS)]), ADDED[args[2] % len(ADDED)]
+    else:
+        new = _extreme(EXTREMES[args[1]], old)
+    if args[-1] == "set" and not any(isinstance(key, int) for key in path):
         overrides[".".join(map(_key, path))] = new
         return text
-    holder[last] = new
+    *parents, last = path
+    _get(doc, parents)[last] = new
     return document(doc)
+
+
+def _get(doc, path):
+    for key in path:
+        doc = doc[key]
+    return doc
 
 
 def paths(text: bytes) -> list[tuple]:

@@ -4,7 +4,8 @@ under every pair, in a memory-capped child process (`api_worker`). A failure is 
 `InternalError`, an abort or a signal, a hang (an input taking longer than
 FAIRSIM_FUZZ_TIMEOUT, 10 s), a Python exception other than fairsim's own, or an error message
 that does not name the file. Failing inputs are saved to tests/fuzz-crashes/ (one file per kind
-of failure, the smallest input found), and hypothesis prints the shrunk case.
+of failure, the smallest input found), and hypothesis prints the shrunk case (it shrinks for at
+most 5 minutes).
 
 It runs for FAIRSIM_FUZZ_SECONDS (10 by default; CI gives it 60), in batches of hypothesis
 examples seeded 0, 1, 2, ... from FAIRSIM_FUZZ_SEED (0), so CI sees the same inputs in the same
