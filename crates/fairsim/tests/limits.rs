@@ -1,6 +1,6 @@
 //! Sizes the engine would allocate for are refused beyond their limits (never an abort), every
 //! random draw's range is valid whatever its parameters, and no parameter makes the engine loop
-//! at one simulated instant.
+//! at one simulated instant (a timer that fires again when it is set).
 
 mod common;
 
@@ -110,4 +110,23 @@ fn a_pareto_shape_must_be_a_number() {
         r#"flows.u={src="a",dst="c",app="onoff",rate="1Mbps",on_mean="1s",off_mean="1s",periods="pareto",shape=nan}"#;
     let (field, _) = refused(&[onoff]);
     assert_eq!(field, "flows.u.shape");
+}
+
+#[test]
+fn timeouts_that_could_be_zero_are_refused() {
+    // each made the sender time out and resend at one instant until the queue guard stopped it
+    for (params, field) in [
+        (r#"{kind="jk",initial_rto="0s",min_rto="0s"}"#, "initial_rto"),
+        (r#"{kind="reno",max_rto="0s"}"#, "max_rto"),
+        (r#"{kind="newreno",rttvar_factor=nan,min_rto="0s"}"#, "rttvar_factor"),
+        (r#"{kind="generic",initial_rtt="0s"}"#, "initial_rtt"),
+        (r#"{kind="decbit",initial_rtt="0s"}"#, "initial_rtt"),
+        (r#"{kind="decbit",beta=0.0}"#, "beta"),
+        (r#"{kind="pp",initial_timeout="0s"}"#, "initial_timeout"),
+        (r#"{kind="pp",timeout_factor=nan}"#, "timeout_factor"),
+    ] {
+        let set = format!("pairs.P.transport={params}");
+        let (got, message) = refused(&[NO_WINDOW, &set]);
+        assert_eq!(got, format!("pairs.P.transport.{field}"), "{params}: {message}");
+    }
 }

@@ -7,6 +7,7 @@
 use super::window::SendWindow;
 use super::AgentCtx;
 use crate::engine::event::TimerId;
+use crate::params::ParamError;
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +35,21 @@ pub struct AveragedTimeout {
 }
 
 impl AveragedTimeout {
+    /// Checks the parameters: a timeout that can be zero would fire again at the instant it
+    /// was set, and a go-back-N sender would resend at that instant for ever.
+    pub fn check(initial_rtt: Time, beta: f64, gain: f64) -> Result<(), ParamError> {
+        if initial_rtt == Time::ZERO {
+            return Err(ParamError::at("initial_rtt", "must be longer than 0s (the first timeout is beta times it)"));
+        }
+        if !(beta > 0.0 && beta.is_finite()) {
+            return Err(ParamError::at("beta", "the timeout multiplier must be positive"));
+        }
+        if !(gain > 0.0 && gain <= 1.0) {
+            return Err(ParamError::at("gain", "the averaging gain must be in (0, 1]"));
+        }
+        Ok(())
+    }
+
     pub fn new(initial_rtt: Time, beta: f64, gain: f64) -> AveragedTimeout {
         AveragedTimeout { rtt: initial_rtt.as_secs_f64(), beta, gain, armed: false }
     }

@@ -75,6 +75,7 @@ impl Decbit {
         if !(cfg.decrease > 0.0 && cfg.decrease < 1.0) {
             return Err(ParamError::at("decrease", "a decrease factor is between 0 and 1"));
         }
+        AveragedTimeout::check(cfg.initial_rtt, cfg.beta, cfg.gain)?;
         let timer = AveragedTimeout::new(cfg.initial_rtt, cfg.beta, cfg.gain);
         Ok(Decbit { cfg, win: SendWindow::default(), w: 1.0, from: 0, size: 1, seen: 0, set: 0, timer })
     }

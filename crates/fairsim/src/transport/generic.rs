@@ -74,12 +74,7 @@ impl Generic {
         if cfg.window == 0 {
             return Err(ParamError::at("window", "a window must be at least 1 packet"));
         }
-        if !(cfg.beta > 0.0 && cfg.beta.is_finite()) {
-            return Err(ParamError::at("beta", "the timeout multiplier must be positive"));
-        }
-        if !(cfg.gain > 0.0 && cfg.gain <= 1.0) {
-            return Err(ParamError::at("gain", "the averaging gain must be in (0, 1]"));
-        }
+        AveragedTimeout::check(cfg.initial_rtt, cfg.beta, cfg.gain)?;
         Ok(Generic::new(cfg))
     }
 

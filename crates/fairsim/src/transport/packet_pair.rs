@@ -117,6 +117,13 @@ impl PacketPair {
         if !(cfg.alpha > 0.0 && cfg.alpha <= 1.0) {
             return Err(ParamError::at("alpha", "the gain is in (0, 1] (stable below 1)"));
         }
+        // a timeout of zero would fire again at the instant it was set, for ever
+        if cfg.initial_timeout == Time::ZERO {
+            return Err(ParamError::at("initial_timeout", "must be longer than 0s"));
+        }
+        if !(cfg.timeout_factor > 0.0 && cfg.timeout_factor.is_finite()) {
+            return Err(ParamError::at("timeout_factor", "must be a positive number"));
+        }
         let mu = Fuzzy::new(&FuzzyConfig {
             error_low: cfg.error_low,
             error_mid: cfg.error_mid,

@@ -8,6 +8,7 @@
 //! Jacobson 1988 used k = 2, RFC 6298 k = 4 (the default here). The timer is fine-grained (no
 //! 500 ms BSD ticks); `min_rto` and `max_rto` bound it.
 
+use crate::params::ParamError;
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +31,23 @@ impl Default for RtoConfig {
             max_rto: Time::from_secs(64),
             rttvar_factor: 4.0,
         }
+    }
+}
+
+impl RtoConfig {
+    /// A timeout that can be zero would fire again at the instant it was set, and the sender
+    /// would retransmit at that instant for ever: before the first sample, after backing off
+    /// to `max_rto`, and when srtt + k·rttvar is not a number.
+    pub fn check(&self) -> Result<(), ParamError> {
+        for (name, t) in [("initial_rto", self.initial_rto), ("max_rto", self.max_rto)] {
+            if t == Time::ZERO {
+                return Err(ParamError::at(name, "must be longer than 0s"));
+            }
+        }
+        if !(self.rttvar_factor >= 0.0 && self.rttvar_factor.is_finite()) {
+            return Err(ParamError::at("rttvar_factor", "must be a number, 0 or more"));
+        }
+        Ok(())
     }
 }
 

@@ -123,6 +123,7 @@ impl Tcp {
         if cfg.initial_cwnd.is_nan() || cfg.initial_cwnd < 1.0 {
             return Err(ParamError::at("initial_cwnd", "must be at least 1 packet"));
         }
+        cfg.rto().check()?;
         let vegas = vegas.map(Vegas::checked).transpose()?;
         Ok(Tcp {
             cwnd: cfg.initial_cwnd,
