@@ -84,11 +84,41 @@ PARAMETERS = """
 # what an added parameter is set to: ordinary values of each type, and the extremes
 ADDED = [1, 2, 10, 0.1, "10ms", "1s", "1Mbps", "1000B", "flow", False, ["a", "b"], *EXTREMES[:-2]]
 
+# the edges of each kind of value, for a mutation that keeps the kind (and so often the
+# scenario's validity): numbers for numbers, times for times, rates for rates, ...
+EDGES = {
+    "int": [0, -1, 1, 65536, 100_000, 1 << 20, 2**31, 2**32 - 1, 2**63 - 1],
+    "float": [0.0, -1.0, 1e-20, 1e-9, 1 - 2**-53, 1e300, math.nan, math.inf],
+    "time": ["0s", "1ns", "-1ns", "1e-20s", "0.5ns", "18446744073709551615ns", "1000000000h"],
+    "rate": ["0bps", "1bps", "1Tbps", "18446744073709551615bps", "100000000000Tbps"],
+    "size": ["0B", "1B", "4GB", "4294967296B", "1000000GB"],
+    "str": ["", "x" * 100_000, "\u00e9", "a.b", "*"],
+    "list": [[], ["x"] * 10_000],
+    "table": [{}],
+    "bool": [False, True],
+}
+UNITS = {"time": r"ns|us|ms|s|min|h", "rate": r"[kMGT]?(bps|b/s|bit/s)", "size": r"[kKMG]?i?B"}
+
+
+def kind_of(value) -> str:
+    """Which list of `EDGES` a value's replacements come from."""
+    if isinstance(value, str):
+        number = r"-?[0-9.]+(e-?[0-9]+)?\s*"
+        return next((k for k, unit in UNITS.items() if re.fullmatch(number + f"({unit})", value)), "str")
+    names = {bool: "bool", int: "int", float: "float", list: "list", dict: "table"}
+    return names.get(type(value), "str")
+
+
 POSITION = st.integers(0, 1 << 16)  # taken modulo the length of what it picks from
 
-# a value replaced by an extreme, in the text or as an override
+# a value replaced by any extreme, or (three times in four) by an edge of its kind, in the text
+# or as an override
 VALUE = st.tuples(
-    st.just("value"), POSITION, st.sampled_from(range(len(EXTREMES))), st.sampled_from(["text", "set"])
+    st.just("value"),
+    POSITION,
+    POSITION,
+    st.sampled_from([True, False, False, False]),
+    st.sampled_from(["text", "set"]),
 )
 
 NAME = st.tuples(st.just("name"), POSITION, POSITION, st.sampled_from(["text", "set"]))
@@ -194,7 +224,7 @@ def _mutate_value(text: bytes, kind: str, args: list, overrides: dict) -> bytes:
             return text
         path, new = (*path, PARAMETERS[args[1] % len(PARAMETERS)]), ADDED[args[2] % len(ADDED)]
     else:
-        new = _extreme(EXTREMES[args[1]], old)
+        new = _extreme(args[1], args[2], old)
     if args[-1] == "set" and not any(isinstance(key, int) for key in path):
         overrides[".".join(map(_key, path))] = new
         return text
@@ -215,14 +245,21 @@ def paths(text: bytes) -> list[tuple]:
 
 
 def _paths(node, prefix=()):
-    """Every value's path in the document, tables and arrays included, parents first."""
+    """Every value's path in the document, tables and arrays included, parents first; not the
+    papers' numbers (`[published]`), which only `fairsim reproduce` reads."""
     children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
     for key, child in children:
+        if (*prefix, key) == ("published",):
+            continue
         yield (*prefix, key)
         yield from _paths(child, (*prefix, key))
 
 
-def _extreme(choice, old):
+def _extreme(index: int, any_kind: bool, old):
+    if not any_kind:
+        edges = EDGES[kind_of(old)]
+        return edges[index % len(edges)]
+    choice = EXTREMES[index % len(EXTREMES)]
     if choice == "near-miss":
         return _near_miss(old) if isinstance(old, str) else old
     if choice == "wrong-type":

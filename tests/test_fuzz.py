@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 from api_worker import ApiWorker, Outcome, defect
 from hypothesis import HealthCheck, given, note, seed, settings
-from mutations import EXTREMES, apply, cases, paths
+from mutations import EDGES, EXTREMES, apply, cases, kind_of, paths
 
 from conftest import ROOT
 
@@ -66,7 +66,7 @@ def signature(kind: str, outcome: Outcome) -> str:
     """What tells failures of one kind apart: the exception and its message, without the names
     and numbers of this input."""
     text = outcome.type + " " + (outcome.message if kind != "abort" else outcome.detail.strip()[-200:])
-    return kind + " " + re.sub(r"`[^`]*`|\"[^\"]*\"|'[^']*'|\d+", "_", text)[:300]
+    return kind + " " + re.sub(r"`[^`]*`|\"[^\"]*\"|'[^']*'|\S*\d\S*", "_", text)[:300]
 
 
 def save(kind: str, outcome: Outcome, base: Path, data: bytes, overrides: list[str]) -> Path:
@@ -181,7 +181,25 @@ def test_value_mutations_go_through_the_text_and_through_overrides():
     base = (ROOT / "scenarios/examples/dumbbell.toml").read_bytes()
     window = next(i for i, p in enumerate(paths(base)) if p == ("flows", "ftp1", "window"))
     huge = EXTREMES.index(2**32 - 1)
-    text, sets = apply(base, [("value", window, huge, "set")])
+    text, sets = apply(base, [("value", window, huge, True, "set")])
     assert (text, sets) == (base, ["flows.ftp1.window=4294967295"])
-    text, sets = apply(base, [("value", window, huge, "text")])
+    text, sets = apply(base, [("value", window, huge, True, "text")])
     assert sets == [] and tomllib.loads(text.decode())["flows"]["ftp1"]["window"] == 2**32 - 1
+
+
+def test_values_are_replaced_by_edges_of_their_kind():
+    assert [kind_of(v) for v in ("10ms", "1.5s", "56kbps", "10 Mb/s", "64KiB", "1000B", "ftp", 3, 0.5)] == [
+        "time",
+        "time",
+        "rate",
+        "rate",
+        "size",
+        "size",
+        "str",
+        "int",
+        "float",
+    ]
+    base = (ROOT / "scenarios/examples/dumbbell.toml").read_bytes()
+    delay = next(i for i, p in enumerate(paths(base)) if p == ("links", "bottleneck", "delay"))
+    _, sets = apply(base, [("value", delay, EDGES["time"].index("1ns"), False, "set")])
+    assert sets == ["links.bottleneck.delay=1ns"]
