@@ -8,6 +8,7 @@ says what to expect: `# exit:` (2 unless given), `# expect:` (text the message m
 `# max_events:` (the run must end within that many events, so a hang is not traded for events).
 """
 
+import json
 import os
 import re
 import subprocess
@@ -163,3 +164,11 @@ def test_overrides_reach_names_with_an_equals_sign(api):
     `--set` split the key at the `=` inside its quotes)."""
     outcome = api.check("dks89/fig1_telnet_delay", ['pairs."FQ delta=0".qdisc=fcfs'], steps=1, events=1)
     assert outcome.kind == "ok", outcome
+
+
+def test_errors_stay_short_whatever_the_input(api):
+    """Ten thousand duplicate nodes are one problem, not a message that repeats the override and
+    every node name for each of them (the fuzzer found 500 MB of text and a 10 s "hang")."""
+    outcome = api.check("examples/dumbbell", ["nodes=" + json.dumps(["x"] * 10_000)])
+    assert outcome.kind == "rejected", outcome.kind
+    assert len(outcome.message) < 100_000, f"{len(outcome.message):,} characters"
