@@ -4,6 +4,7 @@ errors at their cause, bytes that are not UTF-8."""
 
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
@@ -56,7 +57,32 @@ def test_a_whole_table_adds_a_flow():
     ],
 )
 def test_names_from_options_get_a_suggestion(small_path, option, value, want):
-    assert want in fairsim_cli("run", small_path, "--no-progress", option, value)
+    err = fairsim_cli("run", small_path, "--no-progress", option, value)
+    assert want in err
+    if option != "--set":  # named as the option the user typed, not the override it became
+        assert err.endswith(f"(from {option} {value})"), err
+
+
+def test_an_override_may_name_a_pair_whose_name_holds_an_equals_sign():
+    sc = fairsim.load("dks89/fig1_telnet_delay", set={'pairs."FQ delta=0".qdisc': "fcfs"})
+    links = tomllib.loads(sc.resolved_toml("FQ delta=0"))["links"].values()
+    assert {link[d]["qdisc"]["kind"] for link in links for d in ("forward", "reverse")} == {"fcfs"}
+
+
+def test_messages_stay_short_for_thousands_of_problems(small_path):
+    err = fairsim_cli("validate", small_path, "--set", "nodes=" + str(["x"] * 5000))
+    assert "node `x` is declared 5000 times" in err
+    assert len(err) < 20_000, f"{len(err):,} characters"
+
+
+def test_a_reader_that_closes_the_pipe_is_no_error():
+    lister = subprocess.Popen(
+        [sys.executable, "-m", "fairsim.cli", "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    lister.stdout.readline()
+    lister.stdout.close()  # as `fairsim list | head -1` does
+    assert lister.wait(timeout=60) in (0, 1)
+    assert lister.stderr.read() == b""
 
 
 def test_an_unclosed_array_is_reported_where_it_opens(small_path):

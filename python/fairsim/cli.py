@@ -1,7 +1,8 @@
 """The `fairsim` command line.
 
 Exit codes: 0 success; 2 bad input (a malformed scenario, an unknown pair, a bad option);
-130 interrupted by Ctrl-C (partial results are printed and written); 1 an internal error.
+130 interrupted by Ctrl-C (partial results are printed and written); 1 an internal error, or
+standard output closed by its reader (`fairsim list | head`), which is not reported.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from fairsim.tables import console, emit
 
 EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130
+#: Standard output closed by its reader (`| head`): quiet, with the code click gives it too.
+EXIT_BROKEN_PIPE = 1
+#: `ctx.meta` key: overrides that a command built from its options, and the option as typed.
+OPTION_OVERRIDES = "fairsim.option_overrides"
 
 err = Console(stderr=True, highlight=False)
 
@@ -36,9 +41,13 @@ class _Cli(click.Group):
         try:
             return super().invoke(ctx)
         except ScenarioError as e:
+            options = ctx.meta.get(OPTION_OVERRIDES, {})
             for d in getattr(e, "diagnostics", None) or [str(e)]:
-                err.print(f"[bold red]error[/]: {_diagnostic(d)}", markup=True, soft_wrap=True)
+                err.print(f"[bold red]error[/]: {_diagnostic(d, options)}", markup=True, soft_wrap=True)
             raise click.exceptions.Exit(EXIT_INPUT) from None
+        except BrokenPipeError:  # `fairsim list | head`: the reader has all it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit's flush
+            raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
         except InternalError as e:  # a panic in the engine: its message says it is a bug
             err.print(f"[bold red]internal error[/]: {_escape(str(e))}", soft_wrap=True, markup=True)
             raise click.exceptions.Exit(1) from None
@@ -60,13 +69,25 @@ class _Cli(click.Group):
             raise click.exceptions.Exit(1) from None
 
 
-def _diagnostic(d) -> str:
+def _diagnostic(d, options: dict[str, str]) -> str:
+    """A diagnostic as the engine writes it, the field in bold; an override that the command
+    built from an option (`--trace ftpp`) is named as that option."""
     if isinstance(d, str):
         return d
     where = d["file"] + (f":{d['line']}" if d["line"] else "") + (f":{d['column']}" if d["column"] else "")
     field = f"[bold]{d['field']}[/]: " if d["field"] else ""
-    via = f" (from {d.get('origin', '--set')} {d['from_override']})" if d["from_override"] else ""
-    return f"{where}: {field}{_escape(d['message'])}{via}"
+    override = d["from_override"]
+    via = ""
+    if override in options:
+        via = f" (from {options[override]})"
+    elif override:
+        via = f" (from {d.get('origin', '--set')} {_shortened(override)})"
+    return f"{where}: {field}{_escape(d['message'])}{_escape(via)}"
+
+
+def _shortened(text: str, most: int = 120) -> str:
+    """An echoed override cut as the engine cuts it: ten thousand node names are not repeated."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters in all)"
 
 
 def _escape(text: str) -> str:
@@ -151,13 +172,15 @@ def run_cmd(
 ):
     """Run SCENARIO (a file, or a bundled name such as examples/dumbbell) under its pairs."""
     sets = list(sets)
-    for key, values in (
-        ("run.fluid_reference", gps_ports),
-        ("run.trace", trace_flows),
-        ("run.trace_queues", trace_queues),
+    built = click.get_current_context().meta.setdefault(OPTION_OVERRIDES, {})
+    for key, option, values in (
+        ("run.fluid_reference", "--gps", gps_ports),
+        ("run.trace", "--trace", trace_flows),
+        ("run.trace_queues", "--trace-queue", trace_queues),
     ):
         if values:
             sets.append(f"{key}=" + json.dumps(list(values)))
+            built[sets[-1]] = " ".join(f"{option} {v}" for v in values)
     sc = open_scenario(scenario, sets, origin="--set")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", FairsimWarning)

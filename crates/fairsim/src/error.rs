@@ -36,9 +36,18 @@ impl fmt::Display for Diagnostic {
         }
         write!(f, "{}", self.message)?;
         if let Some(o) = &self.from_override {
-            write!(f, " (from {} {o})", self.origin)?;
+            write!(f, " (from {} {})", self.origin, abbreviated(o, 120))?;
         }
         Ok(())
+    }
+}
+
+/// `text` cut to its first `max` characters, saying how much was left out: an override echoed
+/// in a message need not repeat ten thousand node names.
+fn abbreviated(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => text.into(),
+        Some((end, _)) => format!("{}... ({} characters in all)", &text[..end], text.chars().count()).into(),
     }
 }
 

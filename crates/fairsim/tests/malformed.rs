@@ -79,6 +79,28 @@ fn errors_in_overridden_values_name_the_override() {
     assert!(msg.contains("KEY=VALUE"));
 }
 
+#[test]
+fn messages_stay_short_whatever_the_input() {
+    // ten thousand copies of one node: one problem for the name, the override echoed in brief,
+    // and at most MAX_DIAGNOSTICS problems listed
+    let nodes = format!("nodes={:?}", vec!["x"; 10_000]);
+    let Err(Error::Scenario(diags)) = Scenario::parse(SMALL, "x.toml", &[nodes]) else { panic!() };
+    assert!(diags.len() <= fairsim::scenario::MAX_DIAGNOSTICS + 1, "{} diagnostics", diags.len());
+    let twice: Vec<_> = diags.iter().filter(|d| d.message.contains("declared")).collect();
+    assert_eq!(twice.len(), 1);
+    assert_eq!(twice[0].message, "node `x` is declared 10000 times");
+    let text: String = diags.iter().map(|d| d.to_string() + "\n").collect();
+    assert!(text.len() < 20_000, "{} characters", text.len());
+    assert!(text.contains("characters in all)"), "{text}");
+    // many distinct problems: the first ones, then how many more
+    let flows: String =
+        (0..200).map(|i| format!("f{i} = {{ src = \"a\", dst = \"nowhere\", app = \"ftp\" }}\n")).collect();
+    let many = SMALL.replace("ftp1 = ", &format!("{flows}ftp1 = "));
+    let Err(Error::Scenario(diags)) = Scenario::parse(&many, "x.toml", &[]) else { panic!() };
+    assert_eq!(diags.len(), fairsim::scenario::MAX_DIAGNOSTICS + 1);
+    assert_eq!(diags.last().unwrap().message, "... and 150 more problems (the first 50 are listed)");
+}
+
 const SMALL: &str = "nodes = [\"a\", \"b\"]\n[run]\nduration = \"10s\"\n[links]\nab = { between = [\"a\", \"b\"], rate = \"1Mbps\" }\n[flows]\nftp1 = { src = \"a\", dst = \"b\", app = \"ftp\" }\nftp2 = { src = \"a\", dst = \"b\", app = \"ftp\" }\n";
 
 /// The one message of a scenario that is refused.

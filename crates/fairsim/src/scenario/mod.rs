@@ -227,7 +227,7 @@ impl Scenario {
         validate::validate(raw, file, overrides).map_err(|problems| {
             let mut diags: Vec<Diagnostic> = problems.iter().map(|p| located.diagnostic(p)).collect();
             diags.dedup();
-            Error::Scenario(diags)
+            Error::Scenario(at_most(MAX_DIAGNOSTICS, diags))
         })
     }
 
@@ -353,6 +353,31 @@ impl Scenario {
     pub fn node_name(&self, n: NodeId) -> &str {
         &self.nodes[n.idx()]
     }
+}
+
+/// How many problems one load reports: enough for every mistake a person makes at once, few
+/// enough that a generated file with thousands of errors gives a message one can read.
+pub const MAX_DIAGNOSTICS: usize = 50;
+
+/// The first `max` diagnostics, and one more saying how many were left out.
+fn at_most(max: usize, mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if diags.len() > max {
+        let left_out = diags.len() - max;
+        diags.truncate(max);
+        let file = diags[0].file.clone();
+        let origin = diags[0].origin.clone();
+        let message = format!("... and {left_out} more problems (the first {max} are listed)");
+        diags.push(Diagnostic {
+            file,
+            line: None,
+            column: None,
+            field: String::new(),
+            message,
+            from_override: None,
+            origin,
+        });
+    }
+    diags
 }
 
 /// Turns problems into diagnostics with file positions.

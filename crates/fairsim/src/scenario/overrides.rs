@@ -57,6 +57,20 @@ pub fn split_path(key: &str) -> Option<Vec<String>> {
     Some(segs)
 }
 
+/// `KEY=VALUE` split at the first `=` outside a quoted key segment, so that a key such as
+/// `pairs."FQ delta=0".qdisc` reaches the pair of that name.
+fn split_assignment(text: &str) -> Option<(&str, &str)> {
+    let mut quoted = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '=' if !quoted => return Some((&text[..i], &text[i + 1..])),
+            _ => {}
+        }
+    }
+    None
+}
+
 impl Override {
     /// Reads `KEY=VALUE`; `origin` names overrides in messages (`--set`, `set=`).
     pub fn parse(text: &str, origin: &str) -> Result<Override> {
@@ -65,7 +79,7 @@ impl Override {
                 "{origin} expects KEY=VALUE with a dotted KEY such as flows.ftp1.window=8, got `{text}`"
             ))
         };
-        let (key, raw) = text.split_once('=').ok_or_else(bad)?;
+        let (key, raw) = split_assignment(text).ok_or_else(bad)?;
         let path = split_path(key.trim()).ok_or_else(bad)?;
         let raw = raw.trim();
         let value = raw.parse::<Value>().unwrap_or_else(|_| Value::from(raw));
@@ -135,6 +149,15 @@ mod tests {
             Override::parse(s, "--set").unwrap().apply(&mut d).unwrap();
         }
         d.to_string()
+    }
+
+    #[test]
+    fn a_quoted_key_segment_may_hold_an_equals_sign() {
+        let out = applied("[pairs]\n\"FQ delta=0\" = { qdisc = \"fq\" }\n", &["pairs.\"FQ delta=0\".qdisc=fcfs"]);
+        let t: toml::Table = out.parse().unwrap();
+        assert_eq!(t["pairs"]["FQ delta=0"]["qdisc"].as_str(), Some("fcfs"));
+        let o = Override::parse("flows.a.name=x=y", "--set").unwrap();
+        assert_eq!(o.value.as_str(), Some("x=y"), "the value may hold `=` too");
     }
 
     fn refused(doc: &str, set: &str) -> Problem {

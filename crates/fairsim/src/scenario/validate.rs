@@ -124,12 +124,18 @@ fn check_nodes(names: &[String], pb: &mut Problems) -> Vec<String> {
     if names.is_empty() {
         pb.add(&["nodes"], "a scenario needs at least two nodes");
     }
+    // each name once, however often it repeats: a message per copy would grow with the input
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for n in names {
+        *seen.entry(n.as_str()).or_default() += 1;
+    }
     for (i, n) in names.iter().enumerate() {
         let at = i.to_string();
         if n.trim().is_empty() {
             pb.add(&["nodes", &at], "a node needs a name");
-        } else if names[..i].contains(n) {
-            pb.add(&["nodes", &at], format!("node `{n}` is declared twice"));
+        } else if let Some(count) = seen.remove(n.as_str()).filter(|c| *c > 1) {
+            let times = if count == 2 { "twice".to_string() } else { format!("{count} times") };
+            pb.add(&["nodes", &at], format!("node `{n}` is declared {times}"));
         }
     }
     names.to_vec()
