@@ -9,6 +9,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from fairsim.tables import console as table_console
+from fairsim.tables import emit
+
 EXIT_INTERRUPTED = 130
 
 
@@ -31,7 +34,7 @@ def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, p
     """
     from fairsim import FairsimError, reproduce
 
-    console = Console(highlight=False)
+    console = table_console()
     if list_:
         _list(console, reproduce.papers())
         return
@@ -59,7 +62,7 @@ def _list(console: Console, papers: dict) -> None:
         table.add_column("file", style="dim")
         for e in p.experiments:
             table.add_row(e.id, e.title, e.file)
-        console.print(table)
+        emit(table, console)
         console.print(f"  [dim]{p.citation} {len(p.claims)} claims.[/]\n")
 
 
@@ -70,7 +73,7 @@ def _summary(console: Console, report, folder: Path) -> None:
         table.add_column(col, overflow="fold")
     for c, v in report.verdicts:
         table.add_row(c.id, marks[v.held], v.measured)
-    console.print(table)
+    emit(table, console)
     claims, grades = report.claim_counts(), report.grade_counts()
     o = report.outcome
     console.print(

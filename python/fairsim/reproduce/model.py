@@ -177,7 +177,7 @@ def run_paper(
             spans.append((first, len(runs)))
     started = time.monotonic()
     reports, interrupted = execute(
-        None, runs, progress=progress, jobs=jobs, scenarios=cores, title=f"{paper.id}: {len(runs)} runs"
+        None, runs, progress=progress, jobs=jobs, scenarios=cores, title=paper.id
     )
     wall = time.monotonic() - started
     measurements: dict[str, Measurements] = {}
