@@ -176,9 +176,7 @@ def run_paper(
             groups.append((exp.id, x, sc))
             spans.append((first, len(runs)))
     started = time.monotonic()
-    reports, interrupted = execute(
-        None, runs, progress=progress, jobs=jobs, scenarios=cores, title=paper.id
-    )
+    reports, interrupted = execute(None, runs, progress=progress, jobs=jobs, scenarios=cores, title=paper.id)
     wall = time.monotonic() - started
     measurements: dict[str, Measurements] = {}
     sweeps: dict[str, list[tuple[float, Measurements]]] = {}
