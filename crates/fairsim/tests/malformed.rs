@@ -101,6 +101,18 @@ fn messages_stay_short_whatever_the_input() {
     assert_eq!(diags.last().unwrap().message, "... and 150 more problems (the first 50 are listed)");
 }
 
+#[test]
+fn a_member_written_as_an_array_is_named_itself() {
+    let with = |link: &str| SMALL.replace("ab = { between = [\"a\", \"b\"], rate = \"1Mbps\" }", link);
+    let Err(Error::Scenario(diags)) = Scenario::parse(&with("ab = [\"a\", \"b\"]"), "x.toml", &[]) else { panic!() };
+    assert_eq!(
+        diags[0].to_string(),
+        "x.toml:5:1: links.ab: a link is a table (`ab = { ... }` or `[links.ab]`), not the array [\"a\", \"b\"]"
+    );
+    let Err(Error::Scenario(diags)) = Scenario::parse(SMALL, "x.toml", &["flows.ftp1=3".into()]) else { panic!() };
+    assert!(diags[0].to_string().ends_with("flows.ftp1: a flow is a table (`ftp1 = { ... }` or `[flows.ftp1]`), not the integer 3 (from --set flows.ftp1=3)"), "{}", diags[0]);
+}
+
 const SMALL: &str = "nodes = [\"a\", \"b\"]\n[run]\nduration = \"10s\"\n[links]\nab = { between = [\"a\", \"b\"], rate = \"1Mbps\" }\n[flows]\nftp1 = { src = \"a\", dst = \"b\", app = \"ftp\" }\nftp2 = { src = \"a\", dst = \"b\", app = \"ftp\" }\n";
 
 /// The one message of a scenario that is refused.
@@ -273,7 +285,7 @@ fn schema_types_are_named_as_tables() {
     let cases = [
         (
             "links.ab=5",
-            "x.toml: links.ab: invalid type: integer `5`, expected a table (a link) (from --set links.ab=5)",
+            "x.toml: links.ab: a link is a table (`ab = { ... }` or `[links.ab]`), not the integer 5 (from --set links.ab=5)",
         ),
         ("run=1", "x.toml: run: invalid type: integer `1`, expected a table ([run]) (from --set run=1)"),
         ("flows=3", "x.toml: flows: invalid type: integer `3`, expected a table (from --set flows=3)"),

@@ -221,6 +221,9 @@ impl Scenario {
             }
         }
         located.overrides = &sets;
+        if let Some(p) = schema::member_not_a_table(&editable) {
+            return Err(Error::Scenario(vec![located.diagnostic(&p)]));
+        }
         let merged = editable.to_string();
         let raw: schema::RawScenario = serde_path_to_error::deserialize(toml::Deserializer::new(&merged))
             .map_err(|e| Error::Scenario(vec![located.serde_error(&e)]))?;

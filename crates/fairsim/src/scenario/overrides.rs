@@ -8,12 +8,10 @@
 //! typo than a wish to add one, which is done by setting the member to a whole inline table
 //! (`flows.new={ src = "a", dst = "b", app = "ftp" }`).
 
+use super::schema::MEMBERS;
 use super::Problem;
 use crate::error::{did_you_mean, dotted, names, Error, Result};
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
-
-/// The tables whose members are named by the user, and what a member is called in messages.
-const MEMBERS: [(&str, &str); 3] = [("flows", "flow"), ("links", "link"), ("pairs", "pair")];
 
 #[derive(Debug, Clone)]
 pub struct Override {

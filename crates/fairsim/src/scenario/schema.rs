@@ -9,6 +9,35 @@ use crate::units::{BufferLimit, Bytes, Rate, Time};
 use indexmap::IndexMap;
 use serde::{de, Deserialize, Deserializer};
 
+/// The tables whose members are named by the user, and what a member is called in messages.
+pub const MEMBERS: [(&str, &str); 3] = [("flows", "flow"), ("links", "link"), ("pairs", "pair")];
+
+/// A member of `flows`, `links` or `pairs` written as something other than a table (`in =
+/// ["a", "gw"]`): serde would read a table's fields from an array in order and blame its first
+/// element, so the shape is checked first and the member itself named.
+pub fn member_not_a_table(doc: &toml_edit::DocumentMut) -> Option<super::Problem> {
+    MEMBERS.iter().find_map(|(table, what)| {
+        let members = doc.get(table)?.as_table_like()?;
+        let (name, item) = members.iter().find(|(_, item)| item.as_table_like().is_none())?;
+        let shown = match item.as_value() {
+            Some(v) => format!("the {} {}", v.type_name(), short(v.to_string().trim(), 60)),
+            None => "an array of tables".to_string(),
+        };
+        Some(super::Problem {
+            path: vec![table.to_string(), name.to_string()],
+            message: format!("a {what} is a table (`{name} = {{ ... }}` or `[{table}.{name}]`), not {shown}"),
+        })
+    })
+}
+
+/// `text` cut to `max` characters, with an ellipsis where it was cut.
+fn short(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawScenario {
