@@ -2,7 +2,7 @@
 mutated (`mutations`) are loaded, validated and, when valid, run for a bounded number of events
 under every pair, in a memory-capped child process (`api_worker`). A failure is a panic or
 `InternalError`, an abort or a signal, a hang (an input taking longer than
-FAIRSIM_FUZZ_TIMEOUT, 10 s), a Python exception other than fairsim's own, or an error message
+FAIRSIM_FUZZ_TIMEOUT, 30 s), a Python exception other than fairsim's own, or an error message
 that does not name the file. Failing inputs are saved to tests/fuzz-crashes/ (one file per kind
 of failure, the smallest input found), and hypothesis prints the shrunk case (it shrinks for at
 most 5 minutes).
@@ -36,7 +36,7 @@ from conftest import ROOT
 
 SECONDS = float(os.environ.get("FAIRSIM_FUZZ_SECONDS", "10"))
 SEED = int(os.environ.get("FAIRSIM_FUZZ_SEED", "0"))
-TIMEOUT = float(os.environ.get("FAIRSIM_FUZZ_TIMEOUT", "10"))
+TIMEOUT = float(os.environ.get("FAIRSIM_FUZZ_TIMEOUT", "30"))
 KEEP_GOING = os.environ.get("FAIRSIM_FUZZ_KEEP_GOING") == "1"
 CRASHES = ROOT / "tests" / "fuzz-crashes"
 
