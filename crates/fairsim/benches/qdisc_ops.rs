@@ -7,10 +7,10 @@
 //! docs/performance.md. The discipline is driven directly, without a network around it.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use fairsim::engine::rng::stream;
 use fairsim::net::{FlowId, NodeId, Packet, PacketKind};
 use fairsim::params::Params;
 use fairsim::qdisc::{self, FlowMeta, PortInfo, QdiscCtx};
+use fairsim::rng::stream;
 use fairsim::units::{BufferLimit, Rate, Time};
 use std::time::Duration;
 
@@ -52,7 +52,15 @@ fn port(n: usize) -> PortInfo {
 /// A 1000-byte packet of `flow`, labeled with a rate as a CSFQ edge would have (a core reads
 /// the label; the other disciplines ignore it).
 fn packet(flow: usize, seq: u64) -> Packet {
-    Packet { id: seq, flow: FlowId(flow as u32), seq, size: 1000, dst: NodeId(1), label: 1e5, ..qdisc::fifo::blank() }
+    Packet {
+        id: seq,
+        flow: FlowId(flow as u32),
+        seq,
+        size: 1000,
+        dst: NodeId(1),
+        label: 1e5,
+        ..fairsim::net::Packet::blank()
+    }
 }
 
 fn bench(c: &mut Criterion) {

@@ -15,12 +15,14 @@
 
 pub mod engine;
 pub mod error;
+pub mod heap;
 pub mod limits;
 pub mod net;
 pub mod params;
 pub mod qdisc;
 pub mod reference;
 pub mod report;
+pub mod rng;
 pub mod scenario;
 pub mod stats;
 pub mod traffic;

@@ -6,8 +6,9 @@
 
 use crate::engine::Simulation;
 use crate::params::Params;
+use crate::reference::max_min::max_min;
 use crate::scenario::params_table;
-use crate::stats::fairness::{jain, max_min};
+use crate::stats::fairness::jain;
 use crate::stats::{FlowCounters, PortCounters, Summary};
 use crate::units::Time;
 use serde::Serialize;

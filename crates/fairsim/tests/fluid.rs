@@ -23,7 +23,7 @@ fn port() -> PortInfo {
 }
 
 fn packet(flow: usize, seq: u64, size: u32) -> Packet {
-    Packet { id: seq, flow: FlowId(flow as u32), seq, size, dst: NodeId(1), ..fairsim::qdisc::fifo::blank() }
+    Packet { id: seq, flow: FlowId(flow as u32), seq, size, dst: NodeId(1), ..fairsim::net::Packet::blank() }
 }
 
 /// (gap before the arrival in µs, conversation, size in bytes)

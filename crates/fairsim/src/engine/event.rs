@@ -4,14 +4,11 @@
 //! and seed. Events name their target by dense id; the main loop dispatches them with `match`.
 
 use crate::net::{FlowId, PortId};
+use crate::transport::TimerId;
 use crate::units::Time;
 
 /// A transport may keep this many independent timers per flow.
 pub const TIMERS_PER_FLOW: usize = 4;
-
-/// Which of a flow's timers (index into its timer slots).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct TimerId(pub u8);
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Event {

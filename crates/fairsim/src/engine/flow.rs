@@ -1,8 +1,8 @@
 //! A flow's run-time state: its application, its sender and sink, its timers and counters.
 
 use super::event::{TimerSlot, TIMERS_PER_FLOW};
-use super::rng::SimRng;
 use crate::net::PortId;
+use crate::rng::SimRng;
 use crate::stats::FlowCounters;
 use crate::traffic::TimedSource;
 use crate::transport::sink::Receiver;

@@ -3,15 +3,16 @@
 //! Hosts and switches are infinitely fast (thesis §6.5): a packet arriving at a node is handed
 //! on, delivered or acknowledged at the same instant, so queues form only at output ports.
 
-use super::event::{Event, EventQueue, TimerFire, TimerId};
+use super::event::{Event, EventQueue, TimerFire};
 use super::flow::FlowState;
-use super::rng;
 use crate::error::{Error, Result};
 use crate::net::{FlowId, Packet, PacketKind, Port, PortId, PortTrace};
 use crate::qdisc::{DropReason, QdiscCtx};
+use crate::rng;
 use crate::scenario::{Component, PairSpec, Problem, Scenario};
 use crate::stats::PortStats;
 use crate::traffic::{App, TimedSource};
+use crate::transport::TimerId;
 use crate::transport::{Action, AgentCtx, Sender};
 use crate::units::Time;
 use std::time::{Duration, Instant};

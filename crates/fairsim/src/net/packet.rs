@@ -72,6 +72,28 @@ pub struct Packet {
 }
 
 impl Packet {
+    /// A packet with every field zero, for building probes and tests.
+    pub fn blank() -> Packet {
+        Packet {
+            id: 0,
+            flow: FlowId(0),
+            kind: PacketKind::Data,
+            seq: 0,
+            size: 0,
+            src: NodeId(0),
+            dst: NodeId(0),
+            sent_at: Time::ZERO,
+            echo_sent_at: Time::ZERO,
+            echo_seq: 0,
+            enqueued_at: Time::ZERO,
+            hop: 0,
+            congestion: false,
+            retransmission: false,
+            priority: 0,
+            label: 0.0,
+        }
+    }
+
     pub fn is_data(&self) -> bool {
         self.kind == PacketKind::Data
     }

@@ -6,8 +6,8 @@
 //! "transmission done" and one pending "arrival" event, whatever the load (htsim's idiom).
 
 use super::{NodeId, Packet};
-use crate::engine::rng::SimRng;
 use crate::qdisc::Qdisc;
+use crate::rng::SimRng;
 use crate::stats::PortStats;
 use crate::units::{BufferLimit, Rate, Time};
 use std::collections::VecDeque;

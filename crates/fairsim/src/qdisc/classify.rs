@@ -134,7 +134,7 @@ impl Buckets {
     }
 
     /// Draws a new hash salt if a perturbation is due at `now`.
-    pub fn perturb_if_due(&mut self, now: crate::units::Time, rng: &mut crate::engine::rng::SimRng) {
+    pub fn perturb_if_due(&mut self, now: crate::units::Time, rng: &mut crate::rng::SimRng) {
         if self.perturb_every == crate::units::Time::ZERO || now < self.next_perturbation {
             return;
         }
@@ -213,7 +213,7 @@ mod tests {
         let port = port_with_flows(&[(0, 1)]);
         let c = Classifier::new(ConversationKey::Flow, &port);
         let mut b = Buckets::new(2, &HashMap::new(), &c, &port).unwrap().perturbed_every(Time(1));
-        let mut rng = crate::engine::rng::stream(1, "test");
+        let mut rng = crate::rng::stream(1, "test");
         let far = Time(1 << 50);
         b.perturb_if_due(far, &mut rng);
         assert_eq!(b.next_perturbation, Time((1 << 50) + 1));

@@ -24,7 +24,7 @@ use super::fifo::Fifo;
 use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::stats::fairness::max_min;
+use crate::reference::max_min::max_min;
 use crate::units::{BufferLimit, Rate, Time};
 use serde::{Deserialize, Serialize};
 

@@ -49,27 +49,3 @@ impl Fifo {
         self.packets.iter().for_each(f)
     }
 }
-
-/// A packet with every field zero, for building probes.
-pub fn blank() -> Packet {
-    use crate::net::{FlowId, NodeId, PacketKind};
-    use crate::units::Time;
-    Packet {
-        id: 0,
-        flow: FlowId(0),
-        kind: PacketKind::Data,
-        seq: 0,
-        size: 0,
-        src: NodeId(0),
-        dst: NodeId(0),
-        sent_at: Time::ZERO,
-        echo_sent_at: Time::ZERO,
-        echo_seq: 0,
-        enqueued_at: Time::ZERO,
-        hop: 0,
-        congestion: false,
-        retransmission: false,
-        priority: 0,
-        label: 0.0,
-    }
-}

@@ -8,7 +8,7 @@
 //! Ties: in packets, the conversation that most recently reached the largest length; in bytes,
 //! the lowest-numbered conversation. (Callers first prefer the arriving packet's conversation.)
 
-use super::heap::{IndexedHeap, Max};
+use crate::heap::{IndexedHeap, Max};
 
 const ABSENT: usize = usize::MAX;
 

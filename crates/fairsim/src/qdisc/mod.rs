@@ -12,7 +12,6 @@ mod fcfs;
 pub mod fifo;
 pub mod fq;
 pub mod fred;
-pub mod heap;
 mod longest;
 mod loss_list;
 mod nagle;
@@ -43,9 +42,9 @@ pub use sfq::{sfq, SfqConfig};
 pub use virtual_clock::{VirtualClock, VirtualClockConfig};
 pub use wf2q::{Wf2q, Wf2qConfig};
 
-use crate::engine::rng::SimRng;
 use crate::net::{FlowId, NodeId, Packet, PacketKind};
 use crate::params::{parse_params, Built, ParamError, Params};
+use crate::rng::SimRng;
 use crate::units::{BufferLimit, Rate, Time};
 use serde::Serialize;
 use std::sync::Arc;
@@ -385,7 +384,7 @@ pub(crate) mod testing {
     use crate::net::{FlowId, NodeId, PacketKind};
 
     pub fn pkt(flow: u32, seq: u64, size: u32) -> Packet {
-        Packet { id: seq, flow: FlowId(flow), seq, size, dst: NodeId(1), ..super::fifo::blank() }
+        Packet { id: seq, flow: FlowId(flow), seq, size, dst: NodeId(1), ..Packet::blank() }
     }
 
     pub fn ack(flow: u32, seq: u64) -> Packet {
@@ -416,7 +415,7 @@ pub(crate) mod testing {
 
     /// Runs `f` with a context at time `now`; returns what it returned and the packets dropped.
     pub fn with_ctx_at<R>(now: Time, f: impl FnOnce(&mut QdiscCtx) -> R) -> (R, Vec<(Packet, DropReason)>) {
-        let mut rng = crate::engine::rng::stream(7, "test");
+        let mut rng = crate::rng::stream(7, "test");
         let mut drops = vec![];
         let mut marks = 0;
         let r = f(&mut QdiscCtx::new(now, Rate(1_000_000), &mut rng, &mut drops, &mut marks));

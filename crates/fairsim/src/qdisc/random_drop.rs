@@ -58,7 +58,7 @@ mod tests {
         // should be the victim about a fifth of the time.
         let mut hits = [0u32; 5];
         let trials = 20_000;
-        let mut rng = crate::engine::rng::stream(3, "rd");
+        let mut rng = crate::rng::stream(3, "rd");
         for _ in 0..trials {
             let mut q =
                 RandomDrop::new(RandomDropConfig {}, &crate::qdisc::testing::port(BufferLimit::Packets(4), &[]));

@@ -295,8 +295,8 @@ impl Qdisc for Red {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rng::stream;
     use crate::qdisc::testing::{pkt, port, with_ctx};
+    use crate::rng::stream;
 
     fn rule(gentle: bool, byte_mode: bool) -> RedRule {
         RedRule::new(&RedConfig { gentle, byte_mode, ..Default::default() }).unwrap()

@@ -3,8 +3,8 @@
 //! per-packet cost benchmarks, which need a discipline alone rather than a whole scenario.
 
 use super::{DropReason, Qdisc, QdiscCtx};
-use crate::engine::rng::stream;
 use crate::net::Packet;
+use crate::rng::stream;
 use crate::units::{Rate, Time};
 
 /// What happened to the packets of a replay.

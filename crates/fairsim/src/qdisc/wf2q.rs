@@ -19,10 +19,10 @@
 //!   buffer; a dropped head has its tags undone. Ties: first arrived first.
 
 use super::classify::{Classifier, ConversationKey};
-use super::heap::{IndexedHeap, Tag};
 use super::perconv::Conversations;
 use super::tagged::shares;
 use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
+use crate::heap::{IndexedHeap, Tag};
 use crate::net::Packet;
 use crate::params::ParamError;
 use crate::units::BufferLimit;

@@ -8,7 +8,7 @@
 //! (`qdisc::fq::round`), recording its trajectory, which is piecewise linear.
 
 use super::Arrival;
-use crate::qdisc::fq::round::RoundNumber;
+use crate::reference::round::RoundNumber;
 
 pub struct Gps {
     /// (time ns, R) breakpoints; R is linear between them and constant after the last.

@@ -3,7 +3,9 @@
 //! computed exactly from a trace of arrivals at one queue.
 
 pub mod gps;
+pub mod max_min;
 pub mod preemptive;
+pub mod round;
 pub mod service;
 
 pub use gps::Gps;

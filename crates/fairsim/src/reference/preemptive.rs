@@ -4,7 +4,7 @@
 //! a trace of arrivals; it is not a network discipline (the engine's transmissions are whole).
 
 use super::{Arrival, Service};
-use crate::qdisc::fq::round::RoundNumber;
+use crate::reference::round::RoundNumber;
 
 /// The preemptive FQ service of `arrivals` (sorted by time) on a line of `rate_bps`.
 pub fn preemptive_fq(arrivals: &[Arrival], weights: &[f64], rate_bps: f64) -> Service {

@@ -260,11 +260,11 @@ impl Scenario {
     /// in a run with `seed`; `None` for the other flows.
     pub fn draws(&self, seed: u64) -> Vec<Option<(Time, u64)>> {
         let mut out = vec![None; self.flows.len()];
-        let mut group: Option<(&str, crate::engine::rng::SimRng, Time)> = None;
+        let mut group: Option<(&str, crate::rng::SimRng, Time)> = None;
         for (i, f) in self.flows.iter().enumerate() {
             let Some(d) = &f.draw else { continue };
             if group.as_ref().is_none_or(|(g, _, _)| *g != d.group) {
-                group = Some((&d.group, crate::engine::rng::stream(seed, &format!("web:{}", d.group)), f.start));
+                group = Some((&d.group, crate::rng::stream(seed, &format!("web:{}", d.group)), f.start));
             }
             let (_, rng, at) = group.as_mut().expect("set above");
             *at += Time::from_secs_f64(crate::traffic::exponential(d.mean_gap.as_secs_f64(), rng));

@@ -9,7 +9,7 @@
 //!   exactly its mean). Every on period sends at least the packet at its beginning.
 
 use super::{App, Periods};
-use crate::engine::rng::SimRng;
+use crate::rng::SimRng;
 use crate::units::Time;
 use rand::Rng;
 use rand_distr::{Distribution, Exp1, Pareto};
@@ -125,7 +125,7 @@ impl TimedSource {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rng::stream;
+    use crate::rng::stream;
     use crate::units::Rate;
 
     fn mean_gap(app: &App, n: usize) -> f64 {

@@ -6,8 +6,8 @@
 
 use super::window::SendWindow;
 use super::AgentCtx;
-use crate::engine::event::TimerId;
 use crate::params::ParamError;
+use crate::transport::TimerId;
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 

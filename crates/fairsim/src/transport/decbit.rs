@@ -15,9 +15,9 @@
 use super::averaged_timeout::{AveragedTimeout, Resend};
 use super::window::SendWindow;
 use super::{AgentCtx, Event, Sender, Series};
-use crate::engine::event::TimerId;
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::transport::TimerId;
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 
@@ -149,12 +149,12 @@ impl Sender for Decbit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::Packet;
     use crate::net::PacketKind;
-    use crate::qdisc::fifo::blank;
     use crate::transport::Action;
 
     fn ack(seq: u64, echo: u64, bit: bool) -> Packet {
-        Packet { kind: PacketKind::Ack, seq, echo_seq: echo, congestion: bit, ..blank() }
+        Packet { kind: PacketKind::Ack, seq, echo_seq: echo, congestion: bit, ..Packet::blank() }
     }
 
     fn sends(d: &mut Decbit, f: impl FnOnce(&mut Decbit, &mut AgentCtx)) -> Vec<u64> {

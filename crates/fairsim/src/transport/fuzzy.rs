@@ -163,7 +163,7 @@ mod tests {
     #[test]
     fn noise_is_smoothed() {
         let mut f = Fuzzy::new(&FuzzyConfig::default());
-        let mut rng = crate::engine::rng::stream(5, "fuzzy");
+        let mut rng = crate::rng::stream(5, "fuzzy");
         let mut worst: f64 = 0.0;
         for k in 0..500 {
             let est = f.observe(100.0 * rng.random_range(0.9..1.1));

@@ -29,9 +29,9 @@ use super::averaged_timeout::RETRANSMIT;
 use super::averaged_timeout::{AveragedTimeout, Resend};
 use super::window::SendWindow;
 use super::{AgentCtx, Event, Sender, Series};
-use crate::engine::event::TimerId;
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::transport::TimerId;
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 

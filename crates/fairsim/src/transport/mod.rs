@@ -23,11 +23,15 @@ pub use packet_pair::{PacketPair, PacketPairConfig};
 pub use tcp::{Recovery, Tcp, TcpConfig};
 pub use vegas::VegasConfig;
 
-use crate::engine::event::TimerId;
 use crate::net::Packet;
 use crate::params::{parse_params, Built, ParamError, Params};
 use crate::units::Time;
 use serde::Serialize;
+
+/// Which of a flow's timers (index into its timer slots): a transport's own name for a timer,
+/// which the engine keeps and fires without knowing what it means.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TimerId(pub u8);
 
 /// A quantity a sender can record over time (when the flow is traced).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -246,7 +250,7 @@ pub static TRANSPORTS: &[TransportKind] = &[
                 ));
             }
             let (config, resolved) = parse_params::<rlm::RlmConfig>(p)?;
-            let rng = crate::engine::rng::stream(f.seed, &format!("rlm:{}", f.name));
+            let rng = crate::rng::stream(f.seed, &format!("rlm:{}", f.name));
             Ok((Box::new(rlm::Rlm::checked(config, f.packet_size, rng)?), resolved))
         },
     },

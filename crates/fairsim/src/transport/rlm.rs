@@ -28,10 +28,10 @@
 //! the mean scaled by U[1 − jitter, 1 + jitter) (ns-2's `random_`).
 
 use super::{AgentCtx, Sender, Series};
-use crate::engine::event::TimerId;
-use crate::engine::rng::SimRng;
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::rng::SimRng;
+use crate::transport::TimerId;
 use crate::units::{Rate, Time};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;

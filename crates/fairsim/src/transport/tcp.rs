@@ -26,9 +26,9 @@ use super::rto::{Rto, RtoConfig};
 use super::vegas::{Vegas, VegasConfig};
 use super::window::SendWindow;
 use super::{AgentCtx, Event, Sender, Series};
-use crate::engine::event::TimerId;
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::transport::TimerId;
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 

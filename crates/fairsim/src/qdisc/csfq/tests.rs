@@ -1,6 +1,6 @@
 use super::*;
-use crate::engine::rng::stream;
 use crate::qdisc::testing::{pkt, port, with_ctx};
+use crate::rng::stream;
 use proptest::prelude::*;
 use rand::Rng;
 

@@ -15,8 +15,8 @@
 //! 1989 paper's buffer policy (drop the last packet of the longest conversation); the others
 //! only drop the largest bid, as chapter 3 does.
 
+use crate::heap::{IndexedHeap, Max, Tag};
 use crate::net::Packet;
-use crate::qdisc::heap::{IndexedHeap, Max, Tag};
 use crate::qdisc::perconv::{Conversations, Entry};
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};

@@ -39,14 +39,13 @@
 //! - The preemptive variant exists for analysis only, in `crate::reference`.
 
 pub mod buffers;
-pub mod round;
 
 use self::buffers::{new_store, BidStore, Structure};
-use self::round::RoundNumber;
 use super::classify::{Classifier, ConversationKey};
 use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::reference::round::RoundNumber;
 use crate::units::{BufferLimit, Bytes};
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,6 @@
 use super::*;
 use crate::net::PacketKind;
-use crate::qdisc::fifo::blank;
+
 use crate::transport::Action;
 use crate::units::Time;
 
@@ -35,7 +35,7 @@ impl Harness {
     /// An ACK (next expected `ack`) for data sent at `echo`, arriving at `at` seconds.
     fn ack(&mut self, ack: u64, at: f64) {
         self.now = Time::from_secs_f64(at);
-        let p = Packet { kind: PacketKind::Ack, seq: ack, echo_sent_at: Time::ZERO, ..blank() };
+        let p = Packet { kind: PacketKind::Ack, seq: ack, echo_sent_at: Time::ZERO, ..Packet::blank() };
         self.call(|t, c| t.on_ack(&p, c));
     }
 

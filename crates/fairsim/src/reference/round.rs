@@ -15,7 +15,7 @@
 //!   `F ≤ R`), so an arrival at that very instant starts a new busy period for it — the finish
 //!   number it gets is the same either way.
 
-use crate::qdisc::heap::{IndexedHeap, Tag};
+use crate::heap::{IndexedHeap, Tag};
 
 #[derive(Debug, Default, Clone)]
 pub struct RoundNumber {
