@@ -444,7 +444,7 @@ TESTED = (
         "FQ serves packets in increasing finish number F = max(F_prev, R(t)) + P; R advances at μ/N_ac with iterated deletion.",
         (
             "qdisc::fq::tests::serves_in_finish_number_order_so_short_packets_are_not_penalised",
-            "qdisc::fq::round::tests::iterated_deletion_handles_several_departures_in_one_step",
+            "reference::round::tests::iterated_deletion_handles_several_departures_in_one_step",
         ),
         "DKS89 §2.2",
     ),
