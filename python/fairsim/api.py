@@ -165,7 +165,4 @@ def _check_seed(seed: Any) -> None:
 
 
 def _check_pair(sc: Scenario, pair: str) -> None:
-    if pair not in sc.pairs:
-        near = _core.suggest(str(pair), sc.pairs)
-        hint = f"; did you mean `{near}`?" if near else ""
-        raise _core.FairsimError(f"{sc.file}: no pair `{pair}`{hint} (the pairs are {', '.join(sc.pairs)})")
+    sc._core.check_pair(str(pair))  # the engine's message, with the likely name

@@ -71,7 +71,6 @@ def find_scenario(name: str | Path) -> Path:
                 return matches[0]
     hint = ""
     if not path.is_absolute():
-        known = bundled_names()
-        near = _core.suggest(path.with_suffix("").as_posix() if path.suffix == ".toml" else str(path), known)
-        hint = f"; did you mean `{near}`?" if near else ""
+        typed = path.with_suffix("").as_posix() if path.suffix == ".toml" else str(path)
+        hint = _core.did_you_mean(typed, bundled_names())
     raise _core.FairsimError(f"{name}: no such file{hint} (`fairsim list` shows the bundled scenarios)")

@@ -96,6 +96,11 @@ impl PyScenario {
         guard(|| self.inner.resolved_toml(pair, seed.unwrap_or(self.inner.run.seed)).map_err(to_py))
     }
 
+    /// Raises `FairsimError` (with the likely name) unless the scenario has a pair called `name`.
+    fn check_pair(&self, name: &str) -> PyResult<()> {
+        guard(|| self.inner.pair(Some(name)).map(|_| ()).map_err(to_py))
+    }
+
     /// A run of this scenario under `pair` (the first if None) seeded with `seed`.
     #[pyo3(signature = (pair=None, seed=None))]
     fn simulation(&self, pair: Option<&str>, seed: Option<u64>) -> PyResult<PySimulation> {
@@ -191,6 +196,13 @@ fn suggest(name: &str, known: Vec<String>) -> Option<String> {
     fairsim::error::suggest(name, known.iter().map(String::as_str)).map(str::to_string)
 }
 
+/// `; did you mean `x`?` when `name` is likely a typo of a name in `known`, else "": the
+/// engine's wording, for messages written in Python.
+#[pyfunction]
+fn did_you_mean(name: &str, known: Vec<String>) -> String {
+    fairsim::error::did_you_mean(name, known.iter().map(String::as_str))
+}
+
 /// The registered disciplines, transports and applications, as (name, summary, reference).
 #[pyfunction]
 fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyList>)> {
@@ -230,6 +242,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySimulation>()?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(suggest, m)?)?;
+    m.add_function(wrap_pyfunction!(did_you_mean, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(locate, m)?)?;
     m.add_function(wrap_pyfunction!(summarize, m)?)?;

@@ -44,7 +44,7 @@ impl fmt::Display for Diagnostic {
 
 /// `text` cut to its first `max` characters, saying how much was left out: an override echoed
 /// in a message need not repeat ten thousand node names.
-fn abbreviated(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+pub fn abbreviated(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(max) {
         None => text.into(),
         Some((end, _)) => format!("{}... ({} characters in all)", &text[..end], text.chars().count()).into(),

@@ -20,7 +20,7 @@ pub fn member_not_a_table(doc: &toml_edit::DocumentMut) -> Option<super::Problem
         let members = doc.get(table)?.as_table_like()?;
         let (name, item) = members.iter().find(|(_, item)| item.as_table_like().is_none())?;
         let shown = match item.as_value() {
-            Some(v) => format!("the {} {}", v.type_name(), short(v.to_string().trim(), 60)),
+            Some(v) => format!("the {} {}", v.type_name(), crate::error::abbreviated(v.to_string().trim(), 60)),
             None => "an array of tables".to_string(),
         };
         Some(super::Problem {
@@ -28,14 +28,6 @@ pub fn member_not_a_table(doc: &toml_edit::DocumentMut) -> Option<super::Problem
             message: format!("a {what} is a table (`{name} = {{ ... }}` or `[{table}.{name}]`), not {shown}"),
         })
     })
-}
-
-/// `text` cut to `max` characters, with an ellipsis where it was cut.
-fn short(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_string(),
-    }
 }
 
 #[derive(Debug, Deserialize)]
