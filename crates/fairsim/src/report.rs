@@ -159,7 +159,7 @@ pub struct QueueInterval {
 
 /// Start, end and warm-up flag of every recorded interval (the last may be partial).
 fn interval_bounds(sim: &Simulation, recorded: usize) -> Vec<(Time, Time, bool)> {
-    let run = &sim.scenario.run;
+    let run = &sim.scenario().run;
     let mut b = vec![];
     if run.warmup > Time::ZERO {
         b.push((Time::ZERO, run.warmup, true));
@@ -169,7 +169,7 @@ fn interval_bounds(sim: &Simulation, recorded: usize) -> Vec<(Time, Time, bool)>
     }
     b.truncate(recorded);
     if let Some(last) = b.last_mut() {
-        last.1 = last.1.min(sim.now);
+        last.1 = last.1.min(sim.now());
     }
     b
 }
@@ -184,19 +184,19 @@ impl Simulation {
         // an unfinished run reports its partial last interval too
         let partial = |intervals: &[FlowCounters], current: &FlowCounters| {
             let mut v = intervals.to_vec();
-            if !self.done {
+            if !self.is_done() {
                 v.push(*current);
             }
             v
         };
         let flow_records: Vec<Vec<FlowCounters>> =
-            self.flows.iter().map(|f| partial(&f.intervals, &f.counters)).collect();
+            self.flows().iter().map(|f| partial(&f.intervals, &f.counters)).collect();
         let port_records: Vec<Vec<PortCounters>> = self
-            .ports
+            .ports()
             .iter()
             .map(|p| {
                 let mut v = p.stats.intervals.clone();
-                if !self.done {
+                if !self.is_done() {
                     v.push(p.stats.current);
                 }
                 v
@@ -206,19 +206,19 @@ impl Simulation {
         let bounds = interval_bounds(self, recorded);
         // summaries use complete measurement intervals only
         let measured: Vec<usize> =
-            (0..bounds.len()).filter(|&i| !bounds[i].2 && (self.done || i + 1 < bounds.len())).collect();
+            (0..bounds.len()).filter(|&i| !bounds[i].2 && (self.is_done() || i + 1 < bounds.len())).collect();
         let secs = |i: usize| (bounds[i].1 - bounds[i].0).as_secs_f64();
 
         let fair = self.fair_shares();
         let in_network = self.data_in_network();
-        let sc = &self.scenario;
+        let sc = &self.scenario();
         let flows: Vec<FlowReport> = sc
             .flows
             .iter()
             .enumerate()
             .map(|(fi, spec)| {
                 let rec = &flow_records[fi];
-                let state = &self.flows[fi];
+                let state = &self.flows()[fi];
                 let rate = |get: fn(&FlowCounters) -> u64| {
                     Summary::of(measured.iter().map(|&i| Some(per_sec(get(&rec[i]), secs(i)))))
                 };
@@ -228,7 +228,7 @@ impl Simulation {
                 rec.iter().for_each(|r| run_totals.merge(r));
                 let goodput_bps =
                     Summary::of(measured.iter().map(|&i| Some(rec[i].bytes_unique as f64 * 8.0 / secs(i))));
-                let transport = &self.flow_transports[fi];
+                let transport = &self.flow_transports()[fi];
                 FlowReport {
                     name: spec.name.clone(),
                     src: sc.node_name(spec.src).to_string(),
@@ -255,7 +255,7 @@ impl Simulation {
                         .drop_tally
                         .iter()
                         .map(|(p, r, n)| DropCount {
-                            queue: self.ports[p.idx()].name.clone(),
+                            queue: self.ports()[p.idx()].name.clone(),
                             reason: r.as_str().to_string(),
                             count: *n,
                         })
@@ -266,23 +266,24 @@ impl Simulation {
             .collect();
 
         let queues = self
-            .ports
+            .ports()
             .iter()
+            .zip(&sc.ports)
             .enumerate()
-            .map(|(pi, port)| {
+            .map(|(pi, (port, spec))| {
                 let rec = &port_records[pi];
                 let mut totals = PortCounters::default();
                 measured.iter().for_each(|&i| totals.merge(&rec[i]));
                 QueueReport {
                     port: port.name.clone(),
-                    from: sc.node_name(port.from).to_string(),
-                    to: sc.node_name(port.to).to_string(),
+                    from: sc.node_name(spec.from).to_string(),
+                    to: sc.node_name(spec.to).to_string(),
                     rate_bps: port.rate.0,
                     delay_s: port.delay.as_secs_f64(),
-                    buffer: port.buffer.to_string(),
-                    qdisc: port.qdisc_name.clone(),
-                    qdisc_params: params_table(&self.port_qdiscs[pi]),
-                    qdisc_stats: port.qdisc.stats().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+                    buffer: spec.buffer.to_string(),
+                    qdisc: self.port_qdiscs()[pi].kind.clone(),
+                    qdisc_params: params_table(&self.port_qdiscs()[pi]),
+                    qdisc_stats: port.qdisc_stats().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
                     utilisation: Summary::of(measured.iter().map(|&i| Some(rec[i].busy_ns as f64 / 1e9 / secs(i)))),
                     occupancy_pkts: Summary::of(
                         measured.iter().map(|&i| Some(rec[i].occupancy_area as f64 / 1e9 / secs(i))),
@@ -316,20 +317,20 @@ impl Simulation {
             .flat_map(|(pi, rec)| rec.iter().take(bounds.len()).enumerate().map(move |(i, c)| (pi, i, *c)))
             .map(|(pi, i, counters)| {
                 let (interval, start_s, end_s, warmup) = row(i);
-                QueueInterval { port: self.ports[pi].name.clone(), interval, start_s, end_s, warmup, counters }
+                QueueInterval { port: self.ports()[pi].name.clone(), interval, start_s, end_s, warmup, counters }
             })
             .collect();
 
         RunReport {
             scenario: sc.name.clone(),
-            pair: self.pair.name.clone(),
-            seed: self.seed,
-            complete: self.done && self.failure.is_none(),
-            error: self.failure.clone(),
-            simulated_s: self.now.as_secs_f64(),
+            pair: self.pair().name.clone(),
+            seed: self.seed(),
+            complete: self.is_done() && self.error().is_none(),
+            error: self.error().map(str::to_string),
+            simulated_s: self.now().as_secs_f64(),
             duration_s: sc.run.duration.as_secs_f64(),
-            events: self.events_processed,
-            wall_s: self.wall.as_secs_f64(),
+            events: self.events_processed(),
+            wall_s: self.wall().as_secs_f64(),
             measurement: Measurement {
                 warmup_s: sc.run.warmup.as_secs_f64(),
                 interval_s: sc.run.interval.as_secs_f64(),
@@ -347,7 +348,7 @@ impl Simulation {
 
     fn traces(&self) -> Vec<Trace> {
         let mut out = vec![];
-        for (spec, state) in self.scenario.flows.iter().zip(&self.flows) {
+        for (spec, state) in self.scenario().flows.iter().zip(self.flows()) {
             let Some(points) = &state.trace else { continue };
             let mut series: Vec<crate::transport::Series> = points.iter().map(|p| p.1).collect();
             series.sort_by_key(|s| s.name());
@@ -357,7 +358,7 @@ impl Simulation {
                 out.push(Trace { source: "flow", name: spec.name.clone(), series: s.name(), t_s, value });
             }
         }
-        for port in &self.ports {
+        for port in self.ports() {
             let Some(trace) = &port.trace else { continue };
             let queue = trace.queue.iter().map(|&(t, n)| (t, n as f64)).collect();
             for (series, points) in std::iter::once(("queue", queue)).chain(trace.gauge.clone()) {
@@ -369,10 +370,10 @@ impl Simulation {
     }
 
     fn fluid_reports(&self) -> Vec<crate::stats::fluid::FluidReport> {
-        let names: Vec<String> = self.scenario.flows.iter().map(|f| f.name.clone()).collect();
-        let weights: Vec<f64> = self.scenario.flows.iter().map(|f| f.weight).collect();
-        let from = self.scenario.run.warmup.0 as f64;
-        self.ports
+        let names: Vec<String> = self.scenario().flows.iter().map(|f| f.name.clone()).collect();
+        let weights: Vec<f64> = self.scenario().flows.iter().map(|f| f.weight).collect();
+        let from = self.scenario().run.warmup.0 as f64;
+        self.ports()
             .iter()
             .filter_map(|p| p.fluid.as_ref().map(|rec| rec.analyse(&p.name, p.rate.0 as f64, &names, &weights, from)))
             .collect()
@@ -380,7 +381,7 @@ impl Simulation {
 
     /// Each flow's max-min fair share of the network given the demands of open-loop sources.
     fn fair_shares(&self) -> Vec<f64> {
-        let sc = &self.scenario;
+        let sc = &self.scenario();
         let capacity: Vec<f64> = sc.ports.iter().map(|p| p.rate.0 as f64).collect();
         let flows: Vec<(Vec<usize>, Option<f64>)> = sc
             .flows

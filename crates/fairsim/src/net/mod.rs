@@ -1,8 +1,8 @@
-//! The network: packets, ports (output queue + transmitter + propagation pipe), routing.
+//! The network's vocabulary: packets, the ids of nodes, ports and flows, and routing. Below
+//! the disciplines and transports that handle packets; ports and hosts, which hold those,
+//! live above them in `node`.
 
 mod packet;
-pub mod port;
 pub mod routing;
 
 pub use packet::{FlowId, NodeId, Packet, PacketKind, PortId};
-pub use port::{Port, PortTrace};

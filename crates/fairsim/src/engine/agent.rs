@@ -1,0 +1,52 @@
+//! A flow's sender is called with its context, and what it asked for is carried out: packets
+//! sent, timers set and cancelled, events counted, variables recorded.
+
+use super::event::Event;
+use super::sim::Simulation;
+use crate::net::FlowId;
+use crate::transport::{Action, AgentCtx, Sender};
+
+impl Simulation {
+    /// Calls the flow's sender (if it has one) and carries out its actions, in order.
+    pub(super) fn with_sender(&mut self, f: FlowId, call: impl FnOnce(&mut dyn Sender, &mut AgentCtx)) {
+        let flow = &mut self.flows[f.idx()];
+        let Some(sender) = flow.sender.as_mut() else { return };
+        let mut ctx = AgentCtx::new(self.now, flow.app_limit, &mut self.actions);
+        call(sender.as_mut(), &mut ctx);
+        let mut actions = std::mem::take(&mut self.actions);
+        for a in actions.drain(..) {
+            self.carry_out(f, a);
+        }
+        self.actions = actions;
+    }
+
+    fn carry_out(&mut self, f: FlowId, action: Action) {
+        let now = self.now;
+        let flow = &mut self.flows[f.idx()];
+        match action {
+            Action::Send { seq } => self.send_data(f, seq),
+            Action::SetTimer(id, at) => {
+                if let Some(t) = flow.timers[id.0 as usize].set(at.max(now)) {
+                    self.events.push(t, Event::Timer(f, id));
+                }
+            }
+            Action::CancelTimer(id) => flow.timers[id.0 as usize].cancel(),
+            Action::Count(event) => {
+                let c = &mut flow.counters;
+                match event {
+                    crate::transport::Event::Timeout => c.timeouts += 1,
+                    crate::transport::Event::FastRetransmit => c.fast_retransmits += 1,
+                }
+            }
+            Action::Record(series, value) => {
+                if let Some(t) = &mut flow.trace {
+                    // a value set twice at one instant keeps its last
+                    match t.last_mut() {
+                        Some(last) if last.0 == now && last.1 == series => last.2 = value,
+                        _ => t.push((now, series, value)),
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! A run's ports and flows, made from a validated scenario under one pair and seed.
+
+use crate::error::{Error, Result};
+use crate::net::{FlowId, PortId};
+use crate::node::{FlowEnds, FlowState, Port, PortSetup};
+use crate::rng;
+use crate::scenario::{Component, PairSpec, Problem, Scenario};
+use crate::traffic::TimedSource;
+
+fn built<T>(scenario: &Scenario, r: std::result::Result<T, Problem>) -> Result<T> {
+    r.map_err(|p| Error::Usage(format!("{}: {}: {}", scenario.file, crate::error::dotted(&p.path), p.message)))
+}
+
+/// Every port with a fresh discipline, and the discipline's resolved component.
+pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<(Vec<Port>, Vec<Component>)> {
+    let mut ports = vec![];
+    let mut resolved_qdiscs = vec![];
+    for (i, spec) in scenario.ports.iter().enumerate() {
+        let id = PortId::from_idx(i);
+        let (qdisc, resolved) = built(scenario, scenario.build_qdisc(id, pair))?;
+        ports.push(Port::new(PortSetup {
+            name: spec.name.clone(),
+            rate: spec.rate,
+            delay: spec.delay,
+            buffer_includes_line: spec.buffer_includes_line,
+            qdisc,
+            rng: rng::stream(seed, &format!("port:{}", spec.name)),
+            fluid: scenario.run.fluid_reference.contains(&id),
+            traced: scenario.run.trace_queues.contains(&id),
+        }));
+        resolved_qdiscs.push(resolved);
+    }
+    Ok((ports, resolved_qdiscs))
+}
+
+/// Every flow with a fresh sender (if flow-controlled), and the sender's resolved component.
+pub(super) fn flows(
+    scenario: &Scenario,
+    pair: &PairSpec,
+    seed: u64,
+) -> Result<(Vec<FlowState>, Vec<Option<Component>>)> {
+    let mut flows = vec![];
+    let mut resolved_transports = vec![];
+    let draws = scenario.draws(seed);
+    for (i, spec) in scenario.flows.iter().enumerate() {
+        let id = FlowId::from_idx(i);
+        let sender = built(scenario, scenario.build_sender(id, pair, seed))?;
+        let (sender, resolved) = sender.map(|(s, c)| (Some(s), Some(c))).unwrap_or((None, None));
+        flows.push(FlowState {
+            ends: FlowEnds {
+                id,
+                src: spec.src,
+                dst: spec.dst,
+                packet_size: spec.packet_size,
+                ack_size: spec.ack_size,
+                acks: spec.acks,
+            },
+            source: TimedSource::new(&spec.app, spec.packet_size),
+            app_limit: 0,
+            file_packets: None,
+            stopped: false,
+            sender,
+            receiver: Default::default(),
+            next_new_seq: 0,
+            highest_ack: 0,
+            first_sent: Default::default(),
+            timers: Default::default(),
+            rng: rng::stream(seed, &format!("flow:{}", spec.name)),
+            data_route: spec.data_route.clone(),
+            ack_route: spec.ack_route.clone(),
+            counters: Default::default(),
+            intervals: vec![],
+            drop_tally: vec![],
+            completed_at: None,
+            trace: scenario.run.trace.contains(&id).then(Vec::new),
+            start: draws[i].map_or(spec.start, |(at, _)| at),
+            drawn_packets: draws[i].map(|(_, n)| n),
+        });
+        resolved_transports.push(resolved);
+    }
+    Ok((flows, resolved_transports))
+}

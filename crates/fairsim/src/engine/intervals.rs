@@ -1,0 +1,30 @@
+//! The measurement intervals' clock: one interval end queued at a time, and every flow's and
+//! port's counters closed when it comes.
+
+use super::event::Event;
+use super::sim::Simulation;
+use crate::units::Time;
+
+impl Simulation {
+    /// Schedules the end of the interval under way, unless the run's end closes it. Intervals
+    /// are scheduled one at a time so that the heap holds one such event, however many there are.
+    pub(super) fn schedule_next_interval_end(&mut self) {
+        let run = &self.scenario.run;
+        // with a warm-up, interval 0 is the warm-up, and interval k ≥ 1 ends at warmup + k·interval
+        let k = self.intervals_closed as u64 + u64::from(run.warmup == Time::ZERO);
+        let end = run.warmup + Time(run.interval.0 * k);
+        if end < run.duration {
+            self.events.push(end, Event::IntervalEnd);
+        }
+    }
+
+    pub(super) fn close_interval(&mut self) {
+        self.intervals_closed += 1;
+        for flow in &mut self.flows {
+            flow.close_interval();
+        }
+        for port in &mut self.ports {
+            port.close_interval(self.now);
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! A flow's two ends, as the hosts that run it: its application, its sender and sink, its
+//! timers and counters, and the verbs of a host — the source sends data and takes ACKs, the sink
+//! takes data and builds the ACK. Hosts are infinitely fast (thesis §6.5): each verb happens at
+//! the instant its packet arrives.
+
+use crate::net::{FlowId, NodeId, Packet, PacketKind, PortId};
+use crate::rng::SimRng;
+use crate::stats::FlowCounters;
+use crate::timer::{TimerSlot, TIMERS_PER_FLOW};
+use crate::traffic::{App, TimedSource};
+use crate::transport::sink::Receiver;
+use crate::transport::Sender;
+use crate::units::Time;
+
+/// What the hosts need to know of their flow to build its packets.
+#[derive(Copy, Clone, Debug)]
+pub struct FlowEnds {
+    pub id: FlowId,
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// Data packet size, bytes.
+    pub packet_size: u32,
+    pub ack_size: u32,
+    /// Whether the sink acknowledges (open-loop sources may go unacknowledged).
+    pub acks: bool,
+}
+
+pub struct FlowState {
+    pub ends: FlowEnds,
+    /// Timed application, if the application is not FTP.
+    pub source: Option<TimedSource>,
+    /// Packets the application has handed over so far (`u64::MAX`: an infinite FTP).
+    pub app_limit: u64,
+    /// Packets an FTP will hand over in all (`None` = infinite); set once the flow starts.
+    pub file_packets: Option<u64>,
+    pub stopped: bool,
+    /// `None` for an open-loop flow.
+    pub sender: Option<Box<dyn Sender>>,
+    /// The sink (receiving) side.
+    pub receiver: Receiver,
+    /// One past the highest sequence number sent so far (lower ones are retransmissions).
+    pub next_new_seq: u64,
+    pub highest_ack: u64,
+    /// First transmission times of packets `highest_ack..next_new_seq` (flow-controlled flows),
+    /// for the round trip from first transmission.
+    pub first_sent: std::collections::VecDeque<Time>,
+    pub timers: [TimerSlot; TIMERS_PER_FLOW],
+    pub rng: SimRng,
+    pub data_route: Vec<PortId>,
+    pub ack_route: Vec<PortId>,
+    pub counters: FlowCounters,
+    pub intervals: Vec<FlowCounters>,
+    /// Drops over the whole run, by (port, reason).
+    pub drop_tally: Vec<(PortId, crate::qdisc::DropReason, u64)>,
+    /// When a finite FTP had every packet acknowledged.
+    pub completed_at: Option<Time>,
+    /// When the flow starts: the scenario's start, or the drawn one of a `web` transfer.
+    pub start: Time,
+    /// A `web` transfer's drawn size, packets.
+    pub drawn_packets: Option<u64>,
+    /// The sender's recorded variables (time, series, value), if the flow is traced.
+    pub trace: Option<Vec<(Time, crate::transport::Series, f64)>>,
+}
+
+impl FlowState {
+    /// The source puts data packet `seq` (packet id `id`) on the network at `now`; returns its
+    /// first port and the packet.
+    pub fn send_data(&mut self, seq: u64, id: u64, now: Time) -> (PortId, Packet) {
+        let retransmission = seq < self.next_new_seq;
+        if self.sender.is_some() {
+            for _ in self.next_new_seq..=seq {
+                self.first_sent.push_back(now);
+            }
+        }
+        self.next_new_seq = self.next_new_seq.max(seq + 1);
+        self.counters.sent += 1;
+        self.counters.retransmitted += retransmission as u64;
+        let e = self.ends;
+        let pkt = Packet {
+            id,
+            flow: e.id,
+            kind: PacketKind::Data,
+            seq,
+            size: e.packet_size,
+            src: e.src,
+            dst: e.dst,
+            sent_at: now,
+            echo_sent_at: Time::ZERO,
+            echo_seq: 0,
+            enqueued_at: now,
+            hop: 0,
+            congestion: false,
+            retransmission,
+            priority: 0,
+            label: 0.0,
+        };
+        (self.data_route[0], pkt)
+    }
+
+    /// The sink takes data packet `pkt` at `now`; returns the first port and the ACK (packet id
+    /// `ack_id`) it sends back, if the flow is acknowledged.
+    pub fn sink_receive(&mut self, pkt: Packet, now: Time, ack_id: u64) -> Option<(PortId, Packet)> {
+        let c = &mut self.counters;
+        c.delivered += 1;
+        c.bytes_delivered += pkt.size as u64;
+        c.add_delay(now - pkt.sent_at);
+        // open-loop sources never retransmit, so they need no reordering state
+        let closed_loop = self.sender.is_some();
+        if !closed_loop || self.receiver.receive(pkt.seq) {
+            c.delivered_unique += 1;
+            c.bytes_unique += pkt.size as u64;
+        }
+        if !self.ends.acks {
+            return None;
+        }
+        c.acks_sent += 1;
+        let ack = Packet {
+            id: ack_id,
+            kind: PacketKind::Ack,
+            seq: if closed_loop { self.receiver.ack() } else { pkt.seq + 1 },
+            size: self.ends.ack_size,
+            src: self.ends.dst,
+            dst: self.ends.src,
+            sent_at: now,
+            echo_sent_at: pkt.sent_at,
+            echo_seq: pkt.seq,
+            hop: 0,
+            retransmission: false,
+            ..pkt
+        };
+        Some((self.ack_route[0], ack))
+    }
+
+    /// The source takes `ack` at `now`: round trips and completion are counted; the sender
+    /// hears of it next, from the loop.
+    pub fn source_receive(&mut self, ack: &Packet, now: Time) {
+        self.counters.acks_received += 1;
+        self.counters.add_rtt(now - ack.echo_sent_at);
+        if self.sender.is_some() {
+            // a cumulative ACK: every packet it newly covers completes its round trip now
+            for _ in self.highest_ack..ack.seq.min(self.next_new_seq) {
+                let first = self.first_sent.pop_front().expect("one entry per unacknowledged packet");
+                self.counters.add_rtt_first(now - first);
+            }
+        } else {
+            self.counters.add_rtt_first(now - ack.echo_sent_at);
+        }
+        self.highest_ack = self.highest_ack.max(ack.seq);
+        if let Some(n) = self.file_packets {
+            if self.completed_at.is_none() && self.highest_ack >= n {
+                self.completed_at = Some(now);
+            }
+        }
+    }
+
+    /// The application `app` starts at `now`; returns when a timed application produces its
+    /// first packet.
+    pub fn start_app(&mut self, app: &App, now: Time) -> Option<Time> {
+        if let App::Ftp { packets } = *app {
+            let packets = self.drawn_packets.or(packets);
+            self.file_packets = packets;
+            self.app_limit = packets.unwrap_or(u64::MAX);
+        }
+        let source = self.source.as_mut()?;
+        Some(source.first(now, &mut self.rng))
+    }
+
+    /// The application stops producing data; what it already produced is still sent. An FTP's
+    /// file ends with the packets sent so far.
+    pub fn stop_app(&mut self) {
+        self.stopped = true;
+        if self.source.is_none() {
+            self.app_limit = self.app_limit.min(self.next_new_seq);
+        }
+    }
+
+    /// When the timed application, which just produced a packet at `now`, produces the next.
+    pub fn next_app_packet(&mut self, now: Time) -> Time {
+        self.source.as_mut().expect("timed application").next(now, &mut self.rng)
+    }
+
+    /// Ends the measurement interval under way.
+    pub fn close_interval(&mut self) {
+        self.intervals.push(std::mem::take(&mut self.counters));
+    }
+
+    pub fn tally_drop(&mut self, port: PortId, reason: crate::qdisc::DropReason) {
+        match self.drop_tally.iter_mut().find(|(p, r, _)| *p == port && *r == reason) {
+            Some((_, _, n)) => *n += 1,
+            None => self.drop_tally.push((port, reason, 1)),
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! The network's active parts and their verbs: output ports (queue → line → propagation pipe)
+//! and the hosts at the ends of each flow (sending data, the sink building ACKs, the source
+//! taking them). They never touch the event queue: each verb returns what the loop must
+//! schedule, so `engine` stays a thin dispatcher.
+
+pub mod host;
+pub mod port;
+
+pub use host::{FlowEnds, FlowState};
+pub use port::{Port, PortSetup, PortTrace, MAX_QUEUE_PACKETS};

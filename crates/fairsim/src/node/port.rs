@@ -1,0 +1,197 @@
+//! A port: one direction of a link. A queueing discipline feeds a transmitter of a given rate;
+//! transmitted packets then propagate for the link's delay.
+//!
+//! The port owns its three verbs: a packet is queued (`enqueue`), the line takes the next one
+//! (`start_tx`) and puts it into the pipe when its last bit is sent (`finish_tx`); the far end
+//! takes it out (`deliver`). The port never touches the event queue: each verb returns the
+//! instant of the event it needs, and the loop schedules it, so the order of events (and so of
+//! ties) is the loop's alone.
+//!
+//! Packets in propagation sit in a FIFO pipe (the delay is constant, so they arrive in the
+//! order they left) and only the head has an event in the queue: a port has at most one pending
+//! "transmission done" and one pending "arrival" event, whatever the load (htsim's idiom).
+
+use crate::net::Packet;
+use crate::qdisc::{DropReason, Qdisc, QdiscCtx};
+use crate::rng::SimRng;
+use crate::stats::PortStats;
+use crate::units::{Rate, Time};
+use std::collections::VecDeque;
+
+pub struct Port {
+    pub name: String,
+    pub rate: Rate,
+    pub delay: Time,
+    /// Whether the packet on the line takes one of the buffer's places (REAL's convention).
+    buffer_includes_line: bool,
+    qdisc: Box<dyn Qdisc>,
+    /// The discipline's random stream.
+    rng: SimRng,
+    /// The packet on the line and when its transmission started.
+    transmitting: Option<(Packet, Time)>,
+    /// Packets propagating, with their arrival times at the far end.
+    pipe: VecDeque<(Time, Packet)>,
+    pub stats: PortStats,
+    /// Arrivals and departures, kept for the comparison with the fluid reference if asked for.
+    pub fluid: Option<crate::stats::fluid::FluidRecord>,
+    /// Queue length and the discipline's gauge at every change, if the port is traced.
+    pub trace: Option<PortTrace>,
+}
+
+/// How a port is set up: its line, its discipline, and what it records.
+pub struct PortSetup {
+    pub name: String,
+    pub rate: Rate,
+    pub delay: Time,
+    pub buffer_includes_line: bool,
+    pub qdisc: Box<dyn Qdisc>,
+    pub rng: SimRng,
+    /// Record arrivals and departures for the fluid reference.
+    pub fluid: bool,
+    /// Record the queue's length over time.
+    pub traced: bool,
+}
+
+/// What a traced port records: each series only when its value changes.
+#[derive(Default)]
+pub struct PortTrace {
+    /// (time, packets waiting).
+    pub queue: Vec<(Time, u32)>,
+    /// The discipline's gauge (`Qdisc::gauge`), if it has one: its name, and (time, value).
+    pub gauge: Option<(&'static str, Vec<(Time, f64)>)>,
+}
+
+impl PortTrace {
+    /// Out of line: traced ports are few, and the untraced path stays small enough to inline.
+    #[cold]
+    #[inline(never)]
+    fn record(&mut self, now: Time, len: u32, gauge: Option<(&'static str, f64)>) {
+        if self.queue.last().map(|l| l.1) != Some(len) {
+            self.queue.push((now, len));
+        }
+        if let Some((name, value)) = gauge {
+            let (_, points) = self.gauge.get_or_insert_with(|| (name, vec![]));
+            if points.last().map(|l| l.1) != Some(value) {
+                points.push((now, value));
+            }
+        }
+    }
+}
+
+/// A queue longer than this stops the run with an error instead of exhausting memory (about
+/// 100 bytes a packet): only an unlimited buffer fed faster than it drains gets there.
+pub const MAX_QUEUE_PACKETS: usize = 4_000_000;
+
+impl Port {
+    pub fn new(s: PortSetup) -> Port {
+        Port {
+            name: s.name,
+            rate: s.rate,
+            delay: s.delay,
+            buffer_includes_line: s.buffer_includes_line,
+            qdisc: s.qdisc,
+            rng: s.rng,
+            transmitting: None,
+            pipe: VecDeque::new(),
+            stats: PortStats::default(),
+            fluid: s.fluid.then(Default::default),
+            trace: s.traced.then(PortTrace::default),
+        }
+    }
+
+    /// Figures particular to the port's discipline, for the report.
+    pub fn qdisc_stats(&self) -> Vec<(&'static str, f64)> {
+        self.qdisc.stats()
+    }
+
+    /// Queues `pkt`, which arrives at `now`; the discipline reports what it drops into `drops`.
+    /// Returns whether the line is idle, in which case the caller starts a transmission.
+    pub fn enqueue(&mut self, mut pkt: Packet, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> bool {
+        pkt.enqueued_at = now;
+        self.stats.current.arrivals += 1;
+        if let Some(rec) = &mut self.fluid {
+            rec.arrived(now.0, &pkt);
+        }
+        let on_line = self.transmitting.filter(|_| self.buffer_includes_line).map(|(p, _)| p.size);
+        let mut ctx =
+            QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks).with_line(on_line);
+        self.qdisc.enqueue(pkt, &mut ctx);
+        let idle = self.transmitting.is_none();
+        if !idle {
+            // an idle port takes the packet straight to the line: it never waits, and start_tx
+            // records the queue's length
+            self.queue_changed(now);
+        }
+        idle
+    }
+
+    /// Why the run cannot go on, if the queue outgrew any memory.
+    pub fn overflow(&self, now: Time) -> Option<String> {
+        (self.qdisc.len_packets() > MAX_QUEUE_PACKETS).then(|| {
+            format!(
+                "the queue at port {} passed {MAX_QUEUE_PACKETS} packets at {now}: an unlimited buffer is fed \
+                 faster than its line drains it; give the link a `buffer` or slow the sources",
+                self.name
+            )
+        })
+    }
+
+    /// Puts the discipline's next packet, if any, on the idle line at `now`; returns when its
+    /// transmission ends.
+    pub fn start_tx(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Option<Time> {
+        let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks);
+        let next = self.qdisc.dequeue(&mut ctx);
+        self.queue_changed(now);
+        let pkt = next?;
+        self.transmitting = Some((pkt, now));
+        Some(now + self.rate.tx_time(pkt.size))
+    }
+
+    /// The packet on the line is sent at `now` and starts to propagate; returns when it reaches
+    /// the far end if it leads the pipe (otherwise the packet ahead of it has that event). The
+    /// line is idle afterwards: the caller starts the next transmission.
+    pub fn finish_tx(&mut self, now: Time) -> Option<Time> {
+        let (pkt, started) = self.transmitting.take().expect("TxDone only while transmitting");
+        self.stats.add_busy(started, now);
+        self.stats.current.departures += 1;
+        self.stats.current.bytes_sent += pkt.size as u64;
+        if let Some(rec) = &mut self.fluid {
+            rec.departed(now.0, &pkt);
+        }
+        let arrival = now + self.delay;
+        self.pipe.push_back((arrival, pkt));
+        (self.pipe.len() == 1).then_some(arrival)
+    }
+
+    /// Takes the packet at the head of the pipe out at the far end, one hop further on its
+    /// route; returns it with the arrival time of the next packet in the pipe, if any.
+    pub fn deliver(&mut self) -> (Packet, Option<Time>) {
+        let (_, mut pkt) = self.pipe.pop_front().expect("Arrive only with a packet in the pipe");
+        pkt.hop += 1;
+        (pkt, self.pipe.front().map(|&(next, _)| next))
+    }
+
+    /// Closes the statistics' interval at `now`.
+    pub fn close_interval(&mut self, now: Time) {
+        let tx = self.transmitting.map(|(_, started)| started);
+        self.stats.close_interval(now, tx);
+    }
+
+    /// Records the queue's length after a change, in the statistics and the trace.
+    pub fn queue_changed(&mut self, now: Time) {
+        let len = self.qdisc.len_packets();
+        self.stats.queue_changed(now, len);
+        if let Some(t) = &mut self.trace {
+            t.record(now, len as u32, self.qdisc.gauge());
+        }
+    }
+
+    /// Visits every packet held by the port: queued, on the line, or propagating.
+    pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.qdisc.for_each_packet(f);
+        if let Some((p, _)) = &self.transmitting {
+            f(p);
+        }
+        self.pipe.iter().for_each(|(_, p)| f(p));
+    }
+}

@@ -1,0 +1,147 @@
+//! Timers of flows, cancelled lazily: the engine keeps one slot per timer of each flow and
+//! schedules an event only when a deadline moves earlier than every event already queued for it.
+//! Below everything that uses timers (engine, hosts), beside packets and random streams.
+
+use crate::units::Time;
+
+/// A transport may keep this many independent timers per flow.
+pub const TIMERS_PER_FLOW: usize = 4;
+
+/// One timer of one flow, cancelled lazily: at most one live event per slot in the common case
+/// of a deadline that keeps moving later (a retransmission timer restarted on every ACK).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct TimerSlot {
+    /// When the timer should fire, if armed.
+    deadline: Option<Time>,
+    /// The time of the earliest event in the queue for this slot that is still meaningful.
+    pending: Option<Time>,
+}
+
+/// What to do when a timer event is popped.
+#[derive(Debug, PartialEq, Eq)]
+pub enum TimerFire {
+    Fire,
+    Reschedule(Time),
+    Ignore,
+}
+
+impl TimerSlot {
+    /// Arms the timer; returns a time at which the caller must schedule an event, if one is needed.
+    pub fn set(&mut self, deadline: Time) -> Option<Time> {
+        self.deadline = Some(deadline);
+        match self.pending {
+            Some(p) if p <= deadline => None,
+            _ => {
+                self.pending = Some(deadline);
+                Some(deadline)
+            }
+        }
+    }
+
+    pub fn cancel(&mut self) {
+        self.deadline = None;
+    }
+
+    pub fn is_armed(&self) -> bool {
+        self.deadline.is_some()
+    }
+
+    pub fn deadline(&self) -> Option<Time> {
+        self.deadline
+    }
+
+    /// Decides what an event for this slot popped at `now` means.
+    pub fn on_event(&mut self, now: Time) -> TimerFire {
+        if self.pending != Some(now) {
+            return TimerFire::Ignore; // superseded by an earlier event that already ran
+        }
+        self.pending = None;
+        match self.deadline {
+            Some(d) if d <= now => {
+                self.deadline = None;
+                TimerFire::Fire
+            }
+            Some(d) => {
+                self.pending = Some(d);
+                TimerFire::Reschedule(d)
+            }
+            None => TimerFire::Ignore,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
+    /// The event queue as far as one slot sees it: the times of its queued events.
+    #[derive(Default)]
+    struct Pending(BinaryHeap<Reverse<Time>>);
+
+    impl Pending {
+        fn push(&mut self, at: Time) {
+            self.0.push(Reverse(at));
+        }
+        fn peek_time(&self) -> Option<Time> {
+            self.0.peek().map(|r| r.0)
+        }
+        fn pop(&mut self) -> Option<(Time, ())> {
+            self.0.pop().map(|r| (r.0, ()))
+        }
+    }
+
+    /// Drives a slot the way the engine does and returns the times at which it fired.
+    fn fire_times(ops: &[(u64, Option<u64>)], until: u64) -> Vec<u64> {
+        // ops: at time t, set the deadline (Some) or cancel (None)
+        let mut slot = TimerSlot::default();
+        let mut q = Pending::default();
+        let mut fired = vec![];
+        let mut ops = ops.iter().peekable();
+        loop {
+            let next_ev = q.peek_time().map(|t| t.0);
+            let next_op = ops.peek().map(|(t, _)| *t);
+            match (next_op, next_ev) {
+                (Some(o), e) if e.is_none_or(|e| o < e) => {
+                    let (_, what) = ops.next().unwrap();
+                    match what {
+                        Some(d) => {
+                            if let Some(at) = slot.set(Time(*d)) {
+                                q.push(at);
+                            }
+                        }
+                        None => slot.cancel(),
+                    }
+                }
+                (_, Some(e)) if e <= until => {
+                    let (t, _) = q.pop().unwrap();
+                    match slot.on_event(t) {
+                        TimerFire::Fire => fired.push(t.0),
+                        TimerFire::Reschedule(at) => q.push(at),
+                        TimerFire::Ignore => {}
+                    }
+                }
+                _ => return fired,
+            }
+        }
+    }
+
+    #[test]
+    fn timer_moves_later_fires_once_at_the_final_deadline() {
+        assert_eq!(fire_times(&[(0, Some(10)), (5, Some(15)), (8, Some(20))], 100), vec![20]);
+    }
+
+    #[test]
+    fn timer_moved_earlier_fires_early_and_stale_event_is_ignored() {
+        assert_eq!(fire_times(&[(0, Some(10)), (1, Some(4))], 100), vec![4]);
+    }
+
+    #[test]
+    fn cancelled_timer_never_fires_and_rearming_works() {
+        assert_eq!(fire_times(&[(0, Some(10)), (2, None)], 100), Vec::<u64>::new());
+        assert_eq!(fire_times(&[(0, Some(10)), (2, None), (3, Some(12))], 100), vec![12]);
+        // re-armed after firing, while the first event's stale twin is still queued
+        assert_eq!(fire_times(&[(0, Some(10)), (1, Some(4)), (5, Some(30))], 100), vec![4, 30]);
+    }
+}
