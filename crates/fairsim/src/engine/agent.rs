@@ -20,6 +20,7 @@ impl Simulation {
         self.actions = actions;
     }
 
+    #[inline]
     fn carry_out(&mut self, f: FlowId, action: Action) {
         let now = self.now;
         let flow = &mut self.flows[f.idx()];

@@ -65,6 +65,7 @@ pub struct FlowState {
 impl FlowState {
     /// The source puts data packet `seq` (packet id `id`) on the network at `now`; returns its
     /// first port and the packet.
+    #[inline]
     pub fn send_data(&mut self, seq: u64, id: u64, now: Time) -> (PortId, Packet) {
         let retransmission = seq < self.next_new_seq;
         if self.sender.is_some() {
@@ -99,6 +100,7 @@ impl FlowState {
 
     /// The sink takes data packet `pkt` at `now`; returns the first port and the ACK (packet id
     /// `ack_id`) it sends back, if the flow is acknowledged.
+    #[inline]
     pub fn sink_receive(&mut self, pkt: Packet, now: Time, ack_id: u64) -> Option<(PortId, Packet)> {
         let c = &mut self.counters;
         c.delivered += 1;
@@ -133,6 +135,7 @@ impl FlowState {
 
     /// The source takes `ack` at `now`: round trips and completion are counted; the sender
     /// hears of it next, from the loop.
+    #[inline]
     pub fn source_receive(&mut self, ack: &Packet, now: Time) {
         self.counters.acks_received += 1;
         self.counters.add_rtt(now - ack.echo_sent_at);

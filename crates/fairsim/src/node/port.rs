@@ -106,6 +106,7 @@ impl Port {
 
     /// Queues `pkt`, which arrives at `now`; the discipline reports what it drops into `drops`.
     /// Returns whether the line is idle, in which case the caller starts a transmission.
+    #[inline]
     pub fn enqueue(&mut self, mut pkt: Packet, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> bool {
         pkt.enqueued_at = now;
         self.stats.current.arrivals += 1;
@@ -126,18 +127,23 @@ impl Port {
     }
 
     /// Why the run cannot go on, if the queue outgrew any memory.
+    #[inline]
     pub fn overflow(&self, now: Time) -> Option<String> {
-        (self.qdisc.len_packets() > MAX_QUEUE_PACKETS).then(|| {
-            format!(
-                "the queue at port {} passed {MAX_QUEUE_PACKETS} packets at {now}: an unlimited buffer is fed \
-                 faster than its line drains it; give the link a `buffer` or slow the sources",
-                self.name
-            )
-        })
+        (self.qdisc.len_packets() > MAX_QUEUE_PACKETS).then(|| self.overflow_message(now))
+    }
+
+    #[cold]
+    fn overflow_message(&self, now: Time) -> String {
+        format!(
+            "the queue at port {} passed {MAX_QUEUE_PACKETS} packets at {now}: an unlimited buffer is fed faster \
+             than its line drains it; give the link a `buffer` or slow the sources",
+            self.name
+        )
     }
 
     /// Puts the discipline's next packet, if any, on the idle line at `now`; returns when its
     /// transmission ends.
+    #[inline]
     pub fn start_tx(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Option<Time> {
         let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks);
         let next = self.qdisc.dequeue(&mut ctx);
@@ -150,6 +156,7 @@ impl Port {
     /// The packet on the line is sent at `now` and starts to propagate; returns when it reaches
     /// the far end if it leads the pipe (otherwise the packet ahead of it has that event). The
     /// line is idle afterwards: the caller starts the next transmission.
+    #[inline]
     pub fn finish_tx(&mut self, now: Time) -> Option<Time> {
         let (pkt, started) = self.transmitting.take().expect("TxDone only while transmitting");
         self.stats.add_busy(started, now);
@@ -165,6 +172,7 @@ impl Port {
 
     /// Takes the packet at the head of the pipe out at the far end, one hop further on its
     /// route; returns it with the arrival time of the next packet in the pipe, if any.
+    #[inline]
     pub fn deliver(&mut self) -> (Packet, Option<Time>) {
         let (_, mut pkt) = self.pipe.pop_front().expect("Arrive only with a packet in the pipe");
         pkt.hop += 1;
