@@ -312,3 +312,91 @@ impl Simulation {
         n
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two hops into an 80 kb/s bottleneck: a firehose at twice its rate and a Generic FTP.
+    const NET: &str = r#"
+nodes = ["a", "gw", "b"]
+[run]
+duration = "100s"
+warmup = "20s"
+interval = "20s"
+[links]
+in = { between = ["a", "gw"], rate = "1Mbps", delay = "3ms" }
+out = { between = ["gw", "b"], rate = "80kbps", delay = "7ms", buffer = 10 }
+[flows]
+hose = { src = "a", dst = "b", app = "firehose", rate = "160kbps", stop = "60s" }
+ftp = { src = "a", dst = "b", app = "ftp" }
+"#;
+
+    fn sim() -> Simulation {
+        let sc = Scenario::parse(NET, "net.toml", &[]).unwrap();
+        Simulation::new(&sc, None, Some(3)).unwrap()
+    }
+
+    fn without_wall(mut r: crate::RunReport) -> String {
+        r.wall_s = 0.0;
+        serde_json::to_string(&r).unwrap()
+    }
+
+    #[test]
+    fn a_run_in_small_steps_is_the_run_in_one_go() {
+        let mut whole = sim();
+        whole.run();
+        let mut steps = sim();
+        let mut calls = 0;
+        while !steps.run_events(7) {
+            calls += 1;
+        }
+        assert!(calls > 1000, "the run took many steps ({calls})");
+        assert_eq!(steps.events_processed(), whole.events_processed());
+        assert_eq!(without_wall(steps.report()), without_wall(whole.report()));
+        assert_eq!((whole.now(), whole.is_done(), whole.error()), (Time::from_secs(100), true, None));
+    }
+
+    #[test]
+    fn the_event_set_stays_small_whatever_the_load() {
+        // per port at most one transmission and one arrival event; per flow its application's
+        // next packet, its start and stop, and its timers; one interval end and the run's end
+        let mut s = sim();
+        let bound = 2 * s.ports().len() + s.flows().len() * (3 + crate::timer::TIMERS_PER_FLOW) + 2;
+        let mut largest = 0;
+        while !s.run_events(1) {
+            largest = largest.max(s.events.len());
+        }
+        assert!(largest <= bound, "{largest} events queued, bound {bound}");
+        assert!(largest >= 5, "the bound is not vacuous: {largest}");
+    }
+
+    #[test]
+    fn intervals_close_after_the_warm_up_and_then_every_interval() {
+        let mut s = sim();
+        let mut closed_at = vec![];
+        while !s.run_events(1) {
+            if s.intervals_closed > closed_at.len() {
+                closed_at.push(s.now().as_secs_f64());
+            }
+        }
+        closed_at.push(s.now().as_secs_f64());
+        assert_eq!(closed_at, vec![20.0, 40.0, 60.0, 80.0, 100.0]);
+        assert!(s.flows().iter().all(|f| f.intervals.len() == 5));
+        assert!(s.ports().iter().all(|p| p.stats.intervals.len() == 5));
+    }
+
+    #[test]
+    fn drops_are_charged_to_their_flow_and_their_port() {
+        let mut s = sim();
+        s.run();
+        let hose = &s.flows()[0];
+        let dropped: u64 = hose.intervals.iter().map(|c| c.dropped).sum();
+        let tallied: u64 = hose.drop_tally.iter().map(|(_, _, n)| n).sum();
+        assert!(dropped > 100, "a firehose at twice the line's rate loses packets: {dropped}");
+        assert_eq!(tallied, dropped);
+        let at_port: u64 = s.ports().iter().flat_map(|p| &p.stats.intervals).map(|c| c.drops).sum();
+        let all: u64 = s.flows().iter().flat_map(|f| &f.intervals).map(|c| c.dropped + c.acks_dropped).sum();
+        assert_eq!(at_port, all);
+    }
+}

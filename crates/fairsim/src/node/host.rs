@@ -194,3 +194,91 @@ impl FlowState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::{Generic, GenericConfig};
+
+    fn flow(closed_loop: bool) -> FlowState {
+        FlowState {
+            ends: FlowEnds {
+                id: FlowId(3),
+                src: NodeId(0),
+                dst: NodeId(1),
+                packet_size: 1000,
+                ack_size: 40,
+                acks: true,
+            },
+            source: None,
+            app_limit: u64::MAX,
+            file_packets: Some(2),
+            stopped: false,
+            sender: closed_loop.then(|| Box::new(Generic::new(GenericConfig::default())) as Box<dyn Sender>),
+            receiver: Default::default(),
+            next_new_seq: 0,
+            highest_ack: 0,
+            first_sent: Default::default(),
+            timers: Default::default(),
+            rng: crate::rng::stream(1, "test"),
+            data_route: vec![PortId(7)],
+            ack_route: vec![PortId(8)],
+            counters: Default::default(),
+            intervals: vec![],
+            drop_tally: vec![],
+            completed_at: None,
+            start: Time::ZERO,
+            drawn_packets: None,
+            trace: None,
+        }
+    }
+
+    #[test]
+    fn data_goes_out_on_the_data_route_and_a_resend_counts_as_a_retransmission() {
+        let mut f = flow(true);
+        let (port, p) = f.send_data(0, 11, Time::from_secs(1));
+        assert_eq!((port, p.id, p.flow, p.seq, p.size, p.retransmission), (PortId(7), 11, FlowId(3), 0, 1000, false));
+        f.send_data(1, 12, Time::from_secs(1));
+        let (_, again) = f.send_data(0, 13, Time::from_secs(2));
+        assert!(again.retransmission);
+        assert_eq!((f.counters.sent, f.counters.retransmitted, f.next_new_seq), (3, 1, 2));
+    }
+
+    #[test]
+    fn the_sink_acks_cumulatively_and_the_source_times_round_trips_from_first_transmission() {
+        let mut f = flow(true);
+        let (_, p0) = f.send_data(0, 1, Time::from_secs(1));
+        let (_, p1) = f.send_data(1, 2, Time::from_secs(1));
+        // packet 0 is lost; 1 arrives first: the ACK still asks for 0
+        let (port, ack) = f.sink_receive(p1, Time::from_secs(2), 9).unwrap();
+        assert_eq!(
+            (port, ack.id, ack.seq, ack.size, ack.echo_seq, ack.src, ack.dst),
+            (PortId(8), 9, 0, 40, 1, NodeId(1), NodeId(0))
+        );
+        f.source_receive(&ack, Time::from_secs(3));
+        assert_eq!(f.highest_ack, 0);
+        let (_, resent) = f.send_data(0, 3, Time::from_secs(4));
+        let (_, ack) = f.sink_receive(resent, Time::from_secs(5), 10).unwrap();
+        assert_eq!(ack.seq, 2, "both are in");
+        f.source_receive(&ack, Time::from_secs(6));
+        // two packets completed their round trips, each timed from its first transmission at 1 s
+        assert_eq!(f.counters.rtt_first_mean(), Some(5.0));
+        assert_eq!(f.completed_at, Some(Time::from_secs(6)), "the two-packet file is done");
+        assert_eq!((f.counters.delivered, f.counters.delivered_unique), (2, 2));
+        let _ = p0;
+    }
+
+    #[test]
+    fn an_open_loop_flow_acks_each_packet_and_an_ftp_stop_ends_its_file() {
+        let mut f = flow(false);
+        let (_, p) = f.send_data(5, 1, Time::ZERO);
+        let (_, ack) = f.sink_receive(p, Time::from_secs(1), 2).unwrap();
+        assert_eq!(ack.seq, 6, "no reordering state: the packet after this one");
+        let mut ftp = flow(true);
+        assert_eq!(ftp.start_app(&App::Ftp { packets: None }, Time::ZERO), None, "FTP is not timed");
+        assert_eq!(ftp.app_limit, u64::MAX);
+        ftp.send_data(0, 1, Time::ZERO);
+        ftp.stop_app();
+        assert_eq!(ftp.app_limit, 1, "the file ends with what was sent");
+    }
+}

@@ -203,3 +203,66 @@ impl Port {
         self.pipe.iter().for_each(|(_, p)| f(p));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qdisc::testing::{pkt, port};
+    use crate::qdisc::{Fcfs, FcfsConfig};
+    use crate::units::BufferLimit;
+
+    /// A 1 Mb/s port with 10 ms of propagation and room for `buffer` packets (FCFS).
+    fn a_port(buffer: u64) -> Port {
+        let info = port(BufferLimit::Packets(buffer), &[(0, 1)]);
+        Port::new(PortSetup {
+            name: "a->b".into(),
+            rate: Rate(1_000_000),
+            delay: Time::from_millis(10),
+            buffer_includes_line: false,
+            qdisc: Box::new(Fcfs::new(FcfsConfig {}, &info)),
+            rng: crate::rng::stream(1, "test"),
+            fluid: false,
+            traced: true,
+        })
+    }
+
+    #[test]
+    fn a_packet_crosses_the_port_line_then_pipe() {
+        let mut p = a_port(5);
+        let mut drops = vec![];
+        assert!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops), "the line was idle");
+        // 1000 bytes at 1 Mb/s: 8 ms on the line
+        assert_eq!(p.start_tx(Time::ZERO, &mut drops), Some(Time::from_millis(8)));
+        assert!(!p.enqueue(pkt(0, 1, 1000), Time::from_millis(1), &mut drops), "busy: it waits");
+        assert_eq!(p.qdisc.len_packets(), 1);
+        // the first leaves the line and leads the pipe: its arrival is the event to schedule
+        assert_eq!(p.finish_tx(Time::from_millis(8)), Some(Time::from_millis(18)));
+        assert_eq!(p.start_tx(Time::from_millis(8), &mut drops), Some(Time::from_millis(16)));
+        // the second follows in the pipe: the packet ahead of it holds the pipe's one event
+        assert_eq!(p.finish_tx(Time::from_millis(16)), None);
+        let (first, next) = p.deliver();
+        assert_eq!((first.seq, first.hop, next), (0, 1, Some(Time::from_millis(26))));
+        let (second, next) = p.deliver();
+        assert_eq!((second.seq, next), (1, None));
+        assert!(drops.is_empty());
+        assert_eq!(p.stats.current.departures, 2);
+        assert_eq!(
+            p.trace.as_ref().unwrap().queue,
+            vec![(Time::ZERO, 0), (Time::from_millis(1), 1), (Time::from_millis(8), 0)]
+        );
+    }
+
+    #[test]
+    fn a_full_buffer_reports_its_drop_and_an_idle_line_starts_nothing() {
+        let mut p = a_port(1);
+        let mut drops = vec![];
+        p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops);
+        p.start_tx(Time::ZERO, &mut drops);
+        p.enqueue(pkt(0, 1, 1000), Time::ZERO, &mut drops);
+        p.enqueue(pkt(0, 2, 1000), Time::ZERO, &mut drops);
+        assert_eq!(drops.iter().map(|(p, r)| (p.seq, *r)).collect::<Vec<_>>(), vec![(2, DropReason::TailDrop)]);
+        let mut empty = a_port(1);
+        assert_eq!(empty.start_tx(Time::ZERO, &mut drops), None);
+        assert_eq!(p.overflow(Time::ZERO), None);
+    }
+}
