@@ -11,7 +11,10 @@
 //! ```
 //!
 //! The engine knows nothing of Python, files of results or plots: a scenario goes in, a
-//! `RunReport` comes out.
+//! `RunReport` comes out. Its modules form layers, each using only those below it (from the
+//! ground up: `error`; `units`, `heap`, `rng`, `limits`, `params`; `net`, `timer`;
+//! `reference`; `stats`, `qdisc`, `traffic`; `transport`; `node`; `scenario`; `engine`;
+//! `report`): see docs/architecture.md, and `tests/layers.rs`, which checks it.
 
 pub mod engine;
 pub mod error;
