@@ -4,6 +4,11 @@
 
 use crate::units::Time;
 
+/// Which of a flow's timers (index into its timer slots): a transport's own name for a timer,
+/// which the engine keeps and fires without knowing what it means.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TimerId(pub u8);
+
 /// A transport may keep this many independent timers per flow.
 pub const TIMERS_PER_FLOW: usize = 4;
 

@@ -4,7 +4,7 @@
 //! and seed. Events name their target by dense id; the main loop dispatches them with `match`.
 
 use crate::net::{FlowId, PortId};
-use crate::transport::TimerId;
+use crate::timer::TimerId;
 use crate::units::Time;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

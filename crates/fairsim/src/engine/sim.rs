@@ -15,7 +15,7 @@ use crate::node::{FlowState, Port};
 use crate::qdisc::DropReason;
 use crate::scenario::{Component, PairSpec, Scenario};
 use crate::timer::TimerFire;
-use crate::transport::TimerId;
+use crate::timer::TimerId;
 use crate::units::Time;
 use std::time::{Duration, Instant};
 

@@ -28,10 +28,7 @@ use crate::params::{parse_params, Built, ParamError, Params};
 use crate::units::Time;
 use serde::Serialize;
 
-/// Which of a flow's timers (index into its timer slots): a transport's own name for a timer,
-/// which the engine keeps and fires without knowing what it means.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct TimerId(pub u8);
+pub use crate::timer::TimerId;
 
 /// A quantity a sender can record over time (when the flow is traced).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
