@@ -17,6 +17,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PAPERS = ("dks89", "keshav91", "csfq98")
 
+#: Every transport under a few disciplines on the reference dumbbell, every sender traced: the
+#: examples and reproductions alone leave some protocols (Vegas, NewReno) unexercised.
+MATRIX = {
+    "generic": ("fcfs", "fq"),
+    "jk": ("fcfs", "red"),
+    "reno": ("fcfs", "drr"),
+    "newreno": ("red", "sfq"),
+    "vegas": ("fcfs", "red"),
+    "decbit": ("decbit", "fqbit"),
+    "pp": ("fq",),
+}
+
 
 def without_wall_clock(value):
     if isinstance(value, dict):
@@ -40,6 +52,13 @@ def main(out: Path) -> None:
     for example in sorted((ROOT / "scenarios" / "examples").glob("*.toml")):
         args = ["run", str(example), "--json", "--no-progress", "--seed", "1", "--seed", "2"]
         record(args, out / f"example-{example.stem}.json")
+    dumbbell = ROOT / "scenarios" / "examples" / "dumbbell.toml"
+    for transport, qdiscs in MATRIX.items():
+        sets = ["--set", "run.duration=60s", "--set", 'run.trace=["*"]']
+        for q in qdiscs:
+            sets += ["--set", f'pairs.{transport}-{q}={{ transport = "{transport}", qdisc = "{q}" }}']
+            sets += ["--pair", f"{transport}-{q}"]
+        record(["run", str(dumbbell), "--json", "--no-progress", *sets], out / f"matrix-{transport}.json")
     for paper in PAPERS:
         record(["reproduce", paper, "--quick", "--json", "--no-progress"], out / f"reproduce-{paper}.json")
     print(f"{len(list(out.iterdir()))} result files in {out}")

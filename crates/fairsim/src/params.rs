@@ -55,3 +55,74 @@ pub fn path_segments(path: &serde_path_to_error::Path) -> Vec<String> {
         })
         .collect()
 }
+
+/// Deserializes `params` over `defaults`: every field the table does not set keeps its default.
+/// How a variant of a component (JK's window of 5 where Reno's is 64) states its own defaults
+/// as a typed value.
+pub fn parse_over<C: DeserializeOwned + Serialize>(defaults: &C, params: &Params) -> Result<(C, Params), ParamError> {
+    let mut table = to_params(defaults);
+    table.extend(params.iter().map(|(k, v)| (k.clone(), v.clone())));
+    parse_params(&table)
+}
+
+/// The fields a configuration declares, in order (serde's own list, Option fields included).
+pub fn fields<C: DeserializeOwned>() -> &'static [&'static str] {
+    serde_aux::serde_introspection::serde_introspect::<C>()
+}
+
+/// Splits the table of a component made of parts (a window transport's reliability layer and its
+/// congestion controller) into one table per part: each key goes to the first part whose fields
+/// (`parts`) declare it. A key no part declares is refused as serde refuses an unknown field,
+/// naming every part's fields, so that one table reads as one configuration.
+pub fn split(params: &Params, parts: &[&[&str]]) -> Result<Vec<Params>, ParamError> {
+    let mut tables = vec![Params::new(); parts.len()];
+    for (key, value) in params {
+        let Some(part) = parts.iter().position(|fields| fields.contains(&key.as_str())) else {
+            let expected: Vec<String> = parts.iter().flat_map(|f| f.iter()).map(|f| format!("`{f}`")).collect();
+            return Err(ParamError::at(key, format!("unknown field `{key}`, expected one of {}", expected.join(", "))));
+        };
+        tables[part].insert(key.clone(), value.clone());
+    }
+    Ok(tables)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields, default)]
+    struct Line {
+        rate: u32,
+        delay: u32,
+    }
+
+    #[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields, default)]
+    struct Queue {
+        limit: Option<u32>,
+    }
+
+    fn table(text: &str) -> Params {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn parts_take_their_own_keys_and_an_unknown_one_names_all_fields() {
+        assert_eq!(fields::<Queue>(), &["limit"], "Option fields are declared too");
+        let parts = [fields::<Line>(), fields::<Queue>()];
+        let tables = split(&table("rate = 3\nlimit = 7"), &parts).unwrap();
+        assert_eq!(tables, vec![table("rate = 3"), table("limit = 7")]);
+        let e = split(&table("rat = 3"), &parts).unwrap_err();
+        assert_eq!(e.path, vec!["rat"]);
+        assert_eq!(e.message, "unknown field `rat`, expected one of `rate`, `delay`, `limit`");
+    }
+
+    #[test]
+    fn parameters_apply_over_typed_defaults() {
+        let (line, resolved) = parse_over(&Line { rate: 5, delay: 9 }, &table("delay = 1")).unwrap();
+        assert_eq!(line, Line { rate: 5, delay: 1 });
+        assert_eq!(resolved, table("rate = 5\ndelay = 1"));
+    }
+}

@@ -198,7 +198,7 @@ impl FlowState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::{Generic, GenericConfig};
+    use crate::transport::{generic, GenericConfig};
 
     fn flow(closed_loop: bool) -> FlowState {
         FlowState {
@@ -214,7 +214,7 @@ mod tests {
             app_limit: u64::MAX,
             file_packets: Some(2),
             stopped: false,
-            sender: closed_loop.then(|| Box::new(Generic::new(GenericConfig::default())) as Box<dyn Sender>),
+            sender: closed_loop.then(|| Box::new(generic(&GenericConfig::default()).unwrap()) as Box<dyn Sender>),
             receiver: Default::default(),
             next_new_seq: 0,
             highest_ack: 0,

@@ -11,52 +11,40 @@
 //! Choices the papers leave open (parameters): the window starts at one packet; losses are
 //! handled as Generic does (timeout β·rtt, go-back-N) and a timeout also sets the window back to
 //! one packet — DECbit avoids congestion by the bits and, with its gateways, should see no loss.
+//!
+//! Here DECbit's window law is a controller (`Controller for Decbit`) under the reliability
+//! layer with Generic's averaged timeout (`reliable`).
 
-use super::averaged_timeout::{AveragedTimeout, Resend};
+use super::controller::{Congestion, Controller};
+use super::reliable::{AveragedReliability, Reliable};
 use super::window::SendWindow;
-use super::{AgentCtx, Event, Sender, Series};
+use super::{AgentCtx, Series};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::transport::TimerId;
-use crate::units::Time;
 use serde::{Deserialize, Serialize};
 
+/// The window law's parameters (the window and the timeout are the reliability layer's).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DecbitConfig {
-    /// The largest window, packets.
-    pub window: u32,
-    /// Added when fewer than `threshold` of the bits were set.
+    /// Added to the window when fewer than `threshold` of the bits were set, packets.
     pub increase: f64,
     /// Multiplies the window otherwise.
     pub decrease: f64,
+    /// The share of set bits at which the window stops growing.
     pub threshold: f64,
-    /// Timeout multiplier and rtt averaging, as in Generic.
-    pub beta: f64,
-    pub gain: f64,
-    pub initial_rtt: Time,
-    /// What a timeout sends again, as in Generic.
-    pub retransmit: Resend,
 }
 
 impl Default for DecbitConfig {
     fn default() -> Self {
-        DecbitConfig {
-            window: 5,
-            increase: 1.0,
-            decrease: 0.875,
-            threshold: 0.5,
-            beta: 2.0,
-            gain: 0.125,
-            initial_rtt: Time::from_millis(1500),
-            retransmit: Resend::All,
-        }
+        DecbitConfig { increase: 1.0, decrease: 0.875, threshold: 0.5 }
     }
 }
 
 pub struct Decbit {
     cfg: DecbitConfig,
-    win: SendWindow,
+    /// The flow's window, packets.
+    cap: u64,
     w: f64,
     /// Bits are counted on the acknowledgements of `size` packets numbered from `from` on (sent
     /// after the last change; a cumulative ACK may skip some of `from..from + size`).
@@ -64,37 +52,25 @@ pub struct Decbit {
     size: u64,
     seen: u64,
     set: u64,
-    timer: AveragedTimeout,
+}
+
+/// A DECbit sender, after checking that the parameters make sense.
+pub fn decbit(reliability: &AveragedReliability, cfg: DecbitConfig) -> Result<Reliable<Decbit>, ParamError> {
+    if !(cfg.decrease > 0.0 && cfg.decrease < 1.0) {
+        return Err(ParamError::at("decrease", "a decrease factor is between 0 and 1"));
+    }
+    let law = Decbit { cfg, cap: reliability.window as u64, w: 1.0, from: 0, size: 1, seen: 0, set: 0 };
+    Reliable::averaged(reliability, law)
 }
 
 impl Decbit {
-    pub fn checked(cfg: DecbitConfig) -> Result<Decbit, ParamError> {
-        if cfg.window == 0 {
-            return Err(ParamError::at("window", "a window must be at least 1 packet"));
-        }
-        if !(cfg.decrease > 0.0 && cfg.decrease < 1.0) {
-            return Err(ParamError::at("decrease", "a decrease factor is between 0 and 1"));
-        }
-        AveragedTimeout::check(cfg.initial_rtt, cfg.beta, cfg.gain)?;
-        let timer = AveragedTimeout::new(cfg.initial_rtt, cfg.beta, cfg.gain);
-        Ok(Decbit { cfg, win: SendWindow::default(), w: 1.0, from: 0, size: 1, seen: 0, set: 0, timer })
-    }
-
     fn allowed(&self) -> u64 {
-        (self.w.floor() as u64).clamp(1, self.cfg.window as u64)
-    }
-
-    fn fill(&mut self, ctx: &mut AgentCtx) {
-        while self.win.can_send(self.allowed(), ctx.app_limit) {
-            let seq = self.win.send_next(ctx.now);
-            ctx.send(seq);
-            self.timer.arm_if_idle(ctx);
-        }
+        (self.w.floor() as u64).clamp(1, self.cap)
     }
 
     /// Starts counting bits on the packets sent from now on, under the window just set.
-    fn new_cycle(&mut self, ctx: &mut AgentCtx) {
-        self.from = self.win.nxt().max(self.win.una());
+    fn new_cycle(&mut self, win: &SendWindow, ctx: &mut AgentCtx) {
+        self.from = win.nxt().max(win.una());
         self.size = self.allowed();
         self.seen = 0;
         self.set = 0;
@@ -102,47 +78,36 @@ impl Decbit {
     }
 }
 
-impl Sender for Decbit {
-    fn on_start(&mut self, ctx: &mut AgentCtx) {
-        self.new_cycle(ctx);
-        self.fill(ctx);
+impl Controller for Decbit {
+    fn window(&self) -> u64 {
+        self.allowed()
     }
 
-    fn on_data(&mut self, ctx: &mut AgentCtx) {
-        self.fill(ctx);
+    fn on_start(&mut self, win: &SendWindow, ctx: &mut AgentCtx) {
+        self.new_cycle(win, ctx);
     }
 
-    fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
-        if ack.echo_seq >= self.from {
-            self.seen += 1;
-            self.set += u64::from(ack.congestion);
-            if self.seen == self.size {
-                let w = if (self.set as f64) < self.cfg.threshold * self.seen as f64 {
-                    self.w + self.cfg.increase
-                } else {
-                    self.w * self.cfg.decrease
-                };
-                self.w = w.clamp(1.0, self.cfg.window as f64);
-                self.new_cycle(ctx);
-            }
-        }
-        if let Some(acked) = self.win.on_ack(ack.seq) {
-            self.timer.sample((ctx.now - acked.newest_first_sent).as_secs_f64());
-            self.timer.after_ack(self.win.in_flight() > 0, ctx);
-        }
-        self.fill(ctx);
-    }
-
-    fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {
-        self.timer.fired();
-        if self.win.in_flight() == 0 {
+    fn on_ack_arrival(&mut self, ack: &Packet, win: &SendWindow, ctx: &mut AgentCtx) {
+        if ack.echo_seq < self.from {
             return;
         }
-        ctx.count(Event::Timeout);
+        self.seen += 1;
+        self.set += u64::from(ack.congestion);
+        if self.seen == self.size {
+            let w = if (self.set as f64) < self.cfg.threshold * self.seen as f64 {
+                self.w + self.cfg.increase
+            } else {
+                self.w * self.cfg.decrease
+            };
+            self.w = w.clamp(1.0, self.cap as f64);
+            self.new_cycle(win, ctx);
+        }
+    }
+
+    fn on_congestion(&mut self, _event: Congestion, _flight: u64, win: &SendWindow, ctx: &mut AgentCtx) {
+        // only timeouts reach a DECbit sender: it ignores duplicate ACKs
         self.w = 1.0;
-        self.timer.resend(self.cfg.retransmit, &mut self.win, ctx);
-        self.new_cycle(ctx);
-        self.fill(ctx);
+        self.new_cycle(win, ctx);
     }
 }
 
@@ -151,13 +116,14 @@ mod tests {
     use super::*;
     use crate::net::Packet;
     use crate::net::PacketKind;
-    use crate::transport::Action;
+    use crate::transport::{Action, Sender};
+    use crate::units::Time;
 
     fn ack(seq: u64, echo: u64, bit: bool) -> Packet {
         Packet { kind: PacketKind::Ack, seq, echo_seq: echo, congestion: bit, ..Packet::blank() }
     }
 
-    fn sends(d: &mut Decbit, f: impl FnOnce(&mut Decbit, &mut AgentCtx)) -> Vec<u64> {
+    fn sends(d: &mut Reliable<Decbit>, f: impl FnOnce(&mut Reliable<Decbit>, &mut AgentCtx)) -> Vec<u64> {
         let mut actions = vec![];
         f(d, &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions));
         actions.iter().filter_map(|a| if let Action::Send { seq } = a { Some(*seq) } else { None }).collect()
@@ -165,17 +131,18 @@ mod tests {
 
     #[test]
     fn grows_by_one_per_clear_window_and_shrinks_by_an_eighth_on_bits() {
-        let mut d = Decbit::checked(DecbitConfig { window: 20, ..Default::default() }).unwrap();
+        let reliability = AveragedReliability { window: 20, ..Default::default() };
+        let mut d = decbit(&reliability, DecbitConfig::default()).unwrap();
         assert_eq!(sends(&mut d, |d, c| d.on_start(c)), vec![0]);
         // packet 0's ACK is clear: window 2, counted on packets 1 and 2
         assert_eq!(sends(&mut d, |d, c| d.on_ack(&ack(1, 0, false), c)), vec![1, 2]);
-        assert_eq!(d.w, 2.0);
+        assert_eq!(d.ctrl.w, 2.0);
         sends(&mut d, |d, c| d.on_ack(&ack(2, 1, true), c));
         sends(&mut d, |d, c| d.on_ack(&ack(3, 2, false), c));
         // one bit of two: not fewer than half, so × 0.875
-        assert_eq!(d.w, 1.75);
+        assert_eq!(d.ctrl.w, 1.75);
         // acknowledgements of packets sent before the change do not count
-        let (from, size) = (d.from, d.size);
+        let (from, size) = (d.ctrl.from, d.ctrl.size);
         assert!(from >= 3 && size == 1);
     }
 }

@@ -23,108 +23,49 @@
 //!   go-back-N with windows of 40 does not); there is no exponential backoff (JK's addition);
 //! - one sample per ACK that advances the window, for the highest packet it acknowledges;
 //!   duplicate ACKs are ignored.
+//!
+//! Here Generic is the reliability layer with the averaged timeout (`reliable`, its parameters
+//! `AveragedReliability`) under a controller that never changes the window.
 
-#[cfg(test)]
-use super::averaged_timeout::RETRANSMIT;
-use super::averaged_timeout::{AveragedTimeout, Resend};
+use super::controller::Controller;
+use super::reliable::{AveragedReliability, Reliable};
 use super::window::SendWindow;
-use super::{AgentCtx, Event, Sender, Series};
-use crate::net::Packet;
+use super::{AgentCtx, Series};
 use crate::params::ParamError;
-use crate::transport::TimerId;
-use crate::units::Time;
-use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct GenericConfig {
-    /// Window in packets.
-    pub window: u32,
-    /// Timeout multiplier β.
-    pub beta: f64,
-    /// Gain g of the rtt average: rtt ← (1 − g)·rtt + g·sample.
-    pub gain: f64,
-    /// The rtt estimate before the first sample.
-    pub initial_rtt: Time,
-    /// What a timeout sends again: `all` unacknowledged packets or the `oldest`.
-    pub retransmit: Resend,
+/// Generic's parameters: the window and the averaged timeout's.
+pub type GenericConfig = AveragedReliability;
+
+/// A window that never moves.
+pub struct FixedWindow {
+    window: u32,
 }
 
-impl Default for GenericConfig {
-    fn default() -> Self {
-        GenericConfig {
-            window: 5,
-            beta: 2.0,
-            gain: 0.125,
-            initial_rtt: Time::from_millis(1500),
-            retransmit: Resend::All,
-        }
+impl Controller for FixedWindow {
+    fn window(&self) -> u64 {
+        self.window as u64
+    }
+
+    fn on_start(&mut self, _win: &SendWindow, ctx: &mut AgentCtx) {
+        ctx.record(Series::Window, self.window as f64);
     }
 }
 
-pub struct Generic {
-    cfg: GenericConfig,
-    win: SendWindow,
-    timer: AveragedTimeout,
-}
+pub type Generic = Reliable<FixedWindow>;
 
-impl Generic {
-    /// Builds a sender after checking that the parameters make sense.
-    pub fn checked(cfg: GenericConfig) -> Result<Self, ParamError> {
-        if cfg.window == 0 {
-            return Err(ParamError::at("window", "a window must be at least 1 packet"));
-        }
-        AveragedTimeout::check(cfg.initial_rtt, cfg.beta, cfg.gain)?;
-        Ok(Generic::new(cfg))
-    }
-
-    pub fn new(cfg: GenericConfig) -> Self {
-        let timer = AveragedTimeout::new(cfg.initial_rtt, cfg.beta, cfg.gain);
-        Generic { cfg, win: SendWindow::default(), timer }
-    }
-
-    fn fill_window(&mut self, ctx: &mut AgentCtx) {
-        while self.win.can_send(self.cfg.window as u64, ctx.app_limit) {
-            let seq = self.win.send_next(ctx.now);
-            ctx.send(seq);
-            self.timer.arm_if_idle(ctx);
-        }
-    }
-}
-
-impl Sender for Generic {
-    fn on_start(&mut self, ctx: &mut AgentCtx) {
-        ctx.record(Series::Window, self.cfg.window as f64);
-        self.fill_window(ctx);
-    }
-
-    fn on_data(&mut self, ctx: &mut AgentCtx) {
-        self.fill_window(ctx);
-    }
-
-    fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
-        let Some(acked) = self.win.on_ack(ack.seq) else { return };
-        self.timer.sample((ctx.now - acked.newest_first_sent).as_secs_f64());
-        self.timer.after_ack(self.win.in_flight() > 0, ctx);
-        self.fill_window(ctx);
-    }
-
-    fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {
-        self.timer.fired();
-        if self.win.in_flight() == 0 {
-            return;
-        }
-        ctx.count(Event::Timeout);
-        self.timer.resend(self.cfg.retransmit, &mut self.win, ctx);
-        self.fill_window(ctx);
-    }
+/// A Generic sender, after checking that the parameters make sense.
+pub fn generic(cfg: &GenericConfig) -> Result<Generic, ParamError> {
+    Reliable::averaged(cfg, FixedWindow { window: cfg.window })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::Packet;
     use crate::qdisc::testing::pkt;
-    use crate::transport::Action;
+    use crate::transport::averaged_timeout::{Resend, RETRANSMIT};
+    use crate::transport::{Action, Sender};
+    use crate::units::Time;
 
     fn ack(seq: u64) -> Packet {
         let mut p = pkt(0, seq, 40);
@@ -144,7 +85,7 @@ mod tests {
 
     #[test]
     fn sends_a_full_window_and_arms_the_initial_timeout() {
-        let mut g = Generic::new(GenericConfig::default());
+        let mut g = generic(&GenericConfig::default()).unwrap();
         let a = run(&mut g, 0, |g, c| g.on_start(c));
         assert_eq!(sends(&a), vec![0, 1, 2, 3, 4]);
         assert!(a.contains(&Action::SetTimer(RETRANSMIT, Time::from_secs(3))), "β·initial_rtt = 2 × 1.5 s");
@@ -152,31 +93,35 @@ mod tests {
 
     #[test]
     fn each_ack_slides_the_window_by_one_and_updates_rtt() {
-        let mut g = Generic::new(GenericConfig::default());
+        let mut g = generic(&GenericConfig::default()).unwrap();
         run(&mut g, 0, |g, c| g.on_start(c));
         let a = run(&mut g, 2, |g, c| g.on_ack(&ack(1), c));
         assert_eq!(sends(&a), vec![5]);
         let rtt1 = 0.875 * 1.5 + 0.125 * 2.0;
-        assert_eq!(g.timer.rtt(), rtt1, "averaged from the initial estimate");
+        assert_eq!(g.timer.averaged_rtt().unwrap(), rtt1, "averaged from the initial estimate");
         assert!(a.contains(&Action::SetTimer(RETRANSMIT, Time::from_secs(2) + Time::from_secs_f64(2.0 * rtt1))));
         run(&mut g, 4, |g, c| g.on_ack(&ack(2), c));
-        assert_eq!(g.timer.rtt(), 0.875 * rtt1 + 0.125 * 4.0);
+        assert_eq!(g.timer.averaged_rtt().unwrap(), 0.875 * rtt1 + 0.125 * 4.0);
         assert!(sends(&run(&mut g, 5, |g, c| g.on_ack(&ack(2), c))).is_empty(), "duplicate ACK ignored");
     }
 
     #[test]
     fn timeout_goes_back_n_and_rtt_counts_from_first_transmission() {
-        let mut g = Generic::new(GenericConfig::default());
+        let mut g = generic(&GenericConfig::default()).unwrap();
         run(&mut g, 0, |g, c| g.on_start(c));
         let a = run(&mut g, 3, |g, c| g.on_timer(RETRANSMIT, c));
         assert_eq!(sends(&a), vec![0, 1, 2, 3, 4], "all unacknowledged packets are resent");
         run(&mut g, 5, |g, c| g.on_ack(&ack(1), c));
-        assert_eq!(g.timer.rtt(), 0.875 * 1.5 + 0.125 * 5.0, "sample from the first transmission at t = 0");
+        assert_eq!(
+            g.timer.averaged_rtt().unwrap(),
+            0.875 * 1.5 + 0.125 * 5.0,
+            "sample from the first transmission at t = 0"
+        );
     }
 
     #[test]
     fn a_timeout_can_resend_only_the_oldest_packet() {
-        let mut g = Generic::new(GenericConfig { retransmit: Resend::Oldest, ..Default::default() });
+        let mut g = generic(&GenericConfig { retransmit: Resend::Oldest, ..Default::default() }).unwrap();
         run(&mut g, 0, |g, c| g.on_start(c));
         let a = run(&mut g, 3, |g, c| g.on_timer(RETRANSMIT, c));
         assert_eq!(sends(&a), vec![0], "only the oldest goes again");
@@ -188,16 +133,16 @@ mod tests {
 
     #[test]
     fn nonsense_parameters_are_refused() {
-        let bad = |c: GenericConfig| Generic::checked(c).err().map(|e| e.path);
+        let bad = |c: GenericConfig| generic(&c).err().map(|e| e.path);
         assert_eq!(bad(GenericConfig { gain: 1.5, ..Default::default() }), Some(vec!["gain".to_string()]));
         assert_eq!(bad(GenericConfig { beta: 0.0, ..Default::default() }), Some(vec!["beta".to_string()]));
         assert_eq!(bad(GenericConfig { window: 0, ..Default::default() }), Some(vec!["window".to_string()]));
-        assert!(Generic::checked(GenericConfig::default()).is_ok());
+        assert!(generic(&GenericConfig::default()).is_ok());
     }
 
     #[test]
     fn idle_sender_cancels_its_timer_and_window_respects_app_limit() {
-        let mut g = Generic::new(GenericConfig { window: 5, ..Default::default() });
+        let mut g = generic(&GenericConfig { window: 5, ..Default::default() }).unwrap();
         let mut actions = vec![];
         g.on_start(&mut AgentCtx::new(Time::ZERO, 2, &mut actions));
         assert_eq!(sends(&actions), vec![0, 1]);

@@ -1,30 +1,39 @@
 //! Flow-control protocols (transports): the `Sender` trait, its context, and the registry.
 //!
 //! A sender decides which sequence numbers go out and when; it never sees the network. The
-//! engine turns its actions into packets, delivers ACKs back to it, and runs its timers. Window
-//! protocols share the bookkeeping in `window`; the sink side (`sink`) is common to all.
+//! engine turns its actions into packets, delivers ACKs back to it, and runs its timers.
+//!
+//! Window protocols are the reliability layer (`reliable`: window, duplicate ACKs, the
+//! retransmission timer) under a congestion controller (`controller`): Jacobson's window for
+//! JK, Reno and NewReno (`aimd`), Vegas, DECbit's window law, Generic's fixed window. Packet-Pair
+//! and RLM set their own rates and are whole senders. The sink side (`sink`) is common to all.
 
+pub mod aimd;
 mod averaged_timeout;
+pub mod controller;
 mod decbit;
 pub mod fuzzy;
 mod generic;
 mod packet_pair;
 pub mod pp_law;
+pub mod reliable;
+mod retransmit;
 pub mod rlm;
 pub mod rto;
 pub mod sink;
-mod tcp;
 mod vegas;
 pub mod window;
 
-pub use decbit::{Decbit, DecbitConfig};
-pub use generic::{Generic, GenericConfig};
+pub use aimd::{Aimd, AimdConfig};
+pub use controller::Controller;
+pub use decbit::{decbit, Decbit, DecbitConfig};
+pub use generic::{generic, Generic, GenericConfig};
 pub use packet_pair::{PacketPair, PacketPairConfig};
-pub use tcp::{Recovery, Tcp, TcpConfig};
-pub use vegas::VegasConfig;
+pub use reliable::{AveragedReliability, Recovery, Reliable, TcpReliability};
+pub use vegas::{Vegas, VegasConfig};
 
 use crate::net::Packet;
-use crate::params::{parse_params, Built, ParamError, Params};
+use crate::params::{fields, parse_over, parse_params, split, Built, ParamError, Params};
 use crate::units::Time;
 use serde::Serialize;
 
@@ -152,6 +161,21 @@ pub struct TransportKind {
     pub build: fn(&Params, &FlowInfo) -> Built<dyn Sender>,
 }
 
+/// The transport's parameters with the flow's `window`, which overrides the transport's own,
+/// checked against the largest window.
+fn with_flow_window(params: &Params, flow: &FlowInfo) -> Result<Params, ParamError> {
+    let mut params = params.clone();
+    if let Some(w) = flow.window {
+        params.insert("window".into(), toml::Value::Integer(w as i64));
+    }
+    if let Some(w) = params.get("window").and_then(toml::Value::as_integer) {
+        // the flow's own window is checked where it is written, so this is the transport's
+        crate::limits::check(w, crate::limits::MAX_WINDOW.into(), "packets")
+            .map_err(|e| ParamError::at("window", e))?;
+    }
+    Ok(params)
+}
+
 /// Parses a transport's config, letting the flow's `window` override the config's; `make`
 /// checks the values and builds the sender.
 fn build_with<C, S>(
@@ -163,40 +187,56 @@ where
     C: serde::de::DeserializeOwned + Serialize,
     S: Sender + 'static,
 {
-    let mut params = params.clone();
-    if let Some(w) = flow.window {
-        params.insert("window".into(), toml::Value::Integer(w as i64));
-    }
-    if let Some(w) = params.get("window").and_then(toml::Value::as_integer) {
-        // the flow's own window is checked where it is written, so this is the transport's
-        crate::limits::check(w, crate::limits::MAX_WINDOW.into(), "packets")
-            .map_err(|e| ParamError::at("window", e))?;
-    }
-    let (config, resolved) = parse_params::<C>(&params)?;
+    let (config, resolved) = parse_params::<C>(&with_flow_window(params, flow)?)?;
     Ok((Box::new(make(config)?), resolved))
 }
 
-/// Builds a TCP flavour; JK defaults to the papers' window of 5, the others to 64.
-fn build_tcp(params: &Params, flow: &FlowInfo, recovery: Recovery, default_window: u32) -> Built<dyn Sender> {
-    let mut params = params.clone();
-    params.entry("window").or_insert(toml::Value::Integer(default_window as i64));
-    build_with(&params, flow, |c: TcpConfig| Tcp::new(c, recovery, None))
+/// One table for a window transport's parts: the reliability layer's (over its typed
+/// `defaults`), then each controller part's, resolved side by side.
+struct Parts {
+    tables: std::vec::IntoIter<Params>,
+    resolved: Params,
 }
 
-/// Vegas takes TCP's parameters and its own α, β, γ.
-fn build_vegas(params: &Params, flow: &FlowInfo) -> Built<dyn Sender> {
-    let mut tcp = params.clone();
-    let mut own = Params::new();
-    for key in ["alpha", "beta", "gamma"] {
-        if let Some(v) = tcp.remove(key) {
-            own.insert(key.into(), v);
-        }
+impl Parts {
+    fn split(params: &Params, flow: &FlowInfo, fields: &[&[&str]]) -> Result<Parts, ParamError> {
+        let tables = split(&with_flow_window(params, flow)?, fields)?;
+        Ok(Parts { tables: tables.into_iter(), resolved: Params::new() })
     }
-    let (vegas, own_resolved) = parse_params::<VegasConfig>(&own)?;
-    let (sender, mut resolved) =
-        build_with(&tcp, flow, move |c: TcpConfig| Tcp::new(c, Recovery::Reno, Some(vegas.clone())))?;
-    resolved.extend(own_resolved);
-    Ok((sender, resolved))
+
+    fn next<C: serde::de::DeserializeOwned + Serialize>(&mut self, defaults: &C) -> Result<C, ParamError> {
+        let (config, resolved) = parse_over(defaults, &self.tables.next().expect("one table per part"))?;
+        self.resolved.extend(resolved);
+        Ok(config)
+    }
+}
+
+/// JK, Reno, NewReno: the TCP reliability layer with `recovery` under Jacobson's window; JK
+/// defaults to the papers' window of 5, the others to 64.
+fn build_tcp(params: &Params, flow: &FlowInfo, recovery: Recovery, window: u32) -> Built<dyn Sender> {
+    let mut parts = Parts::split(params, flow, &[fields::<TcpReliability>(), fields::<AimdConfig>()])?;
+    let reliability = parts.next(&TcpReliability { window, ..Default::default() })?;
+    let aimd = parts.next(&AimdConfig::default())?;
+    let sender = Reliable::tcp(&reliability, recovery, Aimd::checked(&aimd, reliability.window)?)?;
+    Ok((Box::new(sender), parts.resolved))
+}
+
+/// Vegas: Reno's reliability layer under Vegas, which steers Jacobson's window.
+fn build_vegas(params: &Params, flow: &FlowInfo) -> Built<dyn Sender> {
+    let fields = [fields::<TcpReliability>(), fields::<AimdConfig>(), fields::<VegasConfig>()];
+    let mut parts = Parts::split(params, flow, &fields)?;
+    let reliability = parts.next(&TcpReliability::default())?;
+    let aimd = Aimd::checked(&parts.next(&AimdConfig::default())?, reliability.window)?;
+    let vegas = Vegas::checked(parts.next(&VegasConfig::default())?, aimd)?;
+    Ok((Box::new(Reliable::tcp(&reliability, Recovery::Reno, vegas)?), parts.resolved))
+}
+
+/// DECbit: Generic's reliability layer under DECbit's window law.
+fn build_decbit(params: &Params, flow: &FlowInfo) -> Built<dyn Sender> {
+    let mut parts = Parts::split(params, flow, &[fields::<AveragedReliability>(), fields::<DecbitConfig>()])?;
+    let reliability = parts.next(&AveragedReliability::default())?;
+    let law = parts.next(&DecbitConfig::default())?;
+    Ok((Box::new(decbit(&reliability, law)?), parts.resolved))
 }
 
 pub static TRANSPORTS: &[TransportKind] = &[
@@ -204,7 +244,7 @@ pub static TRANSPORTS: &[TransportKind] = &[
         name: "generic",
         summary: "fixed window, timeout = beta x averaged rtt, go-back-N on timeout",
         reference: "Generic flow control of Demers, Keshav & Shenker 1989 §3 and Keshav 1991 §6.5",
-        build: |p, f| build_with(p, f, Generic::checked),
+        build: |p, f| build_with(p, f, |c: GenericConfig| generic(&c)),
     },
     TransportKind {
         name: "jk",
@@ -228,7 +268,7 @@ pub static TRANSPORTS: &[TransportKind] = &[
         name: "decbit",
         summary: "DECbit source: window +1 or x 0.875 from the congestion bits, once per two round trips",
         reference: "Ramakrishnan & Jain, SIGCOMM 1988; as used by DKS 1989 §3",
-        build: |p, f| build_with(p, f, Decbit::checked),
+        build: build_decbit,
     },
     TransportKind {
         name: "pp",

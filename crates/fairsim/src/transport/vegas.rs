@@ -15,7 +15,13 @@
 //! an eighth (the paper's "decrease by 1/8"). Vegas's slow start doubling every *other* RTT and
 //! its fine-grained timeout checks on duplicate ACKs are not modelled: slow start grows one
 //! packet per ACK, and losses are detected as in Reno.
+//!
+//! A controller of its own (`Controller for Vegas`): it keeps Jacobson's window (`aimd`) for
+//! what Vegas does not change — the response to a loss, fast recovery — and replaces its growth.
 
+use super::aimd::Aimd;
+use super::controller::{Congestion, Controller, NewAck, RttSample};
+use super::window::SendWindow;
 use super::{AgentCtx, Series};
 use crate::params::ParamError;
 use serde::{Deserialize, Serialize};
@@ -23,8 +29,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct VegasConfig {
+    /// Fewer of its packets queued than this, the window grows by one per round trip.
     pub alpha: f64,
+    /// More than this, it shrinks by one.
     pub beta: f64,
+    /// More than this ends slow start.
     pub gamma: f64,
 }
 
@@ -35,6 +44,8 @@ impl Default for VegasConfig {
 }
 
 pub struct Vegas {
+    /// The window Vegas steers, and Reno's response to losses.
+    pub(super) aimd: Aimd,
     cfg: VegasConfig,
     base_rtt: f64,
     round_min_rtt: f64,
@@ -44,18 +55,18 @@ pub struct Vegas {
 }
 
 impl Vegas {
-    pub fn checked(cfg: VegasConfig) -> Result<Vegas, ParamError> {
+    pub fn checked(cfg: VegasConfig, aimd: Aimd) -> Result<Vegas, ParamError> {
         if !(cfg.alpha >= 0.0 && cfg.beta >= cfg.alpha) {
             return Err(ParamError::at("beta", "Vegas needs 0 ≤ alpha ≤ beta"));
         }
         if cfg.gamma.is_nan() || cfg.gamma < 0.0 {
             return Err(ParamError::at("gamma", "must not be negative"));
         }
-        Ok(Vegas { cfg, base_rtt: f64::INFINITY, round_min_rtt: f64::INFINITY, round_end: 0, round_done: false })
+        Ok(Vegas { aimd, cfg, base_rtt: f64::INFINITY, round_min_rtt: f64::INFINITY, round_end: 0, round_done: false })
     }
 
     /// An RTT sample from the ACK of packet `ack` − 1; `nxt` is the next packet to be sent.
-    pub fn on_rtt(&mut self, rtt: f64, ack: u64, nxt: u64) {
+    fn on_rtt(&mut self, rtt: f64, ack: u64, nxt: u64) {
         self.base_rtt = self.base_rtt.min(rtt);
         self.round_min_rtt = self.round_min_rtt.min(rtt);
         if ack > self.round_end {
@@ -64,7 +75,7 @@ impl Vegas {
         }
     }
 
-    pub fn on_loss(&mut self) {
+    fn on_loss(&mut self) {
         self.round_min_rtt = f64::INFINITY;
         self.round_done = false;
     }
@@ -75,7 +86,7 @@ impl Vegas {
     }
 
     /// Window growth on a new ACK covering `units` (packets, or 1 per ACK).
-    pub fn grow(&mut self, cwnd: &mut f64, ssthresh: &mut f64, units: f64, ctx: &mut AgentCtx) {
+    fn grow(&mut self, cwnd: &mut f64, ssthresh: &mut f64, units: f64, ctx: &mut AgentCtx) {
         let decide = std::mem::take(&mut self.round_done) && self.round_min_rtt.is_finite();
         let diff = decide.then(|| self.diff(*cwnd));
         if let Some(d) = diff {
@@ -102,13 +113,60 @@ impl Vegas {
     }
 }
 
+impl Controller for Vegas {
+    fn window(&self) -> u64 {
+        self.aimd.window()
+    }
+
+    fn on_start(&mut self, win: &SendWindow, ctx: &mut AgentCtx) {
+        self.aimd.on_start(win, ctx);
+    }
+
+    fn on_rtt_sample(&mut self, s: RttSample) {
+        self.on_rtt(s.rtt_s, s.ack, s.next);
+    }
+
+    fn on_ack(&mut self, ack: NewAck, ctx: &mut AgentCtx) {
+        let units = self.aimd.units(ack);
+        let (mut cwnd, mut ssthresh) = (self.aimd.cwnd, self.aimd.ssthresh);
+        self.grow(&mut cwnd, &mut ssthresh, units, ctx);
+        (self.aimd.cwnd, self.aimd.ssthresh) = (cwnd, ssthresh);
+    }
+
+    fn on_congestion(&mut self, event: Congestion, flight: u64, win: &SendWindow, ctx: &mut AgentCtx) {
+        self.aimd.on_congestion(event, flight, win, ctx);
+        self.on_loss();
+    }
+
+    fn on_recovery_dupack(&mut self) {
+        self.aimd.on_recovery_dupack();
+    }
+
+    fn on_partial_ack(&mut self, ack: NewAck) {
+        self.aimd.on_partial_ack(ack);
+    }
+
+    fn on_recovery_end(&mut self) {
+        self.aimd.on_recovery_end();
+    }
+
+    fn trace(&self, ctx: &mut AgentCtx) {
+        self.aimd.trace(ctx);
+    }
+
+    fn after_fill(&self, in_flight: u64, ctx: &mut AgentCtx) {
+        self.aimd.after_fill(in_flight, ctx);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn congestion_avoidance_moves_one_packet_per_round() {
-        let mut v = Vegas::checked(VegasConfig::default()).unwrap();
+        let aimd = Aimd::checked(&Default::default(), 64).unwrap();
+        let mut v = Vegas::checked(VegasConfig::default(), aimd).unwrap();
         let mut actions = vec![];
         let mut ctx = AgentCtx::new(crate::units::Time::ZERO, u64::MAX, &mut actions);
         let (mut cwnd, mut ssthresh) = (10.0, 5.0);

@@ -1,12 +1,30 @@
 use super::*;
 use crate::net::PacketKind;
-
+use crate::transport::aimd::{Aimd, AimdConfig};
+use crate::transport::averaged_timeout::RETRANSMIT;
 use crate::transport::Action;
-use crate::units::Time;
+
+/// The parameters these tests vary, of the reliability layer and of Jacobson's window.
+#[derive(Default)]
+struct TcpConfig {
+    window: u32,
+    initial_cwnd: f64,
+    initial_ssthresh: Option<f64>,
+}
+
+fn tcp(recovery: Recovery, c: TcpConfig) -> Reliable<Aimd> {
+    let reliability = TcpReliability { window: c.window, ..Default::default() };
+    let aimd = AimdConfig {
+        initial_cwnd: c.initial_cwnd.max(1.0),
+        initial_ssthresh: c.initial_ssthresh,
+        ..Default::default()
+    };
+    Reliable::tcp(&reliability, recovery, Aimd::checked(&aimd, c.window).unwrap()).unwrap()
+}
 
 /// Drives one sender by hand: actions are collected, ACKs are made up.
 struct Harness {
-    tcp: Tcp,
+    tcp: Reliable<Aimd>,
     now: Time,
     sent: Vec<u64>,
     timer: Option<Time>,
@@ -14,12 +32,12 @@ struct Harness {
 
 impl Harness {
     fn new(recovery: Recovery, cfg: TcpConfig) -> Harness {
-        let mut h = Harness { tcp: Tcp::new(cfg, recovery, None).unwrap(), now: Time::ZERO, sent: vec![], timer: None };
+        let mut h = Harness { tcp: tcp(recovery, cfg), now: Time::ZERO, sent: vec![], timer: None };
         h.call(|t, c| t.on_start(c));
         h
     }
 
-    fn call(&mut self, f: impl FnOnce(&mut Tcp, &mut AgentCtx)) {
+    fn call(&mut self, f: impl FnOnce(&mut Reliable<Aimd>, &mut AgentCtx)) {
         let mut actions = vec![];
         f(&mut self.tcp, &mut AgentCtx::new(self.now, u64::MAX, &mut actions));
         for a in actions {
@@ -45,7 +63,7 @@ impl Harness {
 }
 
 fn cfg() -> TcpConfig {
-    TcpConfig { window: 1000, ..Default::default() }
+    TcpConfig { window: 1000, initial_cwnd: 1.0, ..Default::default() }
 }
 
 #[test]
@@ -76,8 +94,8 @@ fn jk_fast_retransmit_resends_the_hole_and_restarts_from_one_packet() {
         h.ack(0, 1.0);
     }
     assert_eq!(h.sent_since(), vec![0], "only the missing packet goes again");
-    assert_eq!(h.tcp.cwnd, 1.0);
-    assert_eq!(h.tcp.ssthresh, 4.0, "half of the 8 in flight");
+    assert_eq!(h.tcp.ctrl.cwnd, 1.0);
+    assert_eq!(h.tcp.ctrl.ssthresh, 4.0, "half of the 8 in flight");
     // the retransmission fills the hole: everything up to 8 is acknowledged, slow start resumes
     h.ack(8, 2.0);
     assert_eq!(h.sent_since(), vec![8, 9], "cwnd 2 after one ACK in slow start");
@@ -91,7 +109,7 @@ fn reno_recovers_one_loss_without_a_timeout() {
         h.ack(0, 1.0);
     }
     assert_eq!(h.sent_since(), vec![0]);
-    assert_eq!((h.tcp.ssthresh, h.tcp.cwnd), (5.0, 8.0), "cwnd = ssthresh + 3");
+    assert_eq!((h.tcp.ctrl.ssthresh, h.tcp.ctrl.cwnd), (5.0, 8.0), "cwnd = ssthresh + 3");
     // six more duplicate ACKs inflate the window past the 10 in flight: new data goes out
     for _ in 0..6 {
         h.ack(0, 1.0);
@@ -99,7 +117,7 @@ fn reno_recovers_one_loss_without_a_timeout() {
     assert_eq!(h.sent_since(), vec![10, 11, 12, 13]);
     h.ack(10, 2.0); // the retransmission arrived: recovery ends
     assert!(!h.tcp.in_recovery);
-    assert_eq!(h.tcp.cwnd, 5.0, "deflated to ssthresh");
+    assert_eq!(h.tcp.ctrl.cwnd, 5.0, "deflated to ssthresh");
     assert!(h.timer.is_some());
 }
 
@@ -133,7 +151,7 @@ fn timeouts_back_off_exponentially_and_go_back_n() {
     h.now = h.timer.unwrap();
     h.call(|t, c| t.on_timer(RETRANSMIT, c));
     assert_eq!(h.timer.unwrap() - h.now, Time::from_secs(12));
-    assert_eq!(h.tcp.ssthresh, 2.0);
+    assert_eq!(h.tcp.ctrl.ssthresh, 2.0);
 }
 
 #[test]
@@ -142,14 +160,14 @@ fn karn_takes_no_sample_from_a_retransmitted_packet() {
     h.now = Time::from_secs(3);
     h.call(|t, c| t.on_timer(RETRANSMIT, c)); // packet 0 sent again
     h.ack(1, 3.5);
-    assert_eq!(h.tcp.rto.srtt(), None, "ambiguous: no sample");
+    assert_eq!(h.tcp.timer.srtt(), None, "ambiguous: no sample");
     h.sent_since();
     h.ack(2, 4.0); // packet 1, sent once at 3.5, acknowledged at 4.0
-    assert_eq!(h.tcp.rto.srtt(), Some(0.5));
+    assert_eq!(h.tcp.timer.srtt(), Some(0.5));
 }
 
 #[test]
 fn the_window_caps_the_congestion_window() {
-    let mut h = Harness::new(Recovery::Tahoe, TcpConfig { window: 5, initial_cwnd: 50.0, ..Default::default() });
+    let mut h = Harness::new(Recovery::Tahoe, TcpConfig { window: 5, initial_cwnd: 50.0, initial_ssthresh: None });
     assert_eq!(h.sent_since().len(), 5);
 }

@@ -1,0 +1,135 @@
+//! Jacobson's window law, the controller of JK (Tahoe), Reno and NewReno: slow start,
+//! congestion avoidance, halving on loss.
+//!
+//! References:
+//! - JK: V. Jacobson, "Congestion Avoidance and Control", SIGCOMM 1988; modelled, as Demers,
+//!   Keshav & Shenker 1989 §3 and Keshav 1991 §6.5 do, by adding to Generic "adjustable
+//!   windows, better timeout calculations and fast retransmit" (4.3BSD Tahoe): after a fast
+//!   retransmit the window restarts from one packet.
+//! - Reno: fast recovery as in RFC 2581 (W. Stevens, RFC 2001): after fast retransmit
+//!   ssthresh = max(flight/2, 2), cwnd = ssthresh + 3, +1 per further duplicate ACK, back to
+//!   ssthresh on the ACK that ends recovery.
+//! - NewReno: RFC 6582: a partial ACK deflates the window by what it acknowledged, less one.
+//!
+//! The three differ only in how the reliability layer recovers (`reliable::Recovery`); this
+//! file is the window they share. Choices (parameters): windows count packets;
+//! `counting = "packets"` grows cwnd per ACK (RFC 5681), `"bytes"` by the packets an ACK covers
+//! (appropriate byte counting, RFC 3465); initial cwnd 1, initial ssthresh unbounded (the flow's
+//! window caps it); on a timeout ssthresh = max(flight/2, 2) and cwnd = 1.
+
+use super::controller::{Congestion, Controller, NewAck};
+use super::window::SendWindow;
+use super::{AgentCtx, Series};
+use crate::params::ParamError;
+use serde::{Deserialize, Serialize};
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Counting {
+    #[default]
+    Packets,
+    Bytes,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AimdConfig {
+    /// The congestion window at the start, packets.
+    pub initial_cwnd: f64,
+    /// The slow-start threshold at the start, packets; unbounded when absent.
+    pub initial_ssthresh: Option<f64>,
+    /// What an ACK grows the window by: per ACK (`packets`) or per packet acknowledged (`bytes`).
+    pub counting: Counting,
+}
+
+impl Default for AimdConfig {
+    fn default() -> Self {
+        AimdConfig { initial_cwnd: 1.0, initial_ssthresh: None, counting: Counting::Packets }
+    }
+}
+
+pub struct Aimd {
+    counting: Counting,
+    /// The flow's window: growing past it only delays the reaction to the next loss.
+    cap: f64,
+    pub(super) cwnd: f64,
+    pub(super) ssthresh: f64,
+}
+
+impl Aimd {
+    pub fn checked(cfg: &AimdConfig, window: u32) -> Result<Aimd, ParamError> {
+        if cfg.initial_cwnd.is_nan() || cfg.initial_cwnd < 1.0 {
+            return Err(ParamError::at("initial_cwnd", "must be at least 1 packet"));
+        }
+        Ok(Aimd {
+            counting: cfg.counting,
+            cap: window as f64,
+            cwnd: cfg.initial_cwnd,
+            ssthresh: cfg.initial_ssthresh.unwrap_or(f64::INFINITY),
+        })
+    }
+
+    /// What an ACK of `ack.count` packets grows the window by, in packets.
+    pub(super) fn units(&self, ack: NewAck) -> f64 {
+        match self.counting {
+            Counting::Packets => 1.0,
+            Counting::Bytes => ack.count as f64,
+        }
+    }
+}
+
+/// Half the data in flight, at least two packets: the new ssthresh after a loss.
+fn halved(flight: u64) -> f64 {
+    ((flight as f64) / 2.0).max(2.0)
+}
+
+impl Controller for Aimd {
+    fn window(&self) -> u64 {
+        self.cwnd.floor() as u64
+    }
+
+    fn on_start(&mut self, _win: &SendWindow, ctx: &mut AgentCtx) {
+        self.trace(ctx);
+    }
+
+    fn on_ack(&mut self, ack: NewAck, _ctx: &mut AgentCtx) {
+        let units = self.units(ack);
+        if self.cwnd < self.ssthresh {
+            self.cwnd += units;
+        } else {
+            self.cwnd += units / self.cwnd;
+        }
+        self.cwnd = self.cwnd.min(self.cap);
+    }
+
+    fn on_congestion(&mut self, event: Congestion, flight: u64, _win: &SendWindow, _ctx: &mut AgentCtx) {
+        self.ssthresh = halved(flight);
+        self.cwnd = match event {
+            Congestion::FastRetransmit { dupacks, recovering: true } => self.ssthresh + dupacks as f64,
+            Congestion::FastRetransmit { recovering: false, .. } | Congestion::Timeout => 1.0,
+        };
+    }
+
+    fn on_recovery_dupack(&mut self) {
+        self.cwnd += 1.0;
+    }
+
+    fn on_partial_ack(&mut self, ack: NewAck) {
+        self.cwnd = (self.cwnd - ack.count as f64 + 1.0).max(1.0);
+    }
+
+    fn on_recovery_end(&mut self) {
+        self.cwnd = self.ssthresh;
+    }
+
+    fn trace(&self, ctx: &mut AgentCtx) {
+        ctx.record(Series::Cwnd, self.cwnd);
+        if self.ssthresh.is_finite() {
+            ctx.record(Series::Ssthresh, self.ssthresh);
+        }
+    }
+
+    fn after_fill(&self, in_flight: u64, ctx: &mut AgentCtx) {
+        ctx.record(Series::Outstanding, in_flight as f64);
+    }
+}

@@ -1,0 +1,81 @@
+//! The congestion controller's contract: what a window-based protocol decides, and nothing else.
+//!
+//! Shaped after quinn-proto's `congestion::Controller` and ns-3's `TcpCongestionOps`: the
+//! reliability layer (`reliable`) keeps the send window, detects losses (duplicate ACKs, the
+//! retransmission timer), retransmits and recovers; it tells the controller what happened and
+//! asks it how many packets may be outstanding. A controller never sends, never touches a timer
+//! and never sees the network; it may record its variables (`AgentCtx::record`).
+//!
+//! Events, in the order the reliability layer calls them:
+//! - `on_start` when the flow starts;
+//! - `on_ack_arrival` for every ACK, before the window slides (DECbit reads its bit here);
+//! - on an ACK that acknowledges new data: `on_rtt_sample`, then `on_ack` (outside recovery),
+//!   `on_partial_ack` (a NewReno partial ACK) or `on_recovery_end` (the ACK that ends recovery);
+//! - `on_recovery_dupack` for each duplicate ACK during fast recovery;
+//! - `on_congestion` when a loss is detected, by duplicate ACKs or by the timer, after the
+//!   retransmission was decided;
+//! - `trace` after any of those that may have changed the window, and `after_fill` each time
+//!   the layer has sent what the window allows.
+
+use super::window::SendWindow;
+use super::AgentCtx;
+use crate::net::Packet;
+
+/// An ACK that acknowledged new data.
+#[derive(Copy, Clone, Debug)]
+pub struct NewAck {
+    /// Packets it newly acknowledged.
+    pub count: u64,
+}
+
+/// A round-trip sample taken from an ACK's echo of its data packet's send time (fine-grained:
+/// retransmissions give samples too, unlike the retransmission timer's Karn-filtered ones).
+#[derive(Copy, Clone, Debug)]
+pub struct RttSample {
+    pub rtt_s: f64,
+    /// The cumulative ACK (next packet expected).
+    pub ack: u64,
+    /// The next packet the sender will send.
+    pub next: u64,
+}
+
+/// A loss the reliability layer detected.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Congestion {
+    /// Duplicate ACKs: the missing packet was sent again. `recovering` says whether the layer
+    /// entered fast recovery (Reno, NewReno) or not (Tahoe).
+    FastRetransmit { dupacks: u32, recovering: bool },
+    /// The retransmission timer expired; the layer goes back to the oldest unacknowledged packet.
+    Timeout,
+}
+
+pub trait Controller: Send + Sync + 'static {
+    /// Packets that may be outstanding; the layer caps it by the flow's window and sends at
+    /// least one.
+    fn window(&self) -> u64;
+
+    fn on_start(&mut self, _win: &SendWindow, _ctx: &mut AgentCtx) {}
+
+    fn on_ack_arrival(&mut self, _ack: &Packet, _win: &SendWindow, _ctx: &mut AgentCtx) {}
+
+    fn on_rtt_sample(&mut self, _sample: RttSample) {}
+
+    /// New data acknowledged outside recovery: the window may grow.
+    fn on_ack(&mut self, _ack: NewAck, _ctx: &mut AgentCtx) {}
+
+    /// `flight`: packets outstanding when the loss was detected; `win`: the window after the
+    /// layer's retransmission.
+    fn on_congestion(&mut self, _event: Congestion, _flight: u64, _win: &SendWindow, _ctx: &mut AgentCtx) {}
+
+    fn on_recovery_dupack(&mut self) {}
+
+    fn on_partial_ack(&mut self, _ack: NewAck) {}
+
+    fn on_recovery_end(&mut self) {}
+
+    /// Records the controller's variables (cwnd, ssthresh, ...).
+    fn trace(&self, _ctx: &mut AgentCtx) {}
+
+    /// The layer has sent what the window allows; `in_flight` packets are outstanding.
+    fn after_fill(&self, _in_flight: u64, _ctx: &mut AgentCtx) {}
+}

@@ -1,0 +1,279 @@
+//! The reliability layer of every window-based protocol: the send window, cumulative ACKs,
+//! duplicate ACKs with fast retransmit and fast recovery, the retransmission timer, go-back-N.
+//! It implements `Sender` and asks a congestion controller (`controller`) how many packets may
+//! be outstanding, so a new window-based protocol is one controller.
+//!
+//! References for the loss recovery it performs:
+//! - fast retransmit after `dupack_threshold` duplicate ACKs (Jacobson 1988, 4.3BSD Tahoe);
+//!   duplicate ACKs count only while data is outstanding;
+//! - fast recovery (RFC 2581, W. Stevens RFC 2001): the layer stays in recovery until the ACK
+//!   that covers what was outstanding when it began; the controller inflates and deflates;
+//! - partial ACKs (NewReno, RFC 6582): an ACK during recovery that leaves a hole retransmits it
+//!   at once and stays in recovery, so several losses of one window are repaired without a
+//!   timeout;
+//! - on a timeout the oldest unacknowledged packet and everything after it is sent again
+//!   (go-back-N, as BSD does), or, for Generic's timer with `retransmit = "oldest"`, the oldest
+//!   alone (see `retransmit`).
+//!
+//! Choices: windows count packets; the sender keeps no SACK or timestamp state yet (issue 16
+//! adds them here, once for every controller).
+
+use super::averaged_timeout::{AveragedTimeout, Resend};
+use super::controller::{Congestion, Controller, NewAck, RttSample};
+use super::retransmit::RetransmitTimer;
+use super::rto::{Rto, RtoConfig};
+use super::window::{Acked, SendWindow};
+use super::{AgentCtx, Event, Sender, TimerId};
+use crate::net::Packet;
+use crate::params::ParamError;
+use crate::units::Time;
+use serde::{Deserialize, Serialize};
+
+/// How losses detected by duplicate ACKs are recovered.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    /// Fast retransmit only; the controller starts again from one packet (JK / 4.3BSD Tahoe).
+    Tahoe,
+    /// Fast retransmit and fast recovery (RFC 2581).
+    Reno,
+    /// Reno with partial ACKs (RFC 6582).
+    NewReno,
+}
+
+/// The reliability parameters of the TCP family.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TcpReliability {
+    /// The largest window, in packets (the receiver's window).
+    pub window: u32,
+    /// Duplicate ACKs that trigger fast retransmit.
+    pub dupack_threshold: u32,
+    /// The retransmission timeout before the first round-trip sample.
+    pub initial_rto: Time,
+    pub min_rto: Time,
+    pub max_rto: Time,
+    /// k in srtt + k·rttvar.
+    pub rttvar_factor: f64,
+}
+
+impl Default for TcpReliability {
+    fn default() -> Self {
+        let rto = RtoConfig::default();
+        TcpReliability {
+            window: 64,
+            dupack_threshold: 3,
+            initial_rto: rto.initial_rto,
+            min_rto: rto.min_rto,
+            max_rto: rto.max_rto,
+            rttvar_factor: rto.rttvar_factor,
+        }
+    }
+}
+
+/// The reliability parameters of Generic and DECbit: a fixed timeout rule, no duplicate ACKs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AveragedReliability {
+    /// Window in packets.
+    pub window: u32,
+    /// Timeout multiplier β: the timeout is β times the averaged round trip.
+    pub beta: f64,
+    /// Gain g of the rtt average: rtt ← (1 − g)·rtt + g·sample.
+    pub gain: f64,
+    /// The rtt estimate before the first sample.
+    pub initial_rtt: Time,
+    /// What a timeout sends again: `all` unacknowledged packets or the `oldest`.
+    pub retransmit: Resend,
+}
+
+impl Default for AveragedReliability {
+    fn default() -> Self {
+        AveragedReliability {
+            window: 5,
+            beta: 2.0,
+            gain: 0.125,
+            initial_rtt: Time::from_millis(1500),
+            retransmit: Resend::All,
+        }
+    }
+}
+
+fn check_window(window: u32) -> Result<(), ParamError> {
+    if window == 0 {
+        return Err(ParamError::at("window", "a window must be at least 1 packet"));
+    }
+    Ok(())
+}
+
+/// Duplicate-ACK handling: the threshold and what recovery follows.
+#[derive(Copy, Clone, Debug)]
+struct DupAcks {
+    threshold: u32,
+    recovery: Recovery,
+}
+
+pub struct Reliable<C> {
+    pub(super) ctrl: C,
+    win: SendWindow,
+    /// The flow's window: the controller's window is capped by it.
+    cap: u64,
+    pub(super) timer: RetransmitTimer,
+    dupack_rule: Option<DupAcks>,
+    dupacks: u32,
+    /// In fast recovery until `recover` (the next packet to send when it began) is acknowledged.
+    pub(super) in_recovery: bool,
+    recover: u64,
+}
+
+impl<C: Controller> Reliable<C> {
+    /// The TCP family's layer: Jacobson/Karels RTO, fast retransmit, `recovery`.
+    pub fn tcp(cfg: &TcpReliability, recovery: Recovery, ctrl: C) -> Result<Self, ParamError> {
+        check_window(cfg.window)?;
+        if cfg.dupack_threshold == 0 {
+            return Err(ParamError::at("dupack_threshold", "must be at least 1 duplicate ACK"));
+        }
+        let rto = RtoConfig {
+            initial_rto: cfg.initial_rto,
+            min_rto: cfg.min_rto,
+            max_rto: cfg.max_rto,
+            rttvar_factor: cfg.rttvar_factor,
+        };
+        rto.check()?;
+        let timer = RetransmitTimer::Rto { rto: Rto::default(), cfg: rto };
+        let dupacks = DupAcks { threshold: cfg.dupack_threshold, recovery };
+        Ok(Self::new(ctrl, cfg.window, timer, Some(dupacks)))
+    }
+
+    /// Generic's layer: the averaged timeout, duplicate ACKs ignored.
+    pub fn averaged(cfg: &AveragedReliability, ctrl: C) -> Result<Self, ParamError> {
+        check_window(cfg.window)?;
+        AveragedTimeout::check(cfg.initial_rtt, cfg.beta, cfg.gain)?;
+        let timer = AveragedTimeout::new(cfg.initial_rtt, cfg.beta, cfg.gain);
+        Ok(Self::new(ctrl, cfg.window, RetransmitTimer::Averaged { timer, resend: cfg.retransmit }, None))
+    }
+
+    fn new(ctrl: C, cap: u32, timer: RetransmitTimer, dupack_rule: Option<DupAcks>) -> Self {
+        Reliable {
+            ctrl,
+            win: SendWindow::default(),
+            cap: cap as u64,
+            timer,
+            dupack_rule,
+            dupacks: 0,
+            in_recovery: false,
+            recover: 0,
+        }
+    }
+
+    /// Sends what the controller's window (capped by the flow's) and the application allow.
+    fn fill(&mut self, ctx: &mut AgentCtx) {
+        let idle = self.win.in_flight() == 0;
+        let allowed = self.ctrl.window().clamp(1, self.cap);
+        let mut sent = false;
+        while self.win.can_send(allowed, ctx.app_limit) {
+            let seq = self.win.send_next(ctx.now);
+            ctx.send(seq);
+            self.timer.on_send(ctx);
+            sent = true;
+        }
+        if sent && idle {
+            self.timer.after_sends_from_idle(ctx);
+        }
+        self.ctrl.after_fill(self.win.in_flight(), ctx);
+    }
+
+    fn new_ack(&mut self, ack: &Packet, acked: Acked, ctx: &mut AgentCtx) {
+        self.timer.sample(&acked, ctx);
+        let rtt_s = (ctx.now - ack.echo_sent_at).as_secs_f64();
+        self.ctrl.on_rtt_sample(RttSample { rtt_s, ack: ack.seq, next: self.win.nxt() });
+        let count = NewAck { count: acked.count };
+        if self.in_recovery {
+            let partial_acks = self.dupack_rule.is_some_and(|d| d.recovery == Recovery::NewReno);
+            if partial_acks && ack.seq < self.recover {
+                // the next hole was lost too: send it now and stay in recovery
+                let next = self.win.una();
+                self.win.resend(next);
+                ctx.send(next);
+                self.ctrl.on_partial_ack(count);
+                self.timer.restart(ctx);
+                self.ctrl.trace(ctx);
+                return;
+            }
+            self.in_recovery = false;
+            self.ctrl.on_recovery_end();
+        } else {
+            self.ctrl.on_ack(count, ctx);
+        }
+        self.dupacks = 0;
+        self.timer.after_new_ack(self.win.in_flight() > 0, ctx);
+        self.ctrl.trace(ctx);
+    }
+
+    fn duplicate_ack(&mut self, rule: DupAcks, ctx: &mut AgentCtx) {
+        self.dupacks += 1;
+        if self.in_recovery {
+            self.ctrl.on_recovery_dupack(); // each duplicate ACK means a packet has left the network
+            self.ctrl.trace(ctx);
+            return;
+        }
+        if self.dupacks != rule.threshold {
+            return;
+        }
+        let flight = self.win.in_flight();
+        let missing = self.win.una();
+        self.win.resend(missing);
+        ctx.send(missing);
+        ctx.count(Event::FastRetransmit);
+        let recovering = rule.recovery != Recovery::Tahoe;
+        if recovering {
+            self.in_recovery = true;
+            self.recover = self.win.nxt();
+        }
+        let event = Congestion::FastRetransmit { dupacks: rule.threshold, recovering };
+        self.ctrl.on_congestion(event, flight, &self.win, ctx);
+        self.timer.restart(ctx);
+        self.ctrl.trace(ctx);
+    }
+}
+
+impl<C: Controller> Sender for Reliable<C> {
+    fn on_start(&mut self, ctx: &mut AgentCtx) {
+        self.ctrl.on_start(&self.win, ctx);
+        self.fill(ctx);
+    }
+
+    fn on_data(&mut self, ctx: &mut AgentCtx) {
+        self.fill(ctx);
+    }
+
+    fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
+        self.ctrl.on_ack_arrival(ack, &self.win, ctx);
+        match (self.win.on_ack(ack.seq), self.dupack_rule) {
+            (Some(acked), _) => self.new_ack(ack, acked, ctx),
+            (None, Some(rule)) if self.win.in_flight() > 0 && ack.seq == self.win.una() => {
+                self.duplicate_ack(rule, ctx)
+            }
+            (None, _) => {}
+        }
+        self.fill(ctx);
+    }
+
+    fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {
+        self.timer.fired();
+        if self.win.in_flight() == 0 {
+            return;
+        }
+        let flight = self.win.in_flight();
+        self.in_recovery = false;
+        self.dupacks = 0;
+        ctx.count(Event::Timeout);
+        self.timer.expired(&mut self.win, ctx);
+        self.ctrl.on_congestion(Congestion::Timeout, flight, &self.win, ctx);
+        self.ctrl.trace(ctx);
+        self.fill(ctx);
+        self.timer.after_expiry_sends(ctx);
+    }
+}
+
+#[cfg(test)]
+mod tests;
