@@ -2,6 +2,8 @@ use super::*;
 use crate::net::PacketKind;
 use crate::transport::aimd::{Aimd, AimdConfig};
 use crate::transport::averaged_timeout::RETRANSMIT;
+use crate::transport::controller::{Congestion, Controller, NewAck};
+use crate::transport::window::SendWindow;
 use crate::transport::Action;
 
 /// The parameters these tests vary, of the reliability layer and of Jacobson's window.
@@ -170,4 +172,45 @@ fn karn_takes_no_sample_from_a_retransmitted_packet() {
 fn the_window_caps_the_congestion_window() {
     let mut h = Harness::new(Recovery::Tahoe, TcpConfig { window: 5, initial_cwnd: 50.0, initial_ssthresh: None });
     assert_eq!(h.sent_since().len(), 5);
+}
+
+/// A congestion controller is a few lines: the layer does the rest. This one adds a packet per
+/// ACK and halves on any loss.
+struct Halving {
+    w: f64,
+}
+
+impl Controller for Halving {
+    fn window(&self) -> u64 {
+        self.w as u64
+    }
+    fn on_ack(&mut self, _ack: NewAck, _ctx: &mut AgentCtx) {
+        self.w += 1.0;
+    }
+    fn on_congestion(&mut self, _e: Congestion, _flight: u64, _win: &SendWindow, _ctx: &mut AgentCtx) {
+        self.w = (self.w / 2.0).max(1.0);
+    }
+}
+
+#[test]
+fn a_new_controller_gets_loss_detection_and_retransmission_from_the_layer() {
+    let reliability = TcpReliability { window: 100, ..Default::default() };
+    let mut s = Reliable::tcp(&reliability, Recovery::Tahoe, Halving { w: 4.0 }).unwrap();
+    let mut actions = vec![];
+    let mut at = |s: &mut Reliable<Halving>, secs: u64, f: &dyn Fn(&mut Reliable<Halving>, &mut AgentCtx)| {
+        actions.clear();
+        f(s, &mut AgentCtx::new(Time::from_secs(secs), u64::MAX, &mut actions));
+        actions.iter().filter_map(|a| if let Action::Send { seq } = a { Some(*seq) } else { None }).collect::<Vec<_>>()
+    };
+    let ack = |seq| Packet { kind: PacketKind::Ack, seq, ..Packet::blank() };
+    assert_eq!(at(&mut s, 0, &|s, c| s.on_start(c)), vec![0, 1, 2, 3]);
+    assert_eq!(at(&mut s, 1, &|s, c| s.on_ack(&ack(1), c)), vec![4, 5], "window 5 from packet 1");
+    // packet 1 is lost: three duplicate ACKs retransmit it and halve the window
+    assert!(at(&mut s, 2, &|s, c| s.on_ack(&ack(1), c)).is_empty());
+    assert!(at(&mut s, 2, &|s, c| s.on_ack(&ack(1), c)).is_empty());
+    assert_eq!(at(&mut s, 2, &|s, c| s.on_ack(&ack(1), c)), vec![1]);
+    assert_eq!(s.ctrl.w, 2.5);
+    // and the layer's timer goes back to the oldest packet when nothing comes back
+    assert_eq!(at(&mut s, 9, &|s, c| s.on_timer(RETRANSMIT, c)), vec![1]);
+    assert_eq!(s.ctrl.w, 1.25);
 }
