@@ -16,6 +16,7 @@
 //! `reference`; `stats`, `qdisc`, `traffic`; `transport`; `node`; `scenario`; `engine`;
 //! `report`): see docs/architecture.md, and `tests/layers.rs`, which checks it.
 
+pub mod component;
 pub mod engine;
 pub mod error;
 pub mod heap;

@@ -374,6 +374,16 @@ macro_rules! serde_via_text {
                 s.serialize_str(&self.to_string())
             }
         }
+        /// Written as text with a unit (a bare number takes the default unit): the parameter
+        /// tables say so.
+        impl schemars::JsonSchema for $ty {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($ty).into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({ "type": "string", "description": $what })
+            }
+        }
     };
 }
 

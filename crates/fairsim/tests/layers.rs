@@ -9,6 +9,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["units", "heap", "rng", "limits", "params"],
+    &["component"],
     &["net", "timer"],
     &["reference"],
     &["stats", "qdisc", "traffic"],

@@ -42,7 +42,7 @@ use crate::units::{BufferLimit, Time};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     /// Label packets that arrive without a label (the first CSFQ router of their path).
@@ -54,7 +54,7 @@ pub enum Role {
     Core,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct CsfqConfig {
     pub role: Role,

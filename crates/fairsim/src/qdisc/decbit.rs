@@ -28,7 +28,7 @@ use crate::reference::max_min::max_min;
 use crate::units::{BufferLimit, Rate, Time};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DecbitGatewayConfig {
     /// Mark when the average number of packets at the gateway exceeds this.

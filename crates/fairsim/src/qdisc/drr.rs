@@ -26,7 +26,7 @@ use crate::units::{BufferLimit, Bytes};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DrrConfig {
     pub key: ConversationKey,

@@ -13,7 +13,7 @@ use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 
 /// FCFS takes no parameters of its own: its limit is the port's `buffer`.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FcfsConfig {}
 

@@ -35,7 +35,7 @@ use crate::params::ParamError;
 use crate::units::{BufferLimit, Bytes};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct FredConfig {
     pub min_th: BufferLimit,

@@ -29,7 +29,7 @@ use crate::units::{BufferLimit, Bytes, Rate, Time};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RedConfig {
     /// Below this average nothing is dropped early (packets, or bytes as `16KB`).

@@ -15,7 +15,7 @@ use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RrDrop {
     /// The last packet of the queue using the most buffer (buffer stealing).

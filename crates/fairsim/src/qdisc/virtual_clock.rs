@@ -22,7 +22,7 @@ use crate::net::Packet;
 use crate::params::ParamError;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct VirtualClockConfig {
     pub key: ConversationKey,

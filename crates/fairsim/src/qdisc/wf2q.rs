@@ -28,7 +28,7 @@ use crate::params::ParamError;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Wf2qConfig {
     pub key: ConversationKey,

@@ -23,7 +23,7 @@ use super::{AgentCtx, Series};
 use crate::params::ParamError;
 use serde::{Deserialize, Serialize};
 
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Counting {
     #[default]
@@ -31,7 +31,7 @@ pub enum Counting {
     Bytes,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct AimdConfig {
     /// The congestion window at the start, packets.

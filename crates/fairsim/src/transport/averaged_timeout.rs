@@ -15,7 +15,7 @@ pub const RETRANSMIT: TimerId = TimerId(0);
 
 /// What a timeout sends again. The papers say "packets not acknowledged before the timeout are
 /// retransmitted" without saying whether all of them go again at once.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Resend {
     /// Every unacknowledged packet, from the oldest on (go-back-N; 4.2BSD TCP's behaviour).

@@ -24,7 +24,7 @@ use crate::params::ParamError;
 use serde::{Deserialize, Serialize};
 
 /// The window law's parameters (the window and the timeout are the reliability layer's).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DecbitConfig {
     /// Added to the window when fewer than `threshold` of the bits were set, packets.

@@ -38,7 +38,7 @@ use crate::units::Time;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Law {
     #[default]
@@ -46,7 +46,7 @@ pub enum Law {
     PerEpoch,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct PacketPairConfig {
     pub window: u32,

@@ -41,7 +41,7 @@ pub enum Recovery {
 }
 
 /// The reliability parameters of the TCP family.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpReliability {
     /// The largest window, in packets (the receiver's window).
@@ -71,7 +71,7 @@ impl Default for TcpReliability {
 }
 
 /// The reliability parameters of Generic and DECbit: a fixed timeout rule, no duplicate ACKs.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct AveragedReliability {
     /// Window in packets.

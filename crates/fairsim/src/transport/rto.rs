@@ -12,7 +12,7 @@ use crate::params::ParamError;
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RtoConfig {
     /// Before the first sample.

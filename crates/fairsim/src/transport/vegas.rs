@@ -26,7 +26,7 @@ use super::{AgentCtx, Series};
 use crate::params::ParamError;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct VegasConfig {
     /// Fewer of its packets queued than this, the window grows by one per round trip.

@@ -21,7 +21,7 @@ use crate::qdisc::perconv::{Conversations, Entry};
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Structure {
     #[default]

@@ -49,7 +49,7 @@ use crate::reference::round::RoundNumber;
 use crate::units::{BufferLimit, Bytes};
 use serde::{Deserialize, Serialize};
 
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FqDrop {
     /// 1989 / thesis chapter 2: the last packet of the conversation using the most buffer.
@@ -59,7 +59,7 @@ pub enum FqDrop {
     LargestBid,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct FqConfig {
     pub key: ConversationKey,

@@ -1,0 +1,221 @@
+//! One shape for every pluggable component — queueing discipline, transport, application.
+//!
+//! Each component declares itself at the bottom of its own file (as a Linux discipline declares
+//! its `Qdisc_ops`): a `Declaration` with its name, one line of description, its citation, its
+//! typed configuration's defaults, and how to build it. A variant of a component (FQbit is FQ
+//! with a marking threshold, JK is Reno's window law with a window of 5 and no fast recovery) is
+//! another declaration with other typed defaults. Registries only list declarations, as
+//! `&dyn Kind`.
+//!
+//! The configuration documents itself: its fields' doc comments (read through `schemars`) and
+//! the declaration's defaults make the parameter tables of `fairsim list` and of
+//! docs/scenario-format.md, so the docs cannot drift from the code. A component made of parts
+//! (a window transport: its reliability layer and its controller) has one configuration per
+//! part, read from one table (`params::split`).
+
+use crate::params::{fields, parse_over, split, to_params, ParamError, Params};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// What a component says about itself in listings and docs.
+#[derive(Copy, Clone, Debug)]
+pub struct About {
+    pub name: &'static str,
+    /// One line: what it does.
+    pub summary: &'static str,
+    /// The paper or RFC it implements.
+    pub reference: &'static str,
+}
+
+/// One parameter, as listings and docs show it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamDoc {
+    pub name: String,
+    /// The default as written in a scenario; `None` when there is none (unbounded, required).
+    pub default: Option<String>,
+    pub doc: String,
+}
+
+/// A part's typed configuration: serde defaults and `deny_unknown_fields`, doc comments on
+/// every field.
+pub trait Config: DeserializeOwned + Serialize + JsonSchema + Clone + Send + Sync + 'static {}
+impl<T: DeserializeOwned + Serialize + JsonSchema + Clone + Send + Sync + 'static> Config for T {}
+
+/// The configuration of a component: a tuple of one or more parts, each taking its own keys of
+/// the component's table.
+pub trait Parts: Clone + Send + Sync + 'static {
+    /// Reads `params` over `defaults`.
+    fn parse(defaults: &Self, params: &Params) -> Result<Self, ParamError>;
+    /// Every parameter with its value: the resolved form written beside results.
+    fn resolved(&self) -> Params;
+    /// Every parameter's documentation, with `self`'s values as defaults.
+    fn docs(&self) -> Vec<ParamDoc>;
+}
+
+macro_rules! parts {
+    ($($part:ident . $i:tt),+) => {
+        impl<$($part: Config),+> Parts for ($($part,)+) {
+            fn parse(defaults: &Self, params: &Params) -> Result<Self, ParamError> {
+                let tables = split(params, &[$(fields::<$part>()),+])?;
+                Ok(($(parse_over(&defaults.$i, &tables[$i])?.0,)+))
+            }
+            fn resolved(&self) -> Params {
+                let mut all = Params::new();
+                $(all.extend(to_params(&self.$i));)+
+                all
+            }
+            fn docs(&self) -> Vec<ParamDoc> {
+                let mut all = vec![];
+                $(all.extend(part_docs(&self.$i));)+
+                all
+            }
+        }
+    };
+}
+parts!(A.0);
+parts!(A.0, B.1);
+parts!(A.0, B.1, C.2);
+
+/// The documentation of one part's fields, in declaration order.
+fn part_docs<C: Config>(defaults: &C) -> Vec<ParamDoc> {
+    let schema = schemars::schema_for!(C);
+    let values = to_params(defaults);
+    let properties = schema.get("properties").and_then(|p| p.as_object());
+    fields::<C>()
+        .iter()
+        .map(|&name| {
+            let property = properties.and_then(|p| p.get(name));
+            let doc = property.and_then(|p| p.get("description")).and_then(|d| d.as_str()).unwrap_or("");
+            ParamDoc {
+                name: name.to_string(),
+                default: values.get(name).map(shown),
+                doc: doc.split_whitespace().collect::<Vec<_>>().join(" "),
+            }
+        })
+        .collect()
+}
+
+/// A value as it is written in a scenario file.
+fn shown(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A component declared in its own file: `Ctx` is what it is built for (a port, a flow), `Out`
+/// what it becomes (`dyn Qdisc`, `dyn Sender`).
+pub struct Declaration<P, Ctx: ?Sized, Out: ?Sized> {
+    pub about: About,
+    /// The typed defaults of every part.
+    pub defaults: fn() -> P,
+    /// Checks the configuration and builds the component; it may fill in defaults that depend
+    /// on `Ctx` (CSFQ's averaging constants depend on the port), which the resolved form shows.
+    pub build: fn(&mut P, &Ctx) -> Result<Box<Out>, ParamError>,
+}
+
+/// A declaration as registries hold it, its configuration's type erased.
+pub trait Kind<Ctx: ?Sized, Out: ?Sized>: Sync {
+    fn about(&self) -> About;
+    fn parameters(&self) -> Vec<ParamDoc>;
+    /// Builds the component from a scenario's parameters; returns it with every parameter
+    /// resolved.
+    fn build(&self, params: &Params, ctx: &Ctx) -> Result<(Box<Out>, Params), ParamError>;
+}
+
+impl<P: Parts, Ctx: ?Sized, Out: ?Sized> Kind<Ctx, Out> for Declaration<P, Ctx, Out> {
+    fn about(&self) -> About {
+        self.about
+    }
+
+    fn parameters(&self) -> Vec<ParamDoc> {
+        (self.defaults)().docs()
+    }
+
+    fn build(&self, params: &Params, ctx: &Ctx) -> Result<(Box<Out>, Params), ParamError> {
+        let mut config = P::parse(&(self.defaults)(), params)?;
+        let built = (self.build)(&mut config, ctx)?;
+        Ok((built, config.resolved()))
+    }
+}
+
+/// The declaration called `name` in a registry.
+pub fn find<'a, Ctx: ?Sized, Out: ?Sized>(
+    registry: &'a [&'a dyn Kind<Ctx, Out>],
+    name: &str,
+) -> Option<&'a dyn Kind<Ctx, Out>> {
+    registry.iter().copied().find(|k| k.about().name == name)
+}
+
+/// The names in a registry, in order.
+pub fn names<Ctx: ?Sized, Out: ?Sized>(registry: &[&dyn Kind<Ctx, Out>]) -> Vec<&'static str> {
+    registry.iter().map(|k| k.about().name).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    /// A line.
+    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields, default)]
+    struct Line {
+        /// Bits per second.
+        rate: u32,
+        /// How long a bit takes to cross it,
+        /// seconds.
+        delay: f64,
+    }
+
+    /// A queue.
+    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields, default)]
+    struct Queue {
+        /// Packets; unlimited when absent.
+        limit: Option<u32>,
+    }
+
+    static PORT: Declaration<(Line, Queue), u32, String> = Declaration {
+        about: About { name: "port", summary: "a port", reference: "none" },
+        defaults: || (Line { rate: 8, delay: 0.5 }, Queue::default()),
+        build: |(line, _), scale| {
+            line.rate *= scale;
+            Ok(Box::new(format!("{} b/s", line.rate)))
+        },
+    };
+
+    #[test]
+    fn a_declaration_builds_from_one_table_over_its_typed_defaults() {
+        let kind: &dyn Kind<u32, String> = &PORT;
+        let (built, resolved) = kind.build(&"limit = 3".parse().unwrap(), &10).unwrap();
+        assert_eq!(*built, "80 b/s");
+        assert_eq!(resolved, "rate = 80\ndelay = 0.5\nlimit = 3".parse().unwrap(), "as built, in part order");
+        let e = kind.build(&"rat = 3".parse().unwrap(), &1).unwrap_err();
+        assert_eq!(e.message, "unknown field `rat`, expected one of `rate`, `delay`, `limit`");
+        let e = kind.build(&"limit = -1".parse().unwrap(), &1).unwrap_err();
+        assert_eq!(e.path, vec!["limit"]);
+    }
+
+    #[test]
+    fn parameters_document_themselves_from_doc_comments_and_defaults() {
+        let docs = PORT.parameters();
+        let row = |name: &str, default: Option<&str>, doc: &str| ParamDoc {
+            name: name.into(),
+            default: default.map(Into::into),
+            doc: doc.into(),
+        };
+        assert_eq!(
+            docs,
+            vec![
+                row("rate", Some("8"), "Bits per second."),
+                row("delay", Some("0.5"), "How long a bit takes to cross it, seconds."),
+                row("limit", None, "Packets; unlimited when absent."),
+            ]
+        );
+        let registry: &[&dyn Kind<u32, String>] = &[&PORT];
+        assert_eq!(names(registry), vec!["port"]);
+        assert!(find(registry, "port").is_some() && find(registry, "queue").is_none());
+    }
+}
