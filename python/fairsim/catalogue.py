@@ -13,19 +13,33 @@ BUNDLED = Path(__file__).parent / "scenarios"
 
 
 @dataclass(frozen=True)
+class Parameter:
+    name: str
+    #: As written in a scenario; None when there is no default (unbounded, or required).
+    default: str | None
+    doc: str
+
+
+@dataclass(frozen=True)
 class Entry:
     name: str
     summary: str
     reference: str = ""
+    #: A component's parameters, from its declaration in the engine (none for scenarios).
+    parameters: tuple[Parameter, ...] = ()
+
+
+def _entry(name: str, summary: str, reference: str, params: list) -> Entry:
+    return Entry(name, summary, reference, tuple(Parameter(*p) for p in params))
 
 
 def catalogue() -> dict[str, list[Entry]]:
     """Disciplines, transports, applications and bundled scenarios, each with a one-line summary."""
     qdiscs, transports, apps = _core.catalogue()
     return {
-        "disciplines": [Entry(*q) for q in qdiscs],
-        "transports": [Entry(*t) for t in transports],
-        "applications": [Entry(*a) for a in apps],
+        "disciplines": [_entry(*q) for q in qdiscs],
+        "transports": [_entry(*t) for t in transports],
+        "applications": [_entry(*a) for a in apps],
         "scenarios": bundled_scenarios(),
     }
 

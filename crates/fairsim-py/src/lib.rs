@@ -203,20 +203,27 @@ fn did_you_mean(name: &str, known: Vec<String>) -> String {
     fairsim::error::did_you_mean(name, known.iter().map(String::as_str))
 }
 
-/// The registered disciplines, transports and applications, as (name, summary, reference).
+/// One registered component as Python sees it: (name, summary, reference, parameters), each
+/// parameter (name, default or None, description).
+type Listed = (&'static str, &'static str, &'static str, Vec<(String, Option<String>, String)>);
+
+fn listed<Ctx: ?Sized, Out: ?Sized>(kind: &dyn fairsim::component::Kind<Ctx, Out>) -> Listed {
+    let about = kind.about();
+    let params = kind.parameters().into_iter().map(|p| (p.name, p.default, p.doc)).collect();
+    (about.name, about.summary, about.reference, params)
+}
+
+/// The registered disciplines, transports and applications, each as `Listed`.
 #[pyfunction]
 fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyList>)> {
     guard(|| catalogue_lists(py))
 }
 
 fn catalogue_lists(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyList>)> {
-    let qdiscs: Vec<_> = fairsim::qdisc::QDISCS.iter().map(|k| (k.name, k.summary, k.reference)).collect();
-    let transports: Vec<_> = fairsim::transport::TRANSPORTS
-        .iter()
-        .map(|k| (k.name, k.summary, k.reference))
-        .chain([(fairsim::transport::NONE, "no flow control: open-loop sources", "")])
-        .collect();
-    let apps: Vec<_> = fairsim::traffic::APPS.iter().map(|(n, s)| (*n, *s, "")).collect();
+    let qdiscs: Vec<Listed> = fairsim::qdisc::QDISCS.iter().map(|k| listed(*k)).collect();
+    let none: Listed = (fairsim::transport::NONE, "no flow control: open-loop sources", "", vec![]);
+    let transports: Vec<Listed> = fairsim::transport::TRANSPORTS.iter().map(|k| listed(*k)).chain([none]).collect();
+    let apps: Vec<Listed> = fairsim::traffic::APPS.iter().map(|(n, s)| (*n, *s, "", vec![])).collect();
     Ok((PyList::new(py, qdiscs)?, PyList::new(py, transports)?, PyList::new(py, apps)?))
 }
 

@@ -69,7 +69,7 @@ fn bench(c: &mut Criterion) {
     for (label, kind, params) in disciplines() {
         for n in SIZES {
             let info = port(n);
-            let (mut q, _) = (qdisc::find(kind).unwrap().build)(&params, &info).unwrap();
+            let (mut q, _) = qdisc::find(kind).unwrap().build(&params, &info).unwrap();
             let mut rng = stream(1, "bench");
             let (mut drops, mut marks) = (vec![], 0u64);
             // one 1000-byte packet takes 800 ns at 10 Gb/s

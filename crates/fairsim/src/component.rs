@@ -86,14 +86,49 @@ fn part_docs<C: Config>(defaults: &C) -> Vec<ParamDoc> {
         .iter()
         .map(|&name| {
             let property = properties.and_then(|p| p.get(name));
-            let doc = property.and_then(|p| p.get("description")).and_then(|d| d.as_str()).unwrap_or("");
-            ParamDoc {
-                name: name.to_string(),
-                default: values.get(name).map(shown),
-                doc: doc.split_whitespace().collect::<Vec<_>>().join(" "),
+            let doc = property.and_then(|p| description(p, schema.get("$defs"))).unwrap_or("");
+            let mut doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+            let mut choices = vec![];
+            if let Some(p) = property {
+                collect_choices(p, schema.get("$defs"), &mut choices);
             }
+            if !choices.is_empty() {
+                let listed: Vec<String> = choices.iter().map(|c| format!("`{c}`")).collect();
+                doc = format!("{doc} One of {}.", listed.join(", ")).trim_start().to_string();
+            }
+            ParamDoc { name: name.to_string(), default: values.get(name).map(shown), doc }
         })
         .collect()
+}
+
+/// A parameter's description, or else its type's (a shared type such as `ConversationKey`
+/// documents itself once).
+fn description<'a>(schema: &'a serde_json::Value, defs: Option<&'a serde_json::Value>) -> Option<&'a str> {
+    if let Some(d) = schema.get("description").and_then(|d| d.as_str()) {
+        return Some(d);
+    }
+    let name = schema.get("$ref")?.as_str()?.strip_prefix("#/$defs/")?;
+    defs?.get(name)?.get("description")?.as_str()
+}
+
+/// The values an enumerated parameter may take, following references and alternatives.
+fn collect_choices(schema: &serde_json::Value, defs: Option<&serde_json::Value>, out: &mut Vec<String>) {
+    if let Some(name) = schema.get("$ref").and_then(|r| r.as_str()).and_then(|r| r.strip_prefix("#/$defs/")) {
+        if let Some(def) = defs.and_then(|d| d.get(name)) {
+            collect_choices(def, defs, out);
+        }
+    }
+    if let Some(c) = schema.get("const").and_then(|c| c.as_str()) {
+        out.push(c.to_string());
+    }
+    for key in ["enum", "oneOf", "anyOf"] {
+        for item in schema.get(key).and_then(|v| v.as_array()).into_iter().flatten() {
+            match item.as_str() {
+                Some(value) => out.push(value.to_string()),
+                None => collect_choices(item, defs, out),
+            }
+        }
+    }
 }
 
 /// A value as it is written in a scenario file.
@@ -153,6 +188,24 @@ pub fn names<Ctx: ?Sized, Out: ?Sized>(registry: &[&dyn Kind<Ctx, Out>]) -> Vec<
     registry.iter().map(|k| k.about().name).collect()
 }
 
+/// What a registry leaves undocumented: components without a summary or a reference, and
+/// parameters without a description (the docs generated from them would have holes).
+pub fn undocumented<Ctx: ?Sized, Out: ?Sized>(registry: &[&dyn Kind<Ctx, Out>]) -> Vec<String> {
+    let mut holes = vec![];
+    for kind in registry {
+        let about = kind.about();
+        if about.summary.is_empty() || about.reference.is_empty() {
+            holes.push(about.name.to_string());
+        }
+        for p in kind.parameters() {
+            if p.doc.is_empty() || p.doc.starts_with("One of") {
+                holes.push(format!("{}.{}", about.name, p.name));
+            }
+        }
+    }
+    holes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +228,16 @@ mod tests {
     struct Queue {
         /// Packets; unlimited when absent.
         limit: Option<u32>,
+        /// Which packet goes.
+        drop: Option<Drop>,
+    }
+
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(rename_all = "snake_case")]
+    enum Drop {
+        Tail,
+        /// The head of the queue.
+        Head,
     }
 
     static PORT: Declaration<(Line, Queue), u32, String> = Declaration {
@@ -193,7 +256,7 @@ mod tests {
         assert_eq!(*built, "80 b/s");
         assert_eq!(resolved, "rate = 80\ndelay = 0.5\nlimit = 3".parse().unwrap(), "as built, in part order");
         let e = kind.build(&"rat = 3".parse().unwrap(), &1).unwrap_err();
-        assert_eq!(e.message, "unknown field `rat`, expected one of `rate`, `delay`, `limit`");
+        assert_eq!(e.message, "unknown field `rat`, expected one of `rate`, `delay`, `limit`, `drop`");
         let e = kind.build(&"limit = -1".parse().unwrap(), &1).unwrap_err();
         assert_eq!(e.path, vec!["limit"]);
     }
@@ -212,10 +275,19 @@ mod tests {
                 row("rate", Some("8"), "Bits per second."),
                 row("delay", Some("0.5"), "How long a bit takes to cross it, seconds."),
                 row("limit", None, "Packets; unlimited when absent."),
+                row("drop", None, "Which packet goes. One of `tail`, `head`."),
             ]
         );
         let registry: &[&dyn Kind<u32, String>] = &[&PORT];
         assert_eq!(names(registry), vec!["port"]);
+        assert_eq!(undocumented(registry), Vec::<String>::new());
+        static BARE: Declaration<(Queue,), u32, String> = Declaration {
+            about: About { name: "bare", summary: "", reference: "none" },
+            defaults: || (Queue::default(),),
+            build: |_, _| Ok(Box::new(String::new())),
+        };
         assert!(find(registry, "port").is_some() && find(registry, "queue").is_none());
+        let registry: &[&dyn Kind<u32, String>] = &[&BARE];
+        assert_eq!(undocumented(registry), vec!["bare"]);
     }
 }

@@ -21,6 +21,8 @@ use crate::params::ParamError;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
+/// How a discipline tells conversations apart: by flow, by source–destination pair, or by
+/// source host.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ConversationKey {

@@ -36,8 +36,10 @@ pub use label::LabelFormat;
 use super::classify::{Classifier, ConversationKey};
 use super::fifo::Fifo;
 use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
+use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Time};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -57,6 +59,8 @@ pub enum Role {
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct CsfqConfig {
+    /// `auto` labels unlabelled packets (the first CSFQ router of a path), `edge` always labels, `core` never
+    /// does.
     pub role: Role,
     /// How the edge tells flows apart.
     pub key: ConversationKey,
@@ -367,6 +371,21 @@ impl Qdisc for Csfq {
         ]
     }
 }
+
+/// The `csfq` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<CsfqConfig> = Declaration {
+    about: About {
+        name: "csfq",
+        summary: "core-stateless fair queueing: rate labels from the edge, drops with probability 1 − α/label",
+        reference: "Stoica, Shenker & Zhang, SIGCOMM 1998",
+    },
+    defaults: || (CsfqConfig::default(),),
+    build: |(c,), port| {
+        // K's default depends on the port: resolved here, so the resolved scenario shows it
+        *c = c.clone().resolved(port);
+        Ok(Box::new(Csfq::new(c.clone(), port)?))
+    },
+};
 
 #[cfg(test)]
 mod tests;

@@ -22,8 +22,10 @@
 use super::classify::{Classifier, ConversationKey};
 use super::fifo::Fifo;
 use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
+use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::qdisc::QdiscDeclaration;
 use crate::reference::max_min::max_min;
 use crate::units::{BufferLimit, Rate, Time};
 use serde::{Deserialize, Serialize};
@@ -176,6 +178,28 @@ impl Qdisc for DecbitGateway {
         vec![("average_queue", self.avg.average(self.avg.last))]
     }
 }
+
+/// The `decbit` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<DecbitGatewayConfig> = Declaration {
+    about: About {
+        name: "decbit",
+        summary: "DECbit gateway: FCFS, sets the congestion bit when the cycle-average queue exceeds 1",
+        reference: "Ramakrishnan & Jain, SIGCOMM 1988; DKS 1989 §2.10",
+    },
+    defaults: || (DecbitGatewayConfig::default(),),
+    build: |(c,), port| Ok(Box::new(DecbitGateway::new(c.clone(), port, false)?)),
+};
+
+/// The `selective_decbit` discipline, as scenarios name it.
+pub static SELECTIVE: QdiscDeclaration<DecbitGatewayConfig> = Declaration {
+    about: About {
+        name: "selective_decbit",
+        summary: "selective DECbit: bits only to conversations above their fair share (capacity factor 0.9)",
+        reference: "Jain & Ramakrishnan (DEC TR-510); DKS 1989 §2.10, Keshav 1991 §6.5",
+    },
+    defaults: || (DecbitGatewayConfig::default(),),
+    build: |(c,), port| Ok(Box::new(DecbitGateway::new(c.clone(), port, true)?)),
+};
 
 #[cfg(test)]
 mod tests {

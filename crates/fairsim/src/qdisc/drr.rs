@@ -21,7 +21,9 @@
 use super::classify::{Buckets, Classifier, ConversationKey};
 use super::round_robin::{Cost, RoundRobin, RrDrop};
 use super::PortInfo;
+use crate::component::{About, Declaration};
 use crate::params::ParamError;
+use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Bytes};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -29,11 +31,18 @@ use std::collections::HashMap;
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DrrConfig {
+    /// How conversations are told apart.
     pub key: ConversationKey,
+    /// Bytes a queue may send per round, per unit of weight.
     pub quantum: Bytes,
+    /// Number of queues when conversations are mapped (`map`); one per conversation when absent.
     pub queues: Option<usize>,
+    /// Flows to queues: `{ flow = queue }`; unmapped flows share queue 0.
     pub map: HashMap<String, usize>,
+    /// When the buffer is full: drop from the longest queue, or refuse at the tail of a full queue
+    /// (`queue_limit`).
     pub drop: RrDrop,
+    /// Each queue's own limit, with `drop = "tail"`.
     pub queue_limit: BufferLimit,
 }
 
@@ -65,6 +74,17 @@ pub fn drr(cfg: DrrConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
     let buckets = cfg.queues.map(|n| Buckets::new(n, &cfg.map, &classifier, port)).transpose()?;
     Ok(RoundRobin::new(classifier, buckets, port, Cost::Bytes, cfg.quantum.0, cfg.drop, cfg.queue_limit))
 }
+
+/// The `drr` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<DrrConfig> = Declaration {
+    about: About {
+        name: "drr",
+        summary: "deficit round robin: per-conversation or mapped queues, quantum per round",
+        reference: "Shreedhar & Varghese, SIGCOMM 1995",
+    },
+    defaults: || (DrrConfig::default(),),
+    build: |(c,), port| Ok(Box::new(drr(c.clone(), port)?)),
+};
 
 #[cfg(test)]
 mod tests {

@@ -8,7 +8,9 @@
 
 use super::fifo::Fifo;
 use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
+use crate::component::{About, Declaration};
 use crate::net::Packet;
+use crate::qdisc::QdiscDeclaration;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +41,17 @@ impl Qdisc for Fcfs {
 
     inspect_store!(queue);
 }
+
+/// The `fcfs` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<FcfsConfig> = Declaration {
+    about: About {
+        name: "fcfs",
+        summary: "first come, first served with drop-tail (limit in packets or bytes)",
+        reference: "the baseline of Demers, Keshav & Shenker 1989",
+    },
+    defaults: || (FcfsConfig::default(),),
+    build: |(c,), port| Ok(Box::new(Fcfs::new(c.clone(), port))),
+};
 
 #[cfg(test)]
 mod tests {

@@ -30,22 +30,29 @@ use super::classify::{Classifier, ConversationKey};
 use super::fifo::Fifo;
 use super::red::{DropSpacing, QueueAverage, RedConfig, RedRule};
 use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
+use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Bytes};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct FredConfig {
+    /// As RED: below this average nothing is dropped early.
     pub min_th: BufferLimit,
+    /// As RED: at or above this average everything is dropped.
     pub max_th: BufferLimit,
+    /// As RED: drop probability as the average reaches `max_th`.
     pub max_p: f64,
+    /// As RED: weight of the queue average.
     pub w_q: f64,
     /// Packets a flow may hold before it can be dropped at random.
     pub min_q: u32,
     /// Lin and Morris's support for many flows (the CSFQ paper's FRED-2).
     pub many_flows: bool,
+    /// As RED: the typical packet, for the average's decay while idle.
     pub mean_packet_size: Bytes,
     /// How flows are told apart.
     pub key: ConversationKey,
@@ -219,6 +226,17 @@ impl Qdisc for Fred {
         ]
     }
 }
+
+/// The `fred` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<FredConfig> = Declaration {
+    about: About {
+        name: "fred",
+        summary: "Flow RED: RED with per-flow accounting of buffered flows; many_flows = FRED-2",
+        reference: "Lin & Morris, SIGCOMM 1997; the CSFQ paper's FRED-1 and FRED-2",
+    },
+    defaults: || (FredConfig::default(),),
+    build: |(c,), port| Ok(Box::new(Fred::new(c.clone(), port)?)),
+};
 
 #[cfg(test)]
 mod tests {

@@ -5,8 +5,10 @@
 
 use super::fifo::Fifo;
 use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
+use crate::component::{About, Declaration};
 use crate::net::{FlowId, Packet};
 use crate::params::ParamError;
+use crate::qdisc::QdiscDeclaration;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -59,6 +61,17 @@ impl Qdisc for LossList {
 
     inspect_store!(queue);
 }
+
+/// The `loss_list` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<LossListConfig> = Declaration {
+    about: About {
+        name: "loss_list",
+        summary: "FCFS that drops chosen packets of one flow (by sequence number), for testing loss recovery",
+        reference: "a testing tool, like ns-3's list error models",
+    },
+    defaults: || (LossListConfig::default(),),
+    build: |(c,), port| Ok(Box::new(LossList::new(c.clone(), port)?)),
+};
 
 #[cfg(test)]
 mod tests {

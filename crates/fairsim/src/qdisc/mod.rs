@@ -42,8 +42,8 @@ pub use sfq::{sfq, SfqConfig};
 pub use virtual_clock::{VirtualClock, VirtualClockConfig};
 pub use wf2q::{Wf2q, Wf2qConfig};
 
+use crate::component::{Declaration, Kind};
 use crate::net::{FlowId, NodeId, Packet, PacketKind};
-use crate::params::{parse_params, Built, ParamError, Params};
 use crate::rng::SimRng;
 use crate::units::{BufferLimit, Rate, Time};
 use serde::Serialize;
@@ -231,150 +231,35 @@ impl PortInfo {
     }
 }
 
+/// A discipline's declaration: one configuration, built for a port.
+pub type QdiscDeclaration<C> = Declaration<(C,), PortInfo, dyn Qdisc>;
+
 /// A registered discipline.
-pub struct QdiscKind {
-    pub name: &'static str,
-    pub summary: &'static str,
-    pub reference: &'static str,
-    /// Validates `params`, returning the discipline and its parameters with defaults filled in.
-    pub build: fn(&Params, &PortInfo) -> Built<dyn Qdisc>,
-}
+pub type QdiscKind = dyn Kind<PortInfo, dyn Qdisc>;
 
-/// Builds a discipline whose typed config `C` has serde defaults; `make` checks the values.
-fn build_with<C, Q>(
-    params: &Params,
-    port: &PortInfo,
-    make: fn(C, &PortInfo) -> Result<Q, ParamError>,
-) -> Built<dyn Qdisc>
-where
-    C: serde::de::DeserializeOwned + Serialize,
-    Q: Qdisc + 'static,
-{
-    let (config, resolved) = parse_params::<C>(params)?;
-    Ok((Box::new(make(config, port)?), resolved))
-}
-
-pub static QDISCS: &[QdiscKind] = &[
-    QdiscKind {
-        name: "fcfs",
-        summary: "first come, first served with drop-tail (limit in packets or bytes)",
-        reference: "the baseline of Demers, Keshav & Shenker 1989",
-        build: |p, port| build_with(p, port, |c, port| Ok(Fcfs::new(c, port))),
-    },
-    QdiscKind {
-        name: "random_drop",
-        summary: "FCFS that drops a uniformly chosen packet when the buffer overflows",
-        reference: "Random Drop as discussed by Demers, Keshav & Shenker 1989, section 5",
-        build: |p, port| build_with(p, port, |c, port| Ok(RandomDrop::new(c, port))),
-    },
-    QdiscKind {
-        name: "red",
-        summary: "Random Early Detection: early drops with a probability growing with the averaged queue",
-        reference: "Floyd & Jacobson, IEEE/ACM ToN 1993",
-        build: |p, port| build_with(p, port, Red::new),
-    },
-    QdiscKind {
-        name: "csfq",
-        summary: "core-stateless fair queueing: rate labels from the edge, drops with probability 1 − α/label",
-        reference: "Stoica, Shenker & Zhang, SIGCOMM 1998",
-        build: |p, port| {
-            // K's default depends on the port: resolve it so the resolved scenario shows it
-            let (config, _) = parse_params::<csfq::CsfqConfig>(p)?;
-            let config = config.resolved(port);
-            let params = crate::params::to_params(&config);
-            Ok((Box::new(Csfq::new(config, port)?), params))
-        },
-    },
-    QdiscKind {
-        name: "fred",
-        summary: "Flow RED: RED with per-flow accounting of buffered flows; many_flows = FRED-2",
-        reference: "Lin & Morris, SIGCOMM 1997; the CSFQ paper's FRED-1 and FRED-2",
-        build: |p, port| build_with(p, port, Fred::new),
-    },
-    QdiscKind {
-        name: "decbit",
-        summary: "DECbit gateway: FCFS, sets the congestion bit when the cycle-average queue exceeds 1",
-        reference: "Ramakrishnan & Jain, SIGCOMM 1988; DKS 1989 §2.10",
-        build: |p, port| build_with(p, port, |c, port| DecbitGateway::new(c, port, false)),
-    },
-    QdiscKind {
-        name: "selective_decbit",
-        summary: "selective DECbit: bits only to conversations above their fair share (capacity factor 0.9)",
-        reference: "Jain & Ramakrishnan (DEC TR-510); DKS 1989 §2.10, Keshav 1991 §6.5",
-        build: |p, port| build_with(p, port, |c, port| DecbitGateway::new(c, port, true)),
-    },
-    QdiscKind {
-        name: "loss_list",
-        summary: "FCFS that drops chosen packets of one flow (by sequence number), for testing loss recovery",
-        reference: "a testing tool, like ns-3's list error models",
-        build: |p, port| build_with(p, port, LossList::new),
-    },
-    QdiscKind {
-        name: "fq",
-        summary: "Fair Queueing: smallest bid first, exact round number, drop from the longest conversation",
-        reference: "Demers, Keshav & Shenker 1989 §2; Keshav 1991 ch. 2-3",
-        build: |p, port| build_with(p, port, Fq::new),
-    },
-    QdiscKind {
-        name: "fqbit",
-        summary: "FQ that sets the congestion bit above 1/3 of a conversation's buffer share (for DECbit)",
-        reference: "Demers, Keshav & Shenker 1989 §4; Keshav 1991 §6.5",
-        build: |p, port| {
-            let mut p = p.clone();
-            p.entry("mark_threshold").or_insert(toml::Value::Float(fq::FQBIT_THRESHOLD));
-            build_with(&p, port, Fq::new)
-        },
-    },
-    QdiscKind {
-        name: "wfq",
-        summary: "weighted fair queueing: FQ with flow weights, dropped packets not charged",
-        reference: "DKS 1989 §2.3; Parekh & Gallager 1993 (PGPS)",
-        build: |p, port| {
-            let mut p = p.clone();
-            p.entry("charge_drops").or_insert(toml::Value::Boolean(false));
-            build_with(&p, port, Fq::new)
-        },
-    },
-    QdiscKind {
-        name: "scfq",
-        summary: "self-clocked fair queueing: virtual time = tag of the packet in service",
-        reference: "Golestani, INFOCOM 1994",
-        build: |p, port| build_with(p, port, Scfq::new),
-    },
-    QdiscKind {
-        name: "virtual_clock",
-        summary: "Virtual Clock: stamps advance at each conversation's reserved (weighted) rate",
-        reference: "Zhang, SIGCOMM 1990",
-        build: |p, port| build_with(p, port, VirtualClock::new),
-    },
-    QdiscKind {
-        name: "wf2qplus",
-        summary: "WF2Q+: smallest finish tag among heads eligible by start tag",
-        reference: "Bennett & Zhang, IEEE/ACM ToN 1997",
-        build: |p, port| build_with(p, port, Wf2q::new),
-    },
-    QdiscKind {
-        name: "drr",
-        summary: "deficit round robin: per-conversation or mapped queues, quantum per round",
-        reference: "Shreedhar & Varghese, SIGCOMM 1995",
-        build: |p, port| build_with(p, port, drr),
-    },
-    QdiscKind {
-        name: "sfq",
-        summary: "stochastic fairness queueing: hashed queues, packet round robin, perturbed hash",
-        reference: "McKenney, INFOCOM 1990",
-        build: |p, port| build_with(p, port, sfq),
-    },
-    QdiscKind {
-        name: "nagle",
-        summary: "Nagle's round robin: one packet per conversation per turn",
-        reference: "Nagle 1987, as described by DKS 1989 §1",
-        build: |p, port| build_with(p, port, nagle),
-    },
+/// Every discipline, in the order listings show them; each declares itself in its own file.
+pub static QDISCS: &[&QdiscKind] = &[
+    &fcfs::DECLARATION,
+    &random_drop::DECLARATION,
+    &red::DECLARATION,
+    &csfq::DECLARATION,
+    &fred::DECLARATION,
+    &decbit::DECLARATION,
+    &decbit::SELECTIVE,
+    &loss_list::DECLARATION,
+    &fq::DECLARATION,
+    &fq::FQBIT,
+    &fq::WFQ,
+    &scfq::DECLARATION,
+    &virtual_clock::DECLARATION,
+    &wf2q::DECLARATION,
+    &drr::DECLARATION,
+    &sfq::DECLARATION,
+    &nagle::DECLARATION,
 ];
 
 pub fn find(name: &str) -> Option<&'static QdiscKind> {
-    QDISCS.iter().find(|k| k.name == name)
+    crate::component::find(QDISCS, name)
 }
 
 #[cfg(test)]
@@ -424,5 +309,13 @@ pub(crate) mod testing {
 
     pub fn with_ctx<R>(f: impl FnOnce(&mut QdiscCtx) -> R) -> (R, Vec<(Packet, DropReason)>) {
         with_ctx_at(Time::ZERO, f)
+    }
+}
+
+#[cfg(test)]
+mod declarations {
+    #[test]
+    fn every_discipline_documents_itself_and_every_parameter() {
+        assert_eq!(crate::component::undocumented(super::QDISCS), Vec::<String>::new());
     }
 }

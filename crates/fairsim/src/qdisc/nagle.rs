@@ -11,7 +11,9 @@
 use super::classify::{Classifier, ConversationKey};
 use super::round_robin::{Cost, RoundRobin, RrDrop};
 use super::PortInfo;
+use crate::component::{About, Declaration};
 use crate::params::ParamError;
+use crate::qdisc::QdiscDeclaration;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 
@@ -26,6 +28,17 @@ pub fn nagle(cfg: NagleConfig, port: &PortInfo) -> Result<RoundRobin, ParamError
     let classifier = Classifier::new(cfg.key, port);
     Ok(RoundRobin::new(classifier, None, port, Cost::Packets, 1, RrDrop::Longest, BufferLimit::Unlimited))
 }
+
+/// The `nagle` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<NagleConfig> = Declaration {
+    about: About {
+        name: "nagle",
+        summary: "Nagle's round robin: one packet per conversation per turn",
+        reference: "Nagle 1987, as described by DKS 1989 §1",
+    },
+    defaults: || (NagleConfig::default(),),
+    build: |(c,), port| Ok(Box::new(nagle(c.clone(), port)?)),
+};
 
 #[cfg(test)]
 mod tests {

@@ -8,7 +8,9 @@
 
 use super::fifo::Fifo;
 use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
+use crate::component::{About, Declaration};
 use crate::net::Packet;
+use crate::qdisc::QdiscDeclaration;
 use crate::units::BufferLimit;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -45,6 +47,17 @@ impl Qdisc for RandomDrop {
 
     inspect_store!(queue);
 }
+
+/// The `random_drop` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<RandomDropConfig> = Declaration {
+    about: About {
+        name: "random_drop",
+        summary: "FCFS that drops a uniformly chosen packet when the buffer overflows",
+        reference: "Random Drop as discussed by Demers, Keshav & Shenker 1989, section 5",
+    },
+    defaults: || (RandomDropConfig::default(),),
+    build: |(c,), port| Ok(Box::new(RandomDrop::new(c.clone(), port))),
+};
 
 #[cfg(test)]
 mod tests {

@@ -23,8 +23,10 @@
 
 use super::fifo::Fifo;
 use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
+use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -36,9 +38,12 @@ pub struct RedConfig {
     pub min_th: BufferLimit,
     /// At or above this average everything is dropped (unless `gentle`).
     pub max_th: BufferLimit,
+    /// Drop probability as the average reaches `max_th`.
     pub max_p: f64,
     /// Weight of the queue average.
     pub w_q: f64,
+    /// Between `max_th` and twice it, the probability rises from `max_p` to 1 instead of jumping (Floyd
+    /// 2000).
     pub gentle: bool,
     /// Scale each packet's probability by its size (byte mode).
     pub byte_mode: bool,
@@ -291,6 +296,17 @@ impl Qdisc for Red {
         vec![("average_queue", self.average.get()), ("early_drops", self.early_drops as f64)]
     }
 }
+
+/// The `red` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<RedConfig> = Declaration {
+    about: About {
+        name: "red",
+        summary: "Random Early Detection: early drops with a probability growing with the averaged queue",
+        reference: "Floyd & Jacobson, IEEE/ACM ToN 1993",
+    },
+    defaults: || (RedConfig::default(),),
+    build: |(c,), port| Ok(Box::new(Red::new(c.clone(), port)?)),
+};
 
 #[cfg(test)]
 mod tests {

@@ -17,8 +17,10 @@
 use super::classify::ConversationKey;
 use super::tagged::Tagged;
 use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
+use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::qdisc::QdiscDeclaration;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
@@ -54,6 +56,17 @@ impl Qdisc for Scfq {
 
     inspect_store!(q);
 }
+
+/// The `scfq` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<ScfqConfig> = Declaration {
+    about: About {
+        name: "scfq",
+        summary: "self-clocked fair queueing: virtual time = tag of the packet in service",
+        reference: "Golestani, INFOCOM 1994",
+    },
+    defaults: || (ScfqConfig::default(),),
+    build: |(c,), port| Ok(Box::new(Scfq::new(c.clone(), port)?)),
+};
 
 #[cfg(test)]
 mod tests {

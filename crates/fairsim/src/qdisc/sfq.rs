@@ -14,7 +14,9 @@
 use super::classify::{Buckets, Classifier, ConversationKey};
 use super::round_robin::{Cost, RoundRobin, RrDrop};
 use super::PortInfo;
+use crate::component::{About, Declaration};
 use crate::params::ParamError;
+use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Time};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -22,8 +24,11 @@ use std::collections::HashMap;
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SfqConfig {
+    /// How conversations are told apart.
     pub key: ConversationKey,
+    /// Hash buckets.
     pub queues: usize,
+    /// How often the hash changes; `0s`: never.
     pub perturb: Time,
 }
 
@@ -39,6 +44,17 @@ pub fn sfq(cfg: SfqConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
     let buckets = Buckets::new(cfg.queues, &HashMap::new(), &classifier, port)?.perturbed_every(cfg.perturb);
     Ok(RoundRobin::new(classifier, Some(buckets), port, Cost::Packets, 1, RrDrop::Longest, BufferLimit::Unlimited))
 }
+
+/// The `sfq` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<SfqConfig> = Declaration {
+    about: About {
+        name: "sfq",
+        summary: "stochastic fairness queueing: hashed queues, packet round robin, perturbed hash",
+        reference: "McKenney, INFOCOM 1990",
+    },
+    defaults: || (SfqConfig::default(),),
+    build: |(c,), port| Ok(Box::new(sfq(c.clone(), port)?)),
+};
 
 #[cfg(test)]
 mod tests {

@@ -18,8 +18,10 @@
 use super::classify::ConversationKey;
 use super::tagged::{shares, Tagged};
 use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
+use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::qdisc::QdiscDeclaration;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
@@ -55,6 +57,17 @@ impl Qdisc for VirtualClock {
 
     inspect_store!(q);
 }
+
+/// The `virtual_clock` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<VirtualClockConfig> = Declaration {
+    about: About {
+        name: "virtual_clock",
+        summary: "Virtual Clock: stamps advance at each conversation's reserved (weighted) rate",
+        reference: "Zhang, SIGCOMM 1990",
+    },
+    defaults: || (VirtualClockConfig::default(),),
+    build: |(c,), port| Ok(Box::new(VirtualClock::new(c.clone(), port)?)),
+};
 
 #[cfg(test)]
 mod tests {

@@ -22,9 +22,11 @@ use super::classify::{Classifier, ConversationKey};
 use super::perconv::Conversations;
 use super::tagged::shares;
 use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
+use crate::component::{About, Declaration};
 use crate::heap::{IndexedHeap, Tag};
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::qdisc::QdiscDeclaration;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 
@@ -139,6 +141,17 @@ impl Qdisc for Wf2q {
         self.convs.for_each_packet(f)
     }
 }
+
+/// The `wf2qplus` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<Wf2qConfig> = Declaration {
+    about: About {
+        name: "wf2qplus",
+        summary: "WF2Q+: smallest finish tag among heads eligible by start tag",
+        reference: "Bennett & Zhang, IEEE/ACM ToN 1997",
+    },
+    defaults: || (Wf2qConfig::default(),),
+    build: |(c,), port| Ok(Box::new(Wf2q::new(c.clone(), port)?)),
+};
 
 #[cfg(test)]
 mod tests {

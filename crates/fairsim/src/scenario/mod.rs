@@ -295,7 +295,7 @@ impl Scenario {
         let port = &self.ports[p.idx()];
         let spec = self.port_qdisc(port, pair);
         let kind = qdisc::find(&spec.kind).ok_or_else(|| {
-            let known: Vec<_> = qdisc::QDISCS.iter().map(|k| k.name).collect();
+            let known = crate::component::names(qdisc::QDISCS);
             Problem { path: spec.path.clone(), message: unknown("discipline", &spec.kind, &known) }
         })?;
         let crossing = self
@@ -310,7 +310,7 @@ impl Scenario {
             })
             .collect();
         let info = PortInfo { buffer: port.buffer, rate: port.rate, flows: self.flow_meta.clone(), crossing };
-        let (q, params) = (kind.build)(&spec.params, &info).map_err(|e| Problem::from_param(&spec.path, e))?;
+        let (q, params) = kind.build(&spec.params, &info).map_err(|e| Problem::from_param(&spec.path, e))?;
         Ok((q, Component { params, ..spec }))
     }
 
@@ -326,20 +326,19 @@ impl Scenario {
         let flow = &self.flows[f.idx()];
         let Some(spec) = self.flow_transport(flow, pair) else { return Ok(None) };
         let kind = transport::find(&spec.kind).ok_or_else(|| {
-            let known: Vec<_> = transport::TRANSPORTS.iter().map(|k| k.name).chain([transport::NONE]).collect();
+            let mut known = crate::component::names(transport::TRANSPORTS);
+            known.push(transport::NONE);
             Problem { path: spec.path.clone(), message: unknown("transport", &spec.kind, &known) }
         })?;
-        let (s, params) = (kind.build)(
-            &spec.params,
-            &FlowInfo {
-                window: flow.window,
-                packet_size: flow.packet_size,
-                seed,
-                name: &flow.name,
-                unending: matches!(flow.app, App::Ftp { packets: None }),
-            },
-        )
-        .map_err(|e| Problem::from_param(&spec.path, e))?;
+        let info = FlowInfo {
+            window: flow.window,
+            packet_size: flow.packet_size,
+            seed,
+            name: flow.name.clone(),
+            unending: matches!(flow.app, App::Ftp { packets: None }),
+        };
+        let (s, params) =
+            transport::build(kind, &spec.params, &info).map_err(|e| Problem::from_param(&spec.path, e))?;
         Ok(Some((s, Component { params, ..spec })))
     }
 

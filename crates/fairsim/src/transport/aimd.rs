@@ -18,9 +18,12 @@
 //! window caps it); on a timeout ssthresh = max(flight/2, 2) and cwnd = 1.
 
 use super::controller::{Congestion, Controller, NewAck};
+use super::reliable::{Recovery, Reliable, TcpReliability};
 use super::window::SendWindow;
 use super::{AgentCtx, Series};
+use crate::component::{About, Declaration};
 use crate::params::ParamError;
+use crate::transport::TransportDeclaration;
 use serde::{Deserialize, Serialize};
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -133,3 +136,36 @@ impl Controller for Aimd {
         ctx.record(Series::Outstanding, in_flight as f64);
     }
 }
+
+/// JK: Jacobson's window without fast recovery, the papers' window of 5.
+pub static JK: TransportDeclaration<(TcpReliability, AimdConfig)> = Declaration {
+    about: About {
+        name: "jk",
+        summary: "Jacobson/Karels (4.3BSD Tahoe): slow start, congestion avoidance, fast retransmit",
+        reference: "Jacobson, SIGCOMM 1988; as modelled by DKS 1989 §3 and Keshav 1991 §6.5",
+    },
+    defaults: || (TcpReliability { window: 5, ..Default::default() }, AimdConfig::default()),
+    build: |(r, a), _| Ok(Box::new(Reliable::tcp(r, Recovery::Tahoe, Aimd::checked(a, r.window)?)?)),
+};
+
+/// Reno: Jacobson's window with fast recovery.
+pub static RENO: TransportDeclaration<(TcpReliability, AimdConfig)> = Declaration {
+    about: About {
+        name: "reno",
+        summary: "TCP Reno: JK plus fast recovery",
+        reference: "RFC 2581 (Stevens, RFC 2001)",
+    },
+    defaults: || (TcpReliability::default(), AimdConfig::default()),
+    build: |(r, a), _| Ok(Box::new(Reliable::tcp(r, Recovery::Reno, Aimd::checked(a, r.window)?)?)),
+};
+
+/// NewReno: Reno with partial ACKs.
+pub static NEWRENO: TransportDeclaration<(TcpReliability, AimdConfig)> = Declaration {
+    about: About {
+        name: "newreno",
+        summary: "TCP NewReno: Reno that repairs several losses of a window by partial ACKs",
+        reference: "RFC 6582",
+    },
+    defaults: || (TcpReliability::default(), AimdConfig::default()),
+    build: |(r, a), _| Ok(Box::new(Reliable::tcp(r, Recovery::NewReno, Aimd::checked(a, r.window)?)?)),
+};

@@ -19,8 +19,10 @@ use super::controller::{Congestion, Controller};
 use super::reliable::{AveragedReliability, Reliable};
 use super::window::SendWindow;
 use super::{AgentCtx, Series};
+use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::transport::TransportDeclaration;
 use serde::{Deserialize, Serialize};
 
 /// The window law's parameters (the window and the timeout are the reliability layer's).
@@ -110,6 +112,17 @@ impl Controller for Decbit {
         self.new_cycle(win, ctx);
     }
 }
+
+/// DECbit: its window law under Generic's timeout.
+pub static DECLARATION: TransportDeclaration<(AveragedReliability, DecbitConfig)> = Declaration {
+    about: About {
+        name: "decbit",
+        summary: "DECbit source: window +1 or x 0.875 from the congestion bits, once per two round trips",
+        reference: "Ramakrishnan & Jain, SIGCOMM 1988; as used by DKS 1989 §3",
+    },
+    defaults: || (AveragedReliability::default(), DecbitConfig::default()),
+    build: |(r, law), _| Ok(Box::new(decbit(r, law.clone())?)),
+};
 
 #[cfg(test)]
 mod tests {

@@ -31,7 +31,9 @@ use super::controller::Controller;
 use super::reliable::{AveragedReliability, Reliable};
 use super::window::SendWindow;
 use super::{AgentCtx, Series};
+use crate::component::{About, Declaration};
 use crate::params::ParamError;
+use crate::transport::TransportDeclaration;
 
 /// Generic's parameters: the window and the averaged timeout's.
 pub type GenericConfig = AveragedReliability;
@@ -57,6 +59,17 @@ pub type Generic = Reliable<FixedWindow>;
 pub fn generic(cfg: &GenericConfig) -> Result<Generic, ParamError> {
     Reliable::averaged(cfg, FixedWindow { window: cfg.window })
 }
+
+/// Generic: the averaged timeout under a fixed window.
+pub static DECLARATION: TransportDeclaration<(AveragedReliability,)> = Declaration {
+    about: About {
+        name: "generic",
+        summary: "fixed window, timeout = beta x averaged rtt, go-back-N on timeout",
+        reference: "Generic flow control of Demers, Keshav & Shenker 1989 §3 and Keshav 1991 §6.5",
+    },
+    defaults: || (AveragedReliability::default(),),
+    build: |(r,), _| Ok(Box::new(generic(r)?)),
+};
 
 #[cfg(test)]
 mod tests {

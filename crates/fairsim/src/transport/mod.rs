@@ -32,8 +32,9 @@ pub use packet_pair::{PacketPair, PacketPairConfig};
 pub use reliable::{AveragedReliability, Recovery, Reliable, TcpReliability};
 pub use vegas::{Vegas, VegasConfig};
 
+use crate::component::{Declaration, Kind};
 use crate::net::Packet;
-use crate::params::{fields, parse_over, parse_params, split, Built, ParamError, Params};
+use crate::params::{Built, ParamError, Params};
 use crate::units::Time;
 use serde::Serialize;
 
@@ -142,24 +143,23 @@ pub trait Sender: Send + Sync {
 }
 
 /// Flow properties a transport is built with.
-pub struct FlowInfo<'a> {
+pub struct FlowInfo {
     /// The flow's `window`, which overrides the transport's own default.
     pub window: Option<u32>,
     pub packet_size: u32,
     /// The run's seed and the flow's name, for senders that draw random numbers.
     pub seed: u64,
-    pub name: &'a str,
+    pub name: String,
     /// Whether the application always has data (an FTP without `size`): senders that set their
     /// own rate, such as RLM, carry nothing else.
     pub unending: bool,
 }
 
-pub struct TransportKind {
-    pub name: &'static str,
-    pub summary: &'static str,
-    pub reference: &'static str,
-    pub build: fn(&Params, &FlowInfo) -> Built<dyn Sender>,
-}
+/// A transport's declaration: its parts' configurations, built for a flow.
+pub type TransportDeclaration<P> = Declaration<P, FlowInfo, dyn Sender>;
+
+/// A registered transport.
+pub type TransportKind = dyn Kind<FlowInfo, dyn Sender>;
 
 /// The transport's parameters with the flow's `window`, which overrides the transport's own,
 /// checked against the largest window.
@@ -176,132 +176,34 @@ fn with_flow_window(params: &Params, flow: &FlowInfo) -> Result<Params, ParamErr
     Ok(params)
 }
 
-/// Parses a transport's config, letting the flow's `window` override the config's; `make`
-/// checks the values and builds the sender.
-fn build_with<C, S>(
-    params: &Params,
-    flow: &FlowInfo,
-    make: impl FnOnce(C) -> Result<S, ParamError>,
-) -> Built<dyn Sender>
-where
-    C: serde::de::DeserializeOwned + Serialize,
-    S: Sender + 'static,
-{
-    let (config, resolved) = parse_params::<C>(&with_flow_window(params, flow)?)?;
-    Ok((Box::new(make(config)?), resolved))
+/// Builds a sender of kind `kind` for `flow` from the scenario's `params`.
+pub fn build(kind: &TransportKind, params: &Params, flow: &FlowInfo) -> Built<dyn Sender> {
+    kind.build(&with_flow_window(params, flow)?, flow)
 }
 
-/// One table for a window transport's parts: the reliability layer's (over its typed
-/// `defaults`), then each controller part's, resolved side by side.
-struct Parts {
-    tables: std::vec::IntoIter<Params>,
-    resolved: Params,
-}
-
-impl Parts {
-    fn split(params: &Params, flow: &FlowInfo, fields: &[&[&str]]) -> Result<Parts, ParamError> {
-        let tables = split(&with_flow_window(params, flow)?, fields)?;
-        Ok(Parts { tables: tables.into_iter(), resolved: Params::new() })
-    }
-
-    fn next<C: serde::de::DeserializeOwned + Serialize>(&mut self, defaults: &C) -> Result<C, ParamError> {
-        let (config, resolved) = parse_over(defaults, &self.tables.next().expect("one table per part"))?;
-        self.resolved.extend(resolved);
-        Ok(config)
-    }
-}
-
-/// JK, Reno, NewReno: the TCP reliability layer with `recovery` under Jacobson's window; JK
-/// defaults to the papers' window of 5, the others to 64.
-fn build_tcp(params: &Params, flow: &FlowInfo, recovery: Recovery, window: u32) -> Built<dyn Sender> {
-    let mut parts = Parts::split(params, flow, &[fields::<TcpReliability>(), fields::<AimdConfig>()])?;
-    let reliability = parts.next(&TcpReliability { window, ..Default::default() })?;
-    let aimd = parts.next(&AimdConfig::default())?;
-    let sender = Reliable::tcp(&reliability, recovery, Aimd::checked(&aimd, reliability.window)?)?;
-    Ok((Box::new(sender), parts.resolved))
-}
-
-/// Vegas: Reno's reliability layer under Vegas, which steers Jacobson's window.
-fn build_vegas(params: &Params, flow: &FlowInfo) -> Built<dyn Sender> {
-    let fields = [fields::<TcpReliability>(), fields::<AimdConfig>(), fields::<VegasConfig>()];
-    let mut parts = Parts::split(params, flow, &fields)?;
-    let reliability = parts.next(&TcpReliability::default())?;
-    let aimd = Aimd::checked(&parts.next(&AimdConfig::default())?, reliability.window)?;
-    let vegas = Vegas::checked(parts.next(&VegasConfig::default())?, aimd)?;
-    Ok((Box::new(Reliable::tcp(&reliability, Recovery::Reno, vegas)?), parts.resolved))
-}
-
-/// DECbit: Generic's reliability layer under DECbit's window law.
-fn build_decbit(params: &Params, flow: &FlowInfo) -> Built<dyn Sender> {
-    let mut parts = Parts::split(params, flow, &[fields::<AveragedReliability>(), fields::<DecbitConfig>()])?;
-    let reliability = parts.next(&AveragedReliability::default())?;
-    let law = parts.next(&DecbitConfig::default())?;
-    Ok((Box::new(decbit(&reliability, law)?), parts.resolved))
-}
-
-pub static TRANSPORTS: &[TransportKind] = &[
-    TransportKind {
-        name: "generic",
-        summary: "fixed window, timeout = beta x averaged rtt, go-back-N on timeout",
-        reference: "Generic flow control of Demers, Keshav & Shenker 1989 §3 and Keshav 1991 §6.5",
-        build: |p, f| build_with(p, f, |c: GenericConfig| generic(&c)),
-    },
-    TransportKind {
-        name: "jk",
-        summary: "Jacobson/Karels (4.3BSD Tahoe): slow start, congestion avoidance, fast retransmit",
-        reference: "Jacobson, SIGCOMM 1988; as modelled by DKS 1989 §3 and Keshav 1991 §6.5",
-        build: |p, f| build_tcp(p, f, Recovery::Tahoe, 5),
-    },
-    TransportKind {
-        name: "reno",
-        summary: "TCP Reno: JK plus fast recovery",
-        reference: "RFC 2581 (Stevens, RFC 2001)",
-        build: |p, f| build_tcp(p, f, Recovery::Reno, 64),
-    },
-    TransportKind {
-        name: "newreno",
-        summary: "TCP NewReno: Reno that repairs several losses of a window by partial ACKs",
-        reference: "RFC 6582",
-        build: |p, f| build_tcp(p, f, Recovery::NewReno, 64),
-    },
-    TransportKind {
-        name: "decbit",
-        summary: "DECbit source: window +1 or x 0.875 from the congestion bits, once per two round trips",
-        reference: "Ramakrishnan & Jain, SIGCOMM 1988; as used by DKS 1989 §3",
-        build: build_decbit,
-    },
-    TransportKind {
-        name: "pp",
-        summary: "Packet-Pair (PP_CTH): rate from pair probes, fuzzy predictor, setpoint control law",
-        reference: "Keshav 1991, chapters 4-5 (needs fair-queueing gateways)",
-        build: |p, f| build_with(p, f, PacketPair::checked),
-    },
-    TransportKind {
-        name: "rlm",
-        summary: "receiver-driven layered multicast, one receiver: join experiments add layers, loss drops them",
-        reference: "McCanne, Jacobson & Vetterli, SIGCOMM 1996 (ns-2's rlm.tcl constants)",
-        build: |p, f| {
-            if !f.unending {
-                return Err(ParamError::new(
-                    "RLM sends its layers at their own rates and carries no application's data: use app = \"ftp\" without `size`",
-                ));
-            }
-            let (config, resolved) = parse_params::<rlm::RlmConfig>(p)?;
-            let rng = crate::rng::stream(f.seed, &format!("rlm:{}", f.name));
-            Ok((Box::new(rlm::Rlm::checked(config, f.packet_size, rng)?), resolved))
-        },
-    },
-    TransportKind {
-        name: "vegas",
-        summary: "TCP Vegas: window from expected vs actual rate once per RTT (alpha, beta, gamma)",
-        reference: "Brakmo & Peterson, JSAC 1995",
-        build: build_vegas,
-    },
+/// Every transport, in the order listings show them; each declares itself in its own file.
+pub static TRANSPORTS: &[&TransportKind] = &[
+    &generic::DECLARATION,
+    &aimd::JK,
+    &aimd::RENO,
+    &aimd::NEWRENO,
+    &decbit::DECLARATION,
+    &packet_pair::DECLARATION,
+    &rlm::DECLARATION,
+    &vegas::DECLARATION,
 ];
 
 /// The name that means "no flow control" (open-loop sources).
 pub const NONE: &str = "none";
 
 pub fn find(name: &str) -> Option<&'static TransportKind> {
-    TRANSPORTS.iter().find(|k| k.name == name)
+    crate::component::find(TRANSPORTS, name)
+}
+
+#[cfg(test)]
+mod declarations {
+    #[test]
+    fn every_transport_documents_itself_and_every_parameter() {
+        assert_eq!(crate::component::undocumented(super::TRANSPORTS), Vec::<String>::new());
+    }
 }

@@ -31,9 +31,11 @@ use super::fuzzy::{Fuzzy, FuzzyConfig};
 use super::pp_law;
 use super::window::SendWindow;
 use super::{AgentCtx, Event, Sender, Series};
+use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
 use crate::transport::TimerId;
+use crate::transport::TransportDeclaration;
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -49,9 +51,11 @@ pub enum Law {
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct PacketPairConfig {
+    /// Most packets outstanding, whatever the rate allows.
     pub window: u32,
     /// Packets to keep queued at the bottleneck (B/2; 5 in the thesis's simulations).
     pub setpoint: f64,
+    /// The control law: once per probe, or once per epoch with gain `alpha`.
     pub law: Law,
     /// Gain of the per-epoch law.
     pub alpha: f64,
@@ -59,10 +63,15 @@ pub struct PacketPairConfig {
     pub timeout_factor: f64,
     /// Before the first round trip is measured.
     pub initial_timeout: Time,
+    /// Fuzzy predictor: a relative prediction error below this is low.
     pub error_low: f64,
+    /// Fuzzy predictor: the middle of the medium-error band.
     pub error_mid: f64,
+    /// Fuzzy predictor: above this the error is high.
     pub error_high: f64,
+    /// Fuzzy predictor: the averaging weight when the error is high.
     pub out_low: f64,
+    /// Fuzzy predictor: the averaging weight when the error is low.
     pub out_high: f64,
 }
 
@@ -296,3 +305,14 @@ impl Sender for PacketPair {
         }
     }
 }
+
+/// Packet-Pair, a whole sender.
+pub static DECLARATION: TransportDeclaration<(PacketPairConfig,)> = Declaration {
+    about: About {
+        name: "pp",
+        summary: "Packet-Pair (PP_CTH): rate from pair probes, fuzzy predictor, setpoint control law",
+        reference: "Keshav 1991, chapters 4-5 (needs fair-queueing gateways)",
+    },
+    defaults: || (PacketPairConfig::default(),),
+    build: |(c,), _| Ok(Box::new(PacketPair::checked(c.clone())?)),
+};

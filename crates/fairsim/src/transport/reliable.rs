@@ -50,7 +50,9 @@ pub struct TcpReliability {
     pub dupack_threshold: u32,
     /// The retransmission timeout before the first round-trip sample.
     pub initial_rto: Time,
+    /// The smallest retransmission timeout.
     pub min_rto: Time,
+    /// The largest, backoff included.
     pub max_rto: Time,
     /// k in srtt + k·rttvar.
     pub rttvar_factor: f64,

@@ -28,10 +28,12 @@
 //! the mean scaled by U[1 − jitter, 1 + jitter) (ns-2's `random_`).
 
 use super::{AgentCtx, Sender, Series};
+use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
 use crate::rng::SimRng;
 use crate::transport::TimerId;
+use crate::transport::TransportDeclaration;
 use crate::units::{Rate, Time};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -39,21 +41,29 @@ use std::collections::VecDeque;
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RlmConfig {
+    /// Number of layers.
     pub layers: u32,
     /// Rate of layer 1; layer i sends base_rate·2^(i−1).
     pub base_rate: Rate,
+    /// Each layer's packet gaps are scaled by U[1 − jitter, 1 + jitter).
     pub jitter: f64,
     /// Backoff factor of a failed join experiment.
     pub alpha: f64,
     /// Relaxation factor of the join timer in steady state.
     pub beta: f64,
+    /// The join timer at the start.
     pub init_join: Time,
+    /// The join timer's upper bound.
     pub max_join: Time,
+    /// The detection time (how long to wait for loss after a join) at the start.
     pub init_detect: Time,
+    /// Its initial deviation.
     pub init_detect_var: Time,
     /// Gain of the detection-time estimator.
     pub gain: f64,
+    /// Loss rate over which a layer is dropped.
     pub loss_threshold: f64,
+    /// Packets to see before a loss rate is judged.
     pub min_packets: u32,
 }
 
@@ -370,3 +380,22 @@ impl Sender for Rlm {
         }
     }
 }
+
+/// RLM, a whole sender: its layers are the source.
+pub static DECLARATION: TransportDeclaration<(RlmConfig,)> = Declaration {
+    about: About {
+        name: "rlm",
+        summary: "receiver-driven layered multicast, one receiver: join experiments add layers, loss drops them",
+        reference: "McCanne, Jacobson & Vetterli, SIGCOMM 1996 (ns-2's rlm.tcl constants)",
+    },
+    defaults: || (RlmConfig::default(),),
+    build: |(c,), flow| {
+        if !flow.unending {
+            return Err(ParamError::new(
+                "RLM sends its layers at their own rates and carries no application's data: use app = \"ftp\" without `size`",
+            ));
+        }
+        let rng = crate::rng::stream(flow.seed, &format!("rlm:{}", flow.name));
+        Ok(Box::new(Rlm::checked(c.clone(), flow.packet_size, rng)?))
+    },
+};

@@ -20,10 +20,14 @@
 //! what Vegas does not change — the response to a loss, fast recovery — and replaces its growth.
 
 use super::aimd::Aimd;
+use super::aimd::AimdConfig;
 use super::controller::{Congestion, Controller, NewAck, RttSample};
+use super::reliable::{Recovery, Reliable, TcpReliability};
 use super::window::SendWindow;
 use super::{AgentCtx, Series};
+use crate::component::{About, Declaration};
 use crate::params::ParamError;
+use crate::transport::TransportDeclaration;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
@@ -158,6 +162,20 @@ impl Controller for Vegas {
         self.aimd.after_fill(in_flight, ctx);
     }
 }
+
+/// Vegas: its own controller, steering Jacobson's window, under Reno's loss recovery.
+pub static DECLARATION: TransportDeclaration<(TcpReliability, AimdConfig, VegasConfig)> = Declaration {
+    about: About {
+        name: "vegas",
+        summary: "TCP Vegas: window from expected vs actual rate once per RTT (alpha, beta, gamma)",
+        reference: "Brakmo & Peterson, JSAC 1995",
+    },
+    defaults: || (TcpReliability::default(), AimdConfig::default(), VegasConfig::default()),
+    build: |(r, a, v), _| {
+        let vegas = Vegas::checked(v.clone(), Aimd::checked(a, r.window)?)?;
+        Ok(Box::new(Reliable::tcp(r, Recovery::Reno, vegas)?))
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -65,7 +65,7 @@ fn the_default_time_constants_follow_the_papers_rule_of_twice_the_largest_queuei
 fn the_resolved_parameters_show_the_time_constants_used() {
     let info = port(BufferLimit::Bytes(65_536), &[(0, 1)]);
     let explicit = toml::from_str("k_c = \"300ms\"").unwrap();
-    let (_, params) = (crate::qdisc::find("csfq").unwrap().build)(&explicit, &info).unwrap();
+    let (_, params) = crate::qdisc::find("csfq").unwrap().build(&explicit, &info).unwrap();
     let shown = |key: &str| params[key].as_str().unwrap().to_string();
     assert_eq!(shown("k_c"), "300ms");
     assert_eq!(shown("k"), shown("k_alpha"));

@@ -43,8 +43,10 @@ pub mod buffers;
 use self::buffers::{new_store, BidStore, Structure};
 use super::classify::{Classifier, ConversationKey};
 use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
+use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::qdisc::QdiscDeclaration;
 use crate::reference::round::RoundNumber;
 use crate::units::{BufferLimit, Bytes};
 use serde::{Deserialize, Serialize};
@@ -62,10 +64,17 @@ pub enum FqDrop {
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct FqConfig {
+    /// How conversations are told apart.
     pub key: ConversationKey,
+    /// δ, the bid offset that favours conversations idle for a while (DKS 1989 §2.2); 0 = plain FQ.
     pub delta: Bytes,
+    /// Whether a dropped packet still advances its conversation's finish number (the 1989 paper leaves it
+    /// unchanged: `true`; the thesis does not charge drops: `wfq`).
     pub charge_drops: bool,
+    /// Which packet goes when the buffer is full: the last of the longest conversation, or the one with the
+    /// largest bid.
     pub drop: FqDrop,
+    /// The data structure holding packets (thesis ch. 3); results are the same, only the cost differs.
     pub buffer: Structure,
     /// FQbit: mark when a conversation's queue exceeds this fraction of its buffer share.
     pub mark_threshold: Option<f64>,
@@ -221,6 +230,39 @@ impl Qdisc for Fq {
         ]
     }
 }
+
+/// The `fq` discipline, as scenarios name it.
+pub static DECLARATION: QdiscDeclaration<FqConfig> = Declaration {
+    about: About {
+        name: "fq",
+        summary: "Fair Queueing: smallest bid first, exact round number, drop from the longest conversation",
+        reference: "Demers, Keshav & Shenker 1989 §2; Keshav 1991 ch. 2-3",
+    },
+    defaults: || (FqConfig::default(),),
+    build: |(c,), port| Ok(Box::new(Fq::new(c.clone(), port)?)),
+};
+
+/// The `fqbit` discipline, as scenarios name it.
+pub static FQBIT: QdiscDeclaration<FqConfig> = Declaration {
+    about: About {
+        name: "fqbit",
+        summary: "FQ that sets the congestion bit above 1/3 of a conversation's buffer share (for DECbit)",
+        reference: "Demers, Keshav & Shenker 1989 §4; Keshav 1991 §6.5",
+    },
+    defaults: || (FqConfig { mark_threshold: Some(FQBIT_THRESHOLD), ..FqConfig::default() },),
+    build: |(c,), port| Ok(Box::new(Fq::new(c.clone(), port)?)),
+};
+
+/// The `wfq` discipline, as scenarios name it.
+pub static WFQ: QdiscDeclaration<FqConfig> = Declaration {
+    about: About {
+        name: "wfq",
+        summary: "weighted fair queueing: FQ with flow weights, dropped packets not charged",
+        reference: "DKS 1989 §2.3; Parekh & Gallager 1993 (PGPS)",
+    },
+    defaults: || (FqConfig { charge_drops: false, ..FqConfig::default() },),
+    build: |(c,), port| Ok(Box::new(Fq::new(c.clone(), port)?)),
+};
 
 #[cfg(test)]
 mod tests;
