@@ -88,3 +88,49 @@ def find_scenario(name: str | Path) -> Path:
         typed = path.with_suffix("").as_posix() if path.suffix == ".toml" else str(path)
         hint = _core.did_you_mean(typed, bundled_names())
     raise _core.FairsimError(f"{name}: no such file{hint} (`fairsim list` shows the bundled scenarios)")
+
+
+#: The sections of docs/scenario-format.md made from the engine's declarations, by kind.
+GENERATED_KINDS = ("disciplines", "transports")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def parameters_markdown(kind: str) -> str:
+    """Every component of `kind` with its parameter table, as docs/scenario-format.md shows it:
+    made from the engine's declarations (`scripts/gen_component_docs.py` writes it there)."""
+    out = []
+    for e in catalogue()[kind]:
+        out.append(f"#### `{e.name}`\n\n{e.summary}" + (f" — *{e.reference}*" if e.reference else "") + "\n")
+        if e.parameters:
+            out.append("| parameter | default | meaning |\n|---|---|---|")
+            for p in e.parameters:
+                default = f"`{p.default}`" if p.default is not None else "—"
+                out.append(f"| `{p.name}` | {_cell(default)} | {_cell(p.doc)} |")
+        else:
+            out.append("No parameters.")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def marker(kind: str, end: bool = False) -> str:
+    """The comment that opens (or closes) the generated section of `kind`."""
+    if end:
+        return f"<!-- end of generated {kind} -->"
+    return f"<!-- generated {kind}: scripts/gen_component_docs.py writes it from the engine; do not edit -->"
+
+
+def with_generated_sections(text: str) -> str:
+    """`text` (docs/scenario-format.md) with every generated section made afresh."""
+    for kind in GENERATED_KINDS:
+        start, end = marker(kind), marker(kind, end=True)
+        head, found, rest = text.partition(start)
+        if not found:
+            raise ValueError(f"no section `{start}`")
+        _, found, tail = rest.partition(end)
+        if not found:
+            raise ValueError(f"no end `{end}`")
+        text = f"{head}{start}\n\n{parameters_markdown(kind)}\n{end}{tail}"
+    return text

@@ -18,7 +18,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from fairsim import FairsimError, InternalError, ScenarioError, __version__
+from fairsim import FairsimError, InternalError, ScenarioError, __version__, _core
 from fairsim.api import SEED_MAX, open_scenario, run
 from fairsim.catalogue import catalogue
 from fairsim.replications import FairsimWarning
@@ -300,16 +300,45 @@ def fq_buffers_cmd(quick, out, jobs):
 
 
 @main.command("list")
-def list_cmd():
-    """List disciplines, transports, applications and bundled scenarios."""
+@click.argument("name", required=False)
+def list_cmd(name):
+    """List disciplines, transports, applications and bundled scenarios; with NAME, the
+    parameters of that discipline, transport or application."""
     screen = console()
-    for title, entries in catalogue().items():
+    everything = catalogue()
+    if name is not None:
+        _show_component(name, everything, screen)
+        return
+    for title, entries in everything.items():
         table = Table(title=title, box=None, header_style="bold", title_justify="left", show_header=False)
         table.add_column("name", style="bold cyan")
         table.add_column("summary")
         for e in entries:
             table.add_row(e.name, e.summary + (f"  [dim]{e.reference}[/]" if e.reference else ""))
         emit(table, screen)
+        screen.print()
+
+
+def _show_component(name: str, everything: dict, screen) -> None:
+    kinds = ("disciplines", "transports", "applications")
+    found = [(kind, e) for kind in kinds for e in everything[kind] if e.name == name]
+    if not found:
+        known = [e.name for kind in kinds for e in everything[kind]]
+        hint = _core.did_you_mean(name, known)
+        raise click.UsageError(f"no discipline, transport or application `{name}`{hint}")
+    for kind, e in found:  # `decbit` is both a gateway and a source
+        screen.print(f"[bold cyan]{e.name}[/] ({kind[:-1]}): {e.summary}")
+        if e.reference:
+            screen.print(f"[dim]{e.reference}[/]")
+        if not e.parameters:
+            screen.print("no parameters")
+        else:
+            table = Table(box=None, header_style="bold")
+            for column in ("parameter", "default", "meaning"):
+                table.add_column(column)
+            for p in e.parameters:
+                table.add_row(p.name, "—" if p.default is None else p.default, p.doc)
+            emit(table, screen)
         screen.print()
 
 
