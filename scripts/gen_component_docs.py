@@ -1,5 +1,5 @@
 """Writes the parameter tables of docs/scenario-format.md from the engine's declarations of its
-disciplines and transports (their doc comments and typed defaults):
+applications, disciplines and transports (their doc comments and typed defaults):
 
     python3 scripts/gen_component_docs.py
 

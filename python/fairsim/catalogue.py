@@ -91,7 +91,7 @@ def find_scenario(name: str | Path) -> Path:
 
 
 #: The sections of docs/scenario-format.md made from the engine's declarations, by kind.
-GENERATED_KINDS = ("disciplines", "transports")
+GENERATED_KINDS = ("applications", "disciplines", "transports")
 
 
 def _cell(text: str) -> str:

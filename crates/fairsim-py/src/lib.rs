@@ -223,7 +223,7 @@ fn catalogue_lists(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyL
     let qdiscs: Vec<Listed> = fairsim::qdisc::QDISCS.iter().map(|k| listed(*k)).collect();
     let none: Listed = (fairsim::transport::NONE, "no flow control: open-loop sources", "", vec![]);
     let transports: Vec<Listed> = fairsim::transport::TRANSPORTS.iter().map(|k| listed(*k)).chain([none]).collect();
-    let apps: Vec<Listed> = fairsim::traffic::APPS.iter().map(|(n, s)| (*n, *s, "", vec![])).collect();
+    let apps: Vec<Listed> = fairsim::traffic::APPS.iter().map(|k| listed(*k)).collect();
     Ok((PyList::new(py, qdiscs)?, PyList::new(py, transports)?, PyList::new(py, apps)?))
 }
 

@@ -5,6 +5,7 @@
 //! serde into the raw schema (`schema`) → validation (`validate`) into `Scenario`, which has ids,
 //! routes and defaults filled in, and every protocol pair's components checked.
 
+mod apps;
 mod locate;
 mod overrides;
 mod resolved;
@@ -166,7 +167,7 @@ impl Problem {
         Problem { path: path.iter().map(|s| s.to_string()).collect(), message: message.into() }
     }
 
-    fn from_param(base: &[String], e: ParamError) -> Problem {
+    pub(crate) fn from_param(base: &[String], e: ParamError) -> Problem {
         // the toml crate appends "\nin `key`", which the path already says
         let message = e.message.split("\nin `").next().unwrap_or_default();
         let message = suggest_in_serde_message(&plain_types(message));

@@ -40,6 +40,8 @@ fn app_fields(t: &mut Table, f: &FlowSpec) {
             t.insert("periods".into(), Value::try_from(periods).expect("enum"));
             t.insert("shape".into(), Value::Float(*shape));
         }
+        // validation expands a web group into its transfers, which are FTPs
+        App::Web { .. } => {}
     }
 }
 

@@ -1,13 +1,14 @@
 //! From the raw schema to a resolved `Scenario`: names become ids, defaults are filled in,
 //! routes are computed, and everything that can be wrong is reported together.
 
+use super::apps;
 use super::schema::{Component, RawFlow, RawLink, RawRun, RawScenario};
 use super::{Draw, FlowSpec, LinkSpec, PairSpec, PortSpec, Problem, RunSpec, Scenario, TransportChoice, DEFAULT_PAIR};
 use crate::error::unknown;
 use crate::limits;
 use crate::net::routing::Graph;
 use crate::net::{FlowId, NodeId, PortId};
-use crate::traffic::{App, Periods};
+use crate::traffic::App;
 use crate::transport;
 use crate::units::{BufferLimit, Bytes, Time};
 use std::collections::HashMap;
@@ -417,7 +418,7 @@ fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Opti
         }
     };
     let first_hop_rate = data_route.as_ref().and_then(|r| r.first()).map(|p| ports[p.idx()].rate);
-    let app = build_app(name, f, packet_size, first_hop_rate, pb);
+    let app = apps::application(name, f, packet_size, first_hop_rate, &mut pb.0);
 
     let transport = match &f.transport {
         Some(c) if c.kind == transport::NONE => TransportChoice::OpenLoop,
@@ -471,42 +472,15 @@ fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Opti
 fn build_web(name: &str, f: &RawFlow, net: &Network, room: usize, pb: &mut Problems) -> Vec<FlowSpec> {
     let at = |field: &'static str| ["flows", name, field];
     let before = pb.0.len();
-    for (field, given) in [
-        ("rate", f.rate.is_some()),
-        ("jitter", f.jitter.is_some()),
-        ("on_mean", f.on_mean.is_some()),
-        ("off_mean", f.off_mean.is_some()),
-        ("periods", f.periods.is_some()),
-    ] {
-        if given {
-            pb.add(
-                &at(field),
-                format!("`{field}` does not apply to app `web` (it takes: transfers, mean_gap, size, shape)"),
-            );
-        }
-    }
-    let transfers = f.transfers.unwrap_or(0);
-    if transfers == 0 {
-        pb.add(&at("transfers"), "app `web` needs `transfers`, at least 1");
-    } else if transfers as usize > room {
+    let web = apps::application(name, f, 0, None, &mut pb.0);
+    let Some(App::Web { transfers, mean_gap, mean_size, shape }) = web else { return vec![] };
+    if transfers as usize > room {
         // refused before any transfer is built
         let before = limits::MAX_FLOWS - room;
         let e = limits::check(before + transfers as usize, limits::MAX_FLOWS, "flows").unwrap_err();
         let counting =
             if before > 0 { format!(" (counting the {before} flows before these transfers)") } else { "".into() };
         pb.add(&at("transfers"), format!("{e}{counting}"));
-    }
-    let mean_gap = f.mean_gap.unwrap_or(Time::ZERO);
-    if mean_gap == Time::ZERO {
-        pb.add(&at("mean_gap"), "app `web` needs `mean_gap`, the mean time between transfers, longer than 0s");
-    }
-    let mean_size = f.size.unwrap_or(Bytes(0));
-    if mean_size.0 == 0 {
-        pb.add(&at("size"), "app `web` needs `size`, the mean transfer size, larger than 0B");
-    }
-    let shape = f.shape.unwrap_or(1.2);
-    if !(shape > 1.0 && shape.is_finite()) {
-        pb.add(&at("shape"), "a Pareto shape must exceed 1 for the mean to exist");
     }
     let ftp = RawFlow { app: "ftp".into(), size: None, mean_gap: None, shape: None, transfers: None, ..f.clone() };
     let built = build_flow(name, &ftp, net, pb);
@@ -547,116 +521,6 @@ fn explicit_route(
         }
     }
     Some(route)
-}
-
-/// The application of flow `name`, checking that only its own parameters are given.
-fn build_app(
-    name: &str,
-    f: &RawFlow,
-    packet_size: u32,
-    first_hop: Option<crate::units::Rate>,
-    pb: &mut Problems,
-) -> Option<App> {
-    let at = |field: &'static str| ["flows", name, field];
-    let given = [
-        ("size", f.size.is_some()),
-        ("rate", f.rate.is_some()),
-        ("mean_gap", f.mean_gap.is_some()),
-        ("jitter", f.jitter.is_some()),
-        ("on_mean", f.on_mean.is_some()),
-        ("off_mean", f.off_mean.is_some()),
-        ("periods", f.periods.is_some()),
-        ("shape", f.shape.is_some()),
-    ];
-    let takes: &[&str] = match f.app.as_str() {
-        "ftp" => &["size"],
-        "telnet" => &["mean_gap"],
-        "poisson" => &["mean_gap", "rate"],
-        "cbr" => &["rate", "jitter"],
-        "firehose" => &["rate"],
-        "onoff" => &["rate", "on_mean", "off_mean", "periods", "shape"],
-        other => {
-            let known: Vec<&str> = crate::traffic::APPS.iter().map(|(n, _)| *n).collect();
-            pb.add(&at("app"), unknown("app", other, &known));
-            return None;
-        }
-    };
-    let before = pb.0.len();
-    for (field, is_given) in given {
-        if is_given && !takes.contains(&field) {
-            pb.add(
-                &["flows", name, field],
-                format!("`{field}` does not apply to app `{}` (it takes: {})", f.app, takes.join(", ")),
-            );
-        }
-    }
-    let required = |v: Option<Time>, field: &'static str, default: Option<Time>, pb: &mut Problems| -> Time {
-        match v.or(default) {
-            Some(t) if t > Time::ZERO => t,
-            Some(_) => {
-                pb.add(&at(field), "must be longer than 0s");
-                Time(1)
-            }
-            None => {
-                pb.add(&at(field), format!("app `{}` needs `{field}`", f.app));
-                Time(1)
-            }
-        }
-    };
-    let app = match f.app.as_str() {
-        "ftp" => App::Ftp { packets: f.size.map(|s| s.0.div_ceil(packet_size as u64).max(1)) },
-        "telnet" => App::Telnet { mean_gap: required(f.mean_gap, "mean_gap", Some(Time::from_secs(5)), pb) },
-        "poisson" => {
-            let mean_gap = match (f.mean_gap, f.rate) {
-                (Some(g), None) => required(Some(g), "mean_gap", None, pb),
-                (None, Some(r)) => {
-                    let gap = Time::from_secs_f64(packet_size as f64 * 8.0 / r.0 as f64);
-                    if gap == Time::ZERO {
-                        pb.add(
-                            &at("rate"),
-                            format!(
-                                "{r} is a packet every {:e} s, below the engine's 1 ns",
-                                packet_size as f64 * 8.0 / r.0 as f64
-                            ),
-                        );
-                    }
-                    gap.max(Time(1))
-                }
-                _ => {
-                    pb.add(&at("mean_gap"), "app `poisson` needs exactly one of `mean_gap` and `rate`");
-                    Time(1)
-                }
-            };
-            App::Poisson { mean_gap }
-        }
-        "cbr" | "onoff" if f.rate.is_none() => {
-            pb.add(&at("rate"), format!("app `{}` needs `rate`", f.app));
-            return None;
-        }
-        "cbr" => {
-            let jitter = f.jitter.unwrap_or(0.0);
-            if !(0.0..1.0).contains(&jitter) {
-                pb.add(&at("jitter"), "jitter is a fraction of the gap in [0, 1)");
-            }
-            App::Cbr { rate: f.rate?, jitter }
-        }
-        "firehose" => App::Firehose { rate: f.rate.or(first_hop)? },
-        _ => {
-            let periods = f.periods.unwrap_or(Periods::Exponential);
-            let shape = f.shape.unwrap_or(1.5);
-            if periods == Periods::Pareto && !(shape > 1.0 && shape.is_finite()) {
-                pb.add(&at("shape"), "a Pareto shape must exceed 1 for the mean to exist");
-            }
-            App::OnOff {
-                rate: f.rate?,
-                on_mean: required(f.on_mean, "on_mean", None, pb),
-                off_mean: required(f.off_mean, "off_mean", None, pb),
-                periods,
-                shape,
-            }
-        }
-    };
-    (pb.0.len() == before).then_some(app)
 }
 
 /// Builds every component of every pair once, so that a bad parameter is caught on loading.

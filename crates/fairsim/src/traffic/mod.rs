@@ -5,15 +5,17 @@
 //! Telnet, Poisson, CBR, on-off, firehose). A timed source either feeds a transport or, open
 //! loop, goes straight onto the network.
 
+pub mod apps;
 mod timed;
 
+pub use apps::{find, AppInfo, AppKind, APPS};
 pub use timed::{exponential, jitter_factor, pareto, TimedSource};
 
-use crate::units::{Rate, Time};
+use crate::units::{Bytes, Rate, Time};
 use serde::{Deserialize, Serialize};
 
 /// Distribution of the on and off periods of an on-off source.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Periods {
     Exponential,
@@ -38,6 +40,9 @@ pub enum App {
     Firehose { rate: Rate },
     /// On-off: CBR at `rate` while on; on and off periods drawn from `periods`.
     OnOff { rate: Rate, on_mean: Time, off_mean: Time, periods: Periods, shape: f64 },
+    /// Web: `transfers` FTP transfers; validation expands it into one flow per transfer, so the
+    /// engine never runs it as such.
+    Web { transfers: u32, mean_gap: Time, mean_size: Bytes, shape: f64 },
 }
 
 impl App {
@@ -49,20 +54,21 @@ impl App {
             App::Cbr { .. } => "cbr",
             App::Firehose { .. } => "firehose",
             App::OnOff { .. } => "onoff",
+            App::Web { .. } => "web",
         }
     }
 
     /// Whether the application needs flow control by default (it is a "conversation" in the
     /// papers' sense) rather than being an open-loop source.
     pub fn flow_controlled_by_default(&self) -> bool {
-        matches!(self, App::Ftp { .. } | App::Telnet { .. })
+        matches!(self, App::Ftp { .. } | App::Telnet { .. } | App::Web { .. })
     }
 
     /// The long-run rate the application asks for, in bit/s (`None` = as much as it can get).
     pub fn demand_bps(&self, packet_size: u32) -> Option<f64> {
         let bits = packet_size as f64 * 8.0;
         match *self {
-            App::Ftp { .. } => None,
+            App::Ftp { .. } | App::Web { .. } => None,
             App::Telnet { mean_gap } | App::Poisson { mean_gap } => Some(bits / mean_gap.as_secs_f64()),
             App::Cbr { rate, .. } | App::Firehose { rate } => Some(rate.0 as f64),
             App::OnOff { rate, on_mean, off_mean, .. } => {
@@ -72,14 +78,3 @@ impl App {
         }
     }
 }
-
-/// The application names a scenario may use, with one-line descriptions.
-pub static APPS: &[(&str, &str)] = &[
-    ("ftp", "bulk transfer, infinite or `size` bytes, limited only by flow control"),
-    ("telnet", "40-byte packets after exponential gaps (mean `mean_gap`, 5 s), flow controlled"),
-    ("poisson", "packets after exponential gaps (`mean_gap` or `rate`), open loop"),
-    ("cbr", "constant bit rate `rate`, optional `jitter`, open loop"),
-    ("firehose", "ill-behaved: sends at `rate` or its access line's rate, ignores ACKs"),
-    ("onoff", "CBR `rate` during exponential or Pareto on periods (`on_mean`, `off_mean`)"),
-    ("web", "`transfers` TCP transfers, exponential gaps (`mean_gap`), Pareto sizes (`size` mean, `shape`)"),
-];
