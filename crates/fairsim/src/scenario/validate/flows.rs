@@ -1,0 +1,241 @@
+//! Flows: end nodes, routes, sizes, applications and flow control; `web` groups expanded into
+//! their transfers.
+
+use super::*;
+
+/// What a flow is checked against: the run, the nodes, links and routes.
+pub(super) struct Network<'a> {
+    pub(super) run: &'a RawRun,
+    pub(super) node: &'a NodeLookup<'a>,
+    pub(super) graph: &'a Graph<'a>,
+    pub(super) ports: &'a [PortSpec],
+    /// The links are sound, so a flow without a route is the flow's mistake.
+    pub(super) topology_ok: bool,
+}
+
+pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Option<FlowSpec> {
+    let Network { run, node, graph, ports, topology_ok } = *net;
+    let at = |field: &'static str| ["flows", name, field];
+    let before = pb.0.len();
+    let src = node(&f.src, &at("src"), pb);
+    let dst = node(&f.dst, &at("dst"), pb);
+    if let (Some(s), Some(d)) = (src, dst) {
+        if s == d {
+            pb.add(&at("dst"), format!("a flow needs two different nodes; src and dst are both `{}`", f.src));
+        }
+    }
+    let positive = |v: Option<Bytes>, field: &'static str, default: u64, pb: &mut Problems| -> u32 {
+        let b = v.map_or(default, |b| b.0);
+        if b == 0 || b > u32::MAX as u64 {
+            pb.add(&at(field), "a packet must be between 1 byte and 4 GB");
+        }
+        b.clamp(1, u32::MAX as u64) as u32
+    };
+    let packet_size = positive(f.packet_size, "packet_size", if f.app == "telnet" { 40 } else { 1000 }, pb);
+    let ack_size = positive(f.ack_size, "ack_size", 40, pb);
+
+    let start = f.start.unwrap_or(Time::ZERO);
+    if start >= run.duration && run.duration > Time::ZERO {
+        pb.add(&at("start"), format!("the flow starts at {start}, after the run ends ({})", run.duration));
+    }
+    if let Some(stop) = f.stop {
+        if stop <= start {
+            pb.add(&at("stop"), format!("the flow stops ({stop}) before it starts ({start})"));
+        }
+    }
+    if f.window == Some(0) {
+        pb.add(&at("window"), "a window must be at least 1 packet");
+    }
+    if let Some(Err(e)) = f.window.map(|w| limits::check(w, limits::MAX_WINDOW, "packets")) {
+        pb.add(&at("window"), e);
+    }
+    let weight = f.weight.unwrap_or(1.0);
+    if !(weight > 0.0 && weight.is_finite()) {
+        pb.add(&at("weight"), "a weight must be a positive number");
+    }
+
+    let (src, dst) = (src?, dst?);
+    let data_route = match &f.route {
+        Some(hops) => explicit_route(name, hops, src, dst, node, graph, pb),
+        None => {
+            let r = graph.shortest_path(src, dst);
+            if r.is_none() && src != dst && topology_ok {
+                pb.add(&at("dst"), format!("no route from `{}` to `{}`: no chain of links joins them", f.src, f.dst));
+            }
+            r
+        }
+    };
+    let first_hop_rate = data_route.as_ref().and_then(|r| r.first()).map(|p| ports[p.idx()].rate);
+    let app = apps::application(name, f, packet_size, first_hop_rate, &mut pb.0);
+
+    let transport = match &f.transport {
+        Some(c) if c.kind == transport::NONE => TransportChoice::OpenLoop,
+        Some(c) => TransportChoice::Explicit(with_path(c.clone(), &at("transport"))),
+        None if app.as_ref().is_some_and(App::flow_controlled_by_default) => TransportChoice::FromPair,
+        None => TransportChoice::OpenLoop,
+    };
+    match (&app, &transport) {
+        (Some(App::Ftp { .. }), TransportChoice::OpenLoop) => {
+            pb.add(&at("transport"), "an FTP needs flow control; use app = \"firehose\" for a source that ignores it")
+        }
+        (Some(App::Firehose { .. }), TransportChoice::Explicit(_)) => {
+            pb.add(&at("transport"), "a firehose ignores flow control; remove `transport`")
+        }
+        // (an unknown app, reported already, says nothing about flow control)
+        (Some(_), TransportChoice::OpenLoop) if f.window.is_some() => {
+            pb.add(&at("window"), "`window` applies only to flow-controlled flows")
+        }
+        _ => {}
+    }
+    let firehose = matches!(app, Some(App::Firehose { .. }));
+    let acks = f.acks.unwrap_or(transport != TransportChoice::OpenLoop || firehose);
+    if !acks && transport != TransportChoice::OpenLoop {
+        pb.add(&at("acks"), "a flow-controlled flow needs its ACKs");
+    }
+    if pb.0.len() > before {
+        return None;
+    }
+    let data_route = data_route?;
+    Some(FlowSpec {
+        name: name.to_string(),
+        src,
+        dst,
+        app: app?,
+        transport,
+        window: f.window,
+        packet_size,
+        ack_size,
+        start,
+        stop: f.stop,
+        acks,
+        weight,
+        ack_route: graph.reverse(&data_route),
+        data_route,
+        draw: None,
+    })
+}
+
+/// A `web` application: `transfers` FTP flows `name#0`, `name#1`, ... over the same path, each
+/// a fresh connection, whose starts and sizes are drawn at run time (`Scenario::draws`).
+pub(super) fn build_web(name: &str, f: &RawFlow, net: &Network, room: usize, pb: &mut Problems) -> Vec<FlowSpec> {
+    let at = |field: &'static str| ["flows", name, field];
+    let before = pb.0.len();
+    let web = apps::application(name, f, 0, None, &mut pb.0);
+    let Some(App::Web { transfers, mean_gap, mean_size, shape }) = web else { return vec![] };
+    if transfers as usize > room {
+        // refused before any transfer is built
+        let before = limits::MAX_FLOWS - room;
+        let e = limits::check(before + transfers as usize, limits::MAX_FLOWS, "flows").unwrap_err();
+        let counting =
+            if before > 0 { format!(" (counting the {before} flows before these transfers)") } else { "".into() };
+        pb.add(&at("transfers"), format!("{e}{counting}"));
+    }
+    let ftp = RawFlow { app: "ftp".into(), size: None, mean_gap: None, shape: None, transfers: None, ..f.clone() };
+    let built = build_flow(name, &ftp, net, pb);
+    let (Some(flow), true) = (built, pb.0.len() == before) else { return vec![] };
+    let draw = Draw { group: name.to_string(), mean_gap, mean_size, shape };
+    (0..transfers).map(|k| FlowSpec { name: format!("{name}#{k}"), draw: Some(draw.clone()), ..flow.clone() }).collect()
+}
+
+pub(super) fn explicit_route(
+    name: &str,
+    hops: &[String],
+    src: NodeId,
+    dst: NodeId,
+    node: &NodeLookup,
+    graph: &Graph,
+    pb: &mut Problems,
+) -> Option<Vec<PortId>> {
+    let at = ["flows", name, "route"];
+    let ids: Vec<Option<NodeId>> =
+        hops.iter().enumerate().map(|(i, h)| node(h, &["flows", name, "route", &i.to_string()], pb)).collect();
+    let ids: Vec<NodeId> = ids.into_iter().collect::<Option<_>>()?;
+    if ids.first() != Some(&src) || ids.last() != Some(&dst) {
+        pb.add(&at, "a route lists the nodes from `src` to `dst`, both included");
+        return None;
+    }
+    let mut route = vec![];
+    for (i, w) in ids.windows(2).enumerate() {
+        if ids[..=i].contains(&w[1]) {
+            pb.add(&at, format!("the route visits `{}` twice", hops[i + 1]));
+            return None;
+        }
+        match graph.port_between(w[0], w[1]) {
+            Some(p) => route.push(p),
+            None => {
+                pb.add(&at, format!("no link joins `{}` and `{}`", hops[i], hops[i + 1]));
+                return None;
+            }
+        }
+    }
+    Some(route)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{net, one, problems};
+
+    fn flow(f: &str) -> Vec<(String, String)> {
+        problems(&net("", &format!("[flows]\nf = {{ {f} }}\n")))
+    }
+
+    #[test]
+    fn a_flow_is_checked_field_by_field() {
+        assert_eq!(flow("src = \"a\", dst = \"b\", app = \"ftp\""), vec![]);
+        assert_eq!(
+            flow("src = \"a\", dst = \"a\", app = \"ftp\""),
+            one("flows.f.dst", "a flow needs two different nodes; src and dst are both `a`")
+        );
+        assert_eq!(
+            flow("src = \"a\", dst = \"b\", app = \"ftp\", start = \"20s\""),
+            one("flows.f.start", "the flow starts at 20s, after the run ends (10s)")
+        );
+        assert_eq!(
+            flow("src = \"a\", dst = \"b\", app = \"ftp\", window = 0"),
+            one("flows.f.window", "a window must be at least 1 packet")
+        );
+        assert_eq!(
+            flow("src = \"a\", dst = \"b\", app = \"ftp\", weight = -1.0"),
+            one("flows.f.weight", "a weight must be a positive number")
+        );
+        assert_eq!(
+            flow("src = \"a\", dst = \"b\", app = \"ftp\", transport = \"none\""),
+            one("flows.f.transport", "an FTP needs flow control; use app = \"firehose\" for a source that ignores it")
+        );
+        assert_eq!(
+            flow("src = \"a\", dst = \"b\", app = \"cbr\", rate = \"1kbps\", window = 3"),
+            one("flows.f.window", "`window` applies only to flow-controlled flows")
+        );
+    }
+
+    #[test]
+    fn an_application_is_given_only_its_own_parameters() {
+        assert_eq!(
+            flow("src = \"a\", dst = \"b\", app = \"ftp\", rate = \"1Mbps\""),
+            one("flows.f.rate", "`rate` does not apply to app `ftp` (it takes: size)")
+        );
+        assert_eq!(flow("src = \"a\", dst = \"b\", app = \"cbr\""), one("flows.f.rate", "app `cbr` needs `rate`"));
+    }
+
+    #[test]
+    fn an_explicit_route_follows_links_from_src_to_dst() {
+        assert_eq!(flow("src = \"a\", dst = \"b\", app = \"ftp\", route = [\"a\", \"gw\", \"b\"]"), vec![]);
+        assert_eq!(
+            flow("src = \"a\", dst = \"b\", app = \"ftp\", route = [\"a\", \"b\"]"),
+            one("flows.f.route", "no link joins `a` and `b`")
+        );
+        assert_eq!(
+            flow("src = \"a\", dst = \"b\", app = \"ftp\", route = [\"gw\", \"b\"]"),
+            one("flows.f.route", "a route lists the nodes from `src` to `dst`, both included")
+        );
+    }
+
+    #[test]
+    fn a_web_group_expands_into_its_transfers() {
+        let text = net("", "[flows]\nw = { src = \"a\", dst = \"b\", app = \"web\", transfers = 3, mean_gap = \"1s\", size = \"10KB\" }\n");
+        let sc = crate::scenario::Scenario::parse(&text, "t.toml", &[]).unwrap();
+        let names: Vec<&str> = sc.flows.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, vec!["w#0", "w#1", "w#2"]);
+        assert!(sc.flows.iter().all(|f| f.draw.is_some()));
+    }
+}

@@ -1,0 +1,159 @@
+//! From the raw schema to a resolved `Scenario`: names become ids, defaults are filled in,
+//! routes are computed, and everything that can be wrong is reported together.
+
+use super::apps;
+use super::schema::{Component, RawFlow, RawLink, RawRun, RawScenario};
+use super::{Draw, FlowSpec, LinkSpec, PairSpec, PortSpec, Problem, RunSpec, Scenario, TransportChoice, DEFAULT_PAIR};
+use crate::error::unknown;
+use crate::limits;
+use crate::net::routing::Graph;
+use crate::net::{FlowId, NodeId, PortId};
+use crate::traffic::App;
+use crate::transport;
+use crate::units::{BufferLimit, Bytes, Time};
+use std::collections::HashMap;
+
+mod components;
+mod flows;
+mod links;
+mod nodes;
+mod pairs;
+mod run;
+
+use components::check_components;
+use flows::{build_flow, build_web, Network};
+use links::build_links;
+use nodes::{check_nodes, NodeLookup};
+use pairs::{build_pairs, check_pair_transports, flows_named};
+use run::{build_run, missing_flow, named};
+
+#[derive(Default)]
+struct Problems(Vec<Problem>);
+
+impl Problems {
+    fn add(&mut self, path: &[&str], message: impl Into<String>) {
+        self.0.push(Problem::new(path, message));
+    }
+}
+
+fn with_path(mut c: Component, path: &[&str]) -> Component {
+    c.path = path.iter().map(|s| s.to_string()).collect();
+    c
+}
+
+pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Scenario, Vec<Problem>> {
+    let mut pb = Problems::default();
+    let nodes = check_nodes(&raw.nodes, &mut pb);
+    let index: HashMap<&str, NodeId> =
+        nodes.iter().enumerate().map(|(i, n)| (n.as_str(), NodeId::from_idx(i))).collect();
+    let node = |name: &str, path: &[&str], pb: &mut Problems| -> Option<NodeId> {
+        let id = index.get(name).copied();
+        if id.is_none() {
+            pb.add(path, unknown("node", name, &nodes));
+        }
+        id
+    };
+
+    let before_links = pb.0.len();
+    let (links, ports) = build_links(&raw.links, &node, &mut pb);
+    // a broken link would make every flow across it look unroutable: say it once
+    let topology_ok = pb.0.len() == before_links;
+    let endpoints: Vec<(NodeId, NodeId)> = ports.iter().map(|p| (p.from, p.to)).collect();
+    let graph = Graph { nodes: nodes.len(), ports: &endpoints };
+
+    let pairs = build_pairs(&raw, &mut pb);
+    let net = Network { run: &raw.run, node: &node, graph: &graph, ports: &ports, topology_ok };
+    let mut flows = vec![];
+    for (name, f) in raw.flows.iter().filter(|(_, f)| f.enabled != Some(false)) {
+        if f.app == "web" {
+            let room = limits::MAX_FLOWS.saturating_sub(flows.len());
+            flows.extend(build_web(name, f, &net, room, &mut pb));
+        } else if let Some(flow) = build_flow(name, f, &net, &mut pb) {
+            flows.push(flow);
+        }
+    }
+    if let Err(e) = limits::check(flows.len(), limits::MAX_FLOWS, "flows") {
+        pb.add(&["flows"], e);
+    }
+    check_pair_transports(&pairs, &flows, &raw.flows, &mut pb);
+    let mut run = build_run(&raw.run, &flows, ports.len(), &mut pb);
+    let port_names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
+    let port = |n: &str| port_names.iter().position(|p| p == n).into_iter().collect();
+    let flow = |n: &str| flows_named(&flows, n).iter().map(|f| f.idx()).collect();
+    // a port of a broken link, or a flow that failed, was reported already
+    let no_port = |n: &str| topology_ok.then(|| unknown("port", n, &port_names));
+    let no_flow = |n: &str| missing_flow(n, &raw.flows);
+    let (all_ports, all_flows) = (Some(ports.len()), Some(flows.len()));
+    run.fairness = match &raw.run.fairness {
+        None => (0..flows.len()).map(FlowId::from_idx).collect(),
+        Some(_) => named(&raw.run.fairness, "fairness", None, &flow, &no_flow, &mut pb).map(FlowId::from_idx).collect(),
+    };
+    run.fluid_reference = named(&raw.run.fluid_reference, "fluid_reference", None, &port, &no_port, &mut pb)
+        .map(PortId::from_idx)
+        .collect();
+    run.trace = named(&raw.run.trace, "trace", all_flows, &flow, &no_flow, &mut pb).map(FlowId::from_idx).collect();
+    run.trace_queues = named(&raw.run.trace_queues, "trace_queues", all_ports, &port, &no_port, &mut pb)
+        .map(PortId::from_idx)
+        .collect();
+
+    if !pb.0.is_empty() {
+        return Err(pb.0);
+    }
+    let scenario = Scenario {
+        file: file.to_string(),
+        name: raw.scenario.name.unwrap_or_else(|| stem(file)),
+        description: raw.scenario.description.unwrap_or_default(),
+        reference: raw.scenario.reference,
+        notes: raw.scenario.notes,
+        run,
+        nodes,
+        links,
+        ports,
+        pairs,
+        overrides: overrides.to_vec(),
+        flow_meta: flows_meta(&flows),
+        flows,
+    };
+    check_components(&scenario)?;
+    Ok(scenario)
+}
+
+fn flows_meta(flows: &[FlowSpec]) -> std::sync::Arc<[crate::qdisc::FlowMeta]> {
+    flows
+        .iter()
+        .map(|f| crate::qdisc::FlowMeta {
+            name: f.name.clone(),
+            src: f.src,
+            dst: f.dst,
+            weight: f.weight,
+            packet_size: f.packet_size,
+        })
+        .collect()
+}
+
+fn stem(file: &str) -> String {
+    std::path::Path::new(file).file_stem().map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// For the tests of each part: the problems a scenario text is refused with, as (field, message).
+#[cfg(test)]
+fn problems(text: &str) -> Vec<(String, String)> {
+    match crate::scenario::Scenario::parse(text, "t.toml", &[]) {
+        Ok(_) => vec![],
+        Err(crate::Error::Scenario(diags)) => diags.into_iter().map(|d| (d.field, d.message)).collect(),
+        Err(e) => panic!("not a scenario error: {e}"),
+    }
+}
+
+/// Two hosts and a gateway, and `rest` (links, flows, ...) after the run.
+#[cfg(test)]
+fn net(run: &str, rest: &str) -> String {
+    format!(
+        "nodes = [\"a\", \"gw\", \"b\"]\n[run]\nduration = \"10s\"\n{run}\n[links]\nin = {{ between = [\"a\", \"gw\"], rate = \"1Mbps\" }}\nout = {{ between = [\"gw\", \"b\"], rate = \"1Mbps\" }}\n{rest}"
+    )
+}
+
+#[cfg(test)]
+fn one(field: &str, message: &str) -> Vec<(String, String)> {
+    vec![(field.to_string(), message.to_string())]
+}

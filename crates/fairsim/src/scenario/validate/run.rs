@@ -1,0 +1,122 @@
+//! The `[run]` table: duration, warm-up, intervals, seed, and the flows and ports it names.
+
+use super::*;
+
+pub(super) fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut Problems) -> RunSpec {
+    let duration = raw.duration;
+    if duration == Time::ZERO {
+        pb.add(&["run", "duration"], "a run must last longer than 0s");
+    }
+    let warmup = raw.warmup.unwrap_or(Time::ZERO);
+    if warmup >= duration && duration > Time::ZERO {
+        pb.add(&["run", "warmup"], format!("the warm-up ({warmup}) must end before the run does ({duration})"));
+    }
+    let measured = duration.saturating_sub(warmup);
+    let interval = raw.interval.unwrap_or(measured);
+    let mut intervals = 1;
+    if raw.interval.is_some() {
+        if interval == Time::ZERO {
+            pb.add(&["run", "interval"], "an interval must be longer than 0s");
+        } else if measured.0 % interval.0 != 0 {
+            pb.add(
+                &["run", "interval"],
+                format!("duration − warmup ({measured}) is not a whole number of intervals of {interval}"),
+            );
+        } else if let Err(e) = check_records(measured.0 / interval.0, warmup > Time::ZERO, flows.len() + ports) {
+            pb.add(&["run", "interval"], e);
+        } else {
+            intervals = (measured.0 / interval.0) as usize;
+        }
+    }
+    RunSpec {
+        duration,
+        warmup,
+        interval,
+        intervals,
+        seed: raw.seed.unwrap_or(1),
+        fairness: vec![], // looked up with the other lists of names, in `validate`
+        fluid_reference: vec![],
+        trace: vec![],
+        trace_queues: vec![],
+    }
+}
+
+/// Every interval (the warm-up's too) is recorded for every flow and port, kept in memory and
+/// written to the results.
+pub(super) fn check_records(intervals: u64, warmup: bool, rows: usize) -> Result<(), String> {
+    let records = (intervals + u64::from(warmup)).saturating_mul(rows as u64);
+    limits::check(records, limits::MAX_INTERVAL_RECORDS, "interval records").map_err(|e| {
+        format!("{intervals} intervals × {rows} flows and ports = {e}; use a longer interval, or `trace` for fine time series")
+    })
+}
+
+/// Indices of the things `names` in `run.<field>` stand for, each found with `find`; a name
+/// that finds nothing is reported with `why_not` (`None`: it was reported already). `"*"` names
+/// all `star` of them, where allowed.
+pub(super) fn named(
+    names: &Option<Vec<String>>,
+    field: &str,
+    star: Option<usize>,
+    find: &dyn Fn(&str) -> Vec<usize>,
+    why_not: &dyn Fn(&str) -> Option<String>,
+    pb: &mut Problems,
+) -> impl Iterator<Item = usize> {
+    let names = names.as_deref().unwrap_or_default();
+    if let Some(all) = star.filter(|_| names.iter().any(|n| n == "*")) {
+        return (0..all).collect::<Vec<_>>().into_iter();
+    }
+    let mut ids = vec![];
+    for (i, n) in names.iter().enumerate() {
+        let found = find(n);
+        if found.is_empty() {
+            if let Some(why) = why_not(n) {
+                pb.add(&["run", field, &i.to_string()], why);
+            }
+        }
+        ids.extend(found);
+    }
+    ids.into_iter()
+}
+
+/// Why no flow of the run is called `name`, or `None` when the file's flow of that name failed
+/// its checks (which were reported).
+pub(super) fn missing_flow(name: &str, raw: &indexmap::IndexMap<String, RawFlow>) -> Option<String> {
+    match raw.get(name) {
+        Some(f) if f.enabled == Some(false) => Some(format!("flow `{name}` is left out of the run (enabled = false)")),
+        Some(_) => None,
+        None => Some(unknown("flow", name, &raw.keys().collect::<Vec<_>>())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{net, one, problems};
+
+    const FLOW: &str = "[flows]\nf = { src = \"a\", dst = \"b\", app = \"ftp\" }\n";
+
+    #[test]
+    fn the_run_is_cut_into_whole_intervals_after_the_warm_up() {
+        assert_eq!(problems(&net("warmup = \"2s\"\ninterval = \"4s\"", FLOW)), vec![]);
+        assert_eq!(
+            problems(&net("warmup = \"2s\"\ninterval = \"3s\"", FLOW)),
+            one("run.interval", "duration − warmup (8s) is not a whole number of intervals of 3s")
+        );
+        assert_eq!(
+            problems(&net("warmup = \"10s\"", FLOW)),
+            one("run.warmup", "the warm-up (10s) must end before the run does (10s)")
+        );
+        assert_eq!(
+            problems(&net("interval = \"0s\"", FLOW)),
+            one("run.interval", "an interval must be longer than 0s")
+        );
+    }
+
+    #[test]
+    fn the_flows_and_ports_a_run_names_exist() {
+        assert_eq!(problems(&net("trace = [\"*\"]\ntrace_queues = [\"gw->b\"]", FLOW)), vec![]);
+        let bad = problems(&net("fairness = [\"g\"]\ntrace_queues = [\"gw->c\"]", FLOW));
+        let fields: Vec<&str> = bad.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(fields, vec!["run.fairness.0", "run.trace_queues.0"], "{bad:?}");
+        assert!(bad[0].1.starts_with("unknown flow `g`") && bad[1].1.starts_with("unknown port `gw->c`"), "{bad:?}");
+    }
+}
