@@ -56,6 +56,18 @@ pub struct Scenario {
     pub overrides: Vec<String>,
     /// The flows as disciplines see them (shared by every port).
     pub flow_meta: Arc<[FlowMeta]>,
+    /// Every pair's components with their parameters resolved, in the order of `pairs`.
+    pub configured: Vec<Configured>,
+}
+
+/// A pair's components, resolved once when the scenario is validated: each port's discipline
+/// and each flow's transport, every parameter written out. A run builds fresh ones from these;
+/// reports and the resolved scenario show them.
+#[derive(Debug, Clone, Default)]
+pub struct Configured {
+    pub qdiscs: Vec<Component>,
+    /// `None` for an open-loop flow.
+    pub transports: Vec<Option<Component>>,
 }
 
 #[derive(Debug, Clone)]
@@ -291,14 +303,15 @@ impl Scenario {
         }
     }
 
-    /// Builds the discipline of port `p` under `pair`, with its resolved parameters.
-    pub fn build_qdisc(&self, p: PortId, pair: &PairSpec) -> Result<(Box<dyn Qdisc>, Component), Problem> {
+    /// The components of `pair`, as validation resolved them.
+    pub fn components(&self, pair: &PairSpec) -> &Configured {
+        let i = self.pairs.iter().position(|p| p.name == pair.name).expect("a pair of this scenario");
+        &self.configured[i]
+    }
+
+    /// What the discipline of port `p` is built for: the port and the conversations crossing it.
+    fn port_info(&self, p: PortId) -> PortInfo {
         let port = &self.ports[p.idx()];
-        let spec = self.port_qdisc(port, pair);
-        let kind = qdisc::find(&spec.kind).ok_or_else(|| {
-            let known = crate::component::names(qdisc::QDISCS);
-            Problem { path: spec.path.clone(), message: unknown("discipline", &spec.kind, &known) }
-        })?;
         let crossing = self
             .flows
             .iter()
@@ -310,13 +323,67 @@ impl Scenario {
                 data.into_iter().chain(acks)
             })
             .collect();
-        let info = PortInfo { buffer: port.buffer, rate: port.rate, flows: self.flow_meta.clone(), crossing };
-        let (q, params) = kind.build(&spec.params, &info).map_err(|e| Problem::from_param(&spec.path, e))?;
-        Ok((q, Component { params, ..spec }))
+        PortInfo { buffer: port.buffer, rate: port.rate, flows: self.flow_meta.clone(), crossing }
     }
 
-    /// Builds the sender of flow `f` under `pair` (`None` = open loop), with resolved parameters,
-    /// for a run seeded with `seed` (senders that draw random numbers seed their stream from it).
+    /// What the transport of flow `f` is built for, in a run seeded with `seed`.
+    fn flow_info(&self, f: FlowId, seed: u64) -> FlowInfo {
+        let flow = &self.flows[f.idx()];
+        FlowInfo {
+            window: flow.window,
+            packet_size: flow.packet_size,
+            seed,
+            name: flow.name.clone(),
+            unending: matches!(flow.app, App::Ftp { packets: None }),
+        }
+    }
+
+    fn qdisc_kind(spec: &Component) -> Result<&'static qdisc::QdiscKind, Problem> {
+        qdisc::find(&spec.kind).ok_or_else(|| {
+            let known = crate::component::names(qdisc::QDISCS);
+            Problem { path: spec.path.clone(), message: unknown("discipline", &spec.kind, &known) }
+        })
+    }
+
+    fn transport_kind(spec: &Component) -> Result<&'static transport::TransportKind, Problem> {
+        transport::find(&spec.kind).ok_or_else(|| {
+            let mut known = crate::component::names(transport::TRANSPORTS);
+            known.push(transport::NONE);
+            Problem { path: spec.path.clone(), message: unknown("transport", &spec.kind, &known) }
+        })
+    }
+
+    /// The discipline of port `p` under `pair` with every parameter resolved, checked by
+    /// building it once (validation does this for every pair).
+    fn configure_qdisc(&self, p: PortId, pair: &PairSpec) -> Result<Component, Problem> {
+        let spec = self.port_qdisc(&self.ports[p.idx()], pair);
+        let kind = Self::qdisc_kind(&spec)?;
+        let (_, params) =
+            kind.build(&spec.params, &self.port_info(p)).map_err(|e| Problem::from_param(&spec.path, e))?;
+        Ok(Component { params, ..spec })
+    }
+
+    /// The transport of flow `f` under `pair` (`None` = open loop) with every parameter resolved,
+    /// checked by building it once.
+    fn configure_transport(&self, f: FlowId, pair: &PairSpec) -> Result<Option<Component>, Problem> {
+        let Some(spec) = self.flow_transport(&self.flows[f.idx()], pair) else { return Ok(None) };
+        let kind = Self::transport_kind(&spec)?;
+        let (_, params) = transport::build(kind, &spec.params, &self.flow_info(f, self.run.seed))
+            .map_err(|e| Problem::from_param(&spec.path, e))?;
+        Ok(Some(Component { params, ..spec }))
+    }
+
+    /// A fresh discipline for port `p` under `pair`, from its resolved configuration.
+    pub fn build_qdisc(&self, p: PortId, pair: &PairSpec) -> Result<(Box<dyn Qdisc>, Component), Problem> {
+        let spec = &self.components(pair).qdiscs[p.idx()];
+        let kind = Self::qdisc_kind(spec)?;
+        let (q, _) = kind.build(&spec.params, &self.port_info(p)).map_err(|e| Problem::from_param(&spec.path, e))?;
+        Ok((q, spec.clone()))
+    }
+
+    /// A fresh sender for flow `f` under `pair` (`None` = open loop), from its resolved
+    /// configuration, for a run seeded with `seed` (senders that draw random numbers seed their
+    /// stream from it).
     #[allow(clippy::type_complexity)]
     pub fn build_sender(
         &self,
@@ -324,23 +391,44 @@ impl Scenario {
         pair: &PairSpec,
         seed: u64,
     ) -> Result<Option<(Box<dyn Sender>, Component)>, Problem> {
-        let flow = &self.flows[f.idx()];
-        let Some(spec) = self.flow_transport(flow, pair) else { return Ok(None) };
-        let kind = transport::find(&spec.kind).ok_or_else(|| {
-            let mut known = crate::component::names(transport::TRANSPORTS);
-            known.push(transport::NONE);
-            Problem { path: spec.path.clone(), message: unknown("transport", &spec.kind, &known) }
-        })?;
-        let info = FlowInfo {
-            window: flow.window,
-            packet_size: flow.packet_size,
-            seed,
-            name: flow.name.clone(),
-            unending: matches!(flow.app, App::Ftp { packets: None }),
+        let Some(spec) = &self.components(pair).transports[f.idx()] else { return Ok(None) };
+        let kind = Self::transport_kind(spec)?;
+        let (s, _) = transport::build(kind, &spec.params, &self.flow_info(f, seed))
+            .map_err(|e| Problem::from_param(&spec.path, e))?;
+        Ok(Some((s, spec.clone())))
+    }
+
+    /// Resolves every pair's components once (validation's last step): each is built, so a bad
+    /// parameter is found on loading with its place in the file.
+    pub(crate) fn configure(&self) -> Result<Vec<Configured>, Vec<Problem>> {
+        let mut problems: Vec<Problem> = vec![];
+        let mut note = |p: Problem| {
+            if !problems.contains(&p) {
+                problems.push(p);
+            }
         };
-        let (s, params) =
-            transport::build(kind, &spec.params, &info).map_err(|e| Problem::from_param(&spec.path, e))?;
-        Ok(Some((s, Component { params, ..spec })))
+        let mut all = vec![];
+        for pair in &self.pairs {
+            let mut c = Configured::default();
+            for p in 0..self.ports.len() {
+                match self.configure_qdisc(PortId::from_idx(p), pair) {
+                    Ok(q) => c.qdiscs.push(q),
+                    Err(e) => note(e),
+                }
+            }
+            for f in 0..self.flows.len() {
+                match self.configure_transport(FlowId::from_idx(f), pair) {
+                    Ok(t) => c.transports.push(t),
+                    Err(e) => note(e),
+                }
+            }
+            all.push(c);
+        }
+        if problems.is_empty() {
+            Ok(all)
+        } else {
+            Err(problems)
+        }
     }
 
     /// The scenario as a complete TOML file for one pair and seed, every default written out:

@@ -6,7 +6,7 @@
 
 use super::{params_table, FlowSpec, PairSpec, Scenario};
 use crate::error::{Error, Result};
-use crate::net::{FlowId, PortId};
+use crate::net::PortId;
 use crate::traffic::App;
 use crate::units::Bytes;
 use toml::{Table, Value};
@@ -46,7 +46,6 @@ fn app_fields(t: &mut Table, f: &FlowSpec) {
 }
 
 pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String> {
-    let problem = |p: super::Problem| Error::Usage(format!("{}: {}", crate::error::dotted(&p.path), p.message));
     let mut doc = Table::new();
 
     let mut meta = Table::new();
@@ -82,13 +81,13 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
         l.insert("between".into(), Value::Array(vec![s(sc.node_name(link.a)), s(sc.node_name(link.b))]));
         for (p, port) in sc.ports.iter().enumerate().filter(|(_, p)| p.link == li) {
             l.entry("rate").or_insert_with(|| s(port.rate));
-            let (_, qdisc) = sc.build_qdisc(PortId::from_idx(p), pair).map_err(problem)?;
+            let qdisc = &sc.components(pair).qdiscs[p];
             let mut d = Table::new();
             d.insert("rate".into(), s(port.rate));
             d.insert("delay".into(), s(port.delay));
             d.insert("buffer".into(), s(port.buffer));
             d.insert("buffer_includes_line".into(), Value::Boolean(port.buffer_includes_line));
-            d.insert("qdisc".into(), Value::Table(params_table(&qdisc)));
+            d.insert("qdisc".into(), Value::Table(params_table(qdisc)));
             l.insert(if port.from == link.a { "forward" } else { "reverse" }.into(), Value::Table(d));
         }
         links.insert(link.name.clone(), Value::Table(l));
@@ -107,8 +106,8 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
         if let Some(n) = drawn {
             t.insert("size".into(), s(Bytes(n * f.packet_size as u64)));
         }
-        let transport = match sc.build_sender(FlowId::from_idx(i), pair, seed).map_err(problem)? {
-            Some((_, c)) => Value::Table(params_table(&c)),
+        let transport = match &sc.components(pair).transports[i] {
+            Some(c) => Value::Table(params_table(c)),
             None => s(crate::transport::NONE),
         };
         t.insert("transport".into(), transport);

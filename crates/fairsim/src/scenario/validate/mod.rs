@@ -13,14 +13,12 @@ use crate::transport;
 use crate::units::{BufferLimit, Bytes, Time};
 use std::collections::HashMap;
 
-mod components;
 mod flows;
 mod links;
 mod nodes;
 mod pairs;
 mod run;
 
-use components::check_components;
 use flows::{build_flow, build_web, Network};
 use links::build_links;
 use nodes::{check_nodes, NodeLookup};
@@ -113,9 +111,10 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
         overrides: overrides.to_vec(),
         flow_meta: flows_meta(&flows),
         flows,
+        configured: vec![],
     };
-    check_components(&scenario)?;
-    Ok(scenario)
+    let configured = scenario.configure()?;
+    Ok(Scenario { configured, ..scenario })
 }
 
 fn flows_meta(flows: &[FlowSpec]) -> std::sync::Arc<[crate::qdisc::FlowMeta]> {
@@ -156,4 +155,21 @@ fn net(run: &str, rest: &str) -> String {
 #[cfg(test)]
 fn one(field: &str, message: &str) -> Vec<(String, String)> {
     vec![(field.to_string(), message.to_string())]
+}
+
+#[cfg(test)]
+mod components {
+    use super::{net, problems};
+
+    #[test]
+    fn a_bad_parameter_of_any_pair_is_found_on_loading_with_its_place() {
+        let text = net(
+            "",
+            "[flows]\nf = { src = \"a\", dst = \"b\", app = \"ftp\" }\n[pairs]\nok = { transport = \"reno\" }\nbad = { transport = { kind = \"reno\", window = 0 }, qdisc = { kind = \"red\", w_q = \"x\" } }\n",
+        );
+        let found = problems(&text);
+        let fields: Vec<&str> = found.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(fields, vec!["pairs.bad.qdisc.w_q", "pairs.bad.transport.window"], "{found:?}");
+        assert_eq!(found[1].1, "a window must be at least 1 packet");
+    }
 }
