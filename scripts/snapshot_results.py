@@ -15,7 +15,6 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PAPERS = ("dks89", "keshav91", "csfq98")
 
 #: Every transport under a few disciplines on the reference dumbbell, every sender traced: the
 #: examples and reproductions alone leave some protocols (Vegas, NewReno) unexercised.
@@ -59,7 +58,9 @@ def main(out: Path) -> None:
             sets += ["--set", f'pairs.{transport}-{q}={{ transport = "{transport}", qdisc = "{q}" }}']
             sets += ["--pair", f"{transport}-{q}"]
         record(["run", str(dumbbell), "--json", "--no-progress", *sets], out / f"matrix-{transport}.json")
-    for paper in PAPERS:
+    from fairsim import reproduce
+
+    for paper in reproduce.papers():
         record(["reproduce", paper, "--quick", "--json", "--no-progress"], out / f"reproduce-{paper}.json")
     print(f"{len(list(out.iterdir()))} result files in {out}")
 

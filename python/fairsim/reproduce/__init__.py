@@ -26,10 +26,18 @@ __all__ = ["paper", "papers", "run", "to_json", "write"]
 
 
 def papers() -> dict[str, Paper]:
-    """The reproducible papers, by id."""
-    from fairsim.reproduce.definitions import csfq98, dks89, keshav91
+    """The reproducible papers, by id, oldest first: every package under
+    `fairsim.reproduce.reproductions` that defines a `PAPER` (adding a paper is adding a package)."""
+    import importlib
+    import pkgutil
 
-    return {p.id: p for p in (dks89.PAPER, keshav91.PAPER, csfq98.PAPER)}
+    package = importlib.import_module("fairsim.reproduce.reproductions")
+    found = []
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        if hasattr(module, "PAPER"):
+            found.append(module.PAPER)
+    return {p.id: p for p in sorted(found, key=lambda p: (p.year, p.id))}
 
 
 def paper(id: str) -> Paper:

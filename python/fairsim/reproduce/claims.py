@@ -66,6 +66,29 @@ class Claim:
             return Verdict(None, f"experiment {e} did not run")
 
 
+class Claims(list):
+    """A paper's claims in the order they are declared, each declared beside its check:
+
+    ```python
+    CLAIMS = Claims()
+
+    @CLAIMS.claim("s1-fair", experiment="s1", text="...", tolerance="...", source="DKS89 §4")
+    def s1_fair(ctx): ...
+    ```
+
+    `add` declares a claim whose check is made by a function (one check for several claims)."""
+
+    def claim(self, id: str, *, experiment: str, text: str, tolerance: str, source: str = ""):
+        def declare(check: Callable[[Context], Verdict]):
+            self.append(Claim(id, experiment, text, tolerance, check, source))
+            return check
+
+        return declare
+
+    def add(self, id: str, *, experiment: str, text: str, tolerance: str, check, source: str = "") -> None:
+        self.append(Claim(id, experiment, text, tolerance, check, source))
+
+
 @dataclass(frozen=True)
 class TestedClaim:
     """A claim about an algorithm alone, checked by the test suite rather than by a run."""

@@ -73,6 +73,8 @@ class Paper:
     id: str
     title: str
     citation: str
+    #: Its year of publication: listings and CI run the papers oldest first.
+    year: int
     #: One paragraph: what the paper did and what the reproduction covers.
     summary: str
     experiments: tuple[Experiment, ...]

@@ -2,14 +2,13 @@
 
 Claims follow the spec's checklist (`specs/keshav91-part2.md` §6, "tolerances are my
 suggestions"): each states the tolerance its check implements. Throughputs are packets/s
-excluding retransmissions, delays mean round trips in seconds (first transmission to ACK).
-"""
+excluding retransmissions, delays mean round trips in seconds (first transmission to ACK)."""
 
 from __future__ import annotations
 
 import math
 
-from fairsim.reproduce.claims import Claim, Context, TestedClaim, in_most_runs, verdict, within
+from fairsim.reproduce.claims import Claims, Context, TestedClaim, in_most_runs, verdict, within
 
 FAIR2 = 10 / 6  # packets/s: a sixth of the 10 packets/s line
 OFF, ON = (300.0, 600.0), (600.0, 900.0)  # Scenario 3's background-off and -on periods
@@ -47,65 +46,6 @@ def series_max(m, pair, flow, series, after: float = 0.0) -> float:
 FTPS1, TELNETS1 = ("ftp1", "ftp2"), ("telnet3", "telnet4")
 
 
-def k1_ftp(ctx: Context):
-    m = ctx("s1")
-    pairs = m.pairs
-    worst = max(abs(thr(m, p, f) - 4.99) for p in pairs for f in FTPS1)
-    lost = max(losses(m, p, FTPS1 + TELNETS1) for p in pairs)
-    return verdict(
-        worst <= 0.05 and lost == 0, **{"largest FTP deviation from 4.99": worst, "drops+retx per s": lost}
-    )
-
-
-def k1_telnet(ctx: Context):
-    m = ctx("s1")
-    targets = {"G/FCFS": 0.95, "JK/FCFS": 0.95, "DEC/DEC": 0.14} | {p: 0.06 for p in FQ_PAIRS}
-    named, held = {}, True
-    for p, target in targets.items():
-        d = sum(delay(m, p, t) for t in TELNETS1) / 2
-        held &= within(d, target, rel=0.15, abs_=0.02)
-        named[f"{p} Telnet delay"] = d
-    rates = [thr(m, p, t) for p in targets for t in TELNETS1]
-    held &= all(within(r, 0.2, abs_=0.05) for r in rates)
-    return verdict(held, **named, lowest_Telnet_throughput=min(rates))
-
-
-def k1_ftp_rtt(ctx: Context):
-    m = ctx("s1")
-    named = {
-        p: sum(delay(m, p, f) for f in FTPS1) / 2 for p in ("G/FCFS", "G/FQ", "JK/FCFS", "JK/FQ", "DEC/DEC")
-    }
-    held = all(within(v, 0.20 if p == "DEC/DEC" else 1.00, abs_=0.05) for p, v in named.items())
-    return verdict(held, **{f"{p} FTP delay": v for p, v in named.items()})
-
-
-def k1_pp_rtt(ctx: Context):
-    m = ctx("s1")
-    got = {f: delay(m, "PP/FQ", f) for f in FTPS1}
-    held = within(got["ftp1"], 1.48, rel=0.25) and within(got["ftp2"], 1.22, rel=0.25)
-    return verdict(held, PP_delay_1=got["ftp1"], PP_delay_2=got["ftp2"])
-
-
-def k1_pp_setpoint(ctx: Context):
-    m = ctx("s1")
-    five = {f: delay(m, "PP/FQ", f) for f in FTPS1}
-    two = {f: delay(m, "PP/FQ setpoint 2", f) for f in FTPS1}
-    held = all(two[f] < five[f] for f in FTPS1) and all(
-        within(two[f], t, rel=0.25) for f, t in zip(FTPS1, (0.846, 0.788), strict=True)
-    )
-    return verdict(
-        held,
-        **{f"setpoint 5, {f}": v for f, v in five.items()},
-        **{f"setpoint 2, {f}": v for f, v in two.items()},
-    )
-
-
-def k1_pp_order(ctx: Context):
-    m = ctx("s1")
-    a, b = delay(m, "PP/FQ", "ftp1"), delay(m, "PP/FQ", "ftp2")
-    return verdict(b < a, PP_delay_source_1=a, PP_delay_source_2=b)
-
-
 # --- Scenario 2 --------------------------------------------------------------------------
 
 FTPS2, TELNETS2 = tuple(f"ftp{i}" for i in range(1, 7)), ("telnet7", "telnet8")
@@ -125,6 +65,149 @@ def k2_fair(pairs):
     return check
 
 
+# --- Scenario 6 --------------------------------------------------------------------------
+
+FTPS6 = ("ftp1", "ftp2", "ftp3", "ftp4")
+
+
+# --- Scenarios 7 and 8 -------------------------------------------------------------------
+
+FTPS78 = ("ftp1", "ftp2")
+
+
+T = "Keshav 1991"
+
+
+CLAIMS = Claims()
+
+
+@CLAIMS.claim(
+    "s1-ftp",
+    experiment="s1",
+    text="Scenario 1: every pair gives each FTP ≈4.99 packets/s, with no drops and no retransmissions.",
+    tolerance="each FTP within 0.05 of 4.99 under every pair; no drop or retransmission at all",
+    source=f"{T} §6.6.1, Table 6.2",
+)
+def k1_ftp(ctx: Context):
+    m = ctx("s1")
+    pairs = m.pairs
+    worst = max(abs(thr(m, p, f) - 4.99) for p in pairs for f in FTPS1)
+    lost = max(losses(m, p, FTPS1 + TELNETS1) for p in pairs)
+    return verdict(
+        worst <= 0.05 and lost == 0, **{"largest FTP deviation from 4.99": worst, "drops+retx per s": lost}
+    )
+
+
+@CLAIMS.claim(
+    "s1-telnet",
+    experiment="s1",
+    text="Scenario 1: Telnets get ≈0.2 packets/s; their delay is ≈0.06 s under any FQ pair, ≈0.95 s under FCFS and ≈0.14 s under DEC/DEC.",
+    tolerance="delays within 15% (or 0.02 s) of those values; every Telnet within 0.05 of 0.2 packets/s",
+    source=f"{T} §6.6.1, Table 6.3",
+)
+def k1_telnet(ctx: Context):
+    m = ctx("s1")
+    targets = {"G/FCFS": 0.95, "JK/FCFS": 0.95, "DEC/DEC": 0.14} | {p: 0.06 for p in FQ_PAIRS}
+    named, held = {}, True
+    for p, target in targets.items():
+        d = sum(delay(m, p, t) for t in TELNETS1) / 2
+        held &= within(d, target, rel=0.15, abs_=0.02)
+        named[f"{p} Telnet delay"] = d
+    rates = [thr(m, p, t) for p in targets for t in TELNETS1]
+    held &= all(within(r, 0.2, abs_=0.05) for r in rates)
+    return verdict(held, **named, lowest_Telnet_throughput=min(rates))
+
+
+@CLAIMS.claim(
+    "s1-ftp-delay",
+    experiment="s1",
+    text="Scenario 1: FTP delay ≈1.00 s for the window-limited pairs (G, JK), ≈0.20 s under DEC/DEC.",
+    tolerance="within 0.05 s",
+    source=f"{T} §6.6.1, Table 6.2",
+)
+def k1_ftp_rtt(ctx: Context):
+    m = ctx("s1")
+    named = {
+        p: sum(delay(m, p, f) for f in FTPS1) / 2 for p in ("G/FCFS", "G/FQ", "JK/FCFS", "JK/FQ", "DEC/DEC")
+    }
+    held = all(within(v, 0.20 if p == "DEC/DEC" else 1.00, abs_=0.05) for p, v in named.items())
+    return verdict(held, **{f"{p} FTP delay": v for p, v in named.items()})
+
+
+@CLAIMS.claim(
+    "s1-pp-delay",
+    experiment="s1",
+    text="Scenario 1: with a setpoint of 5 the PP FTPs see delays of 1.48 and 1.22 s.",
+    tolerance="within 25%",
+    source=f"{T} §6.6.1",
+)
+def k1_pp_rtt(ctx: Context):
+    m = ctx("s1")
+    got = {f: delay(m, "PP/FQ", f) for f in FTPS1}
+    held = within(got["ftp1"], 1.48, rel=0.25) and within(got["ftp2"], 1.22, rel=0.25)
+    return verdict(held, PP_delay_1=got["ftp1"], PP_delay_2=got["ftp2"])
+
+
+@CLAIMS.claim(
+    "s1-pp-setpoint",
+    experiment="s1",
+    text="Scenario 1: with a setpoint of 2 the PP delays fall to 0.846 and 0.788 s.",
+    tolerance="both below the setpoint-5 delays, and within 25% of 0.846 and 0.788",
+    source=f"{T} §6.6.1",
+)
+def k1_pp_setpoint(ctx: Context):
+    m = ctx("s1")
+    five = {f: delay(m, "PP/FQ", f) for f in FTPS1}
+    two = {f: delay(m, "PP/FQ setpoint 2", f) for f in FTPS1}
+    held = all(two[f] < five[f] for f in FTPS1) and all(
+        within(two[f], t, rel=0.25) for f, t in zip(FTPS1, (0.846, 0.788), strict=True)
+    )
+    return verdict(
+        held,
+        **{f"setpoint 5, {f}": v for f, v in five.items()},
+        **{f"setpoint 2, {f}": v for f, v in two.items()},
+    )
+
+
+@CLAIMS.claim(
+    "s1-pp-order",
+    experiment="s1",
+    text="Scenario 1: source 2, whose first packet queued behind source 1's, overestimates R, keeps a smaller queue and sees the lower delay.",
+    tolerance="PP delay of source 2 below source 1's",
+    source=f"{T} §6.6.1",
+)
+def k1_pp_order(ctx: Context):
+    m = ctx("s1")
+    a, b = delay(m, "PP/FQ", "ftp1"), delay(m, "PP/FQ", "ftp2")
+    return verdict(b < a, PP_delay_source_1=a, PP_delay_source_2=b)
+
+
+CLAIMS.add(
+    "s2-dec-fair",
+    experiment="s2",
+    text="Scenario 2: DEC/DEC and DEC/FQbit give every FTP 1.66 packets/s with no drops or retransmissions.",
+    tolerance="each FTP within 0.05 of 1.66; drops plus retransmissions below 0.005/s per FTP",
+    source=f"{T} §6.6.2, Table 6.4",
+    check=k2_fair(("DEC/DEC", "DEC/FQbit")),
+)
+
+CLAIMS.add(
+    "s2-pp-fair",
+    experiment="s2",
+    text="Scenario 2: PP/FQ gives every FTP exactly its fair share of 1.66 packets/s, with no loss or retransmission.",
+    tolerance="each FTP within 0.05 of 1.66; drops plus retransmissions below 0.005/s per FTP",
+    source=f"{T} §6.6.2, Table 6.4",
+    check=k2_fair(("PP/FQ",)),
+)
+
+
+@CLAIMS.claim(
+    "s2-jk-fq",
+    experiment="s2",
+    text="Scenario 2: JK/FQ gives each FTP ≈1.60 packets/s with ≈0.06–0.08 drops/s.",
+    tolerance="each FTP within 0.1 of 1.60; each drop rate in [0.03, 0.12]",
+    source=f"{T} §6.6.2, Table 6.4",
+)
 def k2_jk_fq(ctx: Context):
     m = ctx("s2")
     xs = [thr(m, "JK/FQ", f) for f in FTPS2]
@@ -139,6 +222,13 @@ def k2_jk_fq(ctx: Context):
     )
 
 
+@CLAIMS.claim(
+    "s2-delays",
+    experiment="s2",
+    text="Scenario 2: PP/FQ FTP delay ≈2.40 s; DEC/DEC FTP ≈0.60 s and Telnet ≈0.55 s; DEC/FQbit FTP ≈1.09–1.14 s and Telnet 0.06 s.",
+    tolerance="each within 15% (or 0.02 s)",
+    source=f"{T} §6.6.2, Tables 6.4–6.5",
+)
 def k2_delays(ctx: Context):
     m = ctx("s2")
 
@@ -156,6 +246,13 @@ def k2_delays(ctx: Context):
     return verdict(held, **{k: v for k, (v, _) in got.items()})
 
 
+@CLAIMS.claim(
+    "s2-g-fcfs",
+    experiment="s2",
+    text="Scenario 2: G/FCFS shows winners and losers (throughputs from ≈1.09 to ≈1.99, with large standard deviations).",
+    tolerance="in at least half of the runs, FTP throughputs at least 0.5 packets/s apart and some FTP's interval std at least 0.3",
+    source=f"{T} §6.6.2",
+)
 def k2_g_fcfs(ctx: Context):
     def one(m):
         xs = [thr(m, "G/FCFS", f) for f in FTPS2]
@@ -169,12 +266,26 @@ def k2_g_fcfs(ctx: Context):
     return in_most_runs(ctx("s2"), one)
 
 
+@CLAIMS.claim(
+    "s2-telnets-fcfs",
+    experiment="s2",
+    text="Scenario 2: the Telnets are shut out under G/FCFS and JK/FCFS (≈0.03–0.08 packets/s).",
+    tolerance="each Telnet below 0.1 packets/s under both",
+    source=f"{T} §6.6.2, Table 6.5",
+)
 def k2_telnets_fcfs(ctx: Context):
     m = ctx("s2")
     got = {f"{p} {t}": thr(m, p, t) for p in ("G/FCFS", "JK/FCFS") for t in TELNETS2}
     return verdict(all(v < 0.1 for v in got.values()), **got)
 
 
+@CLAIMS.claim(
+    "s2-telnets-fq",
+    experiment="s2",
+    text="Scenario 2: under every FQ pair the Telnets get ≈0.2 packets/s at 0.06 s.",
+    tolerance="every Telnet above 0.15 packets/s with delay below 0.1 s",
+    source=f"{T} §6.6.2, Table 6.5",
+)
 def k2_telnets_fq(ctx: Context):
     m = ctx("s2")
     rates = [thr(m, p, t) for p in FQ_PAIRS for t in TELNETS2]
@@ -182,6 +293,13 @@ def k2_telnets_fq(ctx: Context):
     return verdict(min(rates) > 0.15 and max(delays) < 0.1, lowest_rate=min(rates), highest_delay=max(delays))
 
 
+@CLAIMS.claim(
+    "s2-generic-useful",
+    experiment="s2",
+    text="Scenario 2: with Generic flow control the useful bandwidth is ≈90% of the bottleneck under FQ (the table: 95%), nearly 100% under FCFS.",
+    tolerance="G/FQ FTPs' throughput 85–97% of the line, G/FCFS's at least 97%",
+    source=f"{T} §6.6.2",
+)
 def k2_generic_useful(ctx: Context):
     m = ctx("s2")
     fq = sum(thr(m, "G/FQ", f) for f in FTPS2) / 10
@@ -192,6 +310,13 @@ def k2_generic_useful(ctx: Context):
 # --- Scenario 3 --------------------------------------------------------------------------
 
 
+@CLAIMS.claim(
+    "s3-off",
+    experiment="s3",
+    text="Scenario 3, background off: PP/FQ ≈4.92 each, DEC/FQbit 4.90, while DEC/DEC loses throughput (3.84/3.48).",
+    tolerance="PP and DEC/FQbit FTPs within 0.15 of 4.92; both DEC/DEC FTPs below 4.2",
+    source=f"{T} §6.6.3, Table 6.6",
+)
 def k3_off(ctx: Context):
     m = ctx("s3")
     pp = [thr(m, "PP/FQ", f, OFF) for f in ("ftp1", "ftp2")]
@@ -201,12 +326,26 @@ def k3_off(ctx: Context):
     return verdict(held, PP_lowest=min(pp), DEC_FQbit_lowest=min(fqb), DEC_DEC_highest=max(dec))
 
 
+@CLAIMS.claim(
+    "s3-on-fq",
+    experiment="s3",
+    text="Scenario 3, background on: PP/FQ and DEC/FQbit split the line three ways (≈3.33 each, background included).",
+    tolerance="each of the three within 0.3 of 3.33 under both pairs",
+    source=f"{T} §6.6.3, Table 6.6",
+)
 def k3_on_fq(ctx: Context):
     m = ctx("s3")
     named = {f"{p} {f}": thr(m, p, f, ON) for p in ("PP/FQ", "DEC/FQbit") for f in ("ftp1", "ftp2", "bkg")}
     return verdict(all(within(v, 10 / 3, abs_=0.3) for v in named.values()), **named)
 
 
+@CLAIMS.claim(
+    "s3-on-dec",
+    experiment="s3",
+    text="Scenario 3, background on: under DEC/DEC the background gets all it wants (5.00) and the FTPs 1.37/1.59.",
+    tolerance="background at least 4.8; each FTP below 2",
+    source=f"{T} §6.6.3, Table 6.6",
+)
 def k3_on_dec(ctx: Context):
     m = ctx("s3")
     bkg = thr(m, "DEC/DEC", "bkg", ON)
@@ -214,12 +353,26 @@ def k3_on_dec(ctx: Context):
     return verdict(bkg >= 4.8 and max(ftps) < 2.0, background=bkg, FTP_highest=max(ftps))
 
 
+@CLAIMS.claim(
+    "s3-on-g-fcfs",
+    experiment="s3",
+    text="Scenario 3, background on: G/FCFS starves the background (0.12 packets/s).",
+    tolerance="background below 0.5 packets/s",
+    source=f"{T} §6.6.3, Table 6.6",
+)
 def k3_on_g_fcfs(ctx: Context):
     m = ctx("s3")
     bkg = thr(m, "G/FCFS", "bkg", ON)
     return verdict(bkg < 0.5, background_under_G_FCFS=bkg)
 
 
+@CLAIMS.claim(
+    "s3-jk-window",
+    experiment="s3",
+    text="Scenario 3 (Fig. 6.10): the JK/FCFS window is stable at 40 while the background is off and falls back to 1 on losses while it is on.",
+    tolerance="source 1's window never below 39 during 400–600 s and at 1 at some time during 600–900 s",
+    source=f"{T} §6.6.3, Fig. 6.10",
+)
 def k3_jk_window(ctx: Context):
     m = ctx("s3")
     d = m.traces("JK/FCFS", "ftp1", "cwnd")
@@ -237,6 +390,13 @@ def k3_jk_window(ctx: Context):
     )
 
 
+@CLAIMS.claim(
+    "s3-pp-spike",
+    experiment="s3",
+    text="Scenario 3 (Fig. 6.13): PP's rate shows a large, very short spike at t = 300 s, when the source discovers the background has gone.",
+    tolerance="source 1's highest rate during 300–330 s above 1.5× its median rate before 300 s and during 400–600 s",
+    source=f"{T} §6.6.3, Fig. 6.13",
+)
 def k3_pp_spike(ctx: Context):
     m = ctx("s3")
     d = m.traces("PP/FQ", "ftp1", "rate")
@@ -257,6 +417,13 @@ def k3_pp_spike(ctx: Context):
 # --- Scenario 4 --------------------------------------------------------------------------
 
 
+@CLAIMS.claim(
+    "s4-fq-firewall",
+    experiment="s4",
+    text="Scenario 4: under FQ (every flow control) the FTP gets ≈5.0, the Telnet ≈0.21–0.23 at 0.06 s, and the ill-behaved source ≈4.9–4.97 while dropping ≈5/s.",
+    tolerance="FTP within 0.15 of 5; Telnet 0.15–0.28 at most 0.1 s; ill-behaved within 0.15 of 4.93 dropping within 0.2 of 5/s",
+    source=f"{T} §6.6.4, Table 6.7",
+)
 def k4_fq(ctx: Context):
     m = ctx("s4")
     named, held = {}, True
@@ -269,12 +436,26 @@ def k4_fq(ctx: Context):
     return verdict(held, **named)
 
 
+@CLAIMS.claim(
+    "s4-fcfs-collapse",
+    experiment="s4",
+    text="Scenario 4: under FCFS the FTP collapses (G 0.03, JK 2.38, DEC 0.48 packets/s).",
+    tolerance="the FTP below half its fair share (2.45) under G/FCFS, JK/FCFS and DEC/DEC",
+    source=f"{T} §6.6.4, Table 6.7",
+)
 def k4_fcfs(ctx: Context):
     m = ctx("s4")
     got = {p: thr(m, p, "ftp1") for p in ("G/FCFS", "JK/FCFS", "DEC/DEC")}
     return verdict(all(v < 2.45 for v in got.values()), **{f"{p} FTP": v for p, v in got.items()})
 
 
+@CLAIMS.claim(
+    "s4-punish",
+    experiment="s4",
+    text="Scenario 4: had FQ charged dropped packets to the ill-behaved source, it would have got almost zero throughput.",
+    tolerance="ill-behaved below a tenth of its uncharged throughput under G/FQ with charged drops",
+    source=f"{T} §6.5",
+)
 def k4_punish(ctx: Context):
     m = ctx("s4")
     charged, uncharged = thr(m, "G/FQ charged", "bad3"), thr(m, "G/FQ", "bad3")
@@ -284,6 +465,13 @@ def k4_punish(ctx: Context):
 # --- Scenario 5 --------------------------------------------------------------------------
 
 
+@CLAIMS.claim(
+    "s5-fcfs",
+    experiment="s5",
+    text="Scenario 5, JK+G with FCFS: the Generic sources take more bandwidth (3.21 each) and one JK source starves (0.18).",
+    tolerance="in at least half of the runs, the Generic pair's throughput above the JK pair's, and the worse JK source below 0.5",
+    source=f"{T} §6.6.5, Table 6.8",
+)
 def k5_fcfs(ctx: Context):
     def one(m):
         jk = [thr(m, "JK+G/FCFS", f) for f in ("s1", "s2")]
@@ -299,6 +487,13 @@ def k5_fcfs(ctx: Context):
     return in_most_runs(ctx("s5"), one)
 
 
+@CLAIMS.claim(
+    "s5-fq",
+    experiment="s5",
+    text="Scenario 5, JK+G with FQ: the result reverses — the JK sources get more (2.75–2.83) than the Generic ones, one of which suffers timer backoff (1.20).",
+    tolerance="in at least half of the runs, each JK source above each Generic source",
+    source=f"{T} §6.6.5, Table 6.8",
+)
 def k5_fq(ctx: Context):
     def one(m):
         jk = [thr(m, "JK+G/FQ", f) for f in ("s1", "s2")]
@@ -308,6 +503,13 @@ def k5_fq(ctx: Context):
     return in_most_runs(ctx("s5"), one)
 
 
+@CLAIMS.claim(
+    "s5-pp-g",
+    experiment="s5",
+    text="Scenario 5, PP+G with FQ: the PP sources get 3.32 each with no loss.",
+    tolerance="each PP source at least 3.0 with drops plus retransmissions below 0.01/s",
+    source=f"{T} §6.6.5, Table 6.8",
+)
 def k5_pp_g(ctx: Context):
     m = ctx("s5")
     pp = [thr(m, "PP+G/FQ", f) for f in ("s1", "s2")]
@@ -315,17 +517,26 @@ def k5_pp_g(ctx: Context):
     return verdict(min(pp) >= 3.0 and lost < 0.01, PP_lowest=min(pp), PP_drops_plus_retx=lost)
 
 
+@CLAIMS.claim(
+    "s5-pp-jk",
+    experiment="s5",
+    text="Scenario 5, PP+JK with FQ: all four get an equal share (≈2.5, the lossy JK source 2.35 effective).",
+    tolerance="each source within 0.3 of 2.5",
+    source=f"{T} §6.6.5, Table 6.8",
+)
 def k5_pp_jk(ctx: Context):
     m = ctx("s5")
     xs = [m.value("PP+JK/FQ", f, "throughput") for f in ("s1", "s2", "s3", "s4")]
     return verdict(all(within(x, 2.5, abs_=0.3) for x in xs), lowest=min(xs), highest=max(xs))
 
 
-# --- Scenario 6 --------------------------------------------------------------------------
-
-FTPS6 = ("ftp1", "ftp2", "ftp3", "ftp4")
-
-
+@CLAIMS.claim(
+    "s6-fcfs",
+    experiment="s6",
+    text="Scenario 6: FCFS (G or JK) gives 7.14/7.14/7.14/2.86 with delays 0.70 and 1.75 s — throughput inversely proportional to round trip.",
+    tolerance="short paths within 5% of 7.14, long within 10% of 2.86; delays within 10%",
+    source=f"{T} §6.6.6, Table 6.9",
+)
 def k6_fcfs(ctx: Context):
     m = ctx("s6")
     named, held = {}, True
@@ -337,6 +548,13 @@ def k6_fcfs(ctx: Context):
     return verdict(held, **named)
 
 
+@CLAIMS.claim(
+    "s6-fq",
+    experiment="s6",
+    text="Scenario 6: JK/FQ, DEC/FQbit and PP/FQ give 5.00 × 4; G/FQ 5.29 × 3 and 4.71.",
+    tolerance="within 0.1 of 5.00; G/FQ within 0.3 of 5.29 and 4.71",
+    source=f"{T} §6.6.6, Table 6.9",
+)
 def k6_fq(ctx: Context):
     m = ctx("s6")
     named, held = {}, True
@@ -349,6 +567,13 @@ def k6_fq(ctx: Context):
     return verdict(held, **named, G_FQ_long=g[3])
 
 
+@CLAIMS.claim(
+    "s6-dec",
+    experiment="s6",
+    text="Scenario 6: DEC/DEC gives ≈6.1 × 3 and 2.67, wasting ≈12% of the bandwidth.",
+    tolerance="short paths above 5.5, long below 3.5, unused capacity 5–20%",
+    source=f"{T} §6.6.6, Table 6.9",
+)
 def k6_dec(ctx: Context):
     m = ctx("s6")
     short = [thr(m, "DEC/DEC", f) for f in FTPS6[:3]]
@@ -358,17 +583,26 @@ def k6_dec(ctx: Context):
     return verdict(held, short_lowest=min(short), long=long, bandwidth_wasted=waste)
 
 
+@CLAIMS.claim(
+    "s6-no-drops",
+    experiment="s6",
+    text="Scenario 6: no packet losses or retransmissions under any pair.",
+    tolerance="none at all",
+    source=f"{T} §6.6.6",
+)
 def k6_no_drops(ctx: Context):
     m = ctx("s6")
     lost = max(losses(m, p, FTPS6) for p in SEVEN)
     return verdict(lost == 0, largest_drops_plus_retx=lost)
 
 
-# --- Scenarios 7 and 8 -------------------------------------------------------------------
-
-FTPS78 = ("ftp1", "ftp2")
-
-
+@CLAIMS.claim(
+    "s7-pp",
+    experiment="s7",
+    text="Scenario 7: PP/FQ gets ≈1.70/1.72, at or above the fair share of 1.66, with no loss; outstanding packets saturate at the window of 60 and never cause loss.",
+    tolerance="each FTP at least 1.6; drops plus retransmissions below 0.005/s; the most packets outstanding exactly 60",
+    source=f"{T} §6.6.7, Table 6.10, Fig. 6.22",
+)
 def k7_pp(ctx: Context):
     m = ctx("s7")
     xs = [thr(m, "PP/FQ", f) for f in FTPS78]
@@ -382,6 +616,13 @@ def k7_pp(ctx: Context):
     )
 
 
+@CLAIMS.claim(
+    "s7-dec",
+    experiment="s7",
+    text="Scenario 7: DEC/DEC starves (≈0.08–0.10), its window never beyond 2.",
+    tolerance="each FTP below 0.3; window at most 2 after the warm-up",
+    source=f"{T} §6.6.7",
+)
 def k7_dec(ctx: Context):
     m = ctx("s7")
     xs = [thr(m, "DEC/DEC", f) for f in FTPS78]
@@ -389,6 +630,13 @@ def k7_dec(ctx: Context):
     return verdict(max(xs) < 0.3 and window <= 2, highest=max(xs), largest_window_after_warm_up=window)
 
 
+@CLAIMS.claim(
+    "s7-windows",
+    experiment="s7",
+    text="Scenario 7: DEC/FQbit ≈1.65 each; JK/FQ ≈1.62/1.72 with windows up to ≈35; JK/FCFS ≈0.8 each with windows up to ≈25.",
+    tolerance="DEC/FQbit within 0.1 of 1.65, JK/FQ within 0.2 of 1.67, JK/FCFS within 0.25 of 0.8; JK/FQ's largest window above JK/FCFS's",
+    source=f"{T} §6.6.7, Figs. 6.18–6.19",
+)
 def k7_windows(ctx: Context):
     m = ctx("s7")
     got = {
@@ -404,6 +652,13 @@ def k7_windows(ctx: Context):
     return verdict(held, **named, JK_FQ_largest_window=jk_fq, JK_FCFS_largest_window=jk_fcfs)
 
 
+@CLAIMS.claim(
+    "s7-probe",
+    experiment="s7",
+    text="Scenario 7 (Fig. 6.21): the inter-ACK probe takes the discrete values 0.3, 0.4, 0.5, … s (each packet needs 0.1 s of service).",
+    tolerance="at least 90% of source 1's probe spacings within 5 ms of a multiple of 0.1 s",
+    source=f"{T} §6.6.7, Fig. 6.21",
+)
 def k7_probe(ctx: Context):
     m = ctx("s7")
     d = m.traces("PP/FQ", "ftp1", "probe")
@@ -415,6 +670,13 @@ def k7_probe(ctx: Context):
     return verdict(near >= 0.9, **{"share within 5 ms of a multiple of 0.1 s": near, "probes": len(d)})
 
 
+@CLAIMS.claim(
+    "s8-pp",
+    experiment="s8",
+    text="Scenario 8: PP/FQ gives ≈1.73/1.64 with no loss — the only near-fair pair.",
+    tolerance="within 0.15 of 1.73 and 1.64, no loss, min/max ratio at least 0.9 and above every other pair's",
+    source=f"{T} §6.6.8, Table 6.11",
+)
 def k8_pp(ctx: Context):
     m = ctx("s8")
     ratios = {p: min(xs) / max(xs) for p in SEVEN if (xs := [thr(m, p, f) for f in FTPS78]) and max(xs) > 0}
@@ -425,6 +687,13 @@ def k8_pp(ctx: Context):
     return verdict(held, PP_1=pp[0], PP_2=pp[1], **{f"{p} min/max": r for p, r in ratios.items()})
 
 
+@CLAIMS.claim(
+    "s8-unfair",
+    experiment="s8",
+    text="Scenario 8: JK (both disciplines) and DEC/FQbit strongly favour the short-round-trip source 1.",
+    tolerance="source 1 above 1.3× source 2 under JK/FCFS, JK/FQ and DEC/FQbit",
+    source=f"{T} §6.6.8",
+)
 def k8_unfair(ctx: Context):
     m = ctx("s8")
     got = {p: (thr(m, p, "ftp1"), thr(m, p, "ftp2")) for p in ("JK/FCFS", "JK/FQ", "DEC/FQbit")}
@@ -432,6 +701,13 @@ def k8_unfair(ctx: Context):
     return verdict(held, **{f"{p} source 1/source 2": a / b if b else math.inf for p, (a, b) in got.items()})
 
 
+@CLAIMS.claim(
+    "s8-generic",
+    experiment="s8",
+    text="Scenario 8: nearly 90% of G/FCFS source 2's transmission is retransmissions.",
+    tolerance="retransmissions at least half of source 2's retransmissions plus throughput",
+    source=f"{T} §6.6.8",
+)
 def k8_generic(ctx: Context):
     m = ctx("s8")
     retx, good = m.value("G/FCFS", "ftp2", "retx_rate"), thr(m, "G/FCFS", "ftp2")
@@ -442,6 +718,13 @@ def k8_generic(ctx: Context):
 # --- Global ------------------------------------------------------------------------------
 
 
+@CLAIMS.claim(
+    "pp-utilisation",
+    experiment="s6",
+    text="PP adjusts its rate so that the bottleneck queue is never empty: in all scenarios all the bottleneck capacity is used.",
+    tolerance="PP/FQ bottleneck utilisation at least 97% in Scenarios 1, 2, 4 and 6",
+    source=f"{T} §7.2",
+)
 def g_utilisation(ctx: Context):
     named = {}
     for exp, port in (("s1", "sw->sink"), ("s2", "sw->sink"), ("s4", "sw->sink"), ("s6", "sw0->sw1")):
@@ -449,6 +732,13 @@ def g_utilisation(ctx: Context):
     return verdict(all(v >= 0.97 for v in named.values()), **named)
 
 
+@CLAIMS.claim(
+    "pp-fairness",
+    experiment="s8",
+    text="PP/FQ is never worse than JK/FQ on fairness.",
+    tolerance="Jain's index of the FTPs' throughput under PP/FQ at least JK/FQ's − 0.01 in Scenarios 2, 6, 7 and 8",
+    source=f"{T} §6.7",
+)
 def g_pp_fairness(ctx: Context):
     named, held = {}, True
     for exp, flows in (("s2", FTPS2), ("s6", FTPS6), ("s7", FTPS78), ("s8", FTPS78)):
@@ -458,334 +748,6 @@ def g_pp_fairness(ctx: Context):
         named |= {f"{exp} PP": pp, f"{exp} JK": jk}
     return verdict(held, **named)
 
-
-def c(cid, exp, text, tolerance, check, source) -> Claim:
-    return Claim(cid, exp, text, tolerance, check, source)
-
-
-T = "Keshav 1991"
-CLAIMS = (
-    c(
-        "s1-ftp",
-        "s1",
-        "Scenario 1: every pair gives each FTP ≈4.99 packets/s, with no drops and no retransmissions.",
-        "each FTP within 0.05 of 4.99 under every pair; no drop or retransmission at all",
-        k1_ftp,
-        f"{T} §6.6.1, Table 6.2",
-    ),
-    c(
-        "s1-telnet",
-        "s1",
-        "Scenario 1: Telnets get ≈0.2 packets/s; their delay is ≈0.06 s under any FQ pair, ≈0.95 s under FCFS and ≈0.14 s under DEC/DEC.",
-        "delays within 15% (or 0.02 s) of those values; every Telnet within 0.05 of 0.2 packets/s",
-        k1_telnet,
-        f"{T} §6.6.1, Table 6.3",
-    ),
-    c(
-        "s1-ftp-delay",
-        "s1",
-        "Scenario 1: FTP delay ≈1.00 s for the window-limited pairs (G, JK), ≈0.20 s under DEC/DEC.",
-        "within 0.05 s",
-        k1_ftp_rtt,
-        f"{T} §6.6.1, Table 6.2",
-    ),
-    c(
-        "s1-pp-delay",
-        "s1",
-        "Scenario 1: with a setpoint of 5 the PP FTPs see delays of 1.48 and 1.22 s.",
-        "within 25%",
-        k1_pp_rtt,
-        f"{T} §6.6.1",
-    ),
-    c(
-        "s1-pp-setpoint",
-        "s1",
-        "Scenario 1: with a setpoint of 2 the PP delays fall to 0.846 and 0.788 s.",
-        "both below the setpoint-5 delays, and within 25% of 0.846 and 0.788",
-        k1_pp_setpoint,
-        f"{T} §6.6.1",
-    ),
-    c(
-        "s1-pp-order",
-        "s1",
-        "Scenario 1: source 2, whose first packet queued behind source 1's, overestimates R, keeps a smaller queue and sees the lower delay.",
-        "PP delay of source 2 below source 1's",
-        k1_pp_order,
-        f"{T} §6.6.1",
-    ),
-    c(
-        "s2-dec-fair",
-        "s2",
-        "Scenario 2: DEC/DEC and DEC/FQbit give every FTP 1.66 packets/s with no drops or retransmissions.",
-        "each FTP within 0.05 of 1.66; drops plus retransmissions below 0.005/s per FTP",
-        k2_fair(("DEC/DEC", "DEC/FQbit")),
-        f"{T} §6.6.2, Table 6.4",
-    ),
-    c(
-        "s2-pp-fair",
-        "s2",
-        "Scenario 2: PP/FQ gives every FTP exactly its fair share of 1.66 packets/s, with no loss or retransmission.",
-        "each FTP within 0.05 of 1.66; drops plus retransmissions below 0.005/s per FTP",
-        k2_fair(("PP/FQ",)),
-        f"{T} §6.6.2, Table 6.4",
-    ),
-    c(
-        "s2-jk-fq",
-        "s2",
-        "Scenario 2: JK/FQ gives each FTP ≈1.60 packets/s with ≈0.06–0.08 drops/s.",
-        "each FTP within 0.1 of 1.60; each drop rate in [0.03, 0.12]",
-        k2_jk_fq,
-        f"{T} §6.6.2, Table 6.4",
-    ),
-    c(
-        "s2-delays",
-        "s2",
-        "Scenario 2: PP/FQ FTP delay ≈2.40 s; DEC/DEC FTP ≈0.60 s and Telnet ≈0.55 s; DEC/FQbit FTP ≈1.09–1.14 s and Telnet 0.06 s.",
-        "each within 15% (or 0.02 s)",
-        k2_delays,
-        f"{T} §6.6.2, Tables 6.4–6.5",
-    ),
-    c(
-        "s2-g-fcfs",
-        "s2",
-        "Scenario 2: G/FCFS shows winners and losers (throughputs from ≈1.09 to ≈1.99, with large standard deviations).",
-        "in at least half of the runs, FTP throughputs at least 0.5 packets/s apart and some FTP's interval std at least 0.3",
-        k2_g_fcfs,
-        f"{T} §6.6.2",
-    ),
-    c(
-        "s2-telnets-fcfs",
-        "s2",
-        "Scenario 2: the Telnets are shut out under G/FCFS and JK/FCFS (≈0.03–0.08 packets/s).",
-        "each Telnet below 0.1 packets/s under both",
-        k2_telnets_fcfs,
-        f"{T} §6.6.2, Table 6.5",
-    ),
-    c(
-        "s2-telnets-fq",
-        "s2",
-        "Scenario 2: under every FQ pair the Telnets get ≈0.2 packets/s at 0.06 s.",
-        "every Telnet above 0.15 packets/s with delay below 0.1 s",
-        k2_telnets_fq,
-        f"{T} §6.6.2, Table 6.5",
-    ),
-    c(
-        "s2-generic-useful",
-        "s2",
-        "Scenario 2: with Generic flow control the useful bandwidth is ≈90% of the bottleneck under FQ (the table: 95%), nearly 100% under FCFS.",
-        "G/FQ FTPs' throughput 85–97% of the line, G/FCFS's at least 97%",
-        k2_generic_useful,
-        f"{T} §6.6.2",
-    ),
-    c(
-        "s3-off",
-        "s3",
-        "Scenario 3, background off: PP/FQ ≈4.92 each, DEC/FQbit 4.90, while DEC/DEC loses throughput (3.84/3.48).",
-        "PP and DEC/FQbit FTPs within 0.15 of 4.92; both DEC/DEC FTPs below 4.2",
-        k3_off,
-        f"{T} §6.6.3, Table 6.6",
-    ),
-    c(
-        "s3-on-fq",
-        "s3",
-        "Scenario 3, background on: PP/FQ and DEC/FQbit split the line three ways (≈3.33 each, background included).",
-        "each of the three within 0.3 of 3.33 under both pairs",
-        k3_on_fq,
-        f"{T} §6.6.3, Table 6.6",
-    ),
-    c(
-        "s3-on-dec",
-        "s3",
-        "Scenario 3, background on: under DEC/DEC the background gets all it wants (5.00) and the FTPs 1.37/1.59.",
-        "background at least 4.8; each FTP below 2",
-        k3_on_dec,
-        f"{T} §6.6.3, Table 6.6",
-    ),
-    c(
-        "s3-on-g-fcfs",
-        "s3",
-        "Scenario 3, background on: G/FCFS starves the background (0.12 packets/s).",
-        "background below 0.5 packets/s",
-        k3_on_g_fcfs,
-        f"{T} §6.6.3, Table 6.6",
-    ),
-    c(
-        "s3-jk-window",
-        "s3",
-        "Scenario 3 (Fig. 6.10): the JK/FCFS window is stable at 40 while the background is off and falls back to 1 on losses while it is on.",
-        "source 1's window never below 39 during 400–600 s and at 1 at some time during 600–900 s",
-        k3_jk_window,
-        f"{T} §6.6.3, Fig. 6.10",
-    ),
-    c(
-        "s3-pp-spike",
-        "s3",
-        "Scenario 3 (Fig. 6.13): PP's rate shows a large, very short spike at t = 300 s, when the source discovers the background has gone.",
-        "source 1's highest rate during 300–330 s above 1.5× its median rate before 300 s and during 400–600 s",
-        k3_pp_spike,
-        f"{T} §6.6.3, Fig. 6.13",
-    ),
-    c(
-        "s4-fq-firewall",
-        "s4",
-        "Scenario 4: under FQ (every flow control) the FTP gets ≈5.0, the Telnet ≈0.21–0.23 at 0.06 s, and the ill-behaved source ≈4.9–4.97 while dropping ≈5/s.",
-        "FTP within 0.15 of 5; Telnet 0.15–0.28 at most 0.1 s; ill-behaved within 0.15 of 4.93 dropping within 0.2 of 5/s",
-        k4_fq,
-        f"{T} §6.6.4, Table 6.7",
-    ),
-    c(
-        "s4-fcfs-collapse",
-        "s4",
-        "Scenario 4: under FCFS the FTP collapses (G 0.03, JK 2.38, DEC 0.48 packets/s).",
-        "the FTP below half its fair share (2.45) under G/FCFS, JK/FCFS and DEC/DEC",
-        k4_fcfs,
-        f"{T} §6.6.4, Table 6.7",
-    ),
-    c(
-        "s4-punish",
-        "s4",
-        "Scenario 4: had FQ charged dropped packets to the ill-behaved source, it would have got almost zero throughput.",
-        "ill-behaved below a tenth of its uncharged throughput under G/FQ with charged drops",
-        k4_punish,
-        f"{T} §6.5",
-    ),
-    c(
-        "s5-fcfs",
-        "s5",
-        "Scenario 5, JK+G with FCFS: the Generic sources take more bandwidth (3.21 each) and one JK source starves (0.18).",
-        "in at least half of the runs, the Generic pair's throughput above the JK pair's, and the worse JK source below 0.5",
-        k5_fcfs,
-        f"{T} §6.6.5, Table 6.8",
-    ),
-    c(
-        "s5-fq",
-        "s5",
-        "Scenario 5, JK+G with FQ: the result reverses — the JK sources get more (2.75–2.83) than the Generic ones, one of which suffers timer backoff (1.20).",
-        "in at least half of the runs, each JK source above each Generic source",
-        k5_fq,
-        f"{T} §6.6.5, Table 6.8",
-    ),
-    c(
-        "s5-pp-g",
-        "s5",
-        "Scenario 5, PP+G with FQ: the PP sources get 3.32 each with no loss.",
-        "each PP source at least 3.0 with drops plus retransmissions below 0.01/s",
-        k5_pp_g,
-        f"{T} §6.6.5, Table 6.8",
-    ),
-    c(
-        "s5-pp-jk",
-        "s5",
-        "Scenario 5, PP+JK with FQ: all four get an equal share (≈2.5, the lossy JK source 2.35 effective).",
-        "each source within 0.3 of 2.5",
-        k5_pp_jk,
-        f"{T} §6.6.5, Table 6.8",
-    ),
-    c(
-        "s6-fcfs",
-        "s6",
-        "Scenario 6: FCFS (G or JK) gives 7.14/7.14/7.14/2.86 with delays 0.70 and 1.75 s — throughput inversely proportional to round trip.",
-        "short paths within 5% of 7.14, long within 10% of 2.86; delays within 10%",
-        k6_fcfs,
-        f"{T} §6.6.6, Table 6.9",
-    ),
-    c(
-        "s6-fq",
-        "s6",
-        "Scenario 6: JK/FQ, DEC/FQbit and PP/FQ give 5.00 × 4; G/FQ 5.29 × 3 and 4.71.",
-        "within 0.1 of 5.00; G/FQ within 0.3 of 5.29 and 4.71",
-        k6_fq,
-        f"{T} §6.6.6, Table 6.9",
-    ),
-    c(
-        "s6-dec",
-        "s6",
-        "Scenario 6: DEC/DEC gives ≈6.1 × 3 and 2.67, wasting ≈12% of the bandwidth.",
-        "short paths above 5.5, long below 3.5, unused capacity 5–20%",
-        k6_dec,
-        f"{T} §6.6.6, Table 6.9",
-    ),
-    c(
-        "s6-no-drops",
-        "s6",
-        "Scenario 6: no packet losses or retransmissions under any pair.",
-        "none at all",
-        k6_no_drops,
-        f"{T} §6.6.6",
-    ),
-    c(
-        "s7-pp",
-        "s7",
-        "Scenario 7: PP/FQ gets ≈1.70/1.72, at or above the fair share of 1.66, with no loss; outstanding packets saturate at the window of 60 and never cause loss.",
-        "each FTP at least 1.6; drops plus retransmissions below 0.005/s; the most packets outstanding exactly 60",
-        k7_pp,
-        f"{T} §6.6.7, Table 6.10, Fig. 6.22",
-    ),
-    c(
-        "s7-dec",
-        "s7",
-        "Scenario 7: DEC/DEC starves (≈0.08–0.10), its window never beyond 2.",
-        "each FTP below 0.3; window at most 2 after the warm-up",
-        k7_dec,
-        f"{T} §6.6.7",
-    ),
-    c(
-        "s7-windows",
-        "s7",
-        "Scenario 7: DEC/FQbit ≈1.65 each; JK/FQ ≈1.62/1.72 with windows up to ≈35; JK/FCFS ≈0.8 each with windows up to ≈25.",
-        "DEC/FQbit within 0.1 of 1.65, JK/FQ within 0.2 of 1.67, JK/FCFS within 0.25 of 0.8; JK/FQ's largest window above JK/FCFS's",
-        k7_windows,
-        f"{T} §6.6.7, Figs. 6.18–6.19",
-    ),
-    c(
-        "s7-probe",
-        "s7",
-        "Scenario 7 (Fig. 6.21): the inter-ACK probe takes the discrete values 0.3, 0.4, 0.5, … s (each packet needs 0.1 s of service).",
-        "at least 90% of source 1's probe spacings within 5 ms of a multiple of 0.1 s",
-        k7_probe,
-        f"{T} §6.6.7, Fig. 6.21",
-    ),
-    c(
-        "s8-pp",
-        "s8",
-        "Scenario 8: PP/FQ gives ≈1.73/1.64 with no loss — the only near-fair pair.",
-        "within 0.15 of 1.73 and 1.64, no loss, min/max ratio at least 0.9 and above every other pair's",
-        k8_pp,
-        f"{T} §6.6.8, Table 6.11",
-    ),
-    c(
-        "s8-unfair",
-        "s8",
-        "Scenario 8: JK (both disciplines) and DEC/FQbit strongly favour the short-round-trip source 1.",
-        "source 1 above 1.3× source 2 under JK/FCFS, JK/FQ and DEC/FQbit",
-        k8_unfair,
-        f"{T} §6.6.8",
-    ),
-    c(
-        "s8-generic",
-        "s8",
-        "Scenario 8: nearly 90% of G/FCFS source 2's transmission is retransmissions.",
-        "retransmissions at least half of source 2's retransmissions plus throughput",
-        k8_generic,
-        f"{T} §6.6.8",
-    ),
-    c(
-        "pp-utilisation",
-        "s6",
-        "PP adjusts its rate so that the bottleneck queue is never empty: in all scenarios all the bottleneck capacity is used.",
-        "PP/FQ bottleneck utilisation at least 97% in Scenarios 1, 2, 4 and 6",
-        g_utilisation,
-        f"{T} §7.2",
-    ),
-    c(
-        "pp-fairness",
-        "s8",
-        "PP/FQ is never worse than JK/FQ on fairness.",
-        "Jain's index of the FTPs' throughput under PP/FQ at least JK/FQ's − 0.01 in Scenarios 2, 6, 7 and 8",
-        g_pp_fairness,
-        f"{T} §6.7",
-    ),
-)
 
 TESTED = (
     TestedClaim(

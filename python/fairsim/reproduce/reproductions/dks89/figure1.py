@@ -8,8 +8,7 @@ D_N = D_0((N+1)P) + A(P), which for an M/D/1 Telnet queue served at a fair share
 
 The paper gives no formula for FCFS. Ours, by Little's law: the N·W FTP packets are always in
 the system, an arriving Telnet packet finds them, the Telnet packets already there (λT) and
-half a packet left on the line, so d = (NW − ½ + ρ/(N+1)) / (1 − ρ/(N+1)) packet times.
-"""
+half a packet left on the line, so d = (NW − ½ + ρ/(N+1)) / (1 − ρ/(N+1)) packet times."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ import math
 import numpy as np
 from matplotlib.figure import Figure
 
-from fairsim.reproduce.claims import Claim, Context, Missing, verdict
+from fairsim.reproduce.claims import Claim, Claims, Context, Missing, verdict
 from fairsim.reproduce.figures import OURS_COLOR
 from fairsim.reproduce.model import Experiment, Sweep
 
@@ -135,26 +134,6 @@ def _limit_claim(cid: str, pair_label: str, target: float, text: str) -> Claim:
     return Claim(cid, FIG, text, tol, check, "DKS89 §2.3, Figure 1")
 
 
-def _diverges(ctx: Context):
-    _need(ctx)
-    low = {p: _at(ctx, PAIRS[p], 0.01) for p in ("FQ δ=0", "FQ δ=P")}
-    high = {p: _at(ctx, PAIRS[p], 0.9) for p in low}
-    fcfs_low, fcfs_high = _at(ctx, "FCFS", 0.01), _at(ctx, "FCFS", 0.9)
-    held = all(high[p] > 5 * max(low[p], 1) for p in low) and fcfs_high < 1.5 * fcfs_low
-    named = {f"{p} at ρ 0.01": low[p] for p in low} | {f"{p} at ρ 0.9": high[p] for p in high}
-    return verdict(held, **named, **{"FCFS at ρ 0.01": fcfs_low, "FCFS at ρ 0.9": fcfs_high})
-
-
-def _fcfs_finite(ctx: Context):
-    _need(ctx)
-    top = max((x for x, _ in _curve(ctx, "FCFS")), default=float("nan"))
-    d = _at(ctx, "FCFS", top)
-    estimate = fcfs_delay(top)
-    return verdict(
-        abs(d - estimate) <= 0.25 * estimate, **{f"FCFS at ρ {top}": d, "Little estimate": estimate}
-    )
-
-
 def _formula(first_term: str, rel: float):
     def check(ctx: Context):
         _need(ctx)
@@ -176,6 +155,88 @@ def _formula(first_term: str, rel: float):
     return check
 
 
+CLAIMS = Claims()
+
+
+CLAIMS.append(
+    _limit_claim(
+        "fig1-fq0-limit", "FQ δ=0", 1.5, "As ρ → 0, FQ with δ = 0 delays the Telnet NP/2 = 1.5 packet times."
+    )
+)
+
+CLAIMS.append(
+    _limit_claim(
+        "fig1-fqP-limit", "FQ δ=P", 0.5, "As ρ → 0, FQ with δ = P delays the Telnet P/2 = 0.5 packet times."
+    )
+)
+
+CLAIMS.append(
+    _limit_claim(
+        "fig1-fcfs-limit", "FCFS", 14.5, "As ρ → 0, FCFS delays the Telnet (NW − ½)P = 14.5 packet times."
+    )
+)
+
+
+@CLAIMS.claim(
+    "fig1-diverge",
+    experiment=FIG,
+    text="FQ's Telnet delay diverges as ρ → 1 (FQ does not let a conversation exceed its fair share); FCFS's does not.",
+    tolerance="at ρ = 0.9 both FQ delays exceed 5× their ρ = 0.01 values (at least 5 packet times), and FCFS's stays within 1.5× its ρ = 0.01 value",
+    source="DKS89 §2.3, Figure 1",
+)
+def _diverges(ctx: Context):
+    _need(ctx)
+    low = {p: _at(ctx, PAIRS[p], 0.01) for p in ("FQ δ=0", "FQ δ=P")}
+    high = {p: _at(ctx, PAIRS[p], 0.9) for p in low}
+    fcfs_low, fcfs_high = _at(ctx, "FCFS", 0.01), _at(ctx, "FCFS", 0.9)
+    held = all(high[p] > 5 * max(low[p], 1) for p in low) and fcfs_high < 1.5 * fcfs_low
+    named = {f"{p} at ρ 0.01": low[p] for p in low} | {f"{p} at ρ 0.9": high[p] for p in high}
+    return verdict(held, **named, **{"FCFS at ρ 0.01": fcfs_low, "FCFS at ρ 0.9": fcfs_high})
+
+
+@CLAIMS.claim(
+    "fig1-fcfs-finite",
+    experiment=FIG,
+    text="The FCFS curve remains finite for all ρ < N + 1 = 4: an ill-behaved source can take an arbitrarily large share.",
+    tolerance="at the largest ρ run (3.5) the FCFS delay is finite and within 25% of the Little's-law estimate",
+    source="DKS89 §2.3, Figure 1",
+)
+def _fcfs_finite(ctx: Context):
+    _need(ctx)
+    top = max((x for x, _ in _curve(ctx, "FCFS")), default=float("nan"))
+    d = _at(ctx, "FCFS", top)
+    estimate = fcfs_delay(top)
+    return verdict(
+        abs(d - estimate) <= 0.25 * estimate, **{f"FCFS at ρ {top}": d, "Little estimate": estimate}
+    )
+
+
+CLAIMS.add(
+    "fig1-printed-formula",
+    experiment=FIG,
+    text="The printed non-preemptive formula D_N/P = ρ/(2(1−ρ)) + Nρ/2 + N(1−ρ)[½ − …] gives the FQ Telnet delay (l = α/N).",
+    tolerance="every simulated FQ point with ρ ≤ 0.9 within 10% of the formula",
+    source="DKS89 §2.3 (as printed)",
+    check=_formula("printed", 0.10),
+)
+
+CLAIMS.add(
+    "fig1-mdl-formula",
+    experiment=FIG,
+    text="With the first term (N+1)ρ/(2(1−ρ)) — the paper's own D_0((N+1)P) for an M/D/1 Telnet — the formula gives the FQ Telnet delay.",
+    tolerance="every simulated FQ point with ρ ≤ 0.9 within 10% of the corrected formula",
+    source="DKS89 §2.3 (our check of the formula as printed)",
+    check=_formula("mdl", 0.10),
+)
+
+
+@CLAIMS.claim(
+    "fig1-windows",
+    experiment=WINDOWS,
+    text="FQ's low-throughput Telnet delay is independent of the FTPs' windows; FCFS's grows as (NW − ½)P.",
+    tolerance="at ρ = 0.05, FQ δ=0 delays for W = 2, 5, 10 within 0.3 packet times of each other; FCFS within 10% (+0.5) of NW − ½",
+    source="DKS89 §2.3, Figure 1",
+)
 def _windows(ctx: Context):
     _need(ctx, WINDOWS)
     fq = {w: _at(ctx, PAIRS["FQ δ=0"], w, WINDOWS) for w, _ in ctx.sweeps[WINDOWS]}
@@ -185,59 +246,6 @@ def _windows(ctx: Context):
     named = {f"FQ δ=0, W={w:g}": d for w, d in fq.items()}
     named.update({f"FCFS, W={w:g}": d for w, d in fcfs.items()})
     return verdict(fq_flat and fcfs_grows, **named)
-
-
-CLAIMS = (
-    _limit_claim(
-        "fig1-fq0-limit", "FQ δ=0", 1.5, "As ρ → 0, FQ with δ = 0 delays the Telnet NP/2 = 1.5 packet times."
-    ),
-    _limit_claim(
-        "fig1-fqP-limit", "FQ δ=P", 0.5, "As ρ → 0, FQ with δ = P delays the Telnet P/2 = 0.5 packet times."
-    ),
-    _limit_claim(
-        "fig1-fcfs-limit", "FCFS", 14.5, "As ρ → 0, FCFS delays the Telnet (NW − ½)P = 14.5 packet times."
-    ),
-    Claim(
-        "fig1-diverge",
-        FIG,
-        "FQ's Telnet delay diverges as ρ → 1 (FQ does not let a conversation exceed its fair share); FCFS's does not.",
-        "at ρ = 0.9 both FQ delays exceed 5× their ρ = 0.01 values (at least 5 packet times), and FCFS's stays within 1.5× its ρ = 0.01 value",
-        _diverges,
-        "DKS89 §2.3, Figure 1",
-    ),
-    Claim(
-        "fig1-fcfs-finite",
-        FIG,
-        "The FCFS curve remains finite for all ρ < N + 1 = 4: an ill-behaved source can take an arbitrarily large share.",
-        "at the largest ρ run (3.5) the FCFS delay is finite and within 25% of the Little's-law estimate",
-        _fcfs_finite,
-        "DKS89 §2.3, Figure 1",
-    ),
-    Claim(
-        "fig1-printed-formula",
-        FIG,
-        "The printed non-preemptive formula D_N/P = ρ/(2(1−ρ)) + Nρ/2 + N(1−ρ)[½ − …] gives the FQ Telnet delay (l = α/N).",
-        "every simulated FQ point with ρ ≤ 0.9 within 10% of the formula",
-        _formula("printed", 0.10),
-        "DKS89 §2.3 (as printed)",
-    ),
-    Claim(
-        "fig1-mdl-formula",
-        FIG,
-        "With the first term (N+1)ρ/(2(1−ρ)) — the paper's own D_0((N+1)P) for an M/D/1 Telnet — the formula gives the FQ Telnet delay.",
-        "every simulated FQ point with ρ ≤ 0.9 within 10% of the corrected formula",
-        _formula("mdl", 0.10),
-        "DKS89 §2.3 (our check of the formula as printed)",
-    ),
-    Claim(
-        "fig1-windows",
-        WINDOWS,
-        "FQ's low-throughput Telnet delay is independent of the FTPs' windows; FCFS's grows as (NW − ½)P.",
-        "at ρ = 0.05, FQ δ=0 delays for W = 2, 5, 10 within 0.3 packet times of each other; FCFS within 10% (+0.5) of NW − ½",
-        _windows,
-        "DKS89 §2.3, Figure 1",
-    ),
-)
 
 
 def draw(ctx: Context) -> Figure:

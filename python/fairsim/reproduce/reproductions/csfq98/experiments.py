@@ -1,0 +1,214 @@
+"""Stoica, Shenker & Zhang, "Core-Stateless Fair Queueing: Achieving Approximately Fair
+Bandwidth Allocations in High Speed Networks", ACM SIGCOMM 1998: the experiments of §3 under
+FIFO, RED, FRED, DRR and CSFQ (Figures 3, 4, 6 and 7; Tables 1-4).
+
+Claims follow the spec's checklist (`specs/csfq98.md` §10). Most of the paper's numbers are in
+plots that the seed lost; where only the text survives, the claims carry the comparison and our
+curves are drawn alone."""
+
+from __future__ import annotations
+
+from fairsim.reproduce.claims import Context, Missing
+from fairsim.reproduce.model import Experiment, Sweep
+
+PAIRS = ("FIFO", "RED", "FRED-1", "FRED-2", "DRR", "CSFQ")
+FAIR3 = 10 / 32  # Mb/s, Figure 3's fair share
+FAIR6 = 10 / 11  # Mb/s, Figure 6's
+
+
+def mbps(m, pair: str, flow: str) -> float:
+    return m.value(pair, flow, "mbps")
+
+
+def _sweep(ctx: Context, exp: str) -> list[tuple[float, object]]:
+    if exp not in ctx.sweeps:
+        raise Missing(exp)
+    return ctx.sweeps[exp]
+
+
+# --- sweeps ---------------------------------------------------------------------------
+
+
+def fig4_overrides(n: float) -> dict:
+    n = int(n)
+    out = {}
+    for k in range(1, 32):
+        out[f"flows.udp{k}.enabled"] = k <= n - 1
+        out[f"flows.udp{k}.rate"] = f"{20e6 / n:.0f}bps"
+    return out
+
+
+def fig6_sweep(flow: str, other: str) -> Sweep:
+    """Figure 6's sweep over K congested links, measuring `flow` with `other` switched off."""
+
+    def overrides(k: float) -> dict:
+        k = int(k)
+        out = {
+            f"flows.{flow}.enabled": True,
+            f"flows.{other}.enabled": False,
+            f"flows.{flow}.dst": f"sink{k}",
+        }
+        for link in range(1, 6):
+            for j in range(1, 11):
+                out[f"flows.x{link}_{j}.enabled"] = link <= k
+        return out
+
+    return Sweep("K", values=(1, 2, 3, 4, 5), quick_values=(1, 3, 5), overrides=overrides)
+
+
+TABLE4_TCP = {f"flows.udp{i}.enabled": False for i in (1, 2, 3)} | {
+    f"flows.tcp{i}.enabled": True for i in (1, 2, 3)
+}
+
+EXPERIMENTS = (
+    Experiment(
+        "fig3a",
+        "csfq98/fig3a_udp.toml",
+        "Figure 3(a): 32 UDPs of increasing rates",
+        discussion="""
+FIFO, RED and FRED-1 share in proportion to the input, as the paper says. CSFQ's flows spread
+over −5%…+4% of the fair share (three 10 s runs; one run alone, as in `--quick`, spreads over
+about −9%…+8%), inside the paper's −11%…+5%. DRR holds flows 1-31 within 0.3% of their share
+but flow 0 loses 5% (0.95 of its share): it sends at exactly the fair rate, with jittered gaps,
+so its queue is a critically loaded random walk, and with 64 KB shared by 32 flows (two packets
+each) it is now and then the longest queue and loses a packet to DRR's overflow rule. Breaking
+ties between longest queues the other way changes nothing. The paper's plot shows no such dip
+at its resolution; we report the claim as not held rather than widen its 5%. FRED-2, with its
+two packets a flow above max_th, is close to fair here too. Carrying the labels in §2.7's 8-bit
+float (ours: the pair `CSFQ, 8-bit labels`) widens CSFQ's spread only to −5.7%…+4.9%.
+""",
+    ),
+    Experiment(
+        "fig3b",
+        "csfq98/fig3b_udp_tcp.toml",
+        "Figure 3(b): a 10 Mb/s UDP against 31 TCPs",
+        discussion="""
+FIFO and RED give the UDP more than 8 Mb/s and FRED several times its share, as printed; DRR and
+CSFQ contain it, at 0.48 and 0.43 Mb/s where the paper has 0.396 and 0.361. This figure hangs on
+a TCP parameter the paper does not state: with RFC 6298's minimum timeout of 1 s the TCPs, idle
+after each timeout, cede their share and the UDP gets about 1 Mb/s under DRR and 2 Mb/s under
+CSFQ; with the 0.2 s of ns-2 at the time (two ticks of 0.1 s), which we use, it gets the values
+above.
+""",
+    ),
+    Experiment(
+        "fig4",
+        "csfq98/fig4_tcp_vs_udps.toml",
+        "Figure 4: one TCP against N − 1 UDPs",
+        sweep=Sweep(
+            "N",
+            values=tuple(range(2, 33)),
+            quick_values=(2, 8, 16, 24, 32),
+            overrides=fig4_overrides,
+        ),
+        seeds=3,
+        discussion="""
+The curves' values are lost; the claims carry the paper's three findings. Each point is one N,
+three replications. DRR serves the TCP at 0.94-1.0 of its share up to N = 22 and falls to about
+0.4 from N = 24 (the paper: from 22), and CSFQ holds it at 0.63-0.74 over the whole range, so it
+beats DRR for many flows, as printed. The third finding does not hold for few flows: below
+N = 16 FRED gives the TCP 0.65-0.93 of its share, up to 0.26 more than CSFQ (at N = 2, 0.91
+against 0.74). Under CSFQ a TCP's rate estimate swings above α with each window and its packets
+are dropped at random; under FRED a flow with few packets buffered is never dropped. Reno in
+place of Tahoe gives the same picture (CSFQ 0.66-0.74, FRED 0.71-0.94 below N = 16). For many
+flows FRED-1 starves the TCP (below 0.1) and FRED-2 gives it 0.2-0.3, far below CSFQ.
+""",
+    ),
+    Experiment(
+        "fig6a",
+        "csfq98/fig6_chain.toml",
+        "Figure 6(a): UDP-0 across K congested links",
+        sweep=fig6_sweep("udp0", "tcp0"),
+        discussion="""
+The curves' values are lost; the claims carry the paper's findings. Across one to five congested
+links the UDP flow keeps at least 0.92 of its fair share under CSFQ and 0.99 under DRR, while
+FIFO leaves it 0.08 and RED 0.03 (values at five links).
+""",
+    ),
+    Experiment(
+        "fig6b",
+        "csfq98/fig6_chain.toml",
+        "Figure 6(b): TCP-0 across K congested links",
+        sweep=fig6_sweep("tcp0", "udp0"),
+        discussion="""
+The curves' values are lost; the claims carry the paper's findings. The ordering holds at every
+K — DRR (0.73-0.90 of the share), then CSFQ, then FRED-2, with FIFO, RED and FRED-1 near zero —
+but CSFQ's TCP falls from 0.60 of its share across one link to 0.43 across five, below the 0.6
+our tolerance asks of an "effective" discipline: each CSFQ link drops the TCP's packets whenever
+its rate estimate swings above α, and the losses of five links add up. FRED-2 falls faster, from
+0.57 to 0.06.
+""",
+    ),
+    Experiment(
+        "fig7",
+        "csfq98/fig7_rlm.toml",
+        "Figure 7: three RLM flows and a TCP on 4 Mb/s",
+        quick={"run.duration": "300s"},
+        seeds=3,
+        discussion="""
+DRR and CSFQ keep the three RLM receivers near five layers (0.99 Mb/s) and the TCP near its
+megabit: under DRR every flow gets 0.99-1.02 Mb/s, under CSFQ 0.88-1.09. Under FRED the TCP
+takes 1.95 Mb/s and the receivers 0.50-0.73, under RED 2.92 and 0.23-0.43; FIFO leaves two
+receivers at five layers and the third at 0.48 Mb/s while the TCP gets 1.54. The time axis and
+start times of the paper's plots are lost; ours start every flow at once.
+""",
+    ),
+    Experiment(
+        "table1",
+        "csfq98/table1_onoff.toml",
+        "Table 1: an ON-OFF source among 19 TCPs",
+        discussion="""
+CSFQ delivers 1637 of the ON-OFF source's packets (paper 1680) and FRED-2 1421 (paper 1714 †):
+close. DRR lets more through than the paper's 601 (965): our DRR serves a flow's burst from the
+queue it builds, and the source's 100 ms bursts at 10 Mb/s fill its queue before the
+longest-queue drops catch up. RED and FIFO let most through (4491 and 3871; paper 5322 and
+5452). Our source sends 6200-6850 packets a run (the paper's one run, 6758): its ON periods are
+drawn.
+""",
+    ),
+    Experiment(
+        "table2",
+        "csfq98/table2_web.toml",
+        "Table 2: web transfers against a 10 Mb/s UDP",
+        discussion="""
+The ordering holds — DRR (19 ms) and FRED (33 ms) fastest, CSFQ (80 ms) within an order of
+magnitude of them, RED (310 ms) and FIFO (812 ms) far slower — but CSFQ is slower than the
+(remembered, †) 62 ms, DRR faster than 25 ms and RED twice as fast as the paper's 592 ms. The heavy-tailed sizes (Pareto shape 1.06) make every mean noisy; we read
+the printed mean gap of "0.05 ms" as 0.05 s.
+""",
+    ),
+    Experiment(
+        "table3",
+        "csfq98/table3_latency.toml",
+        "Table 3: a 100 ms link",
+        discussion="""
+DRR gives every TCP its 6250 packets (paper 6080), RED about a tenth, as printed (622 against
+628), FIFO less (103 against 378). CSFQ's TCPs get 4722 (paper 5761) and FRED-2's 3991 (paper
+4974): both below the paper by about a fifth, in the same order. FRED-1, dropping every packet while the average
+stays above max_th, starves the TCPs entirely on this long link; the paper's FRED row is not
+that variant.
+""",
+    ),
+    Experiment(
+        "table4-udp",
+        "csfq98/table4_relabeling.toml",
+        "Table 4: relabeling, three UDPs",
+        tables=("udp",),
+        discussion="""
+With relabeling the three UDPs share link 2 within 1% of 3.33 Mb/s (3.32-3.34), as printed. Without it
+(our ablation) flows 1 and 2 keep the labels of link 1 (5 Mb/s), are dropped as if twice as
+fast as they are, and flow 3 takes half of link 2.
+""",
+    ),
+    Experiment(
+        "table4-tcp",
+        "csfq98/table4_relabeling.toml",
+        "Table 4: relabeling, three TCPs",
+        overrides=TABLE4_TCP,
+        tables=("tcp",),
+        discussion="""
+The TCPs get 3.27-3.45 Mb/s, within 4% of 3.33, as in the paper (3.13-3.43). Relabeling changes nothing for them here:
+after link 1's drops, TCP sources slow down and their labels follow their rates.
+""",
+    ),
+)

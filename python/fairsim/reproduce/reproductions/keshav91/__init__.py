@@ -1,0 +1,45 @@
+"""S. Keshav, "Congestion Control in Computer Networks", PhD thesis, UC Berkeley, 1991,
+chapter 6: the eight benchmark scenarios under seven protocol pairs (Tables 6.2–6.11), with
+the utility diagrams and the window and probe traces of Figures 6.3–6.22.
+
+The claims are in `keshav91_claims.py`; the scenario files hold the reconstructions of the
+lost topology figures and the published tables."""
+
+from __future__ import annotations
+
+from fairsim.reproduce.model import Paper
+from fairsim.reproduce.reproductions.keshav91.claims import CLAIMS, TESTED
+from fairsim.reproduce.reproductions.keshav91.experiments import EXPERIMENTS
+from fairsim.reproduce.reproductions.keshav91.figures import FIGURES
+
+PAPER = Paper(
+    id="keshav91",
+    year=1991,
+    title="Congestion Control in Computer Networks, chapter 6",
+    citation="S. Keshav. PhD thesis, University of California, Berkeley, 1991 (UCB/CSD 91/649).",
+    summary="""
+Chapter 6 of the thesis compares seven pairs of source flow control and switch scheduling —
+Generic, Jacobson–Karels, DECbit and Packet-Pair sources with FCFS, Fair Queueing, selective
+DECbit and bit-setting FQ switches — on a suite of eight stress-test scenarios: 80 kb/s slow
+lines, 800 kb/s fast lines, 1000-byte FTP and 40-byte Telnet packets and ACKs, windows of 5,
+dropped packets not charged by FQ. Results are the mean of interval means with their standard
+deviation, the first interval discarded. Every topology figure is lost from our copy of the paper; the
+tables survive.
+""",
+    experiments=EXPERIMENTS,
+    claims=tuple(CLAIMS),
+    tested=TESTED,
+    figures=FIGURES,
+    method="""
+Each scenario runs seven intervals and discards the first, as the thesis does; the interval
+length is ours (200 s, 500 s for the 12–24 s round trips of Scenarios 7 and 8; Scenario 3
+reports its 300–600 s background-off period and its 600–900 s background-on period as the
+thesis does). Our spread is the standard deviation of the interval means over all
+replications, the thesis's over one run. Throughput excludes retransmissions; delay is the mean
+round trip from a packet's first transmission to its acknowledgement, retransmission waits
+included (the thesis's Generic estimator measures so, and its Scenario 7–8 delays of tens of
+seconds above the propagation delay need it). As for the 1989 paper, the switch buffer
+includes the packet being sent and a Generic or DECbit timeout resends only the oldest
+unacknowledged packet (docs/reproductions.md); Packet-Pair's setpoint is 5 packets throughout.
+""",
+)
