@@ -1,7 +1,7 @@
 """Compares the engine's speed at an older commit with the working tree's, on the reference
 benchmark (`examples/bench.rs`), so that a refactor can show it is not slower:
 
-    python3 scripts/bench_ab.py OLD_REV [--rounds 6] [--callgrind] [-- BENCH_ARGS ...]
+    python3 scripts/bench_ab.py OLD_REV [--rounds 6] [--callgrind] [BENCH_ARGS ...]
 
 Builds `examples/bench` for OLD_REV (in a scratch git worktree with its own target folder) and
 for the working tree, then runs the two alternately `--rounds` times (so that a change in the
@@ -63,8 +63,9 @@ def main() -> None:
     parser.add_argument("old")
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--callgrind", action="store_true")
-    parser.add_argument("bench_args", nargs="*", default=["5", "G/FCFS", "G/RD"])
+    parser.add_argument("bench_args", nargs=argparse.REMAINDER)
     args = parser.parse_args()
+    args.bench_args = [a for a in args.bench_args if a != "--"] or ["5", "G/FCFS", "G/RD"]
 
     scratch = Path(tempfile.mkdtemp(prefix="fairsim-ab-"))
     old_tree = scratch / "old"

@@ -17,6 +17,7 @@
 
 use super::controller::{Congestion, Controller};
 use super::reliable::{AveragedReliability, Reliable};
+use super::retransmit::AveragedTimer;
 use super::window::SendWindow;
 use super::{AgentCtx, Series};
 use crate::component::{About, Declaration};
@@ -57,7 +58,10 @@ pub struct Decbit {
 }
 
 /// A DECbit sender, after checking that the parameters make sense.
-pub fn decbit(reliability: &AveragedReliability, cfg: DecbitConfig) -> Result<Reliable<Decbit>, ParamError> {
+pub fn decbit(
+    reliability: &AveragedReliability,
+    cfg: DecbitConfig,
+) -> Result<Reliable<Decbit, AveragedTimer>, ParamError> {
     if !(cfg.decrease > 0.0 && cfg.decrease < 1.0) {
         return Err(ParamError::at("decrease", "a decrease factor is between 0 and 1"));
     }
@@ -136,7 +140,10 @@ mod tests {
         Packet { kind: PacketKind::Ack, seq, echo_seq: echo, congestion: bit, ..Packet::blank() }
     }
 
-    fn sends(d: &mut Reliable<Decbit>, f: impl FnOnce(&mut Reliable<Decbit>, &mut AgentCtx)) -> Vec<u64> {
+    fn sends(
+        d: &mut Reliable<Decbit, AveragedTimer>,
+        f: impl FnOnce(&mut Reliable<Decbit, AveragedTimer>, &mut AgentCtx),
+    ) -> Vec<u64> {
         let mut actions = vec![];
         f(d, &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions));
         actions.iter().filter_map(|a| if let Action::Send { seq } = a { Some(*seq) } else { None }).collect()

@@ -29,6 +29,7 @@
 
 use super::controller::Controller;
 use super::reliable::{AveragedReliability, Reliable};
+use super::retransmit::AveragedTimer;
 use super::window::SendWindow;
 use super::{AgentCtx, Series};
 use crate::component::{About, Declaration};
@@ -53,7 +54,7 @@ impl Controller for FixedWindow {
     }
 }
 
-pub type Generic = Reliable<FixedWindow>;
+pub type Generic = Reliable<FixedWindow, AveragedTimer>;
 
 /// A Generic sender, after checking that the parameters make sense.
 pub fn generic(cfg: &GenericConfig) -> Result<Generic, ParamError> {
@@ -111,10 +112,10 @@ mod tests {
         let a = run(&mut g, 2, |g, c| g.on_ack(&ack(1), c));
         assert_eq!(sends(&a), vec![5]);
         let rtt1 = 0.875 * 1.5 + 0.125 * 2.0;
-        assert_eq!(g.timer.averaged_rtt().unwrap(), rtt1, "averaged from the initial estimate");
+        assert_eq!(g.timer.timer.rtt(), rtt1, "averaged from the initial estimate");
         assert!(a.contains(&Action::SetTimer(RETRANSMIT, Time::from_secs(2) + Time::from_secs_f64(2.0 * rtt1))));
         run(&mut g, 4, |g, c| g.on_ack(&ack(2), c));
-        assert_eq!(g.timer.averaged_rtt().unwrap(), 0.875 * rtt1 + 0.125 * 4.0);
+        assert_eq!(g.timer.timer.rtt(), 0.875 * rtt1 + 0.125 * 4.0);
         assert!(sends(&run(&mut g, 5, |g, c| g.on_ack(&ack(2), c))).is_empty(), "duplicate ACK ignored");
     }
 
@@ -125,11 +126,7 @@ mod tests {
         let a = run(&mut g, 3, |g, c| g.on_timer(RETRANSMIT, c));
         assert_eq!(sends(&a), vec![0, 1, 2, 3, 4], "all unacknowledged packets are resent");
         run(&mut g, 5, |g, c| g.on_ack(&ack(1), c));
-        assert_eq!(
-            g.timer.averaged_rtt().unwrap(),
-            0.875 * 1.5 + 0.125 * 5.0,
-            "sample from the first transmission at t = 0"
-        );
+        assert_eq!(g.timer.timer.rtt(), 0.875 * 1.5 + 0.125 * 5.0, "sample from the first transmission at t = 0");
     }
 
     #[test]

@@ -20,7 +20,7 @@
 
 use super::averaged_timeout::{AveragedTimeout, Resend};
 use super::controller::{Congestion, Controller, NewAck, RttSample};
-use super::retransmit::RetransmitTimer;
+use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
 use super::rto::{Rto, RtoConfig};
 use super::window::{Acked, SendWindow};
 use super::{AgentCtx, Event, Sender, TimerId};
@@ -114,12 +114,14 @@ struct DupAcks {
     recovery: Recovery,
 }
 
-pub struct Reliable<C> {
+/// The reliability layer under controller `C`, with retransmission timer `T` (the TCP family's
+/// unless said otherwise).
+pub struct Reliable<C, T = RtoTimer> {
     pub(super) ctrl: C,
     win: SendWindow,
     /// The flow's window: the controller's window is capped by it.
     cap: u64,
-    pub(super) timer: RetransmitTimer,
+    pub(super) timer: T,
     dupack_rule: Option<DupAcks>,
     dupacks: u32,
     /// In fast recovery until `recover` (the next packet to send when it began) is acknowledged.
@@ -127,7 +129,7 @@ pub struct Reliable<C> {
     recover: u64,
 }
 
-impl<C: Controller> Reliable<C> {
+impl<C: Controller> Reliable<C, RtoTimer> {
     /// The TCP family's layer: Jacobson/Karels RTO, fast retransmit, `recovery`.
     pub fn tcp(cfg: &TcpReliability, recovery: Recovery, ctrl: C) -> Result<Self, ParamError> {
         check_window(cfg.window)?;
@@ -141,20 +143,24 @@ impl<C: Controller> Reliable<C> {
             rttvar_factor: cfg.rttvar_factor,
         };
         rto.check()?;
-        let timer = RetransmitTimer::Rto { rto: Rto::default(), cfg: rto };
+        let timer = RtoTimer { rto: Rto::default(), cfg: rto };
         let dupacks = DupAcks { threshold: cfg.dupack_threshold, recovery };
         Ok(Self::new(ctrl, cfg.window, timer, Some(dupacks)))
     }
+}
 
+impl<C: Controller> Reliable<C, AveragedTimer> {
     /// Generic's layer: the averaged timeout, duplicate ACKs ignored.
     pub fn averaged(cfg: &AveragedReliability, ctrl: C) -> Result<Self, ParamError> {
         check_window(cfg.window)?;
         AveragedTimeout::check(cfg.initial_rtt, cfg.beta, cfg.gain)?;
         let timer = AveragedTimeout::new(cfg.initial_rtt, cfg.beta, cfg.gain);
-        Ok(Self::new(ctrl, cfg.window, RetransmitTimer::Averaged { timer, resend: cfg.retransmit }, None))
+        Ok(Self::new(ctrl, cfg.window, AveragedTimer { timer, resend: cfg.retransmit }, None))
     }
+}
 
-    fn new(ctrl: C, cap: u32, timer: RetransmitTimer, dupack_rule: Option<DupAcks>) -> Self {
+impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
+    fn new(ctrl: C, cap: u32, timer: T, dupack_rule: Option<DupAcks>) -> Self {
         Reliable {
             ctrl,
             win: SendWindow::default(),
@@ -238,7 +244,7 @@ impl<C: Controller> Reliable<C> {
     }
 }
 
-impl<C: Controller> Sender for Reliable<C> {
+impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
     fn on_start(&mut self, ctx: &mut AgentCtx) {
         self.ctrl.on_start(&self.win, ctx);
         self.fill(ctx);

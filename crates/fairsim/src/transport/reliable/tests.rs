@@ -162,10 +162,10 @@ fn karn_takes_no_sample_from_a_retransmitted_packet() {
     h.now = Time::from_secs(3);
     h.call(|t, c| t.on_timer(RETRANSMIT, c)); // packet 0 sent again
     h.ack(1, 3.5);
-    assert_eq!(h.tcp.timer.srtt(), None, "ambiguous: no sample");
+    assert_eq!(h.tcp.timer.rto.srtt(), None, "ambiguous: no sample");
     h.sent_since();
     h.ack(2, 4.0); // packet 1, sent once at 3.5, acknowledged at 4.0
-    assert_eq!(h.tcp.timer.srtt(), Some(0.5));
+    assert_eq!(h.tcp.timer.rto.srtt(), Some(0.5));
 }
 
 #[test]
