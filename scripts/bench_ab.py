@@ -1,7 +1,7 @@
 """Compares the engine's speed at an older commit with the working tree's, on the reference
 benchmark (`examples/bench.rs`), so that a refactor can show it is not slower:
 
-    python3 scripts/bench_ab.py OLD_REV [--rounds 6] [--callgrind] [BENCH_ARGS ...]
+    python3 scripts/bench_ab.py [--rounds 6] [--callgrind] OLD_REV [BENCH_ARGS ...]
 
 Builds `examples/bench` for OLD_REV (in a scratch git worktree with its own target folder) and
 for the working tree, then runs the two alternately `--rounds` times (so that a change in the
