@@ -46,10 +46,10 @@ def events_per_s(binary: Path, args: list[str]) -> dict[str, float]:
     return rows
 
 
-def instructions(binary: Path, pair: str) -> int:
+def instructions(binary: Path, pair: str, overrides: list[str]) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         done = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={scratch}/cg", str(binary), "1", pair],
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={scratch}/cg", str(binary), "1", pair, *overrides],
             capture_output=True,
             text=True,
             check=True,
@@ -85,9 +85,10 @@ def main() -> None:
             o, n = statistics.median(samples["old"][pair]), statistics.median(samples["new"][pair])
             print(f"{pair:<8} {o:>10.2f} {n:>10.2f} {100 * (n / o - 1):>+7.1f}%")
         if args.callgrind:
+            overrides = [a for a in args.bench_args if "=" in a]
             for pair in samples["old"]:
-                o, n = instructions(old, pair), instructions(new, pair)
-                print(f"{pair:<8} instructions (300 s): old {o:,}, new {n:,} ({100 * (n / o - 1):+.2f}%)")
+                o, n = instructions(old, pair, overrides), instructions(new, pair, overrides)
+                print(f"{pair:<8} instructions: old {o:,}, new {n:,} ({100 * (n / o - 1):+.2f}%)")
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(old_tree)], cwd=ROOT, check=False)
 
