@@ -49,7 +49,8 @@ def events_per_s(binary: Path, args: list[str]) -> dict[str, float]:
 def instructions(binary: Path, pair: str, overrides: list[str]) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         done = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={scratch}/cg", str(binary), "1", pair, *overrides],
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={scratch}/cg", str(binary), "1", pair]
+            + overrides,
             capture_output=True,
             text=True,
             check=True,
