@@ -47,10 +47,10 @@ def events_per_s(binary: Path, args: list[str]) -> dict[str, float]:
 
 
 def instructions(binary: Path, pair: str, overrides: list[str]) -> int:
+    valgrind = ["valgrind", "--tool=callgrind"]
     with tempfile.TemporaryDirectory() as scratch:
         done = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={scratch}/cg", str(binary), "1", pair]
-            + overrides,
+            [*valgrind, f"--callgrind-out-file={scratch}/cg", str(binary), "1", pair, *overrides],
             capture_output=True,
             text=True,
             check=True,
