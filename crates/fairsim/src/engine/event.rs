@@ -57,6 +57,9 @@ impl EventQueue {
         self.next_seq += 1;
         // sift up with a hole: move parents down until the entry's place is found
         let mut hole = self.heap.len();
+        if hole == self.heap.capacity() {
+            self.grow();
+        }
         self.heap.push(entry);
         while hole > 0 {
             let parent = (hole - 1) / ARITY;
@@ -67,6 +70,13 @@ impl EventQueue {
             hole = parent;
         }
         self.heap[hole] = entry;
+    }
+
+    /// Out of the hot path: the set grows a few times at the start of a run, then never.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        self.heap.reserve(self.heap.len().max(64));
     }
 
     pub fn pop(&mut self) -> Option<(Time, Event)> {
