@@ -10,7 +10,10 @@
 //!
 //! Conversations get dense indices when the port is built, so classifying a packet is an array
 //! lookup. A conversation's weight is its flow's `weight`; when several flows share a
-//! conversation (key `pair` or `source`), the largest of their weights.
+//! conversation (key `pair` or `source`), the largest of their weights for the fair-queueing
+//! family (each conversation an equal "user", DKS 1989 §2.1), and their sum for DRR
+//! (`total_weight`: a queue shared by connections is weighted by the sum of their capacities,
+//! Hasegawa et al. 2001).
 //!
 //! Disciplines with a fixed number of queues (SFQ, DRR with `queues`) map conversations onto
 //! queues: explicitly by flow name, or by a hash of the conversation mixed with a salt.
@@ -37,6 +40,8 @@ pub struct Classifier {
     /// Conversation of (flow, kind), at index 2·flow + (0 data, 1 ACK).
     conv_of: Vec<u32>,
     weights: Vec<f64>,
+    /// The sum of the weights of the flows in each conversation.
+    totals: Vec<f64>,
 }
 
 fn slot(flow: usize, kind: PacketKind) -> usize {
@@ -48,6 +53,7 @@ impl Classifier {
         let mut ids: HashMap<(u32, u32, u8), u32> = HashMap::new(); // build time only
         let mut conv_of = vec![0; 2 * port.flows.len()];
         let mut weights: Vec<f64> = vec![];
+        let mut totals: Vec<f64> = vec![];
         for (f, meta) in port.flows.iter().enumerate() {
             for kind in [PacketKind::Data, PacketKind::Ack] {
                 let (src, dst) = if kind == PacketKind::Data { (meta.src, meta.dst) } else { (meta.dst, meta.src) };
@@ -60,13 +66,15 @@ impl Classifier {
                 let id = *ids.entry(k).or_insert(next);
                 if id as usize == weights.len() {
                     weights.push(meta.weight);
+                    totals.push(meta.weight);
                 } else {
                     weights[id as usize] = weights[id as usize].max(meta.weight);
+                    totals[id as usize] += meta.weight;
                 }
                 conv_of[slot(f, kind)] = id;
             }
         }
-        Classifier { conv_of, weights }
+        Classifier { conv_of, weights, totals }
     }
 
     #[inline]
@@ -76,6 +84,11 @@ impl Classifier {
 
     pub fn weight(&self, conv: usize) -> f64 {
         self.weights[conv]
+    }
+
+    /// The sum of the weights of the flows in conversation `conv`.
+    pub fn total_weight(&self, conv: usize) -> f64 {
+        self.totals[conv]
     }
 
     pub fn count(&self) -> usize {
@@ -89,6 +102,9 @@ pub struct Buckets {
     /// Explicit queue of a conversation, if its flow was mapped by name.
     fixed: Vec<Option<u32>>,
     pub count: usize,
+    /// Each queue's weight: the sum of the weights of the flows mapped onto it by name, 1 for a
+    /// queue with none (its conversations are hashed, and change with perturbation).
+    pub weights: Vec<f64>,
     salt: u64,
     /// Perturb the hash this often (zero: never), next at `next_perturbation`.
     perturb_every: crate::units::Time,
@@ -108,6 +124,7 @@ impl Buckets {
         }
         crate::limits::check(count, crate::limits::MAX_QUEUES, "queues").map_err(|e| ParamError::at("queues", e))?;
         let mut fixed = vec![None; classifier.count()];
+        let mut weights = vec![0.0; count];
         for (name, &q) in map {
             let f = port
                 .flows
@@ -123,9 +140,13 @@ impl Buckets {
             for kind in [PacketKind::Data, PacketKind::Ack] {
                 fixed[classifier.conv_of[slot(f, kind)] as usize] = Some(q as u32);
             }
+            weights[q] += port.flows[f].weight;
+        }
+        for w in weights.iter_mut().filter(|w| **w == 0.0) {
+            *w = 1.0;
         }
         let zero = crate::units::Time::ZERO;
-        Ok(Buckets { fixed, count, salt: 0, perturb_every: zero, next_perturbation: zero })
+        Ok(Buckets { fixed, count, weights, salt: 0, perturb_every: zero, next_perturbation: zero })
     }
 
     /// Changes the hash function every `every` (SFQ's periodic perturbation).

@@ -7,7 +7,10 @@
 //! the largest packet.
 //!
 //! Parameters and choices:
-//! - `quantum` (1500 B) per unit of flow `weight`;
+//! - `quantum` (1500 B) per unit of flow `weight`; a queue holding several flows (a shared
+//!   conversation, or flows mapped onto one queue) is weighted by the sum of their weights, as
+//!   Hasegawa et al. 2001 weigh a shared queue by the sum of its connections' capacities (it
+//!   used to get the largest weight, or 1 when mapped);
 //! - one queue per conversation (`key`), or `queues = n` with `map = { flow = index, ... }`;
 //!   conversations of unmapped flows are hashed onto the queues. The 2001 comparison
 //!   (Hasegawa et al.) puts four connections in two queues this way;
@@ -19,7 +22,7 @@
 //!   than waiting to be visited.
 
 use super::classify::{Buckets, Classifier, ConversationKey};
-use super::round_robin::{Cost, RoundRobin, RrDrop};
+use super::round_robin::{Cost, RoundRobin, RrDrop, Weighing};
 use super::PortInfo;
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
@@ -33,7 +36,8 @@ use std::collections::HashMap;
 pub struct DrrConfig {
     /// How conversations are told apart.
     pub key: ConversationKey,
-    /// Bytes a queue may send per round, per unit of weight.
+    /// Bytes a queue may send per round, per unit of weight (a queue's weight is the sum of the
+    /// weights of its flows).
     pub quantum: Bytes,
     /// Number of queues when conversations are mapped (`map`); one per conversation when absent.
     pub queues: Option<usize>,
@@ -72,7 +76,7 @@ pub fn drr(cfg: DrrConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
     }
     let classifier = Classifier::new(cfg.key, port);
     let buckets = cfg.queues.map(|n| Buckets::new(n, &cfg.map, &classifier, port)).transpose()?;
-    Ok(RoundRobin::new(classifier, buckets, port, Cost::Bytes, cfg.quantum.0, cfg.drop, cfg.queue_limit))
+    Ok(RoundRobin::new(classifier, buckets, port, Cost::Bytes, cfg.quantum.0, cfg.drop, cfg.queue_limit, Weighing::Sum))
 }
 
 /// The `drr` discipline, as scenarios name it.
@@ -107,6 +111,25 @@ mod tests {
         };
         // first 40 packets: 10 rounds of one 1500-byte and three 500-byte packets
         assert_eq!((bytes(0), bytes(1)), (15_000, 15_000));
+    }
+
+    #[test]
+    fn a_queue_shared_by_flows_is_weighted_by_the_sum_of_their_weights() {
+        // f0 alone in queue 0; f1 and f2 share queue 1: it carries two flows, so twice the bytes
+        let map = HashMap::from([("f0".into(), 0), ("f1".into(), 1), ("f2".into(), 1)]);
+        let cfg = DrrConfig { queues: Some(2), map, ..Default::default() };
+        let mut q = drr(cfg, &port(BufferLimit::Unlimited, &[(0, 1); 3])).unwrap();
+        let arrivals: Vec<_> = (0..60).flat_map(|s| (0..3).map(move |f| (Time::ZERO, pkt(f, s, 1500)))).collect();
+        let r = replay(&mut q, Rate(8_000_000), &arrivals);
+        let alone = r.sent.iter().take(30).filter(|(_, _, p)| p.flow.0 == 0).count();
+        assert_eq!(alone, 10, "one packet in three for the queue of one flow");
+        // and a conversation of two flows (key = pair: both go from node 0 to node 1)
+        let cfg = DrrConfig { key: ConversationKey::Pair, ..Default::default() };
+        let two_pairs = port(BufferLimit::Unlimited, &[(0, 1), (0, 1), (2, 1)]);
+        let mut q = drr(cfg, &two_pairs).unwrap();
+        let r = replay(&mut q, Rate(8_000_000), &arrivals);
+        let alone = r.sent.iter().take(30).filter(|(_, _, p)| p.flow.0 == 2).count();
+        assert_eq!(alone, 10, "the pair of two flows sends two packets a round");
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! the last packet of the longest queue is dropped (Nagle kept "infinite storage").
 
 use super::classify::{Classifier, ConversationKey};
-use super::round_robin::{Cost, RoundRobin, RrDrop};
+use super::round_robin::{Cost, RoundRobin, RrDrop, Weighing};
 use super::PortInfo;
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
@@ -26,7 +26,16 @@ pub struct NagleConfig {
 /// Builds Nagle's round robin.
 pub fn nagle(cfg: NagleConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
     let classifier = Classifier::new(cfg.key, port);
-    Ok(RoundRobin::new(classifier, None, port, Cost::Packets, 1, RrDrop::Longest, BufferLimit::Unlimited))
+    Ok(RoundRobin::new(
+        classifier,
+        None,
+        port,
+        Cost::Packets,
+        1,
+        RrDrop::Longest,
+        BufferLimit::Unlimited,
+        Weighing::Largest,
+    ))
 }
 
 /// The `nagle` discipline, as scenarios name it.

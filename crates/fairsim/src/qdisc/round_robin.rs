@@ -46,6 +46,15 @@ pub struct RoundRobin {
     queue_limit: BufferLimit,
 }
 
+/// How a queue shared by several flows is weighted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Weighing {
+    /// By the sum of their weights (DRR: a shared queue carries all of its connections).
+    Sum,
+    /// By the largest (Nagle's and SFQ's turns: a conversation is one user); hashed queues 1.
+    Largest,
+}
+
 impl RoundRobin {
     /// `quantum` is per unit of weight: bytes (Cost::Bytes) or packets (Cost::Packets).
     pub fn new(
@@ -56,13 +65,15 @@ impl RoundRobin {
         quantum: u64,
         drop: RrDrop,
         queue_limit: BufferLimit,
+        weighing: Weighing,
     ) -> RoundRobin {
         let n = buckets.as_ref().map_or(classifier.count(), |b| b.count);
-        // a queue's weight: its conversation's, or the heaviest conversation mapped onto it
-        let mut weight = vec![1.0f64; n];
-        if buckets.is_none() {
-            weight = (0..n).map(|c| classifier.weight(c)).collect();
-        }
+        let weight = match (&buckets, weighing) {
+            (Some(b), Weighing::Sum) => b.weights.clone(),
+            (Some(_), Weighing::Largest) => vec![1.0; n],
+            (None, Weighing::Sum) => (0..n).map(|c| classifier.total_weight(c)).collect(),
+            (None, Weighing::Largest) => (0..n).map(|c| classifier.weight(c)).collect(),
+        };
         let quantum = weight.iter().map(|w| ((quantum as f64) * w).round().max(1.0) as u64).collect();
         RoundRobin {
             queues: Conversations::new(n, port.buffer, drop == RrDrop::Longest),

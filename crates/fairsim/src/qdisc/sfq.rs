@@ -12,7 +12,7 @@
 //! The new salt comes from the port's random stream, so runs repeat.
 
 use super::classify::{Buckets, Classifier, ConversationKey};
-use super::round_robin::{Cost, RoundRobin, RrDrop};
+use super::round_robin::{Cost, RoundRobin, RrDrop, Weighing};
 use super::PortInfo;
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
@@ -42,7 +42,16 @@ impl Default for SfqConfig {
 pub fn sfq(cfg: SfqConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
     let classifier = Classifier::new(cfg.key, port);
     let buckets = Buckets::new(cfg.queues, &HashMap::new(), &classifier, port)?.perturbed_every(cfg.perturb);
-    Ok(RoundRobin::new(classifier, Some(buckets), port, Cost::Packets, 1, RrDrop::Longest, BufferLimit::Unlimited))
+    Ok(RoundRobin::new(
+        classifier,
+        Some(buckets),
+        port,
+        Cost::Packets,
+        1,
+        RrDrop::Longest,
+        BufferLimit::Unlimited,
+        Weighing::Largest,
+    ))
 }
 
 /// The `sfq` discipline, as scenarios name it.
