@@ -10,7 +10,8 @@
 //!   that covers what was outstanding when it began; the controller inflates and deflates;
 //! - partial ACKs (NewReno, RFC 6582): an ACK during recovery that leaves a hole retransmits it
 //!   at once and stays in recovery, so several losses of one window are repaired without a
-//!   timeout;
+//!   timeout; after a timeout NewReno remembers the highest packet sent (`recover`, §3.2 step 4)
+//!   and duplicate ACKs below it start no fast retransmit (step 1);
 //! - on a timeout the oldest unacknowledged packet and everything after it is sent again
 //!   (go-back-N, as BSD does), or, for Generic's timer with `retransmit = "oldest"`, the oldest
 //!   alone (see `retransmit`).
@@ -124,7 +125,8 @@ pub struct Reliable<C, T = RtoTimer> {
     pub(super) timer: T,
     dupack_rule: Option<DupAcks>,
     dupacks: u32,
-    /// In fast recovery until `recover` (the next packet to send when it began) is acknowledged.
+    /// In fast recovery until `recover` (one past the highest packet sent when it began, or
+    /// when the timer last expired) is acknowledged.
     pub(super) in_recovery: bool,
     recover: u64,
 }
@@ -227,6 +229,11 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         if self.dupacks != rule.threshold {
             return;
         }
+        if rule.recovery == Recovery::NewReno && self.win.una() < self.recover {
+            // RFC 6582 §3.2 step 1: duplicates of packets sent before the last timeout (or
+            // recovery) do not start another fast retransmit
+            return;
+        }
         let flight = self.win.in_flight();
         let missing = self.win.una();
         self.win.resend(missing);
@@ -273,6 +280,8 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
         }
         let flight = self.win.in_flight();
         self.in_recovery = false;
+        // RFC 6582 §3.2 step 4: remember the highest packet sent, for NewReno's step 1
+        self.recover = self.win.high();
         self.dupacks = 0;
         ctx.count(Event::Timeout);
         self.timer.expired(&mut self.win, ctx);

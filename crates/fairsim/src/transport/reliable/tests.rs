@@ -141,6 +141,22 @@ fn newreno_repairs_two_losses_of_one_window_with_partial_acks() {
 }
 
 #[test]
+fn newreno_does_not_fast_retransmit_on_duplicates_of_what_was_sent_before_a_timeout() {
+    for (recovery, resent) in [(Recovery::NewReno, false), (Recovery::Reno, true)] {
+        let mut h = Harness::new(recovery, TcpConfig { initial_cwnd: 10.0, ..cfg() });
+        h.sent_since();
+        h.now = h.timer.unwrap();
+        h.call(|t, c| t.on_timer(RETRANSMIT, c));
+        assert_eq!(h.sent_since(), vec![0], "go-back-N from the oldest");
+        // packets 1-3 of the first flight arrive late: three duplicate ACKs asking for 0
+        for _ in 0..3 {
+            h.ack(0, 3.5);
+        }
+        assert_eq!(h.sent_since().contains(&0), resent, "{recovery:?} (RFC 6582 §3.2 steps 1 and 4)");
+    }
+}
+
+#[test]
 fn timeouts_back_off_exponentially_and_go_back_n() {
     let mut h = Harness::new(Recovery::Reno, TcpConfig { initial_cwnd: 4.0, ..cfg() });
     h.sent_since();
