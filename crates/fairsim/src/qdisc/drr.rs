@@ -22,7 +22,7 @@
 //!   than waiting to be visited.
 
 use super::classify::{Buckets, Classifier, ConversationKey};
-use super::round_robin::{Cost, RoundRobin, RrDrop, Weighing};
+use super::round_robin::{Cost, RoundRobin, RrDrop, Turns, Weighing};
 use super::PortInfo;
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
@@ -76,7 +76,14 @@ pub fn drr(cfg: DrrConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
     }
     let classifier = Classifier::new(cfg.key, port);
     let buckets = cfg.queues.map(|n| Buckets::new(n, &cfg.map, &classifier, port)).transpose()?;
-    Ok(RoundRobin::new(classifier, buckets, port, Cost::Bytes, cfg.quantum.0, cfg.drop, cfg.queue_limit, Weighing::Sum))
+    Ok(RoundRobin::new(
+        classifier,
+        buckets,
+        port,
+        Turns { cost: Cost::Bytes, quantum: cfg.quantum.0, weighing: Weighing::Sum },
+        cfg.drop,
+        cfg.queue_limit,
+    ))
 }
 
 /// The `drr` discipline, as scenarios name it.

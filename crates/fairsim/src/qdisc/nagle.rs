@@ -9,7 +9,7 @@
 //! the last packet of the longest queue is dropped (Nagle kept "infinite storage").
 
 use super::classify::{Classifier, ConversationKey};
-use super::round_robin::{Cost, RoundRobin, RrDrop, Weighing};
+use super::round_robin::{Cost, RoundRobin, RrDrop, Turns, Weighing};
 use super::PortInfo;
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
@@ -30,11 +30,9 @@ pub fn nagle(cfg: NagleConfig, port: &PortInfo) -> Result<RoundRobin, ParamError
         classifier,
         None,
         port,
-        Cost::Packets,
-        1,
+        Turns { cost: Cost::Packets, quantum: 1, weighing: Weighing::Largest },
         RrDrop::Longest,
         BufferLimit::Unlimited,
-        Weighing::Largest,
     ))
 }
 

@@ -55,18 +55,25 @@ pub enum Weighing {
     Largest,
 }
 
+/// What a queue may send per round: `quantum` per unit of weight, in bytes (`Cost::Bytes`) or
+/// packets (`Cost::Packets`), a queue's weight found by `weighing`.
+#[derive(Copy, Clone, Debug)]
+pub struct Turns {
+    pub cost: Cost,
+    pub quantum: u64,
+    pub weighing: Weighing,
+}
+
 impl RoundRobin {
-    /// `quantum` is per unit of weight: bytes (Cost::Bytes) or packets (Cost::Packets).
     pub fn new(
         classifier: Classifier,
         buckets: Option<Buckets>,
         port: &PortInfo,
-        cost: Cost,
-        quantum: u64,
+        turns: Turns,
         drop: RrDrop,
         queue_limit: BufferLimit,
-        weighing: Weighing,
     ) -> RoundRobin {
+        let Turns { cost, quantum, weighing } = turns;
         let n = buckets.as_ref().map_or(classifier.count(), |b| b.count);
         let weight = match (&buckets, weighing) {
             (Some(b), Weighing::Sum) => b.weights.clone(),

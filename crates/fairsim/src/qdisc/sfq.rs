@@ -12,7 +12,7 @@
 //! The new salt comes from the port's random stream, so runs repeat.
 
 use super::classify::{Buckets, Classifier, ConversationKey};
-use super::round_robin::{Cost, RoundRobin, RrDrop, Weighing};
+use super::round_robin::{Cost, RoundRobin, RrDrop, Turns, Weighing};
 use super::PortInfo;
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
@@ -46,11 +46,9 @@ pub fn sfq(cfg: SfqConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
         classifier,
         Some(buckets),
         port,
-        Cost::Packets,
-        1,
+        Turns { cost: Cost::Packets, quantum: 1, weighing: Weighing::Largest },
         RrDrop::Longest,
         BufferLimit::Unlimited,
-        Weighing::Largest,
     ))
 }
 
