@@ -32,6 +32,7 @@ pub struct NewAck {
 /// retransmissions give samples too, unlike the retransmission timer's Karn-filtered ones).
 #[derive(Copy, Clone, Debug)]
 pub struct RttSample {
+    /// The round trip, seconds.
     pub rtt_s: f64,
     /// The cumulative ACK (next packet expected).
     pub ack: u64,
@@ -49,6 +50,9 @@ pub enum Congestion {
     Timeout,
 }
 
+/// A congestion controller: it decides the window and nothing else (no sends, no timers), told
+/// of ACKs, round trips and losses by the reliability layer in the order the module's
+/// documentation gives; every event has an empty default but `window`.
 pub trait Controller: Send + Sync + 'static {
     /// Packets that may be outstanding; the layer caps it by the flow's window and sends at
     /// least one.
