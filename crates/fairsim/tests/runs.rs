@@ -335,3 +335,35 @@ fn a_disabled_flow_is_left_out() {
     let both = Scenario::parse(&text, "t.toml", &["flows.b.enabled=true".into()]).unwrap();
     assert_eq!(both.flows.len(), 2);
 }
+
+#[test]
+fn start_jitter_gives_each_seed_its_own_start_phases_and_the_resolved_file_repeats_them() {
+    let flows = "[flows]\nf1 = { src = \"a\", dst = \"b\", app = \"ftp\" }\nf2 = { src = \"a\", dst = \"b\", app = \"ftp\", start = \"1s\", start_jitter = \"0s\" }\nf3 = { src = \"a\", dst = \"b\", app = \"ftp\", start = \"2s\" }\n";
+    let text = format!(
+        "{}{flows}",
+        TWO_HOPS.replace("interval = \"20s\"\n", "interval = \"20s\"\nstart_jitter = \"200ms\"\n")
+    );
+    let sc = parse(&text);
+    let starts = |seed| sc.starts(seed);
+    assert_eq!(starts(1), starts(1), "a seed repeats its draws");
+    assert_ne!(starts(1)[0], starts(2)[0], "seeds differ");
+    assert_eq!(starts(1)[1], Time::from_secs(1), "a flow's own start_jitter = 0s wins over the run's");
+    for seed in 1..20 {
+        let s = starts(seed);
+        assert!(s[0] < Time::from_millis(200) && (Time::from_secs(2)..Time::from_millis(2200)).contains(&s[2]));
+    }
+    // a flow's draw comes from its own stream: taking f2's jitter away moves no other flow
+    let without = parse(&text.replace(", start_jitter = \"0s\"", ""));
+    assert_eq!((without.starts(3)[0], without.starts(3)[2]), (sc.starts(3)[0], sc.starts(3)[2]));
+    // the run starts its flows there, and the resolved scenario writes the drawn starts out
+    let mut sim = Simulation::new(&sc, None, Some(4)).unwrap();
+    sim.run();
+    assert_eq!(sim.flows().iter().map(|f| f.start).collect::<Vec<_>>(), sc.starts(4));
+    let resolved = Scenario::parse(&sc.resolved_toml("default", 4).unwrap(), "resolved.toml", &[]).unwrap();
+    let strip = |mut r: RunReport| {
+        r.scenario.clear();
+        fingerprint(r)
+    };
+    assert_eq!(strip(sim.report()), strip(simulate(&resolved, None, None)));
+    assert!(resolved.flows.iter().all(|f| f.start_jitter == Time::ZERO));
+}

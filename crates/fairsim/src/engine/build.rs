@@ -42,6 +42,7 @@ pub(super) fn flows(
     let mut flows = vec![];
     let mut resolved_transports = vec![];
     let draws = scenario.draws(seed);
+    let starts = scenario.starts(seed);
     for (i, spec) in scenario.flows.iter().enumerate() {
         let id = FlowId::from_idx(i);
         let sender = built(scenario, scenario.build_sender(id, pair, seed))?;
@@ -73,7 +74,7 @@ pub(super) fn flows(
             drop_tally: vec![],
             completed_at: None,
             trace: scenario.run.trace.contains(&id).then(Vec::new),
-            start: draws[i].map_or(spec.start, |(at, _)| at),
+            start: starts[i],
             drawn_packets: draws[i].map(|(_, n)| n),
         });
         resolved_transports.push(resolved);

@@ -136,6 +136,8 @@ pub struct FlowSpec {
     pub packet_size: u32,
     pub ack_size: u32,
     pub start: Time,
+    /// Each run delays the start by a uniform draw from [0, start_jitter) (`Scenario::starts`).
+    pub start_jitter: Time,
     pub stop: Option<Time>,
     /// Whether the sink acknowledges data packets.
     pub acks: bool,
@@ -286,6 +288,25 @@ impl Scenario {
             out[i] = Some((*at, packets));
         }
         out
+    }
+
+    /// When each flow starts in a run with `seed`: a `web` transfer when its draw says, any other
+    /// flow at its `start` delayed by a uniform draw from [0, start_jitter), in whole
+    /// nanoseconds, from the flow's own stream (so a flow's jitter changes no other flow's).
+    pub fn starts(&self, seed: u64) -> Vec<Time> {
+        let draws = self.draws(seed);
+        self.flows
+            .iter()
+            .zip(draws)
+            .map(|(f, drawn)| match drawn {
+                Some((at, _)) => at,
+                None if f.start_jitter > Time::ZERO => {
+                    let mut rng = crate::rng::stream(seed, &format!("start:{}", f.name));
+                    f.start + Time(rand::Rng::random_range(&mut rng, 0..f.start_jitter.0))
+                }
+                None => f.start,
+            })
+            .collect()
     }
 
     /// The flow control of `flow` under `pair` (`None` = open loop): the pair's choice for this

@@ -96,13 +96,15 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
 
     let mut flows = Table::new();
     let draws = sc.draws(seed);
+    let starts = sc.starts(seed);
     for (i, f) in sc.flows.iter().enumerate() {
         let mut t = Table::new();
         t.insert("src".into(), s(sc.node_name(f.src)));
         t.insert("dst".into(), s(sc.node_name(f.dst)));
         app_fields(&mut t, f);
-        // a web transfer is written as the FTP it is in this run: its drawn size and start
-        let (start, drawn) = draws[i].map_or((f.start, None), |(at, n)| (at, Some(n)));
+        // a web transfer is written as the FTP it is in this run: its drawn size and start; any
+        // flow's start as drawn with its jitter, which the resolved file then leaves out
+        let (start, drawn) = (starts[i], draws[i].map(|(_, n)| n));
         if let Some(n) = drawn {
             t.insert("size".into(), s(Bytes(n * f.packet_size as u64)));
         }

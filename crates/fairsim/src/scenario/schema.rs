@@ -72,6 +72,9 @@ pub struct RawRun {
     pub trace: Option<Vec<String>>,
     /// Ports whose queue length is recorded over time; `"*"`: all.
     pub trace_queues: Option<Vec<String>>,
+    /// Every flow's start is delayed by a uniform draw from [0, start_jitter), unless the flow
+    /// says otherwise.
+    pub start_jitter: Option<Time>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -111,6 +114,8 @@ pub struct RawFlow {
     pub packet_size: Option<Bytes>,
     pub ack_size: Option<Bytes>,
     pub start: Option<Time>,
+    /// The start is delayed by a uniform draw from [0, start_jitter), for each seed.
+    pub start_jitter: Option<Time>,
     pub stop: Option<Time>,
     pub route: Option<Vec<String>>,
     pub acks: Option<bool>,

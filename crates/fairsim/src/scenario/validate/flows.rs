@@ -106,6 +106,7 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
         packet_size,
         ack_size,
         start,
+        start_jitter: f.start_jitter.or(run.start_jitter).unwrap_or(Time::ZERO),
         stop: f.stop,
         acks,
         weight,
