@@ -41,8 +41,7 @@ pub(super) fn flows(
 ) -> Result<(Vec<FlowState>, Vec<Option<Component>>)> {
     let mut flows = vec![];
     let mut resolved_transports = vec![];
-    let draws = scenario.draws(seed);
-    let starts = scenario.starts(seed);
+    let drawn = scenario.drawn(seed);
     for (i, spec) in scenario.flows.iter().enumerate() {
         let id = FlowId::from_idx(i);
         let sender = built(scenario, scenario.build_sender(id, pair, seed))?;
@@ -74,8 +73,8 @@ pub(super) fn flows(
             drop_tally: vec![],
             completed_at: None,
             trace: scenario.run.trace.contains(&id).then(Vec::new),
-            start: starts[i],
-            drawn_packets: draws[i].map(|(_, n)| n),
+            start: drawn[i].0,
+            drawn_packets: drawn[i].1,
         });
         resolved_transports.push(resolved);
     }

@@ -290,23 +290,28 @@ impl Scenario {
         out
     }
 
-    /// When each flow starts in a run with `seed`: a `web` transfer when its draw says, any other
-    /// flow at its `start` delayed by a uniform draw from [0, start_jitter), in whole
-    /// nanoseconds, from the flow's own stream (so a flow's jitter changes no other flow's).
-    pub fn starts(&self, seed: u64) -> Vec<Time> {
-        let draws = self.draws(seed);
+    /// Each flow's start in a run with `seed`, and a `web` transfer's drawn size in packets: a
+    /// transfer starts when its draw says, any other flow at its `start` delayed by a uniform
+    /// draw from [0, start_jitter), in whole nanoseconds, from the flow's own stream (so a flow's
+    /// jitter changes no other flow's).
+    pub fn drawn(&self, seed: u64) -> Vec<(Time, Option<u64>)> {
         self.flows
             .iter()
-            .zip(draws)
+            .zip(self.draws(seed))
             .map(|(f, drawn)| match drawn {
-                Some((at, _)) => at,
+                Some((at, packets)) => (at, Some(packets)),
                 None if f.start_jitter > Time::ZERO => {
                     let mut rng = crate::rng::stream(seed, &format!("start:{}", f.name));
-                    f.start + Time(rand::Rng::random_range(&mut rng, 0..f.start_jitter.0))
+                    (f.start + Time(rand::Rng::random_range(&mut rng, 0..f.start_jitter.0)), None)
                 }
-                None => f.start,
+                None => (f.start, None),
             })
             .collect()
+    }
+
+    /// When each flow starts in a run with `seed` (see `drawn`).
+    pub fn starts(&self, seed: u64) -> Vec<Time> {
+        self.drawn(seed).into_iter().map(|(start, _)| start).collect()
     }
 
     /// The flow control of `flow` under `pair` (`None` = open loop): the pair's choice for this
@@ -374,13 +379,24 @@ impl Scenario {
         })
     }
 
+    /// The discipline `spec` built for port `p`, with its parameters resolved.
+    fn qdisc_from(&self, spec: &Component, p: PortId) -> Result<(Box<dyn Qdisc>, Params), Problem> {
+        let kind = Self::qdisc_kind(spec)?;
+        kind.build(&spec.params, &self.port_info(p)).map_err(|e| Problem::from_param(&spec.path, e))
+    }
+
+    /// The transport `spec` built for flow `f` in a run seeded with `seed`, with its parameters
+    /// resolved.
+    fn sender_from(&self, spec: &Component, f: FlowId, seed: u64) -> Result<(Box<dyn Sender>, Params), Problem> {
+        let kind = Self::transport_kind(spec)?;
+        transport::build(kind, &spec.params, &self.flow_info(f, seed)).map_err(|e| Problem::from_param(&spec.path, e))
+    }
+
     /// The discipline of port `p` under `pair` with every parameter resolved, checked by
     /// building it once (validation does this for every pair).
     fn configure_qdisc(&self, p: PortId, pair: &PairSpec) -> Result<Component, Problem> {
         let spec = self.port_qdisc(&self.ports[p.idx()], pair);
-        let kind = Self::qdisc_kind(&spec)?;
-        let (_, params) =
-            kind.build(&spec.params, &self.port_info(p)).map_err(|e| Problem::from_param(&spec.path, e))?;
+        let (_, params) = self.qdisc_from(&spec, p)?;
         Ok(Component { params, ..spec })
     }
 
@@ -388,18 +404,14 @@ impl Scenario {
     /// checked by building it once.
     fn configure_transport(&self, f: FlowId, pair: &PairSpec) -> Result<Option<Component>, Problem> {
         let Some(spec) = self.flow_transport(&self.flows[f.idx()], pair) else { return Ok(None) };
-        let kind = Self::transport_kind(&spec)?;
-        let (_, params) = transport::build(kind, &spec.params, &self.flow_info(f, self.run.seed))
-            .map_err(|e| Problem::from_param(&spec.path, e))?;
+        let (_, params) = self.sender_from(&spec, f, self.run.seed)?;
         Ok(Some(Component { params, ..spec }))
     }
 
     /// A fresh discipline for port `p` under `pair`, from its resolved configuration.
     pub fn build_qdisc(&self, p: PortId, pair: &PairSpec) -> Result<(Box<dyn Qdisc>, Component), Problem> {
         let spec = &self.components(pair).qdiscs[p.idx()];
-        let kind = Self::qdisc_kind(spec)?;
-        let (q, _) = kind.build(&spec.params, &self.port_info(p)).map_err(|e| Problem::from_param(&spec.path, e))?;
-        Ok((q, spec.clone()))
+        Ok((self.qdisc_from(spec, p)?.0, spec.clone()))
     }
 
     /// A fresh sender for flow `f` under `pair` (`None` = open loop), from its resolved
@@ -413,10 +425,7 @@ impl Scenario {
         seed: u64,
     ) -> Result<Option<(Box<dyn Sender>, Component)>, Problem> {
         let Some(spec) = &self.components(pair).transports[f.idx()] else { return Ok(None) };
-        let kind = Self::transport_kind(spec)?;
-        let (s, _) = transport::build(kind, &spec.params, &self.flow_info(f, seed))
-            .map_err(|e| Problem::from_param(&spec.path, e))?;
-        Ok(Some((s, spec.clone())))
+        Ok(Some((self.sender_from(spec, f, seed)?.0, spec.clone())))
     }
 
     /// Resolves every pair's components once (validation's last step): each is built, so a bad

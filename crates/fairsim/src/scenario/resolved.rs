@@ -95,8 +95,7 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
     doc.insert("links".into(), Value::Table(links));
 
     let mut flows = Table::new();
-    let draws = sc.draws(seed);
-    let starts = sc.starts(seed);
+    let drawn = sc.drawn(seed);
     for (i, f) in sc.flows.iter().enumerate() {
         let mut t = Table::new();
         t.insert("src".into(), s(sc.node_name(f.src)));
@@ -104,8 +103,8 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
         app_fields(&mut t, f);
         // a web transfer is written as the FTP it is in this run: its drawn size and start; any
         // flow's start as drawn with its jitter, which the resolved file then leaves out
-        let (start, drawn) = (starts[i], draws[i].map(|(_, n)| n));
-        if let Some(n) = drawn {
+        let (start, packets) = drawn[i];
+        if let Some(n) = packets {
             t.insert("size".into(), s(Bytes(n * f.packet_size as u64)));
         }
         let transport = match &sc.components(pair).transports[i] {
