@@ -38,6 +38,19 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
     if start >= run.duration && run.duration > Time::ZERO {
         pb.add(&at("start"), format!("the flow starts at {start}, after the run ends ({})", run.duration));
     }
+    let start_jitter = f.start_jitter.or(run.start_jitter).unwrap_or(Time::ZERO);
+    if start < run.duration && start.0.saturating_add(start_jitter.0) > run.duration.0 {
+        // named where it was written: the flow's own, or the run's for every flow
+        let path: Vec<&str> =
+            if f.start_jitter.is_some() { at("start_jitter").to_vec() } else { vec!["run", "start_jitter"] };
+        pb.add(
+            &path,
+            format!(
+                "flow `{name}` could start as late as {start} + {start_jitter}, after the run ends ({})",
+                run.duration
+            ),
+        );
+    }
     if let Some(stop) = f.stop {
         if stop <= start {
             pb.add(&at("stop"), format!("the flow stops ({stop}) before it starts ({start})"));
@@ -106,7 +119,7 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
         packet_size,
         ack_size,
         start,
-        start_jitter: f.start_jitter.or(run.start_jitter).unwrap_or(Time::ZERO),
+        start_jitter,
         stop: f.stop,
         acks,
         weight,
@@ -206,6 +219,21 @@ mod tests {
         assert_eq!(
             flow("src = \"a\", dst = \"b\", app = \"cbr\", rate = \"1kbps\", window = 3"),
             one("flows.f.window", "`window` applies only to flow-controlled flows")
+        );
+    }
+
+    #[test]
+    fn a_start_jitter_may_not_carry_a_start_past_the_run() {
+        assert_eq!(flow("src = \"a\", dst = \"b\", app = \"ftp\", start = \"9s\", start_jitter = \"1s\""), vec![]);
+        assert_eq!(
+            flow("src = \"a\", dst = \"b\", app = \"ftp\", start = \"9s\", start_jitter = \"2s\""),
+            one("flows.f.start_jitter", "flow `f` could start as late as 9s + 2s, after the run ends (10s)")
+        );
+        let run_wide =
+            problems(&net("start_jitter = \"11s\"", "[flows]\nf = { src = \"a\", dst = \"b\", app = \"ftp\" }\n"));
+        assert_eq!(
+            run_wide,
+            one("run.start_jitter", "flow `f` could start as late as 0s + 11s, after the run ends (10s)")
         );
     }
 
