@@ -367,3 +367,37 @@ fn start_jitter_gives_each_seed_its_own_start_phases_and_the_resolved_file_repea
     assert_eq!(strip(sim.report()), strip(simulate(&resolved, None, None)));
     assert!(resolved.flows.iter().all(|f| f.start_jitter == Time::ZERO));
 }
+
+#[test]
+fn clock_jitter_moves_phases_without_changing_any_rate_and_the_resolved_file_repeats_it() {
+    // A CBR at exactly half the bottleneck's rate beside a Generic FTP, as in the thesis's
+    // Scenario 3 (issue 12 §2; scripts/phase_locks.py measures the locks themselves): a host
+    // clock late by up to one packet time (100 ms) moves each instant and timeout at random,
+    // and the CBR's nominal schedule, so its rate, is unchanged.
+    let flows = "[flows]\nftp = { src = \"a\", dst = \"b\", app = \"ftp\", window = 15 }\n\
+                 cbr = { src = \"a\", dst = \"b\", app = \"cbr\", rate = \"40kbps\", acks = false }\n";
+    let exact = parse(&format!("{TWO_HOPS}{flows}"));
+    let noisy_text = format!(
+        "{}{flows}",
+        TWO_HOPS.replace("interval = \"20s\"\n", "interval = \"20s\"\nclock_jitter = \"100ms\"\n")
+    );
+    let noisy = parse(&noisy_text);
+    let sent = |r: &RunReport| r.flows[1].run_totals.sent;
+    let (a, b, c) = (simulate(&exact, None, Some(1)), simulate(&noisy, None, Some(1)), simulate(&noisy, None, Some(2)));
+    assert_eq!(sent(&a), 500, "5 packets/s for 100 s");
+    assert!(
+        (499..=500).contains(&sent(&b)) && (499..=500).contains(&sent(&c)),
+        "the last instant may fall past the end"
+    );
+    assert_ne!(fingerprint(b.clone()), fingerprint(c.clone()), "each seed has its own noise");
+    assert_eq!(fingerprint(b.clone()), fingerprint(simulate(&noisy, None, Some(1))), "and repeats it");
+    assert_ne!(a.flows[1].run_totals.delivered, b.flows[1].run_totals.delivered, "the noise moves the phases");
+    // the resolved scenario keeps the jitter, so it repeats the run
+    let resolved = Scenario::parse(&noisy.resolved_toml("default", 1).unwrap(), "resolved.toml", &[]).unwrap();
+    assert_eq!(resolved.run.clock_jitter, Time::from_millis(100));
+    let strip = |mut r: RunReport| {
+        r.scenario.clear();
+        fingerprint(r)
+    };
+    assert_eq!(strip(b), strip(simulate(&resolved, None, Some(1))));
+}

@@ -26,10 +26,10 @@ impl Simulation {
         let flow = &mut self.flows[f.idx()];
         match action {
             Action::Send { seq } => self.send_data(f, seq),
-            Action::SetTimer(id, at) => {
-                if let Some(t) = flow.timers[id.0 as usize].set(at.max(now)) {
-                    self.events.push(t, Event::Timer(f, id));
-                }
+            Action::SetTimer(id, at) => self.arm(f, id, at),
+            Action::SetTimeout(id, at) => {
+                let at = flow.clock.late(at);
+                self.arm(f, id, at)
             }
             Action::CancelTimer(id) => flow.timers[id.0 as usize].cancel(),
             Action::Count(event) => {
@@ -48,6 +48,12 @@ impl Simulation {
                     }
                 }
             }
+        }
+    }
+
+    fn arm(&mut self, f: FlowId, id: crate::timer::TimerId, at: crate::units::Time) {
+        if let Some(t) = self.flows[f.idx()].timers[id.0 as usize].set(at.max(self.now)) {
+            self.events.push(t, Event::Timer(f, id));
         }
     }
 }

@@ -2,10 +2,11 @@
 
 use crate::error::{Error, Result};
 use crate::net::{FlowId, PortId};
-use crate::node::{FlowEnds, FlowState, Port, PortSetup};
+use crate::node::{FlowEnds, FlowState, HostClock, Port, PortSetup};
 use crate::rng;
 use crate::scenario::{Component, PairSpec, Problem, Scenario};
 use crate::traffic::TimedSource;
+use crate::units::Time;
 
 fn built<T>(scenario: &Scenario, r: std::result::Result<T, Problem>) -> Result<T> {
     r.map_err(|p| Error::Usage(format!("{}: {}: {}", scenario.file, crate::error::dotted(&p.path), p.message)))
@@ -65,6 +66,8 @@ pub(super) fn flows(
             highest_ack: 0,
             first_sent: Default::default(),
             timers: Default::default(),
+            clock: HostClock::new(scenario.run.clock_jitter, seed, &spec.name),
+            app_due: Time::ZERO,
             rng: rng::stream(seed, &format!("flow:{}", spec.name)),
             data_route: spec.data_route.clone(),
             ack_route: spec.ack_route.clone(),

@@ -239,7 +239,7 @@ impl Simulation {
             let seq = flow.next_new_seq;
             self.send_data(f, seq);
         }
-        let next = self.flows[f.idx()].next_app_packet(self.now);
+        let next = self.flows[f.idx()].next_app_packet();
         if next < self.scenario.run.duration {
             self.events.push(next, Event::AppPacket(f));
         }

@@ -3,6 +3,7 @@
 //! takes data and builds the ACK. Hosts are infinitely fast (thesis §6.5): each verb happens at
 //! the instant its packet arrives.
 
+use super::HostClock;
 use crate::net::{FlowId, NodeId, Packet, PacketKind, PortId};
 use crate::rng::SimRng;
 use crate::stats::FlowCounters;
@@ -45,6 +46,11 @@ pub struct FlowState {
     /// for the round trip from first transmission.
     pub first_sent: std::collections::VecDeque<Time>,
     pub timers: [TimerSlot; TIMERS_PER_FLOW],
+    /// How late the hosts' timeouts and the timed application's instants are.
+    pub clock: HostClock,
+    /// When the timed application's next packet is due by its own schedule (its clock may make
+    /// it late).
+    pub app_due: Time,
     pub rng: SimRng,
     pub data_route: Vec<PortId>,
     pub ack_route: Vec<PortId>,
@@ -157,7 +163,7 @@ impl FlowState {
     }
 
     /// The application `app` starts at `now`; returns when a timed application produces its
-    /// first packet.
+    /// first packet (late by the hosts' clock).
     pub fn start_app(&mut self, app: &App, now: Time) -> Option<Time> {
         if let App::Ftp { packets } = *app {
             let packets = self.drawn_packets.or(packets);
@@ -165,7 +171,8 @@ impl FlowState {
             self.app_limit = packets.unwrap_or(u64::MAX);
         }
         let source = self.source.as_mut()?;
-        Some(source.first(now, &mut self.rng))
+        self.app_due = source.first(now, &mut self.rng);
+        Some(self.clock.late(self.app_due))
     }
 
     /// The application stops producing data; what it already produced is still sent. An FTP's
@@ -177,9 +184,11 @@ impl FlowState {
         }
     }
 
-    /// When the timed application, which just produced a packet at `now`, produces the next.
-    pub fn next_app_packet(&mut self, now: Time) -> Time {
-        self.source.as_mut().expect("timed application").next(now, &mut self.rng)
+    /// When the timed application, which just produced a packet, produces the next: its
+    /// schedule runs from when that packet was due, not from when the clock let it out.
+    pub fn next_app_packet(&mut self) -> Time {
+        self.app_due = self.source.as_mut().expect("timed application").next(self.app_due, &mut self.rng);
+        self.clock.late(self.app_due)
     }
 
     /// Ends the measurement interval under way.
@@ -220,6 +229,8 @@ mod tests {
             highest_ack: 0,
             first_sent: Default::default(),
             timers: Default::default(),
+            clock: HostClock::exact(),
+            app_due: Time::ZERO,
             rng: crate::rng::stream(1, "test"),
             data_route: vec![PortId(7)],
             ack_route: vec![PortId(8)],

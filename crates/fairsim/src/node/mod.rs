@@ -3,8 +3,10 @@
 //! taking them). They never touch the event queue: each verb returns what the loop must
 //! schedule, so `engine` stays a thin dispatcher.
 
+pub mod clock;
 pub mod host;
 pub mod port;
 
+pub use clock::HostClock;
 pub use host::{FlowEnds, FlowState};
 pub use port::{Port, PortSetup, PortTrace, MAX_QUEUE_PACKETS};

@@ -75,6 +75,9 @@ pub struct RawRun {
     /// Every flow's start is delayed by a uniform draw from [0, start_jitter), unless the flow
     /// says otherwise.
     pub start_jitter: Option<Time>,
+    /// Every host timeout and every instant of a timed application fires late by a uniform
+    /// draw from [0, clock_jitter), for each seed: a host's clock noise, which breaks phase locks.
+    pub clock_jitter: Option<Time>,
 }
 
 #[derive(Debug, Deserialize)]

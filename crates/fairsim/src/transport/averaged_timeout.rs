@@ -65,7 +65,7 @@ impl AveragedTimeout {
     }
 
     pub fn restart(&mut self, ctx: &mut AgentCtx) {
-        ctx.set_timer(RETRANSMIT, ctx.now + Time::from_secs_f64(self.beta * self.rtt));
+        ctx.set_timeout(RETRANSMIT, ctx.now + Time::from_secs_f64(self.beta * self.rtt));
         self.armed = true;
     }
 

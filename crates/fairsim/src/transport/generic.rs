@@ -102,7 +102,7 @@ mod tests {
         let mut g = generic(&GenericConfig::default()).unwrap();
         let a = run(&mut g, 0, |g, c| g.on_start(c));
         assert_eq!(sends(&a), vec![0, 1, 2, 3, 4]);
-        assert!(a.contains(&Action::SetTimer(RETRANSMIT, Time::from_secs(3))), "β·initial_rtt = 2 × 1.5 s");
+        assert!(a.contains(&Action::SetTimeout(RETRANSMIT, Time::from_secs(3))), "β·initial_rtt = 2 × 1.5 s");
     }
 
     #[test]
@@ -113,7 +113,7 @@ mod tests {
         assert_eq!(sends(&a), vec![5]);
         let rtt1 = 0.875 * 1.5 + 0.125 * 2.0;
         assert_eq!(g.timer.timer.rtt(), rtt1, "averaged from the initial estimate");
-        assert!(a.contains(&Action::SetTimer(RETRANSMIT, Time::from_secs(2) + Time::from_secs_f64(2.0 * rtt1))));
+        assert!(a.contains(&Action::SetTimeout(RETRANSMIT, Time::from_secs(2) + Time::from_secs_f64(2.0 * rtt1))));
         run(&mut g, 4, |g, c| g.on_ack(&ack(2), c));
         assert_eq!(g.timer.timer.rtt(), 0.875 * rtt1 + 0.125 * 4.0);
         assert!(sends(&run(&mut g, 5, |g, c| g.on_ack(&ack(2), c))).is_empty(), "duplicate ACK ignored");
@@ -135,7 +135,7 @@ mod tests {
         run(&mut g, 0, |g, c| g.on_start(c));
         let a = run(&mut g, 3, |g, c| g.on_timer(RETRANSMIT, c));
         assert_eq!(sends(&a), vec![0], "only the oldest goes again");
-        assert!(a.contains(&Action::SetTimer(RETRANSMIT, Time::from_secs(6))), "and the timer restarts");
+        assert!(a.contains(&Action::SetTimeout(RETRANSMIT, Time::from_secs(6))), "and the timer restarts");
         // its ACK covers the four packets that arrived after it; the window slides by five
         let a = run(&mut g, 4, |g, c| g.on_ack(&ack(5), c));
         assert_eq!(sends(&a), vec![5, 6, 7, 8, 9]);

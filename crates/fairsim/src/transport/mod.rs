@@ -85,7 +85,11 @@ pub enum Action {
     Send {
         seq: u64,
     },
+    /// Arm a timer to fire exactly at the given instant (pacing).
     SetTimer(TimerId, Time),
+    /// Arm a timeout: it fires at the given instant or later, by the hosts' clock noise
+    /// (`run.clock_jitter`, `node::HostClock`).
+    SetTimeout(TimerId, Time),
     CancelTimer(TimerId),
     /// Record a value of a time series (kept only if the flow is traced).
     Record(Series, f64),
@@ -117,8 +121,13 @@ impl<'a> AgentCtx<'a> {
     pub fn send(&mut self, seq: u64) {
         self.actions.push(Action::Send { seq });
     }
+    /// Arms `timer` to fire exactly at `at`: for pacing, where lateness would add up.
     pub fn set_timer(&mut self, timer: TimerId, at: Time) {
         self.actions.push(Action::SetTimer(timer, at));
+    }
+    /// Arms the timeout `timer` for `at`; a noisy host clock may fire it late.
+    pub fn set_timeout(&mut self, timer: TimerId, at: Time) {
+        self.actions.push(Action::SetTimeout(timer, at));
     }
     pub fn cancel_timer(&mut self, timer: TimerId) {
         self.actions.push(Action::CancelTimer(timer));

@@ -190,7 +190,7 @@ impl PacketPair {
             }
         }
         if !sent.is_empty() {
-            ctx.set_timer(RETRANSMIT, ctx.now + self.timeout());
+            ctx.set_timeout(RETRANSMIT, ctx.now + self.timeout());
         }
         ctx.record(Series::Outstanding, self.win.in_flight() as f64);
     }
@@ -261,7 +261,7 @@ impl Sender for PacketPair {
         if self.win.on_ack(ack.seq).is_some() {
             self.backoff = 1.0;
             if self.win.in_flight() > 0 {
-                ctx.set_timer(RETRANSMIT, ctx.now + self.timeout());
+                ctx.set_timeout(RETRANSMIT, ctx.now + self.timeout());
             } else {
                 ctx.cancel_timer(RETRANSMIT);
             }
@@ -298,7 +298,7 @@ impl Sender for PacketPair {
             self.retransmit.push_front(oldest);
         }
         self.backoff = (self.backoff * 2.0).min(64.0);
-        ctx.set_timer(RETRANSMIT, ctx.now + self.timeout());
+        ctx.set_timeout(RETRANSMIT, ctx.now + self.timeout());
         if !self.ticking {
             self.send_pair(ctx);
             self.schedule_tick(ctx);

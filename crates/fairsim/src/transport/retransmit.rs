@@ -77,7 +77,7 @@ impl RetransmitTimer for RtoTimer {
         }
     }
     fn restart(&mut self, ctx: &mut AgentCtx) {
-        ctx.set_timer(RETRANSMIT, ctx.now + self.rto.timeout(&self.cfg));
+        ctx.set_timeout(RETRANSMIT, ctx.now + self.rto.timeout(&self.cfg));
     }
     fn after_sends_from_idle(&mut self, ctx: &mut AgentCtx) {
         self.restart(ctx);

@@ -45,7 +45,7 @@ impl Harness {
         for a in actions {
             match a {
                 Action::Send { seq } => self.sent.push(seq),
-                Action::SetTimer(_, at) => self.timer = Some(at),
+                Action::SetTimer(_, at) | Action::SetTimeout(_, at) => self.timer = Some(at),
                 Action::CancelTimer(_) => self.timer = None,
                 Action::Record(..) | Action::Count(..) => {}
             }
