@@ -16,6 +16,7 @@ pub mod fuzzy;
 mod generic;
 mod packet_pair;
 pub mod pp_law;
+mod pp_timers;
 pub mod reliable;
 mod retransmit;
 pub mod rlm;
