@@ -277,6 +277,20 @@ fn a_pair_with_a_lost_packet_is_no_probe() {
 }
 
 #[test]
+fn packet_pair_with_per_packet_timers_resends_exactly_the_lost_packets() {
+    // three single losses far apart: each packet's own timer (thesis §4.4) resends it once, and
+    // no packet that arrived is sent again, whichever timers run
+    let qdisc = "links.out.qdisc={ kind = \"loss_list\", flow = \"victim\", seqs = [200, 400, 600] }";
+    for timers in ["per_packet", "single"] {
+        let pp = format!("flows.victim.transport={{ kind = \"pp\", window = 20, timers = \"{timers}\" }}");
+        let r = run(CHOSEN_LOSSES, None, &[&pp, qdisc]);
+        let t = &flow(&r, "victim").run_totals;
+        assert_eq!((t.dropped, t.retransmitted), (3, 3), "{timers}");
+        assert_eq!(t.delivered, t.delivered_unique, "{timers}: no duplicates");
+    }
+}
+
+#[test]
 fn the_round_trip_from_first_transmission_counts_the_wait_for_a_retransmission() {
     // Generic with a window of 1: every packet's round trip is the same, except the lost one,
     // whose round trip from its first transmission includes the timeout (β·rtt ≈ 2 round trips)
