@@ -1,7 +1,8 @@
 """How often deterministic phase locks occur, with and without the hosts' clock noise.
 
 Issue 12 §2 names four locks; the fourth (a NewReno dumbbell beside a CBR whose period divides
-one second) did not lock in our reconstruction of that dumbbell, so it is not measured. Each case below runs one scenario and pair under ten seeds with
+one second) did not lock in our reconstruction of that dumbbell, so it is not measured. Each
+case below runs one scenario and pair under ten seeds with
 `run.clock_jitter` off, at 1 ms, and at one packet time of the bottleneck (the scale of the
 phase that locks), and counts the runs in which the lock holds. Prints a Markdown table for
 docs/reproductions.md.
@@ -12,9 +13,9 @@ docs/reproductions.md.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import pandas as pd
 
@@ -45,12 +46,27 @@ class Case:
 
 
 CASES = [
-    Case("dks89 S2 JK/FCFS: losers' backed-off retransmissions", "scenarios/dks89/s2_overloaded.toml",
-         "JK/FCFS", "142857us", shut_out(r"ftp")),
-    Case("dks89 S3 DEC/DEC: the FTP beside the firehose", "scenarios/dks89/s3_ill_behaved.toml",
-         "DEC/DEC", "142857us", shut_out(r"ftp")),
-    Case("keshav91 S3 JK/FCFS: CBR background at half the line rate", "scenarios/keshav91/s3_background.toml",
-         "JK/FCFS", "100ms", background_starved),
+    Case(
+        "dks89 S2 JK/FCFS: losers' backed-off retransmissions",
+        "scenarios/dks89/s2_overloaded.toml",
+        "JK/FCFS",
+        "142857us",
+        shut_out(r"ftp"),
+    ),
+    Case(
+        "dks89 S3 DEC/DEC: the FTP beside the firehose",
+        "scenarios/dks89/s3_ill_behaved.toml",
+        "DEC/DEC",
+        "142857us",
+        shut_out(r"ftp"),
+    ),
+    Case(
+        "keshav91 S3 JK/FCFS: CBR background at half the line rate",
+        "scenarios/keshav91/s3_background.toml",
+        "JK/FCFS",
+        "100ms",
+        background_starved,
+    ),
 ]
 
 

@@ -16,15 +16,24 @@ if TYPE_CHECKING:
     from fairsim.reproduce.measure import Measurements
 
 
+#: Every verdict's label, in the order reports count them.
+LABELS = ("held", "not held", "not checkable", "not evaluated")
+
+
 @dataclass(frozen=True)
 class Verdict:
-    #: True held, False not held, None not evaluated (an experiment it needs did not run).
+    #: True held, False not held, None not evaluated (an experiment it needs did not run) or
+    #: not checkable.
     held: bool | None
     #: The numbers the check looked at, formatted for the report.
     measured: str
+    #: Why the claim cannot fail in our runs (it holds by construction), if it cannot.
+    unchecked: str = ""
 
     @property
     def label(self) -> str:
+        if self.unchecked:
+            return "not checkable"
         return {True: "held", False: "not held", None: "not evaluated"}[self.held]
 
 
@@ -58,12 +67,16 @@ class Claim:
     check: Callable[[Context], Verdict]
     #: Where the claim is made (paper section or spec item).
     source: str = ""
+    #: Why the claim cannot fail in our reconstruction, if it cannot: it is reported as not
+    #: checkable, with the numbers its check looked at, and counts neither way.
+    cannot_fail: str = ""
 
     def evaluate(self, ctx: Context) -> Verdict:
         try:
-            return self.check(ctx)
+            v = self.check(ctx)
         except Missing as e:
             return Verdict(None, f"experiment {e} did not run")
+        return Verdict(None, v.measured, unchecked=self.cannot_fail) if self.cannot_fail else v
 
 
 class Claims(list):
@@ -78,15 +91,27 @@ class Claims(list):
 
     `add` declares a claim whose check is made by a function (one check for several claims)."""
 
-    def claim(self, id: str, *, experiment: str, text: str, tolerance: str, source: str = ""):
+    def claim(
+        self, id: str, *, experiment: str, text: str, tolerance: str, source: str = "", cannot_fail: str = ""
+    ):
         def declare(check: Callable[[Context], Verdict]):
-            self.append(Claim(id, experiment, text, tolerance, check, source))
+            self.append(Claim(id, experiment, text, tolerance, check, source, cannot_fail))
             return check
 
         return declare
 
-    def add(self, id: str, *, experiment: str, text: str, tolerance: str, check, source: str = "") -> None:
-        self.append(Claim(id, experiment, text, tolerance, check, source))
+    def add(
+        self,
+        id: str,
+        *,
+        experiment: str,
+        text: str,
+        tolerance: str,
+        check,
+        source: str = "",
+        cannot_fail: str = "",
+    ) -> None:
+        self.append(Claim(id, experiment, text, tolerance, check, source, cannot_fail))
 
 
 @dataclass(frozen=True)

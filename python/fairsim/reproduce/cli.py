@@ -67,18 +67,24 @@ def _list(console: Console, papers: dict) -> None:
 
 
 def _summary(console: Console, report, folder: Path) -> None:
-    marks = {True: "[green]held[/]", False: "[red]not held[/]", None: "[dim]not evaluated[/]"}
+    from fairsim.reproduce.report import claims_line, close_line
+
+    marks = {
+        "held": "[green]held[/]",
+        "not held": "[red]not held[/]",
+        "not checkable": "[yellow]not checkable[/]",
+    }
     table = Table(box=None, header_style="bold", title=f"{report.paper.id}: claims", title_justify="left")
     for col in ("claim", "verdict", "measured"):
         table.add_column(col, overflow="fold")
     for c, v in report.verdicts:
-        table.add_row(c.id, marks[v.held], v.measured)
+        table.add_row(c.id, marks.get(v.label, f"[dim]{v.label}[/]"), v.measured)
     emit(table, console)
     claims, grades = report.claim_counts(), report.grade_counts()
     o = report.outcome
     console.print(
-        f"\n{claims.get('held', 0)} of {len(report.verdicts)} claims held; published cells: "
-        f"{grades.get('close', 0)} close, {grades.get('near', 0)} near, {grades.get('far', 0)} far. "
-        f"{o.runs} runs, {o.events:,} events in {o.wall_s:.1f} s."
+        f"\nclaims: {claims_line(claims, len(report.verdicts))}; published cells: "
+        f"{grades.get('close', 0)} close, {grades.get('near', 0)} near, {grades.get('far', 0)} far "
+        f"({close_line(report.close_counts())}). {o.runs} runs, {o.events:,} events in {o.wall_s:.1f} s."
     )
     console.print(f"report: {folder / 'report.html'} and {folder / 'report.md'}")

@@ -20,15 +20,26 @@ from fairsim.reproduce.report import (
     Section,
     cell_text,
     claim_anchor,
+    claims_line,
+    close_line,
     contents,
+    history_lines,
 )
 
 STYLE = (Path(__file__).parent / "report.css").read_text()
 VERDICT_CLASS = {True: "held", False: "not-held", None: "none"}
 
 
+def verdict_class(v: Verdict) -> str:
+    return "unchecked" if v.unchecked else VERDICT_CLASS[v.held]
+
+
+def _unchecked(v: Verdict) -> str:
+    return f"<span class='small'>cannot fail: {inline(v.unchecked)}</span><br>" if v.unchecked else ""
+
+
 def badge(v: Verdict) -> str:
-    return f"<span class='badge {VERDICT_CLASS[v.held]}'>{v.label}</span>"
+    return f"<span class='badge {verdict_class(v)}'>{v.label}</span>"
 
 
 def render(report: Report) -> str:
@@ -44,11 +55,10 @@ def render(report: Report) -> str:
         blocks(p.summary),
         _contents(report),
         "<h2 id='summary'>Summary</h2><table class='summary'>",
-        f"<tr><th>claims</th><td>{claims.get('held', 0)} held, {claims.get('not held', 0)} not held, "
-        f"{claims.get('not evaluated', 0)} not evaluated</td></tr>",
+        f"<tr><th>claims</th><td>{claims_line(claims, len(report.verdicts))}</td></tr>",
         "<tr><th>published cells</th><td>"
         + ", ".join(f"{grades.get(g, 0)} {g}" for g in GRADES)
-        + f"; {grades.get('ungraded', 0)} blank or unreadable</td></tr>",
+        + f"; {grades.get('ungraded', 0)} blank or unreadable; {close_line(report.close_counts())}</td></tr>",
         f"<tr><th>runs</th><td>{o.runs} ({len(o.seeds)} replication(s) per pair"
         f"{', quick mode' if o.quick else ''}), {o.events:,} events"
         f"{' — interrupted, partial' if o.interrupted else ''}</td></tr></table>",
@@ -65,6 +75,21 @@ def render(report: Report) -> str:
         for c, v in report.verdicts
     ]
     parts.append("</table></div>")
+    history = history_lines(report)
+    if history:
+        text, changes = history
+        parts += ["<h2 id='changes'>Verdicts before and after</h2>", f"<p>{escape(text)}</p>"]
+        if changes:
+            head = "".join(f"<th>{h}</th>" for h in ("claim", "before", "now", "why"))
+            parts.append(f"<div class='scroll'><table class='summary'><tr>{head}</tr>")
+            parts += [
+                f"<tr><td><a href='#claim-{escape(c.claim)}'>{escape(c.claim)}</a></td>"
+                f"<td>{escape(c.before)}</td><td><b>{escape(c.now)}</b></td><td>{inline(c.why)}</td></tr>"
+                for c in changes
+            ]
+            parts.append("</table></div>")
+        else:
+            parts.append("<p>No verdict changed.</p>")
     for sec in report.sections:
         parts.append(_section(sec))
     if p.tested:
@@ -129,9 +154,10 @@ def _section(sec: Section) -> str:
         out.append("<h3>Claims</h3>")
         for c, v in sec.claims:
             out.append(
-                f"<div class='claim {VERDICT_CLASS[v.held]}' id='{claim_anchor(c)}'>{badge(v)} "
+                f"<div class='claim {verdict_class(v)}' id='{claim_anchor(c)}'>{badge(v)} "
                 f"{inline(c.text)} <i class='small'>({inline(c.source)})</i><br>"
                 f"<span class='small'>tolerance: {inline(c.tolerance)}</span><br>"
+                f"{_unchecked(v)}"
                 f"<span class='measured'>{escape(v.measured)}</span></div>"
             )
     if exp.discussion:

@@ -16,7 +16,10 @@ from fairsim.reproduce.report import (
     Section,
     cell_text,
     claim_anchor,
+    claims_line,
+    close_line,
     contents,
+    history_lines,
 )
 
 
@@ -32,6 +35,10 @@ def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 def verdict_text(v: Verdict) -> str:
     return f"*{v.label}*" if v.held is None else f"**{v.label}**"
+
+
+def _unchecked(v: Verdict) -> list[str]:
+    return [f"  - cannot fail: {v.unchecked}"] if v.unchecked else []
 
 
 def _anchor(name: str) -> str:
@@ -58,10 +65,9 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         "",
         "## Summary",
         "",
-        f"- **Claims:** {claims.get('held', 0)} held, {claims.get('not held', 0)} not held, "
-        f"{claims.get('not evaluated', 0)} not evaluated (of {len(report.verdicts)}).",
+        f"- **Claims:** {claims_line(claims, len(report.verdicts))}.",
         f"- **Published cells:** {', '.join(f'{grades.get(g, 0)} {g}' for g in GRADES)}; "
-        f"{grades.get('ungraded', 0)} blank or unreadable in the paper.",
+        f"{grades.get('ungraded', 0)} blank or unreadable in the paper; {close_line(report.close_counts())}.",
         f"- **Runs:** {o.runs} ({len(o.seeds)} replication{'s' if len(o.seeds) > 1 else ''} per pair"
         f"{', quick mode' if o.quick else ''}), {o.events:,} events.",
     ]
@@ -86,6 +92,12 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         f"| [{c.id}](#{claim_anchor(c)}) | {verdict_text(v)} | [{c.experiment}](#{c.experiment}) |"
         for c, v in report.verdicts
     ]
+    history = history_lines(report)
+    if history:
+        text, changes = history
+        lines += ["", _anchor("changes"), "", "## Verdicts before and after", "", text, ""]
+        rows = [[f"[{c.claim}](#claim-{c.claim})", c.before, f"**{c.now}**", c.why] for c in changes]
+        lines += _table(["claim", "before", "now", "why"], rows) if rows else ["No verdict changed."]
     for sec in report.sections:
         lines += ["", *_section(sec, figure_dir)]
     if p.tested:
@@ -127,6 +139,7 @@ def _section(sec: Section, figure_dir: str) -> list[str]:
             lines += [
                 f"- {_anchor(claim_anchor(c))}{verdict_text(v)} — {c.text} *({c.source})*",
                 f"  - tolerance: {c.tolerance}",
+                *_unchecked(v),
                 f"  - measured: {v.measured}",
             ]
     if exp.discussion:

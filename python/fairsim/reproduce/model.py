@@ -16,6 +16,7 @@ from typing import Any
 from fairsim.api import Scenario, load
 from fairsim.catalogue import BUNDLED
 from fairsim.reproduce.claims import Claim, Context, TestedClaim
+from fairsim.reproduce.history import History
 from fairsim.reproduce.measure import Measurements
 from fairsim.reproduce.published import Published, read_published
 from fairsim.results import Results
@@ -85,6 +86,8 @@ class Paper:
     seeds: int = 5
     #: Differences of method that apply to every experiment (Markdown).
     method: str = ""
+    #: The verdicts at an earlier commit and why they changed, shown beside today's.
+    history: History | None = None
 
     def experiment(self, id: str) -> Experiment:
         for e in self.experiments:

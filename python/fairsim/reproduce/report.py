@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from fairsim.reproduce.claims import Claim, Verdict, fmt
+from fairsim.reproduce.claims import LABELS, Claim, Verdict, fmt
 from fairsim.reproduce.compare import Comparison, compare_table
 from fairsim.reproduce.figures import cells as cells_figure
 from fairsim.reproduce.figures import to_svg
+from fairsim.reproduce.history import Change
 from fairsim.reproduce.model import Experiment, Loaded, Outcome
 from fairsim.reproduce.published import Table
 
@@ -67,6 +68,55 @@ class Report:
     def grade_counts(self) -> Counter:
         return Counter(c.grade for c in self.comparisons)
 
+    def close_counts(self) -> dict[str, int]:
+        """Graded cells and close ones, over all of them and over those whose published value is
+        not zero: a printed zero (no drops, no retransmissions) is easy to be close to."""
+        graded = [c for c in self.comparisons if c.grade in GRADES]
+        nonzero = [c for c in graded if c.paper.value != 0]
+        return {
+            "graded": len(graded),
+            "close": sum(c.grade == "close" for c in graded),
+            "nonzero": len(nonzero),
+            "nonzero_close": sum(c.grade == "close" for c in nonzero),
+        }
+
+    def changes(self) -> list[Change]:
+        """Claims whose verdict differs from the paper's recorded earlier one."""
+        h = self.paper.history
+        return h.changes(self.verdicts) if h else []
+
+
+def claims_line(counts: Counter, total: int) -> str:
+    """`24 held, 6 not held, 0 not checkable, 0 not evaluated (of 30)`."""
+    return ", ".join(f"{counts.get(k, 0)} {k}" for k in LABELS) + f" (of {total})"
+
+
+def close_line(cells: dict[str, int]) -> str:
+    """`close: 176 of 289 graded cells (61%), 112 of 223 non-zero ones (50%)`."""
+
+    def share(close: int, n: int) -> str:
+        return f" ({close / n:.0%})" if n else ""
+
+    return (
+        f"close: {cells['close']} of {cells['graded']} graded cells{share(cells['close'], cells['graded'])}, "
+        f"{cells['nonzero_close']} of the {cells['nonzero']} whose published value is not zero"
+        f"{share(cells['nonzero_close'], cells['nonzero'])}"
+    )
+
+
+def history_lines(report: Report) -> tuple[str, list[Change]] | None:
+    """A sentence on the earlier verdicts and close fractions, and the claims that changed."""
+    h = report.paper.history
+    if h is None:
+        return None
+    before = Counter(h.before.values())
+    text = (
+        f"At {h.commit}, before {h.since}: {claims_line(before, len(h.before))}; {close_line(h.cells)}. "
+        f"Now: {claims_line(report.claim_counts(), len(report.verdicts))}; "
+        f"{close_line(report.close_counts())}."
+    )
+    return text, report.changes()
+
 
 def build(outcome: Outcome) -> Report:
     paper = outcome.paper
@@ -106,9 +156,13 @@ def to_json(report: Report) -> dict:
         "runs": o.runs,
         "events": o.events,
         "summary": {
-            "claims": {k: report.claim_counts().get(k, 0) for k in ("held", "not held", "not evaluated")},
+            "claims": {k: report.claim_counts().get(k, 0) for k in LABELS},
             "cells": {k: report.grade_counts().get(k, 0) for k in (*GRADES, "ungraded")},
+            "close": report.close_counts(),
         },
+        "changes": [
+            {"claim": c.claim, "before": c.before, "now": c.now, "why": c.why} for c in report.changes()
+        ],
         "experiments": [
             {"id": s.experiment.id, "title": s.experiment.title, "file": s.experiment.file}
             for s in report.sections
@@ -123,6 +177,7 @@ def to_json(report: Report) -> dict:
                 "verdict": v.label,
                 "held": v.held,
                 "measured": v.measured,
+                "cannot_fail": c.cannot_fail,
             }
             for c, v in report.verdicts
         ],
@@ -173,6 +228,8 @@ GARBLED_NOTE = "† marks a cell that looks misprinted in the paper (kept as pri
 def contents(report: Report) -> list[tuple[str, str]]:
     """The report's top-level parts as (anchor, heading), for its table of contents."""
     parts = [("summary", "Summary"), ("method", "Method")]
+    if report.paper.history:
+        parts.append(("changes", "Verdicts before and after"))
     parts += [(s.experiment.id, s.experiment.title) for s in report.sections]
     if report.paper.tested:
         parts.append(("tested", TESTED_HEADING))

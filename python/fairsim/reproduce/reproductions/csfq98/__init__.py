@@ -8,8 +8,11 @@ curves are drawn alone."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
-from fairsim.reproduce.reproductions.csfq98.claims import CLAIMS, TESTED
+from fairsim.reproduce.reproductions.csfq98.claims import CLAIMS, TESTED, WHY_CHANGED
 from fairsim.reproduce.reproductions.csfq98.experiments import EXPERIMENTS
 from fairsim.reproduce.reproductions.csfq98.figures import FIGURES
 
@@ -42,4 +45,5 @@ leaves out we chose once for all experiments (each scenario file says so): 1000-
 FRED-2 with their support for many flows. Throughputs are averaged over the paper's 10 s (100 s
 in Tables 1 and 3) after a warm-up of ours; five replications (three for the long sweeps).
 """,
+    history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
 )

@@ -353,3 +353,6 @@ TESTED = (
         "§2.7",
     ),
 )
+
+#: Why a claim's verdict differs from the one recorded before issue 12 (`verdicts_before.json`).
+WHY_CHANGED: dict[str, str] = {}

@@ -7,6 +7,9 @@ prose claims are checked; their networks are reconstructions (see each scenario 
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.dks89 import claims, figure1
 from fairsim.reproduce.reproductions.dks89.experiments import EXPERIMENTS
@@ -44,4 +47,5 @@ being sent; round trips run from a packet's first transmission; a Generic or DEC
 resends only the oldest unacknowledged packet. Access lines are 800 kb/s with no propagation
 delay (lost with the figures).
 """,
+    history=History.read(Path(__file__).parent / "verdicts_before.json", claims.WHY_CHANGED),
 )

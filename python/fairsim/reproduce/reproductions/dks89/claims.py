@@ -449,3 +449,6 @@ TESTED = (
         "DKS89 §5",
     ),
 )
+
+#: Why a claim's verdict differs from the one recorded before issue 12 (`verdicts_before.json`).
+WHY_CHANGED: dict[str, str] = {}

@@ -7,8 +7,11 @@ lost topology figures and the published tables."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
-from fairsim.reproduce.reproductions.keshav91.claims import CLAIMS, TESTED
+from fairsim.reproduce.reproductions.keshav91.claims import CLAIMS, TESTED, WHY_CHANGED
 from fairsim.reproduce.reproductions.keshav91.experiments import EXPERIMENTS
 from fairsim.reproduce.reproductions.keshav91.figures import FIGURES
 
@@ -42,4 +45,5 @@ seconds above the propagation delay need it). As for the 1989 paper, the switch 
 includes the packet being sent and a Generic or DECbit timeout resends only the oldest
 unacknowledged packet (docs/reproductions.md); Packet-Pair's setpoint is 5 packets throughout.
 """,
+    history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
 )

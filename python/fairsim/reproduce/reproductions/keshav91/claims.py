@@ -779,3 +779,6 @@ TESTED = (
         f"{T} §5.5, Appendix 5.B",
     ),
 )
+
+#: Why a claim's verdict differs from the one recorded before issue 12 (`verdicts_before.json`).
+WHY_CHANGED: dict[str, str] = {}
