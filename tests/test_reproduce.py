@@ -217,3 +217,53 @@ def test_reproduce_list_names_papers_and_experiments():
     assert proc.returncode == 0
     for word in ("dks89", "keshav91", "fig1", "s8_unequal_rtt.toml"):
         assert word in proc.stdout
+
+
+def test_a_ranked_row_compares_the_kth_largest_with_our_kth_largest_of_each_run(small_path):
+    from fairsim.reproduce.compare import compare_table
+    from fairsim.reproduce.published import Cell, Key, Table
+
+    noise = {"src": "a", "dst": "b", "app": "ftp"}
+    sets = {"flows.telnet.app": "ftp", "flows.noise": noise, "flows.ftp.window": 2}
+    m = Measurements(fairsim.run(small_path, pair="G/FCFS", seed=[1, 2, 3], set=sets, progress=False))
+    flows = ("ftp", "telnet", "noise")
+    per_run = [
+        sorted((r.value("G/FCFS", f, "packets") for f in flows), reverse=True) for r in m.replications()
+    ]
+    printed = (5.0, 30.0, 10.0)  # the paper's largest is its second column
+    row = [(Key("G/FCFS", f, "packets"), Cell(str(v), v)) for f, v in zip(flows, printed, strict=True)]
+    table = Table("t", "t", list(flows), ["G/FCFS"], [row], ranked=["*"])
+    (cells,) = compare_table("x", table, m)
+    largest, middle, smallest = (sum(r[k] for r in per_run) / 3 for k in range(3))
+    assert [c.ours.mean for c in cells] == pytest.approx([smallest, largest, middle])
+    assert all(c.ranked for c in cells)
+    (unranked,) = compare_table("x", Table("t", "t", list(flows), ["G/FCFS"], [row]), m)
+    assert [c.ours.mean for c in unranked] == pytest.approx([m.value("G/FCFS", f, "packets") for f in flows])
+
+
+def test_a_claim_that_cannot_fail_is_reported_as_not_checkable_with_its_numbers():
+    from fairsim.reproduce.claims import Claim, Verdict
+
+    check = lambda ctx: Verdict(True, "ratio = 1")  # noqa: E731
+    claim = Claim("c", "s1", "text", "tolerance", check, cannot_fail="identical sources split equally")
+    v = claim.evaluate(Context({}))
+    assert (v.label, v.held, v.measured) == ("not checkable", None, "ratio = 1")
+    assert Claim("c", "s1", "text", "tolerance", check).evaluate(Context({})).label == "held"
+
+
+def test_the_history_lists_the_claims_whose_verdict_changed_with_their_reasons(tmp_path):
+    from fairsim.reproduce.claims import Claim, Verdict
+    from fairsim.reproduce.history import History
+
+    doc = {
+        "commit": "abc",
+        "since": "issue 12",
+        "cells": {},
+        "claims": {"a": {"verdict": "held"}, "b": {"verdict": "held"}},
+    }
+    (tmp_path / "before.json").write_text(json.dumps(doc))
+    h = History.read(tmp_path / "before.json", {"b": "fixed a bug"})
+    claim = lambda id: Claim(id, "s", "", "", lambda ctx: None)  # noqa: E731
+    now = [(claim("a"), Verdict(True, "")), (claim("b"), Verdict(False, "")), (claim("c"), Verdict(True, ""))]
+    changes = [(c.claim, c.before, c.now, c.why) for c in h.changes(now)]
+    assert changes == [("b", "held", "not held", "fixed a bug"), ("c", "(new)", "held", "(not explained)")]

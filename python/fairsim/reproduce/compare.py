@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass
 
 from fairsim.reproduce.measure import Estimate, Measurements
@@ -34,6 +35,8 @@ class Comparison:
     key: Key
     paper: Cell
     ours: Estimate | None
+    #: Compared with our value of the same rank among its row's ranked flows, not its own flow's.
+    ranked: bool = False
 
     @property
     def difference(self) -> float | None:
@@ -63,7 +66,11 @@ class Comparison:
 def compare_table(experiment: str, table: Table, m: Measurements | None) -> list[list[Comparison]]:
     """The table's cells, row by row, each beside our estimate (`None` if not measured)."""
     out = []
-    for row_label, row in zip(table.row_labels, table.cells, strict=True):
+    ranked = table.ranked or [None] * len(table.cells)
+    for row_label, row, rank in zip(table.row_labels, table.cells, ranked, strict=True):
+        ours = [m.estimate(k.pair, k.flow, k.metric, table.interval) if m else None for k, _ in row]
+        if rank is not None and m is not None:
+            ours = _by_rank(row, ours, rank, m, table.interval)
         out.append(
             [
                 Comparison(
@@ -73,9 +80,29 @@ def compare_table(experiment: str, table: Table, m: Measurements | None) -> list
                     column=col_label,
                     key=key,
                     paper=cell,
-                    ours=m.estimate(key.pair, key.flow, key.metric, table.interval) if m else None,
+                    ours=estimate,
+                    ranked=rank is not None and fnmatch.fnmatchcase(key.flow, rank),
                 )
-                for col_label, (key, cell) in zip(table.column_labels, row, strict=True)
+                for col_label, (key, cell), estimate in zip(table.column_labels, row, ours, strict=True)
             ]
         )
+    return out
+
+
+def _by_rank(row, ours: list, rank: str, m: Measurements, interval) -> list:
+    """Where the paper's winners are an accident of phase (which sources segregate changes from
+    run to run), its k-th largest value is compared with our k-th largest of the same run,
+    averaged over runs: the cells of `rank`'s flows get our estimates in the order of the
+    paper's values."""
+    cols = [j for j, (k, c) in enumerate(row) if fnmatch.fnmatchcase(k.flow, rank) and c.value is not None]
+    if not cols:
+        return ours
+    per_run = []
+    for rep in m.replications():
+        values = [rep.value(row[j][0].pair, row[j][0].flow, row[j][0].metric, interval) for j in cols]
+        per_run.append(sorted((v for v in values if v == v), reverse=True))  # NaN: not measured
+    by_paper = sorted(cols, key=lambda j: -row[j][1].value)
+    out = list(ours)
+    for k, j in enumerate(by_paper):
+        out[j] = Estimate.of([[run[k]] for run in per_run if len(run) > k])
     return out

@@ -15,6 +15,7 @@ from fairsim.reproduce.report import (
     GARBLED_NOTE,
     GRADE_MARK,
     GRADES,
+    RANK_MARK,
     TESTED_HEADING,
     Report,
     Section,
@@ -139,7 +140,8 @@ def _section(sec: Section) -> str:
                     title += f" · 95% CI ±{c.ours.ci95:.3g} over {c.ours.runs} run(s)"
                 cells.append(
                     f"<td class='{cls}' title='{escape(title)}'><span class='ours'>{escape(ours)}</span>"
-                    f"<span class='paper'>{inline(paper.replace(' †', ''))} {GRADE_MARK[c.grade]}</span></td>"
+                    f"<span class='paper'>{inline(paper.replace(' †', ''))} {GRADE_MARK[c.grade]}"
+                    f"{' ' + RANK_MARK if c.ranked else ''}</span></td>"
                 )
             out.append(f"<tr><td class='label'>{escape(label)}</td>{''.join(cells)}</tr>")
         out.append("</table></div>")

@@ -11,6 +11,7 @@ from fairsim.reproduce.report import (
     GARBLED_NOTE,
     GRADE_MARK,
     GRADES,
+    RANK_MARK,
     TESTED_HEADING,
     Report,
     Section,
@@ -126,7 +127,8 @@ def _section(sec: Section, figure_dir: str) -> list[str]:
             cells = []
             for c in row:
                 ours, paper = cell_text(c)
-                cells.append(f"{ours} · {paper} {GRADE_MARK[c.grade]}".strip())
+                rank = f" {RANK_MARK}" if c.ranked else ""
+                cells.append(f"{ours} · {paper} {GRADE_MARK[c.grade]}{rank}".strip())
             body.append([label, *cells])
         lines += _table(["", *table.column_labels], body)
         if table.notes:

@@ -68,6 +68,8 @@ class Table:
     cells: list[list[tuple[Key, Cell]]]
     interval: tuple[float, float] | None = None
     notes: str = ""
+    #: Per row, a flow pattern whose cells are compared by rank (`None`: cell by cell).
+    ranked: list[str | None] = field(default_factory=list)
 
 
 @dataclass
@@ -198,7 +200,11 @@ class _Reader:
             rpath = [*path, "rows", i]
             if not isinstance(r, dict):
                 raise self.fail(rpath, 'a row is an inline table such as { pair = "G/FQ", cells = [...] }')
-            self.check_keys(r, {"pair", "flow", "metric", "label", "cells"}, rpath)
+            self.check_keys(r, {"pair", "flow", "metric", "label", "cells", "rank"}, rpath)
+            rank = self.expect(r, "rank", str, rpath)
+            if rank is not None and not fnmatch.filter(self.flows, rank):
+                raise self.fail([*rpath, "rank"], f"`{rank}` names no flow (known: {', '.join(self.flows)})")
+            table.ranked.append(rank)
             row_keys = self.keys(r, rpath)
             cells = self.expect(r, "cells", list, rpath, required=True)
             if len(cells) != len(columns):

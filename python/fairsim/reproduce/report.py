@@ -200,6 +200,7 @@ def to_json(report: Report) -> dict:
                     "garbled": c.paper.garbled,
                 },
                 "ours": _estimate(c.ours),
+                "ranked": c.ranked,
                 "difference": c.difference,
                 "grade": c.grade,
             }
@@ -222,7 +223,12 @@ def paper_text(c: Comparison) -> str:
 
 
 GRADE_MARK = {"close": "✓", "near": "≈", "far": "✗", "ungraded": ""}
-GARBLED_NOTE = "† marks a cell that looks misprinted in the paper (kept as printed)"
+GARBLED_NOTE = (
+    "† marks a cell that looks misprinted in the paper (kept as printed); ⇅ a cell compared by rank "
+    "(the paper's k-th largest value in its row beside our k-th largest of each run, where which "
+    "sources win changes from run to run)"
+)
+RANK_MARK = "⇅"
 
 
 def contents(report: Report) -> list[tuple[str, str]]:
