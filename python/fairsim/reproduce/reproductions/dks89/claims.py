@@ -57,6 +57,8 @@ CLAIMS = Claims()
     text="Underloaded: every combination shares the FTP bandwidth fairly.",
     tolerance="the two FTPs' packets within 10% of each other under every pair",
     source="DKS89 §4, Scenario 1",
+    cannot_fail="the scenario's table and figure are lost and our reconstruction gives the two FTPs identical paths, "
+    "windows and a buffer that holds both windows, so any discipline splits the line equally between them",
 )
 def s1_fair(ctx: Context):
     m = ctx("s1")
@@ -231,6 +233,35 @@ def s2_fq_needs_flow_control(ctx: Context):
     )
 
 
+@CLAIMS.claim(
+    "fqbit-effective",
+    experiment="s2",
+    text="Fair Queueing with DECbit (FQbit) was particularly effective.",
+    tolerance="in Scenario 2, DEC/FQbit's FTPs within 5% of each other with no drops and its Telnets' round trip "
+    "within 10% of the lowest of any pair; in Scenario 3 its FTP at least 90% of the best FTP of any pair",
+    source="DKS89 §5",
+)
+def fqbit_effective(ctx: Context):
+    m2, m3 = ctx("s2"), ctx("s3")
+    ftps = [pk(m2, "DEC/FQbit", f) for f in FTPS2]
+    drops = total(m2, "DEC/FQbit", FTPS2, "drops")
+    telnet = {p: sum(rtt(m2, p, t) for t in TELNETS2) / 2 for p in PAIRS}
+    ftp3 = {p: pk(m3, p, "ftp1") for p in PAIRS}
+    held = max(ftps) <= 1.05 * min(ftps) and drops == 0
+    held &= telnet["DEC/FQbit"] <= 1.1 * min(telnet.values()) and ftp3["DEC/FQbit"] >= 0.9 * max(
+        ftp3.values()
+    )
+    return verdict(
+        held,
+        S2_FTP_min_over_max=min(ftps) / max(ftps),
+        S2_FTP_drops=drops,
+        S2_Telnet_RTT=telnet["DEC/FQbit"],
+        S2_lowest_Telnet_RTT=min(telnet.values()),
+        S3_FTP=ftp3["DEC/FQbit"],
+        S3_best_FTP=max(ftp3.values()),
+    )
+
+
 # --- Scenario 3 --------------------------------------------------------------------------
 
 
@@ -367,6 +398,8 @@ def s5_dec(ctx: Context):
     text="No gateway is overloaded, so every combination functions smoothly.",
     tolerance="no packet dropped under any pair",
     source="DKS89 §4, Scenario 6",
+    cannot_fail="the network is lost and our reconstruction gives every gateway 25 buffers, more than the 20 packets "
+    "(15 data, 5 ACKs) that can meet in one queue, so no pair can drop",
 )
 def s6_smooth(ctx: Context):
     m = ctx("s6")

@@ -173,7 +173,9 @@ def k1_pp_setpoint(ctx: Context):
     "s1-pp-order",
     experiment="s1",
     text="Scenario 1: source 2, whose first packet queued behind source 1's, overestimates R, keeps a smaller queue and sees the lower delay.",
-    tolerance="PP delay of source 2 below source 1's",
+    tolerance="PP delay of source 2 below source 1's (the order only: the thesis's explanation contradicts its own control law, "
+    "where overestimating R lowers the queue estimate n̂_b = S − R·μ̂, so the law sends faster and keeps more queued, not "
+    "less; in our runs both sources measure R alike, and which one is lower is an accident of the run)",
     source=f"{T} §6.6.1",
 )
 def k1_pp_order(ctx: Context):
@@ -262,6 +264,28 @@ def k2_g_fcfs(ctx: Context):
             "highest": max(xs),
             "largest interval std": max(stds),
         }
+
+    return in_most_runs(ctx("s2"), one)
+
+
+@CLAIMS.claim(
+    "s2-jk-fcfs-phases",
+    experiment="s2",
+    text="Scenario 2: under JK/FCFS segregation is less complete than under Generic: sources alternate between winning and losing phases.",
+    tolerance="in at least half of the runs, at least half of the FTPs have a measurement interval above 1.25× the "
+    "fair share (1.66) and another below 0.75× of it",
+    source=f"{T} §6.6.2",
+)
+def k2_jk_fcfs_phases(ctx: Context):
+    def one(m):
+        df = m.results.intervals
+        df = df[(df["pair"] == "JK/FCFS") & ~df["warmup"]]
+        alternating = 0
+        for f in FTPS2:
+            g = df[df["flow"] == f]
+            rates = g["delivered_unique"] / (g["end_s"] - g["start_s"])
+            alternating += bool((rates > 1.25 * FAIR2).any() and (rates < 0.75 * FAIR2).any())
+        return 2 * alternating >= len(FTPS2), {"FTPs with winning and losing intervals": alternating}
 
     return in_most_runs(ctx("s2"), one)
 
@@ -439,14 +463,15 @@ def k4_fq(ctx: Context):
 @CLAIMS.claim(
     "s4-fcfs-collapse",
     experiment="s4",
-    text="Scenario 4: under FCFS the FTP collapses (G 0.03, JK 2.38, DEC 0.48 packets/s).",
-    tolerance="the FTP below half its fair share (2.45) under G/FCFS, JK/FCFS and DEC/DEC",
+    text="Scenario 4: under FCFS the FTP collapses with Generic (0.03) and DECbit (0.48) sources, while JK keeps about half its fair share (2.38 packets/s).",
+    tolerance="the FTP below 1 packet/s (a fifth of its fair share of 4.9) under G/FCFS and DEC/DEC; within 25% of 2.38 under JK/FCFS",
     source=f"{T} §6.6.4, Table 6.7",
 )
 def k4_fcfs(ctx: Context):
     m = ctx("s4")
     got = {p: thr(m, p, "ftp1") for p in ("G/FCFS", "JK/FCFS", "DEC/DEC")}
-    return verdict(all(v < 2.45 for v in got.values()), **{f"{p} FTP": v for p, v in got.items()})
+    held = got["G/FCFS"] < 1 and got["DEC/DEC"] < 1 and within(got["JK/FCFS"], 2.38, rel=0.25)
+    return verdict(held, **{f"{p} FTP": v for p, v in got.items()})
 
 
 @CLAIMS.claim(
@@ -589,6 +614,8 @@ def k6_dec(ctx: Context):
     text="Scenario 6: no packet losses or retransmissions under any pair.",
     tolerance="none at all",
     source=f"{T} §6.6.6",
+    cannot_fail="the figure with the buffer counts is lost and we gave each port 20 buffers, at least the sum of the "
+    "windows of 5 that cross it, so no pair can lose a packet",
 )
 def k6_no_drops(ctx: Context):
     m = ctx("s6")
@@ -658,6 +685,8 @@ def k7_windows(ctx: Context):
     text="Scenario 7 (Fig. 6.21): the inter-ACK probe takes the discrete values 0.3, 0.4, 0.5, … s (each packet needs 0.1 s of service).",
     tolerance="at least 90% of source 1's probe spacings within 5 ms of a multiple of 0.1 s",
     source=f"{T} §6.6.7, Fig. 6.21",
+    cannot_fail="every packet takes exactly 0.1 s on an 80 kb/s line, so behind a busy round-robin server the ACKs of "
+    "a pair are a whole number of packet times apart in any simulator: it checks the arithmetic, not Packet-Pair",
 )
 def k7_probe(ctx: Context):
     m = ctx("s7")
@@ -722,12 +751,13 @@ def k8_generic(ctx: Context):
     "pp-utilisation",
     experiment="s6",
     text="PP adjusts its rate so that the bottleneck queue is never empty: in all scenarios all the bottleneck capacity is used.",
-    tolerance="PP/FQ bottleneck utilisation at least 97% in Scenarios 1, 2, 4 and 6",
+    tolerance="PP/FQ bottleneck utilisation at least 97% in Scenarios 1, 2 and 6, where Packet-Pair's own packets "
+    "are what can fill the line (in Scenario 4 the ill-behaved source fills it whatever PP does)",
     source=f"{T} §7.2",
 )
 def g_utilisation(ctx: Context):
     named = {}
-    for exp, port in (("s1", "sw->sink"), ("s2", "sw->sink"), ("s4", "sw->sink"), ("s6", "sw0->sw1")):
+    for exp, port in (("s1", "sw->sink"), ("s2", "sw->sink"), ("s6", "sw0->sw1")):
         named[f"{exp} bottleneck"] = ctx(exp).queue("PP/FQ", port, "utilisation")
     return verdict(all(v >= 0.97 for v in named.values()), **named)
 
@@ -735,17 +765,19 @@ def g_utilisation(ctx: Context):
 @CLAIMS.claim(
     "pp-fairness",
     experiment="s8",
-    text="PP/FQ is never worse than JK/FQ on fairness.",
-    tolerance="Jain's index of the FTPs' throughput under PP/FQ at least JK/FQ's − 0.01 in Scenarios 2, 6, 7 and 8",
-    source=f"{T} §6.7",
+    text="PP/FQ gives fair or nearly fair allocations in all scenarios, and matches or beats JK and selective DECbit.",
+    tolerance="Jain's index of the FTPs' throughput under PP/FQ at least 0.95 in Scenarios 1, 2, 6, 7 and 8, and at "
+    "least JK/FQ's and DEC/DEC's − 0.01 in each (JK/FQ is as fair in 1, 2 and 6, so there only DEC/DEC and the "
+    "0.95 can fail)",
+    source=f"{T} §6.7, §7.2",
 )
 def g_pp_fairness(ctx: Context):
     named, held = {}, True
-    for exp, flows in (("s2", FTPS2), ("s6", FTPS6), ("s7", FTPS78), ("s8", FTPS78)):
+    for exp, flows in (("s1", FTPS1), ("s2", FTPS2), ("s6", FTPS6), ("s7", FTPS78), ("s8", FTPS78)):
         m = ctx(exp)
-        pp, jk = (jain([thr(m, p, f) for f in flows]) for p in ("PP/FQ", "JK/FQ"))
-        held &= pp >= jk - 0.01
-        named |= {f"{exp} PP": pp, f"{exp} JK": jk}
+        pp, jk, dec = (jain([thr(m, p, f) for f in flows]) for p in ("PP/FQ", "JK/FQ", "DEC/DEC"))
+        held &= pp >= 0.95 and pp >= max(jk, dec) - 0.01
+        named |= {f"{exp} PP": pp, f"{exp} JK": jk, f"{exp} DEC": dec}
     return verdict(held, **named)
 
 
