@@ -36,7 +36,9 @@ def main() -> None:
                 total += 1
                 if identical:
                     where.append(f"{e.id} {pair}")
-        print(f"{pid}: {total - same} of {total} experiment-pairs have replications that differ; identical: {', '.join(where) or 'none'}")
+        identical = ", ".join(where) or "none"
+        differ = f"{total - same} of {total} experiment-pairs have replications that differ"
+        print(f"{pid}: {differ}; identical: {identical}")
 
 
 if __name__ == "__main__":
