@@ -8,8 +8,10 @@
 //! pseudocode, Eqs. 3–7, and §2.2.2's buffer amendments):
 //! - flow rate at the edge, on every packet (Eq. 3): r ← (1 − e^{−T/K})·l/T + e^{−T/K}·r, T the
 //!   time since the flow's previous packet; the label is r (r/w with weights);
-//! - per link, on every arrival, the aggregate arrival rate Â and the accepted rate F̂ by the
-//!   same formula with K_α (Eq. 5), F̂ over packets not dropped by the probabilistic test;
+//! - per link, the aggregate arrival rate Â on every arrival and the accepted rate F̂ on every
+//!   packet the probabilistic test lets through, by the same formula with K_α (Eq. 5): Figure 2
+//!   calls `estimate_rate(F̂, p)` only when the packet is not dropped, so F̂'s T is the time
+//!   since the previous packet let through, and a dropped arrival leaves F̂ as it is;
 //! - α: a link is congested if Â ≥ C throughout an interval of K_c, and then α ← α·C/F̂ at the
 //!   end of the interval (Eq. 6); uncongested if Â < C throughout K_c, and then α ← the largest
 //!   label seen in the interval;
@@ -203,7 +205,10 @@ impl FairShare {
     /// `stay_uncongested`: the buffer is below the low-occupancy threshold.
     pub fn arrival(&mut self, now: Time, bits: f64, label: f64, dropped: bool, stay_uncongested: bool) {
         let a = self.arrivals.sample(now, bits, self.k_alpha);
-        self.accepted.sample(now, if dropped { 0.0 } else { bits }, self.k_alpha);
+        // Figure 2: `if (dropped == FALSE) estimate_rate(F̂, p)`, the packets let through alone
+        if !dropped {
+            self.accepted.sample(now, bits, self.k_alpha);
+        }
         let window_over = now > self.window_start + self.k_c;
         // once uncongested, a link stays so while its buffer is calm (§2.2.2)
         let may_congest = self.congested || !stay_uncongested;

@@ -3,6 +3,11 @@
 //! estimate and takes every sample, a retransmitted packet's measured from its first
 //! transmission (the caller's business). One timer per flow: armed when a packet leaves an idle
 //! sender, restarted by every ACK that advances the window, cancelled when nothing is outstanding.
+//!
+//! Left open by both papers: a floor under the timeout. Neither gives one; `min_timeout`
+//! (default 0, none) lets a scenario set one, e.g. 4.3BSD's 1 s minimum that the JK source of
+//! the same papers has, where β·rtt on a short, idle path is below the spacing of delayed or
+//! clocked traffic and fires spuriously.
 
 use super::window::SendWindow;
 use super::AgentCtx;
@@ -31,6 +36,8 @@ pub struct AveragedTimeout {
     rtt: f64,
     beta: f64,
     gain: f64,
+    /// The timeout is never shorter than this.
+    floor: Time,
     armed: bool,
 }
 
@@ -50,8 +57,8 @@ impl AveragedTimeout {
         Ok(())
     }
 
-    pub fn new(initial_rtt: Time, beta: f64, gain: f64) -> AveragedTimeout {
-        AveragedTimeout { rtt: initial_rtt.as_secs_f64(), beta, gain, armed: false }
+    pub fn new(initial_rtt: Time, beta: f64, gain: f64, floor: Time) -> AveragedTimeout {
+        AveragedTimeout { rtt: initial_rtt.as_secs_f64(), beta, gain, floor, armed: false }
     }
 
     /// The averaged round trip, seconds.
@@ -65,7 +72,8 @@ impl AveragedTimeout {
     }
 
     pub fn restart(&mut self, ctx: &mut AgentCtx) {
-        ctx.set_timeout(RETRANSMIT, ctx.now + Time::from_secs_f64(self.beta * self.rtt));
+        let timeout = Time::from_secs_f64(self.beta * self.rtt).max(self.floor);
+        ctx.set_timeout(RETRANSMIT, ctx.now + timeout);
         self.armed = true;
     }
 

@@ -142,6 +142,16 @@ mod tests {
     }
 
     #[test]
+    fn the_timeout_is_never_shorter_than_its_floor() {
+        let cfg = GenericConfig { initial_rtt: Time::from_millis(60), ..Default::default() };
+        let a = run(&mut generic(&cfg).unwrap(), 0, |g, c| g.on_start(c));
+        assert!(a.contains(&Action::SetTimeout(RETRANSMIT, Time::from_millis(120))), "no floor: β·rtt");
+        let floored = GenericConfig { min_timeout: Time::from_secs(1), ..cfg };
+        let a = run(&mut generic(&floored).unwrap(), 0, |g, c| g.on_start(c));
+        assert!(a.contains(&Action::SetTimeout(RETRANSMIT, Time::from_secs(1))), "β·rtt = 120 ms < 1 s");
+    }
+
+    #[test]
     fn nonsense_parameters_are_refused() {
         let bad = |c: GenericConfig| generic(&c).err().map(|e| e.path);
         assert_eq!(bad(GenericConfig { gain: 1.5, ..Default::default() }), Some(vec!["gain".to_string()]));

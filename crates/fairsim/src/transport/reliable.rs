@@ -87,6 +87,8 @@ pub struct AveragedReliability {
     pub initial_rtt: Time,
     /// What a timeout sends again: `all` unacknowledged packets or the `oldest`.
     pub retransmit: Resend,
+    /// The shortest timeout (0s: none, the papers give none).
+    pub min_timeout: Time,
 }
 
 impl Default for AveragedReliability {
@@ -97,6 +99,7 @@ impl Default for AveragedReliability {
             gain: 0.125,
             initial_rtt: Time::from_millis(1500),
             retransmit: Resend::All,
+            min_timeout: Time::ZERO,
         }
     }
 }
@@ -156,7 +159,7 @@ impl<C: Controller> Reliable<C, AveragedTimer> {
     pub fn averaged(cfg: &AveragedReliability, ctrl: C) -> Result<Self, ParamError> {
         check_window(cfg.window)?;
         AveragedTimeout::check(cfg.initial_rtt, cfg.beta, cfg.gain)?;
-        let timer = AveragedTimeout::new(cfg.initial_rtt, cfg.beta, cfg.gain);
+        let timer = AveragedTimeout::new(cfg.initial_rtt, cfg.beta, cfg.gain, cfg.min_timeout);
         Ok(Self::new(ctrl, cfg.window, AveragedTimer { timer, resend: cfg.retransmit }, None))
     }
 }

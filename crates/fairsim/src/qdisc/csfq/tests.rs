@@ -133,6 +133,29 @@ fn a_congested_window_scales_alpha_by_capacity_over_accepted_rate() {
 }
 
 #[test]
+fn the_accepted_rate_is_estimated_over_the_packets_let_through_alone() {
+    // Figure 2 updates F̂ only for a packet the probabilistic test does not drop: a dropped
+    // arrival neither decays it nor counts as a gap, while Â takes every arrival
+    let mut s = FairShare::new(10e6, Time::from_millis(100), Time::from_millis(100));
+    s.arrival(Time::from_millis(1), 8000.0, 1e6, false, false);
+    let f = s.accepted.rate();
+    s.arrival(Time::from_millis(2), 8000.0, 1e6, true, false);
+    assert_eq!(s.accepted.rate(), f, "a dropped packet leaves F̂ alone");
+    s.arrival(Time::from_millis(3), 8000.0, 1e6, false, false);
+    let mut alone = RateEstimate::new();
+    alone.sample(Time::from_millis(1), 8000.0, 0.1);
+    let expected = alone.sample(Time::from_millis(3), 8000.0, 0.1);
+    assert!((s.accepted.rate() - expected).abs() < 1e-6, "T runs from the previous packet let through");
+    // over a steady stream with every other packet dropped, F̂ settles on half of Â
+    let mut s = FairShare::new(100e6, Time::from_millis(100), Time::from_millis(100));
+    for i in 0..20_000u64 {
+        s.arrival(Time(100_000 * i), 8000.0, 1e6, i % 2 == 1, false);
+    }
+    let (a, f) = (s.arrivals.rate(), s.accepted.rate());
+    assert!((a - 80e6).abs() < 1e6 && (f - 40e6).abs() < 1e6, "Â = {a}, F̂ = {f}");
+}
+
+#[test]
 fn an_uncongested_window_sets_alpha_to_the_largest_label() {
     let mut s = FairShare::new(10e6, Time::from_millis(100), Time::from_millis(100));
     for i in 0..3000u64 {
