@@ -484,4 +484,31 @@ TESTED = (
 )
 
 #: Why a claim's verdict differs from the one recorded before issue 12 (`verdicts_before.json`).
-WHY_CHANGED: dict[str, str] = {}
+WHY_CHANGED: dict[str, str] = {
+    "s1-fair": "Not checkable: two FTPs with equal windows through an underloaded gateway are equal "
+    "under any discipline, so the check could not fail.",
+    "s6-smooth": "Not checkable: the buffers hold every window, so no pair can drop a packet and the "
+    "check could not fail.",
+    "s2-jk-fcfs-telnet": "The Telnets' shut-out under JK/FCFS was a phase lock: with exact clocks "
+    "each retry returns when the buffer is full and they deliver 0 packets, as the paper prints "
+    "(3 and 0). With clock jitter (one bottleneck packet time, issue 12 §2) the lock breaks and they deliver about 330 packets (a backlog from "
+    "the warm-up included), more than under JK/FQ.",
+    "s2-fq-improves": "Follows s2-jk-fcfs-telnet: the JK/FCFS Telnets are no longer locked out, so "
+    "FQ does not double their packets; with go-back-N the G/FCFS Telnets also get through "
+    "(220 against 198 under G/FQ). FQ still lifts the worst FTP under both flow controls.",
+    "s2-g-fq": "Generic's timeouts now resend every unacknowledged packet (go-back-N), the paper's own "
+    "reading: its G/FQ row has 1043 retransmissions for 631 drops. The duplicates leave useful "
+    "throughput about 16% below the line (paper 12%).",
+    "s2-fq-needs-flow-control": "Go-back-N makes Generic under FQ lose and resend as the paper "
+    "prints: Generic FTPs drop about twice JK's packets and deliver fewer unique ones.",
+    "s4-reversal": "With go-back-N and start jitter the two Generic sources under FCFS no longer win: "
+    "their duplicate retransmissions fill the buffer and JK out-earns them (2882 against 618), so "
+    "the FCFS half of the reversal does not happen. Under FQ JK still wins.",
+    "s4-fcfs-jk-losses": "Same cause as s4-reversal: under FCFS the Generic sources now bear the "
+    "losses (38 drops) and JK few (6), the opposite of the paper.",
+    "s5-dec-waste": "Each hop of the chain now has 85 ms of propagation, derived once from the "
+    "thesis's DECbit round trips; a chain of zero-delay hops could not leave a line idle. DEC/DEC "
+    "now wastes 6.4% and the long path gets less than under G/FCFS.",
+    "fqbit-effective": "New: the paper's conclusion that FQ with DECbit is particularly effective, "
+    "not checked before (issue 12 §5).",
+}

@@ -813,4 +813,39 @@ TESTED = (
 )
 
 #: Why a claim's verdict differs from the one recorded before issue 12 (`verdicts_before.json`).
-WHY_CHANGED: dict[str, str] = {}
+WHY_CHANGED: dict[str, str] = {
+    "s1-ftp": "Generic and DECbit timeouts now have a floor of 1 s, 4.3BSD's minimum that the thesis's "
+    "JK sources have (the thesis gives Generic none): β·rtt ≈ 0.12 s on an idle FQ path fired "
+    "before the ACK of a Telnet packet queued behind an FTP packet, so a few spurious "
+    "retransmissions broke 'no retransmissions'.",
+    "s1-pp-delay": "Packet-Pair's window is 40 in Scenario 1: the thesis's own PP row (4.99 packets/s "
+    "at 1.48 and 1.22 s) means 7.4 and 6.1 packets outstanding by Little's law, more than a window "
+    "of 5 allows; with per-packet timers (thesis §4.4) the delays are now 1.33 and 1.28 s.",
+    "s1-pp-setpoint": "As s1-pp-delay: the window of 5 had bound PP, so the setpoint made no "
+    "difference; with the window of 40 the setpoint-2 delays fall as the thesis says.",
+    "s1-pp-order": "Sources now start up to 1 ms apart in a random order (start jitter), not in "
+    "event-queue order, and source 2 sees the lower delay in the average of the runs. The claim's "
+    "explanation contradicts the control law (see its tolerance), so the verdict means little.",
+    "s2-g-fcfs": "Replications now differ (start and clock jitter): which FTPs win and lose changes "
+    "from run to run, and the G/FCFS row is compared rank-ordered; winners and losers with large "
+    "interval deviations appear in 3 of 5 runs.",
+    "s2-telnets-fcfs": "The JK/FCFS Telnets' shut-out was a phase lock: with clock jitter (one packet time, issue 12 §2) they get "
+    "0.19 and 0.20 packets/s, their whole load; under G/FCFS they are still shut out (0.03-0.04).",
+    "s2-jk-fcfs-phases": "New (issue 12 §5): the thesis's winning and losing phases under JK/FCFS "
+    "were not checked before; in our runs at most 2 of the 6 FTPs alternate, fewer than half.",
+    "s3-pp-spike": "The CBR background at half the line rate was phase-locked to the departures and "
+    "got nothing; with clock jitter it takes its share until 300 s, so Packet-Pair finds the "
+    "bandwidth it leaves behind and its rate spikes, as Fig. 6.13 shows.",
+    "s4-fcfs-collapse": "The claim now tests what the thesis prints: G and DEC collapse while JK "
+    "keeps about half its share (2.38). Our JK/FCFS FTP gets 0.16: JK collapses too, which the old "
+    "threshold (below half the share) hid.",
+    "s6-fq": "Each hop now has 85 ms of propagation (derived from the thesis's DECbit round trips); "
+    "G/FQ then gives every source 5.00 instead of the thesis's 5.29 x 3 and 4.71, and PP/FQ "
+    "4.58-5.42.",
+    "s6-dec": "The same 85 ms per hop lets selective DECbit leave lines idle: 11.6% wasted (thesis "
+    "12%), short paths 6.7, the long path 2.1.",
+    "s6-no-drops": "Not checkable: the buffers are at least the sum of the windows, so nothing can be "
+    "dropped under any pair.",
+    "s7-probe": "Not checkable: packet times are fixed, which forces the probes' spacing whatever "
+    "Packet-Pair does.",
+}
