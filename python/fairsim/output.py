@@ -14,7 +14,6 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from fairsim import FairsimError
 from fairsim.results import Results
 
 TABLES = ("flows", "intervals", "queues", "queue_intervals", "fairness", "fluid", "traces")
@@ -53,11 +52,6 @@ def write_results(results: Results, out: str | Path, fmt: str = "csv") -> list[P
     """Writes `results` into folder `out` (created if needed); returns the files written."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    if fmt == "parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise FairsimError("--format parquet needs pyarrow: pip install 'fairsim[parquet]'") from None
     written = []
 
     def put(name: str, write: Callable[[Path], None]) -> None:

@@ -23,3 +23,23 @@ def plot_traces(traces: pd.DataFrame, series: str, names=None, ax=None):
     ax.set_ylabel(series)
     ax.legend(fontsize="small")
     return ax
+
+
+def plot_sweep(agg: pd.DataFrame, metric: str, x: str, others: list[str], ax=None):
+    """A sweep's aggregate (`SweepResults.aggregate`) against axis `x`: a line per pair (and per
+    value of the other axes) through the means, a band over the 95% confidence interval."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    for key, d in agg.groupby(["pair", *others], sort=False, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        label = ", ".join([str(key[0]), *(f"{o}={v}" for o, v in zip(others, key[1:], strict=True))])
+        d = d.sort_values(x)
+        (line,) = ax.plot(d[x], d["mean"], marker="o", markersize=3, label=label)
+        ci = d["ci95"].fillna(0)
+        ax.fill_between(d[x], d["mean"] - ci, d["mean"] + ci, color=line.get_color(), alpha=0.2, linewidth=0)
+    ax.set_xlabel(x)
+    ax.set_ylabel(metric)
+    ax.legend(fontsize="small")
+    return ax

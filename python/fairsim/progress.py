@@ -46,7 +46,7 @@ def _clock(seconds: float) -> str:
 
 
 class _NoBar:
-    def update(self, done: float) -> None:
+    def update(self, done: float, note: str = "") -> None:
         pass
 
     def close(self, done: float, stopped: bool = False) -> None:
@@ -59,7 +59,7 @@ class _TerminalBar:
         self.started = time.monotonic()
         self.progress: Progress | None = None
 
-    def update(self, done: float) -> None:
+    def update(self, done: float, note: str = "") -> None:
         if self.progress is None:
             if time.monotonic() - self.started < SHOW_AFTER:
                 return
@@ -67,14 +67,15 @@ class _TerminalBar:
                 TextColumn("{task.description}"),
                 BarColumn(),
                 TextColumn("{task.completed:.1f}/{task.total:.0f} runs"),
+                TextColumn("{task.fields[note]}"),
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
                 transient=True,
                 console=Console(stderr=True, force_jupyter=False),
             )
             self.progress.start()
-            self.task = self.progress.add_task(self.label, total=self.total)
-        self.progress.update(self.task, completed=done)
+            self.task = self.progress.add_task(self.label, total=self.total, note=note)
+        self.progress.update(self.task, completed=done, note=note)
 
     def close(self, done: float, stopped: bool = False) -> None:
         if self.progress is not None:
@@ -88,8 +89,10 @@ class _NotebookBar:
         self.started = time.monotonic()
         self.handle = None
         self.drawn = 0.0
+        self.note = ""
 
-    def update(self, done: float, final: str | None = None) -> None:
+    def update(self, done: float, note: str = "", final: str | None = None) -> None:
+        self.note = note
         now = time.monotonic()
         elapsed = now - self.started
         if final is None and (elapsed < SHOW_AFTER or now - self.drawn < NOTEBOOK_REDRAW):
@@ -100,7 +103,7 @@ class _NotebookBar:
         else:
             left = elapsed * (self.total - done) / done if done > 0 else None
             state = f"elapsed {_clock(elapsed)}, left " + (_clock(left) if left is not None else "?")
-        view = _BarView(self.label, done, self.total, state)
+        view = _BarView(self.label, done, self.total, ", ".join(x for x in (note, state) if x))
         if self.handle is None:
             from IPython.display import display
 
@@ -112,7 +115,8 @@ class _NotebookBar:
         if self.handle is None:
             return
         elapsed = _clock(time.monotonic() - self.started)
-        self.update(done, final=f"stopped after {elapsed}" if stopped else f"done in {elapsed}")
+        final = f"stopped after {elapsed}" if stopped else f"done in {elapsed}"
+        self.update(done, self.note, final=final)
 
 
 class _BarView:

@@ -44,6 +44,9 @@ pub struct RawScenario {
     /// A paper's published results for this experiment, read by `fairsim reproduce`; the
     /// engine only checks that it is a table.
     pub published: Option<toml::Table>,
+    /// A parameter study over this scenario, read by `fairsim sweep`; the engine only checks
+    /// that it is a table.
+    pub sweep: Option<toml::Table>,
 }
 
 #[derive(Debug, Default, Deserialize)]

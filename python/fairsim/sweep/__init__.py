@@ -1,0 +1,136 @@
+"""Parameter studies: a scenario run over axes of values, pairs and seeds, into one tidy table.
+
+>>> s = fairsim.sweep("examples/dumbbell", axes={"links.bottleneck.buffer": "10..50:10"},
+...                   seeds=5, pairs=["G/FCFS", "G/FQ"], out="buffers")       # doctest: +SKIP
+>>> s.flows                       # one row per flow of each run, `buffer` a column  # doctest: +SKIP
+>>> s.aggregate("goodput_bps", per_run="sum")                                  # doctest: +SKIP
+>>> s.plot("jain", table="runs")                                               # doctest: +SKIP
+
+See docs/sweeps.md for the description format, the folder, resume and clusters.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from fairsim.api import Overrides, Scenario, load
+from fairsim.sweep.execute import Summary, run_sweep
+from fairsim.sweep.plan import Plan, RunError, make_plan
+from fairsim.sweep.results import SweepResults, open_sweep
+from fairsim.sweep.spec import SweepError, SweepSpec, from_python, from_table
+
+__all__ = ["SweepError", "SweepResults", "open_sweep", "sweep"]
+
+
+def file_spec(sc: Scenario) -> SweepSpec:
+    """The `[sweep]` table of the scenario's file (an empty spec if it has none)."""
+    data = sc._data.decode() if isinstance(sc._data, bytes) else sc._data
+    raw = tomllib.loads(data).get("sweep")
+    return from_table(raw, data, sc.file) if raw is not None else SweepSpec()
+
+
+def merged(base: SweepSpec, extra: SweepSpec) -> SweepSpec:
+    """`base` with what `extra` gives: its axes added (replacing an axis of the same name or
+    fields), its mode, seeds, pairs and skip instead of `base`'s."""
+    names = {a.name for a in extra.axes}
+    fields = {a.fields for a in extra.axes}
+    axes = [a for a in base.axes if a.name not in names and a.fields not in fields] + list(extra.axes)
+    out = SweepSpec(axes, base.mode, base.seeds, base.pairs, list(base.skip), dict(base.origins))
+    for key in ("mode", "seeds", "pairs", "skip"):
+        if key in extra.origins:
+            setattr(out, key, getattr(extra, key))
+            out.origins[key] = extra.origins[key]
+    return out
+
+
+def executor_for(jobs: int | None, client) -> Any:
+    from fairsim.sweep.executors import DaskCluster, LocalPool
+
+    return DaskCluster(client) if client is not None else LocalPool(jobs)
+
+
+def sweep(
+    scenario: Scenario | str | Path,
+    axes: Mapping[str, Any] | None = None,
+    seeds: int | Sequence[int] | None = None,
+    pairs: str | Sequence[str] | None = None,
+    set: Overrides = None,
+    *,
+    mode: str | None = None,
+    skip: Any = None,
+    out: str | Path | None = None,
+    tables: Sequence[str] = ("flows",),
+    time_limit: float | None = None,
+    jobs: int | None = None,
+    client=None,
+    progress: bool | None = None,
+) -> SweepResults:
+    """Runs `scenario` over `axes` and returns the results as tables (see docs/sweeps.md).
+
+    - ``axes``: ``{FIELD: VALUES}``, VALUES a list or a range string (``"5..100:5"``,
+      ``"1Mbps..64Mbps:*2"``, ``"1..1000:log4"``), or ``{NAME: {"fields": [...], "values": ...}}``;
+      added to the scenario file's own ``[sweep]`` axes;
+    - ``seeds``: a count (seeds 1..N) or a list; ``pairs``: default every pair;
+    - ``mode``: ``"product"`` (every combination, default) or ``"zip"`` (axes move together);
+    - ``skip``: expressions over the axes' names (``"buffer < window"``) or functions of a dict
+      of them, returning true for a combination to leave out;
+    - ``out``: the folder of results, which is also a cache: a run already there is not run
+      again (default: a temporary folder that lives as long as the results);
+    - ``tables``: what to record besides ``runs``: ``flows`` (always), ``queues``, ``intervals``,
+      ``queue_intervals``; ``time_limit``: seconds of wall time after which a run is stopped;
+    - ``jobs``: local worker processes (default: one per core); ``client``: a
+      ``distributed.Client`` to run on a Dask cluster instead.
+
+    Raises :class:`SweepError` (a :class:`fairsim.FairsimError`) for a description that cannot
+    run, before any run starts. Runs that fail are recorded (``results.failures``).
+    """
+    plan = make_sweep_plan(scenario, axes, seeds, pairs, set, mode, skip)
+    keep = None
+    if out is None:
+        keep = tempfile.TemporaryDirectory(prefix="fairsim-sweep-")
+        out = keep.name
+    summary = run_sweep(
+        plan,
+        Path(out),
+        executor_for(jobs, client),
+        tables=tuple(dict.fromkeys(["flows", *tables])),
+        time_limit=time_limit,
+        progress=progress,
+    )
+    results = SweepResults(out, summary)
+    results._tmp = keep  # the temporary folder lives as long as the results
+    return results
+
+
+def make_sweep_plan(scenario, axes=None, seeds=None, pairs=None, set=None, mode=None, skip=None) -> Plan:
+    """The plan of :func:`sweep` without running it."""
+    sc = scenario if isinstance(scenario, Scenario) else load(scenario)
+    sc = sc.with_overrides(set)
+    if isinstance(pairs, str):
+        pairs = [pairs]
+    extra = from_python(axes=axes, seeds=seeds, pairs=pairs, mode=mode, skip=skip)
+    return make_plan(sc, merged(file_spec(sc), extra))
+
+
+def listing(plan: Plan, folder: str | Path | None) -> pd.DataFrame:
+    """Every run of the plan (axis values, pair, seed, its id) and whether `folder` holds it."""
+    from fairsim.sweep.execute import identity
+    from fairsim.sweep.store import Store
+
+    done = Store(folder).finished() if folder and Path(folder).is_dir() else set()
+    rows = []
+    for r in plan.runs():
+        row = identity(r)
+        row["cached"] = r.run_id in done
+        row["invalid"] = r.error if isinstance(r, RunError) else None
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+__all__ += ["Summary", "listing", "make_sweep_plan"]

@@ -1,0 +1,295 @@
+"""The axes of a sweep: which scenario field moves, through which values.
+
+An axis names one field that `--set` can reach (or several that move together) and its values:
+
+- a list: `5,10,20` on the command line, `[5, 10, 20]` in TOML or Python;
+- a linear range, both ends included when the step lands on them: `5..100:5`, `10ms..100ms:10ms`,
+  `400kbps..960kbps:80kbps`;
+- a geometric range: `1Mbps..64Mbps:*2` (each value twice the last);
+- a log-spaced range of N points: `1..1000:log4` (1, 10, 100, 1000).
+
+Quantities (times, rates, sizes) are written back to the scenario in the unit of the range's
+start, and appear in the tables as numbers in base units (seconds, bits per second, bytes), so
+that a plot's axis is numeric. Ranges are computed in exact decimals: `0.1..0.3:0.1` has three
+points, not two.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+#: Unit -> (dimension, factor to the base unit). Mirrors the engine's units (crates/fairsim/src/units.rs).
+UNITS: dict[str, tuple[str, Decimal]] = {}
+for names, dim, factor in [
+    (("s", "sec", "secs"), "time", "1"),
+    (("ns",), "time", "1e-9"),
+    (("us", "µs"), "time", "1e-6"),
+    (("ms",), "time", "1e-3"),
+    (("min",), "time", "60"),
+    (("h",), "time", "3600"),
+    (("bps", "bit/s", "b/s"), "rate", "1"),
+    (("kbps", "Kbps", "kbit/s", "kb/s"), "rate", "1e3"),
+    (("Mbps", "mbps", "Mbit/s", "Mb/s"), "rate", "1e6"),
+    (("Gbps", "gbps", "Gbit/s", "Gb/s"), "rate", "1e9"),
+    (("Tbps", "Tbit/s"), "rate", "1e12"),
+    (("B", "byte", "bytes"), "size", "1"),
+    (("KB", "kB"), "size", "1e3"),
+    (("MB",), "size", "1e6"),
+    (("GB",), "size", "1e9"),
+    (("KiB",), "size", "1024"),
+    (("MiB",), "size", "1048576"),
+    (("GiB",), "size", "1073741824"),
+    (("p", "pkt", "pkts", "packet", "packets"), "packets", "1"),
+]:
+    for name in names:
+        UNITS[name] = (dim, Decimal(factor))
+
+_QUANTITY = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([^\d\s.+-][^\s]*)?\s*$")
+#: More points than this in one axis is surely a typo (`1..1e9:1`).
+MOST_POINTS = 100_000
+
+
+class AxisError(ValueError):
+    """An axis that cannot be read; the caller adds where it was written."""
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number with an optional unit, exactly as written."""
+
+    number: Decimal
+    unit: str  # "" for a plain number
+
+    @property
+    def dimension(self) -> str:
+        return UNITS[self.unit][0] if self.unit else "number"
+
+    @property
+    def base(self) -> Decimal:
+        return self.number * UNITS[self.unit][1] if self.unit else self.number
+
+
+def parse_quantity(text: str) -> Quantity | None:
+    """`"150ms"` -> Quantity(150, "ms"); None if `text` is not a number with a known unit."""
+    m = _QUANTITY.match(text)
+    if not m or (m.group(2) and m.group(2) not in UNITS):
+        return None
+    try:
+        return Quantity(Decimal(m.group(1)), m.group(2) or "")
+    except InvalidOperation:
+        return None
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value of an axis: the text an override gets, and what the tables show."""
+
+    #: The right-hand side of `--set FIELD=...` (a bare string is a string, as on the command line).
+    text: str
+    #: The value in the tables: a number (quantities in base units) or a string.
+    column: Any
+
+
+def _plain(number: Decimal) -> str:
+    """A decimal without exponent or trailing zeros: 1E+2 -> "100", 0.50 -> "0.5"."""
+    text = format(number.normalize(), "f")
+    return text
+
+
+def _from_quantity(q: Quantity) -> Value:
+    if q.unit:
+        return Value(f"{_plain(q.number)}{q.unit}", float(q.base))
+    column = int(q.number) if q.number == q.number.to_integral_value() else float(q.number)
+    return Value(_plain(q.number), column)
+
+
+def value_of(raw: Any) -> Value:
+    """A value written in TOML or Python (`50`, `"1Mbps"`, `"fq"`, `true`, `{ kind = "red" }`)."""
+    from fairsim.api import _toml
+
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        return Value(_toml(raw, False), _toml(raw, True) if not isinstance(raw, bool) else raw)
+    if isinstance(raw, (int, float)):
+        return Value(repr(raw), raw)
+    q = parse_quantity(raw)
+    if q is not None and q.unit:
+        return _from_quantity(q)
+    return Value(_toml(raw, False), raw)
+
+
+def value_from_text(text: str) -> Value:
+    """A value as typed on the command line (`50`, `1Mbps`, `fq`): the `--set` text itself."""
+    q = parse_quantity(text)
+    if q is not None:
+        return Value(text.strip(), _from_quantity(q).column)
+    return Value(text, text)
+
+
+def expand_range(text: str) -> list[Value] | None:
+    """The values of a range (`5..100:5`, `1Mbps..64Mbps:*2`, `1..1000:log4`); None if `text` is
+    not written as a range. Raises AxisError for a range that is written wrongly."""
+    if ".." not in text or ":" not in text.split("..", 1)[1]:
+        return None
+    start_text, rest = text.split("..", 1)
+    stop_text, step_text = rest.split(":", 1)
+    start, stop = parse_quantity(start_text), parse_quantity(stop_text)
+    for name, q, raw in (("start", start, start_text), ("end", stop, stop_text)):
+        if q is None:
+            raise AxisError(f"the range's {name} `{raw.strip()}` is not a number with a known unit")
+    assert start is not None and stop is not None
+    if start.dimension != stop.dimension:
+        raise AxisError(
+            f"the range's start `{start_text.strip()}` and end `{stop_text.strip()}` differ in kind"
+        )
+    step_text = step_text.strip()
+    if step_text.startswith("*"):
+        bases = _geometric(start.base, stop.base, step_text[1:])
+    elif step_text.startswith("log"):
+        bases = _log_spaced(start.base, stop.base, step_text[3:])
+    else:
+        step = parse_quantity(step_text)
+        if step is None:
+            raise AxisError(f"the step `{step_text}` is not a number with a known unit (or *FACTOR, or logN)")
+        if step.dimension != start.dimension:
+            raise AxisError(
+                f"the step `{step_text}` is a {step.dimension}, the range is of {start.dimension}s"
+            )
+        bases = _linear(start.base, stop.base, step.base)
+    factor = UNITS[start.unit][1] if start.unit else Decimal(1)
+    values = [_from_quantity(Quantity(b / factor, start.unit)) for b in bases]
+    if not start.unit and any(isinstance(v.column, float) for v in values):
+        values = [Value(v.text, float(v.column)) for v in values]
+    return values
+
+
+def _linear(start: Decimal, stop: Decimal, step: Decimal) -> list[Decimal]:
+    if step == 0:
+        raise AxisError("the step is zero")
+    if (stop - start) * step < 0:
+        raise AxisError("the range is empty: the step goes away from its end")
+    count = int((stop - start) / step) + 1
+    _check_count(count)
+    return [start + i * step for i in range(count)]
+
+
+def _geometric(start: Decimal, stop: Decimal, factor_text: str) -> list[Decimal]:
+    try:
+        factor = Decimal(factor_text)
+    except InvalidOperation:
+        raise AxisError(f"the factor `*{factor_text}` is not a number") from None
+    if start <= 0 or factor <= 1:
+        raise AxisError("a geometric range needs a start above 0 and a factor above 1")
+    if stop < start:
+        raise AxisError("the range is empty: its end is below its start")
+    out = [start]
+    while out[-1] * factor <= stop * (1 + Decimal("1e-12")):
+        out.append(out[-1] * factor)
+        _check_count(len(out))
+    return out
+
+
+def _log_spaced(start: Decimal, stop: Decimal, count_text: str) -> list[Decimal]:
+    if not count_text.isdigit() or int(count_text) < 2:
+        raise AxisError(f"`log{count_text}`: give the number of points, at least 2 (`log5`)")
+    if start <= 0 or stop <= start:
+        raise AxisError("a log-spaced range needs 0 < start < end")
+    n = int(count_text)
+    _check_count(n)
+    ratio = (stop / start) ** (Decimal(1) / (n - 1))
+    out = [start * ratio**i for i in range(n)]
+    out[-1] = stop
+    # twelve significant digits: 1..1000:log4 is 1, 10, 100, 1000, not 99.99999999999999
+    return [Decimal(f"{x:.12g}") for x in out]
+
+
+def _check_count(count: int) -> None:
+    if count > MOST_POINTS:
+        raise AxisError(f"the range has more than {MOST_POINTS:,} points")
+
+
+def values_from_text(text: str) -> list[Value]:
+    """An axis's values as typed after `--axis FIELD=`: a range, a TOML array, or a comma list."""
+    text = text.strip()
+    if not text:
+        raise AxisError("no values")
+    ranged = expand_range(text)
+    if ranged is not None:
+        return ranged
+    if text.startswith("["):
+        import tomllib
+
+        try:
+            items = tomllib.loads(f"v = {text}")["v"]
+        except tomllib.TOMLDecodeError as e:
+            raise AxisError(f"cannot read the list {text}: {e}") from None
+        return [value_of(v) for v in items]
+    items = [t.strip() for t in text.split(",")]
+    if any(not t for t in items):
+        raise AxisError(f"an empty value in the list `{text}`")
+    return [value_from_text(t) for t in items]
+
+
+def values_from_toml(raw: Any) -> list[Value]:
+    """An axis's values as written in a `[sweep]` table or given in Python: a list, or a range."""
+    if isinstance(raw, str):
+        ranged = expand_range(raw)
+        return ranged if ranged is not None else [value_of(raw)]
+    if isinstance(raw, range):
+        raw = list(raw)
+    if isinstance(raw, (list, tuple)):
+        if not raw:
+            raise AxisError("the list of values is empty")
+        return [value_of(v) for v in raw]
+    return [value_of(raw)]
+
+
+@dataclass(frozen=True)
+class Axis:
+    """A named axis: the fields it sets and its values."""
+
+    name: str
+    fields: tuple[str, ...]
+    values: tuple[Value, ...]
+    #: Where it was written, for messages: `sweep.toml:30:1: sweep.axes.buffer`, `--axis ...`.
+    origin: str = ""
+
+    def overrides(self, i: int) -> list[str]:
+        return [f"{field}={self.values[i].text}" for field in self.fields]
+
+
+#: Column names of a sweep's tables: an axis may not take one (docs/sweeps.md).
+RESERVED = frozenset(
+    """run_id point pair seed status error events wall_s sim_s jain finished_at flow src dst app
+    transport packet_size port from to rate_bps delay_s buffer qdisc interval start_s end_s warmup
+    sent retransmitted delivered delivered_unique dropped acks_dropped in_network rtt_mean_s
+    fair_share_bps share_of_fair completion_s arrivals departures drops marks max_occupancy
+    utilisation occupancy_pkts throughput_pps goodput_pps goodput_bps rtt_s rtt_first_s
+    retransmit_pps drop_pps""".split()
+)
+
+
+def default_names(fields: list[tuple[str, ...]]) -> list[str]:
+    """Column names for unnamed axes: the field's last part (`links.out.rate` -> `rate`), or
+    its last two (`out_buffer`) where the last is a column of the tables already or is not
+    unique among the axes, else the whole path with dots as underscores."""
+
+    def parts(f: str) -> list[str]:
+        return [x.strip('"') for x in f.split(".")]
+
+    def candidate(f: str, n: int) -> str:
+        return "_".join(parts(f)[-n:]).replace("/", "_").replace("-", "_")
+
+    lasts = [candidate(f[0], 1) for f in fields]
+    twos = [candidate(f[0], 2) for f in fields]
+    names = []
+    for f, last, two in zip(fields, lasts, twos, strict=True):
+        if last not in RESERVED and lasts.count(last) == 1:
+            names.append(last)
+        elif two not in RESERVED and twos.count(two) == 1:
+            names.append(two)
+        else:
+            names.append(candidate(f[0], len(parts(f[0]))))
+    return names

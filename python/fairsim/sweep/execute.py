@@ -1,0 +1,139 @@
+"""A sweep from start to end: plan, skip what the folder already holds, run the rest, record."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from fairsim import __version__
+from fairsim.results import Results
+from fairsim.sweep.plan import Plan, Run, RunError
+from fairsim.sweep.store import TABLES, Store
+from fairsim.sweep.worker import FAILED, Outcome, Task
+
+
+@dataclass
+class Summary:
+    """What one call ran: counts, and the failures with their messages."""
+
+    total: int = 0
+    cached: int = 0
+    ran: int = 0
+    failed: list[dict] = field(default_factory=list)
+    interrupted: bool = False
+    wall_s: float = 0.0
+
+
+def manifest(plan: Plan) -> dict:
+    sc = plan.scenario
+    return {
+        "fairsim_version": __version__,
+        "scenario": {"name": sc.name, "file": sc.file, "overrides": sc.overrides},
+        "sweep": {**plan.spec.manifest(), "pairs": plan.pairs, "seeds": plan.seeds},
+        "axes": [a.name for a in plan.axes],
+        "points": len(plan.points),
+        "runs": len(plan),
+    }
+
+
+def run_sweep(
+    plan: Plan,
+    folder: Path,
+    executor,
+    *,
+    tables: tuple[str, ...] = ("flows",),
+    time_limit: float | None = None,
+    progress: bool | None = None,
+) -> Summary:
+    """Runs the plan's runs that `folder` does not hold yet, recording every outcome there."""
+    unknown = [t for t in tables if t not in TABLES]
+    if unknown:
+        from fairsim.sweep.spec import SweepError
+
+        raise SweepError(f"no table `{unknown[0]}` (a sweep records {', '.join(TABLES)})")
+    started = time.monotonic()
+    store = Store(folder, tables)
+    store.write_manifest(manifest(plan))
+    done = store.finished()
+    summary = Summary(total=len(plan))
+    plan_rows: list[dict] = []
+    by_id: dict[str, Run | RunError] = {}
+
+    def todo() -> Iterator[Task]:
+        for r in plan.runs():
+            plan_rows.append(identity(r))
+            if r.run_id in done:
+                summary.cached += 1
+                continue
+            if isinstance(r, RunError):
+                record(r, Outcome(r.run_id, FAILED, r.error, 0, 0.0, 0.0, None))
+                continue
+            by_id[r.run_id] = r
+            yield Task(r.run_id, r.resolved, r.pair, r.seed, time_limit)
+
+    def record(r: Run | RunError, o: Outcome) -> None:
+        row = {
+            **identity(r),
+            "status": o.status,
+            "error": o.error,
+            "events": o.events,
+            "wall_s": o.wall_s,
+            "sim_s": o.sim_s,
+            "jain": float("nan"),
+            "finished_at": time.time(),
+        }
+        frames: dict[str, pd.DataFrame] = {}
+        if o.report is not None:
+            report = json.loads(o.report)
+            row["jain"] = report["fairness"]["jain"]
+            frames = run_tables(r, report, tables)
+        else:
+            summary.failed.append(row)
+        summary.ran += 1
+        store.add(row, frames)
+
+    def on_outcome(o: Outcome) -> None:
+        record(by_id.pop(o.run_id), o)
+
+    from fairsim.sweep.driver import drive
+
+    try:
+        _, summary.interrupted = drive(
+            todo(),
+            len(plan),
+            executor,
+            on_outcome,
+            progress=progress,
+            title=f"sweep {plan.scenario.name}",
+            on_tick=store.flush_if_due,
+            skipped=lambda: summary.cached,
+        )
+    finally:
+        store.flush()
+    if not summary.interrupted:
+        store.write_plan(pd.DataFrame(plan_rows))
+    summary.wall_s = time.monotonic() - started
+    return summary
+
+
+def identity(r: Run | RunError) -> dict:
+    """What names a run in every table: its id, point, axis values, pair and seed."""
+    return {"run_id": r.run_id, "point": r.point, **r.columns, "pair": r.pair, "seed": r.seed}
+
+
+def run_tables(r: Run | RunError, report: dict, tables: tuple[str, ...]) -> dict[str, pd.DataFrame]:
+    """A finished run's rows of each table, its id and axis values in front."""
+    results = Results({}, [report])
+    front = {"run_id": r.run_id, **r.columns}
+    out = {}
+    for name in tables:
+        df = getattr(results, name)
+        for i, (k, v) in enumerate(front.items()):
+            df.insert(i, k, [v] * len(df))
+        out[name] = df
+    return out

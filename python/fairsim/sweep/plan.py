@@ -1,0 +1,185 @@
+"""From a sweep's description to its runs: the points, each run's resolved scenario and its id.
+
+Everything that can be wrong with a description is found here, before any run starts: each
+value of each axis is applied to the scenario alone (so a field that `--set` cannot reach, or a
+value the field refuses, is named with its axis), the pairs must exist, zipped axes must be
+equally long, and skip expressions must evaluate. A combination of values that is wrong only
+together (a window larger than a buffer that some discipline refuses) is not a description
+error: that run fails, is recorded with its message, and the others go on.
+
+A run's id is a hash of its fully resolved scenario (every default written out, the seed
+included) and of fairsim's version: the same run in another sweep, or the same sweep widened,
+has the same id, and a run that some change would make different gets another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from fairsim import ScenarioError, __version__
+from fairsim.api import Scenario
+from fairsim.sweep.axes import Axis
+from fairsim.sweep.spec import SweepError, SweepSpec
+
+
+@dataclass(frozen=True)
+class Point:
+    """One combination of axis values: index into each axis's values."""
+
+    index: int
+    choice: tuple[int, ...]
+
+    def columns(self, axes: list[Axis]) -> dict:
+        return {a.name: a.values[i].column for a, i in zip(axes, self.choice, strict=True)}
+
+    def overrides(self, axes: list[Axis]) -> list[str]:
+        return [o for a, i in zip(axes, self.choice, strict=True) for o in a.overrides(i)]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One simulation of a sweep: everything a worker needs, and what the tables show of it."""
+
+    run_id: str
+    point: int
+    pair: str
+    seed: int
+    #: The scenario for this pair and seed, complete: a worker needs nothing else.
+    resolved: str
+    #: Axis name -> value, for the tables.
+    columns: dict
+
+
+@dataclass
+class Plan:
+    scenario: Scenario
+    spec: SweepSpec
+    pairs: list[str]
+    seeds: list[int]
+    points: list[Point]
+
+    @property
+    def axes(self) -> list[Axis]:
+        return self.spec.axes
+
+    def __len__(self) -> int:
+        return len(self.points) * len(self.pairs) * len(self.seeds)
+
+    def runs(self) -> Iterator[Run | RunError]:
+        """Every run in order (points, then pairs, then seeds), resolved one point at a time so
+        that a sweep of 100,000 runs is never all in memory. A point whose values together make
+        the scenario invalid yields a `RunError` for each of its runs."""
+        for p in self.points:
+            columns = p.columns(self.axes)
+            try:
+                sc = self.scenario.with_overrides(p.overrides(self.axes))
+            except ScenarioError as e:
+                for pair, seed in itertools.product(self.pairs, self.seeds):
+                    rid = _error_id(self.scenario, p.overrides(self.axes), pair, seed)
+                    yield RunError(rid, p.index, pair, seed, columns, _first_line(e))
+                continue
+            for pair in self.pairs:
+                for seed in self.seeds:
+                    resolved = sc.resolved_toml(pair, seed)
+                    yield Run(run_id(resolved), p.index, pair, seed, resolved, columns)
+
+
+@dataclass(frozen=True)
+class RunError:
+    """A run whose scenario cannot be built: recorded as failed without running."""
+
+    run_id: str
+    point: int
+    pair: str
+    seed: int
+    columns: dict
+    error: str
+
+
+def run_id(resolved: str) -> str:
+    digest = hashlib.sha256(f"fairsim {__version__}\n".encode() + resolved.encode()).hexdigest()
+    return digest[:24]
+
+
+def _error_id(sc: Scenario, overrides: list[str], pair: str, seed: int) -> str:
+    """An id for a run that has no resolved scenario: its file, overrides, pair and seed."""
+    text = "\n".join([__version__, sc.file, *sc.overrides, *overrides, pair, str(seed)])
+    return "invalid-" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def make_plan(scenario: Scenario, spec: SweepSpec) -> Plan:
+    """Checks the description against the scenario and lists its points; raises SweepError."""
+    _check_axes(scenario, spec.axes)
+    pairs = spec.pairs if spec.pairs is not None else scenario.pairs
+    for pair in pairs:
+        if pair not in scenario.pairs:
+            from fairsim import _core
+
+            hint = _core.did_you_mean(pair, scenario.pairs)
+            where = spec.origins.get("pairs", "pairs")
+            raise SweepError(f"{where}: no pair `{pair}`{hint}")
+    if not pairs:
+        raise SweepError(f"{scenario.file}: the scenario has no pairs to run")
+    seeds = spec.seeds if spec.seeds is not None else [scenario.seed]
+    points = _points(spec)
+    return Plan(scenario, spec, list(pairs), list(seeds), points)
+
+
+def _check_axes(scenario: Scenario, axes: list[Axis]) -> None:
+    for a in axes:
+        for i, v in enumerate(a.values):
+            try:
+                scenario.with_overrides(a.overrides(i))
+            except ScenarioError as e:
+                raise SweepError(f"{a.origin}: value {v.text!r}: {_first_line(e)}") from None
+
+
+def _first_line(e: Exception) -> str:
+    """The engine's message without the override echo that it adds (`(from set= ...)`)."""
+    diagnostics = getattr(e, "diagnostics", None)
+    if diagnostics:
+        d = diagnostics[0]
+        if isinstance(d, dict):
+            field = f"{d['field']}: " if d.get("field") else ""
+            return f"{field}{d['message']}"
+    return str(e).splitlines()[0]
+
+
+def _points(spec: SweepSpec) -> list[Point]:
+    axes = spec.axes
+    if not axes:
+        choices: list[tuple[int, ...]] = [()]
+    elif spec.mode == "zip":
+        lengths = {len(a.values) for a in axes}
+        if len(lengths) > 1:
+            sizes = ", ".join(f"{a.name} has {len(a.values)}" for a in axes)
+            where = spec.origins.get("mode", "mode")
+            raise SweepError(f"{where}: zipped axes move together and need as many values each ({sizes})")
+        choices = [(i,) * len(axes) for i in range(lengths.pop())]
+    else:
+        choices = list(itertools.product(*(range(len(a.values)) for a in axes)))
+    points = []
+    for choice in choices:
+        p = Point(len(points), choice)
+        if not _skipped(spec, p.columns(axes)):
+            points.append(p)
+    if not points:
+        raise SweepError(f"{spec.origins.get('skip', 'skip')}: every combination is skipped")
+    return points
+
+
+def _skipped(spec: SweepSpec, columns: dict) -> bool:
+    for s in spec.skip:
+        try:
+            if s.test(columns):
+                return True
+        except Exception as e:  # a user's expression: say which and why
+            names = ", ".join(columns) or "none"
+            where = spec.origins.get("skip", "skip")
+            raise SweepError(
+                f"{where}: `{s.text}` fails: {type(e).__name__}: {e} (the axes: {names})"
+            ) from None
+    return False

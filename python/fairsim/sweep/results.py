@@ -1,0 +1,150 @@
+"""A sweep's results as tidy tables: one row per run, one per flow of each run, axis values as
+columns; aggregation over seeds and a plot of a metric against an axis."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+import pandas as pd
+
+from fairsim import _core
+from fairsim.sweep.store import PLAN, read_manifest, read_table
+
+
+class SweepResults:
+    """The runs of a sweep's current plan, read from its folder (`fairsim.open_sweep(path)`).
+
+    Tables (pandas DataFrames, long format: seaborn and Altair take them as they are):
+    ``runs`` (one row per run: axis values, pair, seed, status, error, events, wall time, Jain's
+    index), ``flows`` (one row per flow of each finished run), and ``queues``, ``intervals``,
+    ``queue_intervals`` when the sweep recorded them. ``failures`` are the runs that did not
+    finish. ``aggregate()`` and ``plot()`` summarise over seeds.
+    """
+
+    def __init__(self, folder: str | Path, summary=None):
+        self.folder = Path(folder)
+        if not (self.folder / "manifest.json").is_file():
+            raise _core.FairsimError(f"{folder}: not a sweep folder (it has no manifest.json)")
+        self.manifest = read_manifest(self.folder)
+        #: What the call that made these results ran (None when read back with `open_sweep`).
+        self.summary = summary
+
+    @property
+    def axes(self) -> list[str]:
+        return list(self.manifest["axes"])
+
+    @cached_property
+    def plan(self) -> pd.DataFrame:
+        path = self.folder / PLAN
+        return pd.read_parquet(path) if path.is_file() else pd.DataFrame(columns=["run_id"])
+
+    @property
+    def complete(self) -> bool:
+        """Every run of the plan finished without error."""
+        runs = self.runs
+        return len(runs) == len(self.plan) and bool((runs["status"] == "ok").all())
+
+    @cached_property
+    def runs(self) -> pd.DataFrame:
+        """The latest attempt of each run of the plan (a run that failed and then finished
+        shows as finished)."""
+        runs = read_table(self.folder, "runs")
+        if runs.empty:
+            return runs
+        runs = runs[runs["run_id"].isin(set(self.plan["run_id"]))]
+        ok_last = runs.assign(_ok=runs["status"] == "ok").sort_values(["_ok", "finished_at"], kind="stable")
+        latest = ok_last.drop_duplicates("run_id", keep="last").drop(columns="_ok")
+        order = {rid: i for i, rid in enumerate(self.plan["run_id"])}
+        return latest.sort_values("run_id", key=lambda s: s.map(order)).reset_index(drop=True)
+
+    @property
+    def failures(self) -> pd.DataFrame:
+        runs = self.runs
+        return runs[runs["status"] != "ok"] if not runs.empty else runs
+
+    def _table(self, name: str) -> pd.DataFrame:
+        df = read_table(self.folder, name)
+        if df.empty:
+            return df
+        df = df[df["run_id"].isin(set(self.plan["run_id"]))]
+        key = ["run_id", *[c for c in ("flow", "port", "interval") if c in df.columns]]
+        return df.drop_duplicates(key, keep="last").reset_index(drop=True)
+
+    @cached_property
+    def flows(self) -> pd.DataFrame:
+        return self._table("flows")
+
+    @cached_property
+    def queues(self) -> pd.DataFrame:
+        return self._table("queues")
+
+    @cached_property
+    def intervals(self) -> pd.DataFrame:
+        return self._table("intervals")
+
+    @cached_property
+    def queue_intervals(self) -> pd.DataFrame:
+        return self._table("queue_intervals")
+
+    def aggregate(
+        self,
+        metric: str,
+        by: list[str] | None = None,
+        table: str = "flows",
+        flows: list[str] | None = None,
+        per_run: str | None = None,
+    ) -> pd.DataFrame:
+        """The mean over seeds of `metric`, with its standard deviation, 95% confidence interval
+        (Student's t over the seeds) and the number of seeds, per value of `by` (default: every
+        axis, the pair, and for per-flow tables the flow).
+
+        `per_run` first reduces each run's rows to one value (`"sum"`, `"mean"`, `"min"`,
+        `"max"`): `aggregate("goodput_bps", per_run="sum")` is each point's total goodput.
+        `flows` keeps only those flows.
+        """
+        df = getattr(self, table)
+        if df.empty:
+            raise _core.FairsimError(f"the sweep has no `{table}` rows (no run finished, or not recorded)")
+        if metric not in df.columns:
+            hint = _core.did_you_mean(metric, [str(c) for c in df.columns])
+            raise _core.FairsimError(f"no column `{metric}` in the {table} table{hint}")
+        if flows is not None:
+            df = df[df["flow"].isin(flows)]
+        keys = by if by is not None else [*self.axes, "pair"]
+        if per_run:
+            df = df.groupby([*dict.fromkeys([*keys, "run_id", "seed"])], dropna=False, sort=False)[metric]
+            df = df.agg(per_run).reset_index()
+        elif by is None and "flow" in df.columns:
+            keys = [*keys, "flow"]
+        rows = []
+        for key, group in df.groupby(keys, dropna=False, sort=False):
+            values = [float(v) for v in group[metric] if pd.notna(v)]
+            mean, std, ci95, n = _core.summarize(values) or (float("nan"), float("nan"), float("nan"), 0)
+            key = key if isinstance(key, tuple) else (key,)
+            rows.append({**dict(zip(keys, key, strict=True)), "mean": mean, "std": std, "ci95": ci95, "n": n})
+        return pd.DataFrame(rows)
+
+    def plot(
+        self, metric: str, x: str | None = None, *, per_run: str = "mean", flows=None, table="flows", ax=None
+    ):
+        """`metric` against axis `x` (default: the first axis), one line per pair, with a band
+        of the 95% confidence interval over seeds; other axes, if any, as one line each too."""
+        from fairsim.plots import plot_sweep
+
+        x = x or (self.axes[0] if self.axes else None)
+        if x is None:
+            raise _core.FairsimError("the sweep has no axis to plot against")
+        agg = self.aggregate(metric, by=[*self.axes, "pair"], table=table, flows=flows, per_run=per_run)
+        return plot_sweep(agg, metric, x, [a for a in self.axes if a != x], ax=ax)
+
+    def __repr__(self) -> str:
+        runs = self.runs
+        ok = int((runs["status"] == "ok").sum()) if not runs.empty else 0
+        name = self.manifest["scenario"]["name"]
+        return f"<fairsim.SweepResults {name!r}: {ok} of {len(self.plan)} runs finished, axes {self.axes}>"
+
+
+def open_sweep(folder: str | Path) -> SweepResults:
+    """Reads a sweep's results back from its folder (`fairsim sweep --out FOLDER`)."""
+    return SweepResults(folder)

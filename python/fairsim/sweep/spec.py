@@ -1,0 +1,291 @@
+"""What a sweep is: axes, how they combine, pairs, seeds, combinations to skip.
+
+Written three ways, read into one `SweepSpec`:
+
+- a `[sweep]` table in the scenario file (errors name the file, line and field);
+- the command line: `fairsim sweep SCENARIO --axis FIELD=VALUES --seeds 10 --mode zip --skip EXPR`
+  (errors name the option as typed); options add to, or replace, the file's table;
+- Python: `fairsim.sweep(scenario, axes={...}, seeds=10, pairs=[...], mode="zip", skip=[...])`.
+
+A `[sweep]` table:
+
+    [sweep]
+    seeds = 10                  # seeds 1..10; or a list, [3, 7, 11]
+    pairs = ["G/FCFS", "G/FQ"]  # default: every pair of the scenario
+    mode = "product"            # every combination of the axes; "zip" moves them together
+    skip = ["buffer < window"]  # Python expressions over the axes' names
+    [sweep.axes]
+    "links.bottleneck.buffer" = "5..100:5"
+    window = { fields = ["flows.ftp1.window", "flows.ftp2.window"], values = [5, 10, 20] }
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairsim import _core
+from fairsim.sweep.axes import RESERVED, Axis, AxisError, default_names, values_from_text, values_from_toml
+
+MODES = ("product", "zip")
+#: `seeds = N` runs seeds 1..N; more than this is surely a typo.
+MOST_SEEDS = 100_000
+
+
+class SweepError(_core.FairsimError):
+    """A sweep description that cannot be run; the message says where it was written."""
+
+
+@dataclass
+class Skip:
+    """A combination to leave out: a Python expression over the axes' names, or a callable
+    taking a dict of them."""
+
+    text: str
+    test: Callable[[dict], Any]
+
+
+@dataclass
+class SweepSpec:
+    axes: list[Axis] = field(default_factory=list)
+    mode: str = "product"
+    #: None: the scenario's own seed.
+    seeds: list[int] | None = None
+    #: None: every pair of the scenario.
+    pairs: list[str] | None = None
+    skip: list[Skip] = field(default_factory=list)
+    #: Where `pairs`, `seeds` and `skip` were written, for messages.
+    origins: dict[str, str] = field(default_factory=dict)
+
+    def manifest(self) -> dict:
+        """The spec as plain data, for the sweep's manifest."""
+        return {
+            "axes": [
+                {"name": a.name, "fields": list(a.fields), "values": [v.text for v in a.values]}
+                for a in self.axes
+            ],
+            "mode": self.mode,
+            "seeds": self.seeds,
+            "pairs": self.pairs,
+            "skip": [s.text for s in self.skip],
+        }
+
+
+# --- where a mistake was written -------------------------------------------------------------
+
+
+class _Where:
+    """Turns a path inside the description into a message prefix."""
+
+    def at(self, path: Sequence[str | int]) -> str:
+        raise NotImplementedError
+
+    def fail(self, path: Sequence[str | int], message: str) -> SweepError:
+        return SweepError(f"{self.at(path)}: {message}")
+
+
+class _InFile(_Where):
+    def __init__(self, text: str, file: str):
+        self.text, self.file = text, file
+
+    def at(self, path):
+        segments = ["sweep", *(str(p) for p in path)]
+        where = _core.locate(self.text, segments)
+        line = f":{where[0]}:{where[1]}" if where else ""
+        return f"{self.file}{line}: {'.'.join(segments)}"
+
+
+class _InPython(_Where):
+    def at(self, path):
+        head, *rest = [str(p) for p in path] or ["sweep"]
+        return head + "".join(f"[{p!r}]" for p in rest)
+
+
+class _Fixed(_Where):
+    """One command-line option, named as typed."""
+
+    def __init__(self, label: str):
+        self.label = label
+
+    def at(self, path):
+        return self.label
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def _seeds(raw: Any, where: _Where, path: list) -> list[int]:
+    from fairsim.api import SEED_MAX
+
+    if isinstance(raw, bool):
+        raise where.fail(path, "seeds is a count (10) or a list of seeds ([1, 2, 3])")
+    if isinstance(raw, int):
+        if not 1 <= raw <= MOST_SEEDS:
+            raise where.fail(path, f"a count of seeds is from 1 to {MOST_SEEDS:,}, not {raw}")
+        return list(range(1, raw + 1))
+    if isinstance(raw, (list, tuple, range)) and raw:
+        seeds = list(raw)
+        for s in seeds:
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= SEED_MAX:
+                raise where.fail(path, f"seed {s!r}: a seed is an integer from 0 to {SEED_MAX}")
+        if len(set(seeds)) != len(seeds):
+            raise where.fail(path, "a seed is listed twice")
+        return seeds
+    raise where.fail(path, "seeds is a count (10) or a non-empty list of seeds ([1, 2, 3])")
+
+
+def _mode(raw: Any, where: _Where, path: list) -> str:
+    if raw not in MODES:
+        raise where.fail(path, f"mode is `product` or `zip`, not {raw!r}")
+    return raw
+
+
+def _pairs(raw: Any, where: _Where, path: list) -> list[str]:
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, (list, tuple)) or not raw or not all(isinstance(p, str) for p in raw):
+        raise where.fail(path, "pairs is a non-empty list of pair names")
+    return list(raw)
+
+
+def _skip(raw: Any, where: _Where, path: list) -> list[Skip]:
+    if isinstance(raw, (str,)) or callable(raw):
+        raw = [raw]
+    if not isinstance(raw, (list, tuple)):
+        raise where.fail(path, 'skip is a list of expressions, such as ["buffer < window"]')
+    out = []
+    for i, s in enumerate(raw):
+        if callable(s):
+            out.append(Skip(getattr(s, "__name__", "a function"), s))
+            continue
+        if not isinstance(s, str):
+            raise where.fail([*path, i], f"an expression is a string, not {type(s).__name__}")
+        try:
+            code = compile(s, "<skip>", "eval")
+        except SyntaxError as e:
+            raise where.fail([*path, i], f"`{s}` is not a Python expression: {e.msg}") from None
+        out.append(Skip(s, lambda point, code=code: eval(code, {"__builtins__": _SAFE}, dict(point))))
+    return out
+
+
+#: What a skip expression may call.
+_SAFE = {"abs": abs, "min": min, "max": max, "round": round, "len": len, "int": int, "float": float}
+
+
+def _axes(raw: Any, where: _Where, path: list) -> list[Axis]:
+    if not isinstance(raw, Mapping):
+        raise where.fail(path, "axes is a table of FIELD = VALUES or NAME = { fields = [...], values = ... }")
+    entries = []
+    for key, spec in raw.items():
+        at = [*path, key]
+        if isinstance(spec, Mapping):
+            unknown = set(spec) - {"field", "fields", "values"}
+            if unknown:
+                first = sorted(unknown)[0]
+                raise where.fail([*at, first], "unknown key; an axis has `fields` (or `field`) and `values`")
+            fields = spec.get("fields", spec.get("field"))
+            if isinstance(fields, str):
+                fields = [fields]
+            if not fields or not all(isinstance(f, str) for f in fields):
+                raise where.fail(at, "an axis given as a table names its `fields` (a list of fields)")
+            if "values" not in spec:
+                raise where.fail(at, "missing `values`")
+            name, values_raw, vpath = key, spec["values"], [*at, "values"]
+        else:
+            fields, name, values_raw, vpath = [key], None, spec, at
+        try:
+            values = values_from_toml(values_raw)
+        except AxisError as e:
+            raise where.fail(vpath, str(e)) from None
+        entries.append((name, tuple(fields), tuple(values), where.at(at)))
+    return _named(entries)
+
+
+def _named(entries: list[tuple[str | None, tuple[str, ...], tuple, str]]) -> list[Axis]:
+    defaults = default_names([f for _, f, _, _ in entries])
+    named = [Axis(name or d, f, v, o) for (name, f, v, o), d in zip(entries, defaults, strict=True)]
+    seen: dict[str, Axis] = {}
+    for a in named:
+        if a.name in RESERVED:
+            taken = f"`{a.name}` is a column of the results already; name the axis otherwise"
+            raise SweepError(f"{a.origin}: {taken}")
+        if a.name in seen:
+            raise SweepError(f"{a.origin}: a second axis named `{a.name}` (the first: {seen[a.name].origin})")
+        seen[a.name] = a
+    return named
+
+
+def from_table(raw: Mapping, text: str, file: str) -> SweepSpec:
+    """The `[sweep]` table of a scenario file."""
+    return _read(raw, _InFile(text, file))
+
+
+def from_python(**kwargs: Any) -> SweepSpec:
+    """`fairsim.sweep(...)`'s keyword arguments (None: not given)."""
+    return _read({k: v for k, v in kwargs.items() if v is not None}, _InPython())
+
+
+def _read(raw: Mapping, where: _Where) -> SweepSpec:
+    allowed = {"axes", "mode", "seeds", "pairs", "skip"}
+    for key in raw:
+        if key not in allowed:
+            hint = _core.did_you_mean(str(key), sorted(allowed))
+            raise where.fail([key], f"unknown field `{key}`{hint}")
+    spec = SweepSpec(origins={k: where.at([k]) for k in raw})
+    if "axes" in raw:
+        spec.axes = _axes(raw["axes"], where, ["axes"])
+    if "mode" in raw:
+        spec.mode = _mode(raw["mode"], where, ["mode"])
+    if "seeds" in raw:
+        spec.seeds = _seeds(raw["seeds"], where, ["seeds"])
+    if "pairs" in raw:
+        spec.pairs = _pairs(raw["pairs"], where, ["pairs"])
+    if "skip" in raw:
+        spec.skip = _skip(raw["skip"], where, ["skip"])
+    return spec
+
+
+def with_command_line(
+    spec: SweepSpec,
+    axes: Sequence[str] = (),
+    seeds: int | None = None,
+    seed_list: Sequence[int] = (),
+    pairs: Sequence[str] = (),
+    mode: str | None = None,
+    skip: Sequence[str] = (),
+) -> SweepSpec:
+    """The file's spec with the command line's options: `--axis` adds an axis (or replaces the
+    file's axis of the same name), the others replace what the file says."""
+    entries = [(a.name, a.fields, a.values, a.origin) for a in spec.axes]
+    for text in axes:
+        head, sep, values_text = text.partition("=")
+        name, colon, field_ = head.partition(":")
+        label = f"--axis {text}"
+        if not colon:
+            name, field_ = None, head
+        if not sep or not field_.strip():
+            raise SweepError(f"{label}: write --axis FIELD=VALUES (or NAME:FIELD=VALUES)")
+        fields = tuple(f.strip() for f in field_.split("+"))
+        try:
+            values = tuple(values_from_text(values_text))
+        except AxisError as e:
+            raise SweepError(f"{label}: {e}") from None
+        entries = [e for e in entries if not (e[1] == fields or (name and e[0] == name))]
+        entries.append((name, fields, values, label))
+    out = SweepSpec(_named(entries), spec.mode, spec.seeds, spec.pairs, list(spec.skip), dict(spec.origins))
+    if mode is not None:
+        out.mode = _mode(mode, _Fixed(f"--mode {mode}"), ["mode"])
+    if seeds is not None:
+        out.seeds = _seeds(seeds, _Fixed(f"--seeds {seeds}"), ["seeds"])
+        out.origins["seeds"] = f"--seeds {seeds}"
+    if seed_list:
+        out.seeds = list(dict.fromkeys(seed_list))
+        out.origins["seeds"] = "--seed"
+    if pairs:
+        out.pairs = list(pairs)
+        out.origins["pairs"] = "--pair " + " --pair ".join(pairs)
+    if skip:
+        out.skip = [_skip(s, _Fixed(f"--skip {s!r}"), ["skip"])[0] for s in skip]
+        out.origins["skip"] = "--skip"
+    return out

@@ -1,0 +1,73 @@
+"""One run of a sweep, where it executes (a process of the local pool, or a Dask worker).
+
+A task is plain data (the run's id, its resolved scenario, pair, seed, time limit), and so is
+what comes back (status, error, events, wall time, and the run's report as JSON), so it travels
+through pickling unchanged and a worker needs nothing but fairsim installed. This module
+imports only the engine: a worker process starts fast.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from fairsim import _core
+
+#: Events per step: a few milliseconds, so time limits and stop requests are checked often.
+CHUNK = 200_000
+
+OK, FAILED, TIMEOUT, STOPPED = "ok", "failed", "timeout", "stopped"
+
+
+@dataclass(frozen=True)
+class Task:
+    run_id: str
+    resolved: str
+    pair: str
+    seed: int
+    #: Wall-clock seconds after which the run is stopped and recorded as timed out (None: none).
+    time_limit: float | None = None
+
+
+@dataclass
+class Outcome:
+    run_id: str
+    status: str
+    error: str | None
+    events: int
+    wall_s: float
+    sim_s: float
+    #: The run's report (`fairsim run --json`'s per-run object) as JSON, if it finished.
+    report: str | None
+
+
+def run_task(task: Task, stop=None) -> Outcome:
+    """Runs one task to its end, its time limit, or `stop` (a threading or multiprocessing Event)."""
+    started = time.monotonic()
+    sim = None
+    try:
+        scenario = _core.loads(task.resolved, f"run {task.run_id}", [], "set=")
+        sim = scenario.simulation(task.pair, task.seed)
+        while not sim.step(CHUNK):
+            if stop is not None and stop.is_set():
+                return _ended(task, STOPPED, "stopped before its end", sim, started)
+            if task.time_limit is not None and time.monotonic() - started > task.time_limit:
+                why = f"stopped after its time limit of {task.time_limit:g} s"
+                return _ended(task, TIMEOUT, why, sim, started)
+        if sim.error:
+            return _ended(task, FAILED, sim.error, sim, started)
+        report = sim.report_json()
+        return Outcome(task.run_id, OK, None, sim.events, time.monotonic() - started, sim.now_s, report)
+    except Exception as e:  # a scenario error, an internal error: recorded, the sweep goes on
+        return _ended(task, FAILED, f"{type(e).__name__}: {e}", sim, started)
+
+
+def _ended(task: Task, status: str, error: str, sim, started: float) -> Outcome:
+    events = sim.events if sim is not None else 0
+    now = sim.now_s if sim is not None else 0.0
+    return Outcome(task.run_id, status, error, events, time.monotonic() - started, now, None)
+
+
+def run_batch(tasks: list[Task], stop=None) -> list[Outcome]:
+    """Several short runs in one task (fewer round trips to a scheduler)."""
+    return [run_task(t, stop) for t in tasks]
