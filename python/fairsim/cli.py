@@ -342,13 +342,15 @@ def _show_component(name: str, everything: dict, screen) -> None:
         screen.print()
 
 
-def _add_reproduce() -> None:
+def _add_commands() -> None:
     from fairsim.reproduce.cli import reproduce_cmd
+    from fairsim.sweep.cli import sweep_cmd
 
     main.add_command(reproduce_cmd)
+    main.add_command(sweep_cmd)
 
 
-_add_reproduce()
+_add_commands()
 
 if __name__ == "__main__":
     sys.exit(main())

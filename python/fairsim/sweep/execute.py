@@ -115,8 +115,8 @@ def run_sweep(
         )
     finally:
         store.flush()
-    if not summary.interrupted:
-        store.write_plan(pd.DataFrame(plan_rows))
+    # after Ctrl-C, the runs listed so far: what finished shows when the folder is read
+    store.write_plan(pd.DataFrame(plan_rows))
     summary.wall_s = time.monotonic() - started
     return summary
 

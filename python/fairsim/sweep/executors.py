@@ -5,9 +5,9 @@ The driver (`driver.py`) keeps a bounded number of batches in flight, so a sweep
 never holds them all.
 
 - `LocalPool`: one process per core (`jobs`). Processes, not threads, so that a run which takes
-  its process down (an abort, the kernel's OOM killer) takes only its own batch: the pool is
-  rebuilt, the batches that were in flight go again one run at a time, and a run that is in
-  flight when a process dies twice is recorded as failed. Ctrl-C reaches the driver alone
+  its process down (an abort, the kernel's OOM killer) takes only itself: the pool is rebuilt,
+  the runs that were in flight go again one at a time with nothing beside them, and a run whose
+  process dies a second time is recorded as failed. Ctrl-C reaches the driver alone
   (workers ignore SIGINT); runs in flight stop at their next chunk of events.
 - `DaskCluster`: `distributed.Client` futures, one per batch. The scheduler reruns the tasks of
   a worker that is lost; a task that loses workers repeatedly (Dask's `allowed-failures`) comes
@@ -77,12 +77,14 @@ class LocalPool:
         self.inflight[self._pool().submit(_local_batch, batch)] = batch
 
     def busy(self) -> int:
-        return len(self.inflight) + len(self.retry)
+        # while runs suspected of killing their process go again, one at a time and alone,
+        # nothing new starts beside them: a second death then names the run that caused it
+        return self.slots if self.retry else len(self.inflight)
 
     def completed(self, timeout: float) -> list[Outcome]:
         """Outcomes of the batches that finished within `timeout` seconds."""
-        while self.retry and len(self.inflight) < self.slots:
-            self.submit(self.retry.pop())
+        if self.retry and not self.inflight:
+            self.submit(self.retry.pop(0))
         if not self.inflight:
             return []
         done, _ = wait(list(self.inflight), timeout=timeout, return_when=FIRST_COMPLETED)

@@ -43,7 +43,7 @@ class SweepResults:
     def complete(self) -> bool:
         """Every run of the plan finished without error."""
         runs = self.runs
-        return len(runs) == len(self.plan) and bool((runs["status"] == "ok").all())
+        return len(runs) == self.manifest["runs"] and bool((runs["status"] == "ok").all())
 
     @cached_property
     def runs(self) -> pd.DataFrame:
@@ -142,7 +142,8 @@ class SweepResults:
         runs = self.runs
         ok = int((runs["status"] == "ok").sum()) if not runs.empty else 0
         name = self.manifest["scenario"]["name"]
-        return f"<fairsim.SweepResults {name!r}: {ok} of {len(self.plan)} runs finished, axes {self.axes}>"
+        total = self.manifest["runs"]
+        return f"<fairsim.SweepResults {name!r}: {ok} of {total} runs finished, axes {self.axes}>"
 
 
 def open_sweep(folder: str | Path) -> SweepResults:

@@ -276,6 +276,7 @@ def with_command_line(
     out = SweepSpec(_named(entries), spec.mode, spec.seeds, spec.pairs, list(spec.skip), dict(spec.origins))
     if mode is not None:
         out.mode = _mode(mode, _Fixed(f"--mode {mode}"), ["mode"])
+        out.origins["mode"] = f"--mode {mode}"
     if seeds is not None:
         out.seeds = _seeds(seeds, _Fixed(f"--seeds {seeds}"), ["seeds"])
         out.origins["seeds"] = f"--seeds {seeds}"

@@ -1,0 +1,228 @@
+"""`fairsim sweep`: a parameter study from the command line (docs/sweeps.md).
+
+Exit codes: 0 every run finished; 2 a bad description (nothing ran); 3 some runs failed or hit
+their time limit (the others are recorded, and running the same command again retries them);
+130 interrupted (what finished is recorded: run the same command to resume).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from fairsim.api import SEED_MAX
+from fairsim.sweep.spec import MODES, MOST_SEEDS
+
+EXIT_FAILED_RUNS = 3
+EXIT_INTERRUPTED = 130
+#: Rows of the table printed after a sweep; the folder has them all.
+MOST_ROWS = 40
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+@click.command("sweep")
+@click.argument("scenario")
+@click.option(
+    "--axis",
+    "axes",
+    multiple=True,
+    metavar="[NAME:]FIELD=VALUES",
+    help="An axis: FIELD as in --set, VALUES a list (5,10,20), a range (5..100:5, 10ms..1s:*2, "
+    "1..1000:log4); FIELD+FIELD moves several fields together (repeatable).",
+)
+@click.option("--seeds", type=click.IntRange(1, MOST_SEEDS), help="Run seeds 1..N of every point.")
+@click.option(
+    "--seed", "seed_list", multiple=True, type=click.IntRange(0, SEED_MAX), help="A seed (repeatable)."
+)
+@click.option("--pair", "pairs", multiple=True, help="Run only this pair (repeatable; default: all).")
+@click.option(
+    "--mode", type=click.Choice(MODES), help="Axes combine as a product (default) or move together."
+)
+@click.option(
+    "--skip", multiple=True, metavar="EXPR", help="Leave out points where EXPR holds, e.g. 'buffer < 10'."
+)
+@click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override a scenario field for every run (repeatable).",
+)
+@click.option("--out", type=click.Path(file_okay=False), help="Results folder (default: sweep-NAME).")
+@click.option(
+    "--record",
+    "tables",
+    multiple=True,
+    type=click.Choice(["queues", "intervals", "queue_intervals"]),
+    help="Record this table too (runs and flows always; repeatable).",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Stop a run after this wall time.",
+)
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1), help="Local worker processes (default: one per core)."
+)
+@click.option("--dask", "scheduler", metavar="ADDRESS", help="Run on a Dask cluster, e.g. tcp://host:8786.")
+@click.option("--dry-run", is_flag=True, help="List the points and estimate the cost; run nothing.")
+@click.option(
+    "--progress/--no-progress", default=None, help="One bar for the sweep (default: on a terminal)."
+)
+def sweep_cmd(
+    scenario,
+    axes,
+    seeds,
+    seed_list,
+    pairs,
+    mode,
+    skip,
+    sets,
+    out,
+    tables,
+    time_limit,
+    jobs,
+    scheduler,
+    dry_run,
+    progress,
+):
+    """Run SCENARIO over axes of values, pairs and seeds; write one tidy table of results."""
+    from fairsim.api import open_scenario
+    from fairsim.sweep import file_spec, make_plan
+    from fairsim.sweep.spec import with_command_line
+
+    sc = open_scenario(scenario, list(sets), origin="--set")
+    spec = with_command_line(file_spec(sc), axes, seeds, seed_list, pairs, mode, skip)
+    plan = make_plan(sc, spec)
+    folder = Path(out or f"sweep-{_safe(sc.name)}")
+    if dry_run:
+        _dry_run(plan, folder, jobs, scheduler)
+        return
+    client = _client(scheduler) if scheduler else None
+    from fairsim.sweep import executor_for
+    from fairsim.sweep.execute import run_sweep
+    from fairsim.sweep.results import SweepResults
+
+    summary = run_sweep(
+        plan,
+        folder,
+        executor_for(jobs, client),
+        tables=("flows", *tables),
+        time_limit=time_limit,
+        progress=progress,
+    )
+    results = SweepResults(folder, summary)
+    _report(results, plan, folder)
+    if summary.interrupted:
+        err.print(f"[bold red]interrupted[/]: finished runs are in {folder}; run the same command to resume")
+        raise click.exceptions.Exit(EXIT_INTERRUPTED)
+    if summary.failed:
+        raise click.exceptions.Exit(EXIT_FAILED_RUNS)
+
+
+def _safe(name: str) -> str:
+    from fairsim.output import safe_name
+
+    return safe_name(name)
+
+
+def _client(address: str):
+    from fairsim import FairsimError
+
+    try:
+        from distributed import Client
+    except ImportError:
+        raise FairsimError("--dask needs dask.distributed: pip install 'fairsim[dask]'") from None
+    try:
+        return Client(address, timeout="10s")
+    except (OSError, TimeoutError) as e:
+        raise FairsimError(f"--dask {address}: cannot reach the scheduler: {e}") from None
+
+
+def _dry_run(plan, folder: Path, jobs, scheduler) -> None:
+    import os
+
+    from fairsim.sweep import listing
+    from fairsim.sweep.estimate import Estimate, pilot
+    from fairsim.tables import console, emit
+
+    runs = listing(plan, folder)
+    points = runs.groupby("point", sort=True)
+    shape = f"{len(plan.points)} points × {len(plan.pairs)} pairs × {len(plan.seeds)} seeds"
+    table = Table(title=f"{plan.scenario.name}: {shape}")
+    table.add_column("point", justify="right")
+    for a in plan.axes:
+        table.add_column(a.name, justify="right")
+    table.add_column("runs", justify="right")
+    table.add_column("in the folder", justify="right")
+    for i, (p, g) in enumerate(points):
+        if i == MOST_ROWS:
+            table.add_row("…", *["" for _ in plan.axes], "", "")
+            break
+        first = g.iloc[0]
+        shown = [_shown(a, first[a.name]) for a in plan.axes]
+        table.add_row(str(p), *shown, str(len(g)), str(int(g["cached"].sum())))
+    emit(table, console())
+    per_pair = {}
+    for _, r in runs.drop_duplicates("pair").iterrows():
+        first = next(x for x in plan.runs() if x.pair == r["pair"] and hasattr(x, "resolved"))
+        per_pair[r["pair"]] = pilot(first.resolved, first.pair, first.seed)
+    todo = runs[~runs["cached"]]
+    duration = plan.scenario.duration_s
+    events = sum(per_pair[p][0] * duration for p in todo["pair"] if p in per_pair)
+    cpu = sum(per_pair[p][1] * duration for p in todo["pair"] if p in per_pair)
+    cores = jobs or (None if scheduler else os.cpu_count()) or 1
+    estimate = Estimate(len(runs), int(runs["cached"].sum()), events, cpu, cores)
+    err.print(estimate.text() + (" (on the cluster: divide by its cores)" if scheduler else ""))
+
+
+def _shown(axis, column) -> str:
+    """An axis value as it was written (`1Mbps`), not as the tables hold it (1000000.0)."""
+    return next((v.text for v in axis.values if v.column == column), str(column))
+
+
+def _report(results, plan, folder: Path) -> None:
+    """What ran, the failures, and the mean over seeds of two headline numbers per point and pair."""
+    from fairsim.tables import console, emit
+
+    s = results.summary
+    err.print(
+        f"{s.ran} runs ran, {s.cached} were in the folder, {len(s.failed)} failed, in {s.wall_s:.1f} s; "
+        f"results in {folder} (fairsim.open_sweep({str(folder)!r}))"
+    )
+    for f in s.failed[:10]:
+        where = ", ".join(f"{a.name}={_shown(a, f[a.name])}" for a in plan.axes)
+        err.print(
+            f"[bold red]{f['status']}[/]: {where} {f['pair']} seed {f['seed']}: {f['error']}", soft_wrap=True
+        )
+    if len(s.failed) > 10:
+        err.print(f"… and {len(s.failed) - 10} more (the `failures` table)")
+    runs = results.runs
+    ok = runs[runs["status"] == "ok"]
+    if ok.empty:
+        return
+    keys = [*results.axes, "pair"]
+    goodput = results.flows.groupby("run_id")["goodput_bps"].sum().rename("goodput")
+    per_run = ok.merge(goodput, left_on="run_id", right_index=True)
+    summary = per_run.groupby(keys, sort=False).agg(
+        jain=("jain", "mean"), goodput=("goodput", "mean"), seeds=("seed", "count")
+    )
+    table = Table(title="mean over seeds")
+    for k in keys:
+        table.add_column(k, justify="right")
+    table.add_column("Jain", justify="right")
+    table.add_column("total goodput (Mb/s)", justify="right")
+    table.add_column("seeds", justify="right")
+    for i, (key, row) in enumerate(summary.iterrows()):
+        if i == MOST_ROWS:
+            table.add_row(*["…"] + [""] * (len(keys) + 2))
+            break
+        key = key if isinstance(key, tuple) else (key,)
+        shown = [_shown(a, k) for a, k in zip(plan.axes, key, strict=False)] + [str(key[-1])]
+        table.add_row(*shown, f"{row['jain']:.3f}", f"{row['goodput'] / 1e6:.3f}", str(int(row["seeds"])))
+    emit(table, console())

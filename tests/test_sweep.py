@@ -1,0 +1,357 @@
+"""Parameter studies (`fairsim.sweep`, `fairsim sweep`): descriptions, identical results, resume,
+failure isolation, the folder, and the command line. Dask is tested in test_sweep_dask.py."""
+
+import os
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+import fairsim
+from fairsim.sweep import SweepError, make_sweep_plan, open_sweep, sweep
+from fairsim.sweep.axes import AxisError, values_from_text, values_from_toml
+
+from conftest import SMALL
+
+FAIRSIM = [sys.executable, "-m", "fairsim.cli"]
+#: SMALL, made shorter: a run takes milliseconds
+SHORT = {"run.duration": "100s", "run.warmup": "20s", "run.interval": "20s"}
+
+
+def cli(*args, **kw):
+    return subprocess.run([*FAIRSIM, *map(str, args)], capture_output=True, text=True, timeout=300, **kw)
+
+
+def texts(spec: str) -> list[str]:
+    return [v.text for v in values_from_text(spec)]
+
+
+# --- axes -----------------------------------------------------------------------------------
+
+
+def test_ranges_are_exact_decimals_written_in_the_unit_of_their_start():
+    assert texts("5..20:5") == ["5", "10", "15", "20"]
+    assert texts("0.1..0.3:0.1") == ["0.1", "0.2", "0.3"], "no float drift: three points"
+    assert texts("400kbps..960kbps:280kbps") == ["400kbps", "680kbps", "960kbps"]
+    assert texts("500kbps..2Mbps:0.5Mbps") == ["500kbps", "1000kbps", "1500kbps", "2000kbps"]
+    assert texts("1Mbps..64Mbps:*4") == ["1Mbps", "4Mbps", "16Mbps", "64Mbps"]
+    assert texts("1..1000:log4") == ["1", "10", "100", "1000"]
+    assert texts("5..18:5") == ["5", "10", "15"], "an end the step does not land on is not passed"
+
+
+def test_quantities_are_numbers_in_base_units_in_the_tables():
+    assert [v.column for v in values_from_text("10ms,1s")] == [0.01, 1.0]
+    assert [v.column for v in values_from_text("1Mbps,2Mbps")] == [1e6, 2e6]
+    assert [v.column for v in values_from_text("fcfs,fq")] == ["fcfs", "fq"]
+    assert [v.column for v in values_from_toml([5, 10])] == [5, 10]
+    assert [v.text for v in values_from_toml(["1Mbps", 3])] == ["1Mbps", "3"]
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("10..5:5", "empty"),
+        ("5..100:0", "zero"),
+        ("5..100:5ms", "is a time, the range is of numbers"),
+        ("1s..10:1", "differ in kind"),
+        ("1..10:*1", "factor above 1"),
+        ("1..10:log1", "at least 2"),
+        ("a..b:1", "not a number"),
+        ("1..1e9:1", "more than"),
+        ("5,,10", "empty value"),
+    ],
+)
+def test_bad_ranges_are_refused_with_the_reason(spec, message):
+    with pytest.raises(AxisError, match=message):
+        values_from_text(spec)
+
+
+# --- descriptions checked before any run ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (
+            {"axes": {"links.out.bufer": [5, 10]}},
+            r"axes\['links.out.bufer'\]: value '5': .*did you mean `buffer`",
+        ),
+        ({"axes": {"links.out.buffer": [5, 0]}}, r"value '0': .*at least one packet"),
+        ({"axes": {"links.out.buffer": "10..5:1"}}, r"axes\['links.out.buffer'\]: the range is empty"),
+        ({"pairs": ["G/FQ"]}, r"no pair `G/FQ`"),
+        ({"axes": {"links.out.buffer": [5, 10], "flows.ftp.window": [2]}, "mode": "zip"}, "as many values"),
+        ({"axes": {"links.out.buffer": [5, 10]}, "skip": ["bufer > 3"]}, r"`bufer > 3` fails: NameError"),
+        ({"axes": {"links.out.buffer": [5]}, "skip": ["buffer >"]}, "not a Python expression"),
+        ({"seeds": 0}, "count of seeds"),
+        ({"axes": {"flow": {"fields": ["flows.ftp.window"], "values": [1]}}}, "a column of the results"),
+        ({"axes": {"links.out.buffer": [5]}, "skip": ["True"]}, "every combination is skipped"),
+    ],
+)
+def test_bad_descriptions_are_refused_naming_the_axis(small_path, kwargs, message):
+    with pytest.raises(SweepError, match=message):
+        make_sweep_plan(small_path, **kwargs)
+
+
+def test_a_sweep_table_in_the_scenario_file_is_read_and_its_mistakes_located(tmp_path):
+    good = tmp_path / "swept.toml"
+    good.write_text(
+        SMALL + '\n[sweep]\nseeds = 2\nskip = ["out_buffer > 8 and window < 3"]\n[sweep.axes]\n'
+        '"links.out.buffer" = "4..12:4"\nwindow = { fields = ["flows.ftp.window"], values = [2, 5] }\n'
+    )
+    plan = make_sweep_plan(good)
+    assert [a.name for a in plan.axes] == ["out_buffer", "window"], "`buffer` is a column of queues"
+    assert len(plan.points) == 5 and len(plan) == 5 * 2 * 2, "(12, 2) skipped"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SMALL + '\n[sweep]\nseeds = 2\n[sweep.axes]\n"links.out.buffer" = "4..12:0"\n')
+    with pytest.raises(SweepError, match=r"bad.toml:\d+:\d+: sweep.axes.links.out.buffer: the step is zero"):
+        make_sweep_plan(bad)
+
+
+def test_zip_moves_axes_together_and_product_combines_them(small_path):
+    axes = {"links.out.buffer": [4, 8, 12], "flows.ftp.window": [1, 2, 3]}
+    assert len(make_sweep_plan(small_path, axes=axes).points) == 9
+    zipped = make_sweep_plan(small_path, axes=axes, mode="zip")
+    assert [p.columns(zipped.axes) for p in zipped.points] == [
+        {"out_buffer": 4, "window": 1},
+        {"out_buffer": 8, "window": 2},
+        {"out_buffer": 12, "window": 3},
+    ]
+
+
+# --- running: the same numbers as fairsim.run, resume, failures ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("sweep")
+    path = folder / "small.toml"
+    path.write_text(SMALL)
+    axes = {"links.out.buffer": [4, 8], "flows.noise.rate": ["8kbps", "24kbps"]}
+    res = sweep(path, axes=axes, seeds=[1, 2], set=SHORT, out=folder / "out", progress=False, jobs=2)
+    return path, folder / "out", res
+
+
+def test_every_run_gives_exactly_what_fairsim_run_gives_alone(swept):
+    path, _, res = swept
+    assert res.complete and len(res.runs) == 4 * 2 * 2
+    for (buffer, rate, pair, seed), rows in res.flows.groupby(["out_buffer", "rate", "pair", "seed"]):
+        noise = f"{rate / 1000:g}kbps"
+        alone = fairsim.run(
+            path, pair=pair, seed=seed, set={**SHORT, "links.out.buffer": buffer, "flows.noise.rate": noise}
+        )
+        ours = rows.drop(columns=["run_id", "out_buffer", "rate"]).reset_index(drop=True)
+        pd.testing.assert_frame_equal(ours, alone.flows, check_dtype=False)
+
+
+def test_tables_are_long_with_the_axes_as_columns(swept):
+    _, _, res = swept
+    assert list(res.runs.columns[:6]) == ["run_id", "point", "out_buffer", "rate", "pair", "seed"]
+    assert set(res.runs["status"]) == {"ok"} and (res.runs["events"] > 0).all()
+    assert list(res.flows.columns[:6]) == ["run_id", "out_buffer", "rate", "pair", "seed", "flow"]
+    agg = res.aggregate("goodput_pps", per_run="sum")
+    assert len(agg) == 4 * 2 and set(agg.columns) == {"out_buffer", "rate", "pair", "mean", "std", "ci95", "n"}
+    assert (agg["n"] == 2).all()
+    per_flow = res.aggregate("rtt_s")
+    assert "flow" in per_flow.columns and len(per_flow) == 4 * 2 * 3
+
+
+def test_open_sweep_reads_the_folder_back(swept):
+    _, out, res = swept
+    again = open_sweep(out)
+    pd.testing.assert_frame_equal(again.runs, res.runs)
+    pd.testing.assert_frame_equal(again.flows, res.flows)
+    assert again.manifest["fairsim_version"] == fairsim.__version__
+    assert again.manifest["sweep"]["axes"][0] == {
+        "name": "out_buffer",
+        "fields": ["links.out.buffer"],
+        "values": ["4", "8"],
+    }
+
+
+def test_plot_draws_a_line_per_pair_with_a_band(swept):
+    _, _, res = swept
+    ax = res.plot("goodput_pps", x="out_buffer", per_run="sum")
+    assert len(ax.get_lines()) == 2 * 2, "a line per pair and value of the other axis"
+    assert len(ax.collections) == 4, "a confidence band per line"
+
+
+def test_a_sweep_run_again_runs_nothing_and_a_widened_axis_only_its_new_points(swept):
+    path, out, _ = swept
+    axes = {"links.out.buffer": [4, 8], "flows.noise.rate": ["8kbps", "24kbps"]}
+    again = sweep(path, axes=axes, seeds=[1, 2], set=SHORT, out=out, progress=False)
+    assert (again.summary.ran, again.summary.cached) == (0, 16)
+    wider = sweep(
+        path, axes={**axes, "links.out.buffer": [4, 8, 16]}, seeds=[1, 2], set=SHORT, out=out, progress=False
+    )
+    assert (wider.summary.ran, wider.summary.cached) == (8, 16)
+    assert len(wider.runs) == 24 and wider.complete
+
+
+def test_failed_runs_are_recorded_and_the_others_go_on(small_path, tmp_path):
+    # warm-up 50 s with a 40 s run is wrong only together: each value alone is fine
+    axes = {"run.duration": ["40s", "100s"], "run.warmup": ["10s", "50s"]}
+    base = {"run.warmup": "10s", "run.interval": "10s"}
+    res = sweep(small_path, axes=axes, pairs="G/FCFS", set=base, out=tmp_path / "o", progress=False)
+    runs = res.runs.set_index(["duration", "run_warmup"])
+    assert runs.loc[(40.0, 50.0), "status"] == "failed"
+    assert "warmup" in runs.loc[(40.0, 50.0), "error"]
+    assert (runs.drop(index=(40.0, 50.0))["status"] == "ok").all()
+    assert len(res.failures) == 1 and not res.complete
+
+
+def test_a_run_over_its_time_limit_is_stopped_and_recorded(small_path, tmp_path):
+    res = sweep(
+        small_path,
+        set={"run.duration": "200040s"},
+        pairs="G/FCFS",
+        time_limit=0.2,
+        out=tmp_path,
+        progress=False,
+    )
+    (status, error) = res.runs.loc[0, ["status", "error"]]
+    assert status == "timeout" and "time limit of 0.2 s" in error
+
+
+def test_a_run_that_kills_its_process_fails_alone(small_path, tmp_path, monkeypatch):
+    # the local pool forks: a patched worker function reaches the workers
+    from fairsim.sweep import executors
+
+    real = executors.run_batch
+
+    def crash_on_seed_3(tasks, stop=None):
+        if any(t.seed == 3 for t in tasks):
+            os._exit(9)
+        return real(tasks, stop)
+
+    monkeypatch.setattr(executors, "run_batch", crash_on_seed_3)
+    res = sweep(
+        small_path, seeds=[1, 2, 3, 4], set=SHORT, pairs="G/FCFS", out=tmp_path, progress=False, jobs=2
+    )
+    status = dict(zip(res.runs["seed"], res.runs["status"], strict=True))
+    assert status == {1: "ok", 2: "ok", 3: "failed", 4: "ok"}
+    assert "worker process running it died" in res.failures["error"].iloc[0]
+
+
+# --- the command line -------------------------------------------------------------------------
+
+
+def test_cli_sweep_writes_the_folder_and_prints_the_means(small_path, tmp_path):
+    out = tmp_path / "o"
+    args = [
+        "sweep",
+        small_path,
+        "--axis",
+        "links.out.buffer=4..8:4",
+        "--seeds",
+        2,
+        "--pair",
+        "G/RD",
+        *[f"--set={k}={v}" for k, v in SHORT.items()],
+        "--out",
+        out,
+        "--no-progress",
+    ]
+    r = cli(*args)
+    assert r.returncode == 0, r.stderr
+    assert "4 runs ran, 0 were in the folder, 0 failed" in r.stderr
+    assert "mean over seeds" in r.stdout and "G/RD" in r.stdout
+    assert len(open_sweep(out).runs) == 4
+    again = cli(*args)
+    assert "0 runs ran, 4 were in the folder" in again.stderr
+
+
+def test_cli_dry_run_lists_points_and_estimates_without_running(small_path, tmp_path):
+    r = cli(
+        "sweep",
+        small_path,
+        "--axis",
+        "out:links.out.buffer=4,8",
+        "--axis",
+        "flows.ftp.window=1..3:1",
+        "--seeds",
+        3,
+        "--dry-run",
+        "--out",
+        tmp_path / "o",
+    )
+    assert r.returncode == 0, r.stderr
+    assert "6 points × 2 pairs × 3 seeds" in r.stdout
+    assert "36 of 36 runs to do" in r.stderr and "estimated" in r.stderr
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--axis", "links.out.bufer=5..10:5"],
+            "--axis links.out.bufer=5..10:5: value '5': links.out.bufer: unknown field",
+        ),
+        (["--axis", "links.out.buffer=10..5:5"], "the range is empty"),
+        (["--axis", "links.out.buffer=5..10:1ms"], "the step `1ms` is a time"),
+        (["--pair", "G/FQ"], "--pair G/FQ: no pair `G/FQ`"),
+        (["--axis", "links.out.buffer"], "write --axis FIELD=VALUES"),
+        (
+            ["--axis", "links.out.buffer=4,8", "--axis", "flows.ftp.window=1", "--mode", "zip"],
+            "--mode zip: zipped axes",
+        ),
+    ],
+)
+def test_cli_refuses_a_bad_description_with_exit_2_before_running(small_path, tmp_path, args, message):
+    r = cli("sweep", small_path, *args, "--out", tmp_path / "o")
+    assert r.returncode == 2 and message in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and not (tmp_path / "o").exists()
+
+
+def test_cli_exits_3_and_lists_failures_when_some_runs_fail(small_path, tmp_path):
+    r = cli(
+        "sweep",
+        small_path,
+        "--axis",
+        "run.duration=40s,100s",
+        "--axis",
+        "run.warmup=10s,50s",
+        "--pair",
+        "G/FCFS",
+        "--set=run.warmup=10s",
+        "--set=run.interval=10s",
+        "--out",
+        tmp_path / "o",
+        "--no-progress",
+    )
+    assert r.returncode == 3, r.stderr
+    assert "1 failed" in r.stderr and "failed: duration=40s, run_warmup=50s G/FCFS" in r.stderr
+
+
+def test_cli_interrupted_sweep_resumes_where_it_stopped(tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "o"
+    args = [
+        "sweep",
+        "examples/dumbbell",
+        "--seeds",
+        30,
+        "--pair",
+        "G/FCFS",
+        "--out",
+        out,
+        "--no-progress",
+        "-j",
+        1,
+        "--set=run.duration=600s",
+    ]
+    proc = subprocess.Popen(
+        [*FAIRSIM, *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "run the same command to resume" in stderr
+    done = len(open_sweep(out).runs) if (out / "runs").exists() else 0
+    assert done > 0, "runs finished before Ctrl-C are kept"
+    r = cli(*args)
+    assert r.returncode == 0 and f"{done} were in the folder" in r.stderr, r.stderr
