@@ -1,0 +1,69 @@
+"""Sweeps on a real dask.distributed cluster: a LocalCluster of two worker processes, no mock."""
+
+import os
+import threading
+import time
+
+import pandas as pd
+import pytest
+
+from fairsim.sweep import sweep
+
+from conftest import SMALL
+
+distributed = pytest.importorskip("distributed")
+
+SHORT = {"run.duration": "100s", "run.warmup": "20s", "run.interval": "20s"}
+AXES = {"links.out.buffer": [4, 8], "flows.noise.rate": ["8kbps", "24kbps"]}
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+    )
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+@pytest.fixture
+def small_file(tmp_path):
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL)
+    return path
+
+
+def test_a_sweep_on_the_cluster_gives_exactly_the_local_results(client, small_file, tmp_path):
+    on_cluster = sweep(
+        small_file, axes=AXES, seeds=2, set=SHORT, client=client, out=tmp_path / "c", progress=False
+    )
+    local = sweep(small_file, axes=AXES, seeds=2, set=SHORT, out=tmp_path / "l", progress=False)
+    assert on_cluster.complete and len(on_cluster.runs) == 16
+    key = ["run_id", "flow"]
+    a = on_cluster.flows.sort_values(key).reset_index(drop=True)
+    b = local.flows.sort_values(key).reset_index(drop=True)
+    pd.testing.assert_frame_equal(a, b)
+    assert set(client.has_what()) and on_cluster.runs["events"].sum() == local.runs["events"].sum()
+
+
+def test_a_worker_lost_mid_sweep_loses_no_result_and_the_sweep_completes(client, small_file, tmp_path):
+    slow = {**SHORT, "run.duration": "3000s"}  # runs of a tenth of a second or so
+    killed = threading.Event()
+
+    def kill_a_worker_once_runs_are_in_flight():
+        while not client.processing() or not any(client.processing().values()):
+            time.sleep(0.05)
+        time.sleep(0.3)
+        busy = [w for w, tasks in client.processing().items() if tasks]
+        client.run(os._exit, 1, workers=busy[:1], wait=False)
+        killed.set()
+
+    killer = threading.Thread(target=kill_a_worker_once_runs_are_in_flight, daemon=True)
+    killer.start()
+    res = sweep(small_file, axes=AXES, seeds=3, set=slow, client=client, out=tmp_path / "k", progress=False)
+    killer.join(timeout=60)
+    assert killed.is_set(), "the test killed a worker"
+    assert res.complete and len(res.runs) == 24, res.failures
+    again = sweep(small_file, axes=AXES, seeds=3, set=slow, client=client, out=tmp_path / "k", progress=False)
+    assert again.summary.ran == 0 and again.summary.cached == 24
