@@ -26,17 +26,12 @@ def execute(
     *,
     progress: bool | None,
     jobs: int | None,
-    scenarios: list | None = None,
-    title: str | None = None,
 ):
     """Runs `(pair, seed)` pairs; returns their reports (dicts) and whether Ctrl-C stopped them.
-
-    `scenarios`, if given, holds one core scenario per run (runs of several scenarios on one
-    pool, as `fairsim reproduce` does). One progress bar counts all the runs; `title` names it
-    (default: the scenario's name).
+    One progress bar counts all the runs. (Sweeps and reproductions run on worker processes
+    instead: `fairsim.sweep`.)
     """
-    scenarios = scenarios or [core_scenario] * len(runs)
-    sims = [sc.simulation(pair, seed) for sc, (pair, seed) in zip(scenarios, runs, strict=True)]
+    sims = [core_scenario.simulation(pair, seed) for pair, seed in runs]
     done_fraction = [0.0] * len(sims)
     stop = threading.Event()
 
@@ -49,10 +44,10 @@ def execute(
                 break
         if sim.error:
             pair, seed = runs[i]
-            raise FairsimError(f"{scenarios[i].file}: pair {pair}, seed {seed}: {sim.error}")
+            raise FairsimError(f"{core_scenario.file}: pair {pair}, seed {seed}: {sim.error}")
         return json.loads(sim.report_json())
 
-    label = title or scenarios[0].name
+    label = core_scenario.name
     workers = max(1, min(jobs or os.cpu_count() or 1, len(sims)))
     interrupted = False
     with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -55,8 +55,12 @@ def run(
     jobs: int | None = None,
     progress: bool | None = None,
     only: list[str] | None = None,
+    client=None,
+    cache: str | Path | None = None,
 ) -> Report:
-    """Runs a paper's experiments (all, or those in `only`) and builds the report."""
+    """Runs a paper's experiments (all, or those in `only`) and builds the report: on local
+    processes, or on a Dask cluster through `client`; runs that the folder `cache` holds are not
+    run again, and new ones are added to it (so an interrupted reproduction resumes)."""
     from fairsim.reproduce.model import run_paper
     from fairsim.reproduce.report import build
 
@@ -66,7 +70,11 @@ def run(
             p.experiment(e)
         except KeyError as err:
             raise FairsimError(str(err.args[0])) from None
-    return build(run_paper(p, quick=quick, seeds=seeds, jobs=jobs, progress=progress, only=only))
+    folder = Path(cache) if cache is not None else None
+    outcome = run_paper(
+        p, quick=quick, seeds=seeds, jobs=jobs, progress=progress, only=only, client=client, cache=folder
+    )
+    return build(outcome)
 
 
 def to_json(report: Report) -> dict:

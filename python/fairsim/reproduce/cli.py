@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import click
@@ -13,6 +14,8 @@ from fairsim.tables import console as table_console
 from fairsim.tables import emit
 
 EXIT_INTERRUPTED = 130
+#: Where a reproduction keeps its finished runs, inside its report folder.
+RUNS = ".runs"
 
 
 @click.command("reproduce")
@@ -26,11 +29,14 @@ EXIT_INTERRUPTED = 130
     "--experiment", "-e", "experiments", multiple=True, help="Run only this experiment (repeatable)."
 )
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Runs in parallel (default: one per core).")
+@click.option("--dask", "scheduler", metavar="ADDRESS", help="Run on a Dask cluster, e.g. tcp://host:8786.")
+@click.option("--fresh", is_flag=True, help="Run everything again, ignoring the runs kept in OUT/.runs.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, progress):
+def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, scheduler, fresh, progress):
     """Rerun a paper's experiments and compare with its published numbers.
 
-    Writes report.md, report.html, figures/ and reproduction.json into --out.
+    Writes report.md, report.html, figures/ and reproduction.json into --out. Finished runs are
+    kept in OUT/.runs, so an interrupted reproduction resumes where it stopped.
     """
     from fairsim import FairsimError, reproduce
 
@@ -40,13 +46,30 @@ def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, p
         return
     if not paper:
         raise FairsimError("name a paper (fairsim reproduce --list shows them)")
-    report = reproduce.run(
-        paper, quick=quick, seeds=seeds, jobs=jobs, progress=progress, only=list(experiments) or None
-    )
-    if report.outcome.interrupted:
-        Console(stderr=True).print("interrupted: nothing written")
-        raise click.exceptions.Exit(EXIT_INTERRUPTED)
+    from fairsim.sweep.cli import _client
+
     folder = Path(out or f"reproduce-{paper}")
+    cache = folder / RUNS
+    if fresh:
+        shutil.rmtree(cache, ignore_errors=True)
+    try:
+        report = reproduce.run(
+            paper,
+            quick=quick,
+            seeds=seeds,
+            jobs=jobs,
+            progress=progress,
+            only=list(experiments) or None,
+            client=_client(scheduler) if scheduler else None,
+            cache=cache,
+        )
+    except KeyboardInterrupt:
+        Console(stderr=True).print(
+            f"interrupted: no report written; the finished runs are kept in {cache}, "
+            "so the same command resumes",
+            soft_wrap=True,
+        )
+        raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
     reproduce.write(report, folder)
     if as_json:
         click.echo(json.dumps(reproduce.to_json(report), indent=2))

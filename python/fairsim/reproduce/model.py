@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fairsim import FairsimError
 from fairsim.api import Scenario, load
 from fairsim.catalogue import BUNDLED
 from fairsim.reproduce.claims import Claim, Context, TestedClaim
@@ -20,7 +21,10 @@ from fairsim.reproduce.history import History
 from fairsim.reproduce.measure import Measurements
 from fairsim.reproduce.published import Published, read_published
 from fairsim.results import Results
-from fairsim.runner import execute
+from fairsim.sweep import executor_for
+from fairsim.sweep.execute import run_reports
+from fairsim.sweep.plan import run_id
+from fairsim.sweep.worker import Task
 
 
 @dataclass(frozen=True)
@@ -148,8 +152,12 @@ def run_paper(
     jobs: int | None = None,
     progress: bool | None = None,
     only: list[str] | None = None,
+    client=None,
+    cache: Path | None = None,
 ) -> Outcome:
-    """Runs the paper's experiments (or those named in `only`) under every pair and seed."""
+    """Runs the paper's experiments (or those named in `only`) under every pair and seed, on
+    local processes or a Dask `client`, reusing the runs that the `cache` folder holds (a
+    sweep folder: an interrupted reproduction resumes from it)."""
     import time
 
     n_seeds = seeds or (1 if quick else paper.seeds)
@@ -158,7 +166,8 @@ def run_paper(
     loaded: dict[str, Loaded] = {}
     # one job per (experiment, sweep point, pair, seed), all on one pool
     groups: list[tuple[str, float | None, Scenario]] = []
-    cores, runs = [], []
+    tasks: list[Task] = []
+    where: list[str] = []
     spans: list[tuple[int, int]] = []
     for exp in chosen:
         base = {**exp.overrides, **(exp.quick if quick else {})}
@@ -173,15 +182,24 @@ def run_paper(
                 sc = sc.with_overrides(exp.sweep.overrides(x))
                 if exp.sweep.pairs:
                     pairs = exp.sweep.pairs(x)
-            first = len(runs)
+            first = len(tasks)
             for pair in pairs:
                 for seed in seed_list[: exp.seeds or len(seed_list)]:
-                    cores.append(sc._core)
-                    runs.append((pair, seed))
+                    resolved = sc.resolved_toml(pair, seed)
+                    tasks.append(Task(run_id(resolved), resolved, pair, seed))
+                    where.append(f"{sc.file}: pair {pair}, seed {seed}")
             groups.append((exp.id, x, sc))
-            spans.append((first, len(runs)))
+            spans.append((first, len(tasks)))
     started = time.monotonic()
-    reports, interrupted = execute(None, runs, progress=progress, jobs=jobs, scenarios=cores, title=paper.id)
+    got, interrupted, failed = run_reports(
+        tasks, executor_for(jobs, client), cache, progress=progress, title=paper.id
+    )
+    if interrupted:  # what finished is in the cache; the report needs every run
+        raise KeyboardInterrupt
+    if failed:
+        i = next(i for i, t in enumerate(tasks) if t.run_id == failed[0].run_id)
+        raise FairsimError(f"{where[i]}: {failed[0].error}")
+    reports = got
     wall = time.monotonic() - started
     measurements: dict[str, Measurements] = {}
     sweeps: dict[str, list[tuple[float, Measurements]]] = {}
@@ -199,7 +217,7 @@ def run_paper(
         loaded=loaded,
         measurements=measurements,
         sweeps=sweeps,
-        runs=len(runs),
+        runs=len(tasks),
         events=sum(r["events"] for r in reports),
         wall_s=wall,
         interrupted=interrupted,

@@ -137,3 +137,56 @@ def run_tables(r: Run | RunError, report: dict, tables: tuple[str, ...]) -> dict
             df.insert(i, k, [v] * len(df))
         out[name] = df
     return out
+
+
+def run_reports(
+    tasks: list[Task],
+    executor,
+    cache: Path | None,
+    *,
+    progress: bool | None,
+    title: str,
+) -> tuple[list[dict | None], bool, list[Outcome]]:
+    """The reports of `tasks`, in order: from `cache` (a sweep folder's `reports` table) where it
+    holds them, else run on `executor` and added to it. Returns the reports (None for a run that
+    failed or that Ctrl-C stopped), whether Ctrl-C stopped them, and the failures."""
+    from fairsim.sweep.driver import drive
+    from fairsim.sweep.store import read_table
+
+    reports: dict[str, dict] = {}
+    wanted = {t.run_id for t in tasks}
+    if cache is not None:
+        held = read_table(cache, "reports")
+        for rid, text in zip(held.get("run_id", []), held.get("report", []), strict=True):
+            if rid in wanted:
+                reports[rid] = json.loads(text)
+    todo = list({t.run_id: t for t in tasks if t.run_id not in reports}.values())
+    cached = len(tasks) - len(todo)
+    store = Store(cache, ("reports",)) if cache is not None else None
+    failures: list[Outcome] = []
+
+    def on_outcome(o: Outcome) -> None:
+        if o.report is None:
+            failures.append(o)
+            return
+        reports[o.run_id] = json.loads(o.report)
+        if store is not None:
+            row = {"run_id": o.run_id, "status": o.status, "events": o.events, "wall_s": o.wall_s}
+            store.add(row, {"reports": pd.DataFrame([{"run_id": o.run_id, "report": o.report}])})
+
+    try:
+        _, interrupted = drive(
+            todo,
+            len(tasks),
+            executor,
+            on_outcome,
+            progress=progress,
+            title=title,
+            on_tick=store.flush_if_due if store is not None else lambda: None,
+            skipped=lambda: cached,
+        )
+    finally:
+        if store is not None:
+            store.flush()
+    failed = [] if interrupted else failures
+    return [reports.get(t.run_id) for t in tasks], interrupted, failed

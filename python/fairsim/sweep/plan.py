@@ -8,16 +8,19 @@ together (a window larger than a buffer that some discipline refuses) is not a d
 error: that run fails, is recorded with its message, and the others go on.
 
 A run's id is a hash of its fully resolved scenario (every default written out, the seed
-included) and of fairsim's version: the same run in another sweep, or the same sweep widened,
-has the same id, and a run that some change would make different gets another.
+included), of fairsim's version and of the engine's binary: the same run in another sweep, or
+the same sweep widened, has the same id, and a run that some change would make different gets
+another (a rebuilt engine is another engine, even under the same version number).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from fairsim import ScenarioError, __version__
 from fairsim.api import Scenario
@@ -99,9 +102,17 @@ class RunError:
     error: str
 
 
+@functools.cache
+def engine_hash() -> str:
+    """A hash of the engine's compiled library: what actually computes the results."""
+    from fairsim import _core
+
+    return hashlib.sha256(Path(_core.__file__).read_bytes()).hexdigest()[:16]
+
+
 def run_id(resolved: str) -> str:
-    digest = hashlib.sha256(f"fairsim {__version__}\n".encode() + resolved.encode()).hexdigest()
-    return digest[:24]
+    head = f"fairsim {__version__} engine {engine_hash()}\n"
+    return hashlib.sha256(head.encode() + resolved.encode()).hexdigest()[:24]
 
 
 def _error_id(sc: Scenario, overrides: list[str], pair: str, seed: int) -> str:
