@@ -36,6 +36,76 @@ def _flatten_summaries(row: dict, record: dict, metrics: list[str]) -> None:
         row[f"{m}_ci95"] = s["ci95"] if s else float("nan")
 
 
+def flow_rows(r: dict) -> list[dict]:
+    """One row per flow of run report `r` (the `flows` table)."""
+    rows = []
+    for f in r["flows"]:
+        row: dict[str, Any] = {"pair": r["pair"], "seed": r["seed"], "flow": f["name"]}
+        row.update({k: f[k] for k in ("src", "dst", "app", "transport", "packet_size")})
+        _flatten_summaries(row, f, FLOW_METRICS)
+        row.update({k: f["totals"][k] for k in FLOW_TOTALS})
+        row.update({k: f[k] for k in ("in_network", "rtt_mean_s", "fair_share_bps", "share_of_fair")})
+        row["completion_s"] = f["completion_s"]
+        rows.append(row)
+    return rows
+
+
+def queue_rows(r: dict) -> list[dict]:
+    """One row per port of run report `r` (the `queues` table)."""
+    rows = []
+    for q in r["queues"]:
+        row: dict[str, Any] = {"pair": r["pair"], "seed": r["seed"]}
+        row.update({k: q[k] for k in ("port", "from", "to", "rate_bps", "delay_s", "buffer", "qdisc")})
+        _flatten_summaries(row, q, QUEUE_METRICS)
+        row.update({k: q["totals"][k] for k in ("arrivals", "departures", "drops", "marks", "max_occupancy")})
+        row.update(q.get("qdisc_stats", {}))
+        rows.append(row)
+    return rows
+
+
+def interval_rows(r: dict) -> list[dict]:
+    return [{"pair": r["pair"], "seed": r["seed"], **i} for i in r["flow_intervals"]]
+
+
+def queue_interval_rows(r: dict) -> list[dict]:
+    return [{"pair": r["pair"], "seed": r["seed"], **i} for i in r["queue_intervals"]]
+
+
+def _derive_intervals(df: pd.DataFrame) -> pd.DataFrame:
+    secs = df["end_s"] - df["start_s"]
+    df["throughput_pps"] = df["delivered"] / secs
+    df["goodput_pps"] = df["delivered_unique"] / secs
+    df["goodput_bps"] = df["bytes_unique"] * 8 / secs
+    df["rtt_s"] = (df["rtt_sum_ns"] / df["rtt_samples"] / 1e9).where(df["rtt_samples"] > 0)
+    first = df["rtt_first_samples"]
+    df["rtt_first_s"] = (df["rtt_first_sum_ns"] / first / 1e9).where(first > 0)
+    df["delay_s"] = (df["delay_sum_ns"] / df["delivered"] / 1e9).where(df["delivered"] > 0)
+    return df
+
+
+def _derive_queue_intervals(df: pd.DataFrame) -> pd.DataFrame:
+    secs = df["end_s"] - df["start_s"]
+    df["utilisation"] = df["busy_ns"] / 1e9 / secs
+    df["occupancy_pkts"] = df["occupancy_area"].astype(float) / 1e9 / secs
+    return df
+
+
+#: Table -> (its rows from one run's report, the columns computed over the whole frame).
+TABLES = {
+    "flows": (flow_rows, None),
+    "queues": (queue_rows, None),
+    "intervals": (interval_rows, _derive_intervals),
+    "queue_intervals": (queue_interval_rows, _derive_queue_intervals),
+}
+
+
+def table_frame(name: str, rows: list[dict]) -> pd.DataFrame:
+    """The DataFrame of table `name` from its rows (of any number of runs)."""
+    df = pd.DataFrame(rows)
+    derive = TABLES[name][1]
+    return derive(df) if derive is not None and not df.empty else df
+
+
 class Results:
     """The results of running a scenario under one or more pairs and seeds.
 
@@ -78,67 +148,19 @@ class Results:
 
     @cached_property
     def flows(self) -> pd.DataFrame:
-        rows = []
-        for r in self.runs:
-            for f in r["flows"]:
-                row: dict[str, Any] = {"pair": r["pair"], "seed": r["seed"], "flow": f["name"]}
-                row.update({k: f[k] for k in ("src", "dst", "app", "transport", "packet_size")})
-                _flatten_summaries(row, f, FLOW_METRICS)
-                row.update({k: f["totals"][k] for k in FLOW_TOTALS})
-                row.update({k: f[k] for k in ("in_network", "rtt_mean_s", "fair_share_bps", "share_of_fair")})
-                row["completion_s"] = f["completion_s"]
-                rows.append(row)
-        return pd.DataFrame(rows)
-
-    def _interval_frame(self, key: str) -> pd.DataFrame:
-        """The per-interval rows of every run under `key`, tagged with pair and seed."""
-        return pd.DataFrame([{"pair": r["pair"], "seed": r["seed"], **i} for r in self.runs for i in r[key]])
+        return table_frame("flows", [row for r in self.runs for row in flow_rows(r)])
 
     @cached_property
     def intervals(self) -> pd.DataFrame:
-        df = pd.DataFrame(
-            [{"pair": r["pair"], "seed": r["seed"], **i} for r in self.runs for i in r["flow_intervals"]]
-        )
-        if df.empty:
-            return df
-        secs = df["end_s"] - df["start_s"]
-        df["throughput_pps"] = df["delivered"] / secs
-        df["goodput_pps"] = df["delivered_unique"] / secs
-        df["goodput_bps"] = df["bytes_unique"] * 8 / secs
-        df["rtt_s"] = (df["rtt_sum_ns"] / df["rtt_samples"] / 1e9).where(df["rtt_samples"] > 0)
-        first = df["rtt_first_samples"]
-        df["rtt_first_s"] = (df["rtt_first_sum_ns"] / first / 1e9).where(first > 0)
-        df["delay_s"] = (df["delay_sum_ns"] / df["delivered"] / 1e9).where(df["delivered"] > 0)
-        return df
+        return table_frame("intervals", [row for r in self.runs for row in interval_rows(r)])
 
     @cached_property
     def queues(self) -> pd.DataFrame:
-        rows = []
-        for r in self.runs:
-            for q in r["queues"]:
-                row: dict[str, Any] = {"pair": r["pair"], "seed": r["seed"]}
-                row.update(
-                    {k: q[k] for k in ("port", "from", "to", "rate_bps", "delay_s", "buffer", "qdisc")}
-                )
-                _flatten_summaries(row, q, QUEUE_METRICS)
-                row.update(
-                    {k: q["totals"][k] for k in ("arrivals", "departures", "drops", "marks", "max_occupancy")}
-                )
-                row.update(q.get("qdisc_stats", {}))
-                rows.append(row)
-        return pd.DataFrame(rows)
+        return table_frame("queues", [row for r in self.runs for row in queue_rows(r)])
 
     @cached_property
     def queue_intervals(self) -> pd.DataFrame:
-        df = pd.DataFrame(
-            [{"pair": r["pair"], "seed": r["seed"], **i} for r in self.runs for i in r["queue_intervals"]]
-        )
-        if df.empty:
-            return df
-        secs = df["end_s"] - df["start_s"]
-        df["utilisation"] = df["busy_ns"] / 1e9 / secs
-        df["occupancy_pkts"] = df["occupancy_area"].astype(float) / 1e9 / secs
-        return df
+        return table_frame("queue_intervals", [row for r in self.runs for row in queue_interval_rows(r)])
 
     @cached_property
     def fluid(self) -> pd.DataFrame:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from fairsim import __version__
-from fairsim.results import Results
+from fairsim.results import TABLES as TABLE_ROWS
 from fairsim.sweep.plan import Plan, Run, RunError
 from fairsim.sweep.store import TABLES, Store
 from fairsim.sweep.worker import FAILED, Outcome, Task
@@ -87,15 +87,15 @@ def run_sweep(
             "jain": float("nan"),
             "finished_at": time.time(),
         }
-        frames: dict[str, pd.DataFrame] = {}
+        rows: dict[str, list[dict]] = {}
         if o.report is not None:
             report = json.loads(o.report)
             row["jain"] = report["fairness"]["jain"]
-            frames = run_tables(r, report, tables)
+            rows = run_rows(r, report, tables)
         else:
             summary.failed.append(row)
         summary.ran += 1
-        store.add(row, frames)
+        store.add(row, rows)
 
     def on_outcome(o: Outcome) -> None:
         record(by_id.pop(o.run_id), o)
@@ -126,17 +126,11 @@ def identity(r: Run | RunError) -> dict:
     return {"run_id": r.run_id, "point": r.point, **r.columns, "pair": r.pair, "seed": r.seed}
 
 
-def run_tables(r: Run | RunError, report: dict, tables: tuple[str, ...]) -> dict[str, pd.DataFrame]:
-    """A finished run's rows of each table, its id and axis values in front."""
-    results = Results({}, [report])
+def run_rows(r: Run | RunError, report: dict, tables: tuple[str, ...]) -> dict[str, list[dict]]:
+    """A finished run's rows of each table, its id and axis values in front (a table's own
+    column of the same name, such as a discipline's statistic, wins)."""
     front = {"run_id": r.run_id, **r.columns}
-    out = {}
-    for name in tables:
-        df = getattr(results, name)
-        for i, (k, v) in enumerate(front.items()):
-            df.insert(i, k, [v] * len(df))
-        out[name] = df
-    return out
+    return {name: [{**front, **row} for row in TABLE_ROWS[name][0](report)] for name in tables}
 
 
 def run_reports(
@@ -172,7 +166,7 @@ def run_reports(
         reports[o.run_id] = json.loads(o.report)
         if store is not None:
             row = {"run_id": o.run_id, "status": o.status, "events": o.events, "wall_s": o.wall_s}
-            store.add(row, {"reports": pd.DataFrame([{"run_id": o.run_id, "report": o.report}])})
+            store.add(row, {"reports": [{"run_id": o.run_id, "report": o.report}]})
 
     try:
         _, interrupted = drive(

@@ -27,10 +27,13 @@ from typing import Any
 import pandas as pd
 
 from fairsim.output import atomic_write
+from fairsim.results import TABLES as TABLE_ROWS
+from fairsim.results import table_frame
 
 MANIFEST = "manifest.json"
 PLAN = "plan.parquet"
-#: The tables a sweep can record besides `runs`; `flows` always.
+#: The tables a sweep can record besides `runs` (`flows` always; `reports`, the runs' whole
+#: reports as JSON, for reproductions).
 TABLES = ("flows", "queues", "intervals", "queue_intervals")
 #: Schema of the manifest (docs/sweeps.md).
 SCHEMA = "fairsim.sweep/1"
@@ -42,7 +45,7 @@ class Store:
     def __init__(self, folder: str | Path, tables: tuple[str, ...] = ("flows",)):
         self.folder = Path(folder)
         self.tables = tables
-        self.buffers: dict[str, list[pd.DataFrame]] = {t: [] for t in ("runs", *tables)}
+        self.buffers: dict[str, list[dict]] = {t: [] for t in ("runs", *tables)}
         self.pending = 0
         self.last_flush = time.monotonic()
         self.parts = 0
@@ -62,11 +65,11 @@ class Store:
             return set()
         return set(runs.loc[runs["status"] == "ok", "run_id"])
 
-    def add(self, run_row: dict, tables: dict[str, pd.DataFrame]) -> None:
-        self.buffers["runs"].append(pd.DataFrame([run_row]))
-        for name, df in tables.items():
-            if name in self.buffers and not df.empty:
-                self.buffers[name].append(df)
+    def add(self, run_row: dict, rows: dict[str, list[dict]]) -> None:
+        """One run's row of `runs` and its rows of the other tables."""
+        self.buffers["runs"].append(run_row)
+        for name, table_rows in rows.items():
+            self.buffers[name].extend(table_rows)
         self.pending += 1
 
     def flush_if_due(self, every_s: float = 5.0, most_runs: int = 2000) -> None:
@@ -78,14 +81,14 @@ class Store:
         if not self.pending:
             return
         name = f"part-{time.time_ns():020d}-{os.getpid()}-{self.parts:05d}.parquet"
-        for table, frames in self.buffers.items():
-            if not frames:
+        for table, rows in self.buffers.items():
+            if not rows:
                 continue
-            df = pd.concat(frames, ignore_index=True)
+            df = table_frame(table, rows) if table in TABLE_ROWS else pd.DataFrame(rows)
             folder = self.folder / table
             folder.mkdir(parents=True, exist_ok=True)
             atomic_write(folder / name, lambda p, df=df: df.to_parquet(p, index=False))
-            frames.clear()
+            rows.clear()
         self.parts += 1
         self.pending = 0
         self.last_flush = time.monotonic()

@@ -1,0 +1,77 @@
+"""What a sweep costs beyond its simulations: overhead per run, locally and on a Dask cluster,
+and the driver's memory on a large sweep (docs/performance.md, "Sweeps").
+
+    python3 scripts/bench_sweep.py overhead [RUNS]       # local pool and Dask LocalCluster
+    python3 scripts/bench_sweep.py memory [RUNS]         # peak RSS of the driver
+
+The runs are the tests' small scenario cut to 10 s of simulated time (a few milliseconds each):
+short runs make the overhead visible. Overhead per run = (wall time of the sweep − the runs' own
+wall time summed over runs / workers) / runs: what planning, shipping, recording and the bar
+add. Each figure is the median of three sweeps into fresh folders.
+"""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from fairsim.sweep import sweep
+
+from conftest import SMALL
+
+SHORT = {"run.duration": "10s", "run.warmup": "2s", "run.interval": "2s"}
+
+
+def one(path: Path, runs: int, **kw) -> tuple[float, float]:
+    """Wall time of a sweep of `runs` runs and the sum of the runs' own wall times."""
+    with tempfile.TemporaryDirectory() as out:
+        started = time.monotonic()
+        res = sweep(path, seeds=runs // 2, set=SHORT, out=out, progress=False, **kw)
+        wall = time.monotonic() - started
+        assert res.complete, res.failures
+        return wall, float(res.runs["wall_s"].sum())
+
+
+def overhead(runs: int) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "small.toml"
+        path.write_text(SMALL)
+        report("local pool, 2 processes", path, runs, workers=2, jobs=2)
+        from distributed import Client, LocalCluster
+
+        with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None, silence_logs=40) as c:
+            with Client(c) as client:
+                report("Dask LocalCluster, 2 workers", path, runs, workers=2, client=client)
+
+
+def report(label: str, path: Path, runs: int, workers: int, **kw) -> None:
+    samples = [one(path, runs, **kw) for _ in range(3)]
+    wall, sims = statistics.median(s[0] for s in samples), statistics.median(s[1] for s in samples)
+    per_run = (wall - sims / workers) / runs
+    print(
+        f"{label}: {runs} runs in {wall:.2f} s; simulations {sims:.2f} s of CPU "
+        f"({sims / runs * 1e3:.2f} ms a run); overhead {per_run * 1e3:.2f} ms a run"
+    )
+
+
+def memory(runs: int) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "small.toml"
+        path.write_text(SMALL)
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        wall, _ = one(path, runs, jobs=2)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        rss = f"driver peak RSS {peak / 1024:.0f} MiB (at start {before / 1024:.0f} MiB)"
+        print(f"{runs} runs in {wall:.1f} s: {rss}")
+
+
+if __name__ == "__main__":
+    what = sys.argv[1] if len(sys.argv) > 1 else "overhead"
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
+    {"overhead": overhead, "memory": memory}[what](n)
