@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from fairsim.sweep import sweep
+from fairsim.sweeps import sweep
 
 from conftest import SMALL
 

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import fairsim
-from fairsim.sweep import SweepError, make_sweep_plan, open_sweep, sweep
-from fairsim.sweep.axes import AxisError, values_from_text, values_from_toml
+from fairsim.sweeps import SweepError, make_sweep_plan, open_sweep, sweep
+from fairsim.sweeps.axes import AxisError, values_from_text, values_from_toml
 
 from conftest import SMALL
 
@@ -216,7 +216,7 @@ def test_a_run_over_its_time_limit_is_stopped_and_recorded(small_path, tmp_path)
 
 def test_a_run_that_kills_its_process_fails_alone(small_path, tmp_path, monkeypatch):
     # the local pool forks: a patched worker function reaches the workers
-    from fairsim.sweep import executors
+    from fairsim.sweeps import executors
 
     real = executors.run_batch
 

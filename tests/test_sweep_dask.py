@@ -7,7 +7,7 @@ import time
 import pandas as pd
 import pytest
 
-from fairsim.sweep import sweep
+from fairsim.sweeps import sweep
 
 from conftest import SMALL
 

@@ -12,6 +12,7 @@ from fairsim.api import Scenario, load, loads, run
 from fairsim.catalogue import catalogue
 from fairsim.replications import FairsimWarning, IdenticalSeedsWarning
 from fairsim.results import Results
+from fairsim.sweeps import SweepError, SweepResults, open_sweep, sweep
 
 __all__ = [
     "FairsimError",
@@ -21,8 +22,12 @@ __all__ = [
     "Results",
     "Scenario",
     "ScenarioError",
+    "SweepError",
+    "SweepResults",
     "catalogue",
     "load",
     "loads",
+    "open_sweep",
     "run",
+    "sweep",
 ]

@@ -344,7 +344,7 @@ def _show_component(name: str, everything: dict, screen) -> None:
 
 def _add_commands() -> None:
     from fairsim.reproduce.cli import reproduce_cmd
-    from fairsim.sweep.cli import sweep_cmd
+    from fairsim.sweeps.cli import sweep_cmd
 
     main.add_command(reproduce_cmd)
     main.add_command(sweep_cmd)

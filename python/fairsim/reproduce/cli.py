@@ -46,7 +46,7 @@ def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, s
         return
     if not paper:
         raise FairsimError("name a paper (fairsim reproduce --list shows them)")
-    from fairsim.sweep.cli import _client
+    from fairsim.sweeps.cli import _client
 
     folder = Path(out or f"reproduce-{paper}")
     cache = folder / RUNS

@@ -21,10 +21,10 @@ from fairsim.reproduce.history import History
 from fairsim.reproduce.measure import Measurements
 from fairsim.reproduce.published import Published, read_published
 from fairsim.results import Results
-from fairsim.sweep import executor_for
-from fairsim.sweep.execute import run_reports
-from fairsim.sweep.plan import run_id
-from fairsim.sweep.worker import Task
+from fairsim.sweeps import executor_for
+from fairsim.sweeps.execute import run_reports
+from fairsim.sweeps.plan import run_id
+from fairsim.sweeps.worker import Task
 
 
 @dataclass(frozen=True)

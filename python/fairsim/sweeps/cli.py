@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from fairsim.api import SEED_MAX
-from fairsim.sweep.spec import MODES, MOST_SEEDS
+from fairsim.sweeps.spec import MODES, MOST_SEEDS
 
 EXIT_FAILED_RUNS = 3
 EXIT_INTERRUPTED = 130
@@ -93,8 +93,8 @@ def sweep_cmd(
 ):
     """Run SCENARIO over axes of values, pairs and seeds; write one tidy table of results."""
     from fairsim.api import open_scenario
-    from fairsim.sweep import file_spec, make_plan
-    from fairsim.sweep.spec import with_command_line
+    from fairsim.sweeps import file_spec, make_plan
+    from fairsim.sweeps.spec import with_command_line
 
     sc = open_scenario(scenario, list(sets), origin="--set")
     spec = with_command_line(file_spec(sc), axes, seeds, seed_list, pairs, mode, skip)
@@ -104,9 +104,9 @@ def sweep_cmd(
         _dry_run(plan, folder, jobs, scheduler)
         return
     client = _client(scheduler) if scheduler else None
-    from fairsim.sweep import executor_for
-    from fairsim.sweep.execute import run_sweep
-    from fairsim.sweep.results import SweepResults
+    from fairsim.sweeps import executor_for
+    from fairsim.sweeps.execute import run_sweep
+    from fairsim.sweeps.results import SweepResults
 
     summary = run_sweep(
         plan,
@@ -147,8 +147,8 @@ def _client(address: str):
 def _dry_run(plan, folder: Path, jobs, scheduler) -> None:
     import os
 
-    from fairsim.sweep import listing
-    from fairsim.sweep.estimate import Estimate, pilot
+    from fairsim.sweeps import listing
+    from fairsim.sweeps.estimate import Estimate, pilot
     from fairsim.tables import console, emit
 
     runs = listing(plan, folder)

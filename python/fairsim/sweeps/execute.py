@@ -12,9 +12,9 @@ import pandas as pd
 
 from fairsim import __version__
 from fairsim.results import TABLES as TABLE_ROWS
-from fairsim.sweep.plan import Plan, Run, RunError
-from fairsim.sweep.store import TABLES, Store
-from fairsim.sweep.worker import FAILED, Outcome, Task
+from fairsim.sweeps.plan import Plan, Run, RunError
+from fairsim.sweeps.store import TABLES, Store
+from fairsim.sweeps.worker import FAILED, Outcome, Task
 
 
 @dataclass
@@ -53,7 +53,7 @@ def run_sweep(
     """Runs the plan's runs that `folder` does not hold yet, recording every outcome there."""
     unknown = [t for t in tables if t not in TABLES]
     if unknown:
-        from fairsim.sweep.spec import SweepError
+        from fairsim.sweeps.spec import SweepError
 
         raise SweepError(f"no table `{unknown[0]}` (a sweep records {', '.join(TABLES)})")
     started = time.monotonic()
@@ -100,7 +100,7 @@ def run_sweep(
     def on_outcome(o: Outcome) -> None:
         record(by_id.pop(o.run_id), o)
 
-    from fairsim.sweep.driver import drive
+    from fairsim.sweeps.driver import drive
 
     try:
         _, summary.interrupted = drive(
@@ -144,8 +144,8 @@ def run_reports(
     """The reports of `tasks`, in order: from `cache` (a sweep folder's `reports` table) where it
     holds them, else run on `executor` and added to it. Returns the reports (None for a run that
     failed or that Ctrl-C stopped), whether Ctrl-C stopped them, and the failures."""
-    from fairsim.sweep.driver import drive
-    from fairsim.sweep.store import read_table
+    from fairsim.sweeps.driver import drive
+    from fairsim.sweeps.store import read_table
 
     reports: dict[str, dict] = {}
     wanted = {t.run_id for t in tasks}

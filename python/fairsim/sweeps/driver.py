@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from fairsim.progress import progress_bar
-from fairsim.sweep.worker import OK, Outcome, Task
+from fairsim.sweeps.worker import OK, Outcome, Task
 
 #: Seconds of work a batch aims at.
 TARGET_S = 0.5

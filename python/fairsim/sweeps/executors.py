@@ -24,7 +24,7 @@ import uuid
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
-from fairsim.sweep.worker import FAILED, Outcome, Task, run_batch
+from fairsim.sweeps.worker import FAILED, Outcome, Task, run_batch
 
 #: Set in each local worker process: the driver's request to stop.
 _stop = None
@@ -126,12 +126,34 @@ class LocalPool:
             self.pool = None
 
 
+def engine_identity() -> tuple[str, str]:
+    """This process's fairsim version and engine build: a worker must run the same."""
+    from fairsim import __version__
+    from fairsim.sweeps.plan import engine_hash
+
+    return __version__, engine_hash()
+
+
 class DaskCluster:
     """Batches as futures on a `distributed.Client`."""
 
     def __init__(self, client):
         from distributed import as_completed
 
+        from fairsim import FairsimError
+
+        ours = engine_identity()
+        try:
+            theirs = client.run(engine_identity)
+        except Exception as e:  # a worker without fairsim: ModuleNotFoundError, on the worker
+            raise FairsimError(f"the Dask workers cannot run fairsim: {type(e).__name__}: {e}") from None
+        other = {w: v for w, v in theirs.items() if tuple(v) != ours}
+        if other:
+            w, (version, engine) = next(iter(other.items()))
+            raise FairsimError(
+                f"Dask worker {w} runs fairsim {version} (engine {engine}), this process {ours[0]} "
+                f"(engine {ours[1]}): install the same fairsim on every worker"
+            )
         self.client = client
         self.pending = as_completed([], with_results=False)
         self.inflight: dict[str, tuple[object, list[Task]]] = {}

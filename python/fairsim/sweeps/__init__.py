@@ -20,10 +20,10 @@ from typing import Any
 import pandas as pd
 
 from fairsim.api import Overrides, Scenario, load
-from fairsim.sweep.execute import Summary, run_sweep
-from fairsim.sweep.plan import Plan, RunError, make_plan
-from fairsim.sweep.results import SweepResults, open_sweep
-from fairsim.sweep.spec import SweepError, SweepSpec, from_python, from_table
+from fairsim.sweeps.execute import Summary, run_sweep
+from fairsim.sweeps.plan import Plan, RunError, make_plan
+from fairsim.sweeps.results import SweepResults, open_sweep
+from fairsim.sweeps.spec import SweepError, SweepSpec, from_python, from_table
 
 __all__ = ["SweepError", "SweepResults", "open_sweep", "sweep"]
 
@@ -50,7 +50,7 @@ def merged(base: SweepSpec, extra: SweepSpec) -> SweepSpec:
 
 
 def executor_for(jobs: int | None, client) -> Any:
-    from fairsim.sweep.executors import DaskCluster, LocalPool
+    from fairsim.sweeps.executors import DaskCluster, LocalPool
 
     return DaskCluster(client) if client is not None else LocalPool(jobs)
 
@@ -120,8 +120,8 @@ def make_sweep_plan(scenario, axes=None, seeds=None, pairs=None, set=None, mode=
 
 def listing(plan: Plan, folder: str | Path | None) -> pd.DataFrame:
     """Every run of the plan (axis values, pair, seed, its id) and whether `folder` holds it."""
-    from fairsim.sweep.execute import identity
-    from fairsim.sweep.store import Store
+    from fairsim.sweeps.execute import identity
+    from fairsim.sweeps.store import Store
 
     done = Store(folder).finished() if folder and Path(folder).is_dir() else set()
     rows = []

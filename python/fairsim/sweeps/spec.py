@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairsim import _core
-from fairsim.sweep.axes import RESERVED, Axis, AxisError, default_names, values_from_text, values_from_toml
+from fairsim.sweeps.axes import RESERVED, Axis, AxisError, default_names, values_from_text, values_from_toml
 
 MODES = ("product", "zip")
 #: `seeds = N` runs seeds 1..N; more than this is surely a typo.

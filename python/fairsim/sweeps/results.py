@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from fairsim import _core
-from fairsim.sweep.store import PLAN, read_manifest, read_table
+from fairsim.sweeps.store import PLAN, read_manifest, read_table
 
 
 class SweepResults:

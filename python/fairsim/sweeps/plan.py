@@ -24,8 +24,8 @@ from pathlib import Path
 
 from fairsim import ScenarioError, __version__
 from fairsim.api import Scenario
-from fairsim.sweep.axes import Axis
-from fairsim.sweep.spec import SweepError, SweepSpec
+from fairsim.sweeps.axes import Axis
+from fairsim.sweeps.spec import SweepError, SweepSpec
 
 
 @dataclass(frozen=True)

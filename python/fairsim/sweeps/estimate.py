@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 
 from fairsim import _core
-from fairsim.sweep.worker import CHUNK
+from fairsim.sweeps.worker import CHUNK
 
 PILOT_S = 0.3
 
