@@ -32,6 +32,8 @@ def tour() -> list[list[str]]:
         command = shlex.split(line.split("  #", 1)[0])
         if command[:2] == ["fairsim", "reproduce"] and "--list" not in command:
             continue  # reproductions have their own tests
+        if "--dask" in command:
+            continue  # needs a cluster: test_sweep_dask.py runs one
         commands.append([c for c in command[1:] if c not in (">", "results.json")])
     return commands
 

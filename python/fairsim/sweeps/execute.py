@@ -61,12 +61,14 @@ def run_sweep(
     store.write_manifest(manifest(plan))
     done = store.finished()
     summary = Summary(total=len(plan))
-    plan_rows: list[dict] = []
+    # the plan as compact tuples (a sweep of 100,000 runs lists them all); the axis values once
+    # per point
+    listed: list[tuple[str, int, str, int]] = []
     by_id: dict[str, Run | RunError] = {}
 
     def todo() -> Iterator[Task]:
         for r in plan.runs():
-            plan_rows.append(identity(r))
+            listed.append((r.run_id, r.point, r.pair, r.seed))
             if r.run_id in done:
                 summary.cached += 1
                 continue
@@ -116,9 +118,17 @@ def run_sweep(
     finally:
         store.flush()
     # after Ctrl-C, the runs listed so far: what finished shows when the folder is read
-    store.write_plan(pd.DataFrame(plan_rows))
+    store.write_plan(plan_frame(plan, listed))
     summary.wall_s = time.monotonic() - started
     return summary
+
+
+def plan_frame(plan: Plan, listed: list[tuple[str, int, str, int]]) -> pd.DataFrame:
+    """The plan table: run id, point, axis values, pair, seed."""
+    runs = pd.DataFrame(listed, columns=["run_id", "point", "pair", "seed"])
+    points = pd.DataFrame([{"point": p.index, **p.columns(plan.axes)} for p in plan.points])
+    columns = ["run_id", "point", *[a.name for a in plan.axes], "pair", "seed"]
+    return runs.merge(points, on="point", how="left")[columns]
 
 
 def identity(r: Run | RunError) -> dict:
