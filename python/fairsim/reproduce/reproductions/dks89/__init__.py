@@ -41,11 +41,18 @@ sink, duplicates included, which is what the paper's Scenario 2 arithmetic impli
 row has 1043 retransmissions for 631 drops). Round-trip times are measured from a packet's
 first transmission (the Generic estimator's rule), over every ACKed packet in the window.
 
-Three modelling rules the paper does not state are reconstructed from its tables and used for
-both this paper and the thesis (docs/reproductions.md): the gateway buffer includes the packet
-being sent; round trips run from a packet's first transmission; a Generic or DECbit timeout
-resends only the oldest unacknowledged packet. Access lines are 800 kb/s with no propagation
-delay (lost with the figures).
+Modelling rules the paper does not state are reconstructed from its tables and text
+(docs/reproductions.md): the gateway buffer includes the packet being sent; round trips run from
+a packet's first transmission; a Generic or DECbit timeout resends every unacknowledged packet
+(go-back-N: the paper says so, and its Scenario 2 needs more than one retransmission per loss;
+the thesis's reproduction resends only the oldest, as its Table 6.4 needs), and fires no sooner
+than 1 s (4.3BSD's minimum, which the JK sources have). Sources start at a random offset within
+one bottleneck packet time (142,857 µs), and every retransmission timeout and Telnet packet is
+late by a uniform draw of up to one packet time: this breaks phase locks that exact clocks
+produce, and replications differ. Where which sources win changes from run to run (G/FCFS in
+Scenario 2), the row is compared rank-ordered. Access lines are 800 kb/s with no propagation
+delay (lost with the figures); the hops of Scenario 5 have 85 ms each, derived from the thesis's
+DECbit round trips on the same network.
 """,
     history=History.read(Path(__file__).parent / "verdicts_before.json", claims.WHY_CHANGED),
 )

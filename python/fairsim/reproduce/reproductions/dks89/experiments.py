@@ -16,8 +16,10 @@ S1_TO_6 = (
         "dks89/s1_underloaded.toml",
         "Scenario 1: Underloaded Gateway",
         discussion="""
-The paper's table is lost; its two sentences hold: every pair shares the FTP bandwidth equally,
-FQ gives the Telnets round trips of about 0.08 s against 1.36 s under FCFS, and selective DECbit
+The paper's table is lost. Of its two sentences, the first cannot fail here: our reconstruction
+gives the two FTPs identical paths and windows and a buffer that holds both, so every pair splits
+the line equally (it does: ratios of 1.00), and the claim is not counted. The second holds: FQ
+gives the Telnets round trips of about 0.08 s against 1.36 s under FCFS, and selective DECbit
 sits between them (0.21 s) because it keeps the queue short.
 """,
     ),
@@ -26,30 +28,36 @@ sits between them (0.21 s) because it keeps the queue short.
         "dks89/s2_overloaded.toml",
         "Scenario 2: Overloaded Gateway",
         discussion="""
-G/FCFS segregates in every run: three winners at about 1170 packets (three windows of 5 fill
-the 15 places), the others near nothing, and the Telnets shut out (about 3 packets against the
-paper's 31 and 3). Which sources win changes from run to run, so the per-source cells, averaged
-over replications, cannot match the paper's single run; the pattern does. The losers' round
-trips, counted from first transmission, reach hundreds of seconds: the paper's "403 †" and
-"140 †" cells, which look as if they had lost a decimal point, are plausible as printed.
+G/FCFS segregates in 4 of 5 runs (the best FTP above 1.5 times the fair share of 583 packets, the
+worst below a fifth of it), but less cleanly than the paper's three winners at about 1150 and
+three losers at 3-18: ranked within each run, our FTPs average 1272, 1113, 616, 294, 155 and 41
+packets. Which sources win changes from run to run, so the row is compared rank-ordered. With
+go-back-N our FTPs drop and retransmit several times the paper's counts, and the Telnets are not
+shut out (108 and 112 packets against 31 and 3). The losers' round trips, counted from first
+transmission, average 23-102 s against the paper's "403 †" and "140 †": they do not settle
+whether those cells lost a decimal point.
 
-JK/FCFS locks in the same way here — three JK sources at 1168 packets, three stuck in backed-off
-timeouts of 64 s — where the paper's JK sources shared equally (582 each). The Telnets are shut
-out as in the paper. The paper gives no JK constants; ours are 4.3BSD Tahoe's (fast retransmit
-after 3 duplicate ACKs, Karn's rule, backoff up to 64 s), and the thesis warns that whether
-segregation appears "depends strongly on link delays, maximum window and buffer size".
+JK/FCFS is not fair, where the paper's JK sources shared equally (582 each): in every run one to
+three FTPs get almost nothing (the fewest under 20 packets) and the best about 1000-1300. The
+Telnets, which exact clocks lock out as the paper prints (3 and 0), now get 168 and 159 packets
+(a backlog from the warm-up included), more than under JK/FQ: FQ still lifts the worst FTP under
+both flow controls, but no longer multiplies the Telnets' packets. The paper gives no JK
+constants; ours are 4.3BSD Tahoe's (fast retransmit after 3 duplicate ACKs, Karn's rule, backoff
+up to 64 s), and the thesis warns that whether segregation appears "depends strongly on link
+delays, maximum window and buffer size".
 
-G/FQ: our Generic resends only the oldest packet on a timeout (the thesis's arithmetic, see the
-scenario notes); it then wastes about 5% of the line rather than the paper's 12%, and drops
-fewer packets than JK. With go-back-N instead it wastes 14% and drops twice JK's packets, as the
-paper says — but the G/FCFS Telnets are then not shut out. The two halves of the paper's
-narrative call for the two readings of the same unstated rule (docs/reproductions.md).
+G/FQ: our Generic resends every unacknowledged packet on a timeout (go-back-N), the paper's
+reading. It removes the segregation (every FTP 491-636 packets; the paper's 178-838), resends
+1376 packets for 899 drops (the paper 1043 for 631), and with the duplicates leaves useful
+throughput about 16% below the line (the paper's 12%). Generic drops twice JK's packets under FQ
+(899 against 422; the paper 631 against 376): FQ needs flow control at the sources, as printed.
 
-JK/FQ is fair and efficient as in the paper; its round trips (3.2 s against 1.8–2.2 s) include
-the wait for retransmissions, counted from each packet's first transmission. DEC/DEC matches
-every cell. DEC/FQbit keeps the fairness and cuts the Telnet delay 9×, as printed, but its FTPs
-keep about 1.7 packets queued each (round trip 1.42 s against 0.86 s): the 1989 paper does not
-give FQbit's threshold; we use the thesis's third of the fair buffer share.
+JK/FQ is fair and efficient as in the paper (578-583 packets each); its round trips (3.2-3.3 s
+against 1.2-2.2 s) include the wait for retransmissions, counted from each packet's first
+transmission. DEC/DEC matches every cell. DEC/FQbit keeps the fairness and cuts the Telnet delay
+9× (0.77 s to 0.083 s), as printed, but its FTPs keep more packets queued (round trips
+1.12-1.36 s against 0.86 s): the 1989 paper does not give FQbit's threshold; we use the thesis's
+third of the fair buffer share.
 """,
     ),
     Experiment(
@@ -58,13 +66,16 @@ give FQbit's threshold; we use the thesis's third of the fair buffer share.
         "Scenario 3: Ill-Behaved Source",
         discussion="""
 FQ is the firewall the paper describes, cell for cell: the FTP gets 3491 packets, the Telnet
-about 105, the ill-behaved source 4–5 of its 7000. Its round trip under FQ, 855–880 s, agrees
-with the paper's 903, 860 and 877, which look garbled in the paper's text: a source charged for
-every dropped packet has its few accepted packets scheduled hundreds of seconds late. Under FCFS
-the ill-behaved source takes the whole line; the shut-out Generic FTP keeps retransmitting at
-every timeout (170 retransmissions in the window against the paper's 7): a Generic sender that
-never gets an ACK never lengthens its timeout, while the paper's apparently had. The Telnet's
-retransmissions (167 against 139) agree.
+about 103, the ill-behaved source about 5 of its 7000. Its round trip under FQ, 870-874 s,
+agrees with the paper's 903, 860 and 877, which look garbled in the paper's text: a source
+charged for every dropped packet has its few accepted packets scheduled hundreds of seconds late.
+Under FCFS the ill-behaved source takes the whole line. The shut-out Generic FTP retransmits 7
+times in the window, as printed: the round trips of its rare delivered packets, counted from
+first transmission, are about 1100 s (paper 1362 †), and its timeout grows with them. The
+Generic Telnet's estimate grows the same way (785 s against 2.87), so it retransmits 10 times
+against the paper's 139. The JK and DECbit Telnets are not shut out (89 and 102 packets against
+0; with exact clocks the JK Telnet gets nothing, as printed), and the DEC/DEC FTP gets 27
+packets against 166.
 """,
     ),
     Experiment(
@@ -72,13 +83,15 @@ retransmissions (167 against 139) agree.
         "dks89/s4_mixed.toml",
         "Scenario 4: Mixed Protocols",
         discussion="""
-Under FCFS the table is reproduced: the Generic pair gets 1264 packets each (paper 1182), the JK
-pair about 490 (569) and bears all the losses (44 against 48). Under FQ the reversal holds (JK
-968 each, Generic 722 and 842) but the Generic pair does not segregate: in the paper one Generic
-source fell into ever longer timeouts (its round trip is printed "281 †", what an exploded
-estimate gives), and the three remaining windows of 5 then fit the 15 places without loss.
-Whether one source falls into that state depends on timing that the paper's single run happened to hit. Ours keep losing 40–55 packets each in
-the window (the paper: 1 or 2), Generic and JK alike.
+With go-back-N (the paper's reading, which Scenario 2 needs) the FCFS half of the table turns
+over: each Generic timeout resends the whole window, the duplicates fill the 15 places, and the
+JK pair out-earns the Generic pair (1438 and 1444 packets against 457 and 161; the paper 569
+and 567 against 1182 each). The Generic sources now bear the losses (38 and 34 drops against
+0), the JK ones few (6 and 9 against 48). Under FQ the JK pair wins as printed (1078 and 1077
+against 1163). The paper's Generic pair segregated under FQ (1162 against 12, the loser's round
+trip printed "281 †", what an exploded estimate gives); ours does so in 2 of 5 runs (in one,
+246 packets against 1065), so the averages are 884 and 457. Under FQ both pairs lose far more
+than the paper's 1 or 2 packets (Generic 115-123, JK 28 each).
 """,
     ),
     Experiment(
@@ -86,12 +99,13 @@ the window (the paper: 1 or 2), Generic and JK alike.
         "dks89/s5_multihop.toml",
         "Scenario 5: Multihop Path",
         discussion="""
-With FCFS the long path gets 53% of its fair share, with FQ all of it, as the paper says. Our
-selective DECbit does not waste 10% of the bandwidth (2.5%) and gives the long path more than
-G/FCFS does (1377 packets against 920), against the paper. Our gateway follows Ramakrishnan and
-Jain (capacity factor 0.9, fair share from the average queue over the regeneration cycle); the
-thesis notes that with other parameters the long conversation gets up to 80% of its share (ours:
-79%) and calls the outcome parameter-sensitive.
+With FCFS the long path gets 53% of its fair share (54% under JK), with FQ all of it, as the
+paper says. Each hop has 85 ms of propagation, derived once from the thesis's DECbit round trips
+on the same network (the paper's is lost): without it a chain of hops is never idle while
+packets are outstanding, and nothing could be wasted. With it selective DECbit wastes 6.4% of
+the bandwidth (the paper: roughly 10%) and gives the long path 469 packets, 27% of its share and
+less than under G/FCFS (931), as the paper says. Our gateway follows Ramakrishnan and Jain
+(capacity factor 0.9, fair share from the average queue over the regeneration cycle).
 """,
     ),
     Experiment(
@@ -102,7 +116,8 @@ thesis notes that with other parameters the long conversation gets up to 80% of 
 Our network is a reconstruction built to contain the mechanism the paper describes, so these
 claims check the mechanism, not the paper's numbers: with FCFS, sources 4 and 8 use a third of
 their lines, their ACKs waiting behind 15 FTP packets; FQ serves the ACKs at once and total
-throughput rises by 46%; nothing is dropped.
+throughput rises by 46%. Nothing is dropped, but our buffers hold every window, so that claim
+could not fail and is not counted.
 """,
     ),
 )

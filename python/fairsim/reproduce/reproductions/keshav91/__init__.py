@@ -42,8 +42,17 @@ replications, the thesis's over one run. Throughput excludes retransmissions; de
 round trip from a packet's first transmission to its acknowledgement, retransmission waits
 included (the thesis's Generic estimator measures so, and its Scenario 7–8 delays of tens of
 seconds above the propagation delay need it). As for the 1989 paper, the switch buffer
-includes the packet being sent and a Generic or DECbit timeout resends only the oldest
-unacknowledged packet (docs/reproductions.md); Packet-Pair's setpoint is 5 packets throughout.
+includes the packet being sent, and Generic's and DECbit's timeout fires no sooner than 1 s
+(4.3BSD's minimum, which the JK sources have); unlike it, a timeout resends only the oldest
+unacknowledged packet (Table 6.4: one retransmission per loss; docs/reproductions.md). Sources
+start within 1 ms of each other in a random order (the thesis starts them together), and every
+retransmission timeout and every Telnet, CBR or Poisson packet is late by a uniform draw of up
+to one packet time (100 ms): this breaks phase locks that exact clocks produce, and replications
+differ; the G/FCFS row of Scenario 2 is compared rank-ordered. Packet-Pair keeps a timer per
+packet (thesis §4.4); its window and setpoint are derived once from the thesis's own rows by
+Little's law (Scenario 1: window 40; setpoints 3.8, 3.1 and 3.4 in Scenarios 2, 4 and 5; 5
+elsewhere). The hops of Scenario 6 have 85 ms of propagation each, derived from its DECbit round
+trips.
 """,
     history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
 )
