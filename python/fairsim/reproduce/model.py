@@ -185,8 +185,8 @@ def run_paper(
             first = len(tasks)
             for pair in pairs:
                 for seed in seed_list[: exp.seeds or len(seed_list)]:
-                    resolved = sc.resolved_toml(pair, seed)
-                    tasks.append(Task(run_id(resolved), resolved, pair, seed))
+                    rid = run_id(sc.resolved_toml(pair, seed))
+                    tasks.append(Task(rid, sc._data, sc.file, tuple(sc.overrides), pair, seed))
                     where.append(f"{sc.file}: pair {pair}, seed {seed}")
             groups.append((exp.id, x, sc))
             spans.append((first, len(tasks)))

@@ -170,8 +170,8 @@ def _dry_run(plan, folder: Path, jobs, scheduler) -> None:
     emit(table, console())
     per_pair = {}
     for _, r in runs.drop_duplicates("pair").iterrows():
-        first = next(x for x in plan.runs() if x.pair == r["pair"] and hasattr(x, "resolved"))
-        per_pair[r["pair"]] = pilot(first.resolved, first.pair, first.seed)
+        first = next(x for x in plan.runs() if x.pair == r["pair"] and hasattr(x, "task"))
+        per_pair[r["pair"]] = pilot(first.task())
     todo = runs[~runs["cached"]]
     duration = plan.scenario.duration_s
     events = sum(per_pair[p][0] * duration for p in todo["pair"] if p in per_pair)

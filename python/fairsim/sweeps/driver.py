@@ -3,7 +3,8 @@ to a callback as they arrive, one progress bar, Ctrl-C.
 
 Short runs travel in batches, so that a sweep of thousands of millisecond runs does not spend
 its time on round trips: the batch size aims at `TARGET_S` of work per batch from the wall
-times of the runs finished so far (one run a batch until there are some).
+times of the runs finished so far (one run a batch until there are some), and shrinks as the
+end nears, so that no worker is left alone with a long last batch while the others idle.
 """
 
 from __future__ import annotations
@@ -57,16 +58,20 @@ def drive(
     tally = Tally()
     source: Iterator[Task] = iter(tasks)
     exhausted = False
+    submitted = 0
     bar = progress_bar(title, total, progress)
     interrupted = False
     try:
         while True:
             while not exhausted and executor.busy() < executor.slots:
-                batch = [t for _, t in zip(range(tally.batch_size()), source, strict=False)]
+                left = total - skipped() - submitted
+                size = min(tally.batch_size(), max(1, left // (2 * executor.slots)))
+                batch = [t for _, t in zip(range(size), source, strict=False)]
                 if not batch:
                     exhausted = True
                     break
                 executor.submit(batch)
+                submitted += len(batch)
             if exhausted and executor.busy() == 0:
                 break
             for o in executor.completed(timeout=0.1):

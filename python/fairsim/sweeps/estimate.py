@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 
 from fairsim import _core
-from fairsim.sweeps.worker import CHUNK
+from fairsim.sweeps.worker import CHUNK, Task
 
 PILOT_S = 0.3
 
@@ -47,9 +47,9 @@ def _duration(s: float) -> str:
     return f"{s / 3600:.1f} h"
 
 
-def pilot(resolved: str, pair: str, seed: int) -> tuple[float, float]:
+def pilot(task: Task) -> tuple[float, float]:
     """Events and wall seconds per simulated second of one run, from a slice of it."""
-    sim = _core.loads(resolved, "pilot", [], "set=").simulation(pair, seed)
+    sim = _core.loads(task.source, task.file, list(task.overrides), "set=").simulation(task.pair, task.seed)
     started = time.monotonic()
     while not sim.step(CHUNK // 10):
         if time.monotonic() - started > PILOT_S or sim.now_s > sim.end_s / 10:

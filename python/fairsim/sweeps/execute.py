@@ -76,7 +76,7 @@ def run_sweep(
                 record(r, Outcome(r.run_id, FAILED, r.error, 0, 0.0, 0.0, None))
                 continue
             by_id[r.run_id] = r
-            yield Task(r.run_id, r.resolved, r.pair, r.seed, time_limit)
+            yield r.task(time_limit)
 
     def record(r: Run | RunError, o: Outcome) -> None:
         row = {
@@ -176,7 +176,7 @@ def run_reports(
         reports[o.run_id] = json.loads(o.report)
         if store is not None:
             row = {"run_id": o.run_id, "status": o.status, "events": o.events, "wall_s": o.wall_s}
-            store.add(row, {"reports": [{"run_id": o.run_id, "report": o.report}]})
+            store.add(row, {"reports": [{"run_id": o.run_id, "report": o.report}]}, len(o.report))
 
     try:
         _, interrupted = drive(

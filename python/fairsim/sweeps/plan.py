@@ -26,6 +26,7 @@ from fairsim import ScenarioError, __version__
 from fairsim.api import Scenario
 from fairsim.sweeps.axes import Axis
 from fairsim.sweeps.spec import SweepError, SweepSpec
+from fairsim.sweeps.worker import Task
 
 
 @dataclass(frozen=True)
@@ -50,10 +51,14 @@ class Run:
     point: int
     pair: str
     seed: int
-    #: The scenario for this pair and seed, complete: a worker needs nothing else.
-    resolved: str
     #: Axis name -> value, for the tables.
     columns: dict
+    #: The scenario with the point's overrides: what a worker loads.
+    scenario: Scenario
+
+    def task(self, time_limit: float | None = None) -> Task:
+        sc = self.scenario
+        return Task(self.run_id, sc._data, sc.file, tuple(sc.overrides), self.pair, self.seed, time_limit)
 
 
 @dataclass
@@ -86,8 +91,7 @@ class Plan:
                 continue
             for pair in self.pairs:
                 for seed in self.seeds:
-                    resolved = sc.resolved_toml(pair, seed)
-                    yield Run(run_id(resolved), p.index, pair, seed, resolved, columns)
+                    yield Run(run_id(sc.resolved_toml(pair, seed)), p.index, pair, seed, columns, sc)
 
 
 @dataclass(frozen=True)

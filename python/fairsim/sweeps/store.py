@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from fairsim.output import atomic_write
 from fairsim.results import TABLES as TABLE_ROWS
@@ -47,6 +49,7 @@ class Store:
         self.tables = tables
         self.buffers: dict[str, list[dict]] = {t: [] for t in ("runs", *tables)}
         self.pending = 0
+        self.pending_bytes = 0
         self.last_flush = time.monotonic()
         self.parts = 0
 
@@ -56,7 +59,7 @@ class Store:
         atomic_write(self.folder / MANIFEST, lambda p: p.write_text(text + "\n", encoding="utf-8"))
 
     def write_plan(self, plan: pd.DataFrame) -> None:
-        atomic_write(self.folder / PLAN, lambda p: plan.to_parquet(p, index=False))
+        atomic_write(self.folder / PLAN, lambda p: plan.to_parquet(p, index=False, compression="zstd"))
 
     def finished(self) -> set[str]:
         """The ids of the runs this folder already holds, finished without error."""
@@ -65,15 +68,20 @@ class Store:
             return set()
         return set(runs.loc[runs["status"] == "ok", "run_id"])
 
-    def add(self, run_row: dict, rows: dict[str, list[dict]]) -> None:
-        """One run's row of `runs` and its rows of the other tables."""
+    def add(self, run_row: dict, rows: dict[str, list[dict]], size: int = 0) -> None:
+        """One run's row of `runs` and its rows of the other tables (`size`: their bytes, where
+        that is large, as a run's whole report)."""
         self.buffers["runs"].append(run_row)
         for name, table_rows in rows.items():
             self.buffers[name].extend(table_rows)
         self.pending += 1
+        self.pending_bytes += size
 
-    def flush_if_due(self, every_s: float = 5.0, most_runs: int = 2000) -> None:
-        if self.pending and (self.pending >= most_runs or time.monotonic() - self.last_flush >= every_s):
+    def flush_if_due(self, every_s: float = 5.0, most_runs: int = 2000, most_bytes: int = 4 << 20) -> None:
+        """Writes a part every `every_s`, or sooner when `most_runs` runs or `most_bytes` bytes
+        wait: a part written while the runs go on costs nothing at the end."""
+        due = time.monotonic() - self.last_flush >= every_s
+        if self.pending and (due or self.pending >= most_runs or self.pending_bytes >= most_bytes):
             self.flush()
 
     def flush(self) -> None:
@@ -84,14 +92,24 @@ class Store:
         for table, rows in self.buffers.items():
             if not rows:
                 continue
-            df = table_frame(table, rows) if table in TABLE_ROWS else pd.DataFrame(rows)
             folder = self.folder / table
             folder.mkdir(parents=True, exist_ok=True)
-            atomic_write(folder / name, lambda p, df=df: df.to_parquet(p, index=False))
+            atomic_write(folder / name, lambda p, t=table, rows=rows: _write(p, t, rows))
             rows.clear()
         self.parts += 1
-        self.pending = 0
+        self.pending = self.pending_bytes = 0
         self.last_flush = time.monotonic()
+
+
+def _write(path: Path, table: str, rows: list[dict]) -> None:
+    """One part: through pandas where the table has derived columns, else straight to Arrow (the
+    `reports` cache of a reproduction is tens of megabytes of JSON text). zstd: the smallest
+    and, here, also the fastest to write."""
+    if table in TABLE_ROWS:
+        table_frame(table, rows).to_parquet(path, index=False, compression="zstd")
+    else:
+        columns = {k: [r.get(k) for r in rows] for k in rows[0]}
+        pq.write_table(pa.table(columns), path, compression="zstd", compression_level=1)
 
 
 def read_table(folder: str | Path, table: str, columns: list[str] | None = None) -> pd.DataFrame:
