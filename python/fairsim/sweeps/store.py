@@ -25,8 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from fairsim.output import atomic_write
 from fairsim.results import TABLES as TABLE_ROWS
@@ -108,6 +106,9 @@ def _write(path: Path, table: str, rows: list[dict]) -> None:
     if table in TABLE_ROWS:
         table_frame(table, rows).to_parquet(path, index=False, compression="zstd")
     else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
         columns = {k: [r.get(k) for r in rows] for k in rows[0]}
         pq.write_table(pa.table(columns), path, compression="zstd", compression_level=1)
 
