@@ -356,3 +356,24 @@ def test_cli_interrupted_sweep_resumes_where_it_stopped(tmp_path):
     assert done > 0, "runs finished before Ctrl-C are kept"
     r = cli(*args)
     assert r.returncode == 0 and f"{done} were in the folder" in r.stderr, r.stderr
+
+
+def test_resolved_scenarios_and_run_ids_are_the_same_in_every_process(tmp_path):
+    # a DRR `map` was a hash map, written in a different order by each process: the resolved
+    # scenario, and so the run's id, changed from one process to the next and no run was reused
+    path = tmp_path / "mapped.toml"
+    path.write_text(
+        SMALL.replace(
+            '"G/RD" = { transport = "generic", qdisc = "random_drop" }',
+            '"G/DRR" = { transport = "generic", qdisc = { kind = "drr", queues = 2, '
+            "map = { ftp = 0, telnet = 0, noise = 1 } } }",
+        )
+    )
+    code = (
+        "import fairsim; from fairsim.sweeps.plan import run_id; "
+        f"print(run_id(fairsim.load({str(path)!r}).resolved_toml('G/DRR', 1)))"
+    )
+    ids = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout for _ in range(4)
+    }
+    assert len(ids) == 1, ids

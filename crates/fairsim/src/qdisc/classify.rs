@@ -22,7 +22,7 @@ use super::PortInfo;
 use crate::net::{Packet, PacketKind};
 use crate::params::ParamError;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// How a discipline tells conversations apart: by flow, by source–destination pair, or by
 /// source host.
@@ -115,7 +115,7 @@ impl Buckets {
     /// `map` names flows and their queue; the other conversations are hashed.
     pub fn new(
         count: usize,
-        map: &HashMap<String, usize>,
+        map: &BTreeMap<String, usize>,
         classifier: &Classifier,
         port: &PortInfo,
     ) -> Result<Buckets, ParamError> {
@@ -211,22 +211,22 @@ mod tests {
     fn buckets_honour_the_map_and_hash_the_rest() {
         let port = port_with_flows(&[(0, 1), (0, 1), (2, 1)]);
         let c = Classifier::new(ConversationKey::Flow, &port);
-        let map = HashMap::from([("f1".to_string(), 1usize)]);
+        let map = BTreeMap::from([("f1".to_string(), 1usize)]);
         let b = Buckets::new(2, &map, &c, &port).unwrap();
         assert_eq!(b.of(c.conv(&pkt(1, 0, 1))), 1);
         assert!(b.of(c.conv(&pkt(2, 0, 1))) < 2);
-        assert!(Buckets::new(2, &HashMap::from([("f9".to_string(), 0)]), &c, &port).is_err());
-        assert!(Buckets::new(2, &HashMap::from([("f0".to_string(), 2)]), &c, &port).is_err());
+        assert!(Buckets::new(2, &BTreeMap::from([("f9".to_string(), 0)]), &c, &port).is_err());
+        assert!(Buckets::new(2, &BTreeMap::from([("f0".to_string(), 2)]), &c, &port).is_err());
     }
 
     #[test]
     fn queue_counts_beyond_the_limit_are_refused_before_allocating() {
         let port = port_with_flows(&[(0, 1)]);
         let c = Classifier::new(ConversationKey::Flow, &port);
-        let e = Buckets::new(u32::MAX as usize, &HashMap::new(), &c, &port).unwrap_err();
+        let e = Buckets::new(u32::MAX as usize, &BTreeMap::new(), &c, &port).unwrap_err();
         assert_eq!(e.path, ["queues"]);
         assert!(e.message.contains("65536"), "{}", e.message);
-        assert!(Buckets::new(crate::limits::MAX_QUEUES, &HashMap::new(), &c, &port).is_ok());
+        assert!(Buckets::new(crate::limits::MAX_QUEUES, &BTreeMap::new(), &c, &port).is_ok());
     }
 
     #[test]
@@ -235,13 +235,13 @@ mod tests {
         // without visiting the 2^50 missed ones
         let port = port_with_flows(&[(0, 1)]);
         let c = Classifier::new(ConversationKey::Flow, &port);
-        let mut b = Buckets::new(2, &HashMap::new(), &c, &port).unwrap().perturbed_every(Time(1));
+        let mut b = Buckets::new(2, &BTreeMap::new(), &c, &port).unwrap().perturbed_every(Time(1));
         let mut rng = crate::rng::stream(1, "test");
         let far = Time(1 << 50);
         b.perturb_if_due(far, &mut rng);
         assert_eq!(b.next_perturbation, Time((1 << 50) + 1));
         // an ordinary period lands on the same grid as stepping through it did
-        let mut b = Buckets::new(2, &HashMap::new(), &c, &port).unwrap().perturbed_every(Time::from_secs(10));
+        let mut b = Buckets::new(2, &BTreeMap::new(), &c, &port).unwrap().perturbed_every(Time::from_secs(10));
         b.perturb_if_due(Time::from_secs(35), &mut rng);
         assert_eq!(b.next_perturbation, Time::from_secs(40));
         b.perturb_if_due(Time::from_secs(40), &mut rng);

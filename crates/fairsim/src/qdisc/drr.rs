@@ -29,7 +29,7 @@ use crate::params::ParamError;
 use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Bytes};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -42,7 +42,7 @@ pub struct DrrConfig {
     /// Number of queues when conversations are mapped (`map`); one per conversation when absent.
     pub queues: Option<usize>,
     /// Flows to queues: `{ flow = queue }`; unmapped flows share queue 0.
-    pub map: HashMap<String, usize>,
+    pub map: BTreeMap<String, usize>,
     /// When the buffer is full: drop from the longest queue, or refuse at the tail of a full queue
     /// (`queue_limit`).
     pub drop: RrDrop,
@@ -56,7 +56,7 @@ impl Default for DrrConfig {
             key: ConversationKey::Flow,
             quantum: Bytes(1500),
             queues: None,
-            map: HashMap::new(),
+            map: BTreeMap::new(),
             drop: RrDrop::Longest,
             queue_limit: BufferLimit::Unlimited,
         }
@@ -123,7 +123,7 @@ mod tests {
     #[test]
     fn a_queue_shared_by_flows_is_weighted_by_the_sum_of_their_weights() {
         // f0 alone in queue 0; f1 and f2 share queue 1: it carries two flows, so twice the bytes
-        let map = HashMap::from([("f0".into(), 0), ("f1".into(), 1), ("f2".into(), 1)]);
+        let map = BTreeMap::from([("f0".into(), 0), ("f1".into(), 1), ("f2".into(), 1)]);
         let cfg = DrrConfig { queues: Some(2), map, ..Default::default() };
         let mut q = drr(cfg, &port(BufferLimit::Unlimited, &[(0, 1); 3])).unwrap();
         let arrivals: Vec<_> = (0..60).flat_map(|s| (0..3).map(move |f| (Time::ZERO, pkt(f, s, 1500)))).collect();
@@ -144,7 +144,7 @@ mod tests {
         // four flows in two queues (0, 1 → queue 0; 2, 3 → queue 1), each queue holding 2
         let cfg = DrrConfig {
             queues: Some(2),
-            map: HashMap::from([("f0".into(), 0), ("f1".into(), 0), ("f2".into(), 1), ("f3".into(), 1)]),
+            map: BTreeMap::from([("f0".into(), 0), ("f1".into(), 0), ("f2".into(), 1), ("f3".into(), 1)]),
             drop: RrDrop::Tail,
             queue_limit: BufferLimit::Packets(2),
             ..Default::default()
@@ -178,7 +178,7 @@ mod tests {
     fn inconsistent_parameters_are_refused() {
         let p = port(BufferLimit::Packets(10), &[(0, 1)]);
         assert!(drr(DrrConfig { quantum: Bytes(0), ..Default::default() }, &p).is_err());
-        assert!(drr(DrrConfig { map: HashMap::from([("f0".into(), 0)]), ..Default::default() }, &p).is_err());
+        assert!(drr(DrrConfig { map: BTreeMap::from([("f0".into(), 0)]), ..Default::default() }, &p).is_err());
         assert!(drr(DrrConfig { queue_limit: BufferLimit::Packets(1), ..Default::default() }, &p).is_err());
     }
 }

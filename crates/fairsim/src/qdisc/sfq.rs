@@ -19,7 +19,7 @@ use crate::params::ParamError;
 use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Time};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -41,7 +41,7 @@ impl Default for SfqConfig {
 /// Builds stochastic fairness queueing.
 pub fn sfq(cfg: SfqConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
     let classifier = Classifier::new(cfg.key, port);
-    let buckets = Buckets::new(cfg.queues, &HashMap::new(), &classifier, port)?.perturbed_every(cfg.perturb);
+    let buckets = Buckets::new(cfg.queues, &BTreeMap::new(), &classifier, port)?.perturbed_every(cfg.perturb);
     Ok(RoundRobin::new(
         classifier,
         Some(buckets),
