@@ -19,9 +19,14 @@
 //!   `drop = "tail"`: refuse the arriving packet when its queue holds `queue_limit` or the
 //!   buffer is full, as in Hasegawa et al., whose queues each have their own buffer;
 //! - a queue joining the round gets a full quantum at once (as Linux's sch_drr does), rather
-//!   than waiting to be visited.
+//!   than waiting to be visited;
+//! - `red = { ... }`: RED at every queue, with the queue's own average and count, before its
+//!   tail limit (DRR+, Hasegawa, Matsuo, Murata & Miyahara 2001, whose per-queue RED parameters
+//!   are not given: RED's own parameters apply to each queue); `red.flow_p` gives the flows of
+//!   a shared queue their own drop probabilities (the paper's Enhanced RED inside a queue).
 
 use super::classify::{Buckets, Classifier, ConversationKey};
+use super::red::{RedConfig, RedRule};
 use super::round_robin::{Cost, RoundRobin, RrDrop, Turns, Weighing};
 use super::PortInfo;
 use crate::component::{About, Declaration};
@@ -48,6 +53,9 @@ pub struct DrrConfig {
     pub drop: RrDrop,
     /// Each queue's own limit, with `drop = "tail"`.
     pub queue_limit: BufferLimit,
+    /// RED at every queue, each with its own average (DRR+, Hasegawa et al. 2001); its
+    /// `flow_p` gives the flows of a shared queue their own probabilities (Enhanced RED).
+    pub red: Option<RedConfig>,
 }
 
 impl Default for DrrConfig {
@@ -59,6 +67,7 @@ impl Default for DrrConfig {
             map: BTreeMap::new(),
             drop: RrDrop::Longest,
             queue_limit: BufferLimit::Unlimited,
+            red: None,
         }
     }
 }
@@ -76,14 +85,20 @@ pub fn drr(cfg: DrrConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
     }
     let classifier = Classifier::new(cfg.key, port);
     let buckets = cfg.queues.map(|n| Buckets::new(n, &cfg.map, &classifier, port)).transpose()?;
-    Ok(RoundRobin::new(
+    let rr = RoundRobin::new(
         classifier,
         buckets,
         port,
         Turns { cost: Cost::Bytes, quantum: cfg.quantum.0, weighing: Weighing::Sum },
         cfg.drop,
         cfg.queue_limit,
-    ))
+    );
+    let Some(red) = &cfg.red else { return Ok(rr) };
+    let rule = RedRule::at_port(red, port).map_err(|mut e| {
+        e.path.insert(0, "red".into());
+        e
+    })?;
+    Ok(rr.with_red(rule, red, port))
 }
 
 /// The `drr` discipline, as scenarios name it.
@@ -100,7 +115,9 @@ pub static DECLARATION: QdiscDeclaration<DrrConfig> = Declaration {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::qdisc::red::PMode;
     use crate::qdisc::replay::replay;
+    use crate::qdisc::round_robin::RoundRobin;
     use crate::qdisc::testing::{pkt, port, with_ctx};
     use crate::qdisc::DropReason;
     use crate::qdisc::Qdisc;
@@ -172,6 +189,92 @@ mod tests {
         let r = replay(&mut q, Rate(8_000_000), &arrivals);
         let heavy = r.sent.iter().take(30).filter(|(_, _, p)| p.flow.0 == 1).count();
         assert_eq!(heavy, 20);
+    }
+
+    /// DRR+ as Hasegawa et al. run it: four flows, per-queue tail limits, RED at each queue.
+    fn drr_plus(queues: usize, red: RedConfig) -> (RoundRobin, PortInfo) {
+        let map = if queues == 2 {
+            BTreeMap::from([("f0".into(), 0), ("f1".into(), 0), ("f2".into(), 1), ("f3".into(), 1)])
+        } else {
+            BTreeMap::new()
+        };
+        let cfg = DrrConfig {
+            queues: (queues == 2).then_some(2),
+            map,
+            drop: RrDrop::Tail,
+            queue_limit: BufferLimit::Packets(30),
+            red: Some(red),
+            ..Default::default()
+        };
+        let info = port(BufferLimit::Packets(120), &[(0, 1), (2, 1), (3, 1), (4, 1)]);
+        (drr(cfg, &info).unwrap(), info)
+    }
+
+    /// Early drops by flow when flow 0 floods and the others trickle, one departure per arrival
+    /// beyond a backlog of `hold` packets in flow 0's queue.
+    fn drops_by_flow(q: &mut RoundRobin) -> [usize; 4] {
+        let (_, drops) = with_ctx(|ctx| {
+            for i in 0..20_000u64 {
+                let f = if i % 10 == 0 { 1 + (i / 10 % 3) as u32 } else { 0 };
+                q.enqueue(pkt(f, i, 1000), ctx);
+                if q.len_packets() > 12 {
+                    q.dequeue(ctx);
+                }
+            }
+        });
+        let mut n = [0; 4];
+        for (p, r) in &drops {
+            assert_eq!(*r, DropReason::Early);
+            n[p.flow.0 as usize] += 1;
+        }
+        n
+    }
+
+    #[test]
+    fn drr_plus_runs_red_on_each_queue_with_its_own_average() {
+        // flow 0's queue stays above min_th and loses packets early; the others never queue
+        let red = RedConfig { w_q: 0.2, p_mode: PMode::Constant, max_p: 0.05, ..Default::default() };
+        let (mut q, _) = drr_plus(4, red);
+        let n = drops_by_flow(&mut q);
+        assert!(n[0] > 500 && n[1..] == [0, 0, 0], "{n:?}");
+        assert_eq!(q.stats(), vec![("early_drops", n[0] as f64)]);
+    }
+
+    #[test]
+    fn drr_plus_with_one_flow_per_queue_is_drr_with_red_per_queue() {
+        // per-flow probabilities equal to the queue's own change nothing: the enhanced form
+        // reduces to plain RED per queue when no queue is shared
+        let red = RedConfig { w_q: 0.2, max_p: 0.05, ..Default::default() };
+        let flow_p = (0..4).map(|f| (format!("f{f}"), 0.05)).collect();
+        let (mut plain, _) = drr_plus(4, red.clone());
+        let (mut enhanced, _) = drr_plus(4, RedConfig { flow_p, ..red });
+        assert_eq!(drops_by_flow(&mut plain), drops_by_flow(&mut enhanced));
+    }
+
+    #[test]
+    fn enhanced_red_inside_a_shared_queue_gives_its_flows_their_own_probabilities() {
+        // f0 and f1 share queue 0; f1 is given ten times f0's probability
+        let flow_p = BTreeMap::from([("f0".into(), 0.01), ("f1".into(), 0.1)]);
+        let red = RedConfig { w_q: 0.2, p_mode: PMode::Constant, max_p: 0.02, flow_p, ..Default::default() };
+        let (mut q, _) = drr_plus(2, red);
+        let (_, drops) = with_ctx(|ctx| {
+            for i in 0..40_000u64 {
+                q.enqueue(pkt((i % 2) as u32, i, 1000), ctx);
+                if q.len_packets() > 12 {
+                    q.dequeue(ctx);
+                }
+            }
+        });
+        let of = |f: u32| drops.iter().filter(|(p, _)| p.flow.0 == f).count() as f64 / 20_000.0;
+        assert!((of(0) - 0.01).abs() < 0.004 && (of(1) - 0.1).abs() < 0.015, "{} {}", of(0), of(1));
+    }
+
+    #[test]
+    fn red_per_queue_names_its_errors_under_red() {
+        let red = RedConfig { flow_p: BTreeMap::from([("nope".into(), 0.1)]), ..Default::default() };
+        let cfg = DrrConfig { red: Some(red), ..Default::default() };
+        let e = drr(cfg, &port(BufferLimit::Packets(10), &[(0, 1)])).err().unwrap();
+        assert_eq!(e.path, ["red", "flow_p", "nope"]);
     }
 
     #[test]

@@ -13,6 +13,15 @@
 //! - in byte mode p_b is scaled by the packet's size over `mean_packet_size`, so large packets
 //!   are likelier to go.
 //!
+//! Two options for Hasegawa, Matsuo, Murata & Miyahara, "Comparisons of Packet Scheduling
+//! Algorithms for Fair Service among Connections on the Internet" (2001):
+//! - `p_mode = "constant"`: between the thresholds every arrival is dropped with probability
+//!   `max_p`, independently (no count spacing), the reading its analysis takes ("all arriving
+//!   packets are dropped with probability p"); `"linear"` (default) is Floyd and Jacobson's;
+//! - `flow_p = { flow = p, ... }`: a flow's own `max_p` (its *Enhanced RED*, whose per-connection
+//!   probabilities are computed offline from the analytic model, before the run); ACKs and
+//!   unnamed flows keep `max_p`.
+//!
 //! Choices left open, made here (each a parameter): thresholds in packets or bytes (the average
 //! is kept in the same unit); `w_q` = 0.002 and `max_p` = 0.1 (ns-2's defaults, which the CSFQ
 //! paper's comparisons used); `gentle` (off, as in 1993): between `max_th` and 2·`max_th` the
@@ -24,12 +33,13 @@
 use super::fifo::Fifo;
 use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
-use crate::net::Packet;
+use crate::net::{FlowId, Packet, PacketKind};
 use crate::params::ParamError;
 use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -49,6 +59,20 @@ pub struct RedConfig {
     pub byte_mode: bool,
     /// The typical packet: for byte mode, and for the average's decay while idle.
     pub mean_packet_size: Bytes,
+    /// `linear`: the probability grows from 0 to `max_p` between the thresholds, drops spaced by
+    /// the count (Floyd & Jacobson); `constant`: `max_p` throughout, independent drops.
+    pub p_mode: PMode,
+    /// Per-flow `max_p`, `{ flow = p }` (Enhanced RED, Hasegawa et al. 2001).
+    pub flow_p: BTreeMap<String, f64>,
+}
+
+/// How the drop probability depends on the average between the thresholds.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PMode {
+    #[default]
+    Linear,
+    Constant,
 }
 
 impl Default for RedConfig {
@@ -61,6 +85,8 @@ impl Default for RedConfig {
             gentle: false,
             byte_mode: false,
             mean_packet_size: Bytes(1000),
+            p_mode: PMode::Linear,
+            flow_p: BTreeMap::new(),
         }
     }
 }
@@ -76,6 +102,9 @@ pub struct RedRule {
     mean_size: f64,
     /// Whether queues are measured in bytes (thresholds given in bytes).
     pub in_bytes: bool,
+    constant: bool,
+    /// `max_p` by flow id, where `flow_p` names the flow.
+    flow_p: Vec<Option<f64>>,
 }
 
 impl RedRule {
@@ -97,6 +126,12 @@ impl RedRule {
         if cfg.mean_packet_size.0 == 0 {
             return Err(ParamError::at("mean_packet_size", "must be positive"));
         }
+        if cfg.gentle && cfg.p_mode == PMode::Constant {
+            return Err(ParamError::at(
+                "gentle",
+                "goes with p_mode = \"linear\" (a constant p has no slope to extend)",
+            ));
+        }
         Ok(RedRule {
             min_th,
             max_th,
@@ -105,7 +140,35 @@ impl RedRule {
             byte_mode: cfg.byte_mode,
             mean_size: cfg.mean_packet_size.0 as f64,
             in_bytes,
+            constant: cfg.p_mode == PMode::Constant,
+            flow_p: vec![],
         })
+    }
+
+    /// The rule at a port: `flow_p`'s names resolved to the port's flows.
+    pub fn at_port(cfg: &RedConfig, port: &PortInfo) -> Result<RedRule, ParamError> {
+        let mut rule = RedRule::new(cfg)?;
+        if cfg.flow_p.is_empty() {
+            return Ok(rule);
+        }
+        rule.flow_p = vec![None; port.flows.len()];
+        for (name, &p) in &cfg.flow_p {
+            let fail = |message: String| ParamError { path: vec!["flow_p".into(), name.clone()], message };
+            let Some(f) = port.flows.iter().position(|m| &m.name == name) else {
+                let hint = crate::error::did_you_mean(name, port.flows.iter().map(|m| m.name.as_str()));
+                return Err(fail(format!("no flow `{name}`{hint}")));
+            };
+            if !(p > 0.0 && p <= 1.0) {
+                return Err(fail(format!("a probability in (0, 1], not {p}")));
+            }
+            rule.flow_p[f] = Some(p);
+        }
+        Ok(rule)
+    }
+
+    /// The `max_p` of packets of `flow`.
+    fn max_p_of(&self, flow: FlowId) -> f64 {
+        self.flow_p.get(flow.0 as usize).copied().flatten().unwrap_or(self.max_p)
     }
 
     /// The queue as the thresholds measure it.
@@ -120,13 +183,27 @@ impl RedRule {
     /// p_b for a packet of `size` bytes at average `avg`: `None` below `min_th`, `Some(1.0)`
     /// where every packet goes.
     pub fn base_probability(&self, avg: f64, size: u32) -> Option<f64> {
+        self.probability(avg, size, self.max_p)
+    }
+
+    /// p_b for packet `pkt` (its flow's `max_p`).
+    pub fn probability_for(&self, avg: f64, pkt: &Packet) -> Option<f64> {
+        let max_p = if pkt.kind == PacketKind::Data { self.max_p_of(pkt.flow) } else { self.max_p };
+        self.probability(avg, pkt.size, max_p)
+    }
+
+    fn probability(&self, avg: f64, size: u32, max_p: f64) -> Option<f64> {
         if avg < self.min_th {
             return None;
         }
         let p = if avg < self.max_th {
-            self.max_p * (avg - self.min_th) / (self.max_th - self.min_th)
+            if self.constant {
+                max_p
+            } else {
+                max_p * (avg - self.min_th) / (self.max_th - self.min_th)
+            }
         } else if self.gentle && avg < 2.0 * self.max_th {
-            self.max_p + (1.0 - self.max_p) * (avg - self.max_th) / self.max_th
+            max_p + (1.0 - max_p) * (avg - self.max_th) / self.max_th
         } else {
             return Some(1.0);
         };
@@ -242,10 +319,43 @@ impl DropSpacing {
     }
 }
 
-pub struct Red {
-    rule: RedRule,
+/// One queue's RED state, its average and its drop count, deciding for each arrival: RED's
+/// single queue has one, and DRR+ one per DRR queue.
+#[derive(Clone, Debug)]
+pub struct RedGate {
     average: QueueAverage,
     spacing: DropSpacing,
+}
+
+impl RedGate {
+    pub fn new(cfg: &RedConfig, rate: Rate) -> RedGate {
+        RedGate { average: QueueAverage::new(cfg.w_q, cfg.mean_packet_size, rate), spacing: DropSpacing::default() }
+    }
+
+    /// Whether `pkt`, arriving to find `queued` (in the rule's unit), is dropped early.
+    pub fn early_drop(&mut self, rule: &RedRule, now: Time, queued: f64, pkt: &Packet, rng: &mut impl Rng) -> bool {
+        self.average.arrival(now, queued);
+        let p_b = rule.probability_for(self.average.get(), pkt);
+        if rule.constant {
+            // independent drops, as the 2001 analysis assumes: no count spacing
+            return p_b.is_some_and(|p| p >= 1.0 || rng.random::<f64>() < p);
+        }
+        self.spacing.decide(p_b, rng)
+    }
+
+    /// The queue just became empty.
+    pub fn emptied(&mut self, now: Time) {
+        self.average.emptied(now);
+    }
+
+    pub fn average(&self) -> f64 {
+        self.average.get()
+    }
+}
+
+pub struct Red {
+    rule: RedRule,
+    gate: RedGate,
     queue: Fifo,
     limit: BufferLimit,
     early_drops: u64,
@@ -253,11 +363,10 @@ pub struct Red {
 
 impl Red {
     pub fn new(cfg: RedConfig, port: &PortInfo) -> Result<Red, ParamError> {
-        let rule = RedRule::new(&cfg)?;
+        let rule = RedRule::at_port(&cfg, port)?;
         Ok(Red {
             rule,
-            average: QueueAverage::new(cfg.w_q, cfg.mean_packet_size, port.rate),
-            spacing: DropSpacing::default(),
+            gate: RedGate::new(&cfg, port.rate),
             queue: Fifo::default(),
             limit: port.buffer,
             early_drops: 0,
@@ -268,9 +377,7 @@ impl Red {
 impl Qdisc for Red {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         let q = self.rule.measure(self.queue.len(), self.queue.bytes());
-        self.average.arrival(ctx.now, q);
-        let p_b = self.rule.base_probability(self.average.get(), pkt.size);
-        if self.spacing.decide(p_b, ctx.rng) {
+        if self.gate.early_drop(&self.rule, ctx.now, q, &pkt, ctx.rng) {
             self.early_drops += 1;
             ctx.drop(pkt, DropReason::Early);
         } else {
@@ -281,7 +388,7 @@ impl Qdisc for Red {
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
         let pkt = self.queue.pop();
         if self.queue.is_empty() {
-            self.average.emptied(ctx.now);
+            self.gate.emptied(ctx.now);
         }
         pkt
     }
@@ -289,11 +396,11 @@ impl Qdisc for Red {
     inspect_store!(queue);
 
     fn gauge(&self) -> Option<(&'static str, f64)> {
-        Some(("average_queue", self.average.get()))
+        Some(("average_queue", self.gate.average()))
     }
 
     fn stats(&self) -> Vec<(&'static str, f64)> {
-        vec![("average_queue", self.average.get()), ("early_drops", self.early_drops as f64)]
+        vec![("average_queue", self.gate.average()), ("early_drops", self.early_drops as f64)]
     }
 }
 
@@ -385,6 +492,59 @@ mod tests {
         assert!(q.len_packets() < 20, "RED kept the queue at {} of 100", q.len_packets());
         assert!(drops.iter().all(|(_, r)| *r == DropReason::Early), "no tail drops");
         assert!(drops.len() > 9_000, "about half the arrivals dropped early: {}", drops.len());
+    }
+
+    /// Early drops of each flow when flows 0 and 1 alternate into a queue held between the
+    /// thresholds (one departure per two arrivals; a large w_q so that the average follows).
+    fn early_drops_by_flow(cfg: RedConfig) -> [usize; 2] {
+        let cfg = RedConfig { w_q: 0.5, min_th: BufferLimit::Packets(2), max_th: BufferLimit::Packets(1000), ..cfg };
+        let mut q = Red::new(cfg, &port(BufferLimit::Packets(2000), &[(0, 1), (2, 1)])).unwrap();
+        let (_, drops) = with_ctx(|ctx| {
+            for i in 0..40_000u64 {
+                q.enqueue(pkt((i % 2) as u32, i, 1000), ctx);
+                if q.len_packets() > 10 {
+                    q.dequeue(ctx);
+                }
+            }
+        });
+        let early = |f: u32| drops.iter().filter(|(p, r)| p.flow.0 == f && *r == DropReason::Early).count();
+        [early(0), early(1)]
+    }
+
+    #[test]
+    fn a_constant_p_drops_each_arrival_with_that_probability_wherever_the_average_is() {
+        // Hasegawa et al.'s reading: between the thresholds every packet goes with p, independently
+        let [a, b] = early_drops_by_flow(RedConfig { p_mode: PMode::Constant, max_p: 0.02, ..Default::default() });
+        let rate = (a + b) as f64 / 40_000.0;
+        assert!((rate - 0.02).abs() < 0.004, "{rate}");
+        // the linear rule, at an average of about 10 of a 2..1000 range, drops far less
+        let [a, b] = early_drops_by_flow(RedConfig { max_p: 0.02, ..Default::default() });
+        assert!(((a + b) as f64 / 40_000.0) < 0.002);
+    }
+
+    #[test]
+    fn flow_p_gives_a_flow_its_own_probability() {
+        // Enhanced RED: the paper's per-connection p_i
+        let flow_p = BTreeMap::from([("f0".to_string(), 0.08)]);
+        let cfg = RedConfig { p_mode: PMode::Constant, max_p: 0.02, flow_p, ..Default::default() };
+        let [a, b] = early_drops_by_flow(cfg);
+        let (ra, rb) = (a as f64 / 20_000.0, b as f64 / 20_000.0);
+        assert!((ra - 0.08).abs() < 0.01 && (rb - 0.02).abs() < 0.005, "{ra} {rb}");
+    }
+
+    #[test]
+    fn flow_p_names_flows_of_the_scenario_and_probabilities() {
+        let at = |flow_p: BTreeMap<String, f64>| {
+            RedRule::at_port(&RedConfig { flow_p, ..Default::default() }, &port(BufferLimit::Packets(10), &[(0, 1)]))
+                .err()
+                .map(|e| (e.path, e.message))
+        };
+        let (path, message) = at(BTreeMap::from([("f9".to_string(), 0.1)])).unwrap();
+        assert_eq!(path, ["flow_p", "f9"]);
+        assert!(message.starts_with("no flow `f9`"), "{message}");
+        let (_, message) = at(BTreeMap::from([("f0".to_string(), 1.5)])).unwrap();
+        assert!(message.contains("(0, 1]"), "{message}");
+        assert!(at(BTreeMap::from([("f0".to_string(), 0.1)])).is_none());
     }
 
     #[test]

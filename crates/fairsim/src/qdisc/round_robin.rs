@@ -9,6 +9,7 @@
 
 use super::classify::{Buckets, Classifier};
 use super::perconv::Conversations;
+use super::red::{RedConfig, RedGate, RedRule};
 use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::units::BufferLimit;
@@ -44,6 +45,16 @@ pub struct RoundRobin {
     drop: RrDrop,
     limit: BufferLimit,
     queue_limit: BufferLimit,
+    /// RED at each queue (DRR+), if any.
+    red: Option<QueueRed>,
+}
+
+/// RED at every queue, each with its own average of its own occupancy: DRR+ (Hasegawa, Matsuo,
+/// Murata & Miyahara 2001), whose RED drops early before a queue's tail overflows.
+pub struct QueueRed {
+    rule: RedRule,
+    gates: Vec<RedGate>,
+    early_drops: u64,
 }
 
 /// How a queue shared by several flows is weighted.
@@ -94,7 +105,15 @@ impl RoundRobin {
             queue_limit,
             classifier,
             buckets,
+            red: None,
         }
+    }
+
+    /// The same discipline with RED (`cfg`, its flow names resolved in `rule`) at every queue.
+    pub fn with_red(mut self, rule: RedRule, cfg: &RedConfig, port: &PortInfo) -> RoundRobin {
+        let gates = vec![RedGate::new(cfg, port.rate); self.in_active.len()];
+        self.red = Some(QueueRed { rule, gates, early_drops: 0 });
+        self
     }
 
     fn queue_of(&self, pkt: &Packet) -> usize {
@@ -116,6 +135,13 @@ impl Qdisc for RoundRobin {
             b.perturb_if_due(ctx.now, ctx.rng);
         }
         let q = self.queue_of(&pkt);
+        if let Some(red) = &mut self.red {
+            let queued = red.rule.measure(self.queues.len(q), self.queues.bytes_of(q));
+            if red.gates[q].early_drop(&red.rule, ctx.now, queued, &pkt, ctx.rng) {
+                red.early_drops += 1;
+                return ctx.drop(pkt, DropReason::Early);
+            }
+        }
         if self.drop == RrDrop::Tail {
             let (len, bytes) = (self.queues.len(q), self.queues.bytes_of(q));
             if !self.queue_limit.admits(len, bytes, pkt.size) {
@@ -138,7 +164,7 @@ impl Qdisc for RoundRobin {
         }
     }
 
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
+    fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
         loop {
             let &q = self.active.front()?;
             let Some(head) = self.queues.front(q) else {
@@ -155,6 +181,9 @@ impl Qdisc for RoundRobin {
                     self.active.pop_front();
                     self.in_active[q] = false;
                     self.deficit[q] = 0;
+                    if let Some(red) = &mut self.red {
+                        red.gates[q].emptied(ctx.now);
+                    }
                 }
                 return Some(e.pkt);
             }
@@ -173,5 +202,9 @@ impl Qdisc for RoundRobin {
 
     fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
         self.queues.for_each_packet(f)
+    }
+
+    fn stats(&self) -> Vec<(&'static str, f64)> {
+        self.red.as_ref().map_or(vec![], |red| vec![("early_drops", red.early_drops as f64)])
     }
 }
