@@ -1,0 +1,1 @@
+"""Analytic models from the papers, as functions (each module cites its paper)."""
