@@ -1,0 +1,46 @@
+"""Hasegawa, Matsuo, Murata & Miyahara, "Comparisons of Packet Scheduling Algorithms for Fair
+Service among Connections on the Internet" (2001; INFOCOM 2000's extended version): FIFO, RED,
+Enhanced RED, DRR and DRR+ under TCP Reno and TCP Vegas, four connections of different access
+capacities into one output line, with the paper's analysis beside the simulation."""
+
+from __future__ import annotations
+
+from fairsim.reproduce.model import Paper
+from fairsim.reproduce.reproductions.hasegawa01.claims import CLAIMS, TESTED
+from fairsim.reproduce.reproductions.hasegawa01.experiments import EXPERIMENTS
+from fairsim.reproduce.reproductions.hasegawa01.figures import FIGURES
+
+PAPER = Paper(
+    id="hasegawa01",
+    year=2001,
+    title="Comparisons of Packet Scheduling Algorithms for Fair Service among Connections on the Internet",
+    citation="G. Hasegawa, T. Matsuo, M. Murata, H. Miyahara. Manuscript, February 2001 (IEEE INFOCOM 2000, pp. 1253-1262).",
+    summary="""
+Four greedy TCP connections with access lines of 64, 128, 256 and 512 kb/s share one output line
+of 400 to 960 kb/s; fair service means throughput in proportion to access capacity. The paper
+compares drop-tail FIFO, RED, DRR with a queue per connection and with two shared queues, and
+proposes DRR+ (RED in each DRR queue) and Enhanced RED (a drop probability per connection,
+computed offline from its analysis), under TCP Reno and TCP Vegas, and derives closed forms for
+Reno and Vegas under RED. The paper has no tables and its figures' curves are lost; its findings
+are checked as claims, its figures redrawn from our runs, its analysis computed and drawn beside
+them, for the forward model (Figure 1) and the reverse-traffic model (Figure 17, reconstructed).
+""",
+    experiments=EXPERIMENTS,
+    claims=tuple(CLAIMS),
+    tested=TESTED,
+    figures=FIGURES,
+    seeds=5,
+    method="""
+The paper's network and parameters (τ = 100 ms, a 60 KB buffer, 2000-byte packets, RED at
+10 KB / 30 KB / p = 0.02, DRR served in proportion to access capacity, 5000 s per point) and,
+where it is silent, our choices, each in the scenario's notes: the output line swept from 400 to
+960 kb/s in steps of 40; RED as Floyd and Jacobson's with w_q = 0.002 (the analysis's constant
+p is an option); Vegas with α = 1, β = 3; Reno and Vegas with a 1 s minimum RTO and no delayed
+ACKs; each DRR queue with its own 60 KB; flows starting within 31 ms of each other so that the
+five replications differ. Enhanced RED's p_i come from the paper's iteration run on its own
+analysis for each BW (the ideal proportional to input capacity, relative errors, a 2%
+tolerance, p_i bounded to [0.0001, 0.5]); DRR+ with two queues runs the same iteration inside
+each queue with the queue's DRR share for the line. Fairness is summarised by Jain's index of
+the relative throughputs (throughput / input line), 1 when all are equal.
+""",
+)

@@ -1,0 +1,148 @@
+"""Hasegawa, Matsuo, Murata & Miyahara 2001: the relative-throughput panels of Figures 2-16
+redrawn from our sweep, with the paper's "Optimal" line, and the analysis beside the simulation
+where the paper draws it (Figures 10 and 15). The paper's curves are lost; its statements about
+them are the claims."""
+
+from __future__ import annotations
+
+from matplotlib.figure import Figure as MplFigure
+
+from fairsim.models import hasegawa01 as model
+from fairsim.reproduce.claims import Context
+from fairsim.reproduce.model import Figure
+from fairsim.reproduce.reproductions.hasegawa01.claims import relative, throughputs
+from fairsim.reproduce.reproductions.hasegawa01.experiments import (
+    ACCESS,
+    CAPACITIES,
+    FLOWS,
+    TAU,
+    ered_p,
+    packets,
+)
+
+COLORS = {"c1": "#1f77b4", "c2": "#ff7f0e", "c3": "#2ca02c", "c4": "#d62728"}
+LABELS = {f: f"{f}: {k} kb/s" for f, k in ACCESS.items()}
+
+
+def _panel(title: str, ylabel: str) -> tuple[MplFigure, object]:
+    fig = MplFigure(figsize=(7, 4.4), layout="constrained")
+    ax = fig.subplots()
+    ax.set_xlabel("output line BW (kb/s)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize="medium")
+    return fig, ax
+
+
+def _relative(pair: str, title: str, exp: str = "forward"):
+    def draw(ctx: Context):
+        rel = relative(ctx, exp)[pair]
+        fig, ax = _panel(title, "throughput / input line")
+        xs = sorted(rel)
+        for i, f in enumerate(FLOWS):
+            ax.plot(xs, [rel[x][i] for x in xs], "o-", markersize=3, color=COLORS[f], label=LABELS[f])
+        total = sum(ACCESS.values())
+        ax.plot(xs, [x / total for x in xs], "k:", linewidth=1, label="Optimal (BW / 960)")
+        ax.set_ylim(0, 1.05)
+        fig.legend(fontsize="small", ncol=5, loc="outside lower center")
+        return fig
+
+    return draw
+
+
+def _with_analysis(pair: str, title: str, analysis):
+    def draw(ctx: Context):
+        thr = throughputs(ctx)[pair]
+        fig, ax = _panel(title, "throughput (kb/s)")
+        xs = sorted(thr)
+        grid = [x for x in CAPACITIES if min(xs) <= x <= max(xs)]
+        bw = [packets(k) for k in ACCESS.values()]
+        model_kbps = [[model.kbps(r) for r in analysis(bw, packets(x))] for x in grid]
+        for i, f in enumerate(FLOWS):
+            ax.plot(
+                xs,
+                [thr[x][i] for x in xs],
+                "o",
+                markersize=4,
+                color=COLORS[f],
+                label=f"{LABELS[f]}, simulation",
+            )
+            ax.plot(grid, [m[i] for m in model_kbps], "--", color=COLORS[f], linewidth=1)
+        ax.plot([], [], "k--", linewidth=1, label="analysis")
+        fig.legend(fontsize="small", ncol=3, loc="outside lower center")
+        return fig
+
+    return draw
+
+
+def draw_ered_p(ctx: Context):
+    fig, ax = _panel(
+        "Enhanced RED: the p_i of the offline iteration (a = 1.1, b = 0.9)", "drop probability p_i"
+    )
+    ps = [ered_p(x) for x in CAPACITIES]
+    for f in FLOWS:
+        ax.plot(CAPACITIES, [p[f] for p in ps], "o-", markersize=3, color=COLORS[f], label=LABELS[f])
+    ax.axhline(0.02, color="black", linestyle=":", linewidth=0.8, label="RED's p = 0.02")
+    ax.set_yscale("log")
+    fig.legend(fontsize="small", ncol=5, loc="outside lower center")
+    return fig
+
+
+def _reno_red(bw, big):
+    return model.reno_red_throughput(bw, big, TAU, 0.02)
+
+
+def _vegas_red(bw, big):
+    return model.vegas_red_throughput(bw, big, TAU, 0.02)
+
+
+PANELS = (
+    ("fig2b", "Reno/FIFO", "Figure 2(b): FIFO with TCP Reno"),
+    ("fig3b", "Reno/RED", "Figure 3(b): RED with TCP Reno"),
+    ("fig5a", "Reno/DRR", "Figure 5(a): DRR, a queue per connection, TCP Reno"),
+    ("fig5b", "Reno/DRR 2q", "Figure 5(b): DRR, two queues {64, 128} and {256, 512}, TCP Reno"),
+    ("fig7a", "Reno/DRR+", "Figure 7(a): DRR+, a queue per connection, TCP Reno"),
+    ("fig7b", "Reno/DRR+ 2q", "Figure 7(b): DRR+, two queues with Enhanced RED inside, TCP Reno"),
+    ("fig11", "Reno/ERED", "Figure 11: Enhanced RED with TCP Reno"),
+    ("fig12b", "Vegas/FIFO", "Figure 12(b): FIFO with TCP Vegas"),
+    ("fig13b", "Vegas/RED", "Figure 13(b): RED with TCP Vegas"),
+    ("fig16", "Vegas/DRR", "Figure 16: DRR, a queue per connection, TCP Vegas"),
+)
+
+REVERSE_PANELS = (
+    ("fig18b", "Reno/FIFO", "Figure 18(b): FIFO with reverse traffic"),
+    ("fig19b", "Reno/RED", "Figure 19(b): RED with reverse traffic"),
+    ("fig20b", "Reno/ERED", "Figure 20(b): Enhanced RED with reverse traffic"),
+    ("fig21", "Reno/DRR", "Figure 21: DRR with reverse traffic"),
+)
+CAPTION = (
+    "Relative throughput (throughput / input line) of each connection; dotted: the paper's Optimal line."
+)
+
+FIGURES = (
+    *(Figure(fid, title, CAPTION, "forward", _relative(pair, title)) for fid, pair, title in PANELS),
+    *(
+        Figure(fid, title, CAPTION, "reverse", _relative(pair, title, "reverse"))
+        for fid, pair, title in REVERSE_PANELS
+    ),
+    Figure(
+        "fig10",
+        "Figure 10: RED with TCP Reno, analysis (Eq. 14) and simulation",
+        "Points: our simulation; dashed: the paper's analysis as read in fairsim.models.hasegawa01 (p = 0.02).",
+        "forward",
+        _with_analysis("Reno/RED", "Figure 10: RED with TCP Reno, analysis and simulation", _reno_red),
+    ),
+    Figure(
+        "fig15",
+        "Figure 15: RED with TCP Vegas, analysis (Eq. 32) and simulation",
+        "Points: our simulation; dashed: the analysis with α = 1, β = 3, p = 0.02.",
+        "forward",
+        _with_analysis("Vegas/RED", "Figure 15: RED with TCP Vegas, analysis and simulation", _vegas_red),
+    ),
+    Figure(
+        "ered-p",
+        "The Enhanced RED probabilities used",
+        "The p_i the offline iteration gives at each BW (bounded to [0.0001, 0.5]); the runs use exactly these.",
+        "forward",
+        draw_ered_p,
+    ),
+)
