@@ -36,9 +36,28 @@ def _flatten_summaries(row: dict, record: dict, metrics: list[str]) -> None:
         row[f"{m}_ci95"] = s["ci95"] if s else float("nan")
 
 
+def access_rates(r: dict) -> dict[str, float]:
+    """Each host's access line rate (bit/s), for hosts with exactly one line."""
+    lines: dict[str, list[float]] = {}
+    for q in r["queues"]:
+        lines.setdefault(q["from"], []).append(q["rate_bps"])
+    return {node: rates[0] for node, rates in lines.items() if len(rates) == 1}
+
+
+def jain_access(r: dict) -> float:
+    """Jain's index of the fairness flows' relative throughputs (goodput / access line): 1 when
+    each gets the same fraction of its own input line, Hasegawa et al. 2001's fair service."""
+    rows = {row["flow"]: row["relative_throughput"] for row in flow_rows(r)}
+    x = [rows[f] for f in r["fairness"]["flows"] if f in rows]
+    if not x or any(v != v for v in x) or sum(v * v for v in x) == 0:
+        return float("nan")
+    return sum(x) ** 2 / (len(x) * sum(v * v for v in x))
+
+
 def flow_rows(r: dict) -> list[dict]:
     """One row per flow of run report `r` (the `flows` table)."""
     rows = []
+    access = access_rates(r)
     for f in r["flows"]:
         row: dict[str, Any] = {"pair": r["pair"], "seed": r["seed"], "flow": f["name"]}
         row.update({k: f[k] for k in ("src", "dst", "app", "transport", "packet_size")})
@@ -46,6 +65,11 @@ def flow_rows(r: dict) -> list[dict]:
         row.update({k: f["totals"][k] for k in FLOW_TOTALS})
         row.update({k: f[k] for k in ("in_network", "rtt_mean_s", "fair_share_bps", "share_of_fair")})
         row["completion_s"] = f["completion_s"]
+        # Hasegawa et al. 2001's fairness: throughput in proportion to the input line
+        row["access_bps"] = access.get(f["src"], float("nan"))
+        row["relative_throughput"] = (
+            f["goodput_bps"]["mean"] / row["access_bps"] if f["goodput_bps"] else float("nan")
+        )
         rows.append(row)
     return rows
 
@@ -212,6 +236,7 @@ class Results:
                     "seed": r["seed"],
                     "jain": r["fairness"]["jain"],
                     "jain_raw": r["fairness"]["jain_raw"],
+                    "jain_access": jain_access(r),
                     "flows": len(r["fairness"]["flows"]),
                 }
                 for r in self.runs

@@ -267,7 +267,7 @@ RESERVED = frozenset(
     sent retransmitted delivered delivered_unique dropped acks_dropped in_network rtt_mean_s
     fair_share_bps share_of_fair completion_s arrivals departures drops marks max_occupancy
     utilisation occupancy_pkts throughput_pps goodput_pps goodput_bps rtt_s rtt_first_s
-    retransmit_pps drop_pps""".split()
+    retransmit_pps drop_pps access_bps relative_throughput""".split()
 )
 
 
