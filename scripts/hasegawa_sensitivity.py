@@ -45,6 +45,12 @@ def main(seeds: int) -> None:
         ("Reno/RED", "w_q 0.02", {}, {f"{RED}.w_q": 0.02}),
         ("Reno/RED", "constant p (the analysis's reading)", {}, {f"{RED}.p_mode": "constant"}),
         (
+            "Reno/RED",
+            "window halved after a timeout (the paper's Reno)",
+            {},
+            {'pairs."Reno/RED".transport.after_timeout': "halved"},
+        ),
+        (
             "Reno/ERED",
             "as reproduced (p_i ≤ 0.5, ideal ∝ input)",
             {f"{ERED}.flow_p": [ered_p(b) for b in BW]},
@@ -66,6 +72,12 @@ def main(seeds: int) -> None:
             {'pairs."Reno/DRR".qdisc.drop': "longest", 'pairs."Reno/DRR".qdisc.queue_limit': "unlimited"},
         ),
         ("Reno/DRR", "min RTO 0.2 s", {}, {'pairs."Reno/DRR".transport.min_rto': "200ms"}),
+        (
+            "Reno/DRR",
+            "window halved after a timeout",
+            {},
+            {'pairs."Reno/DRR".transport.after_timeout': "halved"},
+        ),
         ("Vegas/FIFO", "as reproduced (α 1, β 3)", {}, {}),
         (
             "Vegas/FIFO",

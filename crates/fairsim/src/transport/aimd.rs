@@ -15,7 +15,9 @@
 //! file is the window they share. Choices (parameters): windows count packets;
 //! `counting = "packets"` grows cwnd per ACK (RFC 5681), `"bytes"` by the packets an ACK covers
 //! (appropriate byte counting, RFC 3465); initial cwnd 1, initial ssthresh unbounded (the flow's
-//! window caps it); on a timeout ssthresh = max(flight/2, 2) and cwnd = 1.
+//! window caps it); on a timeout ssthresh = max(flight/2, 2) and cwnd = 1, or, with
+//! `after_timeout = "halved"`, cwnd = ssthresh: Hasegawa, Matsuo, Murata & Miyahara 2001 §2.2
+//! summarise Reno as halving the window on a loss "detected by timeout or fast retransmission".
 
 use super::controller::{Congestion, Controller, NewAck};
 use super::reliable::{Recovery, Reliable, TcpReliability};
@@ -43,16 +45,34 @@ pub struct AimdConfig {
     pub initial_ssthresh: Option<f64>,
     /// What an ACK grows the window by: per ACK (`packets`) or per packet acknowledged (`bytes`).
     pub counting: Counting,
+    /// The window after a timeout: `one` packet (RFC 5681) or `halved` (the new ssthresh, as
+    /// Hasegawa et al. 2001 model Reno).
+    pub after_timeout: AfterTimeout,
+}
+
+/// The congestion window after a retransmission timeout.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterTimeout {
+    #[default]
+    One,
+    Halved,
 }
 
 impl Default for AimdConfig {
     fn default() -> Self {
-        AimdConfig { initial_cwnd: 1.0, initial_ssthresh: None, counting: Counting::Packets }
+        AimdConfig {
+            initial_cwnd: 1.0,
+            initial_ssthresh: None,
+            counting: Counting::Packets,
+            after_timeout: AfterTimeout::One,
+        }
     }
 }
 
 pub struct Aimd {
     counting: Counting,
+    after_timeout: AfterTimeout,
     /// The flow's window: growing past it only delays the reaction to the next loss.
     cap: f64,
     pub(super) cwnd: f64,
@@ -66,6 +86,7 @@ impl Aimd {
         }
         Ok(Aimd {
             counting: cfg.counting,
+            after_timeout: cfg.after_timeout,
             cap: window as f64,
             cwnd: cfg.initial_cwnd,
             ssthresh: cfg.initial_ssthresh.unwrap_or(f64::INFINITY),
@@ -109,6 +130,7 @@ impl Controller for Aimd {
         self.ssthresh = halved(flight);
         self.cwnd = match event {
             Congestion::FastRetransmit { dupacks, recovering: true } => self.ssthresh + dupacks as f64,
+            Congestion::Timeout if self.after_timeout == AfterTimeout::Halved => self.ssthresh,
             Congestion::FastRetransmit { recovering: false, .. } | Congestion::Timeout => 1.0,
         };
     }
@@ -169,3 +191,24 @@ pub static NEWRENO: TransportDeclaration<(TcpReliability, AimdConfig)> = Declara
     defaults: || (TcpReliability::default(), AimdConfig::default()),
     build: |(r, a), _| Ok(Box::new(Reliable::tcp(r, Recovery::NewReno, Aimd::checked(a, r.window)?)?)),
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::Time;
+
+    fn after_timeout(rule: AfterTimeout) -> (f64, f64) {
+        let cfg =
+            AimdConfig { initial_cwnd: 16.0, initial_ssthresh: Some(8.0), after_timeout: rule, ..Default::default() };
+        let mut a = Aimd::checked(&cfg, 64).unwrap();
+        let (mut actions, win) = (vec![], SendWindow::default());
+        a.on_congestion(Congestion::Timeout, 16, &win, &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions));
+        (a.cwnd, a.ssthresh)
+    }
+
+    #[test]
+    fn a_timeout_restarts_from_one_packet_or_as_hasegawa_et_al_model_it_from_half() {
+        assert_eq!(after_timeout(AfterTimeout::One), (1.0, 8.0), "RFC 5681");
+        assert_eq!(after_timeout(AfterTimeout::Halved), (8.0, 8.0), "ssth = cwnd/2; cwnd = ssth");
+    }
+}
