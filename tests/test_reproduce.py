@@ -105,7 +105,8 @@ def test_every_claim_left_to_the_test_suite_names_tests_that_exist():
             for test in claim.tests:
                 if test.startswith("tests/"):
                     file, name = test.split("::")
-                    assert f"def {name}(" in (root / file).read_text(), f"{paper.id} {claim.id}: no test {test}"
+                    found = f"def {name}(" in (root / file).read_text()
+                    assert found, f"{paper.id} {claim.id}: no test {test}"
                     continue
                 *modules, name = test.removesuffix(" (property test)").split("::")
                 where = "/".join(m for m in modules if m != "tests")
