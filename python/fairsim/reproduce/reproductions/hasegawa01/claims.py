@@ -228,6 +228,30 @@ def vegas_red(ctx: Context):
 
 
 @CLAIMS.claim(
+    "vegas-red-analysis",
+    experiment="forward",
+    text="The analysis of Vegas under RED (Eq. 32) agrees with the simulation and confirms Vegas's unfairness under RED.",
+    tolerance="under Vegas/RED, each connection's throughput within 15% of Eq. 32's (α = 1, β = 3, p = 0.02) at most BW < 960",
+    source=f"{P} §4.2, Figure 15",
+)
+def vegas_red_analysis(ctx: Context):
+    from fairsim.reproduce.reproductions.hasegawa01.experiments import TAU, packets
+
+    thr = throughputs(ctx)["Vegas/RED"]
+    bw = [packets(k) for k in ACCESS.values()]
+    close, worst = 0, 0.0
+    points = [x for x in thr if x < 960]
+    for x in points:
+        predicted = [model.kbps(r) for r in model.vegas_red_throughput(bw, packets(x), TAU, 0.02)]
+        off = max(abs(t / m - 1) for t, m in zip(thr[x], predicted, strict=True))
+        worst = max(worst, off)
+        close += off <= 0.15
+    return verdict(
+        close > len(points) / 2, points_within_15_percent=close, points=len(points), largest_deviation=worst
+    )
+
+
+@CLAIMS.claim(
     "vegas-drr",
     experiment="forward",
     text="With Vegas, DRR gives fairly good fairness, better than with Reno, and no segment is lost at the router.",

@@ -18,6 +18,7 @@ from fairsim.reproduce.reproductions.hasegawa01.experiments import (
     TAU,
     ered_p,
     packets,
+    sweep,
 )
 
 COLORS = {"c1": "#1f77b4", "c2": "#ff7f0e", "c3": "#2ca02c", "c4": "#d62728"}
@@ -95,34 +96,162 @@ def _vegas_red(bw, big):
     return model.vegas_red_throughput(bw, big, TAU, 0.02)
 
 
+#: (figure, pair, title, what the paper says of its curves: they are lost, its words are not)
 PANELS = (
-    ("fig2b", "Reno/FIFO", "Figure 2(b): FIFO with TCP Reno"),
-    ("fig3b", "Reno/RED", "Figure 3(b): RED with TCP Reno"),
-    ("fig5a", "Reno/DRR", "Figure 5(a): DRR, a queue per connection, TCP Reno"),
-    ("fig5b", "Reno/DRR 2q", "Figure 5(b): DRR, two queues {64, 128} and {256, 512}, TCP Reno"),
-    ("fig7a", "Reno/DRR+", "Figure 7(a): DRR+, a queue per connection, TCP Reno"),
-    ("fig7b", "Reno/DRR+ 2q", "Figure 7(b): DRR+, two queues with Enhanced RED inside, TCP Reno"),
-    ("fig11", "Reno/ERED", "Figure 11: Enhanced RED with TCP Reno"),
-    ("fig12b", "Vegas/FIFO", "Figure 12(b): FIFO with TCP Vegas"),
-    ("fig13b", "Vegas/RED", "Figure 13(b): RED with TCP Vegas"),
-    ("fig16", "Vegas/DRR", "Figure 16: DRR, a queue per connection, TCP Vegas"),
+    ("fig2b", "Reno/FIFO", "Figure 2(b): FIFO with TCP Reno", "fairness cannot be kept at all"),
+    ("fig3b", "Reno/RED", "Figure 3(b): RED with TCP Reno", "a fairness improvement is very limited"),
+    (
+        "fig5a",
+        "Reno/DRR",
+        "Figure 5(a): DRR, a queue per connection, TCP Reno",
+        "very good fairness among connections even when the output link capacity is small; slightly degraded when it is large",
+    ),
+    (
+        "fig5b",
+        "Reno/DRR 2q",
+        "Figure 5(b): DRR, two queues {64, 128} and {256, 512}, TCP Reno",
+        "the two connections assigned to the same queue show unfair throughput",
+    ),
+    (
+        "fig7a",
+        "Reno/DRR+",
+        "Figure 7(a): DRR+, a queue per connection, TCP Reno",
+        "keeps good fairness in the sufficient buffer case",
+    ),
+    (
+        "fig7b",
+        "Reno/DRR+ 2q",
+        "Figure 7(b): DRR+, two queues with Enhanced RED inside, TCP Reno",
+        "the fairness is significantly improved even in the insufficient buffer case",
+    ),
+    (
+        "fig11",
+        "Reno/ERED",
+        "Figure 11: Enhanced RED with TCP Reno",
+        "further better fairness than the original RED algorithm",
+    ),
+    (
+        "fig12b",
+        "Vegas/FIFO",
+        "Figure 12(b): FIFO with TCP Vegas",
+        "the connection with smaller input link bandwidth achieves almost 100% throughput",
+    ),
+    (
+        "fig13b",
+        "Vegas/RED",
+        "Figure 13(b): RED with TCP Vegas",
+        "slightly improved when compared with the FIFO case; still significant unfairness",
+    ),
+    (
+        "fig16",
+        "Vegas/DRR",
+        "Figure 16: DRR, a queue per connection, TCP Vegas",
+        "fairly good, and better than the TCP Reno case",
+    ),
 )
 
 REVERSE_PANELS = (
-    ("fig18b", "Reno/FIFO", "Figure 18(b): FIFO with reverse traffic"),
-    ("fig19b", "Reno/RED", "Figure 19(b): RED with reverse traffic"),
-    ("fig20b", "Reno/ERED", "Figure 20(b): Enhanced RED with reverse traffic"),
-    ("fig21", "Reno/DRR", "Figure 21: DRR with reverse traffic"),
+    (
+        "fig18b",
+        "Reno/FIFO",
+        "Figure 18(b): FIFO with reverse traffic",
+        "very similar to the previous case shown in Figure 2",
+    ),
+    (
+        "fig19b",
+        "Reno/RED",
+        "Figure 19(b): RED with reverse traffic",
+        "the RED algorithm can not provide fairness",
+    ),
+    (
+        "fig20b",
+        "Reno/ERED",
+        "Figure 20(b): Enhanced RED with reverse traffic",
+        "the fairness improvement is fairly good",
+    ),
+    (
+        "fig21",
+        "Reno/DRR",
+        "Figure 21: DRR with reverse traffic",
+        "the similar tendency with the previous case (Figure 5)",
+    ),
 )
-CAPTION = (
-    "Relative throughput (throughput / input line) of each connection; dotted: the paper's Optimal line."
+
+
+def caption(said: str) -> str:
+    return (
+        "Relative throughput (throughput / input line) of each connection; dotted: the paper's Optimal "
+        f'line. The paper: "{said}".'
+    )
+
+
+def _absolute(pair: str, title: str, exp: str):
+    def draw(ctx: Context):
+        thr = throughputs(ctx, exp)[pair]
+        fig, ax = _panel(title, "throughput (kb/s)")
+        xs = sorted(thr)
+        for i, f in enumerate(FLOWS):
+            ax.plot(xs, [thr[x][i] for x in xs], "o-", markersize=3, color=COLORS[f], label=LABELS[f])
+        fig.legend(fontsize="small", ncol=4, loc="outside lower center")
+        return fig
+
+    return draw
+
+
+def _loss(pair: str, title: str, exp: str):
+    def draw(ctx: Context):
+        fig, ax = _panel(title, "packets lost / packets delivered")
+        points = sorted(sweep(ctx, exp), key=lambda p: p[0])
+        xs = [x for x, _ in points]
+        for f in FLOWS:
+            ratio = [m.value(pair, f, "drops") / max(m.value(pair, f, "packets"), 1.0) for _, m in points]
+            ax.plot(xs, ratio, "o-", markersize=3, color=COLORS[f], label=LABELS[f])
+        fig.legend(fontsize="small", ncol=4, loc="outside lower center")
+        return fig
+
+    return draw
+
+
+#: (figure, pair, experiment, title): the throughput (a) and loss (c) panels the paper draws
+ABSOLUTE = (
+    ("fig2a", "Reno/FIFO", "forward", "Figure 2(a): FIFO with TCP Reno, throughput"),
+    ("fig3a", "Reno/RED", "forward", "Figure 3(a): RED with TCP Reno, throughput"),
+    ("fig12a", "Vegas/FIFO", "forward", "Figure 12(a): FIFO with TCP Vegas, throughput"),
+    ("fig13a", "Vegas/RED", "forward", "Figure 13(a): RED with TCP Vegas, throughput"),
+    ("fig18a", "Reno/FIFO", "reverse", "Figure 18(a): FIFO with reverse traffic, throughput"),
+    ("fig19a", "Reno/RED", "reverse", "Figure 19(a): RED with reverse traffic, throughput"),
+    ("fig20a", "Reno/ERED", "reverse", "Figure 20(a): Enhanced RED with reverse traffic, throughput"),
+)
+LOSS = (
+    ("fig2c", "Reno/FIFO", "forward", "Figure 2(c): FIFO with TCP Reno, losses"),
+    ("fig3c", "Reno/RED", "forward", "Figure 3(c): RED with TCP Reno, losses"),
+    ("fig13c", "Vegas/RED", "forward", "Figure 13(c): RED with TCP Vegas, losses"),
+    ("fig18c", "Reno/FIFO", "reverse", "Figure 18(c): FIFO with reverse traffic, losses"),
+    ("fig19c", "Reno/RED", "reverse", "Figure 19(c): RED with reverse traffic, losses"),
 )
 
 FIGURES = (
-    *(Figure(fid, title, CAPTION, "forward", _relative(pair, title)) for fid, pair, title in PANELS),
     *(
-        Figure(fid, title, CAPTION, "reverse", _relative(pair, title, "reverse"))
-        for fid, pair, title in REVERSE_PANELS
+        Figure(fid, title, caption(said), "forward", _relative(pair, title))
+        for fid, pair, title, said in PANELS
+    ),
+    *(
+        Figure(fid, title, caption(said), "reverse", _relative(pair, title, "reverse"))
+        for fid, pair, title, said in REVERSE_PANELS
+    ),
+    *(
+        Figure(fid, title, "Mean throughput of each connection (kb/s).", exp, _absolute(pair, title, exp))
+        for fid, pair, exp, title in ABSOLUTE
+    ),
+    *(
+        Figure(
+            fid,
+            title,
+            "Packets dropped at the router per packet delivered, each connection.",
+            exp,
+            _loss(pair, title, exp),
+        )
+        for fid, pair, exp, title in LOSS
     ),
     Figure(
         "fig10",
