@@ -17,6 +17,7 @@ from fairsim.reproduce.reproductions.hasegawa01.experiments import (
     FLOWS,
     TAU,
     ered_p,
+    mean_window,
     packets,
     sweep,
 )
@@ -73,6 +74,24 @@ def _with_analysis(pair: str, title: str, analysis):
         return fig
 
     return draw
+
+
+def draw_windows(ctx: Context):
+    fig, ax = _panel("Figure 12(c): FIFO with TCP Vegas, the converged windows", "mean window (packets)")
+    points = sorted(sweep(ctx, "windows"), key=lambda p: p[0])
+    xs = [x for x, _ in points]
+    bw = [packets(k) for k in ACCESS.values()]
+    for i, f in enumerate(FLOWS):
+        ours = []
+        for _, m in points:
+            iv = m.results.intervals
+            ours.append(mean_window(m, f, float(iv["start_s"].min()), float(iv["end_s"].max())))
+        ax.plot(xs, ours, "o-", markersize=3, color=COLORS[f], label=LABELS[f])
+        analysis = [model.vegas_converged(bw, packets(x), TAU).window[i] for x in xs]
+        ax.plot(xs, analysis, "--", color=COLORS[f], linewidth=1)
+    ax.plot([], [], "k--", linewidth=1, label="analysis (Eq. 19)")
+    fig.legend(fontsize="small", ncol=5, loc="outside lower center")
+    return fig
 
 
 def draw_ered_p(ctx: Context):
@@ -266,6 +285,13 @@ FIGURES = (
         "Points: our simulation; dashed: the analysis with α = 1, β = 3, p = 0.02.",
         "forward",
         _with_analysis("Vegas/RED", "Figure 15: RED with TCP Vegas, analysis and simulation", _vegas_red),
+    ),
+    Figure(
+        "fig12c",
+        "Figure 12(c): FIFO with TCP Vegas, the converged windows",
+        "Each connection's window averaged over the measured interval (one replication); dashed: the analysis. The paper: \"the converged window size is independent on each connection's input link bandwidth\".",
+        "windows",
+        draw_windows,
     ),
     Figure(
         "ered-p",
