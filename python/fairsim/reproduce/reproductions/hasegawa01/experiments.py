@@ -99,6 +99,15 @@ def sweep(ctx: Context, exp: str = "forward") -> list[tuple[float, object]]:
     return ctx.sweeps[exp]
 
 
+#: `--quick`: 1100 s runs (a 100 s warm-up, one 1000 s interval) at three capacities, one seed.
+SHORT_RUNS = {"run.duration": "1100s", "run.interval": "1000s"}
+
+
+def bw_sweep(overrides, pairs=None) -> Sweep:
+    """The paper's sweep of the output line's capacity."""
+    return Sweep("BW (kb/s)", values=CAPACITIES, quick_values=QUICK, overrides=overrides, pairs=pairs)
+
+
 def kbit(m, pair: str, flow: str) -> float:
     return m.value(pair, flow, "mbps") * 1000
 
@@ -108,8 +117,8 @@ EXPERIMENTS = (
         "forward",
         "hasegawa01/forward.toml",
         "Figures 2-16: four connections of 64-512 kb/s into an output line of 400-960 kb/s",
-        sweep=Sweep("BW (kb/s)", values=CAPACITIES, quick_values=QUICK, overrides=capacity_overrides),
-        quick={"run.duration": "1100s", "run.interval": "1000s"},
+        sweep=bw_sweep(capacity_overrides),
+        quick=SHORT_RUNS,
         discussion="""
 The paper's curves are lost, so its findings are the claims; the figures are ours. Jain's index
 of the relative throughputs (1: every connection at the same fraction of its input line),
@@ -162,7 +171,7 @@ queue and starves c1 and c3 the same way (0.785).
             overrides=traced,
             pairs=lambda _: ["Vegas/FIFO"],
         ),
-        quick={"run.duration": "1100s", "run.interval": "1000s"},
+        quick=SHORT_RUNS,
         seeds=1,
         discussion="""
 One replication per BW with every connection's window recorded, averaged over the measurement
@@ -177,8 +186,8 @@ serialisation in the round trip (250 ms a packet at 64 kb/s).
         "reverse",
         "hasegawa01/reverse.toml",
         "Figures 18-21: the same four connections downstream, from the ISP to subscriber lines",
-        sweep=Sweep("BW (kb/s)", values=CAPACITIES, quick_values=QUICK, overrides=reverse_overrides),
-        quick={"run.duration": "1100s", "run.interval": "1000s"},
+        sweep=bw_sweep(reverse_overrides),
+        quick=SHORT_RUNS,
         discussion="""
 Reconstructed from the paper's sentence and figure fragments (the scenario's notes say how):
 the four connections come from the ISP side over fast lines, share router A's line of BW, and
