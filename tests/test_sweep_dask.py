@@ -1,6 +1,7 @@
 """Sweeps on a real dask.distributed cluster: a LocalCluster of two worker processes, no mock."""
 
 import os
+import signal
 import threading
 import time
 
@@ -48,22 +49,26 @@ def test_a_sweep_on_the_cluster_gives_exactly_the_local_results(client, small_fi
 
 
 def test_a_worker_lost_mid_sweep_loses_no_result_and_the_sweep_completes(client, small_file, tmp_path):
-    slow = {**SHORT, "run.duration": "3000s"}  # runs of a tenth of a second or so
+    slow = {**SHORT, "run.duration": "20000s"}  # runs of half a second or so
     killed = threading.Event()
 
-    def kill_a_worker_once_runs_are_in_flight():
-        while not client.processing() or not any(client.processing().values()):
-            time.sleep(0.05)
-        time.sleep(0.3)
-        busy = [w for w, tasks in client.processing().items() if tasks]
-        client.run(os._exit, 1, workers=busy[:1], wait=False)
-        killed.set()
+    def kill_a_busy_worker():
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            busy = {w for w, tasks in client.processing().items() if tasks}
+            nannies = [n for n in client.cluster.workers.values() if n.worker_address in busy]
+            if nannies:
+                time.sleep(0.2)  # into the middle of a run
+                os.kill(nannies[0].process.pid, signal.SIGKILL)  # its nanny starts a new worker
+                killed.set()
+                return
+            time.sleep(0.02)
 
-    killer = threading.Thread(target=kill_a_worker_once_runs_are_in_flight, daemon=True)
+    killer = threading.Thread(target=kill_a_busy_worker, daemon=True)
     killer.start()
-    res = sweep(small_file, axes=AXES, seeds=3, set=slow, client=client, out=tmp_path / "k", progress=False)
+    res = sweep(small_file, axes=AXES, seeds=2, set=slow, client=client, out=tmp_path / "k", progress=False)
     killer.join(timeout=60)
     assert killed.is_set(), "the test killed a worker"
-    assert res.complete and len(res.runs) == 24, res.failures
-    again = sweep(small_file, axes=AXES, seeds=3, set=slow, client=client, out=tmp_path / "k", progress=False)
-    assert again.summary.ran == 0 and again.summary.cached == 24
+    assert res.complete and len(res.runs) == 16, res.failures
+    again = sweep(small_file, axes=AXES, seeds=2, set=slow, client=client, out=tmp_path / "k", progress=False)
+    assert again.summary.ran == 0 and again.summary.cached == 16

@@ -16,6 +16,7 @@ mod longest;
 mod loss_list;
 mod nagle;
 pub mod perconv;
+mod pushout;
 mod random_drop;
 pub mod red;
 pub mod replay;
@@ -69,6 +70,8 @@ pub enum DropReason {
     Injected,
     /// The packet's flow held more than its share of the buffer (FRED's non-adaptive flows).
     FlowLimit,
+    /// A queued packet pushed out by a more important arrival (BLT's switch).
+    PushOut,
 }
 
 impl DropReason {
@@ -82,6 +85,7 @@ impl DropReason {
             DropReason::Early => "early",
             DropReason::Injected => "injected",
             DropReason::FlowLimit => "flow_limit",
+            DropReason::PushOut => "push_out",
         }
     }
 }
@@ -247,6 +251,7 @@ pub static QDISCS: &[&QdiscKind] = &[
     &decbit::DECLARATION,
     &decbit::SELECTIVE,
     &loss_list::DECLARATION,
+    &pushout::DECLARATION,
     &fq::DECLARATION,
     &fq::FQBIT,
     &fq::WFQ,

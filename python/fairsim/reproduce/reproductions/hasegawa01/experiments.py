@@ -164,13 +164,7 @@ queue and starves c1 and c3 the same way (0.785).
         "windows",
         "hasegawa01/forward.toml",
         "Figure 12(c): Vegas's windows under FIFO",
-        sweep=Sweep(
-            "BW (kb/s)",
-            values=CAPACITIES,
-            quick_values=QUICK,
-            overrides=traced,
-            pairs=lambda _: ["Vegas/FIFO"],
-        ),
+        sweep=bw_sweep(traced, pairs=lambda _: ["Vegas/FIFO"]),
         quick=SHORT_RUNS,
         seeds=1,
         discussion="""
