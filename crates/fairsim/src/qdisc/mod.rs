@@ -251,7 +251,6 @@ pub static QDISCS: &[&QdiscKind] = &[
     &decbit::DECLARATION,
     &decbit::SELECTIVE,
     &loss_list::DECLARATION,
-    &pushout::DECLARATION,
     &fq::DECLARATION,
     &fq::FQBIT,
     &fq::WFQ,
@@ -261,6 +260,7 @@ pub static QDISCS: &[&QdiscKind] = &[
     &drr::DECLARATION,
     &sfq::DECLARATION,
     &nagle::DECLARATION,
+    &pushout::DECLARATION,
 ];
 
 pub fn find(name: &str) -> Option<&'static QdiscKind> {
