@@ -25,7 +25,8 @@ impl Simulation {
         let now = self.now;
         let flow = &mut self.flows[f.idx()];
         match action {
-            Action::Send { seq } => self.send_data(f, seq),
+            Action::Send { seq } => self.send_data(f, seq, 0),
+            Action::SendWithPriority { seq, priority } => self.send_data(f, seq, priority),
             Action::SetTimer(id, at) => self.arm(f, id, at),
             Action::SetTimeout(id, at) => {
                 let at = flow.clock.late(at);

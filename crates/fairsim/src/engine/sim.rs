@@ -198,9 +198,9 @@ impl Simulation {
         self.next_packet_id
     }
 
-    pub(super) fn send_data(&mut self, f: FlowId, seq: u64) {
+    pub(super) fn send_data(&mut self, f: FlowId, seq: u64, priority: u8) {
         let id = self.next_id();
-        let (first, pkt) = self.flows[f.idx()].send_data(seq, id, self.now);
+        let (first, pkt) = self.flows[f.idx()].send_data(seq, id, self.now, priority);
         self.enqueue(first, pkt);
     }
 
@@ -237,7 +237,7 @@ impl Simulation {
             self.with_sender(f, |s, ctx| s.on_data(ctx));
         } else {
             let seq = flow.next_new_seq;
-            self.send_data(f, seq);
+            self.send_data(f, seq, 0);
         }
         let next = self.flows[f.idx()].next_app_packet();
         if next < self.scenario.run.duration {

@@ -69,10 +69,10 @@ pub struct FlowState {
 }
 
 impl FlowState {
-    /// The source puts data packet `seq` (packet id `id`) on the network at `now`; returns its
-    /// first port and the packet.
+    /// The source puts data packet `seq` (packet id `id`, header priority `priority`) on the
+    /// network at `now`; returns its first port and the packet.
     #[inline]
-    pub fn send_data(&mut self, seq: u64, id: u64, now: Time) -> (PortId, Packet) {
+    pub fn send_data(&mut self, seq: u64, id: u64, now: Time, priority: u8) -> (PortId, Packet) {
         let retransmission = seq < self.next_new_seq;
         if self.sender.is_some() {
             for _ in self.next_new_seq..=seq {
@@ -98,7 +98,7 @@ impl FlowState {
             hop: 0,
             congestion: false,
             retransmission,
-            priority: 0,
+            priority,
             label: 0.0,
         };
         (self.data_route[0], pkt)
@@ -247,10 +247,10 @@ mod tests {
     #[test]
     fn data_goes_out_on_the_data_route_and_a_resend_counts_as_a_retransmission() {
         let mut f = flow(true);
-        let (port, p) = f.send_data(0, 11, Time::from_secs(1));
+        let (port, p) = f.send_data(0, 11, Time::from_secs(1), 0);
         assert_eq!((port, p.id, p.flow, p.seq, p.size, p.retransmission), (PortId(7), 11, FlowId(3), 0, 1000, false));
-        f.send_data(1, 12, Time::from_secs(1));
-        let (_, again) = f.send_data(0, 13, Time::from_secs(2));
+        f.send_data(1, 12, Time::from_secs(1), 0);
+        let (_, again) = f.send_data(0, 13, Time::from_secs(2), 0);
         assert!(again.retransmission);
         assert_eq!((f.counters.sent, f.counters.retransmitted, f.next_new_seq), (3, 1, 2));
     }
@@ -258,8 +258,8 @@ mod tests {
     #[test]
     fn the_sink_acks_cumulatively_and_the_source_times_round_trips_from_first_transmission() {
         let mut f = flow(true);
-        let (_, p0) = f.send_data(0, 1, Time::from_secs(1));
-        let (_, p1) = f.send_data(1, 2, Time::from_secs(1));
+        let (_, p0) = f.send_data(0, 1, Time::from_secs(1), 0);
+        let (_, p1) = f.send_data(1, 2, Time::from_secs(1), 0);
         // packet 0 is lost; 1 arrives first: the ACK still asks for 0
         let (port, ack) = f.sink_receive(p1, Time::from_secs(2), 9).unwrap();
         assert_eq!(
@@ -268,7 +268,7 @@ mod tests {
         );
         f.source_receive(&ack, Time::from_secs(3));
         assert_eq!(f.highest_ack, 0);
-        let (_, resent) = f.send_data(0, 3, Time::from_secs(4));
+        let (_, resent) = f.send_data(0, 3, Time::from_secs(4), 0);
         let (_, ack) = f.sink_receive(resent, Time::from_secs(5), 10).unwrap();
         assert_eq!(ack.seq, 2, "both are in");
         f.source_receive(&ack, Time::from_secs(6));
@@ -282,13 +282,13 @@ mod tests {
     #[test]
     fn an_open_loop_flow_acks_each_packet_and_an_ftp_stop_ends_its_file() {
         let mut f = flow(false);
-        let (_, p) = f.send_data(5, 1, Time::ZERO);
+        let (_, p) = f.send_data(5, 1, Time::ZERO, 0);
         let (_, ack) = f.sink_receive(p, Time::from_secs(1), 2).unwrap();
         assert_eq!(ack.seq, 6, "no reordering state: the packet after this one");
         let mut ftp = flow(true);
         assert_eq!(ftp.start_app(&App::Ftp { packets: None }, Time::ZERO), None, "FTP is not timed");
         assert_eq!(ftp.app_limit, u64::MAX);
-        ftp.send_data(0, 1, Time::ZERO);
+        ftp.send_data(0, 1, Time::ZERO, 0);
         ftp.stop_app();
         assert_eq!(ftp.app_limit, 1, "the file ends with what was sent");
     }

@@ -10,6 +10,7 @@
 
 pub mod aimd;
 mod averaged_timeout;
+pub mod blt;
 pub mod controller;
 mod decbit;
 pub mod fuzzy;
@@ -86,6 +87,12 @@ pub enum Action {
     Send {
         seq: u64,
     },
+    /// The same, with a priority in its header for disciplines that read one (BLT's
+    /// opportunism level: a larger number is less important).
+    SendWithPriority {
+        seq: u64,
+        priority: u8,
+    },
     /// Arm a timer to fire exactly at the given instant (pacing).
     SetTimer(TimerId, Time),
     /// Arm a timeout: it fires at the given instant or later, by the hosts' clock noise
@@ -121,6 +128,9 @@ impl<'a> AgentCtx<'a> {
     }
     pub fn send(&mut self, seq: u64) {
         self.actions.push(Action::Send { seq });
+    }
+    pub fn send_with_priority(&mut self, seq: u64, priority: u8) {
+        self.actions.push(Action::SendWithPriority { seq, priority });
     }
     /// Arms `timer` to fire exactly at `at`: for pacing, where lateness would add up.
     pub fn set_timer(&mut self, timer: TimerId, at: Time) {
@@ -201,6 +211,8 @@ pub static TRANSPORTS: &[&TransportKind] = &[
     &packet_pair::DECLARATION,
     &rlm::DECLARATION,
     &vegas::DECLARATION,
+    &blt::DECLARATION,
+    &blt::BULLY_TYRANT,
 ];
 
 /// The name that means "no flow control" (open-loop sources).

@@ -44,7 +44,7 @@ impl Harness {
         f(&mut self.tcp, &mut AgentCtx::new(self.now, u64::MAX, &mut actions));
         for a in actions {
             match a {
-                Action::Send { seq } => self.sent.push(seq),
+                Action::Send { seq } | Action::SendWithPriority { seq, .. } => self.sent.push(seq),
                 Action::SetTimer(_, at) | Action::SetTimeout(_, at) => self.timer = Some(at),
                 Action::CancelTimer(_) => self.timer = None,
                 Action::Record(..) | Action::Count(..) => {}
