@@ -188,7 +188,8 @@ def test_every_registered_transport_carries_ftp_and_telnet(small_path):
     for t in names:
         if t == "none":
             continue
-        pair_qdisc = "fq" if t == "pp" else "fcfs"  # Packet-Pair needs fair queueing
+        # Packet-Pair needs fair queueing, BLT and Bully-Tyrant a push-out switch
+        pair_qdisc = {"pp": "fq", "blt": "pushout", "bully_tyrant": "pushout"}.get(t, "fcfs")
         over = {"flows.ftp.transport": t, 'pairs."G/FCFS".qdisc': pair_qdisc, "run.duration": "300s"}
         if t in self_paced:
             with pytest.raises(fairsim.ScenarioError, match=r"flows.telnet.transport: RLM .* \"ftp\""):
@@ -197,6 +198,9 @@ def test_every_registered_transport_carries_ftp_and_telnet(small_path):
             over["flows.telnet.transport"] = t
         flows = fairsim.run(small_path, pair="G/FCFS", set=over).flows.set_index("flow")
         assert flows.loc["ftp", "transport"] == t
-        assert flows.loc["ftp", "goodput_pps"] > 2, (t, flows.loc["ftp", "goodput_pps"])
+        # Bully-Tyrant has no congestion control (BLT's baseline): it delivers, wasting much of
+        # the line on its restarts
+        least = 0.5 if t == "bully_tyrant" else 2
+        assert flows.loc["ftp", "goodput_pps"] > least, (t, flows.loc["ftp", "goodput_pps"])
         # a Telnet sends a packet every 5 s on average, whatever carries it
         assert 0.1 < flows.loc["telnet", "goodput_pps"] < 0.4, (t, flows.loc["telnet", "goodput_pps"])

@@ -364,6 +364,7 @@ impl Scenario {
             seed,
             name: flow.name.clone(),
             unending: matches!(flow.app, App::Ftp { packets: None }),
+            access_rate: flow.data_route.first().map_or(crate::units::Rate(0), |p| self.ports[p.idx()].rate),
         }
     }
 

@@ -14,8 +14,8 @@
 //!   push-out switch treats as drop-tail FIFO.
 //!
 //! Choices the paper leaves open (parameters, or said here):
-//! - the burst is paced at `rate`, the access line's, so that a burst can be quit (a source that
-//!   handed its whole file to the line at once could not take it back);
+//! - the burst is paced at the source's access line (or at `rate`, if given), so that a burst can
+//!   be quit (a source that handed its whole file to the line at once could not take it back);
 //! - the stream of duplicate ACKs behind a hole: only a duplicate ACK caused by a packet sent
 //!   since the last restart, beyond the hole (its echoed sequence number above the cumulative
 //!   ACK), restarts the burst; duplicates of packets the receiver already had do not;
@@ -42,8 +42,8 @@ const RETRANSMIT: TimerId = TimerId(1);
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct BltConfig {
-    /// The rate the burst is sent at: the source's access line.
-    pub rate: Rate,
+    /// The rate the burst is sent at; the source's access line when absent.
+    pub rate: Option<Rate>,
     /// The retransmission timeout before the first round-trip sample.
     pub initial_rto: Time,
     /// The smallest retransmission timeout.
@@ -55,7 +55,7 @@ pub struct BltConfig {
 impl Default for BltConfig {
     fn default() -> Self {
         let rto = RtoConfig::default();
-        BltConfig { rate: Rate(150_000_000), initial_rto: rto.initial_rto, min_rto: rto.min_rto, max_rto: rto.max_rto }
+        BltConfig { rate: None, initial_rto: rto.initial_rto, min_rto: rto.min_rto, max_rto: rto.max_rto }
     }
 }
 
@@ -82,8 +82,9 @@ pub fn opportunism(j: u64) -> u8 {
 
 impl Blt {
     pub fn new(cfg: &BltConfig, flow: &FlowInfo, priorities: bool) -> Result<Blt, ParamError> {
-        if cfg.rate.0 == 0 {
-            return Err(ParamError::at("rate", "the access line's rate must be above 0"));
+        let rate = cfg.rate.unwrap_or(flow.access_rate);
+        if rate.0 == 0 {
+            return Err(ParamError::at("rate", "the burst's rate must be above 0"));
         }
         let rto_cfg = RtoConfig {
             initial_rto: cfg.initial_rto,
@@ -94,7 +95,7 @@ impl Blt {
         rto_cfg.check()?;
         Ok(Blt {
             priorities,
-            gap: cfg.rate.tx_time(flow.packet_size),
+            gap: rate.tx_time(flow.packet_size),
             rto_cfg,
             rto: Rto::default(),
             base: 0,

@@ -173,6 +173,8 @@ pub struct FlowInfo {
     /// Whether the application always has data (an FTP without `size`): senders that set their
     /// own rate, such as RLM, carry nothing else.
     pub unending: bool,
+    /// The rate of the flow's first line (its source's access line).
+    pub access_rate: crate::units::Rate,
 }
 
 /// A transport's declaration: its parts' configurations, built for a flow.

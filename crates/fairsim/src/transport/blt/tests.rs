@@ -3,7 +3,14 @@ use crate::net::PacketKind;
 use crate::transport::Action;
 
 fn flow() -> FlowInfo {
-    FlowInfo { window: None, packet_size: 500, seed: 1, name: "f".into(), unending: false }
+    FlowInfo {
+        window: None,
+        packet_size: 500,
+        seed: 1,
+        name: "f".into(),
+        unending: false,
+        access_rate: Rate(4_000_000),
+    }
 }
 
 /// A sender of a 20-packet file at 4 Mb/s (a packet per millisecond), driven by hand.
@@ -16,7 +23,7 @@ struct Harness {
 
 impl Harness {
     fn new(priorities: bool) -> Harness {
-        let cfg = BltConfig { rate: Rate(4_000_000), ..Default::default() };
+        let cfg = BltConfig::default(); // paced at the access line, 4 Mb/s
         let mut h =
             Harness { s: Blt::new(&cfg, &flow(), priorities).unwrap(), now: Time::ZERO, sent: vec![], pace: None };
         h.call(|s, c| s.on_start(c));
