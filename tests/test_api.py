@@ -198,9 +198,11 @@ def test_every_registered_transport_carries_ftp_and_telnet(small_path):
             over["flows.telnet.transport"] = t
         flows = fairsim.run(small_path, pair="G/FCFS", set=over).flows.set_index("flow")
         assert flows.loc["ftp", "transport"] == t
-        # Bully-Tyrant has no congestion control (BLT's baseline): it delivers, wasting much of
-        # the line on its restarts
-        least = 0.5 if t == "bully_tyrant" else 2
-        assert flows.loc["ftp", "goodput_pps"] > least, (t, flows.loc["ftp", "goodput_pps"])
+        telnet = flows.loc["telnet", "goodput_pps"]
+        if t == "bully_tyrant":
+            # no congestion control (BLT's baseline): both deliver, the FTP's restarts take the line
+            assert flows.loc["ftp", "goodput_pps"] > 0.5 and telnet > 0, (t, flows.loc[:, "goodput_pps"])
+            continue
+        assert flows.loc["ftp", "goodput_pps"] > 2, (t, flows.loc["ftp", "goodput_pps"])
         # a Telnet sends a packet every 5 s on average, whatever carries it
-        assert 0.1 < flows.loc["telnet", "goodput_pps"] < 0.4, (t, flows.loc["telnet", "goodput_pps"])
+        assert 0.1 < telnet < 0.4, (t, telnet)
