@@ -57,6 +57,18 @@ pub struct TcpReliability {
     pub max_rto: Time,
     /// k in srtt + k·rttvar.
     pub rttvar_factor: f64,
+    /// Round-trip samples: `karn` (none from retransmitted packets) or `timestamps` (every new
+    /// ACK, from the echoed send time: RFC 7323's timestamp option; Kim & Farber's TCP).
+    pub rtt_samples: RttSamples,
+}
+
+/// Where round-trip samples come from.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RttSamples {
+    #[default]
+    Karn,
+    Timestamps,
 }
 
 impl Default for TcpReliability {
@@ -69,6 +81,7 @@ impl Default for TcpReliability {
             min_rto: rto.min_rto,
             max_rto: rto.max_rto,
             rttvar_factor: rto.rttvar_factor,
+            rtt_samples: RttSamples::Karn,
         }
     }
 }
@@ -148,7 +161,7 @@ impl<C: Controller> Reliable<C, RtoTimer> {
             rttvar_factor: cfg.rttvar_factor,
         };
         rto.check()?;
-        let timer = RtoTimer { rto: Rto::default(), cfg: rto };
+        let timer = RtoTimer { rto: Rto::default(), cfg: rto, timestamps: cfg.rtt_samples == RttSamples::Timestamps };
         let dupacks = DupAcks { threshold: cfg.dupack_threshold, recovery };
         Ok(Self::new(ctrl, cfg.window, timer, Some(dupacks)))
     }
@@ -196,7 +209,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
     }
 
     fn new_ack(&mut self, ack: &Packet, acked: Acked, ctx: &mut AgentCtx) {
-        self.timer.sample(&acked, ctx);
+        self.timer.sample(&acked, ack.echo_sent_at, ctx);
         let rtt_s = (ctx.now - ack.echo_sent_at).as_secs_f64();
         self.ctrl.on_rtt_sample(RttSample { rtt_s, ack: ack.seq, next: self.win.nxt() });
         let count = NewAck { count: acked.count };

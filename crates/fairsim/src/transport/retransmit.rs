@@ -13,10 +13,12 @@ use super::averaged_timeout::{AveragedTimeout, Resend, RETRANSMIT};
 use super::rto::{Rto, RtoConfig};
 use super::window::{Acked, SendWindow};
 use super::AgentCtx;
+use crate::units::Time;
 
 pub trait RetransmitTimer: Send + Sync + 'static {
-    /// A round trip measured by an ACK that acknowledged `acked`.
-    fn sample(&mut self, acked: &Acked, ctx: &AgentCtx);
+    /// A round trip measured by an ACK that acknowledged `acked`, echoing the send time
+    /// `echoed` of the transmission that caused it.
+    fn sample(&mut self, acked: &Acked, echoed: Time, ctx: &AgentCtx);
     /// Sets the timer from now.
     fn restart(&mut self, ctx: &mut AgentCtx);
     /// A packet left the sender.
@@ -41,7 +43,7 @@ pub struct AveragedTimer {
 
 impl RetransmitTimer for AveragedTimer {
     #[inline]
-    fn sample(&mut self, acked: &Acked, ctx: &AgentCtx) {
+    fn sample(&mut self, acked: &Acked, _echoed: Time, ctx: &AgentCtx) {
         self.timer.sample((ctx.now - acked.newest_first_sent).as_secs_f64());
     }
     fn restart(&mut self, ctx: &mut AgentCtx) {
@@ -66,11 +68,19 @@ impl RetransmitTimer for AveragedTimer {
 pub struct RtoTimer {
     pub(super) rto: Rto,
     pub(super) cfg: RtoConfig,
+    /// Round trips from the echoed send time of every ACK's transmission (the timestamp
+    /// option, RFC 7323 §4), retransmissions included, instead of Karn's rule.
+    pub(super) timestamps: bool,
 }
 
 impl RetransmitTimer for RtoTimer {
     #[inline]
-    fn sample(&mut self, acked: &Acked, ctx: &AgentCtx) {
+    fn sample(&mut self, acked: &Acked, echoed: Time, ctx: &AgentCtx) {
+        if self.timestamps {
+            // the echo names the very transmission, so a retransmission's round trip is sure
+            self.rto.sample((ctx.now - echoed).as_secs_f64());
+            return;
+        }
         // Karn: a retransmitted packet's round trip is ambiguous
         if !acked.newest_retransmitted {
             self.rto.sample((ctx.now - acked.newest_first_sent).as_secs_f64());

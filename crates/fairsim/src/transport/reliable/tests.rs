@@ -230,3 +230,23 @@ fn a_new_controller_gets_loss_detection_and_retransmission_from_the_layer() {
     assert_eq!(at(&mut s, 9, &|s, c| s.on_timer(RETRANSMIT, c)), vec![1]);
     assert_eq!(s.ctrl.w, 1.25);
 }
+
+#[test]
+fn timestamps_sample_a_retransmitted_packet_from_its_echoed_send_time() {
+    // RFC 7323 §4: the echo names the transmission, so the retransmission's round trip is sure
+    let reliability = TcpReliability { window: 1000, rtt_samples: RttSamples::Timestamps, ..Default::default() };
+    let aimd = Aimd::checked(&AimdConfig::default(), 1000).unwrap();
+    let mut h = Harness {
+        tcp: Reliable::tcp(&reliability, Recovery::Reno, aimd).unwrap(),
+        now: Time::ZERO,
+        sent: vec![],
+        timer: None,
+    };
+    h.call(|t, c| t.on_start(c));
+    h.now = Time::from_secs(3);
+    h.call(|t, c| t.on_timer(RETRANSMIT, c)); // packet 0 sent again at 3 s
+    h.now = Time::from_millis(3400);
+    let ack = Packet { kind: PacketKind::Ack, seq: 1, echo_sent_at: Time::from_secs(3), ..Packet::blank() };
+    h.call(|t, c| t.on_ack(&ack, c));
+    assert_eq!(h.tcp.timer.rto.srtt(), Some(0.4), "sampled, where Karn's rule takes nothing");
+}
