@@ -15,17 +15,12 @@ import sys
 
 import fairsim
 from fairsim.models import hasegawa01 as model
-from fairsim.reproduce.reproductions.hasegawa01.experiments import ACCESS, FLOWS, TAU, packets
+from fairsim.reproduce.reproductions.hasegawa01.experiments import ACCESS, FLOWS, ered_p
 
 SCENARIO = "hasegawa01/forward.toml"
 BW = list(range(400, 881, 80))
 RED = 'pairs."Reno/RED".qdisc'
 ERED = 'pairs."Reno/ERED".qdisc'
-
-
-def ered_p(capacity: float, **options) -> dict[str, float]:
-    bw = [packets(k) for k in ACCESS.values()]
-    return dict(zip(FLOWS, model.enhanced_red(bw, packets(capacity), TAU, **options).p, strict=True))
 
 
 def fairness(

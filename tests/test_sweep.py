@@ -377,3 +377,14 @@ def test_resolved_scenarios_and_run_ids_are_the_same_in_every_process(tmp_path):
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout for _ in range(4)
     }
     assert len(ids) == 1, ids
+
+
+def test_axes_from_the_file_and_from_python_are_named_together(tmp_path):
+    # a Python axis over another field whose last part is the same as a file axis's keeps both,
+    # each named by its last two parts; one over the same field replaces the file's
+    path = tmp_path / "swept.toml"
+    path.write_text(SMALL + '\n[sweep]\n[sweep.axes]\n"links.out.rate" = ["56kbps", "112kbps"]\n')
+    both = make_sweep_plan(path, axes={"flows.noise.rate": ["8kbps", "16kbps"]})
+    assert [a.name for a in both.axes] == ["out_rate", "noise_rate"]
+    replaced = make_sweep_plan(path, axes={"links.out.rate": ["64kbps"]})
+    assert [(a.name, [v.text for v in a.values]) for a in replaced.axes] == [("rate", ["64kbps"])]

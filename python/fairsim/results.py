@@ -44,14 +44,25 @@ def access_rates(r: dict) -> dict[str, float]:
     return {node: rates[0] for node, rates in lines.items() if len(rates) == 1}
 
 
+def jain_index(xs: list[float]) -> float:
+    """Jain's index (Σx)² / (n·Σx²): 1 when all are equal, 1/n when one has everything; NaN
+    for no values or all zero. (The engine computes the run's own `jain`; this serves indices
+    of other quantities.)"""
+    return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs)) if any(xs) else float("nan")
+
+
 def jain_access(r: dict) -> float:
     """Jain's index of the fairness flows' relative throughputs (goodput / access line): 1 when
     each gets the same fraction of its own input line, Hasegawa et al. 2001's fair service."""
-    rows = {row["flow"]: row["relative_throughput"] for row in flow_rows(r)}
-    x = [rows[f] for f in r["fairness"]["flows"] if f in rows]
-    if not x or any(v != v for v in x) or sum(v * v for v in x) == 0:
-        return float("nan")
-    return sum(x) ** 2 / (len(x) * sum(v * v for v in x))
+    access = access_rates(r)
+    relative = {f["name"]: relative_throughput(f, access) for f in r["flows"]}
+    return jain_index([relative[f] for f in r["fairness"]["flows"] if f in relative])
+
+
+def relative_throughput(f: dict, access: dict[str, float]) -> float:
+    """A flow's goodput over its source's line (NaN if unknown)."""
+    line = access.get(f["src"], float("nan"))
+    return f["goodput_bps"]["mean"] / line if f["goodput_bps"] else float("nan")
 
 
 def flow_rows(r: dict) -> list[dict]:
@@ -67,9 +78,7 @@ def flow_rows(r: dict) -> list[dict]:
         row["completion_s"] = f["completion_s"]
         # Hasegawa et al. 2001's fairness: throughput in proportion to the input line
         row["access_bps"] = access.get(f["src"], float("nan"))
-        row["relative_throughput"] = (
-            f["goodput_bps"]["mean"] / row["access_bps"] if f["goodput_bps"] else float("nan")
-        )
+        row["relative_throughput"] = relative_throughput(f, access)
         rows.append(row)
     return rows
 

@@ -42,6 +42,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from fairsim.results import jain_index
+
 
 def kbps(packets_per_s: float, packet_bytes: int = 2000) -> float:
     return packets_per_s * packet_bytes * 8 / 1000
@@ -243,5 +245,4 @@ def optimal_relative(big_bw: float, bw: Sequence[float]) -> float:
 def weighted_jain(throughput: Sequence[float], bw: Sequence[float]) -> float:
     """Jain's index of throughput_i/bw_i: 1 when every connection gets the same share of its
     input capacity (the paper's fairness), 1/N at worst."""
-    x = [t / b for t, b in zip(throughput, bw, strict=True)]
-    return sum(x) ** 2 / (len(x) * sum(v * v for v in x))
+    return jain_index([t / b for t, b in zip(throughput, bw, strict=True)])

@@ -23,7 +23,7 @@ from fairsim.api import Overrides, Scenario, load
 from fairsim.sweeps.execute import Summary, run_sweep
 from fairsim.sweeps.plan import Plan, RunError, make_plan
 from fairsim.sweeps.results import SweepResults, open_sweep
-from fairsim.sweeps.spec import SweepError, SweepSpec, from_python, from_table
+from fairsim.sweeps.spec import SweepError, SweepSpec, from_python, from_table, merged
 
 __all__ = ["SweepError", "SweepResults", "open_sweep", "sweep"]
 
@@ -33,20 +33,6 @@ def file_spec(sc: Scenario) -> SweepSpec:
     data = sc._data.decode() if isinstance(sc._data, bytes) else sc._data
     raw = tomllib.loads(data).get("sweep")
     return from_table(raw, data, sc.file) if raw is not None else SweepSpec()
-
-
-def merged(base: SweepSpec, extra: SweepSpec) -> SweepSpec:
-    """`base` with what `extra` gives: its axes added (replacing an axis of the same name or
-    fields), its mode, seeds, pairs and skip instead of `base`'s."""
-    names = {a.name for a in extra.axes}
-    fields = {a.fields for a in extra.axes}
-    axes = [a for a in base.axes if a.name not in names and a.fields not in fields] + list(extra.axes)
-    out = SweepSpec(axes, base.mode, base.seeds, base.pairs, list(base.skip), dict(base.origins))
-    for key in ("mode", "seeds", "pairs", "skip"):
-        if key in extra.origins:
-            setattr(out, key, getattr(extra, key))
-            out.origins[key] = extra.origins[key]
-    return out
 
 
 def executor_for(jobs: int | None, client) -> Any:

@@ -255,6 +255,8 @@ class Axis:
     values: tuple[Value, ...]
     #: Where it was written, for messages: `sweep.toml:30:1: sweep.axes.buffer`, `--axis ...`.
     origin: str = ""
+    #: Whether the user named it (else `name` is derived from its field).
+    named: bool = False
 
     def overrides(self, i: int) -> list[str]:
         return [f"{field}={self.values[i].text}" for field in self.fields]

@@ -99,7 +99,9 @@ def sweep_cmd(
     sc = open_scenario(scenario, list(sets), origin="--set")
     spec = with_command_line(file_spec(sc), axes, seeds, seed_list, pairs, mode, skip)
     plan = make_plan(sc, spec)
-    folder = Path(out or f"sweep-{_safe(sc.name)}")
+    from fairsim.output import safe_name
+
+    folder = Path(out or f"sweep-{safe_name(sc.name)}")
     if dry_run:
         _dry_run(plan, folder, jobs, scheduler)
         return
@@ -123,12 +125,6 @@ def sweep_cmd(
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
     if summary.failed:
         raise click.exceptions.Exit(EXIT_FAILED_RUNS)
-
-
-def _safe(name: str) -> str:
-    from fairsim.output import safe_name
-
-    return safe_name(name)
 
 
 def _client(address: str):

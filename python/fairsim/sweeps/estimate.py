@@ -12,8 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from fairsim import _core
-from fairsim.sweeps.worker import CHUNK, Task
+from fairsim.sweeps.worker import CHUNK, Task, loaded
 
 PILOT_S = 0.3
 
@@ -49,7 +48,7 @@ def _duration(s: float) -> str:
 
 def pilot(task: Task) -> tuple[float, float]:
     """Events and wall seconds per simulated second of one run, from a slice of it."""
-    sim = _core.loads(task.source, task.file, list(task.overrides), "set=").simulation(task.pair, task.seed)
+    sim = loaded(task).simulation(task.pair, task.seed)
     started = time.monotonic()
     while not sim.step(CHUNK // 10):
         if time.monotonic() - started > PILOT_S or sim.now_s > sim.end_s / 10:

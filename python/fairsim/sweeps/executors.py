@@ -155,13 +155,19 @@ class DaskCluster:
                 f"(engine {ours[1]}): install the same fairsim on every worker"
             )
         self.client = client
+        self.threads, self.counted_at = 1, float("-inf")
         self.pending = as_completed([], with_results=False)
         self.inflight: dict[str, tuple[object, list[Task]]] = {}
 
     @property
     def slots(self) -> int:
-        threads = sum(self.client.nthreads().values()) or 1
-        return 2 * threads
+        # the cluster's threads, asked of the scheduler at most once a second (the driver reads
+        # this on every turn; a cluster may grow or shrink while the sweep runs)
+        now = time.monotonic()
+        if now - self.counted_at >= 1.0:
+            self.threads = sum(self.client.nthreads().values()) or 1
+            self.counted_at = now
+        return 2 * self.threads
 
     def submit(self, batch: list[Task]) -> None:
         key = f"fairsim-run-{batch[0].run_id}-{uuid.uuid4().hex[:8]}"

@@ -203,8 +203,13 @@ def _axes(raw: Any, where: _Where, path: list) -> list[Axis]:
 
 
 def _named(entries: list[tuple[str | None, tuple[str, ...], tuple, str]]) -> list[Axis]:
+    """Axes from (name or None, fields, values, origin), unnamed ones named from their fields
+    among all of them; names must be unique and not a column of the results."""
     defaults = default_names([f for _, f, _, _ in entries])
-    named = [Axis(name or d, f, v, o) for (name, f, v, o), d in zip(entries, defaults, strict=True)]
+    named = [
+        Axis(name or d, f, v, o, named=name is not None)
+        for (name, f, v, o), d in zip(entries, defaults, strict=True)
+    ]
     seen: dict[str, Axis] = {}
     for a in named:
         if a.name in RESERVED:
@@ -246,6 +251,32 @@ def _read(raw: Mapping, where: _Where) -> SweepSpec:
     return spec
 
 
+def merged(base: SweepSpec, extra: SweepSpec) -> SweepSpec:
+    """`base` (a file's `[sweep]`) with what `extra` (the command line, or Python) gives: its axes
+    added, each replacing a base axis over the same fields or of the name it was given, all of
+    them named again together; its mode, seeds, pairs and skip instead of `base`'s."""
+
+    def entry(a: Axis) -> tuple:
+        return (a.name if a.named else None, a.fields, a.values, a.origin)
+
+    replaced = {a.fields for a in extra.axes}
+    names = {a.name for a in extra.axes if a.named}
+    kept = [entry(a) for a in base.axes if a.fields not in replaced and a.name not in names]
+    out = SweepSpec(
+        _named(kept + [entry(a) for a in extra.axes]),
+        base.mode,
+        base.seeds,
+        base.pairs,
+        list(base.skip),
+        dict(base.origins),
+    )
+    for key in ("mode", "seeds", "pairs", "skip"):
+        if key in extra.origins:
+            setattr(out, key, getattr(extra, key))
+            out.origins[key] = extra.origins[key]
+    return out
+
+
 def with_command_line(
     spec: SweepSpec,
     axes: Sequence[str] = (),
@@ -255,9 +286,8 @@ def with_command_line(
     mode: str | None = None,
     skip: Sequence[str] = (),
 ) -> SweepSpec:
-    """The file's spec with the command line's options: `--axis` adds an axis (or replaces the
-    file's axis of the same name), the others replace what the file says."""
-    entries = [(a.name, a.fields, a.values, a.origin) for a in spec.axes]
+    """The file's spec with the command line's options (`merged`)."""
+    entries = []
     for text in axes:
         head, sep, values_text = text.partition("=")
         name, colon, field_ = head.partition(":")
@@ -273,20 +303,20 @@ def with_command_line(
             raise SweepError(f"{label}: {e}") from None
         entries = [e for e in entries if not (e[1] == fields or (name and e[0] == name))]
         entries.append((name, fields, values, label))
-    out = SweepSpec(_named(entries), spec.mode, spec.seeds, spec.pairs, list(spec.skip), dict(spec.origins))
+    extra = SweepSpec([Axis(n or "", f, v, o, named=n is not None) for n, f, v, o in entries])
     if mode is not None:
-        out.mode = _mode(mode, _Fixed(f"--mode {mode}"), ["mode"])
-        out.origins["mode"] = f"--mode {mode}"
+        extra.mode = _mode(mode, _Fixed(f"--mode {mode}"), ["mode"])
+        extra.origins["mode"] = f"--mode {mode}"
     if seeds is not None:
-        out.seeds = _seeds(seeds, _Fixed(f"--seeds {seeds}"), ["seeds"])
-        out.origins["seeds"] = f"--seeds {seeds}"
+        extra.seeds = _seeds(seeds, _Fixed(f"--seeds {seeds}"), ["seeds"])
+        extra.origins["seeds"] = f"--seeds {seeds}"
     if seed_list:
-        out.seeds = list(dict.fromkeys(seed_list))
-        out.origins["seeds"] = "--seed"
+        extra.seeds = list(dict.fromkeys(seed_list))
+        extra.origins["seeds"] = "--seed"
     if pairs:
-        out.pairs = list(pairs)
-        out.origins["pairs"] = "--pair " + " --pair ".join(pairs)
+        extra.pairs = list(pairs)
+        extra.origins["pairs"] = "--pair " + " --pair ".join(pairs)
     if skip:
-        out.skip = [_skip(s, _Fixed(f"--skip {s!r}"), ["skip"])[0] for s in skip]
-        out.origins["skip"] = "--skip"
-    return out
+        extra.skip = [_skip(s, _Fixed(f"--skip {s!r}"), ["skip"])[0] for s in skip]
+        extra.origins["skip"] = "--skip"
+    return merged(spec, extra)

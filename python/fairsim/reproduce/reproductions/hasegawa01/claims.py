@@ -11,7 +11,15 @@ import numpy as np
 
 from fairsim.models import hasegawa01 as model
 from fairsim.reproduce.claims import Claims, Context, TestedClaim, verdict
-from fairsim.reproduce.reproductions.hasegawa01.experiments import ACCESS, FLOWS, PAIRS_OF, kbit, sweep
+from fairsim.reproduce.reproductions.hasegawa01.experiments import (
+    ACCESS,
+    FLOWS,
+    PAIRS_OF,
+    TAU,
+    kbit,
+    packets,
+    sweep,
+)
 
 P = "Hasegawa et al. 2001"
 
@@ -235,8 +243,6 @@ def vegas_red(ctx: Context):
     source=f"{P} §4.2, Figure 15",
 )
 def vegas_red_analysis(ctx: Context):
-    from fairsim.reproduce.reproductions.hasegawa01.experiments import TAU, packets
-
     thr = throughputs(ctx)["Vegas/RED"]
     bw = [packets(k) for k in ACCESS.values()]
     close, worst = 0, 0.0

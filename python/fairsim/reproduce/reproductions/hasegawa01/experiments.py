@@ -34,10 +34,11 @@ def packets(kbit: float) -> float:
     return model.packets_per_s(kbit, PACKET)
 
 
-def ered_p(capacity: float) -> dict[str, float]:
-    """Enhanced RED's p_i for the four connections at an output line of `capacity` kb/s."""
+def ered_p(capacity: float, **options) -> dict[str, float]:
+    """Enhanced RED's p_i for the four connections at an output line of `capacity` kb/s
+    (`options`: those of `enhanced_red`, for the sensitivity study)."""
     bw = [packets(k) for k in ACCESS.values()]
-    e = model.enhanced_red(bw, packets(capacity), TAU)
+    e = model.enhanced_red(bw, packets(capacity), TAU, **options)
     return dict(zip(FLOWS, e.p, strict=True))
 
 

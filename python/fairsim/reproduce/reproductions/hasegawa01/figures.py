@@ -35,13 +35,18 @@ def _panel(title: str, ylabel: str) -> tuple[MplFigure, object]:
     return fig, ax
 
 
+def _line(ax, flow: str, xs, ys) -> None:
+    """One connection's points, in its colour, named by its input line."""
+    ax.plot(xs, ys, "o-", markersize=3, color=COLORS[flow], label=LABELS[flow])
+
+
 def _relative(pair: str, title: str, exp: str = "forward"):
     def draw(ctx: Context):
         rel = relative(ctx, exp)[pair]
         fig, ax = _panel(title, "throughput / input line")
         xs = sorted(rel)
         for i, f in enumerate(FLOWS):
-            ax.plot(xs, [rel[x][i] for x in xs], "o-", markersize=3, color=COLORS[f], label=LABELS[f])
+            _line(ax, f, xs, [rel[x][i] for x in xs])
         total = sum(ACCESS.values())
         ax.plot(xs, [x / total for x in xs], "k:", linewidth=1, label="Optimal (BW / 960)")
         ax.set_ylim(0, 1.05)
@@ -86,7 +91,7 @@ def draw_windows(ctx: Context):
         for _, m in points:
             iv = m.results.intervals
             ours.append(mean_window(m, f, float(iv["start_s"].min()), float(iv["end_s"].max())))
-        ax.plot(xs, ours, "o-", markersize=3, color=COLORS[f], label=LABELS[f])
+        _line(ax, f, xs, ours)
         analysis = [model.vegas_converged(bw, packets(x), TAU).window[i] for x in xs]
         ax.plot(xs, analysis, "--", color=COLORS[f], linewidth=1)
     ax.plot([], [], "k--", linewidth=1, label="analysis (Eq. 19)")
@@ -100,7 +105,7 @@ def draw_ered_p(ctx: Context):
     )
     ps = [ered_p(x) for x in CAPACITIES]
     for f in FLOWS:
-        ax.plot(CAPACITIES, [p[f] for p in ps], "o-", markersize=3, color=COLORS[f], label=LABELS[f])
+        _line(ax, f, CAPACITIES, [p[f] for p in ps])
     ax.axhline(0.02, color="black", linestyle=":", linewidth=0.8, label="RED's p = 0.02")
     ax.set_yscale("log")
     fig.legend(fontsize="small", ncol=5, loc="outside lower center")
@@ -210,7 +215,7 @@ def _absolute(pair: str, title: str, exp: str):
         fig, ax = _panel(title, "throughput (kb/s)")
         xs = sorted(thr)
         for i, f in enumerate(FLOWS):
-            ax.plot(xs, [thr[x][i] for x in xs], "o-", markersize=3, color=COLORS[f], label=LABELS[f])
+            _line(ax, f, xs, [thr[x][i] for x in xs])
         fig.legend(fontsize="small", ncol=4, loc="outside lower center")
         return fig
 
@@ -224,7 +229,7 @@ def _loss(pair: str, title: str, exp: str):
         xs = [x for x, _ in points]
         for f in FLOWS:
             ratio = [m.value(pair, f, "drops") / max(m.value(pair, f, "packets"), 1.0) for _, m in points]
-            ax.plot(xs, ratio, "o-", markersize=3, color=COLORS[f], label=LABELS[f])
+            _line(ax, f, xs, ratio)
         fig.legend(fontsize="small", ncol=4, loc="outside lower center")
         return fig
 

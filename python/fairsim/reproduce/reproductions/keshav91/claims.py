@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from fairsim.reproduce.claims import Claims, Context, TestedClaim, in_most_runs, verdict, within
+from fairsim.results import jain_index
 
 FAIR2 = 10 / 6  # packets/s: a sixth of the 10 packets/s line
 OFF, ON = (300.0, 600.0), (600.0, 900.0)  # Scenario 3's background-off and -on periods
@@ -29,10 +30,6 @@ def losses(m, pair, flows, interval=None) -> float:
     return sum(
         m.value(pair, f, "drop_rate", interval) + m.value(pair, f, "retx_rate", interval) for f in flows
     )
-
-
-def jain(xs: list[float]) -> float:
-    return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs)) if any(xs) else float("nan")
 
 
 def series_max(m, pair, flow, series, after: float = 0.0) -> float:
@@ -775,7 +772,7 @@ def g_pp_fairness(ctx: Context):
     named, held = {}, True
     for exp, flows in (("s1", FTPS1), ("s2", FTPS2), ("s6", FTPS6), ("s7", FTPS78), ("s8", FTPS78)):
         m = ctx(exp)
-        pp, jk, dec = (jain([thr(m, p, f) for f in flows]) for p in ("PP/FQ", "JK/FQ", "DEC/DEC"))
+        pp, jk, dec = (jain_index([thr(m, p, f) for f in flows]) for p in ("PP/FQ", "JK/FQ", "DEC/DEC"))
         held &= pp >= 0.95 and pp >= max(jk, dec) - 0.01
         named |= {f"{exp} PP": pp, f"{exp} JK": jk, f"{exp} DEC": dec}
     return verdict(held, **named)
