@@ -21,6 +21,11 @@ pub const MAX_QUEUES: usize = 1 << 16;
 /// engine copes with ten times more; printing and reading the results would not).
 pub const MAX_FLOWS: usize = 10_000;
 
+/// Connections of open-population flows (`app = "files"`) open at once. Each holds its ends'
+/// state (about a kilobyte) and perhaps its own access line; far more than this means the load
+/// offered is far beyond what the network carries, and the run would only grow.
+pub const MAX_OPEN_CONNECTIONS: usize = 1 << 18;
+
 /// Measurement intervals times the flows and ports they are recorded for: each record is kept
 /// in memory and written to the results (about 1.6 KB once read into Python).
 pub const MAX_INTERVAL_RECORDS: u64 = 1_000_000;

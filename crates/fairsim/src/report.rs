@@ -37,6 +37,10 @@ pub struct RunReport {
     pub traces: Vec<Trace>,
     pub flow_intervals: Vec<FlowInterval>,
     pub queue_intervals: Vec<QueueInterval>,
+    /// Every transfer of the open-population flows (`app = "files"`), as columns; absent when
+    /// the scenario has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transfers: Option<crate::engine::Transfers>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -343,6 +347,11 @@ impl Simulation {
             traces: self.traces(),
             flow_intervals,
             queue_intervals,
+            transfers: sc
+                .flows
+                .iter()
+                .any(|f| matches!(f.app, crate::traffic::App::Files { .. }))
+                .then(|| self.transfers().clone()),
         }
     }
 

@@ -212,7 +212,7 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
             "x.toml: flows.ftp1.windw: unknown field `windw`; did you mean `window`? (expected one of `src`, `dst`, \
              `app`, `transport`, `window`, `packet_size`, `ack_size`, `start`, `start_jitter`, `stop`, `route`, \
              `acks`, `weight`, `size`, `rate`, `mean_gap`, `jitter`, `on_mean`, `off_mean`, `periods`, `shape`, \
-             `transfers`, `enabled`) \
+             `transfers`, `arrivals`, `enabled`) \
              (from --set flows.ftp1.windw=3)",
         ),
         (
@@ -237,7 +237,7 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
         (
             &["flows.ftp1.app=ftpp"],
             "x.toml: flows.ftp1.app: unknown app `ftpp`; did you mean `ftp`? (the apps are ftp, telnet, poisson, \
-             cbr, firehose, onoff, web) (from --set flows.ftp1.app=ftpp)",
+             cbr, firehose, onoff, web, files) (from --set flows.ftp1.app=ftpp)",
         ),
         (
             &["flows.ftp1.dst=B"],

@@ -5,7 +5,7 @@ use crate::net::{FlowId, PortId};
 use crate::node::{FlowEnds, FlowState, HostClock, Port, PortSetup};
 use crate::rng;
 use crate::scenario::{Component, PairSpec, Problem, Scenario};
-use crate::traffic::TimedSource;
+use crate::traffic::{App, TimedSource};
 use crate::units::Time;
 
 fn built<T>(scenario: &Scenario, r: std::result::Result<T, Problem>) -> Result<T> {
@@ -40,46 +40,66 @@ pub(super) fn flows(
     pair: &PairSpec,
     seed: u64,
 ) -> Result<(Vec<FlowState>, Vec<Option<Component>>)> {
+    let drawn = scenario.drawn(seed);
     let mut flows = vec![];
     let mut resolved_transports = vec![];
-    let drawn = scenario.drawn(seed);
     for (i, spec) in scenario.flows.iter().enumerate() {
         let id = FlowId::from_idx(i);
-        let sender = built(scenario, scenario.build_sender(id, pair, seed))?;
-        let (sender, resolved) = sender.map(|(s, c)| (Some(s), Some(c))).unwrap_or((None, None));
-        flows.push(FlowState {
-            ends: FlowEnds {
-                id,
-                src: spec.src,
-                dst: spec.dst,
-                packet_size: spec.packet_size,
-                ack_size: spec.ack_size,
-                acks: spec.acks,
-            },
-            source: TimedSource::new(&spec.app, spec.packet_size),
-            app_limit: 0,
-            file_packets: None,
-            stopped: false,
-            sender,
-            receiver: Default::default(),
-            next_new_seq: 0,
-            highest_ack: 0,
-            first_sent: Default::default(),
-            timers: Default::default(),
-            clock: HostClock::new(scenario.run.clock_jitter, seed, &spec.name),
-            app_due: Time::ZERO,
-            rng: rng::stream(seed, &format!("flow:{}", spec.name)),
-            data_route: spec.data_route.clone(),
-            ack_route: spec.ack_route.clone(),
-            counters: Default::default(),
-            intervals: vec![],
-            drop_tally: vec![],
-            completed_at: None,
-            trace: scenario.run.trace.contains(&id).then(Vec::new),
-            start: drawn[i].0,
-            drawn_packets: drawn[i].1,
-        });
+        let (mut flow, resolved) = flow_state(scenario, pair, seed, id, &spec.name)?;
+        (flow.start, flow.drawn_packets) = drawn[i];
+        if matches!(spec.app, App::Files { .. }) {
+            flow.sender = None; // its connections have senders; the flow only counts them
+        }
+        flows.push(flow);
         resolved_transports.push(resolved);
     }
     Ok((flows, resolved_transports))
+}
+
+/// The ends of flow `id` with a fresh sender, their random streams named after `name` (the
+/// flow's, or one of its connections'), and the sender's resolved component.
+pub(super) fn flow_state(
+    scenario: &Scenario,
+    pair: &PairSpec,
+    seed: u64,
+    id: FlowId,
+    name: &str,
+) -> Result<(FlowState, Option<Component>)> {
+    let spec = &scenario.flows[id.idx()];
+    let sender = built(scenario, scenario.build_sender(id, pair, seed))?;
+    let (sender, resolved) = sender.map(|(s, c)| (Some(s), Some(c))).unwrap_or((None, None));
+    let flow = FlowState {
+        ends: FlowEnds {
+            id,
+            conn: id,
+            src: spec.src,
+            dst: spec.dst,
+            packet_size: spec.packet_size,
+            ack_size: spec.ack_size,
+            acks: spec.acks,
+        },
+        source: TimedSource::new(&spec.app, spec.packet_size),
+        app_limit: 0,
+        file_packets: None,
+        stopped: false,
+        sender,
+        receiver: Default::default(),
+        next_new_seq: 0,
+        highest_ack: 0,
+        first_sent: Default::default(),
+        timers: Default::default(),
+        clock: HostClock::new(scenario.run.clock_jitter, seed, name),
+        app_due: Time::ZERO,
+        rng: rng::stream(seed, &format!("flow:{name}")),
+        data_route: spec.data_route.clone(),
+        ack_route: spec.ack_route.clone(),
+        counters: Default::default(),
+        intervals: vec![],
+        drop_tally: vec![],
+        completed_at: None,
+        trace: scenario.run.trace.contains(&id).then(Vec::new),
+        start: Time::ZERO,
+        drawn_packets: None,
+    };
+    Ok((flow, resolved))
 }

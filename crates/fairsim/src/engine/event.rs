@@ -19,6 +19,8 @@ pub enum Event {
     FlowStop(FlowId),
     /// A timed application (Telnet, Poisson, CBR, on-off, firehose) produces its next packet.
     AppPacket(FlowId),
+    /// A connection of an open-population flow arrives.
+    Arrival(FlowId),
     /// A transport timer may have expired.
     Timer(FlowId, TimerId),
     /// A measurement interval ends.

@@ -20,10 +20,11 @@ impl Simulation {
 
     pub(super) fn close_interval(&mut self) {
         self.intervals_closed += 1;
-        for flow in &mut self.flows {
+        self.fold_connections();
+        for flow in &mut self.flows[..self.connections.first] {
             flow.close_interval();
         }
-        for port in &mut self.ports {
+        for port in &mut self.ports[..self.connections.first_own_port] {
             port.close_interval(self.now);
         }
     }

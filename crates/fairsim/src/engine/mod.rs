@@ -5,12 +5,15 @@
 //! - `sim`: the loop, the dispatch, and the accessors reports read;
 //! - `build`: a run's ports and flows made from a validated scenario;
 //! - `agent`: a sender called with its context, and its actions carried out;
+//! - `connections`: the arriving and leaving connections of open-population flows;
 //! - `intervals`: the measurement intervals' clock.
 
 mod agent;
 mod build;
+mod connections;
 pub mod event;
 mod intervals;
 mod sim;
 
+pub use connections::Transfers;
 pub use sim::Simulation;

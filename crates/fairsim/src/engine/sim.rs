@@ -8,6 +8,7 @@
 //! handed on, delivered or acknowledged at the same instant, so queues form only at output ports.
 
 use super::build;
+use super::connections::Connections;
 use super::event::{Event, EventQueue};
 use crate::error::Result;
 use crate::net::{FlowId, Packet, PortId};
@@ -21,18 +22,21 @@ use std::time::{Duration, Instant};
 
 pub struct Simulation {
     pub(super) scenario: Scenario,
-    pair: PairSpec,
-    seed: u64,
+    pub(super) pair: PairSpec,
+    pub(super) seed: u64,
     pub(super) now: Time,
-    done: bool,
+    pub(super) done: bool,
     /// Why the run stopped early, if something made it impossible to go on.
-    failure: Option<String>,
+    pub(super) failure: Option<String>,
     pub(super) events: EventQueue,
     events_processed: u64,
     pub(super) intervals_closed: usize,
+    /// The scenario's ports, then connections' own access lines.
     pub(super) ports: Vec<Port>,
     port_qdiscs: Vec<Component>,
+    /// The scenario's flows, then the connections of open-population flows (`connections`).
     pub(super) flows: Vec<FlowState>,
+    pub(super) connections: Connections,
     flow_transports: Vec<Option<Component>>,
     next_packet_id: u64,
     /// Scratch space reused across events so the hot path does not allocate.
@@ -49,6 +53,7 @@ impl Simulation {
         let seed = seed.unwrap_or(scenario.run.seed);
         let (ports, port_qdiscs) = build::ports(scenario, &pair, seed)?;
         let (flows, flow_transports) = build::flows(scenario, &pair, seed)?;
+        let connections = Connections::new(flows.len(), ports.len());
         let mut sim = Simulation {
             scenario: scenario.clone(),
             pair,
@@ -62,6 +67,7 @@ impl Simulation {
             ports,
             port_qdiscs,
             flows,
+            connections,
             flow_transports,
             next_packet_id: 0,
             drops: vec![],
@@ -114,6 +120,7 @@ impl Simulation {
             Event::FlowStart(f) => self.flow_start(f),
             Event::FlowStop(f) => self.flows[f.idx()].stop_app(),
             Event::AppPacket(f) => self.app_packet(f),
+            Event::Arrival(f) => self.arrival(f),
             Event::Timer(f, t) => self.timer(f, t),
             Event::IntervalEnd => {
                 self.close_interval();
@@ -188,6 +195,7 @@ impl Simulation {
                 flow.counters.acks_dropped += 1;
             }
             self.ports[p.idx()].stats.current.drops += 1;
+            self.connection_left(pkt.conn);
         }
     }
 
@@ -201,26 +209,39 @@ impl Simulation {
     pub(super) fn send_data(&mut self, f: FlowId, seq: u64, priority: u8) {
         let id = self.next_id();
         let (first, pkt) = self.flows[f.idx()].send_data(seq, id, self.now, priority);
+        self.connection_sent(f);
         self.enqueue(first, pkt);
     }
 
     fn sink_receive(&mut self, pkt: Packet) {
-        let f = pkt.flow.idx();
-        let ack_id = if self.flows[f].ends.acks { self.next_id() } else { 0 };
-        if let Some((first, ack)) = self.flows[f].sink_receive(pkt, self.now, ack_id) {
-            self.enqueue(first, ack);
+        let c = pkt.conn;
+        let ack_id = if self.flows[c.idx()].ends.acks { self.next_id() } else { 0 };
+        match self.flows[c.idx()].sink_receive(pkt, self.now, ack_id) {
+            Some((first, ack)) => self.enqueue(first, ack),
+            None => self.connection_left(c),
         }
     }
 
     fn source_receive(&mut self, ack: Packet) {
-        self.flows[ack.flow.idx()].source_receive(&ack, self.now);
-        self.with_sender(ack.flow, |s, ctx| s.on_ack(&ack, ctx));
+        let c = ack.conn;
+        self.flows[c.idx()].source_receive(&ack, self.now);
+        if self.connections.listening(c) {
+            self.with_sender(c, |s, ctx| s.on_ack(&ack, ctx));
+        }
+        if self.connections.is_connection(c) {
+            self.connection_check_done(c);
+            self.connection_left(c);
+        }
     }
 
     // ----- applications and timers ---------------------------------------------------------
 
     fn flow_start(&mut self, f: FlowId) {
         let app = &self.scenario.flows[f.idx()].app;
+        if let crate::traffic::App::Files { arrivals, .. } = *app {
+            self.schedule_arrival(f, arrivals);
+            return;
+        }
         if let Some(first) = self.flows[f.idx()].start_app(app, self.now) {
             self.events.push(first, Event::AppPacket(f));
         }
@@ -284,11 +305,17 @@ impl Simulation {
     pub fn wall(&self) -> Duration {
         self.wall
     }
+    /// The scenario's ports (connections' own access lines left out).
     pub fn ports(&self) -> &[Port] {
-        &self.ports
+        &self.ports[..self.connections.first_own_port]
     }
+    /// The scenario's flows (each counting its connections, if it has any).
     pub fn flows(&self) -> &[FlowState] {
-        &self.flows
+        &self.flows[..self.connections.first]
+    }
+    /// Every transfer of the open-population flows.
+    pub fn transfers(&self) -> &super::Transfers {
+        &self.connections.transfers
     }
     /// The discipline of each port, as resolved (kind and every parameter).
     pub fn port_qdiscs(&self) -> &[Component] {
@@ -301,7 +328,7 @@ impl Simulation {
 
     /// Data packets of each flow still in the network (queued, on a line, or propagating).
     pub fn data_in_network(&self) -> Vec<u64> {
-        let mut n = vec![0; self.flows.len()];
+        let mut n = vec![0; self.connections.first];
         for port in &self.ports {
             port.for_each_packet(&mut |p| {
                 if p.is_data() {

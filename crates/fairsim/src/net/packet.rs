@@ -44,6 +44,10 @@ pub struct Packet {
     /// Unique within a run, in creation order (for traces and tie-breaking).
     pub id: u64,
     pub flow: FlowId,
+    /// The ends that sent it and take it: the flow's own (`conn == flow`), or one connection
+    /// of an open-population flow (`app = "files"`), whose state lives past the scenario's flows.
+    /// The network sees only `flow`.
+    pub conn: FlowId,
     pub kind: PacketKind,
     /// Data: the sequence number (0, 1, 2, ... in packets). ACK: the cumulative acknowledgement,
     /// i.e. the next sequence number the sink expects (every lower one has arrived).
@@ -77,6 +81,7 @@ impl Packet {
         Packet {
             id: 0,
             flow: FlowId(0),
+            conn: FlowId(0),
             kind: PacketKind::Data,
             seq: 0,
             size: 0,

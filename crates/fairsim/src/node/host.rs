@@ -17,6 +17,8 @@ use crate::units::Time;
 #[derive(Copy, Clone, Debug)]
 pub struct FlowEnds {
     pub id: FlowId,
+    /// Whose state these ends are: the flow itself, or one connection of it (`Packet::conn`).
+    pub conn: FlowId,
     pub src: NodeId,
     pub dst: NodeId,
     /// Data packet size, bytes.
@@ -86,6 +88,7 @@ impl FlowState {
         let pkt = Packet {
             id,
             flow: e.id,
+            conn: e.conn,
             kind: PacketKind::Data,
             seq,
             size: e.packet_size,
@@ -213,6 +216,7 @@ mod tests {
         FlowState {
             ends: FlowEnds {
                 id: FlowId(3),
+                conn: FlowId(3),
                 src: NodeId(0),
                 dst: NodeId(1),
                 packet_size: 1000,

@@ -12,7 +12,7 @@ use crate::units::Rate;
 use serde::Serialize;
 
 /// The application parameters a flow's table may hold, with their values where given.
-fn written(f: &RawFlow) -> [(&'static str, Option<toml::Value>); 9] {
+fn written(f: &RawFlow) -> [(&'static str, Option<toml::Value>); 10] {
     fn value<T: Serialize>(x: Option<T>) -> Option<toml::Value> {
         x.and_then(|x| toml::Value::try_from(x).ok())
     }
@@ -26,6 +26,7 @@ fn written(f: &RawFlow) -> [(&'static str, Option<toml::Value>); 9] {
         ("periods", value(f.periods)),
         ("shape", value(f.shape)),
         ("transfers", value(f.transfers)),
+        ("arrivals", value(f.arrivals)),
     ]
 }
 

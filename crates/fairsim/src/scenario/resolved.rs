@@ -40,6 +40,10 @@ fn app_fields(t: &mut Table, f: &FlowSpec) {
             t.insert("periods".into(), Value::try_from(periods).expect("enum"));
             t.insert("shape".into(), Value::Float(*shape));
         }
+        App::Files { arrivals, packets } => {
+            t.insert("arrivals".into(), Value::Float(*arrivals));
+            t.insert("size".into(), s(Bytes(packets * f.packet_size as u64)));
+        }
         // validation expands a web group into its transfers, which are FTPs
         App::Web { .. } => {}
     }

@@ -138,6 +138,8 @@ pub struct RawFlow {
     pub shape: Option<f64>,
     /// `web`: the number of transfers.
     pub transfers: Option<u32>,
+    /// `files`: connections arriving per second.
+    pub arrivals: Option<f64>,
     /// `false` leaves the flow out of the run (for sweeps that vary the number of flows).
     pub enabled: Option<bool>,
 }

@@ -43,6 +43,9 @@ pub enum App {
     /// Web: `transfers` FTP transfers; validation expands it into one flow per transfer, so the
     /// engine never runs it as such.
     Web { transfers: u32, mean_gap: Time, mean_size: Bytes, shape: f64 },
+    /// Files: an open population; connections arrive `arrivals` per second (Poisson), each
+    /// with a file of `packets` and its own sender (`engine::connections`).
+    Files { arrivals: f64, packets: u64 },
 }
 
 impl App {
@@ -55,13 +58,14 @@ impl App {
             App::Firehose { .. } => "firehose",
             App::OnOff { .. } => "onoff",
             App::Web { .. } => "web",
+            App::Files { .. } => "files",
         }
     }
 
     /// Whether the application needs flow control by default (it is a "conversation" in the
     /// papers' sense) rather than being an open-loop source.
     pub fn flow_controlled_by_default(&self) -> bool {
-        matches!(self, App::Ftp { .. } | App::Telnet { .. } | App::Web { .. })
+        matches!(self, App::Ftp { .. } | App::Telnet { .. } | App::Web { .. } | App::Files { .. })
     }
 
     /// The long-run rate the application asks for, in bit/s (`None` = as much as it can get).
@@ -69,6 +73,7 @@ impl App {
         let bits = packet_size as f64 * 8.0;
         match *self {
             App::Ftp { .. } | App::Web { .. } => None,
+            App::Files { arrivals, packets } => Some(arrivals * packets as f64 * bits),
             App::Telnet { mean_gap } | App::Poisson { mean_gap } => Some(bits / mean_gap.as_secs_f64()),
             App::Cbr { rate, .. } | App::Firehose { rate } => Some(rate.0 as f64),
             App::OnOff { rate, on_mean, off_mean, .. } => {

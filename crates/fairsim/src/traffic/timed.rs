@@ -75,7 +75,7 @@ impl TimedSource {
     /// The generator of a timed application; `None` for FTP, which is not timed.
     pub fn new(app: &App, packet_size: u32) -> Option<TimedSource> {
         let gaps = match *app {
-            App::Ftp { .. } | App::Web { .. } => return None,
+            App::Ftp { .. } | App::Web { .. } | App::Files { .. } => return None,
             App::Telnet { mean_gap } | App::Poisson { mean_gap } => Gaps::Exponential { mean: mean_gap.as_secs_f64() },
             App::Cbr { rate, jitter } => Gaps::Constant { gap: rate.tx_time(packet_size), jitter },
             App::Firehose { rate } => Gaps::Constant { gap: rate.tx_time(packet_size), jitter: 0.0 },

@@ -4,6 +4,7 @@
 //! application the ones given and names any that do not apply.
 
 mod cbr;
+mod files;
 mod firehose;
 mod ftp;
 mod onoff;
@@ -39,6 +40,7 @@ pub static APPS: &[&AppKind] = &[
     &firehose::DECLARATION,
     &onoff::DECLARATION,
     &web::DECLARATION,
+    &files::DECLARATION,
 ];
 
 pub fn find(name: &str) -> Option<&'static AppKind> {

@@ -1,0 +1,276 @@
+//! The connections of open-population flows (`app = "files"`, Kim & Farber 1994 §4.1.3):
+//! they arrive as a Poisson process, each with its own sender and sink, and leave when the
+//! ACK of their file's last packet is back.
+//!
+//! A connection's ends are a `FlowState` past the scenario's flows (`Packet::conn` names it);
+//! its packets carry the flow's id, so queues, drops and the flow's counters see the flow. A
+//! connection keeps its slot until nothing of it is left in the network, then the slot (and
+//! its own access line, if it has one) serves the next arrival: the state grows with the
+//! connections open at once, never with those already finished, and so does the work per
+//! event. Each transfer leaves one row (arrival, finish, packets), the run's only record of it.
+
+use super::event::Event;
+use super::sim::Simulation;
+use crate::limits::MAX_OPEN_CONNECTIONS;
+use crate::net::{FlowId, PortId};
+use crate::node::{Port, PortSetup};
+use crate::params::Params;
+use crate::qdisc::PortInfo;
+use crate::traffic::{exponential, App};
+use crate::units::{BufferLimit, Time};
+use serde::Serialize;
+
+/// The connections of a run: their slots past the scenario's flows, and their transfers.
+#[derive(Default)]
+pub struct Connections {
+    /// The index in the run's flows of slot 0 (the number of the scenario's flows).
+    pub first: usize,
+    /// The number of the scenario's ports; connections' own access lines come after them.
+    pub first_own_port: usize,
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    open: usize,
+    /// Arrivals so far, which name each connection's random streams.
+    arrived: u64,
+    pub transfers: Transfers,
+}
+
+struct Slot {
+    /// The row of `transfers` of the connection in this slot.
+    row: usize,
+    /// Its data packets and ACKs still in the network.
+    in_network: u32,
+    /// Its file is acknowledged: its sender hears nothing more.
+    done: bool,
+    /// Its own copy of the flow's access line, if the flow starts on one.
+    own_line: Option<PortId>,
+}
+
+/// One row per transfer, as columns (the run's report carries them as they are).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Transfers {
+    /// The flow (by index among the scenario's flows) of each transfer.
+    pub flow: Vec<u32>,
+    /// When it arrived, seconds.
+    pub arrival_s: Vec<f64>,
+    /// When the ACK of its last packet reached the source, seconds; `None` if the run ended first.
+    pub finish_s: Vec<Option<f64>>,
+    /// Its file's size, bytes.
+    pub bytes: Vec<u64>,
+    /// Data packets it put on the network, retransmissions included.
+    pub sent: Vec<u64>,
+    pub retransmitted: Vec<u64>,
+    /// The most connections open at once during the run.
+    pub most_open: u64,
+}
+
+impl Connections {
+    /// No connections yet, in a run of `flows` flows and `ports` ports.
+    pub fn new(flows: usize, ports: usize) -> Connections {
+        Connections { first: flows, first_own_port: ports, ..Default::default() }
+    }
+
+    #[inline]
+    pub fn is_connection(&self, f: FlowId) -> bool {
+        f.idx() >= self.first
+    }
+
+    #[inline]
+    fn slot(&mut self, f: FlowId) -> &mut Slot {
+        &mut self.slots[f.idx() - self.first]
+    }
+
+    /// Whether the sender of ends `f` still takes calls (a finished connection's does not).
+    #[inline]
+    pub fn listening(&self, f: FlowId) -> bool {
+        !self.is_connection(f) || !self.slots[f.idx() - self.first].done
+    }
+}
+
+impl Simulation {
+    /// Flow `f` starts: its first connection arrives after an exponential gap.
+    pub(super) fn schedule_arrival(&mut self, f: FlowId, arrivals: f64) {
+        let flow = &mut self.flows[f.idx()];
+        let gap = Time::from_secs_f64(exponential(1.0 / arrivals, &mut flow.rng));
+        let at = self.now + gap;
+        if at < self.scenario.run.duration && !flow.stopped {
+            self.events.push(at, Event::Arrival(f));
+        }
+    }
+
+    /// A connection of flow `f` arrives: it takes a free slot (or a new one), starts its sender,
+    /// and the next arrival is scheduled.
+    pub(super) fn arrival(&mut self, f: FlowId) {
+        let App::Files { arrivals, packets } = self.scenario.flows[f.idx()].app else { return };
+        if self.flows[f.idx()].stopped {
+            return;
+        }
+        if self.connections.open >= MAX_OPEN_CONNECTIONS {
+            let name = &self.scenario.flows[f.idx()].name;
+            self.failure = Some(format!(
+                "{MAX_OPEN_CONNECTIONS} connections of `{name}` were open at once at {}: the network carries \
+                 far less than the load offered (fairsim's limit, see \"Limits\" in docs/scenario-format.md)",
+                self.now
+            ));
+            self.done = true;
+            return;
+        }
+        let name = format!("{}#{}", self.scenario.flows[f.idx()].name, self.connections.arrived);
+        self.connections.arrived += 1;
+        let mut ends = match super::build::flow_state(&self.scenario, &self.pair, self.seed, f, &name) {
+            Ok((ends, _)) => ends,
+            Err(e) => {
+                // validation built this flow's sender once, so this cannot fail
+                self.failure = Some(e.to_string());
+                self.done = true;
+                return;
+            }
+        };
+        let c = self.take_slot(f);
+        let own_line = self.connections.slot(c).own_line;
+        ends.ends.conn = c;
+        ends.trace = None;
+        ends.start = self.now;
+        ends.file_packets = Some(packets);
+        ends.app_limit = packets;
+        if let Some(line) = own_line {
+            ends.data_route[0] = line;
+        }
+        let t = &mut self.connections.transfers;
+        let row = t.flow.len();
+        t.flow.push(f.0);
+        t.arrival_s.push(self.now.as_secs_f64());
+        t.finish_s.push(None);
+        t.bytes.push(packets * self.scenario.flows[f.idx()].packet_size as u64);
+        t.sent.push(0);
+        t.retransmitted.push(0);
+        *self.connections.slot(c) = Slot { row, in_network: 0, done: false, own_line };
+        if c.idx() == self.flows.len() {
+            self.flows.push(ends);
+        } else {
+            self.flows[c.idx()] = ends;
+        }
+        self.connections.open += 1;
+        self.connections.transfers.most_open = self.connections.transfers.most_open.max(self.connections.open as u64);
+        self.with_sender(c, |s, ctx| s.on_start(ctx));
+        self.schedule_arrival(f, arrivals);
+    }
+
+    /// A free slot for a connection of `f` (the ends of a slot's previous connection are
+    /// replaced by the caller; their counts went to their flow on release); or a new slot past
+    /// the last, with its own access line if `f` starts on a host's line.
+    fn take_slot(&mut self, f: FlowId) -> FlowId {
+        if let Some(k) = self.connections.free.pop() {
+            return FlowId::from_idx(self.connections.first + k as usize);
+        }
+        let c = FlowId::from_idx(self.flows.len());
+        let first = self.scenario.flows[f.idx()].data_route[0];
+        let own_line = self.scenario.ports[first.idx()].host.then(|| self.own_line(first, c));
+        self.connections.slots.push(Slot { row: 0, in_network: 0, done: true, own_line });
+        c
+    }
+
+    /// A copy of access line `of` for connection `c` alone: same rate and delay, a FIFO
+    /// without limit (a host's own line is never where packets are lost).
+    fn own_line(&mut self, of: PortId, c: FlowId) -> PortId {
+        let spec = &self.scenario.ports[of.idx()];
+        let info = PortInfo {
+            buffer: BufferLimit::Unlimited,
+            rate: spec.rate,
+            flows: self.scenario.flow_meta.clone(),
+            crossing: vec![],
+        };
+        let (qdisc, _) = crate::qdisc::find("fcfs")
+            .expect("fcfs is registered")
+            .build(&Params::new(), &info)
+            .expect("fcfs builds without parameters");
+        let name = format!("{}#{}", spec.name, c.idx() - self.connections.first);
+        self.ports.push(Port::new(PortSetup {
+            rng: crate::rng::stream(self.seed, &format!("port:{name}")),
+            name,
+            rate: spec.rate,
+            delay: spec.delay,
+            buffer_includes_line: false,
+            qdisc,
+            fluid: false,
+            traced: false,
+        }));
+        PortId::from_idx(self.ports.len() - 1)
+    }
+
+    /// Connection `c` put a packet on the network.
+    #[inline]
+    pub(super) fn connection_sent(&mut self, c: FlowId) {
+        if self.connections.is_connection(c) {
+            self.connections.slot(c).in_network += 1;
+        }
+    }
+
+    /// A packet of connection `c` left the network (delivered, or dropped).
+    #[inline]
+    pub(super) fn connection_left(&mut self, c: FlowId) {
+        if self.connections.is_connection(c) {
+            let slot = self.connections.slot(c);
+            slot.in_network -= 1;
+            if slot.done && slot.in_network == 0 {
+                self.release(c);
+            }
+        }
+    }
+
+    /// Connection `c` may just have had its file acknowledged: its transfer ends, its timers stop.
+    pub(super) fn connection_check_done(&mut self, c: FlowId) {
+        let ends = &mut self.flows[c.idx()];
+        let Some(finish) = ends.completed_at else { return };
+        for t in &mut ends.timers {
+            t.cancel();
+        }
+        let (sent, retransmitted) = (ends.counters.sent, ends.counters.retransmitted);
+        let slot = self.connections.slot(c);
+        if slot.done {
+            return;
+        }
+        slot.done = true;
+        let row = slot.row;
+        let t = &mut self.connections.transfers;
+        t.finish_s[row] = Some(finish.as_secs_f64());
+        t.sent[row] += sent;
+        t.retransmitted[row] += retransmitted;
+        self.connections.open -= 1;
+        if self.connections.slot(c).in_network == 0 {
+            self.release(c);
+        }
+    }
+
+    /// Connection `c` is done and gone from the network: its counts go to its flow, its slot to
+    /// the next arrival.
+    fn release(&mut self, c: FlowId) {
+        self.fold_into_flow(c);
+        self.connections.free.push((c.idx() - self.connections.first) as u32);
+    }
+
+    /// Adds what connection `c` counted since it last did to its flow's counters.
+    fn fold_into_flow(&mut self, c: FlowId) {
+        let counts = std::mem::take(&mut self.flows[c.idx()].counters);
+        let flow = self.flows[c.idx()].ends.id;
+        self.flows[flow.idx()].counters.merge(&counts);
+    }
+
+    /// Before an interval closes: every open connection's counts go to its flow.
+    pub(super) fn fold_connections(&mut self) {
+        for i in self.connections.first..self.flows.len() {
+            let c = FlowId::from_idx(i);
+            if !self.connections.slot(c).done {
+                // a transfer's packet counts are taken when it ends, so they are kept here
+                let sent = (self.flows[i].counters.sent, self.flows[i].counters.retransmitted);
+                let row = self.connections.slot(c).row;
+                self.connections.transfers.sent[row] += sent.0;
+                self.connections.transfers.retransmitted[row] += sent.1;
+            }
+            self.fold_into_flow(c);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,90 @@
+//! Files: an open population of file transfers. Connections arrive as a Poisson process of
+//! `arrivals` per second; each sends one file of `size` bytes over its own instance of the
+//! flow's transport, from the flow's source to its destination, and is gone once the ACK of
+//! its last packet is back (Kim & Farber 1994 §4.1.3: "connection arrivals are Poisson with
+//! rate λ", every file of a run the same size).
+//!
+//! Choices the paper leaves open, made here (docs/workloads.md):
+//! - each connection has its own copy of the flow's first link when that link is a host's
+//!   access line (the paper's sources are never the bottleneck and never share an interface);
+//! - the flow's `stop` ends the arrivals; connections already open run to their end;
+//! - disciplines see every connection of the flow as the flow (one conversation), as they see
+//!   the packets of any one flow.
+
+use super::{AppDeclaration, AppInfo};
+use crate::component::{About, Declaration};
+use crate::params::ParamError;
+use crate::traffic::App;
+use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct FilesConfig {
+    /// Connections arriving per second (the Poisson rate λ).
+    pub arrivals: Option<f64>,
+    /// Each file's size, sent in packets of the flow's `packet_size` (the last one full too).
+    pub size: Option<Bytes>,
+}
+
+fn build(c: &FilesConfig, flow: &AppInfo) -> Result<App, ParamError> {
+    let arrivals = match c.arrivals {
+        Some(a) if a > 0.0 && a.is_finite() && 1.0 / a >= 1e-9 => a,
+        Some(a) => {
+            return Err(ParamError::at(
+                "arrivals",
+                format!("{a} is not a rate of arrivals per second above 0 and below 1e9"),
+            ))
+        }
+        None => return Err(ParamError::at("arrivals", "app `files` needs `arrivals`, connections per second")),
+    };
+    let size = c.size.filter(|s| s.0 > 0);
+    let size =
+        size.ok_or_else(|| ParamError::at("size", "app `files` needs `size`, each file's size, larger than 0B"))?;
+    Ok(App::Files { arrivals, packets: size.0.div_ceil(flow.packet_size as u64).max(1) })
+}
+
+pub static DECLARATION: AppDeclaration<FilesConfig> = Declaration {
+    about: About {
+        name: "files",
+        summary: "open population: connections arrive as a Poisson process (`arrivals` per second), each sends one `size`-byte file",
+        reference: "Kim & Farber 1994 §4.1.3",
+    },
+    defaults: || (FilesConfig::default(),),
+    build: |(c,), flow| Ok(Box::new(build(c, flow)?)),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Params;
+    use crate::units::Rate;
+
+    fn files(params: &str) -> Result<App, ParamError> {
+        let info = AppInfo { packet_size: 500, first_hop: Some(Rate(150_000_000)) };
+        super::super::find("files").unwrap().build(&params.parse::<Params>().unwrap(), &info).map(|(a, _)| *a)
+    }
+
+    #[test]
+    fn a_file_is_counted_in_packets_of_the_flow() {
+        // the paper's three sizes at 500-byte packets: 20, 200 and 2000 packets (spec §4.5)
+        for (size, packets) in [("10KB", 20), ("100KB", 200), ("1MB", 2000), ("1001B", 3)] {
+            let app = files(&format!("arrivals = 900.0\nsize = \"{size}\"")).unwrap();
+            assert_eq!(app, App::Files { arrivals: 900.0, packets });
+        }
+    }
+
+    #[test]
+    fn arrivals_and_size_are_required_and_positive() {
+        for (params, field) in [
+            ("size = \"10KB\"", "arrivals"),
+            ("arrivals = 0.0\nsize = \"10KB\"", "arrivals"),
+            ("arrivals = -3.0\nsize = \"10KB\"", "arrivals"),
+            ("arrivals = 10.0", "size"),
+            ("arrivals = 10.0\nsize = \"0B\"", "size"),
+        ] {
+            let e = files(params).unwrap_err();
+            assert_eq!(e.path, vec![field.to_string()], "{params}: {e:?}");
+        }
+    }
+}
