@@ -37,10 +37,14 @@ pub struct RunReport {
     pub traces: Vec<Trace>,
     pub flow_intervals: Vec<FlowInterval>,
     pub queue_intervals: Vec<QueueInterval>,
-    /// Every transfer of the open-population flows (`app = "files"`), as columns; absent when
-    /// the scenario has none.
+    /// The metrics of each open-population flow's transfers (`app = "files"`); absent when the
+    /// scenario has none.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub transfers: Option<crate::engine::Transfers>,
+    pub transfer_summary: Option<Vec<crate::stats::transfers::TransferSummary>>,
+    /// Every transfer of the open-population flows, as columns; absent when the scenario has
+    /// none or `[run] transfer_rows = false`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transfers: Option<crate::stats::transfers::Transfers>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -347,12 +351,32 @@ impl Simulation {
             traces: self.traces(),
             flow_intervals,
             queue_intervals,
-            transfers: sc
-                .flows
-                .iter()
-                .any(|f| matches!(f.app, crate::traffic::App::Files { .. }))
-                .then(|| self.transfers().clone()),
+            transfer_summary: self.transfer_summary(),
+            transfers: (sc.run.transfer_rows && self.has_transfers()).then(|| self.transfers().clone()),
         }
+    }
+
+    fn has_transfers(&self) -> bool {
+        self.scenario().flows.iter().any(|f| matches!(f.app, crate::traffic::App::Files { .. }))
+    }
+
+    /// Each `files` flow's transfers arriving after the warm-up and before its arrivals stop.
+    fn transfer_summary(&self) -> Option<Vec<crate::stats::transfers::TransferSummary>> {
+        let run = &self.scenario().run;
+        let since = run.warmup.as_secs_f64();
+        let summaries = self
+            .scenario()
+            .flows
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| matches!(f.app, crate::traffic::App::Files { .. }));
+        let summaries: Vec<_> = summaries
+            .map(|(i, f)| {
+                let until = f.stop.unwrap_or(run.duration).min(self.now()).as_secs_f64();
+                crate::stats::transfers::summarize(self.transfers(), i as u32, &f.name, since, until)
+            })
+            .collect();
+        (!summaries.is_empty()).then_some(summaries)
     }
 
     fn traces(&self) -> Vec<Trace> {

@@ -38,6 +38,12 @@ class Sweep:
     overrides: Callable[[float], dict[str, Any]]
     #: The pairs run at one value (all of the scenario's if `None`).
     pairs: Callable[[float], list[str]] | None = None
+    #: The overrides for one value in `--quick` mode, if not `overrides` (shorter runs whose
+    #: length depends on the value, such as a fixed number of arrivals).
+    quick_overrides: Callable[[float], dict[str, Any]] | None = None
+
+    def overrides_at(self, x: float, quick: bool) -> dict[str, Any]:
+        return (self.quick_overrides if quick and self.quick_overrides else self.overrides)(x)
 
 
 @dataclass(frozen=True)
@@ -179,7 +185,7 @@ def run_paper(
             sc = loaded[exp.id].scenario
             pairs = sc.pairs
             if x is not None:
-                sc = sc.with_overrides(exp.sweep.overrides(x))
+                sc = sc.with_overrides(exp.sweep.overrides_at(x, quick))
                 if exp.sweep.pairs:
                     pairs = exp.sweep.pairs(x)
             first = len(tasks)

@@ -16,9 +16,9 @@ use crate::net::{FlowId, PortId};
 use crate::node::{Port, PortSetup};
 use crate::params::Params;
 use crate::qdisc::PortInfo;
+use crate::stats::transfers::Transfers;
 use crate::traffic::{exponential, App};
 use crate::units::{BufferLimit, Time};
-use serde::Serialize;
 
 /// The connections of a run: their slots past the scenario's flows, and their transfers.
 #[derive(Default)]
@@ -44,24 +44,6 @@ struct Slot {
     done: bool,
     /// Its own copy of the flow's access line, if the flow starts on one.
     own_line: Option<PortId>,
-}
-
-/// One row per transfer, as columns (the run's report carries them as they are).
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Transfers {
-    /// The flow (by index among the scenario's flows) of each transfer.
-    pub flow: Vec<u32>,
-    /// When it arrived, seconds.
-    pub arrival_s: Vec<f64>,
-    /// When the ACK of its last packet reached the source, seconds; `None` if the run ended first.
-    pub finish_s: Vec<Option<f64>>,
-    /// Its file's size, bytes.
-    pub bytes: Vec<u64>,
-    /// Data packets it put on the network, retransmissions included.
-    pub sent: Vec<u64>,
-    pub retransmitted: Vec<u64>,
-    /// The most connections open at once during the run.
-    pub most_open: u64,
 }
 
 impl Connections {

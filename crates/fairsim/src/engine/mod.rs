@@ -15,5 +15,4 @@ pub mod event;
 mod intervals;
 mod sim;
 
-pub use connections::Transfers;
 pub use sim::Simulation;

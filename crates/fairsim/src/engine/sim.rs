@@ -314,7 +314,7 @@ impl Simulation {
         &self.flows[..self.connections.first]
     }
     /// Every transfer of the open-population flows.
-    pub fn transfers(&self) -> &super::Transfers {
+    pub fn transfers(&self) -> &crate::stats::transfers::Transfers {
         &self.connections.transfers
     }
     /// The discipline of each port, as resolved (kind and every parameter).

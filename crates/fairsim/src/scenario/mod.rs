@@ -91,6 +91,8 @@ pub struct RunSpec {
     /// Timeouts and timed applications' instants are late by a uniform draw from
     /// [0, clock_jitter) (`node::HostClock`); zero keeps every host's clock exact.
     pub clock_jitter: Time,
+    /// Whether the results list every transfer of the `files` flows, or only their summary.
+    pub transfer_rows: bool,
 }
 
 #[derive(Debug, Clone)]

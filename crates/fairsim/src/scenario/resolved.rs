@@ -77,6 +77,9 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
     run.insert("trace".into(), Value::Array(sc.run.trace.iter().map(|f| s(&sc.flows[f.idx()].name)).collect()));
     run.insert("trace_queues".into(), ports(&sc.run.trace_queues));
     run.insert("clock_jitter".into(), s(sc.run.clock_jitter));
+    if !sc.run.transfer_rows {
+        run.insert("transfer_rows".into(), Value::Boolean(false));
+    }
     doc.insert("run".into(), Value::Table(run));
     doc.insert("nodes".into(), Value::Array(sc.nodes.iter().map(s).collect()));
 

@@ -81,6 +81,9 @@ pub struct RawRun {
     /// Every host timeout and every instant of a timed application fires late by a uniform
     /// draw from [0, clock_jitter), for each seed: a host's clock noise, which breaks phase locks.
     pub clock_jitter: Option<Time>,
+    /// One row per transfer of the `files` flows in the results (default true); false keeps
+    /// only their summary (long load sweeps).
+    pub transfer_rows: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -4,6 +4,7 @@ pub mod counters;
 pub mod fairness;
 pub mod fluid;
 pub mod summary;
+pub mod transfers;
 
 pub use counters::{FlowCounters, PortCounters, PortStats};
 pub use summary::Summary;

@@ -153,7 +153,9 @@ impl Sender for Blt {
             }
             ctx.set_timeout(RETRANSMIT, ctx.now + self.rto.timeout(&self.rto_cfg));
         } else if ack.seq == self.una && ack.echo_sent_at >= self.restarted && ack.echo_seq > ack.seq {
-            // a hole at `una`, shown by a packet of the current burst beyond it
+            // a hole at `una`, shown by a packet of the current burst beyond it (counted as
+            // a fast retransmit: a restart on a duplicate ACK)
+            ctx.count(super::Event::FastRetransmit);
             self.burst_from(ack.seq, ctx);
         }
     }
@@ -162,6 +164,7 @@ impl Sender for Blt {
         if timer == PACE {
             self.send_next(ctx);
         } else if self.una < ctx.app_limit {
+            ctx.count(super::Event::Timeout);
             self.rto.back_off();
             self.burst_from(self.una, ctx);
         }
