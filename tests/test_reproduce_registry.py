@@ -36,7 +36,7 @@ def test_a_claim_declared_twice_is_listed_twice_so_duplicates_show():
 
 
 def test_the_bundled_papers_are_found_oldest_first():
-    assert list(reproduce.papers()) == ["dks89", "keshav91", "csfq98", "hasegawa01"]
+    assert list(reproduce.papers()) == ["dks89", "keshav91", "blt94", "csfq98", "hasegawa01"]
 
 
 def test_a_new_package_is_a_new_paper_without_any_list_edited(tmp_path, monkeypatch):
@@ -54,10 +54,10 @@ def test_a_new_package_is_a_new_paper_without_any_list_edited(tmp_path, monkeypa
     finally:
         for name in ("zz_newpaper", "not_a_paper"):
             sys.modules.pop(f"{reproductions.__name__}.{name}", None)
-    assert found == ["zz_newpaper", "dks89", "keshav91", "csfq98", "hasegawa01"]  # ordered by year
+    assert found == ["zz_newpaper", "dks89", "keshav91", "blt94", "csfq98", "hasegawa01"]  # ordered by year
 
 
-@pytest.mark.parametrize("paper", ["dks89", "keshav91", "csfq98", "hasegawa01"])
+@pytest.mark.parametrize("paper", ["dks89", "keshav91", "blt94", "csfq98", "hasegawa01"])
 def test_every_paper_package_has_the_same_files(paper):
     base = f"{reproductions.__name__}.{paper}"
     for part in ("experiments", "claims", "figures"):

@@ -16,7 +16,19 @@ from pathlib import Path
 
 from fairsim.results import Results
 
-TABLES = ("flows", "intervals", "queues", "queue_intervals", "fairness", "fluid", "traces")
+TABLES = (
+    "flows",
+    "intervals",
+    "queues",
+    "queue_intervals",
+    "fairness",
+    "fluid",
+    "traces",
+    "transfers",
+    "transfer_summary",
+)
+#: Tables written only when they have rows.
+OPTIONAL = ("fluid", "traces", "transfers", "transfer_summary")
 
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
@@ -61,7 +73,7 @@ def write_results(results: Results, out: str | Path, fmt: str = "csv") -> list[P
 
     for table in TABLES:
         df = getattr(results, table)
-        if table in ("fluid", "traces") and df.empty:
+        if table in OPTIONAL and df.empty:
             continue
         if fmt == "parquet":
             put(f"{table}.parquet", lambda p, df=df: df.to_parquet(p, index=False))

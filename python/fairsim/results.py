@@ -123,8 +123,14 @@ def _derive_queue_intervals(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
+def transfer_summary_rows(r: dict) -> list[dict]:
+    """One row per open-population flow of run report `r` (the engine's transfer summary)."""
+    return [{"pair": r["pair"], "seed": r["seed"], **s} for s in r.get("transfer_summary") or []]
+
+
 #: Table -> (its rows from one run's report, the columns computed over the whole frame).
 TABLES = {
+    "transfer_summary": (transfer_summary_rows, None),
     "flows": (flow_rows, None),
     "queues": (queue_rows, None),
     "intervals": (interval_rows, _derive_intervals),
@@ -143,7 +149,9 @@ class Results:
     """The results of running a scenario under one or more pairs and seeds.
 
     DataFrames (one row per pair, seed and flow/queue/interval):
-    ``flows``, ``intervals``, ``queues``, ``queue_intervals``, ``fairness``, ``fluid``.
+    ``flows``, ``intervals``, ``queues``, ``queue_intervals``, ``fairness``, ``fluid``; for
+    open-population flows (`app = "files"`) ``transfers`` (one row per transfer) and
+    ``transfer_summary`` (R, Θ, power, fairness per run and flow).
     ``summary()`` is the table ``fairsim run`` prints; ``to_json()`` the document ``--json`` prints.
     """
 
@@ -229,6 +237,23 @@ class Results:
         ]
         columns = ["pair", "seed", "source", "name", "series", "t_s", "value"]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+
+    @cached_property
+    def transfers(self) -> pd.DataFrame:
+        """One row per transfer of the open-population flows: pair, seed, flow, arrival_s,
+        finish_s (NaN if unfinished), response_s, bytes, sent, retransmitted."""
+        from fairsim.transfers import transfer_frame
+
+        return transfer_frame(self.runs)
+
+    @cached_property
+    def transfer_summary(self) -> pd.DataFrame:
+        """Per run and open-population flow: arrivals, finished, unfinished, arrival_rate,
+        response_s (R), elapsed_s (T), throughput_bps (Θ, bytes/s), power (Θ/R, bytes/s²),
+        jain, outstanding (N = λR), over the transfers arriving after the warm-up."""
+        from fairsim.transfers import summary_frame
+
+        return summary_frame(self.runs)
 
     def plot_traces(self, series: str = "cwnd", names=None, ax=None):
         """Step plot of a recorded series (e.g. `cwnd`, `rate_estimate`, `queue`) per pair and name."""

@@ -150,6 +150,10 @@ pub struct Declaration<P, Ctx: ?Sized, Out: ?Sized> {
     pub build: fn(&mut P, &Ctx) -> Result<Box<Out>, ParamError>,
 }
 
+/// A component's parameters read once, building one component per call: the transports of an
+/// open population's connections, one per arrival, without reading a table each time.
+pub type Builder<Ctx, Out> = Box<dyn Fn(&Ctx) -> Result<Box<Out>, ParamError> + Send + Sync>;
+
 /// A declaration as registries hold it, its configuration's type erased.
 pub trait Kind<Ctx: ?Sized, Out: ?Sized>: Sync {
     fn about(&self) -> About;
@@ -157,6 +161,11 @@ pub trait Kind<Ctx: ?Sized, Out: ?Sized>: Sync {
     /// Builds the component from a scenario's parameters; returns it with every parameter
     /// resolved.
     fn build(&self, params: &Params, ctx: &Ctx) -> Result<(Box<Out>, Params), ParamError>;
+    /// Reads the parameters once; the builder returned builds from them.
+    fn builder(&self, params: &Params) -> Result<Builder<Ctx, Out>, ParamError>
+    where
+        Ctx: 'static,
+        Out: 'static;
 }
 
 impl<P: Parts, Ctx: ?Sized, Out: ?Sized> Kind<Ctx, Out> for Declaration<P, Ctx, Out> {
@@ -172,6 +181,16 @@ impl<P: Parts, Ctx: ?Sized, Out: ?Sized> Kind<Ctx, Out> for Declaration<P, Ctx, 
         let mut config = P::parse(&(self.defaults)(), params)?;
         let built = (self.build)(&mut config, ctx)?;
         Ok((built, config.resolved()))
+    }
+
+    fn builder(&self, params: &Params) -> Result<Builder<Ctx, Out>, ParamError>
+    where
+        Ctx: 'static,
+        Out: 'static,
+    {
+        let config = P::parse(&(self.defaults)(), params)?;
+        let build = self.build;
+        Ok(Box::new(move |ctx: &Ctx| build(&mut config.clone(), ctx)))
     }
 }
 

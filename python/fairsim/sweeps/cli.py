@@ -57,7 +57,7 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
     "--record",
     "tables",
     multiple=True,
-    type=click.Choice(["queues", "intervals", "queue_intervals"]),
+    type=click.Choice(["queues", "intervals", "queue_intervals", "transfer_summary"]),
     help="Record this table too (runs and flows always; repeatable).",
 )
 @click.option(

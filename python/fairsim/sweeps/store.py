@@ -34,7 +34,7 @@ MANIFEST = "manifest.json"
 PLAN = "plan.parquet"
 #: The tables a sweep can record besides `runs` (`flows` always; `reports`, the runs' whole
 #: reports as JSON, for reproductions).
-TABLES = ("flows", "queues", "intervals", "queue_intervals")
+TABLES = ("flows", "queues", "intervals", "queue_intervals", "transfer_summary")
 #: Schema of the manifest (docs/sweeps.md).
 SCHEMA = "fairsim.sweep/1"
 

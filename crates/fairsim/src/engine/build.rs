@@ -6,6 +6,7 @@ use crate::node::{FlowEnds, FlowState, HostClock, Port, PortSetup};
 use crate::rng;
 use crate::scenario::{Component, PairSpec, Problem, Scenario};
 use crate::traffic::{App, TimedSource};
+use crate::transport::Sender;
 use crate::units::Time;
 
 fn built<T>(scenario: &Scenario, r: std::result::Result<T, Problem>) -> Result<T> {
@@ -65,10 +66,21 @@ pub(super) fn flow_state(
     id: FlowId,
     name: &str,
 ) -> Result<(FlowState, Option<Component>)> {
-    let spec = &scenario.flows[id.idx()];
     let sender = built(scenario, scenario.build_sender(id, pair, seed))?;
     let (sender, resolved) = sender.map(|(s, c)| (Some(s), Some(c))).unwrap_or((None, None));
-    let flow = FlowState {
+    Ok((ends(scenario, seed, id, name, sender), resolved))
+}
+
+/// The ends of flow `id` with `sender`, their random streams named after `name`.
+pub(super) fn ends(
+    scenario: &Scenario,
+    seed: u64,
+    id: FlowId,
+    name: &str,
+    sender: Option<Box<dyn Sender>>,
+) -> FlowState {
+    let spec = &scenario.flows[id.idx()];
+    FlowState {
         ends: FlowEnds {
             id,
             conn: id,
@@ -100,6 +112,5 @@ pub(super) fn flow_state(
         trace: scenario.run.trace.contains(&id).then(Vec::new),
         start: Time::ZERO,
         drawn_packets: None,
-    };
-    Ok((flow, resolved))
+    }
 }

@@ -11,6 +11,7 @@
 
 use super::event::Event;
 use super::sim::Simulation;
+
 use crate::limits::MAX_OPEN_CONNECTIONS;
 use crate::net::{FlowId, PortId};
 use crate::node::{Port, PortSetup};
@@ -18,6 +19,7 @@ use crate::params::Params;
 use crate::qdisc::PortInfo;
 use crate::stats::transfers::Transfers;
 use crate::traffic::{exponential, App};
+use crate::transport::{Sender, SenderBuilder};
 use crate::units::{BufferLimit, Time};
 
 /// The connections of a run: their slots past the scenario's flows, and their transfers.
@@ -32,6 +34,8 @@ pub struct Connections {
     open: usize,
     /// Arrivals so far, which name each connection's random streams.
     arrived: u64,
+    /// Each open-population flow's senders, its transport's parameters read once.
+    makers: Vec<Option<SenderBuilder>>,
     pub transfers: Transfers,
 }
 
@@ -99,15 +103,16 @@ impl Simulation {
         }
         let name = format!("{}#{}", self.scenario.flows[f.idx()].name, self.connections.arrived);
         self.connections.arrived += 1;
-        let mut ends = match super::build::flow_state(&self.scenario, &self.pair, self.seed, f, &name) {
-            Ok((ends, _)) => ends,
+        let sender = match self.new_sender(f) {
+            Ok(sender) => sender,
             Err(e) => {
                 // validation built this flow's sender once, so this cannot fail
-                self.failure = Some(e.to_string());
+                self.failure = Some(e);
                 self.done = true;
                 return;
             }
         };
+        let mut ends = super::build::ends(&self.scenario, self.seed, f, &name, sender);
         let c = self.take_slot(f);
         let own_line = self.connections.slot(c).own_line;
         ends.ends.conn = c;
@@ -136,6 +141,21 @@ impl Simulation {
         self.connections.transfers.most_open = self.connections.transfers.most_open.max(self.connections.open as u64);
         self.with_sender(c, |s, ctx| s.on_start(ctx));
         self.schedule_arrival(f, arrivals);
+    }
+
+    /// A fresh sender for a connection of flow `f`, from the flow's transport read once.
+    fn new_sender(&mut self, f: FlowId) -> Result<Option<Box<dyn Sender>>, String> {
+        let makers = &mut self.connections.makers;
+        if makers.len() <= f.idx() {
+            makers.resize_with(f.idx() + 1, || None);
+        }
+        if makers[f.idx()].is_none() {
+            let made = self.scenario.sender_builder(f, &self.pair, self.seed).map_err(|p| p.message)?;
+            let Some(maker) = made else { return Ok(None) };
+            makers[f.idx()] = Some(maker);
+        }
+        let (build, info) = makers[f.idx()].as_ref().expect("made above");
+        build(info).map(Some).map_err(|e| e.message)
     }
 
     /// A free slot for a connection of `f` (the ends of a slot's previous connection are

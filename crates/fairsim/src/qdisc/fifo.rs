@@ -41,7 +41,7 @@ impl Fifo {
         self.bytes
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Packet> {
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Packet> + ExactSizeIterator {
         self.packets.iter()
     }
 

@@ -22,6 +22,12 @@
 //! pushed out (no preemption); a buffer in bytes pushes out as many packets as the arrival needs
 //! (with the paper's fixed 500-byte packets, one); "ACK packets cannot be dropped at the
 //! switches": with `keep_acks` (default true) an ACK is queued even beyond the buffer.
+//!
+//! Cost: the queued data packets are counted per priority, so whether any queued packet is less
+//! important than an arrival, and which priority the least important has, is known without
+//! looking at the queue; the victim is then searched from the tail, where the paper's rule
+//! looks and where a BLT burst's least important packets are. With one priority (TCP,
+//! Bully-Tyrant) nothing is searched: push-out is drop-tail at drop-tail's cost.
 
 use super::fifo::Fifo;
 use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
@@ -63,6 +69,10 @@ pub struct Pushout {
     victim: Victim,
     keep_acks: bool,
     pushed_out: u64,
+    /// Queued data packets of each priority.
+    at_level: [u32; 256],
+    /// At least the largest priority of a queued data packet (`victim_for` makes it exact).
+    lowest: u8,
 }
 
 impl Pushout {
@@ -73,18 +83,48 @@ impl Pushout {
             victim: cfg.victim,
             keep_acks: cfg.keep_acks,
             pushed_out: 0,
+            at_level: [0; 256],
+            lowest: 0,
         }
     }
 
     /// The index of the packet `pkt` would push out, if any is less important.
-    fn victim_for(&self, pkt: &Packet) -> Option<usize> {
-        let candidates =
-            self.queue.iter().enumerate().filter(|(_, q)| q.kind == PacketKind::Data && q.priority > pkt.priority);
-        match self.victim {
-            Victim::TailMost => candidates.map(|(i, _)| i).last(),
-            // the largest priority, the one nearest the tail among equals
-            Victim::Lowest => candidates.max_by_key(|&(i, q)| (q.priority, i)).map(|(i, _)| i),
+    fn victim_for(&mut self, pkt: &Packet) -> Option<usize> {
+        while self.lowest > 0 && self.at_level[self.lowest as usize] == 0 {
+            self.lowest -= 1;
         }
+        if self.lowest <= pkt.priority {
+            return None; // no queued data packet is less important
+        }
+        let wanted = |q: &Packet| {
+            q.kind == PacketKind::Data
+                && match self.victim {
+                    Victim::TailMost => q.priority > pkt.priority,
+                    // the largest priority, the one nearest the tail among equals
+                    Victim::Lowest => q.priority == self.lowest,
+                }
+        };
+        let from_tail = self.queue.iter().rev().position(wanted)?;
+        Some(self.queue.len() - 1 - from_tail)
+    }
+
+    fn counted_in(&mut self, pkt: &Packet) {
+        if pkt.kind == PacketKind::Data {
+            self.at_level[pkt.priority as usize] += 1;
+            self.lowest = self.lowest.max(pkt.priority);
+        }
+    }
+
+    /// `lowest` stays where it was: an upper bound, made exact only when a full buffer needs it.
+    fn counted_out(&mut self, pkt: &Packet) {
+        if pkt.kind == PacketKind::Data {
+            self.at_level[pkt.priority as usize] -= 1;
+        }
+    }
+
+    fn push(&mut self, pkt: Packet) {
+        self.counted_in(&pkt);
+        self.queue.push(pkt);
     }
 }
 
@@ -94,7 +134,7 @@ impl Qdisc for Pushout {
         if (pkt.kind == PacketKind::Ack && self.keep_acks)
             || room.admits(self.queue.len(), self.queue.bytes(), pkt.size)
         {
-            self.queue.push(pkt);
+            self.push(pkt);
             return;
         }
         while !room.admits(self.queue.len(), self.queue.bytes(), pkt.size) {
@@ -102,14 +142,17 @@ impl Qdisc for Pushout {
                 return ctx.drop(pkt, DropReason::TailDrop);
             };
             let out = self.queue.remove(i).expect("a victim is a queued packet");
+            self.counted_out(&out);
             self.pushed_out += 1;
             ctx.drop(out, DropReason::PushOut);
         }
-        self.queue.push(pkt);
+        self.push(pkt);
     }
 
     fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
-        self.queue.pop()
+        let pkt = self.queue.pop()?;
+        self.counted_out(&pkt);
+        Some(pkt)
     }
 
     inspect_store!(queue);
@@ -189,6 +232,52 @@ mod tests {
         let (left, drops) = after(Victim::TailMost, &[0, 0, 0, 0, 0], 0);
         assert_eq!(left, vec![0; 5]);
         assert_eq!(drops, vec![(0, DropReason::TailDrop)]);
+    }
+
+    /// The paper's pseudo-code as written, on a plain list: the reference the counted queue is
+    /// checked against.
+    fn by_the_pseudo_code(victim: Victim, queue: &mut Vec<u8>, limit: usize, arriving: u8) -> Option<u8> {
+        if queue.len() < limit {
+            queue.push(arriving);
+            return None;
+        }
+        let candidates = queue.iter().enumerate().filter(|(_, &q)| q > arriving);
+        let j = match victim {
+            Victim::TailMost => candidates.map(|(i, _)| i).next_back(),
+            Victim::Lowest => candidates.max_by_key(|&(i, &q)| (q, i)).map(|(i, _)| i),
+        };
+        let Some(j) = j else { return Some(arriving) };
+        let out = queue.remove(j);
+        queue.push(arriving);
+        Some(out)
+    }
+
+    #[test]
+    fn the_counted_queue_does_what_the_pseudo_code_does() {
+        use rand::Rng;
+        let mut rng = crate::rng::stream(5, "pushout");
+        for victim in [Victim::TailMost, Victim::Lowest] {
+            let limit = 12;
+            let mut q =
+                Pushout::new(PushoutConfig { victim, keep_acks: true }, &port(BufferLimit::Packets(limit), &[(0, 1)]));
+            let mut reference = vec![];
+            for step in 0..20_000u64 {
+                if rng.random_bool(0.4) {
+                    let (got, _) = with_ctx(|ctx| q.dequeue(ctx));
+                    let want = (!reference.is_empty()).then(|| reference.remove(0));
+                    assert_eq!(got.map(|p| p.priority), want, "step {step}");
+                } else {
+                    let p: u8 = rng.random_range(0..8);
+                    let (_, drops) = with_ctx(|ctx| q.enqueue(Packet { priority: p, ..pkt(0, step, 500) }, ctx));
+                    let want = by_the_pseudo_code(victim, &mut reference, limit as usize, p);
+                    assert_eq!(drops.first().map(|(d, _)| d.priority), want, "step {step}");
+                }
+                let mut left = vec![];
+                q.for_each_packet(&mut |p| left.push(p.priority));
+                assert_eq!(left, reference, "step {step}");
+            }
+            assert!(q.pushed_out > 1000, "{victim:?}: the comparison pushed out ({})", q.pushed_out);
+        }
     }
 
     #[test]

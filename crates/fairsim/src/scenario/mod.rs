@@ -434,6 +434,21 @@ impl Scenario {
         Ok(Some((self.sender_from(spec, f, seed)?.0, spec.clone())))
     }
 
+    /// Senders for the connections of flow `f` under `pair` (an open population), the resolved
+    /// parameters read once, with what each is built for; `None` for an open-loop flow.
+    pub fn sender_builder(
+        &self,
+        f: FlowId,
+        pair: &PairSpec,
+        seed: u64,
+    ) -> Result<Option<transport::SenderBuilder>, Problem> {
+        let Some(spec) = &self.components(pair).transports[f.idx()] else { return Ok(None) };
+        let kind = Self::transport_kind(spec)?;
+        let info = self.flow_info(f, seed);
+        let builder = transport::builder(kind, &spec.params, &info).map_err(|e| Problem::from_param(&spec.path, e))?;
+        Ok(Some((builder, info)))
+    }
+
     /// Resolves every pair's components once (validation's last step): each is built, so a bad
     /// parameter is found on loading with its place in the file.
     pub(crate) fn configure(&self) -> Result<Vec<Configured>, Vec<Problem>> {

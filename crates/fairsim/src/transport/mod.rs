@@ -34,7 +34,7 @@ pub use packet_pair::{PacketPair, PacketPairConfig};
 pub use reliable::{AveragedReliability, Recovery, Reliable, TcpReliability};
 pub use vegas::{Vegas, VegasConfig};
 
-use crate::component::{Declaration, Kind};
+use crate::component::{Builder, Declaration, Kind};
 use crate::net::Packet;
 use crate::params::{Built, ParamError, Params};
 use crate::units::Time;
@@ -201,6 +201,19 @@ fn with_flow_window(params: &Params, flow: &FlowInfo) -> Result<Params, ParamErr
 /// Builds a sender of kind `kind` for `flow` from the scenario's `params`.
 pub fn build(kind: &TransportKind, params: &Params, flow: &FlowInfo) -> Built<dyn Sender> {
     kind.build(&with_flow_window(params, flow)?, flow)
+}
+
+/// A transport's senders with their parameters read once, and the flow they are built for.
+pub type SenderBuilder = (Builder<FlowInfo, dyn Sender>, FlowInfo);
+
+/// Senders of kind `kind` for `flow`, the scenario's `params` read once (an open population's
+/// connections, each with its own).
+pub fn builder(
+    kind: &TransportKind,
+    params: &Params,
+    flow: &FlowInfo,
+) -> Result<Builder<FlowInfo, dyn Sender>, ParamError> {
+    kind.builder(&with_flow_window(params, flow)?)
 }
 
 /// Every transport, in the order listings show them; each declares itself in its own file.

@@ -40,6 +40,6 @@ dropped; 2000 arrivals of 100 KB files a run (4000 of 10 KB, 400 of 1 MB), the f
 the arrival window a warm-up; offered loads of 5% to 95% of the bottleneck. The paper's λ grid is
 lost, so P_m is the largest power over ours; Θ is given both per run and the paper's
 pessimistic way (the longest of the three runs, its footnote 13). Which reading of each of the
-paper's 17 inconsistencies (spec §8) each experiment takes is in docs/reproductions.md.
+paper's inconsistencies each experiment takes is in docs/reproductions.md.
 """,
 )
