@@ -214,6 +214,13 @@ def test_a_run_over_its_time_limit_is_stopped_and_recorded(small_path, tmp_path)
     assert status == "timeout" and "time limit of 0.2 s" in error
 
 
+@pytest.mark.parametrize("limit", [0, -1.5, float("nan")])
+def test_a_time_limit_must_be_positive(small_path, tmp_path, limit):
+    with pytest.raises(SweepError, match="time_limit must be a number of seconds above 0"):
+        sweep(small_path, pairs="G/FCFS", time_limit=limit, out=tmp_path / "o", progress=False)
+    assert not (tmp_path / "o").exists(), "nothing written"
+
+
 def test_a_run_that_kills_its_process_fails_alone(small_path, tmp_path, monkeypatch):
     # the local pool forks: a patched worker function reaches the workers
     from fairsim.sweeps import executors

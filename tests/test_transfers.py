@@ -51,8 +51,8 @@ def test_without_transfer_rows_the_summary_stays():
 
 def test_a_run_writes_its_transfers_and_their_summary(tmp_path):
     sets = [f"--set={k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in TWO.items()]
-    cmd = [sys.executable, "-m", "fairsim.cli", "run", str(NETWORK), "--pair", "BT", "--out", str(tmp_path), *sets]
-    subprocess.run(cmd, check=True, capture_output=True)
+    run = [sys.executable, "-m", "fairsim.cli", "run", str(NETWORK), "--pair", "BT"]
+    subprocess.run([*run, "--out", str(tmp_path), *sets], check=True, capture_output=True)
     rows = pd.read_csv(tmp_path / "transfers.csv")
     assert list(rows["flow"]) == ["files", "files"] and (rows["bytes"] == 100_000).all()
     summary = pd.read_csv(tmp_path / "transfer_summary.csv")
@@ -60,9 +60,7 @@ def test_a_run_writes_its_transfers_and_their_summary(tmp_path):
 
 
 def test_a_scenario_without_open_population_flows_writes_no_transfer_tables(tmp_path):
-    subprocess.run(
-        [sys.executable, "-m", "fairsim.cli", "run", str(BUNDLED / "dks89" / "s1_underloaded.toml"), "--out", str(tmp_path)],
-        check=True,
-        capture_output=True,
-    )
+    scenario = BUNDLED / "dks89" / "s1_underloaded.toml"
+    run = [sys.executable, "-m", "fairsim.cli", "run", str(scenario), "--out", str(tmp_path)]
+    subprocess.run(run, check=True, capture_output=True)
     assert not (tmp_path / "transfers.csv").exists() and not (tmp_path / "transfer_summary.csv").exists()

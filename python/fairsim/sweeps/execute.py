@@ -51,11 +51,13 @@ def run_sweep(
     progress: bool | None = None,
 ) -> Summary:
     """Runs the plan's runs that `folder` does not hold yet, recording every outcome there."""
+    from fairsim.sweeps.spec import SweepError
+
     unknown = [t for t in tables if t not in TABLES]
     if unknown:
-        from fairsim.sweeps.spec import SweepError
-
         raise SweepError(f"no table `{unknown[0]}` (a sweep records {', '.join(TABLES)})")
+    if time_limit is not None and not time_limit > 0:
+        raise SweepError(f"time_limit must be a number of seconds above 0, not {time_limit!r}")
     started = time.monotonic()
     store = Store(folder, tables)
     store.write_manifest(manifest(plan))

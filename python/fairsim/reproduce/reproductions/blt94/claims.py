@@ -92,8 +92,12 @@ def ref_utilisation(ctx: Context):
         held,
         loads_lower=sum(lower),
         loads=len(lower),
-        BLT_at_half_load=next(b.utilisation for b in blt if b.load == 0.5) if any(b.load == 0.5 for b in blt) else math.nan,
-        TCP_at_half_load=next(t.utilisation for t in tcp if t.load == 0.5) if any(t.load == 0.5 for t in tcp) else math.nan,
+        BLT_at_half_load=next(b.utilisation for b in blt if b.load == 0.5)
+        if any(b.load == 0.5 for b in blt)
+        else math.nan,
+        TCP_at_half_load=next(t.utilisation for t in tcp if t.load == 0.5)
+        if any(t.load == 0.5 for t in tcp)
+        else math.nan,
     )
 
 
@@ -172,7 +176,9 @@ def scalability(ctx: Context):
     margin = [b - t for b, t in zip(d_blt, d_tcp, strict=True)]
     top = gaps(ctx, "gbit")[2]
     held = min(margin) >= 0.3 and abs(top - 1.23) <= 0.3
-    return verdict(held, **named(d_blt, "dBLT_"), **named(d_tcp, "dTCP_"), gap_at_1Gbps=top, ratio_at_1Gbps=10**top)
+    return verdict(
+        held, **named(d_blt, "dBLT_"), **named(d_tcp, "dTCP_"), gap_at_1Gbps=top, ratio_at_1Gbps=10**top
+    )
 
 
 @CLAIMS.claim(
@@ -248,7 +254,9 @@ def d18ms(ctx: Context):
 )
 def slow(ctx: Context):
     drop = {
-        s: float(np.mean([a - b for a, b in zip(log_pm(ctx, "d3ms", s), log_pm(ctx, "slow", s), strict=True)]))
+        s: float(
+            np.mean([a - b for a, b in zip(log_pm(ctx, "d3ms", s), log_pm(ctx, "slow", s), strict=True)])
+        )
         for s in ("BLT", "TCP")
     }
     g = gaps(ctx, "slow")
@@ -265,7 +273,9 @@ def slow(ctx: Context):
 )
 def file_1mb(ctx: Context):
     fall = {
-        s: float(np.mean([a - b for a, b in zip(log_pm(ctx, "ref", s), log_pm(ctx, "ref-1MB", s), strict=True)]))
+        s: float(
+            np.mean([a - b for a, b in zip(log_pm(ctx, "ref", s), log_pm(ctx, "ref-1MB", s), strict=True)])
+        )
         for s in ("BLT", "TCP")
     }
     g_ref, g_gbit = float(np.mean(gaps(ctx, "ref-1MB"))), float(np.mean(gaps(ctx, "gbit-1MB")))
@@ -372,7 +382,9 @@ def fairness_load(ctx: Context):
 def headline(ctx: Context):
     all_gaps = [g for config in ("ref", "gbit", "d3ms", "d1.8ms", "slow") for g in gaps(ctx, config)]
     mean = float(np.mean(all_gaps))
-    held = abs(mean - 1) <= 0.5 and min(all_gaps) > 0 and np.mean(gaps(ctx, "gbit")) > np.mean(gaps(ctx, "ref"))
+    held = (
+        abs(mean - 1) <= 0.5 and min(all_gaps) > 0 and np.mean(gaps(ctx, "gbit")) > np.mean(gaps(ctx, "ref"))
+    )
     return verdict(held, mean_gap=mean, mean_ratio=10**mean, smallest_gap=min(all_gaps))
 
 

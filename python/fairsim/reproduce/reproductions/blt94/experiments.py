@@ -145,7 +145,8 @@ def queue_trace(c: Config, bw_b: float, rho: float) -> Experiment:
     )
 
 
-EXPERIMENTS = tuple(experiment(c, bw_b) for c in CONFIGS for bw_b in c.bottlenecks) + (
+EXPERIMENTS = (
+    *(experiment(c, bw_b) for c in CONFIGS for bw_b in c.bottlenecks),
     queue_trace(CONFIG["ref"], 30e6, 0.5),
 )
 

@@ -39,7 +39,13 @@ def _curves(ctx: Context, c: Config, value, schemes=("BLT", "TCP"), only: float 
             if s == "BT" and e not in ("ref-30",):
                 continue
             pts = curve(ctx, e, s)
-            yield f"{LETTER[s]}{mbps(bw)}", STYLE[s], COLORS[i], [p.arrival_rate for p in pts], [value(p) for p in pts]
+            yield (
+                f"{LETTER[s]}{mbps(bw)}",
+                STYLE[s],
+                COLORS[i],
+                [p.arrival_rate for p in pts],
+                [value(p) for p in pts],
+            )
 
 
 def _plot(ax, rows) -> None:
@@ -75,13 +81,17 @@ def draw_response(ctx: Context):
         line, marker = STYLE[s]
         xs, ys = [p.arrival_rate for p in pts], [p.response_s for p in pts]
         err = [p.response_ci90 for p in pts]
-        ax.errorbar(xs, ys, yerr=err, fmt=line, marker=marker, markersize=3, capsize=2, label=f"{LETTER[s]}30")
+        ax.errorbar(
+            xs, ys, yerr=err, fmt=line, marker=marker, markersize=3, capsize=2, label=f"{LETTER[s]}30"
+        )
     fig.legend(fontsize="small", ncol=3, loc="outside lower center")
     return fig
 
 
 def draw_utilisation(ctx: Context):
-    fig, ax = _axes("Figure 7: bottleneck utilisation, reference network, BW_b = 30 Mb/s", "utilisation", logy=False)
+    fig, ax = _axes(
+        "Figure 7: bottleneck utilisation, reference network, BW_b = 30 Mb/s", "utilisation", logy=False
+    )
     _plot(ax, _curves(ctx, CONFIG["ref"], lambda p: p.utilisation, ("BLT", "TCP", "BT"), 30e6))
     ax.set_ylim(0, 1.02)
     fig.legend(fontsize="small", ncol=3, loc="outside lower center")
@@ -110,7 +120,9 @@ def draw_queue(ctx: Context):
 
 
 def draw_bully(ctx: Context):
-    fig, ax = _axes("Figure 28: power of TCP, Bully-Tyrant and BLT, BW_b = 30 Mb/s", "network power Θ/R (B/s²)")
+    fig, ax = _axes(
+        "Figure 28: power of TCP, Bully-Tyrant and BLT, BW_b = 30 Mb/s", "network power Θ/R (B/s²)"
+    )
     _plot(ax, _curves(ctx, CONFIG["ref"], lambda p: p.power, ("BLT", "TCP", "BT"), 30e6))
     fig.legend(fontsize="small", ncol=3, loc="outside lower center")
     return fig
@@ -128,14 +140,28 @@ def draw_table1(ctx: Context):
             labels.append((x, f"{config}\n{mbps(bw)}"))
             for j, s in enumerate(("BLT", "TCP")):
                 ours = log_pm(ctx, config, s)[i]
-                ax.bar(x + (j - 0.5) * width, ours, width, color=("#1f77b4", "#ff7f0e")[j], label=s if x == 0 else None)
+                ax.bar(
+                    x + (j - 0.5) * width,
+                    ours,
+                    width,
+                    color=("#1f77b4", "#ff7f0e")[j],
+                    label=s if x == 0 else None,
+                )
                 paper = TABLE1.get((s, config))
                 if paper:
-                    ax.plot(x + (j - 0.5) * width, paper[i], "k_", markersize=12, label="Table 1" if x == 0 and j == 0 else None)
+                    ax.plot(
+                        x + (j - 0.5) * width,
+                        paper[i],
+                        "k_",
+                        markersize=12,
+                        label="Table 1" if x == 0 and j == 0 else None,
+                    )
     ax.set_xticks([x for x, _ in labels], [label for _, label in labels], fontsize="x-small")
     ax.set_ylabel("log10 P_m (B/s²)")
     ax.set_ylim(4, 10.5)
-    ax.set_title("Figure 30 / Table 1: maximum power, F = 100 KB (black: the paper's Table 1)", fontsize="medium")
+    ax.set_title(
+        "Figure 30 / Table 1: maximum power, F = 100 KB (black: the paper's Table 1)", fontsize="medium"
+    )
     fig.legend(fontsize="small", ncol=3, loc="outside lower center")
     return fig
 
@@ -169,10 +195,34 @@ NUMBERS = {
 }
 
 FIGURES = (
-    Figure("fig6", "Figure 6: response time", "R against λ with 90% confidence intervals over the three runs.", "ref-30", draw_response),
-    Figure("fig7", "Figure 7: bottleneck utilisation", "The bottleneck's busy fraction over the measurement interval.", "ref-30", draw_utilisation),
-    Figure("fig8", "Figure 8: queue length over time", "One run at half load (λ = 18.75/s), 200 arrivals.", "queue", draw_queue),
-    Figure("fig9", "Figure 9: system throughput", "Θ = Σ|c_k|/T of the measured transfers.", "ref-30", draw_throughput),
+    Figure(
+        "fig6",
+        "Figure 6: response time",
+        "R against λ with 90% confidence intervals over the three runs.",
+        "ref-30",
+        draw_response,
+    ),
+    Figure(
+        "fig7",
+        "Figure 7: bottleneck utilisation",
+        "The bottleneck's busy fraction over the measurement interval.",
+        "ref-30",
+        draw_utilisation,
+    ),
+    Figure(
+        "fig8",
+        "Figure 8: queue length over time",
+        "One run at half load (λ = 18.75/s), 200 arrivals.",
+        "queue",
+        draw_queue,
+    ),
+    Figure(
+        "fig9",
+        "Figure 9: system throughput",
+        "Θ = Σ|c_k|/T of the measured transfers.",
+        "ref-30",
+        draw_throughput,
+    ),
     *(
         Figure(
             f"power-{c.id}",
@@ -193,14 +243,33 @@ FIGURES = (
         )
         for c in CONFIGS
     ),
-    Figure("fig28", "Figure 28: Bully-Tyrant's power", "TCP, Bully-Tyrant and BLT at BW_b = 30 Mb/s.", "ref-30", draw_bully),
+    Figure(
+        "fig28",
+        "Figure 28: Bully-Tyrant's power",
+        "TCP, Bully-Tyrant and BLT at BW_b = 30 Mb/s.",
+        "ref-30",
+        draw_bully,
+    ),
     Figure(
         "fig29",
         "Figure 29: Bully-Tyrant's fairness",
         "Jain's index of TCP, Bully-Tyrant and BLT at BW_b = 30 Mb/s.",
         "ref-30",
-        fairness_figure(CONFIG["ref"], "Figure 29: fairness of TCP, Bully-Tyrant and BLT, BW_b = 30 Mb/s", ("BLT", "TCP", "BT"), 30e6),
+        fairness_figure(
+            CONFIG["ref"],
+            "Figure 29: fairness of TCP, Bully-Tyrant and BLT, BW_b = 30 Mb/s",
+            ("BLT", "TCP", "BT"),
+            30e6,
+        ),
     ),
-    Figure("fig30", "Figure 30 and Table 1: maximum powers", "log10 P_m of every 100 KB configuration; the paper's Table 1 in black.", "ref-30", draw_table1),
-    Figure("fig31", "Figure 31: maximum powers at 1 Gb/s", "P_m on a linear scale.", "gbit-1000", draw_operating),
+    Figure(
+        "fig30",
+        "Figure 30 and Table 1: maximum powers",
+        "log10 P_m of every 100 KB configuration; the paper's Table 1 in black.",
+        "ref-30",
+        draw_table1,
+    ),
+    Figure(
+        "fig31", "Figure 31: maximum powers at 1 Gb/s", "P_m on a linear scale.", "gbit-1000", draw_operating
+    ),
 )

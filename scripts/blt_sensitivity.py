@@ -1,0 +1,70 @@
+"""How much the choices Kim & Farber 1994 leave open move the blt94 reproduction's maximum
+powers: the RTO's floor and its value before the first sample, the push-out switch's victim (the
+paper's tail-most against the least important), and the run's length (docs/reproductions.md,
+"The 1994 BLT paper").
+
+    python3 scripts/blt_sensitivity.py [SEEDS]
+
+Each variant reruns three of the reproduction's experiments (the reference network at
+BW_b = 30 and 150 Mb/s and the 1 Gb/s network at BW_b = 1 Gb/s) over the full load grid and
+prints log10 P_m of BLT and TCP and their gap, beside Table 1's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+from fairsim.reproduce.claims import Context
+from fairsim.reproduce.model import run_paper
+from fairsim.reproduce.reproductions.blt94 import PAPER
+from fairsim.reproduce.reproductions.blt94.claims import TABLE1
+from fairsim.reproduce.reproductions.blt94.experiments import ARRIVALS, CONFIG, max_log_power, run_length
+
+CASES = (("ref", 30e6, 0), ("ref", 150e6, 2), ("gbit", 1e9, 2))
+BLT, TCP = "pairs.BLT.transport", "pairs.TCP.transport"
+
+
+def timers(**rto) -> dict:
+    return {f"{BLT}.{k}": v for k, v in rto.items()} | {f"{TCP}.{k}": v for k, v in rto.items()}
+
+
+VARIANTS = (
+    ("as reproduced (RTO floor 1 ms, 1 s before a sample, tail-most victim)", {}, None),
+    ("RTO floor 200 ms (Linux's)", timers(min_rto="200ms"), None),
+    ("RTO floor 1 s (RFC 6298)", timers(min_rto="1s"), None),
+    ("3 s before the first sample (RFC 2988)", timers(initial_rto="3s"), None),
+    ("least important victim (the paper's fix)", {"pairs.BLT.qdisc.victim": "lowest"}, None),
+    ("twice the arrivals per run", {}, 2),
+)
+
+
+def experiments(sets: dict, longer: int | None):
+    chosen = []
+    for config, bw, _ in CASES:
+        exp = PAPER.experiment(CONFIG[config].experiment_id(bw))
+        sweep = exp.sweep
+        if longer:
+            cap, files = bw / (8 * 100_000), longer * ARRIVALS["100KB"]
+            longer_runs = lambda rho, cap=cap, n=files: run_length(rho * cap, n)  # noqa: E731
+            sweep = dataclasses.replace(sweep, overrides=longer_runs)
+        chosen.append(dataclasses.replace(exp, overrides={**exp.overrides, **sets}, sweep=sweep))
+    return tuple(chosen)
+
+
+def main(seeds: int) -> None:
+    table = [f"{c} {b / 1e6:g}: BLT {TABLE1[('BLT', c)][i]} TCP {TABLE1[('TCP', c)][i]}" for c, b, i in CASES]
+    print(f"log10 P_m (B/s²), {seeds} seed(s) per point; Table 1: " + ", ".join(table))
+    for label, sets, longer in VARIANTS:
+        paper = dataclasses.replace(PAPER, experiments=experiments(sets, longer))
+        out = run_paper(paper, seeds=seeds, progress=False)
+        ctx = Context(out.measurements, out.sweeps)
+        cells = []
+        for config, bw, _ in CASES:
+            b, t = (max_log_power(ctx, CONFIG[config], bw, s) for s in ("BLT", "TCP"))
+            cells.append(f"{config} {bw / 1e6:g}: BLT {b:.2f} TCP {t:.2f} gap {b - t:.2f}")
+        print(f"- {label}: " + "; ".join(cells) + f" ({out.wall_s:.0f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
