@@ -37,6 +37,11 @@ def gaps(ctx: Context, config: str) -> list[float]:
     return [b - t for b, t in zip(log_pm(ctx, config, "BLT"), log_pm(ctx, config, "TCP"), strict=True)]
 
 
+def changes(ctx: Context, before: str, after: str, scheme: str) -> list[float]:
+    """log10 P_m in configuration `after` less that in `before`, at each BW_b/BW_N."""
+    return [a - b for b, a in zip(log_pm(ctx, before, scheme), log_pm(ctx, after, scheme), strict=True)]
+
+
 def exp_id(config: str, i: int) -> str:
     c = CONFIG[config]
     return c.experiment_id(c.bottlenecks[i])
@@ -171,8 +176,7 @@ for _scheme in ("BLT", "TCP"):
     source=f"{P} §4.2.2 and §4.3.1, Table 1, Figure 12",
 )
 def scalability(ctx: Context):
-    d_blt = [g - r for g, r in zip(log_pm(ctx, "gbit", "BLT"), log_pm(ctx, "ref", "BLT"), strict=True)]
-    d_tcp = [g - r for g, r in zip(log_pm(ctx, "gbit", "TCP"), log_pm(ctx, "ref", "TCP"), strict=True)]
+    d_blt, d_tcp = changes(ctx, "ref", "gbit", "BLT"), changes(ctx, "ref", "gbit", "TCP")
     margin = [b - t for b, t in zip(d_blt, d_tcp, strict=True)]
     top = gaps(ctx, "gbit")[2]
     held = min(margin) >= 0.3 and abs(top - 1.23) <= 0.3
@@ -223,11 +227,7 @@ def gbit_points(ctx: Context):
 )
 def d3ms(ctx: Context):
     g3, g30 = gaps(ctx, "d3ms"), gaps(ctx, "ref")
-    higher = all(
-        a > b
-        for s in ("BLT", "TCP")
-        for a, b in zip(log_pm(ctx, "d3ms", s), log_pm(ctx, "ref", s), strict=True)
-    )
+    higher = all(x > 0 for s in ("BLT", "TCP") for x in changes(ctx, "ref", "d3ms", s))
     held = higher and all(0 < a < b for a, b in zip(g3, g30, strict=True)) and g3[2] > g3[0]
     return verdict(held, **named(g3, "gap3ms_"), **named(g30, "gap30ms_"))
 
@@ -253,12 +253,7 @@ def d18ms(ctx: Context):
     source=f"{P} §4.2.4, Figure 19",
 )
 def slow(ctx: Context):
-    drop = {
-        s: float(
-            np.mean([a - b for a, b in zip(log_pm(ctx, "d3ms", s), log_pm(ctx, "slow", s), strict=True)])
-        )
-        for s in ("BLT", "TCP")
-    }
+    drop = {s: -float(np.mean(changes(ctx, "d3ms", "slow", s))) for s in ("BLT", "TCP")}
     g = gaps(ctx, "slow")
     held = all(1.5 <= d <= 2.5 for d in drop.values()) and g[1] > 0 and g[2] > 0
     return verdict(held, BLT_drop=drop["BLT"], TCP_drop=drop["TCP"], **named(g, "gap_"))
@@ -272,12 +267,7 @@ def slow(ctx: Context):
     source=f"{P} §4.2.5, Figures 21 and 23",
 )
 def file_1mb(ctx: Context):
-    fall = {
-        s: float(
-            np.mean([a - b for a, b in zip(log_pm(ctx, "ref", s), log_pm(ctx, "ref-1MB", s), strict=True)])
-        )
-        for s in ("BLT", "TCP")
-    }
+    fall = {s: -float(np.mean(changes(ctx, "ref", "ref-1MB", s))) for s in ("BLT", "TCP")}
     g_ref, g_gbit = float(np.mean(gaps(ctx, "ref-1MB"))), float(np.mean(gaps(ctx, "gbit-1MB")))
     held = fall["BLT"] >= 0.8 and 0.2 <= fall["TCP"] <= 0.8 and g_gbit > g_ref
     return verdict(held, BLT_fall=fall["BLT"], TCP_fall=fall["TCP"], gap_150=g_ref, gap_1G=g_gbit)
@@ -291,10 +281,7 @@ def file_1mb(ctx: Context):
     source=f"{P} §4.2.5, Figure 25",
 )
 def file_10kb(ctx: Context):
-    rise = {
-        s: [a - b for a, b in zip(log_pm(ctx, "ref-10KB", s), log_pm(ctx, "ref", s), strict=True)]
-        for s in ("BLT", "TCP")
-    }
+    rise = {s: changes(ctx, "ref", "ref-10KB", s) for s in ("BLT", "TCP")}
     held = all(x < 1 for v in rise.values() for x in v)
     return verdict(held, **named(rise["BLT"], "BLT_rise_"), **named(rise["TCP"], "TCP_rise_"))
 

@@ -46,6 +46,11 @@ class Config:
     def bottlenecks(self) -> tuple[float, ...]:
         return (self.bw_n / 5, 3 * self.bw_n / 5, self.bw_n)
 
+    @property
+    def short(self) -> str:
+        """The configuration in a figure's title: BW_N, D and F."""
+        return f"BW_N = {mbps(self.bw_n)} Mb/s, D = {self.d * 1e3:g} ms, F = {self.size}"
+
     def experiment_id(self, bw_b: float) -> str:
         return f"{self.id}-{mbps(bw_b)}"
 

@@ -225,21 +225,27 @@ FIGURES = (
     ),
     *(
         Figure(
-            f"power-{c.id}",
-            f"{NUMBERS[c.id][0]}: network power, {c.id}",
-            f"{c.title}: P = Θ/R against λ, each point the mean of three runs.",
+            f"{kind}-{c.id}",
+            f"{NUMBERS[c.id][i]}: {what}, {c.id}",
+            f"{c.title}: {caption}",
             c.experiment_id(c.bottlenecks[0]),
-            power_figure(c, f"{NUMBERS[c.id][0]}: power, {c.title}"),
+            draw(c, f"{NUMBERS[c.id][i]}: {what}, {c.short}"),
         )
-        for c in CONFIGS
-    ),
-    *(
-        Figure(
-            f"fairness-{c.id}",
-            f"{NUMBERS[c.id][1]}: fairness, {c.id}",
-            f"{c.title}: Jain's index over the transfers' own throughputs F/R_k.",
-            c.experiment_id(c.bottlenecks[0]),
-            fairness_figure(c, f"{NUMBERS[c.id][1]}: fairness, {c.title}"),
+        for i, (kind, what, caption, draw) in enumerate(
+            (
+                (
+                    "power",
+                    "network power",
+                    "P = Θ/R against λ, each point the mean of three runs.",
+                    power_figure,
+                ),
+                (
+                    "fairness",
+                    "fairness",
+                    "Jain's index over the transfers' own throughputs F/R_k.",
+                    fairness_figure,
+                ),
+            )
         )
         for c in CONFIGS
     ),
