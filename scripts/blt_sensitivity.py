@@ -3,7 +3,9 @@ powers: the RTO's floor and its value before the first sample, the push-out swit
 paper's tail-most against the least important), and the run's length (docs/reproductions.md,
 "The 1994 BLT paper").
 
-    python3 scripts/blt_sensitivity.py [SEEDS]
+    python3 scripts/blt_sensitivity.py [SEEDS] [VARIANT,...]
+
+(variants by number from 0, all by default)
 
 Each variant reruns three of the reproduction's experiments (the reference network at
 BW_b = 30 and 150 Mb/s and the 1 Gb/s network at BW_b = 1 Gb/s) over the full load grid and
@@ -23,6 +25,7 @@ from fairsim.reproduce.reproductions.blt94.experiments import ARRIVALS, CONFIG, 
 
 CASES = (("ref", 30e6, 0), ("ref", 150e6, 2), ("gbit", 1e9, 2))
 BLT, TCP = "pairs.BLT.transport", "pairs.TCP.transport"
+FAIRER_SWITCH = {"kind": "pushout", "victim": "lowest"}
 
 
 def timers(**rto) -> dict:
@@ -34,7 +37,7 @@ VARIANTS = (
     ("RTO floor 200 ms (Linux's)", timers(min_rto="200ms"), None),
     ("RTO floor 1 s (RFC 6298)", timers(min_rto="1s"), None),
     ("3 s before the first sample (RFC 2988)", timers(initial_rto="3s"), None),
-    ("least important victim (the paper's fix)", {"pairs.BLT.qdisc.victim": "lowest"}, None),
+    ("least important victim (the paper's fix)", {"pairs.BLT.qdisc": FAIRER_SWITCH}, None),
     ("twice the arrivals per run", {}, 2),
 )
 
@@ -52,10 +55,12 @@ def experiments(sets: dict, longer: int | None):
     return tuple(chosen)
 
 
-def main(seeds: int) -> None:
+def main(seeds: int, only: list[int] | None) -> None:
     table = [f"{c} {b / 1e6:g}: BLT {TABLE1[('BLT', c)][i]} TCP {TABLE1[('TCP', c)][i]}" for c, b, i in CASES]
     print(f"log10 P_m (B/s²), {seeds} seed(s) per point; Table 1: " + ", ".join(table))
-    for label, sets, longer in VARIANTS:
+    for i, (label, sets, longer) in enumerate(VARIANTS):
+        if only is not None and i not in only:
+            continue
         paper = dataclasses.replace(PAPER, experiments=experiments(sets, longer))
         out = run_paper(paper, seeds=seeds, progress=False)
         ctx = Context(out.measurements, out.sweeps)
@@ -67,4 +72,5 @@ def main(seeds: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+    chosen = [int(i) for i in sys.argv[2].split(",")] if len(sys.argv) > 2 else None
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2, chosen)

@@ -1,10 +1,11 @@
 //! Engine throughput on the reference dumbbell (`scenarios/examples/dumbbell.toml`), the figures
 //! quoted in `docs/performance.md`.
 //!
-//! `cargo run --release --example bench -- [RUNS] [PAIR ...] [KEY=VALUE ...]`
+//! `cargo run --release --example bench -- [SCENARIO.toml] [RUNS] [PAIR ...] [KEY=VALUE ...]`
 //!
 //! Runs every pair of the scenario (or only the pairs named) `RUNS` times (default 5) with
-//! `run.duration=300s` (override it with `run.duration=...`) and prints, per pair, the work done
+//! `run.duration=300s` (override it with `run.duration=...`; another scenario keeps its own) and
+//! prints, per pair, the work done
 //! (events, packet-hops: one packet leaving one port; data packets delivered to sinks, all flows,
 //! firehose included) and the median over the runs of the wall time and of each of those per
 //! wall-second, then the process's peak resident memory. Only `Simulation::run` is timed:
@@ -66,7 +67,8 @@ fn main() {
 
 fn bench() -> fairsim::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut words = args.iter().filter(|a| !a.contains('=')).peekable();
+    let file = args.iter().find(|a| a.ends_with(".toml") && !a.contains('='));
+    let mut words = args.iter().filter(|a| !a.contains('=') && Some(*a) != file).peekable();
     let runs: usize = match words.peek().and_then(|w| w.parse().ok()) {
         Some(0) => usage("RUNS must be at least 1"),
         Some(n) => {
@@ -76,9 +78,10 @@ fn bench() -> fairsim::Result<()> {
         None => 5,
     };
     let chosen: Vec<&String> = words.collect();
-    let mut overrides = vec!["run.duration=300s".to_string()];
+    let mut overrides = if file.is_none() { vec!["run.duration=300s".to_string()] } else { vec![] };
     overrides.extend(args.iter().filter(|a| a.contains('=')).cloned());
-    let scenario = fairsim::Scenario::load(SCENARIO, &overrides)?;
+    let path = file.map_or(SCENARIO, String::as_str);
+    let scenario = fairsim::Scenario::load(path, &overrides)?;
     let pairs: Vec<String> = scenario
         .pairs
         .iter()
@@ -89,7 +92,7 @@ fn bench() -> fairsim::Result<()> {
         usage(&format!("no pair {unknown:?} in the scenario"));
     }
 
-    println!("scenario: {} (scenarios/examples/dumbbell.toml), overrides: {}", scenario.name, overrides.join(" "));
+    println!("scenario: {} ({path}), overrides: {}", scenario.name, overrides.join(" "));
     println!("runs per pair: {runs} (figures are medians over the runs)");
     println!(
         "{:<8} {:>11} {:>11} {:>11} {:>8} {:>10} {:>10} {:>10}",

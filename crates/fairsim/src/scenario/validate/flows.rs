@@ -91,6 +91,10 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
         (Some(App::Ftp { .. }), TransportChoice::OpenLoop) => {
             pb.add(&at("transport"), "an FTP needs flow control; use app = \"firehose\" for a source that ignores it")
         }
+        (Some(App::Files { .. }), TransportChoice::OpenLoop) => pb.add(
+            &at("transport"),
+            "the connections of app `files` need flow control: each ends when its file is acknowledged",
+        ),
         (Some(App::Firehose { .. }), TransportChoice::Explicit(_)) => {
             pb.add(&at("transport"), "a firehose ignores flow control; remove `transport`")
         }
@@ -215,6 +219,13 @@ mod tests {
         assert_eq!(
             flow("src = \"a\", dst = \"b\", app = \"ftp\", transport = \"none\""),
             one("flows.f.transport", "an FTP needs flow control; use app = \"firehose\" for a source that ignores it")
+        );
+        assert_eq!(
+            flow("src = \"a\", dst = \"b\", app = \"files\", arrivals = 2.0, size = \"1KB\", transport = \"none\""),
+            one(
+                "flows.f.transport",
+                "the connections of app `files` need flow control: each ends when its file is acknowledged"
+            )
         );
         assert_eq!(
             flow("src = \"a\", dst = \"b\", app = \"cbr\", rate = \"1kbps\", window = 3"),
