@@ -61,6 +61,30 @@ fn the_window_grows_exponentially_then_linearly_and_halves_on_loss() {
 }
 
 /// Two transfers through a 1 Mb/s gateway; one of them loses chosen packets there.
+#[test]
+fn cubic_backs_off_to_beta_of_its_window_and_keeps_the_line_at_least_as_busy_as_newreno() {
+    // slow start ends below the path's capacity, so that NewReno's slow recovery of a slow
+    // start's many losses (what SACK is for) does not hide the steady state
+    let calm = "flows.bulk.transport.initial_ssthresh=60";
+    let cubic = run(ONE_FLOW, None, &["flows.bulk.transport.kind=cubic", calm]);
+    let (cwnd, ssthresh) = (trace(&cubic, "bulk", "cwnd"), trace(&cubic, "bulk", "ssthresh"));
+    // each loss sets ssthresh to 0.7 of the window just before it (RFC 9438 §4.6)
+    let mut cuts = 0;
+    for (k, (&t, &s)) in ssthresh.t_s.iter().zip(&ssthresh.value).enumerate() {
+        if k == 0 || ssthresh.value[k - 1] == s {
+            continue; // the initial threshold, or recorded again unchanged
+        }
+        cuts += 1;
+        let before = cwnd.value[cwnd.t_s.partition_point(|&x| x < t) - 1];
+        assert!((s / before - 0.7).abs() < 0.01 || s == 2.0, "ssthresh {s} after a window of {before}");
+    }
+    assert!(cuts >= 2, "losses happened");
+    let reno = run(ONE_FLOW, None, &["flows.bulk.transport.kind=newreno", calm]);
+    let (c, r) = (flow(&cubic, "bulk").run_totals, flow(&reno, "bulk").run_totals);
+    // 10 Mb/s of 1000-byte packets for 20 s is 25,000 packets; CUBIC's smaller cuts lose less
+    assert!(c.delivered > r.delivered && c.delivered > 24_500, "CUBIC {c:?}, NewReno {r:?}");
+}
+
 const CHOSEN_LOSSES: &str = r#"
 nodes = ["src", "gw", "dst"]
 [run]
@@ -87,6 +111,42 @@ fn a_single_loss_is_repaired_by_fast_retransmit_without_a_timeout() {
             assert!(lowest_after_start >= 2.0, "{kind}: fast recovery keeps the window open");
         }
     }
+}
+
+#[test]
+fn delayed_acks_halve_the_acks_and_still_repair_a_loss_by_fast_retransmit() {
+    let every = run(CHOSEN_LOSSES, None, &["flows.victim.transport.kind=newreno"]);
+    let delayed = run(CHOSEN_LOSSES, None, &["flows.victim.transport.kind=newreno", "flows.victim.transport.ack_every=2"]);
+    let (e, d) = (&flow(&every, "victim").run_totals, &flow(&delayed, "victim").run_totals);
+    assert_eq!(e.acks_sent, e.delivered, "without delayed ACKs, one ACK a packet");
+    // one ACK for two in-order packets, plus the immediate ACKs around the loss and the timer's
+    let ratio = d.acks_sent as f64 / d.delivered as f64;
+    assert!((0.5..0.52).contains(&ratio), "{} ACKs for {} packets", d.acks_sent, d.delivered);
+    // duplicate ACKs are not delayed: the loss is still repaired without a timeout
+    assert_eq!((d.dropped, d.retransmitted, d.fast_retransmits, d.timeouts), (1, 1, 1, 0), "{d:?}");
+    // the same line carries the same data: the window is limited by the flow's 20 packets
+    assert!((d.delivered as f64 / e.delivered as f64 - 1.0).abs() < 0.02, "{} vs {}", d.delivered, e.delivered);
+}
+
+#[test]
+fn a_delayed_ack_that_waits_for_its_timer_shows_in_the_round_trip() {
+    // a timed source far below the line: each packet is alone and its ACK waits the full delay
+    let text = r#"
+nodes = ["src", "dst"]
+[run]
+duration = "10s"
+[links]
+only = { between = ["src", "dst"], rate = "10Mbps", delay = "10ms" }
+[flows]
+slow = { src = "src", dst = "dst", app = "cbr", rate = "40kbps", transport = { kind = "newreno", ack_every = 2, ack_delay = "100ms" } }
+"#;
+    let r = run(text, None, &[]);
+    let f = flow(&r, "slow");
+    // 40 kb/s of 1000-byte packets: one every 0.2 s, so every ACK is sent by the timer
+    let rtt = f.rtt_mean_s.unwrap();
+    let expected = 0.0008 + 0.010 + 0.100 + 0.000032 + 0.010;
+    assert!((rtt - expected).abs() < 1e-4, "rtt {rtt}, expected {expected}");
+    assert_eq!(f.run_totals.acks_sent, f.run_totals.delivered);
 }
 
 #[test]

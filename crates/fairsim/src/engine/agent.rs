@@ -52,7 +52,7 @@ impl Simulation {
         }
     }
 
-    fn arm(&mut self, f: FlowId, id: crate::timer::TimerId, at: crate::units::Time) {
+    pub(super) fn arm(&mut self, f: FlowId, id: crate::timer::TimerId, at: crate::units::Time) {
         if let Some(t) = self.flows[f.idx()].timers[id.0 as usize].set(at.max(self.now)) {
             self.events.push(t, Event::Timer(f, id));
         }

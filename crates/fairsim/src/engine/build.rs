@@ -6,6 +6,7 @@ use crate::node::{FlowEnds, FlowState, HostClock, Port, PortSetup};
 use crate::rng;
 use crate::scenario::{Component, PairSpec, Problem, Scenario};
 use crate::traffic::{App, TimedSource};
+use crate::transport::sink::Receiver;
 use crate::transport::Sender;
 use crate::units::Time;
 
@@ -94,8 +95,8 @@ pub(super) fn ends(
         app_limit: 0,
         file_packets: None,
         stopped: false,
+        receiver: Receiver::new(sender.as_ref().map(|s| s.ack_policy()).unwrap_or_default()),
         sender,
-        receiver: Default::default(),
         next_new_seq: 0,
         highest_ack: 0,
         first_sent: Default::default(),

@@ -12,11 +12,12 @@ use super::connections::Connections;
 use super::event::{Event, EventQueue};
 use crate::error::Result;
 use crate::net::{FlowId, Packet, PortId};
-use crate::node::{FlowState, Port};
+use crate::node::{FlowState, Port, SinkReply};
 use crate::qdisc::DropReason;
 use crate::scenario::{Component, PairSpec, Scenario};
 use crate::timer::TimerFire;
 use crate::timer::TimerId;
+use crate::transport::sink::DELAYED_ACK;
 use crate::units::Time;
 use std::time::{Duration, Instant};
 
@@ -215,10 +216,27 @@ impl Simulation {
 
     fn sink_receive(&mut self, pkt: Packet) {
         let c = pkt.conn;
-        let ack_id = if self.flows[c.idx()].ends.acks { self.next_id() } else { 0 };
-        match self.flows[c.idx()].sink_receive(pkt, self.now, ack_id) {
-            Some((first, ack)) => self.enqueue(first, ack),
-            None => self.connection_left(c),
+        match self.flows[c.idx()].sink_receive(pkt, self.now) {
+            SinkReply::Ack(first, ack) => self.send_ack(first, ack),
+            SinkReply::Arm(at) => {
+                self.arm(c, DELAYED_ACK, at);
+                self.connection_left(c);
+            }
+            SinkReply::Nothing => self.connection_left(c),
+        }
+    }
+
+    /// The data packet that caused `ack` left the network as the ACK joins it.
+    fn send_ack(&mut self, first: PortId, mut ack: Packet) {
+        ack.id = self.next_id();
+        self.enqueue(first, ack);
+    }
+
+    /// The sink's delayed-ACK timer of ends `c` expired.
+    fn delayed_ack(&mut self, c: FlowId) {
+        if let Some((first, ack)) = self.flows[c.idx()].delayed_ack(self.now) {
+            self.connection_sent(c);
+            self.send_ack(first, ack);
         }
     }
 
@@ -268,6 +286,7 @@ impl Simulation {
 
     fn timer(&mut self, f: FlowId, id: TimerId) {
         match self.flows[f.idx()].timers[id.0 as usize].on_event(self.now) {
+            TimerFire::Fire if id == DELAYED_ACK => self.delayed_ack(f),
             TimerFire::Fire => self.with_sender(f, |s, ctx| s.on_timer(id, ctx)),
             TimerFire::Reschedule(t) => self.events.push(t, Event::Timer(f, id)),
             TimerFire::Ignore => {}

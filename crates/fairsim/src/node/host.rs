@@ -9,9 +9,19 @@ use crate::rng::SimRng;
 use crate::stats::FlowCounters;
 use crate::timer::{TimerSlot, TIMERS_PER_FLOW};
 use crate::traffic::{App, TimedSource};
-use crate::transport::sink::Receiver;
+use crate::transport::sink::{AckNow, Echo, Receiver};
 use crate::transport::Sender;
 use crate::units::Time;
+
+/// What the sink does with a data packet.
+#[derive(Debug, PartialEq)]
+pub enum SinkReply {
+    /// Send this ACK from this port.
+    Ack(PortId, Packet),
+    /// Arm the delayed-ACK timer for this instant.
+    Arm(Time),
+    Nothing,
+}
 
 /// What the hosts need to know of their flow to build its packets.
 #[derive(Copy, Clone, Debug)]
@@ -107,39 +117,67 @@ impl FlowState {
         (self.data_route[0], pkt)
     }
 
-    /// The sink takes data packet `pkt` at `now`; returns the first port and the ACK (packet id
-    /// `ack_id`) it sends back, if the flow is acknowledged.
+    /// The sink takes data packet `pkt` at `now`: its ACK goes out (the caller gives it its
+    /// packet id), waits for the delayed-ACK timer, or there is none (an unacknowledged flow).
     #[inline]
-    pub fn sink_receive(&mut self, pkt: Packet, now: Time, ack_id: u64) -> Option<(PortId, Packet)> {
+    pub fn sink_receive(&mut self, pkt: Packet, now: Time) -> SinkReply {
         let c = &mut self.counters;
         c.delivered += 1;
         c.bytes_delivered += pkt.size as u64;
         c.add_delay(now - pkt.sent_at);
+        let echo = Echo { sent_at: pkt.sent_at, seq: pkt.seq, congestion: pkt.congestion };
         // open-loop sources never retransmit, so they need no reordering state
         let closed_loop = self.sender.is_some();
-        if !closed_loop || self.receiver.receive(pkt.seq) {
+        let (new, reply) =
+            if closed_loop { self.receiver.take(pkt.seq, echo, now) } else { (true, AckNow::Send(echo)) };
+        if new {
             c.delivered_unique += 1;
             c.bytes_unique += pkt.size as u64;
         }
         if !self.ends.acks {
-            return None;
+            return SinkReply::Nothing;
         }
-        c.acks_sent += 1;
-        let ack = Packet {
-            id: ack_id,
+        match reply {
+            AckNow::Send(echo) => {
+                let cumulative = if closed_loop { self.receiver.ack() } else { pkt.seq + 1 };
+                SinkReply::Ack(self.ack_route[0], self.ack(now, cumulative, echo, pkt.priority, pkt.label))
+            }
+            AckNow::Hold(Some(at)) => SinkReply::Arm(at),
+            AckNow::Hold(None) => SinkReply::Nothing,
+        }
+    }
+
+    /// The sink's delayed-ACK timer expired at `now`: the ACK it sends, if data is waiting.
+    pub fn delayed_ack(&mut self, now: Time) -> Option<(PortId, Packet)> {
+        let echo = self.receiver.on_timer()?;
+        let cumulative = self.receiver.ack();
+        Some((self.ack_route[0], self.ack(now, cumulative, echo, 0, 0.0)))
+    }
+
+    /// The ACK the sink sends at `now` (packet id 0 until the caller gives it one). It keeps the
+    /// header priority and rate label of the data packet that caused it.
+    fn ack(&mut self, now: Time, cumulative: u64, echo: Echo, priority: u8, label: f32) -> Packet {
+        self.counters.acks_sent += 1;
+        let e = self.ends;
+        Packet {
+            id: 0,
+            flow: e.id,
+            conn: e.conn,
             kind: PacketKind::Ack,
-            seq: if closed_loop { self.receiver.ack() } else { pkt.seq + 1 },
-            size: self.ends.ack_size,
-            src: self.ends.dst,
-            dst: self.ends.src,
+            seq: cumulative,
+            size: e.ack_size,
+            src: e.dst,
+            dst: e.src,
             sent_at: now,
-            echo_sent_at: pkt.sent_at,
-            echo_seq: pkt.seq,
+            echo_sent_at: echo.sent_at,
+            echo_seq: echo.seq,
+            enqueued_at: now,
             hop: 0,
+            congestion: echo.congestion,
             retransmission: false,
-            ..pkt
-        };
-        Some((self.ack_route[0], ack))
+            priority,
+            label,
+        }
     }
 
     /// The source takes `ack` at `now`: round trips and completion are counted; the sender
@@ -248,6 +286,30 @@ mod tests {
         }
     }
 
+    fn acked(reply: SinkReply) -> (PortId, Packet) {
+        match reply {
+            SinkReply::Ack(port, ack) => (port, ack),
+            other => panic!("no ACK: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn delayed_acks_wait_for_a_second_packet_or_the_timer() {
+        let mut f = flow(true);
+        f.receiver = Receiver::new(crate::transport::sink::AckPolicy { every: 2, delay: Time::from_millis(200) });
+        let (_, p0) = f.send_data(0, 1, Time::from_secs(1), 0);
+        let (_, p1) = f.send_data(1, 2, Time::from_secs(1), 0);
+        let (_, p2) = f.send_data(2, 3, Time::from_secs(1), 0);
+        assert_eq!(f.sink_receive(p0, Time::from_secs(2)), SinkReply::Arm(Time::from_millis(2200)));
+        let (_, ack) = acked(f.sink_receive(p1, Time::from_secs(2)));
+        assert_eq!((ack.seq, ack.echo_seq), (2, 0), "one ACK for two packets, echoing the first");
+        assert_eq!(f.sink_receive(p2, Time::from_secs(3)), SinkReply::Arm(Time::from_millis(3200)));
+        let (port, ack) = f.delayed_ack(Time::from_millis(3200)).unwrap();
+        assert_eq!((port, ack.seq, ack.echo_seq, ack.sent_at), (PortId(8), 3, 2, Time::from_millis(3200)));
+        assert_eq!(f.delayed_ack(Time::from_millis(3400)), None);
+        assert_eq!((f.counters.delivered, f.counters.acks_sent), (3, 2));
+    }
+
     #[test]
     fn data_goes_out_on_the_data_route_and_a_resend_counts_as_a_retransmission() {
         let mut f = flow(true);
@@ -265,15 +327,15 @@ mod tests {
         let (_, p0) = f.send_data(0, 1, Time::from_secs(1), 0);
         let (_, p1) = f.send_data(1, 2, Time::from_secs(1), 0);
         // packet 0 is lost; 1 arrives first: the ACK still asks for 0
-        let (port, ack) = f.sink_receive(p1, Time::from_secs(2), 9).unwrap();
+        let (port, ack) = acked(f.sink_receive(p1, Time::from_secs(2)));
         assert_eq!(
-            (port, ack.id, ack.seq, ack.size, ack.echo_seq, ack.src, ack.dst),
-            (PortId(8), 9, 0, 40, 1, NodeId(1), NodeId(0))
+            (port, ack.seq, ack.size, ack.echo_seq, ack.src, ack.dst),
+            (PortId(8), 0, 40, 1, NodeId(1), NodeId(0))
         );
         f.source_receive(&ack, Time::from_secs(3));
         assert_eq!(f.highest_ack, 0);
         let (_, resent) = f.send_data(0, 3, Time::from_secs(4), 0);
-        let (_, ack) = f.sink_receive(resent, Time::from_secs(5), 10).unwrap();
+        let (_, ack) = acked(f.sink_receive(resent, Time::from_secs(5)));
         assert_eq!(ack.seq, 2, "both are in");
         f.source_receive(&ack, Time::from_secs(6));
         // two packets completed their round trips, each timed from its first transmission at 1 s
@@ -287,7 +349,7 @@ mod tests {
     fn an_open_loop_flow_acks_each_packet_and_an_ftp_stop_ends_its_file() {
         let mut f = flow(false);
         let (_, p) = f.send_data(5, 1, Time::ZERO, 0);
-        let (_, ack) = f.sink_receive(p, Time::from_secs(1), 2).unwrap();
+        let (_, ack) = acked(f.sink_receive(p, Time::from_secs(1)));
         assert_eq!(ack.seq, 6, "no reordering state: the packet after this one");
         let mut ftp = flow(true);
         assert_eq!(ftp.start_app(&App::Ftp { packets: None }, Time::ZERO), None, "FTP is not timed");

@@ -8,5 +8,5 @@ pub mod host;
 pub mod port;
 
 pub use clock::HostClock;
-pub use host::{FlowEnds, FlowState};
+pub use host::{FlowEnds, FlowState, SinkReply};
 pub use port::{Port, PortSetup, PortTrace, MAX_QUEUE_PACKETS};

@@ -93,6 +93,22 @@ impl Aimd {
         })
     }
 
+    /// The response to a loss with the new slow-start threshold `ssthresh`: fast recovery starts
+    /// from it (plus the duplicate ACKs that left the network), a timeout from one packet.
+    pub(super) fn reduce(&mut self, event: Congestion, ssthresh: f64) {
+        self.ssthresh = ssthresh;
+        self.cwnd = match event {
+            Congestion::FastRetransmit { dupacks, recovering: true } => self.ssthresh + dupacks as f64,
+            Congestion::Timeout if self.after_timeout == AfterTimeout::Halved => self.ssthresh,
+            Congestion::FastRetransmit { recovering: false, .. } | Congestion::Timeout => 1.0,
+        };
+    }
+
+    /// Growing past the flow's window only delays the reaction to the next loss.
+    pub(super) fn cap_window(&mut self) {
+        self.cwnd = self.cwnd.min(self.cap);
+    }
+
     /// What an ACK of `ack.count` packets grows the window by, in packets.
     pub(super) fn units(&self, ack: NewAck) -> f64 {
         match self.counting {
@@ -123,16 +139,11 @@ impl Controller for Aimd {
         } else {
             self.cwnd += units / self.cwnd;
         }
-        self.cwnd = self.cwnd.min(self.cap);
+        self.cap_window();
     }
 
     fn on_congestion(&mut self, event: Congestion, flight: u64, _win: &SendWindow, _ctx: &mut AgentCtx) {
-        self.ssthresh = halved(flight);
-        self.cwnd = match event {
-            Congestion::FastRetransmit { dupacks, recovering: true } => self.ssthresh + dupacks as f64,
-            Congestion::Timeout if self.after_timeout == AfterTimeout::Halved => self.ssthresh,
-            Congestion::FastRetransmit { recovering: false, .. } | Congestion::Timeout => 1.0,
-        };
+        self.reduce(event, halved(flight));
     }
 
     fn on_recovery_dupack(&mut self) {

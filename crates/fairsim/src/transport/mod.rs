@@ -5,13 +5,14 @@
 //!
 //! Window protocols are the reliability layer (`reliable`: window, duplicate ACKs, the
 //! retransmission timer) under a congestion controller (`controller`): Jacobson's window for
-//! JK, Reno and NewReno (`aimd`), Vegas, DECbit's window law, Generic's fixed window. Packet-Pair
+//! JK, Reno and NewReno (`aimd`), CUBIC, Vegas, DECbit's window law, Generic's fixed window. Packet-Pair
 //! and RLM set their own rates and are whole senders. The sink side (`sink`) is common to all.
 
 pub mod aimd;
 mod averaged_timeout;
 pub mod blt;
 pub mod controller;
+mod cubic;
 mod decbit;
 pub mod fuzzy;
 mod generic;
@@ -160,6 +161,10 @@ pub trait Sender: Send + Sync {
     fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx);
     /// A timer set by this sender expired.
     fn on_timer(&mut self, timer: TimerId, ctx: &mut AgentCtx);
+    /// When the flow's sink acknowledges: a setting of the transport, carried out by the sink.
+    fn ack_policy(&self) -> sink::AckPolicy {
+        sink::AckPolicy::default()
+    }
 }
 
 /// Flow properties a transport is built with.
@@ -222,6 +227,7 @@ pub static TRANSPORTS: &[&TransportKind] = &[
     &aimd::JK,
     &aimd::RENO,
     &aimd::NEWRENO,
+    &cubic::DECLARATION,
     &decbit::DECLARATION,
     &packet_pair::DECLARATION,
     &rlm::DECLARATION,

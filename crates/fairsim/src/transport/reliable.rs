@@ -16,13 +16,14 @@
 //!   (go-back-N, as BSD does), or, for Generic's timer with `retransmit = "oldest"`, the oldest
 //!   alone (see `retransmit`).
 //!
-//! Choices: windows count packets; the sender keeps no SACK or timestamp state yet (issue 16
-//! adds them here, once for every controller).
+//! Choices: windows count packets; the sink's ACK policy (every packet, or delayed ACKs) is a
+//! setting of this layer, carried out by the sink (`sink`); the sender keeps no SACK state yet.
 
 use super::averaged_timeout::{AveragedTimeout, Resend};
 use super::controller::{Congestion, Controller, NewAck, RttSample};
 use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
 use super::rto::{Rto, RtoConfig};
+use super::sink::AckPolicy;
 use super::window::{Acked, SendWindow};
 use super::{AgentCtx, Event, Sender, TimerId};
 use crate::net::Packet;
@@ -60,6 +61,13 @@ pub struct TcpReliability {
     /// Round-trip samples: `karn` (none from retransmitted packets) or `timestamps` (every new
     /// ACK, from the echoed send time: RFC 7323's timestamp option; Kim & Farber's TCP).
     pub rtt_samples: RttSamples,
+    /// The sink acknowledges once this many in-order packets are unacknowledged: 1 (every
+    /// packet at once, the classic papers' sinks) or 2 (delayed ACKs, RFC 1122 and RFC 5681 §4.2,
+    /// as real stacks do); out-of-order data is always acknowledged at once.
+    pub ack_every: u32,
+    /// The delayed-ACK timer: the longest an in-order packet waits for its ACK (RFC 1122: at
+    /// most 500 ms; ns-3's and BSD's 200 ms).
+    pub ack_delay: Time,
 }
 
 /// Where round-trip samples come from.
@@ -82,6 +90,8 @@ impl Default for TcpReliability {
             max_rto: rto.max_rto,
             rttvar_factor: rto.rttvar_factor,
             rtt_samples: RttSamples::Karn,
+            ack_every: 1,
+            ack_delay: Time::from_millis(200),
         }
     }
 }
@@ -124,6 +134,19 @@ fn check_window(window: u32) -> Result<(), ParamError> {
     Ok(())
 }
 
+fn ack_policy(cfg: &TcpReliability) -> Result<AckPolicy, ParamError> {
+    if !(1..=MAX_ACK_EVERY).contains(&cfg.ack_every) {
+        return Err(ParamError::at("ack_every", format!("must be 1 to {MAX_ACK_EVERY} packets")));
+    }
+    if cfg.ack_every > 1 && cfg.ack_delay == Time::ZERO {
+        return Err(ParamError::at("ack_delay", "delayed ACKs need a timer above 0s"));
+    }
+    Ok(AckPolicy { every: cfg.ack_every, delay: cfg.ack_delay })
+}
+
+/// Acknowledging fewer than one packet in this many would starve any window the layer allows.
+const MAX_ACK_EVERY: u32 = 64;
+
 /// Duplicate-ACK handling: the threshold and what recovery follows.
 #[derive(Copy, Clone, Debug)]
 struct DupAcks {
@@ -145,6 +168,8 @@ pub struct Reliable<C, T = RtoTimer> {
     /// when the timer last expired) is acknowledged.
     pub(super) in_recovery: bool,
     recover: u64,
+    /// How the flow's sink acknowledges.
+    acks: AckPolicy,
 }
 
 impl<C: Controller> Reliable<C, RtoTimer> {
@@ -163,7 +188,7 @@ impl<C: Controller> Reliable<C, RtoTimer> {
         rto.check()?;
         let timer = RtoTimer { rto: Rto::default(), cfg: rto, timestamps: cfg.rtt_samples == RttSamples::Timestamps };
         let dupacks = DupAcks { threshold: cfg.dupack_threshold, recovery };
-        Ok(Self::new(ctrl, cfg.window, timer, Some(dupacks)))
+        Ok(Self { acks: ack_policy(cfg)?, ..Self::new(ctrl, cfg.window, timer, Some(dupacks)) })
     }
 }
 
@@ -188,6 +213,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             dupacks: 0,
             in_recovery: false,
             recover: 0,
+            acks: AckPolicy::default(),
         }
     }
 
@@ -287,6 +313,10 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
             (None, _) => {}
         }
         self.fill(ctx);
+    }
+
+    fn ack_policy(&self) -> AckPolicy {
+        self.acks
     }
 
     fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {

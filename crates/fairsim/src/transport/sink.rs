@@ -1,10 +1,64 @@
-//! The receiving side of a flow-controlled conversation.
+//! The receiving side of a flow-controlled conversation: cumulative ACKs, and when to send them.
 //!
-//! As in the thesis (§6.5), the sink acknowledges every data packet with a cumulative ACK: the
-//! ACK carries the next sequence number expected, so every lower one has arrived. Out-of-order
-//! packets are remembered so that a retransmission that fills a hole advances the ACK past them.
+//! As in the thesis (§6.5), the sink acknowledges with a cumulative ACK: the ACK carries the next
+//! sequence number expected, so every lower one has arrived. Out-of-order packets are remembered
+//! so that a retransmission that fills a hole advances the ACK past them.
+//!
+//! By default every data packet is acknowledged at once (the classic papers' sinks). With
+//! delayed ACKs (`AckPolicy { every: 2, .. }`, what every real stack does) the sink follows
+//! RFC 1122 §4.2.3.2 and RFC 5681 §4.2:
+//! - in-order data is acknowledged once `every` packets are unacknowledged, or when the delayed
+//!   ACK timer (`delay` after the first of them; RFC 1122 allows at most 500 ms) expires;
+//! - out-of-order data (above a hole), data that fills all or part of a hole, and duplicates are
+//!   acknowledged at once, so that the sender's duplicate-ACK count and recovery are not delayed.
+//!
+//! The ACK echoes the send time of the earliest packet it newly acknowledges (RFC 7323 §4.3: with
+//! delayed ACKs the echoed timestamp is the earliest unacknowledged segment's, so that round-trip
+//! samples include the delay and the retransmission timer allows for it); an immediate ACK of
+//! out-of-order data echoes the packet that caused it (RFC 7323 would echo the last in-order
+//! one; such duplicate ACKs give no round-trip sample in `reliable`, so the choice shows only in
+//! the flow's round-trip statistics). Its congestion bit is set if any packet it acknowledges
+//! carried one.
 
+use crate::timer::TimerId;
+use crate::units::Time;
 use std::collections::VecDeque;
+
+/// The sink's delayed-ACK timer: the last of a flow's timer slots (senders use the others).
+pub const DELAYED_ACK: TimerId = TimerId(crate::timer::TIMERS_PER_FLOW as u8 - 1);
+
+/// When the sink acknowledges in-order data.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AckPolicy {
+    /// Acknowledge once this many in-order packets are unacknowledged (1: every packet at once).
+    pub every: u32,
+    /// The longest an in-order packet waits for its ACK.
+    pub delay: Time,
+}
+
+impl Default for AckPolicy {
+    fn default() -> Self {
+        AckPolicy { every: 1, delay: Time::ZERO }
+    }
+}
+
+/// What the ACK of a data packet echoes: its send time and sequence number, and its congestion
+/// bit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Echo {
+    pub sent_at: Time,
+    pub seq: u64,
+    pub congestion: bool,
+}
+
+/// What the sink does after a data packet arrives.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AckNow {
+    /// Send the cumulative ACK now, echoing this.
+    Send(Echo),
+    /// Hold it; arm the delayed-ACK timer for this instant if given (it is not yet armed).
+    Hold(Option<Time>),
+}
 
 #[derive(Debug, Default)]
 pub struct Receiver {
@@ -12,27 +66,79 @@ pub struct Receiver {
     next: u64,
     /// `received[i]`: whether packet `next + i` has arrived (index 0 is always false).
     received: VecDeque<bool>,
+    policy: AckPolicy,
+    /// In-order packets received and not yet acknowledged.
+    unacked: u32,
+    /// The echo of the earliest of them.
+    held: Option<Echo>,
 }
 
 impl Receiver {
+    pub fn new(policy: AckPolicy) -> Receiver {
+        Receiver { policy, ..Default::default() }
+    }
+
     /// Records packet `seq`; returns whether it is new (not a duplicate).
     pub fn receive(&mut self, seq: u64) -> bool {
+        self.arrive(seq).0
+    }
+
+    /// Records packet `seq`; returns whether it is new and whether it arrived in order, with no
+    /// hole behind or ahead of it (the only data whose ACK may be delayed).
+    fn arrive(&mut self, seq: u64) -> (bool, bool) {
         if seq < self.next {
-            return false;
+            return (false, false);
         }
         let off = (seq - self.next) as usize;
+        let in_order = off == 0 && self.received.len() <= 1;
         if off >= self.received.len() {
             self.received.resize(off + 1, false);
         }
         if self.received[off] {
-            return false;
+            return (false, false);
         }
         self.received[off] = true;
         while self.received.front() == Some(&true) {
             self.received.pop_front();
             self.next += 1;
         }
-        true
+        (true, in_order)
+    }
+
+    /// Takes data packet `seq` (echo `echo`) at `now`: records it and decides about its ACK.
+    /// Returns whether the packet is new, and what to do.
+    pub fn take(&mut self, seq: u64, echo: Echo, now: Time) -> (bool, AckNow) {
+        let (new, in_order) = self.arrive(seq);
+        let first = *self.held.get_or_insert(echo);
+        let echo = Echo { congestion: first.congestion || echo.congestion, ..first };
+        self.held = Some(echo);
+        if !in_order {
+            // out of order, a hole (partly) filled, or a duplicate: at once, echoing the packet
+            // that caused it if nothing in order was waiting
+            return (new, AckNow::Send(self.flush().unwrap_or(echo)));
+        }
+        self.unacked += 1;
+        if self.unacked >= self.policy.every {
+            return (new, AckNow::Send(self.flush().expect("a packet is held")));
+        }
+        (new, AckNow::Hold((self.unacked == 1).then_some(now + self.policy.delay)))
+    }
+
+    /// The delayed-ACK timer expired: the ACK to send, if anything is still unacknowledged.
+    pub fn on_timer(&mut self) -> Option<Echo> {
+        self.flush()
+    }
+
+    /// Forgets what was held; returns its echo if in-order data was waiting for an ACK.
+    fn flush(&mut self) -> Option<Echo> {
+        let held = self.held.take();
+        let waiting = std::mem::take(&mut self.unacked) > 0;
+        held.filter(|_| waiting)
+    }
+
+    /// Whether a delayed-ACK timer may be armed (in-order data is waiting for its ACK).
+    pub fn holding(&self) -> bool {
+        self.unacked > 0
     }
 
     /// The cumulative acknowledgement: the next sequence number expected.
@@ -42,20 +148,4 @@ impl Receiver {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cumulative_ack_waits_for_holes_and_spots_duplicates() {
-        let mut r = Receiver::default();
-        assert!(r.receive(0));
-        assert_eq!(r.ack(), 1);
-        assert!(r.receive(2));
-        assert!(r.receive(3));
-        assert_eq!(r.ack(), 1, "packet 1 is missing");
-        assert!(!r.receive(3), "duplicate above the hole");
-        assert!(r.receive(1));
-        assert_eq!(r.ack(), 4, "the retransmission fills the hole");
-        assert!(!r.receive(0), "duplicate below the ACK");
-    }
-}
+mod tests;
