@@ -116,7 +116,8 @@ fn a_single_loss_is_repaired_by_fast_retransmit_without_a_timeout() {
 #[test]
 fn delayed_acks_halve_the_acks_and_still_repair_a_loss_by_fast_retransmit() {
     let every = run(CHOSEN_LOSSES, None, &["flows.victim.transport.kind=newreno"]);
-    let delayed = run(CHOSEN_LOSSES, None, &["flows.victim.transport.kind=newreno", "flows.victim.transport.ack_every=2"]);
+    let delayed =
+        run(CHOSEN_LOSSES, None, &["flows.victim.transport.kind=newreno", "flows.victim.transport.ack_every=2"]);
     let (e, d) = (&flow(&every, "victim").run_totals, &flow(&delayed, "victim").run_totals);
     assert_eq!(e.acks_sent, e.delivered, "without delayed ACKs, one ACK a packet");
     // one ACK for two in-order packets, plus the immediate ACKs around the loss and the timer's

@@ -156,6 +156,11 @@ impl Buckets {
         self
     }
 
+    /// Draws a hash salt (a hashed discipline's own, fixed for the run).
+    pub fn salt_from(&mut self, rng: &mut crate::rng::SimRng) {
+        self.salt = rand::Rng::random(rng);
+    }
+
     /// Draws a new hash salt if a perturbation is due at `now`.
     pub fn perturb_if_due(&mut self, now: crate::units::Time, rng: &mut crate::rng::SimRng) {
         if self.perturb_every == crate::units::Time::ZERO || now < self.next_perturbation {

@@ -5,12 +5,14 @@
 //! `dequeue` hands the transmitter its next packet. A discipline knows nothing of transports.
 
 pub mod classify;
+pub mod codel;
 pub mod csfq;
 mod decbit;
 mod drr;
 mod fcfs;
 pub mod fifo;
 pub mod fq;
+pub mod fq_codel;
 pub mod fred;
 mod longest;
 mod loss_list;
@@ -58,7 +60,8 @@ pub enum DropReason {
     TailDrop,
     /// The buffer overflowed and a queued or arriving packet chosen at random was dropped.
     RandomDrop,
-    /// The buffer overflowed and the last packet of the longest conversation was dropped.
+    /// The buffer overflowed and a packet of the longest conversation was dropped (its last;
+    /// FQ-CoDel: from the head of the queue with the most bytes).
     LongestQueue,
     /// The buffer overflowed and the packet with the largest tag (bid) was dropped.
     LargestTag,
@@ -261,6 +264,8 @@ pub static QDISCS: &[&QdiscKind] = &[
     &sfq::DECLARATION,
     &nagle::DECLARATION,
     &pushout::DECLARATION,
+    &codel::DECLARATION,
+    &fq_codel::DECLARATION,
 ];
 
 pub fn find(name: &str) -> Option<&'static QdiscKind> {
