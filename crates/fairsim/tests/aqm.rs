@@ -1,4 +1,4 @@
-//! Active queue management on whole runs: CoDel and FQ-CoDel against a large drop-tail buffer.
+//! Active queue management on whole runs: CoDel, FQ-CoDel and PIE against a large drop-tail buffer.
 
 mod common;
 
@@ -29,6 +29,7 @@ fd = { src = "d", dst = "sink", app = "ftp", transport = { kind = "newreno", win
 fifo = { qdisc = "fcfs" }
 codel = { qdisc = "codel" }
 fq_codel = { qdisc = "fq_codel" }
+pie = { qdisc = "pie" }
 "#;
 
 /// Mean one-way delay of the four flows, and their total goodput in Mb/s.
@@ -41,16 +42,20 @@ fn delay_and_goodput(pair: &str) -> (f64, f64, Option<f64>) {
 }
 
 #[test]
-fn codel_and_fq_codel_keep_the_line_busy_with_a_short_queue_where_drop_tail_bloats() {
+fn codel_fq_codel_and_pie_keep_the_line_busy_with_a_short_queue_where_drop_tail_bloats() {
     let (fifo_delay, fifo_goodput, _) = delay_and_goodput("fifo");
     let (codel_delay, codel_goodput, _) = delay_and_goodput("codel");
     let (fq_delay, fq_goodput, fq_jain) = delay_and_goodput("fq_codel");
+    let (pie_delay, pie_goodput, _) = delay_and_goodput("pie");
     // drop-tail keeps a standing queue of hundreds of milliseconds
     assert!(fifo_delay > 0.15, "FIFO one-way delay {fifo_delay}");
     // CoDel holds the standing queue near its 5 ms target (plus propagation, 12–41 ms one way)
     assert!(codel_delay < 0.06, "CoDel one-way delay {codel_delay}");
     assert!(fq_delay < 0.06, "FQ-CoDel one-way delay {fq_delay}");
-    for (name, g) in [("FIFO", fifo_goodput), ("CoDel", codel_goodput), ("FQ-CoDel", fq_goodput)] {
+    // PIE steers the queueing delay towards its 15 ms
+    assert!(pie_delay < 0.075, "PIE one-way delay {pie_delay}");
+    let goodputs = [("FIFO", fifo_goodput), ("CoDel", codel_goodput), ("FQ-CoDel", fq_goodput), ("PIE", pie_goodput)];
+    for (name, g) in goodputs {
         assert!(g > 9.0, "{name}: {g} Mb/s of 10");
     }
     // per-flow queues share equally whatever the round trip

@@ -18,6 +18,7 @@ mod longest;
 mod loss_list;
 mod nagle;
 pub mod perconv;
+mod pie;
 mod pushout;
 mod random_drop;
 pub mod red;
@@ -266,6 +267,7 @@ pub static QDISCS: &[&QdiscKind] = &[
     &pushout::DECLARATION,
     &codel::DECLARATION,
     &fq_codel::DECLARATION,
+    &pie::DECLARATION,
 ];
 
 pub fn find(name: &str) -> Option<&'static QdiscKind> {
