@@ -7,6 +7,16 @@ cd "$(dirname "$0")/.."
 
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 
+# tshark reads the pcap files fairsim writes (tests/test_pcap.py), from the distribution's
+# packages (Debian's, whose security updates replace exact versions, so none is pinned; the test
+# needs only the TCP analysis every tshark since 1.x has)
+if ! command -v tshark >/dev/null 2>&1; then
+    sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends tshark >/dev/null
+fi
+export FAIRSIM_REQUIRE_TSHARK=1   # here a missing tshark fails the pcap test instead of skipping it
+
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 ruff check python tests scripts

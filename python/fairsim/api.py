@@ -138,7 +138,7 @@ def run(
         _check_pair(sc, p)
     for s in seeds:
         _check_seed(s)
-    reports, interrupted = execute(
+    reports, captures, interrupted = execute(
         sc._core, [(p, s) for p in pairs for s in seeds], progress=progress, jobs=jobs
     )
     warn_if_identical(reports)
@@ -148,7 +148,7 @@ def run(
         "description": sc.description,
         "overrides": sc.overrides,
     }
-    return Results(meta, reports, interrupted=interrupted, source=sc)
+    return Results(meta, reports, interrupted=interrupted, source=sc, captures=captures)
 
 
 #: Seeds are unsigned 64-bit integers, as in `[run] seed`.

@@ -151,6 +151,13 @@ overrides_option = click.option(
     "--trace-queue", "trace_queues", multiple=True, metavar="PORT", help="Record PORT's queue length."
 )
 @click.option(
+    "--pcap",
+    "pcap_ports",
+    multiple=True,
+    metavar="PORT",
+    help="Write a pcap file of the packets PORT sends (for Wireshark; needs --out; repeatable).",
+)
+@click.option(
     "--progress/--no-progress",
     default=None,
     help="One progress bar for all the runs (default: on a terminal).",
@@ -168,6 +175,7 @@ def run_cmd(
     gps_ports,
     trace_flows,
     trace_queues,
+    pcap_ports,
     progress,
 ):
     """Run SCENARIO (a file, or a bundled name such as examples/dumbbell) under its pairs."""
@@ -177,10 +185,13 @@ def run_cmd(
         ("run.fluid_reference", "--gps", gps_ports),
         ("run.trace", "--trace", trace_flows),
         ("run.trace_queues", "--trace-queue", trace_queues),
+        ("run.pcap", "--pcap", pcap_ports),
     ):
         if values:
             sets.append(f"{key}=" + json.dumps(list(values)))
             built[sets[-1]] = " ".join(f"{option} {v}" for v in values)
+    if pcap_ports and not out:
+        raise click.UsageError("--pcap writes a pcap file per port: give a folder with --out DIR")
     sc = open_scenario(scenario, sets, origin="--set")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", FairsimWarning)

@@ -155,11 +155,21 @@ class Results:
     ``summary()`` is the table ``fairsim run`` prints; ``to_json()`` the document ``--json`` prints.
     """
 
-    def __init__(self, scenario: dict, runs: list[dict], *, interrupted: bool = False, source=None):
+    def __init__(
+        self,
+        scenario: dict,
+        runs: list[dict],
+        *,
+        interrupted: bool = False,
+        source=None,
+        captures: list[dict[str, bytes]] | None = None,
+    ):
         self.scenario = scenario
         self.runs = runs
         self.interrupted = interrupted
         self.source = source
+        #: Per run, the pcap bytes of each captured port (`[run] pcap`).
+        self.captures = captures if captures is not None else [{} for _ in runs]
 
     @property
     def complete(self) -> bool:
@@ -170,12 +180,34 @@ class Results:
         return list(dict.fromkeys(r["pair"] for r in self.runs))
 
     def __getitem__(self, pair: str) -> Results:
-        runs = [r for r in self.runs if r["pair"] == pair]
+        chosen = [i for i, r in enumerate(self.runs) if r["pair"] == pair]
+        runs = [self.runs[i] for i in chosen]
         if not runs:
             near = _core.suggest(str(pair), self.pairs)
             hint = f"; did you mean {near!r}?" if near else ""
             raise KeyError(f"no pair {pair!r}{hint} (these results have {', '.join(self.pairs)})")
-        return Results(self.scenario, runs, interrupted=self.interrupted, source=self.source)
+        captures = [self.captures[i] for i in chosen]
+        return Results(
+            self.scenario, runs, interrupted=self.interrupted, source=self.source, captures=captures
+        )
+
+    def pcap(self, port: str, pair: str | None = None, seed: int | None = None) -> bytes:
+        """The pcap file of the packets `port` put on its line (`[run] pcap`, `--pcap`), for
+        Wireshark or tshark: of the only run, or of the run of `pair` and `seed`."""
+        found = [
+            c[port]
+            for r, c in zip(self.runs, self.captures, strict=True)
+            if port in c and pair in (None, r["pair"]) and seed in (None, r["seed"])
+        ]
+        if len(found) != 1:
+            which = "no run" if not found else f"{len(found)} runs"
+            raise KeyError(
+                f"{which} captured port {port!r}"
+                + (f" for pair {pair!r}" if pair else "")
+                + (f" and seed {seed}" if seed is not None else "")
+                + ": name the port in [run] pcap (or --pcap), and a pair and seed if there are several"
+            )
+        return found[0]
 
     def __len__(self) -> int:
         return len(self.runs)

@@ -27,15 +27,16 @@ def execute(
     progress: bool | None,
     jobs: int | None,
 ):
-    """Runs `(pair, seed)` pairs; returns their reports (dicts) and whether Ctrl-C stopped them.
-    One progress bar counts all the runs. (Sweeps and reproductions run on worker processes
-    instead: `fairsim.sweep`.)
+    """Runs `(pair, seed)` pairs; returns their reports (dicts), their packet captures (a dict
+    of pcap bytes by port, empty unless `[run] pcap` names ports) and whether Ctrl-C stopped
+    them. One progress bar counts all the runs. (Sweeps and reproductions run on worker
+    processes instead: `fairsim.sweep`.)
     """
     sims = [core_scenario.simulation(pair, seed) for pair, seed in runs]
     done_fraction = [0.0] * len(sims)
     stop = threading.Event()
 
-    def work(i: int) -> dict:
+    def work(i: int) -> tuple[dict, dict[str, bytes]]:
         sim = sims[i]
         while not stop.is_set():
             finished = sim.step(CHUNK)
@@ -45,7 +46,7 @@ def execute(
         if sim.error:
             pair, seed = runs[i]
             raise FairsimError(f"{core_scenario.file}: pair {pair}, seed {seed}: {sim.error}")
-        return json.loads(sim.report_json())
+        return json.loads(sim.report_json()), dict(sim.pcaps())
 
     label = core_scenario.name
     workers = max(1, min(jobs or os.cpu_count() or 1, len(sims)))
@@ -65,5 +66,5 @@ def execute(
             wait(futures)
         finally:
             bar.close(sum(done_fraction), stopped=interrupted)
-        reports = [f.result() for f in futures]
-    return reports, interrupted
+        done = [f.result() for f in futures]
+    return [r for r, _ in done], [c for _, c in done], interrupted

@@ -164,6 +164,12 @@ impl PySimulation {
     fn events(&self) -> u64 {
         self.inner.events_processed()
     }
+    /// The pcap file of each captured port (`[run] pcap`), as (port, bytes), so far.
+    fn pcaps<'py>(&mut self, py: Python<'py>) -> PyResult<Vec<(String, Bound<'py, pyo3::types::PyBytes>)>> {
+        let files = self.guarded(py, |sim| sim.pcaps())?;
+        Ok(files.into_iter().map(|(port, bytes)| (port, pyo3::types::PyBytes::new(py, &bytes))).collect())
+    }
+
     /// The report so far, as JSON (see docs/results.md).
     fn report_json(&mut self, py: Python<'_>) -> PyResult<String> {
         self.guarded(py, |sim| serde_json::to_string(&sim.report()).expect("reports serialise"))

@@ -13,7 +13,7 @@
 //! The engine knows nothing of Python, files of results or plots: a scenario goes in, a
 //! `RunReport` comes out. Its modules form layers, each using only those below it (from the
 //! ground up: `error`; `units`, `heap`, `rng`, `limits`, `params`; `net`, `timer`;
-//! `reference`; `stats`, `qdisc`, `traffic`; `transport`; `node`; `scenario`; `engine`;
+//! `reference`; `stats`, `qdisc`, `traffic`, `pcap`; `transport`; `node`; `scenario`; `engine`;
 //! `report`): see docs/architecture.md, and `tests/layers.rs`, which checks it.
 
 pub mod component;
@@ -24,6 +24,7 @@ pub mod limits;
 pub mod net;
 pub mod node;
 pub mod params;
+pub mod pcap;
 pub mod qdisc;
 pub mod reference;
 pub mod report;

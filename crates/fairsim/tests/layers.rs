@@ -12,7 +12,7 @@ const LAYERS: &[&[&str]] = &[
     &["component"],
     &["net", "timer"],
     &["reference"],
-    &["stats", "qdisc", "traffic"],
+    &["stats", "qdisc", "traffic", "pcap"],
     &["transport"],
     &["node"],
     &["scenario"],

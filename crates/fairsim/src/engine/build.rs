@@ -30,6 +30,7 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<(
             rng: rng::stream(seed, &format!("port:{}", spec.name)),
             fluid: scenario.run.fluid_reference.contains(&id),
             traced: scenario.run.trace_queues.contains(&id),
+            capture: scenario.run.pcap.contains(&id),
         }));
         resolved_qdiscs.push(resolved);
     }

@@ -10,6 +10,7 @@
 
 mod agent;
 mod build;
+mod capture;
 mod connections;
 pub mod event;
 mod intervals;

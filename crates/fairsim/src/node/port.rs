@@ -36,6 +36,9 @@ pub struct Port {
     pub fluid: Option<crate::stats::fluid::FluidRecord>,
     /// Queue length and the discipline's gauge at every change, if the port is traced.
     pub trace: Option<PortTrace>,
+    /// Every packet sent, with when its transmission started, if the port is captured
+    /// (`[run] pcap`).
+    pub capture: Option<Vec<(Time, Packet)>>,
 }
 
 /// How a port is set up: its line, its discipline, and what it records.
@@ -50,6 +53,8 @@ pub struct PortSetup {
     pub fluid: bool,
     /// Record the queue's length over time.
     pub traced: bool,
+    /// Capture the packets put on the line.
+    pub capture: bool,
 }
 
 /// What a traced port records: each series only when its value changes.
@@ -96,6 +101,7 @@ impl Port {
             stats: PortStats::default(),
             fluid: s.fluid.then(Default::default),
             trace: s.traced.then(PortTrace::default),
+            capture: s.capture.then(Vec::new),
         }
     }
 
@@ -162,6 +168,9 @@ impl Port {
         self.stats.add_busy(started, now);
         self.stats.current.departures += 1;
         self.stats.current.bytes_sent += pkt.size as u64;
+        if let Some(c) = &mut self.capture {
+            c.push((started, pkt)); // sent whole, stamped with its first bit, as a sniffer's would be
+        }
         if let Some(rec) = &mut self.fluid {
             rec.departed(now.0, &pkt);
         }
@@ -223,6 +232,7 @@ mod tests {
             rng: crate::rng::stream(1, "test"),
             fluid: false,
             traced: true,
+            capture: false,
         })
     }
 

@@ -76,6 +76,9 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
     run.insert("fluid_reference".into(), ports(&sc.run.fluid_reference));
     run.insert("trace".into(), Value::Array(sc.run.trace.iter().map(|f| s(&sc.flows[f.idx()].name)).collect()));
     run.insert("trace_queues".into(), ports(&sc.run.trace_queues));
+    if !sc.run.pcap.is_empty() {
+        run.insert("pcap".into(), ports(&sc.run.pcap));
+    }
     run.insert("clock_jitter".into(), s(sc.run.clock_jitter));
     if !sc.run.transfer_rows {
         run.insert("transfer_rows".into(), Value::Boolean(false));

@@ -93,6 +93,7 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
     run.trace_queues = named(&raw.run.trace_queues, "trace_queues", all_ports, &port, &no_port, &mut pb)
         .map(PortId::from_idx)
         .collect();
+    run.pcap = named(&raw.run.pcap, "pcap", all_ports, &port, &no_port, &mut pb).map(PortId::from_idx).collect();
 
     if !pb.0.is_empty() {
         return Err(pb.0);

@@ -1,0 +1,87 @@
+use super::*;
+use crate::net::{FlowId, NodeId, PacketKind};
+
+const TCP: Stream = Stream { tcp: true, packet_size: 1000 };
+
+fn data(seq: u64) -> Packet {
+    Packet {
+        id: 7,
+        flow: FlowId(2),
+        conn: FlowId(2),
+        seq,
+        size: 1000,
+        src: NodeId(0),
+        dst: NodeId(4),
+        sent_at: Time::from_millis(1500),
+        ..Packet::blank()
+    }
+}
+
+#[test]
+fn the_internet_checksum_of_rfc_1071s_example() {
+    // RFC 1071 §3: the bytes 00 01 f2 03 f4 f5 f6 f7 sum to ddf2 (folded); the checksum is its
+    // complement
+    assert_eq!(checksum(&[0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7], 0), !0xddf2);
+}
+
+#[test]
+fn a_tcp_data_packet_has_its_size_addresses_sequence_and_timestamp() {
+    let h = packet_headers(&data(3), TCP);
+    assert_eq!(h.len(), 52, "IPv4 and TCP with the timestamp option");
+    assert_eq!(u16::from_be_bytes([h[2], h[3]]), 1000, "total length: the packet's size");
+    assert_eq!((h[9], &h[12..16], &h[16..20]), (6, &[10, 0, 0, 1][..], &[10, 0, 0, 5][..]));
+    assert_eq!(checksum(&h[..20], 0), 0, "the IPv4 header checks");
+    let tcp = &h[20..];
+    assert_eq!(u16::from_be_bytes([tcp[0], tcp[1]]), 10_002);
+    assert_eq!(u16::from_be_bytes([tcp[2], tcp[3]]), 5001);
+    assert_eq!(u32::from_be_bytes([tcp[4], tcp[5], tcp[6], tcp[7]]), 1 + 3 * 948, "1 + k·MSS");
+    assert_eq!(tcp[12] >> 4, 8, "32-byte header");
+    assert_eq!(u32::from_be_bytes([tcp[24], tcp[25], tcp[26], tcp[27]]), 1500, "TSval in ms");
+}
+
+#[test]
+fn an_ack_acknowledges_bytes_echoes_the_timestamp_and_carries_ece() {
+    let ack = Packet {
+        kind: PacketKind::Ack,
+        seq: 5,
+        size: 40,
+        src: NodeId(4),
+        dst: NodeId(0),
+        sent_at: Time::from_millis(1600),
+        echo_sent_at: Time::from_millis(1500),
+        congestion: true,
+        ..data(0)
+    };
+    let h = packet_headers(&ack, TCP);
+    assert_eq!(u16::from_be_bytes([h[2], h[3]]), 52, "shown at the headers' size");
+    let tcp = &h[20..];
+    assert_eq!((u16::from_be_bytes([tcp[0], tcp[1]]), u16::from_be_bytes([tcp[2], tcp[3]])), (5001, 10_002));
+    assert_eq!(u32::from_be_bytes([tcp[8], tcp[9], tcp[10], tcp[11]]), 1 + 5 * 948);
+    assert_eq!(tcp[13], 0x10 | 0x40, "ACK and ECE");
+    assert_eq!(u32::from_be_bytes([tcp[28], tcp[29], tcp[30], tcp[31]]), 1500, "TSecr");
+    assert_eq!(h[1] & 3, 0, "no CE on the ACK itself");
+}
+
+#[test]
+fn open_loop_packets_are_udp_with_a_valid_checksum() {
+    let h = packet_headers(&Packet { congestion: true, ..data(9) }, Stream { tcp: false, packet_size: 1000 });
+    assert_eq!((h.len(), h[9], h[1] & 3), (28, 17, 0b11), "UDP, and CE in the IP header");
+    assert_eq!(u16::from_be_bytes([h[24], h[25]]), 980, "UDP length: the packet less its IP header");
+    // the UDP checksum over the pseudo-header, the header and a zero payload comes out 0
+    let mut pseudo = 0u32;
+    for pair in h[12..20].chunks(2) {
+        pseudo += u16::from_be_bytes([pair[0], pair[1]]) as u32;
+    }
+    assert_eq!(checksum(&h[20..], pseudo + 17 + 980), 0);
+}
+
+#[test]
+fn the_file_has_the_nanosecond_header_and_one_record_per_packet() {
+    let file = encode(&[(Time(1_500_000_123), data(0)), (Time(2_000_000_000), data(1))], |_| TCP);
+    assert_eq!(&file[..4], &0xa1b2_3c4d_u32.to_le_bytes());
+    assert_eq!(u32::from_le_bytes(file[20..24].try_into().unwrap()), 101, "LINKTYPE_RAW");
+    let rec = &file[24..];
+    let word = |i: usize| u32::from_le_bytes(rec[4 * i..4 * i + 4].try_into().unwrap());
+    assert_eq!((word(0), word(1), word(2), word(3)), (1, 500_000_123, 52, 1000));
+    assert_eq!(file.len(), 24 + 2 * (16 + 52));
+}
