@@ -134,7 +134,14 @@ def test_service_compared_with_the_fluid_reference(small_path):
 def test_every_registered_discipline_runs_a_scenario(small_path):
     names = [e.name for e in fairsim.catalogue()["disciplines"]]
     assert {"fq", "fqbit", "wfq", "scfq", "virtual_clock", "wf2qplus", "drr", "sfq", "nagle"} <= set(names)
-    needs = {"loss_list": '{ kind = "loss_list", flow = "ftp", seqs = [3] }'}
+    # CoDel's defaults suit fast lines: on 56 kb/s one packet takes 143 ms, more than its 100 ms
+    # interval, so its target and interval are set for the line, as its users do
+    slow_line = 'target = "300ms", interval = "3s"'
+    needs = {
+        "loss_list": '{ kind = "loss_list", flow = "ftp", seqs = [3] }',
+        "codel": f'{{ kind = "codel", {slow_line} }}',
+        "fq_codel": f'{{ kind = "fq_codel", {slow_line} }}',
+    }
     # FRED strikes Generic's fixed window of 5 in an 8-packet buffer as non-adaptive, by design
     floor = {"fred": 3}
     for q in names:

@@ -61,3 +61,64 @@ fn codel_fq_codel_and_pie_keep_the_line_busy_with_a_short_queue_where_drop_tail_
     // per-flow queues share equally whatever the round trip
     assert!(fq_jain.unwrap() > 0.99, "FQ-CoDel Jain {fq_jain:?}");
 }
+
+/// Two bulk flows through a 10 Mb/s, 10 ms bottleneck with room for 200 packets.
+const TWO_FLOWS: &str = r#"
+nodes = ["a", "b", "left", "right", "sink"]
+[run]
+duration = "30s"
+warmup = "5s"
+interval = "5s"
+[links]
+a = { between = ["a", "left"], rate = "100Mbps", delay = "1ms" }
+b = { between = ["b", "left"], rate = "100Mbps", delay = "3ms" }
+bottleneck = { between = ["left", "right"], rate = "10Mbps", delay = "10ms", buffer = 200 }
+exit = { between = ["right", "sink"], rate = "100Mbps", delay = "1ms" }
+[flows]
+fa = { src = "a", dst = "sink", app = "ftp" }
+fb = { src = "b", dst = "sink", app = "ftp" }
+[pairs]
+red = { transport = { kind = "newreno", window = 10000 }, qdisc = { kind = "red", min_th = 20, max_th = 60, gentle = true } }
+red_ecn = { transport = { kind = "newreno", window = 10000, ecn = true }, qdisc = { kind = "red", min_th = 20, max_th = 60, gentle = true, ecn = true } }
+fq_codel_ecn = { transport = { kind = "newreno", window = 10000, ecn = true }, qdisc = "fq_codel" }
+dctcp_k20 = { transport = { kind = "dctcp", window = 10000 }, qdisc = { kind = "red", min_th = 20, max_th = 21, max_p = 1.0, w_q = 1.0, ecn = true, hard_drop = false } }
+ecn_k20 = { transport = { kind = "newreno", window = 10000, ecn = true }, qdisc = { kind = "red", min_th = 20, max_th = 21, max_p = 1.0, w_q = 1.0, ecn = true, hard_drop = false } }
+"#;
+
+fn bottleneck(r: &fairsim::RunReport) -> &fairsim::report::QueueReport {
+    r.queues.iter().find(|q| q.port == "left->right").expect("the bottleneck")
+}
+
+#[test]
+fn ecn_capable_flows_are_marked_instead_of_dropped_and_back_off_to_the_echo() {
+    for pair in ["red_ecn", "fq_codel_ecn"] {
+        let r = run(TWO_FLOWS, Some(pair), &[]);
+        let q = bottleneck(&r);
+        let (fa, fb) = (&flow(&r, "fa").totals, &flow(&r, "fb").totals);
+        // RFC 3168: once slow start's overshoot is over, the queue marks, the senders reduce,
+        // and nothing is lost
+        assert!(q.totals.marks > 10, "{pair}: {} marks", q.totals.marks);
+        assert_eq!((fa.dropped, fb.dropped, fa.timeouts, fb.timeouts), (0, 0, 0, 0), "{pair}");
+        assert!(q.utilisation.as_ref().unwrap().mean > 0.9, "{pair}: {:?}", q.utilisation);
+    }
+    // the same flows and RED without ECN lose packets to early drops, and nothing is marked
+    let plain = run(TWO_FLOWS, Some("red"), &[]);
+    assert!(flow(&plain, "fa").totals.dropped + flow(&plain, "fb").totals.dropped > 0);
+    assert_eq!(bottleneck(&plain).totals.marks, 0);
+}
+
+#[test]
+fn dctcp_holds_the_queue_at_its_marking_threshold_and_the_line_full_without_loss() {
+    // RFC 8257 (Alizadeh et al. 2010): marks above K = 20 packets, the window cut by α/2
+    let r = run(TWO_FLOWS, Some("dctcp_k20"), &[]);
+    let q = bottleneck(&r);
+    let occupancy = q.occupancy_pkts.as_ref().unwrap().mean;
+    assert!((15.0..25.0).contains(&occupancy), "mean queue {occupancy} packets, K = 20");
+    assert!(q.utilisation.as_ref().unwrap().mean > 0.99, "{:?}", q.utilisation);
+    assert_eq!((flow(&r, "fa").run_totals.dropped, flow(&r, "fb").run_totals.dropped), (0, 0));
+    // classic ECN at the same threshold halves at each echo: the queue drains below K and the
+    // line idles at times (97.5% busy, a mean queue of 10.6 packets)
+    let classic = bottleneck(&run(TWO_FLOWS, Some("ecn_k20"), &[])).clone();
+    assert!(classic.utilisation.as_ref().unwrap().mean < 0.99);
+    assert!(classic.occupancy_pkts.as_ref().unwrap().mean < occupancy - 5.0);
+}

@@ -40,6 +40,7 @@ impl Simulation {
                     crate::transport::Event::FastRetransmit => c.fast_retransmits += 1,
                 }
             }
+            Action::ReducedForEcn => flow.cwr_pending = true,
             Action::Record(series, value) => {
                 if let Some(t) = &mut flow.trace {
                     // a value set twice at one instant keeps its last

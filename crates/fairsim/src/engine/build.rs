@@ -6,7 +6,7 @@ use crate::node::{FlowEnds, FlowState, HostClock, Port, PortSetup};
 use crate::rng;
 use crate::scenario::{Component, PairSpec, Problem, Scenario};
 use crate::traffic::{App, TimedSource};
-use crate::transport::sink::Receiver;
+use crate::transport::sink::{EcnEcho, Receiver};
 use crate::transport::Sender;
 use crate::units::Time;
 
@@ -91,6 +91,7 @@ pub(super) fn ends(
             packet_size: spec.packet_size,
             ack_size: spec.ack_size,
             acks: spec.acks,
+            ect: sender.as_ref().is_some_and(|s| s.ack_policy().ecn != EcnEcho::Off),
         },
         source: TimedSource::new(&spec.app, spec.packet_size),
         app_limit: 0,
@@ -114,5 +115,6 @@ pub(super) fn ends(
         trace: scenario.run.trace.contains(&id).then(Vec::new),
         start: Time::ZERO,
         drawn_packets: None,
+        cwr_pending: false,
     }
 }

@@ -65,8 +65,14 @@ pub struct Packet {
     pub enqueued_at: Time,
     /// Index of the next port on the packet's route.
     pub hop: u16,
-    /// Congestion-experienced bit (DECbit); an ACK echoes the bit of the data it acknowledges.
+    /// Congestion-experienced bit: DECbit's, or ECN's CE (RFC 3168). On an ACK, the echo: the
+    /// bit of the data it acknowledges (DECbit, DCTCP) or TCP's ECE flag (classic ECN).
     pub congestion: bool,
+    /// ECN-capable transport (RFC 3168's ECT): a discipline that marks sets `congestion`
+    /// instead of dropping it.
+    pub ect: bool,
+    /// TCP's CWR flag: the sender reduced its window in answer to an ECN echo.
+    pub cwr: bool,
     /// A retransmission of an earlier sequence number.
     pub retransmission: bool,
     /// Scheduling priority for disciplines that use one (0 = default).
@@ -93,6 +99,8 @@ impl Packet {
             enqueued_at: Time::ZERO,
             hop: 0,
             congestion: false,
+            ect: false,
+            cwr: false,
             retransmission: false,
             priority: 0,
             label: 0.0,

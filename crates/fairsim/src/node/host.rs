@@ -36,6 +36,8 @@ pub struct FlowEnds {
     pub ack_size: u32,
     /// Whether the sink acknowledges (open-loop sources may go unacknowledged).
     pub acks: bool,
+    /// Whether data packets are ECN-capable (the transport's `ecn`).
+    pub ect: bool,
 }
 
 pub struct FlowState {
@@ -78,6 +80,8 @@ pub struct FlowState {
     pub drawn_packets: Option<u64>,
     /// The sender's recorded variables (time, series, value), if the flow is traced.
     pub trace: Option<Vec<(Time, crate::transport::Series, f64)>>,
+    /// The sender reduced its window for an ECN echo: the next new data packet carries CWR.
+    pub cwr_pending: bool,
 }
 
 impl FlowState {
@@ -86,6 +90,8 @@ impl FlowState {
     #[inline]
     pub fn send_data(&mut self, seq: u64, id: u64, now: Time, priority: u8) -> (PortId, Packet) {
         let retransmission = seq < self.next_new_seq;
+        let cwr = self.cwr_pending && !retransmission;
+        self.cwr_pending &= !cwr;
         if self.sender.is_some() {
             for _ in self.next_new_seq..=seq {
                 self.first_sent.push_back(now);
@@ -110,6 +116,8 @@ impl FlowState {
             enqueued_at: now,
             hop: 0,
             congestion: false,
+            ect: e.ect && !retransmission, // RFC 3168 §6.1.5: retransmissions are not ECT
+            cwr,
             retransmission,
             priority,
             label: 0.0,
@@ -125,11 +133,11 @@ impl FlowState {
         c.delivered += 1;
         c.bytes_delivered += pkt.size as u64;
         c.add_delay(now - pkt.sent_at);
-        let echo = Echo { sent_at: pkt.sent_at, seq: pkt.seq, congestion: pkt.congestion };
+        let echo = Echo { sent_at: pkt.sent_at, seq: pkt.seq, congestion: pkt.congestion, cumulative: 0 };
         // open-loop sources never retransmit, so they need no reordering state
         let closed_loop = self.sender.is_some();
         let (new, reply) =
-            if closed_loop { self.receiver.take(pkt.seq, echo, now) } else { (true, AckNow::Send(echo)) };
+            if closed_loop { self.receiver.take(pkt.seq, echo, pkt.cwr, now) } else { (true, AckNow::Send(echo)) };
         if new {
             c.delivered_unique += 1;
             c.bytes_unique += pkt.size as u64;
@@ -139,7 +147,7 @@ impl FlowState {
         }
         match reply {
             AckNow::Send(echo) => {
-                let cumulative = if closed_loop { self.receiver.ack() } else { pkt.seq + 1 };
+                let cumulative = if closed_loop { echo.cumulative } else { pkt.seq + 1 };
                 SinkReply::Ack(self.ack_route[0], self.ack(now, cumulative, echo, pkt.priority, pkt.label))
             }
             AckNow::Hold(Some(at)) => SinkReply::Arm(at),
@@ -150,8 +158,7 @@ impl FlowState {
     /// The sink's delayed-ACK timer expired at `now`: the ACK it sends, if data is waiting.
     pub fn delayed_ack(&mut self, now: Time) -> Option<(PortId, Packet)> {
         let echo = self.receiver.on_timer()?;
-        let cumulative = self.receiver.ack();
-        Some((self.ack_route[0], self.ack(now, cumulative, echo, 0, 0.0)))
+        Some((self.ack_route[0], self.ack(now, echo.cumulative, echo, 0, 0.0)))
     }
 
     /// The ACK the sink sends at `now` (packet id 0 until the caller gives it one). It keeps the
@@ -174,6 +181,8 @@ impl FlowState {
             enqueued_at: now,
             hop: 0,
             congestion: echo.congestion,
+            ect: false,
+            cwr: false,
             retransmission: false,
             priority,
             label,
@@ -260,6 +269,7 @@ mod tests {
                 packet_size: 1000,
                 ack_size: 40,
                 acks: true,
+                ect: false,
             },
             source: None,
             app_limit: u64::MAX,
@@ -283,6 +293,7 @@ mod tests {
             start: Time::ZERO,
             drawn_packets: None,
             trace: None,
+            cwr_pending: false,
         }
     }
 
@@ -296,7 +307,11 @@ mod tests {
     #[test]
     fn delayed_acks_wait_for_a_second_packet_or_the_timer() {
         let mut f = flow(true);
-        f.receiver = Receiver::new(crate::transport::sink::AckPolicy { every: 2, delay: Time::from_millis(200) });
+        f.receiver = Receiver::new(crate::transport::sink::AckPolicy {
+            every: 2,
+            delay: Time::from_millis(200),
+            ..Default::default()
+        });
         let (_, p0) = f.send_data(0, 1, Time::from_secs(1), 0);
         let (_, p1) = f.send_data(1, 2, Time::from_secs(1), 0);
         let (_, p2) = f.send_data(2, 3, Time::from_secs(1), 0);

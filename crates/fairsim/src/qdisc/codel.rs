@@ -14,12 +14,13 @@
 //! cached reciprocal); times are nanoseconds; when the port's buffer is full the arrival is
 //! dropped (tail drop: RFC 8289 leaves the limit to the implementation; Linux's is 1000
 //! packets, ours the port's `buffer`); the drops of the control law are `early` drops. ECN
-//! marking instead of dropping is not yet modelled.
+//! marking instead of dropping is an option (`ecn`, off by default as in Linux's
+//! `codel`): a marked packet is sent and counts in the control law as a drop would.
 //!
 //! `CodelState` is the control law alone, on any FIFO: FQ-CoDel keeps one per flow queue.
 
 use super::fifo::Fifo;
-use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
+use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
@@ -37,11 +38,13 @@ pub struct CodelConfig {
     pub interval: Time,
     /// A queue of at most this many bytes never drops (one maximum-size packet; 1500).
     pub mtu: u32,
+    /// Mark ECN-capable packets (CE) instead of dropping them (RFC 8289 §5.2; Linux's `ecn`).
+    pub ecn: bool,
 }
 
 impl Default for CodelConfig {
     fn default() -> Self {
-        CodelConfig { target: Time::from_millis(5), interval: Time::from_millis(100), mtu: 1500 }
+        CodelConfig { target: Time::from_millis(5), interval: Time::from_millis(100), mtu: 1500, ecn: false }
     }
 }
 
@@ -100,7 +103,8 @@ impl CodelState {
     }
 
     /// RFC 8289's `dequeue`: the packet to send from `queue`, after the drops the control law
-    /// asks for (reported to `ctx`).
+    /// asks for (reported to `ctx`). With ECN, a signal to an ECN-capable packet marks it and
+    /// sends it, as Linux does: the control law goes on as if it had been dropped.
     pub fn dequeue(&mut self, cfg: &CodelConfig, queue: &mut Fifo, ctx: &mut QdiscCtx) -> Option<Packet> {
         let now = ctx.now;
         let (mut pkt, mut ok_to_drop) = self.head(cfg, queue, now);
@@ -113,8 +117,12 @@ impl CodelState {
                 self.dropping = false;
             }
             while self.dropping && now >= self.drop_next {
-                self.drop(head, ctx);
                 self.count += 1;
+                let marked = self.signal(head, cfg, ctx);
+                if marked.is_some() {
+                    self.drop_next = cfg.next_drop(self.drop_next, self.count);
+                    return marked;
+                }
                 (pkt, ok_to_drop) = self.head(cfg, queue, now);
                 match pkt {
                     Some(p) if ok_to_drop => {
@@ -129,8 +137,10 @@ impl CodelState {
             }
             Some(head)
         } else if ok_to_drop {
-            self.drop(head, ctx);
-            let (next, _) = self.head(cfg, queue, now);
+            let next = match self.signal(head, cfg, ctx) {
+                Some(marked) => Some(marked),
+                None => self.head(cfg, queue, now).0,
+            };
             self.dropping = true;
             // a recent episode: start near the drop rate that controlled the queue then
             let delta = self.count.saturating_sub(self.lastcount);
@@ -144,9 +154,11 @@ impl CodelState {
         }
     }
 
-    fn drop(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
-        self.drops += 1;
-        ctx.drop(pkt, DropReason::Early);
+    /// The control law's signal to `pkt`: the packet back if it was marked, else dropped.
+    fn signal(&mut self, pkt: Packet, cfg: &CodelConfig, ctx: &mut QdiscCtx) -> Option<Packet> {
+        let marked = ctx.signal(pkt, cfg.ecn);
+        self.drops += marked.is_none() as u64;
+        marked
     }
 
     pub fn dropping(&self) -> bool {

@@ -18,8 +18,8 @@
 //! random stream at the first packet, so collisions differ between seeds as they differ between
 //! Linux boots; an overflow drops up to `drop_batch` packets from the fattest queue, stopping
 //! once half its bytes are gone (Linux's and ns-3's batch of 64; `drop_batch = 1` is the RFC's
-//! single packet). Drops on overflow are `longest_queue` drops, CoDel's are `early`. ECN is not
-//! yet modelled.
+//! single packet). Drops on overflow are `longest_queue` drops, CoDel's are `early`; with `ecn`
+//! (on, as in Linux and ns-3) CoDel marks ECN-capable packets instead (overflow still drops).
 
 use super::classify::{Buckets, Classifier, ConversationKey};
 use super::codel::{CodelConfig, CodelState};
@@ -49,6 +49,9 @@ pub struct FqCodelConfig {
     /// On overflow, drop at most this many packets from the fattest queue (and no more than
     /// half its bytes).
     pub drop_batch: u32,
+    /// CoDel marks ECN-capable packets instead of dropping them (on by default, as in Linux
+    /// and ns-3).
+    pub ecn: bool,
 }
 
 impl Default for FqCodelConfig {
@@ -61,6 +64,7 @@ impl Default for FqCodelConfig {
             interval: codel.interval,
             mtu: codel.mtu,
             drop_batch: 64,
+            ecn: true,
         }
     }
 }
@@ -101,7 +105,7 @@ pub struct FqCodel {
 
 impl FqCodel {
     pub fn new(cfg: &FqCodelConfig, port: &PortInfo) -> Result<FqCodel, ParamError> {
-        let codel = CodelConfig { target: cfg.target, interval: cfg.interval, mtu: cfg.mtu };
+        let codel = CodelConfig { target: cfg.target, interval: cfg.interval, mtu: cfg.mtu, ecn: cfg.ecn };
         codel.check()?;
         if cfg.quantum == 0 {
             return Err(ParamError::at("quantum", "must be at least 1 byte"));

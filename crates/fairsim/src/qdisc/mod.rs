@@ -152,6 +152,19 @@ impl<'a> QdiscCtx<'a> {
         }
     }
 
+    /// An active queue manager's congestion signal (RFC 3168 §5): with `ecn`, an ECN-capable
+    /// packet is marked (CE) and returned to be queued or sent; any other is dropped as an
+    /// `early` drop.
+    pub fn signal(&mut self, mut pkt: Packet, ecn: bool) -> Option<Packet> {
+        if ecn && pkt.ect {
+            self.mark(&mut pkt);
+            Some(pkt)
+        } else {
+            self.drop(pkt, DropReason::Early);
+            None
+        }
+    }
+
     /// Drops `pkt`; the engine attributes it to its flow and to this queue.
     pub fn drop(&mut self, pkt: Packet, reason: DropReason) {
         self.drops.push((pkt, reason));

@@ -19,11 +19,11 @@
 //! dequeue first applies every update that fell due before it, which gives the same sequence of
 //! probabilities because the inputs do not change between packets; the "mean packet size" of
 //! the safeguard is the port's largest data packet; derandomization (§5.1's optional accumulated
-//! probability) is a parameter, off by default as in Linux; drops are `early` drops; ECN marking
-//! is not yet modelled.
+//! probability) is a parameter, off by default as in Linux; drops are `early` drops; with `ecn`
+//! an ECN-capable packet is marked instead while the probability is at most 10% (§5.1).
 
 use super::fifo::Fifo;
-use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
+use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::{Packet, PacketKind};
 use crate::params::ParamError;
@@ -47,6 +47,9 @@ pub struct PieConfig {
     pub max_burst: Time,
     /// RFC 8033 §5.1's derandomization: drops spaced by the accumulated probability.
     pub derandomize: bool,
+    /// Mark ECN-capable packets instead of dropping them while the probability is at most 10%
+    /// (RFC 8033 §5.1; above it, drop even those, as an overloaded queue must).
+    pub ecn: bool,
 }
 
 impl Default for PieConfig {
@@ -58,6 +61,7 @@ impl Default for PieConfig {
             beta: 1.25,
             max_burst: Time::from_millis(150),
             derandomize: false,
+            ecn: false,
         }
     }
 }
@@ -193,11 +197,15 @@ impl Pie {
 impl Qdisc for Pie {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         self.catch_up(ctx.now);
-        if self.drop_early(ctx.rng) {
-            self.early_drops += 1;
-            ctx.drop(pkt, DropReason::Early);
-            return;
-        }
+        let pkt = if self.drop_early(ctx.rng) {
+            let Some(marked) = ctx.signal(pkt, self.cfg.ecn && self.ctl.drop_prob <= 0.1) else {
+                self.early_drops += 1;
+                return;
+            };
+            marked
+        } else {
+            pkt
+        };
         ctx.push_or_drop(&mut self.queue, self.limit, pkt);
     }
 

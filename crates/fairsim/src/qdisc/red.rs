@@ -31,7 +31,7 @@
 //! counted in the queue, as the paper's q is "the current queue size".
 
 use super::fifo::Fifo;
-use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
+use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::{FlowId, Packet, PacketKind};
 use crate::params::ParamError;
@@ -64,6 +64,13 @@ pub struct RedConfig {
     pub p_mode: PMode,
     /// Per-flow `max_p`, `{ flow = p }` (Enhanced RED, Hasegawa et al. 2001).
     pub flow_p: BTreeMap<String, f64>,
+    /// Mark ECN-capable packets (CE) instead of dropping them early (RFC 3168 §5; `red` only,
+    /// not DRR's per-queue RED).
+    pub ecn: bool,
+    /// With `ecn`, still drop when the average is in the forced-drop region (at or above
+    /// `max_th`, or twice it when `gentle`), as ns-3's `UseHardDrop` does; `false` marks there
+    /// too (a DCTCP threshold: `min_th = K`, `max_th = K + 1`, `w_q = 1`).
+    pub hard_drop: bool,
 }
 
 /// How the drop probability depends on the average between the thresholds.
@@ -87,6 +94,8 @@ impl Default for RedConfig {
             mean_packet_size: Bytes(1000),
             p_mode: PMode::Linear,
             flow_p: BTreeMap::new(),
+            ecn: false,
+            hard_drop: true,
         }
     }
 }
@@ -120,8 +129,9 @@ impl RedRule {
         if !(cfg.max_p > 0.0 && cfg.max_p <= 1.0) {
             return Err(ParamError::at("max_p", "a probability in (0, 1]"));
         }
-        if !(cfg.w_q > 0.0 && cfg.w_q < 1.0) {
-            return Err(ParamError::at("w_q", "a weight in (0, 1)"));
+        // w_q = 1 follows the instantaneous queue (DCTCP's marking threshold)
+        if !(cfg.w_q > 0.0 && cfg.w_q <= 1.0) {
+            return Err(ParamError::at("w_q", "a weight in (0, 1]"));
         }
         if cfg.mean_packet_size.0 == 0 {
             return Err(ParamError::at("mean_packet_size", "must be positive"));
@@ -190,6 +200,11 @@ impl RedRule {
     pub fn probability_for(&self, avg: f64, pkt: &Packet) -> Option<f64> {
         let max_p = if pkt.kind == PacketKind::Data { self.max_p_of(pkt.flow) } else { self.max_p };
         self.probability(avg, pkt.size, max_p)
+    }
+
+    /// Whether an average of `avg` is in the forced-drop region.
+    pub fn forced(&self, avg: f64) -> bool {
+        avg >= if self.gentle { 2.0 * self.max_th } else { self.max_th }
     }
 
     fn probability(&self, avg: f64, size: u32, max_p: f64) -> Option<f64> {
@@ -359,6 +374,8 @@ pub struct Red {
     queue: Fifo,
     limit: BufferLimit,
     early_drops: u64,
+    ecn: bool,
+    hard_drop: bool,
 }
 
 impl Red {
@@ -370,6 +387,8 @@ impl Red {
             queue: Fifo::default(),
             limit: port.buffer,
             early_drops: 0,
+            ecn: cfg.ecn,
+            hard_drop: cfg.hard_drop,
         })
     }
 }
@@ -377,12 +396,19 @@ impl Red {
 impl Qdisc for Red {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         let q = self.rule.measure(self.queue.len(), self.queue.bytes());
-        if self.gate.early_drop(&self.rule, ctx.now, q, &pkt, ctx.rng) {
-            self.early_drops += 1;
-            ctx.drop(pkt, DropReason::Early);
+        let pkt = if self.gate.early_drop(&self.rule, ctx.now, q, &pkt, ctx.rng) {
+            let hard = self.hard_drop && self.rule.forced(self.gate.average());
+            match ctx.signal(pkt, self.ecn && !hard) {
+                Some(marked) => marked,
+                None => {
+                    self.early_drops += 1;
+                    return;
+                }
+            }
         } else {
-            ctx.push_or_drop(&mut self.queue, self.limit, pkt);
-        }
+            pkt
+        };
+        ctx.push_or_drop(&mut self.queue, self.limit, pkt);
     }
 
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
@@ -419,6 +445,7 @@ pub static DECLARATION: QdiscDeclaration<RedConfig> = Declaration {
 mod tests {
     use super::*;
     use crate::qdisc::testing::{pkt, port, with_ctx};
+    use crate::qdisc::DropReason;
     use crate::rng::stream;
 
     fn rule(gentle: bool, byte_mode: bool) -> RedRule {

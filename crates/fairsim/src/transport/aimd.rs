@@ -100,6 +100,7 @@ impl Aimd {
         self.cwnd = match event {
             Congestion::FastRetransmit { dupacks, recovering: true } => self.ssthresh + dupacks as f64,
             Congestion::Timeout if self.after_timeout == AfterTimeout::Halved => self.ssthresh,
+            Congestion::Ecn => self.ssthresh,
             Congestion::FastRetransmit { recovering: false, .. } | Congestion::Timeout => 1.0,
         };
     }

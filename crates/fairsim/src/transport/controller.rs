@@ -48,6 +48,8 @@ pub enum Congestion {
     FastRetransmit { dupacks: u32, recovering: bool },
     /// The retransmission timer expired; the layer goes back to the oldest unacknowledged packet.
     Timeout,
+    /// An ACK echoed an ECN mark (RFC 3168): reduce as for a loss, but nothing was lost or resent.
+    Ecn,
 }
 
 /// A congestion controller: it decides the window and nothing else (no sends, no timers), told

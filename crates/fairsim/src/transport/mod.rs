@@ -5,7 +5,7 @@
 //!
 //! Window protocols are the reliability layer (`reliable`: window, duplicate ACKs, the
 //! retransmission timer) under a congestion controller (`controller`): Jacobson's window for
-//! JK, Reno and NewReno (`aimd`), CUBIC, Vegas, DECbit's window law, Generic's fixed window. Packet-Pair
+//! JK, Reno and NewReno (`aimd`), CUBIC, DCTCP, Vegas, DECbit's window law, Generic's fixed window. Packet-Pair
 //! and RLM set their own rates and are whole senders. The sink side (`sink`) is common to all.
 
 pub mod aimd;
@@ -13,6 +13,7 @@ mod averaged_timeout;
 pub mod blt;
 pub mod controller;
 mod cubic;
+mod dctcp;
 mod decbit;
 pub mod fuzzy;
 mod generic;
@@ -104,6 +105,9 @@ pub enum Action {
     Record(Series, f64),
     /// Count an event in the flow's statistics.
     Count(Event),
+    /// The window was reduced in answer to an ECN echo: the next new data packet carries CWR
+    /// (RFC 3168 §6.1.2).
+    ReducedForEcn,
 }
 
 /// Transport events counted per flow and interval.
@@ -149,6 +153,10 @@ impl<'a> AgentCtx<'a> {
     }
     pub fn count(&mut self, event: Event) {
         self.actions.push(Action::Count(event));
+    }
+    /// Says the window was reduced for an ECN echo (the next new data packet carries CWR).
+    pub fn reduced_for_ecn(&mut self) {
+        self.actions.push(Action::ReducedForEcn);
     }
 }
 
@@ -228,6 +236,7 @@ pub static TRANSPORTS: &[&TransportKind] = &[
     &aimd::RENO,
     &aimd::NEWRENO,
     &cubic::DECLARATION,
+    &dctcp::DECLARATION,
     &decbit::DECLARATION,
     &packet_pair::DECLARATION,
     &rlm::DECLARATION,

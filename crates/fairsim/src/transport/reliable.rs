@@ -23,7 +23,7 @@ use super::averaged_timeout::{AveragedTimeout, Resend};
 use super::controller::{Congestion, Controller, NewAck, RttSample};
 use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
 use super::rto::{Rto, RtoConfig};
-use super::sink::AckPolicy;
+use super::sink::{AckPolicy, EcnEcho};
 use super::window::{Acked, SendWindow};
 use super::{AgentCtx, Event, Sender, TimerId};
 use crate::net::Packet;
@@ -68,6 +68,9 @@ pub struct TcpReliability {
     /// The delayed-ACK timer: the longest an in-order packet waits for its ACK (RFC 1122: at
     /// most 500 ms; ns-3's and BSD's 200 ms).
     pub ack_delay: Time,
+    /// ECN (RFC 3168): data packets are ECN-capable, the sink echoes CE marks as ECE until the
+    /// sender's CWR, and the sender halves its window once per window of data for an echo.
+    pub ecn: bool,
 }
 
 /// Where round-trip samples come from.
@@ -92,6 +95,7 @@ impl Default for TcpReliability {
             rtt_samples: RttSamples::Karn,
             ack_every: 1,
             ack_delay: Time::from_millis(200),
+            ecn: false,
         }
     }
 }
@@ -141,7 +145,8 @@ fn ack_policy(cfg: &TcpReliability) -> Result<AckPolicy, ParamError> {
     if cfg.ack_every > 1 && cfg.ack_delay == Time::ZERO {
         return Err(ParamError::at("ack_delay", "delayed ACKs need a timer above 0s"));
     }
-    Ok(AckPolicy { every: cfg.ack_every, delay: cfg.ack_delay })
+    let ecn = if cfg.ecn { EcnEcho::Classic } else { EcnEcho::Off };
+    Ok(AckPolicy { every: cfg.ack_every, delay: cfg.ack_delay, ecn })
 }
 
 /// Acknowledging fewer than one packet in this many would starve any window the layer allows.
@@ -168,8 +173,11 @@ pub struct Reliable<C, T = RtoTimer> {
     /// when the timer last expired) is acknowledged.
     pub(super) in_recovery: bool,
     recover: u64,
-    /// How the flow's sink acknowledges.
+    /// How the flow's sink acknowledges, and echoes ECN marks.
     acks: AckPolicy,
+    /// An ECN echo is answered only by an ACK that covers a packet past this one, sent after
+    /// the last reduction (one reduction per window of data, RFC 3168 §6.1.2).
+    ecn_recover: u64,
 }
 
 impl<C: Controller> Reliable<C, RtoTimer> {
@@ -214,7 +222,26 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             in_recovery: false,
             recover: 0,
             acks: AckPolicy::default(),
+            ecn_recover: 0,
         }
+    }
+
+    /// The sink echoes ECN marks as `echo` (DCTCP's exact echo instead of RFC 3168's).
+    pub fn with_ecn_echo(mut self, echo: EcnEcho) -> Self {
+        self.acks.ecn = echo;
+        self
+    }
+
+    /// An ACK carried an ECN echo: the window is reduced, without a retransmission, at most once
+    /// per window of data and not during loss recovery (RFC 3168 §6.1.2).
+    fn ecn_echo(&mut self, ctx: &mut AgentCtx) {
+        if self.in_recovery || self.win.una() <= self.ecn_recover {
+            return;
+        }
+        self.ecn_recover = self.win.nxt();
+        self.ctrl.on_congestion(Congestion::Ecn, self.win.in_flight(), &self.win, ctx);
+        ctx.reduced_for_ecn();
+        self.ctrl.trace(ctx);
     }
 
     /// Sends what the controller's window (capped by the flow's) and the application allow.
@@ -286,6 +313,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             self.in_recovery = true;
             self.recover = self.win.nxt();
         }
+        self.ecn_recover = self.win.nxt(); // a loss's reduction answers this window's marks too
         let event = Congestion::FastRetransmit { dupacks: rule.threshold, recovering };
         self.ctrl.on_congestion(event, flight, &self.win, ctx);
         self.timer.restart(ctx);
@@ -312,6 +340,9 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
             }
             (None, _) => {}
         }
+        if ack.congestion && self.acks.ecn != EcnEcho::Off {
+            self.ecn_echo(ctx);
+        }
         self.fill(ctx);
     }
 
@@ -328,6 +359,7 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
         self.in_recovery = false;
         // RFC 6582 §3.2 step 4: remember the highest packet sent, for NewReno's step 1
         self.recover = self.win.high();
+        self.ecn_recover = self.win.high();
         self.dupacks = 0;
         ctx.count(Event::Timeout);
         self.timer.expired(&mut self.win, ctx);

@@ -17,8 +17,16 @@
 //! samples include the delay and the retransmission timer allows for it); an immediate ACK of
 //! out-of-order data echoes the packet that caused it (RFC 7323 would echo the last in-order
 //! one; such duplicate ACKs give no round-trip sample in `reliable`, so the choice shows only in
-//! the flow's round-trip statistics). Its congestion bit is set if any packet it acknowledges
-//! carried one.
+//! the flow's round-trip statistics).
+//!
+//! The ACK's congestion bit (`EcnEcho`): by default it is set if any packet it acknowledges
+//! carried one (DECbit's echo, Ramakrishnan & Jain 1988). With classic ECN (RFC 3168 §6.1.3) it
+//! is TCP's ECE flag: set on every ACK from the first CE-marked packet until a packet carrying
+//! CWR arrives. With DCTCP's echo (RFC 8257 §3.2) each ACK reflects the CE marks of the packets
+//! it acknowledges exactly: when an in-order packet's mark differs from the packets held for a
+//! delayed ACK, those are acknowledged at once with their own mark and the new packet starts a
+//! new wait. (An out-of-order packet whose mark differs is acknowledged with the held packets in
+//! one ACK carrying its mark; Linux sends two ACKs there.)
 
 use crate::timer::TimerId;
 use crate::units::Time;
@@ -27,28 +35,41 @@ use std::collections::VecDeque;
 /// The sink's delayed-ACK timer: the last of a flow's timer slots (senders use the others).
 pub const DELAYED_ACK: TimerId = TimerId(crate::timer::TIMERS_PER_FLOW as u8 - 1);
 
-/// When the sink acknowledges in-order data.
+/// When the sink acknowledges in-order data, and what its ACKs' congestion bit says.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct AckPolicy {
     /// Acknowledge once this many in-order packets are unacknowledged (1: every packet at once).
     pub every: u32,
     /// The longest an in-order packet waits for its ACK.
     pub delay: Time,
+    pub ecn: EcnEcho,
 }
 
 impl Default for AckPolicy {
     fn default() -> Self {
-        AckPolicy { every: 1, delay: Time::ZERO }
+        AckPolicy { every: 1, delay: Time::ZERO, ecn: EcnEcho::Off }
     }
 }
 
-/// What the ACK of a data packet echoes: its send time and sequence number, and its congestion
-/// bit.
+/// What an ACK's congestion bit echoes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EcnEcho {
+    /// The bits of the packets it acknowledges (DECbit); the transport sends no ECT packets.
+    Off,
+    /// RFC 3168's ECE: from a CE mark until a CWR.
+    Classic,
+    /// RFC 8257's exact per-packet echo.
+    Dctcp,
+}
+
+/// What an ACK says: the send time and sequence number it echoes, its congestion bit, and the
+/// cumulative acknowledgement (set by the receiver when it decides to send).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Echo {
     pub sent_at: Time,
     pub seq: u64,
     pub congestion: bool,
+    pub cumulative: u64,
 }
 
 /// What the sink does after a data packet arrives.
@@ -71,6 +92,8 @@ pub struct Receiver {
     unacked: u32,
     /// The echo of the earliest of them.
     held: Option<Echo>,
+    /// Classic ECN: CE seen and no CWR since (ECE on every ACK). DCTCP: the held packets' mark.
+    ce_state: bool,
 }
 
 impl Receiver {
@@ -105,28 +128,54 @@ impl Receiver {
         (true, in_order)
     }
 
-    /// Takes data packet `seq` (echo `echo`) at `now`: records it and decides about its ACK.
-    /// Returns whether the packet is new, and what to do.
-    pub fn take(&mut self, seq: u64, echo: Echo, now: Time) -> (bool, AckNow) {
+    /// Takes data packet `seq` (echo `echo`, with TCP's CWR flag `cwr`) at `now`: records it and
+    /// decides about its ACK. Returns whether the packet is new, and what to do.
+    pub fn take(&mut self, seq: u64, echo: Echo, cwr: bool, now: Time) -> (bool, AckNow) {
+        let before = self.next;
         let (new, in_order) = self.arrive(seq);
+        match self.policy.ecn {
+            EcnEcho::Off => {}
+            EcnEcho::Classic => self.ce_state = echo.congestion || (self.ce_state && !cwr),
+            EcnEcho::Dctcp if echo.congestion != self.ce_state => {
+                self.ce_state = echo.congestion;
+                if in_order && self.unacked > 0 {
+                    // the held packets go now, with their own mark; this one waits alone
+                    let held = self.flush().expect("packets are held");
+                    self.held = Some(echo);
+                    self.unacked = 1;
+                    return (new, AckNow::Send(Echo { cumulative: before, ..held }));
+                }
+            }
+            EcnEcho::Dctcp => {}
+        }
         let first = *self.held.get_or_insert(echo);
-        let echo = Echo { congestion: first.congestion || echo.congestion, ..first };
-        self.held = Some(echo);
+        self.held = Some(Echo { congestion: first.congestion || echo.congestion, ..first });
         if !in_order {
             // out of order, a hole (partly) filled, or a duplicate: at once, echoing the packet
             // that caused it if nothing in order was waiting
-            return (new, AckNow::Send(self.flush().unwrap_or(echo)));
+            let echo = self.flush().unwrap_or(echo);
+            return (new, AckNow::Send(self.stamped(echo)));
         }
         self.unacked += 1;
         if self.unacked >= self.policy.every {
-            return (new, AckNow::Send(self.flush().expect("a packet is held")));
+            let echo = self.flush().expect("a packet is held");
+            return (new, AckNow::Send(self.stamped(echo)));
         }
         (new, AckNow::Hold((self.unacked == 1).then_some(now + self.policy.delay)))
     }
 
     /// The delayed-ACK timer expired: the ACK to send, if anything is still unacknowledged.
     pub fn on_timer(&mut self) -> Option<Echo> {
-        self.flush()
+        self.flush().map(|e| self.stamped(e))
+    }
+
+    /// `echo` with the cumulative acknowledgement, and the congestion bit the ECN mode says.
+    fn stamped(&self, echo: Echo) -> Echo {
+        let congestion = match self.policy.ecn {
+            EcnEcho::Off => echo.congestion,
+            EcnEcho::Classic | EcnEcho::Dctcp => self.ce_state,
+        };
+        Echo { cumulative: self.next, congestion, ..echo }
     }
 
     /// Forgets what was held; returns its echo if in-order data was waiting for an ACK.

@@ -47,7 +47,7 @@ impl Harness {
                 Action::Send { seq } | Action::SendWithPriority { seq, .. } => self.sent.push(seq),
                 Action::SetTimer(_, at) | Action::SetTimeout(_, at) => self.timer = Some(at),
                 Action::CancelTimer(_) => self.timer = None,
-                Action::Record(..) | Action::Count(..) => {}
+                Action::Record(..) | Action::Count(..) | Action::ReducedForEcn => {}
             }
         }
     }
@@ -249,4 +249,36 @@ fn timestamps_sample_a_retransmitted_packet_from_its_echoed_send_time() {
     let ack = Packet { kind: PacketKind::Ack, seq: 1, echo_sent_at: Time::from_secs(3), ..Packet::blank() };
     h.call(|t, c| t.on_ack(&ack, c));
     assert_eq!(h.tcp.timer.rto.srtt(), Some(0.4), "sampled, where Karn's rule takes nothing");
+}
+
+#[test]
+fn an_ecn_echo_halves_the_window_once_per_window_without_resending_and_asks_for_cwr() {
+    // RFC 3168 §6.1.2
+    let reliability = TcpReliability { window: 1000, ecn: true, ..Default::default() };
+    let aimd = Aimd::checked(&AimdConfig { initial_cwnd: 10.0, ..Default::default() }, 1000).unwrap();
+    let mut h = Harness {
+        tcp: Reliable::tcp(&reliability, Recovery::NewReno, aimd).unwrap(),
+        ..Harness::new(Recovery::NewReno, cfg())
+    };
+    h.sent_since();
+    h.call(|t, c| t.on_start(c));
+    assert_eq!(h.sent_since().len(), 10);
+    let echo = |h: &mut Harness, ack: u64| {
+        let p = Packet { kind: PacketKind::Ack, seq: ack, congestion: true, ..Packet::blank() };
+        let mut actions = vec![];
+        h.tcp.on_ack(&p, &mut AgentCtx::new(h.now, u64::MAX, &mut actions));
+        actions
+    };
+    let first = echo(&mut h, 1);
+    assert!(first.contains(&Action::ReducedForEcn), "the next new packet carries CWR");
+    assert_eq!(h.tcp.ctrl.ssthresh, 4.5, "half of the 9 still in flight after this ACK");
+    assert!(!first.iter().any(|a| matches!(a, Action::Send { seq } if *seq < 10)), "nothing is resent");
+    // more echoes for the same window of data: no further reduction
+    for ack in 2..=10 {
+        assert!(!echo(&mut h, ack).contains(&Action::ReducedForEcn), "ACK {ack}");
+    }
+    assert_eq!(h.tcp.ctrl.ssthresh, 4.5);
+    // once the data sent after the reduction is acknowledged, an echo reduces again
+    let next = h.tcp.win.nxt();
+    assert!(echo(&mut h, next).contains(&Action::ReducedForEcn));
 }
