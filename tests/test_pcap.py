@@ -85,7 +85,7 @@ def test_the_api_gives_the_bytes_and_pcap_without_out_is_a_usage_error(tmp_path:
     res = fairsim.run(scenario, set={"run.pcap": ["gw->dst"]})
     head = res.pcap("gw->dst")[:4]
     assert head == bytes.fromhex("4d3cb2a1"), "nanosecond pcap, little-endian"
-    with pytest.raises(KeyError, match="captured port 'in'"):
+    with pytest.raises(KeyError, match="recorded port 'in'"):
         res.pcap("in")
     done = subprocess.run(
         ["fairsim", "run", str(scenario), "--pcap", "gw->dst"], capture_output=True, text=True

@@ -158,6 +158,13 @@ overrides_option = click.option(
     help="Write a pcap file of the packets PORT sends (for Wireshark; needs --out; repeatable).",
 )
 @click.option(
+    "--events",
+    "event_ports",
+    multiple=True,
+    metavar="PORT",
+    help="Write PORT's packet events (queued, sent, dropped, received) as text (needs --out).",
+)
+@click.option(
     "--progress/--no-progress",
     default=None,
     help="One progress bar for all the runs (default: on a terminal).",
@@ -176,6 +183,7 @@ def run_cmd(
     trace_flows,
     trace_queues,
     pcap_ports,
+    event_ports,
     progress,
 ):
     """Run SCENARIO (a file, or a bundled name such as examples/dumbbell) under its pairs."""
@@ -186,12 +194,14 @@ def run_cmd(
         ("run.trace", "--trace", trace_flows),
         ("run.trace_queues", "--trace-queue", trace_queues),
         ("run.pcap", "--pcap", pcap_ports),
+        ("run.events", "--events", event_ports),
     ):
         if values:
             sets.append(f"{key}=" + json.dumps(list(values)))
             built[sets[-1]] = " ".join(f"{option} {v}" for v in values)
-    if pcap_ports and not out:
-        raise click.UsageError("--pcap writes a pcap file per port: give a folder with --out DIR")
+    for option, given in (("--pcap", pcap_ports), ("--events", event_ports)):
+        if given and not out:
+            raise click.UsageError(f"{option} writes a file per port: give a folder with --out DIR")
     sc = open_scenario(scenario, sets, origin="--set")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", FairsimWarning)

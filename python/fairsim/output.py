@@ -81,9 +81,12 @@ def write_results(results: Results, out: str | Path, fmt: str = "csv") -> list[P
             put(f"{table}.csv", lambda p, df=df: df.to_csv(p, index=False))
     put("run.json", lambda p: p.write_text(results.to_json(intervals=False) + "\n"))
     for run, captured in zip(results.runs, results.captures, strict=True):
-        for port, data in captured.items():
-            name = f"{safe_name(run['pair'])}.seed{run['seed']}.{safe_name(port.replace('->', '_to_'))}.pcap"
-            put(name, lambda p, d=data: p.write_bytes(d))
+        for (port, what), data in captured.items():
+            stem = f"{safe_name(run['pair'])}.seed{run['seed']}.{safe_name(port.replace('->', '_to_'))}"
+            if what == "pcap":
+                put(f"{stem}.pcap", lambda p, d=data: p.write_bytes(d))
+            else:
+                put(f"{stem}.events.txt", lambda p, d=data: p.write_text(d))
     if results.source is not None:
         for run in results.runs:
             text = results.source.resolved_toml(run["pair"], run["seed"])

@@ -162,13 +162,14 @@ class Results:
         *,
         interrupted: bool = False,
         source=None,
-        captures: list[dict[str, bytes]] | None = None,
+        captures: list[dict[tuple[str, str], bytes | str]] | None = None,
     ):
         self.scenario = scenario
         self.runs = runs
         self.interrupted = interrupted
         self.source = source
-        #: Per run, the pcap bytes of each captured port (`[run] pcap`).
+        #: Per run, by (port, "pcap" or "events"): the pcap file's bytes or the event trace's
+        #: text of each port named in `[run] pcap` or `[run] events`.
         self.captures = captures if captures is not None else [{} for _ in runs]
 
     @property
@@ -192,20 +193,29 @@ class Results:
         )
 
     def pcap(self, port: str, pair: str | None = None, seed: int | None = None) -> bytes:
-        """The pcap file of the packets `port` put on its line (`[run] pcap`, `--pcap`), for
-        Wireshark or tshark: of the only run, or of the run of `pair` and `seed`."""
+        """The pcap file of the packets `port` sent (`[run] pcap`, `--pcap`), for Wireshark or
+        tshark: of the only run, or of the run of `pair` and `seed`."""
+        return self._seen(port, "pcap", "[run] pcap (or --pcap)", pair, seed)
+
+    def events(self, port: str, pair: str | None = None, seed: int | None = None) -> str:
+        """The text trace of `port`'s packet events (`[run] events`, `--events`): a line per
+        packet queued (+), sent (-), dropped (d, with the reason) and received at the far end
+        (r); of the only run, or of the run of `pair` and `seed`."""
+        return self._seen(port, "events", "[run] events (or --events)", pair, seed)
+
+    def _seen(self, port: str, what: str, option: str, pair: str | None, seed: int | None):
         found = [
-            c[port]
+            c[(port, what)]
             for r, c in zip(self.runs, self.captures, strict=True)
-            if port in c and pair in (None, r["pair"]) and seed in (None, r["seed"])
+            if (port, what) in c and pair in (None, r["pair"]) and seed in (None, r["seed"])
         ]
         if len(found) != 1:
             which = "no run" if not found else f"{len(found)} runs"
             raise KeyError(
-                f"{which} captured port {port!r}"
+                f"{which} recorded port {port!r}"
                 + (f" for pair {pair!r}" if pair else "")
                 + (f" and seed {seed}" if seed is not None else "")
-                + ": name the port in [run] pcap (or --pcap), and a pair and seed if there are several"
+                + f": name the port in {option}, and a pair and seed if there are several"
             )
         return found[0]
 

@@ -27,16 +27,17 @@ def execute(
     progress: bool | None,
     jobs: int | None,
 ):
-    """Runs `(pair, seed)` pairs; returns their reports (dicts), their packet captures (a dict
-    of pcap bytes by port, empty unless `[run] pcap` names ports) and whether Ctrl-C stopped
-    them. One progress bar counts all the runs. (Sweeps and reproductions run on worker
-    processes instead: `fairsim.sweep`.)
+    """Runs `(pair, seed)` pairs; returns their reports (dicts), what their chosen ports saw (a
+    dict by (port, "pcap" or "events") of a pcap file's bytes or an event trace's text, empty
+    unless `[run] pcap` or `[run] events` names ports) and whether Ctrl-C stopped them. One
+    progress bar counts all the runs. (Sweeps and reproductions run on worker processes instead:
+    `fairsim.sweep`.)
     """
     sims = [core_scenario.simulation(pair, seed) for pair, seed in runs]
     done_fraction = [0.0] * len(sims)
     stop = threading.Event()
 
-    def work(i: int) -> tuple[dict, dict[str, bytes]]:
+    def work(i: int) -> tuple[dict, dict[tuple[str, str], bytes | str]]:
         sim = sims[i]
         while not stop.is_set():
             finished = sim.step(CHUNK)
@@ -46,7 +47,9 @@ def execute(
         if sim.error:
             pair, seed = runs[i]
             raise FairsimError(f"{core_scenario.file}: pair {pair}, seed {seed}: {sim.error}")
-        return json.loads(sim.report_json()), dict(sim.pcaps())
+        seen = {(port, "pcap"): data for port, data in sim.pcaps()}
+        seen |= {(port, "events"): text for port, text in sim.event_traces()}
+        return json.loads(sim.report_json()), seen
 
     label = core_scenario.name
     workers = max(1, min(jobs or os.cpu_count() or 1, len(sims)))

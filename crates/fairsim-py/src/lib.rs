@@ -170,6 +170,11 @@ impl PySimulation {
         Ok(files.into_iter().map(|(port, bytes)| (port, pyo3::types::PyBytes::new(py, &bytes))).collect())
     }
 
+    /// The event trace of each port whose events are recorded (`[run] events`), as (port, text).
+    fn event_traces(&mut self, py: Python<'_>) -> PyResult<Vec<(String, String)>> {
+        self.guarded(py, |sim| sim.event_traces())
+    }
+
     /// The report so far, as JSON (see docs/results.md).
     fn report_json(&mut self, py: Python<'_>) -> PyResult<String> {
         self.guarded(py, |sim| serde_json::to_string(&sim.report()).expect("reports serialise"))

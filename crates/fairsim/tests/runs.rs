@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{flow, parse, simulate};
+use common::{flow, parse, parse_with, simulate};
 use fairsim::units::{Rate, Time};
 use fairsim::{RunReport, Scenario, Simulation};
 use std::path::PathBuf;
@@ -400,4 +400,34 @@ fn clock_jitter_moves_phases_without_changing_any_rate_and_the_resolved_file_rep
         fingerprint(r)
     };
     assert_eq!(strip(b), strip(simulate(&resolved, None, Some(1))));
+}
+
+#[test]
+fn a_ports_event_trace_has_a_line_per_arrival_transmission_drop_and_delivery() {
+    let text =
+        format!("{TWO_HOPS}\n[flows]\nbulk = {{ src = \"a\", dst = \"b\", app = \"ftp\", transport = \"newreno\" }}\n");
+    let sets = ["run.events=[\"gw->b\"]", "run.duration=30s", "run.warmup=0s", "run.interval=30s"];
+    let scenario = parse_with(&text, &sets);
+    let mut sim = Simulation::new(&scenario, None, None).unwrap();
+    sim.run();
+    let report = sim.report();
+    let traces = sim.event_traces();
+    assert_eq!(traces.len(), 1);
+    let (port, trace) = &traces[0];
+    assert_eq!(port, "gw->b");
+    let count = |letter: char| trace.lines().filter(|l| l.starts_with(letter)).count() as u64;
+    let q = report.queues.iter().find(|q| q.port == "gw->b").unwrap();
+    assert_eq!(count('+'), q.totals.arrivals);
+    assert_eq!(count('d'), q.totals.drops);
+    assert!(q.totals.drops > 0, "a 10-packet buffer drops NewReno's overshoot");
+    // every packet sent was received at the far end but those still on the line or in flight
+    let (sent, received) = (count('-'), count('r'));
+    assert!(sent >= q.totals.departures && sent - received <= 2, "sent {sent}, received {received}");
+    let drop = trace.lines().find(|l| l.starts_with('d')).unwrap();
+    let fields: Vec<&str> = drop.split(' ').collect();
+    assert_eq!((fields[2], fields[3], fields[4], fields[7]), ("bulk", "-", "data", "tail_drop"), "{drop}");
+    // times never go back
+    let times: Vec<f64> =
+        trace.lines().filter(|l| !l.starts_with('#')).map(|l| l.split(' ').nth(1).unwrap().parse().unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]));
 }

@@ -21,6 +21,10 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<(
     for (i, spec) in scenario.ports.iter().enumerate() {
         let id = PortId::from_idx(i);
         let (qdisc, resolved) = built(scenario, scenario.build_qdisc(id, pair))?;
+        // only the ports the user watches pay for writing their packets down
+        let watched = scenario.run.pcap.contains(&id) || scenario.run.events.contains(&id);
+        let qdisc: Box<dyn crate::qdisc::Qdisc> =
+            if watched { Box::new(crate::qdisc::logged::Logged::new(qdisc)) } else { qdisc };
         ports.push(Port::new(PortSetup {
             name: spec.name.clone(),
             rate: spec.rate,
@@ -30,7 +34,6 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<(
             rng: rng::stream(seed, &format!("port:{}", spec.name)),
             fluid: scenario.run.fluid_reference.contains(&id),
             traced: scenario.run.trace_queues.contains(&id),
-            capture: scenario.run.pcap.contains(&id),
         }));
         resolved_qdiscs.push(resolved);
     }

@@ -1,15 +1,24 @@
-//! The captured ports' packets as pcap files (`[run] pcap`, `fairsim run --pcap`).
+//! What chosen ports saw: their packets as pcap files (`[run] pcap`, `fairsim run --pcap`) and
+//! their packet events as text (`[run] events`, `fairsim run --events`), from what their logged
+//! disciplines wrote down (`qdisc::logged`).
 
 use super::sim::Simulation;
+use crate::net::Packet;
+use crate::node::Port;
 use crate::pcap::{self, Stream};
+use crate::qdisc::logged::PortEvent;
+use crate::units::Time;
+use std::fmt::Write;
+
+/// A packet's event at a port, with when.
+type Entry = (Time, PortEvent, Packet);
 
 impl Simulation {
     /// The pcap file of each captured port, with the port's name, in the order the scenario
-    /// lists them: every packet the port has sent whole so far, stamped
-    /// with the start of its transmission (docs/results.md, "Packet
-    /// captures").
+    /// lists them: every packet the port has sent whole so far, stamped with the start of its
+    /// transmission.
     pub fn pcaps(&self) -> Vec<(String, Vec<u8>)> {
-        let stream = |pkt: &crate::net::Packet| Stream {
+        let stream = |pkt: &Packet| Stream {
             tcp: self.flow_transports()[pkt.flow.idx()].is_some(),
             packet_size: self.scenario.flows[pkt.flow.idx()].packet_size,
         };
@@ -19,8 +28,72 @@ impl Simulation {
             .iter()
             .map(|p| {
                 let port = &self.ports[p.idx()];
-                (port.name.clone(), pcap::encode(port.capture.as_deref().unwrap_or(&[]), stream))
+                (port.name.clone(), pcap::encode(&sent_whole(port), stream))
             })
             .collect()
     }
+
+    /// The text trace of each port whose events are recorded (`[run] events`), with the port's
+    /// name: one line per event, ns-2's letters first (docs/results.md, "Event traces").
+    pub fn event_traces(&self) -> Vec<(String, String)> {
+        self.scenario
+            .run
+            .events
+            .iter()
+            .map(|p| {
+                let port = &self.ports[p.idx()];
+                (port.name.clone(), self.event_text(port))
+            })
+            .collect()
+    }
+
+    fn event_text(&self, port: &Port) -> String {
+        let mut out = format!(
+            "# fairsim events at {}: + arrived, - sent, d dropped (reason), r received at the far end\n\
+             # event time_s flow connection kind seq size_bytes [reason]\n",
+            port.name
+        );
+        for (at, event, pkt) in with_receptions(port, self.now()) {
+            let (letter, reason) = match event {
+                PortEvent::Enqueue => ('+', ""),
+                PortEvent::Dequeue => ('-', ""),
+                PortEvent::Drop(r) => ('d', r.as_str()),
+                PortEvent::Receive => ('r', ""),
+            };
+            let flow = &self.scenario.flows[pkt.flow.idx()].name;
+            let conn = if pkt.conn == pkt.flow { "-".to_string() } else { pkt.conn.0.to_string() };
+            let kind = if pkt.is_data() { "data" } else { "ack" };
+            let _ = write!(out, "{letter} {:.9} {flow} {conn} {kind} {} {}", at.as_secs_f64(), pkt.seq, pkt.size);
+            let _ = writeln!(out, "{}{reason}", if reason.is_empty() { "" } else { " " });
+        }
+        out
+    }
+}
+
+/// The packets `port` has sent whole: each transmission started, but the one still on the line.
+fn sent_whole(port: &Port) -> Vec<(Time, Packet)> {
+    let mut sent: Vec<(Time, Packet)> = port
+        .log()
+        .unwrap_or(&[])
+        .iter()
+        .filter(|(_, e, _)| *e == PortEvent::Dequeue)
+        .map(|&(t, _, p)| (t, p))
+        .collect();
+    if port.on_line().is_some() {
+        sent.pop(); // the last transmission started has not ended
+    }
+    sent
+}
+
+/// The port's logged events with a reception for every transmission that has reached the far
+/// end by `now` (when its last bit has crossed the line and the link), in time order.
+fn with_receptions(port: &Port, now: Time) -> Vec<Entry> {
+    let log = port.log().unwrap_or(&[]);
+    let received = log.iter().filter(|(_, e, _)| *e == PortEvent::Dequeue).filter_map(|&(t, _, p)| {
+        let at = t + port.rate.tx_time(p.size) + port.delay;
+        (at <= now).then_some((at, PortEvent::Receive, p))
+    });
+    let mut all: Vec<Entry> = log.iter().copied().chain(received).collect();
+    all.sort_by_key(|&(t, _, _)| t); // stable: events of one instant keep their order
+    all
 }

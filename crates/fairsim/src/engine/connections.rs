@@ -196,8 +196,6 @@ impl Simulation {
             qdisc,
             fluid: false,
             traced: false,
-            // a connection's own copy of the access line is not captured: capture a shared port
-            capture: false,
         }));
         PortId::from_idx(self.ports.len() - 1)
     }

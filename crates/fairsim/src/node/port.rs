@@ -36,9 +36,6 @@ pub struct Port {
     pub fluid: Option<crate::stats::fluid::FluidRecord>,
     /// Queue length and the discipline's gauge at every change, if the port is traced.
     pub trace: Option<PortTrace>,
-    /// Every packet sent, with when its transmission started, if the port is captured
-    /// (`[run] pcap`).
-    pub capture: Option<Vec<(Time, Packet)>>,
 }
 
 /// How a port is set up: its line, its discipline, and what it records.
@@ -53,8 +50,6 @@ pub struct PortSetup {
     pub fluid: bool,
     /// Record the queue's length over time.
     pub traced: bool,
-    /// Capture the packets put on the line.
-    pub capture: bool,
 }
 
 /// What a traced port records: each series only when its value changes.
@@ -101,7 +96,6 @@ impl Port {
             stats: PortStats::default(),
             fluid: s.fluid.then(Default::default),
             trace: s.traced.then(PortTrace::default),
-            capture: s.capture.then(Vec::new),
         }
     }
 
@@ -168,9 +162,6 @@ impl Port {
         self.stats.add_busy(started, now);
         self.stats.current.departures += 1;
         self.stats.current.bytes_sent += pkt.size as u64;
-        if let Some(c) = &mut self.capture {
-            c.push((started, pkt)); // sent whole, stamped with its first bit, as a sniffer's would be
-        }
         if let Some(rec) = &mut self.fluid {
             rec.departed(now.0, &pkt);
         }
@@ -186,6 +177,16 @@ impl Port {
         let (_, mut pkt) = self.pipe.pop_front().expect("Arrive only with a packet in the pipe");
         pkt.hop += 1;
         (pkt, self.pipe.front().map(|&(next, _)| next))
+    }
+
+    /// What the port's discipline wrote down, if it is logged (`[run] pcap`, `[run] events`).
+    pub fn log(&self) -> Option<&[(Time, crate::qdisc::logged::PortEvent, Packet)]> {
+        self.qdisc.log()
+    }
+
+    /// The packet on the line, if any.
+    pub fn on_line(&self) -> Option<&Packet> {
+        self.transmitting.as_ref().map(|(p, _)| p)
     }
 
     /// Closes the statistics' interval at `now`.
@@ -232,7 +233,6 @@ mod tests {
             rng: crate::rng::stream(1, "test"),
             fluid: false,
             traced: true,
-            capture: false,
         })
     }
 

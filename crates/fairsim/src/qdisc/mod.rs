@@ -14,6 +14,7 @@ pub mod fifo;
 pub mod fq;
 pub mod fq_codel;
 pub mod fred;
+pub mod logged;
 mod longest;
 mod loss_list;
 mod nagle;
@@ -165,6 +166,16 @@ impl<'a> QdiscCtx<'a> {
         }
     }
 
+    /// How many drops have been reported so far (for `logged`, which writes them down).
+    pub fn drop_count(&self) -> usize {
+        self.drops.len()
+    }
+
+    /// The drops reported from index `from` on.
+    pub fn drops_from(&self, from: usize) -> &[(Packet, DropReason)] {
+        &self.drops[from..]
+    }
+
     /// Drops `pkt`; the engine attributes it to its flow and to this queue.
     pub fn drop(&mut self, pkt: Packet, reason: DropReason) {
         self.drops.push((pkt, reason));
@@ -187,6 +198,10 @@ pub trait Qdisc: Send + Sync {
     /// The state variable that explains the discipline's decisions (CSFQ's α, RED's average
     /// queue), recorded beside the queue length when the port is traced.
     fn gauge(&self) -> Option<(&'static str, f64)> {
+        None
+    }
+    /// What the discipline wrote down of its packets, if it is `logged`.
+    fn log(&self) -> Option<&[(Time, logged::PortEvent, Packet)]> {
         None
     }
 }

@@ -90,6 +90,8 @@ pub struct RunSpec {
     pub trace_queues: Vec<PortId>,
     /// Ports whose transmitted packets are captured (`pcap`).
     pub pcap: Vec<PortId>,
+    /// Ports whose packet events are written as text (`events`).
+    pub events: Vec<PortId>,
     /// Timeouts and timed applications' instants are late by a uniform draw from
     /// [0, clock_jitter) (`node::HostClock`); zero keeps every host's clock exact.
     pub clock_jitter: Time,

@@ -79,6 +79,9 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
     if !sc.run.pcap.is_empty() {
         run.insert("pcap".into(), ports(&sc.run.pcap));
     }
+    if !sc.run.events.is_empty() {
+        run.insert("events".into(), ports(&sc.run.events));
+    }
     run.insert("clock_jitter".into(), s(sc.run.clock_jitter));
     if !sc.run.transfer_rows {
         run.insert("transfer_rows".into(), Value::Boolean(false));

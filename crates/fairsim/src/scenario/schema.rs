@@ -77,6 +77,8 @@ pub struct RawRun {
     pub trace_queues: Option<Vec<String>>,
     /// Ports whose transmitted packets are captured for a pcap file; `"*"`: all.
     pub pcap: Option<Vec<String>>,
+    /// Ports whose packet events (enqueue, dequeue, drop, receive) are written as text; `"*"`: all.
+    pub events: Option<Vec<String>>,
     /// Every flow's start is delayed by a uniform draw from [0, start_jitter), unless the flow
     /// says otherwise.
     pub start_jitter: Option<Time>,

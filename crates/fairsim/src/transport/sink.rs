@@ -131,6 +131,11 @@ impl Receiver {
     /// Takes data packet `seq` (echo `echo`, with TCP's CWR flag `cwr`) at `now`: records it and
     /// decides about its ACK. Returns whether the packet is new, and what to do.
     pub fn take(&mut self, seq: u64, echo: Echo, cwr: bool, now: Time) -> (bool, AckNow) {
+        if self.policy.every == 1 && self.policy.ecn == EcnEcho::Off {
+            // the classic sink: every packet acknowledged at once, echoing itself
+            let (new, _) = self.arrive(seq);
+            return (new, AckNow::Send(Echo { cumulative: self.next, ..echo }));
+        }
         let before = self.next;
         let (new, in_order) = self.arrive(seq);
         match self.policy.ecn {

@@ -94,6 +94,7 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
         .map(PortId::from_idx)
         .collect();
     run.pcap = named(&raw.run.pcap, "pcap", all_ports, &port, &no_port, &mut pb).map(PortId::from_idx).collect();
+    run.events = named(&raw.run.events, "events", all_ports, &port, &no_port, &mut pb).map(PortId::from_idx).collect();
 
     if !pb.0.is_empty() {
         return Err(pb.0);

@@ -39,6 +39,7 @@ pub(super) fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut
         trace: vec![],
         trace_queues: vec![],
         pcap: vec![],
+        events: vec![],
         clock_jitter: raw.clock_jitter.unwrap_or(Time::ZERO),
         transfer_rows: raw.transfer_rows.unwrap_or(true),
     }

@@ -1,0 +1,83 @@
+//! A discipline that writes down what it does: every packet queued, sent and dropped, with
+//! when. Ports whose packets the user wants to see (`[run] pcap`, `[run] events`) get their
+//! discipline wrapped in this; every other port runs its discipline bare, so watching costs
+//! nothing where nobody watches.
+
+use super::{DropReason, Qdisc, QdiscCtx};
+use crate::net::Packet;
+use crate::units::Time;
+
+/// A packet's event at a port, after ns-2's trace letters.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PortEvent {
+    /// `+`: it arrived at the queue (and was queued, or dropped: a `d` follows).
+    Enqueue,
+    /// `-`: its transmission started.
+    Dequeue,
+    /// `d`: the discipline dropped it.
+    Drop(DropReason),
+    /// `r`: it reached the far end of the link (derived from its `-`, the line's rate and delay).
+    Receive,
+}
+
+pub struct Logged {
+    inner: Box<dyn Qdisc>,
+    log: Vec<(Time, PortEvent, Packet)>,
+}
+
+impl Logged {
+    pub fn new(inner: Box<dyn Qdisc>) -> Logged {
+        Logged { inner, log: vec![] }
+    }
+
+    /// Writes down the drops the inner discipline just reported (from index `from` of the
+    /// context's list).
+    fn drops_since(&mut self, from: usize, ctx: &QdiscCtx) {
+        for (pkt, reason) in ctx.drops_from(from) {
+            self.log.push((ctx.now, PortEvent::Drop(*reason), *pkt));
+        }
+    }
+}
+
+impl Qdisc for Logged {
+    fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
+        self.log.push((ctx.now, PortEvent::Enqueue, pkt));
+        let from = ctx.drop_count();
+        self.inner.enqueue(pkt, ctx);
+        self.drops_since(from, ctx);
+    }
+
+    fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+        let from = ctx.drop_count();
+        let pkt = self.inner.dequeue(ctx);
+        self.drops_since(from, ctx);
+        if let Some(p) = &pkt {
+            self.log.push((ctx.now, PortEvent::Dequeue, *p));
+        }
+        pkt
+    }
+
+    fn len_packets(&self) -> usize {
+        self.inner.len_packets()
+    }
+
+    fn len_bytes(&self) -> u64 {
+        self.inner.len_bytes()
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.inner.for_each_packet(f)
+    }
+
+    fn stats(&self) -> Vec<(&'static str, f64)> {
+        self.inner.stats()
+    }
+
+    fn gauge(&self) -> Option<(&'static str, f64)> {
+        self.inner.gauge()
+    }
+
+    fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
+        Some(&self.log)
+    }
+}

@@ -1,0 +1,122 @@
+"""The reference dumbbell as a fairsim scenario, with the start times ns-3 drew.
+
+`scenario_text(...)` writes the TOML; `run(...)` runs it and returns the same figures as
+ns3_dumbbell.py prints, in ns-3's units (application bytes, not bytes on the wire).
+Each setting is the closest fairsim has today to ns-3's; none is tuned to the results.
+"""
+
+import fairsim
+
+DATA_WIRE, ACK_WIRE, UDP_WIRE = 1054, 54, 1030  # bytes on the wire, as in ns-3 (PPP, IP, TCP+TS / UDP)
+PAYLOAD = 1000  # application bytes of a TCP segment and of a UDP datagram
+UDP_GAP_S = 0.0016  # one datagram every 1.6 ms
+WINDOW = (4 << 20) // PAYLOAD  # ns-3's 4 MiB socket buffers in segments: never limits
+
+# The bottleneck's discipline. ns-3 holds 100 packets in its queue disc, 1 in the device queue and
+# 1 on the wire; fairsim's buffer counts waiting packets only (buffer_includes_line = false), so
+# 101 waiting + 1 on the line is the same 102. For RED the thresholds then see the device's packet
+# too (one packet of difference). FqCoDel's limit is 10240 packets in both.
+QDISCS = {
+    "fifo": ('"fcfs"', 101),
+    "red": (
+        '{ kind = "red", min_th = 20, max_th = 60, w_q = 0.002, max_p = 0.1, gentle = true, '
+        'mean_packet_size = "1054B" }',
+        101,
+    ),
+    "fqcodel": (
+        '{ kind = "fq_codel", quantum = 1500, flows = 1024, target = "5ms", interval = "100ms", '
+        "drop_batch = 64 }",
+        10240,
+    ),
+}
+
+
+def scenario_text(qdisc: str, cc: str, starts: list[float], duration: float, seed: int) -> str:
+    """One TCP flow per start time, plus the UDP CBR, on their own access links."""
+    n = len(starts)
+    senders = [f"s{i}" for i in range(n)] + ["su"]
+    receivers = [f"d{i}" for i in range(n)] + ["du"]
+    disc, buffer = QDISCS[qdisc]
+    tcp = [f"tcp{i}" for i in range(n)]
+    lines = [
+        f"nodes = {[*senders, 'r1', 'r2', *receivers]}".replace("'", '"'),
+        "[scenario]",
+        f'name = "ns3-dumbbell-{qdisc}-{cc}-{n}"',
+        "[run]",
+        # one measurement interval over the whole run, as ns-3's PacketSink totals
+        f'duration = "{duration}s"',
+        f"seed = {seed}",
+        f"fairness = {tcp}".replace("'", '"'),
+        "[links]",
+    ]
+    # access links: 100 Mb/s, 1 ms, drop-tail FIFO of 100 waiting packets (ns-3's device queue)
+    for host in senders:
+        lines.append(
+            f'{host} = {{ between = ["{host}", "r1"], rate = "100Mbps", delay = "1ms", buffer = 100, '
+            'qdisc = "fcfs" }'
+        )
+    for host in receivers:
+        lines.append(
+            f'{host} = {{ between = ["r2", "{host}"], rate = "100Mbps", delay = "1ms", buffer = 100, '
+            'qdisc = "fcfs" }'
+        )
+    lines.append(
+        f'neck = {{ between = ["r1", "r2"], rate = "10Mbps", delay = "10ms", buffer = {buffer}, '
+        f"qdisc = {disc} }}"
+    )
+    lines.append("[flows]")
+    for i, start in enumerate(starts):
+        # fairsim has no handshake: data starts at `start`, ns-3's about one RTT (24 ms) later
+        lines.append(
+            f'tcp{i} = {{ src = "s{i}", dst = "d{i}", app = "ftp", packet_size = {DATA_WIRE}, '
+            f'ack_size = {ACK_WIRE}, start = "{round(start * 1e9)}ns", stop = "{duration}s" }}'
+        )
+    rate = round(UDP_WIRE * 8 / UDP_GAP_S)
+    lines.append(
+        f'udp = {{ src = "su", dst = "du", app = "cbr", rate = "{rate}bps", packet_size = {UDP_WIRE} }}'
+    )
+    # ns-3's TCP as far as fairsim has it: delayed ACKs every 2 segments or 200 ms, RTT from
+    # timestamps, IW 10, slow start by 1 packet per ACK, minRTO 1 s (and 1 s before the first
+    # sample: ns-3 has measured the handshake by then). No SACK, PRR or limited transmit.
+    lines += [
+        "[pairs]",
+        f'"{cc}/{qdisc}" = {{ transport = {{ kind = "{cc}", window = {WINDOW}, ack_every = 2, '
+        'ack_delay = "200ms", rtt_samples = "timestamps", initial_cwnd = 10, min_rto = "1s", '
+        'initial_rto = "1s", counting = "packets" } }',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def jain(xs):
+    s2 = sum(x * x for x in xs)
+    return sum(xs) ** 2 / (len(xs) * s2) if s2 > 0 else float("nan")
+
+
+def run(qdisc: str, cc: str, starts: list[float], duration: float, seed: int) -> dict:
+    res = fairsim.run(fairsim.loads(scenario_text(qdisc, cc, starts, duration, seed)))
+    flows = res.flows.set_index("flow")
+    n = len(starts)
+    # fairsim's goodput counts whole packets on the wire; ns-3's PacketSink counts payload
+    tcp = [float(flows.loc[f"tcp{i}", "goodput_bps"]) * PAYLOAD / DATA_WIRE for i in range(n)]
+    queues = res.queues.set_index("port")
+    report = res.runs[0]
+    return {
+        "qdisc": qdisc,
+        "flows": n,
+        "cc": cc,
+        "seed": seed,
+        "duration": duration,
+        "tcp_goodput_bps": tcp,
+        "udp_goodput_bps": float(flows.loc["udp", "goodput_bps"]) * PAYLOAD / UDP_WIRE,
+        "tcp_goodput_sum_bps": sum(tcp),
+        "jain": jain(tcp),
+        "bottleneck_packets": int(queues.loc["r1->r2", "departures"]),
+        "bottleneck_packets_reverse": int(queues.loc["r2->r1", "departures"]),
+        "bottleneck_drops": int(queues.loc["r1->r2", "drops"]),
+        "bottleneck_drops_reverse": int(queues.loc["r2->r1", "drops"]),
+        # whole-run counters of the TCP senders, to explain differences
+        "timeouts": sum(f["run_totals"]["timeouts"] for f in report["flows"] if f["name"] != "udp"),
+        "retransmitted": sum(f["run_totals"]["retransmitted"] for f in report["flows"] if f["name"] != "udp"),
+        "starts": starts,
+        "wall_s": report["wall_s"],
+    }

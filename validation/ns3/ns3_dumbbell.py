@@ -1,0 +1,198 @@
+"""The reference dumbbell in ns-3 (shared/validation/ns3-dumbbell.md), one run per configuration.
+
+Runs under the Python of a virtual environment holding the `ns3==3.44.post0` wheel (compare.py
+makes it), never under the project's Python: ns.py's package is also called `ns`.
+
+    python ns3_dumbbell.py --qdisc red --flows 8 --cc newreno --run 2 --duration 60 [--no-sack --classic]
+    python ns3_dumbbell.py --batch configs.json     # a JSON list of such configurations
+
+Prints one JSON object per run, on its own line: per-flow goodput (PacketSink bytes ·8 / duration),
+the UDP goodput, Jain's index over the TCP flows, the bottleneck's packets and queue-disc drops,
+the start times drawn and the wall time of Simulator::Run(). A batch runs in one process, so ns-3
+is imported once (8-13 s); the random streams are reset before each run so that a run gives the
+same numbers in a batch as alone.
+"""
+
+import argparse
+import json
+import sys
+import time
+
+from ns import ns
+
+MSS = 1000  # TCP payload per segment; 1054 B on the wire with TCP/TS, IP and PPP headers
+UDP_PAYLOAD = 1000  # 1030 B on the wire
+START_STREAM = 1  # the pinned stream of the start times: seed 1, run 1 gives the reference's starts
+
+
+def set_defaults(cfg):
+    """Config::SetDefault for everything a run depends on, every time (a batch reuses the process)."""
+    d = ns.Config.SetDefault
+    cc = {"newreno": "ns3::TcpNewReno", "cubic": "ns3::TcpCubic"}[cfg["cc"]]
+    d("ns3::TcpL4Protocol::SocketType", ns.StringValue(cc))
+    recovery = "ns3::TcpClassicRecovery" if cfg["classic"] else "ns3::TcpPrrRecovery"
+    d("ns3::TcpL4Protocol::RecoveryType", ns.StringValue(recovery))
+    d("ns3::TcpSocketBase::Sack", ns.BooleanValue(not cfg["no_sack"]))
+    # limited transmit goes with the classic, fairsim-like mode: fairsim has none
+    d("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(not cfg["classic"]))
+    d("ns3::TcpSocket::SegmentSize", ns.UintegerValue(MSS))
+    # 4 MiB buffers: the receiver's window never limits
+    d("ns3::TcpSocket::SndBufSize", ns.UintegerValue(4 << 20))
+    d("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(4 << 20))
+    # ns-3's defaults, written out because fairsim's settings are chosen to match them
+    d("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(10))
+    d("ns3::TcpSocket::DelAckCount", ns.UintegerValue(2))
+    d("ns3::TcpSocket::DelAckTimeout", ns.TimeValue(ns.MilliSeconds(200)))
+    d("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(1)))
+    d("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(True))
+    # RED as in the reference; Wait, IdlePktSize, Ns1Compat stay ns-3's defaults
+    d("ns3::RedQueueDisc::MaxSize", ns.QueueSizeValue(ns.QueueSize("100p")))
+    d("ns3::RedQueueDisc::MinTh", ns.DoubleValue(20))
+    d("ns3::RedQueueDisc::MaxTh", ns.DoubleValue(60))
+    d("ns3::RedQueueDisc::QW", ns.DoubleValue(0.002))
+    d("ns3::RedQueueDisc::LInterm", ns.DoubleValue(10))  # max_p = 1/10
+    d("ns3::RedQueueDisc::Gentle", ns.BooleanValue(True))
+    d("ns3::RedQueueDisc::MeanPktSize", ns.UintegerValue(1054))
+    d("ns3::RedQueueDisc::LinkBandwidth", ns.DataRateValue(ns.DataRate("10Mbps")))
+    d("ns3::RedQueueDisc::LinkDelay", ns.TimeValue(ns.MilliSeconds(10)))
+    d("ns3::RedQueueDisc::UseHardDrop", ns.BooleanValue(True))
+    d("ns3::FifoQueueDisc::MaxSize", ns.QueueSizeValue(ns.QueueSize("100p")))
+    # FqCoDel keeps its defaults (target 5 ms, interval 100 ms, 1024 flows, 10240p, batch 64);
+    # its quantum is the device's MTU, 1500 B
+
+
+def p2p(rate, delay, queue_packets):
+    helper = ns.PointToPointHelper()
+    helper.SetDeviceAttribute("DataRate", ns.StringValue(rate))
+    helper.SetChannelAttribute("Delay", ns.StringValue(delay))
+    helper.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns.StringValue(f"{queue_packets}p"))
+    return helper
+
+
+def jain(xs):
+    s2 = sum(x * x for x in xs)
+    return sum(xs) ** 2 / (len(xs) * s2) if s2 > 0 else float("nan")
+
+
+def run(cfg):
+    n, duration = cfg["flows"], cfg["duration"]
+    ns.RngSeedManager.SetSeed(1)
+    ns.RngSeedManager.SetRun(cfg["run"])
+    ns.RngSeedManager.ResetNextStreamIndex()  # RED's drop draws: same streams in a batch as alone
+    set_defaults(cfg)
+
+    # n TCP senders and one UDP sender on the left, as many receivers on the right
+    senders, receivers, routers = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
+    senders.Create(n + 1)
+    receivers.Create(n + 1)
+    routers.Create(2)
+    stack = ns.InternetStackHelper()
+    for c in (senders, receivers, routers):
+        stack.Install(c)
+
+    access = p2p("100Mbps", "1ms", 100)  # drop-tail device FIFO of 100 packets, no queue disc
+    neck = p2p("10Mbps", "10ms", 1)  # the discipline under test, then a 1-packet device queue
+    neck_devs = neck.Install(routers.Get(0), routers.Get(1))
+    tch = ns.TrafficControlHelper()
+    tch.SetRootQueueDisc(
+        {"fifo": "ns3::FifoQueueDisc", "red": "ns3::RedQueueDisc", "fqcodel": "ns3::FqCoDelQueueDisc"}[
+            cfg["qdisc"]
+        ]
+    )
+    qdiscs = tch.Install(neck_devs)  # before addresses are assigned, which would install FqCoDel
+
+    addr = ns.Ipv4AddressHelper()
+    addr.SetBase(ns.Ipv4Address("10.255.0.0"), ns.Ipv4Mask("255.255.255.252"))
+    addr.Assign(neck_devs)
+    dst_addrs = []
+    for i in range(n + 1):
+        left = access.Install(senders.Get(i), routers.Get(0))
+        right = access.Install(routers.Get(1), receivers.Get(i))
+        addr.SetBase(ns.Ipv4Address(f"10.1.{i}.0"), ns.Ipv4Mask("255.255.255.0"))
+        addr.Assign(left)
+        addr.SetBase(ns.Ipv4Address(f"10.2.{i}.0"), ns.Ipv4Mask("255.255.255.0"))
+        dst_addrs.append(addr.Assign(right).GetAddress(1))
+        # Assign installed ns-3's default queue disc; the access links have none in the reference
+        ns.TrafficControlHelper().Uninstall(left)
+        ns.TrafficControlHelper().Uninstall(right)
+    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
+
+    starts_rv = ns.CreateObject[ns.UniformRandomVariable]()
+    starts_rv.SetStream(START_STREAM)
+    starts = [starts_rv.GetValue(0.0, 1.0) for _ in range(n)]
+
+    stop = ns.Seconds(duration)
+    sinks = []
+    for i in range(n + 1):
+        udp = i == n
+        factory = "ns3::UdpSocketFactory" if udp else "ns3::TcpSocketFactory"
+        port = 9000 + i
+        sink = ns.PacketSinkHelper(factory, ns.InetSocketAddress(ns.Ipv4Address.GetAny(), port).ConvertTo())
+        sink_app = sink.Install(receivers.Get(i))
+        sink_app.Start(ns.Seconds(0))
+        sink_app.Stop(stop)
+        sinks.append(sink_app.Get(0))
+        remote = ns.InetSocketAddress(dst_addrs[i], port).ConvertTo()
+        if udp:  # 1000 B every 1.6 ms, always on
+            src = ns.OnOffHelper(factory, remote)
+            src.SetAttribute("DataRate", ns.DataRateValue(ns.DataRate("5Mbps")))
+            src.SetAttribute("PacketSize", ns.UintegerValue(UDP_PAYLOAD))
+            src.SetAttribute("OnTime", ns.StringValue("ns3::ConstantRandomVariable[Constant=1e9]"))
+            src.SetAttribute("OffTime", ns.StringValue("ns3::ConstantRandomVariable[Constant=0]"))
+            start = 0.0
+        else:
+            src = ns.BulkSendHelper(factory, remote)
+            src.SetAttribute("SendSize", ns.UintegerValue(MSS))
+            start = starts[i]
+        app = src.Install(senders.Get(i))
+        app.Start(ns.Seconds(start))
+        app.Stop(stop)
+
+    ns.Simulator.Stop(stop)
+    t0 = time.perf_counter()
+    ns.Simulator.Run()
+    wall = time.perf_counter() - t0
+
+    rx = [ns.DynamicCast[ns.PacketSink](s).GetTotalRx() for s in sinks]
+    goodput = [b * 8 / duration for b in rx]
+    fwd_dev, rev_dev = (ns.DynamicCast[ns.PointToPointNetDevice](neck_devs.Get(k)) for k in (0, 1))
+    result = {
+        **cfg,
+        "tcp_goodput_bps": goodput[:n],
+        "udp_goodput_bps": goodput[n],
+        "tcp_goodput_sum_bps": sum(goodput[:n]),
+        "jain": jain(goodput[:n]),
+        "bottleneck_packets": fwd_dev.GetQueue().GetTotalReceivedPackets(),
+        "bottleneck_packets_reverse": rev_dev.GetQueue().GetTotalReceivedPackets(),
+        "bottleneck_drops": qdiscs.Get(0).GetStats().nTotalDroppedPackets,
+        "bottleneck_drops_reverse": qdiscs.Get(1).GetStats().nTotalDroppedPackets,
+        "device_drops": fwd_dev.GetQueue().GetTotalDroppedPackets(),
+        "starts": starts,
+        "wall_s": wall,
+    }
+    ns.Simulator.Destroy()
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--qdisc", choices=["fifo", "red", "fqcodel"], default="fifo")
+    ap.add_argument("--flows", type=int, default=8)
+    ap.add_argument("--cc", choices=["newreno", "cubic"], default="newreno")
+    ap.add_argument("--run", type=int, default=1, help="ns-3's RngRun: which draw of start times")
+    ap.add_argument("--duration", type=float, default=60.0)
+    ap.add_argument("--no-sack", action="store_true", help="TcpSocketBase::Sack false")
+    ap.add_argument("--classic", action="store_true", help="TcpClassicRecovery, no limited transmit")
+    ap.add_argument("--batch", help="a JSON file with a list of configurations (keys as above)")
+    args = ap.parse_args()
+    if args.batch:
+        with open(args.batch) as f:
+            configs = json.load(f)
+    else:
+        configs = [{k: v for k, v in vars(args).items() if k != "batch"}]
+    for cfg in configs:
+        print(json.dumps(run(cfg)), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
