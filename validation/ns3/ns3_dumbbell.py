@@ -56,6 +56,9 @@ def set_defaults(cfg):
     d("ns3::RedQueueDisc::LinkBandwidth", ns.DataRateValue(ns.DataRate("10Mbps")))
     d("ns3::RedQueueDisc::LinkDelay", ns.TimeValue(ns.MilliSeconds(10)))
     d("ns3::RedQueueDisc::UseHardDrop", ns.BooleanValue(True))
+    # Wait (ns-3's default, ns-2's wait_): no early drop until 1/p_b packets since the last one;
+    # fairsim's RED spaces drops as Floyd & Jacobson's p_b/(1 - count·p_b). Off only as a diagnostic.
+    d("ns3::RedQueueDisc::Wait", ns.BooleanValue(not cfg.get("red_no_wait", False)))
     d("ns3::FifoQueueDisc::MaxSize", ns.QueueSizeValue(ns.QueueSize("100p")))
     # FqCoDel keeps its defaults (target 5 ms, interval 100 ms, 1024 flows, 10240p, batch 64);
     # its quantum is the device's MTU, 1500 B
@@ -183,6 +186,7 @@ def main():
     ap.add_argument("--duration", type=float, default=60.0)
     ap.add_argument("--no-sack", action="store_true", help="TcpSocketBase::Sack false")
     ap.add_argument("--classic", action="store_true", help="TcpClassicRecovery, no limited transmit")
+    ap.add_argument("--red-no-wait", action="store_true", help="diagnostic: RedQueueDisc::Wait false")
     ap.add_argument("--batch", help="a JSON file with a list of configurations (keys as above)")
     args = ap.parse_args()
     if args.batch:

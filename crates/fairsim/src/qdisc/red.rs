@@ -67,6 +67,10 @@ pub struct RedConfig {
     /// Mark ECN-capable packets (CE) instead of dropping them early (RFC 3168 §5; `red` only,
     /// not DRR's per-queue RED).
     pub ecn: bool,
+    /// ns-2's and ns-3's `wait`: no drop until count·p_b reaches 1, then p_a = p_b/(2 − count·p_b),
+    /// so drops come uniformly 1/p_b to 2/p_b arrivals apart (instead of 1 to 1/p_b; ns-3's
+    /// default is on, Floyd & Jacobson's Figure 2 is off).
+    pub wait: bool,
     /// With `ecn`, still drop when the average is in the forced-drop region (at or above
     /// `max_th`, or twice it when `gentle`), as ns-3's `UseHardDrop` does; `false` marks there
     /// too (a DCTCP threshold: `min_th = K`, `max_th = K + 1`, `w_q = 1`).
@@ -96,6 +100,7 @@ impl Default for RedConfig {
             flow_p: BTreeMap::new(),
             ecn: false,
             hard_drop: true,
+            wait: false,
         }
     }
 }
@@ -280,11 +285,13 @@ impl QueueAverage {
 #[derive(Clone, Debug)]
 pub struct DropSpacing {
     count: i64,
+    /// ns-2's `wait` rule (`RedConfig::wait`).
+    wait: bool,
 }
 
 impl Default for DropSpacing {
     fn default() -> Self {
-        DropSpacing { count: -1 }
+        DropSpacing { count: -1, wait: false }
     }
 }
 
@@ -317,10 +324,28 @@ impl DropSpacing {
         self.count += 1;
     }
 
-    /// Drops with p_a = p_b/(1 − count·p_b) (the count as it stands), starting the count over.
+    /// Spacing with ns-2's `wait` rule.
+    pub fn waiting(wait: bool) -> DropSpacing {
+        DropSpacing { wait, ..Default::default() }
+    }
+
+    /// Drops with p_a = p_b/(1 − count·p_b) (the count as it stands), or with the `wait` rule
+    /// 0 until count·p_b reaches 1 and p_b/(2 − count·p_b) after, starting the count over.
     pub fn try_drop(&mut self, p_b: f64, rng: &mut impl Rng) -> bool {
-        let left = 1.0 - self.count as f64 * p_b;
-        let p_a = if left <= p_b { 1.0 } else { p_b / left };
+        let p_a = if self.wait {
+            match self.count as f64 * p_b {
+                cp if cp < 1.0 => 0.0,
+                cp if cp < 2.0 => p_b / (2.0 - cp),
+                _ => 1.0,
+            }
+        } else {
+            let left = 1.0 - self.count as f64 * p_b;
+            if left <= p_b {
+                1.0
+            } else {
+                p_b / left
+            }
+        };
         let drop = rng.random::<f64>() < p_a;
         if drop {
             self.count = 0;
@@ -344,7 +369,10 @@ pub struct RedGate {
 
 impl RedGate {
     pub fn new(cfg: &RedConfig, rate: Rate) -> RedGate {
-        RedGate { average: QueueAverage::new(cfg.w_q, cfg.mean_packet_size, rate), spacing: DropSpacing::default() }
+        RedGate {
+            average: QueueAverage::new(cfg.w_q, cfg.mean_packet_size, rate),
+            spacing: DropSpacing::waiting(cfg.wait),
+        }
     }
 
     /// Whether `pkt`, arriving to find `queued` (in the rule's unit), is dropped early.
@@ -486,6 +514,28 @@ mod tests {
         let freq = |n: i32| gaps.iter().filter(|&&g| g == n).count() as f64;
         let (low, high) = (1..=9).map(freq).fold((f64::MAX, 0.0f64), |(l, h), f| (l.min(f), h.max(f)));
         assert!(high / low < 1.3, "gap frequencies from {low} to {high}");
+    }
+
+    #[test]
+    fn with_ns_2s_wait_rule_drops_come_one_to_two_over_p_b_apart() {
+        // ns-2 red.cc (`wait_`): no drop while count·p_b < 1, then p_b/(2 − count·p_b)
+        let mut rng = stream(5, "red");
+        let mut spacing = DropSpacing::waiting(true);
+        let (mut gaps, mut since) = (vec![], 0);
+        for _ in 0..100_000 {
+            since += 1;
+            if spacing.decide(Some(0.1), &mut rng) {
+                gaps.push(since);
+                since = 0;
+            }
+        }
+        // the count reaches 1/p_b = 10 on the tenth arrival after a drop, and p_a reaches 1 at
+        // the nineteenth: gaps uniform on 10..=19 (the classic rule's 1..=10, shifted by 1/p_b)
+        // (the first gap counts from the count's start at −1: one more)
+        let gaps = &gaps[1..];
+        assert!(gaps.iter().all(|&g| (10..=19).contains(&g)), "{:?}", &gaps[..20]);
+        let mean = gaps.iter().sum::<i32>() as f64 / gaps.len() as f64;
+        assert!((mean - 14.5).abs() < 0.2, "mean gap {mean}");
     }
 
     #[test]
