@@ -29,11 +29,11 @@ NS3_VERSION = "3.44.post0"
 # ns-3's wheel skips library paths containing "test": keep its environment away from such names
 DEFAULT_VENV = Path.home() / ".cache" / "fairsim-validation" / "ns3-venv"
 NS3_MODES = {"like": {"no_sack": True, "classic": True}, "default": {"no_sack": False, "classic": False}}
-METRICS = ["tcp_mbps", "udp_mbps", "jain", "drops"]
+METRICS = ["tcp_mbps", "udp_mbps", "jain", "drops", "timeouts"]
 
 
 def ns3_python(venv: Path) -> Path:
-    """The venv's python, with the pinned ns-3 wheel; made on first use (a few hundred MB)."""
+    """The venv's python, with the pinned ns-3 wheel; made on first use (about 520 MB)."""
     python = venv / "bin" / "python"
     check = [str(python), "-c", "import importlib.metadata as m; print(m.version('ns3'))"]
     if (
@@ -128,6 +128,7 @@ def markdown(med: pd.DataFrame) -> str:
         "udp_mbps": "UDP goodput (Mb/s)",
         "jain": "Jain's index",
         "drops": "bottleneck drops",
+        "timeouts": "retransmission timeouts of the TCP senders (ns-3: entries into CA_LOSS after 1 s)",
         "wall_s": "engine wall time (s)",
     }
     fmt = {
@@ -135,6 +136,7 @@ def markdown(med: pd.DataFrame) -> str:
         "udp_mbps": "{:.2f}",
         "jain": "{:.3f}",
         "drops": "{:.0f}",
+        "timeouts": "{:.0f}",
         "wall_s": "{:.2f}",
     }
     out = []
@@ -188,6 +190,8 @@ def main():
     med.to_csv(args.out / "medians.csv", index=False)
     md = markdown(med)
     (args.out / "table.md").write_text(md)
+    if any(r["red_wait"] is not None for r in fs_runs):
+        print(f"fairsim's RED with ns-3's wait rule: {fairsim_dumbbell.RED_WAIT}")
     print(f"\nmedians over draws {draws[0]}..{draws[-1]}, {duration:g} s; goodput in application bytes\n")
     print(md)
     print(

@@ -12,6 +12,30 @@ PAYLOAD = 1000  # application bytes of a TCP segment and of a UDP datagram
 UDP_GAP_S = 0.0016  # one datagram every 1.6 ms
 WINDOW = (4 << 20) // PAYLOAD  # ns-3's 4 MiB socket buffers in segments: never limits
 
+
+def red_has_wait() -> bool:
+    """Whether this build of fairsim's RED has ns-2's and ns-3's `wait` rule (added in 896d802).
+
+    ns-3's RedQueueDisc has Wait on by default, so the mapping uses it whenever fairsim has it;
+    older builds space drops as Floyd & Jacobson's p_b/(1 - count·p_b). Each run records which.
+    """
+    probe = """nodes = ["a", "b"]
+[run]
+duration = "1s"
+[links]
+l = { between = ["a", "b"], rate = "1Mbps", qdisc = { kind = "red", wait = true } }
+[flows]
+f = { src = "a", dst = "b", app = "cbr", rate = "1kbps" }
+"""
+    try:
+        fairsim.loads(probe)
+    except fairsim.ScenarioError:
+        return False
+    return True
+
+
+RED_WAIT = red_has_wait()
+
 # The bottleneck's discipline. ns-3 holds 100 packets in its queue disc, 1 in the device queue and
 # 1 on the wire; fairsim's buffer counts waiting packets only (buffer_includes_line = false), so
 # 101 waiting + 1 on the line is the same 102. For RED the thresholds then see the device's packet
@@ -20,7 +44,7 @@ QDISCS = {
     "fifo": ('"fcfs"', 101),
     "red": (
         '{ kind = "red", min_th = 20, max_th = 60, w_q = 0.002, max_p = 0.1, gentle = true, '
-        'mean_packet_size = "1054B" }',
+        'mean_packet_size = "1054B"' + (", wait = true }" if RED_WAIT else " }"),
         101,
     ),
     "fqcodel": (
@@ -118,5 +142,7 @@ def run(qdisc: str, cc: str, starts: list[float], duration: float, seed: int) ->
         "timeouts": sum(f["run_totals"]["timeouts"] for f in report["flows"] if f["name"] != "udp"),
         "retransmitted": sum(f["run_totals"]["retransmitted"] for f in report["flows"] if f["name"] != "udp"),
         "starts": starts,
+        "red_wait": RED_WAIT if qdisc == "red" else None,
+        "fairsim_version": fairsim.__version__,
         "wall_s": report["wall_s"],
     }

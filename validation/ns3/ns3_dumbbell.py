@@ -18,11 +18,31 @@ import json
 import sys
 import time
 
+import cppyy
 from ns import ns
 
 MSS = 1000  # TCP payload per segment; 1054 B on the wire with TCP/TS, IP and PPP headers
 UDP_PAYLOAD = 1000  # 1030 B on the wire
 START_STREAM = 1  # the pinned stream of the start times: seed 1, run 1 gives the reference's starts
+
+# Retransmission timeouts, counted in C++ (a Python callback per event would be slow): every
+# entry of a TCP socket into CA_LOSS is an RTO. Connected at 1 s, once every flow's socket exists.
+cppyy.cppdef("""
+namespace fairsim_validation {
+uint64_t rtos = 0;
+void OnCongState(ns3::TcpSocketState::TcpCongState_t, ns3::TcpSocketState::TcpCongState_t now)
+{
+    if (now == ns3::TcpSocketState::CA_LOSS) { ++rtos; }
+}
+void Connect()
+{
+    ns3::Config::ConnectWithoutContext("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongState",
+                                       ns3::MakeCallback(&OnCongState));
+}
+void CountRtosFrom(double t) { rtos = 0; ns3::Simulator::Schedule(ns3::Seconds(t), &Connect); }
+}
+""")
+RTOS = cppyy.gbl.fairsim_validation
 
 
 def set_defaults(cfg):
@@ -151,6 +171,7 @@ def run(cfg):
         app.Start(ns.Seconds(start))
         app.Stop(stop)
 
+    RTOS.CountRtosFrom(1.0)
     ns.Simulator.Stop(stop)
     t0 = time.perf_counter()
     ns.Simulator.Run()
@@ -170,6 +191,7 @@ def run(cfg):
         "bottleneck_drops": qdiscs.Get(0).GetStats().nTotalDroppedPackets,
         "bottleneck_drops_reverse": qdiscs.Get(1).GetStats().nTotalDroppedPackets,
         "device_drops": fwd_dev.GetQueue().GetTotalDroppedPackets(),
+        "timeouts": int(RTOS.rtos),  # RTOs of the TCP senders after 1 s
         "starts": starts,
         "wall_s": wall,
     }

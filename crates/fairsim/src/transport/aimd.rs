@@ -171,6 +171,42 @@ impl Controller for Aimd {
     }
 }
 
+/// Implements the `Controller` events that a controller built on Jacobson's window (in its field
+/// `aimd`) leaves to it: the window itself, the start, fast recovery's inflation and deflation,
+/// and tracing. CUBIC, DCTCP and Vegas replace growth and the decrease, and keep these.
+macro_rules! reno_recovery {
+    () => {
+        fn window(&self) -> u64 {
+            self.aimd.window()
+        }
+
+        fn on_start(&mut self, win: &SendWindow, ctx: &mut AgentCtx) {
+            self.aimd.on_start(win, ctx);
+        }
+
+        fn on_recovery_dupack(&mut self) {
+            self.aimd.on_recovery_dupack();
+        }
+
+        fn on_partial_ack(&mut self, ack: NewAck) {
+            self.aimd.on_partial_ack(ack);
+        }
+
+        fn on_recovery_end(&mut self) {
+            self.aimd.on_recovery_end();
+        }
+
+        fn trace(&self, ctx: &mut AgentCtx) {
+            self.aimd.trace(ctx);
+        }
+
+        fn after_fill(&self, in_flight: u64, ctx: &mut AgentCtx) {
+            self.aimd.after_fill(in_flight, ctx);
+        }
+    };
+}
+pub(super) use reno_recovery;
+
 /// JK: Jacobson's window without fast recovery, the papers' window of 5.
 pub static JK: TransportDeclaration<(TcpReliability, AimdConfig)> = Declaration {
     about: About {

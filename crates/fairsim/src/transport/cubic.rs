@@ -122,13 +122,7 @@ impl Cubic {
 }
 
 impl Controller for Cubic {
-    fn window(&self) -> u64 {
-        self.aimd.window()
-    }
-
-    fn on_start(&mut self, win: &SendWindow, ctx: &mut AgentCtx) {
-        self.aimd.on_start(win, ctx);
-    }
+    super::aimd::reno_recovery!();
 
     fn on_rtt_sample(&mut self, sample: RttSample) {
         self.srtt = Some(match self.srtt {
@@ -166,26 +160,6 @@ impl Controller for Cubic {
         self.epoch = None;
         self.after_timeout = event == Congestion::Timeout;
         self.aimd.reduce(event, (cwnd * beta).max(2.0));
-    }
-
-    fn on_recovery_dupack(&mut self) {
-        self.aimd.on_recovery_dupack();
-    }
-
-    fn on_partial_ack(&mut self, ack: NewAck) {
-        self.aimd.on_partial_ack(ack);
-    }
-
-    fn on_recovery_end(&mut self) {
-        self.aimd.on_recovery_end();
-    }
-
-    fn trace(&self, ctx: &mut AgentCtx) {
-        self.aimd.trace(ctx);
-    }
-
-    fn after_fill(&self, in_flight: u64, ctx: &mut AgentCtx) {
-        self.aimd.after_fill(in_flight, ctx);
     }
 }
 

@@ -67,13 +67,7 @@ impl Dctcp {
 }
 
 impl Controller for Dctcp {
-    fn window(&self) -> u64 {
-        self.aimd.window()
-    }
-
-    fn on_start(&mut self, win: &SendWindow, ctx: &mut AgentCtx) {
-        self.aimd.on_start(win, ctx);
-    }
+    super::aimd::reno_recovery!();
 
     /// RFC 8257 §3.3 steps 1-6, before the window slides.
     fn on_ack_arrival(&mut self, ack: &Packet, win: &SendWindow, _ctx: &mut AgentCtx) {
@@ -108,26 +102,6 @@ impl Controller for Dctcp {
             }
             _ => self.aimd.on_congestion(event, flight, win, ctx),
         }
-    }
-
-    fn on_recovery_dupack(&mut self) {
-        self.aimd.on_recovery_dupack();
-    }
-
-    fn on_partial_ack(&mut self, ack: NewAck) {
-        self.aimd.on_partial_ack(ack);
-    }
-
-    fn on_recovery_end(&mut self) {
-        self.aimd.on_recovery_end();
-    }
-
-    fn trace(&self, ctx: &mut AgentCtx) {
-        self.aimd.trace(ctx);
-    }
-
-    fn after_fill(&self, in_flight: u64, ctx: &mut AgentCtx) {
-        self.aimd.after_fill(in_flight, ctx);
     }
 }
 

@@ -118,13 +118,7 @@ impl Vegas {
 }
 
 impl Controller for Vegas {
-    fn window(&self) -> u64 {
-        self.aimd.window()
-    }
-
-    fn on_start(&mut self, win: &SendWindow, ctx: &mut AgentCtx) {
-        self.aimd.on_start(win, ctx);
-    }
+    super::aimd::reno_recovery!();
 
     fn on_rtt_sample(&mut self, s: RttSample) {
         self.on_rtt(s.rtt_s, s.ack, s.next);
@@ -140,26 +134,6 @@ impl Controller for Vegas {
     fn on_congestion(&mut self, event: Congestion, flight: u64, win: &SendWindow, ctx: &mut AgentCtx) {
         self.aimd.on_congestion(event, flight, win, ctx);
         self.on_loss();
-    }
-
-    fn on_recovery_dupack(&mut self) {
-        self.aimd.on_recovery_dupack();
-    }
-
-    fn on_partial_ack(&mut self, ack: NewAck) {
-        self.aimd.on_partial_ack(ack);
-    }
-
-    fn on_recovery_end(&mut self) {
-        self.aimd.on_recovery_end();
-    }
-
-    fn trace(&self, ctx: &mut AgentCtx) {
-        self.aimd.trace(ctx);
-    }
-
-    fn after_fill(&self, in_flight: u64, ctx: &mut AgentCtx) {
-        self.aimd.after_fill(in_flight, ctx);
     }
 }
 
