@@ -20,6 +20,8 @@
 //! - open-loop flows are UDP;
 //! - a data packet's congestion bit is the IPv4 ECN field's CE (RFC 3168), an ACK's is the TCP
 //!   ECE flag;
+//! - an ACK's SACK blocks (RFC 2018) follow the timestamps, after two NOPs, in the same sequence
+//!   numbers as the data;
 //! - a packet smaller than its headers is shown at the headers' size (plus one byte of payload
 //!   for TCP data, so that it occupies sequence space).
 //!
@@ -27,6 +29,7 @@
 //! ones'-complement sum), so a capture also passes Wireshark's optional checksum validation.
 
 use crate::net::Packet;
+use crate::transport::sack::SackBlocks;
 use crate::units::Time;
 
 /// How a flow's packets are encoded.
@@ -51,15 +54,19 @@ pub fn mss(stream: Stream) -> u32 {
 }
 
 /// The pcap file of `captured` packets (with when each was put on the line); `stream` tells how
-/// each packet's flow is encoded.
-pub fn encode(captured: &[(Time, Packet)], stream: impl Fn(&Packet) -> Stream) -> Vec<u8> {
+/// each packet's flow is encoded, `sack` an ACK's SACK blocks.
+pub fn encode(
+    captured: &[(Time, Packet)],
+    stream: impl Fn(&Packet) -> Stream,
+    sack: impl Fn(&Packet) -> SackBlocks,
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(24 + captured.len() * 68);
     for word in [0xa1b2_3c4d_u32, 0x0004_0002, 0, 0, 65535, LINKTYPE_RAW] {
         // version 2.4 as two little-endian u16 in one word
         out.extend_from_slice(&word.to_le_bytes());
     }
     for (at, pkt) in captured {
-        let headers = packet_headers(pkt, stream(pkt));
+        let headers = packet_headers(pkt, stream(pkt), &sack(pkt));
         let (secs, nanos) = (at.0 / 1_000_000_000, at.0 % 1_000_000_000);
         let wire = u16::from_be_bytes([headers[2], headers[3]]) as u32;
         for word in [secs as u32, nanos as u32, headers.len() as u32, wire] {
@@ -76,11 +83,12 @@ fn address(node: crate::net::NodeId) -> [u8; 4] {
 }
 
 /// The IPv4 header and the TCP or UDP header of `pkt`.
-fn packet_headers(pkt: &Packet, stream: Stream) -> Vec<u8> {
+fn packet_headers(pkt: &Packet, stream: Stream, sack: &SackBlocks) -> Vec<u8> {
     let conversation_port = 10_000 + (pkt.conn.0 % 55_000) as u16;
     let (sport, dport) = if pkt.is_data() { (conversation_port, DATA_PORT) } else { (DATA_PORT, conversation_port) };
     let (src, dst) = (address(pkt.src), address(pkt.dst));
-    let transport = if stream.tcp { tcp_header(pkt, stream, sport, dport) } else { udp_header(pkt, sport, dport) };
+    let transport =
+        if stream.tcp { tcp_header(pkt, stream, sack, sport, dport) } else { udp_header(pkt, sport, dport) };
     let headers = IP_HEADER + transport.len() as u32;
     let least = if stream.tcp && pkt.is_data() { headers + 1 } else { headers };
     let total = pkt.size.max(least).min(u16::MAX as u32) as u16;
@@ -114,7 +122,7 @@ fn packet_headers(pkt: &Packet, stream: Stream) -> Vec<u8> {
     ip
 }
 
-fn tcp_header(pkt: &Packet, stream: Stream, sport: u16, dport: u16) -> Vec<u8> {
+fn tcp_header(pkt: &Packet, stream: Stream, sack: &SackBlocks, sport: u16, dport: u16) -> Vec<u8> {
     let mss = mss(stream) as u64;
     let (seq, ack) = if pkt.is_data() { (1 + pkt.seq * mss, 1) } else { (1, 1 + pkt.seq * mss) };
     let millis = |t: Time| (t.0 / 1_000_000) as u32;
@@ -135,10 +143,18 @@ fn tcp_header(pkt: &Packet, stream: Stream, sport: u16, dport: u16) -> Vec<u8> {
     h.extend_from_slice(&dport.to_be_bytes());
     h.extend_from_slice(&(seq as u32).to_be_bytes());
     h.extend_from_slice(&(ack as u32).to_be_bytes());
-    h.extend_from_slice(&[((TCP_HEADER / 4) << 4) as u8, flags, 0xff, 0xff, 0, 0, 0, 0]);
+    let length = TCP_HEADER + sack.option_bytes();
+    h.extend_from_slice(&[((length / 4) << 4) as u8, flags, 0xff, 0xff, 0, 0, 0, 0]);
     h.extend_from_slice(&[1, 1, 8, 10]); // NOP, NOP, timestamps (kind 8, length 10)
     h.extend_from_slice(&tsval.to_be_bytes());
     h.extend_from_slice(&tsecr.to_be_bytes());
+    if !sack.is_empty() {
+        h.extend_from_slice(&[1, 1, 5, 2 + 8 * sack.as_slice().len() as u8]); // NOP, NOP, SACK
+        for &(start, end) in sack.as_slice() {
+            h.extend_from_slice(&((1 + start * mss) as u32).to_be_bytes());
+            h.extend_from_slice(&((1 + end * mss) as u32).to_be_bytes());
+        }
+    }
     h
 }
 

@@ -161,6 +161,43 @@ fn newreno_repairs_several_losses_of_one_window_and_reno_needs_a_timeout() {
 }
 
 #[test]
+fn sack_repairs_five_losses_of_one_window_in_one_round_trip_and_newreno_takes_a_round_trip_each() {
+    let holes = [200, 202, 204, 206, 208];
+    let five = "links.out.qdisc.seqs=[200, 202, 204, 206, 208]";
+    // when each lost packet's retransmission left the bottleneck, from its event trace
+    let resent = |sets: &[&str]| {
+        let sc = common::parse_with(CHOSEN_LOSSES, &[sets, &[five, "run.events=[\"gw->dst\"]"]].concat());
+        let mut sim = fairsim::Simulation::new(&sc, None, None).unwrap();
+        sim.run();
+        let t = flow(&sim.report(), "victim").run_totals;
+        let (_, text) = &sim.event_traces()[0];
+        let times: Vec<f64> = text
+            .lines()
+            .filter_map(|l| {
+                let f: Vec<&str> = l.split(' ').collect();
+                let resend = f[0] == "-" && f[4] == "data" && holes.contains(&f[5].parse::<u64>().unwrap());
+                resend.then(|| f[1].parse().unwrap())
+            })
+            .collect();
+        assert_eq!(times.len(), 5, "each hole sent again once: {times:?}");
+        (t, times[4] - times[0])
+    };
+    let (newreno, slow) = resent(&["flows.victim.transport.kind=newreno"]);
+    assert_eq!((newreno.retransmitted, newreno.timeouts), (5, 0));
+    for prr in ["prr=false", "prr=true"] {
+        let sack = ["flows.victim.transport.kind=newreno", "flows.victim.transport.sack=true"];
+        let (t, fast) = resent(&[&sack[..], &[&format!("flows.victim.transport.{prr}")]].concat());
+        assert_eq!((t.retransmitted, t.fast_retransmits, t.timeouts), (5, 1, 0), "SACK, {prr}: {t:?}");
+        // the path's round trip is over 60 ms: RFC 6675 sends the holes within one, NewReno
+        // one a round trip
+        assert!(
+            fast < 0.06 && slow > 4.0 * 0.06,
+            "{prr}: holes resent over {fast:.3} s with SACK, {slow:.3} s without"
+        );
+    }
+}
+
+#[test]
 fn vegas_settles_without_loss_with_alpha_to_beta_packets_queued_per_flow() {
     let text = r#"
 nodes = ["a", "b", "gw", "dst"]

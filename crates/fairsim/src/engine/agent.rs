@@ -9,9 +9,20 @@ use crate::transport::{Action, AgentCtx, Sender};
 impl Simulation {
     /// Calls the flow's sender (if it has one) and carries out its actions, in order.
     pub(super) fn with_sender(&mut self, f: FlowId, call: impl FnOnce(&mut dyn Sender, &mut AgentCtx)) {
+        self.with_sender_sacked(f, &[], call);
+    }
+
+    /// The same, for an ACK that carried SACK blocks `sack`.
+    pub(super) fn with_sender_sacked(
+        &mut self,
+        f: FlowId,
+        sack: &[(u64, u64)],
+        call: impl FnOnce(&mut dyn Sender, &mut AgentCtx),
+    ) {
         let flow = &mut self.flows[f.idx()];
         let Some(sender) = flow.sender.as_mut() else { return };
         let mut ctx = AgentCtx::new(self.now, flow.app_limit, &mut self.actions);
+        ctx.sack = sack;
         call(sender.as_mut(), &mut ctx);
         let mut actions = std::mem::take(&mut self.actions);
         for a in actions.drain(..) {

@@ -28,7 +28,8 @@ impl Simulation {
             .iter()
             .map(|p| {
                 let port = &self.ports[p.idx()];
-                (port.name.clone(), pcap::encode(&sent_whole(port), stream))
+                let sack = |pkt: &Packet| self.sack_options.get(&pkt.id).copied().unwrap_or_default();
+                (port.name.clone(), pcap::encode(&sent_whole(port), stream, sack))
             })
             .collect()
     }

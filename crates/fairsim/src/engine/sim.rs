@@ -17,6 +17,7 @@ use crate::qdisc::DropReason;
 use crate::scenario::{Component, PairSpec, Scenario};
 use crate::timer::TimerFire;
 use crate::timer::TimerId;
+use crate::transport::sack::SackBlocks;
 use crate::transport::sink::DELAYED_ACK;
 use crate::units::Time;
 use std::time::{Duration, Instant};
@@ -40,6 +41,10 @@ pub struct Simulation {
     pub(super) connections: Connections,
     flow_transports: Vec<Option<Component>>,
     next_packet_id: u64,
+    /// The SACK blocks of the ACKs in the network, by packet id (an ACK's options, kept beside
+    /// it so that packets stay small for the flows that do not use SACK); kept for the whole
+    /// run when ports are captured, for their pcap files.
+    pub(super) sack_options: fnv::FnvHashMap<u64, SackBlocks>,
     /// Scratch space reused across events so the hot path does not allocate.
     drops: Vec<(Packet, DropReason)>,
     pub(super) actions: Vec<crate::transport::Action>,
@@ -71,6 +76,7 @@ impl Simulation {
             connections,
             flow_transports,
             next_packet_id: 0,
+            sack_options: Default::default(),
             drops: vec![],
             actions: vec![],
             wall: Duration::ZERO,
@@ -194,6 +200,9 @@ impl Simulation {
                 flow.tally_drop(p, reason);
             } else {
                 flow.counters.acks_dropped += 1;
+                if flow.uses_sack() && self.scenario.run.pcap.is_empty() {
+                    self.sack_options.remove(&pkt.id);
+                }
             }
             self.ports[p.idx()].stats.current.drops += 1;
             self.connection_left(pkt.conn);
@@ -229,7 +238,19 @@ impl Simulation {
     /// The data packet that caused `ack` left the network as the ACK joins it.
     fn send_ack(&mut self, first: PortId, mut ack: Packet) {
         ack.id = self.next_id();
+        if self.flows[ack.conn.idx()].uses_sack() {
+            self.attach_sack(&mut ack);
+        }
         self.enqueue(first, ack);
+    }
+
+    /// `ack` carries its sink's SACK blocks: kept by its id, and the option's bytes on the wire.
+    fn attach_sack(&mut self, ack: &mut Packet) {
+        let blocks = self.flows[ack.conn.idx()].receiver.sack_blocks();
+        if !blocks.is_empty() {
+            ack.size += blocks.option_bytes();
+            self.sack_options.insert(ack.id, blocks);
+        }
     }
 
     /// The sink's delayed-ACK timer of ends `c` expired.
@@ -243,13 +264,24 @@ impl Simulation {
     fn source_receive(&mut self, ack: Packet) {
         let c = ack.conn;
         self.flows[c.idx()].source_receive(&ack, self.now);
+        let sack = if self.flows[c.idx()].uses_sack() { self.take_sack(ack.id) } else { SackBlocks::default() };
         if self.connections.listening(c) {
-            self.with_sender(c, |s, ctx| s.on_ack(&ack, ctx));
+            self.with_sender_sacked(c, sack.as_slice(), |s, ctx| s.on_ack(&ack, ctx));
         }
         if self.connections.is_connection(c) {
             self.connection_check_done(c);
             self.connection_left(c);
         }
+    }
+
+    /// The SACK blocks of ACK `id`, which has arrived (kept if a capture may show them).
+    fn take_sack(&mut self, id: u64) -> SackBlocks {
+        let blocks = if self.scenario.run.pcap.is_empty() {
+            self.sack_options.remove(&id)
+        } else {
+            self.sack_options.get(&id).copied()
+        };
+        blocks.unwrap_or_default()
     }
 
     // ----- applications and timers ---------------------------------------------------------

@@ -155,6 +155,12 @@ impl FlowState {
         }
     }
 
+    /// Whether the flow's ACKs carry SACK blocks.
+    #[inline]
+    pub fn uses_sack(&self) -> bool {
+        self.receiver.sacks()
+    }
+
     /// The sink's delayed-ACK timer expired at `now`: the ACK it sends, if data is waiting.
     pub fn delayed_ack(&mut self, now: Time) -> Option<(PortId, Packet)> {
         let echo = self.receiver.on_timer()?;

@@ -26,7 +26,7 @@ fn the_internet_checksum_of_rfc_1071s_example() {
 
 #[test]
 fn a_tcp_data_packet_has_its_size_addresses_sequence_and_timestamp() {
-    let h = packet_headers(&data(3), TCP);
+    let h = packet_headers(&data(3), TCP, &SackBlocks::default());
     assert_eq!(h.len(), 52, "IPv4 and TCP with the timestamp option");
     assert_eq!(u16::from_be_bytes([h[2], h[3]]), 1000, "total length: the packet's size");
     assert_eq!((h[9], &h[12..16], &h[16..20]), (6, &[10, 0, 0, 1][..], &[10, 0, 0, 5][..]));
@@ -52,7 +52,7 @@ fn an_ack_acknowledges_bytes_echoes_the_timestamp_and_carries_ece() {
         congestion: true,
         ..data(0)
     };
-    let h = packet_headers(&ack, TCP);
+    let h = packet_headers(&ack, TCP, &SackBlocks::default());
     assert_eq!(u16::from_be_bytes([h[2], h[3]]), 52, "shown at the headers' size");
     let tcp = &h[20..];
     assert_eq!((u16::from_be_bytes([tcp[0], tcp[1]]), u16::from_be_bytes([tcp[2], tcp[3]])), (5001, 10_002));
@@ -64,7 +64,11 @@ fn an_ack_acknowledges_bytes_echoes_the_timestamp_and_carries_ece() {
 
 #[test]
 fn open_loop_packets_are_udp_with_a_valid_checksum() {
-    let h = packet_headers(&Packet { congestion: true, ..data(9) }, Stream { tcp: false, packet_size: 1000 });
+    let h = packet_headers(
+        &Packet { congestion: true, ..data(9) },
+        Stream { tcp: false, packet_size: 1000 },
+        &SackBlocks::default(),
+    );
     assert_eq!((h.len(), h[9], h[1] & 3), (28, 17, 0b11), "UDP, and CE in the IP header");
     assert_eq!(u16::from_be_bytes([h[24], h[25]]), 980, "UDP length: the packet less its IP header");
     // the UDP checksum over the pseudo-header, the header and a zero payload comes out 0
@@ -77,11 +81,32 @@ fn open_loop_packets_are_udp_with_a_valid_checksum() {
 
 #[test]
 fn the_file_has_the_nanosecond_header_and_one_record_per_packet() {
-    let file = encode(&[(Time(1_500_000_123), data(0)), (Time(2_000_000_000), data(1))], |_| TCP);
+    let file =
+        encode(&[(Time(1_500_000_123), data(0)), (Time(2_000_000_000), data(1))], |_| TCP, |_| SackBlocks::default());
     assert_eq!(&file[..4], &0xa1b2_3c4d_u32.to_le_bytes());
     assert_eq!(u32::from_le_bytes(file[20..24].try_into().unwrap()), 101, "LINKTYPE_RAW");
     let rec = &file[24..];
     let word = |i: usize| u32::from_le_bytes(rec[4 * i..4 * i + 4].try_into().unwrap());
     assert_eq!((word(0), word(1), word(2), word(3)), (1, 500_000_123, 52, 1000));
     assert_eq!(file.len(), 24 + 2 * (16 + 52));
+}
+
+#[test]
+fn an_acks_sack_blocks_follow_its_timestamps_in_data_sequence_numbers() {
+    // RFC 2018 §3: kind 5, length 2 + 8n, each block its left and right edges
+    let ack = Packet { kind: PacketKind::Ack, seq: 5, size: 52, ..data(0) };
+    let blocks = SackBlocks::from_slice(&[(7, 9), (11, 12)]);
+    let h = packet_headers(&ack, TCP, &blocks);
+    let tcp = &h[20..];
+    assert_eq!(tcp.len(), 32 + 4 + 16);
+    assert_eq!(tcp[12] >> 4, 13, "a 52-byte TCP header");
+    assert_eq!(&tcp[32..36], &[1, 1, 5, 18]);
+    let edge = |i: usize| u32::from_be_bytes([tcp[i], tcp[i + 1], tcp[i + 2], tcp[i + 3]]);
+    assert_eq!((edge(36), edge(40), edge(44), edge(48)), (1 + 7 * 948, 1 + 9 * 948, 1 + 11 * 948, 1 + 12 * 948));
+    assert_eq!(u16::from_be_bytes([h[2], h[3]]), 72, "shown at its headers' size");
+    let mut pseudo = 0u32;
+    for pair in h[12..20].chunks(2) {
+        pseudo += u16::from_be_bytes([pair[0], pair[1]]) as u32;
+    }
+    assert_eq!(checksum(tcp, pseudo + 6 + tcp.len() as u32), 0, "the TCP checksum covers the option");
 }

@@ -20,10 +20,12 @@ mod generic;
 mod packet_pair;
 pub mod pp_law;
 mod pp_timers;
+pub mod prr;
 pub mod reliable;
 mod retransmit;
 pub mod rlm;
 pub mod rto;
+pub mod sack;
 pub mod sink;
 mod vegas;
 pub mod window;
@@ -124,12 +126,14 @@ pub struct AgentCtx<'a> {
     pub now: Time,
     /// The application has handed the transport packets `0..app_limit` so far.
     pub app_limit: u64,
+    /// On an ACK: its SACK blocks (packets `start..end` received), if the flow uses SACK.
+    pub sack: &'a [(u64, u64)],
     actions: &'a mut Vec<Action>,
 }
 
 impl<'a> AgentCtx<'a> {
     pub fn new(now: Time, app_limit: u64, actions: &'a mut Vec<Action>) -> Self {
-        AgentCtx { now, app_limit, actions }
+        AgentCtx { now, app_limit, sack: &[], actions }
     }
     pub fn send(&mut self, seq: u64) {
         self.actions.push(Action::Send { seq });

@@ -16,13 +16,22 @@
 //!   (go-back-N, as BSD does), or, for Generic's timer with `retransmit = "oldest"`, the oldest
 //!   alone (see `retransmit`).
 //!
-//! Choices: windows count packets; the sink's ACK policy (every packet, or delayed ACKs) is a
-//! setting of this layer, carried out by the sink (`sink`); the sender keeps no SACK state yet.
+//! - limited transmit (RFC 3042, `limited_transmit`): the first and second duplicate ACKs each
+//!   let one new packet out beyond the window;
+//! - with SACK (`sack`), the loss recovery of RFC 6675 instead of NewReno's (`reliable::sack`):
+//!   the scoreboard, `IsLost`, the pipe and `NextSeg` of `transport::sack`; the window does not
+//!   inflate in recovery (the pipe counts what left the network), and with `prr` (RFC 6937) each
+//!   ACK in recovery sends what Proportional Rate Reduction allows (`transport::prr`).
+//!
+//! Choices: windows count packets; the sink's ACK policy (every packet, delayed ACKs, SACK
+//! blocks) is a setting of this layer, carried out by the sink (`sink`).
 
 use super::averaged_timeout::{AveragedTimeout, Resend};
 use super::controller::{Congestion, Controller, NewAck, RttSample};
+use super::prr::Prr;
 use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
 use super::rto::{Rto, RtoConfig};
+use super::sack::SackRecovery;
 use super::sink::{AckPolicy, EcnEcho};
 use super::window::{Acked, SendWindow};
 use super::{AgentCtx, Event, Sender, TimerId};
@@ -71,6 +80,14 @@ pub struct TcpReliability {
     /// ECN (RFC 3168): data packets are ECN-capable, the sink echoes CE marks as ECE until the
     /// sender's CWR, and the sender halves its window once per window of data for an echo.
     pub ecn: bool,
+    /// SACK (RFC 2018): ACKs carry up to 3 blocks of data received above a hole, and the sender
+    /// recovers from losses by RFC 6675's scoreboard instead of NewReno's partial ACKs.
+    pub sack: bool,
+    /// Proportional Rate Reduction (RFC 6937) paces what the sender sends during a SACK
+    /// recovery (needs `sack`); without it, RFC 6675 sends whenever the pipe is below cwnd.
+    pub prr: bool,
+    /// Limited transmit (RFC 3042): the first two duplicate ACKs each send one new packet.
+    pub limited_transmit: bool,
 }
 
 /// Where round-trip samples come from.
@@ -96,6 +113,9 @@ impl Default for TcpReliability {
             ack_every: 1,
             ack_delay: Time::from_millis(200),
             ecn: false,
+            sack: false,
+            prr: false,
+            limited_transmit: false,
         }
     }
 }
@@ -146,7 +166,7 @@ fn ack_policy(cfg: &TcpReliability) -> Result<AckPolicy, ParamError> {
         return Err(ParamError::at("ack_delay", "delayed ACKs need a timer above 0s"));
     }
     let ecn = if cfg.ecn { EcnEcho::Classic } else { EcnEcho::Off };
-    Ok(AckPolicy { every: cfg.ack_every, delay: cfg.ack_delay, ecn })
+    Ok(AckPolicy { every: cfg.ack_every, delay: cfg.ack_delay, ecn, sack: cfg.sack })
 }
 
 /// Acknowledging fewer than one packet in this many would starve any window the layer allows.
@@ -157,6 +177,14 @@ const MAX_ACK_EVERY: u32 = 64;
 struct DupAcks {
     threshold: u32,
     recovery: Recovery,
+}
+
+/// The reliability features a flow may switch on (all off: the classic papers' TCP).
+#[derive(Copy, Clone, Debug, Default)]
+struct Features {
+    sack: bool,
+    prr: bool,
+    limited_transmit: bool,
 }
 
 /// The reliability layer under controller `C`, with retransmission timer `T` (the TCP family's
@@ -178,6 +206,10 @@ pub struct Reliable<C, T = RtoTimer> {
     /// An ECN echo is answered only by an ACK that covers a packet past this one, sent after
     /// the last reduction (one reduction per window of data, RFC 3168 §6.1.2).
     ecn_recover: u64,
+    features: Features,
+    /// During a SACK recovery: RFC 6675's retransmission state, and PRR's.
+    sack_recovery: SackRecovery,
+    prr: Prr,
 }
 
 impl<C: Controller> Reliable<C, RtoTimer> {
@@ -196,7 +228,14 @@ impl<C: Controller> Reliable<C, RtoTimer> {
         rto.check()?;
         let timer = RtoTimer { rto: Rto::default(), cfg: rto, timestamps: cfg.rtt_samples == RttSamples::Timestamps };
         let dupacks = DupAcks { threshold: cfg.dupack_threshold, recovery };
-        Ok(Self { acks: ack_policy(cfg)?, ..Self::new(ctrl, cfg.window, timer, Some(dupacks)) })
+        if cfg.prr && !cfg.sack {
+            return Err(ParamError::at(
+                "prr",
+                "Proportional Rate Reduction paces a SACK recovery: set sack = true too",
+            ));
+        }
+        let features = Features { sack: cfg.sack, prr: cfg.prr, limited_transmit: cfg.limited_transmit };
+        Ok(Self { acks: ack_policy(cfg)?, features, ..Self::new(ctrl, cfg.window, timer, Some(dupacks)) })
     }
 }
 
@@ -223,6 +262,9 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             recover: 0,
             acks: AckPolicy::default(),
             ecn_recover: 0,
+            features: Features::default(),
+            sack_recovery: SackRecovery::default(),
+            prr: Prr::begin(0),
         }
     }
 
@@ -247,7 +289,15 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
     /// Sends what the controller's window (capped by the flow's) and the application allow.
     fn fill(&mut self, ctx: &mut AgentCtx) {
         let idle = self.win.in_flight() == 0;
-        let allowed = self.ctrl.window().clamp(1, self.cap);
+        let mut allowed = self.ctrl.window().clamp(1, self.cap);
+        if self.features.limited_transmit && !self.in_recovery {
+            // RFC 3042: each of the first two duplicate ACKs, before fast retransmit, lets one
+            // new packet out beyond the window (the receiver's window permitting)
+            let threshold = self.dupack_rule.map_or(0, |d| d.threshold);
+            if self.dupacks < threshold {
+                allowed = (allowed + self.dupacks.min(2) as u64).min(self.cap);
+            }
+        }
         let mut sent = false;
         while self.win.can_send(allowed, ctx.app_limit) {
             let seq = self.win.send_next(ctx.now);
@@ -333,17 +383,23 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
 
     fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
         self.ctrl.on_ack_arrival(ack, &self.win, ctx);
-        match (self.win.on_ack(ack.seq), self.dupack_rule) {
-            (Some(acked), _) => self.new_ack(ack, acked, ctx),
-            (None, Some(rule)) if self.win.in_flight() > 0 && ack.seq == self.win.una() => {
-                self.duplicate_ack(rule, ctx)
+        if self.features.sack {
+            self.on_sack_ack(ack, ctx);
+        } else {
+            match (self.win.on_ack(ack.seq), self.dupack_rule) {
+                (Some(acked), _) => self.new_ack(ack, acked, ctx),
+                (None, Some(rule)) if self.win.in_flight() > 0 && ack.seq == self.win.una() => {
+                    self.duplicate_ack(rule, ctx)
+                }
+                (None, _) => {}
             }
-            (None, _) => {}
         }
         if ack.congestion && self.acks.ecn != EcnEcho::Off {
             self.ecn_echo(ctx);
         }
-        self.fill(ctx);
+        if !(self.features.sack && self.in_recovery) {
+            self.fill(ctx); // a SACK recovery sends what it allows itself
+        }
     }
 
     fn ack_policy(&self) -> AckPolicy {
@@ -370,5 +426,6 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
     }
 }
 
+mod sack;
 #[cfg(test)]
 mod tests;

@@ -27,7 +27,11 @@
 //! delayed ACK, those are acknowledged at once with their own mark and the new packet starts a
 //! new wait. (An out-of-order packet whose mark differs is acknowledged with the held packets in
 //! one ACK carrying its mark; Linux sends two ACKs there.)
+//!
+//! With SACK (`AckPolicy { sack: true, .. }`, RFC 2018) the sink also keeps the blocks of data
+//! received above a hole (`sack::SackList`); every ACK carries them.
 
+use super::sack::{SackBlocks, SackList};
 use crate::timer::TimerId;
 use crate::units::Time;
 use std::collections::VecDeque;
@@ -43,11 +47,13 @@ pub struct AckPolicy {
     /// The longest an in-order packet waits for its ACK.
     pub delay: Time,
     pub ecn: EcnEcho,
+    /// ACKs carry SACK blocks (RFC 2018).
+    pub sack: bool,
 }
 
 impl Default for AckPolicy {
     fn default() -> Self {
-        AckPolicy { every: 1, delay: Time::ZERO, ecn: EcnEcho::Off }
+        AckPolicy { every: 1, delay: Time::ZERO, ecn: EcnEcho::Off, sack: false }
     }
 }
 
@@ -94,11 +100,13 @@ pub struct Receiver {
     held: Option<Echo>,
     /// Classic ECN: CE seen and no CWR since (ECE on every ACK). DCTCP: the held packets' mark.
     ce_state: bool,
+    /// The SACK blocks, if the policy asks for them.
+    sack: Option<SackList>,
 }
 
 impl Receiver {
     pub fn new(policy: AckPolicy) -> Receiver {
-        Receiver { policy, ..Default::default() }
+        Receiver { policy, sack: policy.sack.then(SackList::default), ..Default::default() }
     }
 
     /// Records packet `seq`; returns whether it is new (not a duplicate).
@@ -125,13 +133,34 @@ impl Receiver {
             self.received.pop_front();
             self.next += 1;
         }
+        if let Some(sack) = &mut self.sack {
+            if off == 0 {
+                sack.acknowledged(self.next);
+            } else {
+                let run = |d: &mut dyn Iterator<Item = usize>| d.take_while(|&i| self.received[i]).count() as u64;
+                let below = run(&mut (1..off).rev());
+                let above = run(&mut (off + 1..self.received.len()));
+                sack.arrived(seq - below, seq + 1 + above);
+            }
+        }
         (true, in_order)
+    }
+
+    /// Whether ACKs carry SACK blocks.
+    #[inline]
+    pub fn sacks(&self) -> bool {
+        self.sack.is_some()
+    }
+
+    /// The SACK blocks the next ACK carries (none unless the policy asks for SACK).
+    pub fn sack_blocks(&self) -> SackBlocks {
+        self.sack.as_ref().map(SackList::blocks).unwrap_or_default()
     }
 
     /// Takes data packet `seq` (echo `echo`, with TCP's CWR flag `cwr`) at `now`: records it and
     /// decides about its ACK. Returns whether the packet is new, and what to do.
     pub fn take(&mut self, seq: u64, echo: Echo, cwr: bool, now: Time) -> (bool, AckNow) {
-        if self.policy.every == 1 && self.policy.ecn == EcnEcho::Off {
+        if self.policy.every == 1 && self.policy.ecn == EcnEcho::Off && !self.policy.sack {
             // the classic sink: every packet acknowledged at once, echoing itself
             let (new, _) = self.arrive(seq);
             return (new, AckNow::Send(Echo { cumulative: self.next, ..echo }));

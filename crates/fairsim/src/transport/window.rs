@@ -4,7 +4,9 @@
 //! to send (it falls back to `una` on a go-back-N retransmission), `high` one past the highest
 //! ever sent. For every packet in `una..high` the first transmission time is kept, because
 //! Generic measures a retransmitted packet's rtt from its first transmission, and whether it was
-//! ever retransmitted, because Karn's rule takes no rtt sample from such packets.
+//! ever retransmitted, because Karn's rule takes no rtt sample from such packets; and, for SACK
+//! (RFC 2018), whether the receiver has reported it in a SACK block. A go-back-N resend skips
+//! SACKed packets (the receiver has them).
 
 use crate::units::Time;
 use std::collections::VecDeque;
@@ -14,8 +16,20 @@ pub struct SendWindow {
     una: u64,
     nxt: u64,
     high: u64,
-    /// For packets `una..high`: first transmission time, and whether sent again since.
-    sent: VecDeque<(Time, bool)>,
+    /// For packets `una..high`: what the sender knows of each.
+    sent: VecDeque<Sent>,
+    /// Packets in `una..high` SACKed.
+    sacked: u64,
+}
+
+/// One packet between `una` and `high` (16 bytes, as the pair it replaced).
+#[derive(Copy, Clone, Debug)]
+struct Sent {
+    first: Time,
+    /// Sent again since its first transmission.
+    retransmitted: bool,
+    /// Reported received in a SACK block.
+    sacked: bool,
 }
 
 /// What a cumulative ACK newly acknowledged.
@@ -53,12 +67,16 @@ impl SendWindow {
     pub fn send_next(&mut self, now: Time) -> u64 {
         let seq = self.nxt;
         if seq == self.high {
-            self.sent.push_back((now, false));
+            self.sent.push_back(Sent { first: now, retransmitted: false, sacked: false });
             self.high += 1;
+            self.nxt += 1;
         } else {
-            self.sent[(seq - self.una) as usize].1 = true;
+            self.sent[(seq - self.una) as usize].retransmitted = true;
+            self.nxt += 1;
+            while self.nxt < self.high && self.is_sacked(self.nxt) {
+                self.nxt += 1; // the receiver has it
+            }
         }
-        self.nxt += 1;
         seq
     }
 
@@ -66,8 +84,32 @@ impl SendWindow {
     /// `nxt` (fast retransmission).
     pub fn resend(&mut self, seq: u64) {
         if (self.una..self.high).contains(&seq) {
-            self.sent[(seq - self.una) as usize].1 = true;
+            self.sent[(seq - self.una) as usize].retransmitted = true;
         }
+    }
+
+    /// Whether packet `seq` (in `una..high`) was SACKed.
+    pub fn is_sacked(&self, seq: u64) -> bool {
+        self.sent[(seq - self.una) as usize].sacked
+    }
+
+    /// Packets in `una..high` SACKed.
+    pub fn sacked(&self) -> u64 {
+        self.sacked
+    }
+
+    /// Marks the packets of SACK block `start..end` that lie in `una..high` as SACKed;
+    /// returns how many were not before.
+    pub fn mark_sacked(&mut self, start: u64, end: u64) -> u64 {
+        let (from, to) = (start.max(self.una), end.min(self.high));
+        let mut newly = 0;
+        for seq in from..to {
+            let s = &mut self.sent[(seq - self.una) as usize];
+            newly += !s.sacked as u64;
+            s.sacked = true;
+        }
+        self.sacked += newly;
+        newly
     }
 
     /// Applies a cumulative ACK (`ack` = next packet the sink expects).
@@ -77,16 +119,22 @@ impl SendWindow {
             return None;
         }
         let count = ack - self.una;
-        let (newest_first_sent, newest_retransmitted) = self.sent[(count - 1) as usize];
+        let newest = self.sent[(count - 1) as usize];
+        if self.sacked > 0 {
+            self.sacked -= self.sent.range(..count as usize).filter(|s| s.sacked).count() as u64;
+        }
         self.sent.drain(..count as usize);
         self.una = ack;
         self.nxt = self.nxt.max(ack);
-        Some(Acked { count, newest_first_sent, newest_retransmitted })
+        Some(Acked { count, newest_first_sent: newest.first, newest_retransmitted: newest.retransmitted })
     }
 
-    /// Go-back-N: the next packet to send is the oldest unacknowledged one.
+    /// Go-back-N: the next packet to send is the oldest unacknowledged one (not SACKed).
     pub fn go_back(&mut self) {
         self.nxt = self.una;
+        while self.nxt < self.high && self.is_sacked(self.nxt) {
+            self.nxt += 1;
+        }
     }
 }
 
