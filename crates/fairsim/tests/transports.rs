@@ -25,7 +25,7 @@ trace = ["bulk"]
 in = { between = ["src", "gw"], rate = "100Mbps", delay = "1ms" }
 out = { between = ["gw", "dst"], rate = "10Mbps", delay = "20ms", buffer = 40 }
 [flows]
-bulk = { src = "src", dst = "dst", app = "ftp", transport = { kind = "reno", window = 1000 } }
+bulk = { src = "src", dst = "dst", app = "ftp", transport = { kind = "reno", window = 1000, stack = "classic" } }
 "#;
 
 #[test]
@@ -94,7 +94,7 @@ trace = ["victim"]
 in = { between = ["src", "gw"], rate = "100Mbps", delay = "1ms" }
 out = { between = ["gw", "dst"], rate = "1Mbps", delay = "30ms", qdisc = { kind = "loss_list", flow = "victim", seqs = [200] } }
 [flows]
-victim = { src = "src", dst = "dst", app = "ftp", transport = { kind = "reno", window = 20 } }
+victim = { src = "src", dst = "dst", app = "ftp", transport = { kind = "reno", window = 20, stack = "classic" } }
 "#;
 
 #[test]
@@ -198,6 +198,30 @@ fn sack_repairs_five_losses_of_one_window_in_one_round_trip_and_newreno_takes_a_
 }
 
 #[test]
+fn window_transports_default_to_todays_linux_tcp_and_jk_and_stack_classic_to_the_papers() {
+    let without_stack = ONE_FLOW.replace(", stack = \"classic\"", "");
+    for kind in ["reno", "newreno", "cubic", "vegas"] {
+        let r = run(&without_stack, None, &[&format!("flows.bulk.transport.kind={kind}")]);
+        let t = &flow(&r, "bulk").run_totals;
+        let ratio = t.acks_sent as f64 / t.delivered as f64;
+        assert!((0.49..0.6).contains(&ratio), "{kind}: delayed ACKs, {ratio:.3} ACKs a packet");
+        let outstanding = trace(&r, "bulk", "outstanding");
+        assert_eq!(outstanding.value[0], 10.0, "{kind}: an initial window of 10 (RFC 6928)");
+    }
+    for (kind, stack) in [("jk", ""), ("newreno", "classic"), ("cubic", "classic")] {
+        let mut sets = vec![format!("flows.bulk.transport.kind={kind}")];
+        if !stack.is_empty() {
+            sets.push(format!("flows.bulk.transport.stack={stack}"));
+        }
+        let sets: Vec<&str> = sets.iter().map(String::as_str).collect();
+        let r = run(&without_stack, None, &sets);
+        let t = &flow(&r, "bulk").run_totals;
+        assert_eq!(t.acks_sent, t.delivered, "{kind} {stack}: an ACK a packet");
+        assert_eq!(trace(&r, "bulk", "outstanding").value[0], 1.0, "{kind} {stack}: one packet first");
+    }
+}
+
+#[test]
 fn vegas_settles_without_loss_with_alpha_to_beta_packets_queued_per_flow() {
     let text = r#"
 nodes = ["a", "b", "gw", "dst"]
@@ -210,8 +234,8 @@ a = { between = ["a", "gw"], rate = "100Mbps", delay = "5ms" }
 b = { between = ["b", "gw"], rate = "100Mbps", delay = "5ms" }
 out = { between = ["gw", "dst"], rate = "2Mbps", delay = "20ms", buffer = 200 }
 [flows]
-v1 = { src = "a", dst = "dst", app = "ftp", transport = "vegas" }
-v2 = { src = "b", dst = "dst", app = "ftp", transport = "vegas" }
+v1 = { src = "a", dst = "dst", app = "ftp", transport = { kind = "vegas", stack = "classic" } }
+v2 = { src = "b", dst = "dst", app = "ftp", transport = { kind = "vegas", stack = "classic" } }
 "#;
     let r = run(text, None, &[]);
     for f in ["v1", "v2"] {

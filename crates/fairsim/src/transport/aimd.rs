@@ -21,6 +21,7 @@
 
 use super::controller::{Congestion, Controller, NewAck};
 use super::reliable::{Recovery, Reliable, TcpReliability};
+use super::stack::Stack;
 use super::window::SendWindow;
 use super::{AgentCtx, Series};
 use crate::component::{About, Declaration};
@@ -207,6 +208,12 @@ macro_rules! reno_recovery {
 }
 pub(super) use reno_recovery;
 
+/// Today's TCP's options (`stack = "linux"`): the reliability layer's, and the initial window.
+pub fn linux_stack() -> (TcpReliability, AimdConfig) {
+    let stack = Stack::Linux;
+    (stack.reliability(), AimdConfig { initial_cwnd: stack.initial_cwnd(), ..Default::default() })
+}
+
 /// JK: Jacobson's window without fast recovery, the papers' window of 5.
 pub static JK: TransportDeclaration<(TcpReliability, AimdConfig)> = Declaration {
     about: About {
@@ -225,7 +232,7 @@ pub static RENO: TransportDeclaration<(TcpReliability, AimdConfig)> = Declaratio
         summary: "TCP Reno: JK plus fast recovery",
         reference: "RFC 2581 (Stevens, RFC 2001)",
     },
-    defaults: || (TcpReliability::default(), AimdConfig::default()),
+    defaults: linux_stack,
     build: |(r, a), _| Ok(Box::new(Reliable::tcp(r, Recovery::Reno, Aimd::checked(a, r.window)?)?)),
 };
 
@@ -236,7 +243,7 @@ pub static NEWRENO: TransportDeclaration<(TcpReliability, AimdConfig)> = Declara
         summary: "TCP NewReno: Reno that repairs several losses of a window by partial ACKs",
         reference: "RFC 6582",
     },
-    defaults: || (TcpReliability::default(), AimdConfig::default()),
+    defaults: linux_stack,
     build: |(r, a), _| Ok(Box::new(Reliable::tcp(r, Recovery::NewReno, Aimd::checked(a, r.window)?)?)),
 };
 

@@ -21,7 +21,7 @@
 //! spurious-loss undo of §4.9 is not modelled. It keeps Jacobson's window (`aimd`) for slow start
 //! and the recovery it shares with Reno, and replaces congestion avoidance and the decrease.
 
-use super::aimd::{Aimd, AimdConfig};
+use super::aimd::{linux_stack, Aimd, AimdConfig};
 use super::controller::{Congestion, Controller, NewAck, RttSample};
 use super::reliable::{Recovery, Reliable, TcpReliability};
 use super::window::SendWindow;
@@ -170,7 +170,10 @@ pub static DECLARATION: TransportDeclaration<(TcpReliability, AimdConfig, CubicC
         summary: "TCP CUBIC: a cubic window curve around the window of the last loss (the Linux default)",
         reference: "RFC 9438",
     },
-    defaults: || (TcpReliability::default(), AimdConfig::default(), CubicConfig::default()),
+    defaults: || {
+        let (r, a) = linux_stack();
+        (r, a, CubicConfig::default())
+    },
     build: |(r, a, c), _| {
         let cubic = Cubic::checked(c.clone(), Aimd::checked(a, r.window)?)?;
         Ok(Box::new(Reliable::tcp(r, Recovery::NewReno, cubic)?))

@@ -15,7 +15,7 @@
 //! NewReno's (`aimd`, `reliable`). The marking switch is RED with `min_th = K`, `max_th = K + 1`,
 //! `w_q = 1`, `ecn = true`, `hard_drop = false` (docs/scenario-format.md).
 
-use super::aimd::{Aimd, AimdConfig};
+use super::aimd::{linux_stack, Aimd, AimdConfig};
 use super::controller::{Congestion, Controller, NewAck, RttSample};
 use super::reliable::{Recovery, Reliable, TcpReliability};
 use super::sink::EcnEcho;
@@ -112,7 +112,10 @@ pub static DECLARATION: TransportDeclaration<(TcpReliability, AimdConfig, DctcpC
         summary: "DCTCP: ECN marks at a queue threshold, the window cut by the fraction marked",
         reference: "RFC 8257",
     },
-    defaults: || (TcpReliability { ecn: true, ..Default::default() }, AimdConfig::default(), DctcpConfig::default()),
+    defaults: || {
+        let (r, a) = linux_stack();
+        (TcpReliability { ecn: true, ..r }, a, DctcpConfig::default())
+    },
     build: |(r, a, d), _| {
         if !r.ecn {
             return Err(ParamError::at("ecn", "DCTCP needs ECN: leave `ecn` true"));

@@ -27,6 +27,7 @@ pub mod rlm;
 pub mod rto;
 pub mod sack;
 pub mod sink;
+pub mod stack;
 mod vegas;
 pub mod window;
 
@@ -200,10 +201,15 @@ pub type TransportDeclaration<P> = Declaration<P, FlowInfo, dyn Sender>;
 /// A registered transport.
 pub type TransportKind = dyn Kind<FlowInfo, dyn Sender>;
 
-/// The transport's parameters with the flow's `window`, which overrides the transport's own,
-/// checked against the largest window.
-fn with_flow_window(params: &Params, flow: &FlowInfo) -> Result<Params, ParamError> {
-    let mut params = params.clone();
+/// The transport's parameters with the options of the `stack` they name, and the flow's
+/// `window`, which overrides the transport's own, checked against the largest window.
+fn prepared(kind: &TransportKind, params: &Params, flow: &FlowInfo) -> Result<Params, ParamError> {
+    let mut params = if params.contains_key("stack") {
+        let known: Vec<String> = kind.parameters().into_iter().map(|p| p.name).collect();
+        stack::fill_in(params, &known.iter().map(String::as_str).collect::<Vec<_>>())
+    } else {
+        params.clone()
+    };
     if let Some(w) = flow.window {
         params.insert("window".into(), toml::Value::Integer(w as i64));
     }
@@ -217,7 +223,7 @@ fn with_flow_window(params: &Params, flow: &FlowInfo) -> Result<Params, ParamErr
 
 /// Builds a sender of kind `kind` for `flow` from the scenario's `params`.
 pub fn build(kind: &TransportKind, params: &Params, flow: &FlowInfo) -> Built<dyn Sender> {
-    kind.build(&with_flow_window(params, flow)?, flow)
+    kind.build(&prepared(kind, params, flow)?, flow)
 }
 
 /// A transport's senders with their parameters read once, and the flow they are built for.
@@ -230,7 +236,7 @@ pub fn builder(
     params: &Params,
     flow: &FlowInfo,
 ) -> Result<Builder<FlowInfo, dyn Sender>, ParamError> {
-    kind.builder(&with_flow_window(params, flow)?)
+    kind.builder(&prepared(kind, params, flow)?)
 }
 
 /// Every transport, in the order listings show them; each declares itself in its own file.

@@ -33,6 +33,7 @@ use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
 use super::rto::{Rto, RtoConfig};
 use super::sack::SackRecovery;
 use super::sink::{AckPolicy, EcnEcho};
+use super::stack::Stack;
 use super::window::{Acked, SendWindow};
 use super::{AgentCtx, Event, Sender, TimerId};
 use crate::net::Packet;
@@ -55,6 +56,11 @@ pub enum Recovery {
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpReliability {
+    /// Whose defaults the TCP options take (`stack::Stack`): `linux` (delayed ACKs, timestamps,
+    /// SACK with PRR, limited transmit, an initial window of 10, Linux's RTO) or `classic` (the
+    /// papers' TCP: an ACK a packet, Karn's samples, no SACK, a window of 1, RFC 6298's RTO
+    /// bounds). An option set beside it wins.
+    pub stack: Stack,
     /// The largest window, in packets (the receiver's window).
     pub window: u32,
     /// Duplicate ACKs that trigger fast retransmit.
@@ -67,6 +73,8 @@ pub struct TcpReliability {
     pub max_rto: Time,
     /// k in srtt + k·rttvar.
     pub rttvar_factor: f64,
+    /// G in srtt + max(G, k·rttvar) (RFC 6298 §2.3; Linux's 200 ms floor on the variance term).
+    pub clock_granularity: Time,
     /// Round-trip samples: `karn` (none from retransmitted packets) or `timestamps` (every new
     /// ACK, from the echoed send time: RFC 7323's timestamp option; Kim & Farber's TCP).
     pub rtt_samples: RttSamples,
@@ -99,16 +107,19 @@ pub enum RttSamples {
     Timestamps,
 }
 
+/// The classic papers' TCP (`Stack::Classic`); `Stack::Linux.reliability()` gives today's.
 impl Default for TcpReliability {
     fn default() -> Self {
         let rto = RtoConfig::default();
         TcpReliability {
+            stack: Stack::Classic,
             window: 64,
             dupack_threshold: 3,
             initial_rto: rto.initial_rto,
             min_rto: rto.min_rto,
             max_rto: rto.max_rto,
             rttvar_factor: rto.rttvar_factor,
+            clock_granularity: rto.clock_granularity,
             rtt_samples: RttSamples::Karn,
             ack_every: 1,
             ack_delay: Time::from_millis(200),
@@ -224,6 +235,7 @@ impl<C: Controller> Reliable<C, RtoTimer> {
             min_rto: cfg.min_rto,
             max_rto: cfg.max_rto,
             rttvar_factor: cfg.rttvar_factor,
+            clock_granularity: cfg.clock_granularity,
         };
         rto.check()?;
         let timer = RtoTimer { rto: Rto::default(), cfg: rto, timestamps: cfg.rtt_samples == RttSamples::Timestamps };

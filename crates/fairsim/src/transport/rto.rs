@@ -6,7 +6,9 @@
 //! Reliable Transport Protocols", SIGCOMM 1987 (no samples from retransmitted packets; back off
 //! the timer); RFC 6298 for the first-sample rule. RTO = srtt + k·rttvar with gains 1/8 and 1/4;
 //! Jacobson 1988 used k = 2, RFC 6298 k = 4 (the default here). The timer is fine-grained (no
-//! 500 ms BSD ticks); `min_rto` and `max_rto` bound it.
+//! 500 ms BSD ticks); `min_rto` and `max_rto` bound it. RFC 6298 §2.3's clock granularity G
+//! enters as RTO = srtt + max(G, k·rttvar) (`clock_granularity`, 0 by default: a perfect
+//! clock); Linux's RTO, srtt + max(4·mdev, 200 ms), is this rule with G = 200 ms.
 
 use crate::params::ParamError;
 use crate::units::Time;
@@ -21,6 +23,8 @@ pub struct RtoConfig {
     pub max_rto: Time,
     /// k in srtt + k·rttvar.
     pub rttvar_factor: f64,
+    /// G in srtt + max(G, k·rttvar) (RFC 6298 §2.3).
+    pub clock_granularity: Time,
 }
 
 impl Default for RtoConfig {
@@ -30,6 +34,7 @@ impl Default for RtoConfig {
             min_rto: Time::from_secs(1),
             max_rto: Time::from_secs(64),
             rttvar_factor: 4.0,
+            clock_granularity: Time::ZERO,
         }
     }
 }
@@ -86,7 +91,10 @@ impl Rto {
     pub fn timeout(&self, cfg: &RtoConfig) -> Time {
         let base = match self.srtt {
             None => cfg.initial_rto,
-            Some(s) => Time::from_secs_f64(s + cfg.rttvar_factor * self.rttvar).max(cfg.min_rto),
+            Some(s) => {
+                let g = cfg.clock_granularity.as_secs_f64();
+                Time::from_secs_f64(s + g.max(cfg.rttvar_factor * self.rttvar)).max(cfg.min_rto)
+            }
         };
         Time(base.0.saturating_mul(1 << self.backoff)).min(cfg.max_rto)
     }
@@ -113,5 +121,20 @@ mod tests {
         let capped = RtoConfig { max_rto: Time::from_secs(4), ..cfg };
         (0..10).for_each(|_| r.back_off());
         assert_eq!(r.timeout(&capped), Time::from_secs(4));
+    }
+
+    #[test]
+    fn the_clock_granularity_bounds_the_variance_term() {
+        // RFC 6298 §2.2–2.3: RTO = SRTT + max(G, K·RTTVAR); a steady path's RTTVAR decays to 0
+        let cfg = RtoConfig { min_rto: Time::ZERO, clock_granularity: Time::from_millis(200), ..Default::default() };
+        let mut r = Rto::default();
+        r.sample(0.1); // rttvar 0.05: 4 × 0.05 = 0.2, equal to G
+        assert_eq!(r.timeout(&cfg), Time::from_millis(300));
+        for _ in 0..50 {
+            r.sample(0.1);
+        }
+        assert_eq!(r.timeout(&cfg), Time::from_millis(300), "srtt 0.1 + G");
+        let fine = RtoConfig { clock_granularity: Time::ZERO, ..cfg };
+        assert!(r.timeout(&fine) < Time::from_millis(101), "without G the RTO hugs srtt");
     }
 }

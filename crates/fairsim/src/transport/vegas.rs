@@ -19,8 +19,8 @@
 //! A controller of its own (`Controller for Vegas`): it keeps Jacobson's window (`aimd`) for
 //! what Vegas does not change — the response to a loss, fast recovery — and replaces its growth.
 
-use super::aimd::Aimd;
 use super::aimd::AimdConfig;
+use super::aimd::{linux_stack, Aimd};
 use super::controller::{Congestion, Controller, NewAck, RttSample};
 use super::reliable::{Recovery, Reliable, TcpReliability};
 use super::window::SendWindow;
@@ -144,7 +144,10 @@ pub static DECLARATION: TransportDeclaration<(TcpReliability, AimdConfig, VegasC
         summary: "TCP Vegas: window from expected vs actual rate once per RTT (alpha, beta, gamma)",
         reference: "Brakmo & Peterson, JSAC 1995",
     },
-    defaults: || (TcpReliability::default(), AimdConfig::default(), VegasConfig::default()),
+    defaults: || {
+        let (r, a) = linux_stack();
+        (r, a, VegasConfig::default())
+    },
     build: |(r, a, v), _| {
         let vegas = Vegas::checked(v.clone(), Aimd::checked(a, r.window)?)?;
         Ok(Box::new(Reliable::tcp(r, Recovery::Reno, vegas)?))
