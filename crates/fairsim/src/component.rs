@@ -51,6 +51,8 @@ pub trait Parts: Clone + Send + Sync + 'static {
     fn resolved(&self) -> Params;
     /// Every parameter's documentation, with `self`'s values as defaults.
     fn docs(&self) -> Vec<ParamDoc>;
+    /// Every parameter's name (cheap: serde's own lists).
+    fn names() -> Vec<&'static str>;
 }
 
 macro_rules! parts {
@@ -69,6 +71,9 @@ macro_rules! parts {
                 let mut all = vec![];
                 $(all.extend(part_docs(&self.$i));)+
                 all
+            }
+            fn names() -> Vec<&'static str> {
+                [$(fields::<$part>()),+].concat()
             }
         }
     };
@@ -158,6 +163,8 @@ pub type Builder<Ctx, Out> = Box<dyn Fn(&Ctx) -> Result<Box<Out>, ParamError> + 
 pub trait Kind<Ctx: ?Sized, Out: ?Sized>: Sync {
     fn about(&self) -> About;
     fn parameters(&self) -> Vec<ParamDoc>;
+    /// Every parameter's name, without their documentation.
+    fn parameter_names(&self) -> Vec<&'static str>;
     /// Builds the component from a scenario's parameters; returns it with every parameter
     /// resolved.
     fn build(&self, params: &Params, ctx: &Ctx) -> Result<(Box<Out>, Params), ParamError>;
@@ -175,6 +182,10 @@ impl<P: Parts, Ctx: ?Sized, Out: ?Sized> Kind<Ctx, Out> for Declaration<P, Ctx, 
 
     fn parameters(&self) -> Vec<ParamDoc> {
         (self.defaults)().docs()
+    }
+
+    fn parameter_names(&self) -> Vec<&'static str> {
+        P::names()
     }
 
     fn build(&self, params: &Params, ctx: &Ctx) -> Result<(Box<Out>, Params), ParamError> {

@@ -245,6 +245,7 @@ impl Simulation {
     }
 
     /// `ack` carries its sink's SACK blocks: kept by its id, and the option's bytes on the wire.
+    #[inline(never)]
     fn attach_sack(&mut self, ack: &mut Packet) {
         let blocks = self.flows[ack.conn.idx()].receiver.sack_blocks();
         if !blocks.is_empty() {

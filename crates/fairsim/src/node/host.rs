@@ -136,8 +136,14 @@ impl FlowState {
         let echo = Echo { sent_at: pkt.sent_at, seq: pkt.seq, congestion: pkt.congestion, cumulative: 0 };
         // open-loop sources never retransmit, so they need no reordering state
         let closed_loop = self.sender.is_some();
-        let (new, reply) =
-            if closed_loop { self.receiver.take(pkt.seq, echo, pkt.cwr, now) } else { (true, AckNow::Send(echo)) };
+        let (new, reply) = if !closed_loop {
+            (true, AckNow::Send(echo))
+        } else if self.receiver.is_classic() {
+            let new = self.receiver.receive(pkt.seq);
+            (new, AckNow::Send(Echo { cumulative: self.receiver.ack(), ..echo }))
+        } else {
+            self.receiver.take(pkt.seq, echo, pkt.cwr, now)
+        };
         if new {
             c.delivered_unique += 1;
             c.bytes_unique += pkt.size as u64;

@@ -136,10 +136,17 @@ impl Controller for Aimd {
 
     fn on_ack(&mut self, ack: NewAck, _ctx: &mut AgentCtx) {
         let units = self.units(ack);
-        if self.cwnd < self.ssthresh {
+        if self.cwnd >= self.ssthresh {
+            self.cwnd += units / self.cwnd;
+        } else if self.counting == Counting::Packets {
             self.cwnd += units;
         } else {
-            self.cwnd += units / self.cwnd;
+            // counting packets acknowledged, slow start stops at ssthresh and the rest of the
+            // ACK counts in congestion avoidance (Linux's tcp_slow_start): an ACK that covers a
+            // SACKed window after a timeout must not open the window by all of it at once
+            let slow = units.min(self.ssthresh - self.cwnd);
+            self.cwnd += slow;
+            self.cwnd += (units - slow) / self.cwnd;
         }
         self.cap_window();
     }
@@ -210,8 +217,7 @@ pub(super) use reno_recovery;
 
 /// Today's TCP's options (`stack = "linux"`): the reliability layer's, and the initial window.
 pub fn linux_stack() -> (TcpReliability, AimdConfig) {
-    let stack = Stack::Linux;
-    (stack.reliability(), AimdConfig { initial_cwnd: stack.initial_cwnd(), ..Default::default() })
+    (Stack::Linux.reliability(), Stack::Linux.window())
 }
 
 /// JK: Jacobson's window without fast recovery, the papers' window of 5.
@@ -259,6 +265,22 @@ mod tests {
         let (mut actions, win) = (vec![], SendWindow::default());
         a.on_congestion(Congestion::Timeout, 16, &win, &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions));
         (a.cwnd, a.ssthresh)
+    }
+
+    #[test]
+    fn counting_packets_acknowledged_slow_start_stops_at_ssthresh() {
+        // RFC 3465 counting, as Linux's tcp_slow_start: an ACK of 40 packets at cwnd 2 with
+        // ssthresh 10 takes 8 to reach ssthresh and counts the other 32 at 1/cwnd each
+        let cfg = AimdConfig {
+            initial_cwnd: 2.0,
+            initial_ssthresh: Some(10.0),
+            counting: Counting::Bytes,
+            ..Default::default()
+        };
+        let mut a = Aimd::checked(&cfg, 1000).unwrap();
+        let mut actions = vec![];
+        a.on_ack(NewAck { count: 40 }, &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions));
+        assert_eq!(a.cwnd, 10.0 + 32.0 / 10.0);
     }
 
     #[test]

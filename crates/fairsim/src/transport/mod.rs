@@ -204,12 +204,8 @@ pub type TransportKind = dyn Kind<FlowInfo, dyn Sender>;
 /// The transport's parameters with the options of the `stack` they name, and the flow's
 /// `window`, which overrides the transport's own, checked against the largest window.
 fn prepared(kind: &TransportKind, params: &Params, flow: &FlowInfo) -> Result<Params, ParamError> {
-    let mut params = if params.contains_key("stack") {
-        let known: Vec<String> = kind.parameters().into_iter().map(|p| p.name).collect();
-        stack::fill_in(params, &known.iter().map(String::as_str).collect::<Vec<_>>())
-    } else {
-        params.clone()
-    };
+    let mut params =
+        if params.contains_key("stack") { stack::fill_in(params, &kind.parameter_names()) } else { params.clone() };
     if let Some(w) = flow.window {
         params.insert("window".into(), toml::Value::Integer(w as i64));
     }

@@ -110,12 +110,21 @@ impl Receiver {
     }
 
     /// Records packet `seq`; returns whether it is new (not a duplicate).
+    #[inline]
     pub fn receive(&mut self, seq: u64) -> bool {
         self.arrive(seq).0
     }
 
+    /// Whether this is the classic sink (every packet acknowledged at once, no ECN, no SACK):
+    /// its owner then calls `receive` and acknowledges at once, the cheapest path.
+    #[inline]
+    pub fn is_classic(&self) -> bool {
+        self.policy.every == 1 && self.policy.ecn == EcnEcho::Off && !self.policy.sack
+    }
+
     /// Records packet `seq`; returns whether it is new and whether it arrived in order, with no
     /// hole behind or ahead of it (the only data whose ACK may be delayed).
+    #[inline]
     fn arrive(&mut self, seq: u64) -> (bool, bool) {
         if seq < self.next {
             return (false, false);
@@ -133,17 +142,26 @@ impl Receiver {
             self.received.pop_front();
             self.next += 1;
         }
-        if let Some(sack) = &mut self.sack {
-            if off == 0 {
-                sack.acknowledged(self.next);
-            } else {
-                let run = |d: &mut dyn Iterator<Item = usize>| d.take_while(|&i| self.received[i]).count() as u64;
-                let below = run(&mut (1..off).rev());
-                let above = run(&mut (off + 1..self.received.len()));
-                sack.arrived(seq - below, seq + 1 + above);
-            }
+        if self.sack.is_some() {
+            self.update_sack(seq, off);
         }
         (true, in_order)
+    }
+
+    /// Packet `seq` arrived `off` places past what was then the next expected: its SACK block
+    /// (the run of received packets around it), or the cumulative ACK's move. Kept out of
+    /// `arrive`, which every data packet of every flow passes through.
+    #[inline(never)]
+    fn update_sack(&mut self, seq: u64, off: usize) {
+        let Some(sack) = &mut self.sack else { return };
+        if off == 0 {
+            sack.acknowledged(self.next);
+        } else {
+            let run = |d: &mut dyn Iterator<Item = usize>| d.take_while(|&i| self.received[i]).count() as u64;
+            let below = run(&mut (1..off).rev());
+            let above = run(&mut (off + 1..self.received.len()));
+            sack.arrived(seq - below, seq + 1 + above);
+        }
     }
 
     /// Whether ACKs carry SACK blocks.

@@ -12,6 +12,7 @@
 //! | `rtt_samples` | `timestamps` (RFC 7323) | `karn` |
 //! | `sack`, `prr`, `limited_transmit` | on (RFC 2018/6675, 6937, 3042) | off |
 //! | `initial_cwnd` | 10 (RFC 6928) | 1 |
+//! | `counting` | `bytes`: growth per packet acknowledged (RFC 3465, Linux's `acked`) | `packets`: per ACK |
 //! | `initial_rto` | 1 s (RFC 6298) | 3 s (RFC 1122, the papers' era) |
 //! | `min_rto`, `clock_granularity` | 200 ms, 200 ms (Linux's RTO: srtt + max(4·mdev, 200 ms)) | 1 s, 0 |
 //!
@@ -19,6 +20,7 @@
 //! is 200 ms in both (ns-3's and BSD's; Linux adapts its own between 40 and 200 ms). JK is
 //! Jacobson's 1988 TCP and defaults to `classic`; the other window transports to `linux`.
 
+use super::aimd::{AimdConfig, Counting};
 use super::reliable::{RttSamples, TcpReliability};
 use crate::params::{to_params, Params};
 use crate::units::Time;
@@ -40,6 +42,7 @@ const OPTIONS: &[&str] = &[
     "prr",
     "limited_transmit",
     "initial_cwnd",
+    "counting",
     "initial_rto",
     "min_rto",
     "clock_granularity",
@@ -66,18 +69,18 @@ impl Stack {
         }
     }
 
-    /// The initial congestion window, packets.
-    pub fn initial_cwnd(self) -> f64 {
+    /// The window's parameters of this stack: the initial window and how ACKs grow it.
+    pub fn window(self) -> AimdConfig {
         match self {
-            Stack::Linux => 10.0,
-            Stack::Classic => 1.0,
+            Stack::Linux => AimdConfig { initial_cwnd: 10.0, counting: Counting::Bytes, ..Default::default() },
+            Stack::Classic => AimdConfig::default(),
         }
     }
 
     /// This stack's value of every option it chooses.
     fn options(self) -> Params {
         let mut all = to_params(&self.reliability());
-        all.insert("initial_cwnd".into(), toml::Value::Float(self.initial_cwnd()));
+        all.extend(to_params(&self.window()));
         all.retain(|k, _| OPTIONS.contains(&k));
         all
     }
@@ -109,12 +112,13 @@ mod tests {
 
     #[test]
     fn a_stack_fills_in_the_options_not_set_beside_it() {
-        let known = ["stack", "sack", "ack_every", "initial_cwnd", "min_rto", "window"];
+        let known = ["stack", "sack", "ack_every", "initial_cwnd", "counting", "min_rto", "window"];
         let filled = fill_in(&table("stack = \"classic\"\nsack = true"), &known);
         assert_eq!(filled.get("sack"), Some(&toml::Value::Boolean(true)), "set beside it: kept");
         assert_eq!(filled.get("ack_every"), Some(&toml::Value::Integer(1)));
         assert_eq!(filled.get("initial_cwnd"), Some(&toml::Value::Float(1.0)));
         assert_eq!(filled.get("min_rto"), Some(&toml::Value::String("1s".into())));
+        assert_eq!(filled.get("counting"), Some(&toml::Value::String("packets".into())));
         assert!(!filled.contains_key("prr"), "not a parameter of this transport");
         assert!(!filled.contains_key("window"), "not an option a stack chooses");
     }
@@ -131,6 +135,7 @@ mod tests {
         assert_eq!((r.ack_every, r.sack, r.prr, r.limited_transmit), (2, true, true, true));
         assert_eq!(r.rtt_samples, RttSamples::Timestamps);
         assert_eq!((r.initial_rto, r.min_rto), (Time::from_secs(1), Time::from_millis(200)));
-        assert_eq!(Stack::Linux.initial_cwnd(), 10.0, "RFC 6928");
+        assert_eq!(Stack::Linux.window().initial_cwnd, 10.0, "RFC 6928");
+        assert_eq!(Stack::Linux.window().counting, Counting::Bytes, "Linux grows by the packets acknowledged");
     }
 }

@@ -73,11 +73,19 @@ impl SendWindow {
         } else {
             self.sent[(seq - self.una) as usize].retransmitted = true;
             self.nxt += 1;
-            while self.nxt < self.high && self.is_sacked(self.nxt) {
-                self.nxt += 1; // the receiver has it
+            if self.sacked > 0 {
+                self.skip_sacked();
             }
         }
         seq
+    }
+
+    /// Moves `nxt` past packets the receiver has (SACKed).
+    #[cold]
+    fn skip_sacked(&mut self) {
+        while self.nxt < self.high && self.is_sacked(self.nxt) {
+            self.nxt += 1;
+        }
     }
 
     /// Marks packet `seq` (already sent, not yet acknowledged) as sent again, without moving
@@ -121,7 +129,7 @@ impl SendWindow {
         let count = ack - self.una;
         let newest = self.sent[(count - 1) as usize];
         if self.sacked > 0 {
-            self.sacked -= self.sent.range(..count as usize).filter(|s| s.sacked).count() as u64;
+            self.forget_sacked(count as usize);
         }
         self.sent.drain(..count as usize);
         self.una = ack;
@@ -129,12 +137,16 @@ impl SendWindow {
         Some(Acked { count, newest_first_sent: newest.first, newest_retransmitted: newest.retransmitted })
     }
 
+    /// The first `count` packets are acknowledged: their SACK marks no longer count.
+    #[cold]
+    fn forget_sacked(&mut self, count: usize) {
+        self.sacked -= self.sent.range(..count).filter(|s| s.sacked).count() as u64;
+    }
+
     /// Go-back-N: the next packet to send is the oldest unacknowledged one (not SACKed).
     pub fn go_back(&mut self) {
         self.nxt = self.una;
-        while self.nxt < self.high && self.is_sacked(self.nxt) {
-            self.nxt += 1;
-        }
+        self.skip_sacked();
     }
 }
 

@@ -36,7 +36,10 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             self.ctrl.on_rtt_sample(RttSample { rtt_s, ack: ack.seq, next: self.win.nxt() });
             self.dupacks = 0;
             if !self.in_recovery {
-                self.ctrl.on_ack(NewAck { count: acked.count }, ctx);
+                // what this ACK delivered: packets SACKed before (during a recovery, or before
+                // a timeout) were delivered then and do not open the window again (Linux's
+                // `delivered`), or a cumulative ACK after a timeout would burst the window open
+                self.ctrl.on_ack(NewAck { count: delivered }, ctx);
             } else if ack.seq >= self.recover {
                 self.in_recovery = false;
                 self.ctrl.on_recovery_end();
