@@ -18,9 +18,11 @@
 //!
 //! Choices: windows count packets; the sink's ACK policy (every packet, or delayed ACKs) is a
 //! setting of this layer, carried out by the sink (`sink`); the sender keeps no SACK state yet.
+//! A controller that gives a pacing rate (BBR) has its window's sends spaced (`pacer`).
 
 use super::averaged_timeout::{AveragedTimeout, Resend};
 use super::controller::{Congestion, Controller, NewAck, RttSample};
+use super::pacer::{Pacer, PACE};
 use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
 use super::rto::{Rto, RtoConfig};
 use super::sink::{AckPolicy, EcnEcho};
@@ -178,6 +180,8 @@ pub struct Reliable<C, T = RtoTimer> {
     /// An ECN echo is answered only by an ACK that covers a packet past this one, sent after
     /// the last reduction (one reduction per window of data, RFC 3168 §6.1.2).
     ecn_recover: u64,
+    /// Spaces sends when the controller gives a pacing rate.
+    pacer: Pacer,
 }
 
 impl<C: Controller> Reliable<C, RtoTimer> {
@@ -223,6 +227,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             recover: 0,
             acks: AckPolicy::default(),
             ecn_recover: 0,
+            pacer: Pacer::default(),
         }
     }
 
@@ -249,9 +254,10 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         let idle = self.win.in_flight() == 0;
         let allowed = self.ctrl.window().clamp(1, self.cap);
         let mut sent = false;
-        while self.win.can_send(allowed, ctx.app_limit) {
+        while self.win.can_send(allowed, ctx.app_limit) && self.pacer.may_send(self.ctrl.pacing_rate(), ctx) {
             let seq = self.win.send_next(ctx.now);
             ctx.send(seq);
+            self.ctrl.on_packet_sent(seq, ctx);
             self.timer.on_send(ctx);
             sent = true;
         }
@@ -273,6 +279,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
                 let next = self.win.una();
                 self.win.resend(next);
                 ctx.send(next);
+                self.ctrl.on_packet_sent(next, ctx);
                 self.ctrl.on_partial_ack(count);
                 self.timer.restart(ctx);
                 self.ctrl.trace(ctx);
@@ -307,6 +314,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         let missing = self.win.una();
         self.win.resend(missing);
         ctx.send(missing);
+        self.ctrl.on_packet_sent(missing, ctx);
         ctx.count(Event::FastRetransmit);
         let recovering = rule.recovery != Recovery::Tahoe;
         if recovering {
@@ -350,7 +358,12 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
         self.acks
     }
 
-    fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {
+    fn on_timer(&mut self, timer: TimerId, ctx: &mut AgentCtx) {
+        if timer == PACE {
+            self.pacer.fired();
+            self.fill(ctx);
+            return;
+        }
         self.timer.fired();
         if self.win.in_flight() == 0 {
             return;
