@@ -45,7 +45,10 @@
 //! samples); a round-trip sample is the ACK's echo of its packet's send time (every new ACK,
 //! retransmissions included); BBR's model runs when an ACK arrives, before the layer's own
 //! handling, and the layer's recovery events (entry, partial ACK, end, timeout) then apply the
-//! loss rules above, where Linux applies them in the same per-ACK pass. Left out: the long-term
+//! loss rules above, where Linux applies them in the same per-ACK pass; after a timeout the
+//! packets duplicate ACKs reported stay counted as delivered (Linux forgets them and counts them
+//! again on the ACK that jumps over them, a burst that inflates BtlBw: two flows through a
+//! 20-packet buffer kept the line 66% busy with 18,000 losses that way, 95% with 1,100 this way). Left out: the long-term
 //! (policer) bandwidth model (`lt_bw`), the ACK-aggregation allowance (`extra_acked`, 4.19 on),
 //! TSO sizing, the +2 packets of later kernels in the 1.25 phase, and ECN (v1 ignores it: an
 //! echo changes nothing).

@@ -66,8 +66,11 @@ pub struct DeliveryRate {
     una: u64,
     records: VecDeque<Record>,
     /// Duplicate ACKs counted as delivered and not yet covered by a cumulative ACK (Linux's
-    /// `sacked_out` for a connection without SACK).
+    /// `sacked_out` for a connection without SACK): what the sender leaves out of its pipe.
     pub dup_delivered: u64,
+    /// Packets beyond the hole counted as delivered and not yet covered by a cumulative ACK:
+    /// `dup_delivered`, and those a retransmission timeout made the sender forget.
+    counted_ahead: u64,
     /// The shortest round trip seen: a sample over a shorter interval is not believed (§3.3).
     pub min_rtt: Option<Time>,
 }
@@ -113,10 +116,11 @@ impl DeliveryRate {
 
     /// A duplicate ACK: one more packet beyond the hole arrived, if any is outstanding beyond it.
     pub fn on_duplicate(&mut self, now: Time) -> Delivery {
-        if self.dup_delivered + 1 >= self.outstanding() {
+        if self.counted_ahead + 1 >= self.outstanding() {
             return Delivery { acked: 0, sample: None };
         }
         self.dup_delivered += 1;
+        self.counted_ahead += 1;
         self.delivered += 1;
         self.delivered_time = now;
         self.clear_app_limited();
@@ -132,8 +136,9 @@ impl DeliveryRate {
         // the newest transmission among those acknowledged gives the sample (§3.3)
         let newest = self.records.drain(..count as usize).max_by_key(|r| (r.delivered, r.sent)).expect("count > 0");
         self.una += count;
-        let covered = self.dup_delivered.min(count - 1);
-        self.dup_delivered -= covered;
+        self.dup_delivered -= self.dup_delivered.min(count - 1);
+        let covered = self.counted_ahead.min(count - 1);
+        self.counted_ahead -= covered;
         let acked = count - covered;
         self.delivered += acked;
         self.delivered_time = now;
@@ -153,7 +158,9 @@ impl DeliveryRate {
     }
 
     /// A retransmission timeout: duplicate ACKs no longer say what is in flight (Linux marks
-    /// everything lost and forgets its SACK emulation).
+    /// everything lost and forgets its SACK emulation). The packets they reported stay counted
+    /// as delivered, so the cumulative ACK that jumps over them does not count them again
+    /// (Linux does, and its next rate sample is inflated by as many packets).
     pub fn on_timeout(&mut self) {
         self.dup_delivered = 0;
     }

@@ -271,6 +271,19 @@ fn duplicate_acks_count_as_deliveries_and_the_cumulative_ack_only_what_they_did_
     // the retransmission fills the hole: the ACK covers 6 packets, of which 1 is new
     let d = r.on_cumulative(6, ms(50.0));
     assert_eq!((d.acked, r.delivered, r.dup_delivered), (1, 6, 0));
+    // after a timeout the duplicates no longer reduce the pipe, but what they reported stays
+    // counted: the ACK that jumps over them counts the hole alone
+    for seq in 6..12 {
+        r.on_send(seq, ms(60.0));
+    }
+    for k in 0..3 {
+        r.on_duplicate(ms(70.0 + k as f64));
+    }
+    r.on_timeout();
+    assert_eq!((r.delivered, r.dup_delivered), (9, 0));
+    r.on_send(6, ms(1000.0));
+    let d = r.on_cumulative(10, ms(1100.0));
+    assert_eq!((d.acked, r.delivered), (1, 10), "packets 7, 8, 9 were counted by their duplicates");
 }
 
 fn ack_packet(seq: u64, echo: Time) -> Packet {
