@@ -16,8 +16,9 @@
 //!   retransmission was decided;
 //! - `trace` after any of those that may have changed the window, and `after_fill` each time
 //!   the layer has sent what the window allows;
-//! - `on_packet_sent` for every transmission, new or retransmitted (BBR's delivery-rate
-//!   samples remember the sender's state per packet).
+//! - `on_packet_sent` for every transmission, new or retransmitted, under the TCP family's
+//!   timer (BBR's delivery-rate samples remember the sender's state per packet; Generic's
+//!   averaged timer resends on its own, without it).
 //!
 //! A controller that returns a `pacing_rate` has the layer space its sends (`pacer`); the
 //! default, none, leaves the layer sending a window's worth at once, as before.
