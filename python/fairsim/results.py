@@ -261,7 +261,7 @@ class Results:
     def traces(self) -> pd.DataFrame:
         """Recorded time series (`--trace`, `run.trace`, `run.trace_queues`), one row per point:
         pair, seed, source (`flow` or `queue`), name, series (cwnd, ssthresh, window, rate,
-        rate_estimate, probe, outstanding, queue), t_s, value (in force until the next point)."""
+        rate_estimate, min_rtt, probe, outstanding, queue), t_s, value (in force until the next point)."""
         frames = [
             pd.DataFrame(
                 {

@@ -15,7 +15,13 @@
 //! - `on_congestion` when a loss is detected, by duplicate ACKs or by the timer, after the
 //!   retransmission was decided;
 //! - `trace` after any of those that may have changed the window, and `after_fill` each time
-//!   the layer has sent what the window allows.
+//!   the layer has sent what the window allows;
+//! - `on_packet_sent` for every transmission, new or retransmitted, under the TCP family's
+//!   timer (BBR's delivery-rate samples remember the sender's state per packet; Generic's
+//!   averaged timer resends on its own, without it).
+//!
+//! A controller that returns a `pacing_rate` has the layer space its sends (`pacer`); the
+//! default, none, leaves the layer sending a window's worth at once, as before.
 
 use super::window::SendWindow;
 use super::AgentCtx;
@@ -84,4 +90,13 @@ pub trait Controller: Send + Sync + 'static {
 
     /// The layer has sent what the window allows; `in_flight` packets are outstanding.
     fn after_fill(&self, _in_flight: u64, _ctx: &mut AgentCtx) {}
+
+    /// Packet `seq` left now (a retransmission too).
+    fn on_packet_sent(&mut self, _seq: u64, _ctx: &mut AgentCtx) {}
+
+    /// Packets per second to pace sends at, if the controller paces (BBR); `None`: a window's
+    /// worth goes at once. Only ever positive and finite when given.
+    fn pacing_rate(&self) -> Option<f64> {
+        None
+    }
 }

@@ -5,11 +5,12 @@
 //!
 //! Window protocols are the reliability layer (`reliable`: window, duplicate ACKs, the
 //! retransmission timer) under a congestion controller (`controller`): Jacobson's window for
-//! JK, Reno and NewReno (`aimd`), CUBIC, DCTCP, Vegas, DECbit's window law, Generic's fixed window. Packet-Pair
+//! JK, Reno and NewReno (`aimd`), CUBIC, DCTCP, BBR (paced), Vegas, DECbit's window law, Generic's fixed window. Packet-Pair
 //! and RLM set their own rates and are whole senders. The sink side (`sink`) is common to all.
 
 pub mod aimd;
 mod averaged_timeout;
+mod bbr;
 pub mod blt;
 pub mod controller;
 mod cubic;
@@ -17,6 +18,7 @@ mod dctcp;
 mod decbit;
 pub mod fuzzy;
 mod generic;
+mod pacer;
 mod packet_pair;
 pub mod pp_law;
 mod pp_timers;
@@ -68,6 +70,9 @@ pub enum Series {
     /// The averaging weight of an estimator (Packet-Pair's fuzzy α: near 1 it keeps its
     /// estimate, near 0 it follows the last probe).
     Weight,
+    /// The protocol's estimate of the path's round trip without queueing, seconds (BBR's
+    /// min_rtt).
+    MinRtt,
 }
 
 impl Series {
@@ -81,6 +86,7 @@ impl Series {
             Series::Probe => "probe",
             Series::Outstanding => "outstanding",
             Series::Weight => "weight",
+            Series::MinRtt => "min_rtt",
         }
     }
 }
@@ -243,6 +249,7 @@ pub static TRANSPORTS: &[&TransportKind] = &[
     &aimd::NEWRENO,
     &cubic::DECLARATION,
     &dctcp::DECLARATION,
+    &bbr::DECLARATION,
     &decbit::DECLARATION,
     &packet_pair::DECLARATION,
     &rlm::DECLARATION,

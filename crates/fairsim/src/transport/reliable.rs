@@ -24,10 +24,12 @@
 //!   ACK in recovery sends what Proportional Rate Reduction allows (`transport::prr`).
 //!
 //! Choices: windows count packets; the sink's ACK policy (every packet, delayed ACKs, SACK
-//! blocks) is a setting of this layer, carried out by the sink (`sink`).
+//! blocks) is a setting of this layer, carried out by the sink (`sink`). A controller that gives
+//! a pacing rate (BBR) has its window's sends spaced (`pacer`).
 
 use super::averaged_timeout::{AveragedTimeout, Resend};
 use super::controller::{Congestion, Controller, NewAck, RttSample};
+use super::pacer::{Pacer, PACE};
 use super::prr::Prr;
 use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
 use super::rto::{Rto, RtoConfig};
@@ -221,6 +223,8 @@ pub struct Reliable<C, T = RtoTimer> {
     /// During a SACK recovery: RFC 6675's retransmission state, and PRR's.
     sack_recovery: SackRecovery,
     prr: Prr,
+    /// Spaces sends when the controller gives a pacing rate.
+    pacer: Pacer,
 }
 
 impl<C: Controller> Reliable<C, RtoTimer> {
@@ -277,6 +281,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             features: Features::default(),
             sack_recovery: SackRecovery::default(),
             prr: Prr::begin(0),
+            pacer: Pacer::default(),
         }
     }
 
@@ -311,9 +316,10 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             }
         }
         let mut sent = false;
-        while self.win.can_send(allowed, ctx.app_limit) {
+        while self.win.can_send(allowed, ctx.app_limit) && self.pacer.may_send(self.ctrl.pacing_rate(), ctx) {
             let seq = self.win.send_next(ctx.now);
             ctx.send(seq);
+            self.ctrl.on_packet_sent(seq, ctx);
             self.timer.on_send(ctx);
             sent = true;
         }
@@ -335,6 +341,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
                 let next = self.win.una();
                 self.win.resend(next);
                 ctx.send(next);
+                self.ctrl.on_packet_sent(next, ctx);
                 self.ctrl.on_partial_ack(count);
                 self.timer.restart(ctx);
                 self.ctrl.trace(ctx);
@@ -369,6 +376,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         let missing = self.win.una();
         self.win.resend(missing);
         ctx.send(missing);
+        self.ctrl.on_packet_sent(missing, ctx);
         ctx.count(Event::FastRetransmit);
         let recovering = rule.recovery != Recovery::Tahoe;
         if recovering {
@@ -418,7 +426,12 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
         self.acks
     }
 
-    fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {
+    fn on_timer(&mut self, timer: TimerId, ctx: &mut AgentCtx) {
+        if timer == PACE {
+            self.pacer.fired();
+            self.fill(ctx);
+            return;
+        }
         self.timer.fired();
         if self.win.in_flight() == 0 {
             return;

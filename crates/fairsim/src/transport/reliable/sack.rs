@@ -80,6 +80,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         let budget = self.prr_budget(delivered);
         self.win.resend(una);
         ctx.send(una);
+        self.ctrl.on_packet_sent(una, ctx);
         self.sack_recovery.retransmitted(una);
         self.prr.sent();
         self.timer.restart(ctx);
@@ -116,23 +117,25 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         while budget > 0 && pipe < cwnd {
             let app_limited = self.win.high() >= ctx.app_limit;
             let may_send_new = self.win.nxt() == self.win.high() && self.win.can_send(self.cap, ctx.app_limit);
-            match self.sack_recovery.next_seg(&self.win, threshold, may_send_new, app_limited) {
+            let next = self.sack_recovery.next_seg(&self.win, threshold, may_send_new, app_limited);
+            let seq = match next {
                 Some(Next::Retransmit(seq)) => {
                     self.win.resend(seq);
-                    ctx.send(seq);
                     self.sack_recovery.retransmitted(seq);
+                    seq
                 }
                 Some(Next::Rescue(seq)) => {
                     self.win.resend(seq);
-                    ctx.send(seq);
+                    seq
                 }
-                Some(Next::New) => {
-                    let seq = self.win.send_next(ctx.now);
-                    ctx.send(seq);
-                    self.timer.on_send(ctx);
-                }
+                Some(Next::New) => self.win.send_next(ctx.now),
                 None => break,
+            };
+            ctx.send(seq);
+            if next == Some(Next::New) {
+                self.timer.on_send(ctx); // as `fill` does for new data
             }
+            self.ctrl.on_packet_sent(seq, ctx);
             self.prr.sent();
             pipe += 1;
             budget -= 1;
