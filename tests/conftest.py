@@ -1,6 +1,8 @@
 """Shared fixtures: paths to bundled and test scenarios, and a small quick scenario."""
 
 import os
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -59,3 +61,16 @@ def header(path: Path, key: str, default: str | None = None) -> str:
 
 
 MALFORMED = [p for p in CORPUS if header(p, "exit", "2") == "2"]
+
+
+def busy_for(proc: subprocess.Popen, cpu_s: float, timeout: float = 60.0) -> None:
+    """Waits until `proc` has used `cpu_s` seconds of CPU: past its imports, into its work,
+    however loaded the machine is (a fixed sleep interrupted the imports on a busy machine)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        with open(f"/proc/{proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / ticks >= cpu_s:
+            return
+        time.sleep(0.05)

@@ -5,11 +5,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
-from conftest import MALFORMED, header
+from conftest import MALFORMED, busy_for, header
 
 FAIRSIM = [sys.executable, "-m", "fairsim.cli"]
 
@@ -18,12 +17,13 @@ def fairsim(*args, **kw):
     return subprocess.run([*FAIRSIM, *map(str, args)], capture_output=True, text=True, timeout=120, **kw)
 
 
-def interrupted(*args, after: float = 2.0) -> tuple[int, str, str]:
-    """Runs `fairsim ARGS`, sends it Ctrl-C (SIGINT) after `after` seconds, returns what it did."""
+def interrupted(*args, cpu_s: float = 2.0) -> tuple[int, str, str]:
+    """Runs `fairsim ARGS`, sends it Ctrl-C (SIGINT) once it has worked `cpu_s` seconds of CPU,
+    returns what it did."""
     proc = subprocess.Popen(
         [*FAIRSIM, *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    time.sleep(after)
+    busy_for(proc, cpu_s)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     return proc.returncode, stdout, stderr
@@ -134,7 +134,7 @@ def test_list_names_disciplines_transports_apps_and_bundled_scenarios():
         assert word in r.stdout
 
 
-@pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs POSIX signals and /proc")
 def test_ctrl_c_stops_cleanly_and_keeps_partial_results(tmp_path):
     out = tmp_path / "partial"
     returncode, stdout, stderr = interrupted(

@@ -354,7 +354,10 @@ def test_cli_interrupted_sweep_resumes_where_it_stopped(tmp_path):
     proc = subprocess.Popen(
         [*FAIRSIM, *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    time.sleep(3)
+    # interrupt once a run is kept (its workers, not this process, do the work)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not any((out / "runs").glob("*")):
+        time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
