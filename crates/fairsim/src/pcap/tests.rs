@@ -1,7 +1,7 @@
 use super::*;
 use crate::net::{FlowId, NodeId, PacketKind};
 
-const TCP: Stream = Stream { tcp: true, packet_size: 1000 };
+const TCP: Stream = Stream { tcp: true, packet_size: 1000, headers: Headers::None };
 
 fn data(seq: u64) -> Packet {
     Packet {
@@ -64,7 +64,7 @@ fn an_ack_acknowledges_bytes_echoes_the_timestamp_and_carries_ece() {
 
 #[test]
 fn open_loop_packets_are_udp_with_a_valid_checksum() {
-    let h = packet_headers(&Packet { congestion: true, ..data(9) }, Stream { tcp: false, packet_size: 1000 });
+    let h = packet_headers(&Packet { congestion: true, ..data(9) }, Stream { tcp: false, packet_size: 1000, headers: Headers::None });
     assert_eq!((h.len(), h[9], h[1] & 3), (28, 17, 0b11), "UDP, and CE in the IP header");
     assert_eq!(u16::from_be_bytes([h[24], h[25]]), 980, "UDP length: the packet less its IP header");
     // the UDP checksum over the pseudo-header, the header and a zero payload comes out 0
