@@ -431,11 +431,8 @@ impl Simulation {
     fn fair_shares(&self) -> Vec<f64> {
         let sc = &self.scenario();
         let capacity: Vec<f64> = sc.ports.iter().map(|p| p.rate.0 as f64).collect();
-        let flows: Vec<(Vec<usize>, Option<f64>)> = sc
-            .flows
-            .iter()
-            .map(|f| (f.data_route.iter().map(|p| p.idx()).collect(), wire_demand_bps(f)))
-            .collect();
+        let flows: Vec<(Vec<usize>, Option<f64>)> =
+            sc.flows.iter().map(|f| (f.data_route.iter().map(|p| p.idx()).collect(), wire_demand_bps(f))).collect();
         max_min(&capacity, &flows)
     }
 }

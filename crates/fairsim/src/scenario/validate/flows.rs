@@ -275,6 +275,20 @@ mod tests {
     }
 
     #[test]
+    fn under_headers_an_ack_is_the_headers_alone_and_no_ack_size_is_taken() {
+        assert_eq!(flow("src = \"a\", dst = \"b\", app = \"ftp\", headers = \"ethernet\""), vec![]);
+        assert_eq!(
+            flow("src = \"a\", dst = \"b\", app = \"ftp\", headers = \"ethernet\", ack_size = 66"),
+            one(
+                "flows.f.ack_size",
+                "`ack_size` cannot be set with headers = \"ethernet\": an ACK is then its headers alone (66 bytes \
+                 for TCP); remove `ack_size`, or give whole sizes with headers = \"none\""
+            )
+        );
+        assert_eq!(flow("src = \"a\", dst = \"b\", app = \"ftp\", headers = \"none\", ack_size = 66"), vec![]);
+    }
+
+    #[test]
     fn an_application_is_given_only_its_own_parameters() {
         assert_eq!(
             flow("src = \"a\", dst = \"b\", app = \"ftp\", rate = \"1Mbps\""),
