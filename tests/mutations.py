@@ -63,6 +63,7 @@ EXTREMES = [
 NAMES = [
     *(entry.name for kind in ("disciplines", "transports", "applications") for entry in catalogue()[kind]),
     *"flow pair source longest largest_bid perc list tree double_heap tail exponential pareto fixed".split(),
+    *"none ppp ethernet".split(),
     *"packets bytes per_probe per_epoch auto edge core float byte all oldest".split(),
 ]
 
@@ -70,8 +71,8 @@ NAMES = [
 PARAMETERS = """
     duration warmup interval seed fairness fluid_reference trace trace_queues between rate delay
     buffer buffer_includes_line qdisc forward reverse src dst app transport window packet_size
-    ack_size start start_jitter clock_jitter stop route acks weight enabled size mean_gap jitter on_mean
-    off_mean periods
+    ack_size headers start start_jitter clock_jitter stop route acks weight enabled size mean_gap jitter
+    on_mean off_mean periods
     shape transfers kind key delta charge_drops drop mark_threshold quantum queues map queue_limit
     perturb min_th max_th max_p w_q gentle byte_mode mean_packet_size min_q many_flows role k
     k_alpha k_c overflow_decrease max_overflow_decrease low_occupancy relabel label_format

@@ -91,3 +91,23 @@ def test_the_api_gives_the_bytes_and_pcap_without_out_is_a_usage_error(tmp_path:
         ["fairsim", "run", str(scenario), "--pcap", "gw->dst"], capture_output=True, text=True
     )
     assert done.returncode == 2 and "--out" in done.stderr
+
+
+def test_with_ppp_headers_tshark_sees_ns3s_frame_sizes_and_the_same_holes(tmp_path: Path) -> None:
+    # the same run with 1000-byte payloads under PPP headers: 1054-byte segments, 54-byte ACKs,
+    # 530-byte datagrams, framed as PPP; the sequence step is the payload
+    res = fairsim.run(
+        fairsim.loads(SCENARIO),
+        set={"run.headers": "ppp", "run.pcap": ["gw->dst", "dst->gw"]},
+    )
+    data, acks = tmp_path / "data.pcap", tmp_path / "acks.pcap"
+    data.write_bytes(res.pcap("gw->dst"))
+    acks.write_bytes(res.pcap("dst->gw"))
+    sizes = tshark(data, "-T", "fields", "-e", "frame.len", "-e", "ppp.protocol", "-e", "ip.proto")
+    assert {tuple(s.split("\t")) for s in sizes} == {("1054", "0x0021", "6"), ("530", "0x0021", "17")}
+    assert {s.split("\t")[0] for s in tshark(acks, "-T", "fields", "-e", "frame.len")} == {"54"}
+    assert frames(data, "tcp.analysis.lost_segment") == 2
+    absolute = ("-o", "tcp.relative_sequence_numbers:FALSE")
+    fields = ("-T", "fields", "-e", "tcp.ack")
+    dupacks = tshark(acks, *absolute, "-Y", "tcp.analysis.duplicate_ack", *fields)
+    assert {int(a) for a in dupacks} == {1 + k * 1000 for k in (100, 300, 301)}

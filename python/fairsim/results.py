@@ -18,6 +18,7 @@ FLOW_METRICS = [
     "throughput_pps",
     "goodput_pps",
     "goodput_bps",
+    "payload_bps",
     "rtt_s",
     "rtt_first_s",
     "delay_s",
@@ -26,6 +27,8 @@ FLOW_METRICS = [
 ]
 QUEUE_METRICS = ["utilisation", "occupancy_pkts"]
 FLOW_TOTALS = ["sent", "retransmitted", "delivered", "delivered_unique", "dropped", "acks_dropped"]
+#: What each flow's packets are: sizes on the wire and of the payload, and the headers between.
+FLOW_SIZES = ("packet_size", "payload_size", "headers")
 
 
 def _flatten_summaries(row: dict, record: dict, metrics: list[str]) -> None:
@@ -71,7 +74,7 @@ def flow_rows(r: dict) -> list[dict]:
     access = access_rates(r)
     for f in r["flows"]:
         row: dict[str, Any] = {"pair": r["pair"], "seed": r["seed"], "flow": f["name"]}
-        row.update({k: f[k] for k in ("src", "dst", "app", "transport", "packet_size")})
+        row.update({k: f[k] for k in ("src", "dst", "app", "transport", *FLOW_SIZES)})
         _flatten_summaries(row, f, FLOW_METRICS)
         row.update({k: f["totals"][k] for k in FLOW_TOTALS})
         row.update({k: f[k] for k in ("in_network", "rtt_mean_s", "fair_share_bps", "share_of_fair")})
@@ -109,6 +112,7 @@ def _derive_intervals(df: pd.DataFrame) -> pd.DataFrame:
     df["throughput_pps"] = df["delivered"] / secs
     df["goodput_pps"] = df["delivered_unique"] / secs
     df["goodput_bps"] = df["bytes_unique"] * 8 / secs
+    df["payload_bps"] = df["payload_unique"] * 8 / secs
     df["rtt_s"] = (df["rtt_sum_ns"] / df["rtt_samples"] / 1e9).where(df["rtt_samples"] > 0)
     first = df["rtt_first_samples"]
     df["rtt_first_s"] = (df["rtt_first_sum_ns"] / first / 1e9).where(first > 0)

@@ -7,8 +7,10 @@ Each setting is the closest fairsim has today to ns-3's; none is tuned to the re
 
 import fairsim
 
-DATA_WIRE, ACK_WIRE, UDP_WIRE = 1054, 54, 1030  # bytes on the wire, as in ns-3 (PPP, IP, TCP+TS / UDP)
 PAYLOAD = 1000  # application bytes of a TCP segment and of a UDP datagram
+# ns-3's point-to-point framing: PPP, IPv4, TCP with timestamps (1054-byte segments, 54-byte
+# ACKs) or UDP (1030-byte datagrams); fairsim adds the same headers to the payload
+HEADERS = "ppp"
 UDP_GAP_S = 0.0016  # one datagram every 1.6 ms
 WINDOW = (4 << 20) // PAYLOAD  # ns-3's 4 MiB socket buffers in segments: never limits
 
@@ -70,6 +72,7 @@ def scenario_text(qdisc: str, cc: str, starts: list[float], duration: float, see
         # one measurement interval over the whole run, as ns-3's PacketSink totals
         f'duration = "{duration}s"',
         f"seed = {seed}",
+        f'headers = "{HEADERS}"',
         f"fairness = {tcp}".replace("'", '"'),
         "[links]",
     ]
@@ -92,12 +95,13 @@ def scenario_text(qdisc: str, cc: str, starts: list[float], duration: float, see
     for i, start in enumerate(starts):
         # fairsim has no handshake: data starts at `start`, ns-3's about one RTT (24 ms) later
         lines.append(
-            f'tcp{i} = {{ src = "s{i}", dst = "d{i}", app = "ftp", packet_size = {DATA_WIRE}, '
-            f'ack_size = {ACK_WIRE}, start = "{round(start * 1e9)}ns", stop = "{duration}s" }}'
+            f'tcp{i} = {{ src = "s{i}", dst = "d{i}", app = "ftp", packet_size = {PAYLOAD}, '
+            f'start = "{round(start * 1e9)}ns", stop = "{duration}s" }}'
         )
-    rate = round(UDP_WIRE * 8 / UDP_GAP_S)
+    # a CBR's rate counts its payload, as ns-3's OnOffApplication's DataRate
+    rate = round(PAYLOAD * 8 / UDP_GAP_S)
     lines.append(
-        f'udp = {{ src = "su", dst = "du", app = "cbr", rate = "{rate}bps", packet_size = {UDP_WIRE} }}'
+        f'udp = {{ src = "su", dst = "du", app = "cbr", rate = "{rate}bps", packet_size = {PAYLOAD} }}'
     )
     # ns-3's TCP as far as fairsim has it: delayed ACKs every 2 segments or 200 ms, RTT from
     # timestamps, IW 10, slow start by 1 packet per ACK, minRTO 1 s (and 1 s before the first
@@ -120,8 +124,8 @@ def run(qdisc: str, cc: str, starts: list[float], duration: float, seed: int) ->
     res = fairsim.run(fairsim.loads(scenario_text(qdisc, cc, starts, duration, seed)))
     flows = res.flows.set_index("flow")
     n = len(starts)
-    # fairsim's goodput counts whole packets on the wire; ns-3's PacketSink counts payload
-    tcp = [float(flows.loc[f"tcp{i}", "goodput_bps"]) * PAYLOAD / DATA_WIRE for i in range(n)]
+    # payload goodput, as ns-3's PacketSink counts (goodput_bps counts whole packets on the wire)
+    tcp = [float(flows.loc[f"tcp{i}", "payload_bps"]) for i in range(n)]
     queues = res.queues.set_index("port")
     report = res.runs[0]
     return {
@@ -131,7 +135,7 @@ def run(qdisc: str, cc: str, starts: list[float], duration: float, seed: int) ->
         "seed": seed,
         "duration": duration,
         "tcp_goodput_bps": tcp,
-        "udp_goodput_bps": float(flows.loc["udp", "goodput_bps"]) * PAYLOAD / UDP_WIRE,
+        "udp_goodput_bps": float(flows.loc["udp", "payload_bps"]),
         "tcp_goodput_sum_bps": sum(tcp),
         "jain": jain(tcp),
         "bottleneck_packets": int(queues.loc["r1->r2", "departures"]),

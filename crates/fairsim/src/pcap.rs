@@ -2,8 +2,12 @@
 //!
 //! Format: the classic libpcap file (the "pcap" format of the Wireshark wiki and the IETF draft
 //! draft-ietf-opsawg-pcap): a 24-byte file header with nanosecond timestamps (magic
-//! 0xa1b23c4d) and link type 101 (LINKTYPE_RAW: each record starts with its IPv4 header), then
-//! one record per packet. fairsim's packets carry no bytes, so each record holds synthetic
+//! 0xa1b23c4d) and a link type, then one record per packet. The link type is 101 (LINKTYPE_RAW:
+//! each record starts with its IPv4 header) for packets without headers (`net::Headers`); when
+//! every captured packet's flow has PPP or Ethernet headers, it is 9 (LINKTYPE_PPP, a 2-byte
+//! protocol field, as ns-3's point-to-point captures) or 1 (LINKTYPE_ETHERNET), so that the
+//! frame length is the packet's size on the wire. A capture of flows with different framings is
+//! raw IPv4 without any link header, its frame lengths the IPv4 packets'. fairsim's packets carry no bytes, so each record holds synthetic
 //! headers only, as a capture with a short snap length would (`tcpdump -s 80`): the IPv4 header
 //! gives the packet's full size on the wire, so tshark's analysis of sequence numbers,
 //! retransmissions, duplicate ACKs and round trips works as on a real capture.
@@ -13,7 +17,7 @@
 //!   population) is one TCP or UDP conversation, from port 10000 + its index to port 5001;
 //! - flow-controlled flows are TCP with the timestamp option (RFC 7323): data packet k carries
 //!   sequence number 1 + k·MSS, where MSS is the flow's packet size less the 52 bytes of IPv4,
-//!   TCP and option headers; an ACK acknowledges 1 + (cumulative ACK)·MSS; TSval is the send
+//!   TCP and option headers (and the link's framing): the payload, with headers; an ACK acknowledges 1 + (cumulative ACK)·MSS; TSval is the send
 //!   time in milliseconds and an ACK's TSecr echoes its data packet's; a data packet's ACK
 //!   field is 1 (no reverse data). There is no handshake: tshark numbers sequences from the
 //!   first packet it sees;
@@ -28,7 +32,7 @@
 //! Checksums are computed (over the headers and an all-zero payload, which adds nothing to the
 //! ones'-complement sum), so a capture also passes Wireshark's optional checksum validation.
 
-use crate::net::Packet;
+use crate::net::{headers, Headers, Packet};
 use crate::transport::sack::SackBlocks;
 use crate::units::Time;
 
@@ -39,18 +43,54 @@ pub struct Stream {
     pub tcp: bool,
     /// The flow's data packet size, bytes (for the sequence numbers of TCP data).
     pub packet_size: u32,
+    /// The flow's headers: the link framing in the packet's size.
+    pub headers: Headers,
 }
 
-const IP_HEADER: u32 = 20;
-/// TCP's 20 bytes and the timestamp option with its two NOPs.
-const TCP_HEADER: u32 = 32;
-const UDP_HEADER: u32 = 8;
+const IP_HEADER: u32 = headers::IPV4;
+const TCP_HEADER: u32 = headers::TCP_WITH_TIMESTAMPS;
+const UDP_HEADER: u32 = headers::UDP;
 const LINKTYPE_RAW: u32 = 101;
+const LINKTYPE_ETHERNET: u32 = 1;
+const LINKTYPE_PPP: u32 = 9;
 const DATA_PORT: u16 = 5001;
 
 /// The payload a TCP data packet of the stream carries: its sequence step.
 pub fn mss(stream: Stream) -> u32 {
-    stream.packet_size.saturating_sub(IP_HEADER + TCP_HEADER).max(1)
+    stream.packet_size.saturating_sub(stream.headers.link() + IP_HEADER + TCP_HEADER).max(1)
+}
+
+/// The framing every captured packet has, if they agree (else none: raw IPv4).
+fn framing(captured: &[(Time, Packet)], stream: &impl Fn(&Packet) -> Stream) -> Headers {
+    let mut all = captured.iter().map(|(_, p)| stream(p).headers);
+    let first = all.next().unwrap_or_default();
+    if all.all(|h| h == first) {
+        first
+    } else {
+        Headers::None
+    }
+}
+
+/// The pcap link type of a capture whose packets have `framing`.
+fn link_type(framing: Headers) -> u32 {
+    match framing {
+        Headers::None => LINKTYPE_RAW,
+        Headers::Ppp => LINKTYPE_PPP,
+        Headers::Ethernet => LINKTYPE_ETHERNET,
+    }
+}
+
+/// The link header of `pkt` in a capture of `framing`: PPP's protocol field (IPv4), or
+/// Ethernet II with locally administered addresses made of the end nodes' IPv4 addresses.
+fn link_header(pkt: &Packet, framing: Headers) -> Vec<u8> {
+    match framing {
+        Headers::None => vec![],
+        Headers::Ppp => vec![0x00, 0x21],
+        Headers::Ethernet => {
+            let mac = |n| [[0x02, 0x00].as_slice(), &address(n)].concat();
+            [mac(pkt.dst), mac(pkt.src), vec![0x08, 0x00]].concat()
+        }
+    }
 }
 
 /// The pcap file of `captured` packets (with when each was put on the line); `stream` tells how
@@ -60,19 +100,22 @@ pub fn encode(
     stream: impl Fn(&Packet) -> Stream,
     sack: impl Fn(&Packet) -> SackBlocks,
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(24 + captured.len() * 68);
-    for word in [0xa1b2_3c4d_u32, 0x0004_0002, 0, 0, 65535, LINKTYPE_RAW] {
+    let mut out = Vec::with_capacity(24 + captured.len() * 82);
+    let framing = framing(captured, &stream);
+    for word in [0xa1b2_3c4d_u32, 0x0004_0002, 0, 0, 65535, link_type(framing)] {
         // version 2.4 as two little-endian u16 in one word
         out.extend_from_slice(&word.to_le_bytes());
     }
     for (at, pkt) in captured {
-        let headers = packet_headers(pkt, stream(pkt), &sack(pkt));
+        let ip = packet_headers(pkt, stream(pkt), &sack(pkt));
+        let link = link_header(pkt, framing);
         let (secs, nanos) = (at.0 / 1_000_000_000, at.0 % 1_000_000_000);
-        let wire = u16::from_be_bytes([headers[2], headers[3]]) as u32;
-        for word in [secs as u32, nanos as u32, headers.len() as u32, wire] {
+        let wire = link.len() as u32 + u16::from_be_bytes([ip[2], ip[3]]) as u32;
+        for word in [secs as u32, nanos as u32, (link.len() + ip.len()) as u32, wire] {
             out.extend_from_slice(&word.to_le_bytes());
         }
-        out.extend_from_slice(&headers);
+        out.extend_from_slice(&link);
+        out.extend_from_slice(&ip);
     }
     out
 }
@@ -91,7 +134,8 @@ fn packet_headers(pkt: &Packet, stream: Stream, sack: &SackBlocks) -> Vec<u8> {
         if stream.tcp { tcp_header(pkt, stream, sack, sport, dport) } else { udp_header(pkt, sport, dport) };
     let headers = IP_HEADER + transport.len() as u32;
     let least = if stream.tcp && pkt.is_data() { headers + 1 } else { headers };
-    let total = pkt.size.max(least).min(u16::MAX as u32) as u16;
+    // the link's framing is in the packet's size, not in its IPv4 length
+    let total = pkt.size.saturating_sub(stream.headers.link()).max(least).min(u16::MAX as u32) as u16;
     let ecn = if pkt.is_data() && pkt.congestion { 0b11 } else { 0 };
     let proto = if stream.tcp { 6 } else { 17 };
     let mut ip = vec![0x45, ecn, 0, 0, 0, 0, 0x40, 0, 64, proto, 0, 0];

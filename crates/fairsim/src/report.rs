@@ -64,12 +64,22 @@ pub struct FlowReport {
     /// The flow-control protocol, or `none` for an open-loop source.
     pub transport: String,
     pub transport_params: Option<Params>,
+    /// Data packet size on the wire, bytes (payload and headers).
     pub packet_size: u32,
+    /// Application bytes of a data packet (`packet_size` less the headers).
+    pub payload_size: u32,
+    /// The headers on top of the payload (`none`: `packet_size` is all payload).
+    pub headers: &'static str,
     /// Data packets delivered per second, duplicates included (the 1989 paper's throughput).
     pub throughput_pps: Option<Summary>,
     /// Data packets delivered per second, first copies only (the thesis's throughput).
     pub goodput_pps: Option<Summary>,
+    /// Bits on the wire of first copies per second, headers included: comparable with line
+    /// rates and fair shares.
     pub goodput_bps: Option<Summary>,
+    /// Payload bits of first copies per second: application goodput, as ns-3's PacketSink
+    /// counts it (the same as `goodput_bps` without headers).
+    pub payload_bps: Option<Summary>,
     /// Mean round-trip time per interval, from sending a data packet to receiving its ACK.
     pub rtt_s: Option<Summary>,
     /// Mean round trip per interval from each packet's first transmission to the ACK covering
@@ -234,8 +244,10 @@ impl Simulation {
                 measured.iter().for_each(|&i| totals.merge(&rec[i]));
                 let mut run_totals = FlowCounters::default();
                 rec.iter().for_each(|r| run_totals.merge(r));
-                let goodput_bps =
-                    Summary::of(measured.iter().map(|&i| Some(rec[i].bytes_unique as f64 * 8.0 / secs(i))));
+                let bps = |get: fn(&FlowCounters) -> u64| {
+                    Summary::of(measured.iter().map(|&i| Some(get(&rec[i]) as f64 * 8.0 / secs(i))))
+                };
+                let goodput_bps = bps(|c| c.bytes_unique);
                 let transport = &self.flow_transports()[fi];
                 FlowReport {
                     name: spec.name.clone(),
@@ -245,8 +257,11 @@ impl Simulation {
                     transport: transport.as_ref().map_or(crate::transport::NONE.to_string(), |c| c.kind.clone()),
                     transport_params: transport.as_ref().map(|c| c.params.clone()),
                     packet_size: spec.packet_size,
+                    payload_size: spec.payload_size,
+                    headers: spec.headers.name(),
                     throughput_pps: rate(|c| c.delivered),
                     goodput_pps: rate(|c| c.delivered_unique),
+                    payload_bps: bps(|c| c.payload_unique),
                     rtt_s: Summary::of(measured.iter().map(|&i| rec[i].rtt_mean())),
                     rtt_first_s: Summary::of(measured.iter().map(|&i| rec[i].rtt_first_mean())),
                     delay_s: Summary::of(measured.iter().map(|&i| rec[i].delay_mean())),
@@ -416,11 +431,16 @@ impl Simulation {
     fn fair_shares(&self) -> Vec<f64> {
         let sc = &self.scenario();
         let capacity: Vec<f64> = sc.ports.iter().map(|p| p.rate.0 as f64).collect();
-        let flows: Vec<(Vec<usize>, Option<f64>)> = sc
-            .flows
-            .iter()
-            .map(|f| (f.data_route.iter().map(|p| p.idx()).collect(), f.app.demand_bps(f.packet_size)))
-            .collect();
+        let flows: Vec<(Vec<usize>, Option<f64>)> =
+            sc.flows.iter().map(|f| (f.data_route.iter().map(|p| p.idx()).collect(), wire_demand_bps(f))).collect();
         max_min(&capacity, &flows)
     }
+}
+
+/// The rate flow `f`'s application asks for on the wire, bit/s: applications count payload, the
+/// network carries the headers too (`None`: as much as it can get).
+fn wire_demand_bps(f: &crate::scenario::FlowSpec) -> Option<f64> {
+    let demand = f.app.demand_bps(f.payload_size)?;
+    // no headers: the demand as it is, to the bit
+    Some(if f.packet_size == f.payload_size { demand } else { demand * f.packet_size as f64 / f.payload_size as f64 })
 }

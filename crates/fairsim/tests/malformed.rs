@@ -210,7 +210,7 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
         (
             &["flows.ftp1.windw=3"],
             "x.toml: flows.ftp1.windw: unknown field `windw`; did you mean `window`? (expected one of `src`, `dst`, \
-             `app`, `transport`, `window`, `packet_size`, `ack_size`, `start`, `start_jitter`, `stop`, `route`, \
+             `app`, `transport`, `window`, `packet_size`, `ack_size`, `headers`, `start`, `start_jitter`, `stop`, `route`, \
              `acks`, `weight`, `size`, `rate`, `mean_gap`, `jitter`, `on_mean`, `off_mean`, `periods`, `shape`, \
              `transfers`, `arrivals`, `enabled`) \
              (from --set flows.ftp1.windw=3)",

@@ -265,10 +265,11 @@ class Axis:
 #: Column names of a sweep's tables: an axis may not take one (docs/sweeps.md).
 RESERVED = frozenset(
     """run_id point pair seed status error events wall_s sim_s jain finished_at flow src dst app
-    transport packet_size port from to rate_bps delay_s buffer qdisc interval start_s end_s warmup
+    transport packet_size payload_size headers port from to rate_bps delay_s buffer qdisc interval
+    start_s end_s warmup
     sent retransmitted delivered delivered_unique dropped acks_dropped in_network rtt_mean_s
     fair_share_bps share_of_fair completion_s arrivals departures drops marks max_occupancy
-    utilisation occupancy_pkts throughput_pps goodput_pps goodput_bps rtt_s rtt_first_s
+    utilisation occupancy_pkts throughput_pps goodput_pps goodput_bps payload_bps rtt_s rtt_first_s
     retransmit_pps drop_pps access_bps relative_throughput""".split()
 )
 

@@ -21,6 +21,7 @@ impl Simulation {
         let stream = |pkt: &Packet| Stream {
             tcp: self.flow_transports()[pkt.flow.idx()].is_some(),
             packet_size: self.scenario.flows[pkt.flow.idx()].packet_size,
+            headers: self.scenario.flows[pkt.flow.idx()].headers,
         };
         self.scenario
             .run

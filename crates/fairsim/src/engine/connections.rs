@@ -128,7 +128,7 @@ impl Simulation {
         t.flow.push(f.0);
         t.arrival_s.push(self.now.as_secs_f64());
         t.finish_s.push(None);
-        t.bytes.push(packets * self.scenario.flows[f.idx()].packet_size as u64);
+        t.bytes.push(packets * self.scenario.flows[f.idx()].payload_size as u64);
         t.sent.push(0);
         t.retransmitted.push(0);
         *self.connections.slot(c) = Slot { row, in_network: 0, done: false, own_line };

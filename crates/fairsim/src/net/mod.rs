@@ -2,7 +2,9 @@
 //! the disciplines and transports that handle packets; ports and hosts, which hold those,
 //! live above them in `node`.
 
+pub mod headers;
 mod packet;
 pub mod routing;
 
+pub use headers::Headers;
 pub use packet::{FlowId, NodeId, Packet, PacketKind, PortId};

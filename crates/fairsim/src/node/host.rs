@@ -31,9 +31,11 @@ pub struct FlowEnds {
     pub conn: FlowId,
     pub src: NodeId,
     pub dst: NodeId,
-    /// Data packet size, bytes.
+    /// Data packet size on the wire, bytes.
     pub packet_size: u32,
     pub ack_size: u32,
+    /// Bytes of each data packet that are headers, not payload (`net::Headers`).
+    pub header_bytes: u32,
     /// Whether the sink acknowledges (open-loop sources may go unacknowledged).
     pub acks: bool,
     /// Whether data packets are ECN-capable (the transport's `ecn`).
@@ -147,6 +149,7 @@ impl FlowState {
         if new {
             c.delivered_unique += 1;
             c.bytes_unique += pkt.size as u64;
+            c.payload_unique += pkt.size.saturating_sub(self.ends.header_bytes) as u64;
         }
         if !self.ends.acks {
             return SinkReply::Nothing;
@@ -280,6 +283,7 @@ mod tests {
                 dst: NodeId(1),
                 packet_size: 1000,
                 ack_size: 40,
+                header_bytes: 0,
                 acks: true,
                 ect: false,
             },

@@ -1,7 +1,7 @@
 use super::*;
 use crate::net::{FlowId, NodeId, PacketKind};
 
-const TCP: Stream = Stream { tcp: true, packet_size: 1000 };
+const TCP: Stream = Stream { tcp: true, packet_size: 1000, headers: Headers::None };
 
 fn data(seq: u64) -> Packet {
     Packet {
@@ -66,7 +66,7 @@ fn an_ack_acknowledges_bytes_echoes_the_timestamp_and_carries_ece() {
 fn open_loop_packets_are_udp_with_a_valid_checksum() {
     let h = packet_headers(
         &Packet { congestion: true, ..data(9) },
-        Stream { tcp: false, packet_size: 1000 },
+        Stream { tcp: false, packet_size: 1000, headers: Headers::None },
         &SackBlocks::default(),
     );
     assert_eq!((h.len(), h[9], h[1] & 3), (28, 17, 0b11), "UDP, and CE in the IP header");
@@ -109,4 +109,48 @@ fn an_acks_sack_blocks_follow_its_timestamps_in_data_sequence_numbers() {
         pseudo += u16::from_be_bytes([pair[0], pair[1]]) as u32;
     }
     assert_eq!(checksum(tcp, pseudo + 6 + tcp.len() as u32), 0, "the TCP checksum covers the option");
+}
+
+#[test]
+fn with_ppp_headers_a_frame_is_the_packet_on_the_wire_and_its_sequence_step_the_payload() {
+    let ppp = Stream { tcp: true, packet_size: 1054, headers: Headers::Ppp };
+    assert_eq!(mss(ppp), 1000);
+    let ack = Packet { kind: PacketKind::Ack, seq: 2, size: 54, src: NodeId(4), dst: NodeId(0), ..data(0) };
+    let file = encode(
+        &[(Time::ZERO, Packet { size: 1054, ..data(1) }), (Time::ZERO, ack)],
+        |_| ppp,
+        |_| SackBlocks::default(),
+    );
+    assert_eq!(u32::from_le_bytes(file[20..24].try_into().unwrap()), 9, "LINKTYPE_PPP");
+    let word = |at: usize| u32::from_le_bytes(file[at..at + 4].try_into().unwrap());
+    let (data_rec, ack_rec) = (24, 24 + 16 + 54);
+    assert_eq!((word(data_rec + 8), word(data_rec + 12)), (54, 1054), "PPP + IPv4 + TCP captured, 1054 on the wire");
+    assert_eq!(&file[data_rec + 16..data_rec + 18], &[0x00, 0x21], "PPP's protocol field: IPv4");
+    let ip = &file[data_rec + 18..];
+    assert_eq!(u16::from_be_bytes([ip[2], ip[3]]), 1052, "the IPv4 length leaves out the framing");
+    assert_eq!(u32::from_be_bytes([ip[24], ip[25], ip[26], ip[27]]), 1 + 1000, "sequence step: the payload");
+    assert_eq!((word(ack_rec + 8), word(ack_rec + 12)), (54, 54), "a pure ACK is 54 bytes");
+    assert_eq!(file.len(), ack_rec + 16 + 54);
+}
+
+#[test]
+fn ethernet_frames_carry_ipv4s_ethertype_and_mixed_framings_fall_back_to_raw_ipv4() {
+    let eth = Stream { tcp: false, packet_size: 1042, headers: Headers::Ethernet };
+    let file = encode(&[(Time::ZERO, Packet { size: 1042, ..data(0) })], |_| eth, |_| SackBlocks::default());
+    assert_eq!(u32::from_le_bytes(file[20..24].try_into().unwrap()), 1, "LINKTYPE_ETHERNET");
+    assert_eq!(u32::from_le_bytes(file[36..40].try_into().unwrap()), 1042);
+    assert_eq!(&file[40 + 12..40 + 14], &[0x08, 0x00]);
+    let mixed = encode(
+        &[(Time::ZERO, Packet { size: 1042, ..data(0) }), (Time::ZERO, data(1))],
+        |p| {
+            if p.seq == 0 {
+                eth
+            } else {
+                TCP
+            }
+        },
+        |_| SackBlocks::default(),
+    );
+    assert_eq!(u32::from_le_bytes(mixed[20..24].try_into().unwrap()), 101, "LINKTYPE_RAW");
+    assert_eq!(u32::from_le_bytes(mixed[36..40].try_into().unwrap()), 1028, "the IPv4 packet without its framing");
 }

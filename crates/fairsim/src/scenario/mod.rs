@@ -25,7 +25,7 @@ pub fn locate_field(text: &str, path: &[String]) -> Option<(usize, usize)> {
 }
 
 use crate::error::{dotted, suggest_in_serde_message, unknown, Diagnostic, Error, Result};
-use crate::net::{FlowId, NodeId, PacketKind, PortId};
+use crate::net::{FlowId, Headers, NodeId, PacketKind, PortId};
 use crate::params::{ParamError, Params};
 use crate::qdisc::{self, FlowMeta, PortInfo, Qdisc};
 use crate::traffic::App;
@@ -142,8 +142,15 @@ pub struct FlowSpec {
     pub app: App,
     pub transport: TransportChoice,
     pub window: Option<u32>,
+    /// Data packet size on the wire, bytes: the payload and the headers.
     pub packet_size: u32,
+    /// ACK size on the wire, bytes (the headers alone, when there are headers).
     pub ack_size: u32,
+    /// The headers on top of the payload (`Headers::None`: `packet_size` is all payload).
+    pub headers: Headers,
+    /// Application bytes of a data packet: what applications' rates and sizes count, and
+    /// goodput (`payload_unique`).
+    pub payload_size: u32,
     pub start: Time,
     /// Each run delays the start by a uniform draw from [0, start_jitter) (`Scenario::starts`).
     pub start_jitter: Time,
@@ -293,7 +300,7 @@ impl Scenario {
             let (_, rng, at) = group.as_mut().expect("set above");
             *at += Time::from_secs_f64(crate::traffic::exponential(d.mean_gap.as_secs_f64(), rng));
             let bytes = crate::traffic::pareto(d.mean_size.0 as f64, d.shape, rng);
-            let packets = (bytes / f.packet_size as f64).ceil().max(1.0) as u64;
+            let packets = (bytes / f.payload_size as f64).ceil().max(1.0) as u64;
             out[i] = Some((*at, packets));
         }
         out

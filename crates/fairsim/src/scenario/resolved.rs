@@ -6,7 +6,7 @@
 
 use super::{params_table, FlowSpec, PairSpec, Scenario};
 use crate::error::{Error, Result};
-use crate::net::PortId;
+use crate::net::{Headers, PortId};
 use crate::traffic::App;
 use crate::units::Bytes;
 use toml::{Table, Value};
@@ -20,7 +20,7 @@ fn app_fields(t: &mut Table, f: &FlowSpec) {
     match &f.app {
         App::Ftp { packets } => {
             if let Some(n) = packets {
-                t.insert("size".into(), s(Bytes(n * f.packet_size as u64)));
+                t.insert("size".into(), s(Bytes(n * f.payload_size as u64)));
             }
         }
         App::Telnet { mean_gap } | App::Poisson { mean_gap } => {
@@ -42,7 +42,7 @@ fn app_fields(t: &mut Table, f: &FlowSpec) {
         }
         App::Files { arrivals, packets } => {
             t.insert("arrivals".into(), Value::Float(*arrivals));
-            t.insert("size".into(), s(Bytes(packets * f.packet_size as u64)));
+            t.insert("size".into(), s(Bytes(packets * f.payload_size as u64)));
         }
         // validation expands a web group into its transfers, which are FTPs
         App::Web { .. } => {}
@@ -119,15 +119,19 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
         // flow's start as drawn with its jitter, which the resolved file then leaves out
         let (start, packets) = drawn[i];
         if let Some(n) = packets {
-            t.insert("size".into(), s(Bytes(n * f.packet_size as u64)));
+            t.insert("size".into(), s(Bytes(n * f.payload_size as u64)));
         }
         let transport = match &sc.components(pair).transports[i] {
             Some(c) => Value::Table(params_table(c)),
             None => s(crate::transport::NONE),
         };
         t.insert("transport".into(), transport);
-        t.insert("packet_size".into(), s(Bytes(f.packet_size as u64)));
-        t.insert("ack_size".into(), s(Bytes(f.ack_size as u64)));
+        // as written: the payload under headers, whose ACKs are the headers alone
+        t.insert("headers".into(), s(f.headers.name()));
+        t.insert("packet_size".into(), s(Bytes(f.payload_size as u64)));
+        if f.headers == Headers::None {
+            t.insert("ack_size".into(), s(Bytes(f.ack_size as u64)));
+        }
         t.insert("start".into(), s(start));
         if let Some(stop) = f.stop {
             t.insert("stop".into(), s(stop));

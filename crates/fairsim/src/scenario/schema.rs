@@ -3,6 +3,7 @@
 //! See `docs/scenario-format.md` for the format with examples; `validate` turns these into the
 //! resolved `Scenario` (ids, routes, defaults).
 
+use crate::net::Headers;
 use crate::params::Params;
 use crate::traffic::Periods;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
@@ -88,6 +89,8 @@ pub struct RawRun {
     /// One row per transfer of the `files` flows in the results (default true); false keeps
     /// only their summary (long load sweeps).
     pub transfer_rows: Option<bool>,
+    /// Every flow's headers unless the flow says otherwise (`net::Headers`; default none).
+    pub headers: Option<Headers>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -126,6 +129,8 @@ pub struct RawFlow {
     pub window: Option<u32>,
     pub packet_size: Option<Bytes>,
     pub ack_size: Option<Bytes>,
+    /// Whether `packet_size` is the whole packet (`none`) or the payload under headers.
+    pub headers: Option<Headers>,
     pub start: Option<Time>,
     /// The start is delayed by a uniform draw from [0, start_jitter), for each seed.
     pub start_jitter: Option<Time>,

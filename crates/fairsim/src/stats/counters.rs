@@ -15,6 +15,9 @@ pub struct FlowCounters {
     pub delivered_unique: u64,
     pub bytes_delivered: u64,
     pub bytes_unique: u64,
+    /// Payload bytes of the first copies: `bytes_unique` less the headers (the same without
+    /// headers), what ns-3's PacketSink counts.
+    pub payload_unique: u64,
     /// Data packets dropped in the network.
     pub dropped: u64,
     pub acks_sent: u64,
@@ -62,6 +65,7 @@ impl FlowCounters {
         self.delivered_unique += o.delivered_unique;
         self.bytes_delivered += o.bytes_delivered;
         self.bytes_unique += o.bytes_unique;
+        self.payload_unique += o.payload_unique;
         self.dropped += o.dropped;
         self.acks_sent += o.acks_sent;
         self.acks_received += o.acks_received;

@@ -31,8 +31,13 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
         }
         b.clamp(1, u32::MAX as u64) as u32
     };
-    let packet_size = positive(f.packet_size, "packet_size", if f.app == "telnet" { 40 } else { 1000 }, pb);
+    // with headers, `packet_size` is the payload, which applications' rates and sizes count
+    let payload_size = positive(f.packet_size, "packet_size", if f.app == "telnet" { 40 } else { 1000 }, pb);
+    let headers = f.headers.or(run.headers).unwrap_or_default();
     let ack_size = positive(f.ack_size, "ack_size", 40, pb);
+    if f.ack_size.is_some() && headers != Headers::None {
+        pb.add(&at("ack_size"), ack_size_with_headers(headers, f.headers.is_none()));
+    }
 
     let start = f.start.unwrap_or(Time::ZERO);
     if start >= run.duration && run.duration > Time::ZERO {
@@ -78,8 +83,12 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
             r
         }
     };
-    let first_hop_rate = data_route.as_ref().and_then(|r| r.first()).map(|p| ports[p.idx()].rate);
-    let app = apps::application(name, f, packet_size, first_hop_rate, &mut pb.0);
+    // the payload rate that fills the first line: the firehose's default, and a firehose is UDP
+    let first_hop_rate = data_route.as_ref().and_then(|r| r.first()).map(|p| {
+        let wire = payload_size as u128 + headers.bytes(false) as u128;
+        Rate((ports[p.idx()].rate.0 as u128 * payload_size as u128 / wire) as u64)
+    });
+    let app = apps::application(name, f, payload_size, first_hop_rate, &mut pb.0);
 
     let transport = match &f.transport {
         Some(c) if c.kind == transport::NONE => TransportChoice::OpenLoop,
@@ -112,6 +121,10 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
     if pb.0.len() > before {
         return None;
     }
+    // TCP for any flow with flow control (all are window-based with ACKs), UDP for open loop
+    let header_bytes = headers.bytes(transport != TransportChoice::OpenLoop);
+    let packet_size = payload_size.saturating_add(header_bytes);
+    let ack_size = if headers == Headers::None { ack_size } else { header_bytes };
     let data_route = data_route?;
     Some(FlowSpec {
         name: name.to_string(),
@@ -122,6 +135,8 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
         window: f.window,
         packet_size,
         ack_size,
+        headers,
+        payload_size,
         start,
         start_jitter,
         stop: f.stop,
@@ -131,6 +146,17 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
         data_route,
         draw: None,
     })
+}
+
+/// Why `ack_size` may not be given with `headers`; `run_wide` when the headers are `[run]`'s.
+fn ack_size_with_headers(headers: Headers, run_wide: bool) -> String {
+    let from = if run_wide { " (from [run] headers)" } else { "" };
+    format!(
+        "`ack_size` cannot be set with headers = \"{}\"{from}: an ACK is then its headers alone ({} bytes \
+         for TCP); remove `ack_size`, or give whole sizes with headers = \"none\"",
+        headers.name(),
+        headers.bytes(true)
+    )
 }
 
 /// A `web` application: `transfers` FTP flows `name#0`, `name#1`, ... over the same path, each
@@ -246,6 +272,20 @@ mod tests {
             run_wide,
             one("run.start_jitter", "flow `f` could start as late as 0s + 11s, after the run ends (10s)")
         );
+    }
+
+    #[test]
+    fn under_headers_an_ack_is_the_headers_alone_and_no_ack_size_is_taken() {
+        assert_eq!(flow("src = \"a\", dst = \"b\", app = \"ftp\", headers = \"ethernet\""), vec![]);
+        assert_eq!(
+            flow("src = \"a\", dst = \"b\", app = \"ftp\", headers = \"ethernet\", ack_size = 66"),
+            one(
+                "flows.f.ack_size",
+                "`ack_size` cannot be set with headers = \"ethernet\": an ACK is then its headers alone (66 bytes \
+                 for TCP); remove `ack_size`, or give whole sizes with headers = \"none\""
+            )
+        );
+        assert_eq!(flow("src = \"a\", dst = \"b\", app = \"ftp\", headers = \"none\", ack_size = 66"), vec![]);
     }
 
     #[test]

@@ -7,10 +7,10 @@ use super::{Draw, FlowSpec, LinkSpec, PairSpec, PortSpec, Problem, RunSpec, Scen
 use crate::error::unknown;
 use crate::limits;
 use crate::net::routing::Graph;
-use crate::net::{FlowId, NodeId, PortId};
+use crate::net::{FlowId, Headers, NodeId, PortId};
 use crate::traffic::App;
 use crate::transport;
-use crate::units::{BufferLimit, Bytes, Time};
+use crate::units::{BufferLimit, Bytes, Rate, Time};
 use std::collections::HashMap;
 
 mod flows;

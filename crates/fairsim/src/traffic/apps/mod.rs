@@ -19,9 +19,11 @@ use crate::units::{Rate, Time};
 
 /// What an application is built for: its flow.
 pub struct AppInfo {
-    /// Data packet size, bytes.
+    /// Application bytes of a data packet (the payload, when the flow has headers), which the
+    /// applications' rates and sizes count.
     pub packet_size: u32,
-    /// The rate of the flow's first link (a firehose's default), if its route is known.
+    /// The payload rate that fills the flow's first link (a firehose's default), if its route
+    /// is known.
     pub first_hop: Option<Rate>,
 }
 
