@@ -31,6 +31,7 @@ MATRIX = {
     "newreno-linux": ('"newreno"', ("fcfs", "fq_codel")),
     "cubic": ('"cubic"', ("fcfs", "red")),
     "dctcp": ('{ kind = "dctcp", window = 1000 }', ("codel",)),
+    "bbr": ('{ kind = "bbr", window = 1000 }', ("fcfs",)),
 }
 
 

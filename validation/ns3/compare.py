@@ -4,9 +4,9 @@
 
 For every configuration (discipline × TCP flows × congestion control) and draw of start times
 (ns-3's RngRun 1..N), runs ns-3 twice — (a) `like`: no SACK, classic recovery, no limited
-transmit, which is what fairsim's TCP does; (b) `default`: ns-3 as it comes, SACK, PRR and
-limited transmit — then fairsim with the start times ns-3 drew. Prints the medians over the
-draws and the ratios fairsim/ns-3, and writes every run's numbers to DIR (runs.json, runs.csv,
+transmit; (b) `default`: ns-3 as it comes, SACK, PRR and limited transmit — then fairsim in the
+same two modes with the start times ns-3 drew. Prints the medians over the draws and the ratios
+of each fairsim mode to its ns-3 twin, and writes every run's numbers to DIR (runs.json, runs.csv,
 medians.csv, table.md). One simulation runs at a time: all of ns-3's in one process (one import
 of ns-3), then fairsim's in this one.
 """
@@ -30,6 +30,7 @@ NS3_VERSION = "3.44.post0"
 DEFAULT_VENV = Path.home() / ".cache" / "fairsim-validation" / "ns3-venv"
 NS3_MODES = {"like": {"no_sack": True, "classic": True}, "default": {"no_sack": False, "classic": False}}
 METRICS = ["tcp_mbps", "udp_mbps", "jain", "drops", "timeouts"]
+SIMS = ("ns3-like", "fairsim-like", "ns3-default", "fairsim-default")
 
 
 def ns3_python(venv: Path) -> Path:
@@ -91,16 +92,19 @@ def run_fairsim(ns3_runs, configs, draws, duration, out: Path) -> list[dict]:
     runs = []
     with open(out / "fairsim_runs.jsonl", "w") as log:
         for (q, n, cc), d in itertools.product(configs, draws):
-            r = fairsim_dumbbell.run(q, cc, starts[(n, d)], duration, seed=d)
-            r["run"] = d
-            runs.append(r)
-            log.write(json.dumps(r) + "\n")
-            print(f"  fairsim: {q} {n} {cc} run {d}: {r['wall_s']:.2f} s", flush=True)
+            for mode in NS3_MODES:
+                r = fairsim_dumbbell.run(q, cc, starts[(n, d)], duration, seed=d, mode=mode)
+                r["run"], r["mode"] = d, mode
+                runs.append(r)
+                log.write(json.dumps(r) + "\n")
+                print(f"  fairsim: {q} {n} {cc} run {d} {mode}: {r['wall_s']:.2f} s", flush=True)
     return runs
 
 
 def table(ns3_runs, fs_runs) -> tuple[pd.DataFrame, pd.DataFrame]:
-    rows = [{**r, "sim": f"ns3-{r['mode']}"} for r in ns3_runs] + [{**r, "sim": "fairsim"} for r in fs_runs]
+    rows = [{**r, "sim": f"ns3-{r['mode']}"} for r in ns3_runs] + [
+        {**r, "sim": f"fairsim-{r['mode']}"} for r in fs_runs
+    ]
     runs = pd.DataFrame(rows)
     runs["tcp_mbps"] = runs["tcp_goodput_sum_bps"] / 1e6
     runs["udp_mbps"] = runs["udp_goodput_bps"] / 1e6
@@ -109,11 +113,11 @@ def table(ns3_runs, fs_runs) -> tuple[pd.DataFrame, pd.DataFrame]:
     med = runs.groupby([*keys, "sim"])[[*METRICS, "wall_s"]].median().unstack("sim")
     out = pd.DataFrame(index=med.index)
     for m in [*METRICS, "wall_s"]:
-        for sim in ("ns3-like", "ns3-default", "fairsim"):
+        for sim in SIMS:
             out[f"{m}:{sim}"] = med[(m, sim)]
         if m != "wall_s":
-            for base in ("like", "default"):
-                out[f"{m}:ratio_{base}"] = med[(m, "fairsim")] / med[(m, f"ns3-{base}")]
+            for base in NS3_MODES:
+                out[f"{m}:ratio_{base}"] = med[(m, f"fairsim-{base}")] / med[(m, f"ns3-{base}")]
     order = {"fifo": 0, "red": 1, "fqcodel": 2}
     out = out.reset_index().sort_values(
         ["flows", "cc", "qdisc"], key=lambda s: s.map(order) if s.name == "qdisc" else s
@@ -122,7 +126,7 @@ def table(ns3_runs, fs_runs) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def markdown(med: pd.DataFrame) -> str:
-    """One table per metric: a row per configuration, ns-3 (like, default), fairsim and the ratios."""
+    """One table per metric: a row per configuration, ns-3 and fairsim in each mode, the ratios."""
     names = {
         "tcp_mbps": "TCP goodput, sum (Mb/s)",
         "udp_mbps": "UDP goodput (Mb/s)",
@@ -144,13 +148,13 @@ def markdown(med: pd.DataFrame) -> str:
         ratios = m != "wall_s"
         out.append(f"**{title}**, median over draws\n")
         out.append(
-            "| discipline | flows | CC | ns-3 like | ns-3 default | fairsim"
-            + (" | fairsim/like | fairsim/default |" if ratios else " |")
+            "| discipline | flows | CC | ns-3 like | fairsim like | ns-3 default | fairsim default"
+            + (" | like: fairsim/ns-3 | default: fairsim/ns-3 |" if ratios else " |")
         )
-        out.append("|---" * (8 if ratios else 6) + "|")
+        out.append("|---" * (9 if ratios else 7) + "|")
         for _, r in med.iterrows():
             cells = [r["qdisc"], str(r["flows"]), r["cc"]]
-            cells += [fmt[m].format(r[f"{m}:{s}"]) for s in ("ns3-like", "ns3-default", "fairsim")]
+            cells += [fmt[m].format(r[f"{m}:{s}"]) for s in SIMS]
             if ratios:
                 cells += [f"{r[f'{m}:ratio_{b}']:.2f}" for b in ("like", "default")]
             out.append("| " + " | ".join(cells) + " |")
@@ -180,7 +184,7 @@ def main():
     )
     ns3_runs = run_ns3(python, configs, draws, duration, args.out)
     t1 = time.perf_counter()
-    print(f"fairsim: {len(configs)} configurations × {len(draws)} draws")
+    print(f"fairsim: {len(configs)} configurations × {len(draws)} draws × {len(NS3_MODES)} modes")
     fs_runs = run_fairsim(ns3_runs, configs, draws, duration, args.out)
     t2 = time.perf_counter()
 

@@ -57,8 +57,11 @@ QDISCS = {
 }
 
 
-def scenario_text(qdisc: str, cc: str, starts: list[float], duration: float, seed: int) -> str:
-    """One TCP flow per start time, plus the UDP CBR, on their own access links."""
+def scenario_text(
+    qdisc: str, cc: str, starts: list[float], duration: float, seed: int, mode: str = "default"
+) -> str:
+    """One TCP flow per start time, plus the UDP CBR, on their own access links. `mode` is ns-3's
+    twin: `like` without SACK, PRR and limited transmit, `default` with them."""
     n = len(starts)
     senders = [f"s{i}" for i in range(n)] + ["su"]
     receivers = [f"d{i}" for i in range(n)] + ["du"]
@@ -103,14 +106,20 @@ def scenario_text(qdisc: str, cc: str, starts: list[float], duration: float, see
     lines.append(
         f'udp = {{ src = "su", dst = "du", app = "cbr", rate = "{rate}bps", packet_size = {PAYLOAD} }}'
     )
-    # ns-3's TCP as far as fairsim has it: delayed ACKs every 2 segments or 200 ms, RTT from
-    # timestamps, IW 10, slow start by 1 packet per ACK, minRTO 1 s (and 1 s before the first
-    # sample: ns-3 has measured the handshake by then). No SACK, PRR or limited transmit.
+    # ns-3's TCP: delayed ACKs every 2 segments or 200 ms, RTT from timestamps, IW 10, minRTO 1 s
+    # with a 1 ms clock granularity (and 1 s before the first sample: ns-3 has measured the
+    # handshake by then); SACK with PRR and limited transmit in `default`, none in `like`. Window
+    # growth as ns-3's code has it: TcpNewReno adds per ACK (`packets`), TcpCubic's congestion
+    # avoidance per segment acknowledged (`bytes`; its slow start is per ACK, which neither
+    # setting models exactly)
+    features = "true" if mode == "default" else "false"
+    counting = "bytes" if cc == "cubic" else "packets"
     lines += [
         "[pairs]",
         f'"{cc}/{qdisc}" = {{ transport = {{ kind = "{cc}", window = {WINDOW}, ack_every = 2, '
         'ack_delay = "200ms", rtt_samples = "timestamps", initial_cwnd = 10, min_rto = "1s", '
-        'initial_rto = "1s", counting = "packets" } }',
+        f'clock_granularity = "1ms", initial_rto = "1s", counting = "{counting}", '
+        f"sack = {features}, prr = {features}, limited_transmit = {features} }} }}",
     ]
     return "\n".join(lines) + "\n"
 
@@ -120,8 +129,8 @@ def jain(xs):
     return sum(xs) ** 2 / (len(xs) * s2) if s2 > 0 else float("nan")
 
 
-def run(qdisc: str, cc: str, starts: list[float], duration: float, seed: int) -> dict:
-    res = fairsim.run(fairsim.loads(scenario_text(qdisc, cc, starts, duration, seed)))
+def run(qdisc: str, cc: str, starts: list[float], duration: float, seed: int, mode: str = "default") -> dict:
+    res = fairsim.run(fairsim.loads(scenario_text(qdisc, cc, starts, duration, seed, mode)))
     flows = res.flows.set_index("flow")
     n = len(starts)
     # payload goodput, as ns-3's PacketSink counts (goodput_bps counts whole packets on the wire)
