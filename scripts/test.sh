@@ -16,11 +16,14 @@ if ! command -v tshark >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends tshark >/dev/null
 fi
 export FAIRSIM_REQUIRE_TSHARK=1   # here a missing tshark fails the pcap test instead of skipping it
+# the short side-by-side run with ns-3 (tests/test_ns3_validation.py): about 2 minutes, and ns-3's
+# pinned wheel installed once into ~/.cache/fairsim-validation (not a path with "test" in it)
+export FAIRSIM_NS3_VALIDATION=1
 
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
-ruff check python tests scripts
-ruff format --check python tests scripts
+ruff check python tests scripts validation
+ruff format --check python tests scripts validation
 
 if cargo nextest --version >/dev/null 2>&1; then
     cargo nextest run --workspace
