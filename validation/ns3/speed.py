@@ -29,6 +29,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -66,26 +67,30 @@ def engine_library() -> dict:
     }
 
 
-def timed(cmd: list[str], stderr_log) -> tuple[float, str]:
-    """Run cmd as a fresh process; its wall time from start to exit, and its stdout."""
-    t0 = time.perf_counter()
+def timed(cmd: list[str], stderr_log) -> tuple[float, float, str]:
+    """Run cmd as a fresh process: its wall time from start to exit, its CPU time (user and
+    system, all its threads; less sensitive than wall time to other work on the machine), and
+    its stdout."""
+    cpu0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True)
-    elapsed = time.perf_counter() - t0
+    elapsed, cpu1 = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN)
     stderr_log.write(done.stderr)
     if done.returncode:
         sys.exit(f"{' '.join(cmd)} failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
-    return elapsed, done.stdout
+    cpu = cpu1.ru_utime - cpu0.ru_utime + cpu1.ru_stime - cpu0.ru_stime
+    return elapsed, cpu, done.stdout
 
 
 def run_ns3(python: Path, rate: float, flows: int, duration: float, log) -> dict:
     cmd = [str(python), str(HERE / "ns3_dumbbell.py"), "--qdisc", QDISC, "--cc", CC]
     cmd += ["--flows", str(flows), "--run", str(DRAW), "--duration", f"{duration:g}"]
     cmd += ["--rate", f"{rate:g}", "--no-rtos"]  # the RTO counter is instrumentation, not ns-3
-    process_s, out = timed(cmd, log)
+    process_s, cpu_s, out = timed(cmd, log)
     r = json.loads(out.strip().splitlines()[-1])
     return {
         "engine_s": r["wall_s"],
         "process_s": process_s,
+        "process_cpu_s": cpu_s,
         "import_s": r["import_s"],
         "events": r["events"],
         "packet_hops": r["packet_hops"],
@@ -97,7 +102,7 @@ def run_ns3(python: Path, rate: float, flows: int, duration: float, log) -> dict
 
 
 def run_fairsim(cli: Path, scenario: Path, duration: float, log) -> dict:
-    process_s, out = timed([str(cli), "run", str(scenario), "--json"], log)
+    process_s, cpu_s, out = timed([str(cli), "run", str(scenario), "--json"], log)
     report = json.loads(out)["runs"][0]
     payload = {f["name"]: f["run_totals"]["payload_unique"] for f in report["flows"]}
     udp = payload.pop("udp")
@@ -105,6 +110,7 @@ def run_fairsim(cli: Path, scenario: Path, duration: float, log) -> dict:
     return {
         "engine_s": figures.pop("wall_s"),
         "process_s": process_s,
+        "process_cpu_s": cpu_s,
         **figures,
         "tcp_mbps": sum(payload.values()) * 8 / duration / 1e6,
         "udp_mbps": udp * 8 / duration / 1e6,
@@ -149,15 +155,16 @@ def medians(runs: pd.DataFrame) -> pd.DataFrame:
     """A row per scenario: each simulator's medians, the ratios of the medians (ns-3 / fairsim)
     and the range of the per-repeat ratios (each ns-3 run against the fairsim run beside it)."""
     keys = ["rate_mbps", "flows"]
-    cols = ["engine_s", "process_s", "events", "packet_hops", "delivered_bytes", "tcp_mbps", "udp_mbps"]
+    timings = ["engine_s", "process_s", "process_cpu_s"]
+    cols = [*timings, "events", "packet_hops", "delivered_bytes", "tcp_mbps", "udp_mbps"]
     med = runs.groupby([*keys, "sim"])[cols].median().unstack("sim")
     out = pd.DataFrame(index=med.index)
     for c in cols:
         for sim in SIMS:
             out[f"{c}:{sim}"] = med[(c, sim)]
     out["import_s:ns-3"] = runs[runs.sim == "ns-3"].groupby(keys)["import_s"].median()
-    paired = runs.pivot_table(index=[*keys, "repeat"], columns="sim", values=["engine_s", "process_s"])
-    for t in ("engine_s", "process_s"):
+    paired = runs.pivot_table(index=[*keys, "repeat"], columns="sim", values=timings)
+    for t in timings:
         out[f"{t}:ratio"] = out[f"{t}:ns-3"] / out[f"{t}:fairsim"]
         per_repeat = (paired[(t, "ns-3")] / paired[(t, "fairsim")]).groupby(keys)
         out[f"{t}:ratio_min"], out[f"{t}:ratio_max"] = per_repeat.min(), per_repeat.max()
@@ -165,18 +172,22 @@ def medians(runs: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 
+def bitrate(bps: float) -> str:
+    return f"{bps / 1e9:g} Gb/s" if bps >= 1e9 else f"{bps / 1e6:g} Mb/s"
+
+
 def seconds(x: float) -> str:
     return f"{x:.0f} s" if x >= 100 else f"{x:.3g} s"
 
 
-def times(r: float) -> str:
+def factor(r: float) -> str:
     return f"{r:.0f}×" if r >= 10 else f"{r:.1f}×"
 
 
 def ratio(row, t: str) -> str:
-    cell = f"**{times(row[f'{t}:ratio'])}**"
+    cell = f"**{factor(row[f'{t}:ratio'])}**"
     if row["repeats"] > 1:
-        cell += f" ({times(row[f'{t}:ratio_min'])[:-1]}–{times(row[f'{t}:ratio_max'])})"
+        cell += f" ({factor(row[f'{t}:ratio_min'])[:-1]}–{factor(row[f'{t}:ratio_max'])})"
     return cell
 
 
@@ -187,9 +198,9 @@ def markdown(med: pd.DataFrame, duration: float, repeats: int) -> str:
         f"simulated; medians of {repeats} alternated run{'s' if repeats > 1 else ''} of each "
         "simulator, ratios ns-3 / fairsim (in brackets: the range of the per-repeat ratios)."
         + "".join(
-            f" At {rate:g} Mb/s: access links {net.access_bps / 1e6:g} Mb/s, CBR "
-            f"{net.cbr_bps / 1e6:g} Mb/s, buffers {net.neck_buffer} packets."
-            for rate, net in nets.items()
+            f" At {bitrate(net.neck_bps)}: access links {bitrate(net.access_bps)}, "
+            f"CBR {bitrate(net.cbr_bps)}, buffers {net.neck_buffer} packets."
+            for net in nets.values()
         ),
         "",
         "| bottleneck | flows | ns-3 Run() | fairsim engine | engine ratio | ns-3 process | "
@@ -201,6 +212,19 @@ def markdown(med: pd.DataFrame, duration: float, repeats: int) -> str:
             f"| {r['rate_mbps']:g} Mb/s | {int(r['flows'])} | {seconds(r['engine_s:ns-3'])} | "
             f"{seconds(r['engine_s:fairsim'])} | {ratio(r, 'engine_s')} | {seconds(r['process_s:ns-3'])} | "
             f"{seconds(r['import_s:ns-3'])} | {seconds(r['process_s:fairsim'])} | {ratio(r, 'process_s')} |"
+        )
+    out += [
+        "",
+        "CPU time (user and system, all threads) of the same fresh processes, less sensitive than "
+        "their wall times to other work on a shared machine.",
+        "",
+        "| bottleneck | flows | ns-3 process CPU | fairsim process CPU | CPU ratio |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for _, r in med.iterrows():
+        out.append(
+            f"| {r['rate_mbps']:g} Mb/s | {int(r['flows'])} | {seconds(r['process_cpu_s:ns-3'])} | "
+            f"{seconds(r['process_cpu_s:fairsim'])} | {ratio(r, 'process_cpu_s')} |"
         )
     out += [
         "",
