@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +44,8 @@ def catalogue() -> dict[str, list[Entry]]:
 
 
 def bundled_scenarios() -> list[Entry]:
+    import tomllib  # here: `import fairsim` does not need it
+
     entries = []
     for path in sorted(BUNDLED.rglob("*.toml")):
         name = path.relative_to(BUNDLED).with_suffix("").as_posix()
