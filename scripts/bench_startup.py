@@ -9,6 +9,10 @@ Commands: Python alone (`-S -c pass`, `-c pass`), `import fairsim`, `fairsim --v
 X a small scenario whose simulation takes a few milliseconds (`--scenario`). Every round runs
 each command once, in turn, so that a change in the machine's load hits them all alike.
 
+Compiled bytecode is cached, in a temporary folder (PYTHONPYCACHEPREFIX), as an installed
+package's is; `--as-is` keeps the environment's setting instead (PYTHONDONTWRITEBYTECODE=1, say,
+under which fairsim's own modules are compiled again at every start).
+
 With `--against REV` the same commands also run with the Python package of commit REV (the
 engine stays the installed one: `fairsim/_core*.so` is copied beside it), alternating with the
 working tree's in every round, and the table gets a column for each.
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -63,13 +68,16 @@ def materialize(rev: str, dest: Path) -> Path:
     return dest / "python"
 
 
-def timed(argv: list[str], env: dict[str, str]) -> float:
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """The wall time and the CPU time (user + system, all threads) of one run of `argv`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         sys.exit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr.decode()}")
-    return took
+    return took, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
 def main() -> None:
@@ -79,16 +87,23 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=21, help="invocations of each command (default 21)")
     parser.add_argument("--against", metavar="REV", help="also time the Python package of this commit")
     parser.add_argument("--scenario", default=SCENARIO, help=f"X (default: {SCENARIO})")
+    parser.add_argument(
+        "--as-is", action="store_true", help="do not cache bytecode unless the environment does"
+    )
     args = parser.parse_args()
     if not ENTRY.exists():
         sys.exit(f"no {ENTRY}: install the package first (pip install -e .)")
     with tempfile.TemporaryDirectory(prefix="fairsim-startup-") as tmp:
-        variants = {"working tree": dict(os.environ)}
+        env = dict(os.environ)
+        if not args.as_is:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "bytecode")
+        variants = {"working tree": env}
         if args.against:
             path = materialize(args.against, Path(tmp) / "against")
-            variants[args.against] = {**os.environ, "PYTHONPATH": path.as_posix()}
+            variants[args.against] = {**env, "PYTHONPATH": path.as_posix()}
         cmds = commands(args.scenario.split(), Path(tmp) / "out")
-        times: dict[tuple[str, str], list[float]] = {}
+        times: dict[tuple[str, str], list[tuple[float, float]]] = {}
         for i in range(args.runs + 1):  # the first round warms the caches and is not counted
             order = list(variants.items())
             if i % 2:
@@ -98,14 +113,21 @@ def main() -> None:
                     took = timed(argv, env)
                     if i:
                         times.setdefault((label, name), []).append(took)
-    print(f"median wall time of {args.runs} alternated runs, X = {args.scenario}")
+    cached = "as the environment has it" if args.as_is else "cached"
+    print(f"median wall time of {args.runs} alternated runs, X = {args.scenario}; bytecode {cached}")
     print(f"entry point {ENTRY}; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the end")
+    print()
+    print("Each cell: median wall time (median CPU time, user + system).")
     print()
     names = list(variants)
     print("| command | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
     for label, _ in cmds:
-        cells = [f"{statistics.median(times[label, n]) * 1000:.0f} ms" for n in names]
+        cells = []
+        for n in names:
+            wall = statistics.median(w for w, _ in times[label, n]) * 1000
+            cpu = statistics.median(c for _, c in times[label, n]) * 1000
+            cells.append(f"{wall:.0f} ms ({cpu:.0f})")
         print(f"| `{label}` | " + " | ".join(cells) + " |")
 
 

@@ -5,7 +5,8 @@ must not import pandas, numpy, pyarrow, matplotlib or dask, and `import fairsim`
 and `--help` not even rich: each is checked in a fresh interpreter by looking at `sys.modules`
 after the command. No timing here (docs/performance.md, "Start-up", and scripts/bench_startup.py
 have the numbers). The CSV files that `--out` writes without pandas are compared, byte for byte,
-with what pandas writes, on real runs and on random tables.
+with what pandas writes, on real runs and on random tables, and the descriptions `list` reads
+from the bundled scenarios' `[scenario]` tables alone with those of a whole parse.
 """
 
 import importlib
@@ -13,11 +14,13 @@ import json
 import random
 import subprocess
 import sys
+import tomllib
 
 import pandas as pd
 import pytest
 
 import fairsim
+from fairsim.catalogue import BUNDLED, scenario_table
 from fairsim.csv_tables import Unsupported, csv_text
 from fairsim.output import write_results
 from fairsim.results import ROW_TABLES
@@ -196,3 +199,35 @@ def test_csv_of_random_tables_is_pandas_byte_for_byte():
         assert got == pd.DataFrame(rows).to_csv(index=False), rows
         compared += 1
     assert compared > 350
+
+
+# --- `fairsim list` reads only the [scenario] table of each bundled file ------------------------
+
+
+def test_scenario_table_of_every_bundled_file_is_the_whole_parse():
+    files = sorted(BUNDLED.rglob("*.toml"))
+    assert len(files) > 20
+    for path in files:
+        text = path.read_text()
+        assert scenario_table(text) == tomllib.loads(text).get("scenario", {}), path
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[scenario]\nname = "a"\ndescription = """two\n[lines]\n"""\n[run]\nduration = "1s"\n',
+        '[scenario]\nname = "a"\n[run]\nduration = "1s"\n[scenario.more]\nx = 1\n',
+        '[scenario]\nname = "a"\n[other]\nscenario = 1\n',
+        'scenario.reference = "r"\n[scenario]\nname = "a"\n',  # not TOML: both raise
+        '[run]\nduration = "1s"\n',
+        '[scenario] # the names\nname = "a"\ntags = [\n  "x",\n]\n[links]\n',
+    ],
+)
+def test_scenario_table_in_files_that_are_not_simple(text):
+    def outcome(read):
+        try:
+            return read(text)
+        except tomllib.TOMLDecodeError:
+            return "not TOML"
+
+    assert outcome(scenario_table) == outcome(lambda t: tomllib.loads(t).get("scenario", {}))
