@@ -67,6 +67,23 @@ def engine_library() -> dict:
     }
 
 
+def source() -> str:
+    """The commit of the checkout fairsim runs from (an editable install), and whether its Python
+    package or engine has uncommitted changes; '' when fairsim is not run from a git checkout."""
+    root = Path(fairsim.__file__).resolve().parent.parent.parent
+    git = ["git", "-C", str(root)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    if head.returncode:
+        return ""
+    dirty = subprocess.run(
+        [*git, "status", "--porcelain", "--untracked-files=no", "--", "python/fairsim", "crates"],
+        capture_output=True,
+        text=True,
+    ).stdout
+    changed = sorted({line[3:].split("/")[0] + "/" for line in dirty.splitlines()})
+    return head.stdout.strip() + (f" (uncommitted changes in {' and '.join(changed)})" if changed else "")
+
+
 def timed(cmd: list[str], stderr_log) -> tuple[float, float, str]:
     """Run cmd as a fresh process: its wall time from start to exit, its CPU time (user and
     system, all its threads; less sensitive than wall time to other work on the machine), and
@@ -271,7 +288,7 @@ def main():
         f"simulated; ns-3 {NS3_VERSION} ({python}), fairsim {fairsim.__version__} ({cli})",
         flush=True,
     )
-    load = os.getloadavg()
+    load, before = os.getloadavg(), source()
     t0 = time.perf_counter()
     runs = pd.DataFrame(measure(args, python, cli))
     elapsed = time.perf_counter() - t0
@@ -284,9 +301,12 @@ def main():
     (args.out / "table.md").write_text(md)
     libs = runs.dropna(subset=["sha256"]).drop_duplicates("sha256")
     engine = ", ".join(f"{r.sha256} built {r.built}" for r in libs.itertuples())
+    after = source()
+    code = before if after == before else f"{before} at the start, {after} at the end"
     print(f"\n{md}")
     print(
-        f"fairsim's engine library: {engine}"
+        (f"fairsim's source: {code}; " if code else "")
+        + f"fairsim's engine library: {engine}"
         + (" (it changed during the measurement!)" if len(libs) > 1 else "")
         + f"; load average {load[0]:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} "
         f"cores; {elapsed / 60:.0f} min; results in {args.out}"
