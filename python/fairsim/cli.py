@@ -5,10 +5,11 @@ Exit codes: 0 success; 2 bad input (a malformed scenario, an unknown pair, a bad
 standard output closed by its reader (`fairsim list | head`), which is not reported.
 
 Start-up: this module imports click and fairsim's light modules only. rich is imported by the
-commands that print through it (and for error messages), pandas only by `--format parquet` and
-the commands that compute with DataFrames (sweeps, reproductions, studies): `fairsim --version`,
-`--help`, `list`, `validate` and `run` (tables, JSON, CSV) never load it. tests/test_startup.py
-checks this, and docs/performance.md ("Start-up") has the numbers.
+commands that print through it (and for messages on standard error); pandas only where a
+DataFrame is made: `--format parquet`, the traces and transfers tables (`--trace`,
+`run.transfer_rows`), sweeps, reproductions and studies. `fairsim --version`, `--help`, `list`,
+`validate` and `run` (tables, JSON, CSV) never load it. tests/test_startup.py checks this, and
+docs/performance.md ("Start-up") has the numbers.
 """
 
 from __future__ import annotations
