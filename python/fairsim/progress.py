@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sys
 import time
-from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -135,6 +134,8 @@ class _BarView:
         return self.text
 
     def _repr_html_(self) -> str:
+        from html import escape
+
         return (
             f'<div class="fairsim-progress"><progress value="{self.done:.3f}" max="{self.total}" '
             f'style="width: 20em"></progress> <code>{escape(self.text)}</code></div>'
