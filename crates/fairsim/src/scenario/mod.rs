@@ -58,6 +58,8 @@ pub struct Scenario {
     pub flow_meta: Arc<[FlowMeta]>,
     /// Every pair's components with their parameters resolved, in the order of `pairs`.
     pub configured: Vec<Configured>,
+    /// The conversations crossing each port: (flow, data or ACK), in flow order, data first.
+    pub(crate) crossing: Vec<Vec<(FlowId, PacketKind)>>,
 }
 
 /// A pair's components, resolved once when the scenario is validated: each port's discipline
@@ -354,17 +356,7 @@ impl Scenario {
     /// What the discipline of port `p` is built for: the port and the conversations crossing it.
     fn port_info(&self, p: PortId) -> PortInfo {
         let port = &self.ports[p.idx()];
-        let crossing = self
-            .flows
-            .iter()
-            .enumerate()
-            .flat_map(|(f, spec)| {
-                let id = FlowId::from_idx(f);
-                let data = spec.data_route.contains(&p).then_some((id, PacketKind::Data));
-                let acks = (spec.acks && spec.ack_route.contains(&p)).then_some((id, PacketKind::Ack));
-                data.into_iter().chain(acks)
-            })
-            .collect();
+        let crossing = self.crossing[p.idx()].clone();
         PortInfo { buffer: port.buffer, rate: port.rate, flows: self.flow_meta.clone(), crossing }
     }
 

@@ -7,7 +7,7 @@ use super::{Draw, FlowSpec, LinkSpec, PairSpec, PortSpec, Problem, RunSpec, Scen
 use crate::error::unknown;
 use crate::limits;
 use crate::net::routing::Graph;
-use crate::net::{FlowId, Headers, NodeId, PortId};
+use crate::net::{FlowId, Headers, NodeId, PacketKind, PortId};
 use crate::traffic::App;
 use crate::transport;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
@@ -57,7 +57,7 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
     // a broken link would make every flow across it look unroutable: say it once
     let topology_ok = pb.0.len() == before_links;
     let endpoints: Vec<(NodeId, NodeId)> = ports.iter().map(|p| (p.from, p.to)).collect();
-    let graph = Graph { nodes: nodes.len(), ports: &endpoints };
+    let graph = Graph::new(nodes.len(), &endpoints);
 
     let pairs = build_pairs(&raw, &mut pb);
     let net = Network { run: &raw.run, node: &node, graph: &graph, ports: &ports, topology_ok };
@@ -99,6 +99,7 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
     if !pb.0.is_empty() {
         return Err(pb.0);
     }
+    let crossing = crossing(&flows, ports.len());
     let scenario = Scenario {
         file: file.to_string(),
         name: raw.scenario.name.unwrap_or_else(|| stem(file)),
@@ -112,6 +113,7 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
         pairs,
         overrides: overrides.to_vec(),
         flow_meta: flows_meta(&flows),
+        crossing,
         flows,
         configured: vec![],
     };
@@ -130,6 +132,26 @@ fn flows_meta(flows: &[FlowSpec]) -> std::sync::Arc<[crate::qdisc::FlowMeta]> {
             packet_size: f.packet_size,
         })
         .collect()
+}
+
+/// The conversations crossing each of `ports` ports: each flow's data where its data route goes,
+/// then its ACKs (if it has any) where its ACK route goes, flow by flow.
+fn crossing(flows: &[FlowSpec], ports: usize) -> Vec<Vec<(FlowId, PacketKind)>> {
+    let mut crossing: Vec<Vec<(FlowId, PacketKind)>> = vec![vec![]; ports];
+    for (f, spec) in flows.iter().enumerate() {
+        let acks = if spec.acks { spec.ack_route.as_slice() } else { &[] };
+        for (route, kind) in [(spec.data_route.as_slice(), PacketKind::Data), (acks, PacketKind::Ack)] {
+            for p in route {
+                let at = &mut crossing[p.idx()];
+                let entry = (FlowId::from_idx(f), kind);
+                // once per port, should a route pass a port twice
+                if at.last() != Some(&entry) {
+                    at.push(entry);
+                }
+            }
+        }
+    }
+    crossing
 }
 
 fn stem(file: &str) -> String {
