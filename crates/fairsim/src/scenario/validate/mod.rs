@@ -100,6 +100,8 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
         return Err(pb.0);
     }
     let crossing = crossing(&flows, ports.len());
+    let mut traced = vec![false; flows.len()];
+    run.trace.iter().for_each(|f| traced[f.idx()] = true);
     let scenario = Scenario {
         file: file.to_string(),
         name: raw.scenario.name.unwrap_or_else(|| stem(file)),
@@ -114,6 +116,7 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
         overrides: overrides.to_vec(),
         flow_meta: flows_meta(&flows),
         crossing,
+        traced,
         flows,
         configured: vec![],
     };
@@ -179,6 +182,45 @@ fn net(run: &str, rest: &str) -> String {
 #[cfg(test)]
 fn one(field: &str, message: &str) -> Vec<(String, String)> {
     vec![(field.to_string(), message.to_string())]
+}
+
+#[cfg(test)]
+mod crossing {
+    use crate::net::{FlowId, PacketKind, PortId};
+
+    #[test]
+    fn each_port_lists_the_data_and_acks_whose_routes_cross_it_in_flow_order() {
+        // a parking lot: a long flow over both hops, a short one on each, one without ACKs
+        let text = "nodes = [\"a\", \"b\", \"c\", \"d\"]\n[run]\nduration = \"1s\"\n[links]\n\
+            ab = { between = [\"a\", \"b\"], rate = \"1Mbps\" }\n\
+            bc = { between = [\"b\", \"c\"], rate = \"1Mbps\" }\n\
+            cd = { between = [\"c\", \"d\"], rate = \"1Mbps\" }\n[flows]\n\
+            long = { src = \"a\", dst = \"d\", app = \"ftp\" }\n\
+            short = { src = \"b\", dst = \"c\", app = \"ftp\" }\n\
+            udp = { src = \"d\", dst = \"b\", app = \"cbr\", rate = \"1kbps\" }\n";
+        let sc = crate::Scenario::parse(text, "t.toml", &[]).unwrap();
+        for p in 0..sc.ports.len() {
+            // what every flow's routes say about port p, as it was once computed for each port
+            let id = PortId::from_idx(p);
+            let expected: Vec<(FlowId, PacketKind)> = sc
+                .flows
+                .iter()
+                .enumerate()
+                .flat_map(|(f, spec)| {
+                    let data = spec.data_route.contains(&id).then_some((FlowId::from_idx(f), PacketKind::Data));
+                    let acks =
+                        (spec.acks && spec.ack_route.contains(&id)).then_some((FlowId::from_idx(f), PacketKind::Ack));
+                    data.into_iter().chain(acks)
+                })
+                .collect();
+            assert_eq!(sc.crossing[p], expected, "port {}", sc.ports[p].name);
+        }
+        let bc = sc.ports.iter().position(|p| p.name == "b->c").unwrap();
+        assert_eq!(sc.crossing[bc], [(FlowId(0), PacketKind::Data), (FlowId(1), PacketKind::Data)]);
+        let cb = sc.ports.iter().position(|p| p.name == "c->b").unwrap();
+        let acks_and_udp = [(FlowId(0), PacketKind::Ack), (FlowId(1), PacketKind::Ack), (FlowId(2), PacketKind::Data)];
+        assert_eq!(sc.crossing[cb], acks_and_udp);
+    }
 }
 
 #[cfg(test)]
