@@ -62,13 +62,13 @@ fn queue_counts_beyond_the_limit_are_refused() {
 #[test]
 fn web_transfers_beyond_the_limit_are_refused_before_they_are_built() {
     let web = r#"flows.w={src="a",dst="c",app="web",transfers=100000000,mean_gap="10ms",size="10KB"}"#;
-    assert_refused(&[web], "flows.w.transfers", "limit of 10000 (");
+    assert_refused(&[web], "flows.w.transfers", "limit of 100000 (");
     // the limit counts every flow: a second group may not take the total past it
-    let w1 = r#"flows.w1={src="a",dst="c",app="web",transfers=6000,mean_gap="10ms",size="10KB"}"#;
-    let w2 = r#"flows.w2={src="a",dst="c",app="web",transfers=6000,mean_gap="10ms",size="10KB"}"#;
+    let w1 = r#"flows.w1={src="a",dst="c",app="web",transfers=60000,mean_gap="10ms",size="10KB"}"#;
+    let w2 = r#"flows.w2={src="a",dst="c",app="web",transfers=60000,mean_gap="10ms",size="10KB"}"#;
     let (field, message) = refused(&[w1, w2]);
     assert_eq!(field, "flows.w2.transfers");
-    assert!(message.contains("counting the 6002 flows before"), "{message}");
+    assert!(message.contains("counting the 60002 flows before"), "{message}");
 }
 
 #[test]

@@ -18,11 +18,20 @@ fn built<T>(scenario: &Scenario, r: std::result::Result<T, Problem>) -> Result<T
 pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<(Vec<Port>, Vec<Component>)> {
     let mut ports = vec![];
     let mut resolved_qdiscs = vec![];
+    // which ports each list names, looked up once (a list may name every port)
+    let marked = |ids: &[PortId]| {
+        let mut marks = vec![false; scenario.ports.len()];
+        ids.iter().for_each(|p| marks[p.idx()] = true);
+        marks
+    };
+    let run = &scenario.run;
+    let (pcap, events) = (marked(&run.pcap), marked(&run.events));
+    let (fluid, traced) = (marked(&run.fluid_reference), marked(&run.trace_queues));
     for (i, spec) in scenario.ports.iter().enumerate() {
         let id = PortId::from_idx(i);
         let (qdisc, resolved) = built(scenario, scenario.build_qdisc(id, pair))?;
         // only the ports the user watches pay for writing their packets down
-        let watched = scenario.run.pcap.contains(&id) || scenario.run.events.contains(&id);
+        let watched = pcap[i] || events[i];
         let qdisc: Box<dyn crate::qdisc::Qdisc> =
             if watched { Box::new(crate::qdisc::logged::Logged::new(qdisc)) } else { qdisc };
         ports.push(Port::new(PortSetup {
@@ -32,8 +41,8 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<(
             buffer_includes_line: spec.buffer_includes_line,
             qdisc,
             rng: rng::stream(seed, &format!("port:{}", spec.name)),
-            fluid: scenario.run.fluid_reference.contains(&id),
-            traced: scenario.run.trace_queues.contains(&id),
+            fluid: fluid[i],
+            traced: traced[i],
         }));
         resolved_qdiscs.push(resolved);
     }
@@ -116,7 +125,7 @@ pub(super) fn ends(
         intervals: vec![],
         drop_tally: vec![],
         completed_at: None,
-        trace: scenario.run.trace.contains(&id).then(Vec::new),
+        trace: scenario.traced[id.idx()].then(Vec::new),
         start: Time::ZERO,
         drawn_packets: None,
         cwr_pending: false,

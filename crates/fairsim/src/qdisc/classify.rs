@@ -23,6 +23,7 @@ use crate::net::{Packet, PacketKind};
 use crate::params::ParamError;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// How a discipline tells conversations apart: by flow, by source–destination pair, or by
 /// source host.
@@ -37,10 +38,13 @@ pub enum ConversationKey {
 
 #[derive(Debug, Clone)]
 pub struct Classifier {
-    /// Conversation of (flow, kind), at index 2·flow + (0 data, 1 ACK).
+    /// Conversation of (flow, kind), at index 2·flow + (0 data, 1 ACK); empty when each flow's
+    /// data and ACKs are conversations of their own (key `flow`), numbered as those indices.
     conv_of: Vec<u32>,
+    /// Every flow, whose weights are the conversations' with key `flow`.
+    flows: Arc<[super::FlowMeta]>,
+    /// Each conversation's weight and the sum of its flows' weights (keys `pair` and `source`).
     weights: Vec<f64>,
-    /// The sum of the weights of the flows in each conversation.
     totals: Vec<f64>,
 }
 
@@ -49,8 +53,16 @@ fn slot(flow: usize, kind: PacketKind) -> usize {
 }
 
 impl Classifier {
+    /// Conversations numbered in the order of the flows, data before ACKs, each numbered when
+    /// it is first met. With key `flow` that order is the flows' own (conversation 2·f is flow
+    /// f's data, 2·f + 1 its ACKs), which costs nothing to build: a per-flow discipline at every
+    /// port of a network with many flows does not build a table of them per port.
     pub fn new(key: ConversationKey, port: &PortInfo) -> Classifier {
-        let mut ids: HashMap<(u32, u32, u8), u32> = HashMap::new(); // build time only
+        let flows = port.flows.clone();
+        if key == ConversationKey::Flow {
+            return Classifier { conv_of: vec![], flows, weights: vec![], totals: vec![] };
+        }
+        let mut ids: HashMap<(u32, u32), u32> = HashMap::new(); // build time only
         let mut conv_of = vec![0; 2 * port.flows.len()];
         let mut weights: Vec<f64> = vec![];
         let mut totals: Vec<f64> = vec![];
@@ -58,9 +70,9 @@ impl Classifier {
             for kind in [PacketKind::Data, PacketKind::Ack] {
                 let (src, dst) = if kind == PacketKind::Data { (meta.src, meta.dst) } else { (meta.dst, meta.src) };
                 let k = match key {
-                    ConversationKey::Flow => (f as u32, 0, (kind == PacketKind::Ack) as u8),
-                    ConversationKey::Pair => (src.0, dst.0, 2),
-                    ConversationKey::Source => (src.0, u32::MAX, 2),
+                    ConversationKey::Flow => unreachable!("numbered above"),
+                    ConversationKey::Pair => (src.0, dst.0),
+                    ConversationKey::Source => (src.0, u32::MAX),
                 };
                 let next = ids.len() as u32;
                 let id = *ids.entry(k).or_insert(next);
@@ -74,25 +86,47 @@ impl Classifier {
                 conv_of[slot(f, kind)] = id;
             }
         }
-        Classifier { conv_of, weights, totals }
+        Classifier { conv_of, flows, weights, totals }
+    }
+
+    /// The conversation of flow `flow`'s packets of `kind`.
+    #[inline]
+    fn of_slot(&self, slot: usize) -> usize {
+        if self.conv_of.is_empty() {
+            slot
+        } else {
+            self.conv_of[slot] as usize
+        }
     }
 
     #[inline]
     pub fn conv(&self, pkt: &Packet) -> usize {
-        self.conv_of[slot(pkt.flow.idx(), pkt.kind)] as usize
+        self.of_slot(slot(pkt.flow.idx(), pkt.kind))
     }
 
     pub fn weight(&self, conv: usize) -> f64 {
-        self.weights[conv]
+        if self.conv_of.is_empty() {
+            self.flows[conv / 2].weight
+        } else {
+            self.weights[conv]
+        }
     }
 
     /// The sum of the weights of the flows in conversation `conv`.
     pub fn total_weight(&self, conv: usize) -> f64 {
-        self.totals[conv]
+        if self.conv_of.is_empty() {
+            self.flows[conv / 2].weight
+        } else {
+            self.totals[conv]
+        }
     }
 
     pub fn count(&self) -> usize {
-        self.weights.len()
+        if self.conv_of.is_empty() {
+            2 * self.flows.len()
+        } else {
+            self.weights.len()
+        }
     }
 }
 
@@ -138,7 +172,7 @@ impl Buckets {
                 ));
             }
             for kind in [PacketKind::Data, PacketKind::Ack] {
-                fixed[classifier.conv_of[slot(f, kind)] as usize] = Some(q as u32);
+                fixed[classifier.of_slot(slot(f, kind))] = Some(q as u32);
             }
             weights[q] += port.flows[f].weight;
         }
@@ -210,6 +244,24 @@ mod tests {
         // ACKs all come from b, and so does nothing else
         assert_eq!(by_source.conv(&ack(0, 0)), by_source.conv(&ack(2, 0)));
         assert_eq!(by_source.count(), 3);
+    }
+
+    #[test]
+    fn flows_conversations_are_numbered_as_a_table_of_them_would_number_them() {
+        // first met, first numbered: flow f's data is conversation 2f, its ACKs 2f + 1
+        let mut port = port_with_flows(&[(0, 1), (0, 1), (2, 1)]);
+        let mut metas = port.flows.to_vec();
+        metas[1].weight = 3.0;
+        port.flows = metas.into();
+        let c = Classifier::new(ConversationKey::Flow, &port);
+        assert_eq!(c.count(), 6);
+        for f in 0..3 {
+            assert_eq!(c.conv(&pkt(f, 0, 1)), 2 * f as usize);
+            assert_eq!(c.conv(&ack(f, 0)), 2 * f as usize + 1);
+        }
+        let weights: Vec<f64> = (0..6).map(|i| c.weight(i)).collect();
+        assert_eq!(weights, [1.0, 1.0, 3.0, 3.0, 1.0, 1.0]);
+        assert_eq!(c.total_weight(3), 3.0);
     }
 
     #[test]

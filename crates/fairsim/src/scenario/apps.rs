@@ -42,12 +42,13 @@ pub(super) fn application(
         problems.push(Problem::new(&["flows", name, "app"], unknown("app", &f.app, &names(APPS))));
         return None;
     };
-    let takes: Vec<String> = kind.parameters().into_iter().map(|p| p.name).collect();
+    // the names only: `parameters()` builds each one's documentation (a JSON schema) per flow
+    let takes = kind.parameter_names();
     let before = problems.len();
     let mut params = Params::new();
     for (field, value) in written(f) {
         let Some(value) = value else { continue };
-        if takes.iter().any(|t| t == field) {
+        if takes.contains(&field) {
             params.insert(field.into(), value);
         } else {
             let message = format!("`{field}` does not apply to app `{}` (it takes: {})", f.app, takes.join(", "));

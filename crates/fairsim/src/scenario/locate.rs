@@ -10,6 +10,28 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// Where each line of a text starts, so that the line and column of many offsets (one per
+/// problem, in a generated file with thousands) cost a search each, not a scan of the text.
+pub struct Lines {
+    /// Byte offset of each line's start; the first line starts at 0.
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    pub fn new(text: &str) -> Lines {
+        let newlines = text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1);
+        Lines { starts: std::iter::once(0).chain(newlines).collect() }
+    }
+
+    /// `line_col(text, offset)` for the `text` these lines are of.
+    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let at = char_boundary(text, offset);
+        let line = self.starts.partition_point(|&s| s <= at);
+        let col = text[self.starts[line - 1]..at].chars().count() + 1;
+        (line, col)
+    }
+}
+
 /// `offset`, or the start of the character it falls in (a parser's offset may not be on a
 /// character boundary in malformed text), within `text`.
 pub fn char_boundary(text: &str, offset: usize) -> usize {
@@ -106,6 +128,16 @@ mod tests {
         assert_eq!(locate(doc, &["t", "1", "name"]), Some((5, 1)));
         assert_eq!(locate(doc, &["t", "1", "rows", "0", "cells", "1"]), Some((7, 29)));
         assert_eq!(locate(doc, &["t", "7"]), locate(doc, &["t"]));
+    }
+
+    #[test]
+    fn the_line_index_agrees_with_counting() {
+        for text in [DOC, "", "\n", "a\n\nné = 1\nb", "x = \"é\"\r\ny = 2\n"] {
+            let lines = Lines::new(text);
+            for offset in 0..text.len() + 3 {
+                assert_eq!(lines.line_col(text, offset), line_col(text, offset), "{text:?} at {offset}");
+            }
+        }
     }
 
     #[test]

@@ -58,6 +58,10 @@ pub struct Scenario {
     pub flow_meta: Arc<[FlowMeta]>,
     /// Every pair's components with their parameters resolved, in the order of `pairs`.
     pub configured: Vec<Configured>,
+    /// The conversations crossing each port: (flow, data or ACK), in flow order, data first.
+    pub(crate) crossing: Vec<Vec<(FlowId, PacketKind)>>,
+    /// Whether each flow is in `run.trace`.
+    pub(crate) traced: Vec<bool>,
 }
 
 /// A pair's components, resolved once when the scenario is validated: each port's discipline
@@ -186,7 +190,7 @@ pub struct PairSpec {
 }
 
 /// A problem found while validating, before it is given a place in the file.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Problem {
     pub path: Vec<String>,
     pub message: String,
@@ -244,21 +248,44 @@ impl Scenario {
             let (place, message) = syntax::toml_error(text, &e);
             unreadable(place, message)
         })?;
-        let mut editable: DocumentMut = text.parse().expect("parsed above");
-        let mut located = Locator { file, text, doc: &doc, overrides: &[], origin };
-        for s in sets.iter_mut() {
-            if let Err(p) = s.apply(&mut editable) {
-                return Err(Error::Scenario(vec![located.diagnostic_in(&p, Some(s))]));
+        let lines = locate::Lines::new(text);
+        let (raw, doc) = if sets.is_empty() {
+            // the file as written: read from the document parsed above, which is then gone; the
+            // rare scenario with problems parses it again to find their places
+            if let Some(p) = schema::member_not_a_table(doc.as_table()) {
+                let located = Locator { file, text, lines: &lines, doc: &doc, overrides: &[], origin };
+                return Err(Error::Scenario(vec![located.diagnostic(&p)]));
             }
-        }
-        located.overrides = &sets;
-        if let Some(p) = schema::member_not_a_table(&editable) {
-            return Err(Error::Scenario(vec![located.diagnostic(&p)]));
-        }
-        let merged = editable.to_string();
-        let raw: schema::RawScenario = serde_path_to_error::deserialize(toml::Deserializer::new(&merged))
-            .map_err(|e| Error::Scenario(vec![located.serde_error(&e)]))?;
+            let raw = serde_path_to_error::deserialize(toml_edit::de::Deserializer::from(doc));
+            let doc = || ImDocument::parse(text.to_string()).expect("parsed above");
+            match raw {
+                Ok(raw) => (raw, None),
+                Err(e) => {
+                    let located = Locator { file, text, lines: &lines, doc: &doc(), overrides: &[], origin };
+                    return Err(Error::Scenario(vec![located.serde_error(e.path(), e.inner().message())]));
+                }
+            }
+        } else {
+            let mut editable: DocumentMut = text.parse().expect("parsed above");
+            let mut located = Locator { file, text, lines: &lines, doc: &doc, overrides: &[], origin };
+            for s in sets.iter_mut() {
+                if let Err(p) = s.apply(&mut editable) {
+                    return Err(Error::Scenario(vec![located.diagnostic_in(&p, Some(s))]));
+                }
+            }
+            located.overrides = &sets;
+            if let Some(p) = schema::member_not_a_table(editable.as_table()) {
+                return Err(Error::Scenario(vec![located.diagnostic(&p)]));
+            }
+            let merged = editable.to_string();
+            drop(editable);
+            let raw: schema::RawScenario = serde_path_to_error::deserialize(toml::Deserializer::new(&merged))
+                .map_err(|e| Error::Scenario(vec![located.serde_error(e.path(), e.inner().message())]))?;
+            (raw, Some(doc))
+        };
         validate::validate(raw, file, overrides).map_err(|problems| {
+            let doc = doc.unwrap_or_else(|| ImDocument::parse(text.to_string()).expect("parsed above"));
+            let located = Locator { file, text, lines: &lines, doc: &doc, overrides: &sets, origin };
             let mut diags: Vec<Diagnostic> = problems.iter().map(|p| located.diagnostic(p)).collect();
             diags.dedup();
             Error::Scenario(at_most(MAX_DIAGNOSTICS, diags))
@@ -354,17 +381,7 @@ impl Scenario {
     /// What the discipline of port `p` is built for: the port and the conversations crossing it.
     fn port_info(&self, p: PortId) -> PortInfo {
         let port = &self.ports[p.idx()];
-        let crossing = self
-            .flows
-            .iter()
-            .enumerate()
-            .flat_map(|(f, spec)| {
-                let id = FlowId::from_idx(f);
-                let data = spec.data_route.contains(&p).then_some((id, PacketKind::Data));
-                let acks = (spec.acks && spec.ack_route.contains(&p)).then_some((id, PacketKind::Ack));
-                data.into_iter().chain(acks)
-            })
-            .collect();
+        let crossing = self.crossing[p.idx()].clone();
         PortInfo { buffer: port.buffer, rate: port.rate, flows: self.flow_meta.clone(), crossing }
     }
 
@@ -464,8 +481,9 @@ impl Scenario {
     /// parameter is found on loading with its place in the file.
     pub(crate) fn configure(&self) -> Result<Vec<Configured>, Vec<Problem>> {
         let mut problems: Vec<Problem> = vec![];
+        let mut seen = std::collections::HashSet::new();
         let mut note = |p: Problem| {
-            if !problems.contains(&p) {
+            if seen.insert(p.clone()) {
                 problems.push(p);
             }
         };
@@ -537,6 +555,7 @@ fn at_most(max: usize, mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
 struct Locator<'a> {
     file: &'a str,
     text: &'a str,
+    lines: &'a locate::Lines,
     doc: &'a ImDocument<String>,
     overrides: &'a [Override],
     origin: &'a str,
@@ -553,7 +572,7 @@ impl Locator<'_> {
             None => locate::offset_of(self.doc, &p.path),
             Some(_) => None,
         };
-        let (line, column) = offset.map(|o| locate::line_col(self.text, o)).unzip();
+        let (line, column) = offset.map(|o| self.lines.line_col(self.text, o)).unzip();
         let from_override = from_override.map(|o| o.text.clone());
         Diagnostic {
             file: self.file.to_string(),
@@ -566,9 +585,10 @@ impl Locator<'_> {
         }
     }
 
-    fn serde_error(&self, e: &serde_path_to_error::Error<toml::de::Error>) -> Diagnostic {
-        let mut path = crate::params::path_segments(e.path());
-        let mut message = e.inner().message().trim().to_string();
+    /// The diagnostic of serde's error `message` at `path`.
+    fn serde_error(&self, path: &serde_path_to_error::Path, message: &str) -> Diagnostic {
+        let mut path = crate::params::path_segments(path);
+        let mut message = message.trim().to_string();
         // serde names an unknown or missing field in its message, not in the path
         let named = |prefix: &str| message.strip_prefix(prefix).and_then(|r| r.split('`').next()).map(str::to_string);
         let (unknown, missing) = (named("unknown field `"), named("missing field `"));

@@ -16,7 +16,7 @@ pub const MEMBERS: [(&str, &str); 3] = [("flows", "flow"), ("links", "link"), ("
 /// A member of `flows`, `links` or `pairs` written as something other than a table (`in =
 /// ["a", "gw"]`): serde would read a table's fields from an array in order and blame its first
 /// element, so the shape is checked first and the member itself named.
-pub fn member_not_a_table(doc: &toml_edit::DocumentMut) -> Option<super::Problem> {
+pub fn member_not_a_table(doc: &toml_edit::Table) -> Option<super::Problem> {
     MEMBERS.iter().find_map(|(table, what)| {
         let members = doc.get(table)?.as_table_like()?;
         let (name, item) = members.iter().find(|(_, item)| item.as_table_like().is_none())?;

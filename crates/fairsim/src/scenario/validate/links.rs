@@ -49,11 +49,18 @@ pub(super) fn build_links(
         }
     }
     // hosts' access ports; parallel links get the link's name in their port names
-    let degree = |n: NodeId| links.iter().filter(|l| l.a == n || l.b == n).count();
-    let names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
+    let mut degree: HashMap<NodeId, usize> = HashMap::new();
+    for l in &links {
+        *degree.entry(l.a).or_default() += 1;
+        *degree.entry(l.b).or_default() += 1;
+    }
+    let mut named: HashMap<String, usize> = HashMap::new();
+    for p in &ports {
+        *named.entry(p.name.clone()).or_default() += 1;
+    }
     for p in &mut ports {
-        p.host = degree(p.from) == 1;
-        if names.iter().filter(|n| **n == p.name).count() > 1 {
+        p.host = degree[&p.from] == 1;
+        if named[&p.name] > 1 {
             p.name = format!("{} ({})", p.name, links[p.link].name);
         }
     }

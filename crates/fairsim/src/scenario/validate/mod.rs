@@ -7,7 +7,7 @@ use super::{Draw, FlowSpec, LinkSpec, PairSpec, PortSpec, Problem, RunSpec, Scen
 use crate::error::unknown;
 use crate::limits;
 use crate::net::routing::Graph;
-use crate::net::{FlowId, Headers, NodeId, PortId};
+use crate::net::{FlowId, Headers, NodeId, PacketKind, PortId};
 use crate::traffic::App;
 use crate::transport;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
@@ -57,7 +57,7 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
     // a broken link would make every flow across it look unroutable: say it once
     let topology_ok = pb.0.len() == before_links;
     let endpoints: Vec<(NodeId, NodeId)> = ports.iter().map(|p| (p.from, p.to)).collect();
-    let graph = Graph { nodes: nodes.len(), ports: &endpoints };
+    let graph = Graph::new(nodes.len(), &endpoints);
 
     let pairs = build_pairs(&raw, &mut pb);
     let net = Network { run: &raw.run, node: &node, graph: &graph, ports: &ports, topology_ok };
@@ -99,6 +99,9 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
     if !pb.0.is_empty() {
         return Err(pb.0);
     }
+    let crossing = crossing(&flows, ports.len());
+    let mut traced = vec![false; flows.len()];
+    run.trace.iter().for_each(|f| traced[f.idx()] = true);
     let scenario = Scenario {
         file: file.to_string(),
         name: raw.scenario.name.unwrap_or_else(|| stem(file)),
@@ -112,6 +115,8 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
         pairs,
         overrides: overrides.to_vec(),
         flow_meta: flows_meta(&flows),
+        crossing,
+        traced,
         flows,
         configured: vec![],
     };
@@ -130,6 +135,26 @@ fn flows_meta(flows: &[FlowSpec]) -> std::sync::Arc<[crate::qdisc::FlowMeta]> {
             packet_size: f.packet_size,
         })
         .collect()
+}
+
+/// The conversations crossing each of `ports` ports: each flow's data where its data route goes,
+/// then its ACKs (if it has any) where its ACK route goes, flow by flow.
+fn crossing(flows: &[FlowSpec], ports: usize) -> Vec<Vec<(FlowId, PacketKind)>> {
+    let mut crossing: Vec<Vec<(FlowId, PacketKind)>> = vec![vec![]; ports];
+    for (f, spec) in flows.iter().enumerate() {
+        let acks = if spec.acks { spec.ack_route.as_slice() } else { &[] };
+        for (route, kind) in [(spec.data_route.as_slice(), PacketKind::Data), (acks, PacketKind::Ack)] {
+            for p in route {
+                let at = &mut crossing[p.idx()];
+                let entry = (FlowId::from_idx(f), kind);
+                // once per port, should a route pass a port twice
+                if at.last() != Some(&entry) {
+                    at.push(entry);
+                }
+            }
+        }
+    }
+    crossing
 }
 
 fn stem(file: &str) -> String {
@@ -157,6 +182,45 @@ fn net(run: &str, rest: &str) -> String {
 #[cfg(test)]
 fn one(field: &str, message: &str) -> Vec<(String, String)> {
     vec![(field.to_string(), message.to_string())]
+}
+
+#[cfg(test)]
+mod crossing {
+    use crate::net::{FlowId, PacketKind, PortId};
+
+    #[test]
+    fn each_port_lists_the_data_and_acks_whose_routes_cross_it_in_flow_order() {
+        // a parking lot: a long flow over both hops, a short one on each, one without ACKs
+        let text = "nodes = [\"a\", \"b\", \"c\", \"d\"]\n[run]\nduration = \"1s\"\n[links]\n\
+            ab = { between = [\"a\", \"b\"], rate = \"1Mbps\" }\n\
+            bc = { between = [\"b\", \"c\"], rate = \"1Mbps\" }\n\
+            cd = { between = [\"c\", \"d\"], rate = \"1Mbps\" }\n[flows]\n\
+            long = { src = \"a\", dst = \"d\", app = \"ftp\" }\n\
+            short = { src = \"b\", dst = \"c\", app = \"ftp\" }\n\
+            udp = { src = \"d\", dst = \"b\", app = \"cbr\", rate = \"1kbps\" }\n";
+        let sc = crate::Scenario::parse(text, "t.toml", &[]).unwrap();
+        for p in 0..sc.ports.len() {
+            // what every flow's routes say about port p, as it was once computed for each port
+            let id = PortId::from_idx(p);
+            let expected: Vec<(FlowId, PacketKind)> = sc
+                .flows
+                .iter()
+                .enumerate()
+                .flat_map(|(f, spec)| {
+                    let data = spec.data_route.contains(&id).then_some((FlowId::from_idx(f), PacketKind::Data));
+                    let acks =
+                        (spec.acks && spec.ack_route.contains(&id)).then_some((FlowId::from_idx(f), PacketKind::Ack));
+                    data.into_iter().chain(acks)
+                })
+                .collect();
+            assert_eq!(sc.crossing[p], expected, "port {}", sc.ports[p].name);
+        }
+        let bc = sc.ports.iter().position(|p| p.name == "b->c").unwrap();
+        assert_eq!(sc.crossing[bc], [(FlowId(0), PacketKind::Data), (FlowId(1), PacketKind::Data)]);
+        let cb = sc.ports.iter().position(|p| p.name == "c->b").unwrap();
+        let acks_and_udp = [(FlowId(0), PacketKind::Ack), (FlowId(1), PacketKind::Ack), (FlowId(2), PacketKind::Data)];
+        assert_eq!(sc.crossing[cb], acks_and_udp);
+    }
 }
 
 #[cfg(test)]
