@@ -78,8 +78,23 @@ class Scenario:
             _check_seed(seed)
         return self._core.resolved_toml(pair or self.pairs[0], seed)
 
+    def resolved(self, pair: str | None = None, seed: int | None = None) -> dict[str, Any]:
+        """:meth:`resolved_toml` as ``tomllib.loads`` reads it (the same tables, keys in the same
+        order), read much faster: the engine hands it over as JSON."""
+        if seed is not None:
+            _check_seed(seed)
+        text = self._core.resolved_json(pair or self.pairs[0], seed)
+        return json.loads(text, object_hook=_special_float)
+
     def __repr__(self) -> str:
         return f"<fairsim.Scenario {self.name!r}: {len(self.flows)} flows, pairs {self.pairs}>"
+
+
+def _special_float(table: dict[str, Any]) -> Any:
+    """A float JSON cannot write (`{"$float": "inf"}`, `-inf`, `nan`) as Python's float."""
+    if len(table) == 1 and isinstance(table.get("$float"), str):
+        return float(table["$float"])
+    return table
 
 
 def load(path: str | Path, set: Overrides = None) -> Scenario:

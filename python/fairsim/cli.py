@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tomllib
 import traceback
 import warnings
 
@@ -242,7 +241,7 @@ def validate_cmd(scenario, sets):
     if sc.description:
         screen.print(sc.description, soft_wrap=True)
     for pair in sc.pairs:
-        doc = tomllib.loads(sc.resolved_toml(pair))
+        doc = sc.resolved(pair)
         ports = Table(title=f"pair {pair}: queues", box=None, header_style="bold", title_justify="left")
         for col in ("queue", "rate", "delay", "buffer", "qdisc"):
             ports.add_column(col)

@@ -96,6 +96,12 @@ impl PyScenario {
         guard(|| self.inner.resolved_toml(pair, seed.unwrap_or(self.inner.run.seed)).map_err(to_py))
     }
 
+    /// `resolved_toml` as a TOML reader reads it, as JSON (non-finite floats as `{"$float": "inf"}`).
+    #[pyo3(signature = (pair, seed=None))]
+    fn resolved_json(&self, pair: &str, seed: Option<u64>) -> PyResult<String> {
+        guard(|| self.inner.resolved_json(pair, seed.unwrap_or(self.inner.run.seed)).map_err(to_py))
+    }
+
     /// Raises `FairsimError` (with the likely name) unless the scenario has a pair called `name`.
     fn check_pair(&self, name: &str) -> PyResult<()> {
         guard(|| self.inner.pair(Some(name)).map(|_| ()).map_err(to_py))
