@@ -9,6 +9,13 @@ machine's load hits both alike) and prints, per pair, the median over rounds of 
 median events per second. With `--callgrind` it also counts the instructions of one run of each
 build under valgrind, which does not depend on the machine's load at all.
 Default bench arguments: `5 G/FCFS G/RD` (5 runs per pair per round, 300 s simulated).
+
+`--old-binary PATH` (with OLD_REV given as `-`) and `--new-binary PATH` take builds made
+before, so that a series of measurements against one baseline builds it once:
+
+    CARGO_TARGET_DIR=/tmp/base cargo build --release --example bench   # in a checkout of OLD_REV
+    python3 scripts/bench_ab.py - --old-binary /tmp/base/release/examples/bench \
+        -- scenarios/bench/tcp-dumbbell.toml 3 NR/FIFO NR/RED
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import os
 import re
 import statistics
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -46,11 +54,12 @@ def events_per_s(binary: Path, args: list[str]) -> dict[str, float]:
     return rows
 
 
-def instructions(binary: Path, pair: str, overrides: list[str]) -> int:
+def instructions(binary: Path, pair: str, extra: list[str]) -> int:
+    """Instructions of one run of `pair`; `extra`: the scenario file and overrides, if any."""
     valgrind = ["valgrind", "--tool=callgrind"]
     with tempfile.TemporaryDirectory() as scratch:
         done = subprocess.run(
-            [*valgrind, f"--callgrind-out-file={scratch}/cg", str(binary), "1", pair, *overrides],
+            [*valgrind, f"--callgrind-out-file={scratch}/cg", str(binary), *extra[:1], "1", pair, *extra[1:]],
             capture_output=True,
             text=True,
             check=True,
@@ -64,34 +73,46 @@ def main() -> None:
     parser.add_argument("old")
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--callgrind", action="store_true")
-    parser.add_argument("bench_args", nargs=argparse.REMAINDER)
-    args = parser.parse_args()
-    args.bench_args = [a for a in args.bench_args if a != "--"] or ["5", "G/FCFS", "G/RD"]
+    parser.add_argument("--old-binary", type=Path, help="a build of OLD_REV's bench (OLD_REV: -)")
+    parser.add_argument("--new-binary", type=Path, help="a build of the new bench (default: build it)")
+    # the bench's own arguments follow `--` (or the options and OLD_REV)
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args, rest = parser.parse_known_args(argv[:cut])
+    args.bench_args = rest + argv[cut + 1 :] or ["5", "G/FCFS", "G/RD"]
 
     scratch = Path(tempfile.mkdtemp(prefix="fairsim-ab-"))
     old_tree = scratch / "old"
-    add = ["git", "worktree", "add", "--detach", "--quiet", str(old_tree), args.old]
-    subprocess.run(add, cwd=ROOT, check=True)
+    if args.old_binary is None:
+        add = ["git", "worktree", "add", "--detach", "--quiet", str(old_tree), args.old]
+        subprocess.run(add, cwd=ROOT, check=True)
     try:
-        old = build(old_tree, scratch / "target-old")
-        new = build(ROOT, scratch / "target-new")
-        samples: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
-        for _ in range(args.rounds):
-            for name, binary in (("old", old), ("new", new)):
-                for pair, value in events_per_s(binary, args.bench_args).items():
-                    samples[name].setdefault(pair, []).append(value)
-        head = f"{'pair':<8} {'old Mev/s':>10} {'new Mev/s':>10} {'change':>8}"
-        print(f"{head}   ({args.rounds} alternated rounds)")
-        for pair in samples["old"]:
-            o, n = statistics.median(samples["old"][pair]), statistics.median(samples["new"][pair])
-            print(f"{pair:<8} {o:>10.2f} {n:>10.2f} {100 * (n / o - 1):>+7.1f}%")
-        if args.callgrind:
-            overrides = [a for a in args.bench_args if "=" in a]
-            for pair in samples["old"]:
-                o, n = instructions(old, pair, overrides), instructions(new, pair, overrides)
-                print(f"{pair:<8} instructions: old {o:,}, new {n:,} ({100 * (n / o - 1):+.2f}%)")
+        old = args.old_binary or build(old_tree, scratch / "target-old")
+        new = args.new_binary or build(ROOT, scratch / "target-new")
+        compare(old, new, args)
     finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(old_tree)], cwd=ROOT, check=False)
+        if args.old_binary is None:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old_tree)], cwd=ROOT, check=False)
+
+
+def compare(old: Path, new: Path, args: argparse.Namespace) -> None:
+    samples: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
+    for _ in range(args.rounds):
+        for name, binary in (("old", old), ("new", new)):
+            for pair, value in events_per_s(binary, args.bench_args).items():
+                samples[name].setdefault(pair, []).append(value)
+    width = max(8, *(len(p) for p in samples["old"]))
+    head = f"{'pair':<{width}} {'old Mev/s':>10} {'new Mev/s':>10} {'change':>8}"
+    print(f"{head}   ({args.rounds} alternated rounds)")
+    for pair in samples["old"]:
+        o, n = statistics.median(samples["old"][pair]), statistics.median(samples["new"][pair])
+        print(f"{pair:<{width}} {o:>10.2f} {n:>10.2f} {100 * (n / o - 1):>+7.1f}%")
+    if args.callgrind:
+        extra = [a for a in args.bench_args if a.endswith(".toml") and "=" not in a]
+        extra += [a for a in args.bench_args if "=" in a]
+        for pair in samples["old"]:
+            o, n = instructions(old, pair, extra), instructions(new, pair, extra)
+            print(f"{pair:<{width}} instructions: old {o:,}, new {n:,} ({100 * (n / o - 1):+.2f}%)")
 
 
 if __name__ == "__main__":

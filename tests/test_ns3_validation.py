@@ -3,7 +3,8 @@
 with and without SACK, PRR and limited transmit). It installs ns-3's own wheel
 (`ns3==3.44.post0`, about 520 MB, once) in its own environment, so it runs only when asked:
 `FAIRSIM_NS3_VALIDATION=1` (scripts/test.sh sets it). docs/validation.md has the full run and
-what each difference comes from.
+what each difference comes from. Also a smoke run of the speed comparison
+(`validation/ns3/speed.py --short`, issue 17), without timing assertions.
 """
 
 import os
@@ -56,3 +57,31 @@ def test_fq_codel_gives_the_same_shares_without_sack(medians):
 def test_fairsim_is_far_faster(medians):
     for qdisc, row in medians.iterrows():
         assert row["wall_s:fairsim-default"] * 10 < row["wall_s:ns3-default"], qdisc
+
+
+def test_speed_comparison_runs_both_on_the_same_work(tmp_path):
+    # validation/ns3/speed.py --short: one fresh process of each simulator on the 8-flow dumbbell
+    # (10 s); no timing is asserted (the machine is shared), only that the table is there and that
+    # both simulators did the same work
+    script = ROOT / "validation" / "ns3" / "speed.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--short", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    for column in ("ns-3 Run()", "fairsim engine", "engine ratio", "ns-3 process", "process ratio"):
+        assert column in done.stdout
+    med = pd.read_csv(tmp_path / "medians.csv")
+    assert len(med) == 1 and med.loc[0, "flows"] == 8 and med.loc[0, "rate_mbps"] == 10
+    row = med.loc[0]
+    for sim in ("ns-3", "fairsim"):
+        for c in ("engine_s", "process_s", "events"):
+            assert row[f"{c}:{sim}"] > 0
+    assert row["engine_s:ratio"] > 0 and row["process_s:ratio"] > 0
+    # measured: 11,861 and 11,902 packets delivered, 46,371 and 48,139 packet-hops
+    assert abs(row["delivered_bytes:fairsim"] / row["delivered_bytes:ns-3"] - 1) < 0.05
+    assert abs(row["packet_hops:fairsim"] / row["packet_hops:ns-3"] - 1) < 0.10
+    runs = pd.read_csv(tmp_path / "runs.csv")
+    assert sorted(runs["sim"]) == ["fairsim", "ns-3"]

@@ -11,7 +11,6 @@ from fairsim import _core
 from fairsim.catalogue import find_scenario
 from fairsim.replications import warn_if_identical
 from fairsim.results import Results
-from fairsim.runner import execute
 
 Overrides = Mapping[str, Any] | Iterable[str] | None
 
@@ -153,6 +152,8 @@ def run(
         _check_pair(sc, p)
     for s in seeds:
         _check_seed(s)
+    from fairsim.runner import execute  # threads: not needed to load or check a scenario
+
     reports, captures, interrupted = execute(
         sc._core, [(p, s) for p in pairs for s in seeds], progress=progress, jobs=jobs
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import tomllib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,20 +45,59 @@ def catalogue() -> dict[str, list[Entry]]:
 
 
 def bundled_scenarios() -> list[Entry]:
+    import tomllib  # here: `import fairsim` does not need it
+
     entries = []
-    for path in sorted(BUNDLED.rglob("*.toml")):
-        name = path.relative_to(BUNDLED).with_suffix("").as_posix()
+    for path in _bundled_files():
         try:
-            meta = tomllib.loads(path.read_text()).get("scenario", {})
+            meta = scenario_table(path.read_text())
         except (OSError, tomllib.TOMLDecodeError):
             meta = {}
-        entries.append(Entry(name, meta.get("description", ""), meta.get("reference", "")))
+        entries.append(Entry(_bundled_name(path), meta.get("description", ""), meta.get("reference", "")))
     return entries
+
+
+def _bundled_files() -> list[Path]:
+    return sorted(BUNDLED.rglob("*.toml"))
+
+
+def _bundled_name(path: Path) -> str:
+    return path.relative_to(BUNDLED).with_suffix("").as_posix()
+
+
+#: The `[scenario]` header, and any other line that could add to or redefine that table.
+_SCENARIO_HEADER = re.compile(r"^\[scenario\][ \t]*(?:#.*)?$", re.MULTILINE)
+_SCENARIO_ELSEWHERE = re.compile(r"^[ \t]*(?:\[\[?[ \t]*)?[\"']?scenario\b", re.MULTILINE)
+_TABLE_HEADER = re.compile(r"^[ \t]*\[", re.MULTILINE)
+
+
+def scenario_table(text: str) -> dict:
+    """The `[scenario]` table of a scenario file (``{}`` if it has none); raises
+    `tomllib.TOMLDecodeError` for a file that is not TOML.
+
+    The reproductions' files carry their papers' published tables, and tomllib is pure Python:
+    parsing all the bundled files took most of `fairsim list`'s time. So when the table can be
+    cut out unambiguously (one plain `[scenario]` header and no other line naming `scenario`),
+    only the text from its header to the next header is parsed; otherwise, or if that piece does
+    not parse (a multi-line string cut short), the whole file. tests/test_startup.py checks that
+    both give the same table for every bundled scenario.
+    """
+    import tomllib
+
+    headers = list(_SCENARIO_HEADER.finditer(text))
+    if len(headers) == 1 and len(_SCENARIO_ELSEWHERE.findall(text)) == 1:
+        start = headers[0].start()
+        following = _TABLE_HEADER.search(text, headers[0].end())
+        try:
+            return tomllib.loads(text[start : following.start() if following else len(text)])["scenario"]
+        except tomllib.TOMLDecodeError:
+            pass
+    return tomllib.loads(text).get("scenario", {})
 
 
 def bundled_names() -> list[str]:
     """The names of the bundled scenarios, as `fairsim list` shows them (``examples/dumbbell``)."""
-    return [e.name for e in bundled_scenarios()]
+    return [_bundled_name(path) for path in _bundled_files()]
 
 
 def find_scenario(name: str | Path) -> Path:

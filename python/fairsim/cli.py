@@ -3,6 +3,13 @@
 Exit codes: 0 success; 2 bad input (a malformed scenario, an unknown pair, a bad option);
 130 interrupted by Ctrl-C (partial results are printed and written); 1 an internal error, or
 standard output closed by its reader (`fairsim list | head`), which is not reported.
+
+Start-up: this module imports click and fairsim's light modules only. rich is imported by the
+commands that print through it (and for messages on standard error); pandas only where a
+DataFrame is made: `--format parquet`, the traces and transfers tables (`--trace`,
+`run.transfer_rows`), sweeps, reproductions and studies. `fairsim --version`, `--help`, `list`,
+`validate` and `run` (tables, JSON, CSV) never load it. tests/test_startup.py checks this, and
+docs/performance.md ("Start-up") has the numbers.
 """
 
 from __future__ import annotations
@@ -10,18 +17,19 @@ from __future__ import annotations
 import json
 import os
 import sys
-import traceback
 import warnings
+from functools import cache
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from fairsim import FairsimError, InternalError, ScenarioError, __version__, _core
 from fairsim.api import SEED_MAX, open_scenario, run
 from fairsim.catalogue import catalogue
 from fairsim.replications import FairsimWarning
-from fairsim.tables import console, emit
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -30,11 +38,39 @@ EXIT_BROKEN_PIPE = 1
 #: `ctx.meta` key: overrides that a command built from its options, and the option as typed.
 OPTION_OVERRIDES = "fairsim.option_overrides"
 
-err = Console(stderr=True, highlight=False)
+
+@cache
+def stderr() -> Console:
+    """The console of messages (standard error), made on first use: rich takes tens of
+    milliseconds to import, more than `--version` or `--help` take without it."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+#: Commands defined elsewhere, imported when run or listed: name -> (module, the command there).
+LAZY_COMMANDS = {
+    "reproduce": ("fairsim.reproduce.cli", "reproduce_cmd"),
+    "sweep": ("fairsim.sweeps.cli", "sweep_cmd"),
+}
 
 
 class _Cli(click.Group):
-    """Turns fairsim's errors into messages and exit codes: never a traceback for bad input."""
+    """Turns fairsim's errors into messages and exit codes: never a traceback for bad input.
+
+    The commands of other modules (`sweep`, `reproduce`) are imported when they are run or
+    listed (`--help`), not for every command."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
+            from importlib import import_module
+
+            module, name = LAZY_COMMANDS[cmd_name]
+            self.add_command(getattr(import_module(module), name), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -42,27 +78,29 @@ class _Cli(click.Group):
         except ScenarioError as e:
             options = ctx.meta.get(OPTION_OVERRIDES, {})
             for d in getattr(e, "diagnostics", None) or [str(e)]:
-                err.print(f"[bold red]error[/]: {_diagnostic(d, options)}", markup=True, soft_wrap=True)
+                stderr().print(f"[bold red]error[/]: {_diagnostic(d, options)}", markup=True, soft_wrap=True)
             raise click.exceptions.Exit(EXIT_INPUT) from None
         except BrokenPipeError:  # `fairsim list | head`: the reader has all it wanted
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit's flush
             raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
         except InternalError as e:  # a panic in the engine: its message says it is a bug
-            err.print(f"[bold red]internal error[/]: {_escape(str(e))}", soft_wrap=True, markup=True)
+            stderr().print(f"[bold red]internal error[/]: {_escape(str(e))}", soft_wrap=True, markup=True)
             raise click.exceptions.Exit(1) from None
         except FairsimError as e:
-            err.print(f"[bold red]error[/]: {e}", soft_wrap=True)
+            stderr().print(f"[bold red]error[/]: {e}", soft_wrap=True)
             raise click.exceptions.Exit(EXIT_INPUT) from None
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
         except KeyboardInterrupt:
-            err.print("interrupted")
+            stderr().print("interrupted")
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
         except Exception as e:  # a bug: say so plainly, traceback only on request
             if os.environ.get("FAIRSIM_DEBUG"):
+                import traceback
+
                 traceback.print_exc()
-            err.print(f"[bold red]internal error[/]: {type(e).__name__}: {e}", soft_wrap=True)
-            err.print(
+            stderr().print(f"[bold red]internal error[/]: {type(e).__name__}: {e}", soft_wrap=True)
+            stderr().print(
                 "This is a bug in fairsim; set FAIRSIM_DEBUG=1 to see the traceback and please report it."
             )
             raise click.exceptions.Exit(1) from None
@@ -206,20 +244,20 @@ def run_cmd(
         warnings.simplefilter("always", FairsimWarning)
         results = run(sc, pair=list(pairs) or None, seed=list(seeds) or None, progress=progress, jobs=jobs)
     for w in caught:
-        err.print(f"[bold yellow]warning[/]: {_escape(str(w.message))}", soft_wrap=True)
+        stderr().print(f"[bold yellow]warning[/]: {_escape(str(w.message))}", soft_wrap=True)
     if out:
         from fairsim.output import write_results
 
         files = write_results(results, out, fmt)
-        err.print(f"wrote {len(files)} files to {out}")
+        stderr().print(f"wrote {len(files)} files to {out}")
     if as_json:
         click.echo(results.to_json())
     else:
-        from fairsim.tables import all_tables
+        from fairsim.tables import all_tables, emit
 
         emit(all_tables(results, per_seed))
     if results.interrupted:
-        err.print(
+        stderr().print(
             "[bold red]interrupted[/]: the results above are partial"
             + (f" (written to {out})" if out else "")
         )
@@ -231,6 +269,12 @@ def run_cmd(
 @overrides_option
 def validate_cmd(scenario, sets):
     """Check SCENARIO and show how each pair resolves (disciplines, buffers, transports, routes)."""
+    import tomllib
+
+    from rich.table import Table
+
+    from fairsim.tables import console, emit
+
     sc = open_scenario(scenario, list(sets), origin="--set")
     screen = console()
     screen.print(
@@ -287,7 +331,10 @@ def fq_buffers_cmd(quick, out, jobs):
     """Keshav 1991 ch. 3: FQ's packet buffer as list, tree, double heap and per-conversation queues."""
     from pathlib import Path
 
+    from rich.table import Table
+
     from fairsim.studies import fq_buffers as study
+    from fairsim.tables import console, emit
 
     grid = study.QUICK if quick else study.Grid()
     df = study.run(grid, jobs=jobs)
@@ -324,6 +371,10 @@ def fq_buffers_cmd(quick, out, jobs):
 def list_cmd(name):
     """List disciplines, transports, applications and bundled scenarios; with NAME, the
     parameters of that discipline, transport or application."""
+    from rich.table import Table
+
+    from fairsim.tables import console, emit
+
     screen = console()
     everything = catalogue()
     if name is not None:
@@ -353,6 +404,10 @@ def _show_component(name: str, everything: dict, screen) -> None:
         if not e.parameters:
             screen.print("no parameters")
         else:
+            from rich.table import Table
+
+            from fairsim.tables import emit
+
             table = Table(box=None, header_style="bold")
             for column in ("parameter", "default", "meaning"):
                 table.add_column(column)
@@ -361,16 +416,6 @@ def _show_component(name: str, everything: dict, screen) -> None:
             emit(table, screen)
         screen.print()
 
-
-def _add_commands() -> None:
-    from fairsim.reproduce.cli import reproduce_cmd
-    from fairsim.sweeps.cli import sweep_cmd
-
-    main.add_command(reproduce_cmd)
-    main.add_command(sweep_cmd)
-
-
-_add_commands()
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from fairsim.results import Results
+from fairsim.results import ROW_TABLES, Results
 
 TABLES = (
     "flows",
@@ -60,6 +60,28 @@ def safe_name(pair: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", pair).strip("_") or "pair"
 
 
+def _csv_without_pandas(results: Results, table: str) -> str | None:
+    """Table `table` as the CSV text pandas would write, made without pandas (importing it takes
+    longer than a small run): "" for an optional table without rows, None when only pandas can
+    say (the traces and transfers tables when they have rows, and values `fairsim.csv_tables`
+    does not cover)."""
+    from fairsim.csv_tables import Unsupported, csv_text
+
+    if table in ROW_TABLES:
+        rows = [row for r in results.runs for row in ROW_TABLES[table](r)]
+        if not rows and table in OPTIONAL:
+            return ""
+        try:
+            return csv_text(rows, table)
+        except Unsupported:
+            return None
+    if table == "traces" and not any(r.get("traces") for r in results.runs):
+        return ""
+    if table == "transfers" and not any((r.get("transfers") or {}).get("flow") for r in results.runs):
+        return ""
+    return None
+
+
 def write_results(results: Results, out: str | Path, fmt: str = "csv") -> list[Path]:
     """Writes `results` into folder `out` (created if needed); returns the files written."""
     out = Path(out)
@@ -72,6 +94,13 @@ def write_results(results: Results, out: str | Path, fmt: str = "csv") -> list[P
         written.append(path)
 
     for table in TABLES:
+        if fmt != "parquet":
+            text = _csv_without_pandas(results, table)
+            if text == "":
+                continue  # an optional table without rows
+            if text is not None:
+                put(f"{table}.csv", lambda p, t=text: p.write_bytes(t.encode()))
+                continue
         df = getattr(results, table)
         if table in OPTIONAL and df.empty:
             continue

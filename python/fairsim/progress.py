@@ -4,17 +4,18 @@ by the fraction of its simulated time), elapsed time and an estimate of the time
 On a terminal the bar is rich's, on standard error (standard output carries tables and JSON).
 In a Jupyter notebook it is an HTML `<progress>` element with a text line, redrawn in place
 through an IPython display handle: no ipywidgets needed, and front ends that show only text get
-the text line. Neither appears before the runs have taken a second.
+the text line. Neither appears before the runs have taken a second, and rich's progress module
+is imported only then (it takes longer to import than a small run takes to run).
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from html import escape
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 #: Nothing is drawn for calls shorter than this (seconds).
 SHOW_AFTER = 1.0
@@ -63,6 +64,9 @@ class _TerminalBar:
         if self.progress is None:
             if time.monotonic() - self.started < SHOW_AFTER:
                 return
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
             self.progress = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
@@ -130,6 +134,8 @@ class _BarView:
         return self.text
 
     def _repr_html_(self) -> str:
+        from html import escape
+
         return (
             f'<div class="fairsim-progress"><progress value="{self.done:.3f}" max="{self.total}" '
             f'style="width: 20em"></progress> <code>{escape(self.text)}</code></div>'

@@ -1,14 +1,19 @@
-"""Results of one or more runs, as pandas DataFrames and as the documented JSON document."""
+"""Results of one or more runs, as pandas DataFrames and as the documented JSON document.
+
+pandas is imported when a DataFrame is first asked for, not with this module: the command line
+prints its tables and writes its CSV files from the runs' reports (plain dicts) alone.
+"""
 
 from __future__ import annotations
 
 import json
 from functools import cached_property
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from fairsim import _core
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Version of the JSON document written by ``fairsim run --json`` (see docs/results.md).
 SCHEMA = "fairsim.run/1"
@@ -132,6 +137,30 @@ def transfer_summary_rows(r: dict) -> list[dict]:
     return [{"pair": r["pair"], "seed": r["seed"], **s} for s in r.get("transfer_summary") or []]
 
 
+def fluid_rows(r: dict) -> list[dict]:
+    """Per port named in `[run] fluid_reference` and per flow of run report `r`: its lag behind
+    the ideal GPS (the `fluid` table)."""
+    return [
+        {"pair": r["pair"], "seed": r["seed"], "port": p["port"], **f}
+        for p in r.get("fluid", [])
+        for f in p["flows"]
+    ]
+
+
+def fairness_rows(r: dict) -> list[dict]:
+    """Run report `r`'s fairness indices, one row (the `fairness` table)."""
+    return [
+        {
+            "pair": r["pair"],
+            "seed": r["seed"],
+            "jain": r["fairness"]["jain"],
+            "jain_raw": r["fairness"]["jain_raw"],
+            "jain_access": jain_access(r),
+            "flows": len(r["fairness"]["flows"]),
+        }
+    ]
+
+
 #: Table -> (its rows from one run's report, the columns computed over the whole frame).
 TABLES = {
     "transfer_summary": (transfer_summary_rows, None),
@@ -141,9 +170,19 @@ TABLES = {
     "queue_intervals": (queue_interval_rows, _derive_queue_intervals),
 }
 
+#: Tables that are `DataFrame(rows)` of rows from each run's report: the command line writes
+#: them as CSV without pandas (`fairsim.csv_tables`).
+ROW_TABLES = {
+    **{name: rows for name, (rows, _) in TABLES.items()},
+    "fluid": fluid_rows,
+    "fairness": fairness_rows,
+}
+
 
 def table_frame(name: str, rows: list[dict]) -> pd.DataFrame:
     """The DataFrame of table `name` from its rows (of any number of runs)."""
+    import pandas as pd
+
     df = pd.DataFrame(rows)
     derive = TABLES[name][1]
     return derive(df) if derive is not None and not df.empty else df
@@ -252,20 +291,17 @@ class Results:
     @cached_property
     def fluid(self) -> pd.DataFrame:
         """Per port named in `[run] fluid_reference` and per flow: lag behind the ideal GPS."""
-        return pd.DataFrame(
-            [
-                {"pair": r["pair"], "seed": r["seed"], "port": p["port"], **f}
-                for r in self.runs
-                for p in r.get("fluid", [])
-                for f in p["flows"]
-            ]
-        )
+        import pandas as pd
+
+        return pd.DataFrame([row for r in self.runs for row in fluid_rows(r)])
 
     @cached_property
     def traces(self) -> pd.DataFrame:
         """Recorded time series (`--trace`, `run.trace`, `run.trace_queues`), one row per point:
         pair, seed, source (`flow` or `queue`), name, series (cwnd, ssthresh, window, rate,
         rate_estimate, min_rtt, probe, outstanding, queue), t_s, value (in force until the next point)."""
+        import pandas as pd
+
         frames = [
             pd.DataFrame(
                 {
@@ -309,19 +345,9 @@ class Results:
 
     @cached_property
     def fairness(self) -> pd.DataFrame:
-        return pd.DataFrame(
-            [
-                {
-                    "pair": r["pair"],
-                    "seed": r["seed"],
-                    "jain": r["fairness"]["jain"],
-                    "jain_raw": r["fairness"]["jain_raw"],
-                    "jain_access": jain_access(r),
-                    "flows": len(r["fairness"]["flows"]),
-                }
-                for r in self.runs
-            ]
-        )
+        import pandas as pd
+
+        return pd.DataFrame([row for r in self.runs for row in fairness_rows(r)])
 
     def to_dict(self, intervals: bool = False) -> dict:
         """The JSON document of docs/results.md; per-interval rows and traces only if ``intervals``."""

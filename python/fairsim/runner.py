@@ -4,6 +4,10 @@ The engine releases the GIL while it steps, so runs of several pairs or seeds us
 A run advances in chunks of events; between chunks its thread records how far it got and
 checks whether the user asked to stop. The main thread only waits, draws progress and catches
 Ctrl-C, after which every run stops at its next chunk and reports what it has.
+
+The workers are plain threads taking the runs in turn, not a `concurrent.futures` pool: that
+module imports `logging`, which alone took longer than a small run (docs/performance.md,
+"Start-up").
 """
 
 from __future__ import annotations
@@ -11,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor, wait
 
 from fairsim._core import FairsimError
 from fairsim.progress import progress_bar
@@ -51,23 +54,62 @@ def execute(
         seen |= {(port, "events"): text for port, text in sim.event_traces()}
         return json.loads(sim.report_json()), seen
 
+    done: list = [None] * len(sims)
+    failed: list[BaseException | None] = [None] * len(sims)
+    todo = iter(range(len(sims)))
+    taking = threading.Lock()
     label = core_scenario.name
     workers = max(1, min(jobs or os.cpu_count() or 1, len(sims)))
-    interrupted = False
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(work, i) for i in range(len(sims))]
-        bar = progress_bar(label, len(sims), progress)
+    working = [workers]
+    # The main thread waits on this event, not on Thread.join: a join that Ctrl-C interrupts
+    # marks a running thread as stopped (Python 3.11), and the next join would not wait for it.
+    finished = threading.Event()
+
+    def worker() -> None:
         try:
             while True:
-                _, pending = wait(futures, timeout=0.1)
-                bar.update(sum(done_fraction))
-                if not pending:
-                    break
-        except KeyboardInterrupt:
-            interrupted = True
-            stop.set()
-            wait(futures)
+                with taking:
+                    i = next(todo, None)
+                if i is None:
+                    return
+                try:
+                    done[i] = work(i)
+                except BaseException as e:  # raised in the caller's thread below, in the runs' order
+                    failed[i] = e
         finally:
-            bar.close(sum(done_fraction), stopped=interrupted)
-        done = [f.result() for f in futures]
+            with taking:
+                working[0] -= 1
+                if working[0] == 0:
+                    finished.set()
+
+    threads = [threading.Thread(target=worker, name=f"fairsim-run-{k}") for k in range(workers)]
+    bar = progress_bar(label, len(sims), progress)
+    for k, t in enumerate(threads):
+        try:
+            t.start()
+        except RuntimeError:  # no more threads: those started take all the runs
+            with taking:
+                working[0] -= len(threads) - k
+                if working[0] == 0:
+                    finished.set()
+            del threads[k:]
+            if not threads:
+                raise
+            break
+    interrupted = False
+    try:
+        while not finished.wait(timeout=0.1):
+            bar.update(sum(done_fraction))
+        bar.update(sum(done_fraction))
+    except KeyboardInterrupt:
+        interrupted = True
+        stop.set()
+        finished.wait()
+    finally:
+        bar.close(sum(done_fraction), stopped=interrupted)
+    for t in threads:
+        t.join()
+    for error in failed:
+        if error is not None:
+            raise error
     return [r for r, _ in done], [c for _, c in done], interrupted

@@ -1,17 +1,19 @@
 """The reference dumbbell as a fairsim scenario, with the start times ns-3 drew.
 
 `scenario_text(...)` writes the TOML; `run(...)` runs it and returns the same figures as
-ns3_dumbbell.py prints, in ns-3's units (application bytes, not bytes on the wire).
+ns3_dumbbell.py prints, in ns-3's units (application bytes, not bytes on the wire);
+`figures(report)` reads them from a run's report (also the JSON of `fairsim run --json`).
 Each setting is the closest fairsim has today to ns-3's; none is tuned to the results.
+`rate_mbps` scales the network as ns3_dumbbell.py's `--rate` does (dumbbell.network).
 """
+
+from dumbbell import PAYLOAD, jain, network
 
 import fairsim
 
-PAYLOAD = 1000  # application bytes of a TCP segment and of a UDP datagram
 # ns-3's point-to-point framing: PPP, IPv4, TCP with timestamps (1054-byte segments, 54-byte
 # ACKs) or UDP (1030-byte datagrams); fairsim adds the same headers to the payload
 HEADERS = "ppp"
-UDP_GAP_S = 0.0016  # one datagram every 1.6 ms
 WINDOW = (4 << 20) // PAYLOAD  # ns-3's 4 MiB socket buffers in segments: never limits
 
 
@@ -38,34 +40,40 @@ f = { src = "a", dst = "b", app = "cbr", rate = "1kbps" }
 
 RED_WAIT = red_has_wait()
 
-# The bottleneck's discipline. ns-3 holds 100 packets in its queue disc, 1 in the device queue and
-# 1 on the wire; fairsim's buffer counts waiting packets only (buffer_includes_line = false), so
-# 101 waiting + 1 on the line is the same 102. For RED the thresholds then see the device's packet
-# too (one packet of difference). FqCoDel's limit is 10240 packets in both.
+# The bottleneck's discipline and buffer. ns-3 holds 100 packets in its queue disc (at 10 Mb/s), 1
+# in the device queue and 1 on the wire; fairsim's buffer counts waiting packets only
+# (buffer_includes_line = false), so 101 waiting + 1 on the line is the same 102. For RED the
+# thresholds then see the device's packet too (one packet of difference). FqCoDel's limit is
+# 10240 packets in both.
 QDISCS = {
-    "fifo": ('"fcfs"', 101),
-    "red": (
-        '{ kind = "red", min_th = 20, max_th = 60, w_q = 0.002, max_p = 0.1, gentle = true, '
-        'mean_packet_size = "1054B"' + (", wait = true }" if RED_WAIT else " }"),
-        101,
-    ),
-    "fqcodel": (
-        '{ kind = "fq_codel", quantum = 1500, flows = 1024, target = "5ms", interval = "100ms", '
-        "drop_batch = 64 }",
-        10240,
-    ),
+    "fifo": '"fcfs"',
+    "red": '{ kind = "red", min_th = 20, max_th = 60, w_q = 0.002, max_p = 0.1, gentle = true, '
+    'mean_packet_size = "1054B"' + (", wait = true }" if RED_WAIT else " }"),
+    "fqcodel": '{ kind = "fq_codel", quantum = 1500, flows = 1024, target = "5ms", interval = "100ms", '
+    "drop_batch = 64 }",
 }
 
 
+def neck_buffer(qdisc: str, neck_packets: int) -> int:
+    return 10240 if qdisc == "fqcodel" else neck_packets + 1
+
+
 def scenario_text(
-    qdisc: str, cc: str, starts: list[float], duration: float, seed: int, mode: str = "default"
+    qdisc: str,
+    cc: str,
+    starts: list[float],
+    duration: float,
+    seed: int,
+    mode: str = "default",
+    rate_mbps: float = 10,
 ) -> str:
     """One TCP flow per start time, plus the UDP CBR, on their own access links. `mode` is ns-3's
     twin: `like` without SACK, PRR and limited transmit, `default` with them."""
     n = len(starts)
+    net = network(rate_mbps)
     senders = [f"s{i}" for i in range(n)] + ["su"]
     receivers = [f"d{i}" for i in range(n)] + ["du"]
-    disc, buffer = QDISCS[qdisc]
+    disc, buffer = QDISCS[qdisc], neck_buffer(qdisc, net.neck_buffer)
     tcp = [f"tcp{i}" for i in range(n)]
     lines = [
         f"nodes = {[*senders, 'r1', 'r2', *receivers]}".replace("'", '"'),
@@ -79,20 +87,16 @@ def scenario_text(
         f"fairness = {tcp}".replace("'", '"'),
         "[links]",
     ]
-    # access links: 100 Mb/s, 1 ms, drop-tail FIFO of 100 waiting packets (ns-3's device queue)
+    # access links (at 10 Mb/s): 100 Mb/s, 1 ms, drop-tail FIFO of 100 waiting packets (ns-3's
+    # device queue)
+    access = f'rate = "{net.access_bps}bps", delay = "1ms", buffer = {net.access_buffer}, qdisc = "fcfs"'
     for host in senders:
-        lines.append(
-            f'{host} = {{ between = ["{host}", "r1"], rate = "100Mbps", delay = "1ms", buffer = 100, '
-            'qdisc = "fcfs" }'
-        )
+        lines.append(f'{host} = {{ between = ["{host}", "r1"], {access} }}')
     for host in receivers:
-        lines.append(
-            f'{host} = {{ between = ["r2", "{host}"], rate = "100Mbps", delay = "1ms", buffer = 100, '
-            'qdisc = "fcfs" }'
-        )
+        lines.append(f'{host} = {{ between = ["r2", "{host}"], {access} }}')
     lines.append(
-        f'neck = {{ between = ["r1", "r2"], rate = "10Mbps", delay = "10ms", buffer = {buffer}, '
-        f"qdisc = {disc} }}"
+        f'neck = {{ between = ["r1", "r2"], rate = "{net.neck_bps}bps", delay = "10ms", '
+        f"buffer = {buffer}, qdisc = {disc} }}"
     )
     lines.append("[flows]")
     for i, start in enumerate(starts):
@@ -101,10 +105,10 @@ def scenario_text(
             f'tcp{i} = {{ src = "s{i}", dst = "d{i}", app = "ftp", packet_size = {PAYLOAD}, '
             f'start = "{round(start * 1e9)}ns", stop = "{duration}s" }}'
         )
-    # a CBR's rate counts its payload, as ns-3's OnOffApplication's DataRate
-    rate = round(PAYLOAD * 8 / UDP_GAP_S)
+    # a CBR's rate counts its payload, as ns-3's OnOffApplication's DataRate: at 10 Mb/s, one
+    # datagram every 1.6 ms
     lines.append(
-        f'udp = {{ src = "su", dst = "du", app = "cbr", rate = "{rate}bps", packet_size = {PAYLOAD} }}'
+        f'udp = {{ src = "su", dst = "du", app = "cbr", rate = "{net.cbr_bps}bps", packet_size = {PAYLOAD} }}'
     )
     # ns-3's TCP: delayed ACKs every 2 segments or 200 ms, RTT from timestamps, IW 10, minRTO 1 s
     # with a 1 ms clock granularity (and 1 s before the first sample: ns-3 has measured the
@@ -124,13 +128,27 @@ def scenario_text(
     return "\n".join(lines) + "\n"
 
 
-def jain(xs):
-    s2 = sum(x * x for x in xs)
-    return sum(xs) ** 2 / (len(xs) * s2) if s2 > 0 else float("nan")
+def figures(report: dict) -> dict:
+    """The work a run did, from its report: events, packet-hops (packets leaving a port, data and
+    ACKs, every port), application bytes delivered (TCP and UDP: what ns-3's PacketSinks count)."""
+    return {
+        "events": report["events"],
+        "packet_hops": sum(q["totals"]["departures"] for q in report["queues"]),
+        "delivered_bytes": sum(f["run_totals"]["payload_unique"] for f in report["flows"]),
+        "wall_s": report["wall_s"],
+    }
 
 
-def run(qdisc: str, cc: str, starts: list[float], duration: float, seed: int, mode: str = "default") -> dict:
-    res = fairsim.run(fairsim.loads(scenario_text(qdisc, cc, starts, duration, seed, mode)))
+def run(
+    qdisc: str,
+    cc: str,
+    starts: list[float],
+    duration: float,
+    seed: int,
+    mode: str = "default",
+    rate_mbps: float = 10,
+) -> dict:
+    res = fairsim.run(fairsim.loads(scenario_text(qdisc, cc, starts, duration, seed, mode, rate_mbps)))
     flows = res.flows.set_index("flow")
     n = len(starts)
     # payload goodput, as ns-3's PacketSink counts (goodput_bps counts whole packets on the wire)
@@ -157,5 +175,5 @@ def run(qdisc: str, cc: str, starts: list[float], duration: float, seed: int, mo
         "starts": starts,
         "red_wait": RED_WAIT if qdisc == "red" else None,
         "fairsim_version": fairsim.__version__,
-        "wall_s": report["wall_s"],
+        **figures(report),
     }

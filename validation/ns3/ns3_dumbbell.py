@@ -4,30 +4,38 @@ Runs under the Python of a virtual environment holding the `ns3==3.44.post0` whe
 makes it), never under the project's Python: ns.py's package is also called `ns`.
 
     python ns3_dumbbell.py --qdisc red --flows 8 --cc newreno --run 2 --duration 60 [--no-sack --classic]
+    python ns3_dumbbell.py --flows 256 --rate 100 --duration 60 --no-rtos   # as speed.py runs it
     python ns3_dumbbell.py --batch configs.json     # a JSON list of such configurations
 
 Prints one JSON object per run, on its own line: per-flow goodput (PacketSink bytes ·8 / duration),
 the UDP goodput, Jain's index over the TCP flows, the bottleneck's packets and queue-disc drops,
-the start times drawn and the wall time of Simulator::Run(). A batch runs in one process, so ns-3
-is imported once (8-13 s); the random streams are reset before each run so that a run gives the
-same numbers in a batch as alone.
+the start times drawn, the wall time of Simulator::Run() and the work done (events executed,
+packets sent on every link, payload delivered). A batch runs in one process, so ns-3 is imported
+once (8-13 s); the random streams are reset before each run so that a run gives the same numbers
+in a batch as alone. `--rate` scales the network (dumbbell.network: 10 Mb/s is the reference).
 """
 
-import argparse
-import json
-import sys
 import time
 
-import cppyy
-from ns import ns
+T_START = time.perf_counter()
 
-MSS = 1000  # TCP payload per segment; 1054 B on the wire with TCP/TS, IP and PPP headers
-UDP_PAYLOAD = 1000  # 1030 B on the wire
+import argparse  # noqa: E402 (after the clock that times the import of ns-3)
+import json  # noqa: E402
+import sys  # noqa: E402
+
+import cppyy  # noqa: E402
+from dumbbell import PAYLOAD, jain, network  # noqa: E402 (beside this file)
+from ns import ns  # noqa: E402
+
+IMPORT_S = time.perf_counter() - T_START  # interpreter start not included
+MSS = PAYLOAD  # TCP payload per segment; 1054 B on the wire with TCP/TS, IP and PPP headers
+UDP_PAYLOAD = PAYLOAD  # 1030 B on the wire
 START_STREAM = 1  # the pinned stream of the start times: seed 1, run 1 gives the reference's starts
 
 # Retransmission timeouts, counted in C++ (a Python callback per event would be slow): every
 # entry of a TCP socket into CA_LOSS is an RTO. Connected at 1 s, once every flow's socket exists.
-cppyy.cppdef("""
+# Compiled on first use only: the speed comparison (speed.py) runs without it.
+RTO_COUNTER = """
 namespace fairsim_validation {
 uint64_t rtos = 0;
 void OnCongState(ns3::TcpSocketState::TcpCongState_t, ns3::TcpSocketState::TcpCongState_t now)
@@ -41,11 +49,16 @@ void Connect()
 }
 void CountRtosFrom(double t) { rtos = 0; ns3::Simulator::Schedule(ns3::Seconds(t), &Connect); }
 }
-""")
-RTOS = cppyy.gbl.fairsim_validation
+"""
 
 
-def set_defaults(cfg):
+def rto_counter():
+    if not hasattr(cppyy.gbl, "fairsim_validation"):
+        cppyy.cppdef(RTO_COUNTER)
+    return cppyy.gbl.fairsim_validation
+
+
+def set_defaults(cfg, net):
     """Config::SetDefault for everything a run depends on, every time (a batch reuses the process)."""
     d = ns.Config.SetDefault
     cc = {"newreno": "ns3::TcpNewReno", "cubic": "ns3::TcpCubic"}[cfg["cc"]]
@@ -66,43 +79,39 @@ def set_defaults(cfg):
     d("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(1)))
     d("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(True))
     # RED as in the reference; Wait, IdlePktSize, Ns1Compat stay ns-3's defaults
-    d("ns3::RedQueueDisc::MaxSize", ns.QueueSizeValue(ns.QueueSize("100p")))
+    d("ns3::RedQueueDisc::MaxSize", ns.QueueSizeValue(ns.QueueSize(f"{net.neck_buffer}p")))
     d("ns3::RedQueueDisc::MinTh", ns.DoubleValue(20))
     d("ns3::RedQueueDisc::MaxTh", ns.DoubleValue(60))
     d("ns3::RedQueueDisc::QW", ns.DoubleValue(0.002))
     d("ns3::RedQueueDisc::LInterm", ns.DoubleValue(10))  # max_p = 1/10
     d("ns3::RedQueueDisc::Gentle", ns.BooleanValue(True))
     d("ns3::RedQueueDisc::MeanPktSize", ns.UintegerValue(1054))
-    d("ns3::RedQueueDisc::LinkBandwidth", ns.DataRateValue(ns.DataRate("10Mbps")))
+    d("ns3::RedQueueDisc::LinkBandwidth", ns.DataRateValue(ns.DataRate(net.neck_bps)))
     d("ns3::RedQueueDisc::LinkDelay", ns.TimeValue(ns.MilliSeconds(10)))
     d("ns3::RedQueueDisc::UseHardDrop", ns.BooleanValue(True))
     # Wait (ns-3's default, ns-2's wait_): no early drop until 1/p_b packets since the last one;
     # fairsim's RED spaces drops as Floyd & Jacobson's p_b/(1 - count·p_b). Off only as a diagnostic.
     d("ns3::RedQueueDisc::Wait", ns.BooleanValue(not cfg.get("red_no_wait", False)))
-    d("ns3::FifoQueueDisc::MaxSize", ns.QueueSizeValue(ns.QueueSize("100p")))
+    d("ns3::FifoQueueDisc::MaxSize", ns.QueueSizeValue(ns.QueueSize(f"{net.neck_buffer}p")))
     # FqCoDel keeps its defaults (target 5 ms, interval 100 ms, 1024 flows, 10240p, batch 64);
     # its quantum is the device's MTU, 1500 B
 
 
-def p2p(rate, delay, queue_packets):
+def p2p(rate_bps, delay, queue_packets):
     helper = ns.PointToPointHelper()
-    helper.SetDeviceAttribute("DataRate", ns.StringValue(rate))
+    helper.SetDeviceAttribute("DataRate", ns.StringValue(f"{rate_bps}bps"))
     helper.SetChannelAttribute("Delay", ns.StringValue(delay))
     helper.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns.StringValue(f"{queue_packets}p"))
     return helper
 
 
-def jain(xs):
-    s2 = sum(x * x for x in xs)
-    return sum(xs) ** 2 / (len(xs) * s2) if s2 > 0 else float("nan")
-
-
 def run(cfg):
     n, duration = cfg["flows"], cfg["duration"]
+    net = network(cfg.get("rate", 10))
     ns.RngSeedManager.SetSeed(1)
     ns.RngSeedManager.SetRun(cfg["run"])
     ns.RngSeedManager.ResetNextStreamIndex()  # RED's drop draws: same streams in a batch as alone
-    set_defaults(cfg)
+    set_defaults(cfg, net)
 
     # n TCP senders and one UDP sender on the left, as many receivers on the right
     senders, receivers, routers = ns.NodeContainer(), ns.NodeContainer(), ns.NodeContainer()
@@ -113,8 +122,8 @@ def run(cfg):
     for c in (senders, receivers, routers):
         stack.Install(c)
 
-    access = p2p("100Mbps", "1ms", 100)  # drop-tail device FIFO of 100 packets, no queue disc
-    neck = p2p("10Mbps", "10ms", 1)  # the discipline under test, then a 1-packet device queue
+    access = p2p(net.access_bps, "1ms", net.access_buffer)  # drop-tail device FIFO, no queue disc
+    neck = p2p(net.neck_bps, "10ms", 1)  # the discipline under test, then a 1-packet device queue
     neck_devs = neck.Install(routers.Get(0), routers.Get(1))
     tch = ns.TrafficControlHelper()
     tch.SetRootQueueDisc(
@@ -127,13 +136,16 @@ def run(cfg):
     addr = ns.Ipv4AddressHelper()
     addr.SetBase(ns.Ipv4Address("10.255.0.0"), ns.Ipv4Mask("255.255.255.252"))
     addr.Assign(neck_devs)
-    dst_addrs = []
+    dst_addrs, devices = [], [neck_devs.Get(0), neck_devs.Get(1)]
     for i in range(n + 1):
         left = access.Install(senders.Get(i), routers.Get(0))
         right = access.Install(routers.Get(1), receivers.Get(i))
-        addr.SetBase(ns.Ipv4Address(f"10.1.{i}.0"), ns.Ipv4Mask("255.255.255.0"))
+        devices += [c.Get(k) for c in (left, right) for k in (0, 1)]
+        # 10.1.i.0/24 on the left, 10.2.i.0/24 on the right; from 256 hosts on, 10.3 and 10.4, ...
+        block = 2 * (i // 256)
+        addr.SetBase(ns.Ipv4Address(f"10.{1 + block}.{i % 256}.0"), ns.Ipv4Mask("255.255.255.0"))
         addr.Assign(left)
-        addr.SetBase(ns.Ipv4Address(f"10.2.{i}.0"), ns.Ipv4Mask("255.255.255.0"))
+        addr.SetBase(ns.Ipv4Address(f"10.{2 + block}.{i % 256}.0"), ns.Ipv4Mask("255.255.255.0"))
         dst_addrs.append(addr.Assign(right).GetAddress(1))
         # Assign installed ns-3's default queue disc; the access links have none in the reference
         ns.TrafficControlHelper().Uninstall(left)
@@ -156,9 +168,9 @@ def run(cfg):
         sink_app.Stop(stop)
         sinks.append(sink_app.Get(0))
         remote = ns.InetSocketAddress(dst_addrs[i], port).ConvertTo()
-        if udp:  # 1000 B every 1.6 ms, always on
+        if udp:  # 1000 B every 1.6 ms (at 10 Mb/s), always on
             src = ns.OnOffHelper(factory, remote)
-            src.SetAttribute("DataRate", ns.DataRateValue(ns.DataRate("5Mbps")))
+            src.SetAttribute("DataRate", ns.DataRateValue(ns.DataRate(net.cbr_bps)))
             src.SetAttribute("PacketSize", ns.UintegerValue(UDP_PAYLOAD))
             src.SetAttribute("OnTime", ns.StringValue("ns3::ConstantRandomVariable[Constant=1e9]"))
             src.SetAttribute("OffTime", ns.StringValue("ns3::ConstantRandomVariable[Constant=0]"))
@@ -171,12 +183,20 @@ def run(cfg):
         app.Start(ns.Seconds(start))
         app.Stop(stop)
 
-    RTOS.CountRtosFrom(1.0)
+    rtos = rto_counter() if cfg.get("count_rtos", True) else None
+    if rtos is not None:
+        rtos.CountRtosFrom(1.0)
     ns.Simulator.Stop(stop)
     t0 = time.perf_counter()
     ns.Simulator.Run()
     wall = time.perf_counter() - t0
 
+    # packets put on a wire, every link both ways (fairsim's packet-hops): each one went through
+    # its device's queue, which counts what it took in, dropped and still holds
+    hops = 0
+    for dev in devices:
+        q = ns.DynamicCast[ns.PointToPointNetDevice](dev).GetQueue()
+        hops += q.GetTotalReceivedPackets() - q.GetTotalDroppedPackets() - q.GetNPackets()
     rx = [ns.DynamicCast[ns.PacketSink](s).GetTotalRx() for s in sinks]
     goodput = [b * 8 / duration for b in rx]
     fwd_dev, rev_dev = (ns.DynamicCast[ns.PointToPointNetDevice](neck_devs.Get(k)) for k in (0, 1))
@@ -191,9 +211,13 @@ def run(cfg):
         "bottleneck_drops": qdiscs.Get(0).GetStats().nTotalDroppedPackets,
         "bottleneck_drops_reverse": qdiscs.Get(1).GetStats().nTotalDroppedPackets,
         "device_drops": fwd_dev.GetQueue().GetTotalDroppedPackets(),
-        "timeouts": int(RTOS.rtos),  # RTOs of the TCP senders after 1 s
+        "timeouts": int(rtos.rtos) if rtos is not None else None,  # RTOs of the TCP senders after 1 s
         "starts": starts,
         "wall_s": wall,
+        "events": int(ns.Simulator.GetEventCount()),
+        "packet_hops": int(hops),
+        "delivered_bytes": int(sum(rx)),  # application bytes, TCP and UDP
+        "import_s": IMPORT_S,
     }
     ns.Simulator.Destroy()
     return result
@@ -206,9 +230,13 @@ def main():
     ap.add_argument("--cc", choices=["newreno", "cubic"], default="newreno")
     ap.add_argument("--run", type=int, default=1, help="ns-3's RngRun: which draw of start times")
     ap.add_argument("--duration", type=float, default=60.0)
+    ap.add_argument("--rate", type=float, default=10, help="bottleneck Mb/s; rates and buffers scale")
     ap.add_argument("--no-sack", action="store_true", help="TcpSocketBase::Sack false")
     ap.add_argument("--classic", action="store_true", help="TcpClassicRecovery, no limited transmit")
     ap.add_argument("--red-no-wait", action="store_true", help="diagnostic: RedQueueDisc::Wait false")
+    ap.add_argument(
+        "--no-rtos", dest="count_rtos", action="store_false", help="no RTO counter (a traced callback)"
+    )
     ap.add_argument("--batch", help="a JSON file with a list of configurations (keys as above)")
     args = ap.parse_args()
     if args.batch:

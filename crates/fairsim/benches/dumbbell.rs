@@ -1,4 +1,5 @@
-//! Engine throughput on the reference dumbbell (`scenarios/examples/dumbbell.toml`): one full
+//! Engine throughput on the reference dumbbell (`scenarios/examples/dumbbell.toml`, Generic flow
+//! control) and on the TCP dumbbell (`scenarios/bench/tcp-dumbbell.toml`, today's TCP): one full
 //! 60-second run per iteration, for each protocol pair. `cargo bench -p fairsim --bench dumbbell`.
 //!
 //! Throughput is reported in packet-hops (one packet leaving one port), counted from one untimed
@@ -9,11 +10,20 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::time::Duration;
 
-const SCENARIO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/examples/dumbbell.toml");
+const SCENARIOS: [(&str, &str); 2] = [
+    ("dumbbell", concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/examples/dumbbell.toml")),
+    ("tcp-dumbbell", concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/bench/tcp-dumbbell.toml")),
+];
 
 fn dumbbell(c: &mut Criterion) {
-    let scenario = fairsim::Scenario::load(SCENARIO, &[]).expect("the reference scenario loads");
-    let mut group = c.benchmark_group("dumbbell");
+    for (name, path) in SCENARIOS {
+        bench_scenario(c, name, path);
+    }
+}
+
+fn bench_scenario(c: &mut Criterion, name: &str, path: &str) {
+    let scenario = fairsim::Scenario::load(path, &[]).expect("the benchmark scenario loads");
+    let mut group = c.benchmark_group(name);
     group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(4));
     for pair in scenario.pairs.iter().map(|p| p.name.as_str()) {
         let build = || fairsim::Simulation::new(&scenario, Some(pair), None).expect("the pair builds");

@@ -1,5 +1,6 @@
-//! Engine throughput on the reference dumbbell (`scenarios/examples/dumbbell.toml`), the figures
-//! quoted in `docs/performance.md`.
+//! Engine throughput on the reference dumbbell (`scenarios/examples/dumbbell.toml`) or any other
+//! scenario (the TCP dumbbell: `scenarios/bench/tcp-dumbbell.toml`), the figures quoted in
+//! `docs/performance.md`.
 //!
 //! `cargo run --release --example bench -- [SCENARIO.toml] [RUNS] [PAIR ...] [KEY=VALUE ...]`
 //!
@@ -94,8 +95,9 @@ fn bench() -> fairsim::Result<()> {
 
     println!("scenario: {} ({path}), overrides: {}", scenario.name, overrides.join(" "));
     println!("runs per pair: {runs} (figures are medians over the runs)");
+    let width = pairs.iter().map(String::len).max().unwrap_or(0).max(8);
     println!(
-        "{:<8} {:>11} {:>11} {:>11} {:>8} {:>10} {:>10} {:>10}",
+        "{:<width$} {:>11} {:>11} {:>11} {:>8} {:>10} {:>10} {:>10}",
         "pair", "events", "hops", "delivered", "wall_s", "Mev/s", "Mhops/s", "Mdeliv/s"
     );
     for pair in &pairs {
@@ -105,7 +107,7 @@ fn bench() -> fairsim::Result<()> {
         assert!(samples.iter().all(|s| s.events == first.events && s.hops == first.hops));
         let per_s = |f: fn(&Sample) -> u64| median(samples.iter().map(|s| f(s) as f64 / s.wall_s).collect());
         println!(
-            "{:<8} {:>11} {:>11} {:>11} {:>8.3} {:>10.2} {:>10.2} {:>10.2}",
+            "{:<width$} {:>11} {:>11} {:>11} {:>8.3} {:>10.2} {:>10.2} {:>10.2}",
             pair,
             first.events,
             first.hops,

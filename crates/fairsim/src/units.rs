@@ -83,9 +83,14 @@ impl Rate {
     }
     /// Time to put `size` bytes on a line of this rate, rounded up to the next nanosecond so
     /// that a packet never takes zero time.
+    #[inline]
     pub fn tx_time(self, size: u32) -> Time {
-        let bits = size as u128 * 8 * NANOS_PER_SEC as u128;
-        Time(bits.div_ceil(self.0 as u128) as u64)
+        // size · 8 · 10^9 fits 64 bits below 2.3 GB: a 64-bit division then (a 128-bit one is a
+        // call to a library routine, once per transmission), with the same result
+        match (size as u64).checked_mul(8 * NANOS_PER_SEC) {
+            Some(bits) => Time(bits.div_ceil(self.0)),
+            None => Time((size as u128 * 8 * NANOS_PER_SEC as u128).div_ceil(self.0 as u128) as u64),
+        }
     }
 }
 
@@ -452,6 +457,18 @@ mod tests {
         assert_eq!(Rate(56_000).tx_time(1000), Time(142_857_143));
         assert_eq!(Rate(80_000).tx_time(1000), Time(100_000_000));
         assert_eq!(Rate(10_000_000_000).tx_time(1), Time(1));
+        // beyond 64 bits of bit-nanoseconds (2.3 GB) the 128-bit path takes over
+        assert_eq!(Rate(8).tx_time(u32::MAX), Time(u32::MAX as u64 * NANOS_PER_SEC));
+    }
+
+    proptest::proptest! {
+        /// The 64-bit shortcut gives the exact 128-bit quotient, rounded up (from 2 b/s, where any
+        /// packet's time fits 64 bits).
+        #[test]
+        fn transmission_time_is_exact(size: u32, rate in 2u64..u64::MAX) {
+            let exact = (size as u128 * 8 * NANOS_PER_SEC as u128).div_ceil(rate as u128);
+            proptest::prop_assert_eq!(Rate(rate).tx_time(size).0 as u128, exact);
+        }
     }
 
     #[test]

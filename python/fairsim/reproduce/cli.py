@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from fairsim.tables import console as table_console
-from fairsim.tables import emit
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_INTERRUPTED = 130
 #: Where a reproduction keeps its finished runs, inside its report folder.
@@ -38,7 +37,10 @@ def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, s
     Writes report.md, report.html, figures/ and reproduction.json into --out. Finished runs are
     kept in OUT/.runs, so an interrupted reproduction resumes where it stopped.
     """
+    from rich.console import Console  # here, not above: `fairsim --help` needs neither rich nor tables
+
     from fairsim import FairsimError, reproduce
+    from fairsim.tables import console as table_console
 
     console = table_console()
     if list_:
@@ -78,6 +80,10 @@ def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, s
 
 
 def _list(console: Console, papers: dict) -> None:
+    from rich.table import Table
+
+    from fairsim.tables import emit
+
     for p in papers.values():
         table = Table(title=f"{p.id}: {p.title}", box=None, title_justify="left", show_header=False)
         table.add_column("id", style="bold cyan")
@@ -90,7 +96,10 @@ def _list(console: Console, papers: dict) -> None:
 
 
 def _summary(console: Console, report, folder: Path) -> None:
+    from rich.table import Table
+
     from fairsim.reproduce.report import claims_line, close_line
+    from fairsim.tables import emit
 
     marks = {
         "held": "[green]held[/]",

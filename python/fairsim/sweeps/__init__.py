@@ -11,25 +11,55 @@ See docs/sweeps.md for the description format, the folder, resume and clusters.
 
 from __future__ import annotations
 
-import tempfile
-import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from fairsim.api import Overrides, Scenario, load
-from fairsim.sweeps.execute import Summary, run_sweep
-from fairsim.sweeps.plan import Plan, RunError, make_plan
-from fairsim.sweeps.results import SweepResults, open_sweep
 from fairsim.sweeps.spec import SweepError, SweepSpec, from_python, from_table, merged
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from fairsim.sweeps.execute import Summary
+    from fairsim.sweeps.plan import Plan
+    from fairsim.sweeps.plan import RunError as RunError
+    from fairsim.sweeps.plan import make_plan as make_plan
+    from fairsim.sweeps.results import SweepResults, open_sweep
+
 __all__ = ["SweepError", "SweepResults", "open_sweep", "sweep"]
+
+#: Names imported on first use (PEP 562): their modules import pandas, or threads and hashing,
+#: which `fairsim --help` and `fairsim sweep --help` do not need.
+_LAZY = {
+    "Plan": "fairsim.sweeps.plan",
+    "RunError": "fairsim.sweeps.plan",
+    "Summary": "fairsim.sweeps.execute",
+    "SweepResults": "fairsim.sweeps.results",
+    "make_plan": "fairsim.sweeps.plan",
+    "open_sweep": "fairsim.sweeps.results",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'fairsim.sweeps' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 
 def file_spec(sc: Scenario) -> SweepSpec:
     """The `[sweep]` table of the scenario's file (an empty spec if it has none)."""
+    import tomllib
+
     data = sc._data.decode() if isinstance(sc._data, bytes) else sc._data
     raw = tomllib.loads(data).get("sweep")
     return from_table(raw, data, sc.file) if raw is not None else SweepSpec()
@@ -76,6 +106,11 @@ def sweep(
     Raises :class:`SweepError` (a :class:`fairsim.FairsimError`) for a description that cannot
     run, before any run starts. Runs that fail are recorded (``results.failures``).
     """
+    import tempfile
+
+    from fairsim.sweeps.execute import run_sweep
+    from fairsim.sweeps.results import SweepResults
+
     plan = make_sweep_plan(scenario, axes, seeds, pairs, set, mode, skip)
     keep = None
     if out is None:
@@ -96,6 +131,8 @@ def sweep(
 
 def make_sweep_plan(scenario, axes=None, seeds=None, pairs=None, set=None, mode=None, skip=None) -> Plan:
     """The plan of :func:`sweep` without running it."""
+    from fairsim.sweeps.plan import make_plan
+
     sc = scenario if isinstance(scenario, Scenario) else load(scenario)
     sc = sc.with_overrides(set)
     if isinstance(pairs, str):
@@ -106,7 +143,10 @@ def make_sweep_plan(scenario, axes=None, seeds=None, pairs=None, set=None, mode=
 
 def listing(plan: Plan, folder: str | Path | None) -> pd.DataFrame:
     """Every run of the plan (axis values, pair, seed, its id) and whether `folder` holds it."""
+    import pandas as pd
+
     from fairsim.sweeps.execute import identity
+    from fairsim.sweeps.plan import RunError
     from fairsim.sweeps.store import Store
 
     done = Store(folder).finished() if folder and Path(folder).is_dir() else set()

@@ -7,21 +7,30 @@ their time limit (the others are recorded, and running the same command again re
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from fairsim.api import SEED_MAX
 from fairsim.sweeps.spec import MODES, MOST_SEEDS
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_FAILED_RUNS = 3
 EXIT_INTERRUPTED = 130
 #: Rows of the table printed after a sweep; the folder has them all.
 MOST_ROWS = 40
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+@cache
+def stderr() -> Console:
+    """The console of messages, made on first use (`fairsim --help` needs no rich)."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 @click.command("sweep")
@@ -121,7 +130,9 @@ def sweep_cmd(
     results = SweepResults(folder, summary)
     _report(results, plan, folder)
     if summary.interrupted:
-        err.print(f"[bold red]interrupted[/]: finished runs are in {folder}; run the same command to resume")
+        stderr().print(
+            f"[bold red]interrupted[/]: finished runs are in {folder}; run the same command to resume"
+        )
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
     if summary.failed:
         raise click.exceptions.Exit(EXIT_FAILED_RUNS)
@@ -142,6 +153,8 @@ def _client(address: str):
 
 def _dry_run(plan, folder: Path, jobs, scheduler) -> None:
     import os
+
+    from rich.table import Table
 
     from fairsim.sweeps import listing
     from fairsim.sweeps.estimate import Estimate, pilot
@@ -174,7 +187,7 @@ def _dry_run(plan, folder: Path, jobs, scheduler) -> None:
     cpu = sum(per_pair[p][1] * duration for p in todo["pair"] if p in per_pair)
     cores = jobs or (None if scheduler else os.cpu_count()) or 1
     estimate = Estimate(len(runs), int(runs["cached"].sum()), events, cpu, cores)
-    err.print(estimate.text() + (" (on the cluster: divide by its cores)" if scheduler else ""))
+    stderr().print(estimate.text() + (" (on the cluster: divide by its cores)" if scheduler else ""))
 
 
 def _shown(axis, column) -> str:
@@ -184,20 +197,22 @@ def _shown(axis, column) -> str:
 
 def _report(results, plan, folder: Path) -> None:
     """What ran, the failures, and the mean over seeds of two headline numbers per point and pair."""
+    from rich.table import Table
+
     from fairsim.tables import console, emit
 
     s = results.summary
-    err.print(
+    stderr().print(
         f"{s.ran} runs ran, {s.cached} were in the folder, {len(s.failed)} failed, in {s.wall_s:.1f} s; "
         f"results in {folder} (fairsim.open_sweep({str(folder)!r}))"
     )
     for f in s.failed[:10]:
         where = ", ".join(f"{a.name}={_shown(a, f[a.name])}" for a in plan.axes)
-        err.print(
+        stderr().print(
             f"[bold red]{f['status']}[/]: {where} {f['pair']} seed {f['seed']}: {f['error']}", soft_wrap=True
         )
     if len(s.failed) > 10:
-        err.print(f"… and {len(s.failed) - 10} more (the `failures` table)")
+        stderr().print(f"… and {len(s.failed) - 10} more (the `failures` table)")
     runs = results.runs
     ok = runs[runs["status"] == "ok"]
     if ok.empty:

@@ -9,7 +9,7 @@
 
 use super::build;
 use super::connections::Connections;
-use super::event::{Event, EventQueue};
+use super::event::{Code, Event, EventQueue};
 use crate::error::Result;
 use crate::net::{FlowId, Packet, PortId};
 use crate::node::{FlowState, Port, SinkReply};
@@ -58,6 +58,14 @@ impl Simulation {
         let pair = scenario.pair(pair)?.clone();
         let seed = seed.unwrap_or(scenario.run.seed);
         let (ports, port_qdiscs) = build::ports(scenario, &pair, seed)?;
+        // connections may add an access line each way
+        if ports.len() + 2 * crate::limits::MAX_OPEN_CONNECTIONS > super::event::MAX_PORTS {
+            return Err(crate::error::Error::Usage(format!(
+                "{} ports are more than the engine can name ({})",
+                ports.len(),
+                super::event::MAX_PORTS - 2 * crate::limits::MAX_OPEN_CONNECTIONS
+            )));
+        }
         let (flows, flow_transports) = build::flows(scenario, &pair, seed)?;
         let connections = Connections::new(flows.len(), ports.len());
         let mut sim = Simulation {
@@ -105,7 +113,7 @@ impl Simulation {
         let started = Instant::now();
         let mut n = 0;
         while n < budget && !self.done {
-            let (t, ev) = self.events.pop().expect("the End event is always queued");
+            let (t, ev) = self.events.pop_code().expect("the End event is always queued");
             self.now = t;
             n += 1;
             self.dispatch(ev);
@@ -120,22 +128,26 @@ impl Simulation {
         self.run_events(u64::MAX);
     }
 
-    fn dispatch(&mut self, ev: Event) {
-        match ev {
-            Event::TxDone(p) => self.tx_done(p),
-            Event::Arrive(p) => self.arrive(p),
-            Event::FlowStart(f) => self.flow_start(f),
-            Event::FlowStop(f) => self.flows[f.idx()].stop_app(),
-            Event::AppPacket(f) => self.app_packet(f),
-            Event::Arrival(f) => self.arrival(f),
-            Event::Timer(f, t) => self.timer(f, t),
-            Event::IntervalEnd => {
-                self.close_interval();
-                self.schedule_next_interval_end();
+    #[inline]
+    fn dispatch(&mut self, ev: Code) {
+        match ev.kind() {
+            Code::TX_DONE => self.tx_done(ev.port()),
+            Code::ARRIVE => self.arrive(ev.port()),
+            Code::FLOW_START => self.flow_start(ev.flow()),
+            Code::FLOW_STOP => self.flows[ev.flow().idx()].stop_app(),
+            Code::APP_PACKET => self.app_packet(ev.flow()),
+            Code::ARRIVAL => self.arrival(ev.flow()),
+            Code::TIMER => {
+                let (f, t) = ev.timer();
+                self.timer(f, t)
             }
-            Event::End => {
+            _ if ev.is_end() => {
                 self.close_interval();
                 self.done = true;
+            }
+            _ => {
+                self.close_interval();
+                self.schedule_next_interval_end();
             }
         }
     }

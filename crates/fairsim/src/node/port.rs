@@ -129,6 +129,11 @@ impl Port {
     /// Why the run cannot go on, if the queue outgrew any memory.
     #[inline]
     pub fn overflow(&self, now: Time) -> Option<String> {
+        // every change of the queue is recorded, and an enqueue adds at most one packet to the
+        // length last recorded: below the limit, no need to ask the discipline
+        if self.stats.last_len() < MAX_QUEUE_PACKETS {
+            return None;
+        }
         (self.qdisc.len_packets() > MAX_QUEUE_PACKETS).then(|| self.overflow_message(now))
     }
 

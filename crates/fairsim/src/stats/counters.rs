@@ -136,6 +136,12 @@ pub struct PortStats {
 }
 
 impl PortStats {
+    /// The queue's length at its last recorded change.
+    #[inline]
+    pub fn last_len(&self) -> usize {
+        self.len
+    }
+
     /// Records that the queue holds `len` packets from `now` on.
     pub fn queue_changed(&mut self, now: Time, len: usize) {
         self.current.occupancy_area += self.len as u128 * (now - self.last_change).0 as u128;
