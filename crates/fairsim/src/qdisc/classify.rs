@@ -85,6 +85,9 @@ impl Classifier {
             global.sort_unstable();
             global.dedup();
             let all = classifier.scenario_count();
+            if global.len() == all {
+                return classifier; // every conversation crosses: the numbering is the scenario's
+            }
             let dense = if global.len() * 4 >= all {
                 let mut dense = vec![u32::MAX; all];
                 global.iter().enumerate().for_each(|(local, &g)| dense[g as usize] = local as u32);
@@ -309,6 +312,7 @@ fn mix(mut x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::FlowId;
     use crate::qdisc::testing::{ack, pkt, port_with_flows};
     use crate::units::Time;
 
@@ -327,6 +331,24 @@ mod tests {
         // ACKs all come from b, and so does nothing else
         assert_eq!(by_source.conv(&ack(0, 0)), by_source.conv(&ack(2, 0)));
         assert_eq!(by_source.count(), 3);
+    }
+
+    #[test]
+    fn a_port_counts_only_the_conversations_crossing_it() {
+        // flows: 0 a→b, 1 a→b, 2 c→b; the port carries flow 2's data and flow 0's ACKs
+        let mut port = port_with_flows(&[(0, 1), (0, 1), (2, 1)]);
+        port.exact_crossing = true;
+        port.crossing = vec![(FlowId(0), PacketKind::Ack), (FlowId(2), PacketKind::Data)];
+        let c = Classifier::new(ConversationKey::Flow, &port);
+        assert_eq!(c.count(), 2);
+        // numbered in the scenario's order (flow 0's ACKs are 1, flow 2's data 4)
+        assert_eq!((c.conv(&ack(0, 0)), c.conv(&pkt(2, 0, 1))), (0, 1));
+        assert_eq!((c.global(0), c.global(1)), (1, 4));
+        // crossed by every conversation: the scenario's numbering, without a table
+        port.crossing = (0..3).flat_map(|f| [(FlowId(f), PacketKind::Data), (FlowId(f), PacketKind::Ack)]).collect();
+        let every = Classifier::new(ConversationKey::Flow, &port);
+        assert!(every.local.is_none());
+        assert_eq!(every.count(), 6);
     }
 
     #[test]

@@ -519,9 +519,10 @@ impl Scenario {
 
     /// `resolved_toml` as a TOML reader reads it (the same tables, keys in the order the text
     /// gives them), written as JSON for readers that parse JSON much faster than TOML (`fairsim
-    /// validate`); a float JSON cannot write is `{"$float": "inf"}` (or `-inf`, `nan`).
-    pub fn resolved_json(&self, pair: &str, seed: u64) -> Result<String> {
-        Ok(resolved::resolved_json(self, self.pair(Some(pair))?, seed))
+    /// validate`); a float JSON cannot write is `{"$float": "inf"}` (or `-inf`, `nan`). With
+    /// `ends = Some(n)`, only the first and the last `n` links and flows.
+    pub fn resolved_json(&self, pair: &str, seed: u64, ends: Option<usize>) -> Result<String> {
+        Ok(resolved::resolved_json(self, self.pair(Some(pair))?, seed, ends))
     }
 
     pub fn flow_id(&self, name: &str) -> Option<FlowId> {

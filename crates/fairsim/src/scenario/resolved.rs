@@ -50,20 +50,27 @@ fn app_fields(t: &mut Table, f: &FlowSpec) {
 }
 
 pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String> {
-    toml::to_string(&resolved_table(sc, pair, seed))
+    toml::to_string(&resolved_table(sc, pair, seed, None))
         .map_err(|e| Error::Usage(format!("cannot write the resolved scenario: {e}")))
 }
 
 /// The resolved scenario as JSON, as a TOML reader reads `resolved_toml`'s text: the same
 /// tables, each table's keys in the order that text gives them (`json_in_toml_order`), without
-/// writing and reading TOML (seconds for a network of 100,000 flows; `fairsim validate`).
-pub fn resolved_json(sc: &Scenario, pair: &PairSpec, seed: u64) -> String {
+/// writing and reading TOML (seconds for a network of 100,000 flows). With `ends = Some(n)`,
+/// only the first and the last `n` links and flows: a preview of a big scenario, whose size
+/// then does not matter (`fairsim validate` shows the ends of its long tables).
+pub fn resolved_json(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>) -> String {
     let mut out = String::new();
-    json_in_toml_order(&Value::Table(resolved_table(sc, pair, seed)), &mut out);
+    json_in_toml_order(&Value::Table(resolved_table(sc, pair, seed, ends)), &mut out);
     out
 }
 
-fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64) -> Table {
+/// Whether item `i` of `len` is among the first or last `ends` (every item without `ends`).
+fn at_the_ends(i: usize, len: usize, ends: Option<usize>) -> bool {
+    ends.is_none_or(|n| i < n || i + n >= len)
+}
+
+fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>) -> Table {
     let mut doc = Table::new();
 
     let mut meta = Table::new();
@@ -107,7 +114,7 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64) -> Table {
     // each link's ports, in port order (found once, not by a search per link)
     let mut ports_of: Vec<Vec<usize>> = vec![vec![]; sc.links.len()];
     sc.ports.iter().enumerate().for_each(|(p, port)| ports_of[port.link].push(p));
-    for (li, link) in sc.links.iter().enumerate() {
+    for (li, link) in sc.links.iter().enumerate().filter(|(li, _)| at_the_ends(*li, sc.links.len(), ends)) {
         let mut l = Table::new();
         l.insert("between".into(), Value::Array(vec![s(sc.node_name(link.a)), s(sc.node_name(link.b))]));
         for (p, port) in ports_of[li].iter().map(|&p| (p, &sc.ports[p])) {
@@ -127,7 +134,7 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64) -> Table {
 
     let mut flows = Table::new();
     let drawn = sc.drawn(seed);
-    for (i, f) in sc.flows.iter().enumerate() {
+    for (i, f) in sc.flows.iter().enumerate().filter(|(i, _)| at_the_ends(*i, sc.flows.len(), ends)) {
         let mut t = Table::new();
         t.insert("src".into(), s(sc.node_name(f.src)));
         t.insert("dst".into(), s(sc.node_name(f.dst)));
@@ -293,8 +300,27 @@ mod tests {
             let sc = Scenario::load(path.to_str().unwrap(), &[]).unwrap();
             for pair in &sc.pairs {
                 let text = resolved_toml(&sc, pair, 1).unwrap();
-                assert_eq!(resolved_json(&sc, pair, 1), read_back(&text), "{path:?} {}", pair.name);
+                assert_eq!(resolved_json(&sc, pair, 1, None), read_back(&text), "{path:?} {}", pair.name);
             }
         }
+    }
+
+    #[test]
+    fn the_ends_keep_the_first_and_last_links_and_flows_as_the_whole_writes_them() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/csfq98/fig6_chain.toml");
+        let sc = Scenario::load(path, &[]).unwrap();
+        let pair = &sc.pairs[0];
+        let whole = resolved_table(&sc, pair, 1, None);
+        let ends = resolved_table(&sc, pair, 1, Some(3));
+        for section in ["links", "flows"] {
+            let (all, kept) = (whole[section].as_table().unwrap(), ends[section].as_table().unwrap());
+            let names: Vec<&String> = all.keys().collect();
+            let expected: Vec<&String> = names[..3].iter().chain(&names[names.len() - 3..]).copied().collect();
+            assert_eq!(kept.keys().collect::<Vec<_>>(), expected, "{section}");
+            assert!(kept.iter().all(|(k, v)| all[k] == *v), "{section}");
+        }
+        // more ends than items: every one
+        let wide = resolved_table(&sc, pair, 1, Some(10_000));
+        assert_eq!(wide, whole);
     }
 }
