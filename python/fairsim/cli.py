@@ -275,7 +275,7 @@ def run_cmd(
 )
 def validate_cmd(scenario, sets, every):
     """Check SCENARIO and show how each pair resolves (disciplines, buffers, transports, routes)."""
-    from fairsim.tables import END_ROWS, console, emit
+    from fairsim.tables import MAX_ROWS, console, emit
 
     sc = open_scenario(scenario, list(sets), origin="--set")
     screen = console()
@@ -287,8 +287,10 @@ def validate_cmd(scenario, sets, every):
     if sc.description:
         screen.print(sc.description, soft_wrap=True)
     links, flows = sc.links, sc.flows
-    # the engine writes only the links and flows shown: as quick for 100,000 flows as for 10
-    ends = None if every else END_ROWS
+    # the engine writes only the links and flows that can be shown (every one of a table shown
+    # whole, which has at most MAX_ROWS rows; the ends of a longer one): as quick for 100,000
+    # flows as for 10
+    ends = None if every else MAX_ROWS
     for pair in sc.pairs:
         doc = sc.resolved(pair, ends=ends)
         screen.print()
