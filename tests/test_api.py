@@ -239,7 +239,10 @@ def test_resolved_is_the_resolved_toml_as_tomllib_reads_it():
     for name in bundled_names():
         sc = fairsim.load(name)
         for pair in sc.pairs:
-            assert _ordered(sc.resolved(pair, 3)) == _ordered(tomllib.loads(sc.resolved_toml(pair, 3))), (name, pair)
+            assert _ordered(sc.resolved(pair, 3)) == _ordered(tomllib.loads(sc.resolved_toml(pair, 3))), (
+                name,
+                pair,
+            )
     # floats JSON cannot write, and a one-key table that only looks like one
     extra = {"links.out.qdisc": {"kind": "red", "max_p": 0.1}, "flows.ftp.weight": 1e300}
     sc = fairsim.loads(SMALL).with_overrides(extra)

@@ -44,7 +44,9 @@ def rows_of(stdout: str, title: str) -> list[str]:
     line or title."""
     lines = stdout.splitlines()
     start = lines.index(title) + 1
-    end = next((i for i in range(start, len(lines)) if not lines[i] or lines[i].startswith("pair ")), len(lines))
+    end = next(
+        (i for i in range(start, len(lines)) if not lines[i] or lines[i].startswith("pair ")), len(lines)
+    )
     return lines[start:end]
 
 

@@ -78,7 +78,9 @@ class Scenario:
             _check_seed(seed)
         return self._core.resolved_toml(pair or self.pairs[0], seed)
 
-    def resolved(self, pair: str | None = None, seed: int | None = None, ends: int | None = None) -> dict[str, Any]:
+    def resolved(
+        self, pair: str | None = None, seed: int | None = None, ends: int | None = None
+    ) -> dict[str, Any]:
         """:meth:`resolved_toml` as ``tomllib.loads`` reads it (the same tables, keys in the same
         order), read much faster: the engine hands it over as JSON. With `ends`, the ``links``
         and ``flows`` tables hold only their first and last `ends` entries (a preview of a big

@@ -315,7 +315,13 @@ def _queues_parts(pair: str, doc: dict, links: list[str], every: bool) -> list:
         d = link[direction]
         q = d["qdisc"]
         params = ", ".join(f"{k}={v}" for k, v in q.items() if k != "kind")
-        return [f"{src}->{dst}", d["rate"], d["delay"], d["buffer"], q["kind"] + (f" ({params})" if params else "")]
+        return [
+            f"{src}->{dst}",
+            d["rate"],
+            d["delay"],
+            d["buffer"],
+            q["kind"] + (f" ({params})" if params else ""),
+        ]
 
     note = add_rows(table, 2 * len(links), row, "queues", every, hint="--all shows every one")
     return [table] if note is None else [table, note]

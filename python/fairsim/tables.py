@@ -60,7 +60,12 @@ def shown_rows(total: int, every: bool = False) -> list[int | None]:
 
 
 def add_rows(
-    table: Table, total: int, row: Callable[[int], Sequence[Any]], noun: str, every: bool = False, hint: str = ""
+    table: Table,
+    total: int,
+    row: Callable[[int], Sequence[Any]],
+    noun: str,
+    every: bool = False,
+    hint: str = "",
 ) -> Text | None:
     """Adds `row(i)` for each of the `total` rows that `table` shows (`shown_rows`): a table left
     short gets a row of `…` where rows are left out, and this returns the line to print under it
@@ -301,7 +306,9 @@ def _busy(queue: dict) -> bool:
 def _queue_parts(runs: list[dict]) -> list:
     table = _table(["queue", "qdisc", "rate", "buffer", "utilisation", "mean queue pkts", "drops"], left=2)
     by_port = _by_name(runs, "queues", "port")
-    shown = [q for q in runs[0]["queues"] if any(_busy(x) for ports in by_port if (x := ports.get(q["port"])))]
+    shown = [
+        q for q in runs[0]["queues"] if any(_busy(x) for ports in by_port if (x := ports.get(q["port"])))
+    ]
     hidden = len(runs[0]["queues"]) - len(shown)
 
     def row(i: int) -> list[str]:
