@@ -403,7 +403,7 @@ mod local_conversations {
                 let meta = &port.flows[f.idx()];
                 let (src, dst) = if kind == PacketKind::Data { (meta.src, meta.dst) } else { (meta.dst, meta.src) };
                 let size = if kind == PacketKind::Data { rng.random_range(200..1500) } else { 40 };
-                at = at + Time(rng.random_range(0..900_000));
+                at += Time(rng.random_range(0..900_000));
                 let pkt =
                     Packet { id, flow: f, conn: f, kind, seq: id, size, src, dst, ect: id % 2 == 0, ..Packet::blank() };
                 (at, pkt)
