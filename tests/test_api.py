@@ -217,3 +217,37 @@ def test_every_registered_transport_carries_ftp_and_telnet(small_path):
         assert flows.loc["ftp", "goodput_pps"] > 2, (t, flows.loc["ftp", "goodput_pps"])
         # a Telnet sends a packet every 5 s on average, whatever carries it
         assert 0.1 < telnet < 0.4, (t, telnet)
+
+
+def _ordered(value):
+    """`value` with every table's keys in their order, so that `==` compares the order too."""
+    if isinstance(value, dict):
+        return [(k, _ordered(v)) for k, v in value.items()]
+    if isinstance(value, list):
+        return [_ordered(v) for v in value]
+    if isinstance(value, float) and value != value:
+        return "nan"  # nan != nan
+    return (type(value).__name__, value)
+
+
+def test_resolved_is_the_resolved_toml_as_tomllib_reads_it():
+    # every bundled scenario and pair: the same tables, keys, order, types and values
+    import tomllib
+
+    from fairsim.catalogue import bundled_names
+
+    for name in bundled_names():
+        sc = fairsim.load(name)
+        for pair in sc.pairs:
+            assert _ordered(sc.resolved(pair, 3)) == _ordered(tomllib.loads(sc.resolved_toml(pair, 3))), (
+                name,
+                pair,
+            )
+    # floats JSON cannot write, and a one-key table that only looks like one
+    extra = {"links.out.qdisc": {"kind": "red", "max_p": 0.1}, "flows.ftp.weight": 1e300}
+    sc = fairsim.loads(SMALL).with_overrides(extra)
+    assert _ordered(sc.resolved("G/FCFS")) == _ordered(tomllib.loads(sc.resolved_toml("G/FCFS")))
+    from fairsim.api import _special_float
+
+    assert [_special_float({"$float": x}) for x in ("inf", "-inf")] == [float("inf"), float("-inf")]
+    assert _special_float({"$float": {"src": "a"}}) == {"$float": {"src": "a"}}, "a flow called $float"

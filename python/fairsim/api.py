@@ -60,6 +60,7 @@ class Scenario:
     pairs = property(lambda self: list(self._core.pairs))
     flows = property(lambda self: list(self._core.flows))
     nodes = property(lambda self: list(self._core.nodes))
+    links = property(lambda self: list(self._core.links))
     seed = property(lambda self: self._core.seed)
     duration_s = property(lambda self: self._core.duration_s)
     overrides = property(lambda self: list(self._core.overrides))
@@ -77,8 +78,27 @@ class Scenario:
             _check_seed(seed)
         return self._core.resolved_toml(pair or self.pairs[0], seed)
 
+    def resolved(
+        self, pair: str | None = None, seed: int | None = None, ends: int | None = None
+    ) -> dict[str, Any]:
+        """:meth:`resolved_toml` as ``tomllib.loads`` reads it (the same tables, keys in the same
+        order), read much faster: the engine hands it over as JSON. With `ends`, the ``links``
+        and ``flows`` tables hold only their first and last `ends` entries (a preview of a big
+        scenario, as long to make whatever its size)."""
+        if seed is not None:
+            _check_seed(seed)
+        text = self._core.resolved_json(pair or self.pairs[0], seed, ends)
+        return json.loads(text, object_hook=_special_float)
+
     def __repr__(self) -> str:
         return f"<fairsim.Scenario {self.name!r}: {len(self.flows)} flows, pairs {self.pairs}>"
+
+
+def _special_float(table: dict[str, Any]) -> Any:
+    """A float JSON cannot write (`{"$float": "inf"}`, `-inf`, `nan`) as Python's float."""
+    if len(table) == 1 and isinstance(table.get("$float"), str):
+        return float(table["$float"])
+    return table
 
 
 def load(path: str | Path, set: Overrides = None) -> Scenario:

@@ -267,13 +267,15 @@ def run_cmd(
 @main.command("validate")
 @click.argument("scenario")
 @overrides_option
-def validate_cmd(scenario, sets):
+@click.option(
+    "--all",
+    "every",
+    is_flag=True,
+    help="Every queue and flow, however many (long tables show their first and last rows).",
+)
+def validate_cmd(scenario, sets, every):
     """Check SCENARIO and show how each pair resolves (disciplines, buffers, transports, routes)."""
-    import tomllib
-
-    from rich.table import Table
-
-    from fairsim.tables import console, emit
+    from fairsim.tables import MAX_ROWS, console, emit
 
     sc = open_scenario(scenario, list(sets), origin="--set")
     screen = console()
@@ -284,38 +286,69 @@ def validate_cmd(scenario, sets):
     )
     if sc.description:
         screen.print(sc.description, soft_wrap=True)
+    links, flows = sc.links, sc.flows
+    # the engine writes only the links and flows that can be shown (every one of a table shown
+    # whole, which has at most MAX_ROWS rows; the ends of a longer one): as quick for 100,000
+    # flows as for 10
+    ends = None if every else MAX_ROWS
     for pair in sc.pairs:
-        doc = tomllib.loads(sc.resolved_toml(pair))
-        ports = Table(title=f"pair {pair}: queues", box=None, header_style="bold", title_justify="left")
-        for col in ("queue", "rate", "delay", "buffer", "qdisc"):
-            ports.add_column(col)
-        for link in doc["links"].values():
-            a, b = link["between"]
-            for direction, (src, dst) in (("forward", (a, b)), ("reverse", (b, a))):
-                d = link[direction]
-                q = d["qdisc"]
-                params = ", ".join(f"{k}={v}" for k, v in q.items() if k != "kind")
-                ports.add_row(
-                    f"{src}->{dst}",
-                    d["rate"],
-                    d["delay"],
-                    d["buffer"],
-                    q["kind"] + (f" ({params})" if params else ""),
-                )
-        flows = Table(title=f"pair {pair}: flows", box=None, header_style="bold", title_justify="left")
-        for col in ("flow", "app", "transport", "route"):
-            flows.add_column(col)
-        for name, f in doc["flows"].items():
-            t = f["transport"]
-            transport = (
-                t
-                if isinstance(t, str)
-                else t["kind"] + " (" + ", ".join(f"{k}={v}" for k, v in t.items() if k != "kind") + ")"
-            )
-            flows.add_row(name, f["app"], transport, " → ".join(f["route"]))
+        doc = sc.resolved(pair, ends=ends)
         screen.print()
-        emit(ports, screen)
-        emit(flows, screen)
+        for part in (*_queues_parts(pair, doc, links, every), *_flows_parts(pair, doc, flows, every)):
+            emit(part, screen)
+
+
+def _queues_parts(pair: str, doc: dict, links: list[str], every: bool) -> list:
+    """`fairsim validate`'s table of a pair's queues (two per link) from its resolved scenario."""
+    from rich.table import Table
+
+    from fairsim.tables import add_rows
+
+    table = Table(title=f"pair {pair}: queues", box=None, header_style="bold", title_justify="left")
+    for col in ("queue", "rate", "delay", "buffer", "qdisc"):
+        table.add_column(col)
+
+    def row(i: int) -> list[str]:
+        link = doc["links"][links[i // 2]]
+        a, b = link["between"]
+        direction, (src, dst) = ("forward", (a, b)) if i % 2 == 0 else ("reverse", (b, a))
+        d = link[direction]
+        q = d["qdisc"]
+        params = ", ".join(f"{k}={v}" for k, v in q.items() if k != "kind")
+        return [
+            f"{src}->{dst}",
+            d["rate"],
+            d["delay"],
+            d["buffer"],
+            q["kind"] + (f" ({params})" if params else ""),
+        ]
+
+    note = add_rows(table, 2 * len(links), row, "queues", every, hint="--all shows every one")
+    return [table] if note is None else [table, note]
+
+
+def _flows_parts(pair: str, doc: dict, flows: list[str], every: bool) -> list:
+    """`fairsim validate`'s table of a pair's flows from its resolved scenario."""
+    from rich.table import Table
+
+    from fairsim.tables import add_rows
+
+    table = Table(title=f"pair {pair}: flows", box=None, header_style="bold", title_justify="left")
+    for col in ("flow", "app", "transport", "route"):
+        table.add_column(col)
+
+    def row(i: int) -> list[str]:
+        f = doc["flows"][flows[i]]
+        t = f["transport"]
+        transport = (
+            t
+            if isinstance(t, str)
+            else t["kind"] + " (" + ", ".join(f"{k}={v}" for k, v in t.items() if k != "kind") + ")"
+        )
+        return [flows[i], f["app"], transport, " → ".join(f["route"])]
+
+    note = add_rows(table, len(flows), row, "flows", every, hint="--all shows every one")
+    return [table] if note is None else [table, note]
 
 
 @main.group("bench")

@@ -12,7 +12,7 @@ import io
 import math
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -40,8 +40,45 @@ SIZE_UNITS = (("GB", 1e9), ("MB", 1e6), ("kB", 1e3), ("B", 1.0))
 RATE_UNITS = (("Gb/s", 1e9), ("Mb/s", 1e6), ("kb/s", 1e3), ("b/s", 1.0))
 
 
+#: Tables of more rows than this show only their first and last `END_ROWS` rows, and say so: the
+#: tables of a network of 100,000 flows would be 300,000 rows that nobody reads, and minutes of
+#: layout (docs/decisions.md, "Long tables show their ends").
+MAX_ROWS = 200
+END_ROWS = 10
+
+
 def plural(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def shown_rows(total: int, every: bool = False) -> list[int | None]:
+    """The rows a table of `total` rows shows: all of them up to `MAX_ROWS` (or with `every`),
+    else the first and last `END_ROWS`, with None for the rows left out between them."""
+    if every or total <= MAX_ROWS:
+        return list(range(total))
+    return [*range(END_ROWS), None, *range(total - END_ROWS, total)]
+
+
+def add_rows(
+    table: Table,
+    total: int,
+    row: Callable[[int], Sequence[Any]],
+    noun: str,
+    every: bool = False,
+    hint: str = "",
+) -> Text | None:
+    """Adds `row(i)` for each of the `total` rows that `table` shows (`shown_rows`): a table left
+    short gets a row of `…` where rows are left out, and this returns the line to print under it
+    (`(100,000 flows: the first 10 and last 10 shown; HINT)`); else None. Only the rows shown
+    are built, so a long table costs as little as a short one."""
+    for i in shown_rows(total, every):
+        table.add_row(*(row(i) if i is not None else ["…"] * len(table.columns)))
+    if every or total <= MAX_ROWS:
+        return None
+    return Text(
+        f"({total:,} {noun}: the first {END_ROWS} and last {END_ROWS} shown{'; ' + hint if hint else ''})",
+        style="dim",
+    )
 
 
 def _decimals(x: float, digits: int = DIGITS) -> int:
@@ -171,11 +208,17 @@ def _named(items: list[dict], key: str, name: str) -> dict | None:
     return next((x for x in items if x[key] == name), None)
 
 
-def _field(section: str, key: str, name: str, metric: str) -> Callable[[dict], Any]:
-    """`run[section][the item whose key is name][metric]`, or None when that run lacks the item."""
+def _by_name(runs: list[dict], section: str, key: str) -> list[dict[str, dict]]:
+    """Each run's items of `section` by their `key`: looked up once per cell, not searched for
+    (a search per cell made the tables of 100,000 flows take hours)."""
+    return [{x[key]: x for x in run[section]} for run in runs]
 
-    def get(run: dict) -> Any:
-        item = _named(run[section], key, name)
+
+def _field(name: Any, metric: str) -> Callable[[dict[Any, dict]], Any]:
+    """`items[name][metric]` of one run's items by name, or None when that run lacks the item."""
+
+    def get(items: dict[str, dict]) -> Any:
+        item = items.get(name)
         return item[metric] if item else None
 
     return get
@@ -205,7 +248,7 @@ def _escape(text: str) -> str:
     return text.replace("[", r"\[")
 
 
-def _flows_table(runs: list[dict]) -> Table:
+def _flows_parts(runs: list[dict]) -> list:
     table = _table(
         [
             "flow",
@@ -219,13 +262,17 @@ def _flows_table(runs: list[dict]) -> Table:
             "of fair share",
         ]
     )
-    for f in runs[0]["flows"]:
+    flows = runs[0]["flows"]
+    by_name = _by_name(runs, "flows", "name")
 
-        def cell(metric: str, name: str = f["name"]) -> Stat | None:
-            return stat_over(runs, _field("flows", "name", name, metric))
+    def row(i: int) -> list[str]:
+        f = flows[i]
+
+        def cell(metric: str) -> Stat | None:
+            return stat_over(by_name, _field(f["name"], metric))
 
         goodput, share = cell("goodput_bps"), cell("share_of_fair")
-        table.add_row(
+        return [
             f["name"],
             f["app"],
             f["transport"],
@@ -235,8 +282,10 @@ def _flows_table(runs: list[dict]) -> Table:
             pm(cell("retransmit_pps")),
             pm(cell("drop_pps")),
             f"{share.mean:.0%}" if share else NA,
-        )
-    return table
+        ]
+
+    note = add_rows(table, len(flows), row, "flows")
+    return [table] if note is None else [table, note]
 
 
 def _fairness_line(runs: list[dict]) -> Text:
@@ -256,25 +305,28 @@ def _busy(queue: dict) -> bool:
 
 def _queue_parts(runs: list[dict]) -> list:
     table = _table(["queue", "qdisc", "rate", "buffer", "utilisation", "mean queue pkts", "drops"], left=2)
-    hidden = 0
-    for q in runs[0]["queues"]:
+    by_port = _by_name(runs, "queues", "port")
+    shown = [
+        q for q in runs[0]["queues"] if any(_busy(x) for ports in by_port if (x := ports.get(q["port"])))
+    ]
+    hidden = len(runs[0]["queues"]) - len(shown)
+
+    def row(i: int) -> list[str]:
+        q = shown[i]
         port = q["port"]
-        if not any(_busy(x) for r in runs if (x := _named(r["queues"], "port", port))):
-            hidden += 1
-            continue
-        drops = stat_over(
-            runs, lambda r, port=port: (_named(r["queues"], "port", port) or {})["totals"]["drops"]
-        )
-        table.add_row(
+        drops = stat_over(by_port, lambda ports: (ports.get(port) or {})["totals"]["drops"])
+        return [
             port,
             q["qdisc"],
             rate(q["rate_bps"]),
             q["buffer"],
-            pct(stat_over(runs, _field("queues", "port", port, "utilisation"))),
-            pm(stat_over(runs, _field("queues", "port", port, "occupancy_pkts"))),
+            pct(stat_over(by_port, _field(port, "utilisation"))),
+            pm(stat_over(by_port, _field(port, "occupancy_pkts"))),
             f"{drops.mean:,.0f}" if len(runs) == 1 else pm(drops),
-        )
-    parts: list = [table]
+        ]
+
+    note = add_rows(table, len(shown), row, "busy queues")
+    parts: list = [table] if note is None else [table, note]
     if hidden:
         parts.append(
             Text(
@@ -285,41 +337,41 @@ def _queue_parts(runs: list[dict]) -> list:
     return parts
 
 
-def fluid_table(runs: list[dict], port: str) -> Table:
+def _fluid_parts(runs: list[dict], port: str) -> list:
     """How far each flow's service at a port strayed from the ideal fluid (GPS) service."""
     table = _table(["vs GPS at " + port, "packets", "mean lag", "max lag", "max behind", "max ahead"], left=1)
     flows = _named(runs[0]["fluid"], "port", port)["flows"]
-    for f in flows:
+    # each run's rows at the port by flow and kind
+    by_flow = [
+        {(x["flow"], x["kind"]): x for x in (at["flows"] if at else [])}
+        for at in (_named(run.get("fluid", []), "port", port) for run in runs)
+    ]
 
-        def cell(metric: str, flow: str = f["flow"], kind: str = f["kind"]) -> Stat | None:
-            def get(run: dict) -> Any:
-                at = _named(run.get("fluid", []), "port", port)
-                row = (
-                    next((x for x in at["flows"] if x["flow"] == flow and x["kind"] == kind), None)
-                    if at
-                    else None
-                )
-                return row[metric] if row else None
+    def row(i: int) -> list[str]:
+        f = flows[i]
 
-            return stat_over(runs, get)
+        def cell(metric: str) -> Stat | None:
+            return stat_over(by_flow, _field((f["flow"], f["kind"]), metric))
 
         packets = cell("packets")
-        table.add_row(
+        return [
             f["flow"] + (" (ACKs)" if f["kind"] == "ack" else ""),
             f"{packets.mean:,.0f}" if len(runs) == 1 else pm(packets),
             duration(cell("mean_lag_s")),
             duration(cell("max_lag_s")),
             size(cell("max_behind_bytes")),
             size(cell("max_ahead_bytes")),
-        )
-    return table
+        ]
+
+    note = add_rows(table, len(flows), row, "conversations")
+    return [table] if note is None else [table, note]
 
 
 def pair_tables(runs: list[dict]) -> Group:
     """The tables of one pair: one run's, or the mean over several seeds' runs."""
-    parts: list = [_heading(runs), _flows_table(runs), _fairness_line(runs), Text(""), *_queue_parts(runs)]
+    parts: list = [_heading(runs), *_flows_parts(runs), _fairness_line(runs), Text(""), *_queue_parts(runs)]
     for port in runs[0].get("fluid", []):
-        parts += [Text(""), fluid_table(runs, port["port"])]
+        parts += [Text(""), *_fluid_parts(runs, port["port"])]
     events = sum(r["events"] for r in runs)
     wall = sum(r.get("wall_s", 0.0) for r in runs)
     legend = "mean ± std over intervals" if len(runs) == 1 else "mean ± 95% CI over seeds"

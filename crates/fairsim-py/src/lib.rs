@@ -74,6 +74,10 @@ impl PyScenario {
         self.inner.flows.iter().map(|f| f.name.clone()).collect()
     }
     #[getter]
+    fn links(&self) -> Vec<String> {
+        self.inner.links.iter().map(|l| l.name.clone()).collect()
+    }
+    #[getter]
     fn nodes(&self) -> Vec<String> {
         self.inner.nodes.clone()
     }
@@ -94,6 +98,13 @@ impl PyScenario {
     #[pyo3(signature = (pair, seed=None))]
     fn resolved_toml(&self, pair: &str, seed: Option<u64>) -> PyResult<String> {
         guard(|| self.inner.resolved_toml(pair, seed.unwrap_or(self.inner.run.seed)).map_err(to_py))
+    }
+
+    /// `resolved_toml` as a TOML reader reads it, as JSON (non-finite floats as `{"$float": "inf"}`);
+    /// with `ends`, only the first and last `ends` links and flows.
+    #[pyo3(signature = (pair, seed=None, ends=None))]
+    fn resolved_json(&self, pair: &str, seed: Option<u64>, ends: Option<usize>) -> PyResult<String> {
+        guard(|| self.inner.resolved_json(pair, seed.unwrap_or(self.inner.run.seed), ends).map_err(to_py))
     }
 
     /// Raises `FairsimError` (with the likely name) unless the scenario has a pair called `name`.

@@ -46,7 +46,13 @@ fn port(n: usize) -> PortInfo {
         .map(|i| FlowMeta { name: format!("f{i}"), src: NodeId(0), dst: NodeId(1), weight: 1.0, packet_size: 1000 })
         .collect();
     let crossing = (0..n).map(|i| (FlowId(i as u32), PacketKind::Data)).collect();
-    PortInfo { buffer: BufferLimit::Unlimited, rate: Rate(10_000_000_000), flows: flows.into(), crossing }
+    PortInfo {
+        buffer: BufferLimit::Unlimited,
+        rate: Rate(10_000_000_000),
+        flows: flows.into(),
+        crossing,
+        exact_crossing: false,
+    }
 }
 
 /// A 1000-byte packet of `flow`, labeled with a rate as a CSFQ edge would have (a core reads

@@ -181,6 +181,7 @@ impl Simulation {
             rate: spec.rate,
             flows: self.scenario.flow_meta.clone(),
             crossing: vec![],
+            exact_crossing: false,
         };
         let (qdisc, _) = crate::qdisc::find("fcfs")
             .expect("fcfs is registered")

@@ -46,6 +46,20 @@ pub struct Classifier {
     /// Each conversation's weight and the sum of its flows' weights (keys `pair` and `source`).
     weights: Vec<f64>,
     totals: Vec<f64>,
+    /// At a scenario's port: only the conversations that cross it, in the scenario's order.
+    local: Option<Local>,
+}
+
+/// The conversations crossing a port, numbered 0, 1, ... in the order of their numbers in the
+/// scenario (`global`), so that every comparison of two conversations' numbers (the tie-breaks
+/// of the disciplines) comes out as with the scenario's numbers.
+#[derive(Debug, Clone)]
+struct Local {
+    /// The scenario's number of each local conversation, ascending.
+    global: Arc<[u32]>,
+    /// Local number by scenario number (`u32::MAX`: not crossing), when the port is crossed by
+    /// at least a quarter of the scenario's conversations; else `global` is searched.
+    dense: Vec<u32>,
 }
 
 fn slot(flow: usize, kind: PacketKind) -> usize {
@@ -57,10 +71,40 @@ impl Classifier {
     /// it is first met. With key `flow` that order is the flows' own (conversation 2·f is flow
     /// f's data, 2·f + 1 its ACKs), which costs nothing to build: a per-flow discipline at every
     /// port of a network with many flows does not build a table of them per port.
+    ///
+    /// At a scenario's port (`PortInfo::exact_crossing`) only the conversations that cross it
+    /// count, renumbered in the same order: a discipline's state per conversation then grows
+    /// with the conversations crossing its port, not with every conversation of the network
+    /// (10,000 flows from 10,000 hosts, with FQ at the router's 10,000 ports to the hosts, took
+    /// 15 GB), and results stay the same to the bit.
     pub fn new(key: ConversationKey, port: &PortInfo) -> Classifier {
+        let mut classifier = Classifier::scenario_wide(key, port);
+        if port.exact_crossing {
+            let mut global: Vec<u32> =
+                port.crossing.iter().map(|&(f, kind)| classifier.scenario_conv(slot(f.idx(), kind)) as u32).collect();
+            global.sort_unstable();
+            global.dedup();
+            let all = classifier.scenario_count();
+            if global.len() == all {
+                return classifier; // every conversation crosses: the numbering is the scenario's
+            }
+            let dense = if global.len() * 4 >= all {
+                let mut dense = vec![u32::MAX; all];
+                global.iter().enumerate().for_each(|(local, &g)| dense[g as usize] = local as u32);
+                dense
+            } else {
+                vec![]
+            };
+            classifier.local = Some(Local { global: global.into(), dense });
+        }
+        classifier
+    }
+
+    /// The scenario's numbering, at every port.
+    fn scenario_wide(key: ConversationKey, port: &PortInfo) -> Classifier {
         let flows = port.flows.clone();
         if key == ConversationKey::Flow {
-            return Classifier { conv_of: vec![], flows, weights: vec![], totals: vec![] };
+            return Classifier { conv_of: vec![], flows, weights: vec![], totals: vec![], local: None };
         }
         let mut ids: HashMap<(u32, u32), u32> = HashMap::new(); // build time only
         let mut conv_of = vec![0; 2 * port.flows.len()];
@@ -86,12 +130,12 @@ impl Classifier {
                 conv_of[slot(f, kind)] = id;
             }
         }
-        Classifier { conv_of, flows, weights, totals }
+        Classifier { conv_of, flows, weights, totals, local: None }
     }
 
-    /// The conversation of flow `flow`'s packets of `kind`.
+    /// The scenario's number of the conversation of flow `flow`'s packets of `kind`.
     #[inline]
-    fn of_slot(&self, slot: usize) -> usize {
+    fn scenario_conv(&self, slot: usize) -> usize {
         if self.conv_of.is_empty() {
             slot
         } else {
@@ -99,34 +143,66 @@ impl Classifier {
         }
     }
 
-    #[inline]
-    pub fn conv(&self, pkt: &Packet) -> usize {
-        self.of_slot(slot(pkt.flow.idx(), pkt.kind))
-    }
-
-    pub fn weight(&self, conv: usize) -> f64 {
-        if self.conv_of.is_empty() {
-            self.flows[conv / 2].weight
-        } else {
-            self.weights[conv]
-        }
-    }
-
-    /// The sum of the weights of the flows in conversation `conv`.
-    pub fn total_weight(&self, conv: usize) -> f64 {
-        if self.conv_of.is_empty() {
-            self.flows[conv / 2].weight
-        } else {
-            self.totals[conv]
-        }
-    }
-
-    pub fn count(&self) -> usize {
+    fn scenario_count(&self) -> usize {
         if self.conv_of.is_empty() {
             2 * self.flows.len()
         } else {
             self.weights.len()
         }
+    }
+
+    /// The local number of the scenario's conversation `g`, if it crosses this port.
+    #[inline]
+    fn local_of(local: &Local, g: usize) -> Option<usize> {
+        if local.dense.is_empty() {
+            local.global.binary_search(&(g as u32)).ok()
+        } else {
+            local.dense.get(g).copied().filter(|&l| l != u32::MAX).map(|l| l as usize)
+        }
+    }
+
+    /// The conversation of the packets of `kind` of flow `flow` (`slot`), if they cross the port.
+    #[inline]
+    fn of_slot(&self, slot: usize) -> Option<usize> {
+        let g = self.scenario_conv(slot);
+        match &self.local {
+            None => Some(g),
+            Some(local) => Self::local_of(local, g),
+        }
+    }
+
+    #[inline]
+    pub fn conv(&self, pkt: &Packet) -> usize {
+        // a packet reaches only the ports on its route, whose conversations are all numbered
+        self.of_slot(slot(pkt.flow.idx(), pkt.kind)).expect("a packet's conversation crosses the port it is at")
+    }
+
+    /// The scenario's number of conversation `conv` (what hashed queues hash).
+    pub fn global(&self, conv: usize) -> usize {
+        self.local.as_ref().map_or(conv, |l| l.global[conv] as usize)
+    }
+
+    pub fn weight(&self, conv: usize) -> f64 {
+        let g = self.global(conv);
+        if self.conv_of.is_empty() {
+            self.flows[g / 2].weight
+        } else {
+            self.weights[g]
+        }
+    }
+
+    /// The sum of the weights of the flows in conversation `conv`.
+    pub fn total_weight(&self, conv: usize) -> f64 {
+        let g = self.global(conv);
+        if self.conv_of.is_empty() {
+            self.flows[g / 2].weight
+        } else {
+            self.totals[g]
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.local.as_ref().map_or_else(|| self.scenario_count(), |l| l.global.len())
     }
 }
 
@@ -135,6 +211,9 @@ impl Classifier {
 pub struct Buckets {
     /// Explicit queue of a conversation, if its flow was mapped by name.
     fixed: Vec<Option<u32>>,
+    /// The scenario's number of each conversation, which the hash mixes (`Classifier::global`),
+    /// when the port numbers its own conversations.
+    global: Option<Arc<[u32]>>,
     pub count: usize,
     /// Each queue's weight: the sum of the weights of the flows mapped onto it by name, 1 for a
     /// queue with none (its conversations are hashed, and change with perturbation).
@@ -171,8 +250,11 @@ impl Buckets {
                     format!("flow `{name}` mapped to queue {q}, but there are {count} queues (0–{})", count - 1),
                 ));
             }
-            for kind in [PacketKind::Data, PacketKind::Ack] {
-                fixed[classifier.of_slot(slot(f, kind))] = Some(q as u32);
+            // (a flow that does not cross the port keeps its weight in its queue)
+            for c in
+                [PacketKind::Data, PacketKind::Ack].map(|kind| classifier.of_slot(slot(f, kind))).into_iter().flatten()
+            {
+                fixed[c] = Some(q as u32);
             }
             weights[q] += port.flows[f].weight;
         }
@@ -180,7 +262,8 @@ impl Buckets {
             *w = 1.0;
         }
         let zero = crate::units::Time::ZERO;
-        Ok(Buckets { fixed, count, weights, salt: 0, perturb_every: zero, next_perturbation: zero })
+        let global = classifier.local.as_ref().map(|l| l.global.clone());
+        Ok(Buckets { fixed, global, count, weights, salt: 0, perturb_every: zero, next_perturbation: zero })
     }
 
     /// Changes the hash function every `every` (SFQ's periodic perturbation).
@@ -210,7 +293,10 @@ impl Buckets {
     pub fn of(&self, conv: usize) -> usize {
         match self.fixed[conv] {
             Some(q) => q as usize,
-            None => (mix(conv as u64 ^ self.salt) % self.count as u64) as usize,
+            None => {
+                let g = self.global.as_ref().map_or(conv, |g| g[conv] as usize);
+                (mix(g as u64 ^ self.salt) % self.count as u64) as usize
+            }
         }
     }
 }
@@ -226,6 +312,7 @@ fn mix(mut x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::FlowId;
     use crate::qdisc::testing::{ack, pkt, port_with_flows};
     use crate::units::Time;
 
@@ -244,6 +331,24 @@ mod tests {
         // ACKs all come from b, and so does nothing else
         assert_eq!(by_source.conv(&ack(0, 0)), by_source.conv(&ack(2, 0)));
         assert_eq!(by_source.count(), 3);
+    }
+
+    #[test]
+    fn a_port_counts_only_the_conversations_crossing_it() {
+        // flows: 0 a→b, 1 a→b, 2 c→b; the port carries flow 2's data and flow 0's ACKs
+        let mut port = port_with_flows(&[(0, 1), (0, 1), (2, 1)]);
+        port.exact_crossing = true;
+        port.crossing = vec![(FlowId(0), PacketKind::Ack), (FlowId(2), PacketKind::Data)];
+        let c = Classifier::new(ConversationKey::Flow, &port);
+        assert_eq!(c.count(), 2);
+        // numbered in the scenario's order (flow 0's ACKs are 1, flow 2's data 4)
+        assert_eq!((c.conv(&ack(0, 0)), c.conv(&pkt(2, 0, 1))), (0, 1));
+        assert_eq!((c.global(0), c.global(1)), (1, 4));
+        // crossed by every conversation: the scenario's numbering, without a table
+        port.crossing = (0..3).flat_map(|f| [(FlowId(f), PacketKind::Data), (FlowId(f), PacketKind::Ack)]).collect();
+        let every = Classifier::new(ConversationKey::Flow, &port);
+        assert!(every.local.is_none());
+        assert_eq!(every.count(), 6);
     }
 
     #[test]

@@ -50,6 +50,27 @@ fn app_fields(t: &mut Table, f: &FlowSpec) {
 }
 
 pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String> {
+    toml::to_string(&resolved_table(sc, pair, seed, None))
+        .map_err(|e| Error::Usage(format!("cannot write the resolved scenario: {e}")))
+}
+
+/// The resolved scenario as JSON, as a TOML reader reads `resolved_toml`'s text: the same
+/// tables, each table's keys in the order that text gives them (`json_in_toml_order`), without
+/// writing and reading TOML (seconds for a network of 100,000 flows). With `ends = Some(n)`,
+/// only the first and the last `n` links and flows: a preview of a big scenario, whose size
+/// then does not matter (`fairsim validate` shows the ends of its long tables).
+pub fn resolved_json(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>) -> String {
+    let mut out = String::new();
+    json_in_toml_order(&Value::Table(resolved_table(sc, pair, seed, ends)), &mut out);
+    out
+}
+
+/// Whether item `i` of `len` is among the first or last `ends` (every item without `ends`).
+fn at_the_ends(i: usize, len: usize, ends: Option<usize>) -> bool {
+    ends.is_none_or(|n| i < n || i + n >= len)
+}
+
+fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>) -> Table {
     let mut doc = Table::new();
 
     let mut meta = Table::new();
@@ -90,10 +111,13 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
     doc.insert("nodes".into(), Value::Array(sc.nodes.iter().map(s).collect()));
 
     let mut links = Table::new();
-    for (li, link) in sc.links.iter().enumerate() {
+    // each link's ports, in port order (found once, not by a search per link)
+    let mut ports_of: Vec<Vec<usize>> = vec![vec![]; sc.links.len()];
+    sc.ports.iter().enumerate().for_each(|(p, port)| ports_of[port.link].push(p));
+    for (li, link) in sc.links.iter().enumerate().filter(|(li, _)| at_the_ends(*li, sc.links.len(), ends)) {
         let mut l = Table::new();
         l.insert("between".into(), Value::Array(vec![s(sc.node_name(link.a)), s(sc.node_name(link.b))]));
-        for (p, port) in sc.ports.iter().enumerate().filter(|(_, p)| p.link == li) {
+        for (p, port) in ports_of[li].iter().map(|&p| (p, &sc.ports[p])) {
             l.entry("rate").or_insert_with(|| s(port.rate));
             let qdisc = &sc.components(pair).qdiscs[p];
             let mut d = Table::new();
@@ -110,7 +134,7 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
 
     let mut flows = Table::new();
     let drawn = sc.drawn(seed);
-    for (i, f) in sc.flows.iter().enumerate() {
+    for (i, f) in sc.flows.iter().enumerate().filter(|(i, _)| at_the_ends(*i, sc.flows.len(), ends)) {
         let mut t = Table::new();
         t.insert("src".into(), s(sc.node_name(f.src)));
         t.insert("dst".into(), s(sc.node_name(f.dst)));
@@ -152,6 +176,151 @@ pub fn resolved_toml(sc: &Scenario, pair: &PairSpec, seed: u64) -> Result<String
     let mut pairs = Table::new();
     pairs.insert(pair.name.clone(), Value::Table(p));
     doc.insert("pairs".into(), Value::Table(pairs));
+    doc
+}
 
-    toml::to_string(&doc).map_err(|e| Error::Usage(format!("cannot write the resolved scenario: {e}")))
+/// Whether the TOML writer writes `v` as a table of its own, after its table's other keys: a
+/// table, or an array of tables.
+fn written_after(v: &Value) -> bool {
+    match v {
+        Value::Table(_) => true,
+        Value::Array(a) => !a.is_empty() && a.iter().all(|x| matches!(x, Value::Table(_))),
+        _ => false,
+    }
+}
+
+/// `v` as JSON, each table's keys in the order the TOML writer writes them: its plain values
+/// first, then its tables and arrays of tables, each group in the table's order. A float JSON
+/// cannot write is `{"$float": "inf"}` (or `-inf`, `nan`), as Python's `float()` reads it.
+fn json_in_toml_order(v: &Value, out: &mut String) {
+    let quoted = |s: &str| serde_json::to_string(s).expect("a string serialises");
+    match v {
+        Value::String(s) => out.push_str(&quoted(s)),
+        Value::Integer(i) => out.push_str(&i.to_string()),
+        Value::Float(f) if f.is_finite() => out.push_str(&serde_json::to_string(f).expect("a finite float")),
+        Value::Float(f) => {
+            let name = if f.is_nan() { "nan".to_string() } else { f.to_string() };
+            out.push_str(&format!(r#"{{"$float":"{name}"}}"#));
+        }
+        Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Datetime(d) => out.push_str(&quoted(&d.to_string())),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, item) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                json_in_toml_order(item, out);
+            }
+            out.push(']');
+        }
+        Value::Table(t) => {
+            out.push('{');
+            let values = t.iter().filter(|(_, v)| !written_after(v));
+            let tables = t.iter().filter(|(_, v)| written_after(v));
+            for (i, (k, item)) in values.chain(tables).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&quoted(k));
+                out.push(':');
+                json_in_toml_order(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `text` read by a TOML reader, as JSON in the text's order (what `resolved_json` must give).
+    fn read_back(text: &str) -> String {
+        fn plain(v: &Value, out: &mut String) {
+            match v {
+                Value::Table(t) => {
+                    out.push('{');
+                    for (i, (k, item)) in t.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        out.push_str(&serde_json::to_string(k).unwrap());
+                        out.push(':');
+                        plain(item, out);
+                    }
+                    out.push('}');
+                }
+                Value::Array(a) => {
+                    out.push('[');
+                    for (i, item) in a.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        plain(item, out);
+                    }
+                    out.push(']');
+                }
+                other => json_in_toml_order(other, out),
+            }
+        }
+        let mut out = String::new();
+        plain(&Value::Table(toml::from_str(text).unwrap()), &mut out);
+        out
+    }
+
+    #[test]
+    fn json_has_the_keys_in_the_order_of_the_written_toml_and_every_float() {
+        let mut inner = Table::new();
+        inner.insert("z".into(), Value::Float(f64::INFINITY));
+        inner.insert("empty".into(), Value::Table(Table::new()));
+        inner.insert("y".into(), Value::Float(f64::NEG_INFINITY));
+        inner.insert("x".into(), Value::Float(f64::NAN));
+        inner.insert("w".into(), Value::Float(1e300));
+        inner.insert("rows".into(), Value::Array(vec![Value::Table(Table::new()), Value::Table(Table::new())]));
+        inner.insert("mixed".into(), Value::Array(vec![Value::Integer(1), Value::String("s".into())]));
+        inner.insert("none".into(), Value::Array(vec![]));
+        let mut doc = Table::new();
+        doc.insert("t".into(), Value::Table(inner));
+        doc.insert("b".into(), Value::Integer(1));
+        doc.insert("a".into(), Value::Float(-0.0));
+        let mut json = String::new();
+        json_in_toml_order(&Value::Table(doc.clone()), &mut json);
+        assert_eq!(json, read_back(&toml::to_string(&doc).unwrap()));
+        assert!(
+            json.starts_with(r#"{"b":1,"a":-0.0,"t":{"z":{"$float":"inf"},"y":{"$float":"-inf"},"x":{"$float":"nan"}"#)
+        );
+    }
+
+    #[test]
+    fn every_bundled_example_reads_back_as_its_json() {
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/examples");
+        for entry in std::fs::read_dir(examples).unwrap() {
+            let path = entry.unwrap().path();
+            let sc = Scenario::load(path.to_str().unwrap(), &[]).unwrap();
+            for pair in &sc.pairs {
+                let text = resolved_toml(&sc, pair, 1).unwrap();
+                assert_eq!(resolved_json(&sc, pair, 1, None), read_back(&text), "{path:?} {}", pair.name);
+            }
+        }
+    }
+
+    #[test]
+    fn the_ends_keep_the_first_and_last_links_and_flows_as_the_whole_writes_them() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/csfq98/fig6_chain.toml");
+        let sc = Scenario::load(path, &[]).unwrap();
+        let pair = &sc.pairs[0];
+        let whole = resolved_table(&sc, pair, 1, None);
+        let ends = resolved_table(&sc, pair, 1, Some(3));
+        for section in ["links", "flows"] {
+            let (all, kept) = (whole[section].as_table().unwrap(), ends[section].as_table().unwrap());
+            let names: Vec<&String> = all.keys().collect();
+            let expected: Vec<&String> = names[..3].iter().chain(&names[names.len() - 3..]).copied().collect();
+            assert_eq!(kept.keys().collect::<Vec<_>>(), expected, "{section}");
+            assert!(kept.iter().all(|(k, v)| all[k] == *v), "{section}");
+        }
+        // more ends than items: every one
+        let wide = resolved_table(&sc, pair, 1, Some(10_000));
+        assert_eq!(wide, whole);
+    }
 }
