@@ -1,7 +1,10 @@
 """Writes the big scenarios of issue 17 ("Scale") to a folder, for measuring how loading,
 validating and running grow with a scenario's size (docs/performance.md, "Scale (issue 17)"):
 
-    python3 scripts/big_scenarios.py OUTDIR
+    python3 scripts/big_scenarios.py OUTDIR [NAME ...]
+
+(only the named files, e.g. `flows-1000.toml`, if names are given; the criterion benchmark
+`cargo bench -p fairsim --bench scale` writes the two it times this way)
 
 - `flows-N.toml` (N = 1,000, 10,000, 100,000): N FTP flows, each from its own host, through one
   bottleneck port to one sink, under three pairs: G/FCFS, G/FQ and G/DRR. The hosts' links name
@@ -152,7 +155,7 @@ def long_dumbbell(duration_s: int, interval_s: int) -> str:
     )
 
 
-def main(out: Path) -> None:
+def main(out: Path, only: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     files = {}
     for n in (1_000, 10_000, 100_000):
@@ -163,12 +166,16 @@ def main(out: Path) -> None:
     for factor in (1, 4, 16):
         files[f"long-{factor}x.toml"] = long_dumbbell(4_000 * factor, 1_000 * factor)
     files["long-16x-fine.toml"] = long_dumbbell(64_000, 1_000)
-    for name, text in files.items():
+    unknown = sorted(set(only) - set(files))
+    if unknown:
+        sys.exit(f"no such scenario: {', '.join(unknown)} (known: {', '.join(files)})")
+    chosen = {name: text for name, text in files.items() if not only or name in only}
+    for name, text in chosen.items():
         (out / name).write_text(text)
-    print(f"{len(files)} scenarios in {out}")
+    print(f"{len(chosen)} scenarios in {out}")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         sys.exit(__doc__)
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), sys.argv[2:])
