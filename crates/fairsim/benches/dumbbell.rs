@@ -7,7 +7,9 @@
 //! `Simulation::run` is timed: building the simulation and its report is left out.
 //! `docs/performance.md` quotes the longer runs of `examples/bench.rs`.
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::Duration;
 
 const SCENARIOS: [(&str, &str); 2] = [
@@ -17,32 +19,12 @@ const SCENARIOS: [(&str, &str); 2] = [
 
 fn dumbbell(c: &mut Criterion) {
     for (name, path) in SCENARIOS {
-        bench_scenario(c, name, path);
+        let scenario = fairsim::Scenario::load(path, &[]).expect("the benchmark scenario loads");
+        let mut group = c.benchmark_group(name);
+        group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(4));
+        common::time_pairs(&mut group, "", &scenario);
+        group.finish();
     }
-}
-
-fn bench_scenario(c: &mut Criterion, name: &str, path: &str) {
-    let scenario = fairsim::Scenario::load(path, &[]).expect("the benchmark scenario loads");
-    let mut group = c.benchmark_group(name);
-    group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(4));
-    for pair in scenario.pairs.iter().map(|p| p.name.as_str()) {
-        let build = || fairsim::Simulation::new(&scenario, Some(pair), None).expect("the pair builds");
-        let mut sim = build();
-        sim.run();
-        let hops: u64 = sim.report().queue_intervals.iter().map(|q| q.counters.departures).sum();
-        group.throughput(Throughput::Elements(hops));
-        group.bench_function(pair, |b| {
-            b.iter_batched(
-                build,
-                |mut sim| {
-                    sim.run();
-                    sim
-                },
-                BatchSize::SmallInput,
-            )
-        });
-    }
-    group.finish();
 }
 
 criterion_group!(benches, dumbbell);

@@ -7,7 +7,9 @@
 //! the scale study in docs/performance.md and `examples/scale.rs`) into the target folder.
 //! Throughput is in packet-hops, counted from one untimed run (the engine is deterministic).
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -35,31 +37,11 @@ fn scale(c: &mut Criterion) {
 
     let tree = path("tree-10000.toml");
     group.bench_function("tree-10000/load", |b| b.iter(|| fairsim::Scenario::load(&tree, &[]).expect("loads")));
-    run_pairs(&mut group, "tree-10000", &tree);
-    run_pairs(&mut group, "flows-1000", &path("flows-1000.toml"));
-    group.finish();
-}
-
-/// Times `Simulation::run` of each pair of the scenario at `path` (building it is left out).
-fn run_pairs(group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>, name: &str, path: &str) {
-    let scenario = fairsim::Scenario::load(path, &[]).expect("the benchmark scenario loads");
-    for pair in scenario.pairs.iter().map(|p| p.name.as_str()) {
-        let build = || fairsim::Simulation::new(&scenario, Some(pair), None).expect("the pair builds");
-        let mut sim = build();
-        sim.run();
-        let hops: u64 = sim.report().queue_intervals.iter().map(|q| q.counters.departures).sum();
-        group.throughput(Throughput::Elements(hops));
-        group.bench_function(format!("{name}/{pair}"), |b| {
-            b.iter_batched(
-                build,
-                |mut sim| {
-                    sim.run();
-                    sim
-                },
-                BatchSize::LargeInput,
-            )
-        });
+    for (name, file) in [("tree-10000", tree), ("flows-1000", path("flows-1000.toml"))] {
+        let scenario = fairsim::Scenario::load(&file, &[]).expect("the benchmark scenario loads");
+        common::time_pairs(&mut group, name, &scenario);
     }
+    group.finish();
 }
 
 criterion_group!(benches, scale);
