@@ -119,7 +119,8 @@ impl Event {
 
 /// An event with its ordering key in 16 bytes: the time, then (in `rest`) the insertion
 /// sequence above the event's code. Comparing (time, rest) orders by time, then insertion
-/// (sequences are unique, so the code never decides).
+/// (sequences are unique, so the code never decides). Half the size of a `u128` key beside an
+/// enum: a sift moves half the bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Entry {
     time: u64,
@@ -133,69 +134,53 @@ impl Entry {
     }
 }
 
-/// A radix heap of events (Ahuja, Mehlhorn, Orlin and Tarjan, "Faster algorithms for the
-/// shortest path problem", J. ACM 37(2), 1990), with digits of 4 bits: a priority queue for keys
-/// that never fall below the last one taken out, which is what a simulation's clock is. An event
-/// is kept in the bucket of the highest digit in which its time differs from `last` (the time
-/// of the event popped last) and of its value in that digit: pushing is a count of leading
-/// zeros and an append. Popping takes from `current` (the events at `last`); when it runs dry,
-/// the first bucket with events holds the earliest one, which becomes the new `last`, and the
-/// bucket's other events move to earlier buckets (at least one digit down). An event moves at
-/// most once per digit of its distance from the clock.
+/// A min-heap of events. Keys are unique (the sequence number breaks ties), so the order in
+/// which events pop does not depend on the heap's shape: any correct heap gives the same run.
 ///
-/// Why not the binary heap it replaced (issue 17): with the loop's few dozen events the heap's
-/// sifts cost about 170 instructions per event. Measured (docs/performance.md): radix 2 took
-/// 6% fewer instructions on the TCP dumbbell, mispredicting as often; radix 16 5% fewer on it and
-/// 13% fewer on the Generic dumbbell, with fewer mispredictions. A timing wheel or calendar queue
-/// would need a bucket width fitted to each scenario's time scale (keshav91's lines take 100 ms a
-/// packet, a 100 Mb/s line 80 µs); a radix heap has none to fit.
+/// Two things make it cheaper than a textbook heap for the loop's pattern, where nearly every
+/// event popped schedules another one:
+/// - `pop` leaves the popped entry at the root, marked taken, and the next `push` overwrites it
+///   and sifts down once (a "replace top"), instead of a sift-down on pop and a sift-up on push;
+/// - the insertion sequence has 32 bits; when it runs out, the queued events are renumbered in
+///   their order (`renumber`), which changes no order.
 ///
-/// The order is exactly (time, insertion): `current` holds the events at `last` in insertion
-/// order (events spread into it are sorted by sequence; events pushed at `last` later have
-/// larger sequences and are appended), so a run is the same to the bit as with any correct
-/// priority queue. The insertion sequence has 32 bits; when it runs out, the queued events are
-/// renumbered in their order (`renumber`), which changes no order.
+/// A radix heap (buckets by the highest digit in which an event's time differs from the clock)
+/// was tried in issue 17 and measured against this heap: 6% fewer instructions on the TCP
+/// dumbbell, but 4–10% slower in wall time on all six of its pairs (21 alternated rounds on an
+/// idle machine, where two copies of one build differed by at most 2.6%), with 29% more L1 data
+/// misses; not kept (docs/performance.md).
 pub struct EventQueue {
-    /// The events at time `last`, in insertion order, read from `head` on.
-    current: Vec<Entry>,
-    head: usize,
-    /// Bucket `DIGIT_VALUES`·d + v: the events whose time differs from `last` first in digit d
-    /// and has v there, in no order. Buckets in index order hold ever later events.
-    buckets: Box<[Vec<Entry>; BUCKETS]>,
-    /// Bit i of word i / 64 set: bucket i has events.
-    occupied: [u64; BUCKETS / 64],
-    /// The time of the event popped last: no event is earlier.
-    last: u64,
-    len: usize,
+    heap: Vec<Entry>,
+    /// The root is the event popped last, not yet removed.
+    root_taken: bool,
     next_seq: u64,
     /// Sequence numbers run below this (`u32::MAX` + 1; lowered by tests).
     seq_limit: u64,
+    /// The time of the event popped last, which no event may precede (checked in debug builds).
+    #[cfg(debug_assertions)]
+    last: u64,
 }
 
-/// Times are read in digits of `DIGIT_BITS` bits: an event moves down one digit, not one bit,
-/// at a time (radix 16: a quarter of the moves of radix 2, for 256 buckets).
-const DIGIT_BITS: u32 = 4;
-const DIGIT_VALUES: usize = 1 << DIGIT_BITS;
-const BUCKETS: usize = 64 / DIGIT_BITS as usize * DIGIT_VALUES;
+/// Past the last entry: greater than any event, so a missing child never wins.
+const SENTINEL: Entry = Entry { time: u64::MAX, rest: u64::MAX };
 
 impl Default for EventQueue {
     fn default() -> Self {
+        let mut heap = Vec::with_capacity(64);
+        heap.push(SENTINEL);
         EventQueue {
-            current: Vec::with_capacity(16),
-            head: 0,
-            buckets: Box::new(std::array::from_fn(|_| Vec::new())),
-            occupied: [0; BUCKETS / 64],
-            last: 0,
-            len: 0,
+            heap,
+            root_taken: false,
             next_seq: 0,
             seq_limit: 1 << 32,
+            #[cfg(debug_assertions)]
+            last: 0,
         }
     }
 }
 
 impl EventQueue {
-    /// Schedules `ev` at `at`, which is not before the event popped last. Inlined, so that the
-    /// event's code is a constant at each call.
+    /// Schedules `ev` at `at`. Inlined, so that the event's code is a constant at each call.
     #[inline(always)]
     pub fn push(&mut self, at: Time, ev: Event) {
         self.push_code(at, ev.encode());
@@ -203,35 +188,43 @@ impl EventQueue {
 
     #[inline]
     fn push_code(&mut self, at: Time, code: Code) {
-        debug_assert!(at.0 >= self.last, "an event at {at} is scheduled in the past ({})", Time(self.last));
+        #[cfg(debug_assertions)]
+        assert!(at.0 >= self.last, "an event at {at} is scheduled in the past ({})", Time(self.last));
         if self.next_seq == self.seq_limit {
             self.renumber();
         }
-        self.place(Entry { time: at.0, rest: self.next_seq << 32 | code.0 as u64 });
+        let entry = Entry { time: at.0, rest: self.next_seq << 32 | code.0 as u64 };
         self.next_seq += 1;
-        self.len += 1;
-    }
-
-    /// Puts `e` in the bucket of the highest digit in which its time differs from `last`.
-    #[inline(always)]
-    fn place(&mut self, e: Entry) {
-        let differ = e.time ^ self.last;
-        if differ == 0 {
-            self.current.push(e);
-        } else {
-            let digit = (63 - differ.leading_zeros()) / DIGIT_BITS;
-            let value = (e.time >> (digit * DIGIT_BITS)) as usize % DIGIT_VALUES;
-            let i = digit as usize * DIGIT_VALUES + value;
-            self.buckets[i].push(e);
-            self.occupied[i / 64] |= 1 << (i % 64);
+        if self.root_taken {
+            self.root_taken = false;
+            self.sift_down(0, entry);
+            return;
         }
+        if self.heap.len() == self.heap.capacity() {
+            self.grow();
+        }
+        // the entry takes the sentinel's place, which moves one on; then sift up with a hole
+        let heap = &mut self.heap;
+        let mut hole = heap.len() - 1;
+        heap.push(SENTINEL);
+        let key = entry.key();
+        while hole > 0 {
+            let parent = (hole - 1) / 2;
+            let above = heap[parent];
+            if above.key() <= key {
+                break;
+            }
+            heap[hole] = above;
+            hole = parent;
+        }
+        heap[hole] = entry;
     }
 
-    /// The first bucket with events, if any.
-    #[inline(always)]
-    fn first_occupied(&self) -> Option<usize> {
-        let word = self.occupied.iter().position(|&w| w != 0)?;
-        Some(word * 64 + self.occupied[word].trailing_zeros() as usize)
+    /// Out of the hot path: the set grows a few times at the start of a run, then never.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        self.heap.reserve(self.heap.len().max(64));
     }
 
     /// Sequence numbers ran out: number the queued events again from 0 in their order, which
@@ -239,67 +232,66 @@ impl EventQueue {
     #[cold]
     #[inline(never)]
     fn renumber(&mut self) {
-        let mut all: Vec<Entry> = self.current.drain(self.head..).collect();
-        self.current.clear();
-        self.head = 0;
-        for bucket in self.buckets.iter_mut() {
-            all.append(bucket);
-        }
-        self.occupied = [0; BUCKETS / 64];
-        all.sort_unstable_by_key(|e| e.key());
-        for (seq, e) in all.iter_mut().enumerate() {
+        self.remove_taken_root();
+        self.heap.sort_unstable_by_key(|e| e.key()); // a sorted array is a heap; the sentinel last
+        let n = self.heap.len() - 1;
+        for (seq, e) in self.heap[..n].iter_mut().enumerate() {
             e.rest = (seq as u64) << 32 | (e.rest & u32::MAX as u64);
         }
-        self.next_seq = all.len() as u64;
-        all.into_iter().for_each(|e| self.place(e));
+        self.next_seq = n as u64;
     }
 
-    /// `current` ran dry: takes the earliest event of the first bucket with events, moves the
-    /// clock to its time and spreads the bucket's other events over the buckets before it (those
-    /// at the same time into `current`, after it).
+    /// Places `entry` at or below `hole`, moving smaller children up. The smaller child is
+    /// chosen without a branch (which of two keys is smaller is a coin toss a predictor cannot
+    /// learn); the entry past the last, `SENTINEL`, stands in for a missing right child.
     #[inline]
-    fn advance(&mut self) -> Option<Entry> {
-        let i = self.first_occupied()?;
-        if self.buckets[i].len() == 1 {
-            // alone in its bucket, the earliest event moves nothing
-            self.occupied[i / 64] &= !(1 << (i % 64));
-            let e = self.buckets[i].pop().expect("an occupied bucket has events");
-            self.last = e.time;
-            return Some(e);
+    fn sift_down(&mut self, mut hole: usize, entry: Entry) {
+        let heap = &mut self.heap[..];
+        let key = entry.key();
+        loop {
+            let left = 2 * hole + 1;
+            // both children, the right one perhaps the sentinel; none past the entries
+            let Some(&[l, r]) = heap.get(left..left + 2) else { break };
+            let right_smaller = r.key() < l.key();
+            let child = left + right_smaller as usize;
+            let smaller = if right_smaller { r } else { l };
+            if key <= smaller.key() {
+                break;
+            }
+            heap[hole] = smaller;
+            hole = child;
         }
-        Some(self.spread(i))
+        heap[hole] = entry;
     }
 
-    #[inline(never)]
-    fn spread(&mut self, i: usize) -> Entry {
-        self.occupied[i / 64] &= !(1 << (i % 64));
-        let mut bucket = std::mem::take(&mut self.buckets[i]);
-        let (first, _) = bucket.iter().enumerate().min_by_key(|(_, e)| e.key()).expect("occupied");
-        let e = bucket.swap_remove(first);
-        self.last = e.time;
-        // the bucket's events agree with the new `last` down to its digit: each goes earlier
-        bucket.iter().for_each(|&e| self.place(e));
-        bucket.clear();
-        self.buckets[i] = bucket; // keeps its allocation
-        if self.current.len() > 1 {
-            self.current.sort_unstable_by_key(|e| e.rest);
+    /// Removes the root popped last, if it is still there.
+    #[inline]
+    fn remove_taken_root(&mut self) {
+        if self.root_taken {
+            self.root_taken = false;
+            self.heap.pop(); // the sentinel
+            let n = self.heap.len() - 1;
+            let last = std::mem::replace(&mut self.heap[n], SENTINEL);
+            if n > 0 {
+                self.sift_down(0, last);
+            }
         }
-        e
     }
 
     /// The next event, as its code (what the loop dispatches on).
     #[inline]
     pub fn pop_code(&mut self) -> Option<(Time, Code)> {
-        let e = if self.head < self.current.len() {
-            self.head += 1;
-            self.current[self.head - 1]
-        } else {
-            self.current.clear();
-            self.head = 0;
-            self.advance()?
-        };
-        self.len -= 1;
-        Some((Time(e.time), Code(e.rest as u32)))
+        self.remove_taken_root();
+        let top = self.heap[0];
+        if top == SENTINEL {
+            return None;
+        }
+        self.root_taken = true;
+        #[cfg(debug_assertions)]
+        {
+            self.last = top.time;
+        }
+        Some((Time(top.time), Code(top.rest as u32)))
     }
 
     /// The next event.
@@ -308,11 +300,11 @@ impl EventQueue {
     }
 
     pub fn len(&self) -> usize {
-        self.len
+        self.heap.len() - 1 - self.root_taken as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 }
 
@@ -375,10 +367,19 @@ mod tests {
         assert!(q.is_empty());
     }
 
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "scheduled in the past")]
+    fn an_event_in_the_past_is_refused_in_debug_builds() {
+        let mut q = EventQueue::default();
+        q.push(Time(10), Event::End);
+        q.pop();
+        q.push(Time(9), Event::IntervalEnd);
+    }
+
     proptest::proptest! {
         /// Whatever the interleaving of pushes and pops, events leave in (time, insertion) order,
-        /// also across renumberings of the insertion sequence (forced often by a small limit);
-        /// times near each other and far apart, so that events move down through many buckets.
+        /// also across renumberings of the insertion sequence (forced often by a small limit).
         #[test]
         fn events_pop_in_time_then_insertion_order(
             ops in proptest::collection::vec(proptest::option::of(proptest::prop_oneof![0u64..50, 0u64..1 << 40]), 1..400),
