@@ -57,13 +57,20 @@ def test_a_table_shows_every_row_up_to_the_limit_and_its_ends_beyond():
     assert shown_rows(10**6, every=True)[-1] == 10**6 - 1
     built = []
     table = Table("a", "b")
-    note = add_rows(table, 10**6, lambda i: built.append(i) or [str(i), "x"], "flows", hint="see there")
+
+    def row(i):
+        built.append(i)
+        return [str(i), "x"]
+
+    shown, note = add_rows(table, 10**6, row, "flows", hint="see there")
+    assert shown is table
     # only the rows shown are built; a row of … stands for the rest
     assert built == [i for i in shown_rows(10**6) if i is not None]
     assert table.row_count == 2 * END_ROWS + 1
     assert [list(c.cells)[END_ROWS] for c in table.columns] == ["…", "…"]
     assert note.plain == f"(1,000,000 flows: the first {END_ROWS} and last {END_ROWS} shown; see there)"
-    assert add_rows(Table("a"), 3, lambda i: [str(i)], "flows") is None
+    short = Table("a")
+    assert add_rows(short, 3, lambda i: [str(i)], "flows") == [short]
 
 
 @pytest.fixture(scope="module")

@@ -323,8 +323,7 @@ def _queues_parts(pair: str, doc: dict, links: list[str], every: bool) -> list:
             q["kind"] + (f" ({params})" if params else ""),
         ]
 
-    note = add_rows(table, 2 * len(links), row, "queues", every, hint="--all shows every one")
-    return [table] if note is None else [table, note]
+    return add_rows(table, 2 * len(links), row, "queues", every, hint="--all shows every one")
 
 
 def _flows_parts(pair: str, doc: dict, flows: list[str], every: bool) -> list:
@@ -347,8 +346,7 @@ def _flows_parts(pair: str, doc: dict, flows: list[str], every: bool) -> list:
         )
         return [flows[i], f["app"], transport, " → ".join(f["route"])]
 
-    note = add_rows(table, len(flows), row, "flows", every, hint="--all shows every one")
-    return [table] if note is None else [table, note]
+    return add_rows(table, len(flows), row, "flows", every, hint="--all shows every one")
 
 
 @main.group("bench")

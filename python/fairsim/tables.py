@@ -66,19 +66,17 @@ def add_rows(
     noun: str,
     every: bool = False,
     hint: str = "",
-) -> Text | None:
-    """Adds `row(i)` for each of the `total` rows that `table` shows (`shown_rows`): a table left
-    short gets a row of `…` where rows are left out, and this returns the line to print under it
-    (`(100,000 flows: the first 10 and last 10 shown; HINT)`); else None. Only the rows shown
-    are built, so a long table costs as little as a short one."""
+) -> list:
+    """Adds `row(i)` for each of the `total` rows that `table` shows (`shown_rows`) and returns
+    what to print: the table, and under a table left short (with a row of `…` where rows are
+    left out) the line that says so (`(100,000 flows: the first 10 and last 10 shown; HINT)`).
+    Only the rows shown are built, so a long table costs as little as a short one."""
     for i in shown_rows(total, every):
         table.add_row(*(row(i) if i is not None else ["…"] * len(table.columns)))
     if every or total <= MAX_ROWS:
-        return None
-    return Text(
-        f"({total:,} {noun}: the first {END_ROWS} and last {END_ROWS} shown{'; ' + hint if hint else ''})",
-        style="dim",
-    )
+        return [table]
+    note = f"({total:,} {noun}: the first {END_ROWS} and last {END_ROWS} shown{'; ' + hint if hint else ''})"
+    return [table, Text(note, style="dim")]
 
 
 def _decimals(x: float, digits: int = DIGITS) -> int:
@@ -284,8 +282,7 @@ def _flows_parts(runs: list[dict]) -> list:
             f"{share.mean:.0%}" if share else NA,
         ]
 
-    note = add_rows(table, len(flows), row, "flows")
-    return [table] if note is None else [table, note]
+    return add_rows(table, len(flows), row, "flows")
 
 
 def _fairness_line(runs: list[dict]) -> Text:
@@ -325,8 +322,7 @@ def _queue_parts(runs: list[dict]) -> list:
             f"{drops.mean:,.0f}" if len(runs) == 1 else pm(drops),
         ]
 
-    note = add_rows(table, len(shown), row, "busy queues")
-    parts: list = [table] if note is None else [table, note]
+    parts = add_rows(table, len(shown), row, "busy queues")
     if hidden:
         parts.append(
             Text(
@@ -363,8 +359,7 @@ def _fluid_parts(runs: list[dict], port: str) -> list:
             size(cell("max_ahead_bytes")),
         ]
 
-    note = add_rows(table, len(flows), row, "conversations")
-    return [table] if note is None else [table, note]
+    return add_rows(table, len(flows), row, "conversations")
 
 
 def pair_tables(runs: list[dict]) -> Group:

@@ -8,9 +8,10 @@
 //!
 //! Choices: only timeouts are late (`AgentCtx::set_timeout`), never a pacing timer, whose
 //! lateness would add up and lower the rate; a timed application keeps its nominal schedule
-//! and only each packet's instant is late, so its rate is unchanged (a packet whose late instant
-//! would precede the previous packet's is sent right after it: `Simulation::app_packet`). Each flow draws from its
-//! own stream (`clock:<flow>`), so turning the jitter on changes no other draw. Randomising the
+//! and only each packet's instant is late, so its rate is unchanged (a packet whose late
+//! instant would precede the previous packet's is sent right after it:
+//! `Simulation::app_packet`). Each flow draws from its own stream (`clock:<flow>`), so turning
+//! the jitter on changes no other draw. Randomising the
 //! order of same-instant events instead was rejected: it breaks ties only, and the locks above
 //! are phases, not ties; and it would cost a random key on every event of the hot path.
 

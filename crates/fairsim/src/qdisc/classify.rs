@@ -183,21 +183,21 @@ impl Classifier {
     }
 
     pub fn weight(&self, conv: usize) -> f64 {
-        let g = self.global(conv);
-        if self.conv_of.is_empty() {
-            self.flows[g / 2].weight
-        } else {
-            self.weights[g]
-        }
+        self.per_conversation(conv, &self.weights)
     }
 
     /// The sum of the weights of the flows in conversation `conv`.
     pub fn total_weight(&self, conv: usize) -> f64 {
+        self.per_conversation(conv, &self.totals)
+    }
+
+    /// `table`'s entry for conversation `conv`; with key `flow` (no tables), its one flow's weight.
+    fn per_conversation(&self, conv: usize, table: &[f64]) -> f64 {
         let g = self.global(conv);
         if self.conv_of.is_empty() {
             self.flows[g / 2].weight
         } else {
-            self.totals[g]
+            table[g]
         }
     }
 

@@ -193,6 +193,11 @@ fn written_after(v: &Value) -> bool {
 /// first, then its tables and arrays of tables, each group in the table's order. A float JSON
 /// cannot write is `{"$float": "inf"}` (or `-inf`, `nan`), as Python's `float()` reads it.
 fn json_in_toml_order(v: &Value, out: &mut String) {
+    write_json(v, true, out);
+}
+
+/// `v` as JSON, each table's keys in the TOML writer's order (`toml_order`) or in the table's.
+fn write_json(v: &Value, toml_order: bool, out: &mut String) {
     let quoted = |s: &str| serde_json::to_string(s).expect("a string serialises");
     match v {
         Value::String(s) => out.push_str(&quoted(s)),
@@ -210,21 +215,21 @@ fn json_in_toml_order(v: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                json_in_toml_order(item, out);
+                write_json(item, toml_order, out);
             }
             out.push(']');
         }
         Value::Table(t) => {
             out.push('{');
-            let values = t.iter().filter(|(_, v)| !written_after(v));
-            let tables = t.iter().filter(|(_, v)| written_after(v));
+            let values = t.iter().filter(|(_, v)| !toml_order || !written_after(v));
+            let tables = t.iter().filter(|(_, v)| toml_order && written_after(v));
             for (i, (k, item)) in values.chain(tables).enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
                 out.push_str(&quoted(k));
                 out.push(':');
-                json_in_toml_order(item, out);
+                write_json(item, toml_order, out);
             }
             out.push('}');
         }
@@ -237,35 +242,8 @@ mod tests {
 
     /// `text` read by a TOML reader, as JSON in the text's order (what `resolved_json` must give).
     fn read_back(text: &str) -> String {
-        fn plain(v: &Value, out: &mut String) {
-            match v {
-                Value::Table(t) => {
-                    out.push('{');
-                    for (i, (k, item)) in t.iter().enumerate() {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        out.push_str(&serde_json::to_string(k).unwrap());
-                        out.push(':');
-                        plain(item, out);
-                    }
-                    out.push('}');
-                }
-                Value::Array(a) => {
-                    out.push('[');
-                    for (i, item) in a.iter().enumerate() {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        plain(item, out);
-                    }
-                    out.push(']');
-                }
-                other => json_in_toml_order(other, out),
-            }
-        }
         let mut out = String::new();
-        plain(&Value::Table(toml::from_str(text).unwrap()), &mut out);
+        write_json(&Value::Table(toml::from_str(text).unwrap()), false, &mut out);
         out
     }
 
