@@ -168,7 +168,9 @@ def main(out: Path, only: list[str]) -> None:
     files["long-16x-fine.toml"] = long_dumbbell(64_000, 1_000)
     unknown = sorted(set(only) - set(files))
     if unknown:
-        sys.exit(f"no such scenario: {', '.join(unknown)} (known: {', '.join(files)})")
+        known = ", ".join(files)
+        print(f"big_scenarios.py: no such scenario: {', '.join(unknown)} (known: {known})", file=sys.stderr)
+        sys.exit(2)
     chosen = {name: text for name, text in files.items() if not only or name in only}
     for name, text in chosen.items():
         (out / name).write_text(text)
@@ -177,5 +179,6 @@ def main(out: Path, only: list[str]) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
-        sys.exit(__doc__)
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
     main(Path(sys.argv[1]), sys.argv[2:])

@@ -251,3 +251,12 @@ def test_resolved_is_the_resolved_toml_as_tomllib_reads_it():
 
     assert [_special_float({"$float": x}) for x in ("inf", "-inf")] == [float("inf"), float("-inf")]
     assert _special_float({"$float": {"src": "a"}}) == {"$float": {"src": "a"}}, "a flow called $float"
+
+
+def test_resolved_refuses_a_bad_count_of_ends_by_name():
+    sc = fairsim.loads(SMALL)
+    for bad in (-1, "2", 1.5, True):
+        with pytest.raises(fairsim.FairsimError, match=r"^ends "):
+            sc.resolved(ends=bad)
+    # more ends than items keeps every item, however large the number
+    assert sc.resolved(ends=10**30) == sc.resolved()

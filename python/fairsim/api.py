@@ -87,6 +87,10 @@ class Scenario:
         scenario, as long to make whatever its size)."""
         if seed is not None:
             _check_seed(seed)
+        if ends is not None and (isinstance(ends, bool) or not isinstance(ends, int) or ends < 0):
+            raise _core.FairsimError(f"ends {ends!r}: links and flows to keep at each end, an integer ≥ 0")
+        # more than every item keeps every item, and the engine counts in 64 bits
+        ends = None if ends is None else min(ends, 2**63)
         text = self._core.resolved_json(pair or self.pairs[0], seed, ends)
         return json.loads(text, object_hook=_special_float)
 
