@@ -139,6 +139,7 @@ def make_plan(scenario: Scenario, spec: SweepSpec) -> Plan:
     if not pairs:
         raise SweepError(f"{scenario.file}: the scenario has no pairs to run")
     seeds = spec.seeds if spec.seeds is not None else [scenario.seed]
+    _check_skips(spec)
     points = _points(spec)
     return Plan(scenario, spec, list(pairs), list(seeds), points)
 
@@ -186,15 +187,25 @@ def _points(spec: SweepSpec) -> list[Point]:
     return points
 
 
+def _check_skips(spec: SweepSpec) -> None:
+    """Every name an expression reads is an axis."""
+    from fairsim import _core
+
+    names = [a.name for a in spec.axes]
+    for s in spec.skip:
+        for name in sorted((s.names or set()) - set(names)):
+            hint = _core.did_you_mean(name, names)
+            raise SweepError(
+                f"{s.origin}: `{s.text}`: no axis `{name}`{hint} (the axes: {', '.join(names) or 'none'})"
+            )
+
+
 def _skipped(spec: SweepSpec, columns: dict) -> bool:
     for s in spec.skip:
         try:
             if s.test(columns):
                 return True
-        except Exception as e:  # a user's expression: say which and why
-            names = ", ".join(columns) or "none"
-            where = spec.origins.get("skip", "skip")
-            raise SweepError(
-                f"{where}: `{s.text}` fails: {type(e).__name__}: {e} (the axes: {names})"
-            ) from None
+        except Exception as e:  # a user's expression or function: say which and why
+            names = ", ".join(f"{k}={v!r}" for k, v in columns.items()) or "none"
+            raise SweepError(f"{s.origin}: `{s.text}` fails: {type(e).__name__}: {e} (at {names})") from None
     return False

@@ -13,7 +13,7 @@ A `[sweep]` table:
     seeds = 10                  # seeds 1..10; or a list, [3, 7, 11]
     pairs = ["G/FCFS", "G/FQ"]  # default: every pair of the scenario
     mode = "product"            # every combination of the axes; "zip" moves them together
-    skip = ["buffer < window"]  # Python expressions over the axes' names
+    skip = ["buffer < window"]  # expressions over the axes' names (sweeps/expressions.py)
     [sweep.axes]
     "links.bottleneck.buffer" = "5..100:5"
     window = { fields = ["flows.ftp1.window", "flows.ftp2.window"], values = [5, 10, 20] }
@@ -27,6 +27,7 @@ from typing import Any
 
 from fairsim import _core
 from fairsim.sweeps.axes import RESERVED, Axis, AxisError, default_names, values_from_text, values_from_toml
+from fairsim.sweeps.expressions import Expression, ExpressionError
 
 MODES = ("product", "zip")
 #: `seeds = N` runs seeds 1..N; more than this is surely a typo.
@@ -39,11 +40,15 @@ class SweepError(_core.FairsimError):
 
 @dataclass
 class Skip:
-    """A combination to leave out: a Python expression over the axes' names, or a callable
-    taking a dict of them."""
+    """A combination to leave out: an expression over the axes' names (sweeps/expressions.py),
+    or a Python callable taking a dict of them."""
 
     text: str
     test: Callable[[dict], Any]
+    #: Where it was written, for messages.
+    origin: str = "skip"
+    #: The names an expression reads (None for a callable), checked against the axes.
+    names: frozenset[str] | None = None
 
 
 @dataclass
@@ -98,8 +103,8 @@ class _InFile(_Where):
 
 class _InPython(_Where):
     def at(self, path):
-        head, *rest = [str(p) for p in path] or ["sweep"]
-        return head + "".join(f"[{p!r}]" for p in rest)
+        head, *rest = path or ["sweep"]
+        return str(head) + "".join(f"[{p!r}]" for p in rest)
 
 
 class _Fixed(_Where):
@@ -150,6 +155,8 @@ def _pairs(raw: Any, where: _Where, path: list) -> list[str]:
 
 
 def _skip(raw: Any, where: _Where, path: list) -> list[Skip]:
+    """Skip expressions, checked now (sweeps/expressions.py): text from a file or an option is
+    never run as Python; a function given from Python is the caller's own code and is called."""
     if isinstance(raw, (str,)) or callable(raw):
         raw = [raw]
     if not isinstance(raw, (list, tuple)):
@@ -162,15 +169,11 @@ def _skip(raw: Any, where: _Where, path: list) -> list[Skip]:
         if not isinstance(s, str):
             raise where.fail([*path, i], f"an expression is a string, not {type(s).__name__}")
         try:
-            code = compile(s, "<skip>", "eval")
-        except SyntaxError as e:
-            raise where.fail([*path, i], f"`{s}` is not a Python expression: {e.msg}") from None
-        out.append(Skip(s, lambda point, code=code: eval(code, {"__builtins__": _SAFE}, dict(point))))
+            expression = Expression(s)
+        except ExpressionError as e:
+            raise where.fail([*path, i], f"`{s}`: {e}") from None
+        out.append(Skip(s, expression, where.at([*path, i]), frozenset(expression.names)))
     return out
-
-
-#: What a skip expression may call.
-_SAFE = {"abs": abs, "min": min, "max": max, "round": round, "len": len, "int": int, "float": float}
 
 
 def _axes(raw: Any, where: _Where, path: list) -> list[Axis]:
