@@ -78,16 +78,16 @@ class _Cli(click.Group):
         except ScenarioError as e:
             options = ctx.meta.get(OPTION_OVERRIDES, {})
             for d in getattr(e, "diagnostics", None) or [str(e)]:
-                stderr().print(f"[bold red]error[/]: {_diagnostic(d, options)}", markup=True, soft_wrap=True)
+                stderr().print(f"[bold red]error[/]: {_diagnostic(d, options)}", soft_wrap=True)
             raise click.exceptions.Exit(EXIT_INPUT) from None
         except BrokenPipeError:  # `fairsim list | head`: the reader has all it wanted
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit's flush
             raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
         except InternalError as e:  # a panic in the engine: its message says it is a bug
-            stderr().print(f"[bold red]internal error[/]: {_escape(str(e))}", soft_wrap=True, markup=True)
+            stderr().print(f"[bold red]internal error[/]: {_escape(str(e))}", soft_wrap=True)
             raise click.exceptions.Exit(1) from None
         except FairsimError as e:
-            stderr().print(f"[bold red]error[/]: {e}", soft_wrap=True)
+            stderr().print(f"[bold red]error[/]: {_escape(str(e))}", soft_wrap=True)
             raise click.exceptions.Exit(EXIT_INPUT) from None
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
@@ -99,7 +99,9 @@ class _Cli(click.Group):
                 import traceback
 
                 traceback.print_exc()
-            stderr().print(f"[bold red]internal error[/]: {type(e).__name__}: {e}", soft_wrap=True)
+            stderr().print(
+                f"[bold red]internal error[/]: {type(e).__name__}: {_escape(str(e))}", soft_wrap=True
+            )
             stderr().print(
                 "This is a bug in fairsim; set FAIRSIM_DEBUG=1 to see the traceback and please report it."
             )
@@ -108,11 +110,13 @@ class _Cli(click.Group):
 
 def _diagnostic(d, options: dict[str, str]) -> str:
     """A diagnostic as the engine writes it, the field in bold; an override that the command
-    built from an option (`--trace ftpp`) is named as that option."""
+    built from an option (`--trace ftpp`) is named as that option. Rich markup: the user's text
+    in it (file, field, message) is escaped."""
     if isinstance(d, str):
-        return d
+        return _escape(d)
     where = d["file"] + (f":{d['line']}" if d["line"] else "") + (f":{d['column']}" if d["column"] else "")
-    field = f"[bold]{d['field']}[/]: " if d["field"] else ""
+    where = _escape(where)
+    field = f"[bold]{_escape(d['field'])}[/]: " if d["field"] else ""
     override = d["from_override"]
     via = ""
     if override in options:
@@ -128,7 +132,11 @@ def _shortened(text: str, most: int = 120) -> str:
 
 
 def _escape(text: str) -> str:
-    return text.replace("[", r"\[")
+    """`text` as it reads, printed through rich markup (a path `runs[old]/x.toml`, the hint
+    `pip install 'fairsim[dask]'`): rich drops what looks like a tag."""
+    from rich.markup import escape
+
+    return escape(text)
 
 
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
@@ -249,7 +257,7 @@ def run_cmd(
         from fairsim.output import write_results
 
         files = write_results(results, out, fmt)
-        stderr().print(f"wrote {len(files)} files to {out}")
+        stderr().print(f"wrote {len(files)} files to {_escape(str(out))}", soft_wrap=True)
     if as_json:
         click.echo(results.to_json())
     else:
@@ -259,7 +267,7 @@ def run_cmd(
     if results.interrupted:
         stderr().print(
             "[bold red]interrupted[/]: the results above are partial"
-            + (f" (written to {out})" if out else "")
+            + (f" (written to {_escape(str(out))})" if out else "")
         )
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
 
@@ -280,12 +288,12 @@ def validate_cmd(scenario, sets, every):
     sc = open_scenario(scenario, list(sets), origin="--set")
     screen = console()
     screen.print(
-        f"[bold green]ok[/]: {sc.file} — [bold]{sc.name}[/]: {len(sc.nodes)} nodes, {len(sc.flows)} flows, "
-        f"pairs {', '.join(sc.pairs)}",
+        f"[bold green]ok[/]: {_escape(sc.file)} — [bold]{_escape(sc.name)}[/]: {len(sc.nodes)} nodes, "
+        f"{len(sc.flows)} flows, pairs {_escape(', '.join(sc.pairs))}",
         soft_wrap=True,
     )
     if sc.description:
-        screen.print(sc.description, soft_wrap=True)
+        screen.print(sc.description, soft_wrap=True, markup=False)
     links, flows = sc.links, sc.flows
     # the engine writes only the links and flows that can be shown (every one of a table shown
     # whole, which has at most MAX_ROWS rows; the ends of a longer one): as quick for 100,000
@@ -392,7 +400,11 @@ def fq_buffers_cmd(quick, out, jobs):
         if same
         else "[bold red]the structures' runs differ: this is a bug[/]"
     )
-    screen.print(f"wrote {Path(out) / 'fq_buffers.csv'} and {Path(out) / 'fq_buffers.png'}")
+    screen.print(
+        f"wrote {Path(out) / 'fq_buffers.csv'} and {Path(out) / 'fq_buffers.png'}",
+        markup=False,
+        soft_wrap=True,
+    )
     if not same:
         raise click.exceptions.Exit(1)
 
@@ -416,7 +428,8 @@ def list_cmd(name):
         table.add_column("name", style="bold cyan")
         table.add_column("summary")
         for e in entries:
-            table.add_row(e.name, e.summary + (f"  [dim]{e.reference}[/]" if e.reference else ""))
+            reference = f"  [dim]{_escape(e.reference)}[/]" if e.reference else ""
+            table.add_row(_escape(e.name), _escape(e.summary) + reference)
         emit(table, screen)
         screen.print()
 
@@ -429,9 +442,9 @@ def _show_component(name: str, everything: dict, screen) -> None:
         hint = _core.did_you_mean(name, known)
         raise click.UsageError(f"no discipline, transport or application `{name}`{hint}")
     for kind, e in found:  # `decbit` is both a gateway and a source
-        screen.print(f"[bold cyan]{e.name}[/] ({kind[:-1]}): {e.summary}")
+        screen.print(f"[bold cyan]{_escape(e.name)}[/] ({kind[:-1]}): {_escape(e.summary)}")
         if e.reference:
-            screen.print(f"[dim]{e.reference}[/]")
+            screen.print(f"[dim]{_escape(e.reference)}[/]")
         if not e.parameters:
             screen.print("no parameters")
         else:
@@ -443,7 +456,7 @@ def _show_component(name: str, everything: dict, screen) -> None:
             for column in ("parameter", "default", "meaning"):
                 table.add_column(column)
             for p in e.parameters:
-                table.add_row(p.name, "—" if p.default is None else p.default, p.doc)
+                table.add_row(*(_escape(x) for x in (p.name, "—" if p.default is None else p.default, p.doc)))
             emit(table, screen)
         screen.print()
 

@@ -68,10 +68,10 @@ class _TerminalBar:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
             self.progress = Progress(
-                TextColumn("{task.description}"),
+                TextColumn("{task.description}", markup=False),  # a scenario's name: not markup
                 BarColumn(),
                 TextColumn("{task.completed:.1f}/{task.total:.0f} runs"),
-                TextColumn("{task.fields[note]}"),
+                TextColumn("{task.fields[note]}", markup=False),
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
                 transient=True,

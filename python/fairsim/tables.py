@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -72,7 +73,9 @@ def add_rows(
     left out) the line that says so (`(100,000 flows: the first 10 and last 10 shown; HINT)`).
     Only the rows shown are built, so a long table costs as little as a short one."""
     for i in shown_rows(total, every):
-        table.add_row(*(row(i) if i is not None else ["…"] * len(table.columns)))
+        cells = row(i) if i is not None else ["…"] * len(table.columns)
+        # the user's names and values, not markup: `ftp[1]` keeps its brackets
+        table.add_row(*(_escape(c) if isinstance(c, str) else c for c in cells))
     if every or total <= MAX_ROWS:
         return [table]
     note = f"({total:,} {noun}: the first {END_ROWS} and last {END_ROWS} shown{'; ' + hint if hint else ''})"
@@ -243,7 +246,8 @@ def _heading(runs: list[dict]) -> Text:
 
 
 def _escape(text: str) -> str:
-    return text.replace("[", r"\[")
+    """`text` as it reads when printed through rich markup (`ftp[1]` keeps its brackets)."""
+    return escape(text)
 
 
 def _flows_parts(runs: list[dict]) -> list:

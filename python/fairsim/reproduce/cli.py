@@ -70,6 +70,7 @@ def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, s
             f"interrupted: no report written; the finished runs are kept in {cache}, "
             "so the same command resumes",
             soft_wrap=True,
+            markup=False,
         )
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
     reproduce.write(report, folder)
@@ -80,22 +81,24 @@ def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, s
 
 
 def _list(console: Console, papers: dict) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     from fairsim.tables import emit
 
     for p in papers.values():
-        table = Table(title=f"{p.id}: {p.title}", box=None, title_justify="left", show_header=False)
+        table = Table(title=escape(f"{p.id}: {p.title}"), box=None, title_justify="left", show_header=False)
         table.add_column("id", style="bold cyan")
         table.add_column("experiment")
         table.add_column("file", style="dim")
         for e in p.experiments:
-            table.add_row(e.id, e.title, e.file)
+            table.add_row(escape(e.id), escape(e.title), escape(e.file))
         emit(table, console)
-        console.print(f"  [dim]{p.citation} {len(p.claims)} claims.[/]\n")
+        console.print(f"  [dim]{escape(p.citation)} {len(p.claims)} claims.[/]\n")
 
 
 def _summary(console: Console, report, folder: Path) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     from fairsim.reproduce.report import claims_line, close_line
@@ -110,7 +113,7 @@ def _summary(console: Console, report, folder: Path) -> None:
     for col in ("claim", "verdict", "measured"):
         table.add_column(col, overflow="fold")
     for c, v in report.verdicts:
-        table.add_row(c.id, marks.get(v.label, f"[dim]{v.label}[/]"), v.measured)
+        table.add_row(escape(c.id), marks.get(v.label, f"[dim]{escape(v.label)}[/]"), escape(v.measured))
     emit(table, console)
     claims, grades = report.claim_counts(), report.grade_counts()
     o = report.outcome
@@ -119,4 +122,4 @@ def _summary(console: Console, report, folder: Path) -> None:
         f"{grades.get('close', 0)} close, {grades.get('near', 0)} near, {grades.get('far', 0)} far "
         f"({close_line(report.close_counts())}). {o.runs} runs, {o.events:,} events in {o.wall_s:.1f} s."
     )
-    console.print(f"report: {folder / 'report.html'} and {folder / 'report.md'}")
+    console.print(f"report: {folder / 'report.html'} and {folder / 'report.md'}", markup=False)

@@ -25,6 +25,13 @@ EXIT_INTERRUPTED = 130
 MOST_ROWS = 40
 
 
+def escape(text: str) -> str:
+    """`text` as it reads when printed through rich markup (a folder `runs[old]`)."""
+    from rich.markup import escape
+
+    return escape(text)
+
+
 @cache
 def stderr() -> Console:
     """The console of messages, made on first use (`fairsim --help` needs no rich)."""
@@ -131,7 +138,8 @@ def sweep_cmd(
     _report(results, plan, folder)
     if summary.interrupted:
         stderr().print(
-            f"[bold red]interrupted[/]: finished runs are in {folder}; run the same command to resume"
+            f"[bold red]interrupted[/]: finished runs are in {escape(str(folder))}; "
+            "run the same command to resume"
         )
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
     if summary.failed:
@@ -204,12 +212,15 @@ def _report(results, plan, folder: Path) -> None:
     s = results.summary
     stderr().print(
         f"{s.ran} runs ran, {s.cached} were in the folder, {len(s.failed)} failed, in {s.wall_s:.1f} s; "
-        f"results in {folder} (fairsim.open_sweep({str(folder)!r}))"
+        f"results in {folder} (fairsim.open_sweep({str(folder)!r}))",
+        markup=False,
     )
     for f in s.failed[:10]:
         where = ", ".join(f"{a.name}={_shown(a, f[a.name])}" for a in plan.axes)
         stderr().print(
-            f"[bold red]{f['status']}[/]: {where} {f['pair']} seed {f['seed']}: {f['error']}", soft_wrap=True
+            f"[bold red]{escape(str(f['status']))}[/]: "
+            + escape(f"{where} {f['pair']} seed {f['seed']}: {f['error']}"),
+            soft_wrap=True,
         )
     if len(s.failed) > 10:
         stderr().print(f"… and {len(s.failed) - 10} more (the `failures` table)")
@@ -225,7 +236,7 @@ def _report(results, plan, folder: Path) -> None:
     )
     table = Table(title="mean over seeds")
     for k in keys:
-        table.add_column(k, justify="right")
+        table.add_column(escape(k), justify="right")
     table.add_column("Jain", justify="right")
     table.add_column("total goodput (Mb/s)", justify="right")
     table.add_column("seeds", justify="right")
@@ -235,5 +246,6 @@ def _report(results, plan, folder: Path) -> None:
             break
         key = key if isinstance(key, tuple) else (key,)
         shown = [_shown(a, k) for a, k in zip(plan.axes, key, strict=False)] + [str(key[-1])]
+        shown = [escape(x) for x in shown]
         table.add_row(*shown, f"{row['jain']:.3f}", f"{row['goodput'] / 1e6:.3f}", str(int(row["seeds"])))
     emit(table, console())
