@@ -356,13 +356,13 @@ def test_cli_interrupted_sweep_resumes_where_it_stopped(tmp_path):
     )
     # interrupt once a run is kept (its workers, not this process, do the work)
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not any((out / "runs").glob("*")):
+    while time.monotonic() < deadline and not any((out / "parts").glob("*")):
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "run the same command to resume" in stderr
-    done = len(open_sweep(out).runs) if (out / "runs").exists() else 0
+    done = len(open_sweep(out).runs) if (out / "plan.parquet").exists() else 0
     assert done > 0, "runs finished before Ctrl-C are kept"
     r = cli(*args)
     assert r.returncode == 0 and f"{done} were in the folder" in r.stderr, r.stderr

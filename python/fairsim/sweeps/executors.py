@@ -19,6 +19,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
+import threading
 import time
 import uuid
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -34,6 +36,31 @@ def _init_worker(stop) -> None:
     global _stop
     _stop = stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the driver's to handle
+    _exit_with_the_driver()
+
+
+def _exit_with_the_driver() -> None:
+    """A worker ends when its driver does, even when the driver is killed (SIGKILL): on Linux
+    the kernel sends it SIGKILL (PR_SET_PDEATHSIG); elsewhere, and as a second line, a thread
+    notices that its parent changed within half a second."""
+    driver = os.getppid()
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != driver:  # the driver died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == driver:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="fairsim-watch-driver", daemon=True).start()
 
 
 def _local_batch(tasks: list[Task]) -> list[Outcome]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from fairsim import _core
-from fairsim.sweeps.store import PLAN, read_manifest, read_table
+from fairsim.sweeps.store import read_manifest, read_plan, read_table
 
 
 class SweepResults:
@@ -24,8 +24,6 @@ class SweepResults:
 
     def __init__(self, folder: str | Path, summary=None):
         self.folder = Path(folder)
-        if not (self.folder / "manifest.json").is_file():
-            raise _core.FairsimError(f"{folder}: not a sweep folder (it has no manifest.json)")
         self.manifest = read_manifest(self.folder)
         #: What the call that made these results ran (None when read back with `open_sweep`).
         self.summary = summary
@@ -36,8 +34,7 @@ class SweepResults:
 
     @cached_property
     def plan(self) -> pd.DataFrame:
-        path = self.folder / PLAN
-        return pd.read_parquet(path) if path.is_file() else pd.DataFrame(columns=["run_id"])
+        return read_plan(self.folder)
 
     @property
     def complete(self) -> bool:
@@ -50,9 +47,9 @@ class SweepResults:
         """The latest attempt of each run of the plan (a run that failed and then finished
         shows as finished)."""
         runs = read_table(self.folder, "runs")
-        if runs.empty:
-            return runs
         runs = runs[runs["run_id"].isin(set(self.plan["run_id"]))]
+        if runs.empty:
+            return runs.reset_index(drop=True)
         ok_last = runs.assign(_ok=runs["status"] == "ok").sort_values(["_ok", "finished_at"], kind="stable")
         latest = ok_last.drop_duplicates("run_id", keep="last").drop(columns="_ok")
         order = {rid: i for i, rid in enumerate(self.plan["run_id"])}
