@@ -1,8 +1,10 @@
 """Bad input on the command line and through the API: a clear message naming the file, line and
 field (or the option as typed), exit code 2, never a traceback, a hang or "internal error"."""
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +106,114 @@ def test_markup_escape_is_used_where_messages_are_printed():
         with console.capture() as c:
             console.print(f"[bold red]error[/]: {_escape(text)}")
         assert c.get() == f"error: {text}\n"
+
+
+# --- 2. an --out folder that cannot be made ------------------------------------------------------
+
+
+def _under_a_file(tmp: Path) -> tuple[str, str]:
+    (tmp / "a_file").write_text("kept\n")
+    return str(tmp / "a_file" / "out"), "a_file"
+
+
+def _read_only(tmp: Path) -> tuple[str, str]:
+    folder = tmp / "read_only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    if os.access(folder, os.W_OK):
+        pytest.skip("this user can write into a folder of mode 555")
+    return str(folder / "out"), "permission denied"
+
+
+# an --out that cannot be made: (the folder, made in a temporary folder; what the message says)
+UNWRITABLE = {
+    "under_a_file": _under_a_file,
+    "read_only": _read_only,
+    "proc": lambda tmp: ("/proc/fairsim-out", "cannot create"),
+    "dev_null": lambda tmp: ("/dev/null", "not a folder"),
+}
+
+RUN_OPTIONS = {
+    "tables": [],
+    "pcap": ["--pcap", "gw->b"],
+    "events": ["--events", "gw->b"],
+}
+
+
+@pytest.mark.parametrize("options", RUN_OPTIONS)
+@pytest.mark.parametrize("where", UNWRITABLE)
+def test_run_refuses_an_out_folder_it_cannot_make(where, options, small_path, tmp_path):
+    out, reason = UNWRITABLE[where](tmp_path)
+    r = fairsim("run", small_path, "--out", out, *RUN_OPTIONS[options], "--no-progress")
+    message = rejected(r, f"--out {out}")
+    assert reason in message.lower(), message
+    assert "G/FCFS" not in r.stdout, "the runs started before the folder was checked"
+    if where == "under_a_file":
+        assert (tmp_path / "a_file").read_text() == "kept\n"
+
+
+@pytest.mark.parametrize("where", UNWRITABLE)
+def test_sweep_refuses_an_out_folder_it_cannot_make(where, small_path, tmp_path):
+    out, reason = UNWRITABLE[where](tmp_path)
+    r = fairsim("sweep", small_path, "--axis", "flows.ftp.window=2,3", "--out", out, "--no-progress")
+    message = rejected(r, f"--out {out}")
+    assert reason in message.lower(), message
+
+
+def test_run_leaves_no_folder_when_the_input_is_refused(small_path, tmp_path):
+    """The folder is checked before the runs, and not left behind by a run that never started."""
+    out = tmp_path / "new" / "out"
+    rejected(fairsim("run", small_path, "--out", out, "--pair", "G/NOPE", "--no-progress"), "G/NOPE")
+    assert not (tmp_path / "new").exists()
+
+
+def test_run_keeps_what_the_folder_held(small_path, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine\n")
+    r = fairsim("run", small_path, "--out", out, "--pair", "G/FCFS", "--no-progress")
+    assert r.returncode == 0, r.stderr
+    assert (out / "notes.txt").read_text() == "mine\n"
+    assert (out / "flows.csv").exists()
+    assert not [p for p in out.iterdir() if p.name.startswith(".")], list(out.iterdir())
+
+
+def test_check_folder_names_a_folder_it_may_not_write(tmp_path, monkeypatch):
+    """A read-only folder (root writes anyway, so the refusal is made up here)."""
+    import fairsim
+    from fairsim.output import check_folder
+
+    def refuse(*args, **kw):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    with pytest.raises(
+        fairsim.FairsimError, match=r"^--out x/y: cannot create the folder .*Permission denied"
+    ):
+        check_folder(tmp_path / "x" / "y", "--out x/y")
+    monkeypatch.undo()
+    monkeypatch.setattr("tempfile.mkstemp", refuse)
+    with pytest.raises(fairsim.FairsimError, match=r"cannot write into the folder .*Permission denied"):
+        check_folder(tmp_path / "x" / "y", "--out x/y")
+    assert not (tmp_path / "x").exists(), "the folders it made to find out are removed"
+
+
+def test_a_file_that_cannot_be_written_is_named(small_path, tmp_path):
+    """`flows.csv` taken by a folder: the run's other files are written, the error names it."""
+    import fairsim
+    from fairsim.output import write_results
+
+    out = tmp_path / "out"
+    (out / "flows.csv").mkdir(parents=True)
+    (out / "flows.csv" / "mine.txt").write_text("mine\n")
+    results = fairsim.run(small_path, pair="G/FCFS", progress=False)
+    with pytest.raises(fairsim.FairsimError, match=r"flows\.csv: cannot write"):
+        write_results(results, out)
+    assert (out / "flows.csv" / "mine.txt").read_text() == "mine\n"
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_reproduce_refuses_an_out_folder_it_cannot_make(tmp_path):
+    out, reason = _under_a_file(tmp_path)
+    message = rejected(fairsim("reproduce", "dks89", "--quick", "--out", out), f"--out {out}")
+    assert reason in message

@@ -248,6 +248,10 @@ def run_cmd(
         if given and not out:
             raise click.UsageError(f"{option} writes a file per port: give a folder with --out DIR")
     sc = open_scenario(scenario, sets, origin="--set")
+    if out:
+        from fairsim.output import check_folder
+
+        check_folder(out, f"--out {out}")  # before the runs: their results would have nowhere to go
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", FairsimWarning)
         results = run(sc, pair=list(pairs) or None, seed=list(seeds) or None, progress=progress, jobs=jobs)

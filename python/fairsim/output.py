@@ -8,6 +8,7 @@ replaced only by complete new ones.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import tempfile
@@ -82,15 +83,74 @@ def _csv_without_pandas(results: Results, table: str) -> str | None:
     return None
 
 
+def check_folder(folder: str | Path, label: str | None = None) -> None:
+    """Raises FairsimError, before any run, when results cannot be written into `folder`: a
+    file on its way (`a_file/out`, `/dev/null`), a folder that cannot be made (`/proc/x`, a
+    read-only parent) or written into. `label` names it in the message (`--out DIR`, as typed).
+
+    It makes the folder and a file in it to find out, then removes what it made: a run refused
+    afterwards leaves nothing behind, and nothing already in the folder is touched."""
+    folder = Path(folder)
+    label = label or str(folder)
+    made: list[Path] = []
+    missing = folder
+    while not os.path.lexists(missing) and missing.parent != missing:
+        made.append(missing)
+        missing = missing.parent
+    try:
+        if os.path.lexists(missing) and not missing.is_dir():
+            what = "a file" if missing.is_file() else "not a folder"
+            if missing == folder:
+                raise _fail(f"{label}: {folder} is {what}; results are written into a folder")
+            raise _fail(f"{label}: {missing} is {what}, so the folder {folder} cannot be made")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            reason = _reason(e)
+            if e.errno == errno.ENOENT:  # under /proc, say: the parent is there but takes no folder
+                reason = f"{missing} does not take new folders"
+            raise _fail(f"{label}: cannot create the folder {folder}: {reason}") from None
+        try:
+            fd, probe = tempfile.mkstemp(dir=folder, prefix=".fairsim-probe-", suffix=".tmp")
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as e:
+            raise _fail(f"{label}: cannot write into the folder {folder}: {_reason(e)}") from None
+    finally:
+        for path in made:  # the deepest first; only what this call made, and only if empty
+            try:
+                path.rmdir()
+            except OSError:
+                break
+
+
+def _fail(message: str) -> Exception:
+    from fairsim import FairsimError
+
+    return FairsimError(message)
+
+
+def _reason(e: OSError) -> str:
+    return e.strerror or str(e)
+
+
 def write_results(results: Results, out: str | Path, fmt: str = "csv") -> list[Path]:
-    """Writes `results` into folder `out` (created if needed); returns the files written."""
+    """Writes `results` into folder `out` (created if needed); returns the files written.
+    Raises FairsimError naming the file when one cannot be written (the disk is full...); the
+    files written before it stay."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise _fail(f"{out}: cannot create the folder: {_reason(e)}") from None
     written = []
 
     def put(name: str, write: Callable[[Path], None]) -> None:
         path = out / name
-        atomic_write(path, write)
+        try:
+            atomic_write(path, write)
+        except OSError as e:
+            raise _fail(f"{path}: cannot write: {_reason(e)}") from None
         written.append(path)
 
     for table in TABLES:

@@ -50,7 +50,10 @@ def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, s
         raise FairsimError("name a paper (fairsim reproduce --list shows them)")
     from fairsim.sweeps.cli import _client
 
+    from fairsim.output import check_folder
+
     folder = Path(out or f"reproduce-{paper}")
+    check_folder(folder, f"--out {out}" if out else None)  # before the runs, not after them
     cache = folder / RUNS
     if fresh:
         shutil.rmtree(cache, ignore_errors=True)

@@ -121,6 +121,9 @@ def sweep_cmd(
     if dry_run:
         _dry_run(plan, folder, jobs, scheduler)
         return
+    from fairsim.output import check_folder
+
+    check_folder(folder, f"--out {out}" if out else None)  # before the runs, not after them
     client = _client(scheduler) if scheduler else None
     from fairsim.sweeps import executor_for
     from fairsim.sweeps.execute import run_sweep
