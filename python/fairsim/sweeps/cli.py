@@ -119,7 +119,7 @@ def sweep_cmd(
 
     folder = Path(out or f"sweep-{safe_name(sc.name)}")
     if dry_run:
-        _dry_run(plan, folder, jobs, scheduler)
+        _dry_run(plan, folder, jobs, scheduler, progress)
         return
     from fairsim.output import check_folder
 
@@ -162,43 +162,43 @@ def _client(address: str):
         raise FairsimError(f"--dask {address}: cannot reach the scheduler: {e}") from None
 
 
-def _dry_run(plan, folder: Path, jobs, scheduler) -> None:
+def _dry_run(plan, folder: Path, jobs, scheduler, progress) -> None:
     import os
 
     from rich.table import Table
 
-    from fairsim.sweeps import listing
+    from fairsim.sweeps import held_runs
     from fairsim.sweeps.estimate import Estimate, pilot
     from fairsim.tables import console, emit
 
-    runs = listing(plan, folder)
-    points = runs.groupby("point", sort=True)
+    per_point, per_pair = held_runs(plan, folder, progress)
+    each = len(plan.pairs) * len(plan.seeds)
     shape = f"{len(plan.points)} points × {len(plan.pairs)} pairs × {len(plan.seeds)} seeds"
-    table = Table(title=f"{plan.scenario.name}: {shape}")
+    table = Table(title=escape(f"{plan.scenario.name}: {shape}"))
     table.add_column("point", justify="right")
     for a in plan.axes:
-        table.add_column(a.name, justify="right")
+        table.add_column(escape(a.name), justify="right")
     table.add_column("runs", justify="right")
     table.add_column("in the folder", justify="right")
-    for i, (p, g) in enumerate(points):
-        if i == MOST_ROWS:
-            table.add_row("…", *["" for _ in plan.axes], "", "")
-            break
-        first = g.iloc[0]
-        shown = [_shown(a, first[a.name]) for a in plan.axes]
-        table.add_row(str(p), *shown, str(len(g)), str(int(g["cached"].sum())))
+    for p in plan.points[:MOST_ROWS]:
+        shown = [escape(a.values[i].text) for a, i in zip(plan.axes, p.choice, strict=True)]
+        table.add_row(str(p.index), *shown, str(each), str(per_point[p.index]))
+    if len(plan.points) > MOST_ROWS:
+        table.add_row("…", *["" for _ in plan.axes], "", "")
     emit(table, console())
-    per_pair = {}
-    for _, r in runs.drop_duplicates("pair").iterrows():
-        first = next(x for x in plan.runs() if x.pair == r["pair"] and hasattr(x, "task"))
-        per_pair[r["pair"]] = pilot(first.task())
-    todo = runs[~runs["cached"]]
     duration = plan.scenario.duration_s
-    events = sum(per_pair[p][0] * duration for p in todo["pair"] if p in per_pair)
-    cpu = sum(per_pair[p][1] * duration for p in todo["pair"] if p in per_pair)
+    events = cpu = 0.0
+    for pair in plan.pairs:
+        first = next((r for r in plan.runs() if r.pair == pair and hasattr(r, "task")), None)
+        if first is None:  # every point of the pair is invalid: nothing to estimate
+            continue
+        per_s_events, per_s_cpu = pilot(first.task())
+        todo = len(plan.points) * len(plan.seeds) - per_pair[pair]
+        events += per_s_events * duration * todo
+        cpu += per_s_cpu * duration * todo
     cores = jobs or (None if scheduler else os.cpu_count()) or 1
-    estimate = Estimate(len(runs), int(runs["cached"].sum()), events, cpu, cores)
-    stderr().print(estimate.text() + (" (on the cluster: divide by its cores)" if scheduler else ""))
+    estimate = Estimate(len(plan), sum(per_pair.values()), events, cpu, cores)
+    stderr().print(escape(estimate.text()) + (" (on the cluster: divide by its cores)" if scheduler else ""))
 
 
 def _shown(axis, column) -> str:

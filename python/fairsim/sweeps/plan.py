@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -125,8 +126,19 @@ def _error_id(sc: Scenario, overrides: list[str], pair: str, seed: int) -> str:
     return "invalid-" + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+#: The most runs (points before skips × pairs × seeds) one sweep may have (docs/sweeps.md): a
+#: plan is listed in memory, and each run's scenario is resolved (about a millisecond) to find
+#: its id. Split a larger study into several sweeps, into the same folder if you like.
+MOST_RUNS = 1_000_000
+#: An axis's values are each applied to the scenario before any run starts, up to this many
+#: (spread over the axis, its ends included); the others are checked as their runs are resolved,
+#: a refused value failing its runs with the engine's message.
+MOST_CHECKED = 1000
+
+
 def make_plan(scenario: Scenario, spec: SweepSpec) -> Plan:
     """Checks the description against the scenario and lists its points; raises SweepError."""
+    _check_size(spec, len(spec.pairs if spec.pairs is not None else scenario.pairs), len(spec.seeds or [0]))
     _check_axes(scenario, spec.axes)
     pairs = spec.pairs if spec.pairs is not None else scenario.pairs
     for pair in pairs:
@@ -144,9 +156,37 @@ def make_plan(scenario: Scenario, spec: SweepSpec) -> Plan:
     return Plan(scenario, spec, list(pairs), list(seeds), points)
 
 
+def _check_size(spec: SweepSpec, pairs: int, seeds: int) -> None:
+    """Refuses a sweep of more than `MOST_RUNS` runs, counted before its points are listed."""
+    lengths = [len(a.values) for a in spec.axes]
+    points = (max(lengths) if spec.mode == "zip" else math.prod(lengths)) if lengths else 1
+    runs = points * max(pairs, 1) * seeds
+    if runs > MOST_RUNS:
+        shape = " × ".join(f"{n:,} {a.name}" for n, a in zip(lengths, spec.axes, strict=True)) or "1 point"
+        where = spec.axes[0].origin if spec.axes else spec.origins.get("seeds", "seeds")
+        raise SweepError(
+            f"{where}: the sweep has {runs:,} runs ({shape} × {_count(pairs, 'pair')} × "
+            f"{_count(seeds, 'seed')}); one sweep runs at most {MOST_RUNS:,}: split it (several "
+            "sweeps may share a folder)"
+        )
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n:,} {thing}{'' if n == 1 else 's'}"
+
+
+def _checked_values(count: int) -> list[int]:
+    """Which of an axis's `count` values are applied before the runs: all, or `MOST_CHECKED`
+    spread evenly, both ends included."""
+    if count <= MOST_CHECKED:
+        return list(range(count))
+    return sorted({round(i * (count - 1) / (MOST_CHECKED - 1)) for i in range(MOST_CHECKED)})
+
+
 def _check_axes(scenario: Scenario, axes: list[Axis]) -> None:
     for a in axes:
-        for i, v in enumerate(a.values):
+        for i in _checked_values(len(a.values)):
+            v = a.values[i]
             try:
                 scenario.with_overrides(a.overrides(i))
             except ScenarioError as e:

@@ -79,7 +79,7 @@ class DamagedPart(FairsimWarning):
 class Store:
     """Appends a sweep's results to `folder`, one committed part per flush."""
 
-    def __init__(self, folder: str | Path, tables: tuple[str, ...] = ("flows",)):
+    def __init__(self, folder: str | Path, tables: tuple[str, ...] = ("flows",), read_only: bool = False):
         self.folder = Path(folder)
         self.tables = tables
         self.buffers: dict[str, list[dict]] = {t: [] for t in ("runs", *tables)}
@@ -88,7 +88,8 @@ class Store:
         self.last_flush = time.monotonic()
         self.parts = 0
         check_layout(self.folder)
-        _discard_staged(self.folder)
+        if not read_only:  # a dry run only looks
+            _discard_staged(self.folder)
 
     def write_manifest(self, manifest: dict) -> None:
         try:
