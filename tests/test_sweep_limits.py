@@ -25,18 +25,9 @@ def test_a_sweep_past_the_limit_is_refused_before_listing_its_points(small_path)
 
 def test_a_dry_run_of_a_million_new_runs_answers(small_path, tmp_path):
     axes = ["--axis", "links.out.buffer=1..1000:1", "--axis", "flows.ftp.window=1..1000:1"]
+    command = [sys.executable, "-m", "fairsim.cli", "sweep", str(small_path), "--dry-run", *axes]
     r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "fairsim.cli",
-            "sweep",
-            str(small_path),
-            "--pair",
-            "G/FCFS",
-            "--dry-run",
-            *axes,
-        ],
+        [*command, "--pair", "G/FCFS"],
         capture_output=True,
         text=True,
         cwd=tmp_path,
