@@ -96,13 +96,19 @@ class ApiWorker:
         )
 
     def check(
-        self, path: str, overrides: list[str] = (), steps: int | None = None, events: int = 0
+        self,
+        path: str,
+        overrides: list[str] = (),
+        steps: int | None = None,
+        events: int = 0,
+        sweep: bool = False,
     ) -> Outcome:
         """Loads `path` with `overrides` and runs it: fully (`steps` None), or each pair for up
-        to `steps` × `events` events."""
+        to `steps` × `events` events; or, with `sweep`, plans its sweep and resolves its first
+        `events` runs."""
         if self.proc is None:
             self.proc = self._start()
-        request = {"path": path, "set": list(overrides), "steps": steps, "events": events}
+        request = {"path": path, "set": list(overrides), "steps": steps, "events": events, "sweep": sweep}
         self.proc.stdin.write(json.dumps(request).encode() + b"\n")
         self.proc.stdin.flush()
         ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout)
@@ -123,6 +129,8 @@ def _answer(request: dict) -> Outcome:
     import fairsim
 
     try:
+        if request.get("sweep"):
+            return _planned(request)
         sc = fairsim.load(request["path"], set=request["set"])
         if request["steps"] is None:
             results = fairsim.run(sc, progress=False, jobs=1)
@@ -136,6 +144,17 @@ def _answer(request: dict) -> Outcome:
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
         return Outcome("exception", type=type(e).__name__, message=str(e), detail=traceback.format_exc())
+
+
+def _planned(request: dict) -> Outcome:
+    """A sweep's plan, and its first runs resolved: everything `fairsim sweep --dry-run` reads."""
+    import itertools
+
+    from fairsim.sweeps import make_sweep_plan
+
+    plan = make_sweep_plan(request["path"], set=request["set"])
+    runs = list(itertools.islice(plan.runs(), request["events"] or 8))
+    return Outcome("ok", events=len(runs), done=True)
 
 
 def _bounded_runs(sc, steps: int, events: int):

@@ -67,7 +67,9 @@ NAMES = [
     *"packets bytes per_probe per_epoch auto edge core float byte all oldest".split(),
 ]
 
-# every parameter of the schema, to add where the base has none (docs/scenario-format.md)
+# every parameter of the schema, to add where the base has none (docs/scenario-format.md): the
+# scenario's own fields here, every component's parameters from the engine's catalogue (so a
+# new discipline's, transport's or application's are fuzzed without a change here)
 PARAMETERS = """
     duration warmup interval seed fairness fluid_reference trace trace_queues between rate delay
     buffer buffer_includes_line qdisc forward reverse src dst app transport window packet_size
@@ -82,6 +84,15 @@ PARAMETERS = """
     out_low out_high layers base_rate init_join max_join init_detect init_detect_var
     loss_threshold min_packets transports description
 """.split()
+PARAMETERS += sorted(
+    {
+        p.name
+        for kind in ("disciplines", "transports", "applications")
+        for e in catalogue()[kind]
+        for p in e.parameters
+    }
+    - set(PARAMETERS)
+)
 
 # what an added parameter is set to: ordinary values of each type, and the extremes
 ADDED = [1, 2, 10, 0.1, "10ms", "1s", "1Mbps", "1000B", "flow", False, ["a", "b"], *EXTREMES[:-2]]

@@ -30,11 +30,15 @@ from pathlib import Path
 import pytest
 from api_worker import ApiWorker, Outcome, defect
 from hypothesis import HealthCheck, given, note, seed, settings
-from mutations import EDGES, EXTREMES, apply, cases, kind_of, paths
+from hypothesis import strategies as st
+from mutations import EDGES, EXTREMES, apply, cases, document, kind_of, paths
+from sweep_mutations import sweep_table
 
 from conftest import ROOT
 
 SECONDS = float(os.environ.get("FAIRSIM_FUZZ_SECONDS", "10"))
+#: The sweep descriptions' share of the time (planning is quicker than running).
+SWEEP_SECONDS = SECONDS / 2
 SEED = int(os.environ.get("FAIRSIM_FUZZ_SEED", "0"))
 TIMEOUT = float(os.environ.get("FAIRSIM_FUZZ_TIMEOUT", "30"))
 KEEP_GOING = os.environ.get("FAIRSIM_FUZZ_KEEP_GOING") == "1"
@@ -69,7 +73,9 @@ def signature(kind: str, outcome: Outcome) -> str:
     return kind + " " + re.sub(r"`[^`]*`|\"[^\"]*\"|'[^']*'|\S*\d\S*", "_", text)[:300]
 
 
-def save(kind: str, outcome: Outcome, base: Path, data: bytes, overrides: list[str]) -> Path:
+def save(
+    kind: str, outcome: Outcome, base: Path, data: bytes, overrides: list[str], command: str = "validate"
+) -> Path:
     """Keeps the smallest input of each kind of failure, with what happened and how to rerun it."""
     CRASHES.mkdir(exist_ok=True)
     name = f"{kind}-{hashlib.sha1(signature(kind, outcome).encode()).hexdigest()[:10]}"
@@ -80,7 +86,7 @@ def save(kind: str, outcome: Outcome, base: Path, data: bytes, overrides: list[s
         (CRASHES / f"{name}.txt").write_text(
             f"{kind}: {outcome.type} {outcome.message}\n{outcome.detail}\n"
             f"mutated from {base.relative_to(ROOT)}\n"
-            f"rerun: fairsim validate {path.relative_to(ROOT)}{sets}\n"
+            f"rerun: fairsim {command} {path.relative_to(ROOT)}{sets}\n"
         )
     return path
 
@@ -130,6 +136,61 @@ def test_loader_survives_mutated_scenarios(tmp_path):
     inputs = sum(counts.values())
     print(f"\nfuzz: {inputs} inputs in {elapsed:.0f} s ({inputs / elapsed:.1f}/s): {dict(counts)}")
     assert inputs > 0
+    assert not found, "failures (inputs saved):\n" + "\n".join(f"{s}\n  {p}" for s, p in found.items())
+
+
+def dotted(path: tuple) -> str:
+    """A document path as `--set` writes it (`pairs."G/FCFS".qdisc`)."""
+    return ".".join(str(p) if re.fullmatch(r"[A-Za-z0-9_-]+", str(p)) else json.dumps(str(p)) for p in path)
+
+
+SWEEP_BASES = [
+    ROOT / "scenarios" / "examples" / "dumbbell.toml",
+    ROOT / "scenarios" / "examples" / "parking_lot.toml",
+]
+
+
+def test_sweep_descriptions_survive_fuzzing(tmp_path):
+    """A `[sweep]` table of drawn axes, ranges, seeds and skips, planned and its first runs
+    resolved: a clean SweepError naming the file, or a plan; never a hang, a crash, code run."""
+    deadline = time.monotonic() + SWEEP_SECONDS
+    counts: Counter[str] = Counter()
+    found: dict[str, Path] = {}
+    fields = {base: [dotted(p) for p in paths(base.read_bytes())] for base in SWEEP_BASES}
+
+    with ApiWorker(TIMEOUT) as worker:
+
+        @settings(max_examples=BATCH, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+        @given(data=st.data())
+        def one(data):
+            if time.monotonic() > deadline and not found:
+                return
+            base = data.draw(st.sampled_from(SWEEP_BASES))
+            doc = tomllib.loads(base.read_text())
+            doc["sweep"] = data.draw(sweep_table(fields[base]))
+            text = document(doc)
+            path = tmp_path / base.name
+            path.write_bytes(text)
+            outcome = worker.check(str(path), sweep=True)
+            counts[outcome.kind] += 1
+            kind = judge(outcome, path)
+            if kind is None:
+                return
+            saved = save(kind, outcome, base, text, [], command="sweep --dry-run")
+            found.setdefault(signature(kind, outcome), saved)
+            note(f"[sweep] = {doc['sweep']!r} (saved as {saved})")
+            if not KEEP_GOING:
+                raise FAILURES[kind](
+                    f"{outcome.type} {outcome.message}\n{outcome.detail[-2000:]}\ninput saved as {saved}"
+                )
+
+        batch = 0
+        while time.monotonic() < deadline:
+            seed(SEED * 1_000_003 + batch)(one)()
+            batch += 1
+
+    print(f"\nsweep fuzz: {sum(counts.values())} descriptions: {dict(counts)}")
+    assert counts["ok"] > 0 and counts["rejected"] > 0, counts
     assert not found, "failures (inputs saved):\n" + "\n".join(f"{s}\n  {p}" for s, p in found.items())
 
 

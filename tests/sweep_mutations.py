@@ -1,0 +1,159 @@
+"""Sweep descriptions for the fuzzer: a `[sweep]` table (axes over the scenario's own fields,
+ranges written near and past their edges, skip expressions built from Python's grammar and from
+the tokens that escape a sandbox), added to a bundled scenario.
+
+Drawn by hypothesis from plain choices, so that shrinking makes a failing table smaller.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+# numbers as a range's start, end or step may be written: ordinary, at the edges of Decimal and
+# float, not numbers at all
+NUMBERS = [
+    "0",
+    "1",
+    "5",
+    "-1",
+    "0.1",
+    "1e-9",
+    "1e300",
+    "1e999999999",
+    "1e-999999999",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "sNaN",
+    "٣",
+    "²",
+    "1_000",
+    "0x10",
+    "",
+    " ",
+    "9" * 400,
+]
+UNITS = ["", "ms", "s", "ns", "kbps", "Mbps", "B", "KiB", "packets", "furlongs", "µs"]
+STEPS = [
+    "",
+    "1",
+    "0",
+    "-1",
+    "*2",
+    "*1",
+    "*0.5",
+    "*NaN",
+    "*Infinity",
+    "*1e999999999",
+    "log4",
+    "log1",
+    "log0",
+    "log²",
+    "log99999999",
+    "log-3",
+    "1ms",
+    "1e-999999999",
+]
+# what a skip is made of: axis-like names, values, operators, and the pieces of an escape
+SKIP_TOKENS = [
+    "buffer",
+    "window",
+    "rate",
+    "x",
+    "True",
+    "None",
+    "1",
+    "2.5",
+    "'fq'",
+    "'2Mbps'",
+    "9",
+    "**",
+    "*",
+    "+",
+    "-",
+    "/",
+    "//",
+    "%",
+    "<",
+    "<=",
+    "==",
+    "!=",
+    "in",
+    "not",
+    "and",
+    "or",
+    "if",
+    "else",
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    ".",
+    "__class__",
+    "__base__",
+    "__subclasses__",
+    "__import__",
+    "'os'",
+    "lambda",
+    ":",
+    "for",
+    "abs",
+    "min",
+    "max",
+    "len",
+    "int",
+    "float",
+    "round",
+    "open",
+    "eval",
+    "getattr",
+    "f'{x}'",
+    ":=",
+    "~",
+    "<<",
+    "@",
+    "'x' * 99999999",
+]
+
+RANGE = st.builds(
+    lambda a, ua, b, ub, step, su: f"{a}{ua}..{b}{ub}:{step}{su if step[:1] not in '*l' else ''}",
+    st.sampled_from(NUMBERS),
+    st.sampled_from(UNITS),
+    st.sampled_from(NUMBERS),
+    st.sampled_from(UNITS),
+    st.sampled_from(STEPS),
+    st.sampled_from(UNITS),
+)
+SCALAR = st.one_of(
+    st.integers(-(2**70), 2**70), st.floats(), st.sampled_from(NUMBERS), st.text(max_size=8), st.booleans()
+)
+VALUES = st.one_of(
+    RANGE, st.lists(SCALAR, max_size=5), SCALAR, st.sampled_from(["5..100", "1..2:", ":1", ".."])
+)
+SKIP = st.lists(st.sampled_from(SKIP_TOKENS), min_size=1, max_size=12).map(" ".join)
+SEEDS = st.one_of(st.integers(-1, 200_000), st.lists(st.integers(-1, 2**64), max_size=4), st.text(max_size=3))
+
+
+def sweep_table(fields: list[str]) -> st.SearchStrategy:
+    """A `[sweep]` table over some of `fields` (dotted paths of the base scenario)."""
+    field = st.sampled_from(fields) | st.text(max_size=12)
+    plain = st.dictionaries(field, VALUES, min_size=1, max_size=3)
+    named = st.dictionaries(
+        st.sampled_from(["buffer", "window", "rate", "flow", "x"]),
+        st.fixed_dictionaries({"fields": st.lists(field, min_size=1, max_size=2), "values": VALUES}),
+        max_size=1,
+    )
+    optional = {
+        "mode": st.sampled_from(["product", "zip", "cartesian", 3]),
+        "seeds": SEEDS,
+        "pairs": st.lists(st.text(max_size=6), max_size=2),
+        "skip": st.lists(SKIP, max_size=3),
+        "jobs": st.just(2),  # not a key a sweep has
+    }
+    return st.builds(
+        lambda axes, extra, chosen: {"axes": axes, **{k: v for k, v in extra.items() if k in chosen}},
+        st.builds(lambda a, b: {**a, **b}, plain, named),
+        st.fixed_dictionaries(optional),
+        st.sets(st.sampled_from(sorted(optional)), max_size=3),
+    )
