@@ -27,7 +27,7 @@ BUG_SIGNS = ("Traceback", "panicked", "internal error", "RUST_BACKTRACE", "This 
 
 
 def fairsim(command: str, path, timeout: float = 60) -> subprocess.CompletedProcess:
-    quiet = ["--no-progress"] if command == "run" else []
+    quiet = {"run": ["--no-progress"], "sweep": ["--dry-run"]}.get(command, [])
     return subprocess.run(
         [sys.executable, "-m", "fairsim.cli", command, str(path), *quiet],
         capture_output=True,
@@ -61,8 +61,20 @@ def expectations(path: Path) -> dict:
     return {key: header(path, key) for key in ("line", "field", "expect")}
 
 
-@pytest.mark.parametrize("command", ["validate", "run"])
-@pytest.mark.parametrize("path", MALFORMED, ids=[p.stem for p in MALFORMED])
+def commands(path: Path) -> list[str]:
+    """What a case is fed to: `validate` and `run`, or (`# commands: sweep`) a description in its
+    `[sweep]` table that `fairsim sweep --dry-run` must refuse, the scenario itself being valid."""
+    return header(path, "commands", "validate run").split()
+
+
+def is_sweep(path: Path) -> bool:
+    return commands(path) == ["sweep"]
+
+
+FED = [(p, c) for p in MALFORMED for c in commands(p)]
+
+
+@pytest.mark.parametrize("path, command", FED, ids=[f"{p.stem}-{c}" for p, c in FED])
 def test_cli_rejects_with_exit_2(path, command):
     r = fairsim(command, path)
     assert r.returncode == 2, f"exit code {r.returncode}\n{r.stdout}\n{r.stderr}"
@@ -71,9 +83,9 @@ def test_cli_rejects_with_exit_2(path, command):
 
 @pytest.mark.parametrize("path", MALFORMED, ids=[p.stem for p in MALFORMED])
 def test_api_raises_a_fairsim_error(path, api):
-    outcome = api.check(str(path))
+    outcome = api.check(str(path), sweep=is_sweep(path))
     assert outcome.kind == "rejected", outcome
-    assert outcome.type in ("ScenarioError", "FairsimError"), outcome
+    assert outcome.type in ("ScenarioError", "FairsimError", "SweepError"), outcome
     assert_clean_rejection(outcome.message, str(path), **expectations(path))
 
 
@@ -83,7 +95,7 @@ RUST_TYPES = re.compile(r"\bstruct \w+|\b[uif](8|16|32|64|size)\b")
 @pytest.mark.parametrize("path", MALFORMED, ids=[p.stem for p in MALFORMED])
 def test_messages_name_no_rust_types(path, api):
     """A user reads "expected a table" or "a whole number", not `struct RawRun` or `u32`."""
-    message = api.check(str(path)).message
+    message = api.check(str(path), sweep=is_sweep(path)).message
     assert not RUST_TYPES.search(message), message
 
 
