@@ -228,3 +228,35 @@ def test_open_sweep_on_a_damaged_plan_or_an_old_folder_says_what_is_wrong(tmp_pa
         len(fairsim.open_sweep(out).runs)
     with pytest.raises(FairsimError, match=r"not a sweep folder"):
         fairsim.open_sweep(tmp_path / "nothing")
+
+
+JSON_VALUES = [None, True, 0, -1, 10**30, 1.5, float("nan"), "", "x", [], [1], ["x"], {}, {"name": 1}]
+
+
+def test_any_hand_edit_of_the_manifest_is_a_fairsim_error_or_read(tmp_path):
+    """Every table and summary of `open_sweep` on a folder whose manifest had one value replaced
+    or removed, each in turn: read, or a FairsimError naming the file; never KeyError, TypeError
+    and the like."""
+    out = tmp_path / "sweep"
+    r = sweep(out)
+    assert r.returncode == 0, r.stderr
+    original = json.loads((out / "manifest.json").read_text())
+    paths = [(k,) for k in original] + [(k, j) for k, v in original.items() if isinstance(v, dict) for j in v]
+    for path in paths:
+        for value in [*JSON_VALUES, "delete"]:
+            manifest = json.loads(json.dumps(original))
+            node = manifest
+            for key in path[:-1]:
+                node = node[key]
+            if value == "delete":
+                del node[path[-1]]
+            else:
+                node[path[-1]] = value
+            (out / "manifest.json").write_text(json.dumps(manifest))
+            try:
+                s = fairsim.open_sweep(out)
+                repr(s)
+                s.runs, s.flows, s.failures, s.complete, s.plan  # noqa: B018
+                s.aggregate("goodput_bps", per_run="sum")
+            except FairsimError as e:
+                assert "manifest.json" in str(e) or "no column" in str(e), (path, value, e)

@@ -34,7 +34,14 @@ class SweepResults:
 
     @cached_property
     def plan(self) -> pd.DataFrame:
-        return read_plan(self.folder)
+        plan = read_plan(self.folder)
+        missing = [a for a in self.axes if a not in plan.columns]
+        if "point" in plan.columns and missing:
+            raise _core.FairsimError(
+                f"{self.folder / 'manifest.json'}: axis `{missing[0]}` is not a column of plan.parquet "
+                "(the two are of different sweeps): run the sweep again to rewrite both"
+            )
+        return plan
 
     @property
     def complete(self) -> bool:
@@ -109,6 +116,10 @@ class SweepResults:
         if flows is not None:
             df = df[df["flow"].isin(flows)]
         keys = by if by is not None else [*self.axes, "pair"]
+        for key in keys:
+            if key not in df.columns:
+                hint = _core.did_you_mean(str(key), [str(c) for c in df.columns])
+                raise _core.FairsimError(f"no column `{key}` in the {table} table to group by{hint}")
         if per_run:
             df = df.groupby([*dict.fromkeys([*keys, "run_id", "seed"])], dropna=False, sort=False)[metric]
             df = df.agg(per_run).reset_index()
