@@ -157,8 +157,12 @@ def run_reports(
     holds them, else run on `executor` and added to it. Returns the reports (None for a run that
     failed or that Ctrl-C stopped), whether Ctrl-C stopped them, and the failures."""
     from fairsim.sweeps.driver import drive
-    from fairsim.sweeps.store import read_table
+    from fairsim.sweeps.store import old_layout, read_table
 
+    if cache is not None and old_layout(cache):  # an older fairsim's: none of its runs is this engine's
+        import shutil
+
+        shutil.rmtree(cache, ignore_errors=True)
     reports: dict[str, dict] = {}
     wanted = {t.run_id for t in tasks}
     if cache is not None:

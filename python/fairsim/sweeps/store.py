@@ -298,9 +298,14 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def old_layout(folder: Path) -> bool:
+    """Whether `folder` was written by fairsim before parts were committed whole."""
+    return (folder / "runs").is_dir() and any((folder / "runs").glob("part-*.parquet"))
+
+
 def check_layout(folder: Path) -> None:
     """Refuses a folder written by fairsim before parts were committed whole."""
-    if (folder / "runs").is_dir() and any((folder / "runs").glob("part-*.parquet")):
+    if old_layout(folder):
         raise _core.FairsimError(
             f"{folder}: written by an older fairsim (its tables are in runs/, flows/, …, schema "
             f"fairsim.sweep/1): read it with that version, or sweep into a new folder"
