@@ -2,11 +2,14 @@
 field (or the option as typed), exit code 2, never a traceback, a hang or "internal error"."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import SMALL
 
@@ -217,3 +220,113 @@ def test_reproduce_refuses_an_out_folder_it_cannot_make(tmp_path):
     out, reason = _under_a_file(tmp_path)
     message = rejected(fairsim("reproduce", "dks89", "--quick", "--out", out), f"--out {out}")
     assert reason in message
+
+
+# --- 3. sweep ranges: a clear AxisError, quickly, whatever the numbers -----------------------------
+
+BAD_RANGES = {
+    "1..1000:log²": "`log²`: give the number of points",
+    "1..1000:log" + "9" * 5000: "more than 100,000 points",
+    "1..10:*NaN": "factor",
+    "1..10:*Infinity": "factor",
+    "1..10:*inf": "factor",
+    "1..10:*1_000": "factor",
+    "1..2:1e-999999999": "the step `1e-999999999` is too small",
+    "1e999999999..2:1": "the range's start `1e999999999` is too large",
+    "1..1e999999999:1": "the range's end `1e999999999` is too large",
+    "1..2:*1e999999999": "the factor `*1e999999999` is too large",
+    "1..1e999999999:*2": "too large",
+    "1e-999999999..1:*2": "too small",
+    "1..1e99999:log3": "too large",
+    "-1e999999999..1e999999999:1e999999990": "too large",
+    "1e-999999999..1e-999999998:1e-999999999": "too small",
+    "1..2:1e-29": "more than 100,000 points",
+    "1..2:*1.0000000000000000000001": "more than 100,000 points",
+    "1e-30..1e30:*1.0001": "more than 100,000 points",
+    "5..100": "has no step",
+    "5ms..100ms": "has no step",
+    "5..100:": "has no step",
+    "5..100,200": "has no step",
+    "1e999999999": "too large",
+    "5,1e999999999": "too large",
+    "1e999999999Mbps": "too large",
+    "[" * 10_000: "cannot read the list",
+}
+
+
+@pytest.mark.parametrize("text", BAD_RANGES, ids=lambda t: t[:40])
+def test_bad_ranges_give_an_axis_error_quickly(text):
+    import time
+
+    from fairsim.sweeps.axes import AxisError, values_from_text
+
+    started = time.monotonic()
+    with pytest.raises(AxisError, match=re.escape(BAD_RANGES[text])):
+        values_from_text(text)
+    assert time.monotonic() - started < 2
+
+
+def test_good_ranges_still_work():
+    from fairsim.sweeps.axes import values_from_text
+
+    def texts(spec):
+        return [v.text for v in values_from_text(spec)]
+
+    assert texts("1e-30..3e-30:1e-30") == [
+        "0.000000000000000000000000000001",
+        *[f"0.{'0' * 29}{d}" for d in "23"],
+    ]
+    assert texts("1..1e30:*1e10") == ["1", "10000000000", "100000000000000000000", "1" + "0" * 30]
+    assert texts("1..2:*1.5") == ["1", "1.5"]
+    assert texts("0..0.2:0.1") == ["0", "0.1", "0.2"]
+    assert texts("5..100:95") == ["5", "100"]
+    assert [v.column for v in values_from_text("1e30")] == [10**30]
+
+
+def test_a_stepless_range_in_the_file_is_named(tmp_path):
+    import fairsim
+
+    path = tmp_path / "s.toml"
+    path.write_text(SMALL + '\n[sweep.axes]\n"flows.ftp.window" = "2..8"\n')
+    with pytest.raises(fairsim.FairsimError, match=r"s\.toml:\d+:\d+: sweep\.axes.*has no step"):
+        fairsim.sweeps.make_sweep_plan(str(path))
+
+
+@pytest.mark.parametrize("values", ["1..1000:log²", "1..2:*1e999999999", "5..100", "1..10:*NaN"])
+def test_the_cli_names_the_axis_option_as_typed(values, small_path):
+    r = fairsim("sweep", small_path, "--axis", f"flows.ftp.window={values}", "--dry-run", timeout=60)
+    rejected(r, f"--axis flows.ftp.window={values}:")
+
+
+NUMBER = st.one_of(
+    st.sampled_from(["0", "1", "-1", "1e999999999", "1e-999999999", "NaN", "inf", "Infinity", "1_0", ""]),
+    st.decimals(allow_nan=False, allow_infinity=False).map(str),
+    st.integers().map(str),
+    st.floats().map(str),
+    st.builds(lambda m, e: f"{m}e{e}", st.integers(-9, 9), st.integers(-(10**10), 10**10)),
+)
+UNIT = st.sampled_from(["", "ms", "s", "Mbps", "kbps", "B", "KiB", "p", "x", "²"])
+RANGE = st.builds(
+    lambda a, ua, b, ub, kind, c, uc: f"{a}{ua}..{b}{ub}:{kind}{c}{uc}",
+    NUMBER,
+    UNIT,
+    NUMBER,
+    UNIT,
+    st.sampled_from(["", "*", "log", "log-"]),
+    NUMBER,
+    UNIT,
+)
+
+
+@settings(max_examples=400, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(max_size=60), RANGE, st.lists(NUMBER, min_size=1, max_size=4).map(",".join)))
+def test_any_axis_text_gives_values_or_an_axis_error_quickly(text):
+    from fairsim.sweeps.axes import AxisError, values_from_text
+
+    try:
+        values = values_from_text(text)
+    except AxisError as e:
+        assert str(e) and "Traceback" not in str(e)
+        return
+    assert values and all(isinstance(v.text, str) for v in values)
+    assert len(values) <= 100_001

@@ -12,13 +12,18 @@ Quantities (times, rates, sizes) are written back to the scenario in the unit of
 start, and appear in the tables as numbers in base units (seconds, bits per second, bytes), so
 that a plot's axis is numeric. Ranges are computed in exact decimals: `0.1..0.3:0.1` has three
 points, not two.
+
+Bad input is an AxisError, quickly, whatever the text: a range needs its step (`5..100` is
+refused, not read as a string); its numbers, and numeric values of a list, are 0 or between
+1e-30 and 1e30 in size (`1..2:*1e999999999` is refused before any arithmetic); a range has at
+most `MOST_POINTS` points, counted before any is made.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation, localcontext
 from typing import Any
 
 #: Unit -> (dimension, factor to the base unit). Mirrors the engine's units (crates/fairsim/src/units.rs).
@@ -47,9 +52,15 @@ for names, dim, factor in [
     for name in names:
         UNITS[name] = (dim, Decimal(factor))
 
+#: Arithmetic that overflows to an infinity rather than raising (the callers check sizes).
+_WIDE = Context(traps=[InvalidOperation])
 _QUANTITY = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([^\d\s.+-][^\s]*)?\s*$")
 #: More points than this in one axis is surely a typo (`1..1e9:1`).
 MOST_POINTS = 100_000
+#: Numbers of ranges and of values are 0 or within 1e-30..1e30 in size (written and in base
+#: units): every field's values are, and arithmetic on `1e999999999` (writing it out, `int()`)
+#: would take the memory and time of a billion digits.
+LARGEST_EXPONENT = 30
 
 
 class AxisError(ValueError):
@@ -69,7 +80,10 @@ class Quantity:
 
     @property
     def base(self) -> Decimal:
-        return self.number * UNITS[self.unit][1] if self.unit else self.number
+        if not self.unit:
+            return self.number
+        with localcontext(_WIDE):  # 1e999999999Mbps is Decimal's infinity, not an exception
+            return self.number * UNITS[self.unit][1]
 
 
 def parse_quantity(text: str) -> Quantity | None:
@@ -81,6 +95,24 @@ def parse_quantity(text: str) -> Quantity | None:
         return Quantity(Decimal(m.group(1)), m.group(2) or "")
     except InvalidOperation:
         return None
+
+
+def _check_size(number: Decimal, what: str) -> None:
+    """Raises AxisError unless `number` is 0 or within 1e-30..1e30 in size; `what` names it
+    (`the range's end `1e40``)."""
+    if not number.is_finite():
+        raise AxisError(f"{what} is not a finite number")
+    if number and number.adjusted() > LARGEST_EXPONENT:
+        raise AxisError(f"{what} is too large (at most 1e{LARGEST_EXPONENT})")
+    if number and number.adjusted() < -LARGEST_EXPONENT:
+        raise AxisError(f"{what} is too small (0, or at least 1e-{LARGEST_EXPONENT})")
+
+
+def _checked(q: Quantity, what: str) -> Quantity:
+    """`q` if it and its value in base units are of a size arithmetic can handle (`_check_size`)."""
+    _check_size(q.number, what)
+    _check_size(q.base, what)
+    return q
 
 
 @dataclass(frozen=True)
@@ -100,6 +132,7 @@ def _plain(number: Decimal) -> str:
 
 
 def _from_quantity(q: Quantity) -> Value:
+    """The value of quantity `q`, whose size has been checked (`_checked`)."""
     if q.unit:
         return Value(f"{_plain(q.number)}{q.unit}", float(q.base))
     column = int(q.number) if q.number == q.number.to_integral_value() else float(q.number)
@@ -116,7 +149,7 @@ def value_of(raw: Any) -> Value:
         return Value(repr(raw), raw)
     q = parse_quantity(raw)
     if q is not None and q.unit:
-        return _from_quantity(q)
+        return _from_quantity(_checked(q, f"the value `{raw.strip()}`"))
     return Value(_toml(raw, False), raw)
 
 
@@ -124,29 +157,42 @@ def value_from_text(text: str) -> Value:
     """A value as typed on the command line (`50`, `1Mbps`, `fq`): the `--set` text itself."""
     q = parse_quantity(text)
     if q is not None:
-        return Value(text.strip(), _from_quantity(q).column)
+        return Value(text.strip(), _from_quantity(_checked(q, f"the value `{text.strip()}`")).column)
+    if _stepless(text):
+        raise AxisError(_stepless(text))
     return Value(text, text)
 
 
 def expand_range(text: str) -> list[Value] | None:
     """The values of a range (`5..100:5`, `1Mbps..64Mbps:*2`, `1..1000:log4`); None if `text` is
-    not written as a range. Raises AxisError for a range that is written wrongly."""
+    not written as a range. Raises AxisError for a range that is written wrongly.
+
+    The work is bounded whatever the text: every number is checked for size before any
+    arithmetic (`_checked`), and the number of points before any is made."""
+    try:
+        return _expand_range(text)
+    except ArithmeticError as e:  # not expected after the checks; a message all the same
+        raise AxisError(f"cannot compute the range `{text.strip()}`: {type(e).__name__}") from None
+
+
+def _expand_range(text: str) -> list[Value] | None:
     if ".." not in text or ":" not in text.split("..", 1)[1]:
         return None
     start_text, rest = text.split("..", 1)
     stop_text, step_text = rest.split(":", 1)
+    start_text, stop_text, step_text = start_text.strip(), stop_text.strip(), step_text.strip()
+    if not step_text:
+        raise AxisError(_no_step(text.strip().rstrip(":")))
     start, stop = parse_quantity(start_text), parse_quantity(stop_text)
     for name, q, raw in (("start", start, start_text), ("end", stop, stop_text)):
         if q is None:
-            raise AxisError(f"the range's {name} `{raw.strip()}` is not a number with a known unit")
+            raise AxisError(f"the range's {name} `{raw}` is not a number with a known unit")
+        _checked(q, f"the range's {name} `{raw}`")
     assert start is not None and stop is not None
     if start.dimension != stop.dimension:
-        raise AxisError(
-            f"the range's start `{start_text.strip()}` and end `{stop_text.strip()}` differ in kind"
-        )
-    step_text = step_text.strip()
+        raise AxisError(f"the range's start `{start_text}` and end `{stop_text}` differ in kind")
     if step_text.startswith("*"):
-        bases = _geometric(start.base, stop.base, step_text[1:])
+        bases = _geometric(start.base, stop.base, step_text[1:].strip())
     elif step_text.startswith("log"):
         bases = _log_spaced(start.base, stop.base, step_text[3:])
     else:
@@ -157,6 +203,7 @@ def expand_range(text: str) -> list[Value] | None:
             raise AxisError(
                 f"the step `{step_text}` is a {step.dimension}, the range is of {start.dimension}s"
             )
+        _checked(step, f"the step `{step_text}`")
         bases = _linear(start.base, stop.base, step.base)
     factor = UNITS[start.unit][1] if start.unit else Decimal(1)
     values = [_from_quantity(Quantity(b / factor, start.unit)) for b in bases]
@@ -165,39 +212,61 @@ def expand_range(text: str) -> list[Value] | None:
     return values
 
 
+def _no_step(text: str) -> str:
+    return (
+        f"the range `{text}` has no step: write `{text}:STEP` (`5..100:5`), "
+        f"`{text}:*FACTOR` (`1..64:*2`) or `{text}:logN` (`1..1000:log4`)"
+    )
+
+
+def _stepless(text: str) -> str | None:
+    """The message for a range written without its step (`5..100`), else None."""
+    start, dots, stop = text.strip().partition("..")
+    if dots and parse_quantity(start) is not None and parse_quantity(stop) is not None:
+        return _no_step(text.strip())
+    return None
+
+
 def _linear(start: Decimal, stop: Decimal, step: Decimal) -> list[Decimal]:
     if step == 0:
         raise AxisError("the step is zero")
     if (stop - start) * step < 0:
         raise AxisError("the range is empty: the step goes away from its end")
-    count = int((stop - start) / step) + 1
+    count = int((stop - start) / step) + 1  # sizes are checked: at most 2e60, int() is quick
     _check_count(count)
     return [start + i * step for i in range(count)]
 
 
 def _geometric(start: Decimal, stop: Decimal, factor_text: str) -> list[Decimal]:
-    try:
-        factor = Decimal(factor_text)
-    except InvalidOperation:
-        raise AxisError(f"the factor `*{factor_text}` is not a number") from None
-    if start <= 0 or factor <= 1:
+    factor = parse_quantity(factor_text)
+    if factor is None or factor.unit:
+        raise AxisError(f"the factor `*{factor_text}` is not a number (`*2`)")
+    _checked(factor, f"the factor `*{factor_text}`")
+    ratio = factor.number
+    if start <= 0 or ratio <= 1:
         raise AxisError("a geometric range needs a start above 0 and a factor above 1")
     if stop < start:
         raise AxisError("the range is empty: its end is below its start")
+    # the number of points before making them: a factor of 1.0000000000000000000001 is not a
+    # billion multiplications
+    _check_count(int((stop / start).ln() / ratio.ln()) + 1)
     out = [start]
-    while out[-1] * factor <= stop * (1 + Decimal("1e-12")):
-        out.append(out[-1] * factor)
+    while out[-1] * ratio <= stop * (1 + Decimal("1e-12")):
+        out.append(out[-1] * ratio)
         _check_count(len(out))
     return out
 
 
 def _log_spaced(start: Decimal, stop: Decimal, count_text: str) -> list[Decimal]:
-    if not count_text.isdigit() or int(count_text) < 2:
-        raise AxisError(f"`log{count_text}`: give the number of points, at least 2 (`log5`)")
+    digits = count_text.lstrip("0") or "0"
+    if not re.fullmatch(r"[0-9]+", digits) or (len(digits) == 1 and int(digits) < 2):
+        shown = count_text if len(count_text) <= 20 else f"{count_text[:20]}..."
+        raise AxisError(f"`log{shown}`: give the number of points, at least 2 (`log5`)")
+    # ASCII digits only (`log²` is not 2), and not int() of a 5,000-digit count (Python refuses)
+    _check_count(int(digits) if len(digits) <= 7 else MOST_POINTS + 1)
     if start <= 0 or stop <= start:
         raise AxisError("a log-spaced range needs 0 < start < end")
-    n = int(count_text)
-    _check_count(n)
+    n = int(digits)
     ratio = (stop / start) ** (Decimal(1) / (n - 1))
     out = [start * ratio**i for i in range(n)]
     out[-1] = stop
@@ -225,6 +294,8 @@ def values_from_text(text: str) -> list[Value]:
             items = tomllib.loads(f"v = {text}")["v"]
         except tomllib.TOMLDecodeError as e:
             raise AxisError(f"cannot read the list {text}: {e}") from None
+        except RecursionError:
+            raise AxisError(f"cannot read the list {text[:20]}...: nested too deeply") from None
         return [value_of(v) for v in items]
     items = [t.strip() for t in text.split(",")]
     if any(not t for t in items):
@@ -236,6 +307,8 @@ def values_from_toml(raw: Any) -> list[Value]:
     """An axis's values as written in a `[sweep]` table or given in Python: a list, or a range."""
     if isinstance(raw, str):
         ranged = expand_range(raw)
+        if ranged is None and _stepless(raw):
+            raise AxisError(_stepless(raw))
         return ranged if ranged is not None else [value_of(raw)]
     if isinstance(raw, range):
         raw = list(raw)
