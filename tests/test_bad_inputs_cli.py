@@ -330,3 +330,68 @@ def test_any_axis_text_gives_values_or_an_axis_error_quickly(text):
         return
     assert values and all(isinstance(v.text, str) for v in values)
     assert len(values) <= 100_001
+
+
+# --- 4. a file that starts with a UTF-8 byte-order mark ------------------------------------------
+
+BOM = b"\xef\xbb\xbf"
+SWEEP_TABLE = '\n[sweep]\nseeds = 1\npairs = ["G/FCFS"]\n[sweep.axes]\n"flows.ftp.window" = [2, 3]\n'
+
+
+@pytest.fixture
+def bom_path(tmp_path: Path) -> Path:
+    path = tmp_path / "bom.toml"
+    path.write_bytes(
+        BOM
+        + (
+            SMALL.replace('duration = "300s"', 'duration = "20s"').replace('"60s"', '"5s"') + SWEEP_TABLE
+        ).encode()
+    )
+    return path
+
+
+def test_validate_run_and_sweep_read_a_file_with_a_bom(bom_path, tmp_path):
+    r = fairsim("validate", bom_path)
+    assert r.returncode == 0, r.stderr
+    r = fairsim("run", bom_path, "--pair", "G/FCFS", "--no-progress")
+    assert r.returncode == 0, r.stderr
+    r = fairsim("sweep", bom_path, "--dry-run")
+    assert r.returncode == 0, r.stderr
+    r = fairsim("sweep", bom_path, "--out", tmp_path / "sweep", "--no-progress", "-j", "1")
+    assert r.returncode == 0, r.stderr
+    assert "2 runs ran" in r.stderr
+
+
+def test_the_api_reads_a_file_with_a_bom(bom_path, tmp_path):
+    import fairsim
+    from fairsim.sweeps import make_sweep_plan
+
+    data = bom_path.read_bytes()
+    for sc in (fairsim.load(bom_path), fairsim.loads(data), fairsim.loads(data.decode())):
+        assert sc.name == "small"
+        assert not sc.text.startswith("\ufeff")
+        assert len(make_sweep_plan(sc).points) == 2
+    assert len(make_sweep_plan(str(bom_path)).points) == 2
+    results = fairsim.sweep(bom_path, out=tmp_path / "sweep", jobs=1, progress=False)
+    assert len(results.runs) == 2
+
+
+def test_a_bom_does_not_move_the_lines_of_messages(tmp_path):
+    """The same line and column with the mark as without it, from the engine and from [sweep]."""
+    import fairsim
+    from fairsim.sweeps import make_sweep_plan
+
+    bad_window = SMALL + SWEEP_TABLE.replace("[2, 3]", '"5..100"')
+    messages = []
+    for prefix in (b"", BOM):
+        path = tmp_path / f"s{len(prefix)}.toml"
+        path.write_bytes(prefix + bad_window.encode())
+        with pytest.raises(fairsim.FairsimError) as e:
+            make_sweep_plan(str(path))
+        messages.append(str(e.value).replace(path.name, "FILE"))
+        path.write_bytes(prefix + SMALL.replace("buffer = 8", "buffer = -8").encode())
+        with pytest.raises(fairsim.FairsimError) as e:
+            fairsim.load(path)
+        messages.append(str(e.value).replace(path.name, "FILE"))
+    assert messages[:2] == messages[2:]
+    assert "FILE:16:65:" in messages[1], messages[1]

@@ -44,13 +44,32 @@ def overrides_list(overrides: Overrides) -> list[str]:
     return list(overrides)
 
 
+#: The UTF-8 byte-order mark some editors (Notepad) write at the start of a file.
+BOM = "\ufeff"
+
+
+def scenario_source(data: str | bytes) -> str | bytes:
+    """A scenario's text (or UTF-8 bytes) as every reader takes it: without a byte-order mark
+    at its start. The engine, the `[sweep]` table's reader and every message's line and column
+    see the same text (docs/decisions.md)."""
+    if isinstance(data, bytes):
+        return data.removeprefix(BOM.encode())
+    return data.removeprefix(BOM)
+
+
 class Scenario:
     """A validated scenario. Create with :func:`load` or :func:`loads`."""
 
     def __init__(self, data: str | bytes, file: str, overrides: Sequence[str] = (), origin: str = "set="):
+        data = scenario_source(data)
         self._data = data
         self._origin = origin
         self._core = _core.loads(data, file, list(overrides), origin)
+
+    @property
+    def text(self) -> str:
+        """The scenario's text as the engine read it (a file's, without a byte-order mark)."""
+        return self._data.decode() if isinstance(self._data, bytes) else self._data  # UTF-8: checked
 
     name = property(lambda self: self._core.name)
     description = property(lambda self: self._core.description)
@@ -115,15 +134,23 @@ def load(path: str | Path, set: Overrides = None) -> Scenario:
 
 
 def open_scenario(path: str | Path, overrides: list[str], origin: str) -> Scenario:
-    """:func:`load` for a front end whose overrides are named `origin` in messages (``--set``)."""
+    """:func:`load` for a front end whose overrides are named `origin` in messages (``--set``):
+    the one way every command and :func:`load` read a scenario file, once."""
+    found, data = read_scenario(path)
+    return Scenario(data, str(found), overrides, origin)
+
+
+def read_scenario(path: str | Path) -> tuple[Path, bytes]:
+    """The file `path` names (a path, or a bundled name) and its bytes, without a byte-order
+    mark; the engine checks that they are UTF-8 and says where not."""
     found = find_scenario(path)
     try:
-        data = found.read_bytes()  # the engine checks that they are UTF-8 and says where not
+        data = found.read_bytes()
     except IsADirectoryError:
         raise _core.FairsimError(f"{path}: is a directory, not a scenario file") from None
     except OSError as e:
         raise _core.FairsimError(f"{path}: cannot read: {e.strerror or e}") from None
-    return Scenario(data, str(found), overrides, origin)
+    return found, scenario_source(data)
 
 
 def loads(text: str | bytes, set: Overrides = None, file: str = "<string>") -> Scenario:

@@ -50,8 +50,8 @@ def bundled_scenarios() -> list[Entry]:
     entries = []
     for path in _bundled_files():
         try:
-            meta = scenario_table(path.read_text())
-        except (OSError, tomllib.TOMLDecodeError):
+            meta = scenario_table(path.read_bytes().decode("utf-8-sig"))  # as api.scenario_source
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             meta = {}
         entries.append(Entry(_bundled_name(path), meta.get("description", ""), meta.get("reference", "")))
     return entries

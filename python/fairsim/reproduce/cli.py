@@ -48,9 +48,8 @@ def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, s
         return
     if not paper:
         raise FairsimError("name a paper (fairsim reproduce --list shows them)")
-    from fairsim.sweeps.cli import _client
-
     from fairsim.output import check_folder
+    from fairsim.sweeps.cli import _client
 
     folder = Path(out or f"reproduce-{paper}")
     check_folder(folder, f"--out {out}" if out else None)  # before the runs, not after them

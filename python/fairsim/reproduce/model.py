@@ -118,7 +118,7 @@ class Loaded:
 
 def load_experiment(exp: Experiment, overrides: dict[str, Any] | None = None) -> Loaded:
     scenario = load(exp.path, set=overrides)
-    text = exp.path.read_text()
+    text = scenario.text  # the file as load read it, once
     doc = tomllib.loads(text)
     # cells may name flows the experiment disables (one file, several experiments)
     flows = list(dict.fromkeys([*scenario.flows, *doc.get("flows", {})]))

@@ -58,9 +58,8 @@ def file_spec(sc: Scenario) -> SweepSpec:
     """The `[sweep]` table of the scenario's file (an empty spec if it has none)."""
     import tomllib
 
-    data = sc._data.decode() if isinstance(sc._data, bytes) else sc._data
-    raw = tomllib.loads(data).get("sweep")
-    return from_table(raw, data, sc.file) if raw is not None else SweepSpec()
+    raw = tomllib.loads(sc.text).get("sweep")  # the text the engine read: no byte-order mark
+    return from_table(raw, sc.text, sc.file) if raw is not None else SweepSpec()
 
 
 def executor_for(jobs: int | None, client) -> Any:
