@@ -4,7 +4,9 @@
 //! Robin", ACM SIGCOMM 1995. Active queues are visited in a round; a queue's deficit counter
 //! grows by its quantum at each visit and pays for the packets it sends; an emptied queue
 //! leaves the round with its deficit reset. O(1) work per packet when the quantum is at least
-//! the largest packet.
+//! the largest packet; with a smaller one (down to 1 byte), the rounds in which no queue can
+//! send are skipped at once, O(active queues) per packet, with the outcome of the rounds one by
+//! one.
 //!
 //! Parameters and choices:
 //! - `quantum` (1500 B) per unit of flow `weight`; a queue holding several flows (a shared
@@ -283,5 +285,85 @@ mod tests {
         assert!(drr(DrrConfig { quantum: Bytes(0), ..Default::default() }, &p).is_err());
         assert!(drr(DrrConfig { map: BTreeMap::from([("f0".into(), 0)]), ..Default::default() }, &p).is_err());
         assert!(drr(DrrConfig { queue_limit: BufferLimit::Packets(1), ..Default::default() }, &p).is_err());
+    }
+
+    /// DRR's rounds one by one (the paper's pseudo-code): the flows of the packets served, in
+    /// order, given batches of (flow, size) arrivals, each batch enqueued then `serve` dequeued.
+    fn rounds_one_by_one(quantum: u64, batches: &[(Vec<(u32, u32)>, usize)]) -> Vec<(u32, u64)> {
+        use std::collections::VecDeque;
+        let mut queues: Vec<VecDeque<(u64, u32)>> = vec![VecDeque::new(); 8];
+        let (mut deficit, mut active, mut served, mut seq) = (vec![0; 8], VecDeque::new(), vec![], 0);
+        for (arrivals, serve) in batches {
+            for &(f, size) in arrivals {
+                if queues[f as usize].is_empty() && !active.contains(&(f as usize)) {
+                    deficit[f as usize] = quantum;
+                    active.push_back(f as usize);
+                }
+                queues[f as usize].push_back((seq, size));
+                seq += 1;
+            }
+            for _ in 0..*serve {
+                while let Some(&q) = active.front() {
+                    let (id, size) = queues[q][0];
+                    if size as u64 <= deficit[q] {
+                        deficit[q] -= size as u64;
+                        queues[q].pop_front();
+                        if queues[q].is_empty() {
+                            active.pop_front();
+                            deficit[q] = 0;
+                        }
+                        served.push((q as u32, id));
+                        break;
+                    }
+                    deficit[q] += quantum;
+                    active.rotate_left(1);
+                }
+            }
+        }
+        served
+    }
+
+    #[test]
+    fn rounds_in_which_no_queue_can_send_are_skipped_with_the_same_outcome() {
+        // quanta far below the packets (a round per byte), and at or above them
+        let sizes = [1500, 40, 577, 1000, 9000, 1];
+        let batch = |from: u64, n: u64| -> Vec<(u32, u32)> {
+            (from..from + n).map(|i| ((i * 7 % 5) as u32, sizes[(i * 11 % 6) as usize])).collect()
+        };
+        let batches = vec![(batch(0, 40), 25), (batch(40, 30), 20), (batch(70, 10), 35)];
+        for quantum in [1, 3, 7, 100, 1499, 1500, 4000] {
+            let mut q = drr(
+                DrrConfig { quantum: Bytes(quantum), ..Default::default() },
+                &port(BufferLimit::Unlimited, &[(0, 1); 5]),
+            )
+            .unwrap();
+            let mut served = vec![];
+            with_ctx(|ctx| {
+                for (arrivals, serve) in &batches {
+                    for &(f, size) in arrivals {
+                        let id = served.len() as u64 + q.len_packets() as u64;
+                        q.enqueue(pkt(f, id, size), ctx);
+                    }
+                    served.extend((0..*serve).map_while(|_| q.dequeue(ctx)).map(|p| (p.flow.0, p.id)));
+                }
+            });
+            assert_eq!(served, rounds_one_by_one(quantum, &batches), "quantum {quantum}");
+        }
+    }
+
+    #[test]
+    fn a_one_byte_quantum_against_gigabyte_packets_takes_no_billion_rounds() {
+        // one round per byte was 4·10^9 turns of the round for the first packet
+        let cfg = DrrConfig { quantum: Bytes(1), ..Default::default() };
+        let mut q = drr(cfg, &port(BufferLimit::Unlimited, &[(0, 1), (0, 1), (0, 1)])).unwrap();
+        let started = std::time::Instant::now();
+        let (order, _) = with_ctx(|ctx| {
+            for (f, size) in [(0, 4_000_000_000), (1, 3_999_999_999), (2, 4_000_000_000)] {
+                q.enqueue(pkt(f, f as u64, size), ctx);
+            }
+            (0..3).map(|_| q.dequeue(ctx).unwrap().flow.0).collect::<Vec<_>>()
+        });
+        assert_eq!(order, vec![1, 0, 2], "the smaller packet first, then in the order of the round");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
     }
 }

@@ -10,7 +10,8 @@
 //! packet. A queue found empty leaves the new list for the old list's tail if the old list has
 //! queues (so that a flow cannot starve the others by going briefly idle), and otherwise leaves
 //! the lists. When the buffer overflows, packets are dropped from the head of the queue with the
-//! most bytes (§4.1.1).
+//! most bytes (§4.1.1). With a quantum far below the packets (down to 1 byte), the rounds in
+//! which no queue can be served are skipped at once, with the outcome of the rounds one by one.
 //!
 //! Choices and deviations: `flows` = 1024 and `quantum` = 1514 bytes (RFC 8290's and Linux's
 //! defaults); the limit is the port's `buffer` (Linux: 10240 packets); conversations are this
@@ -154,6 +155,32 @@ impl FqCodel {
         }
     }
 
+    /// Gives every queue of the old list at once the quanta of the whole rounds in which none
+    /// of them could be served: with a quantum far below the packets (1 byte against 1500-byte
+    /// packets) those are a round per byte, each visiting every queue. The rounds skipped are
+    /// the first k, k the fewest any queue needs for a positive deficit; each gives every queue
+    /// one quantum and leaves the list in its order, so what follows is what the rounds one by
+    /// one would give. (Only when the new list is empty: its queues move to the old list.)
+    fn skip_rounds(&mut self) {
+        let quantum = self.quantum;
+        let rounds = |i: &u32| {
+            let deficit = self.queues[*i as usize].deficit;
+            if deficit > 0 {
+                0
+            } else {
+                deficit.unsigned_abs() / quantum as u64 + 1
+            }
+        };
+        let k = self.old_flows.iter().map(rounds).min().unwrap_or(0);
+        if k == 0 {
+            return;
+        }
+        for &i in &self.old_flows {
+            let q = &mut self.queues[i as usize];
+            q.deficit = q.deficit.saturating_add((k as i64).saturating_mul(quantum));
+        }
+    }
+
     /// Drops from the head of the queue holding the most bytes (RFC 8290 §4.1.1), in a batch.
     fn drop_from_fattest(&mut self, ctx: &mut QdiscCtx) {
         let Some(fattest) = (0..self.queues.len()).max_by_key(|&i| (self.queues[i].fifo.bytes(), usize::MAX - i))
@@ -200,7 +227,13 @@ impl Qdisc for FqCodel {
     }
 
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+        // queues given a quantum without being served since the rounds were last skipped
+        let mut passed = 0;
         loop {
+            if passed >= self.old_flows.len() && self.new_flows.is_empty() {
+                self.skip_rounds();
+                passed = 0;
+            }
             let (from_new, i) = match self.new_flows.front() {
                 Some(&i) => (true, i),
                 None => (false, *self.old_flows.front()?),
@@ -209,6 +242,7 @@ impl Qdisc for FqCodel {
             if q.deficit <= 0 {
                 q.deficit += self.quantum;
                 self.leave_head(from_new, i, List::Old);
+                passed += 1;
                 continue;
             }
             let (before, before_bytes) = (q.fifo.len(), q.fifo.bytes());

@@ -17,7 +17,9 @@
 //! empty), the timestamp method of RFC 8033 §5.1 that Linux and ns-3 use by default, not the
 //! departure-rate estimate; the periodic update has no timer of its own: each enqueue and
 //! dequeue first applies every update that fell due before it, which gives the same sequence of
-//! probabilities because the inputs do not change between packets; the "mean packet size" of
+//! probabilities because the inputs do not change between packets (one by one up to 1000 in
+//! one gap, and skipped once they change nothing; past 1000, which only a `t_update` far below
+//! the packets' spacing reaches, the rest in closed form, equal up to rounding); the "mean packet size" of
 //! the safeguard is the port's largest data packet; derandomization (§5.1's optional accumulated
 //! probability) is a parameter, off by default as in Linux; drops are `early` drops; with `ecn`
 //! an ECN-capable packet is marked instead while the probability is at most 10% (§5.1).
@@ -89,15 +91,44 @@ pub struct Pie {
     early_drops: u64,
 }
 
+/// RFC 8033 §4.2's auto-tuning: below each bound, the divisor of a step.
+const SCALE: [(f64, f64); 6] =
+    [(0.000001, 2048.0), (0.00001, 512.0), (0.0001, 128.0), (0.001, 32.0), (0.01, 8.0), (0.1, 2.0)];
+
 /// RFC 8033 §4.2's auto-tuning: the smaller the probability, the smaller its steps.
 fn tuned(p: f64, drop_prob: f64) -> f64 {
-    const SCALE: [(f64, f64); 6] =
-        [(0.000001, 2048.0), (0.00001, 512.0), (0.0001, 128.0), (0.001, 32.0), (0.01, 8.0), (0.1, 2.0)];
     match SCALE.iter().find(|&&(below, _)| drop_prob < below) {
         Some(&(_, divisor)) => p / divisor,
         None => p,
     }
 }
+
+/// The range `[lo, hi)` of the auto-tuning table that `drop_prob` is in (the top one: [0.1, 1]).
+fn tuning_range(drop_prob: f64) -> (f64, f64) {
+    let mut lo = 0.0;
+    for &(bound, _) in &SCALE {
+        if drop_prob < bound {
+            return (lo, bound);
+        }
+        lo = bound;
+    }
+    (lo, 1.0)
+}
+
+/// The largest probability below `x`, or 0.
+fn below(x: f64) -> f64 {
+    if x > 0.0 {
+        f64::from_bits(x.to_bits() - 1)
+    } else {
+        0.0
+    }
+}
+
+/// Updates applied one by one in a single gap between packets before the rest are applied in
+/// closed form (`Pie::fast_forward`): 15 s of a queue that is not at rest at the default
+/// `t_update`, longer than any gap in which the probability of a real queue still moves (from
+/// 1 it decays to 0 in under 200 updates of an empty queue).
+const EXACT_UPDATES: u32 = 1000;
 
 impl Pie {
     pub fn new(cfg: PieConfig, port: &PortInfo) -> Result<Pie, ParamError> {
@@ -148,19 +179,106 @@ impl Pie {
             if quiet { cfg.max_burst.as_secs_f64() } else { (c.burst_allowance - cfg.t_update.as_secs_f64()).max(0.0) };
     }
 
-    /// Applies every periodic update due at or before `now`.
+    /// Applies every periodic update due at or before `now`: one by one while they change the
+    /// controller, as a timer would, and at once for the rest. A controller that an update
+    /// leaves as it was (at rest, or pinned at a probability of 0 or 1 with its burst allowance
+    /// spent or given back) stays so until the next packet, so the updates still due are
+    /// skipped, exactly. Past `EXACT_UPDATES` updates in one gap (over 15 s of a queue that is
+    /// not at rest, at the default `t_update`), the rest are applied in closed form
+    /// (`fast_forward`), so that a tiny `t_update` costs no more than a few thousand steps
+    /// per packet.
     fn catch_up(&mut self, now: Time) {
+        let step = self.cfg.t_update.0;
+        let mut applied = 0;
         while self.ctl.next_update <= now {
-            let at_rest = self.ctl.drop_prob == 0.0 && self.ctl.qdelay == 0.0 && self.ctl.qdelay_old == 0.0;
-            if at_rest && self.ctl.burst_allowance == self.cfg.max_burst.as_secs_f64() {
-                // nothing changes until the next packet: skip to the last update due
-                let step = self.cfg.t_update.0;
-                self.ctl.next_update.0 += (now.0 - self.ctl.next_update.0) / step * step + step;
+            // the updates due: this one and every whole period after it up to `now`
+            let due = (now.0 - self.ctl.next_update.0) / step + 1;
+            let c = &self.ctl;
+            if c.drop_prob == 0.0
+                && c.qdelay == 0.0
+                && c.qdelay_old == 0.0
+                && c.burst_allowance == self.cfg.max_burst.as_secs_f64()
+            {
+                // at rest: nothing changes until the next packet
+                self.ctl.next_update.0 = self.ctl.next_update.0.saturating_add(due.saturating_mul(step));
                 return;
             }
-            self.update();
+            let before = (c.drop_prob.to_bits(), c.qdelay_old.to_bits(), c.burst_allowance.to_bits());
+            if applied == EXACT_UPDATES {
+                self.fast_forward(due);
+            } else {
+                self.update();
+            }
+            let c = &self.ctl;
+            let after = (c.drop_prob.to_bits(), c.qdelay_old.to_bits(), c.burst_allowance.to_bits());
+            if applied == EXACT_UPDATES || before == after {
+                // done, or at a fixed point: the updates still due change nothing
+                self.ctl.next_update.0 = self.ctl.next_update.0.saturating_add(due.saturating_mul(step));
+                return;
+            }
+            applied += 1;
             self.ctl.next_update += self.cfg.t_update;
         }
+    }
+
+    /// `n` updates at once, in closed form, while the delay holds (`qdelay_old` = `qdelay`,
+    /// as after any update): within a range of the auto-tuning table every update moves the
+    /// probability by the same step (and decays it by 2% while the queue is empty), so the
+    /// probability after k of them is an arithmetic (or, with the decay, an arithmetico-geometric)
+    /// sequence; the burst allowance drains by `t_update` each, or is given back by an update
+    /// that finds the queue quiet. Equal to `n` calls of `update` up to the rounding of the sums.
+    fn fast_forward(&mut self, mut n: u64) {
+        let (cfg, c) = (&self.cfg, &mut self.ctl);
+        let target = cfg.target.as_secs_f64();
+        let tu = cfg.t_update.as_secs_f64();
+        let max_burst = cfg.max_burst.as_secs_f64();
+        let empty = c.qdelay == 0.0 && c.qdelay_old == 0.0;
+        let lull = c.qdelay < target / 2.0 && c.qdelay_old < target / 2.0;
+        let delta = cfg.alpha * (c.qdelay - target) + cfg.beta * (c.qdelay - c.qdelay_old);
+        // at most two spans per range of the table, and one where nothing moves
+        for _ in 0..64 {
+            if n == 0 {
+                break;
+            }
+            let dp = c.drop_prob;
+            let mut s = tuned(delta, dp);
+            if dp >= 0.1 && s > 0.02 {
+                s = 0.02;
+            }
+            let (lo, hi) = tuning_range(dp);
+            // how many updates this span lasts, and the probability after them
+            let still = s == 0.0 || (dp == 0.0 && s < 0.0) || (dp == 1.0 && s > 0.0 && !empty);
+            let (k, next) = if still && !empty {
+                (n, dp)
+            } else if empty {
+                // x ← 0.98·(x + s), s ≤ 0: x_k = f + 0.98^k·(x − f), f = 49·s
+                let f = 0.98 * s / (1.0 - 0.98);
+                let k = if s == 0.0 || dp == 0.0 {
+                    n
+                } else {
+                    // the first k with x_k < lo
+                    let k = ((lo - f) / (dp - f)).ln() / 0.98f64.ln();
+                    (k.floor() as u64).saturating_add(1).clamp(1, n)
+                };
+                let x = f + 0.98f64.powf(k as f64) * (dp - f);
+                (k, if k < n { x.min(below(lo)) } else { x })
+            } else if s > 0.0 {
+                // the first k with x + k·s ≥ hi (1 in the top range, where it is held)
+                let k = (((hi - dp) / s).ceil() as u64).clamp(1, n);
+                let x = dp + k as f64 * s;
+                (k, if k < n { x.max(hi) } else { x })
+            } else {
+                // the first k with x + k·s < lo
+                let k = (((dp - lo) / -s).floor() as u64).saturating_add(1).clamp(1, n);
+                let x = dp + k as f64 * s;
+                (k, if k < n { x.min(below(lo)) } else { x })
+            };
+            c.drop_prob = next.clamp(0.0, 1.0);
+            c.burst_allowance =
+                if c.drop_prob == 0.0 && lull { max_burst } else { (c.burst_allowance - k as f64 * tu).max(0.0) };
+            n -= k;
+        }
+        c.qdelay_old = c.qdelay;
     }
 
     /// RFC 8033 §4.1 `drop_early`, with §5.1's derandomization if chosen.

@@ -121,6 +121,28 @@ impl RoundRobin {
         self.buckets.as_ref().map_or(c, |b| b.of(c))
     }
 
+    /// Gives every queue in the round at once the quanta of the whole rounds in which none of
+    /// them could send: with a quantum far below the packets (1 byte against 1500-byte packets)
+    /// those are a round per byte, each visiting every active queue. The queue that sends next,
+    /// and every deficit after it sends, are those the rounds one by one would give: the rounds
+    /// skipped are the first k, k the fewest any queue needs, and each gives every queue one
+    /// quantum and leaves the order as it was.
+    fn skip_rounds(&mut self) {
+        let rounds = |q: usize| match self.queues.front(q) {
+            Some(head) => self.cost_of(&head.pkt).saturating_sub(self.deficit[q]).div_ceil(self.quantum[q]),
+            None => u64::MAX, // emptied by drops: leaves the round at its turn, sends nothing
+        };
+        let k = self.active.iter().map(|&q| rounds(q)).min().unwrap_or(0);
+        if k == 0 || k == u64::MAX {
+            return;
+        }
+        for &q in &self.active {
+            if self.queues.front(q).is_some() {
+                self.deficit[q] = self.deficit[q].saturating_add(k.saturating_mul(self.quantum[q]));
+            }
+        }
+    }
+
     fn cost_of(&self, pkt: &Packet) -> u64 {
         match self.cost {
             Cost::Bytes => pkt.size as u64,
@@ -165,7 +187,13 @@ impl Qdisc for RoundRobin {
     }
 
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+        // queues given a quantum without sending since the rounds were last skipped
+        let mut passed = 0;
         loop {
+            if passed > 0 && passed >= self.active.len() {
+                self.skip_rounds();
+                passed = 0;
+            }
             let &q = self.active.front()?;
             let Some(head) = self.queues.front(q) else {
                 // emptied by drops while waiting its turn
@@ -189,6 +217,7 @@ impl Qdisc for RoundRobin {
             }
             self.deficit[q] += self.quantum[q];
             self.active.rotate_left(1);
+            passed += 1;
         }
     }
 

@@ -126,3 +126,95 @@ fn codel_drops_the_standing_queue_of_one_flow_and_spares_a_sparse_one() {
     assert!(drops >= 10, "CoDel controls the standing queue: {drops} drops");
     assert_eq!(q.stats()[0], ("codel_drops", drops as f64));
 }
+
+/// The scheduler of RFC 8290 §4.2 one round at a time (CoDel idle: every packet is sent at once):
+/// the flows and sequence numbers served, given batches of (flow, size) arrivals, each batch
+/// enqueued then `serve` dequeued.
+fn rounds_one_by_one(quantum: i64, batches: &[(Vec<(u32, u32)>, usize)]) -> Vec<(u32, u64)> {
+    let mut queues = vec![VecDeque::<(u64, u32)>::new(); 4];
+    let (mut deficit, mut list) = (vec![0i64; 4], vec![List::None; 4]);
+    let (mut new, mut old) = (VecDeque::new(), VecDeque::new());
+    let (mut served, mut seq) = (vec![], 0);
+    for (arrivals, serve) in batches {
+        for &(f, size) in arrivals {
+            let f = f as usize;
+            queues[f].push_back((seq, size));
+            seq += 1;
+            if list[f] == List::None {
+                (list[f], deficit[f]) = (List::New, quantum);
+                new.push_back(f);
+            }
+        }
+        for _ in 0..*serve {
+            loop {
+                let (from_new, i) = match new.front() {
+                    Some(&i) => (true, i),
+                    None => match old.front() {
+                        Some(&i) => (false, i),
+                        None => break,
+                    },
+                };
+                let to = if deficit[i] <= 0 {
+                    deficit[i] += quantum;
+                    List::Old
+                } else if let Some((id, size)) = queues[i].pop_front() {
+                    deficit[i] -= size as i64;
+                    served.push((i as u32, id));
+                    break;
+                } else if from_new && !old.is_empty() {
+                    List::Old
+                } else {
+                    List::None
+                };
+                if from_new {
+                    new.pop_front()
+                } else {
+                    old.pop_front()
+                };
+                list[i] = to;
+                if to == List::Old {
+                    old.push_back(i);
+                }
+            }
+        }
+    }
+    served
+}
+
+#[test]
+fn rounds_in_which_no_queue_can_be_served_are_skipped_with_the_same_outcome() {
+    let sizes = [1500, 40, 577, 1000, 9000, 1];
+    let batch = |from: u64, n: u64| -> Vec<(u32, u32)> {
+        (from..from + n).map(|i| ((i * 7 % 4) as u32, sizes[(i * 11 % 6) as usize])).collect()
+    };
+    let batches = vec![(batch(0, 40), 25), (batch(40, 30), 20), (batch(70, 10), 35)];
+    for quantum in [1, 3, 7, 100, 1499, 1514, 4000] {
+        let cfg = FqCodelConfig { quantum, ..Default::default() };
+        let mut q = FqCodel::new(&cfg, &port(BufferLimit::Unlimited, &[(0, 1); 4])).unwrap();
+        let mut served = vec![];
+        for (arrivals, serve) in &batches {
+            for &(f, size) in arrivals {
+                let id = served.len() as u64 + q.len_packets() as u64;
+                enqueue(&mut q, at(0, id, f, size));
+            }
+            served.extend((0..*serve).map_while(|_| dequeue(&mut q, 0)).map(|p| (p.flow.0, p.seq)));
+        }
+        assert_eq!(served, rounds_one_by_one(quantum as i64, &batches), "quantum {quantum}");
+    }
+}
+
+#[test]
+fn a_one_byte_quantum_against_gigabyte_packets_takes_no_billion_rounds() {
+    // one round per byte was 4·10^9 turns of the lists for the second packet
+    let cfg = FqCodelConfig { quantum: 1, ..Default::default() };
+    let mut q = FqCodel::new(&cfg, &port(BufferLimit::Unlimited, &[(0, 1); 3])).unwrap();
+    let started = std::time::Instant::now();
+    for (f, size) in [(0, 4_000_000_000), (1, 3_999_999_999), (2, 4_000_000_000)] {
+        for seq in 0..2 {
+            enqueue(&mut q, at(0, seq, f, size));
+        }
+    }
+    let order: Vec<u32> = (0..6).map(|_| dequeue(&mut q, 0).unwrap().flow.0).collect();
+    assert_eq!(order, vec![0, 1, 2, 1, 0, 2], "a quantum each as new flows, then the smaller deficit first");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+}
