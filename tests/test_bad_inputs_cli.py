@@ -395,3 +395,41 @@ def test_a_bom_does_not_move_the_lines_of_messages(tmp_path):
         messages.append(str(e.value).replace(path.name, "FILE"))
     assert messages[:2] == messages[2:]
     assert "FILE:16:65:" in messages[1], messages[1]
+
+
+# --- 5. --dask with an address that is none ---------------------------------------------------------
+
+BAD_ADDRESSES = {
+    "not an address": "not a scheduler's address",
+    "tcp://": "not a scheduler's address",
+    "tcp://host:notaport": "not a scheduler's address",
+    "http://host:8786": "not a scheduler's address",
+    "tcp://[::1": "not a scheduler's address",
+    "tcp://host:99999": "port",
+    "tcp://:8786": "not a scheduler's address",
+    "inproc://x": "not a scheduler's address",
+    "": "give the scheduler's address",
+    "  ": "give the scheduler's address",
+}
+
+
+@pytest.mark.parametrize("address", BAD_ADDRESSES)
+def test_sweep_refuses_a_dask_address_that_is_none(address, small_path, tmp_path):
+    pytest.importorskip("distributed")
+    out = tmp_path / "out"
+    r = fairsim(
+        "sweep", small_path, "--axis", "flows.ftp.window=2,3", "--dask", address, "--out", out, timeout=30
+    )
+    message = rejected(r, f"--dask {address}".rstrip(), BAD_ADDRESSES[address])
+    assert "runs ran" not in message, "it ran locally"
+    assert not out.exists()
+
+
+def test_reproduce_refuses_an_empty_dask_address(tmp_path):
+    r = fairsim("reproduce", "dks89", "--quick", "--dask", "", "--out", tmp_path / "out", timeout=30)
+    rejected(r, "--dask", "give the scheduler's address")
+
+
+def test_a_dry_run_checks_the_dask_address(small_path):
+    r = fairsim("sweep", small_path, "--axis", "flows.ftp.window=2,3", "--dask", "", "--dry-run", timeout=30)
+    rejected(r, "--dask", "give the scheduler's address")

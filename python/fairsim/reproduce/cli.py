@@ -64,7 +64,7 @@ def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, s
             jobs=jobs,
             progress=progress,
             only=list(experiments) or None,
-            client=_client(scheduler) if scheduler else None,
+            client=_client(scheduler) if scheduler is not None else None,
             cache=cache,
         )
     except KeyboardInterrupt:

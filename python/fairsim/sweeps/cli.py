@@ -112,6 +112,8 @@ def sweep_cmd(
     from fairsim.sweeps import file_spec, make_plan
     from fairsim.sweeps.spec import with_command_line
 
+    if scheduler is not None:
+        check_address(scheduler)  # before anything is planned or run: `--dask ""` is no address
     sc = open_scenario(scenario, list(sets), origin="--set")
     spec = with_command_line(file_spec(sc), axes, seeds, seed_list, pairs, mode, skip)
     plan = make_plan(sc, spec)
@@ -124,7 +126,7 @@ def sweep_cmd(
     from fairsim.output import check_folder
 
     check_folder(folder, f"--out {out}" if out else None)  # before the runs, not after them
-    client = _client(scheduler) if scheduler else None
+    client = _client(scheduler) if scheduler is not None else None
     from fairsim.sweeps import executor_for
     from fairsim.sweeps.execute import run_sweep
     from fairsim.sweeps.results import SweepResults
@@ -149,6 +151,39 @@ def sweep_cmd(
         raise click.exceptions.Exit(EXIT_FAILED_RUNS)
 
 
+def check_address(address: str) -> None:
+    """Raises FairsimError naming `--dask ADDRESS` unless it is written as a scheduler's
+    address (`tcp://HOST:PORT`, `tls://...`, or `HOST:PORT`); connects to nothing. Without
+    dask.distributed, only an empty address is refused here (`_client` says what to install)."""
+    from fairsim import FairsimError
+
+    example = "e.g. --dask tcp://10.0.0.5:8786"
+    if not address.strip():
+        raise FairsimError(f"--dask {address}: give the scheduler's address, {example}")
+    try:
+        from distributed.comm.addressing import parse_address, parse_host_port
+        from distributed.comm.registry import get_backend
+    except ImportError:
+        return
+    try:
+        scheme, location = parse_address(address.strip())
+        if scheme == "inproc":
+            raise ValueError("an in-process address is not reachable from this command")
+        get_backend(scheme)  # `http://`: unknown, with the known ones
+        _, colon, port_text = location.rpartition(":")
+        if not colon or not port_text:
+            raise ValueError("no port: HOST:PORT")
+        if not (port_text.isascii() and port_text.isdigit()):
+            raise ValueError(f"the port `{port_text}` is not a number")
+        host, port = parse_host_port(location)
+    except ValueError as e:
+        raise FairsimError(f"--dask {address}: not a scheduler's address ({e}); {example}") from None
+    if not host:
+        raise FairsimError(f"--dask {address}: not a scheduler's address (no host); {example}")
+    if not 0 < port < 65536:
+        raise FairsimError(f"--dask {address}: the port {port} is not from 1 to 65535; {example}")
+
+
 def _client(address: str):
     from fairsim import FairsimError
 
@@ -156,10 +191,13 @@ def _client(address: str):
         from distributed import Client
     except ImportError:
         raise FairsimError("--dask needs dask.distributed: pip install 'fairsim[dask]'") from None
+    check_address(address)
     try:
-        return Client(address, timeout="10s")
-    except (OSError, TimeoutError) as e:
-        raise FairsimError(f"--dask {address}: cannot reach the scheduler: {e}") from None
+        return Client(address.strip(), timeout="10s")
+    except (OSError, TimeoutError, ValueError, TypeError, ImportError) as e:
+        # TypeError, ImportError: a scheme whose package is missing (`ucx://` without ucx-py)
+        reason = str(e) if isinstance(e, (OSError, TimeoutError)) else f"{type(e).__name__}: {e}"
+        raise FairsimError(f"--dask {address}: cannot reach the scheduler: {reason}") from None
 
 
 def _dry_run(plan, folder: Path, jobs, scheduler, progress) -> None:
