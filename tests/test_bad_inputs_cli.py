@@ -433,3 +433,37 @@ def test_reproduce_refuses_an_empty_dask_address(tmp_path):
 def test_a_dry_run_checks_the_dask_address(small_path):
     r = fairsim("sweep", small_path, "--axis", "flows.ftp.window=2,3", "--dask", "", "--dry-run", timeout=30)
     rejected(r, "--dask", "give the scheduler's address")
+
+
+# --- 6. pcap and events in the file need a folder too ---------------------------------------------
+
+SHORT = SMALL.replace('duration = "300s"', 'duration = "20s"').replace('"60s"', '"5s"')
+
+
+@pytest.mark.parametrize("key, port", [("pcap", "gw->b"), ("events", "*")])
+def test_run_refuses_captures_in_the_file_without_out(key, port, tmp_path):
+    path = tmp_path / "captures.toml"
+    path.write_text(SHORT.replace("seed = 3", f'seed = 3\n{key} = ["{port}"]'))
+    assert fairsim("validate", path).returncode == 0, "the file itself is valid"
+    r = fairsim("run", path, "--no-progress")
+    rejected(r, f"{path}:13:1: run.{key}", "--out")
+    assert "G/FCFS" not in r.stdout, "refused before the runs"
+    r = fairsim("run", path, "--no-progress", "--json", "--pair", "G/FCFS")
+    rejected(r, f"run.{key}", "--out")
+    out = tmp_path / "out"
+    r = fairsim("run", path, "--no-progress", "--pair", "G/FCFS", "--out", out)
+    assert r.returncode == 0, r.stderr
+    suffix = ".pcap" if key == "pcap" else ".events.txt"
+    assert [p for p in out.iterdir() if p.name.endswith(suffix)]
+
+
+def test_run_refuses_captures_set_without_out(small_path):
+    r = fairsim("run", small_path, "--set", 'run.pcap=["gw->b"]', "--no-progress")
+    rejected(r, '--set run.pcap=["gw->b"]', "--out")
+
+
+def test_an_empty_capture_list_needs_no_folder(tmp_path):
+    path = tmp_path / "none.toml"
+    path.write_text(SHORT.replace("seed = 3", "seed = 3\npcap = []\nevents = []"))
+    r = fairsim("run", path, "--no-progress", "--pair", "G/FCFS")
+    assert r.returncode == 0, r.stderr
