@@ -69,7 +69,7 @@ pub struct TcpReliability {
     pub dupack_threshold: u32,
     /// The retransmission timeout before the first round-trip sample.
     pub initial_rto: Time,
-    /// The smallest retransmission timeout.
+    /// The smallest retransmission timeout (at most `max_rto`).
     pub min_rto: Time,
     /// The largest, backoff included.
     pub max_rto: Time,

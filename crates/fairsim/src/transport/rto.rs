@@ -19,7 +19,9 @@ use serde::{Deserialize, Serialize};
 pub struct RtoConfig {
     /// Before the first sample.
     pub initial_rto: Time,
+    /// The smallest timeout; at most `max_rto`.
     pub min_rto: Time,
+    /// The largest, backoff included (and the initial timeout cut to it).
     pub max_rto: Time,
     /// k in srtt + k·rttvar.
     pub rttvar_factor: f64,
@@ -42,12 +44,23 @@ impl Default for RtoConfig {
 impl RtoConfig {
     /// A timeout that can be zero would fire again at the instant it was set, and the sender
     /// would retransmit at that instant for ever: before the first sample, after backing off
-    /// to `max_rto`, and when srtt + k·rttvar is not a number.
+    /// to `max_rto`, and when srtt + k·rttvar is not a number. A `min_rto` above `max_rto`
+    /// would be ignored (the timeout is cut to `max_rto` last): refused.
     pub fn check(&self) -> Result<(), ParamError> {
         for (name, t) in [("initial_rto", self.initial_rto), ("max_rto", self.max_rto)] {
             if t == Time::ZERO {
                 return Err(ParamError::at(name, "must be longer than 0s"));
             }
+        }
+        // the timeout is raised to min_rto and then cut to max_rto: above it, min_rto did nothing
+        if self.min_rto > self.max_rto {
+            return Err(ParamError::at(
+                "min_rto",
+                format!(
+                    "min_rto ({}) is above max_rto ({}): the smallest timeout must not exceed the largest",
+                    self.min_rto, self.max_rto
+                ),
+            ));
         }
         if !(self.rttvar_factor >= 0.0 && self.rttvar_factor.is_finite()) {
             return Err(ParamError::at("rttvar_factor", "must be a number, 0 or more"));
@@ -121,6 +134,16 @@ mod tests {
         let capped = RtoConfig { max_rto: Time::from_secs(4), ..cfg };
         (0..10).for_each(|_| r.back_off());
         assert_eq!(r.timeout(&capped), Time::from_secs(4));
+    }
+
+    #[test]
+    fn a_min_rto_above_max_rto_is_refused_naming_it() {
+        let cfg = RtoConfig { min_rto: Time::from_secs(10), max_rto: Time::from_secs(5), ..Default::default() };
+        let e = cfg.check().unwrap_err();
+        assert_eq!(e.path, vec!["min_rto".to_string()]);
+        assert!(e.message.contains("min_rto (10s) is above max_rto (5s)"), "{}", e.message);
+        let equal = RtoConfig { min_rto: Time::from_secs(5), max_rto: Time::from_secs(5), ..Default::default() };
+        assert!(equal.check().is_ok(), "a fixed timeout: min_rto = max_rto");
     }
 
     #[test]
