@@ -56,7 +56,8 @@ pub struct DrrConfig {
     /// Each queue's own limit, with `drop = "tail"`.
     pub queue_limit: BufferLimit,
     /// RED at every queue, each with its own average (DRR+, Hasegawa et al. 2001); its
-    /// `flow_p` gives the flows of a shared queue their own probabilities (Enhanced RED).
+    /// `flow_p` gives the flows of a shared queue their own probabilities (Enhanced RED). It
+    /// drops early and marks nothing: `ecn` (and `hard_drop = false`) are refused.
     pub red: Option<RedConfig>,
 }
 
@@ -96,6 +97,21 @@ pub fn drr(cfg: DrrConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
         cfg.queue_limit,
     );
     let Some(red) = &cfg.red else { return Ok(rr) };
+    // the queues' RED drops early (DRR+ as Hasegawa et al. run it): it marks nothing
+    let unsupported =
+        |field: &str, message: &str| ParamError { path: vec!["red".into(), field.into()], message: message.into() };
+    if red.ecn {
+        return Err(unsupported(
+            "ecn",
+            "ECN marking is not supported by DRR's per-queue RED, which drops early (`red` alone marks)",
+        ));
+    }
+    if !red.hard_drop {
+        return Err(unsupported(
+            "hard_drop",
+            "goes with `ecn`, which DRR's per-queue RED does not support (it drops in the forced-drop region too)",
+        ));
+    }
     let rule = RedRule::at_port(red, port).map_err(|mut e| {
         e.path.insert(0, "red".into());
         e
@@ -277,6 +293,22 @@ mod tests {
         let cfg = DrrConfig { red: Some(red), ..Default::default() };
         let e = drr(cfg, &port(BufferLimit::Packets(10), &[(0, 1)])).err().unwrap();
         assert_eq!(e.path, ["red", "flow_p", "nope"]);
+    }
+
+    #[test]
+    fn red_per_queue_refuses_the_ecn_it_does_not_do() {
+        // RED's `ecn` and `hard_drop` were accepted and ignored: the queues' RED only drops
+        let p = port(BufferLimit::Packets(10), &[(0, 1)]);
+        for (red, field) in [
+            (RedConfig { ecn: true, ..Default::default() }, "ecn"),
+            (RedConfig { hard_drop: false, ..Default::default() }, "hard_drop"),
+            (RedConfig { ecn: true, hard_drop: false, ..Default::default() }, "ecn"),
+        ] {
+            let e = drr(DrrConfig { red: Some(red), ..Default::default() }, &p).err().unwrap();
+            assert_eq!(e.path, ["red", field]);
+            assert!(e.message.contains("DRR's per-queue RED"), "{}", e.message);
+        }
+        assert!(drr(DrrConfig { red: Some(RedConfig::default()), ..Default::default() }, &p).is_ok());
     }
 
     #[test]
