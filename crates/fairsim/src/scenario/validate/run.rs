@@ -56,7 +56,8 @@ pub(super) fn check_records(intervals: u64, warmup: bool, rows: usize) -> Result
 
 /// Indices of the things `names` in `run.<field>` stand for, each found with `find`; a name
 /// that finds nothing is reported with `why_not` (`None`: it was reported already). `"*"` names
-/// all `star` of them, where allowed.
+/// all `star` of them, where allowed; the names beside it must exist too (a typo beside `"*"`
+/// is still a typo).
 pub(super) fn named(
     names: &Option<Vec<String>>,
     field: &str,
@@ -66,11 +67,12 @@ pub(super) fn named(
     pb: &mut Problems,
 ) -> impl Iterator<Item = usize> {
     let names = names.as_deref().unwrap_or_default();
-    if let Some(all) = star.filter(|_| names.iter().any(|n| n == "*")) {
-        return (0..all).collect::<Vec<_>>().into_iter();
-    }
+    let all = star.filter(|_| names.iter().any(|n| n == "*"));
     let mut ids = vec![];
     for (i, n) in names.iter().enumerate() {
+        if all.is_some() && n == "*" {
+            continue;
+        }
         let found = find(n);
         if found.is_empty() {
             if let Some(why) = why_not(n) {
@@ -79,7 +81,10 @@ pub(super) fn named(
         }
         ids.extend(found);
     }
-    ids.into_iter()
+    match all {
+        Some(all) => (0..all).collect::<Vec<_>>().into_iter(),
+        None => ids.into_iter(),
+    }
 }
 
 /// Why no flow of the run is called `name`, or `None` when the file's flow of that name failed
@@ -122,5 +127,21 @@ mod tests {
         let fields: Vec<&str> = bad.iter().map(|(f, _)| f.as_str()).collect();
         assert_eq!(fields, vec!["run.fairness.0", "run.trace_queues.0"], "{bad:?}");
         assert!(bad[0].1.starts_with("unknown flow `g`") && bad[1].1.starts_with("unknown port `gw->c`"), "{bad:?}");
+    }
+
+    #[test]
+    fn a_name_beside_the_star_must_exist_too() {
+        // `"*"` takes every port or flow, but a misspelt name beside it was silently ignored
+        for field in ["events", "pcap", "trace_queues"] {
+            assert_eq!(problems(&net(&format!("{field} = [\"*\", \"gw->b\"]"), FLOW)), vec![], "{field}");
+            let bad = problems(&net(&format!("{field} = [\"*\", \"gw->c\"]"), FLOW));
+            assert_eq!(bad.len(), 1, "{bad:?}");
+            assert_eq!(bad[0].0, format!("run.{field}.1"));
+            assert!(bad[0].1.starts_with("unknown port `gw->c`"), "{bad:?}");
+        }
+        let bad = problems(&net("trace = [\"g\", \"*\"]", FLOW));
+        assert_eq!(bad.len(), 1, "{bad:?}");
+        assert_eq!(bad[0].0, "run.trace.0");
+        assert!(bad[0].1.starts_with("unknown flow `g`"), "{bad:?}");
     }
 }
