@@ -21,20 +21,39 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct FilesConfig {
-    /// Connections arriving per second (the Poisson rate λ).
+    /// Connections arriving per second (the Poisson rate λ), from 5.421e-11 (a mean gap of
+    /// 2^64 − 1 ns, about 584 years) to 1e9 (a mean gap of 1 ns).
     pub arrivals: Option<f64>,
     /// Each file's size, sent in packets of the flow's `packet_size` (the last one full too).
     pub size: Option<Bytes>,
 }
 
+/// The most arrivals per second: a mean gap of 1 ns, the clock's tick.
+pub const MAX_ARRIVALS: f64 = 1e9;
+
+/// The fewest arrivals per second: a mean gap of 2^64 − 1 ns (about 584 years), the longest
+/// time the clock holds; fewer would make the mean gap overflow it (and a rate so small that
+/// 1/rate is infinite drew gaps of 0, every connection at once).
+pub const MIN_ARRIVALS: f64 = 1e9 / u64::MAX as f64;
+
 fn build(c: &FilesConfig, flow: &AppInfo) -> Result<App, ParamError> {
     let arrivals = match c.arrivals {
-        Some(a) if a > 0.0 && a.is_finite() && 1.0 / a >= 1e-9 => a,
+        // the mean gap 1/a, in nanoseconds, from 1 to u64::MAX
+        Some(a) if a.is_finite() && 1e9 / a >= 1.0 && 1e9 / a <= u64::MAX as f64 => a,
         Some(a) => {
+            // 1e-320, not three hundred zeros
+            let a = if a != 0.0 && a.is_finite() && !(1e-4..1e16).contains(&a.abs()) {
+                format!("{a:e}")
+            } else {
+                format!("{a}")
+            };
             return Err(ParamError::at(
                 "arrivals",
-                format!("{a} is not a rate of arrivals per second above 0 and below 1e9"),
-            ))
+                format!(
+                    "{a} is not a rate of arrivals per second from {MIN_ARRIVALS:.3e} to {MAX_ARRIVALS:e} (a mean gap \
+                     from 1ns to about 584 years, the longest time the clock holds)"
+                ),
+            ));
         }
         None => return Err(ParamError::at("arrivals", "app `files` needs `arrivals`, connections per second")),
     };
@@ -80,11 +99,35 @@ mod tests {
             ("size = \"10KB\"", "arrivals"),
             ("arrivals = 0.0\nsize = \"10KB\"", "arrivals"),
             ("arrivals = -3.0\nsize = \"10KB\"", "arrivals"),
+            ("arrivals = nan\nsize = \"10KB\"", "arrivals"),
+            ("arrivals = inf\nsize = \"10KB\"", "arrivals"),
             ("arrivals = 10.0", "size"),
             ("arrivals = 10.0\nsize = \"0B\"", "size"),
         ] {
             let e = files(params).unwrap_err();
             assert_eq!(e.path, vec![field.to_string()], "{params}: {e:?}");
+        }
+    }
+
+    #[test]
+    fn an_arrival_rate_is_refused_where_its_mean_gap_does_not_fit_the_clock() {
+        // 1e-320 per second: 1/rate is infinite and drew gaps of 0 ns (every connection at
+        // once, then "the network carries far less than the load offered"); 1e-12: a mean gap
+        // of 10^21 ns, past the clock's 2^64 − 1; 2e9: a mean gap of half a nanosecond
+        for (rate, shown) in [
+            ("1e-320", "1e-320"),
+            ("1e-12", "1e-12"),
+            ("5.4e-11", "5.4e-11"),
+            ("2e9", "2000000000"),
+            ("1e300", "1e300"),
+        ] {
+            let e = files(&format!("arrivals = {rate}\nsize = \"10KB\"")).unwrap_err();
+            assert_eq!(e.path, vec!["arrivals".to_string()], "{rate}");
+            assert!(e.message.contains("from 5.421e-11 to 1e9"), "{rate}: {}", e.message);
+            assert!(e.message.starts_with(&format!("{shown} is not")), "{rate}: {}", e.message);
+        }
+        for rate in ["5.43e-11", "1e-3", "1e9"] {
+            assert!(files(&format!("arrivals = {rate}\nsize = \"10KB\"")).is_ok(), "{rate}");
         }
     }
 }
