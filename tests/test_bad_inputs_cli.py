@@ -467,3 +467,45 @@ def test_an_empty_capture_list_needs_no_folder(tmp_path):
     path.write_text(SHORT.replace("seed = 3", "seed = 3\npcap = []\nevents = []"))
     r = fairsim("run", path, "--no-progress", "--pair", "G/FCFS")
     assert r.returncode == 0, r.stderr
+
+
+# --- 7. two --axis options over the same field, or of the same name --------------------------------
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("flows.ftp.window=2,3", "flows.ftp.window=5,6"),
+        ("flows.ftp.window=2,3", " flows.ftp.window =5,6"),
+        ("w:flows.ftp.window=2,3", "flows.ftp.window=5,6"),
+        ("flows.ftp.window+flows.telnet.window=2,3", "flows.ftp.window=5,6"),
+        ("w:flows.ftp.window=2,3", "w:flows.telnet.window=5,6"),
+    ],
+)
+def test_two_axes_over_one_field_or_name_are_refused(first, second, small_path):
+    from fairsim.sweeps import file_spec
+    from fairsim.sweeps.spec import SweepError, with_command_line
+
+    sc = __import__("fairsim").load(small_path)
+    with pytest.raises(SweepError) as e:
+        with_command_line(file_spec(sc), [first, second])
+    assert f"--axis {first}" in str(e.value) and f"--axis {second}" in str(e.value), str(e.value)
+    r = fairsim("sweep", small_path, "--axis", first, "--axis", second, "--dry-run")
+    rejected(r, f"--axis {first}", f"--axis {second}")
+
+
+def test_one_axis_naming_a_field_twice_is_refused(small_path):
+    r = fairsim("sweep", small_path, "--axis", "flows.ftp.window+flows.ftp.window=2,3", "--dry-run")
+    rejected(r, "--axis flows.ftp.window+flows.ftp.window=2,3", "twice")
+
+
+def test_a_command_line_axis_still_replaces_the_files(tmp_path):
+    import fairsim
+    from fairsim.sweeps import file_spec
+    from fairsim.sweeps.spec import with_command_line
+
+    path = tmp_path / "s.toml"
+    path.write_text(SMALL + '\n[sweep.axes]\n"flows.ftp.window" = [2, 3]\n"flows.telnet.window" = [4]\n')
+    spec = with_command_line(file_spec(fairsim.load(path)), ["flows.ftp.window=7,8,9"])
+    axes = {a.fields: [v.text for v in a.values] for a in spec.axes}
+    assert axes == {("flows.telnet.window",): ["4"], ("flows.ftp.window",): ["7", "8", "9"]}

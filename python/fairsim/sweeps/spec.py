@@ -280,6 +280,29 @@ def merged(base: SweepSpec, extra: SweepSpec) -> SweepSpec:
     return out
 
 
+def _field_key(field_: str) -> str:
+    """A field as written, compared: `flows."ftp".window` and `flows.ftp.window` are one field."""
+    return ".".join(part.strip().strip('"') for part in field_.split("."))
+
+
+def _check_distinct(label: str, name: str | None, fields: tuple[str, ...], earlier: list) -> None:
+    """Raises SweepError when an axis typed as `label` names a field twice, or a field or name
+    that an earlier --axis has (`earlier`: its (name, fields, values, label) entries)."""
+    keys = [_field_key(f) for f in fields]
+    twice = next((f for f, k in zip(fields, keys, strict=True) if keys.count(k) > 1), None)
+    if twice is not None:
+        raise SweepError(f"{label}: names the field {twice} twice")
+    for other_name, other_fields, _, other_label in earlier:
+        shared = [f for f, k in zip(fields, keys, strict=True) if k in map(_field_key, other_fields)]
+        if shared:
+            raise SweepError(
+                f"{label}: a second axis over {shared[0]} (the first: {other_label}); "
+                "give each field one --axis"
+            )
+        if name is not None and other_name is not None and name.strip() == other_name.strip():
+            raise SweepError(f"{label}: a second axis named `{name.strip()}` (the first: {other_label})")
+
+
 def with_command_line(
     spec: SweepSpec,
     axes: Sequence[str] = (),
@@ -289,7 +312,9 @@ def with_command_line(
     mode: str | None = None,
     skip: Sequence[str] = (),
 ) -> SweepSpec:
-    """The file's spec with the command line's options (`merged`)."""
+    """The file's spec with the command line's options (`merged`): an --axis replaces the
+    file's axis over the same fields or of its name; two --axis options over one field, or of
+    one name, are refused, naming both as typed."""
     entries = []
     for text in axes:
         head, sep, values_text = text.partition("=")
@@ -304,7 +329,7 @@ def with_command_line(
             values = tuple(values_from_text(values_text))
         except AxisError as e:
             raise SweepError(f"{label}: {e}") from None
-        entries = [e for e in entries if not (e[1] == fields or (name and e[0] == name))]
+        _check_distinct(label, name, fields, entries)
         entries.append((name, fields, values, label))
     extra = SweepSpec([Axis(n or "", f, v, o, named=n is not None) for n, f, v, o in entries])
     if mode is not None:
