@@ -73,7 +73,7 @@ pub struct CsfqConfig {
     pub k_alpha: Option<Time>,
     /// Length of the congested / uncongested test (the window K_c); by default `time_constant`.
     pub k_c: Option<Time>,
-    /// Fraction α loses at each buffer overflow.
+    /// Fraction α loses at each buffer overflow (at most `max_overflow_decrease`).
     pub overflow_decrease: f64,
     /// Most α may lose to overflows between two regular updates.
     pub max_overflow_decrease: f64,
@@ -282,6 +282,17 @@ impl Csfq {
         }
         if !(0.0..=1.0).contains(&cfg.max_overflow_decrease) {
             return Err(ParamError::at("max_overflow_decrease", "a fraction in [0, 1]"));
+        }
+        // an overflow lowers α only while its total loss since the update stays within the cap:
+        // a single step above the cap could never be taken
+        if cfg.overflow_decrease > cfg.max_overflow_decrease {
+            return Err(ParamError::at(
+                "overflow_decrease",
+                format!(
+                    "overflow_decrease ({}) is above max_overflow_decrease ({}): no overflow could lower α",
+                    cfg.overflow_decrease, cfg.max_overflow_decrease
+                ),
+            ));
         }
         if !(0.0..=1.0).contains(&cfg.low_occupancy) {
             return Err(ParamError::at("low_occupancy", "a fraction of the buffer in [0, 1]"));

@@ -202,6 +202,21 @@ fn overflows_lower_alpha_by_one_percent_and_at_most_a_quarter() {
 }
 
 #[test]
+fn an_overflow_decrease_above_its_cap_is_refused() {
+    // a step above the cap was accepted, and no overflow ever lowered α
+    let mut s = FairShare::new(10e6, Time::from_millis(100), Time::from_millis(100));
+    s.overflow(0.3, 0.25);
+    assert_eq!(s.alpha, 10e6, "what the refused configuration did: nothing");
+    let info = port(BufferLimit::Packets(10), &[(0, 1)]);
+    let cfg = CsfqConfig { overflow_decrease: 0.3, max_overflow_decrease: 0.25, ..Default::default() };
+    let e = Csfq::new(cfg, &info).err().unwrap();
+    assert_eq!(e.path, vec!["overflow_decrease".to_string()]);
+    assert!(e.message.contains("above max_overflow_decrease (0.25)"), "{}", e.message);
+    let equal = CsfqConfig { overflow_decrease: 0.25, max_overflow_decrease: 0.25, ..Default::default() };
+    assert!(Csfq::new(equal, &info).is_ok(), "one step of the whole cap");
+}
+
+#[test]
 fn a_core_router_keeps_no_per_flow_state_whatever_the_number_of_flows() {
     let flows = 10_000;
     for (role, labeled, expect) in [(Role::Core, false, 0), (Role::Auto, true, 0), (Role::Auto, false, flows)] {
