@@ -37,7 +37,7 @@ pub struct DecbitGatewayConfig {
     pub threshold: f64,
     /// Selective only: the fraction of the line that is shared fairly.
     pub capacity_factor: f64,
-    /// Selective only: above this average queue every packet is marked.
+    /// Selective only: above this average queue every packet is marked (above `threshold`).
     pub panic: f64,
     pub key: ConversationKey,
 }
@@ -114,6 +114,17 @@ impl DecbitGateway {
     pub fn new(cfg: DecbitGatewayConfig, port: &PortInfo, selective: bool) -> Result<DecbitGateway, ParamError> {
         if !(cfg.capacity_factor > 0.0 && cfg.capacity_factor <= 1.0) {
             return Err(ParamError::at("capacity_factor", "a fraction of the line in (0, 1]"));
+        }
+        // the selective test runs between the two: at or below `threshold` no packet is marked,
+        // above `panic` every packet is
+        if selective && !(cfg.panic > cfg.threshold) {
+            return Err(ParamError::at(
+                "panic",
+                format!(
+                    "panic ({}) must be above threshold ({}): between them conversations over their share are marked",
+                    cfg.panic, cfg.threshold
+                ),
+            ));
         }
         let selective = selective.then(|| {
             let c = Classifier::new(cfg.key, port);
@@ -222,6 +233,19 @@ mod tests {
             .unwrap();
         let arrivals: Vec<_> = (0..20).map(|s| (Time(s * 2_000_000), pkt(0, s, 1000))).collect();
         assert_eq!(replay(&mut q, Rate(8_000_000), &arrivals).marks, 0);
+    }
+
+    #[test]
+    fn a_panic_level_at_or_below_the_threshold_is_refused_for_selective_decbit() {
+        // it left no room for the selective test: accepted, and every conversation was marked
+        let p = port(BufferLimit::Unlimited, &[(0, 1)]);
+        for panic in [0.5, 1.0, f64::NAN] {
+            let cfg = DecbitGatewayConfig { panic, ..Default::default() };
+            let e = DecbitGateway::new(cfg.clone(), &p, true).err().unwrap();
+            assert_eq!(e.path, vec!["panic".to_string()]);
+            assert!(e.message.contains("must be above threshold (1)"), "{}", e.message);
+            assert!(DecbitGateway::new(cfg, &p, false).is_ok(), "plain DECbit has no panic mode");
+        }
     }
 
     #[test]
