@@ -117,7 +117,7 @@ impl DecbitGateway {
         }
         // the selective test runs between the two: at or below `threshold` no packet is marked,
         // above `panic` every packet is
-        if selective && !(cfg.panic > cfg.threshold) {
+        if selective && cfg.panic.partial_cmp(&cfg.threshold) != Some(std::cmp::Ordering::Greater) {
             return Err(ParamError::at(
                 "panic",
                 format!(
