@@ -116,6 +116,9 @@ SKIP_TOKENS = [
     "'x' * 99999999",
 ]
 
+# text TOML can hold (no lone surrogates), so that a description reaches fairsim, not TOML's parser
+TEXT = st.characters(exclude_categories=("Cs",))
+
 RANGE = st.builds(
     lambda a, ua, b, ub, step, su: f"{a}{ua}..{b}{ub}:{step}{su if step[:1] not in '*l' else ''}",
     st.sampled_from(NUMBERS),
@@ -125,19 +128,39 @@ RANGE = st.builds(
     st.sampled_from(STEPS),
     st.sampled_from(UNITS),
 )
+# what a user would write, so that many descriptions are valid and reach the points, the skips
+# and the runs' resolution
+PLAUSIBLE = st.sampled_from([[1, 2], [2, 5, 10], "1..4:1", "1..8:*2", "1..100:log3", ["10ms", "20ms"], "5"])
 SCALAR = st.one_of(
-    st.integers(-(2**70), 2**70), st.floats(), st.sampled_from(NUMBERS), st.text(max_size=8), st.booleans()
+    st.integers(-(2**70), 2**70),
+    st.floats(),
+    st.sampled_from(NUMBERS),
+    st.text(TEXT, max_size=8),
+    st.booleans(),
 )
 VALUES = st.one_of(
-    RANGE, st.lists(SCALAR, max_size=5), SCALAR, st.sampled_from(["5..100", "1..2:", ":1", ".."])
+    PLAUSIBLE,
+    PLAUSIBLE,
+    RANGE,
+    st.lists(SCALAR, max_size=5),
+    SCALAR,
+    st.sampled_from(["5..100", "1..2:", ":1", ".."]),
 )
 SKIP = st.lists(st.sampled_from(SKIP_TOKENS), min_size=1, max_size=12).map(" ".join)
-SEEDS = st.one_of(st.integers(-1, 200_000), st.lists(st.integers(-1, 2**64), max_size=4), st.text(max_size=3))
+PLAUSIBLE_SKIP = st.sampled_from(
+    ["window > 5", "buffer < 3 and rate > '1Mbps'", "x == 1", "max(buffer, 2) == 2"]
+)
+SEEDS = st.one_of(
+    st.integers(1, 3),
+    st.integers(-1, 200_000),
+    st.lists(st.integers(-1, 2**64), max_size=4),
+    st.text(TEXT, max_size=3),
+)
 
 
 def sweep_table(fields: list[str]) -> st.SearchStrategy:
     """A `[sweep]` table over some of `fields` (dotted paths of the base scenario)."""
-    field = st.sampled_from(fields) | st.text(max_size=12)
+    field = st.sampled_from(fields) | st.sampled_from(fields) | st.text(TEXT, max_size=12)
     plain = st.dictionaries(field, VALUES, min_size=1, max_size=3)
     named = st.dictionaries(
         st.sampled_from(["buffer", "window", "rate", "flow", "x"]),
@@ -147,13 +170,14 @@ def sweep_table(fields: list[str]) -> st.SearchStrategy:
     optional = {
         "mode": st.sampled_from(["product", "zip", "cartesian", 3]),
         "seeds": SEEDS,
-        "pairs": st.lists(st.text(max_size=6), max_size=2),
-        "skip": st.lists(SKIP, max_size=3),
+        "pairs": st.lists(st.text(TEXT, max_size=6), max_size=2),
+        "skip": st.lists(PLAUSIBLE_SKIP | SKIP, max_size=3),
         "jobs": st.just(2),  # not a key a sweep has
     }
+    chosen = st.sets(st.sampled_from(["mode", "seeds", "seeds", "skip", "skip", "pairs", "jobs"]), max_size=2)
     return st.builds(
-        lambda axes, extra, chosen: {"axes": axes, **{k: v for k, v in extra.items() if k in chosen}},
+        lambda axes, extra, keys: {"axes": axes, **{k: v for k, v in extra.items() if k in keys}},
         st.builds(lambda a, b: {**a, **b}, plain, named),
         st.fixed_dictionaries(optional),
-        st.sets(st.sampled_from(sorted(optional)), max_size=3),
+        chosen,
     )

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from fairsim import ScenarioError, __version__
+from fairsim import FairsimError, InternalError, __version__
 from fairsim.api import Scenario
 from fairsim.sweeps.axes import Axis
 from fairsim.sweeps.spec import SweepError, SweepSpec
@@ -85,7 +85,9 @@ class Plan:
             columns = p.columns(self.axes)
             try:
                 sc = self.scenario.with_overrides(p.overrides(self.axes))
-            except ScenarioError as e:
+            except InternalError:
+                raise
+            except FairsimError as e:  # a scenario error, or an override the loader cannot read
                 for pair, seed in itertools.product(self.pairs, self.seeds):
                     rid = _error_id(self.scenario, p.overrides(self.axes), pair, seed)
                     yield RunError(rid, p.index, pair, seed, columns, _first_line(e))
@@ -189,7 +191,9 @@ def _check_axes(scenario: Scenario, axes: list[Axis]) -> None:
             v = a.values[i]
             try:
                 scenario.with_overrides(a.overrides(i))
-            except ScenarioError as e:
+            except InternalError:
+                raise
+            except FairsimError as e:
                 raise SweepError(f"{a.origin}: value {v.text!r}: {_first_line(e)}") from None
 
 

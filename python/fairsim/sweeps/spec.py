@@ -197,6 +197,8 @@ def _axes(raw: Any, where: _Where, path: list) -> list[Axis]:
             name, values_raw, vpath = key, spec["values"], [*at, "values"]
         else:
             fields, name, values_raw, vpath = [key], None, spec, at
+        if any(not f.strip() for f in fields):
+            raise where.fail(at, "an axis names the field it moves, such as `links.out.buffer`")
         try:
             values = values_from_toml(values_raw)
         except AxisError as e:
