@@ -113,6 +113,25 @@ class Scenario:
         text = self._core.resolved_json(pair or self.pairs[0], seed, ends)
         return json.loads(text, object_hook=_special_float)
 
+    def captures(self) -> list[tuple[str, str]]:
+        """The `[run]` fields set to capture a file per port (`run.pcap`, `run.events`), each
+        with where it was set: the override as given, or the file's line and column."""
+        run = self.resolved(ends=0)["run"]  # ends=0: quick however many links and flows
+        found = []
+        for key in ("pcap", "events"):
+            if not run.get(key):
+                continue
+            field = f"run.{key}"
+            given = [o for o in self.overrides if o.partition("=")[0].strip() in (field, "run")]
+            if given:
+                text = given[-1] if len(given[-1]) <= 120 else given[-1][:120] + "..."
+                where = f"{self._origin.rstrip('=') or '--set'} {text}"
+            else:
+                at = _core.locate(self.text, ["run", key])
+                where = self.file + (f":{at[0]}:{at[1]}" if at else "")
+            found.append((field, where))
+        return found
+
     def __repr__(self) -> str:
         return f"<fairsim.Scenario {self.name!r}: {len(self.flows)} flows, pairs {self.pairs}>"
 

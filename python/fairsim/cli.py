@@ -282,17 +282,8 @@ def _captures_need_out(sc) -> None:
     """Raises FairsimError when the scenario's `[run] pcap` or `events` (in the file, or from
     --set) names ports without --out: `fairsim run` writes those files only into a folder, as
     it refuses --pcap and --events without one, rather than capture them for nothing."""
-    run = sc.resolved(ends=0)["run"]  # ends=0: quick however many links and flows
-    for key, what in (("pcap", "a pcap file"), ("events", "a file of packet events")):
-        if not run.get(key):
-            continue
-        field = f"run.{key}"
-        given = [o for o in sc.overrides if o.partition("=")[0].strip() in (field, "run")]
-        if given:
-            where = f"--set {_shortened(given[-1])}"
-        else:
-            at = _core.locate(sc.text, ["run", key])
-            where = sc.file + (f":{at[0]}:{at[1]}" if at else "")
+    for field, where in sc.captures():
+        what = "a pcap file" if field == "run.pcap" else "a file of packet events"
         raise FairsimError(
             f"{where}: {field}: writes {what} per port, and `fairsim run` writes files into a "
             f"folder: give one with --out DIR (or capture nothing: --set {field}=[])"

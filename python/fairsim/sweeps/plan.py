@@ -140,6 +140,11 @@ MOST_CHECKED = 1000
 
 def make_plan(scenario: Scenario, spec: SweepSpec) -> Plan:
     """Checks the description against the scenario and lists its points; raises SweepError."""
+    for field, where in scenario.captures():
+        raise SweepError(
+            f"{where}: {field}: a sweep records tables, not files per port: capture from one point "
+            f"with `fairsim run ... --out DIR` (or capture nothing: {field}=[])"
+        )
     _check_size(spec, len(spec.pairs if spec.pairs is not None else scenario.pairs), len(spec.seeds or [0]))
     _check_axes(scenario, spec.axes)
     pairs = spec.pairs if spec.pairs is not None else scenario.pairs
