@@ -74,7 +74,9 @@ class _Cli(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            with warnings.catch_warnings():
+                warnings.showwarning = _show_warning
+                return super().invoke(ctx)
         except ScenarioError as e:
             options = ctx.meta.get(OPTION_OVERRIDES, {})
             for d in getattr(e, "diagnostics", None) or [str(e)]:
@@ -106,6 +108,15 @@ class _Cli(click.Group):
                 "This is a bug in fairsim; set FAIRSIM_DEBUG=1 to see the traceback and please report it."
             )
             raise click.exceptions.Exit(1) from None
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """fairsim's warnings (a damaged part of a sweep folder set aside, …) as a line of their own
+    on standard error, like its errors; others as Python shows them."""
+    if issubclass(category, FairsimWarning):
+        stderr().print(f"[bold yellow]warning[/]: {_escape(str(message))}", soft_wrap=True)
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 def _diagnostic(d, options: dict[str, str]) -> str:

@@ -269,7 +269,7 @@ def _set_aside(folder: Path, part: Path, why: str) -> None:
     except OSError as e:  # a read-only folder: the part is still left out
         aside = Path(f"(could not be moved: {e.strerror or e})")
     warnings.warn(
-        f"{part}: a damaged part of the results ({why}); set aside in {aside}: its runs will run again",
+        f"{part}: a damaged part of the results: {why}; set aside in {aside}, its runs will run again",
         DamagedPart,
         stacklevel=3,
     )
