@@ -351,13 +351,15 @@ def test_cli_interrupted_sweep_resumes_where_it_stopped(tmp_path):
         1,
         "--set=run.duration=600s",
     ]
+    # a part written after every run, so that one is there long before the sweep could end
+    env = {**os.environ, "FAIRSIM_TEST_HOOKS": "flush_every=0"}
     proc = subprocess.Popen(
-        [*FAIRSIM, *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*FAIRSIM, *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     )
     # interrupt once a run is kept (its workers, not this process, do the work)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not any((out / "parts").glob("*")):
+    while proc.poll() is None and not any((out / "parts").glob("*")):
         time.sleep(0.05)
+    assert proc.poll() is None, "the sweep ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
