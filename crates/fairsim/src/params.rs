@@ -26,6 +26,18 @@ impl ParamError {
     pub fn at(field: &str, message: impl Into<String>) -> Self {
         ParamError { path: vec![field.to_string()], message: message.into() }
     }
+    /// Refuses `low` above `high` (two settings where the first is a floor or step of the
+    /// second), naming `low_name` and saying `why` it would do nothing.
+    pub fn unless_ordered<T: PartialOrd + std::fmt::Display>(
+        (low_name, low): (&str, T),
+        (high_name, high): (&str, T),
+        why: &str,
+    ) -> Result<(), ParamError> {
+        if low > high {
+            return Err(ParamError::at(low_name, format!("{low_name} ({low}) is above {high_name} ({high}): {why}")));
+        }
+        Ok(())
+    }
 }
 
 /// Deserializes `params` into `C`, returning it with its fully resolved table.

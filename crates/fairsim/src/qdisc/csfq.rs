@@ -285,15 +285,11 @@ impl Csfq {
         }
         // an overflow lowers α only while its total loss since the update stays within the cap:
         // a single step above the cap could never be taken
-        if cfg.overflow_decrease > cfg.max_overflow_decrease {
-            return Err(ParamError::at(
-                "overflow_decrease",
-                format!(
-                    "overflow_decrease ({}) is above max_overflow_decrease ({}): no overflow could lower α",
-                    cfg.overflow_decrease, cfg.max_overflow_decrease
-                ),
-            ));
-        }
+        ParamError::unless_ordered(
+            ("overflow_decrease", cfg.overflow_decrease),
+            ("max_overflow_decrease", cfg.max_overflow_decrease),
+            "no overflow could lower α",
+        )?;
         if !(0.0..=1.0).contains(&cfg.low_occupancy) {
             return Err(ParamError::at("low_occupancy", "a fraction of the buffer in [0, 1]"));
         }

@@ -53,15 +53,11 @@ impl RtoConfig {
             }
         }
         // the timeout is raised to min_rto and then cut to max_rto: above it, min_rto did nothing
-        if self.min_rto > self.max_rto {
-            return Err(ParamError::at(
-                "min_rto",
-                format!(
-                    "min_rto ({}) is above max_rto ({}): the smallest timeout must not exceed the largest",
-                    self.min_rto, self.max_rto
-                ),
-            ));
-        }
+        ParamError::unless_ordered(
+            ("min_rto", self.min_rto),
+            ("max_rto", self.max_rto),
+            "the smallest timeout must not exceed the largest",
+        )?;
         if !(self.rttvar_factor >= 0.0 && self.rttvar_factor.is_finite()) {
             return Err(ParamError::at("rttvar_factor", "must be a number, 0 or more"));
         }
