@@ -158,8 +158,20 @@ SEEDS = st.one_of(
 )
 
 
-def sweep_table(fields: list[str]) -> st.SearchStrategy:
-    """A `[sweep]` table over some of `fields` (dotted paths of the base scenario)."""
+def sweep_table(fields: list[str], numeric: list[str]) -> st.SearchStrategy:
+    """A `[sweep]` table: half the time one a user would write (an axis or two over `numeric`
+    fields, plausible values, maybe a skip), which reaches the points, the skips and the runs;
+    else a wild one over any of `fields` (dotted paths of the base scenario)."""
+    plausible = st.builds(
+        lambda axes, skip, seeds: {"axes": axes, **({"skip": skip} if skip else {}), **seeds},
+        st.dictionaries(st.sampled_from(numeric), PLAUSIBLE, min_size=1, max_size=2),
+        st.lists(PLAUSIBLE_SKIP | SKIP, max_size=1),
+        st.sampled_from([{}, {"seeds": 2}, {"mode": "zip"}]),
+    )
+    return plausible | _wild_table(fields)
+
+
+def _wild_table(fields: list[str]) -> st.SearchStrategy:
     field = st.sampled_from(fields) | st.sampled_from(fields) | st.text(TEXT, max_size=12)
     plain = st.dictionaries(field, VALUES, min_size=1, max_size=3)
     named = st.dictionaries(
