@@ -46,8 +46,9 @@ class Comparison:
 
     @property
     def grade(self) -> str:
-        """`close`, `near`, `far`, or `ungraded` (blank or unreadable in the paper)."""
-        if self.paper.value is None:
+        """`close`, `near`, `far`, or `ungraded` (blank or unreadable in the paper, or not
+        printed in it: derived or recalled by the notes, marked ‡)."""
+        if self.paper.value is None or self.paper.unprinted:
             return "ungraded"
         if self.ours is None:
             # the paper has a number and we measured nothing (e.g. no RTT sample): a zero

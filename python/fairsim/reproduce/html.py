@@ -59,7 +59,8 @@ def render(report: Report) -> str:
         f"<tr><th>claims</th><td>{claims_line(claims, len(report.verdicts))}</td></tr>",
         "<tr><th>published cells</th><td>"
         + ", ".join(f"{grades.get(g, 0)} {g}" for g in GRADES)
-        + f"; {grades.get('ungraded', 0)} blank or unreadable; {close_line(report.close_counts())}</td></tr>",
+        + f"; {grades.get('ungraded', 0)} blank, unreadable or not printed; "
+        + f"{close_line(report.close_counts())}</td></tr>",
         f"<tr><th>runs</th><td>{o.runs} ({len(o.seeds)} replication(s) per pair"
         f"{', quick mode' if o.quick else ''}), {o.events:,} events"
         f"{' — interrupted, partial' if o.interrupted else ''}</td></tr></table>",

@@ -68,7 +68,8 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         "",
         f"- **Claims:** {claims_line(claims, len(report.verdicts))}.",
         f"- **Published cells:** {', '.join(f'{grades.get(g, 0)} {g}' for g in GRADES)}; "
-        f"{grades.get('ungraded', 0)} blank or unreadable in the paper; {close_line(report.close_counts())}.",
+        f"{grades.get('ungraded', 0)} blank, unreadable or not printed in the paper; "
+        f"{close_line(report.close_counts())}.",
         f"- **Runs:** {o.runs} ({len(o.seeds)} replication{'s' if len(o.seeds) > 1 else ''} per pair"
         f"{', quick mode' if o.quick else ''}), {o.events:,} events.",
     ]

@@ -1,7 +1,8 @@
 """A paper's published numbers, read from the `[published]` table of an experiment's scenario.
 
 The format is in docs/reproductions.md. Cells are kept as printed (a value, the thesis's
-"mean std", a garbled value marked †, an unreadable •, a blank) and each is tied to one pair,
+"mean std", a garbled value marked †, one the notes derived or recall marked ‡, an unreadable
+•, a blank) and each is tied to one pair,
 flow and metric, from its table, row or column. Mistakes name the file, line and field.
 """
 
@@ -30,6 +31,8 @@ METRICS = (
 )
 
 GARBLED = "†"
+#: A value the notes derived or recall, not printed in our copy of the paper: shown, not graded.
+NOT_PRINTED = "‡"
 UNREADABLE = "•"
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
@@ -43,6 +46,9 @@ class Cell:
     std: float | None = None
     #: The spec notes call it garbled or anomalous (value kept as printed).
     garbled: bool = False
+    #: Derived or recalled by the notes, not printed in our copy of the paper (marked ‡): shown
+    #: beside ours, but not graded, since it is not the paper's own number.
+    unprinted: bool = False
 
     @property
     def blank(self) -> bool:
@@ -95,19 +101,19 @@ def parse_cell(raw: Any) -> Cell:
     text = raw.strip()
     if text in ("", UNREADABLE):
         return Cell(printed=text)
-    garbled = GARBLED in text
-    words = [w.strip("*") for w in text.replace(GARBLED, " ").split()]
+    garbled, unprinted = GARBLED in text, NOT_PRINTED in text
+    words = [w.strip("*") for w in text.replace(GARBLED, " ").replace(NOT_PRINTED, " ").split()]
     words = [w for w in words if w]
     if not words and garbled:
         return Cell(printed=text, garbled=True)  # a blank the spec calls garbled
     if not 1 <= len(words) <= 2 or not all(_NUMBER.match(w) for w in words):
         raise ValueError(
-            f'cannot read cell {raw!r}: expected a number, "mean std", a value marked {GARBLED}, '
-            f'{UNREADABLE!r} or ""'
+            f'cannot read cell {raw!r}: expected a number, "mean std", a value marked {GARBLED} or '
+            f'{NOT_PRINTED}, {UNREADABLE!r} or ""'
         )
     value = float(words[0])
     std = float(words[1]) if len(words) == 2 else None
-    return Cell(printed=text, value=value, std=std, garbled=garbled)
+    return Cell(printed=text, value=value, std=std, garbled=garbled, unprinted=unprinted)
 
 
 def _format(x: float) -> str:

@@ -224,7 +224,8 @@ def paper_text(c: Comparison) -> str:
 
 GRADE_MARK = {"close": "✓", "near": "≈", "far": "✗", "ungraded": ""}
 GARBLED_NOTE = (
-    "† marks a cell that looks misprinted in the paper (kept as printed); ⇅ a cell compared by rank "
+    "† marks a cell that looks misprinted in the paper (kept as printed); ‡ a value not printed in "
+    "our copy of the paper (derived, or recalled by the notes): shown, not graded; ⇅ a cell compared by rank "
     "(the paper's k-th largest value in its row beside our k-th largest of each run, where which "
     "sources win changes from run to run)"
 )

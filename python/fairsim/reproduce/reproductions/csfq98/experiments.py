@@ -164,8 +164,8 @@ start times of the paper's plots are lost; ours start every flow at once.
         "csfq98/table1_onoff.toml",
         "Table 1: an ON-OFF source among 19 TCPs",
         discussion="""
-CSFQ delivers 1590 of the ON-OFF source's packets (paper 1680) and FRED-2 1421 (paper 1714 †):
-close. DRR lets more through than the paper's 601 (965): our DRR serves a flow's burst from the
+CSFQ delivers 1590 of the ON-OFF source's packets (paper 1680), close; FRED-2 1421 (the notes
+recall 1714, which our copy of the paper does not print: shown ‡, not graded). DRR lets more through than the paper's 601 (965): our DRR serves a flow's burst from the
 queue it builds, and the source's 100 ms bursts at 10 Mb/s fill its queue before the
 longest-queue drops catch up. RED and FIFO let most through (4491 and 3871; paper 5322 and
 5452). Our source sends 5560-6840 packets in the 100 s we count (the paper's one run, 6758): its

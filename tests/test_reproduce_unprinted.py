@@ -1,0 +1,35 @@
+"""A value the notes derive or recall, not printed in our copy of the paper (marked ‡), is shown
+beside ours but not graded: it is not the paper's own number (issue 28, csfq98's Tables 1 and 2)."""
+
+from pathlib import Path
+
+import pytest
+
+import fairsim
+from fairsim.reproduce.compare import Comparison
+from fairsim.reproduce.measure import Estimate
+from fairsim.reproduce.published import Key, parse_cell
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def compared(printed: str, ours: float) -> Comparison:
+    key = Key("P", "f", "packets")
+    return Comparison("e", "t", "P", "c", key, parse_cell(printed), Estimate(ours, 0.0, 0.0, 1, 1))
+
+
+@pytest.mark.parametrize("printed, grade", [("1714", "near"), ("1714 †", "near"), ("1714 ‡", "ungraded")])
+def test_a_value_not_printed_in_the_paper_is_not_graded(printed, grade):
+    c = compared(printed, 1421.0)
+    assert c.grade == grade
+    assert c.paper.value == 1714.0, "the value is still shown"
+
+
+def test_csfq98s_recalled_and_derived_cells_are_marked():
+    """The notes (shared/specs/csfq98.md §7.4) mark Table 1's FRED row as recalled and its FIFO
+    drops as derived, and Table 2's DRR, CSFQ and FRED rows as recalled."""
+    for name, marked in (("table1_onoff", 3), ("table2_web", 3)):
+        text = (ROOT / "python/fairsim/scenarios/csfq98" / f"{name}.toml").read_text()
+        assert text.count(' ‡"') == marked, name
+    sc = fairsim.load("csfq98/table1_onoff")
+    assert sc.name
