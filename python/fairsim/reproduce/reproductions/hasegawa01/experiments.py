@@ -29,6 +29,69 @@ PAIRS = RENO + VEGAS
 REVERSE = ("Reno/FIFO", "Reno/RED", "Reno/ERED", "Reno/DRR")
 PAIRS_OF = {"forward": PAIRS, "reverse": REVERSE}
 
+#: The DRR pairs and their number of queues. They run from their own scenario files
+#: (forward-drr.toml, reverse-drr.toml): a port has one buffer for all of a file's pairs, and the
+#: DRR queues' buffer is not the FIFO router's.
+DRR_QUEUES = {"Reno/DRR": 4, "Reno/DRR 2q": 2, "Reno/DRR+": 4, "Reno/DRR+ 2q": 2, "Vegas/DRR": 4}
+#: The router's buffer (bytes): "The buffer size of the router is 60 Kbytes".
+BUFFER = 60_000
+#: DRR's buffer arrangements. `each` (what the DRR scenario files run): every queue its own
+#: 60 KB, the port's buffer the sum for four queues (§3.3: "the large buffer is equipped with the
+#: router so that every connection is given a sufficient amount of buffer"). `divided`: the
+#: router's 60 KB divided equally among the queues (§2.1: "The buffer at the router is logically
+#: divided into multiple queues"). `shared`: every queue may hold 60 KB, all in one 60 KB pool that
+#: refuses any arrival once full (what ran before issue 28).
+ARRANGEMENTS = ("each", "divided", "shared")
+#: How each arrangement is described in the notes of the scenario files that run it.
+ARRANGEMENT_TEXT = {
+    "each": "each DRR queue has its own 60 KB",
+    "divided": "the router's 60 KB divided equally among the queues",
+    "shared": "all four share the port's one 60 KB",
+}
+
+
+def drr_buffers(arrangement: str, pairs=DRR_QUEUES, link: str = "out") -> dict:
+    """The overrides that give `pairs` (DRR pairs -> number of queues) DRR buffer
+    `arrangement` (one of `ARRANGEMENTS`) on the port of `link`."""
+    if arrangement not in ARRANGEMENTS:
+        raise ValueError(f"DRR buffer arrangement {arrangement!r}: one of {', '.join(ARRANGEMENTS)}")
+    most = max(pairs.values())
+    port = most * BUFFER if arrangement == "each" else BUFFER
+    out: dict = {f"links.{link}.buffer": f"{port}B"}
+    for pair, queues in pairs.items():
+        per_queue = BUFFER // queues if arrangement == "divided" else BUFFER
+        out[f'pairs."{pair}".qdisc.queue_limit'] = f"{per_queue}B"
+    return out
+
+
+def bytes_of(limit) -> float:
+    """A resolved buffer limit ("60000B", "unlimited") in bytes."""
+    if limit == "unlimited":
+        return float("inf")
+    if not (isinstance(limit, str) and limit.endswith("B") and limit[:-1].isdigit()):
+        raise ValueError(f"buffer limit {limit!r}: expected bytes")
+    return float(limit[:-1])
+
+
+def arrangement_of(resolved: dict, link: str = "out") -> str | None:
+    """The DRR buffer arrangement of one pair's resolved scenario (`Scenario.resolved`), read
+    from its per-queue limit and the port's buffer; `None` if the port does not run DRR."""
+    port = resolved["links"][link]["forward"]
+    qdisc = port["qdisc"]
+    if qdisc["kind"] != "drr":
+        return None
+    queues = qdisc.get("queues") or len(resolved["flows"])
+    limit, buffer = bytes_of(qdisc.get("queue_limit", "unlimited")), bytes_of(port["buffer"])
+    if qdisc.get("drop") != "tail":
+        raise ValueError(f"DRR with drop = {qdisc.get('drop')!r}: not one of the arrangements")
+    if limit == BUFFER and buffer >= queues * BUFFER:
+        return "each"
+    if limit == BUFFER // queues and buffer == BUFFER:
+        return "divided"
+    if limit == BUFFER and buffer == BUFFER:
+        return "shared"
+    raise ValueError(f"DRR queues of {limit:g} B in a port of {buffer:g} B: not one of the arrangements")
+
 
 def packets(kbit: float) -> float:
     return model.packets_per_s(kbit, PACKET)
@@ -56,9 +119,14 @@ def ered_p_in_queues(capacity: float) -> dict[str, float]:
 
 
 def capacity_overrides(capacity: float) -> dict:
+    """forward.toml (FIFO, RED, Enhanced RED) at an output line of `capacity` kb/s."""
+    return {"links.out.rate": f"{capacity:g}kbps", 'pairs."Reno/ERED".qdisc.flow_p': ered_p(capacity)}
+
+
+def drr_overrides(capacity: float) -> dict:
+    """forward-drr.toml (DRR, DRR+) at an output line of `capacity` kb/s."""
     return {
         "links.out.rate": f"{capacity:g}kbps",
-        'pairs."Reno/ERED".qdisc.flow_p': ered_p(capacity),
         'pairs."Reno/DRR+ 2q".qdisc.red.flow_p': ered_p_in_queues(capacity),
     }
 
@@ -66,6 +134,10 @@ def capacity_overrides(capacity: float) -> dict:
 def reverse_overrides(capacity: float) -> dict:
     # §5: "the analysis can also be applied to the network model of reverse traffic"
     return {"links.out.rate": f"{capacity:g}kbps", 'pairs."Reno/ERED".qdisc.flow_p': ered_p(capacity)}
+
+
+def line_only(capacity: float) -> dict:
+    return {"links.out.rate": f"{capacity:g}kbps"}
 
 
 def traced(capacity: float) -> dict:
@@ -94,10 +166,47 @@ def mean_window(m, flow: str, start_s: float, end_s: float) -> float:
     return area / (end_s - start_s)
 
 
+#: The experiments whose runs together make a model's sweep: the DRR pairs run from their own
+#: scenario files.
+PARTS = {"forward": ("forward", "forward-drr"), "reverse": ("reverse", "reverse-drr")}
+
+
+class Joined:
+    """The measurements of one BW from several experiments, each pair read from the one that ran
+    it."""
+
+    def __init__(self, parts: list):
+        self.parts = parts
+
+    @property
+    def pairs(self) -> list[str]:
+        return [p for m in self.parts for p in m.pairs]
+
+    def _of(self, pair: str):
+        for m in self.parts:
+            if pair in m.pairs:
+                return m
+        raise KeyError(f"no experiment ran pair {pair!r}")
+
+    def value(self, pair: str, *args, **kwargs):
+        return self._of(pair).value(pair, *args, **kwargs)
+
+    def traces(self, pair: str, *args, **kwargs):
+        return self._of(pair).traces(pair, *args, **kwargs)
+
+
 def sweep(ctx: Context, exp: str = "forward") -> list[tuple[float, object]]:
-    if exp not in ctx.sweeps:
-        raise Missing(exp)
-    return ctx.sweeps[exp]
+    parts = PARTS.get(exp, (exp,))
+    for part in parts:
+        if part not in ctx.sweeps:
+            raise Missing(part)
+    if len(parts) == 1:
+        return ctx.sweeps[exp]
+    by_bw: dict[float, list] = {}
+    for part in parts:
+        for bw, m in ctx.sweeps[part]:
+            by_bw.setdefault(bw, []).append(m)
+    return [(bw, Joined(ms)) for bw, ms in by_bw.items() if len(ms) == len(parts)]
 
 
 #: `--quick`: 1100 s runs (a 100 s warm-up, one 1000 s interval) at three capacities, one seed.
@@ -112,6 +221,19 @@ def bw_sweep(overrides, pairs=None) -> Sweep:
 def kbit(m, pair: str, flow: str) -> float:
     return m.value(pair, flow, "mbps") * 1000
 
+
+DRR_DISCUSSION = """
+TODO
+"""
+DIVIDED_DISCUSSION = """
+TODO
+"""
+SHARED_DISCUSSION = """
+TODO
+"""
+REVERSE_DRR_DISCUSSION = """
+TODO
+"""
 
 EXPERIMENTS = (
     Experiment(
@@ -162,6 +284,32 @@ queue and starves c1 and c3 the same way (0.785).
 """,
     ),
     Experiment(
+        "forward-drr",
+        "hasegawa01/forward-drr.toml",
+        "Figures 5, 7 and 16: the forward model under DRR and DRR+, each DRR queue with its own 60 KB",
+        sweep=bw_sweep(drr_overrides),
+        quick=SHORT_RUNS,
+        discussion=DRR_DISCUSSION,
+    ),
+    Experiment(
+        "drr-divided",
+        "hasegawa01/forward-drr.toml",
+        "DRR's buffer, option `divided`: the router's 60 KB divided among the queues (15 KB each of four, 30 KB each of two)",
+        sweep=bw_sweep(drr_overrides),
+        quick=SHORT_RUNS,
+        overrides=drr_buffers("divided"),
+        discussion=DIVIDED_DISCUSSION,
+    ),
+    Experiment(
+        "drr-shared",
+        "hasegawa01/forward-drr.toml",
+        "DRR's buffer, option `shared`: every queue may hold 60 KB, all in the router's one 60 KB (what ran before issue 28)",
+        sweep=bw_sweep(drr_overrides),
+        quick=SHORT_RUNS,
+        overrides=drr_buffers("shared"),
+        discussion=SHARED_DISCUSSION,
+    ),
+    Experiment(
         "windows",
         "hasegawa01/forward.toml",
         "Figure 12(c): Vegas's windows under FIFO",
@@ -193,5 +341,13 @@ again underserving the 512 kb/s connection at small lines (0.13 of its line at 4
 Enhanced RED starving the small connections (0.471) for the reason given in the forward model's
 discussion. The paper's "fairly good" improvement by Enhanced RED is therefore not reproduced.
 """,
+    ),
+    Experiment(
+        "reverse-drr",
+        "hasegawa01/reverse-drr.toml",
+        "Figure 21: the reverse-traffic model under DRR, each DRR queue with its own 60 KB",
+        sweep=bw_sweep(line_only),
+        quick=SHORT_RUNS,
+        discussion=REVERSE_DRR_DISCUSSION,
     ),
 )
