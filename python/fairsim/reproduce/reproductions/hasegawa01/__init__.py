@@ -36,8 +36,16 @@ The paper's network and parameters (τ = 100 ms, a 60 KB buffer, 2000-byte packe
 where it is silent, our choices, each in the scenario's notes: the output line swept from 400 to
 960 kb/s in steps of 40; RED as Floyd and Jacobson's with w_q = 0.002 (the analysis's constant
 p is an option); Vegas with α = 1, β = 3; Reno and Vegas with a 1 s minimum RTO and no delayed
-ACKs; each DRR queue with its own 60 KB; flows starting within 31 ms of each other so that the
-five replications differ. Enhanced RED's p_i come from the paper's iteration run on its own
+ACKs; each DRR queue with its own 60 KB (§3.3: "the large buffer is equipped with the router so
+that every connection is given a sufficient amount of buffer"), in a port of 240 KB, the four
+queues' sum, so that an arrival is refused only when its own queue is full (the DRR pairs run
+from their own scenario files, forward-drr and reverse-drr, for that reason); flows starting
+within 31 ms of each other so that the five replications differ. Two other readings of DRR's
+buffer run as options beside it (forward model only): `divided`, the router's 60 KB divided
+among the queues (§2.1: "The buffer at the router is logically divided into multiple queues"),
+15 KB each of four queues and 30 KB each of two; and `shared`, every queue allowed 60 KB but all
+in one 60 KB pool that refuses any arrival once full, which is what this reproduction ran
+before (issue 28), then described as each queue's own 60 KB. Enhanced RED's p_i come from the paper's iteration run on its own
 analysis for each BW (the ideal proportional to input capacity, relative errors, a 2%
 tolerance, p_i bounded to [0.0001, 0.5]); DRR+ with two queues runs the same iteration inside
 each queue with the queue's DRR share for the line. Fairness is summarised by Jain's index of

@@ -46,7 +46,7 @@ ARRANGEMENTS = ("each", "divided", "shared")
 ARRANGEMENT_TEXT = {
     "each": "each DRR queue has its own 60 KB",
     "divided": "the router's 60 KB divided equally among the queues",
-    "shared": "all four share the port's one 60 KB",
+    "shared": "share the port's one 60 KB",
 }
 
 
