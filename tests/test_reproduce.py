@@ -9,7 +9,7 @@ import pytest
 
 import fairsim
 from fairsim import reproduce
-from fairsim.reproduce.claims import Context
+from fairsim.reproduce.claims import Context, numbers
 from fairsim.reproduce.measure import Measurements
 from fairsim.reproduce.model import load_experiment
 from fairsim.reproduce.published import PublishedError, parse_cell, read_published
@@ -129,6 +129,28 @@ def test_the_claims_verdict_comes_from_the_runs_not_from_the_file():
     verdict = claim.evaluate(Context({"s3": Measurements(changed)}))
     assert verdict.held is False
     assert "ill-behaved" in verdict.measured
+
+
+def test_the_pp_order_claim_compares_sources_by_start_order_not_by_label():
+    """Keshav's 'source 2 sees the lower delay' is about the source that started later: whichever
+    label starts later, the claim reads that one's delay as the later source's."""
+    paper = reproduce.paper("keshav91")
+    claim = next(c for c in paper.claims if c.id == "s1-pp-order")
+    path = paper.experiment("s1").path
+    verdicts = {}
+    for later, other in (("ftp1", "ftp2"), ("ftp2", "ftp1")):
+        over = {"run.duration": "600s", "run.start_jitter": "0s", f"flows.{later}.start": "50ms"}
+        m = Measurements(fairsim.run(path, pair="PP/FQ", seed=[1, 2], set=over, progress=False))
+        assert all(s[later] == 0.05 and s[other] == 0 for s in m.starts("PP/FQ").values())
+        v = claim.evaluate(Context({"s1": m}))
+        expected = numbers(
+            PP_delay_later_source=m.value("PP/FQ", later, "delay"),
+            PP_delay_earlier_source=m.value("PP/FQ", other, "delay"),
+        )
+        assert v.measured.startswith(expected), (v.measured, expected)
+        verdicts[later] = v.held
+    # the two labels' runs mirror each other, so the verdict does not depend on the labels
+    assert verdicts["ftp1"] == verdicts["ftp2"]
 
 
 def test_csfq_relabeling_claim_fails_without_relabeling():

@@ -186,6 +186,19 @@ class Measurements:
         df = self.results.flows
         return list(dict.fromkeys(df["flow"])) if not df.empty else []
 
+    def starts(self, pair: str) -> dict[int, dict[str, float]]:
+        """When each flow started (seconds) in each replication, by seed: the scenario's start
+        plus the run's draw of start jitter, as the resolved scenario of that pair and seed
+        writes it. Empty when the runs carry no scenario to resolve."""
+        source = self.results.source
+        if source is None:
+            return {}
+        seeds = sorted({r["seed"] for r in self.results.runs if r["pair"] == pair})
+        return {
+            s: {name: _seconds(f["start"]) for name, f in source.resolved(pair, s)["flows"].items()}
+            for s in seeds
+        }
+
     def traces(self, pair: str, name: str, series: str, seed: int | None = None) -> pd.DataFrame:
         """One recorded series of the first replication (or of `seed`): columns t_s, value."""
         df = self.results.traces
@@ -202,3 +215,14 @@ class Measurements:
         df = self.results.queues
         df = df[(df["pair"] == pair) & (df["port"] == port)]
         return float(df[column].mean()) if not df.empty else float("nan")
+
+
+_TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def _seconds(text: str) -> float:
+    """A resolved scenario's time (`49.983us`, `1.5s`, `0s`) in seconds."""
+    for unit in ("ns", "us", "ms", "s"):
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * _TIME_UNITS[unit]
+    raise ValueError(f"not a time: {text!r}")
