@@ -24,20 +24,27 @@ from fairsim.reproduce.reproductions.hasegawa01.experiments import (
 P = "Hasegawa et al. 2001"
 
 
-def throughputs(ctx: Context, exp: str = "forward") -> dict[str, dict[float, list[float]]]:
-    """pair -> BW -> the four connections' mean throughputs (kb/s)."""
-    out: dict[str, dict[float, list[float]]] = {p: {} for p in PAIRS_OF[exp]}
-    for bw, m in sweep(ctx, exp):
-        for p in PAIRS_OF[exp]:
+def throughputs(
+    ctx: Context, exp: str = "forward", pairs: tuple[str, ...] | None = None
+) -> dict[str, dict[float, list[float]]]:
+    """pair -> BW -> the four connections' mean throughputs (kb/s): a model's every pair
+    (`PAIRS_OF`), or `pairs` from experiment `exp` alone."""
+    joined = pairs is None
+    pairs = PAIRS_OF[exp] if pairs is None else pairs
+    out: dict[str, dict[float, list[float]]] = {p: {} for p in pairs}
+    for bw, m in sweep(ctx, exp, joined):
+        for p in pairs:
             out[p][bw] = [kbit(m, p, f) for f in FLOWS]
     return out
 
 
-def relative(ctx: Context, exp: str = "forward") -> dict[str, dict[float, list[float]]]:
+def relative(
+    ctx: Context, exp: str = "forward", pairs: tuple[str, ...] | None = None
+) -> dict[str, dict[float, list[float]]]:
     access = list(ACCESS.values())
     return {
         p: {bw: [t / a for t, a in zip(ts, access, strict=True)] for bw, ts in v.items()}
-        for p, v in throughputs(ctx, exp).items()
+        for p, v in throughputs(ctx, exp, pairs).items()
     }
 
 

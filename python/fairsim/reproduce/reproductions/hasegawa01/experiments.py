@@ -195,8 +195,10 @@ class Joined:
         return self._of(pair).traces(pair, *args, **kwargs)
 
 
-def sweep(ctx: Context, exp: str = "forward") -> list[tuple[float, object]]:
-    parts = PARTS.get(exp, (exp,))
+def sweep(ctx: Context, exp: str = "forward", joined: bool = True) -> list[tuple[float, object]]:
+    """An experiment's (BW, measurements); with `joined`, the forward and reverse models' every
+    pair, from the experiments that ran them (`PARTS`)."""
+    parts = PARTS.get(exp, (exp,)) if joined else (exp,)
     for part in parts:
         if part not in ctx.sweeps:
             raise Missing(part)

@@ -8,12 +8,13 @@ from __future__ import annotations
 from matplotlib.figure import Figure as MplFigure
 
 from fairsim.models import hasegawa01 as model
-from fairsim.reproduce.claims import Context
+from fairsim.reproduce.claims import Context, Missing
 from fairsim.reproduce.model import Figure
 from fairsim.reproduce.reproductions.hasegawa01.claims import relative, throughputs
 from fairsim.reproduce.reproductions.hasegawa01.experiments import (
     ACCESS,
     CAPACITIES,
+    DRR_QUEUES,
     FLOWS,
     TAU,
     ered_p,
@@ -42,7 +43,7 @@ def _line(ax, flow: str, xs, ys) -> None:
 
 def _relative(pair: str, title: str, exp: str = "forward"):
     def draw(ctx: Context):
-        rel = relative(ctx, exp)[pair]
+        rel = relative(ctx, exp, (pair,))[pair]
         fig, ax = _panel(title, "throughput / input line")
         xs = sorted(rel)
         for i, f in enumerate(FLOWS):
@@ -58,7 +59,7 @@ def _relative(pair: str, title: str, exp: str = "forward"):
 
 def _with_analysis(pair: str, title: str, analysis):
     def draw(ctx: Context):
-        thr = throughputs(ctx)[pair]
+        thr = throughputs(ctx, "forward", (pair,))[pair]
         fig, ax = _panel(title, "throughput (kb/s)")
         xs = sorted(thr)
         grid = [x for x in CAPACITIES if min(xs) <= x <= max(xs)]
@@ -211,7 +212,7 @@ def caption(said: str) -> str:
 
 def _absolute(pair: str, title: str, exp: str):
     def draw(ctx: Context):
-        thr = throughputs(ctx, exp)[pair]
+        thr = throughputs(ctx, exp, (pair,))[pair]
         fig, ax = _panel(title, "throughput (kb/s)")
         xs = sorted(thr)
         for i, f in enumerate(FLOWS):
@@ -225,7 +226,7 @@ def _absolute(pair: str, title: str, exp: str):
 def _loss(pair: str, title: str, exp: str):
     def draw(ctx: Context):
         fig, ax = _panel(title, "packets lost / packets delivered")
-        points = sorted(sweep(ctx, exp), key=lambda p: p[0])
+        points = sorted(sweep(ctx, exp, joined=False), key=lambda p: p[0])
         xs = [x for x, _ in points]
         for f in FLOWS:
             ratio = [m.value(pair, f, "drops") / max(m.value(pair, f, "packets"), 1.0) for _, m in points]
@@ -254,14 +255,55 @@ LOSS = (
     ("fig19c", "Reno/RED", "reverse", "Figure 19(c): RED with reverse traffic, losses"),
 )
 
+
+def _part(pair: str, model: str = "forward") -> str:
+    """The experiment that runs `pair` of a model: the DRR pairs have their own scenarios."""
+    return f"{model}-drr" if pair in DRR_QUEUES else model
+
+
+def draw_drr_buffers(ctx: Context):
+    """Jain's index of the relative throughputs of each DRR pair, under each buffer arrangement."""
+    fig, ax = _panel(
+        "DRR's buffer: each queue its own 60 KB, 60 KB divided, one shared 60 KB", "Jain's index"
+    )
+    styles = {
+        "forward-drr": ("-", "each: 60 KB per queue"),
+        "drr-divided": ("--", "divided"),
+        "drr-shared": (":", "shared"),
+    }
+    colors = {"Reno/DRR": "#1f77b4", "Reno/DRR 2q": "#ff7f0e", "Reno/DRR+": "#2ca02c", "Vegas/DRR": "#9467bd"}
+    access = list(ACCESS.values())
+    for exp, (style, name) in styles.items():
+        try:
+            thr = throughputs(ctx, exp, tuple(colors))
+        except Missing:  # an arrangement not run (`-e`)
+            continue
+        for pair, color in colors.items():
+            xs = sorted(thr[pair])
+            ys = [model.weighted_jain(thr[pair][x], access) for x in xs]
+            ax.plot(xs, ys, style, marker="o", markersize=3, color=color, label=f"{pair}, {name}")
+    ax.set_ylim(None, 1.005)
+    fig.legend(fontsize="x-small", ncol=3, loc="outside lower center")
+    return fig
+
+
 FIGURES = (
     *(
-        Figure(fid, title, caption(said), "forward", _relative(pair, title))
+        Figure(fid, title, caption(said), _part(pair), _relative(pair, title, _part(pair)))
         for fid, pair, title, said in PANELS
     ),
     *(
-        Figure(fid, title, caption(said), "reverse", _relative(pair, title, "reverse"))
+        Figure(
+            fid, title, caption(said), _part(pair, "reverse"), _relative(pair, title, _part(pair, "reverse"))
+        )
         for fid, pair, title, said in REVERSE_PANELS
+    ),
+    Figure(
+        "drr-buffers",
+        "DRR's buffer: the three arrangements",
+        "Jain's index of the relative throughputs (1: every connection at the same fraction of its input line) of the DRR pairs, with each queue its own 60 KB in a 240 KB port (solid, the reading run for the figures above), the router's 60 KB divided among the queues (dashed) and every queue in one shared 60 KB pool (dotted). Reno/DRR+ 2q is left out: its Enhanced RED probabilities, not the buffer, set its fairness.",
+        "drr-shared",
+        draw_drr_buffers,
     ),
     *(
         Figure(fid, title, "Mean throughput of each connection (kb/s).", exp, _absolute(pair, title, exp))
