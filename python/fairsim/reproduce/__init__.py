@@ -57,10 +57,13 @@ def run(
     only: list[str] | None = None,
     client=None,
     cache: str | Path | None = None,
+    stability: bool = False,
 ) -> Report:
     """Runs a paper's experiments (all, or those in `only`) and builds the report: on local
     processes, or on a Dask cluster through `client`; runs that the folder `cache` holds are not
-    run again, and new ones are added to it (so an interrupted reproduction resumes)."""
+    run again, and new ones are added to it (so an interrupted reproduction resumes). With
+    `stability`, runs it again under each stability variant (reproduce/stability.py) and adds
+    every claim's verdict under each to the report."""
     from fairsim.reproduce.model import run_paper
     from fairsim.reproduce.report import build
 
@@ -71,10 +74,26 @@ def run(
         except KeyError as err:
             raise FairsimError(str(err.args[0])) from None
     folder = Path(cache) if cache is not None else None
-    outcome = run_paper(
-        p, quick=quick, seeds=seeds, jobs=jobs, progress=progress, only=only, client=client, cache=folder
-    )
-    return build(outcome)
+
+    def again(seeds=seeds, extra=None):
+        return run_paper(
+            p,
+            quick=quick,
+            seeds=seeds or None,
+            jobs=jobs,
+            progress=progress,
+            only=only,
+            client=client,
+            cache=folder,
+            extra=extra,
+        )
+
+    report = build(again())
+    if stability:
+        from fairsim.reproduce import stability as st
+
+        report.stability = st.stability(p, st.verdicts(p, report.outcome), again)
+    return report
 
 
 def to_json(report: Report) -> dict:

@@ -30,8 +30,16 @@ RUNS = ".runs"
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Runs in parallel (default: one per core).")
 @click.option("--dask", "scheduler", metavar="ADDRESS", help="Run on a Dask cluster, e.g. tcp://host:8786.")
 @click.option("--fresh", is_flag=True, help="Run everything again, ignoring the runs kept in OUT/.runs.")
+@click.option(
+    "--stability",
+    is_flag=True,
+    help="Also run each stability variant (20 replications, exact clocks, the paper's knobs) and "
+    "show every claim's verdict under each.",
+)
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
-def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, scheduler, fresh, progress):
+def reproduce_cmd(
+    paper, list_, out, as_json, quick, seeds, experiments, jobs, scheduler, fresh, stability, progress
+):
     """Rerun a paper's experiments and compare with its published numbers.
 
     Writes report.md, report.html, figures/ and reproduction.json into --out. Finished runs are
@@ -66,6 +74,7 @@ def reproduce_cmd(paper, list_, out, as_json, quick, seeds, experiments, jobs, s
             only=list(experiments) or None,
             client=_client(scheduler) if scheduler is not None else None,
             cache=cache,
+            stability=stability,
         )
     except KeyboardInterrupt:
         Console(stderr=True).print(

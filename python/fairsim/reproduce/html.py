@@ -92,6 +92,18 @@ def render(report: Report) -> str:
             parts.append("</table></div>")
         else:
             parts.append("<p>No verdict changed.</p>")
+    if report.stability is not None:
+        from fairsim.reproduce.stability import HEADING, summary
+
+        text, headers, rows = summary(report.paper, report.stability)
+        parts += [
+            f"<h2 id='stability'>{HEADING}</h2>",
+            blocks(text),
+            "<div class='scroll'><table class='summary'>",
+        ]
+        parts.append("<tr>" + "".join(f"<th>{escape(h)}</th>" for h in headers) + "</tr>")
+        parts += ["<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows]
+        parts.append("</table></div>")
     for sec in report.sections:
         parts.append(_section(sec))
     if p.tested:

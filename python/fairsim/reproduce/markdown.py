@@ -100,6 +100,11 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         lines += ["", _anchor("changes"), "", "## Verdicts before and after", "", text, ""]
         rows = [[f"[{c.claim}](#claim-{c.claim})", c.before, f"**{c.now}**", c.why] for c in changes]
         lines += _table(["claim", "before", "now", "why"], rows) if rows else ["No verdict changed."]
+    if report.stability is not None:
+        from fairsim.reproduce.stability import HEADING, summary
+
+        text, headers, rows = summary(report.paper, report.stability)
+        lines += ["", _anchor("stability"), "", f"## {HEADING}", "", text, "", *_table(headers, rows)]
     for sec in report.sections:
         lines += ["", *_section(sec, figure_dir)]
     if p.tested:

@@ -20,6 +20,7 @@ from fairsim.reproduce.claims import Claim, Context, TestedClaim
 from fairsim.reproduce.history import History
 from fairsim.reproduce.measure import Measurements
 from fairsim.reproduce.published import Published, read_published
+from fairsim.reproduce.stability import Variant
 from fairsim.results import Results
 from fairsim.sweeps import executor_for
 from fairsim.sweeps.execute import run_reports
@@ -98,6 +99,9 @@ class Paper:
     method: str = ""
     #: The verdicts at an earlier commit and why they changed, shown beside today's.
     history: History | None = None
+    #: The choices its verdicts may turn on, each at a second plausible value, for the report's
+    #: stability table (besides those of every paper: reproduce/stability.py).
+    knobs: tuple[Variant, ...] = ()
 
     def experiment(self, id: str) -> Experiment:
         for e in self.experiments:
@@ -160,10 +164,12 @@ def run_paper(
     only: list[str] | None = None,
     client=None,
     cache: Path | None = None,
+    extra: Callable[[Scenario], dict[str, Any]] | None = None,
 ) -> Outcome:
     """Runs the paper's experiments (or those named in `only`) under every pair and seed, on
     local processes or a Dask `client`, reusing the runs that the `cache` folder holds (a
-    sweep folder: an interrupted reproduction resumes from it)."""
+    sweep folder: an interrupted reproduction resumes from it). `extra` gives more overrides
+    for each experiment's scenario (a stability variant's)."""
     import time
 
     n_seeds = seeds or (1 if quick else paper.seeds)
@@ -178,6 +184,9 @@ def run_paper(
     for exp in chosen:
         base = {**exp.overrides, **(exp.quick if quick else {})}
         loaded[exp.id] = load_experiment(exp, base)
+        more = extra(loaded[exp.id].scenario) if extra else {}
+        if more:
+            loaded[exp.id] = load_experiment(exp, {**base, **more})
         points: list[float | None] = [None]
         if exp.sweep:
             points = list(exp.sweep.quick_values if quick else exp.sweep.values)

@@ -49,6 +49,8 @@ class Section:
 class Report:
     outcome: Outcome
     sections: list[Section]
+    #: Claim id -> {variant -> verdict} when the reproduction ran its stability variants.
+    stability: dict[str, dict[str, str]] | None = None
 
     @property
     def paper(self):
@@ -178,6 +180,7 @@ def to_json(report: Report) -> dict:
                 "held": v.held,
                 "measured": v.measured,
                 "cannot_fail": c.cannot_fail,
+                **({"stability": report.stability.get(c.id, {})} if report.stability is not None else {}),
             }
             for c, v in report.verdicts
         ],
@@ -237,6 +240,8 @@ def contents(report: Report) -> list[tuple[str, str]]:
     parts = [("summary", "Summary"), ("method", "Method")]
     if report.paper.history:
         parts.append(("changes", "Verdicts before and after"))
+    if report.stability is not None:
+        parts.append(("stability", "Stability of the verdicts"))
     parts += [(s.experiment.id, s.experiment.title) for s in report.sections]
     if report.paper.tested:
         parts.append(("tested", TESTED_HEADING))

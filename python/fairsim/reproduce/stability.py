@@ -1,0 +1,122 @@
+"""How fragile each verdict is: the reproduction run again with one thing changed at a time.
+
+A reproduction's verdicts rest on choices the papers left open (a noisy host clock, start
+jitter, timer floors, …) and on a finite number of replications. `fairsim reproduce PAPER
+--stability` reruns it under each variant below and the paper's own `knobs`, and the report
+shows every claim's verdict under each (docs/reproductions.md, "Stability"): a claim whose
+verdict changes with 20 replications is flagged as not stable at the default count; one that
+changes with a knob shows which choice it turns on.
+
+Variants reuse the runs a reproduction's folder holds, so a second `--stability` costs only
+what changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fairsim.api import Scenario
+    from fairsim.reproduce.model import Outcome, Paper
+
+#: The replications that decide whether a verdict is stable (issue 28: at least 20).
+STABLE_REPLICATIONS = 20
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One thing changed for every experiment of a reproduction."""
+
+    name: str
+    #: Why this is a plausible second value (Markdown, one sentence).
+    why: str
+    #: Replications per pair (None: the reproduction's own count).
+    seeds: int | None = None
+    #: Overrides for one experiment's scenario (as loaded), `{}` where it does not apply.
+    overrides: Callable[[Scenario], dict[str, Any]] = field(default=lambda sc: {})
+
+
+def _run_field(name: str, value: str) -> Callable[[Scenario], dict[str, Any]]:
+    """`run.NAME = value` where the scenario sets it to something else."""
+
+    def overrides(sc: Scenario) -> dict[str, Any]:
+        current = sc.resolved(ends=0)["run"].get(name)
+        return {f"run.{name}": value} if current not in (None, value) else {}
+
+    return overrides
+
+
+#: The variants of every reproduction.
+COMMON = (
+    Variant(
+        f"{STABLE_REPLICATIONS} replications",
+        f"the same experiments with {STABLE_REPLICATIONS} replications per pair: a verdict that differs "
+        "from the default's is not stable at the default count",
+        seeds=STABLE_REPLICATIONS,
+    ),
+    Variant(
+        "exact clocks",
+        "hosts' clocks without noise (`run.clock_jitter = 0s`), where a scenario adds noise to "
+        "break phase locks",
+        overrides=_run_field("clock_jitter", "0s"),
+    ),
+    Variant(
+        "no start jitter",
+        "every flow starts when its scenario says (`run.start_jitter = 0s`), where a scenario draws starts",
+        overrides=_run_field("start_jitter", "0s"),
+    ),
+)
+
+
+def variants(paper: Paper) -> tuple[Variant, ...]:
+    return (*COMMON, *paper.knobs)
+
+
+def verdicts(paper: Paper, outcome: Outcome) -> dict[str, str]:
+    """Each claim's verdict label from an outcome (no figures drawn, no cells compared)."""
+    ctx = outcome.context
+    ran = set(outcome.loaded)
+    return {c.id: c.evaluate(ctx).label for c in paper.claims if c.experiment in ran}
+
+
+def stability(
+    paper: Paper, default: dict[str, str], run: Callable[..., Outcome]
+) -> dict[str, dict[str, str]]:
+    """Claim id -> {variant name -> verdict}, with the default's verdicts first; `run(seeds=,
+    extra=)` runs the reproduction as the caller asked, with a variant's changes."""
+    table = {claim: {"default": verdict} for claim, verdict in default.items()}
+    for v in variants(paper):
+        got = verdicts(paper, run(seeds=v.seeds, extra=v.overrides))
+        for claim, verdict in got.items():
+            table.setdefault(claim, {})[v.name] = verdict
+    return table
+
+
+def unstable(table: dict[str, dict[str, str]]) -> list[str]:
+    """The claims whose verdict at the default count differs from that with more replications."""
+    name = COMMON[0].name
+    return [c for c, row in table.items() if name in row and row[name] != row.get("default")]
+
+
+HEADING = "Stability of the verdicts"
+
+
+def summary(paper: Paper, table: dict[str, dict[str, str]]) -> tuple[str, list[str], list[list[str]]]:
+    """The report's stability section: its text, the table's headers and rows (a claim a row,
+    its verdict under the default and each variant a column)."""
+    names = ["default", *(v.name for v in variants(paper))]
+    rows = [[claim, *(row.get(n, "—") for n in names)] for claim, row in table.items()]
+    flagged = unstable(table)
+    text = (
+        "Every claim's verdict with one thing changed at a time: "
+        + "; ".join(f"**{v.name}**: {v.why}" for v in variants(paper))
+        + ". "
+        + (
+            f"Not stable at the default count of replications: {', '.join(flagged)}."
+            if flagged
+            else f"Every verdict at the default count is the one {STABLE_REPLICATIONS} replications give."
+        )
+    )
+    return text, ["claim", *names], rows

@@ -1,0 +1,38 @@
+"""The stability variants of a reproduction (issue 28 §5): each claim's verdict under the
+default, 20 replications, exact clocks, no start jitter and the paper's own knobs, in the report
+and in reproduction.json."""
+
+import fairsim
+from fairsim import reproduce
+from fairsim.reproduce.model import run_paper
+from fairsim.reproduce.stability import COMMON, summary, unstable
+
+
+def test_each_claim_carries_its_verdict_under_every_variant():
+    report = reproduce.run("dks89", quick=True, only=["s1"], stability=True, progress=False)
+    claims = reproduce.to_json(report)["claims"]
+    names = {"default", *(v.name for v in COMMON)}
+    assert claims and all(set(c["stability"]) == names for c in claims)
+    assert all(c["stability"]["default"] == c["verdict"] for c in claims)
+    _text, headers, rows = summary(report.paper, report.stability)
+    assert headers[:2] == ["claim", "default"] and len(rows) == len(claims)
+    from fairsim.reproduce import markdown
+
+    assert "## Stability of the verdicts" in markdown.render(report)
+
+
+def test_a_variant_changes_what_runs_where_it_applies():
+    paper = reproduce.paper("dks89")
+    exact = next(v for v in COMMON if v.name == "exact clocks")
+    outcome = run_paper(paper, quick=True, only=["s1"], progress=False, extra=exact.overrides)
+    assert outcome.loaded["s1"].scenario.resolved(ends=0)["run"]["clock_jitter"] == "0s"
+    assert fairsim.load("dks89/s1_underloaded").resolved(ends=0)["run"]["clock_jitter"] != "0s"
+    assert exact.overrides(fairsim.load("csfq98/fig3a_udp")) == {}, "no noise to remove"
+
+
+def test_a_verdict_that_changes_with_more_replications_is_flagged():
+    table = {
+        "a": {"default": "held", "20 replications": "held", "exact clocks": "not held"},
+        "b": {"default": "held", "20 replications": "not held"},
+    }
+    assert unstable(table) == ["b"], "a knob's change is shown, not flagged"
