@@ -14,6 +14,7 @@ from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.dks89 import claims, figure1
 from fairsim.reproduce.reproductions.dks89.experiments import EXPERIMENTS
 from fairsim.reproduce.reproductions.dks89.figures import FIGURES
+from fairsim.reproduce.stability import TIMEOUT_FLOOR
 
 PAPER = Paper(
     id="dks89",
@@ -55,4 +56,5 @@ delay (lost with the figures); the hops of Scenario 5 have 85 ms each, derived f
 DECbit round trips on the same network.
 """,
     history=History.read(Path(__file__).parent / "verdicts_before.json", claims.WHY_CHANGED),
+    knobs=(TIMEOUT_FLOOR,),
 )

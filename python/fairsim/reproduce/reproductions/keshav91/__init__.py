@@ -14,6 +14,7 @@ from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.keshav91.claims import CLAIMS, TESTED, WHY_CHANGED
 from fairsim.reproduce.reproductions.keshav91.experiments import EXPERIMENTS
 from fairsim.reproduce.reproductions.keshav91.figures import FIGURES
+from fairsim.reproduce.stability import TIMEOUT_FLOOR
 
 PAPER = Paper(
     id="keshav91",
@@ -55,4 +56,5 @@ elsewhere). The hops of Scenario 6 have 85 ms of propagation each, derived from 
 trips.
 """,
     history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
+    knobs=(TIMEOUT_FLOOR,),
 )
