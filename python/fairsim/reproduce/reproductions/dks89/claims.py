@@ -501,13 +501,20 @@ WHY_CHANGED: dict[str, str] = {
     "throughput about 16% below the line (paper 12%).",
     "s2-fq-needs-flow-control": "Go-back-N makes Generic under FQ lose and resend as the paper "
     "prints: Generic FTPs drop about twice JK's packets and deliver fewer unique ones.",
-    "s4-reversal": "With go-back-N and start jitter the two Generic sources under FCFS no longer win: "
-    "their duplicate retransmissions fill the buffer and JK out-earns them (2882 against 618), so "
-    "the FCFS half of the reversal does not happen. Under FQ JK still wins.",
-    "s4-fcfs-jk-losses": "Same cause as s4-reversal: under FCFS the Generic sources now bear the "
-    "losses (38 drops) and JK few (6), the opposite of the paper.",
+    "s4-reversal": "With go-back-N and the noisy clock (clock jitter) together, the two Generic sources "
+    "under FCFS no longer win: their duplicate retransmissions fill the buffer and JK out-earns them "
+    "(2882 against 618), so the FCFS half of the reversal does not happen. Under FQ JK still wins. "
+    "Start jitter is not the cause: with exact clocks the claim holds with or without it (Generic "
+    "FCFS 1982 and 2527 against JK 1518 and 973), and with a noisy clock it fails without it too "
+    "(1229 against 2271); with one retransmission per timeout ('oldest') it holds despite the "
+    "noisy clock (2333 against 1167) (issue 28 §6: reruns of s4).",
+    "s4-fcfs-jk-losses": "Under FCFS the Generic sources now bear the losses (38 drops) and JK few (6), "
+    "the opposite of the paper. With go-back-N it holds with exact clocks and sources started "
+    "together (JK 43, Generic 0), not with exact clocks alone (JK 5, Generic 9.6) nor without start "
+    "jitter alone (JK 16.8, Generic 28); with one retransmission per timeout ('oldest') exact clocks "
+    "suffice (JK 10.2, Generic 0) (issue 28 §6: reruns of s4).",
     "s5-dec-waste": "Each hop of the chain now has 85 ms of propagation, derived once from the "
-    "thesis's DECbit round trips; a chain of zero-delay hops could not leave a line idle. DEC/DEC "
+    "thesis's DECbit round trips; a chain of zero-delay hops leaves its lines idle only 2.3% of the time. DEC/DEC "
     "now wastes 6.4% and the long path gets less than under G/FCFS.",
     "fqbit-effective": "New: the paper's conclusion that FQ with DECbit is particularly effective, "
     "not checked before (issue 12 §5).",

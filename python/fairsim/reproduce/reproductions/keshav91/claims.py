@@ -851,16 +851,19 @@ WHY_CHANGED: dict[str, str] = {
     "0.19 and 0.20 packets/s, their whole load; under G/FCFS they are still shut out (0.03-0.04).",
     "s2-jk-fcfs-phases": "New (issue 12 §5): the thesis's winning and losing phases under JK/FCFS "
     "were not checked before; in our runs at most 2 of the 6 FTPs alternate, fewer than half.",
-    "s3-pp-spike": "The CBR background at half the line rate was phase-locked to the departures and "
-    "got nothing; with clock jitter it takes its share until 300 s, so Packet-Pair finds the "
-    "bandwidth it leaves behind and its rate spikes, as Fig. 6.13 shows.",
+    "s3-pp-spike": "The spike returns with any one of the changes since: clock jitter alone (highest "
+    "rate 300-330 s 12.5 packets/s), start jitter alone (12.5), or per-packet timers (thesis §4.4) "
+    "with neither jitter (12.0). Only a single timer with exact clocks and sources started together, "
+    "the earlier model, leaves it at 5.92, below 1.5x the 4.92 after (issue 28 §6: rerun of s3 with "
+    "run.clock_jitter, run.start_jitter and PP's timers overridden; the claim reads the first run's "
+    "rate trace).",
     "s4-fcfs-collapse": "The claim now tests what the thesis prints: G and DEC collapse while JK "
     "keeps about half its share (2.38). Our JK/FCFS FTP gets 0.16: JK collapses too, which the old "
     "threshold (below half the share) hid.",
     "s6-fq": "Each hop now has 85 ms of propagation (derived from the thesis's DECbit round trips); "
     "G/FQ then gives every source 5.00 instead of the thesis's 5.29 x 3 and 4.71, and PP/FQ "
     "4.58-5.42.",
-    "s6-dec": "The same 85 ms per hop lets selective DECbit leave lines idle: 11.6% wasted (thesis "
+    "s6-dec": "The same 85 ms per hop lets selective DECbit leave lines idle (3.3% wasted with 0 ms per hop): 11.6% wasted (thesis "
     "12%), short paths 6.7, the long path 2.1.",
     "s6-no-drops": "Not checkable: the buffers are at least the sum of the windows, so nothing can be "
     "dropped under any pair.",
