@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.hasegawa01.claims import CLAIMS, TESTED
-from fairsim.reproduce.reproductions.hasegawa01.experiments import EXPERIMENTS
+from fairsim.reproduce.reproductions.hasegawa01.experiments import EXPERIMENTS, drr_knob
 from fairsim.reproduce.reproductions.hasegawa01.figures import FIGURES
 
 PAPER = Paper(
@@ -29,6 +29,7 @@ them, for the forward model (Figure 1) and the reverse-traffic model (Figure 17,
     claims=tuple(CLAIMS),
     tested=TESTED,
     figures=FIGURES,
+    knobs=(drr_knob("divided"), drr_knob("shared")),
     seeds=5,
     method="""
 The paper's network and parameters (τ = 100 ms, a 60 KB buffer, 2000-byte packets, RED at

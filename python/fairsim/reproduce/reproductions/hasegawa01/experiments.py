@@ -11,6 +11,7 @@ from __future__ import annotations
 from fairsim.models import hasegawa01 as model
 from fairsim.reproduce.claims import Context, Missing
 from fairsim.reproduce.model import Experiment, Sweep
+from fairsim.reproduce.stability import Variant
 
 #: Access capacities (kb/s) of connections c1..c4, and their names.
 ACCESS = {"c1": 64, "c2": 128, "c3": 256, "c4": 512}
@@ -62,6 +63,26 @@ def drr_buffers(arrangement: str, pairs=DRR_QUEUES, link: str = "out") -> dict:
         per_queue = BUFFER // queues if arrangement == "divided" else BUFFER
         out[f'pairs."{pair}".qdisc.queue_limit'] = f"{per_queue}B"
     return out
+
+
+def drr_knob(arrangement: str) -> Variant:
+    """A stability knob (`fairsim reproduce hasegawa01 --stability`): every experiment that runs
+    DRR with each queue its own 60 KB runs it with `arrangement` instead."""
+
+    def overrides(sc) -> dict:
+        pairs = {p: DRR_QUEUES[p] for p in sc.pairs if p in DRR_QUEUES}
+        if not pairs or any(arrangement_of(sc.resolved(p)) != "each" for p in pairs):
+            return {}
+        return drr_buffers(arrangement, pairs)
+
+    why = {
+        "divided": "DRR's queues share the router's 60 KB equally (15 KB each of four, 30 KB each of two) "
+        'instead of each its own 60 KB: §2.1 says "The buffer at the router is logically divided into '
+        'multiple queues"',
+        "shared": "DRR's queues may each hold 60 KB but share one 60 KB pool, refused once it is full, instead "
+        "of each its own 60 KB: the paper's router buffer is 60 KB",
+    }[arrangement]
+    return Variant(f"DRR buffer {arrangement}", why, overrides=overrides)
 
 
 def bytes_of(limit) -> float:
