@@ -221,6 +221,32 @@ def test_reproduce_writes_the_report_and_prints_json(quick_s3):
     assert json.loads((out / "reproduction.json").read_text())["cells"] == cells
 
 
+def test_a_quick_report_says_at_its_top_that_its_verdicts_may_differ_from_the_full_run(quick_s3):
+    from fairsim.reproduce import markdown
+    from fairsim.reproduce.report import quick_banner
+
+    _, out = quick_s3
+    md = (out / "report.md").read_text()
+    top = md[: md.index("## Contents")]
+    assert "Quick mode" in top and "1 replication per pair" in top and "uses 5 replications per pair" in top
+    html = (out / "report.html").read_text()
+    assert "<p class='banner'>Quick mode" in html[: html.index("id='summary'")]
+    # the command line's summary says it first and last (the runs are kept, so this reruns nothing)
+    again = subprocess.run(
+        [*FAIRSIM, "reproduce", "dks89", "--quick", "-e", "s3", "--out", str(out), "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert again.returncode == 0, again.stderr
+    lines = [line for line in again.stdout.splitlines() if line.strip()]
+    assert lines[0].startswith("Quick mode") and lines[-1].startswith("Quick mode")
+    assert "5 replications per pair" in lines[0]
+    # a full run (here one replication, without --quick) carries no banner
+    full = reproduce.run("dks89", seeds=1, only=["s4"], progress=False)
+    assert quick_banner(full) is None and "Quick mode" not in markdown.render(full)
+
+
 def test_a_reproduction_repeats_exactly():
     a = reproduce.to_json(reproduce.run("dks89", quick=True, only=["s4"], progress=False))
     b = reproduce.to_json(reproduce.run("dks89", quick=True, only=["s4"], progress=False))

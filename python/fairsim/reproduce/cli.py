@@ -112,8 +112,12 @@ def _summary(console: Console, report, folder: Path) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from fairsim.reproduce.report import claims_line, close_line
+    from fairsim.reproduce.report import claims_line, close_line, quick_banner
     from fairsim.tables import emit
+
+    banner = quick_banner(report)
+    if banner:
+        console.print(f"[bold yellow]{escape(banner)}[/]\n", soft_wrap=True)
 
     marks = {
         "held": "[green]held[/]",
@@ -134,3 +138,5 @@ def _summary(console: Console, report, folder: Path) -> None:
         f"({close_line(report.close_counts())}). {o.runs} runs, {o.events:,} events in {o.wall_s:.1f} s."
     )
     console.print(f"report: {folder / 'report.html'} and {folder / 'report.md'}", markup=False)
+    if banner:
+        console.print(f"[yellow]{escape(banner)}[/]", soft_wrap=True)

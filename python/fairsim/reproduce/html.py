@@ -25,6 +25,7 @@ from fairsim.reproduce.report import (
     close_line,
     contents,
     history_lines,
+    quick_banner,
 )
 
 STYLE = (Path(__file__).parent / "report.css").read_text()
@@ -53,6 +54,7 @@ def render(report: Report) -> str:
         f"<title>fairsim reproduction: {escape(p.id)}</title><style>{STYLE}</style></head><body>",
         f"<h1>Reproduction of <em>{escape(p.title)}</em></h1>",
         f"<p class='small'>{escape(p.citation)}</p>",
+        *([f"<p class='banner'>{inline(banner)}</p>"] if (banner := quick_banner(report)) else []),
         blocks(p.summary),
         _contents(report),
         "<h2 id='summary'>Summary</h2><table class='summary'>",

@@ -21,6 +21,7 @@ from fairsim.reproduce.report import (
     close_line,
     contents,
     history_lines,
+    quick_banner,
 )
 
 
@@ -56,6 +57,7 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         "",
         f"*{p.citation}*",
         "",
+        *([f"> **{banner}**", ""] if (banner := quick_banner(report)) else []),
         p.summary.strip(),
         "",
         "## Contents",

@@ -106,6 +106,21 @@ def close_line(cells: dict[str, int]) -> str:
     )
 
 
+def quick_banner(report: Report) -> str | None:
+    """What a `--quick` report says at its top: its verdicts come from coarse sweep grids and
+    one replication (or `--seeds`), and may differ from the full run's; None for a full run."""
+    o = report.outcome
+    if not o.quick:
+        return None
+    n, full = len(o.seeds), o.paper.seeds
+    return (
+        f"Quick mode: these verdicts and numbers come from coarse sweep grids and {n} "
+        f"replication{'s' if n != 1 else ''} per pair, and may differ from the full run's, which "
+        f"uses {full} replication{'s' if full != 1 else ''} per pair and the full grids "
+        f"(`fairsim reproduce {o.paper.id}` without `--quick`)."
+    )
+
+
 def history_lines(report: Report) -> tuple[str, list[Change]] | None:
     """A sentence on the earlier verdicts and close fractions, and the claims that changed."""
     h = report.paper.history
