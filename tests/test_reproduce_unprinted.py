@@ -33,3 +33,24 @@ def test_csfq98s_recalled_and_derived_cells_are_marked():
         assert text.count(' ‡"') == marked, name
     sc = fairsim.load("csfq98/table1_onoff")
     assert sc.name
+
+
+def test_a_cell_that_fed_a_derivation_is_graded_but_left_out_of_the_close_fraction():
+    """keshav91's Packet-Pair setpoints come from the thesis's own PP delays and throughputs by
+    Little's law, and Scenario 6's 85 ms per hop from its DEC/DEC round trips: those cells are
+    close by construction (◇), not evidence (issue 28 §5)."""
+    from fairsim.reproduce.report import Report, close_line
+
+    c = compared("2.40 ◇", 2.41)
+    assert c.paper.construction and c.paper.value == 2.40 and c.grade == "close"
+
+    from types import SimpleNamespace
+
+    counts = Report.close_counts(SimpleNamespace(comparisons=[c, compared("2.40", 2.41)]))
+    assert counts == {"construction": 1, "graded": 1, "close": 1, "nonzero": 1, "nonzero_close": 1}
+    assert "1 close by construction left out" in close_line(counts)
+    marked = sum(
+        (ROOT / "python/fairsim/scenarios/keshav91" / f"{s}.toml").read_text().count(' ◇"')
+        for s in ("s2_overloaded", "s4_ill_behaved", "s5_mixed", "s6_multihop")
+    )
+    assert marked == 12 + 2 + 8 + 3

@@ -33,6 +33,9 @@ METRICS = (
 GARBLED = "†"
 #: A value the notes derived or recall, not printed in our copy of the paper: shown, not graded.
 NOT_PRINTED = "‡"
+#: A value that fed one of our derivations (a Little's-law setpoint, a propagation delay): close
+#: by construction, so graded and shown but left out of the close fraction.
+CONSTRUCTION = "◇"
 UNREADABLE = "•"
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
@@ -49,6 +52,8 @@ class Cell:
     #: Derived or recalled by the notes, not printed in our copy of the paper (marked ‡): shown
     #: beside ours, but not graded, since it is not the paper's own number.
     unprinted: bool = False
+    #: It fed a derivation of ours (marked ◇): close by construction, not evidence.
+    construction: bool = False
 
     @property
     def blank(self) -> bool:
@@ -101,19 +106,24 @@ def parse_cell(raw: Any) -> Cell:
     text = raw.strip()
     if text in ("", UNREADABLE):
         return Cell(printed=text)
-    garbled, unprinted = GARBLED in text, NOT_PRINTED in text
-    words = [w.strip("*") for w in text.replace(GARBLED, " ").replace(NOT_PRINTED, " ").split()]
+    garbled, unprinted, construction = GARBLED in text, NOT_PRINTED in text, CONSTRUCTION in text
+    bare = text
+    for mark in (GARBLED, NOT_PRINTED, CONSTRUCTION):
+        bare = bare.replace(mark, " ")
+    words = [w.strip("*") for w in bare.split()]
     words = [w for w in words if w]
     if not words and garbled:
         return Cell(printed=text, garbled=True)  # a blank the spec calls garbled
     if not 1 <= len(words) <= 2 or not all(_NUMBER.match(w) for w in words):
         raise ValueError(
-            f'cannot read cell {raw!r}: expected a number, "mean std", a value marked {GARBLED} or '
-            f'{NOT_PRINTED}, {UNREADABLE!r} or ""'
+            f'cannot read cell {raw!r}: expected a number, "mean std", a value marked {GARBLED}, '
+            f'{NOT_PRINTED} or {CONSTRUCTION}, {UNREADABLE!r} or ""'
         )
     value = float(words[0])
     std = float(words[1]) if len(words) == 2 else None
-    return Cell(printed=text, value=value, std=std, garbled=garbled, unprinted=unprinted)
+    return Cell(
+        printed=text, value=value, std=std, garbled=garbled, unprinted=unprinted, construction=construction
+    )
 
 
 def _format(x: float) -> str:

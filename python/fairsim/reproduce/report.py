@@ -72,10 +72,12 @@ class Report:
 
     def close_counts(self) -> dict[str, int]:
         """Graded cells and close ones, over all of them and over those whose published value is
-        not zero: a printed zero (no drops, no retransmissions) is easy to be close to."""
-        graded = [c for c in self.comparisons if c.grade in GRADES]
+        not zero: a printed zero (no drops, no retransmissions) is easy to be close to. Cells
+        that fed a derivation of ours (◇) are close by construction and left out."""
+        graded = [c for c in self.comparisons if c.grade in GRADES and not c.paper.construction]
         nonzero = [c for c in graded if c.paper.value != 0]
         return {
+            "construction": sum(c.paper.construction for c in self.comparisons),
             "graded": len(graded),
             "close": sum(c.grade == "close" for c in graded),
             "nonzero": len(nonzero),
@@ -103,6 +105,7 @@ def close_line(cells: dict[str, int]) -> str:
         f"close: {cells['close']} of {cells['graded']} graded cells{share(cells['close'], cells['graded'])}, "
         f"{cells['nonzero_close']} of the {cells['nonzero']} whose published value is not zero"
         f"{share(cells['nonzero_close'], cells['nonzero'])}"
+        + (f"; {cells['construction']} close by construction left out" if cells.get("construction") else "")
     )
 
 
@@ -243,7 +246,9 @@ def paper_text(c: Comparison) -> str:
 GRADE_MARK = {"close": "✓", "near": "≈", "far": "✗", "ungraded": ""}
 GARBLED_NOTE = (
     "† marks a cell that looks misprinted in the paper (kept as printed); ‡ a value not printed in "
-    "our copy of the paper (derived, or recalled by the notes): shown, not graded; ⇅ a cell compared by rank "
+    "our copy of the paper (derived, or recalled by the notes): shown, not graded; ◇ a cell that fed one of "
+    "our derivations (a setpoint, a propagation delay): close by construction, left out of the close "
+    "fraction; ⇅ a cell compared by rank "
     "(the paper's k-th largest value in its row beside our k-th largest of each run, where which "
     "sources win changes from run to run)"
 )
