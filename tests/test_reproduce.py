@@ -1,6 +1,7 @@
 """`fairsim reproduce`: published tables, measured cells, claims computed from runs, reports."""
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -151,6 +152,34 @@ def test_the_pp_order_claim_compares_sources_by_start_order_not_by_label():
         verdicts[later] = v.held
     # the two labels' runs mirror each other, so the verdict does not depend on the labels
     assert verdicts["ftp1"] == verdicts["ftp2"]
+
+
+@pytest.mark.parametrize(
+    "held, runs, verdict",
+    [
+        (1, 1, False),
+        (3, 5, False),
+        (4, 5, False),
+        (5, 5, True),
+        (8, 20, False),
+        (14, 20, False),
+        (15, 20, True),
+    ],
+)
+def test_a_claim_about_most_runs_is_decided_by_a_one_sided_binomial_test(held, runs, verdict):
+    """'In most runs' holds when a one-sided binomial test at 5% rejects 'in at most half of
+    them': 3 of 5 (p = 0.5) is no evidence, 5 of 5 (p = 1/32) and 15 of 20 (p = 0.021) are."""
+    from fairsim.reproduce.claims import binomial_tail, in_most_runs
+
+    class Runs:
+        def replications(self):
+            return [i < held for i in range(runs)]
+
+    v = in_most_runs(Runs(), lambda ok: (ok, {}))
+    assert v.held is verdict
+    assert v.measured.startswith(f"holds in {held} of {runs} runs, binomial p = ")
+    exact = sum(math.comb(runs, i) for i in range(held, runs + 1)) / 2**runs
+    assert binomial_tail(held, runs) == pytest.approx(exact)
 
 
 def test_csfq_relabeling_claim_fails_without_relabeling():

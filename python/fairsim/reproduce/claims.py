@@ -144,17 +144,38 @@ def verdict(held: bool, **named: float) -> Verdict:
     return Verdict(bool(held) and not bad, numbers(**named))
 
 
+#: The level of the one-sided binomial test that decides a claim about most runs.
+MOST_RUNS_LEVEL = 0.05
+#: What a claim decided by `in_most_runs` tests, for its tolerance.
+MOST_RUNS = (
+    "in most runs, by a one-sided binomial test at the 5% level of 'it holds in at most half of the runs' "
+    "(held if rejected: all of 5 runs, at least 15 of 20; one run cannot decide it)"
+)
+
+
+def binomial_tail(k: int, n: int, p: float = 0.5) -> float:
+    """P(X ≥ k) for X ~ Binomial(n, p): the one-sided p-value of k successes in n trials."""
+    return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
+
+
 def in_most_runs(m: Measurements, check: Callable[[Measurements], tuple[bool, dict[str, float]]]) -> Verdict:
     """Evaluates `check` on each replication alone — for claims about one run's dynamics, such
     as which sources win a segregation, that an average over replications would wash out —
-    and holds if it holds in at least half of them."""
+    and holds if it holds in most runs: a one-sided binomial test rejects, at `MOST_RUNS_LEVEL`,
+    that the check holds in at most half of them (p₀ = ½). With 5 runs it must hold in all 5,
+    with 20 in at least 15; a handful of runs in which it holds 3 times of 5 decides nothing."""
     outcomes = [check(r) for r in m.replications()]
     if not outcomes:
         return Verdict(None, "no runs")
     held = sum(bool(ok) for ok, _ in outcomes)
+    p = binomial_tail(held, len(outcomes))
     detail = "; ".join(f"run {i}: {numbers(**named)}" for i, (_, named) in enumerate(outcomes[:3], 1))
     more = " …" if len(outcomes) > 3 else ""
-    return Verdict(2 * held >= len(outcomes), f"holds in {held} of {len(outcomes)} runs ({detail}{more})")
+    return Verdict(
+        p < MOST_RUNS_LEVEL,
+        f"holds in {held} of {len(outcomes)} runs, binomial p = {p:.3g} against at most half "
+        f"(held if below {MOST_RUNS_LEVEL:g}) ({detail}{more})",
+    )
 
 
 def within(x: float, target: float, rel: float = 0.0, abs_: float = 0.0) -> bool:
