@@ -361,3 +361,14 @@ TESTED = (
         f"{P} §3.3",
     ),
 )
+
+#: Why a verdict differs from the one at the commit in `verdicts_before.json` (issue 28 §1).
+WHY_CHANGED: dict[str, str] = {
+    "drr-fair": "DRR's queues now each have their own 60 KB in a 240 KB port, as §3.3's 'large buffer "
+    "... so that every connection is given a sufficient amount of buffer' reads; before, they shared "
+    "one 60 KB pool that refused the 512 kb/s connection's bursts (lowest index up to 720 kb/s 0.81, "
+    "now 0.999). The shared pool is the experiment drr-shared.",
+    "vegas-drr": "With each DRR queue its own 60 KB, Reno's DRR (1.000 averaged) is as fair as Vegas's "
+    "(0.997, unchanged), so Vegas is no longer the fairer; it was only against the shared 60 KB pool "
+    "that ran before (Reno 0.961).",
+}
