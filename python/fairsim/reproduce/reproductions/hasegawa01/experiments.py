@@ -280,6 +280,20 @@ BW. With the one shared 60 KB pool the reproduction ran before issue 28 it was 0
 512 kb/s connection getting 0.13 of its line at 400 kb/s.
 """
 
+
+def drr_option(arrangement: str, what: str, discussion: str) -> Experiment:
+    """The forward model's DRR pairs with their buffer in another arrangement (`drr_buffers`)."""
+    return Experiment(
+        f"drr-{arrangement}",
+        "hasegawa01/forward-drr.toml",
+        f"DRR's buffer, option `{arrangement}`: {what}",
+        sweep=bw_sweep(drr_overrides),
+        quick=SHORT_RUNS,
+        overrides=drr_buffers(arrangement),
+        discussion=discussion,
+    )
+
+
 EXPERIMENTS = (
     Experiment(
         "forward",
@@ -339,23 +353,15 @@ queue and starves c1 and c3 the same way (0.765).
         quick=SHORT_RUNS,
         discussion=DRR_DISCUSSION,
     ),
-    Experiment(
-        "drr-divided",
-        "hasegawa01/forward-drr.toml",
-        "DRR's buffer, option `divided`: the router's 60 KB divided among the queues (15 KB each of four, 30 KB each of two)",
-        sweep=bw_sweep(drr_overrides),
-        quick=SHORT_RUNS,
-        overrides=drr_buffers("divided"),
-        discussion=DIVIDED_DISCUSSION,
+    drr_option(
+        "divided",
+        "the router's 60 KB divided among the queues (15 KB each of four, 30 KB each of two)",
+        DIVIDED_DISCUSSION,
     ),
-    Experiment(
-        "drr-shared",
-        "hasegawa01/forward-drr.toml",
-        "DRR's buffer, option `shared`: every queue may hold 60 KB, all in the router's one 60 KB (what ran before issue 28)",
-        sweep=bw_sweep(drr_overrides),
-        quick=SHORT_RUNS,
-        overrides=drr_buffers("shared"),
-        discussion=SHARED_DISCUSSION,
+    drr_option(
+        "shared",
+        "every queue may hold 60 KB, all in the router's one 60 KB (what ran before issue 28)",
+        SHARED_DISCUSSION,
     ),
     Experiment(
         "windows",
