@@ -36,3 +36,18 @@ def test_a_verdict_that_changes_with_more_replications_is_flagged():
         "b": {"default": "held", "20 replications": "not held"},
     }
     assert unstable(table) == ["b"], "a knob's change is shown, not flagged"
+
+
+def test_variants_run_at_the_callers_count_of_replications_but_the_replications_one(monkeypatch):
+    import fairsim.reproduce.model as model
+
+    counts = []
+    real = model.run_paper
+
+    def counted(*args, **kw):
+        counts.append(kw["seeds"])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(model, "run_paper", counted)
+    reproduce.run("dks89", quick=True, seeds=2, only=["s1"], stability=True, progress=False)
+    assert counts == [2, 20, 2, 2, 2], "the default, 20 replications, then each variant at --seeds 2"

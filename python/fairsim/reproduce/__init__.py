@@ -75,11 +75,13 @@ def run(
             raise FairsimError(str(err.args[0])) from None
     folder = Path(cache) if cache is not None else None
 
-    def again(seeds=seeds, extra=None):
+    def again(count: int | None = None, extra=None):
+        """The reproduction as asked, with `count` replications instead (a variant's) and
+        `extra` overrides."""
         return run_paper(
             p,
             quick=quick,
-            seeds=seeds or None,
+            seeds=count or seeds,
             jobs=jobs,
             progress=progress,
             only=only,

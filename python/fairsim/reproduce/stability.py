@@ -89,7 +89,8 @@ COMMON = (
 
 #: Generic and DECbit timeouts with a 0.25 s floor instead of 4.3BSD's 1 s: neither the 1989
 #: paper nor the thesis gives Generic's timeout a floor (the scenarios' notes), and 0.25 s is as
-#: plausible a reading; the 1991 audit saw it remove Scenario 1's spurious retransmissions.
+#: plausible a reading (issue 28's audit reports it removes keshav91 Scenario 1's spurious
+#: retransmissions).
 TIMEOUT_FLOOR = Variant(
     "timeout floor 0.25 s",
     "Generic and DECbit timeouts at least 0.25 s instead of 1 s (`min_timeout`): neither paper gives "
@@ -112,11 +113,12 @@ def verdicts(paper: Paper, outcome: Outcome) -> dict[str, str]:
 def stability(
     paper: Paper, default: dict[str, str], run: Callable[..., Outcome]
 ) -> dict[str, dict[str, str]]:
-    """Claim id -> {variant name -> verdict}, with the default's verdicts first; `run(seeds=,
-    extra=)` runs the reproduction as the caller asked, with a variant's changes."""
+    """Claim id -> {variant name -> verdict}, with the default's verdicts first; `run(seeds,
+    extra)` runs the reproduction as the caller asked, with a variant's replications (None: the
+    caller's) and overrides."""
     table = {claim: {"default": verdict} for claim, verdict in default.items()}
     for v in variants(paper):
-        got = verdicts(paper, run(seeds=v.seeds, extra=v.overrides))
+        got = verdicts(paper, run(v.seeds, v.overrides))
         for claim, verdict in got.items():
             table.setdefault(claim, {})[v.name] = verdict
     return table
