@@ -38,7 +38,7 @@ def test_a_verdict_that_changes_with_more_replications_is_flagged():
     assert unstable(table) == ["b"], "a knob's change is shown, not flagged"
 
 
-def test_variants_run_at_the_callers_count_of_replications_but_the_replications_one(monkeypatch):
+def test_variants_run_at_the_callers_count_of_replications(monkeypatch):
     import fairsim.reproduce.model as model
 
     counts = []
