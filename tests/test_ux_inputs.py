@@ -4,6 +4,7 @@ Each goes through the command line (exit code 2, a message naming the file) and 
 (a fairsim exception), never an internal error or a Python exception of another kind.
 """
 
+import json
 import os
 import sys
 
@@ -138,6 +139,15 @@ def test_resolved_toml_refuses_bad_seeds(seed):
         fairsim.load("examples/dumbbell").resolved_toml("G/FCFS", seed)
 
 
+def test_numpy_integers_are_seeds(small_path):
+    # pandas hands out NumPy integers as group keys (pandas 2 did in groupby over seeds)
+    import numpy as np
+
+    res = fairsim.run(small_path, seed=[np.int64(3), np.uint64(4)], pair="G/RD", set={"run.duration": "120s"})
+    assert [r["seed"] for r in res.runs] == [3, 4]
+    assert fairsim.load(small_path).resolved(seed=np.int32(5))["run"]["seed"] == 5
+
+
 def test_largest_seed_runs(small_path):
     res = fairsim.run(small_path, seed=2**64 - 1, pair="G/RD", set={"run.duration": "120s"})
     assert res.runs[0]["seed"] == 2**64 - 1
@@ -145,3 +155,24 @@ def test_largest_seed_runs(small_path):
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__]))
+
+
+def test_seeds_n_means_n_replications_in_run_as_in_sweep(small_path):
+    res = fairsim.run(small_path, pair="G/RD", seeds=3, set={"run.duration": "120s"}, progress=False)
+    assert [r["seed"] for r in res.runs] == [1, 2, 3]
+    r = cli("run", small_path, "--pair", "G/RD", "--seeds", "2", "--json", "--set", "run.duration=120s")
+    assert r.returncode == 0, r.stderr
+    assert [x["seed"] for x in json.loads(r.stdout)["runs"]] == [1, 2]
+    both = cli("run", small_path, "--seeds", "2", "--seed", "7")
+    assert both.returncode == 2 and "not both" in both.stderr
+
+
+@pytest.mark.parametrize("kw", [{"seeds": 0}, {"seeds": 2.0}, {"seeds": True}, {"seeds": 2, "seed": 1}])
+def test_bad_counts_of_replications_are_refused(small_path, kw):
+    with pytest.raises(fairsim.FairsimError, match="seed"):
+        fairsim.run(small_path, pair="G/RD", **kw)
+
+
+def test_run_names_what_a_scenario_is_when_given_something_else():
+    with pytest.raises(fairsim.FairsimError, match="a scenario is a file's path"):
+        fairsim.run(42)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,7 @@ class Scenario:
     def resolved_toml(self, pair: str | None = None, seed: int | None = None) -> str:
         """The scenario for one pair and seed as a complete TOML file, every default written out."""
         if seed is not None:
-            _check_seed(seed)
+            seed = _check_seed(seed)
         return self._core.resolved_toml(pair or self.pairs[0], seed)
 
     def resolved(
@@ -105,7 +106,7 @@ class Scenario:
         and ``flows`` tables hold only their first and last `ends` entries (a preview of a big
         scenario, as long to make whatever its size)."""
         if seed is not None:
-            _check_seed(seed)
+            seed = _check_seed(seed)
         if ends is not None and (isinstance(ends, bool) or not isinstance(ends, int) or ends < 0):
             raise _core.FairsimError(f"ends {ends!r}: links and flows to keep at each end, an integer ≥ 0")
         # more than every item keeps every item, and the engine counts in 64 bits
@@ -162,6 +163,11 @@ def open_scenario(path: str | Path, overrides: list[str], origin: str) -> Scenar
 def read_scenario(path: str | Path) -> tuple[Path, bytes]:
     """The file `path` names (a path, or a bundled name) and its bytes, without a byte-order
     mark; the engine checks that they are UTF-8 and says where not."""
+    if not isinstance(path, str | Path):
+        raise _core.FairsimError(
+            f"scenario {path!r}: a scenario is a file's path, a bundled name such as "
+            "'examples/dumbbell', or a fairsim.Scenario"
+        )
     found = find_scenario(path)
     try:
         data = found.read_bytes()
@@ -183,13 +189,15 @@ def run(
     seed: int | Sequence[int] | None = None,
     set: Overrides = None,
     *,
+    seeds: int | None = None,
     progress: bool | None = None,
     jobs: int | None = None,
 ) -> Results:
     """Runs a scenario and returns its :class:`Results`.
 
     - ``pair``: a pair name, several, or ``None`` for every pair of the scenario;
-    - ``seed``: a seed, several (replications), or ``None`` for the scenario's own;
+    - ``seeds``: N replications, seeds 1..N (as in :func:`fairsim.sweep`);
+    - ``seed``: instead, explicit seeds: one, several, or ``None`` for the scenario's own;
     - ``set``: overrides, as ``{"flows.ftp1.window": 8}`` or ``["flows.ftp1.window=8"]``;
     - ``progress``: show one progress bar for all the runs (default: in a Jupyter notebook, or
       when standard error is a terminal);
@@ -202,11 +210,9 @@ def run(
     sc = scenario if isinstance(scenario, Scenario) else load(scenario)
     sc = sc.with_overrides(set)
     pairs = sc.pairs if pair is None else [pair] if isinstance(pair, str) else list(pair)
-    seeds = [sc.seed] if seed is None else list(seed) if _is_list(seed) else [seed]
     for p in pairs:
         _check_pair(sc, p)
-    for s in seeds:
-        _check_seed(s)
+    seeds = _seeds_to_run(sc, seed, seeds)
     from fairsim.runner import execute  # threads: not needed to load or check a scenario
 
     reports, captures, interrupted = execute(
@@ -230,9 +236,28 @@ def _is_list(value: Any) -> bool:
     return isinstance(value, Sequence) and not isinstance(value, str)
 
 
-def _check_seed(seed: Any) -> None:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+#: `seeds=N` runs seeds 1..N; more is surely a typo (the sweeps' bound).
+MOST_SEEDS = 100_000
+
+
+def _seeds_to_run(sc: Scenario, seed: Any, seeds: Any) -> list[int]:
+    if seeds is None:
+        return [_check_seed(s) for s in ([sc.seed] if seed is None else seed if _is_list(seed) else [seed])]
+    if seed is not None:
+        raise _core.FairsimError("give seed= (explicit seeds) or seeds= (a count of replications), not both")
+    if isinstance(seeds, bool) or not isinstance(seeds, numbers.Integral) or not 1 <= seeds <= MOST_SEEDS:
+        raise _core.FairsimError(
+            f"seeds={seeds!r}: a count of replications from 1 to {MOST_SEEDS:,} (seeds 1..N); "
+            "for explicit seeds use seed=[...]"
+        )
+    return list(range(1, int(seeds) + 1))
+
+
+def _check_seed(seed: Any) -> int:
+    """The seed as a Python int; NumPy's integers count (pandas hands them out as group keys)."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed <= SEED_MAX:
         raise _core.FairsimError(f"seed {seed!r}: a seed is an integer from 0 to {SEED_MAX}")
+    return int(seed)
 
 
 def _check_pair(sc: Scenario, pair: str) -> None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import click
 
 from fairsim import FairsimError, InternalError, ScenarioError, __version__, _core
-from fairsim.api import SEED_MAX, open_scenario, run
+from fairsim.api import MOST_SEEDS, SEED_MAX, open_scenario, run
 from fairsim.catalogue import catalogue
 from fairsim.replications import FairsimWarning
 
@@ -171,11 +171,14 @@ overrides_option = click.option(
     "--pair", "pairs", multiple=True, help="Run only this protocol pair (repeatable; default: all)."
 )
 @click.option(
+    "--seeds", "replications", type=click.IntRange(1, MOST_SEEDS), help="N replications: seeds 1..N."
+)
+@click.option(
     "--seed",
     "seeds",
     multiple=True,
     type=click.IntRange(0, SEED_MAX),
-    help="Seed (repeatable for replications).",
+    help="A seed (repeatable; instead of --seeds).",
 )
 @overrides_option
 @click.option(
@@ -228,6 +231,7 @@ overrides_option = click.option(
 def run_cmd(
     scenario,
     pairs,
+    replications,
     seeds,
     sets,
     out,
@@ -255,6 +259,8 @@ def run_cmd(
         if values:
             sets.append(f"{key}=" + json.dumps(list(values)))
             built[sets[-1]] = " ".join(f"{option} {v}" for v in values)
+    if replications and seeds:
+        raise click.UsageError("give --seeds N (seeds 1..N) or --seed S (repeatable), not both")
     for option, given in (("--pcap", pcap_ports), ("--events", event_ports)):
         if given and not out:
             raise click.UsageError(f"{option} writes a file per port: give a folder with --out DIR")
@@ -267,7 +273,14 @@ def run_cmd(
         _captures_need_out(sc)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", FairsimWarning)
-        results = run(sc, pair=list(pairs) or None, seed=list(seeds) or None, progress=progress, jobs=jobs)
+        results = run(
+            sc,
+            pair=list(pairs) or None,
+            seed=list(seeds) or None,
+            seeds=replications,
+            progress=progress,
+            jobs=jobs,
+        )
     for w in caught:
         stderr().print(f"[bold yellow]warning[/]: {_escape(str(w.message))}", soft_wrap=True)
     if out:

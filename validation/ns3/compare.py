@@ -42,7 +42,7 @@ def ns3_python(venv: Path) -> Path:
         and subprocess.run(check, capture_output=True, text=True).stdout.strip() == NS3_VERSION
     ):
         return python
-    print(f"installing ns3=={NS3_VERSION} into {venv} …", flush=True)
+    print(f"downloading ns-3's wheel (ns3=={NS3_VERSION}, about 520 MB) into {venv}, once …", flush=True)
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     subprocess.run([str(python), "-m", "pip", "install", "-q", f"ns3=={NS3_VERSION}"], check=True)
     return python
@@ -168,9 +168,16 @@ def main():
     ap.add_argument("--draws", type=int, help="start-time draws (RngRun 1..N); 5, or 3 with --short")
     ap.add_argument("--out", type=Path, default=Path("/tmp/fairsim-ns3-validation"))
     ap.add_argument("--venv", type=Path, default=DEFAULT_VENV, help="where ns-3's environment lives")
+    ap.add_argument("--prepare", action="store_true", help="only make ns-3's environment, then exit")
     args = ap.parse_args()
     if "test" in str(args.venv.resolve()):
         sys.exit(f"{args.venv}: ns-3's wheel does not load its libraries from a path containing 'test'")
+    if args.prepare:
+        try:
+            ns3_python(args.venv)
+        except (OSError, subprocess.CalledProcessError) as e:
+            sys.exit(f"could not make ns-3's environment in {args.venv}: {e}")
+        return
     draws = list(range(1, (args.draws or (3 if args.short else 5)) + 1))
     duration = 20.0 if args.short else 60.0
     configs = configurations(args.short)

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from fairsim.api import SEED_MAX
-from fairsim.sweeps.spec import MODES, MOST_SEEDS
+from fairsim.api import MOST_SEEDS, SEED_MAX
+from fairsim.sweeps.spec import MODES
 
 if TYPE_CHECKING:
     from rich.console import Console

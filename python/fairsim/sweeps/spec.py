@@ -26,12 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fairsim import _core
+from fairsim.api import MOST_SEEDS, SEED_MAX
 from fairsim.sweeps.axes import RESERVED, Axis, AxisError, default_names, values_from_text, values_from_toml
 from fairsim.sweeps.expressions import Expression, ExpressionError
 
 MODES = ("product", "zip")
-#: `seeds = N` runs seeds 1..N; more than this is surely a typo.
-MOST_SEEDS = 100_000
 
 
 class SweepError(_core.FairsimError):
@@ -121,8 +120,6 @@ class _Fixed(_Where):
 
 
 def _seeds(raw: Any, where: _Where, path: list) -> list[int]:
-    from fairsim.api import SEED_MAX
-
     if isinstance(raw, bool):
         raise where.fail(path, "seeds is a count (10) or a list of seeds ([1, 2, 3])")
     if isinstance(raw, int):
