@@ -126,18 +126,27 @@ def enhanced_red(
     a: float = 1.1,
     b: float = 0.9,
     ideal: str = "proportional",
+    difference: str = "absolute",
     tolerance: float = 0.02,
     bounds: tuple[float, float] = (1e-4, 0.5),
     most_steps: int = 10_000,
 ) -> EnhancedRed:
     """The paper's iteration (§3.2): from p_i = p0, compute ρ'_i (Eq. 14); stop when every ρ'_i is
-    within `tolerance` (relative) of its ideal; else change the p_i of the connection furthest
-    from its ideal (relative difference), times `a` if above it, times `b` if below, and repeat.
+    within `tolerance` (relative) of its ideal; else change the p_i of "the connection having the
+    largest difference between ρ_i and the ideal value", times `a` if above it, times `b` if
+    below, and repeat.
+
+    The difference is the text's, ρ'_i minus its ideal in packets/s (`difference="absolute"`);
+    `"relative"` divides it by the ideal (what this reproduction took before issue 28, which
+    drives the smallest connection's p_i to its upper bound at small lines).
 
     Choices the paper leaves open: the ideal is ρ proportional to input capacity with the model's
-    own total, (Σρ')·bw_i/Σbw (`"proportional"`), or BW·bw_i/Σbw (`"share"`); differences are
-    relative; p_i stays within `bounds` (a naive model drives the smallest connection's p above
-    0.5 at low BW), and a connection at its bound is passed over for the next furthest."""
+    own total, (Σρ')·bw_i/Σbw (`"proportional"`), or BW·bw_i/Σbw (`"share"`); the stopping
+    tolerance is relative; p_i stays within `bounds` (a naive model drives the smallest
+    connection's p above 0.5 at low BW), and a connection at its bound is passed over for the
+    next furthest."""
+    if difference not in ("absolute", "relative"):
+        raise ValueError(f'difference {difference!r}: "absolute" (the text\'s) or "relative"')
     n = len(bw)
     ps = [p0] * n
     total_bw = sum(bw)
@@ -155,7 +164,8 @@ def enhanced_red(
         ]
         if not movable or step == most_steps:
             return EnhancedRed(ps, rho, step, False)
-        i = max(movable, key=lambda k: abs(errors[k]))
+        gap = errors if difference == "relative" else [rho[k] - target[k] for k in range(n)]
+        i = max(movable, key=lambda k: abs(gap[k]))
         ps[i] = min(bounds[1], max(bounds[0], ps[i] * (a if errors[i] > 0 else b)))
     raise AssertionError("unreachable")
 
