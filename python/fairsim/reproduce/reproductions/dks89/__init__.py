@@ -8,13 +8,50 @@ prose claims are checked; their networks are reconstructions (see each scenario 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.dks89 import claims, figure1
 from fairsim.reproduce.reproductions.dks89.experiments import EXPERIMENTS
 from fairsim.reproduce.reproductions.dks89.figures import FIGURES
-from fairsim.reproduce.stability import TIMEOUT_FLOOR
+from fairsim.reproduce.stability import TIMEOUT_FLOOR, Variant
+
+if TYPE_CHECKING:
+    from fairsim.api import Scenario
+
+
+def _jk_cap(value: str):
+    """`max_rto = value` in every JK transport (a pair's or a flow's) that sets another cap."""
+
+    def overrides(sc: Scenario) -> dict[str, str]:
+        import json
+        import tomllib
+
+        doc = tomllib.loads(sc.text)
+        tables = {
+            f"pairs.{json.dumps(name)}.transport": spec.get("transport")
+            for name, spec in doc.get("pairs", {}).items()
+        } | {
+            f"flows.{json.dumps(name)}.transport": spec.get("transport")
+            for name, spec in doc.get("flows", {}).items()
+        }
+        return {
+            f"{key}.max_rto": value
+            for key, t in tables.items()
+            if isinstance(t, dict) and t.get("kind") == "jk" and t.get("max_rto") not in (None, value)
+        }
+
+    return overrides
+
+
+#: The smallest cap on JK's backoff that the Scenario 2 table admits (s2_overloaded.toml's notes).
+JK_CAP = Variant(
+    "JK backoff cap 500 s",
+    "JK's backed-off timeout at most 500 s instead of uncapped (`max_rto`): the paper gives no cap, and "
+    "500 s is the smallest its Scenario 2 table admits (JK/FCFS Telnet 8 retransmits nothing in 500 s)",
+    overrides=_jk_cap("500s"),
+)
 
 PAPER = Paper(
     id="dks89",
@@ -47,7 +84,9 @@ Modelling rules the paper does not state are reconstructed from its tables and t
 a packet's first transmission; a Generic or DECbit timeout resends every unacknowledged packet
 (go-back-N: the paper says so, and its Scenario 2 needs more than one retransmission per loss;
 the thesis's reproduction resends only the oldest, as its Table 6.4 needs), and fires no sooner
-than 1 s (4.3BSD's minimum, which the JK sources have). Sources start at a random offset within
+than 1 s (4.3BSD's minimum, which the JK sources have). JK's exponential backoff has no cap:
+under JK/FCFS the paper's Telnet 8 retransmits nothing in 500 s, which 4.3BSD's cap of 64 s
+cannot give (it would resend at least 7 times; s2_overloaded.toml's notes). Sources start at a random offset within
 one bottleneck packet time (142,857 µs), and every retransmission timeout and Telnet packet is
 late by a uniform draw of up to one packet time: this breaks phase locks that exact clocks
 produce, and replications differ. Where which sources win changes from run to run (G/FCFS in
@@ -56,5 +95,5 @@ delay (lost with the figures); the hops of Scenario 5 have 85 ms each, derived f
 DECbit round trips on the same network.
 """,
     history=History.read(Path(__file__).parent / "verdicts_before.json", claims.WHY_CHANGED),
-    knobs=(TIMEOUT_FLOOR,),
+    knobs=(TIMEOUT_FLOOR, JK_CAP),
 )
