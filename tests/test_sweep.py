@@ -4,6 +4,7 @@ failure isolation, the folder, and the command line. Dask is tested in test_swee
 import os
 import subprocess
 import sys
+import warnings
 
 import pandas as pd
 import pytest
@@ -400,3 +401,32 @@ def test_axes_from_the_file_and_from_python_are_named_together(tmp_path):
     assert [a.name for a in both.axes] == ["out_rate", "noise_rate"]
     replaced = make_sweep_plan(path, axes={"links.out.rate": ["64kbps"]})
     assert [(a.name, [v.text for v in a.values]) for a in replaced.axes] == [("rate", ["64kbps"])]
+
+
+def test_a_sweep_says_once_when_a_pairs_seeds_cannot_differ(tmp_path):
+    axes = {"links.bottleneck.buffer": [10, 20]}
+    short = {"run.duration": "60s", "run.warmup": "10s", "run.interval": "10s"}
+    with pytest.warns(fairsim.IdenticalSeedsWarning) as caught:
+        fairsim.sweep("examples/dumbbell", axes=axes, seeds=2, pairs=["G/FCFS"], set=short, progress=False)
+    said = [str(w.message) for w in caught if issubclass(w.category, fairsim.IdenticalSeedsWarning)]
+    assert len(said) == 1 and "under G/FCFS" in said[0], said
+    # flows whose starts are drawn for each seed differ, and nothing is said
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", fairsim.IdenticalSeedsWarning)
+        jittered = {**short, "run.start_jitter": "1s"}
+        fairsim.sweep("examples/dumbbell", axes=axes, seeds=2, pairs=["G/FCFS"], set=jittered, progress=False)
+    r = cli(
+        "sweep",
+        "examples/dumbbell",
+        "--axis",
+        "links.bottleneck.buffer=10,20",
+        "--seeds",
+        "2",
+        "--pair",
+        "G/FCFS",
+        *(f"--set={k}={v}" for k, v in short.items()),
+        "--out",
+        tmp_path / "s",
+        "--no-progress",
+    )
+    assert r.returncode == 0 and r.stderr.count("identical results under G/FCFS") == 1, r.stderr

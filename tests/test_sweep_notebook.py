@@ -22,4 +22,5 @@ def test_the_sweep_tutorial_runs_and_shows_its_tables_and_plots(tmp_path, monkey
     assert len(images) == 2, "two plots"
     text = "".join(o.get("text", "") for o in outputs)
     assert "ran 12, found 60 in the folder" in text, text
+    assert "identical results" not in text, "the tutorial averages replications that differ"
     assert (tmp_path / "sweep-tutorial" / "manifest.json").is_file()

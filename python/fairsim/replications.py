@@ -55,3 +55,34 @@ def warn_if_identical(runs: list[dict], stacklevel: int = 3) -> None:
     message = identical_seeds_message(runs)
     if message:
         warnings.warn(message, IdenticalSeedsWarning, stacklevel=stacklevel)
+
+
+def identical_sweep_pairs(flows, axes: list[str]) -> list[str]:
+    """The pairs of a sweep's `flows` table whose seeds gave identical rows at every point that
+    ran at least two of them: the sweep's replications of those pairs do not differ."""
+    keys = [*axes, "pair", "flow"]
+    measured = [c for c in flows.columns if c not in {*keys, "run_id", "seed"}]
+    if flows.empty or not measured:
+        return []
+    grouped = flows.groupby(keys, dropna=False, sort=False)
+    seeds = grouped["seed"].nunique()
+    same = (grouped[measured].nunique(dropna=False) <= 1).all(axis=1)
+    replicated = seeds >= 2
+    pairs = []
+    for pair, rows in same[replicated].groupby(level="pair", sort=False):
+        if bool(rows.all()):
+            pairs.append(str(pair))
+    return pairs
+
+
+def warn_if_sweep_identical(flows, axes: list[str], stacklevel: int = 3) -> None:
+    pairs = identical_sweep_pairs(flows, axes)
+    if pairs:
+        which = "that pair" if len(pairs) == 1 else "those pairs"
+        warnings.warn(
+            f"every point's seeds gave identical results under {' and '.join(pairs)}: the scenario "
+            f"has no random element under {which}, so the sweep's replications do not differ "
+            "(a confidence interval of zero measures nothing)",
+            IdenticalSeedsWarning,
+            stacklevel=stacklevel,
+        )

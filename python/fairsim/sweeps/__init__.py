@@ -106,7 +106,6 @@ def sweep(
     import tempfile
 
     from fairsim.sweeps.execute import run_sweep
-    from fairsim.sweeps.results import SweepResults
 
     plan = make_sweep_plan(scenario, axes, seeds, pairs, set, mode, skip)
     keep = None
@@ -121,8 +120,20 @@ def sweep(
         time_limit=time_limit,
         progress=progress,
     )
-    results = SweepResults(out, summary)
+    results = finished(out, summary)
     results._tmp = keep  # the temporary folder lives as long as the results
+    return results
+
+
+def finished(folder: str | Path, summary) -> SweepResults:
+    """The results of a sweep that has just run, with the warning `fairsim run` gives when a
+    pair's replications cannot differ (once per sweep, naming the pairs)."""
+    from fairsim.replications import warn_if_sweep_identical
+    from fairsim.sweeps.results import SweepResults
+
+    results = SweepResults(folder, summary)
+    if not results.runs.empty:
+        warn_if_sweep_identical(results.flows, results.axes, stacklevel=4)
     return results
 
 

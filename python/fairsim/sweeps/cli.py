@@ -127,9 +127,8 @@ def sweep_cmd(
 
     check_folder(folder, f"--out {out}" if out else None)  # before the runs, not after them
     client = _client(scheduler) if scheduler is not None else None
-    from fairsim.sweeps import executor_for
+    from fairsim.sweeps import executor_for, finished
     from fairsim.sweeps.execute import run_sweep
-    from fairsim.sweeps.results import SweepResults
 
     summary = run_sweep(
         plan,
@@ -139,7 +138,7 @@ def sweep_cmd(
         time_limit=time_limit,
         progress=progress,
     )
-    results = SweepResults(folder, summary)
+    results = finished(folder, summary)
     _report(results, plan, folder)
     if summary.interrupted:
         stderr().print(
