@@ -97,6 +97,21 @@ quick_reproductions() {
     echo "reproductions (quick) ran and wrote their reports:" $papers
 }
 
+readme_quick_start() {
+    # README command 1, exactly as written there, in a fresh clone of this commit with its own
+    # .venv (the engine's build reuses this checkout's cargo cache: the build is tested above)
+    local dir command
+    command="$(sed -n '/^## Quick start/,/^```$/{/^python3 -m venv/p}' README.md | sed 's/ *#.*//')"
+    [ -n "$command" ] || { echo "README.md: no quick-start command found"; return 1; }
+    dir="$(mktemp -d)"
+    git clone --quiet . "$dir/fairsim" &&
+        (cd "$dir/fairsim" && CARGO_TARGET_DIR="$OLDPWD/target" bash -euc "$command" >/dev/null) &&
+        [ -s "$dir/fairsim/reproduce-dks89/report.html" ]
+    local rc=$?
+    rm -rf "$dir"
+    return $rc
+}
+
 rust_tests() {
     if cargo nextest --version >/dev/null 2>&1; then cargo nextest run --workspace; else cargo test --workspace; fi
 }
@@ -115,6 +130,7 @@ step "fuzzer, 60 s" env FAIRSIM_FUZZ_SECONDS=60 python -m pytest -q -s tests/tes
 step "Python tests at the lowest versions" lowest_versions
 # the reproductions end to end, quickly: any run that errors fails
 step "quick reproductions" quick_reproductions
+[ -n "$ci" ] && step "README quick start in a fresh clone" readme_quick_start
 
 if [ ${#failed[@]} -gt 0 ]; then
     note "FAILED: ${failed[*]}" >&2
