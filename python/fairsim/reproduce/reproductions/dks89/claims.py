@@ -512,13 +512,19 @@ WHY_CHANGED: dict[str, str] = {
     "s2-g-fcfs-segregation": "Decided on most runs by a one-sided binomial test at 5% (issue 28 §3), "
     "no longer by 'at least half': it holds in 4 of 5 runs (p = 0.19), which does not show most. At "
     "20 replications it holds in 17 (p = 0.0013) and is held (`--seeds 20 -e s2`).",
-    "s2-jk-fcfs-telnet": "The Telnets' shut-out under JK/FCFS was a phase lock: with exact clocks "
-    "each retry returns when the buffer is full and they deliver 0 packets, as the paper prints "
-    "(3 and 0). With clock jitter (one bottleneck packet time, issue 12 §2) the lock breaks and they deliver about 330 packets (a backlog from "
-    "the warm-up included), more than under JK/FQ.",
-    "s2-fq-improves": "Follows s2-jk-fcfs-telnet: the JK/FCFS Telnets are no longer locked out, so "
-    "FQ does not double their packets; with go-back-N the G/FCFS Telnets also get through "
-    "(220 against 198 under G/FQ). FQ still lifts the worst FTP under both flow controls.",
+    "s2-jk-fcfs-telnet": "JK's backoff now runs uncapped (issue 28 §4), derived once from the paper's own "
+    "row: JK/FCFS Telnet 8 delivers 0 packets and retransmits 0 in the 500 s window, which 4.3BSD's 64 s cap "
+    "cannot give (at least 7 retransmissions). With the 64 s cap a Telnet whose packets met the full buffer resent "
+    "every 64 s and, with the noisy clock, got through (168 and 159 packets); uncapped, its timer outgrows the "
+    "window and the Telnets deliver 0 and 0 (the paper 3 and 0): 'the Telnet sources are almost completely shut "
+    "out'.",
+    "s2-fq-improves": "The paper's 'dramatically improved the Telnet performance' is now tested on delay as well "
+    "as throughput (issue 28 §4; its DECbit example, 'lowers the Telnet delay by a factor of 9', is delay only): "
+    "the Telnets' round trip under FQ below a third of FCFS's, and their packets judged against their offered "
+    "load (200 in 500 s), since FCFS's surplus above it is a backlog from the warm-up. G: 4.74 s under FCFS "
+    "against 0.081 s under FQ, 199 and 198 packets. JK: the uncapped backoff (s2-jk-fcfs-telnet) shuts the FCFS "
+    "Telnets out again (0 packets, none acknowledged) against 198 at 0.085 s under FQ. Under the old test (more "
+    "than twice the packets) G would still fail: its FCFS Telnets deliver their whole load.",
     "s2-g-fq": "Generic's timeouts now resend every unacknowledged packet (go-back-N), the paper's own "
     "reading: its G/FQ row has 1043 retransmissions for 631 drops. The duplicates leave useful "
     "throughput about 16% below the line (paper 12%).",

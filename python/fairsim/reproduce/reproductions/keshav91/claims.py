@@ -861,16 +861,18 @@ WHY_CHANGED: dict[str, str] = {
     "the earlier model, leaves it at 5.92, below 1.5x the 4.92 after (issue 28 §6: rerun of s3 with "
     "run.clock_jitter, run.start_jitter and PP's timers overridden; the claim reads the first run's "
     "rate trace).",
-    "s4-fcfs-collapse": "The claim now tests what the thesis prints: G and DEC collapse while JK "
-    "keeps about half its share (2.38). Our JK/FCFS FTP gets 0.16: JK collapses too, which the old "
-    "threshold (below half the share) hid.",
+    "s4-fcfs-collapse": "Now tests the prose, 'With FCFS, the FTP and Telnet are essentially shut out' (issue "
+    "28 §4), not the JK/FCFS cell of 2.38, which looks like a lock in the thesis's own run: under G/FCFS, JK/FCFS "
+    "and DEC/DEC the FTP below 1 packet/s and the Telnet below 0.04. The FTP collapses under all three (0.03, "
+    "0.16, 0.50), but the Telnets get their whole load (0.19) under every FCFS pair: not held, as before.",
     "s6-fq": "Each hop now has 85 ms of propagation (derived from the thesis's DECbit round trips); "
     "G/FQ then gives every source 5.00 instead of the thesis's 5.29 x 3 and 4.71, and PP/FQ "
     "4.58-5.42.",
     "s6-dec": "The same 85 ms per hop lets selective DECbit leave lines idle (3.3% wasted with 0 ms per hop): 11.6% wasted (thesis "
     "12%), short paths 6.7, the long path 2.1.",
-    "s6-no-drops": "Not checkable: the buffers are at least the sum of the windows, so nothing can be "
-    "dropped under any pair.",
+    "s6-no-drops": "Checkable through retransmissions (issue 28 §4): the thesis says 'No packet losses or "
+    "retransmissions occurred'; our ports hold every window, so nothing can be dropped, but a timeout that fires "
+    "before its ACK returns would still retransmit. None does, under any pair.",
     "s7-probe": "Not checkable: packet times are fixed, which forces the probes' spacing whatever "
     "Packet-Pair does.",
 }
