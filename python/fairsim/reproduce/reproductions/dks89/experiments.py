@@ -37,13 +37,19 @@ shut out (108 and 112 packets against 31 and 3). The losers' round trips, counte
 transmission, average 23-102 s against the paper's "403 †" and "140 †": they do not settle
 whether those cells lost a decimal point.
 
-JK/FCFS is not fair, where the paper's JK sources shared equally (582 each): in every run one to
-three FTPs get almost nothing (the fewest under 20 packets) and the best about 1000-1300. The
-Telnets, which exact clocks lock out as the paper prints (3 and 0), now get 168 and 159 packets
-(a backlog from the warm-up included), more than under JK/FQ: FQ still lifts the worst FTP under
-both flow controls, but no longer multiplies the Telnets' packets. The paper gives no JK
-constants; ours are 4.3BSD Tahoe's (fast retransmit after 3 duplicate ACKs, Karn's rule, backoff
-up to 64 s), and the thesis warns that whether segregation appears "depends strongly on link
+JK/FCFS is not fair, where the paper's JK sources shared equally (582 each, with 57
+retransmissions each): in every run three FTPs win about 1167 packets and three get none, a
+segregation as clean as the paper's G/FCFS. JK's backoff is uncapped, as the paper's own Telnet 8
+row needs (0 retransmissions in 500 s; s2_overloaded.toml's notes): a loser whose retransmissions
+keep meeting the full buffer backs off beyond the window, so the losers and the Telnets send
+almost nothing in it (under one retransmission each), and the Telnets deliver 0 and 0, as printed
+(3 and 0). With 4.3BSD's 64 s cap (what ran before issue 28 §4) a loser came back every 64 s and,
+with the noisy clock, got through: the FTPs averaged 191-850 packets and the Telnets 168 and 159.
+FQ lifts the worst FTP under both flow controls and, with delay counted, improves the Telnets
+dramatically: under G their round trip falls from 4.74 s to 0.081 s at the same packets (199 and
+198, their whole load), under JK they go from none to 198 at 0.085 s. The paper gives no JK
+constants; ours are 4.3BSD Tahoe's (fast retransmit after 3 duplicate ACKs, Karn's rule) with the
+backoff uncapped, and the thesis warns that whether segregation appears "depends strongly on link
 delays, maximum window and buffer size".
 
 G/FQ: our Generic resends every unacknowledged packet on a timeout (go-back-N), the paper's
@@ -73,9 +79,10 @@ Under FCFS the ill-behaved source takes the whole line. The shut-out Generic FTP
 times in the window, as printed: the round trips of its rare delivered packets, counted from
 first transmission, are about 1100 s (paper 1362 †), and its timeout grows with them. The
 Generic Telnet's estimate grows the same way (785 s against 2.87), so it retransmits 10 times
-against the paper's 139. The JK and DECbit Telnets are not shut out (89 and 102 packets against
-0; with exact clocks the JK Telnet gets nothing, as printed), and the DEC/DEC FTP gets 27
-packets against 166.
+against the paper's 139. The JK Telnet gets 29 packets against 0 (89 with the 64 s backoff cap
+that ran before issue 28 §4), its uncapped timer keeping it silent through most of the window;
+the DECbit Telnet is not shut out (102 against 0), and the DEC/DEC FTP gets 27 packets against
+166.
 """,
     ),
     Experiment(
@@ -85,9 +92,10 @@ packets against 166.
         discussion="""
 With go-back-N (the paper's reading, which Scenario 2 needs) the FCFS half of the table turns
 over: each Generic timeout resends the whole window, the duplicates fill the 15 places, and the
-JK pair out-earns the Generic pair (1438 and 1444 packets against 457 and 161; the paper 569
-and 567 against 1182 each). The Generic sources now bear the losses (38 and 34 drops against
-0), the JK ones few (6 and 9 against 48). Under FQ the JK pair wins as printed (1078 and 1077
+JK pair out-earns the Generic pair (about 1120 packets each against 486 and 773; the paper 569
+and 567 against 1182 each). The Generic sources now bear the losses (16 and 19 drops against
+0), the JK ones few (3 each against 48; with JK's backoff uncapped they retransmit 25 and 17
+times against 47). Under FQ the JK pair wins as printed (1078 and 1077
 against 1163). The paper's Generic pair segregated under FQ (1162 against 12, the loser's round
 trip printed "281 †", what an exploded estimate gives); ours does so in 2 of 5 runs (in one,
 246 packets against 1065), so the averages are 884 and 457. Under FQ both pairs lose far more
