@@ -21,8 +21,8 @@
 //!   ACK), restarts the burst; duplicates of packets the receiver already had do not;
 //! - round trips from the ACKs' echoed send times (the paper's TCP uses timestamps, and BLT is
 //!   compared "for fairness" under the same rules), into Jacobson and Karels's RTO (`rto.rs`)
-//!   with its bounds, backed off at each timeout, which restarts the burst at the first packet
-//!   not yet acknowledged;
+//!   with its bounds and clock granularity (RFC 6298 §2.3), backed off at each timeout, which
+//!   restarts the burst at the first packet not yet acknowledged;
 //! - a cumulative ACK beyond the next packet to send moves it forward: data the receiver holds
 //!   is not sent again;
 //! - priorities above 255 are carried as 255 (the paper's 4 header bits reach 15: 64K packets).
@@ -50,12 +50,20 @@ pub struct BltConfig {
     pub min_rto: Time,
     /// The largest, backoff included.
     pub max_rto: Time,
+    /// G in srtt + max(G, 4·rttvar) (RFC 6298 §2.3: the clock's granularity).
+    pub clock_granularity: Time,
 }
 
 impl Default for BltConfig {
     fn default() -> Self {
         let rto = RtoConfig::default();
-        BltConfig { rate: None, initial_rto: rto.initial_rto, min_rto: rto.min_rto, max_rto: rto.max_rto }
+        BltConfig {
+            rate: None,
+            initial_rto: rto.initial_rto,
+            min_rto: rto.min_rto,
+            max_rto: rto.max_rto,
+            clock_granularity: rto.clock_granularity,
+        }
     }
 }
 
@@ -90,6 +98,7 @@ impl Blt {
             initial_rto: cfg.initial_rto,
             min_rto: cfg.min_rto,
             max_rto: cfg.max_rto,
+            clock_granularity: cfg.clock_granularity,
             ..RtoConfig::default()
         };
         rto_cfg.check()?;

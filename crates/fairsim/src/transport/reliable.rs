@@ -12,6 +12,13 @@
 //!   at once and stays in recovery, so several losses of one window are repaired without a
 //!   timeout; after a timeout NewReno remembers the highest packet sent (`recover`, §3.2 step 4)
 //!   and duplicate ACKs below it start no fast retransmit (step 1);
+//! - duplicate deliveries (`ignore_duplicate_deliveries`): a duplicate ACK caused by a packet the
+//!   receiver already had (its echoed sequence number below the cumulative ACK, as when go-back-N
+//!   sends again what arrived) starts no fast retransmit; only one caused by a packet beyond the
+//!   hole does. These are RFC 6582 §4's duplicate ACKs after a timeout, told apart by the packet
+//!   that caused them, as RFC 2883's D-SACK lets a receiver report a duplicate; it makes
+//!   Kim & Farber's footnote 5 (with no reordering, one duplicate ACK means a drop) exact, and
+//!   it is the filter their BLT source has (`blt`);
 //! - on a timeout the oldest unacknowledged packet and everything after it is sent again
 //!   (go-back-N, as BSD does), or, for Generic's timer with `retransmit = "oldest"`, the oldest
 //!   alone (see `retransmit`).
@@ -98,6 +105,10 @@ pub struct TcpReliability {
     pub prr: bool,
     /// Limited transmit (RFC 3042): the first two duplicate ACKs each send one new packet.
     pub limited_transmit: bool,
+    /// A duplicate ACK caused by a packet the receiver already had (its echoed sequence number
+    /// below the cumulative ACK) starts no fast retransmit: only holes count, as in BLT (without
+    /// SACK; RFC 6582 §4's duplicate ACKs after a timeout).
+    pub ignore_duplicate_deliveries: bool,
 }
 
 /// Where round-trip samples come from.
@@ -129,6 +140,7 @@ impl Default for TcpReliability {
             sack: false,
             prr: false,
             limited_transmit: false,
+            ignore_duplicate_deliveries: false,
         }
     }
 }
@@ -198,6 +210,7 @@ struct Features {
     sack: bool,
     prr: bool,
     limited_transmit: bool,
+    ignore_duplicate_deliveries: bool,
 }
 
 /// The reliability layer under controller `C`, with retransmission timer `T` (the TCP family's
@@ -250,7 +263,12 @@ impl<C: Controller> Reliable<C, RtoTimer> {
                 "Proportional Rate Reduction paces a SACK recovery: set sack = true too",
             ));
         }
-        let features = Features { sack: cfg.sack, prr: cfg.prr, limited_transmit: cfg.limited_transmit };
+        let features = Features {
+            sack: cfg.sack,
+            prr: cfg.prr,
+            limited_transmit: cfg.limited_transmit,
+            ignore_duplicate_deliveries: cfg.ignore_duplicate_deliveries,
+        };
         Ok(Self { acks: ack_policy(cfg)?, features, ..Self::new(ctrl, cfg.window, timer, Some(dupacks)) })
     }
 }
@@ -357,7 +375,11 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         self.ctrl.trace(ctx);
     }
 
-    fn duplicate_ack(&mut self, rule: DupAcks, ctx: &mut AgentCtx) {
+    fn duplicate_ack(&mut self, rule: DupAcks, ack: &Packet, ctx: &mut AgentCtx) {
+        if self.features.ignore_duplicate_deliveries && !self.in_recovery && ack.echo_seq < ack.seq {
+            // caused by a packet the receiver already had, not by one beyond a hole
+            return;
+        }
         self.dupacks += 1;
         if self.in_recovery {
             self.ctrl.on_recovery_dupack(); // each duplicate ACK means a packet has left the network
@@ -409,7 +431,7 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
             match (self.win.on_ack(ack.seq), self.dupack_rule) {
                 (Some(acked), _) => self.new_ack(ack, acked, ctx),
                 (None, Some(rule)) if self.win.in_flight() > 0 && ack.seq == self.win.una() => {
-                    self.duplicate_ack(rule, ctx)
+                    self.duplicate_ack(rule, ack, ctx)
                 }
                 (None, _) => {}
             }

@@ -132,3 +132,28 @@ fn a_timeout_restarts_at_the_first_unacknowledged_packet() {
     h.call(|s, c| s.on_timer(RETRANSMIT, c));
     assert_eq!(h.sent.last(), Some(&(12, 0)));
 }
+
+#[test]
+fn the_clock_granularity_floors_the_variance_term_of_the_timeout() {
+    // a worked example of RFC 6298 §2.3: one 30 ms sample gives srtt 30 ms and rttvar 15 ms, so
+    // RTO = 30 + max(G, 60) ms: 90 ms with a perfect clock, 130 ms with G = 100 ms
+    for (g, rto_ms) in [(0, 90), (100, 130)] {
+        let cfg = BltConfig {
+            min_rto: Time::from_millis(1),
+            clock_granularity: Time::from_millis(g),
+            ..BltConfig::default()
+        };
+        let mut s = Blt::new(&cfg, &flow(), true).unwrap();
+        let mut actions = vec![];
+        s.on_start(&mut AgentCtx::new(Time::ZERO, 20, &mut actions));
+        let now = Time::from_millis(30);
+        let ack = Packet { kind: PacketKind::Ack, seq: 1, echo_seq: 0, echo_sent_at: Time::ZERO, ..Packet::blank() };
+        let mut actions = vec![];
+        s.on_ack(&ack, &mut AgentCtx::new(now, 20, &mut actions));
+        let timeout = actions.iter().find_map(|a| match a {
+            Action::SetTimeout(RETRANSMIT, at) => Some(*at),
+            _ => None,
+        });
+        assert_eq!(timeout, Some(now + Time::from_millis(rto_ms)), "G = {g} ms");
+    }
+}

@@ -59,6 +59,13 @@ impl Harness {
         self.call(|t, c| t.on_ack(&p, c));
     }
 
+    /// A duplicate or new ACK (next expected `ack`) caused by the arrival of packet `echo_seq`.
+    fn ack_caused_by(&mut self, ack: u64, echo_seq: u64, at: f64) {
+        self.now = Time::from_secs_f64(at);
+        let p = Packet { kind: PacketKind::Ack, seq: ack, echo_seq, echo_sent_at: Time::ZERO, ..Packet::blank() };
+        self.call(|t, c| t.on_ack(&p, c));
+    }
+
     fn sent_since(&mut self) -> Vec<u64> {
         std::mem::take(&mut self.sent)
     }
@@ -153,6 +160,42 @@ fn newreno_does_not_fast_retransmit_on_duplicates_of_what_was_sent_before_a_time
             h.ack(0, 3.5);
         }
         assert_eq!(h.sent_since().contains(&0), resent, "{recovery:?} (RFC 6582 §3.2 steps 1 and 4)");
+    }
+}
+
+#[test]
+fn duplicates_of_packets_the_receiver_had_start_no_fast_retransmit_when_ignored() {
+    // A worked example with Kim & Farber's TCP (fast retransmit on one duplicate ACK). Packets
+    // 0-9 go out; 0 and 5 are lost. The duplicate ACK caused by 1 retransmits 0, which is lost
+    // again, and the timer expires: go-back-N sends 0 (cwnd 1). It arrives: ACK 5, cwnd 2, so 5
+    // and 6 go again. 5 arrives: ACK 10 (the receiver holds 6-9), cwnd 3, so 10-12 go. Then 6
+    // arrives a second time: its ACK asks for 10 again. Counted, it retransmits 10, which is not
+    // lost but on its way, and halves the window; ignored (6 is below the cumulative ACK), the
+    // sender waits for 10's own ACK.
+    for (ignore, spurious) in [(false, true), (true, false)] {
+        let reliability = TcpReliability {
+            window: 1000,
+            dupack_threshold: 1,
+            ignore_duplicate_deliveries: ignore,
+            ..Default::default()
+        };
+        let aimd = AimdConfig { initial_cwnd: 10.0, ..Default::default() };
+        let tcp = Reliable::tcp(&reliability, Recovery::Reno, Aimd::checked(&aimd, 1000).unwrap()).unwrap();
+        let mut h = Harness { tcp, now: Time::ZERO, sent: vec![], timer: None };
+        h.call(|t, c| t.on_start(c));
+        assert_eq!(h.sent_since(), (0..10).collect::<Vec<_>>());
+        h.ack_caused_by(0, 1, 0.1); // a hole shown by a packet beyond it: a loss signal either way
+        assert_eq!(h.sent_since(), vec![0]);
+        h.now = h.timer.unwrap();
+        h.call(|t, c| t.on_timer(RETRANSMIT, c));
+        assert_eq!(h.sent_since(), vec![0], "go-back-N from the oldest");
+        h.ack_caused_by(5, 0, 4.0);
+        assert_eq!(h.sent_since(), vec![5, 6]);
+        h.ack_caused_by(10, 5, 4.1);
+        assert_eq!(h.sent_since(), vec![10, 11, 12]);
+        h.ack_caused_by(10, 6, 4.2); // 6 again: the receiver had it
+        assert_eq!(h.sent_since() == vec![10], spurious, "ignore = {ignore}");
+        assert_eq!(h.tcp.in_recovery, spurious);
     }
 }
 
