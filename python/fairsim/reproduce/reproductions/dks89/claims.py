@@ -195,6 +195,13 @@ def s2_fqbit_telnet(ctx: Context):
 TELNET_LOAD2 = len(TELNETS2) * 500 / 5
 
 
+def worst_ftp(m, pair: str) -> float:
+    """The worst FTP's packets in each run, averaged over runs (which FTP loses changes from run
+    to run, so the fewest of the averages would hide a loser)."""
+    runs = m.replications()
+    return sum(min(pk(r, pair, f) for f in FTPS2) for r in runs) / len(runs)
+
+
 def telnet_rtt(m, pair: str) -> float:
     """The Telnets' mean round trip; unbounded when none of their packets was acknowledged in
     the window (every packet waited longer than it)."""
@@ -208,7 +215,8 @@ def telnet_rtt(m, pair: str) -> float:
     experiment="s2",
     text="For each flow control, replacing FCFS with FQ improves FTP performance and dramatically improves Telnet "
     "performance (throughput and delay: the paper's DECbit example is a delay 9 times lower).",
-    tolerance="for G and JK: the worst FTP does at least as well under FQ; the Telnets' mean round trip under FQ below "
+    tolerance="for G and JK: the worst FTP of each run does at least as well under FQ on average; the Telnets' mean "
+    "round trip under FQ below "
     "a third of FCFS's (unbounded if FCFS acknowledges none of their packets); and their non-duplicate packets under "
     f"FQ at least FCFS's or at least 90% of their offered load ({TELNET_LOAD2:.0f}), since FCFS's surplus above the "
     "load is a backlog from the warm-up",
@@ -219,7 +227,7 @@ def s2_fq_improves(ctx: Context):
     named, held = {}, True
     for fc in ("G", "JK"):
         fcfs, fq = f"{fc}/FCFS", f"{fc}/FQ"
-        worst = {q: min(pk(m, q, f) for f in FTPS2) for q in (fcfs, fq)}
+        worst = {q: worst_ftp(m, q) for q in (fcfs, fq)}
         telnets = {q: total(m, q, TELNETS2, "packets_unique") for q in (fcfs, fq)}
         delays = {q: telnet_rtt(m, q) for q in (fcfs, fq)}
         held &= worst[fq] >= worst[fcfs]
