@@ -1,5 +1,6 @@
-"""One progress bar for all the runs of a call: runs done out of the total (a running run counts
-by the fraction of its simulated time), elapsed time and an estimate of the time left.
+"""One progress bar for all the runs of a call: runs done out of the total (the bar moves with
+each running run's fraction of its simulated time; the count says whole runs finished), elapsed
+time and an estimate of the time left.
 
 On a terminal the bar is rich's, on standard error (standard output carries tables and JSON).
 In a Jupyter notebook it is an HTML `<progress>` element with a text line, redrawn in place
@@ -46,8 +47,13 @@ def _clock(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
+def _finished(done: float, finished: int | None) -> int:
+    """The whole runs to show: `finished` where the caller counts them, else `done`'s whole part."""
+    return int(done) if finished is None else finished
+
+
 class _NoBar:
-    def update(self, done: float, note: str = "") -> None:
+    def update(self, done: float, note: str = "", finished: int | None = None) -> None:
         pass
 
     def close(self, done: float, stopped: bool = False) -> None:
@@ -60,7 +66,7 @@ class _TerminalBar:
         self.started = time.monotonic()
         self.progress: Progress | None = None
 
-    def update(self, done: float, note: str = "") -> None:
+    def update(self, done: float, note: str = "", finished: int | None = None) -> None:
         if self.progress is None:
             if time.monotonic() - self.started < SHOW_AFTER:
                 return
@@ -70,7 +76,7 @@ class _TerminalBar:
             self.progress = Progress(
                 TextColumn("{task.description}", markup=False),  # a scenario's name: not markup
                 BarColumn(),
-                TextColumn("{task.completed:.1f}/{task.total:.0f} runs"),
+                TextColumn("{task.fields[finished]}/{task.total:.0f} runs"),
                 TextColumn("{task.fields[note]}", markup=False),
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
@@ -78,12 +84,12 @@ class _TerminalBar:
                 console=Console(stderr=True, force_jupyter=False),
             )
             self.progress.start()
-            self.task = self.progress.add_task(self.label, total=self.total, note=note)
-        self.progress.update(self.task, completed=done, note=note)
+            self.task = self.progress.add_task(self.label, total=self.total, note=note, finished=0)
+        self.progress.update(self.task, completed=done, note=note, finished=_finished(done, finished))
 
-    def close(self, done: float, stopped: bool = False) -> None:
+    def close(self, done: float, stopped: bool = False, finished: int | None = None) -> None:
         if self.progress is not None:
-            self.update(done)
+            self.update(done, finished=finished)
             self.progress.stop()
 
 
@@ -95,7 +101,9 @@ class _NotebookBar:
         self.drawn = 0.0
         self.note = ""
 
-    def update(self, done: float, note: str = "", final: str | None = None) -> None:
+    def update(
+        self, done: float, note: str = "", finished: int | None = None, final: str | None = None
+    ) -> None:
         self.note = note
         now = time.monotonic()
         elapsed = now - self.started
@@ -107,7 +115,8 @@ class _NotebookBar:
         else:
             left = elapsed * (self.total - done) / done if done > 0 else None
             state = f"elapsed {_clock(elapsed)}, left " + (_clock(left) if left is not None else "?")
-        view = _BarView(self.label, done, self.total, ", ".join(x for x in (note, state) if x))
+        state = ", ".join(x for x in (note, state) if x)
+        view = _BarView(self.label, done, _finished(done, finished), self.total, state)
         if self.handle is None:
             from IPython.display import display
 
@@ -115,19 +124,19 @@ class _NotebookBar:
         else:
             self.handle.update(view)
 
-    def close(self, done: float, stopped: bool = False) -> None:
+    def close(self, done: float, stopped: bool = False, finished: int | None = None) -> None:
         if self.handle is None:
             return
         elapsed = _clock(time.monotonic() - self.started)
         final = f"stopped after {elapsed}" if stopped else f"done in {elapsed}"
-        self.update(done, self.note, final=final)
+        self.update(done, self.note, finished=finished, final=final)
 
 
 class _BarView:
     """What a notebook shows: an HTML bar, or its text line where HTML is not shown."""
 
-    def __init__(self, label: str, done: float, total: int, state: str):
-        self.text = f"{label}: {done:.1f}/{total} runs, {state}"
+    def __init__(self, label: str, done: float, finished: int, total: int, state: str):
+        self.text = f"{label}: {finished}/{total} runs, {state}"
         self.done, self.total = done, total
 
     def __repr__(self) -> str:

@@ -65,6 +65,9 @@ def execute(
     # marks a running thread as stopped (Python 3.11), and the next join would not wait for it.
     finished = threading.Event()
 
+    def runs_finished() -> int:
+        return sum(r is not None for r in done)
+
     def worker() -> None:
         try:
             while True:
@@ -99,14 +102,14 @@ def execute(
     interrupted = False
     try:
         while not finished.wait(timeout=0.1):
-            bar.update(sum(done_fraction))
-        bar.update(sum(done_fraction))
+            bar.update(sum(done_fraction), finished=runs_finished())
+        bar.update(sum(done_fraction), finished=runs_finished())
     except KeyboardInterrupt:
         interrupted = True
         stop.set()
         finished.wait()
     finally:
-        bar.close(sum(done_fraction), stopped=interrupted)
+        bar.close(sum(done_fraction), stopped=interrupted, finished=runs_finished())
     for t in threads:
         t.join()
     for error in failed:
