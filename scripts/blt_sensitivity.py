@@ -1,7 +1,8 @@
 """How much the choices Kim & Farber 1994 leave open move the blt94 reproduction's maximum
-powers: the RTO's floor and its value before the first sample, the push-out switch's victim (the
-paper's tail-most against the least important), and the run's length (docs/reproductions.md,
-"The 1994 BLT paper").
+powers: the retransmission timer (its clock granularity, its floor, its value before the first
+sample), TCP's duplicate-ACK filter, the push-out switch's victim (the paper's tail-most against
+the least important), and the run's length (docs/reproductions.md, "The 1994 BLT paper"; the
+timer and the filter are also the reproduction's stability knobs, `--stability`).
 
     python3 scripts/blt_sensitivity.py [SEEDS] [VARIANT,...]
 
@@ -24,18 +25,26 @@ from fairsim.reproduce.reproductions.blt94.claims import TABLE1
 from fairsim.reproduce.reproductions.blt94.experiments import ARRIVALS, CONFIG, max_log_power, run_length
 
 CASES = (("ref", 30e6, 0), ("ref", 150e6, 2), ("gbit", 1e9, 2))
-BLT, TCP = "pairs.BLT.transport", "pairs.TCP.transport"
+BLT, TCP, BT = "pairs.BLT.transport", "pairs.TCP.transport", "pairs.BT.transport"
 FAIRER_SWITCH = {"kind": "pushout", "victim": "lowest"}
 
 
 def timers(**rto) -> dict:
-    return {f"{BLT}.{k}": v for k, v in rto.items()} | {f"{TCP}.{k}": v for k, v in rto.items()}
+    return {f"{pair}.{k}": v for pair in (BLT, TCP, BT) for k, v in rto.items()}
 
 
 VARIANTS = (
-    ("as reproduced (RTO floor 1 ms, 1 s before a sample, tail-most victim)", {}, None),
+    ("as reproduced (G = 10 ms, floor 20 ms, 1 s before a sample, TCP's filter, tail-most victim)", {}, None),
+    (
+        "before issue 28 (RTO floor 1 ms, G = 0, no filter in TCP)",
+        timers(min_rto="1ms", clock_granularity="0s") | {f"{TCP}.ignore_duplicate_deliveries": False},
+        None,
+    ),
+    ("the old timer, TCP's filter kept", timers(min_rto="1ms", clock_granularity="0s"), None),
+    ("G = 1 ms, floor 2 ms (RFC 1323's finest clock)", timers(min_rto="2ms", clock_granularity="1ms"), None),
     ("RTO floor 200 ms (Linux's)", timers(min_rto="200ms"), None),
     ("RTO floor 1 s (RFC 6298)", timers(min_rto="1s"), None),
+    ("TCP counts duplicate deliveries", {f"{TCP}.ignore_duplicate_deliveries": False}, None),
     ("3 s before the first sample (RFC 2988)", timers(initial_rto="3s"), None),
     ("least important victim (the paper's fix)", {"pairs.BLT.qdisc": FAIRER_SWITCH}, None),
     ("twice the arrivals per run", {}, 2),

@@ -5,9 +5,12 @@ Poisson file transfers over one bottleneck, from 15 Mb/s to 1 Gb/s."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
-from fairsim.reproduce.reproductions.blt94.claims import CLAIMS, TESTED
-from fairsim.reproduce.reproductions.blt94.experiments import EXPERIMENTS
+from fairsim.reproduce.reproductions.blt94.claims import CLAIMS, TESTED, WHY_CHANGED
+from fairsim.reproduce.reproductions.blt94.experiments import EXPERIMENTS, knobs
 from fairsim.reproduce.reproductions.blt94.figures import FIGURES
 
 PAPER = Paper(
@@ -31,12 +34,17 @@ trips, smaller round trips, a slower network and three file sizes.
     tested=TESTED,
     figures=FIGURES,
     seeds=3,
+    history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
+    knobs=knobs(),
     method="""
 The paper's network, buffer rule (BW_b·D/3), file sizes, packet size, schemes and metrics;
 where it is silent, our choices, once for every configuration, in the scenario's notes:
-each connection its own access line; BLT paced at its line; a fine-grained RTO (1 ms floor,
-1 s before the first sample) from timestamps for all three schemes; 40-byte ACKs that are never
-dropped; 2000 arrivals of 100 KB files a run (4000 of 10 KB, 400 of 1 MB), the first tenth of
+each connection its own access line; BLT paced at its line; for all three schemes the RTO of a
+1994 fine-grained-timer TCP with timestamps (a sample from every ACK, RFC 1323's RTTM; the
+kernel's 10 ms clock as the granularity G that floors the variance term, RTO = srtt +
+max(G, 4·rttvar), RFC 6298 §2.3; 4.4BSD's two-tick minimum, 20 ms; 1 s before the first
+sample); TCP, like BLT, counting a duplicate ACK as a loss only when a packet beyond the hole
+caused it (footnote 5's reasoning); 40-byte ACKs that are never dropped; 2000 arrivals of 100 KB files a run (4000 of 10 KB, 400 of 1 MB), the first tenth of
 the arrival window a warm-up; offered loads of 5% to 95% of the bottleneck. The paper's λ grid is
 lost, so P_m is the largest power over ours; Θ is given both per run and the paper's
 pessimistic way (the longest of the three runs, its footnote 13). Which reading of each of the

@@ -245,3 +245,52 @@ def best(points: list[Point]) -> Point:
 
 def max_log_power(ctx: Context, c: Config, bw_b: float, pair: str) -> float:
     return best(curve(ctx, c.experiment_id(bw_b), pair)).log_power
+
+
+# ----- the stability table's knobs -------------------------------------------------------------
+
+
+def _fields(**values: str):
+    """`NAME = value` in the transport of every pair whose file sets NAME to something else."""
+    from fairsim.reproduce.stability import transport_field
+
+    def overrides(sc) -> dict:
+        out: dict = {}
+        for name, value in values.items():
+            out |= transport_field(name, value)(sc)
+        return out
+
+    return overrides
+
+
+def knobs():
+    """The retransmission timer and TCP's duplicate-ACK filter at their other plausible values
+    (issue 28 §2), each for every scheme that has the option."""
+    from fairsim.reproduce.stability import Variant
+
+    return (
+        Variant(
+            "RTO before issue 28",
+            "the timer that ran before issue 28: a 1 ms floor and a perfect clock (G = 0), a sample "
+            "every ACK, so that the variance term can fall to a fraction of a millisecond",
+            overrides=_fields(min_rto="1ms", clock_granularity="0s"),
+        ),
+        Variant(
+            "clock 1 ms",
+            "RFC 1323's finest timestamp clock (1 ms a tick) instead of the kernel's 10 ms, with the "
+            "same two-tick floor: G = 1 ms, an RTO of at least 2 ms",
+            overrides=_fields(min_rto="2ms", clock_granularity="1ms"),
+        ),
+        Variant(
+            "RTO floor 200 ms",
+            "a 200 ms floor (Linux's; the 500 ms-tick BSD timers the paper criticises give 1 s) "
+            "over the same 10 ms clock",
+            overrides=_fields(min_rto="200ms"),
+        ),
+        Variant(
+            "TCP counts duplicate deliveries",
+            "TCP without BLT's filter (`ignore_duplicate_deliveries = false`): every duplicate ACK "
+            "starts a fast retransmit, also one caused by a packet the receiver already had",
+            overrides=_fields(ignore_duplicate_deliveries="false"),
+        ),
+    )
