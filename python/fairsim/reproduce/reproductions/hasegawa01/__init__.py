@@ -10,7 +10,12 @@ from pathlib import Path
 from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.hasegawa01.claims import CLAIMS, TESTED, WHY_CHANGED
-from fairsim.reproduce.reproductions.hasegawa01.experiments import EXPERIMENTS, drr_knob
+from fairsim.reproduce.reproductions.hasegawa01.experiments import (
+    EXPERIMENTS,
+    drr_knob,
+    ered_knob,
+    vegas_knob,
+)
 from fairsim.reproduce.reproductions.hasegawa01.figures import FIGURES
 
 PAPER = Paper(
@@ -33,7 +38,7 @@ them, for the forward model (Figure 1) and the reverse-traffic model (Figure 17,
     tested=TESTED,
     figures=FIGURES,
     history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
-    knobs=(drr_knob("divided"), drr_knob("shared")),
+    knobs=(drr_knob("divided"), drr_knob("shared"), ered_knob("linear"), vegas_knob(2.0, 4.0)),
     seeds=5,
     method="""
 The paper's network and parameters (τ = 100 ms, a 60 KB buffer, 2000-byte packets, RED at

@@ -8,6 +8,9 @@ as the paper does; the probabilities used are in each run's resolved scenario an
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from fairsim.models import hasegawa01 as model
 from fairsim.reproduce.claims import Context, Missing
 from fairsim.reproduce.model import Experiment, Sweep
@@ -126,7 +129,7 @@ def ered_p(capacity: float, **options) -> dict[str, float]:
     return dict(zip(FLOWS, e.p, strict=True))
 
 
-def ered_p_in_queues(capacity: float) -> dict[str, float]:
+def ered_p_in_queues(capacity: float, **options) -> dict[str, float]:
     """DRR+'s p_i inside the two shared queues: the same iteration per queue, with the queue's
     DRR share of the line for BW and its two connections for N (the paper does not say how it
     computed them; this is the reading the spec suggests)."""
@@ -134,9 +137,79 @@ def ered_p_in_queues(capacity: float) -> dict[str, float]:
     out = {}
     for queue in QUEUES:
         share = capacity * sum(queue.values()) / total
-        e = model.enhanced_red([packets(k) for k in queue.values()], packets(share), TAU)
+        e = model.enhanced_red([packets(k) for k in queue.values()], packets(share), TAU, **options)
         out.update(zip(queue, e.p, strict=True))
     return out
+
+
+#: The pairs that drop with Enhanced RED's per-connection p_i, and where their RED's settings are.
+ERED_PAIRS = {"Reno/ERED": "qdisc", "Reno/DRR+ 2q": "qdisc.red"}
+#: How Enhanced RED applies its p_i. `constant` (what runs): between the thresholds every arrival
+#: of connection i is dropped with probability p_i, as the analysis that computes the p_i
+#: defines p (§3.2: "the average queue length is always larger than th_min, that is, all
+#: arriving packets are dropped with probability p"). `linear`: Floyd and Jacobson's rule with
+#: max_p = p_i (what ran before issue 28).
+ERED_P_MODES = ("constant", "linear")
+
+
+def ered_p_mode(resolved: dict, pair: str, link: str = "out") -> str | None:
+    """How one pair's resolved scenario applies Enhanced RED's p_i (`ERED_P_MODES`); `None` if
+    it has no Enhanced RED."""
+    if pair not in ERED_PAIRS:
+        return None
+    qdisc = resolved["links"][link]["forward"]["qdisc"]
+    red = qdisc.get("red") if ERED_PAIRS[pair] == "qdisc.red" else qdisc
+    if not red or "p_mode" not in red:
+        return None
+    return red["p_mode"]
+
+
+def ered_knob(mode: str = "linear") -> Variant:
+    """A stability knob: every Enhanced RED (Reno/ERED, DRR+ with two queues) applies its p_i
+    by `mode` (`ERED_P_MODES`) instead of the constant probability the analysis defines."""
+    if mode not in ERED_P_MODES:
+        raise ValueError(f"Enhanced RED p_mode {mode!r}: one of {', '.join(ERED_P_MODES)}")
+
+    def overrides(sc) -> dict:
+        out = {}
+        for pair in sc.pairs:
+            where = ERED_PAIRS.get(pair)
+            if where and ered_p_mode(sc.resolved(pair), pair) not in (None, mode):
+                out[f'pairs."{pair}".{where}.p_mode'] = mode
+        return out
+
+    return Variant(
+        f"ERED p {mode}",
+        f"Enhanced RED's p_i applied by Floyd and Jacobson's {mode} rule (max_p = p_i, what ran before "
+        "issue 28) instead of as a constant drop probability between the thresholds: the paper cites "
+        "Floyd and Jacobson's RED, its analysis assumes the constant p",
+        overrides=overrides,
+    )
+
+
+#: Vegas's α and β (the paper: "some constant values"): Brakmo and Peterson's 1 and 3 run; the
+#: second value the spec suggests, 2 and 4, is a stability knob.
+VEGAS_AB = (1.0, 3.0)
+
+
+def vegas_knob(alpha: float = 2.0, beta: float = 4.0) -> Variant:
+    """A stability knob: every Vegas pair with α = `alpha`, β = `beta`."""
+
+    def overrides(sc) -> dict:
+        out = {}
+        for pair in sc.pairs:
+            transport = sc.resolved(pair)["flows"]["c1"]["transport"]
+            if transport["kind"] == "vegas" and (transport["alpha"], transport["beta"]) != (alpha, beta):
+                out[f'pairs."{pair}".transport.alpha'] = alpha
+                out[f'pairs."{pair}".transport.beta'] = beta
+        return out
+
+    return Variant(
+        f"Vegas α {alpha:g}, β {beta:g}",
+        f"TCP Vegas with α = {alpha:g}, β = {beta:g} instead of Brakmo and Peterson's 1 and 3: the paper "
+        'gives "some constant values"',
+        overrides=overrides,
+    )
 
 
 def capacity_overrides(capacity: float) -> dict:
@@ -281,27 +354,35 @@ BW. With the one shared 60 KB pool the reproduction ran before issue 28 it was 0
 """
 
 
-def drr_option(arrangement: str, what: str, discussion: str) -> Experiment:
-    """The forward model's DRR pairs with their buffer in another arrangement (`drr_buffers`)."""
-    return Experiment(
-        f"drr-{arrangement}",
-        "hasegawa01/forward-drr.toml",
-        f"DRR's buffer, option `{arrangement}`: {what}",
-        sweep=bw_sweep(drr_overrides),
-        quick=SHORT_RUNS,
-        overrides=drr_buffers(arrangement),
-        discussion=discussion,
-    )
+#: The sensitivity study (`scripts/hasegawa_sensitivity.py`, which writes this file): Jain's
+#: index of the relative throughputs of one pair under one variant at a time.
+SENSITIVITY_FILE = Path(__file__).parent / "sensitivity.json"
 
 
-EXPERIMENTS = (
-    Experiment(
-        "forward",
-        "hasegawa01/forward.toml",
-        "Figures 2-16: four connections of 64-512 kb/s into an output line of 400-960 kb/s",
-        sweep=bw_sweep(capacity_overrides),
-        quick=SHORT_RUNS,
-        discussion="""
+def sensitivity_text(path: Path = SENSITIVITY_FILE) -> str:
+    """The sensitivity study as Markdown for the report: a list item a pair, its variants with
+    Jain's index averaged over the study's BW and at its smallest."""
+    doc = json.loads(path.read_text())
+    bws = doc["capacities_kbps"]
+    seeds = sorted({r["seeds"] for r in doc["rows"]})
+    by_pair: dict[str, list[dict]] = {}
+    for r in doc["rows"]:
+        by_pair.setdefault(r["pair"], []).append(r)
+    lines = [
+        "**How much the open choices move the result** (`python3 scripts/hasegawa_sensitivity.py`, "
+        f"which writes the reproduction's `sensitivity.json`: {'/'.join(map(str, seeds))} replications "
+        f"of 5000 s at BW = {min(bws)} to {max(bws)} kb/s in steps of {bws[1] - bws[0]}, one pair and one "
+        "variant at a time). Jain's index of the relative throughputs averaged over those BW, and in "
+        f"brackets at {min(bws)} kb/s:",
+        "",
+    ]
+    for pair, rows in by_pair.items():
+        lines.append(f"- **{pair}**")
+        lines += [f"  - {r['variant']}: {r['mean']:.3f} ({r['at_400']:.3f})" for r in rows]
+    return "\n".join(lines)
+
+
+FORWARD_DISCUSSION = """
 The paper's curves are lost, so its findings are the claims; the figures are ours. Jain's index
 of the relative throughputs (1: every connection at the same fraction of its input line),
 averaged over BW from 400 to 920 kb/s: Reno FIFO 0.941, RED 0.946, Enhanced RED 0.483, DRR
@@ -343,7 +424,30 @@ where its iteration differs from ours. (5) Vegas under FIFO loses nothing and is
 Reno, as printed, but its 64 kb/s connection gets 0.88 of its line at 400 kb/s (all of it from
 480 kb/s on), not "almost 100%". DRR+ with two queues uses the same iteration inside each
 queue and starves c1 and c3 the same way (0.765).
-""",
+"""
+
+
+def drr_option(arrangement: str, what: str, discussion: str) -> Experiment:
+    """The forward model's DRR pairs with their buffer in another arrangement (`drr_buffers`)."""
+    return Experiment(
+        f"drr-{arrangement}",
+        "hasegawa01/forward-drr.toml",
+        f"DRR's buffer, option `{arrangement}`: {what}",
+        sweep=bw_sweep(drr_overrides),
+        quick=SHORT_RUNS,
+        overrides=drr_buffers(arrangement),
+        discussion=discussion,
+    )
+
+
+EXPERIMENTS = (
+    Experiment(
+        "forward",
+        "hasegawa01/forward.toml",
+        "Figures 2-16: four connections of 64-512 kb/s into an output line of 400-960 kb/s",
+        sweep=bw_sweep(capacity_overrides),
+        quick=SHORT_RUNS,
+        discussion=FORWARD_DISCUSSION + "\n" + sensitivity_text(),
     ),
     Experiment(
         "forward-drr",
