@@ -430,3 +430,18 @@ def test_a_sweep_says_once_when_a_pairs_seeds_cannot_differ(tmp_path):
         "--no-progress",
     )
     assert r.returncode == 0 and r.stderr.count("identical results under G/FCFS") == 1, r.stderr
+
+
+def test_a_notebook_shows_a_sweep_with_its_values_as_written_and_times_as_times(tmp_path):
+    short = {"run.duration": "60s", "run.warmup": "10s", "run.interval": "10s", "run.start_jitter": "1s"}
+    axes = {"flows.firehose.rate": ["1Mbps", "2Mbps"]}
+    res = fairsim.sweep(
+        "examples/dumbbell", axes=axes, seeds=2, set=short, out=tmp_path / "s", progress=False
+    )
+    assert str(res.runs["finished_at"].dtype) == "datetime64[ns, UTC]"
+    overview = res.overview()
+    assert list(overview.columns) == ["rate", "pair", "jain", "goodput_bps", "seeds"]
+    assert len(overview) == 2 * 2 and (overview["seeds"] == 2).all()
+    html = open_sweep(tmp_path / "s")._repr_html_()
+    assert "1Mbps" in html and "2Mbps" in html and "1e+06" not in html
+    assert "<table" in html and "mean over seeds" in html

@@ -56,7 +56,7 @@ class _NoBar:
     def update(self, done: float, note: str = "", finished: int | None = None) -> None:
         pass
 
-    def close(self, done: float, stopped: bool = False) -> None:
+    def close(self, done: float, stopped: bool = False, finished: int | None = None) -> None:
         pass
 
 

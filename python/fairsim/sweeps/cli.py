@@ -264,28 +264,21 @@ def _report(results, plan, folder: Path) -> None:
         )
     if len(s.failed) > 10:
         stderr().print(f"… and {len(s.failed) - 10} more (the `failures` table)")
-    runs = results.runs
-    ok = runs[runs["status"] == "ok"]
-    if ok.empty:
+    summary = results.overview()
+    if summary.empty:
         return
     keys = [*results.axes, "pair"]
-    goodput = results.flows.groupby("run_id")["goodput_bps"].sum().rename("goodput")
-    per_run = ok.merge(goodput, left_on="run_id", right_index=True)
-    summary = per_run.groupby(keys, sort=False).agg(
-        jain=("jain", "mean"), goodput=("goodput", "mean"), seeds=("seed", "count")
-    )
     table = Table(title="mean over seeds")
     for k in keys:
         table.add_column(escape(k), justify="right")
     table.add_column("Jain", justify="right")
     table.add_column("total goodput (Mb/s)", justify="right")
     table.add_column("seeds", justify="right")
-    for i, (key, row) in enumerate(summary.iterrows()):
+    for i, row in summary.iterrows():
         if i == MOST_ROWS:
             table.add_row(*["…"] + [""] * (len(keys) + 2))
             break
-        key = key if isinstance(key, tuple) else (key,)
-        shown = [_shown(a, k) for a, k in zip(plan.axes, key, strict=False)] + [str(key[-1])]
+        shown = [_shown(a, row[a.name]) for a in plan.axes] + [str(row["pair"])]
         shown = [escape(x) for x in shown]
-        table.add_row(*shown, f"{row['jain']:.3f}", f"{row['goodput'] / 1e6:.3f}", str(int(row["seeds"])))
+        table.add_row(*shown, f"{row['jain']:.3f}", f"{row['goodput_bps'] / 1e6:.3f}", str(int(row["seeds"])))
     emit(table, console())

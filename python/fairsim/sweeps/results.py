@@ -11,6 +11,9 @@ import pandas as pd
 from fairsim import _core
 from fairsim.sweeps.store import read_manifest, read_plan, read_table
 
+#: Rows of the overview a notebook shows.
+OVERVIEW_ROWS = 20
+
 
 class SweepResults:
     """The runs of a sweep's current plan, read from its folder (`fairsim.open_sweep(path)`).
@@ -60,7 +63,9 @@ class SweepResults:
         ok_last = runs.assign(_ok=runs["status"] == "ok").sort_values(["_ok", "finished_at"], kind="stable")
         latest = ok_last.drop_duplicates("run_id", keep="last").drop(columns="_ok")
         order = {rid: i for i, rid in enumerate(self.plan["run_id"])}
-        return latest.sort_values("run_id", key=lambda s: s.map(order)).reset_index(drop=True)
+        latest = latest.sort_values("run_id", key=lambda s: s.map(order)).reset_index(drop=True)
+        # stored as seconds since the epoch (a number every Parquet reader takes); shown as a time
+        return latest.assign(finished_at=pd.to_datetime(latest["finished_at"], unit="s", utc=True))
 
     @property
     def failures(self) -> pd.DataFrame:
@@ -145,6 +150,52 @@ class SweepResults:
             raise _core.FairsimError("the sweep has no axis to plot against")
         agg = self.aggregate(metric, by=[*self.axes, "pair"], table=table, flows=flows, per_run=per_run)
         return plot_sweep(agg, metric, x, [a for a in self.axes if a != x], ax=ax)
+
+    def overview(self) -> pd.DataFrame:
+        """Per point and pair, the mean over seeds of Jain's index and of the run's total goodput
+        (b/s), and the seeds that finished: what `fairsim sweep` prints at its end."""
+        runs = self.runs
+        ok = runs[runs["status"] == "ok"] if not runs.empty else runs
+        keys = [*self.axes, "pair"]
+        if ok.empty:
+            return pd.DataFrame(columns=[*keys, "jain", "goodput_bps", "seeds"])
+        goodput = self.flows.groupby("run_id")["goodput_bps"].sum().rename("goodput_bps")
+        per_run = ok.merge(goodput, left_on="run_id", right_index=True)
+        return (
+            per_run.groupby(keys, sort=False)
+            .agg(jain=("jain", "mean"), goodput_bps=("goodput_bps", "mean"), seeds=("seed", "count"))
+            .reset_index()
+        )
+
+    @cached_property
+    def written(self) -> dict[str, dict]:
+        """Per axis, each value as the tables hold it → as it was written (1000000.0 → "1Mbps")."""
+        from fairsim.sweeps.axes import value_from_text, value_of
+
+        shown = {}
+        for axis in self.manifest["sweep"]["axes"]:
+            values = [value_from_text(v) if isinstance(v, str) else value_of(v) for v in axis["values"]]
+            shown[axis["name"]] = {
+                v.column: v.text for v in values if isinstance(v.column, int | float | str)
+            }
+        return shown
+
+    def _repr_html_(self) -> str:
+        """In Jupyter: what ran, and the overview (its first rows), as `fairsim.Results` shows its tables."""
+        from html import escape
+
+        table = self.overview()
+        for axis, texts in self.written.items():
+            if axis in table.columns:
+                table[axis] = [texts.get(v, v) for v in table[axis]]
+        more = (
+            f"<p>… {len(table) - OVERVIEW_ROWS} more rows: <code>.overview()</code></p>"
+            if len(table) > OVERVIEW_ROWS
+            else ""
+        )
+        caption = "mean over seeds: Jain's index, total goodput (b/s), seeds finished"
+        html = table.head(OVERVIEW_ROWS).to_html(index=False, float_format=lambda v: f"{v:.4g}", border=0)
+        return f"<p><code>{escape(repr(self))}</code></p><p>{caption}</p>{html}{more}"
 
     def __repr__(self) -> str:
         runs = self.runs
