@@ -50,6 +50,7 @@ def stderr() -> Console:
 
 #: Commands defined elsewhere, imported when run or listed: name -> (module, the command there).
 LAZY_COMMANDS = {
+    "draw": ("fairsim.draw", "draw_cmd"),
     "reproduce": ("fairsim.reproduce.cli", "reproduce_cmd"),
     "sweep": ("fairsim.sweeps.cli", "sweep_cmd"),
 }
@@ -323,11 +324,20 @@ def _captures_need_out(sc) -> None:
     is_flag=True,
     help="Every queue and flow, however many (long tables show their first and last rows).",
 )
-def validate_cmd(scenario, sets, every):
+@click.option(
+    "--draw", "drawing", type=click.Path(dir_okay=False), help="Also draw the network as an SVG file."
+)
+def validate_cmd(scenario, sets, every, drawing):
     """Check SCENARIO and show how each pair resolves (disciplines, buffers, transports, routes)."""
     from fairsim.tables import MAX_ROWS, console, emit
 
     sc = open_scenario(scenario, list(sets), origin="--set")
+    if drawing:
+        from pathlib import Path
+
+        from fairsim.draw import draw, write_svg
+
+        write_svg(draw(sc), Path(drawing))
     screen = console()
     screen.print(
         f"[bold green]ok[/]: {_escape(sc.file)} — [bold]{_escape(sc.name)}[/]: {len(sc.nodes)} nodes, "

@@ -1,0 +1,229 @@
+"""A picture of a scenario's network: `fairsim draw SCENARIO` and :func:`draw`.
+
+Nodes are placed by networkx's force-directed layout (Fruchterman–Reingold, seeded, so a
+scenario always gives the same picture), not by hand: hosts (a flow's source or destination) as
+circles, routers as squares. Each link is a line as thick as the logarithm of its rate, labelled
+with its rate and delay. A link is a **bottleneck** when it is the slowest link (by rate) of some
+flow's route; bottlenecks are drawn in red and their ports list each pair's discipline, so the
+one picture shows what the pairs compare. Flows are listed beside the graph (source → destination,
+application), up to `MOST_LISTED`.
+
+Decisions (docs/decisions.md, "Drawing a scenario"): rates and delays are the forward direction's
+(a link whose directions differ says so with "/"); the layout is networkx's spring layout with
+seed 1, 200 iterations; a scenario of more than `MOST_NODES` nodes is refused with a message,
+since a picture of it would be unreadable (its size is in `fairsim validate`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from fairsim import FairsimError
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from fairsim.api import Scenario
+
+#: Larger scenarios are refused: the picture would be unreadable.
+MOST_NODES = 300
+#: Flows listed beside the picture; more are counted.
+MOST_LISTED = 12
+#: Links labelled with their rate and delay; with more, only the bottlenecks are.
+MOST_LABELLED = 40
+
+
+@dataclass(frozen=True)
+class Link:
+    name: str
+    a: str
+    b: str
+    rate_bps: float
+    label: str
+
+
+def _rate_bps(text: str) -> float:
+    from fairsim.sweeps.axes import parse_quantity
+
+    q = parse_quantity(text)
+    return float(q.base) if q is not None and q.unit else math.inf
+
+
+def _links(doc: dict) -> list[Link]:
+    links = []
+    for name, link in doc["links"].items():
+        a, b = link["between"]
+        fwd, rev = link["forward"], link["reverse"]
+        rate = fwd["rate"] if fwd["rate"] == rev["rate"] else f"{fwd['rate']}/{rev['rate']}"
+        delay = fwd["delay"] if fwd["delay"] == rev["delay"] else f"{fwd['delay']}/{rev['delay']}"
+        links.append(
+            Link(name, a, b, min(_rate_bps(fwd["rate"]), _rate_bps(rev["rate"])), f"{rate}, {delay}")
+        )
+    return links
+
+
+def bottlenecks(doc: dict) -> dict[tuple[str, str], str]:
+    """The ports (from, to) that are the slowest hop of some flow's route, each with the link's name."""
+    by_hop = {}
+    for link in doc["links"].values():
+        a, b = link["between"]
+        by_hop[(a, b)] = _rate_bps(link["forward"]["rate"])
+        by_hop[(b, a)] = _rate_bps(link["reverse"]["rate"])
+    found: dict[tuple[str, str], str] = {}
+    names = {tuple(link["between"]): name for name, link in doc["links"].items()}
+    for flow in doc["flows"].values():
+        hops = list(zip(flow["route"], flow["route"][1:], strict=False))
+        if not hops:
+            continue
+        slowest = min(by_hop[h] for h in hops)
+        for h in hops:
+            if by_hop[h] == slowest:
+                found[h] = names.get(h) or names[(h[1], h[0])]
+    return found
+
+
+def _disciplines(sc: Scenario, ports: list[tuple[str, str]]) -> dict[tuple[str, str], list[str]]:
+    """For each port, "PAIR: qdisc" for every pair."""
+    shown: dict[tuple[str, str], list[str]] = {p: [] for p in ports}
+    for pair in sc.pairs:
+        doc = sc.resolved(pair)
+        for link in doc["links"].values():
+            a, b = link["between"]
+            for port, direction in (((a, b), "forward"), ((b, a), "reverse")):
+                if port in shown:
+                    shown[port].append(f"{pair}: {link[direction]['qdisc']['kind']}")
+    return shown
+
+
+def draw(scenario: Scenario | str | Path, set=None) -> Figure:
+    """The picture of `scenario`'s network (a matplotlib Figure; see the module's docstring)."""
+    import networkx as nx
+    from matplotlib.figure import Figure
+
+    from fairsim.api import Scenario, load
+
+    sc = scenario.with_overrides(set) if isinstance(scenario, Scenario) else load(scenario, set)
+    if len(sc.nodes) > MOST_NODES:
+        raise FairsimError(
+            f"{sc.file}: {len(sc.nodes):,} nodes; `draw` shows networks of up to {MOST_NODES} nodes "
+            "(`fairsim validate` lists every queue and route)"
+        )
+    doc = sc.resolved(sc.pairs[0])
+    links = _links(doc)
+    hosts = {f[end] for f in doc["flows"].values() for end in ("src", "dst")}
+    graph = nx.Graph()
+    graph.add_nodes_from(sc.nodes)
+    graph.add_edges_from((link.a, link.b) for link in links)
+    pos = nx.spring_layout(graph, seed=1, iterations=200)
+    narrow = bottlenecks(doc)
+    narrow_links = {*narrow.values()}
+    rates = [link.rate_bps for link in links if math.isfinite(link.rate_bps)]
+    low = math.log10(min(rates)) if rates else 0.0
+
+    ports = _disciplines(sc, sorted(narrow))
+    fig = Figure(figsize=(10, 6.5), layout="constrained")
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    ax.margins(0.08)
+    for link in links:
+        (x0, y0), (x1, y1) = pos[link.a], pos[link.b]
+        thick = 1.0 + (math.log10(link.rate_bps) - low if math.isfinite(link.rate_bps) else 0.0)
+        red = link.name in narrow_links
+        width, color = (max(thick, 2.5), "#c0392b") if red else (thick, "#95a5a6")
+        ax.plot([x0, x1], [y0, y1], color=color, linewidth=width, zorder=1)
+        if not red and len(links) > MOST_LABELLED:
+            continue
+        text = link.label
+        for (a, b), lines in ports.items():
+            if {a, b} == {link.a, link.b}:
+                text += f"\n{a}→{b}: " + ", ".join(lines)
+        ax.annotate(
+            text,
+            ((x0 + x1) / 2, (y0 + y1) / 2),
+            ha="center",
+            va="center",
+            fontsize=7,
+            color="#922b21" if red else "#2c3e50",
+            zorder=3,
+            bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": color if red else "none", "alpha": 0.9},
+        )
+    for node in sc.nodes:
+        x, y = pos[node]
+        ax.scatter(
+            [x],
+            [y],
+            s=120,
+            marker="o" if node in hosts else "s",
+            zorder=2,
+            color="#d6eaf8" if node in hosts else "#f9e79f",
+            edgecolors="#2c3e50",
+        )
+        ax.annotate(
+            node,
+            (x, y),
+            xytext=(0, 8),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            fontsize=8,
+            zorder=4,
+        )
+    flows = [f"{name}: {f['src']} → {f['dst']} ({f['app']})" for name, f in doc["flows"].items()]
+    listed = flows[:MOST_LISTED] + (
+        [f"… and {len(flows) - MOST_LISTED} more flows"] if len(flows) > MOST_LISTED else []
+    )
+    ax.set_title(f"{sc.name}: {len(sc.nodes)} nodes, {len(links)} links, {len(flows)} flows", fontsize=10)
+    fig.text(0.99, 0.0, "\n".join(listed), fontsize=7, ha="right", va="bottom", family="monospace")
+    key = "red: a bottleneck (some flow's slowest link), with each pair's discipline at its ports"
+    key += "\ncircles: hosts; squares: routers"
+    fig.text(0.01, 0.0, key, fontsize=7, ha="left", va="bottom", color="#922b21")
+    return fig
+
+
+def write_svg(fig: Figure, path: Path) -> None:
+    """The picture as an SVG file, the same bytes for the same scenario, written atomically."""
+    import io
+    import os
+
+    import matplotlib
+
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": "fairsim", "svg.id": "fairsim-network"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(buf.getvalue())
+    os.replace(tmp, path)
+
+
+def _command():
+    """`fairsim draw`, built when it is run (click and the CLI's options are imported then)."""
+    import click
+
+    from fairsim.cli import overrides_option
+
+    @click.command("draw")
+    @click.argument("scenario")
+    @overrides_option
+    @click.option(
+        "--out", "-o", type=click.Path(dir_okay=False), help="The SVG file (default: NAME.svg here)."
+    )
+    def draw_cmd(scenario, sets, out):
+        """Draw SCENARIO's network as an SVG: nodes, links (rate, delay), bottlenecks, each pair's
+        discipline at them, and the flows."""
+        from fairsim.api import open_scenario
+        from fairsim.output import safe_name
+
+        sc = open_scenario(scenario, list(sets), origin="--set")
+        path = Path(out or f"{safe_name(sc.name)}.svg")
+        if path.parent != Path() and not path.parent.is_dir():
+            raise FairsimError(f"--out {out}: the folder {path.parent} does not exist")
+        write_svg(draw(sc), path)
+        click.echo(f"wrote {path}")
+
+    return draw_cmd
+
+
+draw_cmd = _command()
