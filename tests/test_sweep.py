@@ -443,5 +443,5 @@ def test_a_notebook_shows_a_sweep_with_its_values_as_written_and_times_as_times(
     assert list(overview.columns) == ["rate", "pair", "jain", "goodput_bps", "seeds"]
     assert len(overview) == 2 * 2 and (overview["seeds"] == 2).all()
     html = open_sweep(tmp_path / "s")._repr_html_()
-    assert "1Mbps" in html and "2Mbps" in html and "1e+06" not in html
+    assert "<td>1Mbps</td>" in html and "<td>2Mbps</td>" in html and "<td>1e+06</td>" not in html
     assert "<table" in html and "mean over seeds" in html
