@@ -117,6 +117,21 @@ def test_runs_that_never_started_are_listed_in_one_line():
     assert "interrupted at" in stdout
 
 
+@pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")
+def test_an_interrupted_run_says_so_on_a_line_of_its_own_and_out_gets_only_what_ran(tmp_path):
+    out = tmp_path / "partial"
+    args = "run examples/dumbbell --pair G/FCFS --pair G/RD --seed 1 --seed 2 --jobs 1 --out"
+    returncode, stdout, stderr = interrupted(*args.split(), out, "--set", "run.duration=50000s")
+    assert returncode == 130, stderr
+    lines = stdout.splitlines()
+    heading = next(i for i, line in enumerate(lines) if "pair G/FCFS" in line)
+    assert lines[heading].endswith("warm-up"), lines[heading]  # nothing glued onto it
+    assert lines[heading + 1].startswith("interrupted at "), lines[heading + 1]
+    assert lines[heading + 1].endswith(" s of 50,000 s: partial results"), lines[heading + 1]
+    # the resolved scenario of the run that started, none of those that never did
+    assert sorted(p.name for p in out.glob("scenario.*")) == ["scenario.G_FCFS.seed1.toml"]
+
+
 @pytest.mark.parametrize(
     "args", [["list"], ["validate", "examples/dumbbell"], ["run", "examples/parking_lot", "--pair", "G/RD"]]
 )

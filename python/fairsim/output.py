@@ -1,5 +1,6 @@
 """Writing a run's results to a folder: tables (CSV or Parquet), the JSON document, and the
-fully resolved scenario of every pair with its seed.
+fully resolved scenario of every pair with its seed that ran (not of those Ctrl-C stopped
+before they started).
 
 Every file is written to a temporary name in the same folder and renamed into place, so an
 interrupted or failed write never leaves a half-written file, and files of an earlier run are
@@ -178,6 +179,8 @@ def write_results(results: Results, out: str | Path, fmt: str = "csv") -> list[P
                 put(f"{stem}.events.txt", lambda p, d=data: p.write_text(d))
     if results.source is not None:
         for run in results.runs:
+            if not run["complete"] and run["events"] == 0:
+                continue  # Ctrl-C stopped it before it started: nothing ran under that scenario
             text = results.source.resolved_toml(run["pair"], run["seed"])
             put(
                 f"scenario.{safe_name(run['pair'])}.seed{run['seed']}.toml", lambda p, t=text: p.write_text(t)

@@ -232,17 +232,26 @@ def _heading(runs: list[dict]) -> Text:
         which = f"seed {first['seed']}"
     else:
         which = f"{plural(len(runs), 'seed')} ({', '.join(str(r['seed']) for r in runs)})"
-    stopped = "".join(
-        f"  [bold red]{'' if len(runs) == 1 else 'seed ' + str(r['seed']) + ' '}interrupted at "
-        f"{num(r['simulated_s'])} s[/]"
-        for r in runs
-        if not r["complete"]
-    )
     return Text.from_markup(
         f"[bold]{_escape(first['scenario'])}[/] · pair [bold cyan]{_escape(first['pair'])}[/] · {which} · "
         f"{plural(m['intervals'], 'interval')} of {num(m['interval_s'])} s after {num(m['warmup_s'])} s "
-        f"warm-up{stopped}"
+        "warm-up"
     )
+
+
+def _stopped_line(runs: list[dict]) -> Text | None:
+    """`interrupted at 423 s of 50,000 s: partial results` on a line of its own under the
+    heading (`seed 2 interrupted at ...` when several runs are summed up), not glued onto it."""
+    stopped = [r for r in runs if not r["complete"]]
+    if not stopped:
+        return None
+    said = "; ".join(
+        ("" if len(runs) == 1 else f"seed {r['seed']} ")
+        + f"interrupted at {num(r['simulated_s'])} s"
+        + (f" of {num(r['duration_s'])} s" if r.get("duration_s") is not None else "")
+        for r in stopped
+    )
+    return Text(f"{said}: partial results", style="bold red")
 
 
 def _escape(text: str) -> str:
@@ -368,7 +377,15 @@ def _fluid_parts(runs: list[dict], port: str) -> list:
 
 def pair_tables(runs: list[dict]) -> Group:
     """The tables of one pair: one run's, or the mean over several seeds' runs."""
-    parts: list = [_heading(runs), *_flows_parts(runs), _fairness_line(runs), Text(""), *_queue_parts(runs)]
+    stopped = _stopped_line(runs)
+    parts: list = [
+        _heading(runs),
+        *([stopped] if stopped else []),
+        *_flows_parts(runs),
+        _fairness_line(runs),
+        Text(""),
+        *_queue_parts(runs),
+    ]
     for port in runs[0].get("fluid", []):
         parts += [Text(""), *_fluid_parts(runs, port["port"])]
     events = sum(r["events"] for r in runs)
