@@ -31,15 +31,15 @@ def in_notebook() -> bool:
     return getattr(shell, "kernel", None) is not None
 
 
-def progress_bar(label: str, total: int, enabled: bool | None):
-    """The bar for `total` runs: for a notebook, a terminal, or nothing (`enabled` False, or None
-    and neither a notebook nor standard error on a terminal)."""
+def progress_bar(label: str, total: int, enabled: bool | None, unit: str = "runs"):
+    """The bar for `total` runs (or other `unit`s): for a notebook, a terminal, or nothing
+    (`enabled` False, or None and neither a notebook nor standard error on a terminal)."""
     notebook = in_notebook()
     if enabled is None:
         enabled = notebook or sys.stderr.isatty()
     if not enabled:
         return _NoBar()
-    return _NotebookBar(label, total) if notebook else _TerminalBar(label, total)
+    return _NotebookBar(label, total, unit) if notebook else _TerminalBar(label, total, unit)
 
 
 def _clock(seconds: float) -> str:
@@ -61,8 +61,8 @@ class _NoBar:
 
 
 class _TerminalBar:
-    def __init__(self, label: str, total: int):
-        self.label, self.total = label, total
+    def __init__(self, label: str, total: int, unit: str = "runs"):
+        self.label, self.total, self.unit = label, total, unit
         self.started = time.monotonic()
         self.progress: Progress | None = None
 
@@ -76,7 +76,7 @@ class _TerminalBar:
             self.progress = Progress(
                 TextColumn("{task.description}", markup=False),  # a scenario's name: not markup
                 BarColumn(),
-                TextColumn("{task.fields[finished]}/{task.total:.0f} runs"),
+                TextColumn("{task.fields[finished]}/{task.total:.0f} " + self.unit),
                 TextColumn("{task.fields[note]}", markup=False),
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
@@ -94,8 +94,8 @@ class _TerminalBar:
 
 
 class _NotebookBar:
-    def __init__(self, label: str, total: int):
-        self.label, self.total = label, total
+    def __init__(self, label: str, total: int, unit: str = "runs"):
+        self.label, self.total, self.unit = label, total, unit
         self.started = time.monotonic()
         self.handle = None
         self.drawn = 0.0
@@ -116,7 +116,7 @@ class _NotebookBar:
             left = elapsed * (self.total - done) / done if done > 0 else None
             state = f"elapsed {_clock(elapsed)}, left " + (_clock(left) if left is not None else "?")
         state = ", ".join(x for x in (note, state) if x)
-        view = _BarView(self.label, done, _finished(done, finished), self.total, state)
+        view = _BarView(self.label, done, _finished(done, finished), self.total, self.unit, state)
         if self.handle is None:
             from IPython.display import display
 
@@ -135,8 +135,8 @@ class _NotebookBar:
 class _BarView:
     """What a notebook shows: an HTML bar, or its text line where HTML is not shown."""
 
-    def __init__(self, label: str, done: float, finished: int, total: int, state: str):
-        self.text = f"{label}: {finished}/{total} runs, {state}"
+    def __init__(self, label: str, done: float, finished: int, total: int, unit: str, state: str):
+        self.text = f"{label}: {finished}/{total} {unit}, {state}"
         self.done, self.total = done, total
 
     def __repr__(self) -> str:

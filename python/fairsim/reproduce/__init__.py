@@ -90,7 +90,7 @@ def run(
             extra=extra,
         )
 
-    report = build(again())
+    report = build(again(), progress=progress)
     if stability:
         from fairsim.reproduce import stability as st
 

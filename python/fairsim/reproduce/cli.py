@@ -112,7 +112,7 @@ def _summary(console: Console, report, folder: Path) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from fairsim.reproduce.report import claims_line, close_line, quick_banner
+    from fairsim.reproduce.report import claims_line, close_line, quick_banner, runs_line
     from fairsim.tables import emit
 
     banner = quick_banner(report)
@@ -135,7 +135,7 @@ def _summary(console: Console, report, folder: Path) -> None:
     console.print(
         f"\nclaims: {claims_line(claims, len(report.verdicts))}; published cells: "
         f"{grades.get('close', 0)} close, {grades.get('near', 0)} near, {grades.get('far', 0)} far "
-        f"({close_line(report.close_counts())}). {o.runs} runs, {o.events:,} events in {o.wall_s:.1f} s."
+        f"({close_line(report.close_counts())}). {runs_line(o)}"
     )
     console.print(f"report: {folder / 'report.html'} and {folder / 'report.md'}", markup=False)
     if banner:

@@ -148,6 +148,8 @@ class Outcome:
     events: int
     wall_s: float
     interrupted: bool = False
+    #: Of `runs`, those whose reports came from the cache folder rather than a run.
+    cached: int = 0
 
     @property
     def context(self) -> Context:
@@ -206,7 +208,7 @@ def run_paper(
             groups.append((exp.id, x, sc))
             spans.append((first, len(tasks)))
     started = time.monotonic()
-    got, interrupted, failed = run_reports(
+    got, interrupted, failed, cached = run_reports(
         tasks, executor_for(jobs, client), cache, progress=progress, title=paper.id
     )
     if interrupted:  # what finished is in the cache; the report needs every run
@@ -236,4 +238,5 @@ def run_paper(
         events=sum(r["events"] for r in reports),
         wall_s=wall,
         interrupted=interrupted,
+        cached=cached,
     )

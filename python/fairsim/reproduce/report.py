@@ -8,7 +8,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING
 
 from fairsim.reproduce.claims import LABELS, Claim, Verdict, fmt
 from fairsim.reproduce.compare import Comparison, compare_table
@@ -17,6 +20,9 @@ from fairsim.reproduce.figures import to_svg
 from fairsim.reproduce.history import Change
 from fairsim.reproduce.model import Experiment, Loaded, Outcome
 from fairsim.reproduce.published import Table
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 SCHEMA = "fairsim.reproduce/1"
 GRADES = ("close", "near", "far")
@@ -109,6 +115,12 @@ def close_line(cells: dict[str, int]) -> str:
     )
 
 
+def runs_line(o: Outcome) -> str:
+    """ "75 runs (45 from the cache), 1,234 events in 9.8 s": what ran and how long it took."""
+    cached = f" ({o.cached} from the cache)" if o.cached else ""
+    return f"{o.runs} runs{cached}, {o.events:,} events in {o.wall_s:.1f} s."
+
+
 def quick_banner(report: Report) -> str | None:
     """What a `--quick` report says at its top: its verdicts come from coarse sweep grids and
     one replication (or `--seeds`), and may differ from the full run's; None for a full run."""
@@ -138,10 +150,16 @@ def history_lines(report: Report) -> tuple[str, list[Change]] | None:
     return text, report.changes()
 
 
-def build(outcome: Outcome) -> Report:
+def build(outcome: Outcome, progress: bool | None = None) -> Report:
+    """Compares every published cell, evaluates every claim and draws every figure (on every
+    core, with a progress line: reproduce/drawing.py)."""
+    from fairsim.reproduce.drawing import draw_all
+
     paper = outcome.paper
     ctx = outcome.context
     sections = []
+    #: (section, id, title, caption, draws the figure): drawn together below
+    pending: list[tuple[Section, str, str, str, Callable[[], Figure]]] = []
     for exp_id, loaded in outcome.loaded.items():
         sec = Section(loaded.experiment, loaded)
         m = outcome.measurements.get(exp_id)
@@ -150,14 +168,24 @@ def build(outcome: Outcome) -> Report:
             sec.tables.append((table, rows))
             if i == 0 and any(c.paper.value is not None for row in rows for c in row):
                 fig_id = f"{exp_id}-{table.id}"
-                svg = to_svg(cells_figure(rows, table.title), prefix=fig_id)
-                sec.figures.append(DrawnFigure(fig_id, table.title, CELLS_CAPTION, svg))
+                pending.append(
+                    (sec, fig_id, table.title, CELLS_CAPTION, partial(cells_figure, rows, table.title))
+                )
         for f in paper.figures:
             if f.experiment == exp_id:
-                sec.figures.append(DrawnFigure(f.id, f.title, f.caption, to_svg(f.draw(ctx), prefix=f.id)))
+                pending.append((sec, f.id, f.title, f.caption, partial(f.draw, ctx)))
         sec.claims = [(c, c.evaluate(ctx)) for c in paper.claims if c.experiment == exp_id]
         sections.append(sec)
+    jobs = [partial(_svg, draw, fig_id) for _, fig_id, _, _, draw in pending]
+    for (sec, fig_id, title, caption, _), svg in zip(
+        pending, draw_all(jobs, paper.id, progress), strict=True
+    ):
+        sec.figures.append(DrawnFigure(fig_id, title, caption, svg))
     return Report(outcome, sections)
+
+
+def _svg(draw: Callable[[], Figure], prefix: str) -> str:
+    return to_svg(draw(), prefix=prefix)
 
 
 def _estimate(e) -> dict | None:

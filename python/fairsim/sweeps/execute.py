@@ -152,10 +152,11 @@ def run_reports(
     *,
     progress: bool | None,
     title: str,
-) -> tuple[list[dict | None], bool, list[Outcome]]:
+) -> tuple[list[dict | None], bool, list[Outcome], int]:
     """The reports of `tasks`, in order: from `cache` (a sweep folder's `reports` table) where it
     holds them, else run on `executor` and added to it. Returns the reports (None for a run that
-    failed or that Ctrl-C stopped), whether Ctrl-C stopped them, and the failures."""
+    failed or that Ctrl-C stopped), whether Ctrl-C stopped them, the failures, and how many
+    reports came from the cache."""
     from fairsim.sweeps.driver import drive
     from fairsim.sweeps.store import old_layout, read_table
 
@@ -199,4 +200,4 @@ def run_reports(
         if store is not None:
             store.flush()
     failed = [] if interrupted else failures
-    return [reports.get(t.run_id) for t in tasks], interrupted, failed
+    return [reports.get(t.run_id) for t in tasks], interrupted, failed, cached

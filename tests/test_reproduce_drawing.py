@@ -1,0 +1,32 @@
+"""A report's figures are drawn on every core, and give the same bytes as drawn one by one."""
+
+import fairsim.reproduce.drawing as drawing
+from fairsim.reproduce import paper
+from fairsim.reproduce.model import run_paper
+from fairsim.reproduce.report import build, runs_line
+
+
+def test_figures_drawn_in_workers_are_the_bytes_drawn_here(monkeypatch, tmp_path):
+    outcome = run_paper(paper("dks89"), quick=True, only=["s1", "s3"], progress=False, cache=tmp_path)
+    forked = build(outcome)
+    monkeypatch.setattr(drawing, "_can_fork", lambda: False)
+    here = build(outcome)
+    figures = [[(f.id, f.svg) for f in s.figures] for s in forked.sections]
+    assert sum(map(len, figures)) >= 2
+    assert figures == [[(f.id, f.svg) for f in s.figures] for s in here.sections]
+    # a second run finds every run in the folder and says so
+    again = run_paper(paper("dks89"), quick=True, only=["s1", "s3"], progress=False, cache=tmp_path)
+    assert again.cached == again.runs > 0
+    assert f"{again.runs} runs ({again.runs} from the cache)" in runs_line(again)
+
+
+def test_a_failing_figure_fails_the_report_with_its_error():
+    def broken() -> str:
+        raise ValueError("no such column")
+
+    try:
+        drawing.draw_all([lambda: "<svg/>", broken], "t", progress=False, workers=2)
+    except ValueError as e:
+        assert "no such column" in str(e)
+    else:
+        raise AssertionError("the error was lost")
