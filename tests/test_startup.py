@@ -106,6 +106,15 @@ def test_run_out_csv_loads_no_heavy_library(tmp_path):
     assert (tmp_path / "out" / "fluid.csv").exists()
 
 
+def test_run_trace_out_loads_no_heavy_library(tmp_path):
+    # the traces table is written without pandas too (issue 29: 5 s of pandas import before)
+    modules = loaded(
+        "run", "examples/dumbbell", *SHORT, "--pair", "G/FCFS", "--trace", "ftp1", "--out", str(tmp_path)
+    )
+    assert not modules & HEAVY, sorted(modules & HEAVY)
+    assert (tmp_path / "traces.csv").read_text().startswith("pair,seed,source,name,series,t_s,value\n")
+
+
 def test_lazy_names_of_the_package():
     for name in fairsim.__all__:
         assert name in dir(fairsim)

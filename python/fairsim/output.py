@@ -65,8 +65,7 @@ def safe_name(pair: str) -> str:
 def _csv_without_pandas(results: Results, table: str) -> str | None:
     """Table `table` as the CSV text pandas would write, made without pandas (importing it takes
     longer than a small run): "" for an optional table without rows, None when only pandas can
-    say (the traces and transfers tables when they have rows, and values `fairsim.csv_tables`
-    does not cover)."""
+    say (the transfers table when it has rows, and values `fairsim.csv_tables` does not cover)."""
     from fairsim.csv_tables import Unsupported, csv_text
 
     if table in ROW_TABLES:
@@ -77,8 +76,6 @@ def _csv_without_pandas(results: Results, table: str) -> str | None:
             return csv_text(rows, table)
         except Unsupported:
             return None
-    if table == "traces" and not any(r.get("traces") for r in results.runs):
-        return ""
     if table == "transfers" and not any((r.get("transfers") or {}).get("flow") for r in results.runs):
         return ""
     return None

@@ -147,6 +147,16 @@ def fluid_rows(r: dict) -> list[dict]:
     ]
 
 
+def trace_rows(r: dict) -> list[dict]:
+    """Run report `r`'s recorded time series, one row per point (the `traces` table)."""
+    head = {"pair": r["pair"], "seed": r["seed"]}
+    return [
+        {**head, "source": t["source"], "name": t["name"], "series": t["series"], "t_s": ts, "value": v}
+        for t in r.get("traces", [])
+        for ts, v in zip(t["t_s"], t["value"], strict=True)
+    ]
+
+
 def fairness_rows(r: dict) -> list[dict]:
     """Run report `r`'s fairness indices, one row (the `fairness` table)."""
     return [
@@ -176,6 +186,7 @@ ROW_TABLES = {
     **{name: rows for name, (rows, _) in TABLES.items()},
     "fluid": fluid_rows,
     "fairness": fairness_rows,
+    "traces": trace_rows,
 }
 
 
