@@ -21,6 +21,7 @@ import numpy as np
 
 from fairsim.reproduce.claims import Context, Missing
 from fairsim.reproduce.model import Experiment, Sweep
+from fairsim.reproduce.reproductions.blt94.discussion import DISCUSSION
 
 PACKET = 500
 SIZES = {"10KB": 10_000, "100KB": 100_000, "1MB": 1_000_000}
@@ -135,6 +136,7 @@ def experiment(c: Config, bw_b: float) -> Experiment:
         sweep=load_sweep(c, bw_b, pairs),
         overrides=network(c, bw_b),
         seeds=3,
+        discussion=DISCUSSION.get(c.experiment_id(bw_b), ""),
     )
 
 
