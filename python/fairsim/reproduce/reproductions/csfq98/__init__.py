@@ -13,7 +13,7 @@ from pathlib import Path
 from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.csfq98.claims import CLAIMS, TESTED, WHY_CHANGED
-from fairsim.reproduce.reproductions.csfq98.experiments import EXPERIMENTS
+from fairsim.reproduce.reproductions.csfq98.experiments import EXPERIMENTS, OTHER_PACKETS, packet_knob
 from fairsim.reproduce.reproductions.csfq98.figures import FIGURES
 
 PAPER = Paper(
@@ -35,15 +35,19 @@ from our copy of the paper; the tables and the numbers quoted in the text surviv
     tested=TESTED,
     figures=FIGURES,
     seeds=5,
+    knobs=tuple(packet_knob(size) for size in OTHER_PACKETS),
     method="""
 Every experiment as the paper states it: 10 Mb/s links of 1 ms with 64 KB buffers, K = K_α =
 K_c = 100 ms (250 ms for RLM, 400 ms on the 100 ms link), RED and FRED thresholds 16 and 32 KB,
-UDP gaps uniform in [0.5, 1.5) of the mean, the first router of each path the edge. What it
-leaves out we chose once for all experiments (each scenario file says so): 1000-byte packets,
-100 Mb/s access lines, TCP as ns-2's default of the time (Tahoe, window 20, timeouts of at least
-0.2 s), DRR with a queue per flow and longest-queue drops, FRED-1 as Lin and Morris's FRED and
-FRED-2 with their support for many flows. Throughputs are averaged over the paper's 10 s (100 s
-in Tables 1 and 3) after a warm-up of ours; five replications (three for the long sweeps).
+UDP gaps uniform in [0.5, 1.5) of the mean, the first router of each path the edge. Every flow
+sends 1000-byte packets, the one size the paper gives: "1 packet = 1 KB" (§3.4), with §3's KB of
+1000 bytes ("64KB/10Mbps = 51.2 ms"); the stability table adds 1024, 500 and 1500 bytes. What
+it leaves out we chose once for all experiments (each scenario file says so): 100 Mb/s access
+lines, TCP as ns-2's default of the time (Tahoe, window 20, timeouts of at least 0.2 s), DRR
+with a queue per flow, a quantum of one packet and longest-queue drops, FRED-1 as Lin and
+Morris's FRED and FRED-2 with their support for many flows. Throughputs are averaged over the
+paper's 10 s (100 s in Tables 1 and 3) after a warm-up of ours; five replications (three for the
+long sweeps).
 """,
     history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
 )
