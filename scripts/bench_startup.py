@@ -5,7 +5,8 @@ Python, not pyenv's shim, a bash script that adds its own tens of milliseconds):
     python3 scripts/bench_startup.py [--runs 21] [--against REV]
 
 Commands: Python alone (`-S -c pass`, `-c pass`), `import fairsim`, `fairsim --version`,
-`--help`, `list`, `validate X` and `run X` (printing its tables; also with `--out DIR`, CSV),
+`--help`, `list`, `validate X` and `run X` (printing its tables; also with `--out DIR`, CSV,
+and with `--trace '*'`), `reproduce --list`, and reading a 75-run sweep back (`open_sweep`),
 X a small scenario whose simulation takes a few milliseconds (`--scenario`). Every round runs
 each command once, in turn, so that a change in the machine's load hits them all alike.
 
@@ -37,11 +38,28 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = Path(sys.executable)
 ENTRY = PYTHON.parent / "fairsim"
 #: A few milliseconds of simulation: the firewall example, 20 s instead of 2000 s, four pairs.
+#: A sweep of 75 short runs, for `open_sweep`: 15 buffers × 5 seeds of one pair.
+SWEEP = [
+    "examples/dumbbell",
+    "--axis",
+    "links.bottleneck.buffer=10..150:10",
+    "--seeds",
+    "5",
+    "--pair",
+    "G/FCFS",
+    "--set",
+    "run.duration=5s",
+    "--set",
+    "run.warmup=1s",
+    "--set",
+    "run.interval=1s",
+]
 SCENARIO = "scenarios/examples/firewall.toml --set run.duration=20s --set run.warmup=5s --set run.interval=5s"
 
 
-def commands(scenario: list[str], out: Path) -> list[tuple[str, list[str]]]:
+def commands(scenario: list[str], out: Path, sweep: Path) -> list[tuple[str, list[str]]]:
     fairsim = [str(ENTRY)]
+    read_sweep = f"import fairsim; fairsim.open_sweep({str(sweep)!r}).flows"
     return [
         ("python3 -S -c pass", [str(PYTHON), "-S", "-c", "pass"]),
         ("python3 -c pass", [str(PYTHON), "-c", "pass"]),
@@ -52,6 +70,12 @@ def commands(scenario: list[str], out: Path) -> list[tuple[str, list[str]]]:
         ("fairsim validate X", [*fairsim, "validate", *scenario]),
         ("fairsim run X", [*fairsim, "run", *scenario]),
         ("fairsim run X --out DIR", [*fairsim, "run", *scenario, "--out", str(out)]),
+        (
+            "fairsim run X --trace '*' --out DIR",
+            [*fairsim, "run", *scenario, "--trace", "*", "--out", str(out)],
+        ),
+        ("fairsim reproduce --list", [*fairsim, "reproduce", "--list"]),
+        ("open_sweep(75 runs).flows", [str(PYTHON), "-c", read_sweep]),
         *_on_path(),
     ]
 
@@ -112,7 +136,15 @@ def main() -> None:
         if args.against:
             path = materialize(args.against, Path(tmp) / "against")
             variants[args.against] = {**env, "PYTHONPATH": path.as_posix()}
-        cmds = commands(args.scenario.split(), Path(tmp) / "out")
+        sweep = Path(tmp) / "sweep"
+        subprocess.run(
+            [str(ENTRY), "sweep", *SWEEP, "--out", str(sweep), "--no-progress"],
+            check=True,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        cmds = commands(args.scenario.split(), Path(tmp) / "out", sweep)
         times: dict[tuple[str, str], list[tuple[float, float]]] = {}
         for i in range(args.runs + 1):  # the first round warms the caches and is not counted
             order = list(variants.items())
