@@ -81,5 +81,8 @@ def main(seeds: int, only: list[int] | None) -> None:
 
 
 if __name__ == "__main__":
+    from usage import answer_help
+
+    answer_help(__doc__)
     chosen = [int(i) for i in sys.argv[2].split(",")] if len(sys.argv) > 2 else None
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 2, chosen)

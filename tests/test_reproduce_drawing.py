@@ -30,3 +30,16 @@ def test_a_failing_figure_fails_the_report_with_its_error():
         assert "no such column" in str(e)
     else:
         raise AssertionError("the error was lost")
+
+
+def test_a_paper_without_tables_says_so_in_words():
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from fairsim.reproduce.report import cells_line
+
+    cells = {"close": 0, "graded": 0, "nonzero_close": 0, "nonzero": 0}
+    none = SimpleNamespace(grade_counts=Counter, close_counts=lambda: cells)
+    assert cells_line(none).startswith("none: the paper prints no table of numbers")
+    some = SimpleNamespace(grade_counts=lambda: Counter(close=3, far=1), close_counts=lambda: cells)
+    assert cells_line(some).startswith("3 close, 0 near, 1 far; 0 blank")

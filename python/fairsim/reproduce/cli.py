@@ -112,7 +112,7 @@ def _summary(console: Console, report, folder: Path) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from fairsim.reproduce.report import claims_line, close_line, quick_banner, runs_line
+    from fairsim.reproduce.report import cells_line, claims_line, quick_banner, runs_line
     from fairsim.tables import emit
 
     banner = quick_banner(report)
@@ -130,12 +130,11 @@ def _summary(console: Console, report, folder: Path) -> None:
     for c, v in report.verdicts:
         table.add_row(escape(c.id), marks.get(v.label, f"[dim]{escape(v.label)}[/]"), escape(v.measured))
     emit(table, console)
-    claims, grades = report.claim_counts(), report.grade_counts()
-    o = report.outcome
+    claims = report.claim_counts()
     console.print(
-        f"\nclaims: {claims_line(claims, len(report.verdicts))}; published cells: "
-        f"{grades.get('close', 0)} close, {grades.get('near', 0)} near, {grades.get('far', 0)} far "
-        f"({close_line(report.close_counts())}). {runs_line(o)}"
+        f"\nclaims: {claims_line(claims, len(report.verdicts))}; published cells: {cells_line(report)}. "
+        f"{runs_line(report.outcome)}",
+        markup=False,
     )
     console.print(f"report: {folder / 'report.html'} and {folder / 'report.md'}", markup=False)
     if banner:

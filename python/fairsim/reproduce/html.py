@@ -14,15 +14,14 @@ from fairsim.reproduce.prose import blocks, inline
 from fairsim.reproduce.report import (
     GARBLED_NOTE,
     GRADE_MARK,
-    GRADES,
     RANK_MARK,
     TESTED_HEADING,
     Report,
     Section,
     cell_text,
+    cells_line,
     claim_anchor,
     claims_line,
-    close_line,
     contents,
     history_lines,
     quick_banner,
@@ -46,7 +45,7 @@ def badge(v: Verdict) -> str:
 
 def render(report: Report) -> str:
     p, o = report.paper, report.outcome
-    claims, grades = report.claim_counts(), report.grade_counts()
+    claims = report.claim_counts()
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -59,10 +58,7 @@ def render(report: Report) -> str:
         _contents(report),
         "<h2 id='summary'>Summary</h2><table class='summary'>",
         f"<tr><th>claims</th><td>{claims_line(claims, len(report.verdicts))}</td></tr>",
-        "<tr><th>published cells</th><td>"
-        + ", ".join(f"{grades.get(g, 0)} {g}" for g in GRADES)
-        + f"; {grades.get('ungraded', 0)} blank, unreadable or not printed; "
-        + f"{close_line(report.close_counts())}</td></tr>",
+        f"<tr><th>published cells</th><td>{escape(cells_line(report))}</td></tr>",
         f"<tr><th>runs</th><td>{o.runs} ({len(o.seeds)} replication(s) per pair"
         f"{', quick mode' if o.quick else ''}), {o.events:,} events"
         f"{' — interrupted, partial' if o.interrupted else ''}</td></tr></table>",

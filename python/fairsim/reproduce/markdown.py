@@ -10,15 +10,14 @@ from fairsim.reproduce.claims import Verdict
 from fairsim.reproduce.report import (
     GARBLED_NOTE,
     GRADE_MARK,
-    GRADES,
     RANK_MARK,
     TESTED_HEADING,
     Report,
     Section,
     cell_text,
+    cells_line,
     claim_anchor,
     claims_line,
-    close_line,
     contents,
     history_lines,
     quick_banner,
@@ -51,7 +50,7 @@ def _anchor(name: str) -> str:
 
 def render(report: Report, figure_dir: str = "figures") -> str:
     p, o = report.paper, report.outcome
-    claims, grades = report.claim_counts(), report.grade_counts()
+    claims = report.claim_counts()
     lines = [
         f"# Reproduction of {p.title}",
         "",
@@ -69,9 +68,7 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         "## Summary",
         "",
         f"- **Claims:** {claims_line(claims, len(report.verdicts))}.",
-        f"- **Published cells:** {', '.join(f'{grades.get(g, 0)} {g}' for g in GRADES)}; "
-        f"{grades.get('ungraded', 0)} blank, unreadable or not printed in the paper; "
-        f"{close_line(report.close_counts())}.",
+        f"- **Published cells:** {cells_line(report)}.",
         f"- **Runs:** {o.runs} ({len(o.seeds)} replication{'s' if len(o.seeds) > 1 else ''} per pair"
         f"{', quick mode' if o.quick else ''}), {o.events:,} events.",
     ]

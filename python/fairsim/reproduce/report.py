@@ -115,6 +115,19 @@ def close_line(cells: dict[str, int]) -> str:
     )
 
 
+def cells_line(report: Report) -> str:
+    """The published cells compared, in one line: the grades and the close fraction, or, for a
+    paper that prints no table of numbers, that it does not."""
+    grades = report.grade_counts()
+    if not any(grades.get(g, 0) for g in (*GRADES, "ungraded")):
+        return "none: the paper prints no table of numbers; its findings are checked as claims"
+    return (
+        ", ".join(f"{grades.get(g, 0)} {g}" for g in GRADES)
+        + f"; {grades.get('ungraded', 0)} blank, unreadable or not printed in the paper; "
+        + close_line(report.close_counts())
+    )
+
+
 def runs_line(o: Outcome) -> str:
     """ "75 runs (45 from the cache), 1,234 events in 9.8 s": what ran and how long it took."""
     cached = f" ({o.cached} from the cache)" if o.cached else ""
