@@ -72,6 +72,9 @@ def memory(runs: int) -> None:
 
 
 if __name__ == "__main__":
+    from usage import answer_help
+
+    answer_help(__doc__)
     what = sys.argv[1] if len(sys.argv) > 1 else "overhead"
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
     {"overhead": overhead, "memory": memory}[what](n)

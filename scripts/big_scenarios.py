@@ -178,6 +178,9 @@ def main(out: Path, only: list[str]) -> None:
 
 
 if __name__ == "__main__":
+    from usage import answer_help
+
+    answer_help(__doc__)
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
         sys.exit(2)

@@ -6,6 +6,7 @@
 #
 # One run per pair: the six pairs of the TCP dumbbell (60 s) and the Generic dumbbell's two
 # (300 s, the bench's default). Prints: build, pair, instructions, mispredicted branches.
+case "${1-}" in -h | --help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0" && exit 0 ;; esac
 set -e
 cd "$(dirname "$0")/.."
 count() {

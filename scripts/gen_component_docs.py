@@ -13,5 +13,8 @@ from fairsim.catalogue import with_generated_sections
 DOC = Path(__file__).resolve().parent.parent / "docs" / "scenario-format.md"
 
 if __name__ == "__main__":
+    from usage import answer_help
+
+    answer_help(__doc__)
     DOC.write_text(with_generated_sections(DOC.read_text(encoding="utf-8")), encoding="utf-8")
     print(f"wrote {DOC}")

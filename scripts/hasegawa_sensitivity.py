@@ -158,4 +158,7 @@ def main(seeds: int, only: str = "") -> None:
 
 
 if __name__ == "__main__":
+    from usage import answer_help
+
+    answer_help(__doc__)
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 3, sys.argv[2] if len(sys.argv) > 2 else "")

@@ -57,4 +57,7 @@ def main(labels: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    from usage import answer_help
+
+    answer_help(__doc__)
     sys.exit(main(sys.argv[1:] or list(DEFAULT)))

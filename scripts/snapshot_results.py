@@ -72,6 +72,9 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
+    from usage import answer_help
+
+    answer_help(__doc__)
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     main(Path(sys.argv[1]))
