@@ -10,7 +10,7 @@ from html import escape
 from pathlib import Path
 
 from fairsim.reproduce.claims import Verdict
-from fairsim.reproduce.prose import blocks, inline
+from fairsim.reproduce.prose import blocks, inline, reflow
 from fairsim.reproduce.report import (
     GARBLED_NOTE,
     GRADE_MARK,
@@ -127,7 +127,7 @@ def _section(sec: Section) -> str:
         f"<p><code>{escape(exp.file)}</code> — {inline(sc.description)}</p>",
     ]
     if sc.notes:
-        out.append(f"<p><b>Setup and reconstruction.</b> {inline(sc.notes)}</p>")
+        out.append(blocks("**Setup and reconstruction.** " + reflow(sc.notes)))
     if pub.source:
         out.append(f"<p><b>Published:</b> {inline(pub.source)}. {inline(pub.units)}</p>")
     if pub.notes:

@@ -7,6 +7,7 @@ carry explicit anchors, so the table of contents links work in any renderer.
 from __future__ import annotations
 
 from fairsim.reproduce.claims import Verdict
+from fairsim.reproduce.prose import reflow
 from fairsim.reproduce.report import (
     GARBLED_NOTE,
     GRADE_MARK,
@@ -118,7 +119,7 @@ def _section(sec: Section, figure_dir: str) -> list[str]:
     exp, sc, pub = sec.experiment, sec.loaded.scenario, sec.loaded.published
     lines = [_anchor(exp.id), "", f"## {exp.title}", "", f"`{exp.file}` — {sc.description}"]
     if sc.notes:
-        lines += ["", "**Setup and reconstruction.** " + " ".join(sc.notes.split())]
+        lines += ["", "**Setup and reconstruction.** " + reflow(sc.notes)]
     if pub.source:
         lines += ["", f"**Published:** {pub.source}. {pub.units}"]
     if pub.notes:
