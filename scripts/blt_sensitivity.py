@@ -4,9 +4,10 @@ sample), TCP's duplicate-ACK filter, the push-out switch's victim (the paper's t
 the least important), and the run's length (docs/reproductions.md, "The 1994 BLT paper"; the
 timer and the filter are also the reproduction's stability knobs, `--stability`).
 
-    python3 scripts/blt_sensitivity.py [SEEDS] [VARIANT,...]
+    python3 scripts/blt_sensitivity.py [SEEDS] [VARIANT,...] [CACHE]
 
-(variants by number from 0, all by default)
+(variants by number from 0, all by default; CACHE a folder whose runs are reused and kept, such
+as a reproduction's `OUT/.runs`)
 
 Each variant reruns three of the reproduction's experiments (the reference network at
 BW_b = 30 and 150 Mb/s and the 1 Gb/s network at BW_b = 1 Gb/s) over the full load grid and
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from pathlib import Path
 
 from fairsim.reproduce.claims import Context
 from fairsim.reproduce.model import run_paper
@@ -64,14 +66,14 @@ def experiments(sets: dict, longer: int | None):
     return tuple(chosen)
 
 
-def main(seeds: int, only: list[int] | None) -> None:
+def main(seeds: int, only: list[int] | None, cache: Path | None = None) -> None:
     table = [f"{c} {b / 1e6:g}: BLT {TABLE1[('BLT', c)][i]} TCP {TABLE1[('TCP', c)][i]}" for c, b, i in CASES]
     print(f"log10 P_m (B/s²), {seeds} seed(s) per point; Table 1: " + ", ".join(table))
     for i, (label, sets, longer) in enumerate(VARIANTS):
         if only is not None and i not in only:
             continue
         paper = dataclasses.replace(PAPER, experiments=experiments(sets, longer))
-        out = run_paper(paper, seeds=seeds, progress=False)
+        out = run_paper(paper, seeds=seeds, progress=False, cache=cache)
         ctx = Context(out.measurements, out.sweeps)
         cells = []
         for config, bw, _ in CASES:
@@ -84,5 +86,9 @@ if __name__ == "__main__":
     from usage import answer_help
 
     answer_help(__doc__)
-    chosen = [int(i) for i in sys.argv[2].split(",")] if len(sys.argv) > 2 else None
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2, chosen)
+    chosen = [int(i) for i in sys.argv[2].split(",")] if len(sys.argv) > 2 and sys.argv[2] != "all" else None
+    main(
+        int(sys.argv[1]) if len(sys.argv) > 1 else 2,
+        chosen,
+        Path(sys.argv[3]) if len(sys.argv) > 3 else None,
+    )
