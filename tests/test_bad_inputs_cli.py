@@ -509,3 +509,56 @@ def test_a_command_line_axis_still_replaces_the_files(tmp_path):
     spec = with_command_line(file_spec(fairsim.load(path)), ["flows.ftp.window=7,8,9"])
     axes = {a.fields: [v.text for v in a.values] for a in spec.axes}
     assert axes == {("flows.telnet.window",): ["4"], ("flows.ftp.window",): ["7", "8", "9"]}
+
+
+# --- 8. what a range lacks, the unit meant, the ports of a link named as a port -------------------
+
+MISSING_IN_RANGES = {
+    "10Mbit..20Mbit": [
+        "has no step",
+        "its start `10Mbit` has an unknown unit `Mbit`; did you mean `10Mbit/s`?",
+    ],
+    "5..": ["the range `5..` has no end"],
+    "..100": ["the range `..100` has no start"],
+    "5..:2": ["the range `5..:2` has no end"],
+    "10Mbps..20Mbit:1Mbps": ["the range's end `20Mbit` has an unknown unit `Mbit`; did you mean `20Mbit/s`?"],
+    "10ms..1s:10msec": ["the step `10msec` has an unknown unit `msec`; did you mean `10ms`?"],
+}
+
+
+@pytest.mark.parametrize("text", MISSING_IN_RANGES)
+def test_a_range_says_what_it_lacks_and_which_unit_was_meant(text):
+    from fairsim.sweeps.axes import AxisError, values_from_text
+
+    with pytest.raises(AxisError) as e:
+        values_from_text(text)
+    for expected in MISSING_IN_RANGES[text]:
+        assert expected in str(e.value), str(e.value)
+
+
+def test_the_cli_names_the_axis_and_what_its_range_lacks(small_path):
+    r = fairsim("sweep", small_path, "--axis", "links.out.rate=10Mbit..20Mbit", "--dry-run")
+    rejected(r, "--axis links.out.rate=10Mbit..20Mbit:", "has no step", "did you mean `10Mbit/s`?")
+
+
+@pytest.mark.parametrize(
+    "value, meant",
+    [("10Mbit", "10Mbit/s"), ("10 Mbits", "10 Mbit/s"), ("64kbit", "64kbit/s"), ("10Mbs", "10Mbps")],
+)
+def test_a_unit_error_suggests_the_nearest_accepted_unit(value, meant):
+    r = fairsim("validate", "examples/dumbbell", "--set", f"links.bottleneck.rate={value}")
+    rejected(
+        r, "links.bottleneck.rate:", f"did you mean `{meant}`?", f"(from --set links.bottleneck.rate={value})"
+    )
+
+
+@pytest.mark.parametrize("option", ["--pcap", "--events", "--trace-queue", "--gps"])
+def test_a_link_named_where_a_port_is_expected_is_answered_with_its_two_ports(option, tmp_path):
+    r = fairsim("run", "examples/dumbbell", option, "bottleneck", "--out", tmp_path / "out")
+    rejected(
+        r,
+        "`bottleneck` is a link, not a port: name one of its two ports",
+        "`left->right` or `right->left`",
+        f"(from {option} bottleneck)",
+    )
+    assert not (tmp_path / "out").exists()

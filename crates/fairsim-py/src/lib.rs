@@ -225,6 +225,15 @@ fn did_you_mean(name: &str, known: Vec<String>) -> String {
     fairsim::error::did_you_mean(name, known.iter().map(String::as_str))
 }
 
+/// The accepted unit of `accepted` nearest to `unit`, which is not one (`Mbit` → `Mbit/s`,
+/// `msec` → `ms`, `Mbs` → `Mbps`), else None: the engine's suggestion, for messages written in
+/// Python.
+#[pyfunction]
+fn nearest_unit(unit: &str, accepted: Vec<String>) -> Option<String> {
+    let accepted: Vec<&str> = accepted.iter().map(String::as_str).collect();
+    fairsim::units::nearest_unit(unit, &accepted).map(str::to_string)
+}
+
 /// One registered component as Python sees it: (name, summary, reference, parameters), each
 /// parameter (name, default or None, description).
 type Listed = (&'static str, &'static str, &'static str, Vec<(String, Option<String>, String)>);
@@ -272,6 +281,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(suggest, m)?)?;
     m.add_function(wrap_pyfunction!(did_you_mean, m)?)?;
+    m.add_function(wrap_pyfunction!(nearest_unit, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(locate, m)?)?;
     m.add_function(wrap_pyfunction!(summarize, m)?)?;

@@ -6,7 +6,7 @@
 //! A bare number means seconds, bit/s or bytes. A value that is not a whole number of the base
 //! unit (`0.5B`, `1.5ns`) is an error rather than being rounded silently.
 
-use crate::error::did_you_mean;
+use crate::error::suggest;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
@@ -175,6 +175,51 @@ fn scaled(text: &str, d: &Decimal, factor: u128, base: &str) -> Result<u64, Unit
     u64::try_from(num / div).map_err(|_| UnitError(format!("`{text}` is too large")))
 }
 
+/// The time units a value may have, as written in messages first, then the other spellings.
+const TIME_UNITS: [&str; 9] = ["ns", "us", "ms", "s", "min", "h", "µs", "sec", "secs"];
+/// The rate units a value may have, as written in messages first, then the other spellings.
+const RATE_UNITS: [&str; 17] = [
+    "bps", "kbps", "Mbps", "Gbps", "Tbps", "bit/s", "b/s", "Kbps", "kbit/s", "kb/s", "mbps", "Mbit/s", "Mb/s", "gbps",
+    "Gbit/s", "Gb/s", "Tbit/s",
+];
+/// Unit endings spelt out, longest first, and the accepted endings they stand for: `msec` is
+/// `ms`, `Mbit` and `Mbits` are `Mbit/s`, `kbytes` is `kB`.
+const SPELT_OUT: [(&str, &str); 14] = [
+    ("seconds", "s"),
+    ("second", "s"),
+    ("secs", "s"),
+    ("sec", "s"),
+    ("minutes", "min"),
+    ("minute", "min"),
+    ("hours", "h"),
+    ("hour", "h"),
+    ("hrs", "h"),
+    ("hr", "h"),
+    ("bits/s", "bit/s"),
+    ("bits", "bit/s"),
+    ("bit", "bit/s"),
+    ("bytes", "B"),
+];
+
+/// The accepted unit (of `accepted`) nearest to `unit`, which is not one: a unit spelt out
+/// (`msec` → `ms`, `seconds` → `s`, `Mbit` → `Mbit/s`), a likely typo (`Mbs` → `Mbps`), or a
+/// rate without its `/s` (`Mb` → `Mb/s`); None when none is near.
+pub fn nearest_unit<'a>(unit: &str, accepted: &[&'a str]) -> Option<&'a str> {
+    let exact = |candidate: &str| accepted.iter().copied().find(|a| *a == candidate);
+    let spelt_out = SPELT_OUT.iter().find_map(|(long, short)| {
+        let candidate = format!("{}{short}", unit.strip_suffix(long)?);
+        exact(&candidate).or_else(|| suggest(&candidate, accepted.iter().copied()))
+    });
+    spelt_out.or_else(|| suggest(unit, accepted.iter().copied())).or_else(|| exact(&format!("{unit}/s")))
+}
+
+/// `; did you mean `10Mbit/s`?` for `text` (`10Mbit`), whose unit `unit` is not accepted, when
+/// an accepted one is near ([`nearest_unit`]); else nothing.
+fn unit_hint(text: &str, unit: &str, accepted: &[&str]) -> String {
+    let number = text.trim().strip_suffix(unit).unwrap_or_default();
+    nearest_unit(unit, accepted).map(|u| format!("; did you mean `{number}{u}`?")).unwrap_or_default()
+}
+
 pub fn parse_time(text: &str) -> Result<Time, UnitError> {
     let (d, unit) = split_number(text)?;
     let factor: u128 = match unit {
@@ -185,7 +230,7 @@ pub fn parse_time(text: &str) -> Result<Time, UnitError> {
         "min" => 60_000_000_000,
         "h" => 3_600_000_000_000,
         _ => {
-            let hint = did_you_mean(unit, ["ns", "us", "ms", "s", "sec", "secs", "min", "h"]);
+            let hint = unit_hint(text, unit, &TIME_UNITS);
             return Err(UnitError(format!(
                 "`{text}`: unknown time unit `{unit}`{hint} (expected ns, us, ms, s, min or h)"
             )));
@@ -206,7 +251,7 @@ pub fn parse_rate(text: &str) -> Result<Rate, UnitError> {
             return Err(UnitError(format!("`{text}`: rates are in bits per second; write e.g. `8Mbps` for 1 MB/s")))
         }
         _ => {
-            let hint = did_you_mean(unit, ["bps", "kbps", "Mbps", "Gbps", "Tbps"]);
+            let hint = unit_hint(text, unit, &RATE_UNITS);
             return Err(UnitError(format!(
                 "`{text}`: unknown rate unit `{unit}`{hint} (expected bps, kbps, Mbps, Gbps or Tbps)"
             )));
@@ -219,8 +264,8 @@ pub fn parse_rate(text: &str) -> Result<Rate, UnitError> {
     Ok(Rate(bps))
 }
 
-/// The size units, for suggestions.
-const SIZE_UNITS: [&str; 8] = ["B", "bytes", "KB", "MB", "GB", "KiB", "MiB", "GiB"];
+/// The size units, for suggestions: as written in messages first, then the other spellings.
+const SIZE_UNITS: [&str; 10] = ["B", "KB", "MB", "GB", "KiB", "MiB", "GiB", "bytes", "byte", "kB"];
 
 fn size_factor(unit: &str) -> Option<u128> {
     Some(match unit {
@@ -238,7 +283,7 @@ fn size_factor(unit: &str) -> Option<u128> {
 pub fn parse_bytes(text: &str) -> Result<Bytes, UnitError> {
     let (d, unit) = split_number(text)?;
     let factor = size_factor(unit).ok_or_else(|| {
-        let hint = did_you_mean(unit, SIZE_UNITS);
+        let hint = unit_hint(text, unit, &SIZE_UNITS);
         UnitError(format!("`{text}`: unknown size unit `{unit}`{hint} (expected B, KB, MB, GB, KiB, MiB or GiB)"))
     })?;
     scaled(text, &d, factor, "bytes").map(Bytes)
@@ -257,7 +302,8 @@ pub fn parse_buffer(text: &str) -> Result<BufferLimit, UnitError> {
         u => match size_factor(u) {
             Some(f) => BufferLimit::Bytes(scaled(text, &d, f, "bytes")?),
             None => {
-                let hint = did_you_mean(u, ["packets", "pkts"].into_iter().chain(SIZE_UNITS));
+                let accepted: Vec<&str> = ["packets", "pkts"].into_iter().chain(SIZE_UNITS).collect();
+                let hint = unit_hint(text, u, &accepted);
                 return Err(UnitError(format!(
                     "`{text}`: unknown buffer unit `{u}`{hint} (expected packets, e.g. `20`, or a size such as `64KB`, or `unlimited`)"
                 )));
@@ -412,14 +458,41 @@ mod tests {
         assert!(parse_time("1.5ns").unwrap_err().0.contains("whole number"));
         assert!(parse_time("-1ms").unwrap_err().0.contains("negative"));
         assert!(parse_time("10 parsecs").unwrap_err().0.contains("unknown time unit `parsecs` (expected"));
-        assert!(parse_time("10 mins").unwrap_err().0.contains("unknown time unit `mins`; did you mean `min`?"));
-        assert!(parse_rate("10Mbs").unwrap_err().0.contains("unknown rate unit `Mbs`; did you mean `Mbps`?"));
-        assert!(parse_bytes("10 Kib").unwrap_err().0.contains("unknown size unit `Kib`; did you mean `KiB`?"));
+        assert!(parse_time("10 mins").unwrap_err().0.contains("unknown time unit `mins`; did you mean `10 min`?"));
+        assert!(parse_rate("10Mbs").unwrap_err().0.contains("unknown rate unit `Mbs`; did you mean `10Mbps`?"));
+        assert!(parse_bytes("10 Kib").unwrap_err().0.contains("unknown size unit `Kib`; did you mean `10 KiB`?"));
         assert!(parse_buffer("15 pakets")
             .unwrap_err()
             .0
-            .contains("unknown buffer unit `pakets`; did you mean `packets`?"));
+            .contains("unknown buffer unit `pakets`; did you mean `15 packets`?"));
         assert!(parse_time("ms").is_err());
+    }
+
+    #[test]
+    fn an_unknown_unit_is_answered_with_the_nearest_accepted_one_and_the_value_as_it_would_read() {
+        let hint = |e: Result<(), UnitError>| e.unwrap_err().0;
+        for (text, kind, meant) in [
+            ("10Mbit", "rate", "10Mbit/s"),
+            ("10 Mbits", "rate", "10 Mbit/s"),
+            ("64kbit", "rate", "64kbit/s"),
+            ("10Mb", "rate", "10Mb/s"),
+            ("10msec", "time", "10ms"),
+            ("3 seconds", "time", "3 s"),
+            ("2 hours", "time", "2 h"),
+            ("5 minutes", "time", "5 min"),
+            ("1500 bytez", "size", "1500 bytes"),
+            ("64kbytes", "size", "64kB"),
+        ] {
+            let message = match kind {
+                "rate" => hint(parse_rate(text).map(drop)),
+                "time" => hint(parse_time(text).map(drop)),
+                _ => hint(parse_bytes(text).map(drop)),
+            };
+            assert!(message.contains(&format!("; did you mean `{meant}`? (expected")), "{text}: {message}");
+        }
+        // nothing near: no guess
+        assert!(!parse_rate("10 furlongs").unwrap_err().0.contains("did you mean"));
+        assert!(!parse_time("10 parsecs").unwrap_err().0.contains("did you mean"));
     }
 
     #[test]

@@ -185,8 +185,11 @@ def _expand_range(text: str) -> list[Value] | None:
         raise AxisError(_no_step(text.strip().rstrip(":")))
     start, stop = parse_quantity(start_text), parse_quantity(stop_text)
     for name, q, raw in (("start", start, start_text), ("end", stop, stop_text)):
+        if not raw:
+            raise AxisError(f"the range `{text.strip()}` has no {name}: {_RANGE_FORMS}")
         if q is None:
-            raise AxisError(f"the range's {name} `{raw}` is not a number with a known unit")
+            unknown = _unknown_unit(raw) or " is not a number with a known unit"
+            raise AxisError(f"the range's {name} `{raw}`{unknown}")
         _checked(q, f"the range's {name} `{raw}`")
     assert start is not None and stop is not None
     if start.dimension != stop.dimension:
@@ -198,7 +201,8 @@ def _expand_range(text: str) -> list[Value] | None:
     else:
         step = parse_quantity(step_text)
         if step is None:
-            raise AxisError(f"the step `{step_text}` is not a number with a known unit (or *FACTOR, or logN)")
+            unknown = _unknown_unit(step_text) or " is not a number with a known unit (or *FACTOR, or logN)"
+            raise AxisError(f"the step `{step_text}`{unknown}")
         if step.dimension != start.dimension:
             raise AxisError(
                 f"the step `{step_text}` is a {step.dimension}, the range is of {start.dimension}s"
@@ -212,6 +216,12 @@ def _expand_range(text: str) -> list[Value] | None:
     return values
 
 
+#: How a range is written, for the messages about one written otherwise.
+_RANGE_FORMS = (
+    "write START..END:STEP (`5..100:5`), START..END:*FACTOR (`1..64:*2`) or START..END:logN (`1..1000:log4`)"
+)
+
+
 def _no_step(text: str) -> str:
     return (
         f"the range `{text}` has no step: write `{text}:STEP` (`5..100:5`), "
@@ -219,11 +229,38 @@ def _no_step(text: str) -> str:
     )
 
 
+def _unknown_unit(raw: str) -> str:
+    """` has an unknown unit `Mbit`; did you mean `10Mbit/s`?` for a number (`10Mbit`) whose
+    unit is not accepted, with the engine's suggestion (a unit spelt out, a typo, a rate without
+    its `/s`) when one is near; else ""."""
+    m = _QUANTITY.match(raw)
+    if not m or not m.group(2) or m.group(2) in UNITS:
+        return ""
+    from fairsim import _core
+
+    unit = m.group(2)
+    near = _core.nearest_unit(unit, list(UNITS))
+    return f" has an unknown unit `{unit}`" + (
+        f"; did you mean `{raw.strip()[: -len(unit)]}{near}`?" if near else ""
+    )
+
+
 def _stepless(text: str) -> str | None:
-    """The message for a range written without its step (`5..100`), else None."""
-    start, dots, stop = text.strip().partition("..")
-    if dots and parse_quantity(start) is not None and parse_quantity(stop) is not None:
-        return _no_step(text.strip())
+    """The message for a range written without its step (`5..100`, `10Mbit..20Mbit`), its end
+    (`5..`) or its start (`..100`), else None (a value that is not a range)."""
+    text = text.strip()
+    start, dots, stop = (part.strip() for part in text.partition(".."))
+    if not dots or ":" in stop:
+        return None
+    numbers = _QUANTITY.match(start), _QUANTITY.match(stop)
+    bounds = (("start", start), ("end", stop))
+    if all(numbers):
+        unknown = next((f"; and its {n} `{raw}`{u}" for n, raw in bounds if (u := _unknown_unit(raw))), "")
+        return _no_step(text) + unknown
+    if numbers[0] and not stop:
+        return f"the range `{text}` has no end: {_RANGE_FORMS}"
+    if numbers[1] and not start:
+        return f"the range `{text}` has no start: {_RANGE_FORMS}"
     return None
 
 

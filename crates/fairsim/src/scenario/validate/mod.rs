@@ -23,7 +23,7 @@ use flows::{build_flow, build_web, Network};
 use links::build_links;
 use nodes::{check_nodes, NodeLookup};
 use pairs::{build_pairs, check_pair_transports, flows_named};
-use run::{build_run, missing_flow, named};
+use run::{build_run, missing_flow, missing_port, named};
 
 #[derive(Default)]
 struct Problems(Vec<Problem>);
@@ -79,7 +79,7 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
     let port = |n: &str| port_names.iter().position(|p| p == n).into_iter().collect();
     let flow = |n: &str| flows_named(&flows, n).iter().map(|f| f.idx()).collect();
     // a port of a broken link, or a flow that failed, was reported already
-    let no_port = |n: &str| topology_ok.then(|| unknown("port", n, &port_names));
+    let no_port = |n: &str| topology_ok.then(|| missing_port(n, &links, &ports));
     let no_flow = |n: &str| missing_flow(n, &raw.flows);
     let (all_ports, all_flows) = (Some(ports.len()), Some(flows.len()));
     run.fairness = match &raw.run.fairness {

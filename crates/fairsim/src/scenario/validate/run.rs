@@ -97,6 +97,22 @@ pub(super) fn missing_flow(name: &str, raw: &indexmap::IndexMap<String, RawFlow>
     }
 }
 
+/// Why no port is called `name`: a link's name (`bottleneck`) is answered with that link's two
+/// ports, which are what a run captures, traces or compares; any other name as unknown.
+pub(super) fn missing_port(name: &str, links: &[LinkSpec], ports: &[PortSpec]) -> String {
+    let names: Vec<&str> = ports.iter().map(|p| p.name.as_str()).collect();
+    match links.iter().position(|l| l.name == name) {
+        Some(link) => {
+            let its: Vec<String> = ports.iter().filter(|p| p.link == link).map(|p| format!("`{}`", p.name)).collect();
+            format!(
+                "`{name}` is a link, not a port: name one of its two ports (one per direction), {}",
+                its.join(" or ")
+            )
+        }
+        None => unknown("port", name, &names),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{net, one, problems};
@@ -143,5 +159,18 @@ mod tests {
         assert_eq!(bad.len(), 1, "{bad:?}");
         assert_eq!(bad[0].0, "run.trace.0");
         assert!(bad[0].1.starts_with("unknown flow `g`"), "{bad:?}");
+    }
+
+    #[test]
+    fn a_link_named_where_a_port_is_expected_is_answered_with_its_two_ports() {
+        for field in ["events", "pcap", "trace_queues", "fluid_reference"] {
+            assert_eq!(
+                problems(&net(&format!("{field} = [\"out\"]"), FLOW)),
+                one(
+                    &format!("run.{field}.0"),
+                    "`out` is a link, not a port: name one of its two ports (one per direction), `gw->b` or `b->gw`"
+                ),
+            );
+        }
     }
 }
