@@ -325,8 +325,9 @@ full (the scenario's notes quote the paper's "large buffer ... so that every con
 a sufficient amount of buffer"). The claims that read these runs are the forward experiment's.
 Jain's index of the relative throughputs averaged over BW from 400 to 920 kb/s: Reno DRR 1.000
 (0.999 or better at every BW), DRR with two queues 0.949 (0.83 at 400 kb/s, where the 512 kb/s
-connection gets 0.23 of its line and its queue-mate 0.79), DRR+ 0.998, DRR+ with two queues 0.765
-(its Enhanced RED probabilities starve c1 and c3), Vegas DRR 0.997 without a drop.
+connection gets 0.23 of its line and its queue-mate 0.79), DRR+ 0.998, DRR+ with two queues 0.973
+(Enhanced RED's p_i inside each queue, applied as a constant probability), Vegas DRR 0.997
+without a drop.
 """
 DIVIDED_DISCUSSION = """
 The option `divided`: the router's 60 KB divided equally among the queues, 15 KB (7 packets)
@@ -335,7 +336,7 @@ logically divided into multiple queues"). Jain's index averaged over BW from 400
 Reno DRR 0.978 (0.959 at 400 kb/s, where the relative throughputs fall with the input line,
 0.60/0.54/0.46/0.33: a 7-packet queue tail-drops the larger windows' bursts); DRR+ the same
 (0.978: RED's th_min of 10 KB is hardly reached in a 15 KB queue); two queues 0.952; DRR+ with
-two queues 0.861; Vegas DRR 0.974, without a drop, but at some lines its 512 kb/s connection is
+two queues 0.983; Vegas DRR 0.974, without a drop, but at some lines its 512 kb/s connection is
 held back (0.31 of its line at 560 kb/s; Jain 0.828 at 440 kb/s), which we have not traced.
 """
 SHARED_DISCUSSION = """
@@ -344,7 +345,7 @@ refuses any arrival once full; this is what the reproduction ran before issue 28
 notes said each queue had its own 60 KB. The burstiest connection finds the pool full: at
 400 kb/s the 512 kb/s connection gets 0.20 of its line, the others 0.64-0.68 (Jain 0.884, the
 lowest 0.81 at 720 kb/s), 0.961 averaged over BW from 400 to 920 kb/s; DRR+ 0.975, two queues
-0.959, DRR+ with two queues 0.785, Vegas DRR 0.997 (Vegas never fills the pool).
+0.959, DRR+ with two queues 0.976, Vegas DRR 0.997 (Vegas never fills the pool).
 """
 REVERSE_DRR_DISCUSSION = """
 DRR in the reverse-traffic model with each queue its own 60 KB in a port of 240 KB, as in
@@ -385,45 +386,67 @@ def sensitivity_text(path: Path = SENSITIVITY_FILE) -> str:
 FORWARD_DISCUSSION = """
 The paper's curves are lost, so its findings are the claims; the figures are ours. Jain's index
 of the relative throughputs (1: every connection at the same fraction of its input line),
-averaged over BW from 400 to 920 kb/s: Reno FIFO 0.941, RED 0.946, Enhanced RED 0.483, DRR
-1.000, DRR with two queues 0.949, DRR+ 0.998, DRR+ with two queues 0.765; Vegas FIFO 0.926,
+averaged over BW from 400 to 920 kb/s: Reno FIFO 0.941, RED 0.946, Enhanced RED 0.927, DRR
+1.000, DRR with two queues 0.949, DRR+ 0.998, DRR+ with two queues 0.973; Vegas FIFO 0.926,
 RED 0.923, DRR 0.997. The DRR pairs ran in the experiment forward-drr, each DRR queue with its
 own 60 KB in a port of 240 KB; the other two readings of DRR's buffer are the experiments
 drr-divided and drr-shared.
 
-What agrees with the paper: RED is fairer than FIFO, but only a little, and stays unfair at
-small lines (0.86 at 400 kb/s) where, as the analysis of Figure 10 predicts, the relative
-throughput falls with the input capacity at every BW up to 640 kb/s; two connections sharing a
-DRR queue are served unequally (off their 1 : 2 ratio at 9 of 14 points); DRR with a queue per
-connection is near-perfect with Reno (0.999 or better at every BW), as is DRR+; with Vegas, FIFO
-loses nothing, RED drops a few packets at small lines and changes fairness by less than 0.005
-(slightly *less* fair, the Introduction's statement rather than §4.2's, though within the
-noise), Eq. 32's Vegas-under-RED throughputs are within 15% of ours at 9 of 14 BW (26% at
-worst, at small lines), and DRR is near-perfect (0.987 or better everywhere).
+What agrees with the paper: RED is fairer than FIFO, but only a little: by 0.005 averaged
+(0.946 against 0.941; the claim red-better-than-fifo holds by that margin), and it stays unfair at small lines (0.86 at 400 kb/s) where, as the
+analysis of Figure 10 predicts, the relative throughput falls with the input capacity at every
+BW up to 640 kb/s. At 400 kb/s RED's three larger connections get 93/125/125 kb/s, within
+1.34× of each other, and all four lose the same share of what they send (within 1.05×): "almost
+identical" for every connection whose line reaches the equal share of 100 kb/s (the 64 kb/s
+connection gets 55). Two connections sharing a DRR queue are served unequally (off their 1 : 2
+ratio at 9 of 14 points); DRR with a queue per connection is near-perfect with Reno (0.999 or
+better at every BW), as is DRR+, and DRR is fairer than FIFO and RED with Reno (by 0.058 and
+0.054 averaged) and with Vegas (by 0.070 and 0.074), as §6 says; DRR+ with two queues (0.973)
+is fairer than DRR with two (0.949). With Vegas, FIFO loses nothing, RED drops a few packets at
+small lines and changes fairness by less than 0.005 (slightly *less* fair, the Introduction's
+statement rather than §4.2's, though within the noise), Eq. 32's Vegas-under-RED throughputs
+are within 15% of ours at 9 of 14 BW (26% at worst, at small lines), and DRR is near-perfect
+(0.987 or better everywhere).
 
 What does not: (1) FIFO is unfair at small and large lines but close to fair near 560 kb/s
 (0.64/0.60/0.54/0.59 of the input lines, the Optimal 0.58), so "cannot provide fairness at
 all" fails at that point; the largest connection does suffer most at 400 kb/s (0.10 of its
-line). (2) At 400 kb/s RED's absolute throughputs are 55/93/125/125 kb/s: the three larger
-ones are close, as the paper says, but the 64 kb/s connection cannot reach the others (its line
-is below their share). (3) With each queue its own 60 KB, Reno's DRR is not less fair than
+line). (2) Eq. 14's throughputs are within 15% of RED's at only 4 of 14 BW (40% off at worst):
+as we read Eqs. 10-11 the model's shares add up to more than the line below 960 kb/s (540 kb/s
+at 400), so its curves sit above the simulation's at small lines; the ordering it predicts holds
+(figure `fig10`). (3) With each queue its own 60 KB, Reno's DRR is not less fair than
 Vegas's (1.000 against 0.997 averaged; at 400 kb/s Vegas's 512 kb/s connection gets 0.36 of its
 line, the others 0.48), so "better than TCP Reno case" fails, by 0.003; nor is Reno's DRR
 "slightly degraded" at large lines. The losses and timeouts the paper blames appear when the
 queues are small or share the 60 KB: with the 60 KB divided (15 KB a queue) Reno's DRR averages
 0.978, and with one shared 60 KB pool, which this reproduction ran before issue 28 while
 describing it as each queue's own 60 KB, 0.961, its 512 kb/s connection at 0.20 of its line at
-400 kb/s (experiments drr-divided and drr-shared, figure `drr-buffers`). (4) Enhanced RED starves the small
-connections: the paper's iteration on its own analysis drives p_1 to the 0.5 bound below
-720 kb/s and p_2 to 0.14-0.20 (figure `ered-p`), and a Reno connection that loses half its
-packets backs its timer off to the 64 s cap and sends almost nothing (8 b/s at 400 kb/s). The
-analysis counts a timeout as one RTO of idle time and cannot see this. With the analysis's own
-constant p the index rises to 0.665, with p_i bounded to 0.1 to 0.547: always far below RED's.
-The paper gives neither its p_i nor how its model handles unequal windows, so we cannot say
-where its iteration differs from ours. (5) Vegas under FIFO loses nothing and is less fair than
-Reno, as printed, but its 64 kb/s connection gets 0.88 of its line at 400 kb/s (all of it from
-480 kb/s on), not "almost 100%". DRR+ with two queues uses the same iteration inside each
-queue and starves c1 and c3 the same way (0.765).
+400 kb/s (experiments drr-divided and drr-shared, figure `drr-buffers`). (4) Enhanced RED is
+not fairer than RED: 0.927 against 0.946 averaged, fairer at 2 of 14 BW. Its p_i are the
+paper's iteration on its own analysis, adjusting at each step the connection with the largest
+difference from its ideal in packets/s (the text's "largest difference"), and are applied as
+the analysis defines p, a constant drop probability between the thresholds: p_1 falls from
+0.11 at 400 kb/s to 0.06 at 880, p_4 stays below 0.003 (figure `ered-p`). The model then
+predicts perfect fairness, but the 64 kb/s connection, whose window is a few packets (a packet
+takes 250 ms on its line), rarely gets the three duplicate ACKs of a fast retransmit: at
+400 kb/s it has 189 timeouts and 54 fast retransmits in the 4900 s measured (under RED: 55
+and 388), each timeout at least the 1 s minimum RTO of idle time and doubled while they
+repeat, and it gets 0.09 of its line against the others' 0.33 to 0.47 (figure `timeouts`). The
+analysis counts a timeout only when two packets of one window are lost (Eq. 12) and as one RTO
+of idle time, and cannot see this. Before issue 28 the iteration adjusted the connection with
+the largest *relative* difference, which drives p_1 to its 0.5 bound below 720 kb/s, and the
+p_i were applied by Floyd and Jacobson's linear rule with max_p = p_i: the index was 0.483, the
+64 kb/s connection starved (8 b/s at 400 kb/s). Each choice alone, in the sensitivity study
+below: the relative reading with constant p_i 0.665, the absolute reading with linear p_i 0.555
+(the linear rule lets the average queue pass th_max, where every arrival is dropped, and the
+connections sending least lose most: at 400 kb/s the 64 kb/s connection loses 93% of what it
+sends); the stability knob `ERED p linear` shows which verdicts turn on it. The paper gives
+neither its p_i nor how its model handles unequal windows. (5) Vegas under FIFO loses nothing
+and is less fair than Reno, as printed, but its 64 kb/s connection gets 0.88 of its line at
+400 kb/s (all of it from 480 kb/s on), not "almost 100%". The verdict turns on Vegas's α and β,
+which the paper leaves at "some constant values": with α = 2, β = 4 (the stability knob
+`Vegas α 2, β 4`) the 64 kb/s connection gets 0.98 of its line at 400 kb/s and the claim
+vegas-fifo holds (Jain's index averaged 0.924, still below Reno's 0.941).
 """
 
 
@@ -495,7 +518,8 @@ the four connections come from the ISP side over fast lines, share router A's li
 leave router B over their own subscriber lines of 64 to 512 kb/s. As the paper says, the
 tendencies are those of the forward model: Jain's index at 400 kb/s 0.79 under FIFO and 0.85
 under RED, averaged over BW 0.948 and 0.942 (here RED is not fairer than FIFO), DRR (the
-experiment reverse-drr, each queue its own 60 KB) 1.000, and Enhanced RED starving the small connections (0.471) for the reason given in the forward model's
+experiment reverse-drr, each queue its own 60 KB) 1.000, and Enhanced RED 0.938 averaged, below RED's 0.942 (at 400 kb/s 0.850 against 0.847, its 64 kb/s
+connection at 0.12 of its line after 229 timeouts), for the reason given in the forward model's
 discussion. The paper's "fairly good" improvement by Enhanced RED is therefore not reproduced.
 """,
     ),
