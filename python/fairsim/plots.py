@@ -1,4 +1,8 @@
-"""Plots of results, for notebooks and reports (matplotlib)."""
+"""Plots of results, for notebooks and reports (matplotlib).
+
+A figure made here is laid out by matplotlib (`layout="constrained"`): its axis labels and tick
+labels lie inside it, so that `savefig` keeps them whatever the figure's size (the x-axis label
+of an 8 × 3.5 inch figure once fell below its edge and was cut off when saved)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ def plot_traces(traces: pd.DataFrame, series: str, names=None, ax=None):
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(8, 3.5))
+        _, ax = plt.subplots(figsize=(8, 3.5), layout="constrained")
     data = traces[traces.series == series]
     if names is not None:
         data = data[data.name.isin(list(names))]
@@ -31,7 +35,7 @@ def plot_sweep(agg: pd.DataFrame, metric: str, x: str, others: list[str], ax=Non
     import matplotlib.pyplot as plt
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 4))
+        _, ax = plt.subplots(figsize=(7, 4), layout="constrained")
     for key, d in agg.groupby(["pair", *others], sort=False, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
         label = ", ".join([str(key[0]), *(f"{o}={v}" for o, v in zip(others, key[1:], strict=True))])
