@@ -474,7 +474,7 @@ WHY_CHANGED: dict[str, str] = {
     "(0.50 / 0.81 / 0.96 before; the paper 0.5 / 0.8 / 1.0).",
     "table1-tcp-ref": "TCP's P_m is 6.69 / 7.41 / 7.71 (6.49 / 7.12 / 7.39 before; Table 1 6.4 / 7.1 / "
     "7.4): fewer spurious timeouts, and no fast retransmits on duplicate deliveries.",
-    "table1-tcp-gbit": "At 1 Gb/s TCP has no timeout below 90% load with the 10 ms clock's timer (the "
+    "table1-tcp-gbit": "At 1 Gb/s TCP has no timeout up to 90% load with the 10 ms clock's timer (the "
     "1 ms floor gave 210 a run at 50% load): 7.88 / 8.38 / 8.60 (7.47 / 7.94 / 8.15 before; Table 1 "
     "7.5 / 7.9 / 8.1).",
     "scalability": "TCP gains 1.19 / 0.97 / 0.89 from 150 Mb/s to 1 Gb/s (0.99 / 0.82 / 0.76 before) "
