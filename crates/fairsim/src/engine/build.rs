@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::net::{FlowId, PortId};
-use crate::node::{FlowEnds, FlowState, HostClock, Port, PortSetup};
+use crate::node::{FlowEnds, FlowState, HostClock, LinkLoss, LossModel, Port, PortSetup};
 use crate::rng;
 use crate::scenario::{Component, PairSpec, Problem, Scenario};
 use crate::traffic::{App, TimedSource};
@@ -41,12 +41,19 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<(
             buffer_includes_line: spec.buffer_includes_line,
             qdisc,
             rng: rng::stream(seed, &format!("port:{}", spec.name)),
+            loss: link_loss(spec.loss, seed, &spec.name),
             fluid: fluid[i],
             traced: traced[i],
         }));
         resolved_qdiscs.push(resolved);
     }
     Ok((ports, resolved_qdiscs))
+}
+
+/// The loss model `model` of the port called `name`, drawing from its own stream (`loss:<port>`),
+/// apart from the discipline's: enabling loss on one link changes no other draw.
+pub(super) fn link_loss(model: Option<LossModel>, seed: u64, name: &str) -> Option<LinkLoss> {
+    model.map(|m| LinkLoss::new(m, rng::stream(seed, &format!("loss:{name}"))))
 }
 
 /// Every flow with a fresh sender (if flow-controlled), and the sender's resolved component.

@@ -7,6 +7,7 @@ use crate::net::Packet;
 use crate::node::Port;
 use crate::pcap::{self, Stream};
 use crate::qdisc::logged::PortEvent;
+use crate::qdisc::DropReason;
 use crate::units::Time;
 use std::fmt::Write;
 
@@ -88,12 +89,15 @@ fn sent_whole(port: &Port) -> Vec<(Time, Packet)> {
 }
 
 /// The port's logged events with a reception for every transmission that has reached the far
-/// end by `now` (when its last bit has crossed the line and the link), in time order.
+/// end by `now` (when its last bit has crossed the line and the link), in time order. A packet
+/// the line lost (`DropReason::Loss`, written down as its transmission ended) has no reception.
 fn with_receptions(port: &Port, now: Time) -> Vec<Entry> {
     let log = port.log().unwrap_or(&[]);
+    let lost: fnv::FnvHashSet<u64> =
+        log.iter().filter(|(_, e, _)| *e == PortEvent::Drop(DropReason::Loss)).map(|(_, _, p)| p.id).collect();
     let received = log.iter().filter(|(_, e, _)| *e == PortEvent::Dequeue).filter_map(|&(t, _, p)| {
         let at = t + port.rate.tx_time(p.size) + port.delay;
-        (at <= now).then_some((at, PortEvent::Receive, p))
+        (at <= now && !lost.contains(&p.id)).then_some((at, PortEvent::Receive, p))
     });
     let mut all: Vec<Entry> = log.iter().copied().chain(received).collect();
     all.sort_by_key(|&(t, _, _)| t); // stable: events of one instant keep their order

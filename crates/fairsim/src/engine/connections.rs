@@ -172,8 +172,9 @@ impl Simulation {
         c
     }
 
-    /// A copy of access line `of` for connection `c` alone: same rate and delay, a FIFO
-    /// without limit (a host's own line is never where packets are lost).
+    /// A copy of access line `of` for connection `c` alone: same rate, delay and loss model (its
+    /// own stream), a FIFO without limit (a host's own line is never where packets queue up
+    /// to be dropped).
     fn own_line(&mut self, of: PortId, c: FlowId) -> PortId {
         let spec = &self.scenario.ports[of.idx()];
         let info = PortInfo {
@@ -190,6 +191,7 @@ impl Simulation {
         let name = format!("{}#{}", spec.name, c.idx() - self.connections.first);
         self.ports.push(Port::new(PortSetup {
             rng: crate::rng::stream(self.seed, &format!("port:{name}")),
+            loss: super::build::link_loss(spec.loss, self.seed, &name),
             name,
             rate: spec.rate,
             delay: spec.delay,

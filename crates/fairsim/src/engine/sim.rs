@@ -175,9 +175,10 @@ impl Simulation {
     }
 
     fn tx_done(&mut self, p: PortId) {
-        if let Some(arrival) = self.ports[p.idx()].finish_tx(self.now) {
+        if let Some(arrival) = self.ports[p.idx()].finish_tx(self.now, &mut self.drops) {
             self.events.push(arrival, Event::Arrive(p));
         }
+        self.account_drops(p); // a packet the line lost
         self.start_tx(p);
     }
 
@@ -195,7 +196,9 @@ impl Simulation {
         }
     }
 
-    /// Attributes the drops a discipline just reported; almost always there are none.
+    /// Attributes the drops a discipline (or the line's loss model) just reported; almost always
+    /// there are none. A packet the line lost counts in the port's `losses`, any other drop in
+    /// its `drops`; the flow counts both as dropped.
     #[inline]
     fn account_drops(&mut self, p: PortId) {
         if !self.drops.is_empty() {
@@ -216,7 +219,11 @@ impl Simulation {
                     self.sack_options.remove(&pkt.id);
                 }
             }
-            self.ports[p.idx()].stats.current.drops += 1;
+            let counters = &mut self.ports[p.idx()].stats.current;
+            match reason {
+                DropReason::Loss => counters.losses += 1,
+                _ => counters.drops += 1,
+            }
             self.connection_left(pkt.conn);
         }
     }

@@ -5,8 +5,10 @@
 
 pub mod clock;
 pub mod host;
+pub mod loss;
 pub mod port;
 
 pub use clock::HostClock;
 pub use host::{FlowEnds, FlowState, SinkReply};
+pub use loss::{LinkLoss, LossModel};
 pub use port::{Port, PortSetup, PortTrace, MAX_QUEUE_PACKETS};

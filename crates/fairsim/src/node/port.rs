@@ -10,7 +10,11 @@
 //! Packets in propagation sit in a FIFO pipe (the delay is constant, so they arrive in the
 //! order they left) and only the head has an event in the queue: a port has at most one pending
 //! "transmission done" and one pending "arrival" event, whatever the load (htsim's idiom).
+//!
+//! A port with a loss model (`node::loss`) may lose a packet on the wire as its transmission
+//! ends: it is reported as a drop (`DropReason::Loss`) instead of entering the pipe.
 
+use super::loss::LinkLoss;
 use crate::net::Packet;
 use crate::qdisc::{DropReason, Qdisc, QdiscCtx};
 use crate::rng::SimRng;
@@ -27,6 +31,8 @@ pub struct Port {
     qdisc: Box<dyn Qdisc>,
     /// The discipline's random stream.
     rng: SimRng,
+    /// Random loss on the wire, if the link has it (with its own random stream).
+    loss: Option<LinkLoss>,
     /// The packet on the line and when its transmission started.
     transmitting: Option<(Packet, Time)>,
     /// Packets propagating, with their arrival times at the far end.
@@ -46,6 +52,8 @@ pub struct PortSetup {
     pub buffer_includes_line: bool,
     pub qdisc: Box<dyn Qdisc>,
     pub rng: SimRng,
+    /// Random loss on the wire (`None`: the line loses nothing, and nothing is drawn).
+    pub loss: Option<LinkLoss>,
     /// Record arrivals and departures for the fluid reference.
     pub fluid: bool,
     /// Record the queue's length over time.
@@ -91,6 +99,7 @@ impl Port {
             buffer_includes_line: s.buffer_includes_line,
             qdisc: s.qdisc,
             rng: s.rng,
+            loss: s.loss,
             transmitting: None,
             pipe: VecDeque::new(),
             stats: PortStats::default(),
@@ -159,16 +168,22 @@ impl Port {
     }
 
     /// The packet on the line is sent at `now` and starts to propagate; returns when it reaches
-    /// the far end if it leads the pipe (otherwise the packet ahead of it has that event). The
+    /// the far end if it leads the pipe (otherwise the packet ahead of it has that event). A
+    /// packet the link's loss model loses goes into `drops` instead, having used the line. The
     /// line is idle afterwards: the caller starts the next transmission.
     #[inline]
-    pub fn finish_tx(&mut self, now: Time) -> Option<Time> {
+    pub fn finish_tx(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Option<Time> {
         let (pkt, started) = self.transmitting.take().expect("TxDone only while transmitting");
         self.stats.add_busy(started, now);
         self.stats.current.departures += 1;
         self.stats.current.bytes_sent += pkt.size as u64;
         if let Some(rec) = &mut self.fluid {
             rec.departed(now.0, &pkt);
+        }
+        if self.loss.as_mut().is_some_and(LinkLoss::lose) {
+            self.qdisc.record_loss(now, &pkt);
+            drops.push((pkt, DropReason::Loss));
+            return None;
         }
         let arrival = now + self.delay;
         self.pipe.push_back((arrival, pkt));
@@ -236,6 +251,7 @@ mod tests {
             buffer_includes_line: false,
             qdisc: Box::new(Fcfs::new(FcfsConfig {}, &info)),
             rng: crate::rng::stream(1, "test"),
+            loss: None,
             fluid: false,
             traced: true,
         })
@@ -251,10 +267,10 @@ mod tests {
         assert!(!p.enqueue(pkt(0, 1, 1000), Time::from_millis(1), &mut drops), "busy: it waits");
         assert_eq!(p.qdisc.len_packets(), 1);
         // the first leaves the line and leads the pipe: its arrival is the event to schedule
-        assert_eq!(p.finish_tx(Time::from_millis(8)), Some(Time::from_millis(18)));
+        assert_eq!(p.finish_tx(Time::from_millis(8), &mut drops), Some(Time::from_millis(18)));
         assert_eq!(p.start_tx(Time::from_millis(8), &mut drops), Some(Time::from_millis(16)));
         // the second follows in the pipe: the packet ahead of it holds the pipe's one event
-        assert_eq!(p.finish_tx(Time::from_millis(16)), None);
+        assert_eq!(p.finish_tx(Time::from_millis(16), &mut drops), None);
         let (first, next) = p.deliver();
         assert_eq!((first.seq, first.hop, next), (0, 1, Some(Time::from_millis(26))));
         let (second, next) = p.deliver();

@@ -14,7 +14,8 @@ pub enum PortEvent {
     Enqueue,
     /// `-`: its transmission started.
     Dequeue,
-    /// `d`: the discipline dropped it.
+    /// `d`: the discipline dropped it, or (`DropReason::Loss`) the line lost it as its
+    /// transmission ended.
     Drop(DropReason),
     /// `r`: it reached the far end of the link (derived from its `-`, the line's rate and delay).
     Receive,
@@ -79,5 +80,9 @@ impl Qdisc for Logged {
 
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         Some(&self.log)
+    }
+
+    fn record_loss(&mut self, now: Time, pkt: &Packet) {
+        self.log.push((now, PortEvent::Drop(DropReason::Loss), *pkt));
     }
 }

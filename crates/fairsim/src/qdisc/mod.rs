@@ -77,6 +77,9 @@ pub enum DropReason {
     FlowLimit,
     /// A queued packet pushed out by a more important arrival (BLT's switch).
     PushOut,
+    /// Lost on the wire after its transmission, by the link's loss model (`node::loss`), not
+    /// by the discipline.
+    Loss,
 }
 
 impl DropReason {
@@ -91,6 +94,7 @@ impl DropReason {
             DropReason::Injected => "injected",
             DropReason::FlowLimit => "flow_limit",
             DropReason::PushOut => "push_out",
+            DropReason::Loss => "loss",
         }
     }
 }
@@ -204,6 +208,9 @@ pub trait Qdisc: Send + Sync {
     fn log(&self) -> Option<&[(Time, logged::PortEvent, Packet)]> {
         None
     }
+    /// `pkt`, sent by this discipline, was lost on the wire at `now` (`node::loss`): only a
+    /// `logged` discipline writes it down.
+    fn record_loss(&mut self, _now: Time, _pkt: &Packet) {}
 }
 
 /// Implements the queue-inspection half of `Qdisc` (`len_packets`, `len_bytes`,

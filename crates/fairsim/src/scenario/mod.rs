@@ -126,6 +126,8 @@ pub struct PortSpec {
     /// Sends from a node with a single link: a host's access line. Such ports keep FCFS unless
     /// the file names their discipline, because the papers' hosts have no queueing discipline.
     pub host: bool,
+    /// Random loss on the wire (`node::loss`); `None`: the line loses nothing.
+    pub loss: Option<crate::node::LossModel>,
 }
 
 /// Where a flow's flow control comes from.

@@ -70,6 +70,16 @@ fn at_the_ends(i: usize, len: usize, ends: Option<usize>) -> bool {
     ends.is_none_or(|n| i < n || i + n >= len)
 }
 
+/// A loss model as a scenario writes it, every probability written out.
+fn loss_table(model: &crate::node::LossModel) -> Table {
+    let mut t = Table::new();
+    t.insert("model".into(), s(model.name()));
+    for (field, p) in model.probabilities() {
+        t.insert(field.into(), Value::Float(p));
+    }
+    t
+}
+
 fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>) -> Table {
     let mut doc = Table::new();
 
@@ -126,6 +136,9 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
             d.insert("buffer".into(), s(port.buffer));
             d.insert("buffer_includes_line".into(), Value::Boolean(port.buffer_includes_line));
             d.insert("qdisc".into(), Value::Table(params_table(qdisc)));
+            if let Some(loss) = &port.loss {
+                d.insert("loss".into(), Value::Table(loss_table(loss)));
+            }
             l.insert(if port.from == link.a { "forward" } else { "reverse" }.into(), Value::Table(d));
         }
         links.insert(link.name.clone(), Value::Table(l));

@@ -4,6 +4,7 @@
 //! resolved `Scenario` (ids, routes, defaults).
 
 use crate::net::Headers;
+use crate::node::LossModel;
 use crate::params::Params;
 use crate::traffic::Periods;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
@@ -103,6 +104,8 @@ pub struct RawLink {
     /// Whether the packet being transmitted takes one of the buffer's places (default false).
     pub buffer_includes_line: Option<bool>,
     pub qdisc: Option<Component>,
+    /// Random loss on the wire, in both directions unless a direction says otherwise.
+    pub loss: Option<LossModel>,
     /// Settings of the direction `between[0] -> between[1]` only.
     pub forward: Option<RawDirection>,
     /// Settings of the direction `between[1] -> between[0]` only.
@@ -117,6 +120,7 @@ pub struct RawDirection {
     pub buffer: Option<BufferLimit>,
     pub buffer_includes_line: Option<bool>,
     pub qdisc: Option<Component>,
+    pub loss: Option<LossModel>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -108,6 +108,9 @@ pub struct PortCounters {
     pub max_occupancy: u64,
     /// Packets whose congestion bit this queue set.
     pub marks: u64,
+    /// Packets the line lost after sending them (the link's `loss` model): counted in
+    /// `departures` too, never in `drops`.
+    pub losses: u64,
 }
 
 impl PortCounters {
@@ -121,6 +124,7 @@ impl PortCounters {
         self.occupancy_area += o.occupancy_area;
         self.max_occupancy = self.max_occupancy.max(o.max_occupancy);
         self.marks += o.marks;
+        self.losses += o.losses;
     }
 }
 

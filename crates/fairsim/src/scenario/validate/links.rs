@@ -1,6 +1,7 @@
-//! Links and their two ports: endpoints, rates, delays, buffers, each direction's overrides.
+//! Links and their two ports: endpoints, rates, delays, buffers, loss, each direction's overrides.
 
 use super::*;
+use crate::node::LossModel;
 
 pub(super) fn build_links(
     raw: &indexmap::IndexMap<String, RawLink>,
@@ -24,6 +25,7 @@ pub(super) fn build_links(
         }
         let link = links.len();
         links.push(LinkSpec { name: name.clone(), a, b });
+        check_loss(l.loss.as_ref(), &["links", n, "loss"], pb);
         let (na, nb) = (&l.between[0], &l.between[1]);
         for (dir, from, to, label, over) in
             [("forward", a, b, format!("{na}->{nb}"), &l.forward), ("reverse", b, a, format!("{nb}->{na}"), &l.reverse)]
@@ -34,6 +36,7 @@ pub(super) fn build_links(
                 (None, Some(q)) => Some(with_path(q.clone(), &["links", n, "qdisc"])),
                 _ => None,
             };
+            check_loss(over.loss.as_ref(), &["links", n, dir, "loss"], pb);
             ports.push(PortSpec {
                 name: label,
                 link,
@@ -45,6 +48,7 @@ pub(super) fn build_links(
                 buffer_includes_line: over.buffer_includes_line.or(l.buffer_includes_line).unwrap_or(false),
                 qdisc,
                 host: false,
+                loss: over.loss.or(l.loss),
             });
         }
     }
@@ -67,9 +71,17 @@ pub(super) fn build_links(
     (links, ports)
 }
 
+/// Reports a loss model's probability that is not one, under the model's field at `path`.
+fn check_loss(model: Option<&LossModel>, path: &[&str], pb: &mut Problems) {
+    if let Some((field, why)) = model.and_then(LossModel::problem) {
+        pb.add(&[path, &[field]].concat(), why);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{net, one, problems};
+    use crate::node::LossModel;
 
     const FLOW: &str = "[flows]\nf = { src = \"a\", dst = \"b\", app = \"ftp\" }\n";
 
@@ -84,5 +96,54 @@ mod tests {
         assert_eq!(unknown.len(), 1);
         assert_eq!(unknown[0].0, "links.x.between.1");
         assert!(unknown[0].1.starts_with("unknown node `c`"), "{unknown:?}");
+    }
+
+    /// The problems of the network with `loss` written into link `out` (`{ ... }` fields).
+    fn with_loss(fields: &str) -> Vec<(String, String)> {
+        let link = format!("out = {{ between = [\"gw\", \"b\"], rate = \"1Mbps\", {fields} }}");
+        problems(&net("", FLOW).replace("out = { between = [\"gw\", \"b\"], rate = \"1Mbps\" }", &link))
+    }
+
+    #[test]
+    fn a_loss_model_is_read_for_a_link_and_each_direction() {
+        let text = net("", FLOW).replace(
+            "out = { between = [\"gw\", \"b\"], rate = \"1Mbps\" }",
+            "out = { between = [\"gw\", \"b\"], rate = \"1Mbps\", loss = { model = \"bernoulli\", rate = 0.01 }, \
+             reverse = { loss = { model = \"gilbert_elliott\", p = 0.01, r = 0.3 } } }",
+        );
+        let sc = crate::Scenario::parse(&text, "t.toml", &[]).unwrap();
+        let loss = |name: &str| sc.ports.iter().find(|p| p.name == name).unwrap().loss;
+        assert_eq!(loss("a->gw"), None);
+        assert_eq!(loss("gw->b"), Some(LossModel::Bernoulli { rate: 0.01 }));
+        let ge = LossModel::GilbertElliott { p: 0.01, r: 0.3, loss_good: 0.0, loss_bad: 1.0 };
+        assert_eq!(loss("b->gw"), Some(ge), "a direction's model replaces the link's; the defaults filled in");
+    }
+
+    #[test]
+    fn a_bad_loss_model_is_named_with_its_field() {
+        assert_eq!(with_loss("loss = { model = \"bernoulli\", rate = 0.5 }"), vec![]);
+        assert_eq!(
+            with_loss("loss = { model = \"bernoulli\", rate = 1.5 }"),
+            one("links.out.loss.rate", "`rate` is a probability, between 0 and 1; found 1.5")
+        );
+        assert_eq!(
+            with_loss("forward = { loss = { model = \"gilbert_elliott\", p = 0.1, r = -0.2 } }"),
+            one("links.out.forward.loss.r", "`r` is a probability, between 0 and 1; found -0.2")
+        );
+        let unknown_model = with_loss("loss = { model = \"uniform\", rate = 0.1 }");
+        assert_eq!(unknown_model.len(), 1, "{unknown_model:?}");
+        let expected = "unknown variant `uniform`, expected `bernoulli` or `gilbert_elliott`";
+        assert_eq!(unknown_model, one("links.out.loss.model", expected));
+        assert_eq!(
+            with_loss("loss = { model = \"bernoulli\", rate = 0.1, burst = 3 }"),
+            one("links.out.loss.burst", "unknown field `burst`, expected `rate`")
+        );
+        assert_eq!(with_loss("loss = { rate = 0.1 }"), one("links.out.loss.model", "missing field `model`"));
+        assert_eq!(with_loss("loss = { model = \"bernoulli\" }"), one("links.out.loss.rate", "missing field `rate`"));
+        let not_a_table = with_loss("loss = \"bernoulli\"");
+        assert_eq!(not_a_table.len(), 1, "{not_a_table:?}");
+        assert!(not_a_table[0].1.contains("{ model = \"bernoulli\", rate = 0.01 }"), "{not_a_table:?}");
+        let not_a_number = with_loss("loss = { model = \"bernoulli\", rate = \"1%\" }");
+        assert_eq!(not_a_number.len(), 1, "{not_a_number:?}");
     }
 }
