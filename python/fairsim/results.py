@@ -91,6 +91,11 @@ def flow_rows(r: dict) -> list[dict]:
     return rows
 
 
+#: The queues table's counts over the measurement intervals (docs/results.md): `losses` are the
+#: packets the line lost after sending them (a link's `loss`), counted in `departures` too.
+QUEUE_TOTALS = ("arrivals", "departures", "drops", "losses", "marks", "max_occupancy")
+
+
 def queue_rows(r: dict) -> list[dict]:
     """One row per port of run report `r` (the `queues` table)."""
     rows = []
@@ -98,7 +103,7 @@ def queue_rows(r: dict) -> list[dict]:
         row: dict[str, Any] = {"pair": r["pair"], "seed": r["seed"]}
         row.update({k: q[k] for k in ("port", "from", "to", "rate_bps", "delay_s", "buffer", "qdisc")})
         _flatten_summaries(row, q, QUEUE_METRICS)
-        row.update({k: q["totals"][k] for k in ("arrivals", "departures", "drops", "marks", "max_occupancy")})
+        row.update({k: q["totals"][k] for k in QUEUE_TOTALS})
         row.update(q.get("qdisc_stats", {}))
         rows.append(row)
     return rows

@@ -378,7 +378,7 @@ RESERVED = frozenset(
     transport packet_size payload_size headers port from to rate_bps delay_s buffer qdisc interval
     start_s end_s warmup
     sent retransmitted delivered delivered_unique dropped acks_dropped in_network rtt_mean_s
-    fair_share_bps share_of_fair completion_s arrivals departures drops marks max_occupancy
+    fair_share_bps share_of_fair completion_s arrivals departures drops losses marks max_occupancy
     utilisation occupancy_pkts throughput_pps goodput_pps goodput_bps payload_bps rtt_s rtt_first_s
     retransmit_pps drop_pps access_bps relative_throughput""".split()
 )
