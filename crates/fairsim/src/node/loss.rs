@@ -171,6 +171,7 @@ mod tests {
         for rate in [0.001, 0.01, 0.05, 0.3] {
             let got = fraction(&losses(LossModel::Bernoulli { rate }, 1, N));
             let sd = (rate * (1.0 - rate) / N as f64).sqrt();
+            eprintln!("bernoulli {rate}: lost {got:.5} of {N} packets ({:+.2} sd)", (got - rate) / sd);
             assert!((got - rate).abs() < 4.0 * sd, "rate {rate}: lost {got} (4 sd = {})", 4.0 * sd);
         }
         assert!(!losses(LossModel::Bernoulli { rate: 0.0 }, 1, N).contains(&true));
@@ -186,6 +187,12 @@ mod tests {
             let mean_burst = b.iter().sum::<usize>() as f64 / b.len() as f64;
             assert!((mean_burst * r - 1.0).abs() < 0.03, "p {p} r {r}: mean burst {mean_burst}, 1/r = {}", 1.0 / r);
             let (got, expected) = (fraction(&lost), p / (p + r));
+            eprintln!(
+                "gilbert_elliott p {p} r {r}: {} bursts of mean {mean_burst:.3} (1/r = {:.3}), lost {got:.5} \
+                 (p/(p+r) = {expected:.5})",
+                b.len(),
+                1.0 / r
+            );
             assert!((got / expected - 1.0).abs() < 0.05, "p {p} r {r}: lost {got}, p/(p+r) = {expected}");
             assert!((model.mean_loss() - expected).abs() < 1e-12);
         }
