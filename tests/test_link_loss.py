@@ -51,3 +51,38 @@ def test_a_link_that_loses_nothing_changes_no_result(small_path):
     assert plain.flows.equals(zero.flows)
     assert plain.queues.equals(zero.queues)
     assert plain.intervals.equals(zero.intervals)
+
+
+def test_the_printed_table_shows_losses_only_where_a_link_loses(small_path):
+    import subprocess
+    import sys
+
+    def printed(*sets):
+        args = [sys.executable, "-m", "fairsim.cli", "run", small_path, "--pair", "G/FCFS"]
+        r = subprocess.run(
+            [*args, *(f"--set={s}" for s in sets)], capture_output=True, text=True, timeout=300
+        )
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    assert "losses" not in printed()
+    lossy = printed('links.out.loss={ model = "bernoulli", rate = 0.05 }')
+    header = next(line for line in lossy.splitlines() if line.startswith("queue "))
+    assert header.split()[-1] == "losses"
+
+
+def test_validate_shows_each_ports_loss_model_only_when_a_link_has_one(small_path):
+    import subprocess
+    import sys
+
+    def validated(*sets):
+        args = [sys.executable, "-m", "fairsim.cli", "validate", small_path]
+        r = subprocess.run(
+            [*args, *(f"--set={s}" for s in sets)], capture_output=True, text=True, timeout=300
+        )
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    assert "loss" not in validated()
+    shown = validated('links.out.loss={ model = "bernoulli", rate = 0.05 }')
+    assert "model=bernoulli, rate=0.05" in shown and " none" in shown

@@ -365,7 +365,9 @@ def _queues_parts(pair: str, doc: dict, links: list[str], every: bool) -> list:
     from fairsim.tables import add_rows
 
     table = Table(title=f"pair {pair}: queues", box=None, header_style="bold", title_justify="left")
-    for col in ("queue", "rate", "delay", "buffer", "qdisc"):
+    # a `loss` column only where some link loses packets: other tables stay as they were
+    lossy = any(link[d].get("loss") for link in doc["links"].values() for d in ("forward", "reverse"))
+    for col in ("queue", "rate", "delay", "buffer", "qdisc", *(["loss"] if lossy else [])):
         table.add_column(col)
 
     def row(i: int) -> list[str]:
@@ -375,13 +377,17 @@ def _queues_parts(pair: str, doc: dict, links: list[str], every: bool) -> list:
         d = link[direction]
         q = d["qdisc"]
         params = ", ".join(f"{k}={v}" for k, v in q.items() if k != "kind")
-        return [
+        cells = [
             f"{src}->{dst}",
             d["rate"],
             d["delay"],
             d["buffer"],
             q["kind"] + (f" ({params})" if params else ""),
         ]
+        if lossy:
+            loss = d.get("loss")
+            cells.append(", ".join(f"{k}={v}" for k, v in loss.items()) if loss else "none")
+        return cells
 
     return add_rows(table, 2 * len(links), row, "queues", every, hint="--all shows every one")
 

@@ -310,11 +310,14 @@ def _fairness_line(runs: list[dict]) -> Text:
 
 def _busy(queue: dict) -> bool:
     util = queue["utilisation"]["mean"] if queue["utilisation"] else 0.0
-    return util >= BUSY or queue["totals"]["drops"] > 0
+    return util >= BUSY or queue["totals"]["drops"] > 0 or queue["totals"].get("losses", 0) > 0
 
 
 def _queue_parts(runs: list[dict]) -> list:
-    table = _table(["queue", "qdisc", "rate", "buffer", "utilisation", "mean queue pkts", "drops"], left=2)
+    # a `losses` column only where some link loses packets (`loss`): other tables stay as they were
+    lossy = any(q["totals"].get("losses", 0) for r in runs for q in r["queues"])
+    columns = ["queue", "qdisc", "rate", "buffer", "utilisation", "mean queue pkts", "drops"]
+    table = _table([*columns, "losses"] if lossy else columns, left=2)
     by_port = _by_name(runs, "queues", "port")
     shown = [
         q for q in runs[0]["queues"] if any(_busy(x) for ports in by_port if (x := ports.get(q["port"])))
@@ -324,22 +327,29 @@ def _queue_parts(runs: list[dict]) -> list:
     def row(i: int) -> list[str]:
         q = shown[i]
         port = q["port"]
-        drops = stat_over(by_port, lambda ports: (ports.get(port) or {})["totals"]["drops"])
-        return [
+
+        def count(key: str) -> str:
+            c = stat_over(by_port, lambda ports: (ports.get(port) or {})["totals"].get(key, 0))
+            return f"{c.mean:,.0f}" if len(runs) == 1 else pm(c)
+
+        cells = [
             port,
             q["qdisc"],
             rate(q["rate_bps"]),
             q["buffer"],
             pct(stat_over(by_port, _field(port, "utilisation"))),
             pm(stat_over(by_port, _field(port, "occupancy_pkts"))),
-            f"{drops.mean:,.0f}" if len(runs) == 1 else pm(drops),
+            count("drops"),
         ]
+        return [*cells, count("losses")] if lossy else cells
 
     parts = add_rows(table, len(shown), row, "busy queues")
     if hidden:
         parts.append(
             Text(
-                f"({plural(hidden, 'queue')} below {BUSY:.0%} utilisation and without drops not shown)",
+                f"({plural(hidden, 'queue')} below {BUSY:.0%} utilisation and without drops"
+                + (" or losses" if lossy else "")
+                + " not shown)",
                 style="dim",
             )
         )
