@@ -82,7 +82,7 @@ PARAMETERS = """
     initial_cwnd initial_ssthresh counting initial_rto min_rto max_rto rttvar_factor alpha gamma
     increase decrease setpoint law timeout_factor initial_timeout error_low error_mid error_high
     out_low out_high layers base_rate init_join max_join init_detect init_detect_var
-    loss_threshold min_packets transports description
+    loss_threshold min_packets transports description loss model p r loss_good loss_bad
 """.split()
 PARAMETERS += sorted(
     {
