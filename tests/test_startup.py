@@ -115,6 +115,12 @@ def test_run_trace_out_loads_no_heavy_library(tmp_path):
     assert (tmp_path / "traces.csv").read_text().startswith("pair,seed,source,name,series,t_s,value\n")
 
 
+def test_listing_the_reproductions_imports_no_plotting_and_no_pandas():
+    # the papers' metadata only: figures (matplotlib) and measurements (pandas) load when drawn
+    modules = loaded("reproduce", "--list")
+    assert not modules & {"matplotlib", "pandas", "pyarrow"}, sorted(modules & HEAVY)
+
+
 def test_lazy_names_of_the_package():
     for name in fairsim.__all__:
         assert name in dir(fairsim)

@@ -11,21 +11,19 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fairsim import FairsimError
 from fairsim.api import Scenario, load
 from fairsim.catalogue import BUNDLED
 from fairsim.reproduce.claims import Claim, Context, TestedClaim
 from fairsim.reproduce.history import History
-from fairsim.reproduce.measure import Measurements
 from fairsim.reproduce.published import Published, read_published
 from fairsim.reproduce.stability import Variant
-from fairsim.results import Results
-from fairsim.sweeps import executor_for
-from fairsim.sweeps.execute import run_reports
-from fairsim.sweeps.plan import run_id
-from fairsim.sweeps.worker import Task
+
+if TYPE_CHECKING:
+    from fairsim.reproduce.measure import Measurements
+    from fairsim.sweeps.worker import Task
 
 
 @dataclass(frozen=True)
@@ -92,7 +90,9 @@ class Paper:
     experiments: tuple[Experiment, ...]
     claims: tuple[Claim, ...] = ()
     tested: tuple[TestedClaim, ...] = ()
-    figures: tuple[Figure, ...] = ()
+    #: The module that defines the paper's figures (its `FIGURES`): imported when they are drawn,
+    #: not when the paper is listed (figure modules import matplotlib).
+    figures_from: str = ""
     #: Replications per experiment and pair by default.
     seeds: int = 5
     #: Differences of method that apply to every experiment (Markdown).
@@ -102,6 +102,12 @@ class Paper:
     #: The choices its verdicts may turn on, each at a second plausible value, for the report's
     #: stability table (besides those of every paper: reproduce/stability.py).
     knobs: tuple[Variant, ...] = ()
+
+    @property
+    def figures(self) -> tuple[Figure, ...]:
+        import importlib
+
+        return tuple(importlib.import_module(self.figures_from).FIGURES) if self.figures_from else ()
 
     def experiment(self, id: str) -> Experiment:
         for e in self.experiments:
@@ -174,6 +180,12 @@ def run_paper(
     for each experiment's scenario (a stability variant's)."""
     import time
 
+    # running imports the sweeps' machinery (pandas, pyarrow); listing the papers does not
+    from fairsim.sweeps import executor_for
+    from fairsim.sweeps.execute import run_reports
+    from fairsim.sweeps.plan import run_id
+    from fairsim.sweeps.worker import Task
+
     n_seeds = seeds or (1 if quick else paper.seeds)
     seed_list = list(range(1, n_seeds + 1))
     chosen = [paper.experiment(i) for i in only] if only else list(paper.experiments)
@@ -218,6 +230,9 @@ def run_paper(
         raise FairsimError(f"{where[i]}: {failed[0].error}")
     reports = got
     wall = time.monotonic() - started
+    from fairsim.reproduce.measure import Measurements
+    from fairsim.results import Results
+
     measurements: dict[str, Measurements] = {}
     sweeps: dict[str, list[tuple[float, Measurements]]] = {}
     for (exp_id, x, sc), (lo, hi) in zip(groups, spans, strict=True):

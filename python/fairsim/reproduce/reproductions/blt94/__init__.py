@@ -11,7 +11,6 @@ from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.blt94.claims import CLAIMS, TESTED, WHY_CHANGED
 from fairsim.reproduce.reproductions.blt94.experiments import EXPERIMENTS, knobs
-from fairsim.reproduce.reproductions.blt94.figures import FIGURES
 
 PAPER = Paper(
     id="blt94",
@@ -32,7 +31,7 @@ trips, smaller round trips, a slower network and three file sizes.
     experiments=EXPERIMENTS,
     claims=tuple(CLAIMS),
     tested=TESTED,
-    figures=FIGURES,
+    figures_from="fairsim.reproduce.reproductions.blt94.figures",
     seeds=3,
     history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
     knobs=knobs(),

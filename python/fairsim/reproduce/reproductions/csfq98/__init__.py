@@ -14,7 +14,6 @@ from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.csfq98.claims import CLAIMS, TESTED, WHY_CHANGED
 from fairsim.reproduce.reproductions.csfq98.experiments import EXPERIMENTS, OTHER_PACKETS, packet_knob
-from fairsim.reproduce.reproductions.csfq98.figures import FIGURES
 
 PAPER = Paper(
     id="csfq98",
@@ -33,7 +32,7 @@ from our copy of the paper; the tables and the numbers quoted in the text surviv
     experiments=EXPERIMENTS,
     claims=tuple(CLAIMS),
     tested=TESTED,
-    figures=FIGURES,
+    figures_from="fairsim.reproduce.reproductions.csfq98.figures",
     seeds=5,
     knobs=tuple(packet_knob(size) for size in OTHER_PACKETS),
     method="""

@@ -14,7 +14,6 @@ from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.dks89 import claims, figure1
 from fairsim.reproduce.reproductions.dks89.experiments import EXPERIMENTS
-from fairsim.reproduce.reproductions.dks89.figures import FIGURES
 from fairsim.reproduce.stability import TIMEOUT_FLOOR, Variant
 
 if TYPE_CHECKING:
@@ -70,7 +69,7 @@ figure is lost.
     experiments=EXPERIMENTS,
     claims=(*claims.CLAIMS, *figure1.CLAIMS),
     tested=claims.TESTED,
-    figures=FIGURES,
+    figures_from="fairsim.reproduce.reproductions.dks89.figures",
     method="""
 Counts are over the 500 s measurement window after 1500 s of warm-up, as the paper's; the
 paper ran one replication (it reports no confidence intervals), we run several and show their

@@ -13,13 +13,13 @@ half a packet left on the line, so d = (NW − ½ + ρ/(N+1)) / (1 − ρ/(N+1))
 from __future__ import annotations
 
 import math
-
-import numpy as np
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from fairsim.reproduce.claims import Claim, Claims, Context, Missing, verdict
-from fairsim.reproduce.figures import OURS_COLOR
 from fairsim.reproduce.model import Experiment, Sweep
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 N = 3  # FTPs
 W = 5  # their windows
@@ -249,6 +249,12 @@ def _windows(ctx: Context):
 
 
 def draw(ctx: Context) -> Figure:
+    # plotting is imported here, not with the experiments and claims (`reproduce --list`)
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    from fairsim.reproduce.figures import OURS_COLOR
+
     fig = Figure(figsize=(7, 4.5))
     ax = fig.subplots()
     rho = np.linspace(0.005, 0.97, 200)

@@ -16,7 +16,6 @@ from fairsim.reproduce.reproductions.hasegawa01.experiments import (
     ered_knob,
     vegas_knob,
 )
-from fairsim.reproduce.reproductions.hasegawa01.figures import FIGURES
 
 PAPER = Paper(
     id="hasegawa01",
@@ -36,7 +35,7 @@ them, for the forward model (Figure 1) and the reverse-traffic model (Figure 17,
     experiments=EXPERIMENTS,
     claims=tuple(CLAIMS),
     tested=TESTED,
-    figures=FIGURES,
+    figures_from="fairsim.reproduce.reproductions.hasegawa01.figures",
     history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
     knobs=(drr_knob("divided"), drr_knob("shared"), ered_knob("linear"), vegas_knob(2.0, 4.0)),
     seeds=5,

@@ -14,7 +14,6 @@ from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.keshav91.claims import CLAIMS, TESTED, WHY_CHANGED
 from fairsim.reproduce.reproductions.keshav91.experiments import EXPERIMENTS
-from fairsim.reproduce.reproductions.keshav91.figures import FIGURES
 from fairsim.reproduce.stability import TIMEOUT_FLOOR, Variant
 
 if TYPE_CHECKING:
@@ -91,7 +90,7 @@ tables survive.
     experiments=EXPERIMENTS,
     claims=tuple(CLAIMS),
     tested=TESTED,
-    figures=FIGURES,
+    figures_from="fairsim.reproduce.reproductions.keshav91.figures",
     method="""
 Each scenario runs seven intervals and discards the first, as the thesis does; the interval
 length is ours (200 s, 500 s for the 12–24 s round trips of Scenarios 7 and 8; Scenario 3
