@@ -50,3 +50,19 @@ def test_plot_sweep_keeps_its_axis_labels_when_saved():
     ax = plot_sweep(sweep_aggregate(), "jain", "buffer", [])
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("buffer", "jain")
     assert_inside_when_saved(ax)
+
+
+def test_a_sweeps_plot_says_what_each_point_averages(tmp_path):
+    import fairsim
+
+    short = {"run.duration": "40s", "run.warmup": "10s", "run.interval": "10s", "run.start_jitter": "1s"}
+    axes = {"links.bottleneck.buffer": [10, 20]}
+    res = fairsim.sweep(
+        "examples/dumbbell", axes=axes, seeds=2, set=short, out=tmp_path / "s", progress=False
+    )
+    assert res.plot("goodput_bps", per_run="sum").get_ylabel() == (
+        "goodput_bps, sum over all flows of a run\nmean over 2 seeds, band: 95% CI"
+    )
+    label = res.plot("rtt_s", flows=["ftp1", "ftp2"]).get_ylabel()
+    assert label.startswith("rtt_s, mean over flows ftp1, ftp2 of a run")
+    assert res.plot("jain", table="runs").get_ylabel() == "jain\nmean over 2 seeds, band: 95% CI"

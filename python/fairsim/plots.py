@@ -29,7 +29,7 @@ def plot_traces(traces: pd.DataFrame, series: str, names=None, ax=None):
     return ax
 
 
-def plot_sweep(agg: pd.DataFrame, metric: str, x: str, others: list[str], ax=None):
+def plot_sweep(agg: pd.DataFrame, metric: str, x: str, others: list[str], ax=None, ylabel: str | None = None):
     """A sweep's aggregate (`SweepResults.aggregate`) against axis `x`: a line per pair (and per
     value of the other axes) through the means, a band over the 95% confidence interval."""
     import matplotlib.pyplot as plt
@@ -44,6 +44,6 @@ def plot_sweep(agg: pd.DataFrame, metric: str, x: str, others: list[str], ax=Non
         ci = d["ci95"].fillna(0)
         ax.fill_between(d[x], d["mean"] - ci, d["mean"] + ci, color=line.get_color(), alpha=0.2, linewidth=0)
     ax.set_xlabel(x)
-    ax.set_ylabel(metric)
+    ax.set_ylabel(ylabel or metric)
     ax.legend(fontsize="small")
     return ax

@@ -149,7 +149,8 @@ class SweepResults:
         if x is None:
             raise _core.FairsimError("the sweep has no axis to plot against")
         agg = self.aggregate(metric, by=[*self.axes, "pair"], table=table, flows=flows, per_run=per_run)
-        return plot_sweep(agg, metric, x, [a for a in self.axes if a != x], ax=ax)
+        others = [a for a in self.axes if a != x]
+        return plot_sweep(agg, metric, x, others, ax=ax, ylabel=averaged(metric, table, per_run, flows, agg))
 
     def overview(self) -> pd.DataFrame:
         """Per point and pair, the mean over seeds of Jain's index and of the run's total goodput
@@ -203,6 +204,21 @@ class SweepResults:
         name = self.manifest["scenario"]["name"]
         total = self.manifest["runs"]
         return f"<fairsim.SweepResults {name!r}: {ok} of {total} runs finished, axes {self.axes}>"
+
+
+def averaged(metric: str, table: str, per_run: str, flows: list[str] | None, agg: pd.DataFrame) -> str:
+    """A plot's axis label saying what each point averages: `goodput_bps, sum over all flows of
+    a run; mean over 5 seeds, band 95% CI`."""
+    seeds = int(agg["n"].max()) if len(agg) else 0
+    over = f"mean over {seeds} seed{'s' if seeds != 1 else ''}, band: 95% CI"
+    if table == "runs":
+        return f"{metric}\n{over}"
+    which = (
+        "all flows"
+        if flows is None
+        else "flows " + ", ".join(map(str, flows[:4])) + (" …" if len(flows) > 4 else "")
+    )
+    return f"{metric}, {per_run} over {which} of a run\n{over}"
 
 
 def open_sweep(folder: str | Path) -> SweepResults:
