@@ -66,3 +66,19 @@ def test_a_sweeps_plot_says_what_each_point_averages(tmp_path):
     label = res.plot("rtt_s", flows=["ftp1", "ftp2"]).get_ylabel()
     assert label.startswith("rtt_s, mean over flows ftp1, ftp2 of a run")
     assert res.plot("jain", table="runs").get_ylabel() == "jain\nmean over 2 seeds, band: 95% CI"
+
+
+def test_log_axes_label_plain_numbers():
+    from matplotlib.figure import Figure
+
+    from fairsim.plots import log_axis
+
+    fig = Figure()
+    ax = fig.subplots()
+    ax.plot([2, 8], [0.3, 4])
+    log_axis(ax, "xy")
+    fig.canvas.draw()
+    labels = [t.get_text() for axis in (ax.xaxis, ax.yaxis) for t in axis.get_ticklabels(minor=True)]
+    labels += [t.get_text() for axis in (ax.xaxis, ax.yaxis) for t in axis.get_ticklabels()]
+    shown = [x for x in labels if x]
+    assert "3" in shown and "0.3" in shown and not any("10^" in x or "×" in x for x in shown), shown

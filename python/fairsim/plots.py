@@ -47,3 +47,20 @@ def plot_sweep(agg: pd.DataFrame, metric: str, x: str, others: list[str], ax=Non
     ax.set_ylabel(ylabel or metric)
     ax.legend(fontsize="small")
     return ax
+
+
+def log_axis(ax, which: str = "y") -> None:
+    """Puts `ax`'s x or y axis (or both, "xy") on a log scale whose tick labels are plain numbers
+    (0.3, 2, 50, 1000) rather than matplotlib's 3×10⁻¹: the reader compares values, and the
+    axis label carries the unit."""
+    from matplotlib.ticker import LogFormatter
+
+    class Plain(LogFormatter):
+        def _num_to_string(self, x, vmin, vmax):
+            return f"{x:g}"
+
+    for name in which:
+        axis = ax.xaxis if name == "x" else ax.yaxis
+        (ax.set_xscale if name == "x" else ax.set_yscale)("log")
+        axis.set_major_formatter(Plain())
+        axis.set_minor_formatter(Plain(labelOnlyBase=False, minor_thresholds=(2, 0.5)))

@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
+from fairsim.plots import log_axis
 from fairsim.reproduce.compare import Comparison
 from fairsim.reproduce.measure import METRIC_UNITS, Measurements
 
@@ -69,7 +70,7 @@ def utility_diagram(
     ax = fig.subplots()
     delays = [e.mean for p in pairs for f, _ in flows if (e := m.estimate(p, f, "delay", interval))]
     if delays and min(delays) > 0 and max(delays) / min(delays) > 30:
-        ax.set_yscale("log")  # a starved source's round trip can be a thousand times the others'
+        log_axis(ax)  # a starved source's round trip can be a thousand times the others'
     for i, pair in enumerate(pairs):
         marker, linestyle = PAIR_STYLES[i % len(PAIR_STYLES)]
         for j, (flow, _) in enumerate(flows):

@@ -119,6 +119,8 @@ def plot(df: pd.DataFrame, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from fairsim.plots import log_axis
+
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharex=True)
     for ax, value, title in (
         (axes[0], "ops_per_insert", "average work per insertion"),
@@ -132,8 +134,7 @@ def plot(df: pd.DataFrame, path: str) -> None:
                 .sort_values("ratio")
             )
             ax.plot(d.ratio, d[value].clip(lower=0.1), marker="o", linestyle="none", label=name)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
+        log_axis(ax, "xy")
         ax.set_xlabel("conversations / buffers (N/B)")
         ax.set_ylabel("elementary operations (0 drawn at 0.1)")
         ax.set_title(title)

@@ -1,28 +1,26 @@
 """Kim & Farber 1994: the figures of §4.2-4.3 redrawn from our load sweeps. The paper's images
-are lost (only captions and prose remain); its legend convention is kept: "T" for TCP, "B" for
-BLT, then BW_b in Mb/s, λ on a log axis."""
+are lost (only captions and prose remain). The paper's legends read "B30" and "T30" (BLT and TCP
+at a 30 Mb/s bottleneck); ours spell them out ("BLT 30 Mb/s"), λ on a log axis with plain numbers."""
 
 from __future__ import annotations
 
 import numpy as np
 from matplotlib.figure import Figure as MplFigure
 
+from fairsim.plots import log_axis
 from fairsim.reproduce.claims import Context
 from fairsim.reproduce.model import Figure
 from fairsim.reproduce.reproductions.blt94.claims import TABLE1, log_pm
 from fairsim.reproduce.reproductions.blt94.experiments import CONFIG, CONFIGS, Config, best, curve, mbps
 
 STYLE = {"BLT": ("-", "o"), "TCP": ("--", "s"), "BT": (":", "^")}
-LETTER = {"BLT": "B", "TCP": "T", "BT": "BT"}
 COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c")
 
 
 def _axes(title: str, ylabel: str, logy: bool = True):
     fig = MplFigure(figsize=(7, 4.4), layout="constrained")
     ax = fig.subplots()
-    ax.set_xscale("log")
-    if logy:
-        ax.set_yscale("log")
+    log_axis(ax, "xy" if logy else "x")
     ax.set_xlabel("λ (connections/s)")
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize="medium")
@@ -40,7 +38,7 @@ def _curves(ctx: Context, c: Config, value, schemes=("BLT", "TCP"), only: float 
                 continue
             pts = curve(ctx, e, s)
             yield (
-                f"{LETTER[s]}{mbps(bw)}",
+                f"{s} {mbps(bw)} Mb/s",
                 STYLE[s],
                 COLORS[i],
                 [p.arrival_rate for p in pts],
@@ -81,9 +79,7 @@ def draw_response(ctx: Context):
         line, marker = STYLE[s]
         xs, ys = [p.arrival_rate for p in pts], [p.response_s for p in pts]
         err = [p.response_ci90 for p in pts]
-        ax.errorbar(
-            xs, ys, yerr=err, fmt=line, marker=marker, markersize=3, capsize=2, label=f"{LETTER[s]}30"
-        )
+        ax.errorbar(xs, ys, yerr=err, fmt=line, marker=marker, markersize=3, capsize=2, label=f"{s} 30 Mb/s")
     fig.legend(fontsize="small", ncol=3, loc="outside lower center")
     return fig
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from matplotlib.figure import Figure as MplFigure
 
+from fairsim.plots import log_axis
 from fairsim.reproduce.claims import Context
 from fairsim.reproduce.model import Figure
 from fairsim.reproduce.reproductions.csfq98.claims import _fig4, _fig6
@@ -61,7 +62,7 @@ def draw_fig3b(ctx: Context):
     fig = _lines(
         "flow 0: UDP at 10 Mb/s; flows 1-31: TCPs", "flow", "throughput over 10 s (Mb/s)", series, ref=FAIR3
     )
-    fig.axes[0].set_yscale("log")
+    log_axis(fig.axes[0])
     return fig
 
 

@@ -253,6 +253,7 @@ def draw(ctx: Context) -> Figure:
     import numpy as np
     from matplotlib.figure import Figure
 
+    from fairsim.plots import log_axis
     from fairsim.reproduce.figures import OURS_COLOR
 
     fig = Figure(figsize=(7, 4.5))
@@ -293,7 +294,7 @@ def draw(ctx: Context) -> Figure:
     )
     ax.set_xlabel("ρ: Telnet throughput relative to its fair share")
     ax.set_ylabel("Telnet queueing delay (packet times P/μ)")
-    ax.set_yscale("log")  # FCFS at ρ = 3.5 waits about 120 packet times, FQ at ρ → 0 about one
+    log_axis(ax)  # FCFS at ρ = 3.5 waits about 120 packet times, FQ at ρ → 0 about one
     ax.set_ylim(0.3, 300)
     ax.set_xlim(0, 3.7)
     ax.legend(fontsize="x-small")
