@@ -395,7 +395,7 @@ drr-divided and drr-shared.
 What agrees with the paper: RED is fairer than FIFO, but only a little: by 0.005 averaged
 (0.946 against 0.941; the claim red-better-than-fifo holds by that margin), and it stays unfair at small lines (0.86 at 400 kb/s) where, as the
 analysis of Figure 10 predicts, the relative throughput falls with the input capacity at every
-BW up to 640 kb/s. At 400 kb/s RED's three larger connections get 93/125/125 kb/s, within
+BW up to 640 kb/s. At 400 kb/s RED's three larger connections get 94/122/127 kb/s, within
 1.34× of each other, and all four lose the same share of what they send (within 1.05×): "almost
 identical" for every connection whose line reaches the equal share of 100 kb/s (the 64 kb/s
 connection gets 55). Two connections sharing a DRR queue are served unequally (off their 1 : 2
@@ -426,7 +426,7 @@ not fairer than RED: 0.927 against 0.946 averaged, fairer at 2 of 14 BW. Its p_i
 paper's iteration on its own analysis, adjusting at each step the connection with the largest
 difference from its ideal in packets/s (the text's "largest difference"), and are applied as
 the analysis defines p, a constant drop probability between the thresholds: p_1 falls from
-0.11 at 400 kb/s to 0.06 at 880, p_4 stays below 0.003 (figure `ered-p`). The model then
+0.11 at 400 kb/s to 0.06 at 880, p_4 is at most 0.003 (figure `ered-p`). The model then
 predicts perfect fairness, but the 64 kb/s connection, whose window is a few packets (a packet
 takes 250 ms on its line), rarely gets the three duplicate ACKs of a fast retransmit: at
 400 kb/s it has 189 timeouts and 54 fast retransmits in the 4900 s measured (under RED: 55
@@ -438,9 +438,8 @@ the largest *relative* difference, which drives p_1 to its 0.5 bound below 720 k
 p_i were applied by Floyd and Jacobson's linear rule with max_p = p_i: the index was 0.483, the
 64 kb/s connection starved (8 b/s at 400 kb/s). Each choice alone, in the sensitivity study
 below: the relative reading with constant p_i 0.665, the absolute reading with linear p_i 0.555
-(the linear rule lets the average queue pass th_max, where every arrival is dropped, and the
-connections sending least lose most: at 400 kb/s the 64 kb/s connection loses 93% of what it
-sends); the stability knob `ERED p linear` shows which verdicts turn on it. The paper gives
+(with the linear rule the 64 kb/s connection loses 93% of what it sends at 400 kb/s, in three
+replications of our own); the stability knob `ERED p linear` shows which verdicts turn on it. The paper gives
 neither its p_i nor how its model handles unequal windows. (5) Vegas under FIFO loses nothing
 and is less fair than Reno, as printed, but its 64 kb/s connection gets 0.88 of its line at
 400 kb/s (all of it from 480 kb/s on), not "almost 100%". The verdict turns on Vegas's α and β,
