@@ -8,6 +8,7 @@ from __future__ import annotations
 from matplotlib.figure import Figure as MplFigure
 
 from fairsim.models import hasegawa01 as model
+from fairsim.plots import log_axis
 from fairsim.reproduce.claims import Context, Missing
 from fairsim.reproduce.model import Figure
 from fairsim.reproduce.reproductions.hasegawa01.claims import relative, throughputs, timeouts
@@ -108,7 +109,7 @@ def draw_ered_p(ctx: Context):
     for f in FLOWS:
         _line(ax, f, CAPACITIES, [p[f] for p in ps])
     ax.axhline(0.02, color="black", linestyle=":", linewidth=0.8, label="RED's p = 0.02")
-    ax.set_yscale("log")
+    log_axis(ax)
     fig.legend(fontsize="small", ncol=5, loc="outside lower center")
     return fig
 
