@@ -9,7 +9,7 @@ use crate::params::Params;
 use crate::reference::max_min::max_min;
 use crate::scenario::params_table;
 use crate::stats::fairness::jain;
-use crate::stats::{FlowCounters, PortCounters, Summary};
+use crate::stats::{DelaySummary, FlowCounters, PortCounters, Summary};
 use crate::units::Time;
 use serde::Serialize;
 
@@ -95,6 +95,9 @@ pub struct FlowReport {
     pub run_totals: FlowCounters,
     /// Mean of every RTT sample in the measurement intervals.
     pub rtt_mean_s: Option<f64>,
+    /// Queueing delay of each data packet delivered in the measurement intervals: its one-way
+    /// delay less the transmissions and propagations of its route (stats::delay).
+    pub queueing: DelaySummary,
     /// Data packets still queued, on a line or propagating when the run ended.
     pub in_network: u64,
     /// The flow's max-min fair share of the network, in bit/s.
@@ -131,6 +134,9 @@ pub struct QueueReport {
     /// Time-averaged packets waiting (not counting the one on the line), per interval.
     pub occupancy_pkts: Option<Summary>,
     pub totals: PortCounters,
+    /// Sojourn (enqueue to start of transmission) of each packet the line took in the
+    /// measurement intervals (stats::delay).
+    pub sojourn: DelaySummary,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -268,6 +274,7 @@ impl Simulation {
                     retransmit_pps: rate(|c| c.retransmitted),
                     drop_pps: rate(|c| c.dropped),
                     rtt_mean_s: totals.rtt_mean(),
+                    queueing: self.flow_queueing()[fi].summary(),
                     share_of_fair: goodput_bps.map(|g| g.mean / fair[fi]).filter(|x| x.is_finite()),
                     goodput_bps,
                     totals,
@@ -312,6 +319,7 @@ impl Simulation {
                         measured.iter().map(|&i| Some(rec[i].occupancy_area as f64 / 1e9 / secs(i))),
                     ),
                     totals,
+                    sojourn: port.stats.sojourn.summary(),
                 }
             })
             .collect();

@@ -3,6 +3,7 @@
 
 use super::event::Event;
 use super::sim::Simulation;
+use crate::stats::DelayStats;
 use crate::units::Time;
 
 impl Simulation {
@@ -20,6 +21,11 @@ impl Simulation {
 
     pub(super) fn close_interval(&mut self) {
         self.intervals_closed += 1;
+        // queueing delays are reported over the measurement intervals: the warm-up's are forgotten
+        if self.intervals_closed == 1 && self.scenario.run.warmup > Time::ZERO {
+            self.queueing.iter_mut().for_each(DelayStats::clear);
+            self.ports.iter_mut().for_each(|p| p.stats.sojourn.clear());
+        }
         self.fold_connections();
         for flow in &mut self.flows[..self.connections.first] {
             flow.close_interval();

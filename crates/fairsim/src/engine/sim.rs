@@ -15,6 +15,7 @@ use crate::net::{FlowId, Packet, PortId};
 use crate::node::{FlowState, Port, SinkReply};
 use crate::qdisc::DropReason;
 use crate::scenario::{Component, PairSpec, Scenario};
+use crate::stats::DelayStats;
 use crate::timer::TimerFire;
 use crate::timer::TimerId;
 use crate::transport::sack::SackBlocks;
@@ -39,6 +40,11 @@ pub struct Simulation {
     /// The scenario's flows, then the connections of open-population flows (`connections`).
     pub(super) flows: Vec<FlowState>,
     pub(super) connections: Connections,
+    /// Each scenario flow's queueing delays since the warm-up ended (stats::delay), and the
+    /// fixed part of its data packets' one-way delay: (packet size, transmission and propagation
+    /// along the route), for the size last seen.
+    pub(super) queueing: Vec<DelayStats>,
+    path_delay: Vec<(u32, u64)>,
     flow_transports: Vec<Option<Component>>,
     next_packet_id: u64,
     /// The SACK blocks of the ACKs in the network, by packet id (an ACK's options, kept beside
@@ -82,6 +88,8 @@ impl Simulation {
             port_qdiscs,
             flows,
             connections,
+            queueing: vec![DelayStats::default(); scenario.flows.len()],
+            path_delay: vec![(u32::MAX, 0); scenario.flows.len()],
             flow_transports,
             next_packet_id: 0,
             sack_options: Default::default(),
@@ -243,6 +251,12 @@ impl Simulation {
     }
 
     fn sink_receive(&mut self, pkt: Packet) {
+        // the one-way delay less the route's transmissions and propagations: the time the packet
+        // waited in the queues it crossed
+        let fixed = self.path_delay(&pkt);
+        if let Some(q) = self.queueing.get_mut(pkt.flow.idx()) {
+            q.record((self.now - pkt.sent_at).0.saturating_sub(fixed));
+        }
         let c = pkt.conn;
         match self.flows[c.idx()].sink_receive(pkt, self.now) {
             SinkReply::Ack(first, ack) => self.send_ack(first, ack),
@@ -252,6 +266,25 @@ impl Simulation {
             }
             SinkReply::Nothing => self.connection_left(c),
         }
+    }
+
+    /// Transmission and propagation of data packet `pkt` along its flow's route, in ns.
+    #[inline]
+    fn path_delay(&mut self, pkt: &Packet) -> u64 {
+        match self.path_delay.get(pkt.flow.idx()) {
+            Some(&(size, ns)) if size == pkt.size => ns,
+            _ => self.path_delay_of(pkt),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn path_delay_of(&mut self, pkt: &Packet) -> u64 {
+        let Some(spec) = self.scenario.flows.get(pkt.flow.idx()) else { return 0 };
+        let ports = &self.ports;
+        let ns = spec.data_route.iter().map(|p| (ports[p.idx()].rate.tx_time(pkt.size) + ports[p.idx()].delay).0).sum();
+        self.path_delay[pkt.flow.idx()] = (pkt.size, ns);
+        ns
     }
 
     /// The data packet that caused `ack` left the network as the ACK joins it.
@@ -381,6 +414,10 @@ impl Simulation {
     /// The scenario's ports (connections' own access lines left out).
     pub fn ports(&self) -> &[Port] {
         &self.ports[..self.connections.first_own_port]
+    }
+    /// Each scenario flow's queueing delays since the warm-up ended.
+    pub fn flow_queueing(&self) -> &[DelayStats] {
+        &self.queueing
     }
     /// The scenario's flows (each counting its connections, if it has any).
     pub fn flows(&self) -> &[FlowState] {

@@ -163,6 +163,7 @@ impl Port {
         let next = self.qdisc.dequeue(&mut ctx);
         self.queue_changed(now);
         let pkt = next?;
+        self.stats.sojourn.record((now - pkt.enqueued_at).0);
         self.transmitting = Some((pkt, now));
         Some(now + self.rate.tx_time(pkt.size))
     }

@@ -133,6 +133,8 @@ impl PortCounters {
 pub struct PortStats {
     pub current: PortCounters,
     pub intervals: Vec<PortCounters>,
+    /// The sojourn of each packet the line took since the warm-up ended (stats::delay).
+    pub sojourn: super::DelayStats,
     /// Queue length since `last_change`.
     len: usize,
     last_change: Time,

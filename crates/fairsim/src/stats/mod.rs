@@ -1,10 +1,12 @@
 //! Statistics: counters per flow and port per interval, summaries, fairness.
 
 pub mod counters;
+pub mod delay;
 pub mod fairness;
 pub mod fluid;
 pub mod summary;
 pub mod transfers;
 
 pub use counters::{FlowCounters, PortCounters, PortStats};
+pub use delay::{DelayStats, DelaySummary};
 pub use summary::Summary;

@@ -1,0 +1,267 @@
+//! Queueing delay statistics: mean, quantiles, maximum and jitter of a stream of delays, kept
+//! per port (the sojourn of each packet the line takes) and per flow (the queueing delay of each
+//! delivered data packet, summed over the ports it crossed). docs/decisions.md, "Queueing delay
+//! (issue 29)".
+//!
+//! Sources:
+//! - the histogram is the log-linear layout of Gil Tene's HdrHistogram
+//!   (<https://github.com/HdrHistogram/HdrHistogram>, "High Dynamic Range Histogram"): a value's
+//!   bucket is the position of its leading one bit and the `K` bits after it, so every bucket is
+//!   at most 2^-K of its lower bound wide;
+//! - jitter follows RFC 3550 §6.4.1's interarrival jitter, the difference D(i−1, i) of the
+//!   transit times of consecutive packets, taken as a plain mean of |D| instead of RFC 3550's
+//!   running estimate J += (|D| − J)/16.
+//!
+//! Choices:
+//! - values are integer nanoseconds and the histogram uses integer operations only, so results
+//!   are deterministic and identical on every machine;
+//! - `K` = 7: 128 buckets per power of two. A quantile is reported as the midpoint of its bucket,
+//!   clamped to the exact maximum, hence within 2^-(K+1) = 1/256 (0.39 %) of the sample value of
+//!   that rank (nearest-rank definition); values below 128 ns are exact. 0.4 % is well below
+//!   what separates runs of different seeds, and a power of two costs 1 KiB;
+//! - buckets are allocated one power of two (128 counters, 1 KiB) at a time, when a value first
+//!   falls in it: a port that never queues holds only the 0 ns bucket's block, a port whose
+//!   sojourns span 1 µs to 1 s holds about 21 blocks, and no port more than 58 (58 KiB: every
+//!   power of two of a `u64`);
+//! - mean and maximum are exact (a sum and a maximum); the jitter is the exact mean of
+//!   |D_i − D_{i−1}| over consecutive samples (samples − 1 pairs).
+
+use serde::Serialize;
+
+/// Bits of a value kept after its leading one: the histogram's relative precision is 2^-K.
+pub const K: u32 = 7;
+const SUB: usize = 1 << K;
+/// The most blocks of `SUB` buckets a histogram holds: block 0 holds the values below 2^K
+/// exactly, block b ≥ 1 the values with their leading one at bit K + b − 1.
+pub const MAX_BLOCKS: usize = 64 - K as usize + 1;
+
+/// The bound on a quantile's relative error (midpoint of a bucket at most 2^-K wide).
+pub const RELATIVE_ERROR: f64 = 1.0 / (2 * SUB) as f64;
+
+/// A log-linear histogram of `u64` values (HdrHistogram's layout), allocated lazily.
+#[derive(Clone, Debug, Default)]
+pub struct LogHistogram {
+    blocks: Vec<Option<Box<[u64; SUB]>>>,
+    count: u64,
+}
+
+/// Block and bucket of `v`.
+#[inline]
+fn bucket(v: u64) -> (usize, usize) {
+    if v < SUB as u64 {
+        return (0, v as usize);
+    }
+    let lead = 63 - v.leading_zeros(); // ≥ K
+    let shift = lead - K;
+    ((shift + 1) as usize, (v >> shift) as usize - SUB)
+}
+
+/// Lowest value and width of bucket `i` of block `b`.
+fn bucket_range(b: usize, i: usize) -> (u64, u64) {
+    if b == 0 {
+        (i as u64, 1)
+    } else {
+        (((SUB + i) as u64) << (b - 1), 1u64 << (b - 1))
+    }
+}
+
+impl LogHistogram {
+    #[inline]
+    pub fn record(&mut self, v: u64) {
+        let (b, i) = bucket(v);
+        self.count += 1;
+        match self.blocks.get_mut(b) {
+            Some(Some(block)) => block[i] += 1,
+            _ => self.record_new_block(b, i),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn record_new_block(&mut self, b: usize, i: usize) {
+        if self.blocks.len() <= b {
+            self.blocks.resize(b + 1, None);
+        }
+        self.blocks[b].get_or_insert_with(|| Box::new([0; SUB]))[i] += 1;
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Bytes of buckets allocated.
+    pub fn allocated_bytes(&self) -> usize {
+        self.blocks.iter().flatten().count() * std::mem::size_of::<[u64; SUB]>()
+    }
+
+    /// The value of rank ⌈q·n⌉ (at least 1; nearest rank), as the midpoint of its bucket: within
+    /// `RELATIVE_ERROR` of the exact one. `None` without values or for `q` outside [0, 1].
+    pub fn quantile(&self, q: f64) -> Option<u64> {
+        if self.count == 0 || !(0.0..=1.0).contains(&q) {
+            return None;
+        }
+        let rank = ((q * self.count as f64).ceil() as u64).clamp(1, self.count);
+        let mut seen = 0;
+        for (b, block) in self.blocks.iter().enumerate() {
+            let Some(block) = block else { continue };
+            for (i, &n) in block.iter().enumerate() {
+                seen += n;
+                if seen >= rank {
+                    let (low, width) = bucket_range(b, i);
+                    return Some(low + (width - 1) / 2);
+                }
+            }
+        }
+        None // unreachable: the counts add up to `count`
+    }
+}
+
+/// The delays of a stream of packets: exact count, sum, maximum and jitter, and a histogram for
+/// quantiles.
+#[derive(Clone, Debug, Default)]
+pub struct DelayStats {
+    sum_ns: u128,
+    max_ns: u64,
+    jitter_sum_ns: u128,
+    last_ns: u64,
+    hist: LogHistogram,
+}
+
+impl DelayStats {
+    #[inline]
+    pub fn record(&mut self, ns: u64) {
+        if self.hist.count > 0 {
+            self.jitter_sum_ns += ns.abs_diff(self.last_ns) as u128;
+        }
+        self.last_ns = ns;
+        self.sum_ns += ns as u128;
+        self.max_ns = self.max_ns.max(ns);
+        self.hist.record(ns);
+    }
+
+    /// Forgets every sample (at the end of the warm-up).
+    pub fn clear(&mut self) {
+        *self = DelayStats::default();
+    }
+
+    pub fn count(&self) -> u64 {
+        self.hist.count
+    }
+
+    pub fn histogram(&self) -> &LogHistogram {
+        &self.hist
+    }
+
+    /// The figures of the report, in seconds.
+    pub fn summary(&self) -> DelaySummary {
+        let n = self.hist.count;
+        let secs = |ns: u64| ns as f64 / 1e9;
+        // the exact maximum bounds the top bucket's midpoint
+        let quantile = |q: f64| self.hist.quantile(q).map(|v| secs(v.min(self.max_ns)));
+        DelaySummary {
+            samples: n,
+            mean_s: (n > 0).then(|| self.sum_ns as f64 / n as f64 / 1e9),
+            p50_s: quantile(0.5),
+            p95_s: quantile(0.95),
+            p99_s: quantile(0.99),
+            max_s: (n > 0).then(|| secs(self.max_ns)),
+            jitter_s: (n > 1).then(|| self.jitter_sum_ns as f64 / (n - 1) as f64 / 1e9),
+        }
+    }
+}
+
+/// Queueing delay over the measurement intervals (docs/results.md): `null` figures without
+/// samples (jitter: with fewer than two).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
+pub struct DelaySummary {
+    pub samples: u64,
+    pub mean_s: Option<f64>,
+    pub p50_s: Option<f64>,
+    pub p95_s: Option<f64>,
+    pub p99_s: Option<f64>,
+    pub max_s: Option<f64>,
+    /// Mean |D_i − D_{i−1}| over consecutive samples (RFC 3550 §6.4.1 without smoothing).
+    pub jitter_s: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The exact nearest-rank quantile of `xs` (sorted).
+    fn exact(xs: &[u64], q: f64) -> u64 {
+        let rank = ((q * xs.len() as f64).ceil() as usize).clamp(1, xs.len());
+        xs[rank - 1]
+    }
+
+    fn check(xs: &[u64]) {
+        let mut h = LogHistogram::default();
+        xs.iter().for_each(|&x| h.record(x));
+        let mut sorted = xs.to_vec();
+        sorted.sort_unstable();
+        for q in [0.0, 0.01, 0.25, 0.5, 0.9, 0.95, 0.99, 0.999, 1.0] {
+            let (est, ex) = (h.quantile(q).unwrap(), exact(&sorted, q));
+            let err = est.abs_diff(ex) as f64;
+            assert!(err <= ex as f64 * RELATIVE_ERROR, "q {q}: {est} against {ex}");
+        }
+    }
+
+    #[test]
+    fn quantiles_within_the_bound_on_random_data() {
+        let mut rng = ChaCha8Rng::seed_from_u64(29);
+        // exponential-ish spread over many powers of two, with many zeros (an idle line)
+        let xs: Vec<u64> = (0..100_000)
+            .map(|_| if rng.random_bool(0.3) { 0 } else { (rng.random::<f64>().powi(4) * 2e9) as u64 })
+            .collect();
+        check(&xs);
+        let uniform: Vec<u64> = (0..50_000).map(|_| rng.random_range(0..5_000_000)).collect();
+        check(&uniform);
+        check(&[u64::MAX, 0, 1, 127, 128, 129, 255, 256, 1 << 40]);
+    }
+
+    #[test]
+    fn small_values_are_exact_and_memory_is_lazy() {
+        let mut h = LogHistogram::default();
+        assert_eq!(h.quantile(0.5), None);
+        assert_eq!(h.allocated_bytes(), 0);
+        (0..128).for_each(|v| h.record(v));
+        assert_eq!(h.quantile(0.5), Some(63));
+        assert_eq!(h.quantile(1.0), Some(127));
+        assert_eq!(h.allocated_bytes(), 1024);
+        h.record(u64::MAX);
+        assert_eq!(h.allocated_bytes(), 2048);
+        assert_eq!(h.quantile(2.0), None);
+    }
+
+    #[test]
+    fn every_bucket_is_narrow() {
+        for v in [128u64, 129, 255, 256, 1000, 123_456_789, u64::MAX / 3, u64::MAX] {
+            let (b, i) = bucket(v);
+            let (low, width) = bucket_range(b, i);
+            assert!(low <= v && v - low < width, "{v}");
+            assert!(b < MAX_BLOCKS);
+            assert!(width as f64 <= low as f64 / SUB as f64, "{v}");
+        }
+    }
+
+    #[test]
+    fn summary_is_exact_where_it_can_be() {
+        let mut d = DelayStats::default();
+        assert_eq!(d.summary(), DelaySummary::default());
+        for ns in [1_000_000, 3_000_000, 2_000_000] {
+            d.record(ns);
+        }
+        let s = d.summary();
+        assert_eq!(s.samples, 3);
+        assert!((s.mean_s.unwrap() - 0.002).abs() < 1e-15);
+        assert_eq!(s.max_s, Some(0.003));
+        // |3 − 1| + |2 − 3| over two pairs
+        assert!((s.jitter_s.unwrap() - 0.0015).abs() < 1e-15);
+        assert!((s.p50_s.unwrap() - 0.002).abs() <= 0.002 * RELATIVE_ERROR);
+        assert_eq!(s.p99_s, Some(0.003), "the top bucket is clamped to the exact maximum");
+        d.clear();
+        assert_eq!(d.count(), 0);
+    }
+}
