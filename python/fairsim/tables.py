@@ -313,10 +313,18 @@ def _busy(queue: dict) -> bool:
     return util >= BUSY or queue["totals"]["drops"] > 0 or queue["totals"].get("losses", 0) > 0
 
 
+#: Disciplines that aim at a queueing delay: the queues table shows their sojourn first.
+DELAY_QDISCS = frozenset({"codel", "fq_codel", "pie"})
+
+
 def _queue_parts(runs: list[dict]) -> list:
     # a `losses` column only where some link loses packets (`loss`): other tables stay as they were
     lossy = any(q["totals"].get("losses", 0) for r in runs for q in r["queues"])
-    columns = ["queue", "qdisc", "rate", "buffer", "utilisation", "mean queue pkts", "drops"]
+    # the disciplines that aim at a delay report it first: the sojourn's mean and 99th percentile
+    delays = any(q["qdisc"] in DELAY_QDISCS for r in runs for q in r["queues"])
+    columns = ["queue", "qdisc", "rate", "buffer"]
+    columns += ["sojourn mean", "sojourn p99"] if delays else []
+    columns += ["utilisation", "mean queue pkts", "drops"]
     table = _table([*columns, "losses"] if lossy else columns, left=2)
     by_port = _by_name(runs, "queues", "port")
     shown = [
@@ -332,11 +340,14 @@ def _queue_parts(runs: list[dict]) -> list:
             c = stat_over(by_port, lambda ports: (ports.get(port) or {})["totals"].get(key, 0))
             return f"{c.mean:,.0f}" if len(runs) == 1 else pm(c)
 
-        cells = [
-            port,
-            q["qdisc"],
-            rate(q["rate_bps"]),
-            q["buffer"],
+        def sojourn(figure: str) -> str:
+            return duration(
+                stat_over(by_port, lambda ports: ((ports.get(port) or {}).get("sojourn") or {}).get(figure))
+            )
+
+        cells = [port, q["qdisc"], rate(q["rate_bps"]), q["buffer"]]
+        cells += [sojourn("mean_s"), sojourn("p99_s")] if delays else []
+        cells += [
             pct(stat_over(by_port, _field(port, "utilisation"))),
             pm(stat_over(by_port, _field(port, "occupancy_pkts"))),
             count("drops"),
