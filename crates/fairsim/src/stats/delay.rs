@@ -45,15 +45,16 @@ pub struct LogHistogram {
     count: u64,
 }
 
-/// Block and bucket of `v`.
+/// Block and bucket of `v`: the K bits after its leading one, or below 2^K (block 0) the value.
+/// (A branchless form, `v | 2^K` for the leading bit, ran as many instructions and mispredicted
+/// more under cachegrind's model.)
 #[inline]
 fn bucket(v: u64) -> (usize, usize) {
     if v < SUB as u64 {
         return (0, v as usize);
     }
-    let lead = 63 - v.leading_zeros(); // ≥ K
-    let shift = lead - K;
-    ((shift + 1) as usize, (v >> shift) as usize - SUB)
+    let shift = 63 - v.leading_zeros() - K;
+    ((shift + 1) as usize, (v >> shift) as usize & (SUB - 1))
 }
 
 /// Lowest value and width of bucket `i` of block `b`.
@@ -237,13 +238,17 @@ mod tests {
 
     #[test]
     fn every_bucket_is_narrow() {
-        for v in [128u64, 129, 255, 256, 1000, 123_456_789, u64::MAX / 3, u64::MAX] {
+        let mut seen = std::collections::HashSet::new();
+        for v in (0..5000u64).chain([123_456_789, u64::MAX / 3, u64::MAX - 1, u64::MAX]) {
             let (b, i) = bucket(v);
             let (low, width) = bucket_range(b, i);
             assert!(low <= v && v - low < width, "{v}");
             assert!(b < MAX_BLOCKS);
-            assert!(width as f64 <= low as f64 / SUB as f64, "{v}");
+            assert!(b == 0 || width as f64 <= low as f64 / SUB as f64, "{v}");
+            seen.insert((b, i));
         }
+        // 0..5000: 128 exact values, then 128 buckets per power of two up to 4096, and 4096..5000
+        assert_eq!(seen.len(), 128 + 5 * 128 + (5000 - 4096) / 32 + 1 + 3);
     }
 
     #[test]
