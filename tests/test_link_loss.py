@@ -2,6 +2,8 @@
 the flows' drops with reason `loss`, and a run without loss left as it was."""
 
 import math
+import subprocess
+import sys
 
 import fairsim
 from fairsim.results import QUEUE_TOTALS
@@ -53,36 +55,23 @@ def test_a_link_that_loses_nothing_changes_no_result(small_path):
     assert plain.intervals.equals(zero.intervals)
 
 
+def printed(*args: str, sets: tuple[str, ...] = ()) -> str:
+    """What `fairsim ARGS --set=S ...` prints, the command having succeeded."""
+    command = [sys.executable, "-m", "fairsim.cli", *args, *(f"--set={s}" for s in sets)]
+    r = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
 def test_the_printed_table_shows_losses_only_where_a_link_loses(small_path):
-    import subprocess
-    import sys
-
-    def printed(*sets):
-        args = [sys.executable, "-m", "fairsim.cli", "run", small_path, "--pair", "G/FCFS"]
-        r = subprocess.run(
-            [*args, *(f"--set={s}" for s in sets)], capture_output=True, text=True, timeout=300
-        )
-        assert r.returncode == 0, r.stderr
-        return r.stdout
-
-    assert "losses" not in printed()
-    lossy = printed('links.out.loss={ model = "bernoulli", rate = 0.05 }')
+    run = ("run", small_path, "--pair", "G/FCFS")
+    assert "losses" not in printed(*run)
+    lossy = printed(*run, sets=(BERNOULLI,))
     header = next(line for line in lossy.splitlines() if line.startswith("queue "))
     assert header.split()[-1] == "losses"
 
 
 def test_validate_shows_each_ports_loss_model_only_when_a_link_has_one(small_path):
-    import subprocess
-    import sys
-
-    def validated(*sets):
-        args = [sys.executable, "-m", "fairsim.cli", "validate", small_path]
-        r = subprocess.run(
-            [*args, *(f"--set={s}" for s in sets)], capture_output=True, text=True, timeout=300
-        )
-        assert r.returncode == 0, r.stderr
-        return r.stdout
-
-    assert "loss" not in validated()
-    shown = validated('links.out.loss={ model = "bernoulli", rate = 0.05 }')
+    assert "loss" not in printed("validate", small_path)
+    shown = printed("validate", small_path, sets=(BERNOULLI,))
     assert "model=bernoulli, rate=0.05" in shown and " none" in shown
