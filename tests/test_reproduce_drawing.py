@@ -40,6 +40,6 @@ def test_a_paper_without_tables_says_so_in_words():
 
     cells = {"close": 0, "graded": 0, "nonzero_close": 0, "nonzero": 0}
     none = SimpleNamespace(grade_counts=Counter, close_counts=lambda: cells)
-    assert cells_line(none).startswith("none: the paper prints no table of numbers")
+    assert cells_line(none).startswith("none graded (no table of the paper is compared cell by cell")
     some = SimpleNamespace(grade_counts=lambda: Counter(close=3, far=1), close_counts=lambda: cells)
     assert cells_line(some).startswith("3 close, 0 near, 1 far; 0 blank")
