@@ -120,7 +120,10 @@ def cells_line(report: Report) -> str:
     paper that prints no table of numbers, that it does not."""
     grades = report.grade_counts()
     if not any(grades.get(g, 0) for g in (*GRADES, "ungraded")):
-        return "none graded (no table of the paper is compared cell by cell; its findings are checked as claims)"
+        return (
+            "none graded (no table of the paper is compared cell by cell; "
+            "its findings are checked as claims)"
+        )
     return (
         ", ".join(f"{grades.get(g, 0)} {g}" for g in GRADES)
         + f"; {grades.get('ungraded', 0)} blank, unreadable or not printed in the paper; "
