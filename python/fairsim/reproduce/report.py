@@ -121,8 +121,7 @@ def cells_line(report: Report) -> str:
     grades = report.grade_counts()
     if not any(grades.get(g, 0) for g in (*GRADES, "ungraded")):
         return (
-            "none graded (no table of the paper is compared cell by cell; "
-            "its findings are checked as claims)"
+            "none graded (no table of the paper is compared cell by cell; its findings are checked as claims)"
         )
     return (
         ", ".join(f"{grades.get(g, 0)} {g}" for g in GRADES)
