@@ -49,12 +49,12 @@ def draw_all(
                 futures = {pool.submit(_draw, i): i for i in range(len(jobs))}
                 for done, future in enumerate(as_completed(futures), 1):
                     drawn[futures[future]] = future.result()
-                    bar.update(done, finished=done)
+                    bar.update(done)
         else:
             for i, job in enumerate(jobs):
                 drawn[i] = job()
-                bar.update(i + 1, finished=i + 1)
+                bar.update(i + 1)
     finally:
         _PENDING = ()
-        bar.close(len(jobs), finished=len(jobs))
+        bar.close(len(jobs))
     return drawn

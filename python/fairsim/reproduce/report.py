@@ -172,6 +172,7 @@ def build(outcome: Outcome, progress: bool | None = None) -> Report:
 
     paper = outcome.paper
     ctx = outcome.context
+    figures = paper.figures  # imports the paper's figures module: once, not per experiment
     sections = []
     #: (section, id, title, caption, draws the figure): drawn together below
     pending: list[tuple[Section, str, str, str, Callable[[], Figure]]] = []
@@ -186,7 +187,7 @@ def build(outcome: Outcome, progress: bool | None = None) -> Report:
                 pending.append(
                     (sec, fig_id, table.title, CELLS_CAPTION, partial(cells_figure, rows, table.title))
                 )
-        for f in paper.figures:
+        for f in figures:
             if f.experiment == exp_id:
                 pending.append((sec, f.id, f.title, f.caption, partial(f.draw, ctx)))
         sec.claims = [(c, c.evaluate(ctx)) for c in paper.claims if c.experiment == exp_id]
