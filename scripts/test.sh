@@ -83,34 +83,28 @@ lowest_versions() {
     (PATH="$PWD/$low/bin:$PATH" "$low/bin/python" -m pytest -q -p no:cacheprovider)
 }
 
-quick_reproductions() {
-    local reports papers paper
+# each in a subshell whose temporary folder goes when it ends, however it ends
+quick_reproductions() (
     reports="$(mktemp -d)"
-    papers="$(python -c 'from fairsim import reproduce; print(*reproduce.papers())')" || return 1
+    trap 'rm -rf "$reports"' EXIT
+    papers="$(python -c 'from fairsim import reproduce; print(*reproduce.papers())')" || exit 1
     for paper in $papers; do
-        fairsim reproduce "$paper" --quick --no-progress --out "$reports/$paper" >/dev/null || {
-            rm -rf "$reports"
-            return 1
-        }
+        fairsim reproduce "$paper" --quick --no-progress --out "$reports/$paper" >/dev/null || exit 1
     done
-    rm -rf "$reports"
     echo "reproductions (quick) ran and wrote their reports:" $papers
-}
+)
 
-readme_quick_start() {
+readme_quick_start() (
     # README command 1, exactly as written there, in a fresh clone of this commit with its own
     # .venv (the engine's build reuses this checkout's cargo cache: the build is tested above)
-    local dir command
     command="$(sed -n '/^## Quick start/,/^```$/{/^python3 -m venv/p}' README.md | sed 's/ *#.*//')"
-    [ -n "$command" ] || { echo "README.md: no quick-start command found"; return 1; }
+    [ -n "$command" ] || { echo "README.md: no quick-start command found"; exit 1; }
     dir="$(mktemp -d)"
+    trap 'rm -rf "$dir"' EXIT
     git clone --quiet . "$dir/fairsim" &&
         (cd "$dir/fairsim" && CARGO_TARGET_DIR="$OLDPWD/target" bash -euc "$command" >/dev/null) &&
         [ -s "$dir/fairsim/reproduce-dks89/report.html" ]
-    local rc=$?
-    rm -rf "$dir"
-    return $rc
-}
+)
 
 rust_tests() {
     if cargo nextest --version >/dev/null 2>&1; then cargo nextest run --workspace; else cargo test --workspace; fi
