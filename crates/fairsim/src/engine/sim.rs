@@ -136,7 +136,7 @@ impl Simulation {
         self.run_events(u64::MAX);
     }
 
-    #[inline]
+    #[inline(always)]
     fn dispatch(&mut self, ev: Code) {
         match ev.kind() {
             Code::TX_DONE => self.tx_done(ev.port()),

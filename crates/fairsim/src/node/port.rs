@@ -31,8 +31,10 @@ pub struct Port {
     qdisc: Box<dyn Qdisc>,
     /// The discipline's random stream.
     rng: SimRng,
-    /// Random loss on the wire, if the link has it (with its own random stream).
-    loss: Option<LinkLoss>,
+    /// Random loss on the wire, if the link has it (with its own random stream). Boxed: its
+    /// generator's state is several hundred bytes, which a port without loss should not carry
+    /// through the cache on every hop.
+    loss: Option<Box<LinkLoss>>,
     /// The packet on the line and when its transmission started.
     transmitting: Option<(Packet, Time)>,
     /// Packets propagating, with their arrival times at the far end.
@@ -99,7 +101,7 @@ impl Port {
             buffer_includes_line: s.buffer_includes_line,
             qdisc: s.qdisc,
             rng: s.rng,
-            loss: s.loss,
+            loss: s.loss.map(Box::new),
             transmitting: None,
             pipe: VecDeque::new(),
             stats: PortStats::default(),
@@ -181,7 +183,7 @@ impl Port {
         if let Some(rec) = &mut self.fluid {
             rec.departed(now.0, &pkt);
         }
-        if self.loss.as_mut().is_some_and(LinkLoss::lose) {
+        if self.loss.as_deref_mut().is_some_and(LinkLoss::lose) {
             self.qdisc.record_loss(now, &pkt);
             drops.push((pkt, DropReason::Loss));
             return None;
