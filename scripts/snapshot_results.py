@@ -4,6 +4,9 @@ wall-clock fields, so that a refactor or an optimisation can show that it change
     python3 scripts/snapshot_results.py /tmp/before      # on the old code
     python3 scripts/snapshot_results.py /tmp/after       # on the new code
     diff -r /tmp/before /tmp/after                       # no output: the same results, bit for bit
+
+A change that adds fields compares the rest: `--leave-out NAME` (repeatable) drops every field of
+that name from the records, e.g. `--leave-out window_limited_s` on the new code.
 """
 
 from __future__ import annotations
@@ -35,9 +38,13 @@ MATRIX = {
 }
 
 
+#: Fields left out of every record: the wall clock, and those named by `--leave-out`.
+LEFT_OUT = {"wall_s"}
+
+
 def without_wall_clock(value):
     if isinstance(value, dict):
-        return {k: without_wall_clock(v) for k, v in value.items() if k != "wall_s"}
+        return {k: without_wall_clock(v) for k, v in value.items() if k not in LEFT_OUT}
     if isinstance(value, list):
         return [without_wall_clock(v) for v in value]
     return value
@@ -75,6 +82,10 @@ if __name__ == "__main__":
     from usage import answer_help
 
     answer_help(__doc__)
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    while len(args) > 2 and args[0] == "--leave-out":
+        LEFT_OUT.add(args[1])
+        args = args[2:]
+    if len(args) != 1:
         sys.exit(__doc__)
-    main(Path(sys.argv[1]))
+    main(Path(args[0]))

@@ -38,6 +38,9 @@ FLOW_TOTALS = ["sent", "retransmitted", "delivered", "delivered_unique", "droppe
 DELAY_FIGURES = ("mean", "p50", "p95", "p99", "max", "jitter")
 QUEUE_DELAY = tuple(f"sojourn_{x}_s" for x in DELAY_FIGURES)
 FLOW_DELAY = tuple(f"queueing_{x}_s" for x in DELAY_FIGURES)
+#: How long the flow's own window (the receiver's) held its sender back, in seconds and as a
+#: share of the measured time (docs/results.md); NaN for flows without such a window.
+WINDOW_LIMITED = ("window_limited_s", "window_limited_share")
 #: What each flow's packets are: sizes on the wire and of the payload, and the headers between.
 FLOW_SIZES = ("packet_size", "payload_size", "headers")
 
@@ -100,6 +103,10 @@ def flow_rows(r: dict) -> list[dict]:
         row.update({k: f[k] for k in ("in_network", "rtt_mean_s", "fair_share_bps", "share_of_fair")})
         _delay_columns(row, f, "queueing")
         row["completion_s"] = f["completion_s"]
+        # absent from reports made before issue 29, None for flows without a window of their own
+        for k in WINDOW_LIMITED:
+            v = f.get(k)
+            row[k] = float("nan") if v is None else v
         # Hasegawa et al. 2001's fairness: throughput in proportion to the input line
         row["access_bps"] = access.get(f["src"], float("nan"))
         row["relative_throughput"] = relative_throughput(f, access)

@@ -259,20 +259,21 @@ def _escape(text: str) -> str:
     return escape(text)
 
 
+#: A flow held back by its own window for at least this share of the measured time gets the
+#: flows table's `window-limited` column and its explanation (otherwise the table is unchanged).
+WINDOW_LIMITED_SHOWN = 0.01
+
+
+def _window_limited(runs: list[dict]) -> bool:
+    shares = (f.get("window_limited_share") or 0.0 for r in runs for f in r["flows"])
+    return any(share >= WINDOW_LIMITED_SHOWN for share in shares)
+
+
 def _flows_parts(runs: list[dict]) -> list:
-    table = _table(
-        [
-            "flow",
-            "app",
-            "transport",
-            "goodput pkt/s",
-            "goodput",
-            "RTT s",
-            "retx/s",
-            "drops/s",
-            "of fair share",
-        ]
-    )
+    limited = _window_limited(runs)
+    columns = ["flow", "app", "transport", "goodput pkt/s", "goodput", "RTT s", "retx/s", "drops/s"]
+    columns += ["of fair share", "window-limited"] if limited else ["of fair share"]
+    table = _table(columns)
     flows = runs[0]["flows"]
     by_name = _by_name(runs, "flows", "name")
 
@@ -283,7 +284,7 @@ def _flows_parts(runs: list[dict]) -> list:
             return stat_over(by_name, _field(f["name"], metric))
 
         goodput, share = cell("goodput_bps"), cell("share_of_fair")
-        return [
+        cells = [
             f["name"],
             f["app"],
             f["transport"],
@@ -294,8 +295,19 @@ def _flows_parts(runs: list[dict]) -> list:
             pm(cell("drop_pps")),
             f"{share.mean:.0%}" if share else NA,
         ]
+        return [*cells, pct(cell("window_limited_share"))] if limited else cells
 
-    return add_rows(table, len(flows), row, "flows")
+    parts = add_rows(table, len(flows), row, "flows")
+    if limited:
+        parts.append(
+            Text(
+                "window-limited: share of the measured time the flow's own `window` (the receiver's) was "
+                "full with data waiting while its congestion control allowed as much or more; near 100%, "
+                "the window, not the network, set the flow's rate: raise `window` unless that is the point",
+                style="dim",
+            )
+        )
+    return parts
 
 
 def _fairness_line(runs: list[dict]) -> Text:

@@ -108,6 +108,13 @@ pub struct FlowReport {
     pub drops: Vec<DropCount>,
     /// When a finite transfer had every packet acknowledged (seconds since the flow started).
     pub completion_s: Option<f64>,
+    /// Time in the measurement intervals the flow's own `window` (the receiver's window) held
+    /// the sender back: full, with data waiting, while its congestion control allowed more
+    /// (`None`: the transport has no such window).
+    pub window_limited_s: Option<f64>,
+    /// `window_limited_s` over the measured time: near 1, the window, not the network, set
+    /// the flow's rate.
+    pub window_limited_share: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -206,15 +213,18 @@ impl Simulation {
     /// The results so far; complete once `run` has returned.
     pub fn report(&self) -> RunReport {
         // an unfinished run reports its partial last interval too
-        let partial = |intervals: &[FlowCounters], current: &FlowCounters| {
-            let mut v = intervals.to_vec();
+        let partial = |f: &crate::node::FlowState| {
+            let mut v = f.intervals.clone();
             if !self.is_done() {
-                v.push(*current);
+                let mut current = f.counters;
+                if let Some(since) = f.window_limited_since {
+                    current.window_limited_ns += (self.now() - since).0;
+                }
+                v.push(current);
             }
             v
         };
-        let flow_records: Vec<Vec<FlowCounters>> =
-            self.flows().iter().map(|f| partial(&f.intervals, &f.counters)).collect();
+        let flow_records: Vec<Vec<FlowCounters>> = self.flows().iter().map(partial).collect();
         let port_records: Vec<Vec<PortCounters>> = self
             .ports()
             .iter()
@@ -232,6 +242,7 @@ impl Simulation {
         let measured: Vec<usize> =
             (0..bounds.len()).filter(|&i| !bounds[i].2 && (self.is_done() || i + 1 < bounds.len())).collect();
         let secs = |i: usize| (bounds[i].1 - bounds[i].0).as_secs_f64();
+        let measured_s: f64 = measured.iter().map(|&i| secs(i)).sum();
 
         let fair = self.fair_shares();
         let in_network = self.data_in_network();
@@ -255,6 +266,8 @@ impl Simulation {
                 };
                 let goodput_bps = bps(|c| c.bytes_unique);
                 let transport = &self.flow_transports()[fi];
+                let windowed = state.sender.as_ref().is_some_and(|s| s.has_window_limit());
+                let window_limited_s = windowed.then(|| totals.window_limited_ns as f64 / 1e9);
                 FlowReport {
                     name: spec.name.clone(),
                     src: sc.node_name(spec.src).to_string(),
@@ -291,6 +304,8 @@ impl Simulation {
                         })
                         .collect(),
                     completion_s: state.completed_at.map(|t| (t - state.start).as_secs_f64()),
+                    window_limited_share: window_limited_s.filter(|_| measured_s > 0.0).map(|s| s / measured_s),
+                    window_limited_s,
                 }
             })
             .collect();

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation, localcontext
 from typing import Any
 
-from fairsim.results import FLOW_DELAY, QUEUE_DELAY
+from fairsim.results import FLOW_DELAY, QUEUE_DELAY, WINDOW_LIMITED
 
 #: Unit -> (dimension, factor to the base unit). Mirrors the engine's units (crates/fairsim/src/units.rs).
 UNITS: dict[str, tuple[str, Decimal]] = {}
@@ -383,7 +383,7 @@ RESERVED = frozenset(
     fair_share_bps share_of_fair completion_s arrivals departures drops losses marks max_occupancy
     utilisation occupancy_pkts throughput_pps goodput_pps goodput_bps payload_bps rtt_s rtt_first_s
     retransmit_pps drop_pps access_bps relative_throughput""".split()
-) | {*QUEUE_DELAY, *FLOW_DELAY}
+) | {*QUEUE_DELAY, *FLOW_DELAY, *WINDOW_LIMITED}
 
 
 def default_names(fields: list[tuple[str, ...]]) -> list[str]:

@@ -52,6 +52,7 @@ impl Simulation {
                 }
             }
             Action::ReducedForEcn => flow.cwr_pending = true,
+            Action::WindowLimited(limited) => flow.window_limited(now, limited),
             Action::Record(series, value) => {
                 if let Some(t) = &mut flow.trace {
                     // a value set twice at one instant keeps its last

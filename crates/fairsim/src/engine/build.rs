@@ -136,5 +136,6 @@ pub(super) fn ends(
         start: Time::ZERO,
         drawn_packets: None,
         cwr_pending: false,
+        window_limited_since: None,
     }
 }

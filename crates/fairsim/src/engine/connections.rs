@@ -256,6 +256,7 @@ impl Simulation {
 
     /// Adds what connection `c` counted since it last did to its flow's counters.
     fn fold_into_flow(&mut self, c: FlowId) {
+        self.flows[c.idx()].count_window_limited(self.now);
         let counts = std::mem::take(&mut self.flows[c.idx()].counters);
         let flow = self.flows[c.idx()].ends.id;
         self.flows[flow.idx()].counters.merge(&counts);

@@ -28,7 +28,7 @@ impl Simulation {
         }
         self.fold_connections();
         for flow in &mut self.flows[..self.connections.first] {
-            flow.close_interval();
+            flow.close_interval(self.now);
         }
         for port in &mut self.ports[..self.connections.first_own_port] {
             port.close_interval(self.now);

@@ -84,6 +84,8 @@ pub struct FlowState {
     pub trace: Option<Vec<(Time, crate::transport::Series, f64)>>,
     /// The sender reduced its window for an ECN echo: the next new data packet carries CWR.
     pub cwr_pending: bool,
+    /// Since when the flow's own window has held the sender back, if it does now.
+    pub window_limited_since: Option<Time>,
 }
 
 impl FlowState {
@@ -256,8 +258,23 @@ impl FlowState {
         self.clock.late(self.app_due)
     }
 
-    /// Ends the measurement interval under way.
-    pub fn close_interval(&mut self) {
+    /// From `now` on, the flow's own window holds the sender back (`limited`) or no longer.
+    pub fn window_limited(&mut self, now: Time, limited: bool) {
+        self.count_window_limited(now);
+        self.window_limited_since = limited.then_some(now);
+    }
+
+    /// Counts the window-limited time up to `now` in the counters under way.
+    pub fn count_window_limited(&mut self, now: Time) {
+        if let Some(since) = &mut self.window_limited_since {
+            self.counters.window_limited_ns += (now - *since).0;
+            *since = now;
+        }
+    }
+
+    /// Ends the measurement interval under way, at `now`.
+    pub fn close_interval(&mut self, now: Time) {
+        self.count_window_limited(now);
         self.intervals.push(std::mem::take(&mut self.counters));
     }
 
@@ -310,6 +327,7 @@ mod tests {
             drawn_packets: None,
             trace: None,
             cwr_pending: false,
+            window_limited_since: None,
         }
     }
 

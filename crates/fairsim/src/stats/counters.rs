@@ -38,6 +38,9 @@ pub struct FlowCounters {
     /// Retransmission timeouts and fast retransmits of the flow's sender.
     pub timeouts: u64,
     pub fast_retransmits: u64,
+    /// Time the sender was held back by the flow's own `window` (the receiver's window): full,
+    /// with data waiting, while its congestion control would have sent more.
+    pub window_limited_ns: u64,
 }
 
 impl FlowCounters {
@@ -79,6 +82,7 @@ impl FlowCounters {
         self.rtt_first_sum_ns += o.rtt_first_sum_ns;
         self.timeouts += o.timeouts;
         self.fast_retransmits += o.fast_retransmits;
+        self.window_limited_ns += o.window_limited_ns;
     }
 
     pub fn delay_mean(&self) -> Option<f64> {

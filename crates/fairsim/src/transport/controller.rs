@@ -66,6 +66,13 @@ pub trait Controller: Send + Sync + 'static {
     /// least one.
     fn window(&self) -> u64;
 
+    /// Whether the window is the flow's own and never adapts (Generic's): then the flow's
+    /// window cannot hold the sender back below what its control allows, and no
+    /// window-limited time is reported.
+    fn fixed_window(&self) -> bool {
+        false
+    }
+
     fn on_start(&mut self, _win: &SendWindow, _ctx: &mut AgentCtx) {}
 
     fn on_ack_arrival(&mut self, _ack: &Packet, _win: &SendWindow, _ctx: &mut AgentCtx) {}

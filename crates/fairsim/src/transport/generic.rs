@@ -49,6 +49,10 @@ impl Controller for FixedWindow {
         self.window as u64
     }
 
+    fn fixed_window(&self) -> bool {
+        true
+    }
+
     fn on_start(&mut self, _win: &SendWindow, ctx: &mut AgentCtx) {
         ctx.record(Series::Window, self.window as f64);
     }

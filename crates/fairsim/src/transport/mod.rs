@@ -117,6 +117,9 @@ pub enum Action {
     /// The window was reduced in answer to an ECN echo: the next new data packet carries CWR
     /// (RFC 3168 §6.1.2).
     ReducedForEcn,
+    /// From now on the flow's own `window` is (`true`) or is no longer (`false`) what holds
+    /// the sender back: said on a change only (`window::WindowLimit`).
+    WindowLimited(bool),
 }
 
 /// Transport events counted per flow and interval.
@@ -169,6 +172,10 @@ impl<'a> AgentCtx<'a> {
     pub fn reduced_for_ecn(&mut self) {
         self.actions.push(Action::ReducedForEcn);
     }
+    /// Says whether the flow's own window now holds the sender back (on a change only).
+    pub fn window_limited(&mut self, limited: bool) {
+        self.actions.push(Action::WindowLimited(limited));
+    }
 }
 
 pub trait Sender: Send + Sync {
@@ -183,6 +190,11 @@ pub trait Sender: Send + Sync {
     /// When the flow's sink acknowledges: a setting of the transport, carried out by the sink.
     fn ack_policy(&self) -> sink::AckPolicy {
         sink::AckPolicy::default()
+    }
+    /// Whether the flow's own window can hold this sender back below what its control allows
+    /// (it then says when, `AgentCtx::window_limited`, and the time is reported).
+    fn has_window_limit(&self) -> bool {
+        false
     }
 }
 

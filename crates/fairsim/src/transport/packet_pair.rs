@@ -37,7 +37,7 @@
 use super::fuzzy::{Fuzzy, FuzzyConfig};
 use super::pp_law;
 use super::pp_timers::PacketTimers;
-use super::window::SendWindow;
+use super::window::{SendWindow, WindowLimit};
 use super::{AgentCtx, Event, Sender, Series};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
@@ -138,6 +138,8 @@ pub struct PacketPair {
     ticking: bool,
     /// Per-epoch law: decide on the first probe sent after this sequence number.
     epoch_from: u64,
+    /// Whether the window held back the last pair the rate allowed, until an ACK opens it.
+    window_limit: WindowLimit,
 }
 
 impl PacketPair {
@@ -178,6 +180,7 @@ impl PacketPair {
             backoff: 1.0,
             packet_timers: PacketTimers::default(),
             ticking: false,
+            window_limit: WindowLimit::default(),
             epoch_from: 0,
         })
     }
@@ -247,6 +250,13 @@ impl PacketPair {
             }
         }
         ctx.record(Series::Outstanding, self.win.in_flight() as f64);
+        let held_back = self.retransmit.is_empty() && self.window_full(ctx);
+        self.window_limit.update(held_back, ctx);
+    }
+
+    /// Whether the window is full while the application has more data.
+    fn window_full(&self, ctx: &AgentCtx) -> bool {
+        self.win.full_with_data_waiting(self.cfg.window as u64, ctx.app_limit)
     }
 
     /// A pair one of whose packets is sent again is no probe: its ACKs would be spaced by the
@@ -295,6 +305,10 @@ impl PacketPair {
 }
 
 impl Sender for PacketPair {
+    fn has_window_limit(&self) -> bool {
+        true
+    }
+
     fn on_start(&mut self, ctx: &mut AgentCtx) {
         self.send_pair(ctx);
     }
@@ -313,6 +327,9 @@ impl Sender for PacketPair {
         }
         self.rtt = Some(self.rtt.map_or(sample, |r| 0.875 * r + 0.125 * sample));
         let advanced = self.win.on_ack(ack.seq).is_some();
+        if !self.window_full(ctx) {
+            self.window_limit.update(false, ctx); // the next tick may send
+        }
         match self.cfg.timers {
             Timers::Single if advanced => {
                 self.backoff = 1.0;

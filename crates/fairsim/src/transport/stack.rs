@@ -15,6 +15,7 @@
 //! | `counting` | `bytes`: growth per packet acknowledged (RFC 3465, Linux's `acked`) | `packets`: per ACK |
 //! | `initial_rto` | 1 s (RFC 6298) | 3 s (RFC 1122, the papers' era) |
 //! | `min_rto`, `clock_granularity` | 200 ms, 200 ms (Linux's RTO: srtt + max(4·mdev, 200 ms)) | 1 s, 0 |
+//! | `window` (the receiver's) | 2,173 packets, Linux's autotuned maximum (`LINUX_WINDOW`) | 64 |
 //!
 //! ECN stays off in both (Linux asks for it only when configured to), and the delayed-ACK timer
 //! is 200 ms in both (ns-3's and BSD's; Linux adapts its own between 40 and 200 ms). JK is
@@ -34,8 +35,23 @@ pub enum Stack {
     Classic,
 }
 
+/// The receiver's window of the `linux` stack, in packets: the largest window Linux's receive
+/// autotuning reaches with its default settings.
+///
+/// Linux grows a connection's receive buffer as data arrives (`tcp_rcv_space_adjust`, dynamic
+/// right-sizing: about twice what arrived in the last round trip), so its window stays ahead of
+/// the sender's congestion window, which at most doubles per round trip, and binds only at the
+/// buffer's ceiling, `tcp_rmem[2]` = 6 MiB (6,291,456 bytes; the default since Linux 4.20 on
+/// hosts with enough memory). Half of the buffer is advertised as window (`tcp_adv_win_scale`
+/// = 1; kernels from 6.6 scale by the measured payload-to-memory ratio instead): 3 MiB, which is
+/// 3,145,728 / 1,448 = 2,172.5 → 2,173 segments of Linux's MSS at an MTU of 1,500 bytes with
+/// timestamps. Choices: a constant (no growth phase: autotuning never holds back a slow start)
+/// and a count of packets whatever their size, as every window here is.
+pub const LINUX_WINDOW: u32 = 2_173;
+
 /// The options whose defaults a stack chooses.
 const OPTIONS: &[&str] = &[
+    "window",
     "ack_every",
     "rtt_samples",
     "sack",
@@ -56,6 +72,7 @@ impl Stack {
             Stack::Classic => classic,
             Stack::Linux => TcpReliability {
                 stack: Stack::Linux,
+                window: LINUX_WINDOW,
                 ack_every: 2,
                 rtt_samples: RttSamples::Timestamps,
                 sack: true,
@@ -113,14 +130,16 @@ mod tests {
     #[test]
     fn a_stack_fills_in_the_options_not_set_beside_it() {
         let known = ["stack", "sack", "ack_every", "initial_cwnd", "counting", "min_rto", "window"];
-        let filled = fill_in(&table("stack = \"classic\"\nsack = true"), &known);
+        let filled = fill_in(&table("stack = \"classic\"\nsack = true\nwindow = 20"), &known);
         assert_eq!(filled.get("sack"), Some(&toml::Value::Boolean(true)), "set beside it: kept");
         assert_eq!(filled.get("ack_every"), Some(&toml::Value::Integer(1)));
         assert_eq!(filled.get("initial_cwnd"), Some(&toml::Value::Float(1.0)));
         assert_eq!(filled.get("min_rto"), Some(&toml::Value::String("1s".into())));
         assert_eq!(filled.get("counting"), Some(&toml::Value::String("packets".into())));
         assert!(!filled.contains_key("prr"), "not a parameter of this transport");
-        assert!(!filled.contains_key("window"), "not an option a stack chooses");
+        assert_eq!(filled.get("window"), Some(&toml::Value::Integer(20)), "set beside it: kept");
+        let filled = fill_in(&table("stack = \"linux\""), &known);
+        assert_eq!(filled.get("window"), Some(&toml::Value::Integer(LINUX_WINDOW.into())));
     }
 
     #[test]
@@ -136,6 +155,7 @@ mod tests {
         assert_eq!(r.rtt_samples, RttSamples::Timestamps);
         assert_eq!((r.initial_rto, r.min_rto), (Time::from_secs(1), Time::from_millis(200)));
         assert_eq!(Stack::Linux.window().initial_cwnd, 10.0, "RFC 6928");
+        assert_eq!(r.window, 2173, "3 MiB of 1,448-byte segments");
         assert_eq!(Stack::Linux.window().counting, Counting::Bytes, "Linux grows by the packets acknowledged");
     }
 }

@@ -63,6 +63,12 @@ impl SendWindow {
         self.nxt < self.una + window && self.nxt < app_limit
     }
 
+    /// Whether `window` is full while the application has more data: what holds the sender
+    /// back, if nothing else does.
+    pub fn full_with_data_waiting(&self, window: u64, app_limit: u64) -> bool {
+        self.nxt >= self.una + window && self.nxt < app_limit
+    }
+
     /// Marks packet `nxt` as sent at `now` and returns its sequence number.
     pub fn send_next(&mut self, now: Time) -> u64 {
         let seq = self.nxt;
@@ -150,6 +156,26 @@ impl SendWindow {
     }
 }
 
+/// Whether the flow's own `window` (the receiver's window) holds the sender back, told to the
+/// engine on each change, which times it (`window_limited_ns`). Linux keeps the same time per
+/// socket (`tcpi_rwnd_limited`, the chrono started when `tcp_write_xmit` stops at the receive
+/// window's edge rather than at the congestion window's).
+#[derive(Debug, Default)]
+pub struct WindowLimit {
+    limited: bool,
+}
+
+impl WindowLimit {
+    /// Records whether the flow's window holds the sender back now.
+    #[inline]
+    pub fn update(&mut self, limited: bool, ctx: &mut super::AgentCtx) {
+        if limited != self.limited {
+            self.limited = limited;
+            ctx.window_limited(limited);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +192,29 @@ mod tests {
         assert_eq!(w.on_ack(2), None, "duplicate ACK acknowledges nothing");
         assert!(w.can_send(3, u64::MAX));
         assert!(!w.can_send(3, 3), "application has produced only packets 0..3");
+    }
+
+    #[test]
+    fn a_full_window_holds_back_only_a_sender_with_data() {
+        let mut w = SendWindow::default();
+        (0..3).for_each(|t| _ = w.send_next(Time(t)));
+        assert!(w.full_with_data_waiting(3, u64::MAX));
+        assert!(!w.full_with_data_waiting(3, 3), "nothing more to send");
+        assert!(!w.full_with_data_waiting(4, u64::MAX), "room for one more");
+        w.on_ack(1);
+        assert!(!w.full_with_data_waiting(3, u64::MAX), "the ACK opened the window");
+    }
+
+    #[test]
+    fn the_engine_hears_of_each_change_once() {
+        let mut actions = vec![];
+        let mut ctx = crate::transport::AgentCtx::new(Time::ZERO, 0, &mut actions);
+        let mut limit = WindowLimit::default();
+        for limited in [false, true, true, false, false, true] {
+            limit.update(limited, &mut ctx);
+        }
+        use crate::transport::Action::WindowLimited;
+        assert_eq!(actions, vec![WindowLimited(true), WindowLimited(false), WindowLimited(true)]);
     }
 
     #[test]

@@ -47,7 +47,7 @@ impl Harness {
                 Action::Send { seq } | Action::SendWithPriority { seq, .. } => self.sent.push(seq),
                 Action::SetTimer(_, at) | Action::SetTimeout(_, at) => self.timer = Some(at),
                 Action::CancelTimer(_) => self.timer = None,
-                Action::Record(..) | Action::Count(..) | Action::ReducedForEcn => {}
+                Action::Record(..) | Action::Count(..) | Action::ReducedForEcn | Action::WindowLimited(_) => {}
             }
         }
     }
