@@ -43,3 +43,40 @@ def test_a_paper_without_tables_says_so_in_words():
     assert cells_line(none).startswith("none graded (no table of the paper is compared cell by cell")
     some = SimpleNamespace(grade_counts=lambda: Counter(close=3, far=1), close_counts=lambda: cells)
     assert cells_line(some).startswith("3 close, 0 near, 1 far; 0 blank")
+
+
+def test_each_network_is_drawn_once_and_shown_with_its_experiments(tmp_path):
+    from fairsim.reproduce import write
+
+    outcome = run_paper(
+        paper("dks89"), quick=True, only=["s1", "s2"], progress=False, cache=tmp_path / "runs"
+    )
+    report = build(outcome)
+    s1, s2 = report.sections
+    assert s1.network and s2.network and s1.network.svg != s2.network.svg, "two files, two networks"
+    assert s1.network.svg.lstrip().startswith(("<?xml", "<svg")) and "s1" in s1.network.title
+    written = write(report, tmp_path / "out")
+    assert tmp_path / "out" / "figures" / "s1-network.svg" in written
+    md = (tmp_path / "out" / "report.md").read_text()
+    assert "![The network of dks89/s1_underloaded.toml](figures/s1-network.svg)" in md
+    # the drawing comes with the setup, before the experiment's tables and their figures
+    assert (
+        md.index("figures/s2-network.svg")
+        < md.index("### ", md.index("## Scenario 2"))
+        < md.index("figures/s2-throughput.svg")
+    )
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert html.count("<figure id='fig-s1-network'>") == 1
+
+
+def test_experiments_that_run_one_network_share_its_drawing(tmp_path):
+    # dks89's Figure 1 and its delay table run the same file with the same network
+    dks89 = paper("dks89")
+    shared = [e.id for e in dks89.experiments if e.file == "dks89/fig1_telnet_delay.toml"]
+    assert len(shared) == 2
+    report = build(run_paper(dks89, quick=True, only=shared, progress=False, cache=tmp_path))
+    first, second = report.sections
+    assert first.network is not None and second.network is None and second.network_as == first.experiment.id
+    from fairsim.reproduce import markdown
+
+    assert f"*The network is [{shared[0]}](#{shared[0]})'s.*" in markdown.render(report)

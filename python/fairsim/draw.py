@@ -98,11 +98,25 @@ def _disciplines(sc: Scenario, ports: list[tuple[str, str]]) -> dict[tuple[str, 
     return shown
 
 
-def draw(scenario: Scenario | str | Path, set=None) -> Figure:
-    """The picture of `scenario`'s network (a matplotlib Figure; see the module's docstring)."""
-    import networkx as nx
-    from matplotlib.figure import Figure
+@dataclass(frozen=True)
+class Network:
+    """What the picture of a scenario shows, and nothing else: two scenarios with equal
+    networks draw the same picture (a reproduction's report draws it once)."""
 
+    name: str
+    nodes: tuple[str, ...]
+    links: tuple[Link, ...]
+    hosts: frozenset[str]
+    #: The bottleneck ports (from, to) with their link's name.
+    narrow: tuple[tuple[tuple[str, str], str], ...]
+    #: For each bottleneck port, "PAIR: qdisc" for every pair.
+    disciplines: tuple[tuple[tuple[str, str], tuple[str, ...]], ...]
+    #: "flow: source → destination (application)".
+    flows: tuple[str, ...]
+
+
+def network(scenario: Scenario | str | Path, set=None) -> Network:
+    """What :func:`draw` shows of `scenario`; refuses networks too large to draw."""
     from fairsim.api import Scenario, load
 
     sc = scenario.with_overrides(set) if isinstance(scenario, Scenario) else load(scenario, set)
@@ -112,18 +126,37 @@ def draw(scenario: Scenario | str | Path, set=None) -> Figure:
             "(`fairsim validate` lists every queue and route)"
         )
     doc = sc.resolved(sc.pairs[0])
-    links = _links(doc)
-    hosts = {f[end] for f in doc["flows"].values() for end in ("src", "dst")}
+    narrow = bottlenecks(doc)
+    return Network(
+        name=sc.name,
+        nodes=tuple(sc.nodes),
+        links=tuple(_links(doc)),
+        hosts=frozenset(f[end] for f in doc["flows"].values() for end in ("src", "dst")),
+        narrow=tuple(sorted(narrow.items())),
+        disciplines=tuple((port, tuple(lines)) for port, lines in _disciplines(sc, sorted(narrow)).items()),
+        flows=tuple(f"{name}: {f['src']} → {f['dst']} ({f['app']})" for name, f in doc["flows"].items()),
+    )
+
+
+def draw(scenario: Scenario | str | Path, set=None) -> Figure:
+    """The picture of `scenario`'s network (a matplotlib Figure; see the module's docstring)."""
+    return picture(network(scenario, set))
+
+
+def picture(net: Network) -> Figure:
+    """The picture of `net` (a matplotlib Figure)."""
+    import networkx as nx
+    from matplotlib.figure import Figure
+
+    links = net.links
     graph = nx.Graph()
-    graph.add_nodes_from(sc.nodes)
+    graph.add_nodes_from(net.nodes)
     graph.add_edges_from((link.a, link.b) for link in links)
     pos = nx.spring_layout(graph, seed=1, iterations=200)
-    narrow = bottlenecks(doc)
-    narrow_links = {*narrow.values()}
+    narrow_links = {name for _, name in net.narrow}
     rates = [link.rate_bps for link in links if math.isfinite(link.rate_bps)]
     low = math.log10(min(rates)) if rates else 0.0
 
-    ports = _disciplines(sc, sorted(narrow))
     fig = Figure(figsize=(10, 6.5), layout="constrained")
     ax = fig.add_subplot()
     ax.set_axis_off()
@@ -137,7 +170,7 @@ def draw(scenario: Scenario | str | Path, set=None) -> Figure:
         if not red and len(links) > MOST_LABELLED:
             continue
         text = link.label
-        for (a, b), lines in ports.items():
+        for (a, b), lines in net.disciplines:
             if {a, b} == {link.a, link.b}:
                 text += f"\n{a}→{b}: " + ", ".join(lines)
         ax.annotate(
@@ -150,15 +183,15 @@ def draw(scenario: Scenario | str | Path, set=None) -> Figure:
             zorder=3,
             bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": color if red else "none", "alpha": 0.9},
         )
-    for node in sc.nodes:
+    for node in net.nodes:
         x, y = pos[node]
         ax.scatter(
             [x],
             [y],
             s=120,
-            marker="o" if node in hosts else "s",
+            marker="o" if node in net.hosts else "s",
             zorder=2,
-            color="#d6eaf8" if node in hosts else "#f9e79f",
+            color="#d6eaf8" if node in net.hosts else "#f9e79f",
             edgecolors="#2c3e50",
         )
         ax.annotate(
@@ -171,11 +204,12 @@ def draw(scenario: Scenario | str | Path, set=None) -> Figure:
             fontsize=8,
             zorder=4,
         )
-    flows = [f"{name}: {f['src']} → {f['dst']} ({f['app']})" for name, f in doc["flows"].items()]
-    listed = flows[:MOST_LISTED] + (
+    flows = net.flows
+    listed = [*flows[:MOST_LISTED]] + (
         [f"… and {len(flows) - MOST_LISTED} more flows"] if len(flows) > MOST_LISTED else []
     )
-    ax.set_title(f"{sc.name}: {len(sc.nodes)} nodes, {len(links)} links, {len(flows)} flows", fontsize=10)
+    title = f"{net.name}: {len(net.nodes)} nodes, {len(links)} links, {len(flows)} flows"
+    ax.set_title(title, fontsize=10)
     fig.text(0.99, 0.0, "\n".join(listed), fontsize=7, ha="right", va="bottom", family="monospace")
     key = "red: a bottleneck (some flow's slowest link), with each pair's discipline at its ports"
     key += "\ncircles: hosts; squares: routers"

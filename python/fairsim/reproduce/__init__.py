@@ -119,7 +119,7 @@ def write(report: Report, out: str | Path) -> list[Path]:
         written.append(path)
 
     for sec in report.sections:
-        for f in sec.figures:
+        for f in [*([sec.network] if sec.network else []), *sec.figures]:
             put(out / "figures" / f"{f.id}.svg", f.svg)
     put(out / "reproduction.json", json.dumps(to_json(report), indent=2) + "\n")
     put(out / "report.md", markdown.render(report))

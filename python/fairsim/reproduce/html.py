@@ -16,6 +16,7 @@ from fairsim.reproduce.report import (
     GRADE_MARK,
     RANK_MARK,
     TESTED_HEADING,
+    DrawnFigure,
     Report,
     Section,
     cell_text,
@@ -120,6 +121,13 @@ def _contents(report: Report) -> str:
     return f"<nav class='toc'><h2>Contents</h2><ol>{items}</ol></nav>"
 
 
+def _figure(f: DrawnFigure) -> str:
+    return (
+        f"<figure id='fig-{escape(f.id)}'>{f.svg}<figcaption><b>{escape(f.title)}.</b> "
+        f"{inline(f.caption)}</figcaption></figure>"
+    )
+
+
 def _section(sec: Section) -> str:
     exp, sc, pub = sec.experiment, sec.loaded.scenario, sec.loaded.published
     out = [
@@ -128,6 +136,11 @@ def _section(sec: Section) -> str:
     ]
     if sc.notes:
         out.append(blocks("**Setup and reconstruction.** " + reflow(sc.notes)))
+    if sec.network:
+        out.append(_figure(sec.network))
+    elif sec.network_as:
+        other = escape(sec.network_as)
+        out.append(f"<p class='small'>The network is <a href='#{other}'>{other}</a>'s.</p>")
     if pub.source:
         out.append(f"<p><b>Published:</b> {inline(pub.source)}. {inline(pub.units)}</p>")
     if pub.notes:
@@ -158,11 +171,7 @@ def _section(sec: Section) -> str:
         out.append("</table></div>")
         if table.notes:
             out.append(f"<p class='small'>{inline(table.notes)}</p>")
-    for f in sec.figures:
-        out.append(
-            f"<figure id='fig-{escape(f.id)}'>{f.svg}<figcaption><b>{escape(f.title)}.</b> "
-            f"{inline(f.caption)}</figcaption></figure>"
-        )
+    out += [_figure(f) for f in sec.figures]
     if sec.claims:
         out.append("<h3>Claims</h3>")
         for c, v in sec.claims:

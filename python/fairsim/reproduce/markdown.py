@@ -13,6 +13,7 @@ from fairsim.reproduce.report import (
     GRADE_MARK,
     RANK_MARK,
     TESTED_HEADING,
+    DrawnFigure,
     Report,
     Section,
     cell_text,
@@ -115,11 +116,19 @@ def render(report: Report, figure_dir: str = "figures") -> str:
     return "\n".join(lines) + "\n"
 
 
+def _figure(f: DrawnFigure, figure_dir: str) -> list[str]:
+    return ["", f"![{f.title}]({figure_dir}/{f.id}.svg)", "", f"*{f.title}.* {f.caption}"]
+
+
 def _section(sec: Section, figure_dir: str) -> list[str]:
     exp, sc, pub = sec.experiment, sec.loaded.scenario, sec.loaded.published
     lines = [_anchor(exp.id), "", f"## {exp.title}", "", f"`{exp.file}` — {sc.description}"]
     if sc.notes:
         lines += ["", "**Setup and reconstruction.** " + reflow(sc.notes)]
+    if sec.network:
+        lines += _figure(sec.network, figure_dir)
+    elif sec.network_as:
+        lines += ["", f"*The network is [{sec.network_as}](#{sec.network_as})'s.*"]
     if pub.source:
         lines += ["", f"**Published:** {pub.source}. {pub.units}"]
     if pub.notes:
@@ -140,7 +149,7 @@ def _section(sec: Section, figure_dir: str) -> list[str]:
         if table.notes:
             lines += ["", f"*{' '.join(table.notes.split())}*"]
     for f in sec.figures:
-        lines += ["", f"![{f.title}]({figure_dir}/{f.id}.svg)", "", f"*{f.title}.* {f.caption}"]
+        lines += _figure(f, figure_dir)
     if sec.claims:
         lines += ["", "### Claims", ""]
         for c, v in sec.claims:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
+from fairsim.draw import Network, network, picture
 from fairsim.reproduce.claims import LABELS, Claim, Verdict, fmt
 from fairsim.reproduce.compare import Comparison, compare_table
 from fairsim.reproduce.figures import cells as cells_figure
@@ -40,12 +41,23 @@ class DrawnFigure:
     svg: str
 
 
+#: The caption of an experiment's network (`fairsim draw`).
+NETWORK_CAPTION = (
+    "The scenario as run, drawn by `fairsim draw`: hosts are circles, routers squares; a red line "
+    "is a bottleneck (some flow's slowest link), with each pair's discipline at its ports."
+)
+
+
 @dataclass
 class Section:
-    """One experiment: its setup, tables, figures, claims and our discussion."""
+    """One experiment: its setup, network, tables, figures, claims and our discussion."""
 
     experiment: Experiment
     loaded: Loaded
+    #: The drawing of its network; None when an earlier section's (`network_as`) is the same.
+    network: DrawnFigure | None = None
+    #: The id of the earlier experiment that runs the same network.
+    network_as: str | None = None
     tables: list[tuple[Table, list[list[Comparison]]]] = field(default_factory=list)
     figures: list[DrawnFigure] = field(default_factory=list)
     claims: list[tuple[Claim, Verdict]] = field(default_factory=list)
@@ -174,29 +186,38 @@ def build(outcome: Outcome, progress: bool | None = None) -> Report:
     ctx = outcome.context
     figures = paper.figures  # imports the paper's figures module: once, not per experiment
     sections = []
-    #: (section, id, title, caption, draws the figure): drawn together below
-    pending: list[tuple[Section, str, str, str, Callable[[], Figure]]] = []
+    #: (where it goes, id, title, caption, draws the figure): drawn together below
+    pending: list[tuple[Callable[[DrawnFigure], None], str, str, str, Callable[[], Figure]]] = []
+    #: the first section of each network: experiments that run the same one share its drawing
+    networks: dict[Network, Section] = {}
     for exp_id, loaded in outcome.loaded.items():
         sec = Section(loaded.experiment, loaded)
+        net = network(loaded.scenario)
+        if net in networks:
+            sec.network_as = networks[net].experiment.id
+        else:
+            networks[net] = sec
+            title = f"The network of {loaded.experiment.file}"
+            place = partial(setattr, sec, "network")
+            pending.append((place, f"{exp_id}-network", title, NETWORK_CAPTION, partial(picture, net)))
         m = outcome.measurements.get(exp_id)
         for i, table in enumerate(loaded.published.tables):
             rows = compare_table(exp_id, table, m)
             sec.tables.append((table, rows))
             if i == 0 and any(c.paper.value is not None for row in rows for c in row):
                 fig_id = f"{exp_id}-{table.id}"
-                pending.append(
-                    (sec, fig_id, table.title, CELLS_CAPTION, partial(cells_figure, rows, table.title))
-                )
+                draw = partial(cells_figure, rows, table.title)
+                pending.append((sec.figures.append, fig_id, table.title, CELLS_CAPTION, draw))
         for f in figures:
             if f.experiment == exp_id:
-                pending.append((sec, f.id, f.title, f.caption, partial(f.draw, ctx)))
+                pending.append((sec.figures.append, f.id, f.title, f.caption, partial(f.draw, ctx)))
         sec.claims = [(c, c.evaluate(ctx)) for c in paper.claims if c.experiment == exp_id]
         sections.append(sec)
     jobs = [partial(_svg, draw, fig_id) for _, fig_id, _, _, draw in pending]
-    for (sec, fig_id, title, caption, _), svg in zip(
+    for (place, fig_id, title, caption, _), svg in zip(
         pending, draw_all(jobs, paper.id, progress), strict=True
     ):
-        sec.figures.append(DrawnFigure(fig_id, title, caption, svg))
+        place(DrawnFigure(fig_id, title, caption, svg))
     return Report(outcome, sections)
 
 
