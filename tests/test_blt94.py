@@ -52,3 +52,68 @@ def test_the_knobs_set_the_timer_and_the_filter_where_the_pairs_have_them():
     }
     changed = fairsim.load(NETWORK, set=by_name["TCP counts duplicate deliveries"])
     assert changed.resolved("TCP")["flows"]["files"]["transport"]["ignore_duplicate_deliveries"] is False
+
+
+def _sweep_run(pair: str, seed: int, theta_Bps: float, response_s: float) -> dict:
+    summary = {"response_s": response_s, "throughput_bps": theta_Bps, "elapsed_s": 10.0, "arrival_rate": 1.0}
+    summary |= {"jain": 1.0, "outstanding": 1.0, "unfinished": 0}
+    return {"pair": pair, "seed": seed, "transfer_summary": [summary], "queue_intervals": []}
+
+
+def test_table1_is_graded_cell_by_cell_from_the_sweeps_best_points():
+    """Every configuration's sweep at two loads and two replications, with powers chosen so that
+    the best point of the averaged curve (load 0.8) differs from one replication's own best."""
+    from types import SimpleNamespace
+
+    from fairsim.reproduce.claims import Context
+    from fairsim.reproduce.compare import compare_rows
+    from fairsim.reproduce.reproductions.blt94.table1 import DERIVED, TABLE1
+
+    # (load, seed) -> (Θ in bytes/s, R in s): powers 1e7, 3e7 at 0.5 and 2.5e7, 2.5e7 at 0.8
+    grid = {(0.5, 1): (1e6, 0.1), (0.5, 2): (3e6, 0.1), (0.8, 1): (2.5e6, 0.1), (0.8, 2): (2.5e6, 0.1)}
+    sweeps = {}
+    for config in ("ref", "gbit"):
+        for i in range(3):
+            exp = exp_id(config, i)
+            sweeps[exp] = []
+            for load in (0.5, 0.8):
+                runs = [_sweep_run(s, seed, *grid[(load, seed)]) for s in ("BLT", "TCP") for seed in (1, 2)]
+                sweeps[exp].append((load, SimpleNamespace(results=SimpleNamespace(runs=runs))))
+    (table,) = DERIVED
+    rows = compare_rows(table.experiment, table.table, table.ours(Context({}, sweeps)))
+    assert len(rows) == 4 and all(len(r) == 3 for r in rows)
+    cell = rows[0][0]
+    # the averaged curve's best: 2e7 at 0.5, 2.5e7 at 0.8; the replications' own: 2.5e7 and 3e7
+    assert cell.ours.mean == pytest.approx(math.log10(2.5e7))
+    assert cell.ours.low == pytest.approx(math.log10(2.5e7)) and cell.ours.high == pytest.approx(
+        math.log10(3e7)
+    )
+    assert cell.paper.value == TABLE1[("BLT", "ref")][0] and cell.key.metric == "log10_power"
+    # 7.40 against the paper's 6.9: half a decade, far
+    assert cell.grade == "far"
+    # a report made without the sweeps leaves the table out rather than failing
+    from fairsim.reproduce.report import _derived
+
+    assert _derived(table, Context({}, {})) is None
+
+
+def exp_id(config: str, i: int) -> str:
+    from fairsim.reproduce.reproductions.blt94.table1 import exp_id as table_exp_id
+
+    return table_exp_id(config, i)
+
+
+@pytest.mark.parametrize(
+    "ours, grade", [(6.98, "close"), (6.82, "close"), (7.05, "near"), (6.71, "near"), (7.2, "far")]
+)
+def test_a_logarithm_is_graded_by_the_relative_difference_of_its_quantity(ours, grade):
+    """log10 P_m printed to one decimal: close within log10(1.1) + 0.05 = 0.091 decade, near
+    within log10(1.25) + 0.1 = 0.197 (the powers within 10% and 25%, plus rounding)."""
+    from fairsim.reproduce.compare import Comparison
+    from fairsim.reproduce.measure import Estimate
+    from fairsim.reproduce.published import Key, parse_cell
+
+    c = Comparison(
+        "e", "t", "r", "c", Key("BLT", "ref-1/5", "log10_power"), parse_cell(6.9), Estimate(ours, 0, 0, 1, 1)
+    )
+    assert c.grade == grade

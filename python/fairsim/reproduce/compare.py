@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import math
 from dataclasses import dataclass
 
 from fairsim.reproduce.measure import Estimate, Measurements
@@ -23,7 +24,13 @@ SLACK = {
     "retx_rate": 0.02,
     "mbps": 0.05,
     "transfer_time": 10.0,
+    # printed to one decimal: ±0.05 of rounding
+    "log10_power": 0.05,
 }
+#: Metrics that are base-10 logarithms (blt94's log10 P_m): graded by the relative difference of
+#: the quantity they are the logarithm of, 10% (0.041 decades) close and 25% (0.097) near, each
+#: with the metric's slack (twice for near).
+LOG10 = frozenset({"log10_power"})
 
 
 @dataclass(frozen=True)
@@ -56,6 +63,10 @@ class Comparison:
             return "close" if self.paper.value == 0 else "far"
         diff = abs(self.ours.mean - self.paper.value)
         slack = SLACK.get(self.key.metric, 0.0)
+        if self.key.metric in LOG10:
+            # the relative grades of the quantity itself, in decades, beside the print's rounding
+            close, near = math.log10(1 + CLOSE) + slack, math.log10(1 + NEAR) + 2 * slack
+            return "close" if diff <= close else "near" if diff <= near else "far"
         scale = abs(self.paper.value)
         if diff <= max(CLOSE * scale, slack):
             return "close"
@@ -66,12 +77,23 @@ class Comparison:
 
 def compare_table(experiment: str, table: Table, m: Measurements | None) -> list[list[Comparison]]:
     """The table's cells, row by row, each beside our estimate (`None` if not measured)."""
-    out = []
+    ours_rows = []
     ranked = table.ranked or [None] * len(table.cells)
-    for row_label, row, rank in zip(table.row_labels, table.cells, ranked, strict=True):
+    for row, rank in zip(table.cells, ranked, strict=True):
         ours = [m.estimate(k.pair, k.flow, k.metric, table.interval) if m else None for k, _ in row]
         if rank is not None and m is not None:
             ours = _by_rank(row, ours, rank, m, table.interval)
+        ours_rows.append(ours)
+    return compare_rows(experiment, table, ours_rows)
+
+
+def compare_rows(
+    experiment: str, table: Table, ours_rows: list[list[Estimate | None]]
+) -> list[list[Comparison]]:
+    """The table's cells, row by row, each beside the estimate of the same place in `ours_rows`."""
+    out = []
+    ranked = table.ranked or [None] * len(table.cells)
+    for row_label, row, rank, ours in zip(table.row_labels, table.cells, ranked, ours_rows, strict=True):
         out.append(
             [
                 Comparison(

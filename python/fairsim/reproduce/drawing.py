@@ -16,10 +16,10 @@ import threading
 from collections.abc import Callable, Sequence
 
 #: The jobs the forked workers draw, by index (set only while a pool is open).
-_PENDING: Sequence[Callable[[], str]] = ()
+_PENDING: Sequence[Callable[[], str | None]] = ()
 
 
-def _draw(i: int) -> str:
+def _draw(i: int) -> str | None:
     return _PENDING[i]()
 
 
@@ -30,14 +30,14 @@ def _can_fork() -> bool:
 
 
 def draw_all(
-    jobs: Sequence[Callable[[], str]], label: str, progress: bool | None, workers: int | None = None
-) -> list[str]:
+    jobs: Sequence[Callable[[], str | None]], label: str, progress: bool | None, workers: int | None = None
+) -> list[str | None]:
     """Each job's SVG, in order; `workers` processes at most (default: one per core)."""
     global _PENDING
     from fairsim.progress import progress_bar
 
     bar = progress_bar(label, len(jobs), progress, unit="figures")
-    drawn: list[str] = [""] * len(jobs)
+    drawn: list[str | None] = [None] * len(jobs)
     count = min(len(jobs), workers or os.cpu_count() or 1)
     try:
         if count > 1 and _can_fork():

@@ -18,11 +18,11 @@ from fairsim.api import Scenario, load
 from fairsim.catalogue import BUNDLED
 from fairsim.reproduce.claims import Claim, Context, TestedClaim
 from fairsim.reproduce.history import History
-from fairsim.reproduce.published import Published, read_published
+from fairsim.reproduce.published import Published, Table, read_published
 from fairsim.reproduce.stability import Variant
 
 if TYPE_CHECKING:
-    from fairsim.reproduce.measure import Measurements
+    from fairsim.reproduce.measure import Estimate, Measurements
     from fairsim.sweeps.worker import Task
 
 
@@ -102,6 +102,9 @@ class Paper:
     #: The choices its verdicts may turn on, each at a second plausible value, for the report's
     #: stability table (besides those of every paper: reproduce/stability.py).
     knobs: tuple[Variant, ...] = ()
+    #: Published tables whose cells are derived from several experiments' runs rather than
+    #: measured in one (blt94's maximum powers, each the best point of a load sweep).
+    derived_tables: tuple[DerivedTable, ...] = ()
 
     @property
     def figures(self) -> tuple[Figure, ...]:
@@ -115,6 +118,17 @@ class Paper:
                 return e
         known = ", ".join(e.id for e in self.experiments)
         raise KeyError(f"paper {self.id} has no experiment `{id}` (known: {known})")
+
+
+@dataclass(frozen=True)
+class DerivedTable:
+    """A published table shown and graded with an experiment (`experiment`), our value of each
+    cell computed by `ours` from the claims' context: one row of estimates per table row, in the
+    table's order. A report made without some experiment `ours` reads leaves the table out."""
+
+    experiment: str
+    table: Table
+    ours: Callable[[Context], list[list[Estimate | None]]]
 
 
 @dataclass

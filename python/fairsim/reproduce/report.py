@@ -14,12 +14,13 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from fairsim.draw import Network, network, picture
-from fairsim.reproduce.claims import LABELS, Claim, Verdict, fmt
-from fairsim.reproduce.compare import Comparison, compare_table
+from fairsim.reproduce.claims import LABELS, Claim, Context, Missing, Verdict, fmt
+from fairsim.reproduce.compare import Comparison, compare_rows, compare_table
 from fairsim.reproduce.figures import cells as cells_figure
 from fairsim.reproduce.figures import to_svg
 from fairsim.reproduce.history import Change
-from fairsim.reproduce.model import Experiment, Loaded, Outcome
+from fairsim.reproduce.measure import Estimate
+from fairsim.reproduce.model import DerivedTable, Experiment, Loaded, Outcome
 from fairsim.reproduce.published import Table
 
 if TYPE_CHECKING:
@@ -208,6 +209,9 @@ def build(outcome: Outcome, progress: bool | None = None) -> Report:
                 fig_id = f"{exp_id}-{table.id}"
                 draw = partial(cells_figure, rows, table.title)
                 pending.append((sec.figures.append, fig_id, table.title, CELLS_CAPTION, draw))
+        for d in paper.derived_tables:
+            if d.experiment == exp_id and (ours := _derived(d, ctx)) is not None:
+                sec.tables.append((d.table, compare_rows(exp_id, d.table, ours)))
         for f in figures:
             if f.experiment == exp_id:
                 pending.append((sec.figures.append, f.id, f.title, f.caption, partial(f.draw, ctx)))
@@ -217,12 +221,25 @@ def build(outcome: Outcome, progress: bool | None = None) -> Report:
     for (place, fig_id, title, caption, _), svg in zip(
         pending, draw_all(jobs, paper.id, progress), strict=True
     ):
-        place(DrawnFigure(fig_id, title, caption, svg))
+        if svg is not None:
+            place(DrawnFigure(fig_id, title, caption, svg))
     return Report(outcome, sections)
 
 
-def _svg(draw: Callable[[], Figure], prefix: str) -> str:
-    return to_svg(draw(), prefix=prefix)
+def _derived(d: DerivedTable, ctx: Context) -> list[list[Estimate | None]] | None:
+    """Our values of a derived table's cells; None when an experiment they need did not run."""
+    try:
+        return d.ours(ctx)
+    except Missing:
+        return None
+
+
+def _svg(draw: Callable[[], Figure], prefix: str) -> str | None:
+    """The figure as SVG; None when it needs an experiment that did not run (`-e`)."""
+    try:
+        return to_svg(draw(), prefix=prefix)
+    except Missing:
+        return None
 
 
 def _estimate(e) -> dict | None:

@@ -11,6 +11,7 @@ from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.blt94.claims import CLAIMS, TESTED, WHY_CHANGED
 from fairsim.reproduce.reproductions.blt94.experiments import EXPERIMENTS, knobs
+from fairsim.reproduce.reproductions.blt94.table1 import DERIVED
 
 PAPER = Paper(
     id="blt94",
@@ -35,6 +36,7 @@ trips, smaller round trips, a slower network and three file sizes.
     seeds=3,
     history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
     knobs=knobs(),
+    derived_tables=DERIVED,
     method="""
 The paper's network, buffer rule (BW_b·D/3), file sizes, packet size, schemes and metrics;
 where it is silent, our choices, once for every configuration, in the scenario's notes:

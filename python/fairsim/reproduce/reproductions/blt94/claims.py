@@ -17,26 +17,11 @@ from fairsim.reproduce.reproductions.blt94.experiments import (
     Point,
     best,
     curve,
-    max_log_power,
 )
+from fairsim.reproduce.reproductions.blt94.table1 import RATIOS, TABLE1, exp_id, log_pm
 
 P = "Kim & Farber 1994"
 REF, GBIT = CONFIG["ref"], CONFIG["gbit"]
-
-#: Table 1 (log10 P_m, B/s²) by scheme, BW_N and BW_b/BW_N.
-TABLE1 = {
-    ("BLT", "ref"): (6.9, 7.9, 8.3),
-    ("BLT", "gbit"): (8.4, 9.2, 9.4),
-    ("TCP", "ref"): (6.4, 7.1, 7.4),
-    ("TCP", "gbit"): (7.5, 7.9, 8.1),
-}
-RATIOS = ("1/5", "3/5", "1")
-
-
-def log_pm(ctx: Context, config: str, scheme: str) -> list[float]:
-    """log10 P_m of `scheme` at the configuration's three bottlenecks."""
-    c = CONFIG[config]
-    return [max_log_power(ctx, c, bw, scheme) for bw in c.bottlenecks]
 
 
 def gaps(ctx: Context, config: str) -> list[float]:
@@ -47,11 +32,6 @@ def gaps(ctx: Context, config: str) -> list[float]:
 def changes(ctx: Context, before: str, after: str, scheme: str) -> list[float]:
     """log10 P_m in configuration `after` less that in `before`, at each BW_b/BW_N."""
     return [a - b for b, a in zip(log_pm(ctx, before, scheme), log_pm(ctx, after, scheme), strict=True)]
-
-
-def exp_id(config: str, i: int) -> str:
-    c = CONFIG[config]
-    return c.experiment_id(c.bottlenecks[i])
 
 
 def divergence(points: list[Point]) -> float:

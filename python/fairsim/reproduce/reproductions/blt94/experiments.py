@@ -204,8 +204,9 @@ def _ci90(xs: list[float]) -> float:
     return float(T95.get(len(xs) - 1, 1.645) * np.std(xs, ddof=1) / math.sqrt(len(xs)))
 
 
-def point(load: float, m, pair: str) -> Point | None:
-    runs = [r for r in m.results.runs if r["pair"] == pair]
+def point(load: float, m, pair: str, seed: int | None = None) -> Point | None:
+    """Scheme `pair`'s point at `load`, over every replication or over replication `seed`."""
+    runs = [r for r in m.results.runs if r["pair"] == pair and seed in (None, r["seed"])]
     sums = [r["transfer_summary"][0] for r in runs]
     done = [s for s in sums if s["response_s"] is not None]
     if not done:

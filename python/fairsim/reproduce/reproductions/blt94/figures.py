@@ -10,8 +10,8 @@ from matplotlib.figure import Figure as MplFigure
 from fairsim.plots import log_axis
 from fairsim.reproduce.claims import Context
 from fairsim.reproduce.model import Figure
-from fairsim.reproduce.reproductions.blt94.claims import TABLE1, log_pm
 from fairsim.reproduce.reproductions.blt94.experiments import CONFIG, CONFIGS, Config, best, curve, mbps
+from fairsim.reproduce.reproductions.blt94.table1 import TABLE1, log_pm
 
 STYLE = {"BLT": ("-", "o"), "TCP": ("--", "s"), "BT": (":", "^")}
 COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c")
