@@ -106,6 +106,22 @@ readme_quick_start() (
         [ -s "$dir/fairsim/reproduce-dks89/report.html" ]
 )
 
+wheel_without_root() (
+    # README's "A wheel file": built here, then installed and run by a user without root (nobody),
+    # with the system's Python in a fresh virtual environment: no Rust, no root, no sudo
+    command -v setpriv >/dev/null && [ -x /usr/bin/python3 ] || {
+        note "skipped: the wheel as a user without root (needs setpriv and /usr/bin/python3)"
+        return 0
+    }
+    dir="$(mktemp -d)"
+    trap 'rm -rf "$dir"' EXIT
+    pip wheel . --no-deps --quiet -w "$dir" >/dev/null && cp constraints.txt "$dir/" &&
+        chown -R nobody:nogroup "$dir" &&
+        setpriv --reuid=nobody --regid=nogroup --clear-groups env -i HOME="$dir" PATH=/usr/bin:/bin \
+            bash -euc 'cd "$1" && python3 -m venv venv && venv/bin/pip install --quiet -c constraints.txt ./fairsim-*.whl &&
+                venv/bin/fairsim reproduce dks89 --quick --no-progress --out out >/dev/null && [ -s out/report.html ]' _ "$dir"
+)
+
 rust_tests() {
     if cargo nextest --version >/dev/null 2>&1; then cargo nextest run --workspace; else cargo test --workspace; fi
 }
@@ -125,6 +141,7 @@ step "Python tests at the lowest versions" lowest_versions
 # the reproductions end to end, quickly: any run that errors fails
 step "quick reproductions" quick_reproductions
 [ -n "$ci" ] && step "README quick start in a fresh clone" readme_quick_start
+[ -n "$ci" ] && [ "$(id -u)" = 0 ] && step "the wheel, installed and run without root" wheel_without_root
 
 if [ ${#failed[@]} -gt 0 ]; then
     note "FAILED: ${failed[*]}" >&2
