@@ -25,7 +25,7 @@ def interrupted(*args, cpu_s: float = 2.0) -> tuple[int, str, str]:
     )
     busy_for(proc, cpu_s)
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    stdout, stderr = proc.communicate(timeout=600)  # a guard against a hang, not a deadline
     return proc.returncode, stdout, stderr
 
 

@@ -12,12 +12,15 @@ decade of rounding (reproduce/compare.py, `LOG10`)."""
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from fairsim.reproduce.claims import Context
-from fairsim.reproduce.measure import Estimate
 from fairsim.reproduce.model import DerivedTable
 from fairsim.reproduce.published import Cell, Key, Table
 from fairsim.reproduce.reproductions.blt94.experiments import CONFIG, Config, best, max_log_power, point
+
+if TYPE_CHECKING:
+    from fairsim.reproduce.measure import Estimate
 
 #: Table 1 (log10 P_m, B/s²) by scheme, BW_N and BW_b/BW_N.
 TABLE1 = {
@@ -58,6 +61,8 @@ def replication_bests(ctx: Context, c: Config, bw_b: float, scheme: str) -> list
 
 def ours(ctx: Context) -> list[list[Estimate | None]]:
     """Our log10 P_m of each cell, in the table's order (claims.Missing if a sweep did not run)."""
+    from fairsim.reproduce.measure import Estimate  # pandas: not when the papers are listed
+
     rows = []
     for scheme, config in ROWS:
         c = CONFIG[config]
