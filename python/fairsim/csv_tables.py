@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
 
 #: A missing key, which pandas reads as NaN.
 _NAN = float("nan")
@@ -102,80 +101,13 @@ def columns_of(rows: list[dict]) -> dict[str, list]:
     return columns
 
 
-def _number(columns: dict[str, list], name: str, as_float: bool = False) -> list[float]:
-    """A column's values as floats, for arithmetic as numpy does it (int64 to float64 first).
-    With `as_float` (pandas' `astype(float)`) also a column of integers beyond 64 bits, which
-    pandas keeps as Python integers."""
-    values = columns.get(name)
-    if values is None:
-        raise Unsupported(f"no column {name}")
-    kind = _column_kind(values)
-    if kind == "object" and as_float and all(type(v) is int for v in values):
-        return [float(v) for v in values]
-    if kind not in ("int", "float"):
-        raise Unsupported(f"column {name} is not numeric")
-    return [float(v) for v in values]
-
-
-def _div(a: float, b: float) -> float:
-    if b == 0:
-        raise Unsupported("a division by zero")  # numpy gives inf or NaN; pandas has the rules
-    return a / b
-
-
-def _put(columns: dict[str, list], name: str, values: list[float]) -> None:
-    columns[name] = values  # a new name goes last, an existing one keeps its place, as in pandas
-
-
-def derive_intervals(columns: dict[str, list]) -> None:
-    """`results._derive_intervals`, value for value."""
-    secs = [e - s for s, e in zip(_number(columns, "start_s"), _number(columns, "end_s"), strict=True)]
-    delivered = _number(columns, "delivered")
-    unique = _number(columns, "delivered_unique")
-    if _column_kind(columns["bytes_unique"]) != "int" or _column_kind(columns["payload_unique"]) != "int":
-        raise Unsupported("byte counts that are not integers")
-    bytes_unique = [float(v * 8) for v in columns["bytes_unique"]]
-    payload = [float(v * 8) for v in columns["payload_unique"]]
-    _put(columns, "throughput_pps", [_div(d, s) for d, s in zip(delivered, secs, strict=True)])
-    _put(columns, "goodput_pps", [_div(d, s) for d, s in zip(unique, secs, strict=True)])
-    _put(columns, "goodput_bps", [_div(b, s) for b, s in zip(bytes_unique, secs, strict=True)])
-    _put(columns, "payload_bps", [_div(b, s) for b, s in zip(payload, secs, strict=True)])
-    for out, total, count in (
-        ("rtt_s", "rtt_sum_ns", "rtt_samples"),
-        ("rtt_first_s", "rtt_first_sum_ns", "rtt_first_samples"),
-        ("delay_s", "delay_sum_ns", "delivered"),
-    ):
-        sums, counts = _number(columns, total), _number(columns, count)
-        _put(
-            columns,
-            out,
-            [_div(_div(t, n), 1e9) if n > 0 else _NAN for t, n in zip(sums, counts, strict=True)],
-        )
-
-
-def derive_queue_intervals(columns: dict[str, list]) -> None:
-    """`results._derive_queue_intervals`, value for value."""
-    secs = [e - s for s, e in zip(_number(columns, "start_s"), _number(columns, "end_s"), strict=True)]
-    busy, area = _number(columns, "busy_ns"), _number(columns, "occupancy_area", as_float=True)
-    _put(columns, "utilisation", [_div(b / 1e9, s) for b, s in zip(busy, secs, strict=True)])
-    _put(columns, "occupancy_pkts", [_div(a / 1e9, s) for a, s in zip(area, secs, strict=True)])
-
-
-DERIVE: dict[str, Callable[[dict[str, list]], None]] = {
-    "intervals": derive_intervals,
-    "queue_intervals": derive_queue_intervals,
-}
-
-
-def csv_text(rows: list[dict], table: str | None = None) -> str:
-    """`DataFrame(rows)` (with table `table`'s derived columns) as `to_csv(index=False)` writes it."""
+def csv_text(rows: list[dict]) -> str:
+    """`DataFrame(rows)` as `to_csv(index=False)` writes it."""
     if not rows:
         raise Unsupported("a table without rows")
     columns = columns_of(rows)
     if not columns:
         raise Unsupported("a table without columns")
-    if table in DERIVE:
-        DERIVE[table](columns)
     cells = [_cells(_column_kind(values), values) for values in columns.values()]
     buf = io.StringIO()
     writer = csv.writer(

@@ -73,7 +73,7 @@ def _csv_without_pandas(results: Results, table: str) -> str | None:
         if not rows and table in OPTIONAL:
             return ""
         try:
-            return csv_text(rows, table)
+            return csv_text(rows)
         except Unsupported:
             return None
     if table == "transfers" and not any((r.get("transfers") or {}).get("flow") for r in results.runs):

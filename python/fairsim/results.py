@@ -141,26 +141,6 @@ def queue_interval_rows(r: dict) -> list[dict]:
     return [{"pair": r["pair"], "seed": r["seed"], **i} for i in r["queue_intervals"]]
 
 
-def _derive_intervals(df: pd.DataFrame) -> pd.DataFrame:
-    secs = df["end_s"] - df["start_s"]
-    df["throughput_pps"] = df["delivered"] / secs
-    df["goodput_pps"] = df["delivered_unique"] / secs
-    df["goodput_bps"] = df["bytes_unique"] * 8 / secs
-    df["payload_bps"] = df["payload_unique"] * 8 / secs
-    df["rtt_s"] = (df["rtt_sum_ns"] / df["rtt_samples"] / 1e9).where(df["rtt_samples"] > 0)
-    first = df["rtt_first_samples"]
-    df["rtt_first_s"] = (df["rtt_first_sum_ns"] / first / 1e9).where(first > 0)
-    df["delay_s"] = (df["delay_sum_ns"] / df["delivered"] / 1e9).where(df["delivered"] > 0)
-    return df
-
-
-def _derive_queue_intervals(df: pd.DataFrame) -> pd.DataFrame:
-    secs = df["end_s"] - df["start_s"]
-    df["utilisation"] = df["busy_ns"] / 1e9 / secs
-    df["occupancy_pkts"] = df["occupancy_area"].astype(float) / 1e9 / secs
-    return df
-
-
 def transfer_summary_rows(r: dict) -> list[dict]:
     """One row per open-population flow of run report `r` (the engine's transfer summary)."""
     return [{"pair": r["pair"], "seed": r["seed"], **s} for s in r.get("transfer_summary") or []]
@@ -200,32 +180,26 @@ def fairness_rows(r: dict) -> list[dict]:
     ]
 
 
-#: Table -> (its rows from one run's report, the columns computed over the whole frame).
+#: Table -> its rows from one run's report. Every value is the engine's (its interval rows
+#: carry their rates and means, `stats::metrics`): Python only lays them out.
 TABLES = {
-    "transfer_summary": (transfer_summary_rows, None),
-    "flows": (flow_rows, None),
-    "queues": (queue_rows, None),
-    "intervals": (interval_rows, _derive_intervals),
-    "queue_intervals": (queue_interval_rows, _derive_queue_intervals),
+    "transfer_summary": transfer_summary_rows,
+    "flows": flow_rows,
+    "queues": queue_rows,
+    "intervals": interval_rows,
+    "queue_intervals": queue_interval_rows,
 }
 
 #: Tables that are `DataFrame(rows)` of rows from each run's report: the command line writes
 #: them as CSV without pandas (`fairsim.csv_tables`).
-ROW_TABLES = {
-    **{name: rows for name, (rows, _) in TABLES.items()},
-    "fluid": fluid_rows,
-    "fairness": fairness_rows,
-    "traces": trace_rows,
-}
+ROW_TABLES = {**TABLES, "fluid": fluid_rows, "fairness": fairness_rows, "traces": trace_rows}
 
 
-def table_frame(name: str, rows: list[dict]) -> pd.DataFrame:
-    """The DataFrame of table `name` from its rows (of any number of runs)."""
+def table_frame(rows: list[dict]) -> pd.DataFrame:
+    """The DataFrame of a table's rows (of any number of runs)."""
     import pandas as pd
 
-    df = pd.DataFrame(rows)
-    derive = TABLES[name][1]
-    return derive(df) if derive is not None and not df.empty else df
+    return pd.DataFrame(rows)
 
 
 class Results:
@@ -314,19 +288,19 @@ class Results:
 
     @cached_property
     def flows(self) -> pd.DataFrame:
-        return table_frame("flows", [row for r in self.runs for row in flow_rows(r)])
+        return table_frame([row for r in self.runs for row in flow_rows(r)])
 
     @cached_property
     def intervals(self) -> pd.DataFrame:
-        return table_frame("intervals", [row for r in self.runs for row in interval_rows(r)])
+        return table_frame([row for r in self.runs for row in interval_rows(r)])
 
     @cached_property
     def queues(self) -> pd.DataFrame:
-        return table_frame("queues", [row for r in self.runs for row in queue_rows(r)])
+        return table_frame([row for r in self.runs for row in queue_rows(r)])
 
     @cached_property
     def queue_intervals(self) -> pd.DataFrame:
-        return table_frame("queue_intervals", [row for r in self.runs for row in queue_interval_rows(r)])
+        return table_frame([row for r in self.runs for row in queue_interval_rows(r)])
 
     @cached_property
     def fluid(self) -> pd.DataFrame:

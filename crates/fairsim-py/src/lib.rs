@@ -234,6 +234,14 @@ fn nearest_unit(unit: &str, accepted: Vec<String>) -> Option<String> {
     fairsim::units::nearest_unit(unit, &accepted).map(str::to_string)
 }
 
+/// Every unit a scenario value may be written in (the engine's `units::catalogue`): (spelling,
+/// dimension — `time`, `rate`, `size` or `packets` —, base units in one: nanoseconds, bit/s,
+/// bytes, packets), those messages suggest first within a dimension.
+#[pyfunction]
+fn units() -> Vec<(&'static str, &'static str, u128)> {
+    fairsim::units::catalogue::UNITS.iter().map(|u| (u.name, u.dimension.name(), u.factor)).collect()
+}
+
 /// One registered component as Python sees it: (name, summary, reference, parameters), each
 /// parameter (name, default or None, description).
 type Listed = (&'static str, &'static str, &'static str, Vec<(String, Option<String>, String)>);
@@ -282,6 +290,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(suggest, m)?)?;
     m.add_function(wrap_pyfunction!(did_you_mean, m)?)?;
     m.add_function(wrap_pyfunction!(nearest_unit, m)?)?;
+    m.add_function(wrap_pyfunction!(units, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(locate, m)?)?;
     m.add_function(wrap_pyfunction!(summarize, m)?)?;

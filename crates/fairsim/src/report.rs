@@ -9,7 +9,7 @@ use crate::params::Params;
 use crate::reference::max_min::max_min;
 use crate::scenario::params_table;
 use crate::stats::fairness::jain;
-use crate::stats::{DelaySummary, FlowCounters, PortCounters, Summary};
+use crate::stats::{DelaySummary, FlowCounters, FlowMetrics, PortCounters, QueueMetrics, Summary};
 use crate::units::Time;
 use serde::Serialize;
 
@@ -175,6 +175,9 @@ pub struct FlowInterval {
     pub warmup: bool,
     #[serde(flatten)]
     pub counters: FlowCounters,
+    /// The rates and means of the interval (`stats::metrics`).
+    #[serde(flatten)]
+    pub metrics: FlowMetrics,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -186,6 +189,8 @@ pub struct QueueInterval {
     pub warmup: bool,
     #[serde(flatten)]
     pub counters: PortCounters,
+    #[serde(flatten)]
+    pub metrics: QueueMetrics,
 }
 
 /// Start, end and warm-up flag of every recorded interval (the last may be partial).
@@ -203,10 +208,6 @@ fn interval_bounds(sim: &Simulation, recorded: usize) -> Vec<(Time, Time, bool)>
         last.1 = last.1.min(sim.now());
     }
     b
-}
-
-fn per_sec(x: u64, secs: f64) -> f64 {
-    x as f64 / secs
 }
 
 impl Simulation {
@@ -243,6 +244,15 @@ impl Simulation {
             (0..bounds.len()).filter(|&i| !bounds[i].2 && (self.is_done() || i + 1 < bounds.len())).collect();
         let secs = |i: usize| (bounds[i].1 - bounds[i].0).as_secs_f64();
         let measured_s: f64 = measured.iter().map(|&i| secs(i)).sum();
+        // every interval's rates and means, for the summaries and the interval rows alike
+        let flow_metrics: Vec<Vec<FlowMetrics>> = flow_records
+            .iter()
+            .map(|rec| rec.iter().take(bounds.len()).enumerate().map(|(i, c)| FlowMetrics::of(c, secs(i))).collect())
+            .collect();
+        let queue_metrics: Vec<Vec<QueueMetrics>> = port_records
+            .iter()
+            .map(|rec| rec.iter().take(bounds.len()).enumerate().map(|(i, c)| QueueMetrics::of(c, secs(i))).collect())
+            .collect();
 
         let fair = self.fair_shares();
         let in_network = self.data_in_network();
@@ -254,17 +264,14 @@ impl Simulation {
             .map(|(fi, spec)| {
                 let rec = &flow_records[fi];
                 let state = &self.flows()[fi];
-                let rate = |get: fn(&FlowCounters) -> u64| {
-                    Summary::of(measured.iter().map(|&i| Some(per_sec(get(&rec[i]), secs(i)))))
+                let summary = |get: fn(&FlowMetrics) -> Option<f64>| {
+                    Summary::of(measured.iter().map(|&i| get(&flow_metrics[fi][i])))
                 };
                 let mut totals = FlowCounters::default();
                 measured.iter().for_each(|&i| totals.merge(&rec[i]));
                 let mut run_totals = FlowCounters::default();
                 rec.iter().for_each(|r| run_totals.merge(r));
-                let bps = |get: fn(&FlowCounters) -> u64| {
-                    Summary::of(measured.iter().map(|&i| Some(get(&rec[i]) as f64 * 8.0 / secs(i))))
-                };
-                let goodput_bps = bps(|c| c.bytes_unique);
+                let goodput_bps = summary(|m| Some(m.goodput_bps));
                 let transport = &self.flow_transports()[fi];
                 let windowed = state.sender.as_ref().is_some_and(|s| s.has_window_limit());
                 let window_limited_s = windowed.then(|| totals.window_limited_ns as f64 / 1e9);
@@ -278,14 +285,14 @@ impl Simulation {
                     packet_size: spec.packet_size,
                     payload_size: spec.payload_size,
                     headers: spec.headers.name(),
-                    throughput_pps: rate(|c| c.delivered),
-                    goodput_pps: rate(|c| c.delivered_unique),
-                    payload_bps: bps(|c| c.payload_unique),
-                    rtt_s: Summary::of(measured.iter().map(|&i| rec[i].rtt_mean())),
-                    rtt_first_s: Summary::of(measured.iter().map(|&i| rec[i].rtt_first_mean())),
-                    delay_s: Summary::of(measured.iter().map(|&i| rec[i].delay_mean())),
-                    retransmit_pps: rate(|c| c.retransmitted),
-                    drop_pps: rate(|c| c.dropped),
+                    throughput_pps: summary(|m| Some(m.throughput_pps)),
+                    goodput_pps: summary(|m| Some(m.goodput_pps)),
+                    payload_bps: summary(|m| Some(m.payload_bps)),
+                    rtt_s: summary(|m| m.rtt_s),
+                    rtt_first_s: summary(|m| m.rtt_first_s),
+                    delay_s: summary(|m| m.delay_s),
+                    retransmit_pps: summary(|m| Some(m.retransmit_pps)),
+                    drop_pps: summary(|m| Some(m.drop_pps)),
                     rtt_mean_s: totals.rtt_mean(),
                     queueing: self.flow_queueing()[fi].summary(),
                     share_of_fair: goodput_bps.map(|g| g.mean / fair[fi]).filter(|x| x.is_finite()),
@@ -329,10 +336,8 @@ impl Simulation {
                     qdisc: self.port_qdiscs()[pi].kind.clone(),
                     qdisc_params: params_table(&self.port_qdiscs()[pi]),
                     qdisc_stats: port.qdisc_stats().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
-                    utilisation: Summary::of(measured.iter().map(|&i| Some(rec[i].busy_ns as f64 / 1e9 / secs(i)))),
-                    occupancy_pkts: Summary::of(
-                        measured.iter().map(|&i| Some(rec[i].occupancy_area as f64 / 1e9 / secs(i))),
-                    ),
+                    utilisation: Summary::of(measured.iter().map(|&i| Some(queue_metrics[pi][i].utilisation))),
+                    occupancy_pkts: Summary::of(measured.iter().map(|&i| Some(queue_metrics[pi][i].occupancy_pkts))),
                     totals,
                     sojourn: port.stats.sojourn.summary(),
                 }
@@ -354,7 +359,8 @@ impl Simulation {
             .flat_map(|(fi, rec)| rec.iter().take(bounds.len()).enumerate().map(move |(i, c)| (fi, i, *c)))
             .map(|(fi, i, counters)| {
                 let (interval, start_s, end_s, warmup) = row(i);
-                FlowInterval { flow: sc.flows[fi].name.clone(), interval, start_s, end_s, warmup, counters }
+                let metrics = flow_metrics[fi][i];
+                FlowInterval { flow: sc.flows[fi].name.clone(), interval, start_s, end_s, warmup, counters, metrics }
             })
             .collect();
         let queue_intervals = port_records
@@ -363,7 +369,8 @@ impl Simulation {
             .flat_map(|(pi, rec)| rec.iter().take(bounds.len()).enumerate().map(move |(i, c)| (pi, i, *c)))
             .map(|(pi, i, counters)| {
                 let (interval, start_s, end_s, warmup) = row(i);
-                QueueInterval { port: self.ports()[pi].name.clone(), interval, start_s, end_s, warmup, counters }
+                let (port, metrics) = (self.ports()[pi].name.clone(), queue_metrics[pi][i]);
+                QueueInterval { port, interval, start_s, end_s, warmup, counters, metrics }
             })
             .collect();
 

@@ -43,7 +43,8 @@ _COUNTS = {
     "retransmissions": "retransmitted",
     "drops": "dropped",
 }
-_RATES = {"throughput": "delivered_unique", "drop_rate": "dropped", "retx_rate": "retransmitted"}
+#: Metrics that are the engine's per-interval rates (stats::metrics), by their column.
+_RATES = {"throughput": "goodput_pps", "drop_rate": "drop_pps", "retx_rate": "retransmit_pps"}
 
 
 @dataclass(frozen=True)
@@ -160,13 +161,12 @@ class Measurements:
         return [float(v) * 1000 for v in df["completion_s"] if pd.notna(v)]
 
     def _samples(self, metric: str, g: pd.DataFrame) -> list[float]:
-        secs = g["end_s"] - g["start_s"]
         if metric in _COUNTS:
             return [float(g[_COUNTS[metric]].sum())]
         if metric in _RATES:
-            return list((g[_RATES[metric]] / secs).astype(float))
+            return list(g[_RATES[metric]].astype(float))
         if metric == "mbps":
-            return list((g["bytes_unique"] * 8 / secs / 1e6).astype(float))
+            return list((g["goodput_bps"] / 1e6).astype(float))
         if metric == "rtt":
             n = g["rtt_first_samples"].sum()
             return [float(g["rtt_first_sum_ns"].sum() / n / 1e9)] if n else []

@@ -26,33 +26,15 @@ from dataclasses import dataclass
 from decimal import Context, Decimal, InvalidOperation, localcontext
 from typing import Any
 
+from fairsim import _core
 from fairsim.results import FLOW_DELAY, QUEUE_DELAY, WINDOW_LIMITED
 
-#: Unit -> (dimension, factor to the base unit). Mirrors the engine's units (crates/fairsim/src/units.rs).
-UNITS: dict[str, tuple[str, Decimal]] = {}
-for names, dim, factor in [
-    (("s", "sec", "secs"), "time", "1"),
-    (("ns",), "time", "1e-9"),
-    (("us", "µs"), "time", "1e-6"),
-    (("ms",), "time", "1e-3"),
-    (("min",), "time", "60"),
-    (("h",), "time", "3600"),
-    (("bps", "bit/s", "b/s"), "rate", "1"),
-    (("kbps", "Kbps", "kbit/s", "kb/s"), "rate", "1e3"),
-    (("Mbps", "mbps", "Mbit/s", "Mb/s"), "rate", "1e6"),
-    (("Gbps", "gbps", "Gbit/s", "Gb/s"), "rate", "1e9"),
-    (("Tbps", "Tbit/s"), "rate", "1e12"),
-    (("B", "byte", "bytes"), "size", "1"),
-    (("KB", "kB"), "size", "1e3"),
-    (("MB",), "size", "1e6"),
-    (("GB",), "size", "1e9"),
-    (("KiB",), "size", "1024"),
-    (("MiB",), "size", "1048576"),
-    (("GiB",), "size", "1073741824"),
-    (("p", "pkt", "pkts", "packet", "packets"), "packets", "1"),
-]:
-    for name in names:
-        UNITS[name] = (dim, Decimal(factor))
+#: Every unit a value may be written in, as the engine reads it (`units::catalogue`): its
+#: dimension and what one is in seconds, bit/s, bytes or packets.
+UNITS: dict[str, tuple[str, Decimal]] = {
+    name: (dimension, Decimal(factor) / (Decimal(10**9) if dimension == "time" else 1))
+    for name, dimension, factor in _core.units()
+}
 
 #: Arithmetic that overflows to an infinity rather than raising (the callers check sizes).
 _WIDE = Context(traps=[InvalidOperation])
@@ -238,8 +220,6 @@ def _unknown_unit(raw: str) -> str:
     m = _QUANTITY.match(raw)
     if not m or not m.group(2) or m.group(2) in UNITS:
         return ""
-    from fairsim import _core
-
     unit = m.group(2)
     near = _core.nearest_unit(unit, list(UNITS))
     return f" has an unknown unit `{unit}`" + (

@@ -167,11 +167,12 @@ class Store:
 
 
 def _write(path: Path, table: str, rows: list[dict]) -> None:
-    """One table of a part: through pandas where the table has derived columns, else straight to
-    Arrow (the `reports` cache of a reproduction is tens of megabytes of JSON text). zstd: the
-    smallest and, here, also the fastest to write."""
+    """One table of a part: a result table through pandas (its columns typed as the readers'
+    DataFrames have them), anything else straight to Arrow (the `reports` cache of a
+    reproduction is tens of megabytes of JSON text). zstd: the smallest and, here, also the
+    fastest to write."""
     if table in TABLE_ROWS:
-        table_frame(table, rows).to_parquet(path, index=False, compression="zstd")
+        table_frame(rows).to_parquet(path, index=False, compression="zstd")
     else:
         import pyarrow as pa
         import pyarrow.parquet as pq

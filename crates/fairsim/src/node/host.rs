@@ -388,7 +388,7 @@ mod tests {
         assert_eq!(ack.seq, 2, "both are in");
         f.source_receive(&ack, Time::from_secs(6));
         // two packets completed their round trips, each timed from its first transmission at 1 s
-        assert_eq!(f.counters.rtt_first_mean(), Some(5.0));
+        assert_eq!(crate::stats::FlowMetrics::of(&f.counters, 1.0).rtt_first_s, Some(5.0));
         assert_eq!(f.completed_at, Some(Time::from_secs(6)), "the two-packet file is done");
         assert_eq!((f.counters.delivered, f.counters.delivered_unique), (2, 2));
         let _ = p0;

@@ -85,16 +85,9 @@ impl FlowCounters {
         self.window_limited_ns += o.window_limited_ns;
     }
 
-    pub fn delay_mean(&self) -> Option<f64> {
-        (self.delivered > 0).then(|| self.delay_sum_ns as f64 / self.delivered as f64 / 1e9)
-    }
-
+    /// The mean of every RTT sample counted, seconds.
     pub fn rtt_mean(&self) -> Option<f64> {
-        (self.rtt_samples > 0).then(|| self.rtt_sum_ns as f64 / self.rtt_samples as f64 / 1e9)
-    }
-
-    pub fn rtt_first_mean(&self) -> Option<f64> {
-        (self.rtt_first_samples > 0).then(|| self.rtt_first_sum_ns as f64 / self.rtt_first_samples as f64 / 1e9)
+        super::metrics::mean_seconds(self.rtt_sum_ns, self.rtt_samples)
     }
 }
 

@@ -4,9 +4,11 @@ pub mod counters;
 pub mod delay;
 pub mod fairness;
 pub mod fluid;
+pub mod metrics;
 pub mod summary;
 pub mod transfers;
 
 pub use counters::{FlowCounters, PortCounters, PortStats};
 pub use delay::{DelayStats, DelaySummary};
+pub use metrics::{FlowMetrics, QueueMetrics};
 pub use summary::Summary;

@@ -6,7 +6,10 @@
 //! A bare number means seconds, bit/s or bytes. A value that is not a whole number of the base
 //! unit (`0.5B`, `1.5ns`) is an error rather than being rounded silently.
 
+pub mod catalogue;
+
 use crate::error::suggest;
+use catalogue::Dimension;
 use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
@@ -175,13 +178,6 @@ fn scaled(text: &str, d: &Decimal, factor: u128, base: &str) -> Result<u64, Unit
     u64::try_from(num / div).map_err(|_| UnitError(format!("`{text}` is too large")))
 }
 
-/// The time units a value may have, as written in messages first, then the other spellings.
-const TIME_UNITS: [&str; 9] = ["ns", "us", "ms", "s", "min", "h", "µs", "sec", "secs"];
-/// The rate units a value may have, as written in messages first, then the other spellings.
-const RATE_UNITS: [&str; 17] = [
-    "bps", "kbps", "Mbps", "Gbps", "Tbps", "bit/s", "b/s", "Kbps", "kbit/s", "kb/s", "mbps", "Mbit/s", "Mb/s", "gbps",
-    "Gbit/s", "Gb/s", "Tbit/s",
-];
 /// Unit endings spelt out, longest first, and the accepted endings they stand for: `msec` is
 /// `ms`, `Mbit` and `Mbits` are `Mbit/s`, `kbytes` is `kB`.
 const SPELT_OUT: [(&str, &str); 14] = [
@@ -220,43 +216,38 @@ fn unit_hint(text: &str, unit: &str, accepted: &[&str]) -> String {
     nearest_unit(unit, accepted).map(|u| format!("; did you mean `{number}{u}`?")).unwrap_or_default()
 }
 
+/// How many base units `unit` is in `dimension`: a bare number is in seconds, bit/s, bytes or
+/// packets.
+fn factor(dimension: Dimension, unit: &str) -> Option<u128> {
+    let bare = match dimension {
+        Dimension::Time => 1_000_000_000,
+        _ => 1,
+    };
+    if unit.is_empty() {
+        Some(bare)
+    } else {
+        catalogue::factor(dimension, unit)
+    }
+}
+
 pub fn parse_time(text: &str) -> Result<Time, UnitError> {
     let (d, unit) = split_number(text)?;
-    let factor: u128 = match unit {
-        "" | "s" | "sec" | "secs" => 1_000_000_000,
-        "ns" => 1,
-        "us" | "µs" => 1_000,
-        "ms" => 1_000_000,
-        "min" => 60_000_000_000,
-        "h" => 3_600_000_000_000,
-        _ => {
-            let hint = unit_hint(text, unit, &TIME_UNITS);
-            return Err(UnitError(format!(
-                "`{text}`: unknown time unit `{unit}`{hint} (expected ns, us, ms, s, min or h)"
-            )));
-        }
-    };
+    let factor = factor(Dimension::Time, unit).ok_or_else(|| {
+        let hint = unit_hint(text, unit, &catalogue::names(Dimension::Time));
+        UnitError(format!("`{text}`: unknown time unit `{unit}`{hint} (expected ns, us, ms, s, min or h)"))
+    })?;
     scaled(text, &d, factor, "nanoseconds").map(Time)
 }
 
 pub fn parse_rate(text: &str) -> Result<Rate, UnitError> {
     let (d, unit) = split_number(text)?;
-    let factor: u128 = match unit {
-        "" | "bps" | "bit/s" | "b/s" => 1,
-        "kbps" | "Kbps" | "kbit/s" | "kb/s" => 1_000,
-        "Mbps" | "mbps" | "Mbit/s" | "Mb/s" => 1_000_000,
-        "Gbps" | "gbps" | "Gbit/s" | "Gb/s" => 1_000_000_000,
-        "Tbps" | "Tbit/s" => 1_000_000_000_000,
-        "Bps" | "KBps" | "kBps" | "MBps" | "GBps" => {
-            return Err(UnitError(format!("`{text}`: rates are in bits per second; write e.g. `8Mbps` for 1 MB/s")))
-        }
-        _ => {
-            let hint = unit_hint(text, unit, &RATE_UNITS);
-            return Err(UnitError(format!(
-                "`{text}`: unknown rate unit `{unit}`{hint} (expected bps, kbps, Mbps, Gbps or Tbps)"
-            )));
-        }
-    };
+    if matches!(unit, "Bps" | "KBps" | "kBps" | "MBps" | "GBps") {
+        return Err(UnitError(format!("`{text}`: rates are in bits per second; write e.g. `8Mbps` for 1 MB/s")));
+    }
+    let factor = factor(Dimension::Rate, unit).ok_or_else(|| {
+        let hint = unit_hint(text, unit, &catalogue::names(Dimension::Rate));
+        UnitError(format!("`{text}`: unknown rate unit `{unit}`{hint} (expected bps, kbps, Mbps, Gbps or Tbps)"))
+    })?;
     let bps = scaled(text, &d, factor, "bit/s")?;
     if bps == 0 {
         return Err(UnitError(format!("`{text}`: a rate must be positive")));
@@ -264,26 +255,10 @@ pub fn parse_rate(text: &str) -> Result<Rate, UnitError> {
     Ok(Rate(bps))
 }
 
-/// The size units, for suggestions: as written in messages first, then the other spellings.
-const SIZE_UNITS: [&str; 10] = ["B", "KB", "MB", "GB", "KiB", "MiB", "GiB", "bytes", "byte", "kB"];
-
-fn size_factor(unit: &str) -> Option<u128> {
-    Some(match unit {
-        "" | "B" | "byte" | "bytes" => 1,
-        "KB" | "kB" => 1_000,
-        "MB" => 1_000_000,
-        "GB" => 1_000_000_000,
-        "KiB" => 1 << 10,
-        "MiB" => 1 << 20,
-        "GiB" => 1 << 30,
-        _ => return None,
-    })
-}
-
 pub fn parse_bytes(text: &str) -> Result<Bytes, UnitError> {
     let (d, unit) = split_number(text)?;
-    let factor = size_factor(unit).ok_or_else(|| {
-        let hint = unit_hint(text, unit, &SIZE_UNITS);
+    let factor = factor(Dimension::Size, unit).ok_or_else(|| {
+        let hint = unit_hint(text, unit, &catalogue::names(Dimension::Size));
         UnitError(format!("`{text}`: unknown size unit `{unit}`{hint} (expected B, KB, MB, GB, KiB, MiB or GiB)"))
     })?;
     scaled(text, &d, factor, "bytes").map(Bytes)
@@ -298,11 +273,13 @@ pub fn parse_buffer(text: &str) -> Result<BufferLimit, UnitError> {
     }
     let (d, unit) = split_number(t)?;
     let limit = match unit {
-        "" | "p" | "pkt" | "pkts" | "packet" | "packets" => BufferLimit::Packets(scaled(text, &d, 1, "packets")?),
-        u => match size_factor(u) {
+        u if factor(Dimension::Packets, u).is_some() => BufferLimit::Packets(scaled(text, &d, 1, "packets")?),
+        u => match factor(Dimension::Size, u) {
             Some(f) => BufferLimit::Bytes(scaled(text, &d, f, "bytes")?),
             None => {
-                let accepted: Vec<&str> = ["packets", "pkts"].into_iter().chain(SIZE_UNITS).collect();
+                let packets = catalogue::names(Dimension::Packets);
+                let accepted: Vec<&str> =
+                    packets[..2].iter().copied().chain(catalogue::names(Dimension::Size)).collect();
                 let hint = unit_hint(text, u, &accepted);
                 return Err(UnitError(format!(
                     "`{text}`: unknown buffer unit `{u}`{hint} (expected packets, e.g. `20`, or a size such as `64KB`, or `unlimited`)"
