@@ -208,7 +208,7 @@ def test_the_utility_diagram_has_no_overlapping_labels_and_tells_pairs_apart_by_
     assert {h.get_label() for h in handles.values()} >= {"1: ftp1", "4: telnet4"}
 
 
-@pytest.mark.parametrize("paper", ["dks89", "keshav91", "blt94", "csfq98", "hasegawa01"])
+@pytest.mark.parametrize("paper", list(reproduce.papers()))
 def test_claims_cite_the_paper_not_our_notes(paper):
     p = reproduce.paper(paper)
     where = re.compile(r"§\s?\d|Figure|Fig\.|Table|Appendix")
