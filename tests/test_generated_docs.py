@@ -4,7 +4,7 @@ component has its row in docs/algorithms.md."""
 from pathlib import Path
 
 import fairsim
-from fairsim.catalogue import parameters_markdown, with_generated_sections
+from fairsim.catalogue import parameters_markdown, with_generated_columns, with_generated_sections
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -12,6 +12,12 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 def test_the_parameter_tables_in_the_scenario_format_are_generated_and_current():
     text = (DOCS / "scenario-format.md").read_text(encoding="utf-8")
     assert with_generated_sections(text) == text, "stale: run `python3 scripts/gen_component_docs.py`"
+
+
+def test_the_column_table_in_the_results_doc_is_the_engines_catalogue():
+    text = (DOCS / "results.md").read_text(encoding="utf-8")
+    assert with_generated_columns(text) == text, "stale: run `python3 scripts/gen_component_docs.py`"
+    assert "| `intervals` | `window_limited_ns` | ns |" in text
 
 
 def test_the_tables_show_typed_defaults_and_descriptions():

@@ -161,15 +161,32 @@ def marker(kind: str, end: bool = False) -> str:
     return f"<!-- generated {kind}: scripts/gen_component_docs.py writes it from the engine; do not edit -->"
 
 
+def _with_section(text: str, kind: str, body: str) -> str:
+    """`text` with the generated section of `kind` replaced by `body`."""
+    start, end = marker(kind), marker(kind, end=True)
+    head, found, rest = text.partition(start)
+    if not found:
+        raise ValueError(f"no section `{start}`")
+    _, found, tail = rest.partition(end)
+    if not found:
+        raise ValueError(f"no end `{end}`")
+    return f"{head}{start}\n\n{body}\n{end}{tail}"
+
+
 def with_generated_sections(text: str) -> str:
     """`text` (docs/scenario-format.md) with every generated section made afresh."""
     for kind in GENERATED_KINDS:
-        start, end = marker(kind), marker(kind, end=True)
-        head, found, rest = text.partition(start)
-        if not found:
-            raise ValueError(f"no section `{start}`")
-        _, found, tail = rest.partition(end)
-        if not found:
-            raise ValueError(f"no end `{end}`")
-        text = f"{head}{start}\n\n{parameters_markdown(kind)}\n{end}{tail}"
+        text = _with_section(text, kind, parameters_markdown(kind))
     return text
+
+
+def columns_markdown() -> str:
+    """The engine's interval columns (`stats::catalogue`) as a Markdown table."""
+    rows = ["| table | column | unit | meaning |", "|---|---|---|---|"]
+    rows += [f"| `{t}` | `{n}` | {_cell(u)} | {_cell(d)} |" for t, n, u, d in _core.columns()]
+    return "\n".join(rows) + "\n"
+
+
+def with_generated_columns(text: str) -> str:
+    """`text` (docs/results.md) with its table of the engine's columns made afresh."""
+    return _with_section(text, "columns", columns_markdown())

@@ -242,6 +242,13 @@ fn units() -> Vec<(&'static str, &'static str, u128)> {
     fairsim::units::catalogue::UNITS.iter().map(|u| (u.name, u.dimension.name(), u.factor)).collect()
 }
 
+/// The columns of the engine's interval rows (`stats::catalogue`): (table, name, unit,
+/// description), in the rows' order.
+#[pyfunction]
+fn columns() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
+    fairsim::stats::catalogue::COLUMNS.iter().map(|c| (c.table, c.name, c.unit, c.description)).collect()
+}
+
 /// One registered component as Python sees it: (name, summary, reference, parameters), each
 /// parameter (name, default or None, description).
 type Listed = (&'static str, &'static str, &'static str, Vec<(String, Option<String>, String)>);
@@ -291,6 +298,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(did_you_mean, m)?)?;
     m.add_function(wrap_pyfunction!(nearest_unit, m)?)?;
     m.add_function(wrap_pyfunction!(units, m)?)?;
+    m.add_function(wrap_pyfunction!(columns, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(locate, m)?)?;
     m.add_function(wrap_pyfunction!(summarize, m)?)?;

@@ -354,16 +354,19 @@ class Axis:
         return [f"{field}={self.values[i].text}" for field in self.fields]
 
 
-#: Column names of a sweep's tables: an axis may not take one (docs/sweeps.md).
-RESERVED = frozenset(
-    """run_id point pair seed status error events wall_s sim_s jain finished_at flow src dst app
-    transport packet_size payload_size headers port from to rate_bps delay_s buffer qdisc interval
-    start_s end_s warmup
-    sent retransmitted delivered delivered_unique dropped acks_dropped in_network rtt_mean_s
-    fair_share_bps share_of_fair completion_s arrivals departures drops losses marks max_occupancy
-    utilisation occupancy_pkts throughput_pps goodput_pps goodput_bps payload_bps rtt_s rtt_first_s
-    retransmit_pps drop_pps access_bps relative_throughput""".split()
-) | {*QUEUE_DELAY, *FLOW_DELAY, *WINDOW_LIMITED}
+#: Column names of a sweep's tables: an axis may not take one (docs/sweeps.md). The engine's
+#: interval columns come from its catalogue (`_core.columns()`, which the flows' and queues'
+#: summary columns share names with); the rest are the keys and what Python's tables add.
+RESERVED = (
+    frozenset(
+        """run_id point pair seed status error events wall_s sim_s jain finished_at flow src dst app
+        transport packet_size payload_size headers port from to rate_bps delay_s buffer qdisc interval
+        start_s end_s warmup in_network rtt_mean_s fair_share_bps share_of_fair completion_s
+        access_bps relative_throughput""".split()
+    )
+    | {name for _, name, _, _ in _core.columns()}
+    | {*QUEUE_DELAY, *FLOW_DELAY, *WINDOW_LIMITED}
+)
 
 
 def default_names(fields: list[tuple[str, ...]]) -> list[str]:

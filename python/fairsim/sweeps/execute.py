@@ -142,7 +142,7 @@ def run_rows(r: Run | RunError, report: dict, tables: tuple[str, ...]) -> dict[s
     """A finished run's rows of each table, its id and axis values in front (a table's own
     column of the same name, such as a discipline's statistic, wins)."""
     front = {"run_id": r.run_id, **r.columns}
-    return {name: [{**front, **row} for row in TABLE_ROWS[name][0](report)] for name in tables}
+    return {name: [{**front, **row} for row in TABLE_ROWS[name](report)] for name in tables}
 
 
 def run_reports(

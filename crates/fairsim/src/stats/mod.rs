@@ -1,5 +1,6 @@
 //! Statistics: counters per flow and port per interval, summaries, fairness.
 
+pub mod catalogue;
 pub mod counters;
 pub mod delay;
 pub mod fairness;
