@@ -3,6 +3,7 @@
 import functools
 import os
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -78,6 +79,13 @@ def startup_cpu_s() -> float:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         used.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     return max(used)
+
+
+def ctrl_c_able() -> None:
+    """For `Popen(preexec_fn=...)` of a command a test will interrupt: SIGINT as at a terminal.
+    A suite started in the background (`cmd &` in a script) hands its commands SIGINT ignored,
+    as POSIX has it, and Python then leaves it ignored: Ctrl-C would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def busy_for(proc: subprocess.Popen, cpu_s: float) -> None:

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import MALFORMED, busy_for, header
+from conftest import MALFORMED, busy_for, ctrl_c_able, header
 
 FAIRSIM = [sys.executable, "-m", "fairsim.cli"]
 
@@ -21,7 +21,11 @@ def interrupted(*args, cpu_s: float = 2.0) -> tuple[int, str, str]:
     """Runs `fairsim ARGS`, sends it Ctrl-C (SIGINT) once it has worked `cpu_s` seconds of CPU,
     returns what it did."""
     proc = subprocess.Popen(
-        [*FAIRSIM, *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*FAIRSIM, *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ctrl_c_able,
     )
     busy_for(proc, cpu_s)
     proc.send_signal(signal.SIGINT)

@@ -13,7 +13,7 @@ import fairsim
 from fairsim.sweeps import SweepError, make_sweep_plan, open_sweep, sweep
 from fairsim.sweeps.axes import AxisError, values_from_text, values_from_toml
 
-from conftest import SMALL
+from conftest import SMALL, ctrl_c_able
 
 FAIRSIM = [sys.executable, "-m", "fairsim.cli"]
 #: SMALL, made shorter: a run takes milliseconds
@@ -342,7 +342,7 @@ def test_cli_interrupted_sweep_resumes_where_it_stopped(tmp_path):
         "sweep",
         "examples/dumbbell",
         "--seeds",
-        60,
+        30,
         "--pair",
         "G/FCFS",
         "--out",
@@ -355,7 +355,12 @@ def test_cli_interrupted_sweep_resumes_where_it_stopped(tmp_path):
     # a part written after every run, so that one is there long before the sweep could end
     env = {**os.environ, "FAIRSIM_TEST_HOOKS": "flush_every=0"}
     proc = subprocess.Popen(
-        [*FAIRSIM, *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        [*FAIRSIM, *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=ctrl_c_able,
     )
     # interrupt once a run is kept (its workers, not this process, do the work)
     while proc.poll() is None and not any((out / "parts").glob("*")):

@@ -20,7 +20,7 @@ import fairsim
 from fairsim import FairsimError
 from fairsim.sweeps.store import DamagedPart, read_table
 
-from conftest import EXAMPLES, busy_for, startup_cpu_s
+from conftest import EXAMPLES, busy_for, ctrl_c_able, startup_cpu_s
 
 SWEEP = [
     "sweep",
@@ -175,6 +175,7 @@ def test_ctrl_c_early_exits_130_and_leaves_a_resumable_folder(tmp_path, cpu_s):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=ctrl_c_able,
     )
     busy_for(proc, startup_cpu_s() + cpu_s)  # into fairsim's own work, however loaded the machine
     proc.send_signal(signal.SIGINT)

@@ -90,13 +90,15 @@ mod tests {
             dropped: 4,
             rtt_samples: 4,
             rtt_sum_ns: 400_000_000,
+            delay_sum_ns: 300_000_000,
             ..Default::default()
         };
         let m = FlowMetrics::of(&c, 2.0);
         assert_eq!((m.throughput_pps, m.goodput_pps, m.retransmit_pps, m.drop_pps), (15.0, 12.5, 2.5, 2.0));
         assert_eq!((m.goodput_bps, m.payload_bps), (100_000.0, 96_000.0));
         assert_eq!(m.rtt_s, Some(0.1));
-        assert_eq!((m.rtt_first_s, m.delay_s), (None, None), "no samples");
+        assert_eq!(m.delay_s, Some(0.01), "one sample per delivery");
+        assert_eq!(m.rtt_first_s, None, "no samples");
         let q = PortCounters { busy_ns: 1_500_000_000, occupancy_area: 6_000_000_000, ..Default::default() };
         assert_eq!(QueueMetrics::of(&q, 2.0), QueueMetrics { utilisation: 0.75, occupancy_pkts: 3.0 });
     }
