@@ -9,6 +9,12 @@
 # tests are skipped; under CI (CI=true) that is a failure instead. A failing step does not stop
 # the others; the summary at the end names every step that failed.
 set -uo pipefail
+if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
+    # the comment at the top of this file is its usage
+    echo "usage: bash scripts/test.sh"
+    sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0"
+    exit 0
+fi
 cd "$(dirname "$0")/.."
 ci="${CI:-}"
 note() { printf '\033[1m%s\033[0m\n' "$*"; }

@@ -269,9 +269,18 @@ def _window_limited(runs: list[dict]) -> bool:
     return any(share >= WINDOW_LIMITED_SHOWN for share in shares)
 
 
+def _delay_aimed(runs: list[dict]) -> bool:
+    """Whether some queue of the runs aims at a delay (CoDel, FQ-CoDel, PIE): its studies read
+    queueing delays first, so the tables show them."""
+    return any(q["qdisc"] in DELAY_QDISCS for r in runs for q in r["queues"])
+
+
 def _flows_parts(runs: list[dict]) -> list:
     limited = _window_limited(runs)
-    columns = ["flow", "app", "transport", "goodput pkt/s", "goodput", "RTT s", "retx/s", "drops/s"]
+    delays = _delay_aimed(runs)
+    columns = ["flow", "app", "transport", "goodput pkt/s", "goodput", "RTT s"]
+    columns += ["queueing mean", "queueing p99"] if delays else []
+    columns += ["retx/s", "drops/s"]
     columns += ["of fair share", "window-limited"] if limited else ["of fair share"]
     table = _table(columns)
     flows = runs[0]["flows"]
@@ -283,6 +292,13 @@ def _flows_parts(runs: list[dict]) -> list:
         def cell(metric: str) -> Stat | None:
             return stat_over(by_name, _field(f["name"], metric))
 
+        def queueing(figure: str) -> str:
+            return duration(
+                stat_over(
+                    by_name, lambda flows: ((flows.get(f["name"]) or {}).get("queueing") or {}).get(figure)
+                )
+            )
+
         goodput, share = cell("goodput_bps"), cell("share_of_fair")
         cells = [
             f["name"],
@@ -291,6 +307,7 @@ def _flows_parts(runs: list[dict]) -> list:
             pm(cell("goodput_pps")),
             rate(goodput.mean if goodput else None),
             pm(cell("rtt_s")),
+            *([queueing("mean_s"), queueing("p99_s")] if delays else []),
             pm(cell("retransmit_pps")),
             pm(cell("drop_pps")),
             f"{share.mean:.0%}" if share else NA,
@@ -333,7 +350,7 @@ def _queue_parts(runs: list[dict]) -> list:
     # a `losses` column only where some link loses packets (`loss`): other tables stay as they were
     lossy = any(q["totals"].get("losses", 0) for r in runs for q in r["queues"])
     # the disciplines that aim at a delay report it first: the sojourn's mean and 99th percentile
-    delays = any(q["qdisc"] in DELAY_QDISCS for r in runs for q in r["queues"])
+    delays = _delay_aimed(runs)
     columns = ["queue", "qdisc", "rate", "buffer"]
     columns += ["sojourn mean", "sojourn p99"] if delays else []
     columns += ["utilisation", "mean queue pkts", "drops"]

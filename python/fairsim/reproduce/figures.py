@@ -46,8 +46,11 @@ def to_svg(fig: Figure, prefix: str) -> str:
     """The figure as inline SVG: no date, ids from a fixed salt (same figure, same bytes) and
     prefixed with `prefix`, so that several figures on one page never share an id."""
     buf = io.StringIO()
+    # a figure laid out by a layout engine (constrained layout) already fits its canvas; only
+    # one without needs "tight", which draws the whole figure twice (once to measure it)
+    tight = "tight" if fig.get_layout_engine() is None else None
     with matplotlib.rc_context({"svg.hashsalt": "fairsim", "svg.id": None}):
-        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+        fig.savefig(buf, format="svg", bbox_inches=tight, metadata={"Date": None})
     text = buf.getvalue()
     # drop the XML prolog and doctype so the SVG can sit inline in HTML
     text = text[text.index("<svg") :]

@@ -105,6 +105,13 @@ class Measurements:
             return df
         return df[~df["warmup"]]
 
+    @cached_property
+    def _by_pair_and_flow(self) -> dict[tuple[str, str], pd.DataFrame]:
+        """The measurement intervals of each pair and flow, split once: claims ask for thousands
+        of (pair, flow) values, and filtering the whole table for each took seconds."""
+        df = self._intervals
+        return {} if df.empty else dict(iter(df.groupby(["pair", "flow"], sort=False)))
+
     @property
     def pairs(self) -> list[str]:
         return self.results.pairs
@@ -123,14 +130,23 @@ class Measurements:
     ) -> Estimate | None:
         """Our value of `metric` for `flow` under `pair`, over the measurement intervals (those
         inside `interval`, in seconds from the start, if given); `None` if nothing was measured."""
+        key = (pair, flow, metric, interval)
+        if key not in self._estimates:  # claims and figures ask for the same values many times
+            self._estimates[key] = self._estimate(pair, flow, metric, interval)
+        return self._estimates[key]
+
+    @cached_property
+    def _estimates(self) -> dict:
+        return {}
+
+    def _estimate(self, pair: str, flow: str, metric: str, interval) -> Estimate | None:
         if "*" in flow:
             return self._across(pair, flow, metric, interval)
         if metric == "transfer_time":
             return Estimate.of([[v] for v in self._completions(pair, flow)])
-        df = self._intervals
-        if df.empty:
+        df = self._by_pair_and_flow.get((pair, flow))
+        if df is None:
             return None
-        df = df[(df["pair"] == pair) & (df["flow"] == flow)]
         if interval is not None:
             lo, hi = interval
             df = df[(df["start_s"] >= lo - 1e-9) & (df["end_s"] <= hi + 1e-9)]

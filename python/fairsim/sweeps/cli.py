@@ -247,6 +247,7 @@ def _report(results, plan, folder: Path) -> None:
     """What ran, the failures, and the mean over seeds of two headline numbers per point and pair."""
     from rich.table import Table
 
+    from fairsim.sweeps.results import OVERVIEW_CELLS
     from fairsim.tables import console, emit
 
     s = results.summary
@@ -271,14 +272,13 @@ def _report(results, plan, folder: Path) -> None:
     table = Table(title="mean over seeds")
     for k in keys:
         table.add_column(escape(k), justify="right")
-    table.add_column("Jain", justify="right")
-    table.add_column("total goodput (Mb/s)", justify="right")
-    table.add_column("seeds", justify="right")
+    for heading, _ in OVERVIEW_CELLS.values():
+        table.add_column(heading, justify="right")
     for i, row in summary.iterrows():
         if i == MOST_ROWS:
             table.add_row(*["…"] + [""] * (len(keys) + 2))
             break
         shown = [_shown(a, row[a.name]) for a in plan.axes] + [str(row["pair"])]
         shown = [escape(x) for x in shown]
-        table.add_row(*shown, f"{row['jain']:.3f}", f"{row['goodput_bps'] / 1e6:.3f}", str(int(row["seeds"])))
+        table.add_row(*shown, *(cell(row[column]) for column, (_, cell) in OVERVIEW_CELLS.items()))
     emit(table, console())

@@ -194,8 +194,12 @@ class SweepResults:
             if len(table) > OVERVIEW_ROWS
             else ""
         )
-        caption = "mean over seeds: Jain's index, total goodput (b/s), seeds finished"
-        html = table.head(OVERVIEW_ROWS).to_html(index=False, float_format=lambda v: f"{v:.4g}", border=0)
+        shown = table.head(OVERVIEW_ROWS).copy()
+        for column, (_, cell) in OVERVIEW_CELLS.items():
+            shown[column] = [cell(v) for v in shown[column]]
+        shown = shown.rename(columns={c: heading for c, (heading, _) in OVERVIEW_CELLS.items()})
+        caption = "mean over seeds: Jain's index, total goodput, seeds finished"
+        html = shown.to_html(index=False, border=0)
         return f"<p><code>{escape(repr(self))}</code></p><p>{caption}</p>{html}{more}"
 
     def __repr__(self) -> str:
@@ -204,6 +208,14 @@ class SweepResults:
         name = self.manifest["scenario"]["name"]
         total = self.manifest["runs"]
         return f"<fairsim.SweepResults {name!r}: {ok} of {total} runs finished, axes {self.axes}>"
+
+
+#: The overview's measured columns as `fairsim sweep` and Jupyter show them: heading, cell text.
+OVERVIEW_CELLS = {
+    "jain": ("Jain", lambda v: f"{v:.3f}"),
+    "goodput_bps": ("total goodput (Mb/s)", lambda v: f"{v / 1e6:.3f}"),
+    "seeds": ("seeds", lambda v: str(int(v))),
+}
 
 
 def averaged(metric: str, table: str, per_run: str, flows: list[str] | None, agg: pd.DataFrame) -> str:

@@ -72,7 +72,7 @@ pub struct TcpReliability {
     pub stack: Stack,
     /// The largest window, in packets (the receiver's window): with `stack = "linux"` the
     /// largest Linux's receive autotuning reaches (3 MiB of 1,448-byte segments), with
-    /// `classic` 64.
+    /// `classic` the transport's own default (64; JK's is the papers' 5).
     pub window: u32,
     /// Duplicate ACKs that trigger fast retransmit.
     pub dupack_threshold: u32,
