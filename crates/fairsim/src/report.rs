@@ -293,7 +293,7 @@ impl Simulation {
                     delay_s: summary(|m| m.delay_s),
                     retransmit_pps: summary(|m| Some(m.retransmit_pps)),
                     drop_pps: summary(|m| Some(m.drop_pps)),
-                    rtt_mean_s: totals.rtt_mean(),
+                    rtt_mean_s: crate::stats::metrics::rtt_mean_s(&totals),
                     queueing: self.flow_queueing()[fi].summary(),
                     share_of_fair: goodput_bps.map(|g| g.mean / fair[fi]).filter(|x| x.is_finite()),
                     goodput_bps,

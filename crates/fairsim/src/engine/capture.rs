@@ -30,7 +30,7 @@ impl Simulation {
             .iter()
             .map(|p| {
                 let port = &self.ports[p.idx()];
-                let sack = |pkt: &Packet| self.sack_options.get(&pkt.id).copied().unwrap_or_default();
+                let sack = |pkt: &Packet| self.sack_options.of(pkt.id);
                 (port.name.clone(), pcap::encode(&sent_whole(port), stream, sack))
             })
             .collect()

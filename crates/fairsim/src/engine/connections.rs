@@ -9,18 +9,9 @@
 //! connections open at once, never with those already finished, and so does the work per
 //! event. Each transfer leaves one row (arrival, finish, packets), the run's only record of it.
 
-use super::event::Event;
-use super::sim::Simulation;
-
-use crate::limits::MAX_OPEN_CONNECTIONS;
 use crate::net::{FlowId, PortId};
-use crate::node::{Port, PortSetup};
-use crate::params::Params;
-use crate::qdisc::PortInfo;
 use crate::stats::transfers::Transfers;
-use crate::traffic::{exponential, App};
-use crate::transport::{Sender, SenderBuilder};
-use crate::units::{BufferLimit, Time};
+use crate::transport::SenderBuilder;
 
 /// The connections of a run: their slots past the scenario's flows, and their transfers.
 #[derive(Default)]
@@ -29,25 +20,25 @@ pub struct Connections {
     pub first: usize,
     /// The number of the scenario's ports; connections' own access lines come after them.
     pub first_own_port: usize,
-    slots: Vec<Slot>,
-    free: Vec<u32>,
-    open: usize,
+    pub(super) slots: Vec<Slot>,
+    pub(super) free: Vec<u32>,
+    pub(super) open: usize,
     /// Arrivals so far, which name each connection's random streams.
-    arrived: u64,
+    pub(super) arrived: u64,
     /// Each open-population flow's senders, its transport's parameters read once.
-    makers: Vec<Option<SenderBuilder>>,
+    pub(super) makers: Vec<Option<SenderBuilder>>,
     pub transfers: Transfers,
 }
 
-struct Slot {
+pub(super) struct Slot {
     /// The row of `transfers` of the connection in this slot.
-    row: usize,
+    pub(super) row: usize,
     /// Its data packets and ACKs still in the network.
-    in_network: u32,
+    pub(super) in_network: u32,
     /// Its file is acknowledged: its sender hears nothing more.
-    done: bool,
+    pub(super) done: bool,
     /// Its own copy of the flow's access line, if the flow starts on one.
-    own_line: Option<PortId>,
+    pub(super) own_line: Option<PortId>,
 }
 
 impl Connections {
@@ -62,7 +53,7 @@ impl Connections {
     }
 
     #[inline]
-    fn slot(&mut self, f: FlowId) -> &mut Slot {
+    pub(super) fn slot(&mut self, f: FlowId) -> &mut Slot {
         &mut self.slots[f.idx() - self.first]
     }
 
@@ -70,211 +61,6 @@ impl Connections {
     #[inline]
     pub fn listening(&self, f: FlowId) -> bool {
         !self.is_connection(f) || !self.slots[f.idx() - self.first].done
-    }
-}
-
-impl Simulation {
-    /// Flow `f` starts: its first connection arrives after an exponential gap.
-    pub(super) fn schedule_arrival(&mut self, f: FlowId, arrivals: f64) {
-        let flow = &mut self.flows[f.idx()];
-        let gap = Time::from_secs_f64(exponential(1.0 / arrivals, &mut flow.rng));
-        let at = self.now + gap;
-        if at < self.scenario.run.duration && !flow.stopped {
-            self.events.push(at, Event::Arrival(f));
-        }
-    }
-
-    /// A connection of flow `f` arrives: it takes a free slot (or a new one), starts its sender,
-    /// and the next arrival is scheduled.
-    pub(super) fn arrival(&mut self, f: FlowId) {
-        let App::Files { arrivals, packets } = self.scenario.flows[f.idx()].app else { return };
-        if self.flows[f.idx()].stopped {
-            return;
-        }
-        if self.connections.open >= MAX_OPEN_CONNECTIONS {
-            let name = &self.scenario.flows[f.idx()].name;
-            self.failure = Some(format!(
-                "{MAX_OPEN_CONNECTIONS} connections of `{name}` were open at once at {}: the network carries \
-                 far less than the load offered (fairsim's limit, see \"Limits\" in docs/scenario-format.md)",
-                self.now
-            ));
-            self.done = true;
-            return;
-        }
-        let name = format!("{}#{}", self.scenario.flows[f.idx()].name, self.connections.arrived);
-        self.connections.arrived += 1;
-        let sender = match self.new_sender(f) {
-            Ok(sender) => sender,
-            Err(e) => {
-                // validation built this flow's sender once, so this cannot fail
-                self.failure = Some(e);
-                self.done = true;
-                return;
-            }
-        };
-        let mut ends = super::build::ends(&self.scenario, self.seed, f, &name, sender);
-        let c = self.take_slot(f);
-        let own_line = self.connections.slot(c).own_line;
-        ends.ends.conn = c;
-        ends.trace = None;
-        ends.start = self.now;
-        ends.file_packets = Some(packets);
-        ends.app_limit = packets;
-        if let Some(line) = own_line {
-            ends.data_route[0] = line;
-        }
-        let t = &mut self.connections.transfers;
-        let row = t.flow.len();
-        t.flow.push(f.0);
-        t.arrival_s.push(self.now.as_secs_f64());
-        t.finish_s.push(None);
-        t.bytes.push(packets * self.scenario.flows[f.idx()].payload_size as u64);
-        t.sent.push(0);
-        t.retransmitted.push(0);
-        *self.connections.slot(c) = Slot { row, in_network: 0, done: false, own_line };
-        if c.idx() == self.flows.len() {
-            self.flows.push(ends);
-        } else {
-            self.flows[c.idx()] = ends;
-        }
-        self.connections.open += 1;
-        self.connections.transfers.most_open = self.connections.transfers.most_open.max(self.connections.open as u64);
-        self.with_sender(c, |s, ctx| s.on_start(ctx));
-        self.schedule_arrival(f, arrivals);
-    }
-
-    /// A fresh sender for a connection of flow `f`, from the flow's transport read once.
-    fn new_sender(&mut self, f: FlowId) -> Result<Option<Box<dyn Sender>>, String> {
-        let makers = &mut self.connections.makers;
-        if makers.len() <= f.idx() {
-            makers.resize_with(f.idx() + 1, || None);
-        }
-        if makers[f.idx()].is_none() {
-            let made = self.scenario.sender_builder(f, &self.pair, self.seed).map_err(|p| p.message)?;
-            let Some(maker) = made else { return Ok(None) };
-            makers[f.idx()] = Some(maker);
-        }
-        let (build, info) = makers[f.idx()].as_ref().expect("made above");
-        build(info).map(Some).map_err(|e| e.message)
-    }
-
-    /// A free slot for a connection of `f` (the ends of a slot's previous connection are
-    /// replaced by the caller; their counts went to their flow on release); or a new slot past
-    /// the last, with its own access line if `f` starts on a host's line.
-    fn take_slot(&mut self, f: FlowId) -> FlowId {
-        if let Some(k) = self.connections.free.pop() {
-            return FlowId::from_idx(self.connections.first + k as usize);
-        }
-        let c = FlowId::from_idx(self.flows.len());
-        let first = self.scenario.flows[f.idx()].data_route[0];
-        let own_line = self.scenario.ports[first.idx()].host.then(|| self.own_line(first, c));
-        self.connections.slots.push(Slot { row: 0, in_network: 0, done: true, own_line });
-        c
-    }
-
-    /// A copy of access line `of` for connection `c` alone: same rate, delay and loss model (its
-    /// own stream), a FIFO without limit (a host's own line is never where packets queue up
-    /// to be dropped).
-    fn own_line(&mut self, of: PortId, c: FlowId) -> PortId {
-        let spec = &self.scenario.ports[of.idx()];
-        let info = PortInfo {
-            buffer: BufferLimit::Unlimited,
-            rate: spec.rate,
-            flows: self.scenario.flow_meta.clone(),
-            crossing: vec![],
-            exact_crossing: false,
-        };
-        let (qdisc, _) = crate::qdisc::find("fcfs")
-            .expect("fcfs is registered")
-            .build(&Params::new(), &info)
-            .expect("fcfs builds without parameters");
-        let name = format!("{}#{}", spec.name, c.idx() - self.connections.first);
-        self.ports.push(Port::new(PortSetup {
-            rng: crate::rng::stream(self.seed, &format!("port:{name}")),
-            loss: super::build::link_loss(spec.loss, self.seed, &name),
-            name,
-            rate: spec.rate,
-            delay: spec.delay,
-            buffer_includes_line: false,
-            qdisc,
-            fluid: false,
-            traced: false,
-        }));
-        PortId::from_idx(self.ports.len() - 1)
-    }
-
-    /// Connection `c` put a packet on the network.
-    #[inline]
-    pub(super) fn connection_sent(&mut self, c: FlowId) {
-        if self.connections.is_connection(c) {
-            self.connections.slot(c).in_network += 1;
-        }
-    }
-
-    /// A packet of connection `c` left the network (delivered, or dropped).
-    #[inline]
-    pub(super) fn connection_left(&mut self, c: FlowId) {
-        if self.connections.is_connection(c) {
-            let slot = self.connections.slot(c);
-            slot.in_network -= 1;
-            if slot.done && slot.in_network == 0 {
-                self.release(c);
-            }
-        }
-    }
-
-    /// Connection `c` may just have had its file acknowledged: its transfer ends, its timers stop.
-    pub(super) fn connection_check_done(&mut self, c: FlowId) {
-        let ends = &mut self.flows[c.idx()];
-        let Some(finish) = ends.completed_at else { return };
-        for t in &mut ends.timers {
-            t.cancel();
-        }
-        let (sent, retransmitted) = (ends.counters.sent, ends.counters.retransmitted);
-        let slot = self.connections.slot(c);
-        if slot.done {
-            return;
-        }
-        slot.done = true;
-        let row = slot.row;
-        let t = &mut self.connections.transfers;
-        t.finish_s[row] = Some(finish.as_secs_f64());
-        t.sent[row] += sent;
-        t.retransmitted[row] += retransmitted;
-        self.connections.open -= 1;
-        if self.connections.slot(c).in_network == 0 {
-            self.release(c);
-        }
-    }
-
-    /// Connection `c` is done and gone from the network: its counts go to its flow, its slot to
-    /// the next arrival.
-    fn release(&mut self, c: FlowId) {
-        self.fold_into_flow(c);
-        self.connections.free.push((c.idx() - self.connections.first) as u32);
-    }
-
-    /// Adds what connection `c` counted since it last did to its flow's counters.
-    fn fold_into_flow(&mut self, c: FlowId) {
-        self.flows[c.idx()].count_window_limited(self.now);
-        let counts = std::mem::take(&mut self.flows[c.idx()].counters);
-        let flow = self.flows[c.idx()].ends.id;
-        self.flows[flow.idx()].counters.merge(&counts);
-    }
-
-    /// Before an interval closes: every open connection's counts go to its flow.
-    pub(super) fn fold_connections(&mut self) {
-        for i in self.connections.first..self.flows.len() {
-            let c = FlowId::from_idx(i);
-            if !self.connections.slot(c).done {
-                // a transfer's packet counts are taken when it ends, so they are kept here
-                let sent = (self.flows[i].counters.sent, self.flows[i].counters.retransmitted);
-                let row = self.connections.slot(c).row;
-                self.connections.transfers.sent[row] += sent.0;
-                self.connections.transfers.retransmitted[row] += sent.1;
-            }
-            self.fold_into_flow(c);
-        }
     }
 }
 

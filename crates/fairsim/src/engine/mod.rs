@@ -9,6 +9,7 @@
 //! - `intervals`: the measurement intervals' clock.
 
 mod agent;
+mod arrivals;
 mod build;
 mod capture;
 mod connections;

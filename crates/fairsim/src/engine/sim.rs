@@ -19,6 +19,7 @@ use crate::stats::DelayStats;
 use crate::timer::TimerFire;
 use crate::timer::TimerId;
 use crate::transport::sack::SackBlocks;
+use crate::transport::sink::SackOptions;
 use crate::transport::sink::DELAYED_ACK;
 use crate::units::Time;
 use std::time::{Duration, Instant};
@@ -50,7 +51,7 @@ pub struct Simulation {
     /// The SACK blocks of the ACKs in the network, by packet id (an ACK's options, kept beside
     /// it so that packets stay small for the flows that do not use SACK); kept for the whole
     /// run when ports are captured, for their pcap files.
-    pub(super) sack_options: fnv::FnvHashMap<u64, SackBlocks>,
+    pub(super) sack_options: SackOptions,
     /// Scratch space reused across events so the hot path does not allocate.
     drops: Vec<(Packet, DropReason)>,
     pub(super) actions: Vec<crate::transport::Action>,
@@ -92,7 +93,7 @@ impl Simulation {
             path_delay: vec![(u32::MAX, 0); scenario.flows.len()],
             flow_transports,
             next_packet_id: 0,
-            sack_options: Default::default(),
+            sack_options: SackOptions::new(!scenario.run.pcap.is_empty()),
             drops: vec![],
             actions: vec![],
             wall: Duration::ZERO,
@@ -223,8 +224,8 @@ impl Simulation {
                 flow.tally_drop(p, reason);
             } else {
                 flow.counters.acks_dropped += 1;
-                if flow.uses_sack() && self.scenario.run.pcap.is_empty() {
-                    self.sack_options.remove(&pkt.id);
+                if flow.uses_sack() {
+                    self.sack_options.dropped(pkt.id);
                 }
             }
             let counters = &mut self.ports[p.idx()].stats.current;
@@ -296,14 +297,11 @@ impl Simulation {
         self.enqueue(first, ack);
     }
 
-    /// `ack` carries its sink's SACK blocks: kept by its id, and the option's bytes on the wire.
+    /// `ack` carries its sink's SACK blocks.
     #[inline(never)]
     fn attach_sack(&mut self, ack: &mut Packet) {
         let blocks = self.flows[ack.conn.idx()].receiver.sack_blocks();
-        if !blocks.is_empty() {
-            ack.size += blocks.option_bytes();
-            self.sack_options.insert(ack.id, blocks);
-        }
+        self.sack_options.attach(ack, blocks);
     }
 
     /// The sink's delayed-ACK timer of ends `c` expired.
@@ -317,7 +315,8 @@ impl Simulation {
     fn source_receive(&mut self, ack: Packet) {
         let c = ack.conn;
         self.flows[c.idx()].source_receive(&ack, self.now);
-        let sack = if self.flows[c.idx()].uses_sack() { self.take_sack(ack.id) } else { SackBlocks::default() };
+        let sack =
+            if self.flows[c.idx()].uses_sack() { self.sack_options.arrived(ack.id) } else { SackBlocks::default() };
         if self.connections.listening(c) {
             self.with_sender_sacked(c, sack.as_slice(), |s, ctx| s.on_ack(&ack, ctx));
         }
@@ -325,16 +324,6 @@ impl Simulation {
             self.connection_check_done(c);
             self.connection_left(c);
         }
-    }
-
-    /// The SACK blocks of ACK `id`, which has arrived (kept if a capture may show them).
-    fn take_sack(&mut self, id: u64) -> SackBlocks {
-        let blocks = if self.scenario.run.pcap.is_empty() {
-            self.sack_options.remove(&id)
-        } else {
-            self.sack_options.get(&id).copied()
-        };
-        blocks.unwrap_or_default()
     }
 
     // ----- applications and timers ---------------------------------------------------------

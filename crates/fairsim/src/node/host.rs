@@ -3,7 +3,7 @@
 //! takes data and builds the ACK. Hosts are infinitely fast (thesis §6.5): each verb happens at
 //! the instant its packet arrives.
 
-use super::HostClock;
+use super::clock::HostClock;
 use crate::net::{FlowId, NodeId, Packet, PacketKind, PortId};
 use crate::rng::SimRng;
 use crate::stats::FlowCounters;

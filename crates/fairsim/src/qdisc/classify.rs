@@ -18,7 +18,7 @@
 //! Disciplines with a fixed number of queues (SFQ, DRR with `queues`) map conversations onto
 //! queues: explicitly by flow name, or by a hash of the conversation mixed with a salt.
 
-use super::PortInfo;
+use super::discipline::PortInfo;
 use crate::net::{Packet, PacketKind};
 use crate::params::ParamError;
 use serde::{Deserialize, Serialize};
@@ -42,7 +42,7 @@ pub struct Classifier {
     /// data and ACKs are conversations of their own (key `flow`), numbered as those indices.
     conv_of: Vec<u32>,
     /// Every flow, whose weights are the conversations' with key `flow`.
-    flows: Arc<[super::FlowMeta]>,
+    flows: Arc<[super::discipline::FlowMeta]>,
     /// Each conversation's weight and the sum of its flows' weights (keys `pair` and `source`).
     weights: Vec<f64>,
     totals: Vec<f64>,

@@ -19,12 +19,12 @@
 //!
 //! `CodelState` is the control law alone, on any FIFO: FQ-CoDel keeps one per flow queue.
 
+use super::discipline::QdiscDeclaration;
+use super::discipline::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
-use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Time};
 use serde::{Deserialize, Serialize};
 

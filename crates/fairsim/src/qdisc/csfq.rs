@@ -36,12 +36,12 @@ mod label;
 pub use label::LabelFormat;
 
 use super::classify::{Classifier, ConversationKey};
+use super::discipline::QdiscDeclaration;
+use super::discipline::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
-use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Time};
 use rand::Rng;
 use serde::{Deserialize, Serialize};

@@ -20,12 +20,12 @@
 //! panic mode when the average queue exceeds `panic` (2 packets).
 
 use super::classify::{Classifier, ConversationKey};
+use super::discipline::QdiscDeclaration;
+use super::discipline::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
-use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::reference::max_min::max_min;
 use crate::units::{BufferLimit, Rate, Time};
 use serde::{Deserialize, Serialize};

@@ -28,12 +28,12 @@
 //!   a shared queue their own drop probabilities (the paper's Enhanced RED inside a queue).
 
 use super::classify::{Buckets, Classifier, ConversationKey};
+use super::discipline::PortInfo;
+use super::discipline::QdiscDeclaration;
 use super::red::{RedConfig, RedRule};
 use super::round_robin::{Cost, RoundRobin, RrDrop, Turns, Weighing};
-use super::PortInfo;
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Bytes};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -133,12 +133,12 @@ pub static DECLARATION: QdiscDeclaration<DrrConfig> = Declaration {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::qdisc::discipline::DropReason;
+    use crate::qdisc::discipline::Qdisc;
     use crate::qdisc::red::PMode;
     use crate::qdisc::replay::replay;
     use crate::qdisc::round_robin::RoundRobin;
     use crate::qdisc::testing::{pkt, port, with_ctx};
-    use crate::qdisc::DropReason;
-    use crate::qdisc::Qdisc;
     use crate::units::{Rate, Time};
 
     #[test]

@@ -6,11 +6,11 @@
 //! drop-tail, which is what this is. Deviations: none. Choices left open: the limit may be in
 //! packets (as in the papers) or bytes (the port's `buffer`).
 
+use super::discipline::QdiscDeclaration;
+use super::discipline::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
-use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 
@@ -56,8 +56,8 @@ pub static DECLARATION: QdiscDeclaration<FcfsConfig> = Declaration {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::qdisc::discipline::DropReason;
     use crate::qdisc::testing::{pkt, with_ctx};
-    use crate::qdisc::DropReason;
 
     fn fcfs(limit: BufferLimit) -> Fcfs {
         Fcfs::new(FcfsConfig {}, &crate::qdisc::testing::port(limit, &[]))

@@ -24,12 +24,12 @@
 
 use super::classify::{Buckets, Classifier, ConversationKey};
 use super::codel::{CodelConfig, CodelState};
+use super::discipline::QdiscDeclaration;
+use super::discipline::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
-use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Time};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};

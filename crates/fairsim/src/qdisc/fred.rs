@@ -27,13 +27,13 @@
 //! queue after an accepted packet joins it, and after a departure leaves it.
 
 use super::classify::{Classifier, ConversationKey};
+use super::discipline::QdiscDeclaration;
+use super::discipline::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
 use super::red::{DropSpacing, QueueAverage, RedConfig, RedRule};
-use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Bytes};
 use serde::{Deserialize, Serialize};
 

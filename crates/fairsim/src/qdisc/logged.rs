@@ -3,23 +3,10 @@
 //! discipline wrapped in this; every other port runs its discipline bare, so watching costs
 //! nothing where nobody watches.
 
-use super::{DropReason, Qdisc, QdiscCtx};
+pub use super::discipline::PortEvent;
+use super::discipline::{DropReason, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::units::Time;
-
-/// A packet's event at a port, after ns-2's trace letters.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum PortEvent {
-    /// `+`: it arrived at the queue (and was queued, or dropped: a `d` follows).
-    Enqueue,
-    /// `-`: its transmission started.
-    Dequeue,
-    /// `d`: the discipline dropped it, or (`DropReason::Loss`) the line lost it as its
-    /// transmission ended.
-    Drop(DropReason),
-    /// `r`: it reached the far end of the link (derived from its `-`, the line's rate and delay).
-    Receive,
-}
 
 pub struct Logged {
     inner: Box<dyn Qdisc>,

@@ -3,12 +3,12 @@
 //! recovery with losses placed exactly (as ns-3's list error models are), not a paper's
 //! discipline. Beyond those drops it is FCFS with drop-tail at the port's buffer.
 
+use super::discipline::QdiscDeclaration;
+use super::discipline::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
-use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::{FlowId, Packet};
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;

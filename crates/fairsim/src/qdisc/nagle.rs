@@ -9,11 +9,11 @@
 //! the last packet of the longest queue is dropped (Nagle kept "infinite storage").
 
 use super::classify::{Classifier, ConversationKey};
+use super::discipline::PortInfo;
+use super::discipline::QdiscDeclaration;
 use super::round_robin::{Cost, RoundRobin, RrDrop, Turns, Weighing};
-use super::PortInfo;
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 

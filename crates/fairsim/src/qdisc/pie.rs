@@ -24,12 +24,12 @@
 //! probability) is a parameter, off by default as in Linux; drops are `early` drops; with `ecn`
 //! an ECN-capable packet is marked instead while the probability is at most 10% (§5.1).
 
+use super::discipline::QdiscDeclaration;
+use super::discipline::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
-use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::{Packet, PacketKind};
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Time};
 use rand::Rng;
 use serde::{Deserialize, Serialize};

@@ -29,11 +29,11 @@
 //! looks and where a BLT burst's least important packets are. With one priority (TCP,
 //! Bully-Tyrant) nothing is searched: push-out is drop-tail at drop-tail's cost.
 
+use super::discipline::QdiscDeclaration;
+use super::discipline::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
-use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::{Packet, PacketKind};
-use crate::qdisc::QdiscDeclaration;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 

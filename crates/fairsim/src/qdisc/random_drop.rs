@@ -6,11 +6,11 @@
 //! the same probability as every queued packet (so a full queue of n packets plus the arrival
 //! loses each with probability 1/(n+1)). With a byte limit, victims are drawn until the queue fits.
 
+use super::discipline::QdiscDeclaration;
+use super::discipline::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
-use super::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::BufferLimit;
 use rand::Rng;
 use serde::{Deserialize, Serialize};

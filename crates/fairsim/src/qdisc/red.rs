@@ -30,12 +30,12 @@
 //! limit, beyond which arrivals are tail-dropped; the average is updated before the arrival is
 //! counted in the queue, as the paper's q is "the current queue size".
 
+use super::discipline::QdiscDeclaration;
+use super::discipline::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
-use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::{FlowId, Packet, PacketKind};
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -472,8 +472,8 @@ pub static DECLARATION: QdiscDeclaration<RedConfig> = Declaration {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::qdisc::discipline::DropReason;
     use crate::qdisc::testing::{pkt, port, with_ctx};
-    use crate::qdisc::DropReason;
     use crate::rng::stream;
 
     fn rule(gentle: bool, byte_mode: bool) -> RedRule {

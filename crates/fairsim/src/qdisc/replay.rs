@@ -2,7 +2,7 @@
 //! line, served non-preemptively. Used by tests, the fluid-reference comparisons and the
 //! per-packet cost benchmarks, which need a discipline alone rather than a whole scenario.
 
-use super::{DropReason, Qdisc, QdiscCtx};
+use super::discipline::{DropReason, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::rng::stream;
 use crate::units::{Rate, Time};

@@ -8,9 +8,9 @@
 //! limits) or the buffer is.
 
 use super::classify::{Buckets, Classifier};
+use super::discipline::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::perconv::Conversations;
 use super::red::{RedConfig, RedGate, RedRule};
-use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::net::Packet;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};

@@ -12,11 +12,11 @@
 //! The new salt comes from the port's random stream, so runs repeat.
 
 use super::classify::{Buckets, Classifier, ConversationKey};
+use super::discipline::PortInfo;
+use super::discipline::QdiscDeclaration;
 use super::round_robin::{Cost, RoundRobin, RrDrop, Turns, Weighing};
-use super::PortInfo;
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::{BufferLimit, Time};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -66,8 +66,8 @@ pub static DECLARATION: QdiscDeclaration<SfqConfig> = Declaration {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::qdisc::discipline::Qdisc;
     use crate::qdisc::testing::{pkt, port, with_ctx_at};
-    use crate::qdisc::Qdisc;
 
     #[test]
     fn colliding_conversations_share_a_queue_until_the_hash_is_perturbed() {

@@ -7,9 +7,9 @@
 //! what it was before the dropped packet arrived, so a dropped packet costs it nothing.
 
 use super::classify::{Classifier, ConversationKey};
+use super::discipline::{DropReason, PortInfo, QdiscCtx};
 use super::fq::buffers::{BidStore, Perc};
 use super::perconv::Entry;
-use super::{DropReason, PortInfo, QdiscCtx};
 use crate::net::Packet;
 use crate::units::BufferLimit;
 

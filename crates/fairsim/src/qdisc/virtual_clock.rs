@@ -16,12 +16,12 @@
 //!   buffer, rolling its clock back (see `tagged`); ties between stamps: first arrived first.
 
 use super::classify::ConversationKey;
+use super::discipline::QdiscDeclaration;
+use super::discipline::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use super::tagged::{shares, Tagged};
-use super::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]

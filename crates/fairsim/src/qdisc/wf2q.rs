@@ -19,14 +19,14 @@
 //!   buffer; a dropped head has its tags undone. Ties: first arrived first.
 
 use super::classify::{Classifier, ConversationKey};
+use super::discipline::QdiscDeclaration;
+use super::discipline::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::perconv::Conversations;
 use super::tagged::shares;
-use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::heap::{IndexedHeap, Tag};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 

@@ -7,7 +7,7 @@
 //! Σ_i w_α·clamp(R − S_i, 0, P_i/w_α) bits. R is computed exactly by the same code as FQ's
 //! (`qdisc::fq::round`), recording its trajectory, which is piecewise linear.
 
-use super::Arrival;
+use super::arrival::Arrival;
 use crate::reference::round::RoundNumber;
 
 pub struct Gps {

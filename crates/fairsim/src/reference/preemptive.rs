@@ -3,7 +3,8 @@
 //! preempts it, and the preempted packet later resumes where it stopped. Computed exactly from
 //! a trace of arrivals; it is not a network discipline (the engine's transmissions are whole).
 
-use super::{Arrival, Service};
+use super::arrival::Arrival;
+use super::service::Service;
 use crate::reference::round::RoundNumber;
 
 /// The preemptive FQ service of `arrivals` (sorted by time) on a line of `rate_bps`.

@@ -84,11 +84,6 @@ impl FlowCounters {
         self.fast_retransmits += o.fast_retransmits;
         self.window_limited_ns += o.window_limited_ns;
     }
-
-    /// The mean of every RTT sample counted, seconds.
-    pub fn rtt_mean(&self) -> Option<f64> {
-        super::metrics::mean_seconds(self.rtt_sum_ns, self.rtt_samples)
-    }
 }
 
 /// What happened at one port (one direction of a link) during one interval.
@@ -131,7 +126,7 @@ pub struct PortStats {
     pub current: PortCounters,
     pub intervals: Vec<PortCounters>,
     /// The sojourn of each packet the line took since the warm-up ended (stats::delay).
-    pub sojourn: super::DelayStats,
+    pub sojourn: super::delay::DelayStats,
     /// Queue length since `last_change`.
     len: usize,
     last_change: Time,

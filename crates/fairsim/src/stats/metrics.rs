@@ -5,7 +5,7 @@
 //! A rate is per second of the interval's own length (`secs`, which a run's partial last
 //! interval makes shorter); a mean over samples is `None` for an interval without samples.
 
-use super::{FlowCounters, PortCounters};
+use super::counters::{FlowCounters, PortCounters};
 use serde::Serialize;
 
 /// What one flow did in one interval, as rates and means.
@@ -46,8 +46,13 @@ fn per_second(count: u64, secs: f64) -> f64 {
 }
 
 /// The mean of `samples` values that add up to `sum_ns` nanoseconds, in seconds.
-pub(super) fn mean_seconds(sum_ns: u64, samples: u64) -> Option<f64> {
+fn mean_seconds(sum_ns: u64, samples: u64) -> Option<f64> {
     (samples > 0).then(|| sum_ns as f64 / samples as f64 / 1e9)
+}
+
+/// The mean of every RTT sample a flow's counters hold, seconds (its RTT over a whole run).
+pub fn rtt_mean_s(c: &FlowCounters) -> Option<f64> {
+    mean_seconds(c.rtt_sum_ns, c.rtt_samples)
 }
 
 impl FlowMetrics {

@@ -248,5 +248,47 @@ impl Receiver {
     }
 }
 
+/// The SACK blocks of the ACKs in the network, by packet id. A packet has no room for them (most
+/// ACKs carry none, and every hop copies the packet), so the receiver's blocks wait here from
+/// the moment their ACK leaves the sink until it reaches the sender, or is dropped. With
+/// `keep`, arrived ACKs' blocks stay, for captures that write them after the run.
+#[derive(Default)]
+pub struct SackOptions {
+    by_packet: fnv::FnvHashMap<u64, SackBlocks>,
+    keep: bool,
+}
+
+impl SackOptions {
+    pub fn new(keep: bool) -> SackOptions {
+        SackOptions { by_packet: Default::default(), keep }
+    }
+
+    /// `ack` carries `blocks` (if any): kept by its id, and the option's bytes on the wire.
+    pub fn attach(&mut self, ack: &mut crate::net::Packet, blocks: SackBlocks) {
+        if !blocks.is_empty() {
+            ack.size += blocks.option_bytes();
+            self.by_packet.insert(ack.id, blocks);
+        }
+    }
+
+    /// The blocks of ACK `id`, which reached its sender.
+    pub fn arrived(&mut self, id: u64) -> SackBlocks {
+        let blocks = if self.keep { self.by_packet.get(&id).copied() } else { self.by_packet.remove(&id) };
+        blocks.unwrap_or_default()
+    }
+
+    /// ACK `id` was dropped: its blocks reach nobody.
+    pub fn dropped(&mut self, id: u64) {
+        if !self.keep {
+            self.by_packet.remove(&id);
+        }
+    }
+
+    /// The blocks ACK `id` carried (for captures, with `keep`).
+    pub fn of(&self, id: u64) -> SackBlocks {
+        self.by_packet.get(&id).copied().unwrap_or_default()
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -42,11 +42,11 @@ pub mod buffers;
 
 use self::buffers::{new_store, BidStore, Structure};
 use super::classify::{Classifier, ConversationKey};
-use super::{DropReason, PortInfo, Qdisc, QdiscCtx};
+use super::discipline::QdiscDeclaration;
+use super::discipline::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::qdisc::QdiscDeclaration;
 use crate::reference::round::RoundNumber;
 use crate::units::{BufferLimit, Bytes};
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,258 @@
+//! The contract of a queueing discipline: the `Qdisc` trait, its context (`QdiscCtx`), why a
+//! packet is dropped, and what a discipline is built for (`PortInfo`, `FlowMeta`).
+//!
+//! It follows Linux's `Qdisc_ops` and ns-3's `QueueDisc`: `enqueue` may refuse the arriving
+//! packet or drop packets already queued (every drop goes to the context with a reason),
+//! `dequeue` hands the transmitter its next packet. A discipline knows nothing of transports.
+
+use super::fifo;
+use crate::component::{Declaration, Kind};
+use crate::net::{FlowId, NodeId, Packet, PacketKind};
+use crate::rng::SimRng;
+use crate::units::{BufferLimit, Rate, Time};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// Why a packet was dropped. Reported per flow and per queue.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropReason {
+    /// The buffer was full and the arriving packet was refused.
+    TailDrop,
+    /// The buffer overflowed and a queued or arriving packet chosen at random was dropped.
+    RandomDrop,
+    /// The buffer overflowed and a packet of the longest conversation was dropped (its last;
+    /// FQ-CoDel: from the head of the queue with the most bytes).
+    LongestQueue,
+    /// The buffer overflowed and the packet with the largest tag (bid) was dropped.
+    LargestTag,
+    /// The packet's own queue (of a discipline with per-queue limits) was full.
+    QueueFull,
+    /// An active queue manager dropped the packet before the buffer was full.
+    Early,
+    /// Dropped on purpose (the `loss_list` discipline).
+    Injected,
+    /// The packet's flow held more than its share of the buffer (FRED's non-adaptive flows).
+    FlowLimit,
+    /// A queued packet pushed out by a more important arrival (BLT's switch).
+    PushOut,
+    /// Lost on the wire after its transmission, by the link's loss model (`node::loss`), not
+    /// by the discipline.
+    Loss,
+}
+
+impl DropReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DropReason::TailDrop => "tail_drop",
+            DropReason::RandomDrop => "random_drop",
+            DropReason::LongestQueue => "longest_queue",
+            DropReason::LargestTag => "largest_tag",
+            DropReason::QueueFull => "queue_full",
+            DropReason::Early => "early",
+            DropReason::Injected => "injected",
+            DropReason::FlowLimit => "flow_limit",
+            DropReason::PushOut => "push_out",
+            DropReason::Loss => "loss",
+        }
+    }
+}
+
+/// What a discipline may see and do while handling a packet.
+pub struct QdiscCtx<'a> {
+    pub now: Time,
+    /// The rate of the line this queue feeds.
+    pub rate: Rate,
+    /// The discipline's own random stream.
+    pub rng: &'a mut SimRng,
+    drops: &'a mut Vec<(Packet, DropReason)>,
+    pub(in crate::qdisc) marks: &'a mut u64,
+    /// Size of the packet on the line when it takes one of the buffer's places (ports with
+    /// `buffer_includes_line`); `None` otherwise.
+    line: Option<u32>,
+}
+
+impl<'a> QdiscCtx<'a> {
+    pub fn new(
+        now: Time,
+        rate: Rate,
+        rng: &'a mut SimRng,
+        drops: &'a mut Vec<(Packet, DropReason)>,
+        marks: &'a mut u64,
+    ) -> Self {
+        QdiscCtx { now, rate, rng, drops, marks, line: None }
+    }
+
+    /// The packet on the line (of `size` bytes) takes one of the buffer's places.
+    pub fn with_line(mut self, size: Option<u32>) -> Self {
+        self.line = size;
+        self
+    }
+
+    /// The room a queue has under `limit`: all of it, or what the packet on the line leaves.
+    /// Disciplines check their buffer against this when a packet arrives.
+    pub fn room(&self, limit: BufferLimit) -> BufferLimit {
+        self.line.map_or(limit, |size| limit.less(size))
+    }
+
+    /// Drop-tail: queues `pkt` at the tail of `queue` if `limit` leaves room for it, else drops
+    /// it. Returns whether it was queued.
+    #[inline]
+    pub fn push_or_drop(&mut self, queue: &mut fifo::Fifo, limit: BufferLimit, pkt: Packet) -> bool {
+        let admitted = self.room(limit).admits(queue.len(), queue.bytes(), pkt.size);
+        if admitted {
+            queue.push(pkt);
+        } else {
+            self.drop(pkt, DropReason::TailDrop);
+        }
+        admitted
+    }
+
+    /// Sets the packet's congestion bit (DECbit, FQbit); counted per queue.
+    pub fn mark(&mut self, pkt: &mut Packet) {
+        if !pkt.congestion {
+            pkt.congestion = true;
+            *self.marks += 1;
+        }
+    }
+
+    /// An active queue manager's congestion signal (RFC 3168 §5): with `ecn`, an ECN-capable
+    /// packet is marked (CE) and returned to be queued or sent; any other is dropped as an
+    /// `early` drop.
+    pub fn signal(&mut self, mut pkt: Packet, ecn: bool) -> Option<Packet> {
+        if ecn && pkt.ect {
+            self.mark(&mut pkt);
+            Some(pkt)
+        } else {
+            self.drop(pkt, DropReason::Early);
+            None
+        }
+    }
+
+    /// How many drops have been reported so far (for `logged`, which writes them down).
+    pub fn drop_count(&self) -> usize {
+        self.drops.len()
+    }
+
+    /// The drops reported from index `from` on.
+    pub fn drops_from(&self, from: usize) -> &[(Packet, DropReason)] {
+        &self.drops[from..]
+    }
+
+    /// Drops `pkt`; the engine attributes it to its flow and to this queue.
+    pub fn drop(&mut self, pkt: Packet, reason: DropReason) {
+        self.drops.push((pkt, reason));
+    }
+}
+
+pub trait Qdisc: Send + Sync {
+    /// Accept or refuse `pkt`; may also drop packets already queued.
+    fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx);
+    /// The next packet to put on the line, if any.
+    fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet>;
+    fn len_packets(&self) -> usize;
+    fn len_bytes(&self) -> u64;
+    /// Visits every queued packet (end-of-run accounting and tests; not on the hot path).
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet));
+    /// Figures particular to the discipline (operation counts, internal state), for the report.
+    fn stats(&self) -> Vec<(&'static str, f64)> {
+        vec![]
+    }
+    /// The state variable that explains the discipline's decisions (CSFQ's α, RED's average
+    /// queue), recorded beside the queue length when the port is traced.
+    fn gauge(&self) -> Option<(&'static str, f64)> {
+        None
+    }
+    /// What the discipline wrote down of its packets, if it is `logged`.
+    fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
+        None
+    }
+    /// `pkt`, sent by this discipline, was lost on the wire at `now` (`node::loss`): only a
+    /// `logged` discipline writes it down.
+    fn record_loss(&mut self, _now: Time, _pkt: &Packet) {}
+}
+
+/// Implements the queue-inspection half of `Qdisc` (`len_packets`, `len_bytes`,
+/// `for_each_packet`) by asking the packet store in field `$field` (any type with `len`,
+/// `bytes` and `for_each_packet`).
+macro_rules! inspect_store {
+    ($field:ident) => {
+        fn len_packets(&self) -> usize {
+            self.$field.len()
+        }
+        fn len_bytes(&self) -> u64 {
+            self.$field.bytes()
+        }
+        fn for_each_packet(&self, f: &mut dyn FnMut(&$crate::net::Packet)) {
+            self.$field.for_each_packet(f)
+        }
+    };
+}
+pub(crate) use inspect_store;
+
+/// A flow as disciplines see it: for classifying its packets into conversations.
+#[derive(Debug, Clone)]
+pub struct FlowMeta {
+    pub name: String,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub weight: f64,
+    /// Size of its data packets, bytes.
+    pub packet_size: u32,
+}
+
+/// What a discipline is built from, besides its parameters: the port it serves.
+pub struct PortInfo {
+    pub buffer: BufferLimit,
+    pub rate: Rate,
+    /// Every flow of the scenario, by id.
+    pub flows: Arc<[FlowMeta]>,
+    /// The conversations whose route crosses this port: (flow, data or ACK).
+    pub crossing: Vec<(FlowId, PacketKind)>,
+    /// Whether `crossing` lists every conversation whose packets reach the port (a scenario's
+    /// ports): per-conversation disciplines then keep state for those only
+    /// (`classify::Classifier`). Hand-made ports for tests and benchmarks may leave ACKs out.
+    pub exact_crossing: bool,
+}
+
+impl PortInfo {
+    /// The time the line takes to send a full buffer (its largest queueing delay); a buffer in
+    /// packets counts the largest data packet crossing the port. `None` if the buffer is unlimited.
+    pub fn drain_time(&self) -> Option<Time> {
+        let bytes = match self.buffer {
+            BufferLimit::Unlimited => return None,
+            BufferLimit::Bytes(n) => n,
+            BufferLimit::Packets(n) => {
+                let largest = self
+                    .crossing
+                    .iter()
+                    .filter(|(_, kind)| *kind == PacketKind::Data)
+                    .map(|(f, _)| self.flows[f.idx()].packet_size)
+                    .max()
+                    .unwrap_or(0);
+                n * largest as u64
+            }
+        };
+        Some(Time::from_secs_f64(bytes as f64 * 8.0 / self.rate.0 as f64))
+    }
+}
+
+/// A packet's event at a port, after ns-2's trace letters.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PortEvent {
+    /// `+`: it arrived at the queue (and was queued, or dropped: a `d` follows).
+    Enqueue,
+    /// `-`: its transmission started.
+    Dequeue,
+    /// `d`: the discipline dropped it, or (`DropReason::Loss`) the line lost it as its
+    /// transmission ended.
+    Drop(DropReason),
+    /// `r`: it reached the far end of the link (derived from its `-`, the line's rate and delay).
+    Receive,
+}
+
+/// A discipline's declaration: one configuration, built for a port.
+pub type QdiscDeclaration<C> = Declaration<(C,), PortInfo, dyn Qdisc>;
+
+/// A registered discipline.
+pub type QdiscKind = dyn Kind<PortInfo, dyn Qdisc>;
