@@ -33,7 +33,7 @@
 //! ones'-complement sum), so a capture also passes Wireshark's optional checksum validation.
 
 use crate::net::{headers, Headers, Packet};
-use crate::transport::sack::SackBlocks;
+use crate::transport::reliability::sack::SackBlocks;
 use crate::units::Time;
 
 /// How a flow's packets are encoded.

@@ -6,7 +6,7 @@ use crate::node::{FlowEnds, FlowState, HostClock, LinkLoss, LossModel, Port, Por
 use crate::rng;
 use crate::scenario::{Component, PairSpec, Problem, Scenario};
 use crate::traffic::{App, TimedSource};
-use crate::transport::sink::{EcnEcho, Receiver};
+use crate::transport::reliability::sink::{EcnEcho, Receiver};
 use crate::transport::Sender;
 use crate::units::Time;
 

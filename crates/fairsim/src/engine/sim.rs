@@ -18,9 +18,9 @@ use crate::scenario::{Component, PairSpec, Scenario};
 use crate::stats::DelayStats;
 use crate::timer::TimerFire;
 use crate::timer::TimerId;
-use crate::transport::sack::SackBlocks;
-use crate::transport::sink::SackOptions;
-use crate::transport::sink::DELAYED_ACK;
+use crate::transport::reliability::sack::SackBlocks;
+use crate::transport::reliability::sink::SackOptions;
+use crate::transport::reliability::sink::DELAYED_ACK;
 use crate::units::Time;
 use std::time::{Duration, Instant};
 

@@ -9,7 +9,7 @@ use crate::rng::SimRng;
 use crate::stats::FlowCounters;
 use crate::timer::{TimerSlot, TIMERS_PER_FLOW};
 use crate::traffic::{App, TimedSource};
-use crate::transport::sink::{AckNow, Echo, Receiver};
+use crate::transport::reliability::sink::{AckNow, Echo, Receiver};
 use crate::transport::Sender;
 use crate::units::Time;
 
@@ -341,7 +341,7 @@ mod tests {
     #[test]
     fn delayed_acks_wait_for_a_second_packet_or_the_timer() {
         let mut f = flow(true);
-        f.receiver = Receiver::new(crate::transport::sink::AckPolicy {
+        f.receiver = Receiver::new(crate::transport::reliability::sink::AckPolicy {
             every: 2,
             delay: Time::from_millis(200),
             ..Default::default()

@@ -1,229 +1,51 @@
-//! Flow-control protocols (transports): the `Sender` trait, its context, and the registry.
+//! Flow-control protocols (transports), in layers, each folder using only those above it here:
 //!
-//! A sender decides which sequence numbers go out and when; it never sees the network. The
-//! engine turns its actions into packets, delivers ACKs back to it, and runs its timers.
-//!
-//! Window protocols are the reliability layer (`reliable`: window, duplicate ACKs, the
-//! retransmission timer) under a congestion controller (`controller`): Jacobson's window for
-//! JK, Reno and NewReno (`aimd`), CUBIC, DCTCP, BBR (paced), Vegas, DECbit's window law, Generic's fixed window. Packet-Pair
-//! and RLM set their own rates and are whole senders. The sink side (`sink`) is common to all.
+//! - `sender.rs`, `stack.rs`: the contract (the `Sender` trait, its context, what it is built
+//!   for) and the names of the TCP stacks whose presets the parts below choose;
+//! - `reliability/`: the reliability layer of window protocols (`reliable`: window, duplicate
+//!   ACKs, SACK, the retransmission timer), the `Controller` trait it drives, and the sink side
+//!   (`sink`), common to all;
+//! - `controllers/`: congestion controllers under the reliability layer: Jacobson's window for
+//!   JK, Reno and NewReno (`aimd`), CUBIC, DCTCP, BBR (paced), Vegas, DECbit's window law,
+//!   Generic's fixed window;
+//! - `senders/`: whole senders that set their own rates: Packet-Pair, RLM, BLT;
+//! - this file: the registry, and building a sender from a scenario's parameters.
 
-pub mod aimd;
-mod averaged_timeout;
-mod bbr;
-pub mod blt;
-pub mod controller;
-mod cubic;
-mod dctcp;
-mod decbit;
-pub mod fuzzy;
-mod generic;
-mod pacer;
-mod packet_pair;
-pub mod pp_law;
-mod pp_timers;
-pub mod prr;
-pub mod reliable;
-mod retransmit;
-pub mod rlm;
-pub mod rto;
-pub mod sack;
-pub mod sink;
+pub mod controllers;
+pub mod reliability;
+pub mod sender;
+pub mod senders;
 pub mod stack;
-mod vegas;
-pub mod window;
 
-pub use aimd::{Aimd, AimdConfig};
-pub use controller::Controller;
-pub use decbit::{decbit, Decbit, DecbitConfig};
-pub use generic::{generic, Generic, GenericConfig};
-pub use packet_pair::{PacketPair, PacketPairConfig};
-pub use reliable::{AveragedReliability, Recovery, Reliable, TcpReliability};
-pub use vegas::{Vegas, VegasConfig};
+pub use controllers::aimd::{Aimd, AimdConfig};
+pub use controllers::decbit::{decbit, Decbit, DecbitConfig};
+pub use controllers::generic::{generic, Generic, GenericConfig};
+pub use controllers::vegas::{Vegas, VegasConfig};
+pub use reliability::controller::Controller;
+pub use reliability::reliable::{AveragedReliability, Recovery, Reliable, TcpReliability};
+pub use sender::{Action, AgentCtx, Event, FlowInfo, Sender, Series, TransportDeclaration, TransportKind};
+pub use senders::packet_pair::{PacketPair, PacketPairConfig};
 
-use crate::component::{Builder, Declaration, Kind};
-use crate::net::Packet;
+use crate::component::Builder;
 use crate::params::{Built, ParamError, Params};
-use crate::units::Time;
-use serde::Serialize;
 
 pub use crate::timer::TimerId;
 
-/// A quantity a sender can record over time (when the flow is traced).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Series {
-    /// Congestion window, packets.
-    Cwnd,
-    Ssthresh,
-    /// The window in force for protocols without cwnd (Generic, DECbit), packets.
-    Window,
-    /// Sending rate, packets per second (rate-based protocols).
-    Rate,
-    /// The protocol's estimate of what it measures (Packet-Pair: the bottleneck service rate
-    /// in packets per second; Vegas: its packets queued in the network).
-    RateEstimate,
-    /// A raw measurement (Packet-Pair: the rate one probe gave).
-    Probe,
-    /// Packets sent and not yet acknowledged.
-    Outstanding,
-    /// The averaging weight of an estimator (Packet-Pair's fuzzy α: near 1 it keeps its
-    /// estimate, near 0 it follows the last probe).
-    Weight,
-    /// The protocol's estimate of the path's round trip without queueing, seconds (BBR's
-    /// min_rtt).
-    MinRtt,
+/// Every option's value under `stack`: the reliability layer's and the window's presets.
+fn presets(stack: stack::Stack) -> Params {
+    let mut all = crate::params::to_params(&TcpReliability::of_stack(stack));
+    all.extend(crate::params::to_params(&AimdConfig::of_stack(stack)));
+    all
 }
-
-impl Series {
-    pub fn name(self) -> &'static str {
-        match self {
-            Series::Cwnd => "cwnd",
-            Series::Ssthresh => "ssthresh",
-            Series::Window => "window",
-            Series::Rate => "rate",
-            Series::RateEstimate => "rate_estimate",
-            Series::Probe => "probe",
-            Series::Outstanding => "outstanding",
-            Series::Weight => "weight",
-            Series::MinRtt => "min_rtt",
-        }
-    }
-}
-
-/// What a sender asks the engine to do.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub enum Action {
-    /// Send data packet `seq` now (a retransmission if it was sent before).
-    Send {
-        seq: u64,
-    },
-    /// The same, with a priority in its header for disciplines that read one (BLT's
-    /// opportunism level: a larger number is less important).
-    SendWithPriority {
-        seq: u64,
-        priority: u8,
-    },
-    /// Arm a timer to fire exactly at the given instant (pacing).
-    SetTimer(TimerId, Time),
-    /// Arm a timeout: it fires at the given instant or later, by the hosts' clock noise
-    /// (`run.clock_jitter`, `node::HostClock`).
-    SetTimeout(TimerId, Time),
-    CancelTimer(TimerId),
-    /// Record a value of a time series (kept only if the flow is traced).
-    Record(Series, f64),
-    /// Count an event in the flow's statistics.
-    Count(Event),
-    /// The window was reduced in answer to an ECN echo: the next new data packet carries CWR
-    /// (RFC 3168 §6.1.2).
-    ReducedForEcn,
-    /// From now on the flow's own `window` is (`true`) or is no longer (`false`) what holds
-    /// the sender back: said on a change only (`window::WindowLimit`).
-    WindowLimited(bool),
-}
-
-/// Transport events counted per flow and interval.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// The retransmission timer expired.
-    Timeout,
-    /// A loss was detected by duplicate ACKs and repaired by fast retransmit.
-    FastRetransmit,
-}
-
-/// What a sender may see and do while handling an event.
-pub struct AgentCtx<'a> {
-    pub now: Time,
-    /// The application has handed the transport packets `0..app_limit` so far.
-    pub app_limit: u64,
-    /// On an ACK: its SACK blocks (packets `start..end` received), if the flow uses SACK.
-    pub sack: &'a [(u64, u64)],
-    actions: &'a mut Vec<Action>,
-}
-
-impl<'a> AgentCtx<'a> {
-    pub fn new(now: Time, app_limit: u64, actions: &'a mut Vec<Action>) -> Self {
-        AgentCtx { now, app_limit, sack: &[], actions }
-    }
-    pub fn send(&mut self, seq: u64) {
-        self.actions.push(Action::Send { seq });
-    }
-    pub fn send_with_priority(&mut self, seq: u64, priority: u8) {
-        self.actions.push(Action::SendWithPriority { seq, priority });
-    }
-    /// Arms `timer` to fire exactly at `at`: for pacing, where lateness would add up.
-    pub fn set_timer(&mut self, timer: TimerId, at: Time) {
-        self.actions.push(Action::SetTimer(timer, at));
-    }
-    /// Arms the timeout `timer` for `at`; a noisy host clock may fire it late.
-    pub fn set_timeout(&mut self, timer: TimerId, at: Time) {
-        self.actions.push(Action::SetTimeout(timer, at));
-    }
-    pub fn cancel_timer(&mut self, timer: TimerId) {
-        self.actions.push(Action::CancelTimer(timer));
-    }
-    pub fn record(&mut self, series: Series, value: f64) {
-        self.actions.push(Action::Record(series, value));
-    }
-    pub fn count(&mut self, event: Event) {
-        self.actions.push(Action::Count(event));
-    }
-    /// Says the window was reduced for an ECN echo (the next new data packet carries CWR).
-    pub fn reduced_for_ecn(&mut self) {
-        self.actions.push(Action::ReducedForEcn);
-    }
-    /// Says whether the flow's own window now holds the sender back (on a change only).
-    pub fn window_limited(&mut self, limited: bool) {
-        self.actions.push(Action::WindowLimited(limited));
-    }
-}
-
-pub trait Sender: Send + Sync {
-    /// The flow starts.
-    fn on_start(&mut self, ctx: &mut AgentCtx);
-    /// The application produced more data (`ctx.app_limit` grew).
-    fn on_data(&mut self, ctx: &mut AgentCtx);
-    /// An acknowledgement arrived.
-    fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx);
-    /// A timer set by this sender expired.
-    fn on_timer(&mut self, timer: TimerId, ctx: &mut AgentCtx);
-    /// When the flow's sink acknowledges: a setting of the transport, carried out by the sink.
-    fn ack_policy(&self) -> sink::AckPolicy {
-        sink::AckPolicy::default()
-    }
-    /// Whether the flow's own window can hold this sender back below what its control allows
-    /// (it then says when, `AgentCtx::window_limited`, and the time is reported).
-    fn has_window_limit(&self) -> bool {
-        false
-    }
-}
-
-/// Flow properties a transport is built with.
-pub struct FlowInfo {
-    /// The flow's `window`, which overrides the transport's own default.
-    pub window: Option<u32>,
-    pub packet_size: u32,
-    /// The run's seed and the flow's name, for senders that draw random numbers.
-    pub seed: u64,
-    pub name: String,
-    /// Whether the application always has data (an FTP without `size`): senders that set their
-    /// own rate, such as RLM, carry nothing else.
-    pub unending: bool,
-    /// The rate of the flow's first line (its source's access line).
-    pub access_rate: crate::units::Rate,
-}
-
-/// A transport's declaration: its parts' configurations, built for a flow.
-pub type TransportDeclaration<P> = Declaration<P, FlowInfo, dyn Sender>;
-
-/// A registered transport.
-pub type TransportKind = dyn Kind<FlowInfo, dyn Sender>;
 
 /// The transport's parameters with the options of the `stack` they name, and the flow's
 /// `window`, which overrides the transport's own, checked against the largest window.
 fn prepared(kind: &TransportKind, params: &Params, flow: &FlowInfo) -> Result<Params, ParamError> {
-    let mut params =
-        if params.contains_key("stack") { stack::fill_in(params, &kind.parameter_names()) } else { params.clone() };
+    let mut params = if params.contains_key("stack") {
+        stack::fill_in(params, &kind.parameter_names(), presets)
+    } else {
+        params.clone()
+    };
     if let Some(w) = flow.window {
         params.insert("window".into(), toml::Value::Integer(w as i64));
     }
@@ -255,19 +77,19 @@ pub fn builder(
 
 /// Every transport, in the order listings show them; each declares itself in its own file.
 pub static TRANSPORTS: &[&TransportKind] = &[
-    &generic::DECLARATION,
-    &aimd::JK,
-    &aimd::RENO,
-    &aimd::NEWRENO,
-    &cubic::DECLARATION,
-    &dctcp::DECLARATION,
-    &bbr::DECLARATION,
-    &decbit::DECLARATION,
-    &packet_pair::DECLARATION,
-    &rlm::DECLARATION,
-    &vegas::DECLARATION,
-    &blt::DECLARATION,
-    &blt::BULLY_TYRANT,
+    &controllers::generic::DECLARATION,
+    &controllers::aimd::JK,
+    &controllers::aimd::RENO,
+    &controllers::aimd::NEWRENO,
+    &controllers::cubic::DECLARATION,
+    &controllers::dctcp::DECLARATION,
+    &controllers::bbr::DECLARATION,
+    &controllers::decbit::DECLARATION,
+    &senders::packet_pair::DECLARATION,
+    &senders::rlm::DECLARATION,
+    &controllers::vegas::DECLARATION,
+    &senders::blt::DECLARATION,
+    &senders::blt::BULLY_TYRANT,
 ];
 
 /// The name that means "no flow control" (open-loop sources).
@@ -275,6 +97,52 @@ pub const NONE: &str = "none";
 
 pub fn find(name: &str) -> Option<&'static TransportKind> {
     crate::component::find(TRANSPORTS, name)
+}
+
+#[cfg(test)]
+mod stacks {
+    use super::stack::{fill_in, Stack, LINUX_WINDOW};
+    use super::*;
+    use crate::transport::controllers::aimd::Counting;
+    use crate::transport::reliability::reliable::RttSamples;
+    use crate::units::Time;
+
+    fn table(text: &str) -> Params {
+        toml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn a_stack_fills_in_the_options_not_set_beside_it() {
+        let known = ["stack", "sack", "ack_every", "initial_cwnd", "counting", "min_rto", "window"];
+        let filled = fill_in(&table("stack = \"classic\"\nsack = true\nwindow = 20"), &known, presets);
+        assert_eq!(filled.get("sack"), Some(&toml::Value::Boolean(true)), "set beside it: kept");
+        assert_eq!(filled.get("ack_every"), Some(&toml::Value::Integer(1)));
+        assert_eq!(filled.get("initial_cwnd"), Some(&toml::Value::Float(1.0)));
+        assert_eq!(filled.get("min_rto"), Some(&toml::Value::String("1s".into())));
+        assert_eq!(filled.get("counting"), Some(&toml::Value::String("packets".into())));
+        assert!(!filled.contains_key("prr"), "not a parameter of this transport");
+        assert_eq!(filled.get("window"), Some(&toml::Value::Integer(20)), "set beside it: kept");
+        let filled = fill_in(&table("stack = \"linux\""), &known, presets);
+        assert_eq!(filled.get("window"), Some(&toml::Value::Integer(LINUX_WINDOW.into())));
+    }
+
+    #[test]
+    fn without_a_stack_nothing_is_filled_in() {
+        let params = table("sack = true");
+        assert_eq!(fill_in(&params, &["stack", "sack", "ack_every"], presets), params);
+    }
+
+    #[test]
+    fn linux_is_todays_tcp() {
+        let r = TcpReliability::of_stack(Stack::Linux);
+        assert_eq!((r.ack_every, r.sack, r.prr, r.limited_transmit), (2, true, true, true));
+        assert_eq!(r.rtt_samples, RttSamples::Timestamps);
+        assert_eq!((r.initial_rto, r.min_rto), (Time::from_secs(1), Time::from_millis(200)));
+        let w = AimdConfig::of_stack(Stack::Linux);
+        assert_eq!(w.initial_cwnd, 10.0, "RFC 6928");
+        assert_eq!(r.window, 2173, "3 MiB of 1,448-byte segments");
+        assert_eq!(w.counting, Counting::Bytes, "Linux grows by the packets acknowledged");
+    }
 }
 
 #[cfg(test)]

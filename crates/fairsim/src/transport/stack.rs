@@ -21,10 +21,7 @@
 //! is 200 ms in both (ns-3's and BSD's; Linux adapts its own between 40 and 200 ms). JK is
 //! Jacobson's 1988 TCP and defaults to `classic`; the other window transports to `linux`.
 
-use super::aimd::{AimdConfig, Counting};
-use super::reliable::{RttSamples, TcpReliability};
-use crate::params::{to_params, Params};
-use crate::units::Time;
+use crate::params::Params;
 use serde::{Deserialize, Serialize};
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -64,98 +61,19 @@ const OPTIONS: &[&str] = &[
     "clock_granularity",
 ];
 
-impl Stack {
-    /// The reliability layer's parameters of this stack.
-    pub fn reliability(self) -> TcpReliability {
-        let classic = TcpReliability::default();
-        match self {
-            Stack::Classic => classic,
-            Stack::Linux => TcpReliability {
-                stack: Stack::Linux,
-                window: LINUX_WINDOW,
-                ack_every: 2,
-                rtt_samples: RttSamples::Timestamps,
-                sack: true,
-                prr: true,
-                limited_transmit: true,
-                initial_rto: Time::from_secs(1),
-                min_rto: Time::from_millis(200),
-                clock_granularity: Time::from_millis(200),
-                ..classic
-            },
-        }
-    }
-
-    /// The window's parameters of this stack: the initial window and how ACKs grow it.
-    pub fn window(self) -> AimdConfig {
-        match self {
-            Stack::Linux => AimdConfig { initial_cwnd: 10.0, counting: Counting::Bytes, ..Default::default() },
-            Stack::Classic => AimdConfig::default(),
-        }
-    }
-
-    /// This stack's value of every option it chooses.
-    fn options(self) -> Params {
-        let mut all = to_params(&self.reliability());
-        all.extend(to_params(&self.window()));
-        all.retain(|k, _| OPTIONS.contains(&k));
-        all
-    }
-}
-
-/// `params` with the options of the stack they name (if they name one) filled in where they
-/// set none, for a transport whose parameters are `known`; a bad `stack` is left for the
-/// parameters' own check to report.
-pub fn fill_in(params: &Params, known: &[&str]) -> Params {
+/// `params` with the options of the stack they name (if they name one) filled in from
+/// `presets` (that stack's value of each option, `presets(stack)`) where they set none, for a
+/// transport whose parameters are `known`; a bad `stack` is left for the parameters' own check
+/// to report.
+pub fn fill_in(params: &Params, known: &[&str], presets: impl Fn(Stack) -> Params) -> Params {
     let mut params = params.clone();
     let Some(stack) = params.get("stack").cloned().and_then(|v| v.try_into::<Stack>().ok()) else {
         return params;
     };
-    for (key, value) in stack.options() {
-        if known.contains(&key.as_str()) && !params.contains_key(&key) {
+    for (key, value) in presets(stack) {
+        if OPTIONS.contains(&key.as_str()) && known.contains(&key.as_str()) && !params.contains_key(&key) {
             params.insert(key, value);
         }
     }
     params
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn table(text: &str) -> Params {
-        toml::from_str(text).unwrap()
-    }
-
-    #[test]
-    fn a_stack_fills_in_the_options_not_set_beside_it() {
-        let known = ["stack", "sack", "ack_every", "initial_cwnd", "counting", "min_rto", "window"];
-        let filled = fill_in(&table("stack = \"classic\"\nsack = true\nwindow = 20"), &known);
-        assert_eq!(filled.get("sack"), Some(&toml::Value::Boolean(true)), "set beside it: kept");
-        assert_eq!(filled.get("ack_every"), Some(&toml::Value::Integer(1)));
-        assert_eq!(filled.get("initial_cwnd"), Some(&toml::Value::Float(1.0)));
-        assert_eq!(filled.get("min_rto"), Some(&toml::Value::String("1s".into())));
-        assert_eq!(filled.get("counting"), Some(&toml::Value::String("packets".into())));
-        assert!(!filled.contains_key("prr"), "not a parameter of this transport");
-        assert_eq!(filled.get("window"), Some(&toml::Value::Integer(20)), "set beside it: kept");
-        let filled = fill_in(&table("stack = \"linux\""), &known);
-        assert_eq!(filled.get("window"), Some(&toml::Value::Integer(LINUX_WINDOW.into())));
-    }
-
-    #[test]
-    fn without_a_stack_nothing_is_filled_in() {
-        let params = table("sack = true");
-        assert_eq!(fill_in(&params, &["stack", "sack", "ack_every"]), params);
-    }
-
-    #[test]
-    fn linux_is_todays_tcp() {
-        let r = Stack::Linux.reliability();
-        assert_eq!((r.ack_every, r.sack, r.prr, r.limited_transmit), (2, true, true, true));
-        assert_eq!(r.rtt_samples, RttSamples::Timestamps);
-        assert_eq!((r.initial_rto, r.min_rto), (Time::from_secs(1), Time::from_millis(200)));
-        assert_eq!(Stack::Linux.window().initial_cwnd, 10.0, "RFC 6928");
-        assert_eq!(r.window, 2173, "3 MiB of 1,448-byte segments");
-        assert_eq!(Stack::Linux.window().counting, Counting::Bytes, "Linux grows by the packets acknowledged");
-    }
 }

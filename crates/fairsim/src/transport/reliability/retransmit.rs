@@ -12,7 +12,7 @@
 use super::averaged_timeout::{AveragedTimeout, Resend, RETRANSMIT};
 use super::rto::{Rto, RtoConfig};
 use super::window::{Acked, SendWindow};
-use super::AgentCtx;
+use crate::transport::sender::AgentCtx;
 use crate::units::Time;
 
 pub trait RetransmitTimer: Send + Sync + 'static {
@@ -37,8 +37,8 @@ pub trait RetransmitTimer: Send + Sync + 'static {
 }
 
 pub struct AveragedTimer {
-    pub(super) timer: AveragedTimeout,
-    pub(super) resend: Resend,
+    pub(in crate::transport) timer: AveragedTimeout,
+    pub(in crate::transport) resend: Resend,
 }
 
 impl RetransmitTimer for AveragedTimer {
@@ -66,11 +66,11 @@ impl RetransmitTimer for AveragedTimer {
 }
 
 pub struct RtoTimer {
-    pub(super) rto: Rto,
-    pub(super) cfg: RtoConfig,
+    pub(in crate::transport) rto: Rto,
+    pub(in crate::transport) cfg: RtoConfig,
     /// Round trips from the echoed send time of every ACK's transmission (the timestamp
     /// option, RFC 7323 §4), retransmissions included, instead of Karn's rule.
-    pub(super) timestamps: bool,
+    pub(in crate::transport) timestamps: bool,
 }
 
 impl RetransmitTimer for RtoTimer {

@@ -1,6 +1,6 @@
 use super::*;
 use crate::net::PacketKind;
-use crate::transport::Action;
+use crate::transport::sender::Action;
 
 fn flow() -> FlowInfo {
     FlowInfo {

@@ -27,14 +27,14 @@
 //! Here Generic is the reliability layer with the averaged timeout (`reliable`, its parameters
 //! `AveragedReliability`) under a controller that never changes the window.
 
-use super::controller::Controller;
-use super::reliable::{AveragedReliability, Reliable};
-use super::retransmit::AveragedTimer;
-use super::window::SendWindow;
-use super::{AgentCtx, Series};
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
-use crate::transport::TransportDeclaration;
+use crate::transport::reliability::controller::Controller;
+use crate::transport::reliability::reliable::{AveragedReliability, Reliable};
+use crate::transport::reliability::retransmit::AveragedTimer;
+use crate::transport::reliability::window::SendWindow;
+use crate::transport::sender::TransportDeclaration;
+use crate::transport::sender::{AgentCtx, Series};
 
 /// Generic's parameters: the window and the averaged timeout's.
 pub type GenericConfig = AveragedReliability;
@@ -81,8 +81,8 @@ mod tests {
     use super::*;
     use crate::net::Packet;
     use crate::qdisc::testing::pkt;
-    use crate::transport::averaged_timeout::{Resend, RETRANSMIT};
-    use crate::transport::{Action, Sender};
+    use crate::transport::reliability::averaged_timeout::{Resend, RETRANSMIT};
+    use crate::transport::sender::{Action, Sender};
     use crate::units::Time;
 
     fn ack(seq: u64) -> Packet {

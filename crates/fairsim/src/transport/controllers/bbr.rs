@@ -56,16 +56,16 @@
 mod delivery_rate;
 mod max_filter;
 
-use super::controller::{Congestion, Controller, NewAck};
-use super::reliable::{Recovery, Reliable, TcpReliability};
-use super::stack::Stack;
-use super::window::SendWindow;
-use super::{AgentCtx, Series};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
 use crate::rng::SimRng;
-use crate::transport::TransportDeclaration;
+use crate::transport::reliability::controller::{Congestion, Controller, NewAck};
+use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
+use crate::transport::reliability::window::SendWindow;
+use crate::transport::sender::TransportDeclaration;
+use crate::transport::sender::{AgentCtx, Series};
+use crate::transport::stack::Stack;
 use crate::units::Time;
 use delivery_rate::{Delivery, DeliveryRate, RateSample};
 use max_filter::MaxFilter;
@@ -150,7 +150,7 @@ enum LossState {
 
 /// What BBR's per-ACK update reads from one ACK.
 #[derive(Copy, Clone, Debug)]
-pub(super) struct Ack {
+pub(in crate::transport) struct Ack {
     pub now: Time,
     pub delivery: Delivery,
     /// A round trip measured by it.
@@ -163,33 +163,33 @@ pub(super) struct Ack {
 pub struct Bbr {
     cfg: BbrConfig,
     rng: SimRng,
-    pub(super) rate: DeliveryRate,
-    pub(super) mode: Mode,
+    pub(in crate::transport) rate: DeliveryRate,
+    pub(in crate::transport) mode: Mode,
     btl_bw: MaxFilter,
     /// Round trips counted, and the `delivered` count that ends the current one.
-    pub(super) round: u64,
+    pub(in crate::transport) round: u64,
     next_round_delivered: u64,
     round_start: bool,
-    pub(super) min_rtt: Option<Time>,
+    pub(in crate::transport) min_rtt: Option<Time>,
     min_rtt_stamp: Time,
     pacing_gain: f64,
     cwnd_gain: f64,
     /// STARTUP's plateau detection: the BtlBw to beat, rounds without beating it.
     full_bw: f64,
     full_bw_count: u32,
-    pub(super) full_bw_reached: bool,
-    pub(super) cycle_index: usize,
+    pub(in crate::transport) full_bw_reached: bool,
+    pub(in crate::transport) cycle_index: usize,
     cycle_stamp: Time,
     probe_rtt_done: Option<Time>,
     probe_rtt_round_done: bool,
     idle_restart: bool,
     /// Packets BBR allows in flight (Linux's snd_cwnd, counted against outstanding packets less
     /// those duplicate ACKs reported delivered).
-    pub(super) cwnd: u64,
+    pub(in crate::transport) cwnd: u64,
     /// cwnd before the last loss recovery or PROBE_RTT, to restore after.
     prior_cwnd: u64,
     /// Packets per second.
-    pub(super) pacing: f64,
+    pub(in crate::transport) pacing: f64,
     has_seen_rtt: bool,
     loss: LossState,
     packet_conservation: bool,
@@ -258,12 +258,12 @@ impl Bbr {
     }
 
     /// BtlBw, packets per second.
-    pub(super) fn btl_bw(&self) -> f64 {
+    pub(in crate::transport) fn btl_bw(&self) -> f64 {
         self.btl_bw.get()
     }
 
     /// gain·BDP in packets, rounded up; the initial window before any round-trip sample.
-    pub(super) fn bdp(&self, bw: f64, gain: f64) -> u64 {
+    pub(in crate::transport) fn bdp(&self, bw: f64, gain: f64) -> u64 {
         match self.min_rtt {
             None => self.cfg.initial_cwnd as u64,
             Some(rtt) => (bw * rtt.as_secs_f64() * gain).ceil() as u64,
@@ -271,13 +271,13 @@ impl Bbr {
     }
 
     /// What may be in flight at `gain`: gain·BDP plus three send quanta, rounded up to even.
-    pub(super) fn target(&self, bw: f64, gain: f64) -> u64 {
+    pub(in crate::transport) fn target(&self, bw: f64, gain: f64) -> u64 {
         let cwnd = self.bdp(bw, gain) + 3;
         cwnd + cwnd % 2
     }
 
     /// BBR's update for one ACK (`bbr_main`): the model, then the gains, the pacing rate, cwnd.
-    pub(super) fn update(&mut self, ack: Ack) {
+    pub(in crate::transport) fn update(&mut self, ack: Ack) {
         self.update_bw(ack.delivery.sample);
         self.update_cycle_phase(ack);
         self.check_full_bw_reached(ack.delivery.sample);
@@ -601,7 +601,9 @@ pub static DECLARATION: TransportDeclaration<(TcpReliability, BbrConfig)> = Decl
     },
     // Linux's options but SACK: BBR's delivery-rate samples count cumulative and duplicate ACKs
     // (the layer's NewReno recovery), not SACK blocks
-    defaults: || (TcpReliability { sack: false, prr: false, ..Stack::Linux.reliability() }, BbrConfig::default()),
+    defaults: || {
+        (TcpReliability { sack: false, prr: false, ..TcpReliability::of_stack(Stack::Linux) }, BbrConfig::default())
+    },
     build: |(r, b), flow| {
         if r.sack {
             let why = "BBR's delivery-rate samples are not SACK-aware here: set sack = false";

@@ -10,9 +10,9 @@
 //! clocked traffic and fires spuriously.
 
 use super::window::SendWindow;
-use super::AgentCtx;
 use crate::params::ParamError;
-use crate::transport::TimerId;
+use crate::transport::sender::AgentCtx;
+use crate::transport::sender::TimerId;
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 

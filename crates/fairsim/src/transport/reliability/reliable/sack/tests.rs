@@ -3,10 +3,10 @@
 //! ACK goes straight back.
 
 use crate::net::{Packet, PacketKind};
-use crate::transport::aimd::{Aimd, AimdConfig};
-use crate::transport::reliable::{Recovery, Reliable, TcpReliability};
-use crate::transport::sink::{AckNow, AckPolicy, Echo, Receiver};
-use crate::transport::{Action, AgentCtx, Event, Sender};
+use crate::transport::controllers::aimd::{Aimd, AimdConfig};
+use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
+use crate::transport::reliability::sink::{AckNow, AckPolicy, Echo, Receiver};
+use crate::transport::sender::{Action, AgentCtx, Event, Sender};
 use crate::units::Time;
 use std::collections::{BTreeSet, VecDeque};
 

@@ -1,10 +1,10 @@
 use super::*;
 use crate::net::PacketKind;
-use crate::transport::aimd::{Aimd, AimdConfig};
-use crate::transport::averaged_timeout::RETRANSMIT;
-use crate::transport::controller::{Congestion, Controller, NewAck};
-use crate::transport::window::SendWindow;
-use crate::transport::Action;
+use crate::transport::controllers::aimd::{Aimd, AimdConfig};
+use crate::transport::reliability::averaged_timeout::RETRANSMIT;
+use crate::transport::reliability::controller::{Congestion, Controller, NewAck};
+use crate::transport::reliability::window::SendWindow;
+use crate::transport::sender::Action;
 
 /// The parameters these tests vary, of the reliability layer and of Jacobson's window.
 #[derive(Default)]

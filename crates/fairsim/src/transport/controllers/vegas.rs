@@ -21,13 +21,13 @@
 
 use super::aimd::AimdConfig;
 use super::aimd::{linux_stack, Aimd};
-use super::controller::{Congestion, Controller, NewAck, RttSample};
-use super::reliable::{Recovery, Reliable, TcpReliability};
-use super::window::SendWindow;
-use super::{AgentCtx, Series};
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
-use crate::transport::TransportDeclaration;
+use crate::transport::reliability::controller::{Congestion, Controller, NewAck, RttSample};
+use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
+use crate::transport::reliability::window::SendWindow;
+use crate::transport::sender::TransportDeclaration;
+use crate::transport::sender::{AgentCtx, Series};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
@@ -49,7 +49,7 @@ impl Default for VegasConfig {
 
 pub struct Vegas {
     /// The window Vegas steers, and Reno's response to losses.
-    pub(super) aimd: Aimd,
+    pub(in crate::transport) aimd: Aimd,
     cfg: VegasConfig,
     base_rtt: f64,
     round_min_rtt: f64,

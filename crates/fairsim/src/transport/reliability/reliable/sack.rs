@@ -14,11 +14,11 @@
 
 use super::{Reliable, RttSample};
 use crate::net::Packet;
-use crate::transport::controller::{Congestion, Controller, NewAck};
-use crate::transport::prr::Prr;
-use crate::transport::retransmit::RetransmitTimer;
-use crate::transport::sack::{lost_below, Next, SackRecovery};
-use crate::transport::{AgentCtx, Event};
+use crate::transport::reliability::controller::{Congestion, Controller, NewAck};
+use crate::transport::reliability::prr::Prr;
+use crate::transport::reliability::retransmit::RetransmitTimer;
+use crate::transport::reliability::sack::{lost_below, Next, SackRecovery};
+use crate::transport::sender::{AgentCtx, Event};
 
 impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
     pub(super) fn on_sack_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {

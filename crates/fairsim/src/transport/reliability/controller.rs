@@ -24,8 +24,8 @@
 //! default, none, leaves the layer sending a window's worth at once, as before.
 
 use super::window::SendWindow;
-use super::AgentCtx;
 use crate::net::Packet;
+use crate::transport::sender::AgentCtx;
 
 /// An ACK that acknowledged new data.
 #[derive(Copy, Clone, Debug)]

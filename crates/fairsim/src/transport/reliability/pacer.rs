@@ -8,7 +8,7 @@
 //! held back by its window earns no credit for the time it waited. Retransmissions the layer
 //! sends outside its window loop (fast retransmit, NewReno's partial ACKs) are not paced.
 
-use super::{AgentCtx, TimerId};
+use crate::transport::sender::{AgentCtx, TimerId};
 use crate::units::Time;
 
 /// The pacing timer.
@@ -49,9 +49,9 @@ impl Pacer {
 mod tests {
     use super::*;
     use crate::net::{Packet, PacketKind};
-    use crate::transport::controller::Controller;
-    use crate::transport::reliable::{Recovery, Reliable, TcpReliability};
-    use crate::transport::{Action, Sender};
+    use crate::transport::reliability::controller::Controller;
+    use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
+    use crate::transport::sender::{Action, Sender};
 
     /// A controller that allows `window` packets out, paced at `rate` if given.
     struct Stub {

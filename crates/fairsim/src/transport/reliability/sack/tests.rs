@@ -1,5 +1,5 @@
 use super::*;
-use crate::transport::sink::{AckPolicy, Echo, Receiver};
+use crate::transport::reliability::sink::{AckPolicy, Echo, Receiver};
 use crate::units::Time;
 
 fn receiver() -> Receiver {

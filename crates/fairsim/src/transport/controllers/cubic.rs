@@ -22,13 +22,13 @@
 //! and the recovery it shares with Reno, and replaces congestion avoidance and the decrease.
 
 use super::aimd::{linux_stack, Aimd, AimdConfig};
-use super::controller::{Congestion, Controller, NewAck, RttSample};
-use super::reliable::{Recovery, Reliable, TcpReliability};
-use super::window::SendWindow;
-use super::AgentCtx;
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
-use crate::transport::TransportDeclaration;
+use crate::transport::reliability::controller::{Congestion, Controller, NewAck, RttSample};
+use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
+use crate::transport::reliability::window::SendWindow;
+use crate::transport::sender::AgentCtx;
+use crate::transport::sender::TransportDeclaration;
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 
@@ -63,7 +63,7 @@ struct Epoch {
 
 pub struct Cubic {
     /// Slow start and fast recovery, shared with Reno.
-    pub(super) aimd: Aimd,
+    pub(in crate::transport) aimd: Aimd,
     cfg: CubicConfig,
     /// The window of the last loss (lowered by fast convergence), packets.
     w_max: f64,

@@ -42,11 +42,11 @@ use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
 use super::rto::{Rto, RtoConfig};
 use super::sack::SackRecovery;
 use super::sink::{AckPolicy, EcnEcho};
-use super::stack::Stack;
 use super::window::{Acked, SendWindow, WindowLimit};
-use super::{AgentCtx, Event, Sender, TimerId};
 use crate::net::Packet;
 use crate::params::ParamError;
+use crate::transport::sender::{AgentCtx, Event, Sender, TimerId};
+use crate::transport::stack::{Stack, LINUX_WINDOW};
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 
@@ -122,7 +122,30 @@ pub enum RttSamples {
     Timestamps,
 }
 
-/// The classic papers' TCP (`Stack::Classic`); `Stack::Linux.reliability()` gives today's.
+/// The classic papers' TCP (`Stack::Classic`); `TcpReliability::of_stack(Stack::Linux)` gives today's.
+impl TcpReliability {
+    /// The reliability layer's options as `stack` chooses them (`stack.rs` tabulates both).
+    pub fn of_stack(stack: Stack) -> TcpReliability {
+        let classic = TcpReliability::default();
+        match stack {
+            Stack::Classic => classic,
+            Stack::Linux => TcpReliability {
+                stack: Stack::Linux,
+                window: LINUX_WINDOW,
+                ack_every: 2,
+                rtt_samples: RttSamples::Timestamps,
+                sack: true,
+                prr: true,
+                limited_transmit: true,
+                initial_rto: Time::from_secs(1),
+                min_rto: Time::from_millis(200),
+                clock_granularity: Time::from_millis(200),
+                ..classic
+            },
+        }
+    }
+}
+
 impl Default for TcpReliability {
     fn default() -> Self {
         let rto = RtoConfig::default();
@@ -218,16 +241,16 @@ struct Features {
 /// The reliability layer under controller `C`, with retransmission timer `T` (the TCP family's
 /// unless said otherwise).
 pub struct Reliable<C, T = RtoTimer> {
-    pub(super) ctrl: C,
+    pub(in crate::transport) ctrl: C,
     win: SendWindow,
     /// The flow's window: the controller's window is capped by it.
     cap: u64,
-    pub(super) timer: T,
+    pub(in crate::transport) timer: T,
     dupack_rule: Option<DupAcks>,
     dupacks: u32,
     /// In fast recovery until `recover` (one past the highest packet sent when it began, or
     /// when the timer last expired) is acknowledged.
-    pub(super) in_recovery: bool,
+    pub(in crate::transport) in_recovery: bool,
     recover: u64,
     /// How the flow's sink acknowledges, and echoes ECN marks.
     acks: AckPolicy,

@@ -19,14 +19,14 @@
 //! `after_timeout = "halved"`, cwnd = ssthresh: Hasegawa, Matsuo, Murata & Miyahara 2001 §2.2
 //! summarise Reno as halving the window on a loss "detected by timeout or fast retransmission".
 
-use super::controller::{Congestion, Controller, NewAck};
-use super::reliable::{Recovery, Reliable, TcpReliability};
-use super::stack::Stack;
-use super::window::SendWindow;
-use super::{AgentCtx, Series};
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
-use crate::transport::TransportDeclaration;
+use crate::transport::reliability::controller::{Congestion, Controller, NewAck};
+use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
+use crate::transport::reliability::window::SendWindow;
+use crate::transport::sender::TransportDeclaration;
+use crate::transport::sender::{AgentCtx, Series};
+use crate::transport::stack::Stack;
 use serde::{Deserialize, Serialize};
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -60,6 +60,16 @@ pub enum AfterTimeout {
     Halved,
 }
 
+impl AimdConfig {
+    /// The window's options as `stack` chooses them: the initial window and how ACKs grow it.
+    pub fn of_stack(stack: Stack) -> AimdConfig {
+        match stack {
+            Stack::Linux => AimdConfig { initial_cwnd: 10.0, counting: Counting::Bytes, ..Default::default() },
+            Stack::Classic => AimdConfig::default(),
+        }
+    }
+}
+
 impl Default for AimdConfig {
     fn default() -> Self {
         AimdConfig {
@@ -76,8 +86,8 @@ pub struct Aimd {
     after_timeout: AfterTimeout,
     /// The flow's window: growing past it only delays the reaction to the next loss.
     cap: f64,
-    pub(super) cwnd: f64,
-    pub(super) ssthresh: f64,
+    pub(in crate::transport) cwnd: f64,
+    pub(in crate::transport) ssthresh: f64,
 }
 
 impl Aimd {
@@ -96,7 +106,7 @@ impl Aimd {
 
     /// The response to a loss with the new slow-start threshold `ssthresh`: fast recovery starts
     /// from it (plus the duplicate ACKs that left the network), a timeout from one packet.
-    pub(super) fn reduce(&mut self, event: Congestion, ssthresh: f64) {
+    pub(in crate::transport) fn reduce(&mut self, event: Congestion, ssthresh: f64) {
         self.ssthresh = ssthresh;
         self.cwnd = match event {
             Congestion::FastRetransmit { dupacks, recovering: true } => self.ssthresh + dupacks as f64,
@@ -107,12 +117,12 @@ impl Aimd {
     }
 
     /// Growing past the flow's window only delays the reaction to the next loss.
-    pub(super) fn cap_window(&mut self) {
+    pub(in crate::transport) fn cap_window(&mut self) {
         self.cwnd = self.cwnd.min(self.cap);
     }
 
     /// What an ACK of `ack.count` packets grows the window by, in packets.
-    pub(super) fn units(&self, ack: NewAck) -> f64 {
+    pub(in crate::transport) fn units(&self, ack: NewAck) -> f64 {
         match self.counting {
             Counting::Packets => 1.0,
             Counting::Bytes => ack.count as f64,
@@ -213,11 +223,11 @@ macro_rules! reno_recovery {
         }
     };
 }
-pub(super) use reno_recovery;
+pub(in crate::transport) use reno_recovery;
 
 /// Today's TCP's options (`stack = "linux"`): the reliability layer's, and the initial window.
 pub fn linux_stack() -> (TcpReliability, AimdConfig) {
-    (Stack::Linux.reliability(), Stack::Linux.window())
+    (TcpReliability::of_stack(Stack::Linux), AimdConfig::of_stack(Stack::Linux))
 }
 
 /// JK: Jacobson's window without fast recovery, the papers' window of 5.

@@ -27,13 +27,13 @@
 //! dropped (ns-2 can fall to no layer and never rejoin). Each layer's packets leave at gaps of
 //! the mean scaled by U[1 − jitter, 1 + jitter) (ns-2's `random_`).
 
-use super::{AgentCtx, Sender, Series};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
 use crate::rng::SimRng;
-use crate::transport::TimerId;
-use crate::transport::TransportDeclaration;
+use crate::transport::sender::TimerId;
+use crate::transport::sender::TransportDeclaration;
+use crate::transport::sender::{AgentCtx, Sender, Series};
 use crate::units::{Rate, Time};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;

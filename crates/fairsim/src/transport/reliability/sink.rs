@@ -33,40 +33,12 @@
 
 use super::sack::{SackBlocks, SackList};
 use crate::timer::TimerId;
+pub use crate::transport::sender::{AckPolicy, EcnEcho};
 use crate::units::Time;
 use std::collections::VecDeque;
 
 /// The sink's delayed-ACK timer: the last of a flow's timer slots (senders use the others).
 pub const DELAYED_ACK: TimerId = TimerId(crate::timer::TIMERS_PER_FLOW as u8 - 1);
-
-/// When the sink acknowledges in-order data, and what its ACKs' congestion bit says.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct AckPolicy {
-    /// Acknowledge once this many in-order packets are unacknowledged (1: every packet at once).
-    pub every: u32,
-    /// The longest an in-order packet waits for its ACK.
-    pub delay: Time,
-    pub ecn: EcnEcho,
-    /// ACKs carry SACK blocks (RFC 2018).
-    pub sack: bool,
-}
-
-impl Default for AckPolicy {
-    fn default() -> Self {
-        AckPolicy { every: 1, delay: Time::ZERO, ecn: EcnEcho::Off, sack: false }
-    }
-}
-
-/// What an ACK's congestion bit echoes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum EcnEcho {
-    /// The bits of the packets it acknowledges (DECbit); the transport sends no ECT packets.
-    Off,
-    /// RFC 3168's ECE: from a CE mark until a CWR.
-    Classic,
-    /// RFC 8257's exact per-packet echo.
-    Dctcp,
-}
 
 /// What an ACK says: the send time and sequence number it echoes, its congestion bit, and the
 /// cumulative acknowledgement (set by the receiver when it decides to send).

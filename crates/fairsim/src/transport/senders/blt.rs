@@ -27,12 +27,12 @@
 //!   is not sent again;
 //! - priorities above 255 are carried as 255 (the paper's 4 header bits reach 15: 64K packets).
 
-use super::rto::{Rto, RtoConfig};
-use super::{AgentCtx, Sender, TimerId};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::transport::{FlowInfo, TransportDeclaration};
+use crate::transport::reliability::rto::{Rto, RtoConfig};
+use crate::transport::sender::{AgentCtx, Sender, TimerId};
+use crate::transport::sender::{FlowInfo, TransportDeclaration};
 use crate::units::{Rate, Time};
 use serde::{Deserialize, Serialize};
 
@@ -164,7 +164,7 @@ impl Sender for Blt {
         } else if ack.seq == self.una && ack.echo_sent_at >= self.restarted && ack.echo_seq > ack.seq {
             // a hole at `una`, shown by a packet of the current burst beyond it (counted as
             // a fast retransmit: a restart on a duplicate ACK)
-            ctx.count(super::Event::FastRetransmit);
+            ctx.count(crate::transport::sender::Event::FastRetransmit);
             self.burst_from(ack.seq, ctx);
         }
     }
@@ -173,7 +173,7 @@ impl Sender for Blt {
         if timer == PACE {
             self.send_next(ctx);
         } else if self.una < ctx.app_limit {
-            ctx.count(super::Event::Timeout);
+            ctx.count(crate::transport::sender::Event::Timeout);
             self.rto.back_off();
             self.burst_from(self.una, ctx);
         }

@@ -37,13 +37,13 @@
 use super::fuzzy::{Fuzzy, FuzzyConfig};
 use super::pp_law;
 use super::pp_timers::PacketTimers;
-use super::window::{SendWindow, WindowLimit};
-use super::{AgentCtx, Event, Sender, Series};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::transport::TimerId;
-use crate::transport::TransportDeclaration;
+use crate::transport::reliability::window::{SendWindow, WindowLimit};
+use crate::transport::sender::TimerId;
+use crate::transport::sender::TransportDeclaration;
+use crate::transport::sender::{AgentCtx, Event, Sender, Series};
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;

@@ -16,15 +16,15 @@
 //! `w_q = 1`, `ecn = true`, `hard_drop = false` (docs/scenario-format.md).
 
 use super::aimd::{linux_stack, Aimd, AimdConfig};
-use super::controller::{Congestion, Controller, NewAck, RttSample};
-use super::reliable::{Recovery, Reliable, TcpReliability};
-use super::sink::EcnEcho;
-use super::window::SendWindow;
-use super::AgentCtx;
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::transport::TransportDeclaration;
+use crate::transport::reliability::controller::{Congestion, Controller, NewAck, RttSample};
+use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
+use crate::transport::reliability::sink::EcnEcho;
+use crate::transport::reliability::window::SendWindow;
+use crate::transport::sender::AgentCtx;
+use crate::transport::sender::TransportDeclaration;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
@@ -44,9 +44,9 @@ impl Default for DctcpConfig {
 
 pub struct Dctcp {
     /// Slow start, growth and loss response: Reno's.
-    pub(super) aimd: Aimd,
+    pub(in crate::transport) aimd: Aimd,
     g: f64,
-    pub(super) alpha: f64,
+    pub(in crate::transport) alpha: f64,
     /// Packets acknowledged in the observation window, and those whose ACKs were marked.
     acked: u64,
     marked: u64,

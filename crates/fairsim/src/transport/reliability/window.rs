@@ -168,7 +168,7 @@ pub struct WindowLimit {
 impl WindowLimit {
     /// Records whether the flow's window holds the sender back now.
     #[inline]
-    pub fn update(&mut self, limited: bool, ctx: &mut super::AgentCtx) {
+    pub fn update(&mut self, limited: bool, ctx: &mut crate::transport::sender::AgentCtx) {
         if limited != self.limited {
             self.limited = limited;
             ctx.window_limited(limited);

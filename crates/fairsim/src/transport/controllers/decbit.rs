@@ -15,15 +15,15 @@
 //! Here DECbit's window law is a controller (`Controller for Decbit`) under the reliability
 //! layer with Generic's averaged timeout (`reliable`).
 
-use super::controller::{Congestion, Controller};
-use super::reliable::{AveragedReliability, Reliable};
-use super::retransmit::AveragedTimer;
-use super::window::SendWindow;
-use super::{AgentCtx, Series};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::transport::TransportDeclaration;
+use crate::transport::reliability::controller::{Congestion, Controller};
+use crate::transport::reliability::reliable::{AveragedReliability, Reliable};
+use crate::transport::reliability::retransmit::AveragedTimer;
+use crate::transport::reliability::window::SendWindow;
+use crate::transport::sender::TransportDeclaration;
+use crate::transport::sender::{AgentCtx, Series};
 use serde::{Deserialize, Serialize};
 
 /// The window law's parameters (the window and the timeout are the reliability layer's).
@@ -133,7 +133,7 @@ mod tests {
     use super::*;
     use crate::net::Packet;
     use crate::net::PacketKind;
-    use crate::transport::{Action, Sender};
+    use crate::transport::sender::{Action, Sender};
     use crate::units::Time;
 
     fn ack(seq: u64, echo: u64, bit: bool) -> Packet {

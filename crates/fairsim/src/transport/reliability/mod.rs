@@ -1,0 +1,10 @@
+pub mod averaged_timeout;
+pub mod controller;
+pub mod pacer;
+pub mod prr;
+pub mod reliable;
+pub mod retransmit;
+pub mod rto;
+pub mod sack;
+pub mod sink;
+pub mod window;

@@ -1,0 +1,212 @@
+//! The contract of a transport (a flow-control protocol): the `Sender` trait, what it may do
+//! (`Action`, through `AgentCtx`), what it records (`Series`, `Event`), and what it is built for
+//! (`FlowInfo`).
+//!
+//! A sender decides which sequence numbers go out and when; it never sees the network. The
+//! engine turns its actions into packets, delivers ACKs back to it, and runs its timers.
+
+use crate::component::{Declaration, Kind};
+use crate::net::Packet;
+use crate::units::Time;
+use serde::Serialize;
+
+pub use crate::timer::TimerId;
+
+/// A quantity a sender can record over time (when the flow is traced).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Series {
+    /// Congestion window, packets.
+    Cwnd,
+    Ssthresh,
+    /// The window in force for protocols without cwnd (Generic, DECbit), packets.
+    Window,
+    /// Sending rate, packets per second (rate-based protocols).
+    Rate,
+    /// The protocol's estimate of what it measures (Packet-Pair: the bottleneck service rate
+    /// in packets per second; Vegas: its packets queued in the network).
+    RateEstimate,
+    /// A raw measurement (Packet-Pair: the rate one probe gave).
+    Probe,
+    /// Packets sent and not yet acknowledged.
+    Outstanding,
+    /// The averaging weight of an estimator (Packet-Pair's fuzzy α: near 1 it keeps its
+    /// estimate, near 0 it follows the last probe).
+    Weight,
+    /// The protocol's estimate of the path's round trip without queueing, seconds (BBR's
+    /// min_rtt).
+    MinRtt,
+}
+
+impl Series {
+    pub fn name(self) -> &'static str {
+        match self {
+            Series::Cwnd => "cwnd",
+            Series::Ssthresh => "ssthresh",
+            Series::Window => "window",
+            Series::Rate => "rate",
+            Series::RateEstimate => "rate_estimate",
+            Series::Probe => "probe",
+            Series::Outstanding => "outstanding",
+            Series::Weight => "weight",
+            Series::MinRtt => "min_rtt",
+        }
+    }
+}
+
+/// What a sender asks the engine to do.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Send data packet `seq` now (a retransmission if it was sent before).
+    Send {
+        seq: u64,
+    },
+    /// The same, with a priority in its header for disciplines that read one (BLT's
+    /// opportunism level: a larger number is less important).
+    SendWithPriority {
+        seq: u64,
+        priority: u8,
+    },
+    /// Arm a timer to fire exactly at the given instant (pacing).
+    SetTimer(TimerId, Time),
+    /// Arm a timeout: it fires at the given instant or later, by the hosts' clock noise
+    /// (`run.clock_jitter`, `node::HostClock`).
+    SetTimeout(TimerId, Time),
+    CancelTimer(TimerId),
+    /// Record a value of a time series (kept only if the flow is traced).
+    Record(Series, f64),
+    /// Count an event in the flow's statistics.
+    Count(Event),
+    /// The window was reduced in answer to an ECN echo: the next new data packet carries CWR
+    /// (RFC 3168 §6.1.2).
+    ReducedForEcn,
+    /// From now on the flow's own `window` is (`true`) or is no longer (`false`) what holds
+    /// the sender back: said on a change only (`window::WindowLimit`).
+    WindowLimited(bool),
+}
+
+/// Transport events counted per flow and interval.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The retransmission timer expired.
+    Timeout,
+    /// A loss was detected by duplicate ACKs and repaired by fast retransmit.
+    FastRetransmit,
+}
+
+/// What a sender may see and do while handling an event.
+pub struct AgentCtx<'a> {
+    pub now: Time,
+    /// The application has handed the transport packets `0..app_limit` so far.
+    pub app_limit: u64,
+    /// On an ACK: its SACK blocks (packets `start..end` received), if the flow uses SACK.
+    pub sack: &'a [(u64, u64)],
+    actions: &'a mut Vec<Action>,
+}
+
+impl<'a> AgentCtx<'a> {
+    pub fn new(now: Time, app_limit: u64, actions: &'a mut Vec<Action>) -> Self {
+        AgentCtx { now, app_limit, sack: &[], actions }
+    }
+    pub fn send(&mut self, seq: u64) {
+        self.actions.push(Action::Send { seq });
+    }
+    pub fn send_with_priority(&mut self, seq: u64, priority: u8) {
+        self.actions.push(Action::SendWithPriority { seq, priority });
+    }
+    /// Arms `timer` to fire exactly at `at`: for pacing, where lateness would add up.
+    pub fn set_timer(&mut self, timer: TimerId, at: Time) {
+        self.actions.push(Action::SetTimer(timer, at));
+    }
+    /// Arms the timeout `timer` for `at`; a noisy host clock may fire it late.
+    pub fn set_timeout(&mut self, timer: TimerId, at: Time) {
+        self.actions.push(Action::SetTimeout(timer, at));
+    }
+    pub fn cancel_timer(&mut self, timer: TimerId) {
+        self.actions.push(Action::CancelTimer(timer));
+    }
+    pub fn record(&mut self, series: Series, value: f64) {
+        self.actions.push(Action::Record(series, value));
+    }
+    pub fn count(&mut self, event: Event) {
+        self.actions.push(Action::Count(event));
+    }
+    /// Says the window was reduced for an ECN echo (the next new data packet carries CWR).
+    pub fn reduced_for_ecn(&mut self) {
+        self.actions.push(Action::ReducedForEcn);
+    }
+    /// Says whether the flow's own window now holds the sender back (on a change only).
+    pub fn window_limited(&mut self, limited: bool) {
+        self.actions.push(Action::WindowLimited(limited));
+    }
+}
+
+pub trait Sender: Send + Sync {
+    /// The flow starts.
+    fn on_start(&mut self, ctx: &mut AgentCtx);
+    /// The application produced more data (`ctx.app_limit` grew).
+    fn on_data(&mut self, ctx: &mut AgentCtx);
+    /// An acknowledgement arrived.
+    fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx);
+    /// A timer set by this sender expired.
+    fn on_timer(&mut self, timer: TimerId, ctx: &mut AgentCtx);
+    /// When the flow's sink acknowledges: a setting of the transport, carried out by the sink.
+    fn ack_policy(&self) -> AckPolicy {
+        AckPolicy::default()
+    }
+    /// Whether the flow's own window can hold this sender back below what its control allows
+    /// (it then says when, `AgentCtx::window_limited`, and the time is reported).
+    fn has_window_limit(&self) -> bool {
+        false
+    }
+}
+
+/// Flow properties a transport is built with.
+pub struct FlowInfo {
+    /// The flow's `window`, which overrides the transport's own default.
+    pub window: Option<u32>,
+    pub packet_size: u32,
+    /// The run's seed and the flow's name, for senders that draw random numbers.
+    pub seed: u64,
+    pub name: String,
+    /// Whether the application always has data (an FTP without `size`): senders that set their
+    /// own rate, such as RLM, carry nothing else.
+    pub unending: bool,
+    /// The rate of the flow's first line (its source's access line).
+    pub access_rate: crate::units::Rate,
+}
+
+/// A transport's declaration: its parts' configurations, built for a flow.
+pub type TransportDeclaration<P> = Declaration<P, FlowInfo, dyn Sender>;
+
+/// A registered transport.
+pub type TransportKind = dyn Kind<FlowInfo, dyn Sender>;
+
+/// When the sink acknowledges in-order data, and what its ACKs' congestion bit says.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AckPolicy {
+    /// Acknowledge once this many in-order packets are unacknowledged (1: every packet at once).
+    pub every: u32,
+    /// The longest an in-order packet waits for its ACK.
+    pub delay: Time,
+    pub ecn: EcnEcho,
+    /// ACKs carry SACK blocks (RFC 2018).
+    pub sack: bool,
+}
+
+impl Default for AckPolicy {
+    fn default() -> Self {
+        AckPolicy { every: 1, delay: Time::ZERO, ecn: EcnEcho::Off, sack: false }
+    }
+}
+
+/// What an ACK's congestion bit echoes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EcnEcho {
+    /// The bits of the packets it acknowledges (DECbit); the transport sends no ECT packets.
+    Off,
+    /// RFC 3168's ECE: from a CE mark until a CWR.
+    Classic,
+    /// RFC 8257's exact per-packet echo.
+    Dctcp,
+}

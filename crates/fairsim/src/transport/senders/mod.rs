@@ -1,0 +1,6 @@
+pub mod blt;
+pub mod fuzzy;
+pub mod packet_pair;
+pub mod pp_law;
+pub mod pp_timers;
+pub mod rlm;
