@@ -2,8 +2,8 @@
 //! (`traffic::APPS`) and given the application parameters written in the flow; any that do not
 //! apply to it are named.
 
+use super::problem::Problem;
 use super::schema::RawFlow;
-use super::Problem;
 use crate::component::names;
 use crate::error::unknown;
 use crate::params::Params;

@@ -8,8 +8,8 @@
 //! typo than a wish to add one, which is done by setting the member to a whole inline table
 //! (`flows.new={ src = "a", dst = "b", app = "ftp" }`).
 
+use super::problem::Problem;
 use super::schema::MEMBERS;
-use super::Problem;
 use crate::error::{did_you_mean, dotted, names, Error, Result};
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 

@@ -4,7 +4,10 @@
 //! file, its overrides or this version's defaults: loading it and running its single pair with
 //! its seed reproduces the run.
 
-use super::{params_table, FlowSpec, PairSpec, Scenario};
+use super::{
+    components::params_table,
+    spec::{FlowSpec, PairSpec, Scenario},
+};
 use crate::error::{Error, Result};
 use crate::net::{Headers, PortId};
 use crate::traffic::App;
@@ -246,6 +249,22 @@ fn write_json(v: &Value, toml_order: bool, out: &mut String) {
             }
             out.push('}');
         }
+    }
+}
+
+impl Scenario {
+    /// The scenario as a complete TOML file for one pair and seed, every default written out:
+    /// running it gives the same results as running this scenario with that pair and seed.
+    pub fn resolved_toml(&self, pair: &str, seed: u64) -> Result<String> {
+        resolved_toml(self, self.pair(Some(pair))?, seed)
+    }
+
+    /// `resolved_toml` as a TOML reader reads it (the same tables, keys in the order the text
+    /// gives them), written as JSON for readers that parse JSON much faster than TOML (`fairsim
+    /// validate`); a float JSON cannot write is `{"$float": "inf"}` (or `-inf`, `nan`). With
+    /// `ends = Some(n)`, only the first and the last `n` links and flows.
+    pub fn resolved_json(&self, pair: &str, seed: u64, ends: Option<usize>) -> Result<String> {
+        Ok(resolved_json(self, self.pair(Some(pair))?, seed, ends))
     }
 }
 

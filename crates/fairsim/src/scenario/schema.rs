@@ -17,7 +17,7 @@ pub const MEMBERS: [(&str, &str); 3] = [("flows", "flow"), ("links", "link"), ("
 /// A member of `flows`, `links` or `pairs` written as something other than a table (`in =
 /// ["a", "gw"]`): serde would read a table's fields from an array in order and blame its first
 /// element, so the shape is checked first and the member itself named.
-pub fn member_not_a_table(doc: &toml_edit::Table) -> Option<super::Problem> {
+pub fn member_not_a_table(doc: &toml_edit::Table) -> Option<super::problem::Problem> {
     MEMBERS.iter().find_map(|(table, what)| {
         let members = doc.get(table)?.as_table_like()?;
         let (name, item) = members.iter().find(|(_, item)| item.as_table_like().is_none())?;
@@ -25,7 +25,7 @@ pub fn member_not_a_table(doc: &toml_edit::Table) -> Option<super::Problem> {
             Some(v) => format!("the {} {}", v.type_name(), crate::error::abbreviated(v.to_string().trim(), 60)),
             None => "an array of tables".to_string(),
         };
-        Some(super::Problem {
+        Some(super::problem::Problem {
             path: vec![table.to_string(), name.to_string()],
             message: format!("a {what} is a table (`{name} = {{ ... }}` or `[{table}.{name}]`), not {shown}"),
         })

@@ -1,7 +1,17 @@
 //! Flows: end nodes, routes, sizes, applications and flow control; `web` groups expanded into
 //! their transfers.
 
-use super::*;
+use super::nodes::NodeLookup;
+use super::problems::{with_path, Problems};
+use crate::limits;
+use crate::net::routing::Graph;
+use crate::net::{Headers, NodeId, PortId};
+use crate::scenario::apps;
+use crate::scenario::schema::{RawFlow, RawRun};
+use crate::scenario::spec::{Draw, FlowSpec, PortSpec, TransportChoice};
+use crate::traffic::App;
+use crate::transport;
+use crate::units::{Bytes, Rate, Time};
 
 /// What a flow is checked against: the run, the nodes, links and routes.
 pub(super) struct Network<'a> {

@@ -1,7 +1,13 @@
 //! Links and their two ports: endpoints, rates, delays, buffers, loss, each direction's overrides.
 
-use super::*;
+use super::nodes::NodeLookup;
+use super::problems::{with_path, Problems};
+use crate::net::NodeId;
 use crate::node::LossModel;
+use crate::scenario::schema::RawLink;
+use crate::scenario::spec::{LinkSpec, PortSpec};
+use crate::units::{BufferLimit, Time};
+use std::collections::HashMap;
 
 pub(super) fn build_links(
     raw: &indexmap::IndexMap<String, RawLink>,

@@ -1,43 +1,30 @@
 //! From the raw schema to a resolved `Scenario`: names become ids, defaults are filled in,
 //! routes are computed, and everything that can be wrong is reported together.
 
-use super::apps;
-use super::schema::{Component, RawFlow, RawLink, RawRun, RawScenario};
-use super::{Draw, FlowSpec, LinkSpec, PairSpec, PortSpec, Problem, RunSpec, Scenario, TransportChoice, DEFAULT_PAIR};
+use super::schema::RawScenario;
+use super::{
+    problem::Problem,
+    spec::{FlowSpec, Scenario},
+};
 use crate::error::unknown;
 use crate::limits;
 use crate::net::routing::Graph;
-use crate::net::{FlowId, Headers, NodeId, PacketKind, PortId};
-use crate::traffic::App;
-use crate::transport;
-use crate::units::{BufferLimit, Bytes, Rate, Time};
+use crate::net::{FlowId, NodeId, PacketKind, PortId};
 use std::collections::HashMap;
 
 mod flows;
 mod links;
 mod nodes;
 mod pairs;
+mod problems;
 mod run;
 
 use flows::{build_flow, build_web, Network};
 use links::build_links;
-use nodes::{check_nodes, NodeLookup};
+use nodes::check_nodes;
 use pairs::{build_pairs, check_pair_transports, flows_named};
+use problems::Problems;
 use run::{build_run, missing_flow, missing_port, named};
-
-#[derive(Default)]
-struct Problems(Vec<Problem>);
-
-impl Problems {
-    fn add(&mut self, path: &[&str], message: impl Into<String>) {
-        self.0.push(Problem::new(path, message));
-    }
-}
-
-fn with_path(mut c: Component, path: &[&str]) -> Component {
-    c.path = path.iter().map(|s| s.to_string()).collect();
-    c
-}
 
 pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Scenario, Vec<Problem>> {
     let mut pb = Problems::default();

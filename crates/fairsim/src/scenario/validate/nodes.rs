@@ -1,6 +1,7 @@
 //! The node list: names, unique and non-empty.
 
-use super::*;
+use super::problems::Problems;
+use crate::net::NodeId;
 
 pub(super) fn check_nodes(names: &[String], pb: &mut Problems) -> Vec<String> {
     if names.is_empty() {

@@ -1,6 +1,11 @@
 //! Protocol pairs, and the flows a pair's own transports name.
 
-use super::*;
+use super::problems::{with_path, Problems};
+use crate::error::unknown;
+use crate::net::FlowId;
+use crate::scenario::schema::{RawFlow, RawScenario};
+use crate::scenario::spec::{FlowSpec, PairSpec, TransportChoice, DEFAULT_PAIR};
+use crate::transport;
 
 pub(super) fn build_pairs(raw: &RawScenario, pb: &mut Problems) -> Vec<PairSpec> {
     if raw.pairs.is_empty() {

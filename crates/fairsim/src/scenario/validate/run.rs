@@ -1,6 +1,11 @@
 //! The `[run]` table: duration, warm-up, intervals, seed, and the flows and ports it names.
 
-use super::*;
+use super::problems::Problems;
+use crate::error::unknown;
+use crate::limits;
+use crate::scenario::schema::{RawFlow, RawRun};
+use crate::scenario::spec::{FlowSpec, LinkSpec, PortSpec, RunSpec};
+use crate::units::Time;
 
 pub(super) fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut Problems) -> RunSpec {
     let duration = raw.duration;

@@ -1,0 +1,176 @@
+//! Component resolution: each pair's discipline at every port and transport of every flow, built
+//! once on loading (so a bad parameter is found with its place) and again, fresh, for each run.
+
+use super::problem::Problem;
+use super::schema::Component;
+use super::spec::{Configured, FlowSpec, PairSpec, Scenario, TransportChoice, DEFAULT_TRANSPORT};
+use crate::error::{unknown, Result};
+use crate::net::{FlowId, PortId};
+use crate::params::Params;
+use crate::qdisc::{self, PortInfo, Qdisc};
+use crate::traffic::App;
+use crate::transport::{self, FlowInfo, Sender};
+
+impl Scenario {
+    /// The flow control of `flow` under `pair` (`None` = open loop): the pair's choice for this
+    /// flow (or its `web` group), else the flow's own, else the pair's transport, else Generic.
+    pub fn flow_transport(&self, flow: &FlowSpec, pair: &PairSpec) -> Option<Component> {
+        let group = flow.draw.as_ref().and_then(|d| pair.transports.get(&d.group));
+        let for_flow = pair.transports.get(&flow.name).or(group);
+        match &flow.transport {
+            TransportChoice::OpenLoop => None,
+            _ if for_flow.is_some() => for_flow.cloned(),
+            TransportChoice::Explicit(c) => Some(c.clone()),
+            TransportChoice::FromPair => {
+                Some(pair.transport.clone().unwrap_or_else(|| Component::named(DEFAULT_TRANSPORT)))
+            }
+        }
+    }
+
+    /// The components of `pair`, as validation resolved them.
+    pub fn components(&self, pair: &PairSpec) -> &Configured {
+        let i = self.pairs.iter().position(|p| p.name == pair.name).expect("a pair of this scenario");
+        &self.configured[i]
+    }
+
+    /// What the discipline of port `p` is built for: the port and the conversations crossing it.
+    fn port_info(&self, p: PortId) -> PortInfo {
+        let port = &self.ports[p.idx()];
+        let crossing = self.crossing[p.idx()].clone();
+        PortInfo { buffer: port.buffer, rate: port.rate, flows: self.flow_meta.clone(), crossing, exact_crossing: true }
+    }
+
+    /// What the transport of flow `f` is built for, in a run seeded with `seed`.
+    fn flow_info(&self, f: FlowId, seed: u64) -> FlowInfo {
+        let flow = &self.flows[f.idx()];
+        FlowInfo {
+            window: flow.window,
+            packet_size: flow.packet_size,
+            seed,
+            name: flow.name.clone(),
+            unending: matches!(flow.app, App::Ftp { packets: None }),
+            access_rate: flow.data_route.first().map_or(crate::units::Rate(0), |p| self.ports[p.idx()].rate),
+        }
+    }
+
+    fn qdisc_kind(spec: &Component) -> Result<&'static qdisc::QdiscKind, Problem> {
+        qdisc::find(&spec.kind).ok_or_else(|| {
+            let known = crate::component::names(qdisc::QDISCS);
+            Problem { path: spec.path.clone(), message: unknown("discipline", &spec.kind, &known) }
+        })
+    }
+
+    fn transport_kind(spec: &Component) -> Result<&'static transport::TransportKind, Problem> {
+        transport::find(&spec.kind).ok_or_else(|| {
+            let mut known = crate::component::names(transport::TRANSPORTS);
+            known.push(transport::NONE);
+            Problem { path: spec.path.clone(), message: unknown("transport", &spec.kind, &known) }
+        })
+    }
+
+    /// The discipline `spec` built for port `p`, with its parameters resolved.
+    fn qdisc_from(&self, spec: &Component, p: PortId) -> Result<(Box<dyn Qdisc>, Params), Problem> {
+        let kind = Self::qdisc_kind(spec)?;
+        kind.build(&spec.params, &self.port_info(p)).map_err(|e| Problem::from_param(&spec.path, e))
+    }
+
+    /// The transport `spec` built for flow `f` in a run seeded with `seed`, with its parameters
+    /// resolved.
+    fn sender_from(&self, spec: &Component, f: FlowId, seed: u64) -> Result<(Box<dyn Sender>, Params), Problem> {
+        let kind = Self::transport_kind(spec)?;
+        transport::build(kind, &spec.params, &self.flow_info(f, seed)).map_err(|e| Problem::from_param(&spec.path, e))
+    }
+
+    /// The discipline of port `p` under `pair` with every parameter resolved, checked by
+    /// building it once (validation does this for every pair).
+    fn configure_qdisc(&self, p: PortId, pair: &PairSpec) -> Result<Component, Problem> {
+        let spec = self.port_qdisc(&self.ports[p.idx()], pair);
+        let (_, params) = self.qdisc_from(&spec, p)?;
+        Ok(Component { params, ..spec })
+    }
+
+    /// The transport of flow `f` under `pair` (`None` = open loop) with every parameter resolved,
+    /// checked by building it once.
+    fn configure_transport(&self, f: FlowId, pair: &PairSpec) -> Result<Option<Component>, Problem> {
+        let Some(spec) = self.flow_transport(&self.flows[f.idx()], pair) else { return Ok(None) };
+        let (_, params) = self.sender_from(&spec, f, self.run.seed)?;
+        Ok(Some(Component { params, ..spec }))
+    }
+
+    /// A fresh discipline for port `p` under `pair`, from its resolved configuration.
+    pub fn build_qdisc(&self, p: PortId, pair: &PairSpec) -> Result<(Box<dyn Qdisc>, Component), Problem> {
+        let spec = &self.components(pair).qdiscs[p.idx()];
+        Ok((self.qdisc_from(spec, p)?.0, spec.clone()))
+    }
+
+    /// A fresh sender for flow `f` under `pair` (`None` = open loop), from its resolved
+    /// configuration, for a run seeded with `seed` (senders that draw random numbers seed their
+    /// stream from it).
+    #[allow(clippy::type_complexity)]
+    pub fn build_sender(
+        &self,
+        f: FlowId,
+        pair: &PairSpec,
+        seed: u64,
+    ) -> Result<Option<(Box<dyn Sender>, Component)>, Problem> {
+        let Some(spec) = &self.components(pair).transports[f.idx()] else { return Ok(None) };
+        Ok(Some((self.sender_from(spec, f, seed)?.0, spec.clone())))
+    }
+
+    /// Senders for the connections of flow `f` under `pair` (an open population), the resolved
+    /// parameters read once, with what each is built for; `None` for an open-loop flow.
+    pub fn sender_builder(
+        &self,
+        f: FlowId,
+        pair: &PairSpec,
+        seed: u64,
+    ) -> Result<Option<transport::SenderBuilder>, Problem> {
+        let Some(spec) = &self.components(pair).transports[f.idx()] else { return Ok(None) };
+        let kind = Self::transport_kind(spec)?;
+        let info = self.flow_info(f, seed);
+        let builder = transport::builder(kind, &spec.params, &info).map_err(|e| Problem::from_param(&spec.path, e))?;
+        Ok(Some((builder, info)))
+    }
+
+    /// Resolves every pair's components once (validation's last step): each is built, so a bad
+    /// parameter is found on loading with its place in the file.
+    pub(crate) fn configure(&self) -> Result<Vec<Configured>, Vec<Problem>> {
+        let mut problems: Vec<Problem> = vec![];
+        let mut seen = std::collections::HashSet::new();
+        let mut note = |p: Problem| {
+            if seen.insert(p.clone()) {
+                problems.push(p);
+            }
+        };
+        let mut all = vec![];
+        for pair in &self.pairs {
+            let mut c = Configured::default();
+            for p in 0..self.ports.len() {
+                match self.configure_qdisc(PortId::from_idx(p), pair) {
+                    Ok(q) => c.qdiscs.push(q),
+                    Err(e) => note(e),
+                }
+            }
+            for f in 0..self.flows.len() {
+                match self.configure_transport(FlowId::from_idx(f), pair) {
+                    Ok(t) => c.transports.push(t),
+                    Err(e) => note(e),
+                }
+            }
+            all.push(c);
+        }
+        if problems.is_empty() {
+            Ok(all)
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+/// Parameters shown in listings and resolved files, in key order.
+pub fn params_table(c: &Component) -> Params {
+    let mut t = Params::new();
+    t.insert("kind".into(), toml::Value::String(c.kind.clone()));
+    t.extend(c.params.clone());
+    t
+}

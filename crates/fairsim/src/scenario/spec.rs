@@ -1,0 +1,206 @@
+//! A validated scenario: ids, routes and defaults filled in, every protocol pair's components
+//! resolved (`Scenario` and the specs of its run, links, ports, flows and pairs).
+
+use super::schema::Component;
+use crate::error::{Error, Result};
+use crate::net::{FlowId, Headers, NodeId, PacketKind, PortId};
+use crate::qdisc::FlowMeta;
+use crate::traffic::App;
+use crate::units::{BufferLimit, Bytes, Rate, Time};
+use indexmap::IndexMap;
+use std::sync::Arc;
+
+/// A validated scenario. Build a run of it with `Simulation::new(&scenario, pair, seed)`.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// The file it came from (`<string>` for text), as used in messages.
+    pub file: String,
+    pub name: String,
+    pub description: String,
+    pub reference: Option<String>,
+    pub notes: Option<String>,
+    pub run: RunSpec,
+    pub nodes: Vec<String>,
+    pub links: Vec<LinkSpec>,
+    /// Two per link: forward (`between[0] -> between[1]`), then reverse.
+    pub ports: Vec<PortSpec>,
+    pub flows: Vec<FlowSpec>,
+    /// Protocol pairs; a scenario without `[pairs]` has one, named `default`.
+    pub pairs: Vec<PairSpec>,
+    /// The overrides applied, as the user wrote them.
+    pub overrides: Vec<String>,
+    /// The flows as disciplines see them (shared by every port).
+    pub flow_meta: Arc<[FlowMeta]>,
+    /// Every pair's components with their parameters resolved, in the order of `pairs`.
+    pub configured: Vec<Configured>,
+    /// The conversations crossing each port: (flow, data or ACK), in flow order, data first.
+    pub(crate) crossing: Vec<Vec<(FlowId, PacketKind)>>,
+    /// Whether each flow is in `run.trace`.
+    pub(crate) traced: Vec<bool>,
+}
+
+/// A pair's components, resolved once when the scenario is validated: each port's discipline
+/// and each flow's transport, every parameter written out. A run builds fresh ones from these;
+/// reports and the resolved scenario show them.
+#[derive(Debug, Clone, Default)]
+pub struct Configured {
+    pub qdiscs: Vec<Component>,
+    /// `None` for an open-loop flow.
+    pub transports: Vec<Option<Component>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RunSpec {
+    pub duration: Time,
+    /// Time before measurement starts; reported as its own interval, left out of summaries.
+    pub warmup: Time,
+    /// Length of one measurement interval.
+    pub interval: Time,
+    /// Number of measurement intervals: (duration − warmup) / interval.
+    pub intervals: usize,
+    pub seed: u64,
+    /// Flows over which Jain's index is computed.
+    pub fairness: Vec<FlowId>,
+    /// Ports whose service is compared with GPS.
+    pub fluid_reference: Vec<PortId>,
+    /// Flows whose senders' variables are recorded over time.
+    pub trace: Vec<FlowId>,
+    /// Ports whose queue length is recorded over time.
+    pub trace_queues: Vec<PortId>,
+    /// Ports whose transmitted packets are captured (`pcap`).
+    pub pcap: Vec<PortId>,
+    /// Ports whose packet events are written as text (`events`).
+    pub events: Vec<PortId>,
+    /// Timeouts and timed applications' instants are late by a uniform draw from
+    /// [0, clock_jitter) (`node::HostClock`); zero keeps every host's clock exact.
+    pub clock_jitter: Time,
+    /// Whether the results list every transfer of the `files` flows, or only their summary.
+    pub transfer_rows: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct LinkSpec {
+    pub name: String,
+    pub a: NodeId,
+    pub b: NodeId,
+}
+
+#[derive(Debug, Clone)]
+pub struct PortSpec {
+    pub name: String,
+    pub link: usize,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub rate: Rate,
+    pub delay: Time,
+    pub buffer: BufferLimit,
+    /// Whether the packet on the line takes one of the buffer's places.
+    pub buffer_includes_line: bool,
+    /// The discipline set for this port in the file; `None` = the pair's (or FCFS).
+    pub qdisc: Option<Component>,
+    /// Sends from a node with a single link: a host's access line. Such ports keep FCFS unless
+    /// the file names their discipline, because the papers' hosts have no queueing discipline.
+    pub host: bool,
+    /// Random loss on the wire (`node::loss`); `None`: the line loses nothing.
+    pub loss: Option<crate::node::LossModel>,
+}
+
+/// Where a flow's flow control comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TransportChoice {
+    /// The protocol pair's transport (Generic if the pair names none).
+    FromPair,
+    /// Open loop: packets go straight to the network.
+    OpenLoop,
+    Explicit(Component),
+}
+
+#[derive(Debug, Clone)]
+pub struct FlowSpec {
+    pub name: String,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub app: App,
+    pub transport: TransportChoice,
+    pub window: Option<u32>,
+    /// Data packet size on the wire, bytes: the payload and the headers.
+    pub packet_size: u32,
+    /// ACK size on the wire, bytes (the headers alone, when there are headers).
+    pub ack_size: u32,
+    /// The headers on top of the payload (`Headers::None`: `packet_size` is all payload).
+    pub headers: Headers,
+    /// Application bytes of a data packet: what applications' rates and sizes count, and
+    /// goodput (`payload_unique`).
+    pub payload_size: u32,
+    pub start: Time,
+    /// Each run delays the start by a uniform draw from [0, start_jitter) (`Scenario::starts`).
+    pub start_jitter: Time,
+    pub stop: Option<Time>,
+    /// Whether the sink acknowledges data packets.
+    pub acks: bool,
+    /// Weight in weighted disciplines.
+    pub weight: f64,
+    pub data_route: Vec<PortId>,
+    pub ack_route: Vec<PortId>,
+    /// One transfer of a `web` application: its start and size are drawn for each run.
+    pub draw: Option<Draw>,
+}
+
+/// A transfer of a `web` application: the group's transfers start at exponential gaps after the
+/// group's start and carry Pareto-distributed sizes, drawn from the group's own random stream.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draw {
+    pub group: String,
+    pub mean_gap: Time,
+    pub mean_size: Bytes,
+    pub shape: f64,
+}
+
+#[derive(Debug, Clone)]
+pub struct PairSpec {
+    pub name: String,
+    pub description: Option<String>,
+    pub transport: Option<Component>,
+    pub qdisc: Option<Component>,
+    /// Per-flow flow control under this pair, by flow name; it wins over the flow's own.
+    pub transports: IndexMap<String, Component>,
+}
+
+pub const DEFAULT_PAIR: &str = "default";
+pub const DEFAULT_TRANSPORT: &str = "generic";
+pub const DEFAULT_QDISC: &str = "fcfs";
+
+/// How overrides are named in messages unless the caller says otherwise: the CLI's option.
+pub const CLI_ORIGIN: &str = "--set";
+
+impl Scenario {
+    /// The pair called `name`, or the first pair when `name` is `None`.
+    pub fn pair(&self, name: Option<&str>) -> Result<&PairSpec> {
+        match name {
+            None => Ok(&self.pairs[0]),
+            Some(n) => self.pairs.iter().find(|p| p.name == n).ok_or_else(|| {
+                let known: Vec<_> = self.pairs.iter().map(|p| p.name.as_str()).collect();
+                let hint = crate::error::did_you_mean(n, known.iter().copied());
+                Error::Usage(format!("{}: no pair `{n}`{hint} (the scenario defines {})", self.file, known.join(", ")))
+            }),
+        }
+    }
+
+    /// The discipline of `port` under `pair`: the file's choice for the port, else the pair's
+    /// (hosts' access ports excepted), else FCFS.
+    pub fn port_qdisc(&self, port: &PortSpec, pair: &PairSpec) -> Component {
+        match (&port.qdisc, &pair.qdisc) {
+            (Some(q), _) => q.clone(),
+            (None, Some(q)) if !port.host => q.clone(),
+            _ => Component::named(DEFAULT_QDISC),
+        }
+    }
+
+    pub fn flow_id(&self, name: &str) -> Option<FlowId> {
+        self.flows.iter().position(|f| f.name == name).map(FlowId::from_idx)
+    }
+
+    pub fn node_name(&self, n: NodeId) -> &str {
+        &self.nodes[n.idx()]
+    }
+}
