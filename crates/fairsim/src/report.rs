@@ -402,7 +402,7 @@ impl Simulation {
     }
 
     fn has_transfers(&self) -> bool {
-        self.scenario().flows.iter().any(|f| matches!(f.app, crate::traffic::App::Files { .. }))
+        self.scenario().flows.iter().any(|f| matches!(f.app.source(), crate::traffic::Source::Population { .. }))
     }
 
     /// Each `files` flow's transfers arriving after the warm-up and before its arrivals stop.
@@ -414,7 +414,7 @@ impl Simulation {
             .flows
             .iter()
             .enumerate()
-            .filter(|(_, f)| matches!(f.app, crate::traffic::App::Files { .. }));
+            .filter(|(_, f)| matches!(f.app.source(), crate::traffic::Source::Population { .. }));
         let summaries: Vec<_> = summaries
             .map(|(i, f)| {
                 let until = f.stop.unwrap_or(run.duration).min(self.now()).as_secs_f64();
@@ -470,7 +470,7 @@ impl Simulation {
 /// The rate flow `f`'s application asks for on the wire, bit/s: applications count payload, the
 /// network carries the headers too (`None`: as much as it can get).
 fn wire_demand_bps(f: &crate::scenario::FlowSpec) -> Option<f64> {
-    let demand = f.app.demand_bps(f.payload_size)?;
+    let demand = f.app.demand_bps()?;
     // no headers: the demand as it is, to the bit
     Some(if f.packet_size == f.payload_size { demand } else { demand * f.packet_size as f64 / f.payload_size as f64 })
 }

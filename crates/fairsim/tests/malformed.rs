@@ -212,9 +212,7 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
             &["flows.ftp1.windw=3"],
             "x.toml: flows.ftp1.windw: unknown field `windw`; did you mean `window`? (expected one of `src`, `dst`, \
              `app`, `transport`, `window`, `packet_size`, `ack_size`, `headers`, `start`, `start_jitter`, `stop`, `route`, \
-             `acks`, `weight`, `size`, `rate`, `mean_gap`, `jitter`, `on_mean`, `off_mean`, `periods`, `shape`, \
-             `transfers`, `arrivals`, `enabled`) \
-             (from --set flows.ftp1.windw=3)",
+             `acks`, `weight`, `enabled`, `size`) (from --set flows.ftp1.windw=3)",
         ),
         (
             &["flows.ftp1.transport={ kind = \"reno\", windw = 3 }"],
@@ -238,7 +236,7 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
         (
             &["flows.ftp1.app=ftpp"],
             "x.toml: flows.ftp1.app: unknown app `ftpp`; did you mean `ftp`? (the apps are ftp, telnet, poisson, \
-             cbr, firehose, onoff, web, files) (from --set flows.ftp1.app=ftpp)",
+             cbr, firehose, onoff, web, files, bursts) (from --set flows.ftp1.app=ftpp)",
         ),
         (
             &["flows.ftp1.dst=B"],

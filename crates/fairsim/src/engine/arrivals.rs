@@ -12,7 +12,7 @@ use crate::net::{FlowId, PortId};
 use crate::node::{Port, PortSetup};
 use crate::params::Params;
 use crate::qdisc::PortInfo;
-use crate::traffic::{exponential, App};
+use crate::traffic::{exponential, Source};
 use crate::transport::Sender;
 use crate::units::{BufferLimit, Time};
 
@@ -30,7 +30,7 @@ impl Simulation {
     /// A connection of flow `f` arrives: it takes a free slot (or a new one), starts its sender,
     /// and the next arrival is scheduled.
     pub(super) fn arrival(&mut self, f: FlowId) {
-        let App::Files { arrivals, packets } = self.scenario.flows[f.idx()].app else { return };
+        let Source::Population { arrivals, packets } = self.scenario.flows[f.idx()].app.source() else { return };
         if self.flows[f.idx()].stopped {
             return;
         }

@@ -5,7 +5,7 @@ use crate::net::{FlowId, PortId};
 use crate::node::{FlowEnds, FlowState, HostClock, LinkLoss, LossModel, Port, PortSetup};
 use crate::rng;
 use crate::scenario::{Component, PairSpec, Problem, Scenario};
-use crate::traffic::{App, TimedSource};
+use crate::traffic::Source;
 use crate::transport::reliability::sink::{EcnEcho, Receiver};
 use crate::transport::Sender;
 use crate::units::Time;
@@ -69,7 +69,7 @@ pub(super) fn flows(
         let id = FlowId::from_idx(i);
         let (mut flow, resolved) = flow_state(scenario, pair, seed, id, &spec.name)?;
         (flow.start, flow.drawn_packets) = drawn[i];
-        if matches!(spec.app, App::Files { .. }) {
+        if matches!(spec.app.source(), Source::Population { .. }) {
             flow.sender = None; // its connections have senders; the flow only counts them
         }
         flows.push(flow);
@@ -113,7 +113,10 @@ pub(super) fn ends(
             acks: spec.acks,
             ect: sender.as_ref().is_some_and(|s| s.ack_policy().ecn != EcnEcho::Off),
         },
-        source: TimedSource::new(&spec.app, spec.payload_size),
+        source: match spec.app.source() {
+            Source::Timed(timing) => Some(timing),
+            _ => None,
+        },
         app_limit: 0,
         file_packets: None,
         stopped: false,

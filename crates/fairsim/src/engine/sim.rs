@@ -329,12 +329,15 @@ impl Simulation {
     // ----- applications and timers ---------------------------------------------------------
 
     fn flow_start(&mut self, f: FlowId) {
-        let app = &self.scenario.flows[f.idx()].app;
-        if let crate::traffic::App::Files { arrivals, .. } = *app {
-            self.schedule_arrival(f, arrivals);
-            return;
-        }
-        if let Some(first) = self.flows[f.idx()].start_app(app, self.now) {
+        let packets = match self.scenario.flows[f.idx()].app.source() {
+            crate::traffic::Source::Population { arrivals, .. } => {
+                self.schedule_arrival(f, arrivals);
+                return;
+            }
+            crate::traffic::Source::Bulk { packets } => Some(packets),
+            crate::traffic::Source::Timed(_) => None,
+        };
+        if let Some(first) = self.flows[f.idx()].start_app(packets, self.now) {
             self.events.push(first, Event::AppPacket(f));
         }
         self.with_sender(f, |s, ctx| s.on_start(ctx));

@@ -8,7 +8,7 @@ use crate::net::{FlowId, NodeId, Packet, PacketKind, PortId};
 use crate::rng::SimRng;
 use crate::stats::FlowCounters;
 use crate::timer::{TimerSlot, TIMERS_PER_FLOW};
-use crate::traffic::{App, TimedSource};
+use crate::traffic::Timing;
 use crate::transport::reliability::sink::{AckNow, Echo, Receiver};
 use crate::transport::Sender;
 use crate::units::Time;
@@ -45,7 +45,7 @@ pub struct FlowEnds {
 pub struct FlowState {
     pub ends: FlowEnds,
     /// Timed application, if the application is not FTP.
-    pub source: Option<TimedSource>,
+    pub source: Option<Box<dyn Timing>>,
     /// Packets the application has handed over so far (`u64::MAX`: an infinite FTP).
     pub app_limit: u64,
     /// Packets an FTP will hand over in all (`None` = infinite); set once the flow starts.
@@ -229,10 +229,11 @@ impl FlowState {
         }
     }
 
-    /// The application `app` starts at `now`; returns when a timed application produces its
-    /// first packet (late by the hosts' clock).
-    pub fn start_app(&mut self, app: &App, now: Time) -> Option<Time> {
-        if let App::Ftp { packets } = *app {
+    /// The application starts at `now`: a bulk one (`bulk`: its file's packets, `None` if
+    /// endless) has its data at once; returns when a timed application produces its first packet
+    /// (late by the hosts' clock).
+    pub fn start_app(&mut self, bulk: Option<Option<u64>>, now: Time) -> Option<Time> {
+        if let Some(packets) = bulk {
             let packets = self.drawn_packets.or(packets);
             self.file_packets = packets;
             self.app_limit = packets.unwrap_or(u64::MAX);
@@ -401,7 +402,7 @@ mod tests {
         let (_, ack) = acked(f.sink_receive(p, Time::from_secs(1)));
         assert_eq!(ack.seq, 6, "no reordering state: the packet after this one");
         let mut ftp = flow(true);
-        assert_eq!(ftp.start_app(&App::Ftp { packets: None }, Time::ZERO), None, "FTP is not timed");
+        assert_eq!(ftp.start_app(Some(None), Time::ZERO), None, "FTP is not timed");
         assert_eq!(ftp.app_limit, u64::MAX);
         ftp.send_data(0, 1, Time::ZERO, 0);
         ftp.stop_app();

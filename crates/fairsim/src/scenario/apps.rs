@@ -1,65 +1,60 @@
 //! A flow's application from the flow's table: the application is looked up in the registry
-//! (`traffic::APPS`) and given the application parameters written in the flow; any that do not
-//! apply to it are named.
+//! (`traffic::APPS`) and given the keys the flow does not know itself. It judges them: a key it
+//! takes is its parameter; a key another application takes "does not apply" to it; any other
+//! is an unknown field of the flow, with the keys the flow and its application take.
 
 use super::problem::Problem;
-use super::schema::RawFlow;
+use super::schema::{RawFlow, FLOW_KEYS};
 use crate::component::names;
-use crate::error::unknown;
+use crate::error::{suggest_in_serde_message, unknown};
 use crate::params::Params;
-use crate::traffic::{find, App, AppInfo, APPS};
-use crate::units::Rate;
-use serde::Serialize;
+use crate::traffic::{find, AppInfo, Application, APPS};
+use std::sync::Arc;
 
-/// The application parameters a flow's table may hold, with their values where given.
-fn written(f: &RawFlow) -> [(&'static str, Option<toml::Value>); 10] {
-    fn value<T: Serialize>(x: Option<T>) -> Option<toml::Value> {
-        x.and_then(|x| toml::Value::try_from(x).ok())
-    }
-    [
-        ("size", value(f.size)),
-        ("rate", value(f.rate)),
-        ("mean_gap", value(f.mean_gap)),
-        ("jitter", value(f.jitter)),
-        ("on_mean", value(f.on_mean)),
-        ("off_mean", value(f.off_mean)),
-        ("periods", value(f.periods)),
-        ("shape", value(f.shape)),
-        ("transfers", value(f.transfers)),
-        ("arrivals", value(f.arrivals)),
-    ]
-}
-
-/// The application of flow `name`; problems go to `problems`.
+/// The application of flow `name`, built for `info`; problems go to `problems`.
 pub(super) fn application(
     name: &str,
     f: &RawFlow,
-    packet_size: u32,
-    first_hop: Option<Rate>,
+    info: &AppInfo,
     problems: &mut Vec<Problem>,
-) -> Option<App> {
-    let Some(kind) = find(&f.app) else {
+) -> Option<Arc<dyn Application>> {
+    let kind = find(&f.app);
+    if kind.is_none() {
         problems.push(Problem::new(&["flows", name, "app"], unknown("app", &f.app, &names(APPS))));
-        return None;
-    };
+    }
     // the names only: `parameters()` builds each one's documentation (a JSON schema) per flow
-    let takes = kind.parameter_names();
+    let takes = kind.map(|k| k.parameter_names());
     let before = problems.len();
     let mut params = Params::new();
-    for (field, value) in written(f) {
-        let Some(value) = value else { continue };
-        if takes.contains(&field) {
-            params.insert(field.into(), value);
-        } else {
-            let message = format!("`{field}` does not apply to app `{}` (it takes: {})", f.app, takes.join(", "));
-            problems.push(Problem::new(&["flows", name, field], message));
+    for (key, value) in &f.app_params {
+        match &takes {
+            Some(takes) if takes.contains(&key.as_str()) => {
+                params.insert(key.clone(), value.clone());
+            }
+            _ if APPS.iter().any(|k| k.parameter_names().contains(&key.as_str())) => {
+                // another application's parameter; with an unknown app, the app is the mistake
+                if let Some(takes) = &takes {
+                    let message = format!("`{key}` does not apply to app `{}` (it takes: {})", f.app, takes.join(", "));
+                    problems.push(Problem::new(&["flows", name, key], message));
+                }
+            }
+            _ => problems.push(Problem::new(&["flows", name, key], unknown_key(key, takes.as_deref()))),
         }
     }
-    match kind.build(&params, &AppInfo { packet_size, first_hop }) {
-        Ok((app, _)) => (problems.len() == before).then_some(*app),
+    let kind = kind?;
+    match kind.build(&params, info) {
+        Ok((app, _)) => (problems.len() == before).then(|| Arc::from(app)),
         Err(e) => {
             problems.push(Problem::from_param(&["flows".to_string(), name.to_string()], e));
             None
         }
     }
+}
+
+/// The message for a key neither the flow nor any application knows, as serde words an unknown
+/// field (with a likely typo named): the keys listed are the flow's and its application's.
+fn unknown_key(key: &str, app_takes: Option<&[&'static str]>) -> String {
+    let expected: Vec<String> =
+        FLOW_KEYS.iter().chain(app_takes.unwrap_or_default()).map(|k| format!("`{k}`")).collect();
+    suggest_in_serde_message(&format!("unknown field `{key}`, expected one of {}", expected.join(", ")))
 }

@@ -8,7 +8,7 @@ use crate::error::{unknown, Result};
 use crate::net::{FlowId, PortId};
 use crate::params::Params;
 use crate::qdisc::{self, PortInfo, Qdisc};
-use crate::traffic::App;
+use crate::traffic::Source;
 use crate::transport::{self, FlowInfo, Sender};
 
 impl Scenario {
@@ -48,7 +48,7 @@ impl Scenario {
             packet_size: flow.packet_size,
             seed,
             name: flow.name.clone(),
-            unending: matches!(flow.app, App::Ftp { packets: None }),
+            unending: matches!(flow.app.source(), Source::Bulk { packets: None }),
             access_rate: flow.data_route.first().map_or(crate::units::Rate(0), |p| self.ports[p.idx()].rate),
         }
     }

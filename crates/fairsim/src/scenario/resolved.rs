@@ -10,7 +10,6 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::net::{Headers, PortId};
-use crate::traffic::App;
 use crate::units::Bytes;
 use toml::{Table, Value};
 
@@ -20,35 +19,8 @@ fn s(v: impl ToString) -> Value {
 
 fn app_fields(t: &mut Table, f: &FlowSpec) {
     t.insert("app".into(), s(f.app.name()));
-    match &f.app {
-        App::Ftp { packets } => {
-            if let Some(n) = packets {
-                t.insert("size".into(), s(Bytes(n * f.payload_size as u64)));
-            }
-        }
-        App::Telnet { mean_gap } | App::Poisson { mean_gap } => {
-            t.insert("mean_gap".into(), s(mean_gap));
-        }
-        App::Cbr { rate, jitter } => {
-            t.insert("rate".into(), s(rate));
-            t.insert("jitter".into(), Value::Float(*jitter));
-        }
-        App::Firehose { rate } => {
-            t.insert("rate".into(), s(rate));
-        }
-        App::OnOff { rate, on_mean, off_mean, periods, shape } => {
-            t.insert("rate".into(), s(rate));
-            t.insert("on_mean".into(), s(on_mean));
-            t.insert("off_mean".into(), s(off_mean));
-            t.insert("periods".into(), Value::try_from(periods).expect("enum"));
-            t.insert("shape".into(), Value::Float(*shape));
-        }
-        App::Files { arrivals, packets } => {
-            t.insert("arrivals".into(), Value::Float(*arrivals));
-            t.insert("size".into(), s(Bytes(packets * f.payload_size as u64)));
-        }
-        // validation expands a web group into its transfers, which are FTPs
-        App::Web { .. } => {}
+    for (key, value) in f.app.resolved() {
+        t.insert(key.into(), value);
     }
 }
 

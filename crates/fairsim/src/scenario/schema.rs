@@ -1,4 +1,5 @@
-//! The scenario file as written: serde types, one per table. Unknown keys are errors.
+//! The scenario file as written: serde types, one per table. Unknown keys are errors (a flow's
+//! application judges the keys the flow does not know).
 //!
 //! See `docs/scenario-format.md` for the format with examples; `validate` turns these into the
 //! resolved `Scenario` (ids, routes, defaults).
@@ -6,7 +7,6 @@
 use crate::net::Headers;
 use crate::node::LossModel;
 use crate::params::Params;
-use crate::traffic::Periods;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
 use indexmap::IndexMap;
 use serde::{de, Deserialize, Deserializer};
@@ -123,8 +123,10 @@ pub struct RawDirection {
     pub loss: Option<LossModel>,
 }
 
+/// A flow as written: its own keys, and the rest, which belong to its application (`app`) and
+/// are judged by it (`scenario::apps`): a key neither knows is reported there, with the keys
+/// the flow and its application take.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct RawFlow {
     pub src: String,
     pub dst: String,
@@ -143,22 +145,31 @@ pub struct RawFlow {
     pub acks: Option<bool>,
     /// Share of weighted disciplines (WFQ, WF²Q+, DRR quanta, Virtual Clock reservations).
     pub weight: Option<f64>,
-    // application parameters; which apply depends on `app`
-    pub size: Option<Bytes>,
-    pub rate: Option<Rate>,
-    pub mean_gap: Option<Time>,
-    pub jitter: Option<f64>,
-    pub on_mean: Option<Time>,
-    pub off_mean: Option<Time>,
-    pub periods: Option<Periods>,
-    pub shape: Option<f64>,
-    /// `web`: the number of transfers.
-    pub transfers: Option<u32>,
-    /// `files`: connections arriving per second.
-    pub arrivals: Option<f64>,
     /// `false` leaves the flow out of the run (for sweeps that vary the number of flows).
     pub enabled: Option<bool>,
+    /// Every other key: the application's parameters (`rate`, `size`, `mean_gap`, ...).
+    #[serde(flatten)]
+    pub app_params: Params,
 }
+
+/// The keys of a flow's own (`RawFlow`'s fields but its application's parameters), for messages.
+pub const FLOW_KEYS: &[&str] = &[
+    "src",
+    "dst",
+    "app",
+    "transport",
+    "window",
+    "packet_size",
+    "ack_size",
+    "headers",
+    "start",
+    "start_jitter",
+    "stop",
+    "route",
+    "acks",
+    "weight",
+    "enabled",
+];
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -200,5 +211,36 @@ impl<'de> Deserialize<'de> for Component {
                 other.type_str()
             ))),
         }
+    }
+}
+
+#[cfg(test)]
+mod flow_keys {
+    use super::*;
+
+    #[test]
+    fn every_key_listed_as_the_flows_own_is_read_by_the_flow_not_its_application() {
+        for key in FLOW_KEYS {
+            let value = match *key {
+                "route" => "[\"a\", \"b\"]",
+                "window" => "3",
+                "weight" => "1.0",
+                "acks" | "enabled" => "true",
+                "headers" => "\"none\"",
+                "packet_size" | "ack_size" => "\"100B\"",
+                _ => "\"1s\"",
+            };
+            let text = format!("src = \"a\"\ndst = \"b\"\napp = \"ftp\"\n{key} = {value}");
+            let text = if ["src", "dst", "app"].contains(key) {
+                "src = \"a\"\ndst = \"b\"\napp = \"ftp\"".into()
+            } else {
+                text
+            };
+            let flow: Result<RawFlow, _> = toml::from_str(&text);
+            let flow = flow.unwrap_or_else(|e| panic!("{key}: {e}"));
+            assert!(!flow.app_params.contains_key(*key), "`{key}` is not a field of RawFlow");
+        }
+        let flow: RawFlow = toml::from_str("src = \"a\"\ndst = \"b\"\napp = \"cbr\"\nrate = \"1Mbps\"").unwrap();
+        assert!(flow.app_params.contains_key("rate"), "the application's keys are left to it");
     }
 }

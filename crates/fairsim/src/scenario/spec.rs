@@ -5,7 +5,7 @@ use super::schema::Component;
 use crate::error::{Error, Result};
 use crate::net::{FlowId, Headers, NodeId, PacketKind, PortId};
 use crate::qdisc::FlowMeta;
-use crate::traffic::App;
+use crate::traffic::Application;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
 use indexmap::IndexMap;
 use std::sync::Arc;
@@ -120,7 +120,8 @@ pub struct FlowSpec {
     pub name: String,
     pub src: NodeId,
     pub dst: NodeId,
-    pub app: App,
+    /// Its application, shared by every run (each builds its own `source()`).
+    pub app: Arc<dyn Application>,
     pub transport: TransportChoice,
     pub window: Option<u32>,
     /// Data packet size on the wire, bytes: the payload and the headers.

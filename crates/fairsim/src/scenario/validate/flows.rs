@@ -9,9 +9,9 @@ use crate::net::{Headers, NodeId, PortId};
 use crate::scenario::apps;
 use crate::scenario::schema::{RawFlow, RawRun};
 use crate::scenario::spec::{Draw, FlowSpec, PortSpec, TransportChoice};
-use crate::traffic::App;
+use crate::traffic::{AppInfo, FlowControl};
 use crate::transport;
-use crate::units::{Bytes, Rate, Time};
+use crate::units::{Bytes, Time};
 
 /// What a flow is checked against: the run, the nodes, links and routes.
 pub(super) struct Network<'a> {
@@ -23,7 +23,7 @@ pub(super) struct Network<'a> {
     pub(super) topology_ok: bool,
 }
 
-pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Option<FlowSpec> {
+fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Option<FlowSpec> {
     let Network { run, node, graph, ports, topology_ok } = *net;
     let at = |field: &'static str| ["flows", name, field];
     let before = pb.0.len();
@@ -34,17 +34,18 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
             pb.add(&at("dst"), format!("a flow needs two different nodes; src and dst are both `{}`", f.src));
         }
     }
-    let positive = |v: Option<Bytes>, field: &'static str, default: u64, pb: &mut Problems| -> u32 {
-        let b = v.map_or(default, |b| b.0);
+    let positive = |v: Option<Bytes>, field: &'static str, pb: &mut Problems| -> Option<u32> {
+        let b = v?.0;
         if b == 0 || b > u32::MAX as u64 {
             pb.add(&at(field), "a packet must be between 1 byte and 4 GB");
         }
-        b.clamp(1, u32::MAX as u64) as u32
+        Some(b.clamp(1, u32::MAX as u64) as u32)
     };
-    // with headers, `packet_size` is the payload, which applications' rates and sizes count
-    let payload_size = positive(f.packet_size, "packet_size", if f.app == "telnet" { 40 } else { 1000 }, pb);
+    // with headers, `packet_size` is the payload, which applications' rates and sizes count;
+    // without it, the application's own (Telnet's keystrokes are 40 bytes)
+    let packet_size = positive(f.packet_size, "packet_size", pb);
     let headers = f.headers.or(run.headers).unwrap_or_default();
-    let ack_size = positive(f.ack_size, "ack_size", 40, pb);
+    let ack_size = positive(f.ack_size, "ack_size", pb).unwrap_or(40);
     if f.ack_size.is_some() && headers != Headers::None {
         pb.add(&at("ack_size"), ack_size_with_headers(headers, f.headers.is_none()));
     }
@@ -93,38 +94,28 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
             r
         }
     };
-    // the payload rate that fills the first line: the firehose's default, and a firehose is UDP
-    let first_hop_rate = data_route.as_ref().and_then(|r| r.first()).map(|p| {
-        let wire = payload_size as u128 + headers.bytes(false) as u128;
-        Rate((ports[p.idx()].rate.0 as u128 * payload_size as u128 / wire) as u64)
-    });
-    let app = apps::application(name, f, payload_size, first_hop_rate, &mut pb.0);
+    // the first line, whose payload rate is a firehose's default (a firehose is UDP)
+    let first_line = data_route.as_ref().and_then(|r| r.first()).map(|p| (ports[p.idx()].rate, headers.bytes(false)));
+    let app = apps::application(name, f, &AppInfo { packet_size, first_line }, &mut pb.0);
+    let control = app.as_ref().map(|a| a.flow_control());
 
     let transport = match &f.transport {
         Some(c) if c.kind == transport::NONE => TransportChoice::OpenLoop,
         Some(c) => TransportChoice::Explicit(with_path(c.clone(), &at("transport"))),
-        None if app.as_ref().is_some_and(App::flow_controlled_by_default) => TransportChoice::FromPair,
+        None if matches!(control, Some(FlowControl::ByDefault | FlowControl::Needed(_))) => TransportChoice::FromPair,
         None => TransportChoice::OpenLoop,
     };
-    match (&app, &transport) {
-        (Some(App::Ftp { .. }), TransportChoice::OpenLoop) => {
-            pb.add(&at("transport"), "an FTP needs flow control; use app = \"firehose\" for a source that ignores it")
-        }
-        (Some(App::Files { .. }), TransportChoice::OpenLoop) => pb.add(
-            &at("transport"),
-            "the connections of app `files` need flow control: each ends when its file is acknowledged",
-        ),
-        (Some(App::Firehose { .. }), TransportChoice::Explicit(_)) => {
-            pb.add(&at("transport"), "a firehose ignores flow control; remove `transport`")
-        }
+    match (control, &transport) {
+        (Some(FlowControl::Needed(why)), TransportChoice::OpenLoop) => pb.add(&at("transport"), why),
+        (Some(FlowControl::Refused(why)), TransportChoice::Explicit(_)) => pb.add(&at("transport"), why),
         // (an unknown app, reported already, says nothing about flow control)
         (Some(_), TransportChoice::OpenLoop) if f.window.is_some() => {
             pb.add(&at("window"), "`window` applies only to flow-controlled flows")
         }
         _ => {}
     }
-    let firehose = matches!(app, Some(App::Firehose { .. }));
-    let acks = f.acks.unwrap_or(transport != TransportChoice::OpenLoop || firehose);
+    let refused = matches!(control, Some(FlowControl::Refused(_)));
+    let acks = f.acks.unwrap_or(transport != TransportChoice::OpenLoop || refused);
     if !acks && transport != TransportChoice::OpenLoop {
         pb.add(&at("acks"), "a flow-controlled flow needs its ACKs");
     }
@@ -132,6 +123,8 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
         return None;
     }
     // TCP for any flow with flow control (all are window-based with ACKs), UDP for open loop
+    let app = app?;
+    let payload_size = app.payload_size();
     let header_bytes = headers.bytes(transport != TransportChoice::OpenLoop);
     let packet_size = payload_size.saturating_add(header_bytes);
     let ack_size = if headers == Headers::None { ack_size } else { header_bytes };
@@ -140,7 +133,7 @@ pub(super) fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Proble
         name: name.to_string(),
         src,
         dst,
-        app: app?,
+        app,
         transport,
         window: f.window,
         packet_size,
@@ -169,26 +162,26 @@ fn ack_size_with_headers(headers: Headers, run_wide: bool) -> String {
     )
 }
 
-/// A `web` application: `transfers` FTP flows `name#0`, `name#1`, ... over the same path, each
-/// a fresh connection, whose starts and sizes are drawn at run time (`Scenario::draws`).
-pub(super) fn build_web(name: &str, f: &RawFlow, net: &Network, room: usize, pb: &mut Problems) -> Vec<FlowSpec> {
-    let at = |field: &'static str| ["flows", name, field];
-    let before = pb.0.len();
-    let web = apps::application(name, f, 0, None, &mut pb.0);
-    let Some(App::Web { transfers, mean_gap, mean_size, shape }) = web else { return vec![] };
-    if transfers as usize > room {
+/// Flow `name` as the run has it: one flow, or, for an application that is a group of
+/// transfers (`web`), one flow per transfer, `name#0`, `name#1`, ... over the same path, each a
+/// fresh connection running the group's bulk application, whose starts and sizes are drawn
+/// at run time (`Scenario::draws`). `room` is how many more flows the run may have.
+pub(super) fn build_flows(name: &str, f: &RawFlow, net: &Network, room: usize, pb: &mut Problems) -> Vec<FlowSpec> {
+    let Some(flow) = build_flow(name, f, net, pb) else { return vec![] };
+    let Some(group) = flow.app.transfers().cloned() else { return vec![flow] };
+    if group.count as usize > room {
         // refused before any transfer is built
         let before = limits::MAX_FLOWS - room;
-        let e = limits::check(before + transfers as usize, limits::MAX_FLOWS, "flows").unwrap_err();
+        let e = limits::check(before + group.count as usize, limits::MAX_FLOWS, "flows").unwrap_err();
         let counting =
             if before > 0 { format!(" (counting the {before} flows before these transfers)") } else { "".into() };
-        pb.add(&at("transfers"), format!("{e}{counting}"));
+        pb.add(&["flows", name, "transfers"], format!("{e}{counting}"));
+        return vec![];
     }
-    let ftp = RawFlow { app: "ftp".into(), size: None, mean_gap: None, shape: None, transfers: None, ..f.clone() };
-    let built = build_flow(name, &ftp, net, pb);
-    let (Some(flow), true) = (built, pb.0.len() == before) else { return vec![] };
-    let draw = Draw { group: name.to_string(), mean_gap, mean_size, shape };
-    (0..transfers).map(|k| FlowSpec { name: format!("{name}#{k}"), draw: Some(draw.clone()), ..flow.clone() }).collect()
+    let draw =
+        Draw { group: name.to_string(), mean_gap: group.mean_gap, mean_size: group.mean_size, shape: group.shape };
+    let each = FlowSpec { app: group.each, draw: Some(draw), ..flow };
+    (0..group.count).map(|k| FlowSpec { name: format!("{name}#{k}"), ..each.clone() }).collect()
 }
 
 pub(super) fn explicit_route(

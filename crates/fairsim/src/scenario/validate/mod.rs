@@ -19,7 +19,7 @@ mod pairs;
 mod problems;
 mod run;
 
-use flows::{build_flow, build_web, Network};
+use flows::{build_flows, Network};
 use links::build_links;
 use nodes::check_nodes;
 use pairs::{build_pairs, check_pair_transports, flows_named};
@@ -50,12 +50,8 @@ pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Sc
     let net = Network { run: &raw.run, node: &node, graph: &graph, ports: &ports, topology_ok };
     let mut flows = vec![];
     for (name, f) in raw.flows.iter().filter(|(_, f)| f.enabled != Some(false)) {
-        if f.app == "web" {
-            let room = limits::MAX_FLOWS.saturating_sub(flows.len());
-            flows.extend(build_web(name, f, &net, room, &mut pb));
-        } else if let Some(flow) = build_flow(name, f, &net, &mut pb) {
-            flows.push(flow);
-        }
+        let room = limits::MAX_FLOWS.saturating_sub(flows.len());
+        flows.extend(build_flows(name, f, &net, room, &mut pb));
     }
     if let Err(e) = limits::check(flows.len(), limits::MAX_FLOWS, "flows") {
         pb.add(&["flows"], e);

@@ -11,10 +11,10 @@
 //! - disciplines see every connection of the flow as the flow (one conversation), as they see
 //!   the packets of any one flow.
 
-use super::{AppDeclaration, AppInfo};
+use super::checks::text;
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
-use crate::traffic::App;
+use crate::traffic::application::{AppDeclaration, AppInfo, Application, FlowControl, Source, DEFAULT_PAYLOAD};
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
@@ -36,7 +36,37 @@ pub const MAX_ARRIVALS: f64 = 1e9;
 /// 1/rate is infinite drew gaps of 0, every connection at once).
 pub const MIN_ARRIVALS: f64 = 1e9 / u64::MAX as f64;
 
-fn build(c: &FilesConfig, flow: &AppInfo) -> Result<App, ParamError> {
+/// Connections arriving `arrivals` per second (Poisson), each with a file of `packets`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Files {
+    pub arrivals: f64,
+    pub packets: u64,
+    pub payload: u32,
+}
+
+impl Application for Files {
+    fn name(&self) -> &'static str {
+        "files"
+    }
+    fn payload_size(&self) -> u32 {
+        self.payload
+    }
+    fn flow_control(&self) -> FlowControl {
+        FlowControl::Needed("the connections of app `files` need flow control: each ends when its file is acknowledged")
+    }
+    fn demand_bps(&self) -> Option<f64> {
+        Some(self.arrivals * self.packets as f64 * self.payload as f64 * 8.0)
+    }
+    fn source(&self) -> Source {
+        Source::Population { arrivals: self.arrivals, packets: self.packets }
+    }
+    fn resolved(&self) -> Vec<(&'static str, toml::Value)> {
+        vec![("arrivals", toml::Value::Float(self.arrivals)), ("size", text(Bytes(self.packets * self.payload as u64)))]
+    }
+}
+
+fn build(c: &FilesConfig, flow: &AppInfo) -> Result<Files, ParamError> {
+    let payload = flow.payload(DEFAULT_PAYLOAD);
     let arrivals = match c.arrivals {
         // the mean gap 1/a, in nanoseconds, from 1 to u64::MAX
         Some(a) if a.is_finite() && 1e9 / a >= 1.0 && 1e9 / a <= u64::MAX as f64 => a,
@@ -60,11 +90,11 @@ fn build(c: &FilesConfig, flow: &AppInfo) -> Result<App, ParamError> {
     let size = c.size.filter(|s| s.0 > 0);
     let size =
         size.ok_or_else(|| ParamError::at("size", "app `files` needs `size`, each file's size, larger than 0B"))?;
-    Ok(App::Files { arrivals, packets: size.0.div_ceil(flow.packet_size as u64).max(1) })
+    Ok(Files { arrivals, packets: size.0.div_ceil(payload as u64).max(1), payload })
 }
 
 pub static DECLARATION: AppDeclaration<FilesConfig> = Declaration {
-    about: About {
+about: About {
         name: "files",
         summary: "open population: connections arrive as a Poisson process (`arrivals` per second), each sends one `size`-byte file",
         reference: "Kim & Farber 1994 §4.1.3",
@@ -79,9 +109,11 @@ mod tests {
     use crate::params::Params;
     use crate::units::Rate;
 
-    fn files(params: &str) -> Result<App, ParamError> {
-        let info = AppInfo { packet_size: 500, first_hop: Some(Rate(150_000_000)) };
-        super::super::find("files").unwrap().build(&params.parse::<Params>().unwrap(), &info).map(|(a, _)| *a)
+    fn files(params: &str) -> Result<(f64, u64), ParamError> {
+        let info = AppInfo { packet_size: Some(500), first_line: Some((Rate(150_000_000), 0)) };
+        let (app, _) = super::super::find("files").unwrap().build(&params.parse::<Params>().unwrap(), &info)?;
+        let Source::Population { arrivals, packets } = app.source() else { panic!("an open population") };
+        Ok((arrivals, packets))
     }
 
     #[test]
@@ -89,7 +121,7 @@ mod tests {
         // the paper's three sizes at 500-byte packets: 20, 200 and 2000 packets (spec §4.5)
         for (size, packets) in [("10KB", 20), ("100KB", 200), ("1MB", 2000), ("1001B", 3)] {
             let app = files(&format!("arrivals = 900.0\nsize = \"{size}\"")).unwrap();
-            assert_eq!(app, App::Files { arrivals: 900.0, packets });
+            assert_eq!(app, (900.0, packets));
         }
     }
 

@@ -1,9 +1,11 @@
 //! The applications a flow can run, each declared in its own file with its typed parameters
-//! (`component::Declaration`); the registry only lists them. A flow's application parameters
-//! are written in the flow's own table (`app = "cbr", rate = "1Mbps"`); validation hands the
-//! application the ones given and names any that do not apply.
+//! (`component::Declaration`), its checks, its timing and its resolved form; the registry only
+//! lists them. A flow's application parameters are written in the flow's own table (`app =
+//! "cbr", rate = "1Mbps"`): the flow's keys it does not know are the application's to judge.
 
+mod bursts;
 mod cbr;
+mod checks;
 mod files;
 mod firehose;
 mod ftp;
@@ -12,26 +14,10 @@ mod poisson;
 mod telnet;
 mod web;
 
-use super::App;
-use crate::component::{Declaration, Kind};
-use crate::params::ParamError;
-use crate::units::{Rate, Time};
+pub use files::{MAX_ARRIVALS, MIN_ARRIVALS};
+pub use onoff::Periods;
 
-/// What an application is built for: its flow.
-pub struct AppInfo {
-    /// Application bytes of a data packet (the payload, when the flow has headers), which the
-    /// applications' rates and sizes count.
-    pub packet_size: u32,
-    /// The payload rate that fills the flow's first link (a firehose's default), if its route
-    /// is known.
-    pub first_hop: Option<Rate>,
-}
-
-/// An application's declaration: one configuration, built for a flow.
-pub type AppDeclaration<C> = Declaration<(C,), AppInfo, App>;
-
-/// A registered application.
-pub type AppKind = dyn Kind<AppInfo, App>;
+use crate::traffic::application::AppKind;
 
 /// Every application, in the order listings show them.
 pub static APPS: &[&AppKind] = &[
@@ -43,53 +29,57 @@ pub static APPS: &[&AppKind] = &[
     &onoff::DECLARATION,
     &web::DECLARATION,
     &files::DECLARATION,
+    &bursts::DECLARATION,
 ];
 
 pub fn find(name: &str) -> Option<&'static AppKind> {
     crate::component::find(APPS, name)
 }
 
-/// A time that must be given and positive.
-fn positive(t: Option<Time>, field: &str, app: &str) -> Result<Time, ParamError> {
-    match t {
-        Some(t) if t > Time::ZERO => Ok(t),
-        Some(_) => Err(ParamError::at(field, "must be longer than 0s")),
-        None => Err(ParamError::at(field, format!("app `{app}` needs `{field}`"))),
-    }
-}
-
-/// A rate that must be given.
-fn required_rate(rate: Option<Rate>, app: &str) -> Result<Rate, ParamError> {
-    rate.ok_or_else(|| ParamError::at("rate", format!("app `{app}` needs `rate`")))
-}
-
-/// A Pareto shape with a finite mean.
-fn pareto_shape(shape: f64) -> Result<f64, ParamError> {
-    if shape > 1.0 && shape.is_finite() {
-        Ok(shape)
-    } else {
-        Err(ParamError::at("shape", "a Pareto shape must exceed 1 for the mean to exist"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::Params;
+    use crate::params::{ParamError, Params};
+    use crate::traffic::application::{AppInfo, Application, Source};
+    use crate::units::{Rate, Time};
 
-    fn build(app: &str, params: &str) -> Result<App, ParamError> {
-        let info = AppInfo { packet_size: 1000, first_hop: Some(Rate(2_000_000)) };
-        find(app).unwrap().build(&params.parse::<Params>().unwrap(), &info).map(|(a, _)| *a)
+    fn build(app: &str, params: &str) -> Result<Box<dyn Application>, ParamError> {
+        let info = AppInfo { packet_size: None, first_line: Some((Rate(2_000_000), 0)) };
+        find(app).unwrap().build(&params.parse::<Params>().unwrap(), &info).map(|(a, _)| a)
+    }
+
+    /// What the engine runs: a bulk file's packets, or a timed source's first gaps.
+    fn runs(app: &dyn Application) -> String {
+        match app.source() {
+            Source::Bulk { packets } => format!("bulk {packets:?}"),
+            Source::Population { arrivals, packets } => format!("population {arrivals} {packets}"),
+            Source::Timed(mut t) => {
+                let mut rng = crate::rng::stream(1, "apps");
+                let first = t.first(Time::ZERO, &mut rng);
+                format!("timed from {first}, then {}", t.next(first, &mut rng) - first)
+            }
+        }
+    }
+
+    fn resolved(app: &dyn Application) -> String {
+        app.resolved().iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")
     }
 
     #[test]
     fn each_application_builds_from_its_own_parameters() {
-        assert_eq!(build("ftp", "size = \"2500B\"").unwrap(), App::Ftp { packets: Some(3) });
-        assert_eq!(build("ftp", "").unwrap(), App::Ftp { packets: None });
-        assert_eq!(build("telnet", "").unwrap(), App::Telnet { mean_gap: Time::from_secs(5) });
-        assert_eq!(build("poisson", "rate = \"8kbps\"").unwrap(), App::Poisson { mean_gap: Time::from_secs(1) });
-        assert_eq!(build("firehose", "").unwrap(), App::Firehose { rate: Rate(2_000_000) }, "the access line's");
-        assert_eq!(build("cbr", "rate = \"1Mbps\"").unwrap(), App::Cbr { rate: Rate(1_000_000), jitter: 0.0 });
+        let ftp = build("ftp", "size = \"2500B\"").unwrap();
+        assert_eq!((runs(&*ftp), resolved(&*ftp)), ("bulk Some(3)".into(), "size = \"3000B\"".into()));
+        assert_eq!(runs(&*build("ftp", "").unwrap()), "bulk None");
+        let telnet = build("telnet", "").unwrap();
+        assert_eq!((telnet.payload_size(), resolved(&*telnet)), (40, "mean_gap = \"5s\"".into()));
+        let poisson = build("poisson", "rate = \"8kbps\"").unwrap();
+        assert_eq!(resolved(&*poisson), "mean_gap = \"1s\"", "a packet of 1000 bytes at 8 kb/s");
+        let firehose = build("firehose", "").unwrap();
+        assert_eq!(resolved(&*firehose), "rate = \"2Mbps\"", "the access line's");
+        let cbr = build("cbr", "rate = \"1Mbps\"").unwrap();
+        assert_eq!(runs(&*cbr), "timed from 0s, then 8ms");
+        assert_eq!(resolved(&*cbr), "rate = \"1Mbps\", jitter = 0.0");
+        assert_eq!(cbr.demand_bps(), Some(1e6));
     }
 
     #[test]
@@ -106,5 +96,24 @@ mod tests {
         assert_eq!(refused("onoff", "rate = \"1Mbps\"\non_mean = \"1s\"").message, "app `onoff` needs `off_mean`");
         assert_eq!(refused("web", "transfers = 0").path, vec!["transfers"]);
         assert_eq!(crate::component::undocumented(APPS), Vec::<String>::new());
+    }
+
+    #[test]
+    fn the_registry_names_each_application_as_it_names_itself() {
+        let info = AppInfo { packet_size: None, first_line: Some((Rate(2_000_000), 0)) };
+        for kind in APPS {
+            let minimal = match kind.about().name {
+                "cbr" | "onoff" | "poisson" => "rate = \"1Mbps\"\non_mean = \"1s\"\noff_mean = \"1s\"",
+                "web" => "transfers = 2\nmean_gap = \"1s\"\nsize = \"10KB\"",
+                "files" => "arrivals = 1.0\nsize = \"10KB\"",
+                "bursts" => "burst = 2\nperiod = \"1s\"",
+                _ => "",
+            };
+            let params: Params = minimal.parse().unwrap();
+            let keep: Params =
+                params.into_iter().filter(|(k, _)| kind.parameter_names().contains(&k.as_str())).collect();
+            let (app, _) = kind.build(&keep, &info).unwrap();
+            assert_eq!(app.name(), kind.about().name);
+        }
     }
 }
