@@ -51,6 +51,24 @@ fn cbr_below_line_rate_has_no_loss_and_delay_is_transmission_plus_propagation() 
 }
 
 #[test]
+fn bursts_fill_the_queue_to_the_burst_and_drain_between_them() {
+    // 5 packets back to back at the access line's 1 Mb/s every 2 s: the 80 kb/s line takes
+    // 100 ms a packet, so each burst queues up to 4 behind the one on the line (the first
+    // arrives alone: 8 ms ahead of the next) and is gone 500 ms after it started; 100 s of
+    // run, 50 bursts, 250 packets, none dropped by a 10-packet buffer
+    let sc = parse(&format!(
+        "{TWO_HOPS}[flows]\nb = {{ src = \"a\", dst = \"b\", app = \"bursts\", burst = 5, period = \"2s\" }}\n"
+    ));
+    let r = simulate(&sc, None, None);
+    let f = &r.flows[0];
+    assert_eq!((f.run_totals.sent, f.run_totals.dropped), (250, 0));
+    let gw = r.queues.iter().find(|q| q.port == "gw->b").unwrap();
+    assert_eq!(gw.totals.max_occupancy, 4);
+    // the line is busy 500 ms of every 2 s
+    assert!((gw.utilisation.unwrap().mean - 0.25).abs() < 1e-3, "{:?}", gw.utilisation);
+}
+
+#[test]
 fn a_queue_fed_at_twice_its_rate_stays_full() {
     let sc = parse(&format!(
         "{TWO_HOPS}[flows]
