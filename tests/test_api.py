@@ -97,7 +97,7 @@ def test_bundled_scenarios_load_by_name_and_are_listed():
 
 def test_json_document_has_the_documented_shape(small_path):
     doc = json.loads(fairsim.run(small_path, pair="G/FCFS").to_json())
-    assert doc["schema"] == "fairsim.run/1" and doc["complete"] is True
+    assert doc["schema"] == "fairsim.run/2" and doc["complete"] is True
     assert doc["scenario"]["name"] == "small"
     (run,) = doc["runs"]
     assert {"pair", "seed", "flows", "queues", "fairness", "events", "wall_s"} <= run.keys()

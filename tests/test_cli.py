@@ -44,7 +44,7 @@ def test_run_json_is_one_document_on_stdout(small_path):
     r = fairsim("run", small_path, "--json", "--pair", "G/RD", "--seed", "9", "--set", "flows.ftp.window=3")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
-    assert doc["schema"] == "fairsim.run/1"
+    assert doc["schema"] == "fairsim.run/2"
     assert [(x["pair"], x["seed"]) for x in doc["runs"]] == [("G/RD", 9)]
     assert doc["runs"][0]["flows"][0]["transport_params"]["window"] == 3
     assert doc["scenario"]["overrides"] == ["flows.ftp.window=3"]

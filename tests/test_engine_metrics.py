@@ -50,3 +50,55 @@ def test_axes_read_units_from_the_engines_catalogue():
     )
     link = sc.resolved(sc.pairs[0])["links"]["l"]["forward"]
     assert (link["rate"], link["delay"]) == ("1.5Mbps", "2us")
+
+
+def test_the_dataframes_are_the_engines_catalogue_laid_out(small_path):
+    """Every column the engine's catalogue lists is in its DataFrame, in the catalogue's order
+    (a summary with `_std` and `_ci95`): a metric added to the engine's report and catalogue
+    reaches Python with no Python edited (`drop_fraction` of the queues was added so)."""
+    res = fairsim.run(small_path, pair="G/FCFS", set=SHORT, progress=False)
+    frames = {
+        "flows": res.flows,
+        "queues": res.queues,
+        "intervals": res.intervals,
+        "queue_intervals": res.queue_intervals,
+    }
+    for table, frame in frames.items():
+        listed = []
+        for t, name, _, _, source in _core.columns():
+            if t == table:
+                listed += [name, f"{name}_std", f"{name}_ci95"] if source == "summary" else [name]
+        shown = [c for c in frame.columns if c in set(listed)]
+        assert shown == listed, table
+    bottleneck = res.queues[res.queues["drops"] > 0].iloc[0]
+    assert 0 < bottleneck["drop_fraction"] < 1
+    drops, arrivals = bottleneck["drops"], bottleneck["arrivals"]
+    assert bottleneck["drop_fraction"] == pytest.approx(drops / arrivals, rel=0.2), (
+        "per interval, then averaged"
+    )
+
+
+def test_derived_figures_python_reads_are_the_engines():
+    """Jain's index, the window figures of summed counters, and quantities in base units come
+    from the engine, not from Python copies of its arithmetic."""
+    from fairsim.reproduce.measure import _seconds
+    from fairsim.results import jain_index
+
+    assert jain_index([1.0, 1.0, 1.0, 1.0]) == 1.0 and jain_index([1.0, 0.0, 0.0, 0.0]) == 0.25
+    assert math.isnan(jain_index([])) and math.isnan(jain_index([0.0, 0.0]))
+    assert _seconds("49.983us") == 49_983e-9 and _seconds("0s") == 0.0
+    assert _core.parse("buffer", "64KB") == ("bytes", 64_000) and _core.parse("buffer", "20") == (
+        "packets",
+        20,
+    )
+    with pytest.raises(ValueError, match="unknown rate unit"):
+        _core.parse("rate", "10Mbit")
+    import json
+
+    two = [
+        {"rtt_first_samples": 1, "rtt_first_sum_ns": 100_000_000},
+        {"rtt_first_samples": 3, "rtt_first_sum_ns": 900_000_000},
+    ]
+    assert json.loads(_core.flow_metrics(two, 2.0))["rtt_first_s"] == pytest.approx(0.25), (
+        "every sample alike"
+    )

@@ -389,7 +389,7 @@ def test_resolved_scenarios_and_run_ids_are_the_same_in_every_process(tmp_path):
     )
     code = (
         "import fairsim; from fairsim.sweeps.plan import run_id; "
-        f"print(run_id(fairsim.load({str(path)!r}).resolved_toml('G/DRR', 1)))"
+        f"sc = fairsim.load({str(path)!r}); print(run_id(sc.resolved_toml('G/DRR', 0), sc.draws_key(1)))"
     )
     ids = {
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout for _ in range(4)

@@ -92,6 +92,11 @@ class Scenario:
             return self
         return Scenario(self._data, self.file, [*self.overrides, *extra], self._origin)
 
+    def draws_key(self, seed: int) -> str:
+        """What a run with `seed` draws (its seed, the starts and sizes it draws): with one
+        resolved scenario of a pair, it determines the resolved scenario of each seed."""
+        return self._core.draws_key(_check_seed(seed))
+
     def resolved_toml(self, pair: str | None = None, seed: int | None = None) -> str:
         """The scenario for one pair and seed as a complete TOML file, every default written out."""
         if seed is not None:

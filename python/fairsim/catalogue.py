@@ -181,9 +181,12 @@ def with_generated_sections(text: str) -> str:
 
 
 def columns_markdown() -> str:
-    """The engine's interval columns (`stats::catalogue`) as a Markdown table."""
+    """The engine's columns (`stats::catalogue`) as a Markdown table: the interval rows', the
+    flows' and the queues' (a summary column has `_std` and `_ci95` beside it)."""
     rows = ["| table | column | unit | meaning |", "|---|---|---|---|"]
-    rows += [f"| `{t}` | `{n}` | {_cell(u)} | {_cell(d)} |" for t, n, u, d in _core.columns()]
+    for t, n, u, d, source in _core.columns():
+        shown = f"`{n}` (`_std`, `_ci95`)" if source == "summary" else f"`{n}`"
+        rows.append(f"| `{t}` | {shown} | {_cell(u)} | {_cell(d)} |")
     return "\n".join(rows) + "\n"
 
 

@@ -121,26 +121,19 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 
 def _diagnostic(d, options: dict[str, str]) -> str:
-    """A diagnostic as the engine writes it, the field in bold; an override that the command
-    built from an option (`--trace ftpp`) is named as that option. Rich markup: the user's text
-    in it (file, field, message) is escaped."""
+    """A diagnostic as the engine writes it (its place and echoed override are the engine's),
+    the field in bold; an override that the command built from an option (`--trace ftpp`) is
+    named as that option. Rich markup: the user's text in it (file, field, message) is escaped."""
     if isinstance(d, str):
         return _escape(d)
-    where = d["file"] + (f":{d['line']}" if d["line"] else "") + (f":{d['column']}" if d["column"] else "")
-    where = _escape(where)
     field = f"[bold]{_escape(d['field'])}[/]: " if d["field"] else ""
     override = d["from_override"]
     via = ""
     if override in options:
         via = f" (from {options[override]})"
     elif override:
-        via = f" (from {d.get('origin', '--set')} {_shortened(override)})"
-    return f"{where}: {field}{_escape(d['message'])}{_escape(via)}"
-
-
-def _shortened(text: str, most: int = 120) -> str:
-    """An echoed override cut as the engine cuts it: ten thousand node names are not repeated."""
-    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters in all)"
+        via = f" (from {d.get('origin', '--set')} {d['override_shown']})"
+    return f"{_escape(d['place'])}: {field}{_escape(d['message'])}{_escape(via)}"
 
 
 def _escape(text: str) -> str:

@@ -46,10 +46,10 @@ class Link:
 
 
 def _rate_bps(text: str) -> float:
-    from fairsim.sweeps.axes import parse_quantity
+    """A resolved scenario's rate (`10Mbps`) in bit/s, read by the engine."""
+    from fairsim import _core
 
-    q = parse_quantity(text)
-    return float(q.base) if q is not None and q.unit else math.inf
+    return float(_core.parse("rate", text)[1])
 
 
 def _links(doc: dict) -> list[Link]:

@@ -16,121 +16,84 @@ if TYPE_CHECKING:
     import pandas as pd
 
 #: Version of the JSON document written by ``fairsim run --json`` (see docs/results.md).
-SCHEMA = "fairsim.run/1"
+SCHEMA = "fairsim.run/2"
 
-#: Summaries of each flow: mean over measurement intervals, with ``_std`` and ``_ci95`` beside.
-FLOW_METRICS = [
-    "throughput_pps",
-    "goodput_pps",
-    "goodput_bps",
-    "payload_bps",
-    "rtt_s",
-    "rtt_first_s",
-    "delay_s",
-    "retransmit_pps",
-    "drop_pps",
-]
-QUEUE_METRICS = ["utilisation", "occupancy_pkts"]
-FLOW_TOTALS = ["sent", "retransmitted", "delivered", "delivered_unique", "dropped", "acks_dropped"]
-#: Queueing delay over the measurement intervals (docs/results.md, "Queueing delay"): each figure
-#: of the report's `sojourn` (queues) and `queueing` (flows) objects, in seconds; p50/p95/p99
+#: Each table's columns from the engine's catalogue (`_core.columns()`): (name, unit, source),
+#: in the table's order. A summary (`source` `summary`) is a mean over the measurement
+#: intervals with `_std` and `_ci95` beside it; `total` a count over them; `delay` a figure of a
+#: report's delay summary (`queueing` of a flow, `sojourn` of a queue); `field` the report's own.
+COLUMNS: dict[str, list[tuple[str, str, str]]] = {}
+for _table, _name, _unit, _, _source in _core.columns():
+    COLUMNS.setdefault(_table, []).append((_name, _unit, _source))
+
+#: The delay summaries' figures (docs/results.md, "Queueing delay"), in seconds: p50/p95/p99
 #: within 1/256 of the exact values, the rest exact.
-DELAY_FIGURES = ("mean", "p50", "p95", "p99", "max", "jitter")
-QUEUE_DELAY = tuple(f"sojourn_{x}_s" for x in DELAY_FIGURES)
-FLOW_DELAY = tuple(f"queueing_{x}_s" for x in DELAY_FIGURES)
-#: How long the flow's own window (the receiver's) held its sender back, in seconds and as a
-#: share of the measured time (docs/results.md); NaN for flows without such a window.
+DELAY_FIGURES = tuple(n.split("_")[1] for n, _, source in COLUMNS["queues"] if source == "delay")
+QUEUE_DELAY = tuple(n for n, _, source in COLUMNS["queues"] if source == "delay")
+FLOW_DELAY = tuple(n for n, _, source in COLUMNS["flows"] if source == "delay")
+#: How long the flow's own window (the receiver's) held its sender back (docs/results.md).
 WINDOW_LIMITED = ("window_limited_s", "window_limited_share")
-#: What each flow's packets are: sizes on the wire and of the payload, and the headers between.
-FLOW_SIZES = ("packet_size", "payload_size", "headers")
+
+#: Units whose values are words, not numbers (a missing one stays None rather than NaN).
+_WORDS = {"text"}
 
 
-def _flatten_summaries(row: dict, record: dict, metrics: list[str]) -> None:
-    for m in metrics:
-        s = record.get(m)
-        row[m] = s["mean"] if s else float("nan")
-        row[f"{m}_std"] = s["std"] if s else float("nan")
-        row[f"{m}_ci95"] = s["ci95"] if s else float("nan")
-
-
-def _delay_columns(row: dict, record: dict, key: str) -> None:
-    """The figures of `record[key]` (a report's delay summary) as `{key}_{figure}_s` columns,
-    NaN where there is no sample (reports from before issue 29 have none at all)."""
-    d = record.get(key) or {}
-    for x in DELAY_FIGURES:
-        v = d.get(f"{x}_s")
-        row[f"{key}_{x}_s"] = float("nan") if v is None else v
-
-
-def access_rates(r: dict) -> dict[str, float]:
-    """Each host's access line rate (bit/s), for hosts with exactly one line."""
-    lines: dict[str, list[float]] = {}
-    for q in r["queues"]:
-        lines.setdefault(q["from"], []).append(q["rate_bps"])
-    return {node: rates[0] for node, rates in lines.items() if len(rates) == 1}
-
-
-def jain_index(xs: list[float]) -> float:
-    """Jain's index (Σx)² / (n·Σx²): 1 when all are equal, 1/n when one has everything; NaN
-    for no values or all zero. (The engine computes the run's own `jain`; this serves indices
-    of other quantities.)"""
-    return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs)) if any(xs) else float("nan")
-
-
-def jain_access(r: dict) -> float:
-    """Jain's index of the fairness flows' relative throughputs (goodput / access line): 1 when
-    each gets the same fraction of its own input line, Hasegawa et al. 2001's fair service."""
-    access = access_rates(r)
-    relative = {f["name"]: relative_throughput(f, access) for f in r["flows"]}
-    return jain_index([relative[f] for f in r["fairness"]["flows"] if f in relative])
-
-
-def relative_throughput(f: dict, access: dict[str, float]) -> float:
-    """A flow's goodput over its source's line (NaN if unknown)."""
-    line = access.get(f["src"], float("nan"))
-    return f["goodput_bps"]["mean"] / line if f["goodput_bps"] else float("nan")
+def _laid_out(row: dict, record: dict, table: str) -> None:
+    """`record` (a flow's or queue's report) laid out as `table`'s columns in `row`: a missing
+    number is NaN (no sample, no access line, a buffer counted in the other unit)."""
+    nan = float("nan")
+    for name, unit, source in COLUMNS[table]:
+        if source == "summary":
+            s = record.get(name)
+            row[name] = s["mean"] if s else nan
+            row[f"{name}_std"] = s["std"] if s else nan
+            row[f"{name}_ci95"] = s["ci95"] if s else nan
+            continue
+        if source == "total":
+            value = record["totals"].get(name, 0)
+        elif source == "delay":
+            key, figure = name.split("_", 1)
+            value = (record.get(key) or {}).get(figure)
+        else:
+            value = record.get(name)
+        row[name] = nan if value is None and unit not in _WORDS else value
 
 
 def flow_rows(r: dict) -> list[dict]:
     """One row per flow of run report `r` (the `flows` table)."""
     rows = []
-    access = access_rates(r)
     for f in r["flows"]:
         row: dict[str, Any] = {"pair": r["pair"], "seed": r["seed"], "flow": f["name"]}
-        row.update({k: f[k] for k in ("src", "dst", "app", "transport", *FLOW_SIZES)})
-        _flatten_summaries(row, f, FLOW_METRICS)
-        row.update({k: f["totals"][k] for k in FLOW_TOTALS})
-        row.update({k: f[k] for k in ("in_network", "rtt_mean_s", "fair_share_bps", "share_of_fair")})
-        _delay_columns(row, f, "queueing")
-        row["completion_s"] = f["completion_s"]
-        # absent from reports made before issue 29, None for flows without a window of their own
-        for k in WINDOW_LIMITED:
-            v = f.get(k)
-            row[k] = float("nan") if v is None else v
-        # Hasegawa et al. 2001's fairness: throughput in proportion to the input line
-        row["access_bps"] = access.get(f["src"], float("nan"))
-        row["relative_throughput"] = relative_throughput(f, access)
+        _laid_out(row, f, "flows")
         rows.append(row)
     return rows
 
 
 #: The queues table's counts over the measurement intervals (docs/results.md): `losses` are the
 #: packets the line lost after sending them (a link's `loss`), counted in `departures` too.
-QUEUE_TOTALS = ("arrivals", "departures", "drops", "losses", "marks", "max_occupancy")
+QUEUE_TOTALS = tuple(n for n, _, source in COLUMNS["queues"] if source == "total")
 
 
 def queue_rows(r: dict) -> list[dict]:
-    """One row per port of run report `r` (the `queues` table)."""
+    """One row per port of run report `r` (the `queues` table), then its discipline's own figures."""
     rows = []
     for q in r["queues"]:
-        row: dict[str, Any] = {"pair": r["pair"], "seed": r["seed"]}
-        row.update({k: q[k] for k in ("port", "from", "to", "rate_bps", "delay_s", "buffer", "qdisc")})
-        _flatten_summaries(row, q, QUEUE_METRICS)
-        row.update({k: q["totals"][k] for k in QUEUE_TOTALS})
-        _delay_columns(row, q, "sojourn")
+        row: dict[str, Any] = {"pair": r["pair"], "seed": r["seed"], "port": q["port"]}
+        _laid_out(row, q, "queues")
         row.update(q.get("qdisc_stats", {}))
         rows.append(row)
     return rows
+
+
+def _or_nan(x: float | None) -> float:
+    return float("nan") if x is None else x
+
+
+def jain_index(xs: list[float]) -> float:
+    """Jain's index (Σx)² / (n·Σx²), the engine's: 1 when all are equal, 1/n when one has
+    everything; NaN for no values or all zero (the run's own `jain` is in its report; this
+    serves indices of other quantities)."""
+    return _or_nan(_core.jain([float(x) for x in xs]))
 
 
 def interval_rows(r: dict) -> list[dict]:
@@ -174,7 +137,8 @@ def fairness_rows(r: dict) -> list[dict]:
             "seed": r["seed"],
             "jain": r["fairness"]["jain"],
             "jain_raw": r["fairness"]["jain_raw"],
-            "jain_access": jain_access(r),
+            # NaN, not None, where undefined (as before the engine computed it)
+            "jain_access": _or_nan(r["fairness"].get("jain_access")),
             "flows": len(r["fairness"]["flows"]),
         }
     ]

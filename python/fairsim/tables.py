@@ -35,10 +35,12 @@ BUSY = 0.05
 #: Significant digits of a value; its ± gets the same decimal places.
 DIGITS = 3
 
-#: Units of a quantity, largest first; values below the last are shown in the last.
-TIME_UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
-SIZE_UNITS = (("GB", 1e9), ("MB", 1e6), ("kB", 1e3), ("B", 1.0))
-RATE_UNITS = (("Gb/s", 1e9), ("Mb/s", 1e6), ("kb/s", 1e3), ("b/s", 1.0))
+#: Units of a quantity, largest first, as the engine's catalogue names them for reading
+#: (`_core.shown_units()`: seconds for times); values below the last are shown in the last.
+_SHOWN = _core.shown_units()
+TIME_UNITS = tuple((name, factor / 1e9) for name, factor in _SHOWN["time"])
+SIZE_UNITS = tuple((name, float(factor)) for name, factor in _SHOWN["size"])
+RATE_UNITS = tuple((name, float(factor)) for name, factor in _SHOWN["rate"])
 
 
 #: Tables of more rows than this show only their first and last `END_ROWS` rows, and say so: the
@@ -148,6 +150,15 @@ def size(stat: Stat | None) -> str:
 
 def rate(bps: float | None) -> str:
     return NA if _missing(bps) else with_unit(Stat(bps), RATE_UNITS)
+
+
+def buffer(queue: dict) -> str:
+    """A queue's buffer limit as a scenario writes it: `50 packets`, `64000B`, `unlimited`."""
+    if queue.get("buffer_packets") is not None:
+        return f"{queue['buffer_packets']} packets"
+    if queue.get("buffer_bytes") is not None:
+        return f"{queue['buffer_bytes']}B"
+    return "unlimited"
 
 
 def pct(stat: Stat | None) -> str:
@@ -374,7 +385,7 @@ def _queue_parts(runs: list[dict]) -> list:
                 stat_over(by_port, lambda ports: ((ports.get(port) or {}).get("sojourn") or {}).get(figure))
             )
 
-        cells = [port, q["qdisc"], rate(q["rate_bps"]), q["buffer"]]
+        cells = [port, q["qdisc"], rate(q["rate_bps"]), buffer(q)]
         cells += [sojourn("mean_s"), sojourn("p99_s")] if delays else []
         cells += [
             pct(stat_over(by_port, _field(port, "utilisation"))),

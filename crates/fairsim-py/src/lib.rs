@@ -21,7 +21,18 @@ fn to_py(e: Error) -> PyErr {
     match e {
         Error::Scenario(diags) => Python::with_gil(|py| {
             let err = ScenarioError::new_err(message);
-            let list = serde_json::to_string(&diags).expect("diagnostics serialise");
+            // each with its place and its override as the engine writes them, so that the
+            // command line only styles them
+            let shown: Vec<serde_json::Value> = diags
+                .iter()
+                .map(|d| {
+                    let mut v = serde_json::to_value(d).expect("diagnostics serialise");
+                    v["place"] = d.place().into();
+                    v["override_shown"] = d.override_shown().into();
+                    v
+                })
+                .collect();
+            let list = serde_json::to_string(&shown).expect("diagnostics serialise");
             let set = || -> PyResult<()> {
                 let json = py.import("json")?;
                 err.value(py).setattr("diagnostics", json.call_method1("loads", (list,))?)
@@ -105,6 +116,12 @@ impl PyScenario {
     #[pyo3(signature = (pair, seed=None, ends=None))]
     fn resolved_json(&self, pair: &str, seed: Option<u64>, ends: Option<usize>) -> PyResult<String> {
         guard(|| self.inner.resolved_json(pair, seed.unwrap_or(self.inner.run.seed), ends).map_err(to_py))
+    }
+
+    /// What a run with `seed` draws (`Scenario::draws_key`): with one resolved scenario of a
+    /// pair, it determines the resolved scenario of each of its seeds.
+    fn draws_key(&self, seed: u64) -> String {
+        self.inner.draws_key(seed)
     }
 
     /// Raises `FairsimError` (with the likely name) unless the scenario has a pair called `name`.
@@ -242,11 +259,67 @@ fn units() -> Vec<(&'static str, &'static str, u128)> {
     fairsim::units::catalogue::UNITS.iter().map(|u| (u.name, u.dimension.name(), u.factor)).collect()
 }
 
-/// The columns of the engine's interval rows (`stats::catalogue`): (table, name, unit,
-/// description), in the rows' order.
+/// The columns of the engine's tables (`stats::catalogue`): (table, name, unit, description,
+/// source: where a flows' or queues' column is in the report), in each table's order.
 #[pyfunction]
-fn columns() -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
-    fairsim::stats::catalogue::COLUMNS.iter().map(|c| (c.table, c.name, c.unit, c.description)).collect()
+fn columns() -> Vec<(&'static str, &'static str, &'static str, &'static str, &'static str)> {
+    fairsim::stats::catalogue::all().map(|c| (c.table, c.name, c.unit, c.description, c.source)).collect()
+}
+
+/// The spellings tables show quantities in, largest first, with their base units in one:
+/// {dimension: [(spelling, factor)]} (`units::catalogue::SHOWN`).
+#[pyfunction]
+fn shown_units() -> std::collections::HashMap<&'static str, Vec<(&'static str, u128)>> {
+    use fairsim::units::catalogue::{factor, SHOWN};
+    SHOWN
+        .iter()
+        .map(|(d, names)| (d.name(), names.iter().map(|n| (*n, factor(*d, n).unwrap_or(1))).collect()))
+        .collect()
+}
+
+/// A scenario's quantity in base units, read as the scenario loader reads it: `kind` is
+/// `time` (nanoseconds), `rate` (bit/s), `size` (bytes) or `buffer` (("packets" or "bytes" or
+/// "unlimited", the limit)); a ValueError with the loader's message otherwise.
+#[pyfunction]
+fn parse(kind: &str, text: &str) -> PyResult<(String, u64)> {
+    use fairsim::units::{parse_buffer, parse_bytes, parse_rate, parse_time, BufferLimit};
+    let bad = |e: fairsim::units::UnitError| pyo3::exceptions::PyValueError::new_err(e.to_string());
+    Ok(match kind {
+        "time" => ("ns".into(), parse_time(text).map_err(bad)?.0),
+        "rate" => ("bit/s".into(), parse_rate(text).map_err(bad)?.0),
+        "size" => ("bytes".into(), parse_bytes(text).map_err(bad)?.0),
+        "buffer" => match parse_buffer(text).map_err(bad)? {
+            BufferLimit::Packets(n) => ("packets".into(), n),
+            BufferLimit::Bytes(n) => ("bytes".into(), n),
+            BufferLimit::Unlimited => ("unlimited".into(), 0),
+        },
+        other => return Err(pyo3::exceptions::PyValueError::new_err(format!("no quantity `{other}`"))),
+    })
+}
+
+/// Jain's index of `values` (the engine's, `stats::fairness`); None for none or all zero.
+#[pyfunction]
+fn jain(values: Vec<f64>) -> Option<f64> {
+    fairsim::stats::fairness::jain(&values)
+}
+
+/// The figures the engine derives (`stats::metrics`) from a flow's counters of several
+/// intervals (each a map of the interval rows' `counter` columns), merged as the engine merges
+/// them, over `seconds`: the figures of the whole window, as JSON.
+#[pyfunction]
+fn flow_metrics(intervals: Vec<std::collections::HashMap<String, u64>>, seconds: f64) -> PyResult<String> {
+    guard(|| {
+        let mut c = fairsim::stats::FlowCounters::default();
+        for i in intervals {
+            c.merge(&from_map(i)?);
+        }
+        Ok(serde_json::to_string(&fairsim::stats::FlowMetrics::of(&c, seconds)).expect("figures serialise"))
+    })
+}
+
+fn from_map<T: serde::de::DeserializeOwned>(counters: std::collections::HashMap<String, u64>) -> PyResult<T> {
+    let value = serde_json::to_value(counters).expect("a map of numbers");
+    serde_json::from_value(value).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
 }
 
 /// One registered component as Python sees it: (name, summary, reference, parameters), each
@@ -298,6 +371,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(did_you_mean, m)?)?;
     m.add_function(wrap_pyfunction!(nearest_unit, m)?)?;
     m.add_function(wrap_pyfunction!(units, m)?)?;
+    m.add_function(wrap_pyfunction!(shown_units, m)?)?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(jain, m)?)?;
+    m.add_function(wrap_pyfunction!(flow_metrics, m)?)?;
     m.add_function(wrap_pyfunction!(columns, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(locate, m)?)?;

@@ -21,22 +21,31 @@ pub struct Diagnostic {
     pub origin: String,
 }
 
+impl Diagnostic {
+    /// Where it is: `file`, `file:line` or `file:line:column`.
+    pub fn place(&self) -> String {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => format!("{}:{l}:{c}", self.file),
+            (Some(l), None) => format!("{}:{l}", self.file),
+            _ => self.file.clone(),
+        }
+    }
+
+    /// The override it came from as messages echo it: cut, if long.
+    pub fn override_shown(&self) -> Option<String> {
+        self.from_override.as_deref().map(|o| abbreviated(o, 120).into_owned())
+    }
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ":{line}")?;
-            if let Some(col) = self.column {
-                write!(f, ":{col}")?;
-            }
-        }
-        write!(f, ": ")?;
+        write!(f, "{}: ", self.place())?;
         if !self.field.is_empty() {
             write!(f, "{}: ", self.field)?;
         }
         write!(f, "{}", self.message)?;
-        if let Some(o) = &self.from_override {
-            write!(f, " (from {} {})", self.origin, abbreviated(o, 120))?;
+        if let Some(o) = self.override_shown() {
+            write!(f, " (from {} {o})", self.origin)?;
         }
         Ok(())
     }

@@ -115,6 +115,10 @@ pub struct FlowReport {
     /// `window_limited_s` over the measured time: near 1, the window, not the network, set
     /// the flow's rate.
     pub window_limited_share: Option<f64>,
+    /// The rate of the source's access line, bit/s, when the source has exactly one line.
+    pub access_bps: Option<f64>,
+    /// Goodput over the access line's rate: Hasegawa et al. 2001's relative throughput.
+    pub relative_throughput: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -131,7 +135,9 @@ pub struct QueueReport {
     pub to: String,
     pub rate_bps: u64,
     pub delay_s: f64,
-    pub buffer: String,
+    /// The buffer's limit in packets, or in bytes; both `None`: unlimited.
+    pub buffer_packets: Option<u64>,
+    pub buffer_bytes: Option<u64>,
     pub qdisc: String,
     pub qdisc_params: Params,
     /// Figures particular to the discipline (operation counts, internal state).
@@ -140,6 +146,9 @@ pub struct QueueReport {
     pub utilisation: Option<Summary>,
     /// Time-averaged packets waiting (not counting the one on the line), per interval.
     pub occupancy_pkts: Option<Summary>,
+    /// Of the packets offered, the fraction dropped, per interval (intervals without arrivals
+    /// left out).
+    pub drop_fraction: Option<Summary>,
     pub totals: PortCounters,
     /// Sojourn (enqueue to start of transmission) of each packet the line took in the
     /// measurement intervals (stats::delay).
@@ -153,6 +162,9 @@ pub struct Fairness {
     pub jain: Option<f64>,
     /// Jain's index of raw goodput.
     pub jain_raw: Option<f64>,
+    /// Jain's index of the relative throughputs (goodput over access line): 1 when each flow
+    /// gets the same fraction of its own input line, Hasegawa et al. 2001's fair service.
+    pub jain_access: Option<f64>,
 }
 
 /// A recorded time series: `value[i]` from `t_s[i]` until the next point.
@@ -255,6 +267,7 @@ impl Simulation {
             .collect();
 
         let fair = self.fair_shares();
+        let access = self.access_rates();
         let in_network = self.data_in_network();
         let sc = &self.scenario();
         let flows: Vec<FlowReport> = sc
@@ -275,6 +288,7 @@ impl Simulation {
                 let transport = &self.flow_transports()[fi];
                 let windowed = state.sender.as_ref().is_some_and(|s| s.has_window_limit());
                 let window_limited_s = windowed.then(|| totals.window_limited_ns as f64 / 1e9);
+                let access_bps = access[spec.src.idx()];
                 FlowReport {
                     name: spec.name.clone(),
                     src: sc.node_name(spec.src).to_string(),
@@ -313,6 +327,8 @@ impl Simulation {
                     completion_s: state.completed_at.map(|t| (t - state.start).as_secs_f64()),
                     window_limited_share: window_limited_s.filter(|_| measured_s > 0.0).map(|s| s / measured_s),
                     window_limited_s,
+                    relative_throughput: crate::stats::metrics::relative_throughput(goodput_bps, access_bps),
+                    access_bps,
                 }
             })
             .collect();
@@ -332,12 +348,20 @@ impl Simulation {
                     to: sc.node_name(spec.to).to_string(),
                     rate_bps: port.rate.0,
                     delay_s: port.delay.as_secs_f64(),
-                    buffer: spec.buffer.to_string(),
+                    buffer_packets: match spec.buffer {
+                        crate::units::BufferLimit::Packets(n) => Some(n),
+                        _ => None,
+                    },
+                    buffer_bytes: match spec.buffer {
+                        crate::units::BufferLimit::Bytes(n) => Some(n),
+                        _ => None,
+                    },
                     qdisc: self.port_qdiscs()[pi].kind.clone(),
                     qdisc_params: params_table(&self.port_qdiscs()[pi]),
                     qdisc_stats: port.qdisc_stats().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
                     utilisation: Summary::of(measured.iter().map(|&i| Some(queue_metrics[pi][i].utilisation))),
                     occupancy_pkts: Summary::of(measured.iter().map(|&i| Some(queue_metrics[pi][i].occupancy_pkts))),
+                    drop_fraction: Summary::of(measured.iter().map(|&i| queue_metrics[pi][i].drop_fraction)),
                     totals,
                     sojourn: port.stats.sojourn.summary(),
                 }
@@ -350,6 +374,10 @@ impl Simulation {
             flows: chosen.iter().map(|&i| flows[i].name.clone()).collect(),
             jain: jain(&chosen.iter().map(|&i| goodput(i) / fair[i]).collect::<Vec<_>>()),
             jain_raw: jain(&chosen.iter().map(|&i| goodput(i)).collect::<Vec<_>>()),
+            // a flow without a relative throughput makes the index undefined, as any NaN would
+            jain_access: jain(
+                &chosen.iter().map(|&i| flows[i].relative_throughput.unwrap_or(f64::NAN)).collect::<Vec<_>>(),
+            ),
         };
 
         let row = |i: usize| (i, bounds[i].0.as_secs_f64(), bounds[i].1.as_secs_f64(), bounds[i].2);
@@ -455,6 +483,17 @@ impl Simulation {
             .iter()
             .filter_map(|p| p.fluid.as_ref().map(|rec| rec.analyse(&p.name, p.rate.0 as f64, &names, &weights, from)))
             .collect()
+    }
+
+    /// Each node's access line rate (bit/s), for the nodes with exactly one line out.
+    fn access_rates(&self) -> Vec<Option<f64>> {
+        let sc = self.scenario();
+        let mut lines: Vec<(u32, f64)> = vec![(0, 0.0); sc.nodes.len()];
+        for p in &sc.ports {
+            let l = &mut lines[p.from.idx()];
+            *l = (l.0 + 1, p.rate.0 as f64);
+        }
+        lines.into_iter().map(|(n, rate)| (n == 1).then_some(rate)).collect()
     }
 
     /// Each flow's max-min fair share of the network given the demands of open-loop sources.

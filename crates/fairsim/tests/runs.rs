@@ -51,6 +51,25 @@ fn cbr_below_line_rate_has_no_loss_and_delay_is_transmission_plus_propagation() 
 }
 
 #[test]
+fn two_seeds_resolve_to_the_same_scenario_but_for_their_seed_and_draws() {
+    // what sweeps' run ids rest on: the seed's draws key says everything seeds change
+    let sc = parse(&format!(
+        "{TWO_HOPS}[flows]\nu = {{ src = \"a\", dst = \"b\", app = \"cbr\", rate = \"40kbps\", start_jitter = \"1s\" }}\n\
+         v = {{ src = \"a\", dst = \"b\", app = \"cbr\", rate = \"40kbps\" }}\n"
+    ));
+    let pair = &sc.pairs[0].name;
+    let (one, two) = (sc.resolved_toml(pair, 1).unwrap(), sc.resolved_toml(pair, 2).unwrap());
+    let differ: Vec<(&str, &str)> = one.lines().zip(two.lines()).filter(|(a, b)| a != b).collect();
+    assert!(!differ.is_empty());
+    for (a, _) in &differ {
+        assert!(a.starts_with("seed =") || a.starts_with("start =") || a.contains("with seed 1"), "{a}");
+    }
+    assert_ne!(sc.draws_key(1), sc.draws_key(2));
+    assert!(sc.draws_key(1).starts_with("seed 1; 0 "), "only the jittered flow: {}", sc.draws_key(1));
+    assert!(!sc.draws_key(1).contains("; 1 "), "flow v draws nothing: {}", sc.draws_key(1));
+}
+
+#[test]
 fn bursts_fill_the_queue_to_the_burst_and_drain_between_them() {
     // 5 packets back to back at the access line's 1 Mb/s every 2 s: the 80 kb/s line takes
     // 100 ms a packet, so each burst queues up to 4 behind the one on the line (the first

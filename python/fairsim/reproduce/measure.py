@@ -10,6 +10,7 @@ per-replication means. See docs/reproductions.md.
 from __future__ import annotations
 
 import fnmatch
+import json
 import math
 from dataclasses import dataclass
 from functools import cached_property
@@ -45,6 +46,19 @@ _COUNTS = {
 }
 #: Metrics that are the engine's per-interval rates (stats::metrics), by their column.
 _RATES = {"throughput": "goodput_pps", "drop_rate": "drop_pps", "retx_rate": "retransmit_pps"}
+#: Metrics that are the engine's means over a run's whole window, by the figure's name.
+_WINDOW = {"rtt": "rtt_first_s", "delay_one_way": "delay_s"}
+#: The counters of an interval row (the catalogue's `counter` columns; the rest are figures).
+_FLOW_COUNTERS = [
+    name for table, name, _, _, source in _core.columns() if table == "intervals" and source == "counter"
+]
+
+
+def _window_figures(g: pd.DataFrame) -> dict:
+    """The engine's figures (stats::metrics) of a flow's intervals `g` merged as the engine
+    merges counters: a mean over the whole window weighs every sample alike, not every interval."""
+    seconds = float((g["end_s"] - g["start_s"]).sum())
+    return json.loads(_core.flow_metrics(g[_FLOW_COUNTERS].to_dict("records"), seconds))
 
 
 @dataclass(frozen=True)
@@ -183,12 +197,9 @@ class Measurements:
             return list(g[_RATES[metric]].astype(float))
         if metric == "mbps":
             return list((g["goodput_bps"] / 1e6).astype(float))
-        if metric == "rtt":
-            n = g["rtt_first_samples"].sum()
-            return [float(g["rtt_first_sum_ns"].sum() / n / 1e9)] if n else []
-        if metric == "delay_one_way":
-            n = g["delivered"].sum()
-            return [float(g["delay_sum_ns"].sum() / n / 1e9)] if n else []
+        if metric in _WINDOW:
+            figure = _window_figures(g)[_WINDOW[metric]]
+            return [figure] if figure is not None else []
         if metric == "delay":
             return list(g["rtt_first_s"].dropna().astype(float))
         raise KeyError(f"unknown metric `{metric}`")
@@ -233,12 +244,6 @@ class Measurements:
         return float(df[column].mean()) if not df.empty else float("nan")
 
 
-_TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-
-
 def _seconds(text: str) -> float:
-    """A resolved scenario's time (`49.983us`, `1.5s`, `0s`) in seconds."""
-    for unit in ("ns", "us", "ms", "s"):
-        if text.endswith(unit):
-            return float(text[: -len(unit)]) * _TIME_UNITS[unit]
-    raise ValueError(f"not a time: {text!r}")
+    """A resolved scenario's time (`49.983us`, `1.5s`, `0s`) in seconds, read by the engine."""
+    return _core.parse("time", text)[1] / 1e9

@@ -227,8 +227,9 @@ def run_paper(
                     pairs = exp.sweep.pairs(x)
             first = len(tasks)
             for pair in pairs:
+                resolved = sc.resolved_toml(pair, 0)  # seeds differ only in their draws (sweeps.plan)
                 for seed in seed_list[: exp.seeds or len(seed_list)]:
-                    rid = run_id(sc.resolved_toml(pair, seed))
+                    rid = run_id(resolved, sc.draws_key(seed))
                     tasks.append(Task(rid, sc._data, sc.file, tuple(sc.overrides), pair, seed))
                     where.append(f"{sc.file}: pair {pair}, seed {seed}")
             groups.append((exp.id, x, sc))

@@ -27,7 +27,6 @@ from decimal import Context, Decimal, InvalidOperation, localcontext
 from typing import Any
 
 from fairsim import _core
-from fairsim.results import FLOW_DELAY, QUEUE_DELAY, WINDOW_LIMITED
 
 #: Every unit a value may be written in, as the engine reads it (`units::catalogue`): its
 #: dimension and what one is in seconds, bit/s, bytes or packets.
@@ -355,18 +354,18 @@ class Axis:
 
 
 #: Column names of a sweep's tables: an axis may not take one (docs/sweeps.md). The engine's
-#: interval columns come from its catalogue (`_core.columns()`, which the flows' and queues'
-#: summary columns share names with); the rest are the keys and what Python's tables add.
-RESERVED = (
-    frozenset(
-        """run_id point pair seed status error events wall_s sim_s jain finished_at flow src dst app
-        transport packet_size payload_size headers port from to rate_bps delay_s buffer qdisc interval
-        start_s end_s warmup in_network rtt_mean_s fair_share_bps share_of_fair completion_s
-        access_bps relative_throughput""".split()
-    )
-    | {name for _, name, _, _ in _core.columns()}
-    | {*QUEUE_DELAY, *FLOW_DELAY, *WINDOW_LIMITED}
-)
+#: columns come from its catalogue (`_core.columns()`: the interval rows', the flows' and the
+#: queues', a summary with its `_std` and `_ci95`); the rest are the tables' keys, the runs'
+#: and fairness tables' columns, and `buffer` (the queues' column before it was split into
+#: `buffer_packets` and `buffer_bytes`, kept so that an axis on a buffer keeps its name).
+RESERVED = frozenset(
+    """run_id point pair seed status error events wall_s sim_s jain jain_raw jain_access flows
+    finished_at flow port interval start_s end_s warmup buffer""".split()
+) | {
+    column
+    for _, name, _, _, source in _core.columns()
+    for column in ((name, f"{name}_std", f"{name}_ci95") if source == "summary" else (name,))
+}
 
 
 def default_names(fields: list[tuple[str, ...]]) -> list[str]:

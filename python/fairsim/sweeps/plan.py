@@ -10,11 +10,18 @@ error: that run fails, is recorded with its message, and the others go on.
 A run's id is a hash of its fully resolved scenario (every default written out, the seed
 included), of fairsim's version and of the engine's binary: the same run in another sweep, or
 the same sweep widened, has the same id, and a run that some change would make different gets
-another (a rebuilt engine is another engine, even under the same version number).
+another (a rebuilt engine is another engine, even under the same version number). The seeds of
+one point and pair differ only in what they draw, so the scenario is resolved once per point
+and pair (with seed 0) and each run adds its seed's draws (`draws_key`): the same information
+as each run's own resolved file, without writing one per run.
+
+Each point's scenario is built once: the axis values checked before the runs are kept (up to
+`KEPT`) and serve the points they make up, so a sweep of one axis builds each point once.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import itertools
@@ -77,24 +84,29 @@ class Plan:
     def __len__(self) -> int:
         return len(self.points) * len(self.pairs) * len(self.seeds)
 
+    #: Scenarios already built, by their overrides (the axis values checked before the runs).
+    built: dict[tuple[str, ...], Scenario] = dataclasses.field(default_factory=dict)
+
     def runs(self) -> Iterator[Run | RunError]:
         """Every run in order (points, then pairs, then seeds), resolved one point at a time so
         that a sweep of 100,000 runs is never all in memory. A point whose values together make
         the scenario invalid yields a `RunError` for each of its runs."""
         for p in self.points:
             columns = p.columns(self.axes)
+            overrides = p.overrides(self.axes)
             try:
-                sc = self.scenario.with_overrides(p.overrides(self.axes))
+                sc = self.built.pop(tuple(overrides), None) or self.scenario.with_overrides(overrides)
             except InternalError:
                 raise
             except FairsimError as e:  # a scenario error, or an override the loader cannot read
                 for pair, seed in itertools.product(self.pairs, self.seeds):
-                    rid = _error_id(self.scenario, p.overrides(self.axes), pair, seed)
+                    rid = _error_id(self.scenario, overrides, pair, seed)
                     yield RunError(rid, p.index, pair, seed, columns, _first_line(e))
                 continue
             for pair in self.pairs:
+                resolved = sc.resolved_toml(pair, 0)
                 for seed in self.seeds:
-                    yield Run(run_id(sc.resolved_toml(pair, seed)), p.index, pair, seed, columns, sc)
+                    yield Run(run_id(resolved, sc.draws_key(seed)), p.index, pair, seed, columns, sc)
 
 
 @dataclass(frozen=True)
@@ -117,8 +129,10 @@ def engine_hash() -> str:
     return hashlib.sha256(Path(_core.__file__).read_bytes()).hexdigest()[:16]
 
 
-def run_id(resolved: str) -> str:
-    head = f"fairsim {__version__} engine {engine_hash()}\n"
+def run_id(resolved: str, draws: str) -> str:
+    """The id of the run of `resolved` (a pair's resolved scenario with seed 0) with the seed and
+    draws `draws` (`Scenario.draws_key`)."""
+    head = f"fairsim {__version__} engine {engine_hash()}\n{draws}\n"
     return hashlib.sha256(head.encode() + resolved.encode()).hexdigest()[:24]
 
 
@@ -136,6 +150,8 @@ MOST_RUNS = 1_000_000
 #: (spread over the axis, its ends included); the others are checked as their runs are resolved,
 #: a refused value failing its runs with the engine's message.
 MOST_CHECKED = 1000
+#: Checked scenarios kept for their points: a scenario of 100,000 flows is a few hundred MB.
+KEPT = 64
 
 
 def make_plan(scenario: Scenario, spec: SweepSpec) -> Plan:
@@ -146,7 +162,7 @@ def make_plan(scenario: Scenario, spec: SweepSpec) -> Plan:
             f"with `fairsim run ... --out DIR` (or capture nothing: {field}=[])"
         )
     _check_size(spec, len(spec.pairs if spec.pairs is not None else scenario.pairs), len(spec.seeds or [0]))
-    _check_axes(scenario, spec.axes)
+    built = _check_axes(scenario, spec.axes)
     pairs = spec.pairs if spec.pairs is not None else scenario.pairs
     for pair in pairs:
         if pair not in scenario.pairs:
@@ -160,7 +176,9 @@ def make_plan(scenario: Scenario, spec: SweepSpec) -> Plan:
     seeds = spec.seeds if spec.seeds is not None else [scenario.seed]
     _check_skips(spec)
     points = _points(spec)
-    return Plan(scenario, spec, list(pairs), list(seeds), points)
+    # the checked values serve the points they make up alone (a sweep of one axis, zipped axes
+    # of one field); a point of several axes is built when its runs are listed
+    return Plan(scenario, spec, list(pairs), list(seeds), points, built)
 
 
 def _check_size(spec: SweepSpec, pairs: int, seeds: int) -> None:
@@ -190,16 +208,22 @@ def _checked_values(count: int) -> list[int]:
     return sorted({round(i * (count - 1) / (MOST_CHECKED - 1)) for i in range(MOST_CHECKED)})
 
 
-def _check_axes(scenario: Scenario, axes: list[Axis]) -> None:
+def _check_axes(scenario: Scenario, axes: list[Axis]) -> dict[tuple[str, ...], Scenario]:
+    """Applies each value of each axis (up to `MOST_CHECKED` per axis) to the scenario alone;
+    returns the scenarios built, up to `KEPT`, by their overrides, for the points they are."""
+    built: dict[tuple[str, ...], Scenario] = {}
     for a in axes:
         for i in _checked_values(len(a.values)):
             v = a.values[i]
             try:
-                scenario.with_overrides(a.overrides(i))
+                sc = scenario.with_overrides(a.overrides(i))
             except InternalError:
                 raise
             except FairsimError as e:
                 raise SweepError(f"{a.origin}: value {v.text!r}: {_first_line(e)}") from None
+            if len(axes) == 1 and len(built) < KEPT:
+                built[tuple(a.overrides(i))] = sc
+    return built
 
 
 def _first_line(e: Exception) -> str:

@@ -47,4 +47,20 @@ impl Scenario {
     pub fn starts(&self, seed: u64) -> Vec<Time> {
         self.drawn(seed).into_iter().map(|(start, _)| start).collect()
     }
+
+    /// What a run with `seed` draws, written out: the seed, and each flow's start (ns) and
+    /// drawn size (packets) where they differ from the scenario's. The resolved scenario of a
+    /// pair with one seed and this key of another determine that seed's resolved scenario (its
+    /// seed and draws are all that differ), which is what sweeps' run ids need without writing
+    /// a scenario per run.
+    pub fn draws_key(&self, seed: u64) -> String {
+        use std::fmt::Write;
+        let mut key = format!("seed {seed}");
+        for (i, (start, packets)) in self.drawn(seed).into_iter().enumerate() {
+            if start != self.flows[i].start || packets.is_some() {
+                let _ = write!(key, "; {i} {} {}", start.0, packets.map_or(-1, |n| n as i128));
+            }
+        }
+        key
+    }
 }

@@ -4,7 +4,8 @@ use crate::units::Time;
 use serde::Serialize;
 
 /// What happened to one flow during one interval. Data packets and ACKs are counted apart.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct FlowCounters {
     /// Data packets put on the network by the source, retransmissions included.
     pub sent: u64,
@@ -87,7 +88,8 @@ impl FlowCounters {
 }
 
 /// What happened at one port (one direction of a link) during one interval.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct PortCounters {
     pub arrivals: u64,
     pub departures: u64,

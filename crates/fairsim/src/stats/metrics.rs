@@ -38,6 +38,9 @@ pub struct QueueMetrics {
     pub utilisation: f64,
     /// Time-averaged packets waiting (not counting the one on the line).
     pub occupancy_pkts: f64,
+    /// Of the packets offered, the fraction the discipline dropped: an AQM's drop probability
+    /// as its packets saw it (`None` without arrivals).
+    pub drop_fraction: Option<f64>,
 }
 
 /// `count` per second of an interval `secs` long.
@@ -53,6 +56,12 @@ fn mean_seconds(sum_ns: u64, samples: u64) -> Option<f64> {
 /// The mean of every RTT sample a flow's counters hold, seconds (its RTT over a whole run).
 pub fn rtt_mean_s(c: &FlowCounters) -> Option<f64> {
     mean_seconds(c.rtt_sum_ns, c.rtt_samples)
+}
+
+/// A flow's goodput over its access line's rate (Hasegawa et al. 2001's relative throughput);
+/// NaN when the access line is unknown, `None` without goodput.
+pub fn relative_throughput(goodput_bps: Option<super::summary::Summary>, access_bps: Option<f64>) -> Option<f64> {
+    goodput_bps.map(|g| g.mean / access_bps.unwrap_or(f64::NAN))
 }
 
 impl FlowMetrics {
@@ -76,6 +85,7 @@ impl QueueMetrics {
         QueueMetrics {
             utilisation: c.busy_ns as f64 / 1e9 / secs,
             occupancy_pkts: c.occupancy_area as f64 / 1e9 / secs,
+            drop_fraction: (c.arrivals > 0).then(|| c.drops as f64 / c.arrivals as f64),
         }
     }
 }
@@ -105,6 +115,9 @@ mod tests {
         assert_eq!(m.delay_s, Some(0.01), "one sample per delivery");
         assert_eq!(m.rtt_first_s, None, "no samples");
         let q = PortCounters { busy_ns: 1_500_000_000, occupancy_area: 6_000_000_000, ..Default::default() };
-        assert_eq!(QueueMetrics::of(&q, 2.0), QueueMetrics { utilisation: 0.75, occupancy_pkts: 3.0 });
+        let none = QueueMetrics { utilisation: 0.75, occupancy_pkts: 3.0, drop_fraction: None };
+        assert_eq!(QueueMetrics::of(&q, 2.0), none, "no arrivals: no drop fraction");
+        let q = PortCounters { arrivals: 40, drops: 10, ..q };
+        assert_eq!(QueueMetrics::of(&q, 2.0).drop_fraction, Some(0.25));
     }
 }

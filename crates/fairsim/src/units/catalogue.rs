@@ -84,6 +84,11 @@ pub static UNITS: &[Unit] = &[
     unit("packet", Packets, 1),
 ];
 
+/// The spellings tables show a quantity in, largest first, per dimension (the scenario
+/// spellings are for writing: `Mbps`; these for reading: `Mb/s`).
+pub static SHOWN: &[(Dimension, &[&str])] =
+    &[(Time, &["s", "ms", "µs", "ns"]), (Size, &["GB", "MB", "kB", "B"]), (Rate, &["Gb/s", "Mb/s", "kb/s", "b/s"])];
+
 /// How many base units `name` is, if it is a unit of `dimension`.
 pub fn factor(dimension: Dimension, name: &str) -> Option<u128> {
     UNITS.iter().find(|u| u.dimension == dimension && u.name == name).map(|u| u.factor)
@@ -105,5 +110,9 @@ mod tests {
         assert_eq!(factor(Time, "min"), Some(60_000_000_000));
         assert_eq!(factor(Rate, "min"), None, "a time unit is no rate");
         assert_eq!(names(Packets)[..2], ["packets", "pkts"], "what buffer messages suggest");
+        for (dimension, shown) in SHOWN {
+            let factors: Vec<u128> = shown.iter().map(|s| factor(*dimension, s).expect("a unit")).collect();
+            assert!(factors.windows(2).all(|w| w[0] > w[1]), "{dimension:?}: largest first");
+        }
     }
 }

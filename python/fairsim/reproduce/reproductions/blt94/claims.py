@@ -396,15 +396,15 @@ TESTED = (
     TestedClaim(
         "priority",
         "The packet at offset j from its burst's start carries priority ⌊log2(j + 1)⌋: 0, 1, 1, 2, 2, 2, 2, 3, ...",
-        ("transport::blt::tests::the_packet_at_offset_j_has_priority_floor_log2_of_j_plus_1",),
+        ("transport::senders::blt::tests::the_packet_at_offset_j_has_priority_floor_log2_of_j_plus_1",),
         f"{P} §3.3.1",
     ),
     TestedClaim(
         "restart",
         "On a loss signal the source quits its burst and starts a new one at the lost packet, with priority 0 there.",
         (
-            "transport::blt::tests::a_loss_restarts_the_burst_at_the_lost_packet_with_priority_0",
-            "transport::blt::tests::a_timeout_restarts_at_the_first_unacknowledged_packet",
+            "transport::senders::blt::tests::a_loss_restarts_the_burst_at_the_lost_packet_with_priority_0",
+            "transport::senders::blt::tests::a_timeout_restarts_at_the_first_unacknowledged_packet",
         ),
         f"{P} §3.3.3",
     ),
@@ -422,7 +422,7 @@ TESTED = (
     TestedClaim(
         "bully-tyrant",
         "Bully-Tyrant sends the same packets as BLT with every priority equal.",
-        ("transport::blt::tests::bully_tyrant_sends_the_same_packets_with_every_priority_0",),
+        ("transport::senders::blt::tests::bully_tyrant_sends_the_same_packets_with_every_priority_0",),
         f"{P} §4.2.6",
     ),
     TestedClaim(

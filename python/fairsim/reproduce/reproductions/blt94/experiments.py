@@ -190,7 +190,7 @@ def _utilisation(run: dict) -> float:
     """The bottleneck's busy fraction over the measurement interval (arrivals after warm-up)."""
     for q in run.get("queue_intervals", []):
         if q["port"] == BOTTLENECK and not q["warmup"]:
-            return q["busy_ns"] / 1e9 / (q["end_s"] - q["start_s"])
+            return q["utilisation"]
     return float("nan")
 
 

@@ -104,7 +104,7 @@ def draw_fig7(ctx: Context):
         for flow, g in d.groupby("flow"):
             ax.plot(
                 g["end_s"],
-                g["bytes_unique"] * 8 / (g["end_s"] - g["start_s"]) / 1e6,
+                g["goodput_bps"] / 1e6,
                 linewidth=0.7,
                 label=flow,
             )

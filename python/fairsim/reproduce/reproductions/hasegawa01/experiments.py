@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from fairsim import _core
 from fairsim.models import hasegawa01 as model
 from fairsim.reproduce.claims import Context, Missing
 from fairsim.reproduce.model import Experiment, Sweep
@@ -89,12 +90,13 @@ def drr_knob(arrangement: str) -> Variant:
 
 
 def bytes_of(limit) -> float:
-    """A resolved buffer limit ("60000B", "unlimited") in bytes."""
-    if limit == "unlimited":
+    """A resolved buffer limit ("60000B", "unlimited") in bytes, read by the engine."""
+    unit, value = _core.parse("buffer", str(limit))
+    if unit == "unlimited":
         return float("inf")
-    if not (isinstance(limit, str) and limit.endswith("B") and limit[:-1].isdigit()):
+    if unit != "bytes":
         raise ValueError(f"buffer limit {limit!r}: expected bytes")
-    return float(limit[:-1])
+    return float(value)
 
 
 def arrangement_of(resolved: dict, link: str = "out") -> str | None:

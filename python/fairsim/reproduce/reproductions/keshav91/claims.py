@@ -809,22 +809,22 @@ TESTED = (
     TestedClaim(
         "c1-steady-state",
         "With constant μ, an empty queue, an exact first probe and α = 1, the discrete law reaches λ = μ with B/2 queued by epoch 2–3 (Appendix 5.A).",
-        ("transport::pp_law::tests::appendix_5a_steady_state_in_a_few_epochs",),
+        ("transport::senders::pp_law::tests::appendix_5a_steady_state_in_a_few_epochs",),
         f"{T} Appendix 5.A",
     ),
     TestedClaim(
         "c2-stability",
         "The discrete law is stable for 0 < α < 1 and not asymptotically stable at α = 1.",
-        ("transport::pp_law::tests::the_thesis_closed_loop_is_stable_below_unit_gain_and_not_at_it",),
+        ("transport::senders::pp_law::tests::the_thesis_closed_loop_is_stable_below_unit_gain_and_not_at_it",),
         f"{T} §5.3.5",
     ),
     TestedClaim(
         "c3-fuzzy",
         "The fuzzy predictor converges to a constant input, ignores an isolated spike and tracks a sustained step.",
         (
-            "transport::fuzzy::tests::an_isolated_spike_is_ignored",
-            "transport::fuzzy::tests::a_sustained_step_is_tracked",
-            "transport::fuzzy::tests::noise_is_smoothed",
+            "transport::senders::fuzzy::tests::an_isolated_spike_is_ignored",
+            "transport::senders::fuzzy::tests::a_sustained_step_is_tracked",
+            "transport::senders::fuzzy::tests::noise_is_smoothed",
         ),
         f"{T} §5.6",
     ),
