@@ -3,6 +3,11 @@ and the driver's memory on a large sweep (docs/performance.md, "Sweeps").
 
     python3 scripts/bench_sweep.py overhead [RUNS]       # local pool and Dask LocalCluster
     python3 scripts/bench_sweep.py memory [RUNS]         # peak RSS of the driver
+    python3 scripts/bench_sweep.py driver [REPEATS]      # the driver's CPU time per point
+
+`driver`: planning a sweep (each axis value checked) and listing its runs with their ids and
+tasks, without running them, on the dumbbell (10 buffers × 2 pairs × 5 seeds) and on csfq98's
+Figure 4 (10 seeds as points × 6 pairs × 5 seeds): CPU time per point, median of REPEATS (5).
 
 The runs are the tests' small scenario cut to 10 s of simulated time (a few milliseconds each):
 short runs make the overhead visible. Overhead per run = (wall time of the sweep − the runs' own
@@ -71,10 +76,30 @@ def memory(runs: int) -> None:
         print(f"{runs} runs in {wall:.1f} s: {rss}")
 
 
+def driver(repeats: int) -> None:
+    from fairsim.sweeps import make_sweep_plan
+
+    root = Path(__file__).resolve().parent.parent / "scenarios"
+    cases = [
+        ("dumbbell", root / "examples/dumbbell.toml", {"links.bottleneck.buffer": "10..100:10"}),
+        ("csfq98 fig4", root / "csfq98/fig4_tcp_vs_udps.toml", {"run.seed": "1..10:1"}),
+    ]
+    for label, path, axes in cases:
+        per_point = []
+        for _ in range(repeats):
+            started = time.process_time()
+            plan = make_sweep_plan(path, axes=axes, seeds=5)
+            tasks = [r.task() for r in plan.runs()]
+            per_point.append((time.process_time() - started) / len(plan.points))
+        print(
+            f"{label}: {len(plan.points)} points, {len(tasks)} runs: {1e3 * statistics.median(per_point):.2f} ms a point"
+        )
+
+
 if __name__ == "__main__":
     from usage import answer_help
 
     answer_help(__doc__)
     what = sys.argv[1] if len(sys.argv) > 1 else "overhead"
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
-    {"overhead": overhead, "memory": memory}[what](n)
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else (5 if what == "driver" else 1000)
+    {"overhead": overhead, "memory": memory, "driver": driver}[what](n)
