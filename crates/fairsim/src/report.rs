@@ -116,7 +116,7 @@ pub struct FlowReport {
     /// the flow's rate.
     pub window_limited_share: Option<f64>,
     /// The rate of the source's access line, bit/s, when the source has exactly one line.
-    pub access_bps: Option<f64>,
+    pub access_bps: Option<u64>,
     /// Goodput over the access line's rate: Hasegawa et al. 2001's relative throughput.
     pub relative_throughput: Option<f64>,
 }
@@ -486,12 +486,12 @@ impl Simulation {
     }
 
     /// Each node's access line rate (bit/s), for the nodes with exactly one line out.
-    fn access_rates(&self) -> Vec<Option<f64>> {
+    fn access_rates(&self) -> Vec<Option<u64>> {
         let sc = self.scenario();
-        let mut lines: Vec<(u32, f64)> = vec![(0, 0.0); sc.nodes.len()];
+        let mut lines: Vec<(u32, u64)> = vec![(0, 0); sc.nodes.len()];
         for p in &sc.ports {
             let l = &mut lines[p.from.idx()];
-            *l = (l.0 + 1, p.rate.0 as f64);
+            *l = (l.0 + 1, p.rate.0);
         }
         lines.into_iter().map(|(n, rate)| (n == 1).then_some(rate)).collect()
     }

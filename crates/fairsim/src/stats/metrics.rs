@@ -60,8 +60,8 @@ pub fn rtt_mean_s(c: &FlowCounters) -> Option<f64> {
 
 /// A flow's goodput over its access line's rate (Hasegawa et al. 2001's relative throughput);
 /// NaN when the access line is unknown, `None` without goodput.
-pub fn relative_throughput(goodput_bps: Option<super::summary::Summary>, access_bps: Option<f64>) -> Option<f64> {
-    goodput_bps.map(|g| g.mean / access_bps.unwrap_or(f64::NAN))
+pub fn relative_throughput(goodput_bps: Option<super::summary::Summary>, access_bps: Option<u64>) -> Option<f64> {
+    goodput_bps.map(|g| g.mean / access_bps.map_or(f64::NAN, |a| a as f64))
 }
 
 impl FlowMetrics {
