@@ -122,3 +122,45 @@ fn dctcp_holds_the_queue_at_its_marking_threshold_and_the_line_full_without_loss
     assert!(classic.utilisation.as_ref().unwrap().mean < 0.99);
     assert!(classic.occupancy_pkts.as_ref().unwrap().mean < occupancy - 5.0);
 }
+
+#[test]
+fn dctcp_retransmissions_and_acks_are_ecn_capable_so_a_marking_queue_marks_them() {
+    // Linux's DCTCP sets ECT on every packet it sends (RFC 8257 §3.1; RFC 3168 §6.1.5's rule,
+    // no ECT on retransmissions or pure ACKs, is classic ECN's): above K a marking queue then
+    // marks a retransmission or an ACK instead of dropping it. Bulk flows both ways through a
+    // bottleneck that marks above K = 5 in each direction: left to right its buffer of 8 is
+    // overflowed by slow start (tail drops, so retransmissions); right to left its buffer of
+    // 1,000 never is, so a packet lost there (an ACK of ac or bd, behind ca's and db's data)
+    // could only have been dropped early, as not ECN-capable
+    let text = r#"
+nodes = ["a", "b", "left", "right", "c", "d"]
+[run]
+duration = "20s"
+[links]
+a = { between = ["a", "left"], rate = "100Mbps", delay = "1ms" }
+b = { between = ["b", "left"], rate = "100Mbps", delay = "1ms" }
+bottleneck = { between = ["left", "right"], rate = "10Mbps", delay = "5ms", buffer = 1000, forward = { buffer = 8 } }
+c = { between = ["right", "c"], rate = "100Mbps", delay = "1ms" }
+d = { between = ["right", "d"], rate = "100Mbps", delay = "1ms" }
+[flows]
+ac = { src = "a", dst = "c", app = "ftp" }
+bd = { src = "b", dst = "d", app = "ftp" }
+ca = { src = "c", dst = "a", app = "ftp" }
+db = { src = "d", dst = "b", app = "ftp" }
+[pairs]
+dctcp = { transport = { kind = "dctcp", window = 10000 }, qdisc = { kind = "red", min_th = 5, max_th = 6, max_p = 1.0, w_q = 1.0, ecn = true, hard_drop = false } }
+"#;
+    let r = run(text, None, &[]);
+    let early =
+        |f: &fairsim::report::FlowReport| f.drops.iter().filter(|d| d.reason == "early").map(|d| d.count).sum::<u64>();
+    let retransmitted: u64 = r.flows.iter().map(|f| f.run_totals.retransmitted).sum();
+    assert!(retransmitted > 0, "slow start overflowed the buffer of 8: retransmissions crossed the queue");
+    for f in &r.flows {
+        assert_eq!(early(f), 0, "{}: no data packet of DCTCP's is dropped as not ECN-capable", f.name);
+    }
+    for name in ["ac", "bd"] {
+        assert_eq!(flow(&r, name).run_totals.acks_dropped, 0, "{name}: its ACKs are marked, not dropped");
+    }
+    let back = r.queues.iter().find(|q| q.port == "right->left").unwrap();
+    assert!(back.totals.marks > 100, "{} marks right to left", back.totals.marks);
+}

@@ -112,6 +112,7 @@ pub(super) fn ends(
             header_bytes: spec.packet_size - spec.payload_size,
             acks: spec.acks,
             ect: sender.as_ref().is_some_and(|s| s.ack_policy().ecn != EcnEcho::Off),
+            ect_all: sender.as_ref().is_some_and(|s| s.ack_policy().ecn == EcnEcho::Dctcp),
         },
         source: match spec.app.source() {
             Source::Timed(timing) => Some(timing),

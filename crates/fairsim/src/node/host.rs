@@ -40,6 +40,10 @@ pub struct FlowEnds {
     pub acks: bool,
     /// Whether data packets are ECN-capable (the transport's `ecn`).
     pub ect: bool,
+    /// Whether every packet of the flow is, retransmissions and the sink's ACKs too: DCTCP's
+    /// rule (Linux's `dctcp` sets ECT on all its packets, RFC 8257 §3.1, so that a marking queue
+    /// above K marks them rather than drops them); else RFC 3168 §6.1.5's, new data only.
+    pub ect_all: bool,
 }
 
 pub struct FlowState {
@@ -120,7 +124,7 @@ impl FlowState {
             enqueued_at: now,
             hop: 0,
             congestion: false,
-            ect: e.ect && !retransmission, // RFC 3168 §6.1.5: retransmissions are not ECT
+            ect: e.ect && (e.ect_all || !retransmission), // RFC 3168 §6.1.5: retransmissions are not ECT
             cwr,
             retransmission,
             priority,
@@ -198,7 +202,7 @@ impl FlowState {
             enqueued_at: now,
             hop: 0,
             congestion: echo.congestion,
-            ect: false,
+            ect: e.ect_all,
             cwr: false,
             retransmission: false,
             priority,
@@ -304,6 +308,7 @@ mod tests {
                 header_bytes: 0,
                 acks: true,
                 ect: false,
+                ect_all: false,
             },
             source: None,
             app_limit: u64::MAX,

@@ -110,7 +110,11 @@ impl<'a> QdiscCtx<'a> {
 
     /// Sets the packet's congestion bit (DECbit, FQbit); counted per queue.
     pub fn mark(&mut self, pkt: &mut Packet) {
-        if !pkt.congestion {
+        if !pkt.is_data() {
+            // an ECN-capable ACK (DCTCP's) is marked CE, which its sender ignores: an ACK's
+            // congestion bit is the sink's echo (ECE), which a queue must not set
+            *self.marks += 1;
+        } else if !pkt.congestion {
             pkt.congestion = true;
             *self.marks += 1;
         }

@@ -18,10 +18,13 @@
 //! window caps it); on a timeout ssthresh = max(flight/2, 2) and cwnd = 1, or, with
 //! `after_timeout = "halved"`, cwnd = ssthresh: Hasegawa, Matsuo, Murata & Miyahara 2001 §2.2
 //! summarise Reno as halving the window on a loss "detected by timeout or fast retransmission".
+//! "flight" is RFC 5681's FlightSize with `classic`; `ssthresh_from` makes it the pipe (ns-3's
+//! `TcpNewReno::GetSsThresh` on `BytesInFlight()`) or the congestion window (the `linux` stack:
+//! Linux's `tcp_reno_ssthresh`, cwnd/2).
 
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
-use crate::transport::reliability::controller::{Congestion, Controller, NewAck};
+use crate::transport::reliability::controller::{Congestion, Controller, Load, NewAck};
 use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
 use crate::transport::reliability::window::SendWindow;
 use crate::transport::sender::TransportDeclaration;
@@ -49,6 +52,21 @@ pub struct AimdConfig {
     /// The window after a timeout: `one` packet (RFC 5681) or `halved` (the new ssthresh, as
     /// Hasegawa et al. 2001 model Reno).
     pub after_timeout: AfterTimeout,
+    /// What the slow-start threshold after a loss is half of (CUBIC: β of): `flight`, the
+    /// packets outstanding (RFC 5681's FlightSize, `classic`); `pipe`, those of them still in the
+    /// network (RFC 6675's pipe: ns-3's `BytesInFlight()`); or `cwnd`, the congestion window
+    /// (Linux's `tcp_reno_ssthresh` and CUBIC's `bictcp_recalc_ssthresh`, `linux`).
+    pub ssthresh_from: SsthreshFrom,
+}
+
+/// What the slow-start threshold after a loss is computed from.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SsthreshFrom {
+    #[default]
+    Flight,
+    Pipe,
+    Cwnd,
 }
 
 /// The congestion window after a retransmission timeout.
@@ -64,7 +82,12 @@ impl AimdConfig {
     /// The window's options as `stack` chooses them: the initial window and how ACKs grow it.
     pub fn of_stack(stack: Stack) -> AimdConfig {
         match stack {
-            Stack::Linux => AimdConfig { initial_cwnd: 10.0, counting: Counting::Bytes, ..Default::default() },
+            Stack::Linux => AimdConfig {
+                initial_cwnd: 10.0,
+                counting: Counting::Bytes,
+                ssthresh_from: SsthreshFrom::Cwnd,
+                ..Default::default()
+            },
             Stack::Classic => AimdConfig::default(),
         }
     }
@@ -77,6 +100,7 @@ impl Default for AimdConfig {
             initial_ssthresh: None,
             counting: Counting::Packets,
             after_timeout: AfterTimeout::One,
+            ssthresh_from: SsthreshFrom::Flight,
         }
     }
 }
@@ -84,6 +108,7 @@ impl Default for AimdConfig {
 pub struct Aimd {
     counting: Counting,
     after_timeout: AfterTimeout,
+    ssthresh_from: SsthreshFrom,
     /// The flow's window: growing past it only delays the reaction to the next loss.
     cap: f64,
     pub(in crate::transport) cwnd: f64,
@@ -98,6 +123,7 @@ impl Aimd {
         Ok(Aimd {
             counting: cfg.counting,
             after_timeout: cfg.after_timeout,
+            ssthresh_from: cfg.ssthresh_from,
             cap: window as f64,
             cwnd: cfg.initial_cwnd,
             ssthresh: cfg.initial_ssthresh.unwrap_or(f64::INFINITY),
@@ -116,6 +142,16 @@ impl Aimd {
         };
     }
 
+    /// What a new slow-start threshold is computed from after a loss with `load` outstanding,
+    /// in packets (`ssthresh_from`).
+    pub(in crate::transport) fn loss_base(&self, load: Load) -> f64 {
+        match self.ssthresh_from {
+            SsthreshFrom::Flight => load.flight as f64,
+            SsthreshFrom::Pipe => load.pipe as f64,
+            SsthreshFrom::Cwnd => self.cwnd,
+        }
+    }
+
     /// Growing past the flow's window only delays the reaction to the next loss.
     pub(in crate::transport) fn cap_window(&mut self) {
         self.cwnd = self.cwnd.min(self.cap);
@@ -130,9 +166,9 @@ impl Aimd {
     }
 }
 
-/// Half the data in flight, at least two packets: the new ssthresh after a loss.
-fn halved(flight: u64) -> f64 {
-    ((flight as f64) / 2.0).max(2.0)
+/// Half of `base` (`Aimd::loss_base`), at least two packets: the new ssthresh after a loss.
+fn halved(base: f64) -> f64 {
+    (base / 2.0).max(2.0)
 }
 
 impl Controller for Aimd {
@@ -161,8 +197,8 @@ impl Controller for Aimd {
         self.cap_window();
     }
 
-    fn on_congestion(&mut self, event: Congestion, flight: u64, _win: &SendWindow, _ctx: &mut AgentCtx) {
-        self.reduce(event, halved(flight));
+    fn on_congestion(&mut self, event: Congestion, load: Load, _win: &SendWindow, _ctx: &mut AgentCtx) {
+        self.reduce(event, halved(self.loss_base(load)));
     }
 
     fn on_recovery_dupack(&mut self) {
@@ -175,6 +211,10 @@ impl Controller for Aimd {
 
     fn on_recovery_end(&mut self) {
         self.cwnd = self.ssthresh;
+    }
+
+    fn moderate(&mut self, packets: u64) {
+        self.cwnd = self.cwnd.min(packets as f64);
     }
 
     fn trace(&self, ctx: &mut AgentCtx) {
@@ -212,6 +252,10 @@ macro_rules! reno_recovery {
 
         fn on_recovery_end(&mut self) {
             self.aimd.on_recovery_end();
+        }
+
+        fn moderate(&mut self, packets: u64) {
+            self.aimd.moderate(packets);
         }
 
         fn trace(&self, ctx: &mut AgentCtx) {
@@ -273,7 +317,12 @@ mod tests {
             AimdConfig { initial_cwnd: 16.0, initial_ssthresh: Some(8.0), after_timeout: rule, ..Default::default() };
         let mut a = Aimd::checked(&cfg, 64).unwrap();
         let (mut actions, win) = (vec![], SendWindow::default());
-        a.on_congestion(Congestion::Timeout, 16, &win, &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions));
+        a.on_congestion(
+            Congestion::Timeout,
+            Load { flight: 16, pipe: 16 },
+            &win,
+            &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions),
+        );
         (a.cwnd, a.ssthresh)
     }
 

@@ -60,7 +60,7 @@ use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
 use crate::rng::SimRng;
-use crate::transport::reliability::controller::{Congestion, Controller, NewAck};
+use crate::transport::reliability::controller::{Congestion, Controller, Load, NewAck};
 use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
 use crate::transport::reliability::window::SendWindow;
 use crate::transport::sender::TransportDeclaration;
@@ -548,7 +548,7 @@ impl Controller for Bbr {
         Some(self.pacing)
     }
 
-    fn on_congestion(&mut self, event: Congestion, _flight: u64, win: &SendWindow, _ctx: &mut AgentCtx) {
+    fn on_congestion(&mut self, event: Congestion, _load: Load, win: &SendWindow, _ctx: &mut AgentCtx) {
         match event {
             Congestion::FastRetransmit { .. } => {
                 self.save_cwnd();

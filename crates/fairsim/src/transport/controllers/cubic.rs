@@ -15,8 +15,10 @@
 //!
 //! Choices and deviations: windows count packets (segments); slow start is RFC 5681's (RFC 9438
 //! §4.10 allows it; HyStart++, RFC 9406, which Linux uses, is not modelled); "RTT" is a smoothed
-//! round trip (gain 1/8) of the reliability layer's samples; ssthresh and W_max come from cwnd,
-//! not the flight size (Linux's reading of §4.6); fast recovery is the reliability layer's
+//! round trip (gain 1/8) of the reliability layer's samples; W_max comes from cwnd, and ssthresh
+//! is β of what `ssthresh_from` says: cwnd with the `linux` stack (Linux's reading of §4.6,
+//! `bictcp_recalc_ssthresh`), the flight size with `classic` (§4.6's words), or the pipe (ns-3's
+//! `TcpCubic`); fast recovery is the reliability layer's
 //! (Reno's inflation, as for `reno`/`newreno`), the window after recovery is ssthresh; the
 //! spurious-loss undo of §4.9 is not modelled. It keeps Jacobson's window (`aimd`) for slow start
 //! and the recovery it shares with Reno, and replaces congestion avoidance and the decrease.
@@ -24,7 +26,7 @@
 use super::aimd::{linux_stack, Aimd, AimdConfig};
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
-use crate::transport::reliability::controller::{Congestion, Controller, NewAck, RttSample};
+use crate::transport::reliability::controller::{Congestion, Controller, Load, NewAck, RttSample};
 use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
 use crate::transport::reliability::window::SendWindow;
 use crate::transport::sender::AgentCtx;
@@ -152,14 +154,15 @@ impl Controller for Cubic {
         self.aimd.cap_window();
     }
 
-    fn on_congestion(&mut self, event: Congestion, _flight: u64, _win: &SendWindow, _ctx: &mut AgentCtx) {
+    fn on_congestion(&mut self, event: Congestion, load: Load, _win: &SendWindow, _ctx: &mut AgentCtx) {
         let cwnd = self.aimd.cwnd;
         let beta = self.cfg.beta;
         self.w_max = if self.cfg.fast_convergence && cwnd < self.w_max { cwnd * (1.0 + beta) / 2.0 } else { cwnd };
         self.cwnd_prior = cwnd;
         self.epoch = None;
         self.after_timeout = event == Congestion::Timeout;
-        self.aimd.reduce(event, (cwnd * beta).max(2.0));
+        // RFC 9438 §4.6 reads flight_size, Linux (and RFC 9438's note) cwnd: `ssthresh_from`
+        self.aimd.reduce(event, (self.aimd.loss_base(load) * beta).max(2.0));
     }
 }
 

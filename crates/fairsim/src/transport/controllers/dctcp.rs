@@ -19,7 +19,7 @@ use super::aimd::{linux_stack, Aimd, AimdConfig};
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::transport::reliability::controller::{Congestion, Controller, NewAck, RttSample};
+use crate::transport::reliability::controller::{Congestion, Controller, Load, NewAck, RttSample};
 use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
 use crate::transport::reliability::sink::EcnEcho;
 use crate::transport::reliability::window::SendWindow;
@@ -94,13 +94,13 @@ impl Controller for Dctcp {
         self.aimd.on_ack(ack, ctx);
     }
 
-    fn on_congestion(&mut self, event: Congestion, flight: u64, win: &SendWindow, ctx: &mut AgentCtx) {
+    fn on_congestion(&mut self, event: Congestion, load: Load, win: &SendWindow, ctx: &mut AgentCtx) {
         match event {
             Congestion::Ecn => {
                 let cut = (self.aimd.cwnd * (1.0 - self.alpha / 2.0)).max(2.0);
                 self.aimd.reduce(event, cut);
             }
-            _ => self.aimd.on_congestion(event, flight, win, ctx),
+            _ => self.aimd.on_congestion(event, load, win, ctx),
         }
     }
 }

@@ -18,7 +18,7 @@
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::params::ParamError;
-use crate::transport::reliability::controller::{Congestion, Controller};
+use crate::transport::reliability::controller::{Congestion, Controller, Load};
 use crate::transport::reliability::reliable::{AveragedReliability, Reliable};
 use crate::transport::reliability::retransmit::AveragedTimer;
 use crate::transport::reliability::window::SendWindow;
@@ -110,7 +110,7 @@ impl Controller for Decbit {
         }
     }
 
-    fn on_congestion(&mut self, _event: Congestion, _flight: u64, win: &SendWindow, ctx: &mut AgentCtx) {
+    fn on_congestion(&mut self, _event: Congestion, _load: Load, win: &SendWindow, ctx: &mut AgentCtx) {
         // only timeouts reach a DECbit sender: it ignores duplicate ACKs
         self.w = 1.0;
         self.new_cycle(win, ctx);

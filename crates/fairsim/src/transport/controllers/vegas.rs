@@ -23,7 +23,7 @@ use super::aimd::AimdConfig;
 use super::aimd::{linux_stack, Aimd};
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
-use crate::transport::reliability::controller::{Congestion, Controller, NewAck, RttSample};
+use crate::transport::reliability::controller::{Congestion, Controller, Load, NewAck, RttSample};
 use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
 use crate::transport::reliability::window::SendWindow;
 use crate::transport::sender::TransportDeclaration;
@@ -131,8 +131,8 @@ impl Controller for Vegas {
         (self.aimd.cwnd, self.aimd.ssthresh) = (cwnd, ssthresh);
     }
 
-    fn on_congestion(&mut self, event: Congestion, flight: u64, win: &SendWindow, ctx: &mut AgentCtx) {
-        self.aimd.on_congestion(event, flight, win, ctx);
+    fn on_congestion(&mut self, event: Congestion, load: Load, win: &SendWindow, ctx: &mut AgentCtx) {
+        self.aimd.on_congestion(event, load, win, ctx);
         self.on_loss();
     }
 }

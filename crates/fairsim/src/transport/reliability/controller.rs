@@ -46,6 +46,17 @@ pub struct RttSample {
     pub next: u64,
 }
 
+/// The data outstanding when a loss is detected, which a new slow-start threshold is computed
+/// from (a controller's `ssthresh_from` chooses which, or its own window).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Load {
+    /// Packets sent and not acknowledged: RFC 5681's FlightSize.
+    pub flight: u64,
+    /// Of those, the packets still in the network: outstanding less those SACKed or deemed lost
+    /// (RFC 6675's pipe; without SACK, less one per duplicate ACK, each a packet that left).
+    pub pipe: u64,
+}
+
 /// A loss the reliability layer detected.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Congestion {
@@ -82,15 +93,19 @@ pub trait Controller: Send + Sync + 'static {
     /// New data acknowledged outside recovery: the window may grow.
     fn on_ack(&mut self, _ack: NewAck, _ctx: &mut AgentCtx) {}
 
-    /// `flight`: packets outstanding when the loss was detected; `win`: the window after the
+    /// `load`: what was outstanding when the loss was detected; `win`: the window after the
     /// layer's retransmission.
-    fn on_congestion(&mut self, _event: Congestion, _flight: u64, _win: &SendWindow, _ctx: &mut AgentCtx) {}
+    fn on_congestion(&mut self, _event: Congestion, _load: Load, _win: &SendWindow, _ctx: &mut AgentCtx) {}
 
     fn on_recovery_dupack(&mut self) {}
 
     fn on_partial_ack(&mut self, _ack: NewAck) {}
 
     fn on_recovery_end(&mut self) {}
+
+    /// At most `packets` may be outstanding from now on (RFC 6582 §3.2 step 3's first choice,
+    /// a NewReno recovery ending with few packets outstanding): a window larger is cut to it.
+    fn moderate(&mut self, _packets: u64) {}
 
     /// Records the controller's variables (cwnd, ssthresh, ...).
     fn trace(&self, _ctx: &mut AgentCtx) {}

@@ -35,7 +35,7 @@
 //! a pacing rate (BBR) has its window's sends spaced (`pacer`).
 
 use super::averaged_timeout::{AveragedTimeout, Resend};
-use super::controller::{Congestion, Controller, NewAck, RttSample};
+use super::controller::{Congestion, Controller, Load, NewAck, RttSample};
 use super::pacer::{Pacer, PACE};
 use super::prr::Prr;
 use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
@@ -111,6 +111,20 @@ pub struct TcpReliability {
     /// below the cumulative ACK) starts no fast retransmit: only holes count, as in BLT (without
     /// SACK; RFC 6582 §4's duplicate ACKs after a timeout).
     pub ignore_duplicate_deliveries: bool,
+    /// The window when a NewReno recovery ends (RFC 6582 §3.2 step 3): `ssthresh` (its second
+    /// choice, `classic`; ns-3's), or `flight`: min(ssthresh, max(FlightSize, 1) + 1), its
+    /// first, which spares a burst when few packets are outstanding (`linux`: Linux never
+    /// bursts a window out at the end of a recovery either).
+    pub recovery_exit: RecoveryExit,
+}
+
+/// The window when a NewReno recovery ends.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryExit {
+    #[default]
+    Ssthresh,
+    Flight,
 }
 
 /// Where round-trip samples come from.
@@ -140,6 +154,7 @@ impl TcpReliability {
                 initial_rto: Time::from_secs(1),
                 min_rto: Time::from_millis(200),
                 clock_granularity: Time::from_millis(200),
+                recovery_exit: RecoveryExit::Flight,
                 ..classic
             },
         }
@@ -166,6 +181,7 @@ impl Default for TcpReliability {
             prr: false,
             limited_transmit: false,
             ignore_duplicate_deliveries: false,
+            recovery_exit: RecoveryExit::Ssthresh,
         }
     }
 }
@@ -236,6 +252,7 @@ struct Features {
     prr: bool,
     limited_transmit: bool,
     ignore_duplicate_deliveries: bool,
+    recovery_exit: RecoveryExit,
 }
 
 /// The reliability layer under controller `C`, with retransmission timer `T` (the TCP family's
@@ -295,6 +312,7 @@ impl<C: Controller> Reliable<C, RtoTimer> {
             prr: cfg.prr,
             limited_transmit: cfg.limited_transmit,
             ignore_duplicate_deliveries: cfg.ignore_duplicate_deliveries,
+            recovery_exit: cfg.recovery_exit,
         };
         Ok(Self { acks: ack_policy(cfg)?, features, ..Self::new(ctrl, cfg.window, timer, Some(dupacks)) })
     }
@@ -344,7 +362,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             return;
         }
         self.ecn_recover = self.win.nxt();
-        self.ctrl.on_congestion(Congestion::Ecn, self.win.in_flight(), &self.win, ctx);
+        self.ctrl.on_congestion(Congestion::Ecn, self.load(), &self.win, ctx);
         ctx.reduced_for_ecn();
         self.ctrl.trace(ctx);
     }
@@ -388,6 +406,20 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         self.window_limit.update(limited, ctx);
     }
 
+    /// What is outstanding now, as a loss's new slow-start threshold may read it: the packets
+    /// sent and not acknowledged, and those still in the network (RFC 6675's pipe with SACK;
+    /// without it, less one per duplicate ACK since the last new one).
+    fn load(&self) -> Load {
+        let flight = self.win.in_flight();
+        let pipe = if self.features.sack {
+            let threshold = self.dupack_rule.map_or(3, |r| r.threshold) as u64;
+            SackRecovery::begin(self.win.una()).pipe(&self.win, threshold)
+        } else {
+            flight.saturating_sub(self.dupacks as u64)
+        };
+        Load { flight, pipe }
+    }
+
     fn new_ack(&mut self, ack: &Packet, acked: Acked, ctx: &mut AgentCtx) {
         self.timer.sample(&acked, ack.echo_sent_at, ctx);
         let rtt_s = (ctx.now - ack.echo_sent_at).as_secs_f64();
@@ -408,6 +440,10 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             }
             self.in_recovery = false;
             self.ctrl.on_recovery_end();
+            if partial_acks && self.features.recovery_exit == RecoveryExit::Flight {
+                // RFC 6582 §3.2 step 3, its first choice
+                self.ctrl.moderate(self.win.in_flight().max(1) + 1);
+            }
         } else {
             self.ctrl.on_ack(count, ctx);
         }
@@ -435,7 +471,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             // recovery) do not start another fast retransmit
             return;
         }
-        let flight = self.win.in_flight();
+        let load = self.load();
         let missing = self.win.una();
         self.win.resend(missing);
         ctx.send(missing);
@@ -448,7 +484,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         }
         self.ecn_recover = self.win.nxt(); // a loss's reduction answers this window's marks too
         let event = Congestion::FastRetransmit { dupacks: rule.threshold, recovering };
-        self.ctrl.on_congestion(event, flight, &self.win, ctx);
+        self.ctrl.on_congestion(event, load, &self.win, ctx);
         self.timer.restart(ctx);
         self.ctrl.trace(ctx);
     }
@@ -506,7 +542,7 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
         if self.win.in_flight() == 0 {
             return;
         }
-        let flight = self.win.in_flight();
+        let load = self.load();
         self.in_recovery = false;
         // RFC 6582 §3.2 step 4: remember the highest packet sent, for NewReno's step 1
         self.recover = self.win.high();
@@ -514,7 +550,7 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
         self.dupacks = 0;
         ctx.count(Event::Timeout);
         self.timer.expired(&mut self.win, ctx);
-        self.ctrl.on_congestion(Congestion::Timeout, flight, &self.win, ctx);
+        self.ctrl.on_congestion(Congestion::Timeout, load, &self.win, ctx);
         self.ctrl.trace(ctx);
         self.fill(ctx);
         self.timer.after_expiry_sends(ctx);

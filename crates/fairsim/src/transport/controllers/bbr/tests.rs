@@ -306,7 +306,12 @@ fn fast_recovery_conserves_packets_for_a_round_then_restores_cwnd() {
         b.on_ack_arrival(&ack_packet(0, ctx.now), &win, &mut ctx);
     }
     assert_eq!(b.window(), cwnd + 3, "duplicate ACKs let as many packets out");
-    b.on_congestion(Congestion::FastRetransmit { dupacks: 3, recovering: true }, 100, &win, &mut ctx);
+    b.on_congestion(
+        Congestion::FastRetransmit { dupacks: 3, recovering: true },
+        Load { flight: 100, pipe: 100 },
+        &win,
+        &mut ctx,
+    );
     // in flight: 100 − 3 reported, the lost one not counted: 96, plus the ACK's 1 delivered
     assert_eq!(b.cwnd, 97);
     assert_eq!(b.window(), 100, "no new packet beside the retransmission");
@@ -328,7 +333,7 @@ fn a_timeout_sets_cwnd_to_one_and_restores_it_once_everything_outstanding_is_ack
         b.on_packet_sent(seq, &mut ctx);
     }
     win.go_back();
-    b.on_congestion(Congestion::Timeout, 20, &win, &mut ctx);
+    b.on_congestion(Congestion::Timeout, Load { flight: 20, pipe: 20 }, &win, &mut ctx);
     assert_eq!(b.window(), 1);
     let seq = win.send_next(ctx.now);
     b.on_packet_sent(seq, &mut ctx);

@@ -3,7 +3,10 @@ use super::*;
 const RTT: f64 = 0.1;
 
 fn cubic(window: f64) -> Cubic {
-    let mut a = Aimd::checked(&AimdConfig::default(), 100_000).unwrap();
+    // ssthresh from cwnd, as the `linux` stack's CUBIC (Linux's bictcp_recalc_ssthresh)
+    let cfg =
+        AimdConfig { ssthresh_from: crate::transport::controllers::aimd::SsthreshFrom::Cwnd, ..Default::default() };
+    let mut a = Aimd::checked(&cfg, 100_000).unwrap();
     (a.cwnd, a.ssthresh) = (window, window);
     let mut c = Cubic::checked(CubicConfig::default(), a).unwrap();
     c.on_rtt_sample(RttSample { rtt_s: RTT, ack: 0, next: 0 });
@@ -12,7 +15,12 @@ fn cubic(window: f64) -> Cubic {
 
 fn loss(c: &mut Cubic, event: Congestion) {
     let mut actions = vec![];
-    c.on_congestion(event, 0, &SendWindow::default(), &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions));
+    c.on_congestion(
+        event,
+        Load { flight: 0, pipe: 0 },
+        &SendWindow::default(),
+        &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions),
+    );
 }
 
 const FAST_RETRANSMIT: Congestion = Congestion::FastRetransmit { dupacks: 3, recovering: true };

@@ -69,10 +69,20 @@ fn an_echo_cuts_the_window_by_half_of_alpha() {
     d.alpha = 0.5;
     let mut actions = vec![];
     let win = SendWindow::default();
-    d.on_congestion(Congestion::Ecn, 100, &win, &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions));
+    d.on_congestion(
+        Congestion::Ecn,
+        Load { flight: 100, pipe: 100 },
+        &win,
+        &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions),
+    );
     assert_eq!((d.aimd.cwnd, d.aimd.ssthresh), (75.0, 75.0));
     // a loss is Reno's: half the flight
-    d.on_congestion(Congestion::Timeout, 60, &win, &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions));
+    d.on_congestion(
+        Congestion::Timeout,
+        Load { flight: 60, pipe: 60 },
+        &win,
+        &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions),
+    );
     assert_eq!((d.aimd.cwnd, d.aimd.ssthresh), (1.0, 30.0));
 }
 
@@ -84,7 +94,12 @@ fn without_marks_alpha_decays_and_the_cut_vanishes() {
     }
     assert!(d.alpha < 1e-8);
     let mut actions = vec![];
-    d.on_congestion(Congestion::Ecn, 100, &win, &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions));
+    d.on_congestion(
+        Congestion::Ecn,
+        Load { flight: 100, pipe: 100 },
+        &win,
+        &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions),
+    );
     assert!(d.aimd.cwnd > 99.99, "cwnd {}", d.aimd.cwnd);
 }
 

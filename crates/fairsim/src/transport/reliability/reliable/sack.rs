@@ -67,14 +67,15 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
 
     /// RFC 6675 §5 step 4: fast retransmit, and recovery until everything sent is acknowledged.
     fn begin_recovery(&mut self, delivered: u64, ctx: &mut AgentCtx) {
-        let flight = self.win.in_flight();
+        let load = self.load();
+        let flight = load.flight;
         let una = self.win.una();
         self.in_recovery = true;
         self.recover = self.win.high();
         self.ecn_recover = self.win.nxt(); // a loss's reduction answers this window's marks too
         ctx.count(Event::FastRetransmit);
         let event = Congestion::FastRetransmit { dupacks: 0, recovering: true };
-        self.ctrl.on_congestion(event, flight, &self.win, ctx);
+        self.ctrl.on_congestion(event, load, &self.win, ctx);
         self.sack_recovery = SackRecovery::begin(una);
         self.prr = Prr::begin(flight);
         let budget = self.prr_budget(delivered);

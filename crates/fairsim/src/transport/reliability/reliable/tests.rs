@@ -2,7 +2,7 @@ use super::*;
 use crate::net::PacketKind;
 use crate::transport::controllers::aimd::{Aimd, AimdConfig};
 use crate::transport::reliability::averaged_timeout::RETRANSMIT;
-use crate::transport::reliability::controller::{Congestion, Controller, NewAck};
+use crate::transport::reliability::controller::{Congestion, Controller, Load, NewAck};
 use crate::transport::reliability::window::SendWindow;
 use crate::transport::sender::Action;
 
@@ -148,6 +148,31 @@ fn newreno_repairs_two_losses_of_one_window_with_partial_acks() {
 }
 
 #[test]
+fn newreno_ends_recovery_at_ssthresh_or_at_the_flight_plus_one() {
+    // RFC 6582 §3.2 step 3: the full ACK sets cwnd to ssthresh (its second choice, `classic`) or
+    // to min(ssthresh, max(FlightSize, 1) + 1) (its first, `linux`), which spares a burst when
+    // few packets are outstanding: here none, the flow's window of 10 having held the sender
+    for (exit, cwnd) in [(RecoveryExit::Ssthresh, 5.0), (RecoveryExit::Flight, 2.0)] {
+        let reliability = TcpReliability { window: 10, recovery_exit: exit, ..Default::default() };
+        let aimd = Aimd::checked(&AimdConfig { initial_cwnd: 10.0, ..Default::default() }, 10).unwrap();
+        let mut h = Harness {
+            tcp: Reliable::tcp(&reliability, Recovery::NewReno, aimd).unwrap(),
+            ..Harness::new(Recovery::NewReno, cfg())
+        };
+        h.sent_since();
+        h.call(|t, c| t.on_start(c));
+        assert_eq!(h.sent_since().len(), 10);
+        for _ in 1..10 {
+            h.ack(0, 1.0); // packet 0 lost, 1–9 arrive
+        }
+        assert_eq!(h.sent_since(), vec![0], "{exit:?}: the window of 10 lets nothing new out");
+        h.ack(10, 2.0); // the retransmission: everything acknowledged, nothing outstanding
+        assert!(!h.tcp.in_recovery);
+        assert_eq!((h.tcp.ctrl.ssthresh, h.tcp.ctrl.cwnd), (5.0, cwnd), "{exit:?}");
+    }
+}
+
+#[test]
 fn newreno_does_not_fast_retransmit_on_duplicates_of_what_was_sent_before_a_timeout() {
     for (recovery, resent) in [(Recovery::NewReno, false), (Recovery::Reno, true)] {
         let mut h = Harness::new(recovery, TcpConfig { initial_cwnd: 10.0, ..cfg() });
@@ -246,7 +271,7 @@ impl Controller for Halving {
     fn on_ack(&mut self, _ack: NewAck, _ctx: &mut AgentCtx) {
         self.w += 1.0;
     }
-    fn on_congestion(&mut self, _e: Congestion, _flight: u64, _win: &SendWindow, _ctx: &mut AgentCtx) {
+    fn on_congestion(&mut self, _e: Congestion, _load: Load, _win: &SendWindow, _ctx: &mut AgentCtx) {
         self.w = (self.w / 2.0).max(1.0);
     }
 }

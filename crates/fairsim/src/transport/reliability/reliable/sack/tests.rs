@@ -3,20 +3,20 @@
 //! ACK goes straight back.
 
 use crate::net::{Packet, PacketKind};
-use crate::transport::controllers::aimd::{Aimd, AimdConfig};
+use crate::transport::controllers::aimd::{Aimd, AimdConfig, SsthreshFrom};
 use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
 use crate::transport::reliability::sink::{AckNow, AckPolicy, Echo, Receiver};
 use crate::transport::sender::{Action, AgentCtx, Event, Sender};
 use crate::units::Time;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 struct Loop {
     tcp: Reliable<Aimd>,
     sink: Receiver,
     /// Data packets on their way, in the order they were sent.
     wire: VecDeque<u64>,
-    /// Transmissions to lose: (packet, how many more times).
-    lose: BTreeSet<u64>,
+    /// Transmissions to lose: a packet listed twice loses its retransmission too.
+    lose: Vec<u64>,
     sent: Vec<u64>,
     fast_retransmits: u32,
     timer_armed: bool,
@@ -25,15 +25,19 @@ struct Loop {
 
 impl Loop {
     fn new(cwnd: f64, prr: bool, limited_transmit: bool, lose: &[u64]) -> Loop {
+        Loop::with(cwnd, prr, limited_transmit, lose, SsthreshFrom::Flight)
+    }
+
+    fn with(cwnd: f64, prr: bool, limited_transmit: bool, lose: &[u64], ssthresh_from: SsthreshFrom) -> Loop {
         let r = TcpReliability { window: 1000, sack: true, prr, limited_transmit, ..Default::default() };
-        let aimd = AimdConfig { initial_cwnd: cwnd, initial_ssthresh: Some(cwnd), ..Default::default() };
+        let aimd = AimdConfig { initial_cwnd: cwnd, initial_ssthresh: Some(cwnd), ssthresh_from, ..Default::default() };
         let tcp = Reliable::tcp(&r, Recovery::NewReno, Aimd::checked(&aimd, 1000).unwrap()).unwrap();
         let sink = Receiver::new(AckPolicy { sack: true, ..Default::default() });
         let mut l = Loop {
             tcp,
             sink,
             wire: VecDeque::new(),
-            lose: lose.iter().copied().collect(),
+            lose: lose.to_vec(),
             sent: vec![],
             fast_retransmits: 0,
             timer_armed: false,
@@ -65,7 +69,8 @@ impl Loop {
     /// Delivers the next packet on the wire (or loses it); returns the sends its ACK caused.
     fn step(&mut self) -> Option<Vec<u64>> {
         let seq = self.wire.pop_front()?;
-        if self.lose.remove(&seq) {
+        if let Some(i) = self.lose.iter().position(|&s| s == seq) {
+            self.lose.remove(i);
             return Some(vec![]);
         }
         let echo = Echo { sent_at: Time::ZERO, seq, congestion: false, cumulative: 0 };
@@ -157,4 +162,26 @@ fn prr_needs_sack() {
     let aimd = Aimd::checked(&AimdConfig::default(), 64).unwrap();
     let e = Reliable::tcp(&r, Recovery::NewReno, aimd).err().unwrap();
     assert_eq!(e.path, vec!["prr".to_string()]);
+}
+
+#[test]
+fn a_timeout_after_a_lost_retransmission_takes_ssthresh_from_what_ssthresh_from_says() {
+    // issue 31: RFC 6675 cannot see a lost retransmission, so the recovery goes on sending new
+    // data, all SACKed, until the timer fires; by then the flight (RFC 5681's FlightSize) is the
+    // whole transfer while the network holds nothing, and half of it is a slow-start threshold
+    // far above the path's (fairsim's 100 Mb/s RED runs overshot again at every timeout). ns-3
+    // halves the pipe (`BytesInFlight()`), Linux the congestion window (`tcp_reno_ssthresh`)
+    for (from, after_loss, after_timeout) in [
+        (SsthreshFrom::Flight, 10.0, 100.0), // 20 in flight; 200 outstanding at the timeout
+        (SsthreshFrom::Pipe, 8.0, 2.0), // 16 in the network (3 SACKed, the hole lost); then only its retransmission
+        (SsthreshFrom::Cwnd, 10.0, 5.0), // cwnd 20; then the recovery's cwnd of 10
+    ] {
+        let mut l = Loop::with(20.0, true, false, &[0, 0], from);
+        l.app_limit = 200;
+        l.run();
+        assert_eq!((l.sink.ack(), l.tcp.ctrl.ssthresh), (0, after_loss), "{from:?}: the hole stays");
+        assert!(l.tcp.in_recovery && l.sent.len() > 200, "{from:?}: everything else was sent");
+        l.call(&[], |t, c| t.on_timer(crate::transport::reliability::averaged_timeout::RETRANSMIT, c));
+        assert_eq!(l.tcp.ctrl.ssthresh, after_timeout, "{from:?}");
+    }
 }
