@@ -66,7 +66,10 @@ fn cubic_backs_off_to_beta_of_its_window_and_keeps_the_line_at_least_as_busy_as_
     // slow start ends below the path's capacity, so that NewReno's slow recovery of a slow
     // start's many losses (what SACK is for) does not hide the steady state
     let calm = "flows.bulk.transport.initial_ssthresh=60";
-    let cubic = run(ONE_FLOW, None, &["flows.bulk.transport.kind=cubic", calm]);
+    // β of the window, as Linux reads RFC 9438 §4.6's flight_size (the `linux` stack's default;
+    // this flow names the classic stack, whose CUBIC takes β of the flight size)
+    let by_cwnd = "flows.bulk.transport.ssthresh_from=cwnd";
+    let cubic = run(ONE_FLOW, None, &["flows.bulk.transport.kind=cubic", calm, by_cwnd]);
     let (cwnd, ssthresh) = (trace(&cubic, "bulk", "cwnd"), trace(&cubic, "bulk", "ssthresh"));
     // each loss sets ssthresh to 0.7 of the window just before it (RFC 9438 §4.6)
     let mut cuts = 0;

@@ -110,11 +110,7 @@ impl<'a> QdiscCtx<'a> {
 
     /// Sets the packet's congestion bit (DECbit, FQbit); counted per queue.
     pub fn mark(&mut self, pkt: &mut Packet) {
-        if !pkt.is_data() {
-            // an ECN-capable ACK (DCTCP's) is marked CE, which its sender ignores: an ACK's
-            // congestion bit is the sink's echo (ECE), which a queue must not set
-            *self.marks += 1;
-        } else if !pkt.congestion {
+        if !pkt.congestion {
             pkt.congestion = true;
             *self.marks += 1;
         }
@@ -124,7 +120,12 @@ impl<'a> QdiscCtx<'a> {
     /// packet is marked (CE) and returned to be queued or sent; any other is dropped as an
     /// `early` drop.
     pub fn signal(&mut self, mut pkt: Packet, ecn: bool) -> Option<Packet> {
-        if ecn && pkt.ect {
+        if ecn && pkt.ect && !pkt.is_data() {
+            // an ECN-capable ACK (DCTCP's) is marked CE, which its sender ignores: an ACK's
+            // congestion bit here is the sink's echo (ECE), which an AQM's mark must not set
+            *self.marks += 1;
+            Some(pkt)
+        } else if ecn && pkt.ect {
             self.mark(&mut pkt);
             Some(pkt)
         } else {

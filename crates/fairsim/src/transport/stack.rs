@@ -16,6 +16,8 @@
 //! | `initial_rto` | 1 s (RFC 6298) | 3 s (RFC 1122, the papers' era) |
 //! | `min_rto`, `clock_granularity` | 200 ms, 200 ms (Linux's RTO: srtt + max(4·mdev, 200 ms)) | 1 s, 0 |
 //! | `window` (the receiver's) | 2,173 packets, Linux's autotuned maximum (`LINUX_WINDOW`) | 64 |
+//! | `ssthresh_from` | `cwnd` (Linux's `tcp_reno_ssthresh`: cwnd/2; CUBIC β·cwnd) | `flight` (RFC 5681's FlightSize) |
+//! | `recovery_exit` | `flight`: min(ssthresh, flight + 1) (RFC 6582 §3.2 step 3, first choice) | `ssthresh` (its second) |
 //!
 //! ECN stays off in both (Linux asks for it only when configured to), and the delayed-ACK timer
 //! is 200 ms in both (ns-3's and BSD's; Linux adapts its own between 40 and 200 ms). JK is
@@ -59,6 +61,8 @@ const OPTIONS: &[&str] = &[
     "initial_rto",
     "min_rto",
     "clock_granularity",
+    "ssthresh_from",
+    "recovery_exit",
 ];
 
 /// `params` with the options of the stack they name (if they name one) filled in from
