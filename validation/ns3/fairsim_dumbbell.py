@@ -80,8 +80,11 @@ def scenario_text(
         "[scenario]",
         f'name = "ns3-dumbbell-{qdisc}-{cc}-{n}"',
         "[run]",
-        # one measurement interval over the whole run, as ns-3's PacketSink totals
+        # goodput over the whole run (run_totals), as ns-3's PacketSink totals; the senders' and
+        # the bottleneck's figures from 1 s on, the one interval after a 1 s warm-up, as ns-3's
+        # counters (connected at 1 s, once every flow's socket exists)
         f'duration = "{duration}s"',
+        'warmup = "1s"',
         f"seed = {seed}",
         f'headers = "{HEADERS}"',
         f"fairness = {tcp}".replace("'", '"'),
@@ -118,11 +121,16 @@ def scenario_text(
     # setting models exactly)
     features = "true" if mode == "default" else "false"
     counting = "bytes" if cc == "cubic" else "packets"
+    # ns-3's slow-start threshold after a loss: TcpNewReno halves BytesInFlight() (the pipe: SACKed
+    # and lost segments left out), TcpCubic takes β of its congestion window; and its recovery
+    # ends with cwnd = ssthresh (TcpClassicRecovery::ExitRecovery, as PRR's)
+    ssthresh_from = "cwnd" if cc == "cubic" else "pipe"
     lines += [
         "[pairs]",
         f'"{cc}/{qdisc}" = {{ transport = {{ kind = "{cc}", window = {WINDOW}, ack_every = 2, '
         'ack_delay = "200ms", rtt_samples = "timestamps", initial_cwnd = 10, min_rto = "1s", '
         f'clock_granularity = "1ms", initial_rto = "1s", counting = "{counting}", '
+        f'ssthresh_from = "{ssthresh_from}", recovery_exit = "ssthresh", '
         f"sack = {features}, prr = {features}, limited_transmit = {features} }} }}",
     ]
     return "\n".join(lines) + "\n"
@@ -149,12 +157,16 @@ def run(
     rate_mbps: float = 10,
 ) -> dict:
     res = fairsim.run(fairsim.loads(scenario_text(qdisc, cc, starts, duration, seed, mode, rate_mbps)))
-    flows = res.flows.set_index("flow")
     n = len(starts)
-    # payload goodput, as ns-3's PacketSink counts (goodput_bps counts whole packets on the wire)
-    tcp = [float(flows.loc[f"tcp{i}", "payload_bps"]) for i in range(n)]
-    queues = res.queues.set_index("port")
+    # payload goodput over the whole run, as ns-3's PacketSink counts (goodput_bps counts whole
+    # packets on the wire)
     report = res.runs[0]
+    payload = {f["name"]: f["run_totals"]["payload_unique"] * 8 / duration for f in report["flows"]}
+    tcp = [payload[f"tcp{i}"] for i in range(n)]
+    # the bottleneck's counts over the whole run, warm-up included, as ns-3's queue statistics;
+    # its mean queue over the measurement interval (from 1 s, as ns-3's average)
+    whole = res.queue_intervals.groupby("port")[["departures", "drops"]].sum()
+    queues = res.queues.set_index("port")
     return {
         "qdisc": qdisc,
         "flows": n,
@@ -162,16 +174,18 @@ def run(
         "seed": seed,
         "duration": duration,
         "tcp_goodput_bps": tcp,
-        "udp_goodput_bps": float(flows.loc["udp", "payload_bps"]),
+        "udp_goodput_bps": payload["udp"],
         "tcp_goodput_sum_bps": sum(tcp),
         "jain": jain(tcp),
-        "bottleneck_packets": int(queues.loc["r1->r2", "departures"]),
-        "bottleneck_packets_reverse": int(queues.loc["r2->r1", "departures"]),
-        "bottleneck_drops": int(queues.loc["r1->r2", "drops"]),
-        "bottleneck_drops_reverse": int(queues.loc["r2->r1", "drops"]),
-        # whole-run counters of the TCP senders, to explain differences
-        "timeouts": sum(f["run_totals"]["timeouts"] for f in report["flows"] if f["name"] != "udp"),
-        "retransmitted": sum(f["run_totals"]["retransmitted"] for f in report["flows"] if f["name"] != "udp"),
+        "bottleneck_packets": int(whole.loc["r1->r2", "departures"]),
+        "bottleneck_packets_reverse": int(whole.loc["r2->r1", "departures"]),
+        "bottleneck_drops": int(whole.loc["r1->r2", "drops"]),
+        "bottleneck_drops_reverse": int(whole.loc["r2->r1", "drops"]),
+        # the TCP senders from 1 s on (the measurement interval), as ns-3's counters
+        "timeouts": sum(f["totals"]["timeouts"] for f in report["flows"] if f["name"] != "udp"),
+        "retransmitted": sum(f["totals"]["retransmitted"] for f in report["flows"] if f["name"] != "udp"),
+        # packets waiting at the bottleneck, time-averaged (the one on the line not counted)
+        "mean_queue": float(queues.loc["r1->r2", "occupancy_pkts"]),
         "starts": starts,
         "red_wait": RED_WAIT if qdisc == "red" else None,
         "fairsim_version": fairsim.__version__,

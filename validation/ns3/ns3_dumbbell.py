@@ -32,29 +32,82 @@ MSS = PAYLOAD  # TCP payload per segment; 1054 B on the wire with TCP/TS, IP and
 UDP_PAYLOAD = PAYLOAD  # 1030 B on the wire
 START_STREAM = 1  # the pinned stream of the start times: seed 1, run 1 gives the reference's starts
 
-# Retransmission timeouts, counted in C++ (a Python callback per event would be slow): every
-# entry of a TCP socket into CA_LOSS is an RTO. Connected at 1 s, once every flow's socket exists.
+# What the TCP senders and the bottleneck did, counted in C++ (a Python callback per event would
+# be slow), from 1 s on, once every flow's socket exists (BulkSend makes it when its flow starts):
+# - every retransmission timeout: each expiry doubles the socket's RTO (`ReTxTimeout`:
+#   min(2·RTO, 60 s)), which its `RTO` trace shows; an RTT sample sets the RTO from the estimate
+#   instead, never to exactly twice the last one. (Entries into CA_LOSS, counted too, miss the
+#   expiries of a timer that backs off while the socket is already in loss recovery.)
+# - retransmissions: data segments a socket sends below the highest sequence it has sent (`Tx`);
+# - the bottleneck queue disc's packets over time (`PacketsInQueue`), for its time average.
 # Compiled on first use only: the speed comparison (speed.py) runs without it.
-RTO_COUNTER = """
+COUNTERS = """
+#include <map>
 namespace fairsim_validation {
-uint64_t rtos = 0;
+uint64_t rtos = 0, loss_entries = 0, retransmissions = 0;
+std::map<const void*, ns3::SequenceNumber32> highest;
+double queue_area = 0, queue_since = 0;
+uint32_t queue_now = 0;
+ns3::Ptr<ns3::QueueDisc> bottleneck;
+void OnRto(ns3::Time old, ns3::Time now)
+{
+    if (now == ns3::Min(old * 2, ns3::Seconds(60)) && now > old) { ++rtos; }
+}
 void OnCongState(ns3::TcpSocketState::TcpCongState_t, ns3::TcpSocketState::TcpCongState_t now)
 {
-    if (now == ns3::TcpSocketState::CA_LOSS) { ++rtos; }
+    if (now == ns3::TcpSocketState::CA_LOSS) { ++loss_entries; }
+}
+void OnTx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, ns3::Ptr<const ns3::TcpSocketBase> s)
+{
+    if (p->GetSize() == 0) { return; }
+    auto it = highest.find(ns3::PeekPointer(s));
+    if (it != highest.end() && h.GetSequenceNumber() < it->second) { ++retransmissions; }
+    ns3::SequenceNumber32 end = h.GetSequenceNumber() + p->GetSize();
+    if (it == highest.end()) { highest[ns3::PeekPointer(s)] = end; }
+    else if (it->second < end) { it->second = end; }
+}
+void OnQueue(uint32_t, uint32_t now)
+{
+    double t = ns3::Simulator::Now().GetSeconds();
+    queue_area += queue_now * (t - queue_since);
+    queue_since = t;
+    queue_now = now;
 }
 void Connect()
 {
+    queue_since = ns3::Simulator::Now().GetSeconds();
+    queue_now = bottleneck->GetNPackets();
+    bottleneck->TraceConnectWithoutContext("PacketsInQueue", ns3::MakeCallback(&OnQueue));
+    ns3::Config::ConnectWithoutContext("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/RTO",
+                                       ns3::MakeCallback(&OnRto));
     ns3::Config::ConnectWithoutContext("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/CongState",
                                        ns3::MakeCallback(&OnCongState));
+    ns3::Config::ConnectWithoutContext("/NodeList/*/$ns3::TcpL4Protocol/SocketList/*/Tx",
+                                       ns3::MakeCallback(&OnTx));
 }
-void CountRtosFrom(double t) { rtos = 0; ns3::Simulator::Schedule(ns3::Seconds(t), &Connect); }
+void CountFrom(double t, ns3::Ptr<ns3::QueueDisc> q)
+{
+    rtos = loss_entries = retransmissions = 0;
+    highest.clear();
+    queue_area = 0; queue_since = t; queue_now = 0;
+    bottleneck = q;
+    ns3::Simulator::Schedule(ns3::Seconds(t), &Connect);
+}
+double MeanQueue(double from, double end)
+{
+    double t = ns3::Simulator::Now().GetSeconds();
+    queue_area += queue_now * (end - queue_since);  // the last level, up to the end
+    queue_since = end;
+    bottleneck = nullptr;
+    return queue_area / (end - from);
+}
 }
 """
 
 
-def rto_counter():
+def counters():
     if not hasattr(cppyy.gbl, "fairsim_validation"):
-        cppyy.cppdef(RTO_COUNTER)
+        cppyy.cppdef(COUNTERS)
     return cppyy.gbl.fairsim_validation
 
 
@@ -183,13 +236,13 @@ def run(cfg):
         app.Start(ns.Seconds(start))
         app.Stop(stop)
 
-    rtos = rto_counter() if cfg.get("count_rtos", True) else None
-    if rtos is not None:
-        rtos.CountRtosFrom(1.0)
+    count = counters() if cfg.get("count_rtos", True) else None
+    if count is not None:
+        count.CountFrom(1.0, qdiscs.Get(0))
     ns.Simulator.Stop(stop)
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     ns.Simulator.Run()
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
 
     # packets put on a wire, every link both ways (fairsim's packet-hops): each one went through
     # its device's queue, which counts what it took in, dropped and still holds
@@ -211,9 +264,15 @@ def run(cfg):
         "bottleneck_drops": qdiscs.Get(0).GetStats().nTotalDroppedPackets,
         "bottleneck_drops_reverse": qdiscs.Get(1).GetStats().nTotalDroppedPackets,
         "device_drops": fwd_dev.GetQueue().GetTotalDroppedPackets(),
-        "timeouts": int(rtos.rtos) if rtos is not None else None,  # RTOs of the TCP senders after 1 s
+        # the TCP senders from 1 s on: every RTO expiry, entries into CA_LOSS, retransmissions
+        "timeouts": int(count.rtos) if count is not None else None,
+        "loss_entries": int(count.loss_entries) if count is not None else None,
+        "retransmitted": int(count.retransmissions) if count is not None else None,
+        # the bottleneck queue disc's time-averaged packets (the device's 1-packet queue apart)
+        "mean_queue": float(count.MeanQueue(1.0, duration)) if count is not None else None,
         "starts": starts,
         "wall_s": wall,
+        "run_cpu_s": cpu,  # Simulator::Run()'s CPU time, less sensitive to other work on the machine
         "events": int(ns.Simulator.GetEventCount()),
         "packet_hops": int(hops),
         "delivered_bytes": int(sum(rx)),  # application bytes, TCP and UDP
