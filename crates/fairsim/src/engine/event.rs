@@ -134,13 +134,22 @@ impl Entry {
     }
 }
 
-/// A min-heap of events. Keys are unique (the sequence number breaks ties), so the order in
-/// which events pop does not depend on the heap's shape: any correct heap gives the same run.
+/// The event set: two min-heaps under one insertion sequence, one for the timers' events and one
+/// for all the others (packets' transmissions and arrivals, applications, the clock). A flow's
+/// timers are restarted on nearly every ACK and cancelled lazily (`timer::TimerSlot`), so their
+/// heap holds up to a few events per flow, most of them superseded; in one heap with the packets'
+/// events they made every packet event pay a sift through them (16 of the 25 entries of the
+/// 8-flow TCP dumbbell; 15 per flow at 1,000 flows). Apart, a packet event's cost no longer
+/// depends on the number of flows' timers. The next event is the smaller of the two roots by
+/// (time, insertion sequence): the same order as one heap, so the same run.
 ///
-/// Two things make it cheaper than a textbook heap for the loop's pattern, where nearly every
-/// event popped schedules another one:
-/// - `pop` leaves the popped entry at the root, marked taken, and the next `push` overwrites it
-///   and sifts down once (a "replace top"), instead of a sift-down on pop and a sift-up on push;
+/// Keys are unique (the sequence number breaks ties), so the order in which events pop does not
+/// depend on the heaps' shapes: any correct heap gives the same run. Two things make each heap
+/// cheaper than a textbook one for the loop's pattern, where nearly every event popped schedules
+/// another one:
+/// - `pop` leaves the popped entry at its heap's root, marked taken, and the next `push` to that
+///   heap overwrites it and sifts down once (a "replace top"), instead of a sift-down on pop and
+///   a sift-up on push;
 /// - the insertion sequence has 32 bits; when it runs out, the queued events are renumbered in
 ///   their order (`renumber`), which changes no order.
 ///
@@ -150,9 +159,10 @@ impl Entry {
 /// idle machine, where two copies of one build differed by at most 2.6%), with 29% more L1 data
 /// misses; not kept (docs/performance.md).
 pub struct EventQueue {
-    heap: Vec<Entry>,
-    /// The root is the event popped last, not yet removed.
-    root_taken: bool,
+    /// Every event but the timers'.
+    packets: Heap,
+    /// The flows' timer events.
+    timers: Heap,
     next_seq: u64,
     /// Sequence numbers run below this (`u32::MAX` + 1; lowered by tests).
     seq_limit: u64,
@@ -164,13 +174,26 @@ pub struct EventQueue {
 /// Past the last entry: greater than any event, so a missing child never wins.
 const SENTINEL: Entry = Entry { time: u64::MAX, rest: u64::MAX };
 
-impl Default for EventQueue {
+/// One min-heap of entries, the sentinel past its last; its root may be the entry popped last,
+/// not yet removed (`root_taken`).
+struct Heap {
+    heap: Vec<Entry>,
+    root_taken: bool,
+}
+
+impl Default for Heap {
     fn default() -> Self {
         let mut heap = Vec::with_capacity(64);
         heap.push(SENTINEL);
+        Heap { heap, root_taken: false }
+    }
+}
+
+impl Default for EventQueue {
+    fn default() -> Self {
         EventQueue {
-            heap,
-            root_taken: false,
+            packets: Heap::default(),
+            timers: Heap::default(),
             next_seq: 0,
             seq_limit: 1 << 32,
             #[cfg(debug_assertions)]
@@ -195,6 +218,72 @@ impl EventQueue {
         }
         let entry = Entry { time: at.0, rest: self.next_seq << 32 | code.0 as u64 };
         self.next_seq += 1;
+        if code.kind() == Code::TIMER {
+            self.timers.push(entry);
+        } else {
+            self.packets.push(entry);
+        }
+    }
+
+    /// Sequence numbers ran out: number the queued events of both heaps again from 0 in their
+    /// order, which keeps their order and so the run's.
+    #[cold]
+    #[inline(never)]
+    fn renumber(&mut self) {
+        self.packets.remove_taken_root();
+        self.timers.remove_taken_root();
+        let n = self.packets.len() + self.timers.len();
+        let mut all: Vec<(Entry, bool)> = Vec::with_capacity(n);
+        for (heap, is_timer) in [(&mut self.packets, false), (&mut self.timers, true)] {
+            heap.heap.pop(); // the sentinel
+            all.extend(heap.heap.drain(..).map(|e| (e, is_timer)));
+        }
+        all.sort_unstable_by_key(|(e, _)| e.key());
+        for (seq, (e, is_timer)) in all.into_iter().enumerate() {
+            let e = Entry { time: e.time, rest: (seq as u64) << 32 | (e.rest & u32::MAX as u64) };
+            // appended in order: a sorted array is a heap
+            if is_timer { &mut self.timers } else { &mut self.packets }.heap.push(e);
+        }
+        self.packets.heap.push(SENTINEL);
+        self.timers.heap.push(SENTINEL);
+        self.next_seq = n as u64;
+    }
+
+    /// The next event, as its code (what the loop dispatches on): the smaller of the two roots.
+    #[inline]
+    pub fn pop_code(&mut self) -> Option<(Time, Code)> {
+        self.packets.remove_taken_root();
+        self.timers.remove_taken_root();
+        let (p, t) = (self.packets.heap[0], self.timers.heap[0]);
+        let (top, from) = if t.key() < p.key() { (t, &mut self.timers) } else { (p, &mut self.packets) };
+        if top == SENTINEL {
+            return None;
+        }
+        from.root_taken = true;
+        #[cfg(debug_assertions)]
+        {
+            self.last = top.time;
+        }
+        Some((Time(top.time), Code(top.rest as u32)))
+    }
+
+    /// The next event.
+    pub fn pop(&mut self) -> Option<(Time, Event)> {
+        self.pop_code().map(|(t, code)| (t, Event::decode(code)))
+    }
+
+    pub fn len(&self) -> usize {
+        self.packets.len() + self.timers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Heap {
+    #[inline]
+    fn push(&mut self, entry: Entry) {
         if self.root_taken {
             self.root_taken = false;
             self.sift_down(0, entry);
@@ -220,25 +309,11 @@ impl EventQueue {
         heap[hole] = entry;
     }
 
-    /// Out of the hot path: the set grows a few times at the start of a run, then never.
+    /// Out of the hot path: a heap grows a few times at the start of a run, then never.
     #[cold]
     #[inline(never)]
     fn grow(&mut self) {
         self.heap.reserve(self.heap.len().max(64));
-    }
-
-    /// Sequence numbers ran out: number the queued events again from 0 in their order, which
-    /// keeps their order and so the run's.
-    #[cold]
-    #[inline(never)]
-    fn renumber(&mut self) {
-        self.remove_taken_root();
-        self.heap.sort_unstable_by_key(|e| e.key()); // a sorted array is a heap; the sentinel last
-        let n = self.heap.len() - 1;
-        for (seq, e) in self.heap[..n].iter_mut().enumerate() {
-            e.rest = (seq as u64) << 32 | (e.rest & u32::MAX as u64);
-        }
-        self.next_seq = n as u64;
     }
 
     /// Places `entry` at or below `hole`, moving smaller children up. The smaller child is
@@ -278,33 +353,8 @@ impl EventQueue {
         }
     }
 
-    /// The next event, as its code (what the loop dispatches on).
-    #[inline]
-    pub fn pop_code(&mut self) -> Option<(Time, Code)> {
-        self.remove_taken_root();
-        let top = self.heap[0];
-        if top == SENTINEL {
-            return None;
-        }
-        self.root_taken = true;
-        #[cfg(debug_assertions)]
-        {
-            self.last = top.time;
-        }
-        Some((Time(top.time), Code(top.rest as u32)))
-    }
-
-    /// The next event.
-    pub fn pop(&mut self) -> Option<(Time, Event)> {
-        self.pop_code().map(|(t, code)| (t, Event::decode(code)))
-    }
-
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.heap.len() - 1 - self.root_taken as usize
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
@@ -377,8 +427,18 @@ mod tests {
         q.push(Time(9), Event::IntervalEnd);
     }
 
+    /// The proptest's `seq`-th event: a port's, or every third a flow's timer (the other heap).
+    fn event(seq: u32) -> Event {
+        if seq % 3 == 2 {
+            Event::Timer(FlowId(seq), TimerId((seq % 4) as u8))
+        } else {
+            Event::TxDone(PortId(seq))
+        }
+    }
+
     proptest::proptest! {
-        /// Whatever the interleaving of pushes and pops, events leave in (time, insertion) order,
+        /// Whatever the interleaving of pushes and pops, events leave in (time, insertion) order
+        /// across the two heaps,
         /// also across renumberings of the insertion sequence (forced often by a small limit).
         #[test]
         fn events_pop_in_time_then_insertion_order(
@@ -392,13 +452,14 @@ mod tests {
             for op in ops {
                 match op {
                     Some(dt) => {
-                        // the loop never schedules into the past
-                        q.push(Time(now + dt), Event::TxDone(PortId(seq)));
+                        // the loop never schedules into the past; every third event a timer's,
+                        // which goes to the other heap
+                        q.push(Time(now + dt), event(seq));
                         reference.insert((now + dt, seq));
                         seq += 1;
                     }
                     None => {
-                        let want = reference.pop_first().map(|(t, s)| (Time(t), Event::TxDone(PortId(s))));
+                        let want = reference.pop_first().map(|(t, s)| (Time(t), event(s)));
                         let got = q.pop();
                         proptest::prop_assert_eq!(got, want);
                         if let Some((t, _)) = got {
@@ -409,7 +470,7 @@ mod tests {
                 proptest::prop_assert_eq!(q.len(), reference.len());
             }
             while let Some((t, s)) = reference.pop_first() {
-                proptest::prop_assert_eq!(q.pop(), Some((Time(t), Event::TxDone(PortId(s)))));
+                proptest::prop_assert_eq!(q.pop(), Some((Time(t), event(s))));
             }
             proptest::prop_assert!(q.is_empty());
         }
