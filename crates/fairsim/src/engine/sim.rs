@@ -12,7 +12,7 @@ use super::connections::Connections;
 use super::event::{Code, Event, EventQueue};
 use crate::error::Result;
 use crate::net::{FlowId, Packet, PortId};
-use crate::node::{FlowState, Port, SinkReply};
+use crate::node::{FlowState, Line, Port, SinkReply};
 use crate::qdisc::DropReason;
 use crate::scenario::{Component, PairSpec, Scenario};
 use crate::stats::DelayStats;
@@ -165,14 +165,20 @@ impl Simulation {
 
     fn enqueue(&mut self, p: PortId, pkt: Packet) {
         let port = &mut self.ports[p.idx()];
-        let idle = port.enqueue(pkt, self.now, &mut self.drops);
+        let line = port.enqueue(pkt, self.now, &mut self.drops);
         if let Some(why) = port.overflow(self.now) {
             self.failure = Some(why);
             self.done = true;
         }
         self.account_drops(p);
-        if idle {
-            self.start_tx(p);
+        match line {
+            Line::Busy => {}
+            Line::Idle => self.start_tx(p),
+            Line::Started(done) => {
+                // as start_tx would have, after an enqueue and a dequeue at once
+                self.events.push(done, Event::TxDone(p));
+                self.account_drops(p);
+            }
         }
     }
 

@@ -22,6 +22,17 @@ use crate::stats::PortStats;
 use crate::units::{Rate, Time};
 use std::collections::VecDeque;
 
+/// What the line does after an arrival (`Port::enqueue`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// Transmitting another packet: the arrival waits (or was dropped).
+    Busy,
+    /// Idle: the caller starts the next transmission (`start_tx`).
+    Idle,
+    /// The packet went straight to the idle line (`Qdisc::bypass`); its transmission ends then.
+    Started(Time),
+}
+
 pub struct Port {
     pub name: String,
     pub rate: Rate,
@@ -116,25 +127,34 @@ impl Port {
     }
 
     /// Queues `pkt`, which arrives at `now`; the discipline reports what it drops into `drops`.
-    /// Returns whether the line is idle, in which case the caller starts a transmission.
+    /// Returns what the line does: nothing new, or it is idle (the caller starts a transmission),
+    /// or the packet went straight to it (the caller schedules the end of its transmission).
     #[inline]
-    pub fn enqueue(&mut self, mut pkt: Packet, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> bool {
+    pub fn enqueue(&mut self, mut pkt: Packet, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Line {
         pkt.enqueued_at = now;
         self.stats.current.arrivals += 1;
         if let Some(rec) = &mut self.fluid {
             rec.arrived(now.0, &pkt);
         }
+        if self.transmitting.is_none() && self.qdisc.bypass(&pkt) {
+            // what an enqueue and the dequeue at once would have done: the queue's length
+            // recorded, a sojourn of zero, the packet on the line
+            self.queue_changed(now);
+            self.stats.sojourn.record(0);
+            self.transmitting = Some((pkt, now));
+            return Line::Started(now + self.rate.tx_time(pkt.size));
+        }
         let on_line = self.transmitting.filter(|_| self.buffer_includes_line).map(|(p, _)| p.size);
         let mut ctx =
             QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks).with_line(on_line);
         self.qdisc.enqueue(pkt, &mut ctx);
-        let idle = self.transmitting.is_none();
-        if !idle {
-            // an idle port takes the packet straight to the line: it never waits, and start_tx
-            // records the queue's length
+        if self.transmitting.is_some() {
             self.queue_changed(now);
+            Line::Busy
+        } else {
+            // the caller starts a transmission at once, which records the queue's length
+            Line::Idle
         }
-        idle
     }
 
     /// Why the run cannot go on, if the queue outgrew any memory.
@@ -264,10 +284,11 @@ mod tests {
     fn a_packet_crosses_the_port_line_then_pipe() {
         let mut p = a_port(5);
         let mut drops = vec![];
-        assert!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops), "the line was idle");
-        // 1000 bytes at 1 Mb/s: 8 ms on the line
-        assert_eq!(p.start_tx(Time::ZERO, &mut drops), Some(Time::from_millis(8)));
-        assert!(!p.enqueue(pkt(0, 1, 1000), Time::from_millis(1), &mut drops), "busy: it waits");
+        // FCFS with nothing queued: the packet goes straight to the idle line; 1000 bytes at
+        // 1 Mb/s take 8 ms
+        let first = p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops);
+        assert_eq!(first, Line::Started(Time::from_millis(8)), "the line was idle");
+        assert_eq!(p.enqueue(pkt(0, 1, 1000), Time::from_millis(1), &mut drops), Line::Busy, "busy: it waits");
         assert_eq!(p.qdisc.len_packets(), 1);
         // the first leaves the line and leads the pipe: its arrival is the event to schedule
         assert_eq!(p.finish_tx(Time::from_millis(8), &mut drops), Some(Time::from_millis(18)));

@@ -175,6 +175,13 @@ pub trait Qdisc: Send + Sync {
     /// `pkt`, sent by this discipline, was lost on the wire at `now` (`node::loss`): only a
     /// `logged` discipline writes it down.
     fn record_loss(&mut self, _now: Time, _pkt: &Packet) {}
+    /// Whether `pkt`, arriving while the line is idle, may go straight to it instead of being
+    /// queued and taken out again at once (Linux's `TCQ_F_CAN_BYPASS`): a discipline says so
+    /// only where that round trip would leave no trace (an empty FIFO that admits the packet).
+    /// The port then counts and records the packet as the round trip would have.
+    fn bypass(&self, _pkt: &Packet) -> bool {
+        false
+    }
 }
 
 /// Implements the queue-inspection half of `Qdisc` (`len_packets`, `len_bytes`,

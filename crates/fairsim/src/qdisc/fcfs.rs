@@ -39,6 +39,11 @@ impl Qdisc for Fcfs {
         self.queue.pop()
     }
 
+    fn bypass(&self, pkt: &Packet) -> bool {
+        // the line is idle, so nothing of the buffer is taken by a packet on it
+        self.queue.is_empty() && self.limit.admits(0, 0, pkt.size)
+    }
+
     inspect_store!(queue);
 }
 
@@ -91,5 +96,16 @@ mod tests {
         assert_eq!(drops.len(), 1);
         assert_eq!(drops[0].0.seq, 1);
         assert_eq!((q.len_packets(), q.len_bytes()), (2, 1040));
+    }
+
+    #[test]
+    fn an_arrival_at_an_idle_line_bypasses_only_an_empty_queue_that_would_admit_it() {
+        let mut q = fcfs(BufferLimit::Packets(5));
+        assert!(q.bypass(&pkt(0, 0, 1000)), "empty: the queue and dequeue at once would leave nothing");
+        with_ctx(|ctx| q.enqueue(pkt(0, 0, 1000), ctx));
+        assert!(!q.bypass(&pkt(0, 1, 1000)), "a packet waits: it goes first");
+        // a byte buffer smaller than the packet drops it: so must a bypass
+        assert!(!fcfs(BufferLimit::Bytes(500)).bypass(&pkt(0, 0, 1000)));
+        assert!(fcfs(BufferLimit::Bytes(1000)).bypass(&pkt(0, 0, 1000)));
     }
 }
