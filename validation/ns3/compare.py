@@ -66,7 +66,7 @@ def configurations(short: bool):
     return [*reference, ("red", 8, "newreno", 100)]
 
 
-def run_ns3(python: Path, configs, draws, duration, out: Path) -> list[dict]:
+def run_ns3(python: Path, configs, draws, duration, out: Path, diagnostic=None) -> list[dict]:
     batch = [
         {
             "qdisc": q,
@@ -76,6 +76,7 @@ def run_ns3(python: Path, configs, draws, duration, out: Path) -> list[dict]:
             "run": d,
             "duration": duration,
             **flags,
+            **(diagnostic or {}),
             "mode": mode,
         }
         for (q, n, cc, rate), d, (mode, flags) in itertools.product(configs, draws, NS3_MODES.items())
@@ -218,6 +219,12 @@ def main():
     ap.add_argument("--draws", type=int, help="start-time draws (RngRun 1..N); 5, or 3 with --short")
     ap.add_argument("--out", type=Path, default=Path("/tmp/fairsim-ns3-validation"))
     ap.add_argument("--venv", type=Path, default=DEFAULT_VENV, help="where ns-3's environment lives")
+    ap.add_argument("--cc", choices=["newreno", "cubic"], help="only its configurations")
+    ap.add_argument(
+        "--ns3-no-hystart",
+        action="store_true",
+        help="diagnostic: ns-3's CUBIC without HyStart, as fairsim's (TcpCubic::HyStart false)",
+    )
     ap.add_argument("--prepare", action="store_true", help="only make ns-3's environment, then exit")
     args = ap.parse_args()
     if "test" in str(args.venv.resolve()):
@@ -230,7 +237,7 @@ def main():
         return
     draws = list(range(1, (args.draws or (3 if args.short else 5)) + 1))
     duration = 20.0 if args.short else 60.0
-    configs = configurations(args.short)
+    configs = [c for c in configurations(args.short) if args.cc in (None, c[2])]
     args.out.mkdir(parents=True, exist_ok=True)
 
     python = ns3_python(args.venv)
@@ -239,7 +246,8 @@ def main():
         f"ns-3: {len(configs)} configurations × {len(draws)} draws × {len(NS3_MODES)} modes, "
         f"{duration:g} s each"
     )
-    ns3_runs = run_ns3(python, configs, draws, duration, args.out)
+    diagnostic = {"no_hystart": True} if args.ns3_no_hystart else None
+    ns3_runs = run_ns3(python, configs, draws, duration, args.out, diagnostic)
     t1 = time.perf_counter()
     print(f"fairsim: {len(configs)} configurations × {len(draws)} draws × {len(NS3_MODES)} modes")
     fs_runs = run_fairsim(ns3_runs, configs, draws, duration, args.out)

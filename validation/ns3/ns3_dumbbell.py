@@ -131,6 +131,8 @@ def set_defaults(cfg, net):
     d("ns3::TcpSocket::DelAckTimeout", ns.TimeValue(ns.MilliSeconds(200)))
     d("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(1)))
     d("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(True))
+    # HyStart (ns-3's default, as Linux's CUBIC): fairsim's CUBIC has none. Off only as a diagnostic
+    d("ns3::TcpCubic::HyStart", ns.BooleanValue(not cfg.get("no_hystart", False)))
     # RED as in the reference; Wait, IdlePktSize, Ns1Compat stay ns-3's defaults
     d("ns3::RedQueueDisc::MaxSize", ns.QueueSizeValue(ns.QueueSize(f"{net.neck_buffer}p")))
     d("ns3::RedQueueDisc::MinTh", ns.DoubleValue(20))
@@ -293,6 +295,7 @@ def main():
     ap.add_argument("--no-sack", action="store_true", help="TcpSocketBase::Sack false")
     ap.add_argument("--classic", action="store_true", help="TcpClassicRecovery, no limited transmit")
     ap.add_argument("--red-no-wait", action="store_true", help="diagnostic: RedQueueDisc::Wait false")
+    ap.add_argument("--no-hystart", action="store_true", help="diagnostic: TcpCubic::HyStart false")
     ap.add_argument(
         "--no-rtos", dest="count_rtos", action="store_false", help="no RTO counter (a traced callback)"
     )
