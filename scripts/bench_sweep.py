@@ -91,9 +91,8 @@ def driver(repeats: int) -> None:
             plan = make_sweep_plan(path, axes=axes, seeds=5)
             tasks = [r.task() for r in plan.runs()]
             per_point.append((time.process_time() - started) / len(plan.points))
-        print(
-            f"{label}: {len(plan.points)} points, {len(tasks)} runs: {1e3 * statistics.median(per_point):.2f} ms a point"
-        )
+        ms_a_point = 1e3 * statistics.median(per_point)
+        print(f"{label}: {len(plan.points)} points, {len(tasks)} runs: {ms_a_point:.2f} ms a point")
 
 
 if __name__ == "__main__":

@@ -44,7 +44,12 @@ def test_todays_tcp_gets_ns3s_goodput(medians, qdisc):
     row = medians.loc[qdisc]
     assert abs(row["tcp_mbps:ratio_default"] - 1) < 0.05, row["tcp_mbps:ratio_default"]
     assert abs(row["udp_mbps:ratio_default"] - 1) < 0.10, row["udp_mbps:ratio_default"]
-    assert abs(row["jain:fairsim-default"] - row["jain:ns3-default"]) < 0.05
+    # Jain's index over 20 s: under FIFO both simulators' draws spread by 0.04-0.05 (standard
+    # deviation over 15 draws), so a median of 3 can land 0.1 from the other simulator's by luck;
+    # fairsim's FIFO is also a little less fair (medians of 15 draws 0.917 and 0.954, of the full
+    # 60 s run 0.961 and 0.978: docs/validation.md). RED and FQ-CoDel spread by 0.015 and 0.001
+    tolerance = 0.15 if qdisc == "fifo" else 0.05
+    assert abs(row["jain:fairsim-default"] - row["jain:ns3-default"]) < tolerance
 
 
 def test_fq_codel_gives_the_same_shares_without_sack(medians):
@@ -80,7 +85,8 @@ def test_speed_comparison_runs_both_on_the_same_work(tmp_path):
         for c in ("engine_s", "process_s", "events"):
             assert row[f"{c}:{sim}"] > 0
     assert row["engine_s:ratio"] > 0 and row["process_s:ratio"] > 0
-    # measured: 11,861 and 11,902 packets delivered, 46,371 and 48,139 packet-hops
+    # measured: 11,861 and 11,905 packets delivered, 46,371 and 46,623 packet-hops (over the
+    # whole run: fairsim's queues' totals leave its 1 s warm-up out, its intervals do not)
     assert abs(row["delivered_bytes:fairsim"] / row["delivered_bytes:ns-3"] - 1) < 0.05
     assert abs(row["packet_hops:fairsim"] / row["packet_hops:ns-3"] - 1) < 0.10
     runs = pd.read_csv(tmp_path / "runs.csv")

@@ -815,7 +815,9 @@ TESTED = (
     TestedClaim(
         "c2-stability",
         "The discrete law is stable for 0 < α < 1 and not asymptotically stable at α = 1.",
-        ("transport::senders::pp_law::tests::the_thesis_closed_loop_is_stable_below_unit_gain_and_not_at_it",),
+        (
+            "transport::senders::pp_law::tests::the_thesis_closed_loop_is_stable_below_unit_gain_and_not_at_it",
+        ),
         f"{T} §5.3.5",
     ),
     TestedClaim(
