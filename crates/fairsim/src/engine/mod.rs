@@ -1,7 +1,7 @@
 //! The discrete-event engine: the event set and a thin loop that pops events and hands each to
 //! the port, host, sender or interval clock it names (`node` holds their verbs).
 //!
-//! - `event`: the events and their set, ordered by (time, insertion sequence);
+//! - `event`: the events and their set, in canonical order (time, kind, target, insertion);
 //! - `sim`: the loop, the dispatch, and the accessors reports read;
 //! - `build`: a run's ports and flows made from a validated scenario;
 //! - `agent`: a sender called with its context, and its actions carried out;

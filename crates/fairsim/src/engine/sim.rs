@@ -3,9 +3,10 @@
 //! The loop pops events and hands each to what it names: a port (`TxDone`, `Arrive`), a flow's
 //! host or application (`FlowStart`, `FlowStop`, `AppPacket`), a sender's timer, the interval
 //! clock. The verbs live with their state (`node::Port`, `node::FlowState`); the loop only
-//! schedules the events they ask for, so the order of events, and so every tie, is decided
-//! here. Hosts and switches are infinitely fast (thesis §6.5): a packet arriving at a node is
-//! handed on, delivered or acknowledged at the same instant, so queues form only at output ports.
+//! schedules the events they ask for, and the event set runs the events of one instant in its
+//! canonical order (`engine::event`), whatever the order they were scheduled in. Hosts and
+//! switches are infinitely fast (thesis §6.5): a packet arriving at a node is handed on,
+//! delivered or acknowledged at the same instant, so queues form only at output ports.
 
 use super::build;
 use super::connections::Connections;

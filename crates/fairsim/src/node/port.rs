@@ -4,8 +4,7 @@
 //! The port owns its three verbs: a packet is queued (`enqueue`), the line takes the next one
 //! (`start_tx`) and puts it into the pipe when its last bit is sent (`finish_tx`); the far end
 //! takes it out (`deliver`). The port never touches the event queue: each verb returns the
-//! instant of the event it needs, and the loop schedules it, so the order of events (and so of
-//! ties) is the loop's alone.
+//! instant of the event it needs, and the loop schedules it.
 //!
 //! Packets in propagation sit in a FIFO pipe (the delay is constant, so they arrive in the
 //! order they left) and only the head has an event in the queue: a port has at most one pending
