@@ -244,7 +244,7 @@ impl Simulation {
             .map(|p| {
                 let mut v = p.stats.intervals.clone();
                 if !self.is_done() {
-                    v.push(p.stats.current);
+                    v.push(p.current_counters(self.now()));
                 }
                 v
             })

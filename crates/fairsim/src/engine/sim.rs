@@ -13,7 +13,7 @@ use super::connections::Connections;
 use super::event::{Code, Event, EventQueue};
 use crate::error::Result;
 use crate::net::{FlowId, Packet, PortId};
-use crate::node::{FlowState, Line, Port, SinkReply};
+use crate::node::{FlowState, Line, Next, Port, SinkReply};
 use crate::qdisc::DropReason;
 use crate::scenario::{Component, PairSpec, Scenario};
 use crate::stats::DelayStats;
@@ -173,21 +173,25 @@ impl Simulation {
         }
         self.account_drops(p);
         match line {
-            Line::Busy => {}
             Line::Idle => self.start_tx(p),
-            Line::Started(done) => {
-                // as start_tx would have, after an enqueue and a dequeue at once
-                self.events.push(done, Event::TxDone(p));
-                self.account_drops(p);
-            }
+            Line::Then(next) => self.schedule(p, next),
         }
     }
 
     fn start_tx(&mut self, p: PortId) {
-        if let Some(done) = self.ports[p.idx()].start_tx(self.now, &mut self.drops) {
-            self.events.push(done, Event::TxDone(p));
-        }
+        let next = self.ports[p.idx()].start_tx(self.now, &mut self.drops);
+        self.schedule(p, next);
         self.account_drops(p);
+    }
+
+    /// Schedules the event port `p`'s verb asked for.
+    #[inline]
+    fn schedule(&mut self, p: PortId, next: Next) {
+        match next {
+            Next::Nothing => {}
+            Next::TxDone(at) => self.events.push(at, Event::TxDone(p)),
+            Next::Arrive(at) => self.events.push(at, Event::Arrive(p)),
+        }
     }
 
     fn tx_done(&mut self, p: PortId) {

@@ -368,6 +368,10 @@ impl Qdisc for Csfq {
         self.queue.pop()
     }
 
+    fn drained(&self) -> bool {
+        self.queue.is_empty() // a FIFO; α moves only at arrivals
+    }
+
     inspect_store!(queue);
 
     fn gauge(&self) -> Option<(&'static str, f64)> {

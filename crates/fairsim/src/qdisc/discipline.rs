@@ -182,6 +182,14 @@ pub trait Qdisc: Send + Sync {
     fn bypass(&self, _pkt: &Packet) -> bool {
         false
     }
+    /// Whether the queue is empty and `dequeue` would change nothing (its `gauge` included): the
+    /// port then leaves out the end event of the transmission it is starting, where the loop
+    /// would only have asked the empty queue for a packet (`node::port`, issue 32). Asked as each
+    /// transmission starts; the answer stays true until the next `enqueue`. A discipline that
+    /// notes when its line goes idle (RED's average, CoDel, PIE, DECbit's cycle) says false.
+    fn drained(&self) -> bool {
+        false
+    }
 }
 
 /// Implements the queue-inspection half of `Qdisc` (`len_packets`, `len_bytes`,

@@ -59,6 +59,10 @@ impl Qdisc for LossList {
         self.queue.pop()
     }
 
+    fn drained(&self) -> bool {
+        self.queue.is_empty() // a FIFO
+    }
+
     inspect_store!(queue);
 }
 

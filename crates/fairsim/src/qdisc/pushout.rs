@@ -155,6 +155,10 @@ impl Qdisc for Pushout {
         Some(pkt)
     }
 
+    fn drained(&self) -> bool {
+        self.queue.is_empty() // a FIFO
+    }
+
     inspect_store!(queue);
 
     fn stats(&self) -> Vec<(&'static str, f64)> {

@@ -45,6 +45,10 @@ impl Qdisc for RandomDrop {
         self.queue.pop()
     }
 
+    fn drained(&self) -> bool {
+        self.queue.is_empty() // a FIFO
+    }
+
     inspect_store!(queue);
 }
 

@@ -221,6 +221,10 @@ impl Qdisc for RoundRobin {
         }
     }
 
+    fn drained(&self) -> bool {
+        self.active.is_empty() // queues emptied by drops stay active until a dequeue passes them
+    }
+
     fn len_packets(&self) -> usize {
         self.queues.total_packets()
     }

@@ -54,6 +54,10 @@ impl Qdisc for Scfq {
         Some(e.pkt)
     }
 
+    fn drained(&self) -> bool {
+        self.q.is_empty() // v keeps the last tag sent
+    }
+
     inspect_store!(q);
 }
 

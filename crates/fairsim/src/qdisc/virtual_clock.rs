@@ -55,6 +55,10 @@ impl Qdisc for VirtualClock {
         self.q.pop().map(|e| e.pkt)
     }
 
+    fn drained(&self) -> bool {
+        self.q.is_empty() // an empty queue pops nothing
+    }
+
     inspect_store!(q);
 }
 

@@ -206,6 +206,10 @@ impl Qdisc for Fq {
         Some(entry.pkt)
     }
 
+    fn drained(&self) -> bool {
+        self.store.is_empty() // an empty store pops nothing
+    }
+
     fn len_packets(&self) -> usize {
         self.store.len()
     }
