@@ -129,6 +129,11 @@ impl Qdisc for Wf2q {
         Some(e.pkt)
     }
 
+    fn drained(&self) -> bool {
+        // no packet, so no conversation waiting or eligible: v stays as it is
+        self.convs.total_packets() == 0
+    }
+
     fn len_packets(&self) -> usize {
         self.convs.total_packets()
     }
