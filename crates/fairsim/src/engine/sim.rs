@@ -128,6 +128,12 @@ impl Simulation {
             n += 1;
             self.dispatch(ev);
         }
+        if !self.done {
+            // a report may be asked for now: lazy transmissions that have ended are counted, as
+            // their end events would have been (a run that ends settles as it closes its last
+            // interval)
+            self.ports.iter_mut().for_each(|p| p.settle(self.now));
+        }
         self.events_processed += n;
         self.wall += started.elapsed();
         self.done

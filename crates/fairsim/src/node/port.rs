@@ -10,13 +10,14 @@
 //! order they left) and only the head has an event in the queue: a port has at most one pending
 //! "transmission done" and one pending "arrival" event, whatever the load (htsim's idiom).
 //!
-//! Most transmissions end with nothing waiting (69% on the TCP dumbbell). Where the discipline
-//! says that taking from its empty queue changes nothing (`Qdisc::drained`) and the
-//! port records nothing per departure (no loss model, no fluid record), such a transmission has
-//! no end event: its packet enters the pipe as it starts, with the arrival time it will have,
-//! and the line is busy until its end (`Lazy`). Its departure is counted when something next
-//! looks at the port at or after that end (an arrival, an interval's end, a report), and a packet
-//! arriving before it waits, with the end event scheduled then. Because events of one instant run
+//! Most transmissions end with nothing waiting (69% on the TCP dumbbell). Where the port records
+//! nothing per departure (no loss model, no fluid record), a transmission that leaves the
+//! discipline holding no packet has no end event: its packet enters the pipe as it starts, with
+//! the arrival time it will have, and the line is busy until its end (`Lazy`). Its departure is
+//! counted when something next looks at the port at or after that end (an arrival, an
+//! interval's end, the end of a stretch of the run), with the dequeue of the empty queue the end
+//! would have made, as of the end, for a discipline that notes when its line goes idle (not
+//! `Qdisc::drained`); a packet arriving before it waits, with the end event scheduled then. Because events of one instant run
 //! in the event set's canonical order (a transmission's end before any arrival), the run is the
 //! one the end events would have given (issue 32 step 3).
 //!
@@ -57,8 +58,10 @@ enum OnLine {
     /// Its packet is on the line, and its end has an event (`finish_tx` puts it into the pipe).
     Sending { pkt: Packet, started: Time },
     /// Its packet is already in the pipe; the line is busy until `ends`, which has an event only
-    /// if a packet came to wait behind it (`end_scheduled`).
-    Lazy { size: u32, started: Time, ends: Time, end_scheduled: bool },
+    /// if a packet came to wait behind it (`end_scheduled`). If not, and the discipline notes
+    /// when its line goes idle (`ask_at_end`: not `Qdisc::drained`), the dequeue the end event
+    /// would have made of the empty queue is made when the port is next looked at, as of `ends`.
+    Lazy { size: u32, started: Time, ends: Time, end_scheduled: bool, ask_at_end: bool },
 }
 
 impl OnLine {
@@ -212,15 +215,34 @@ impl Port {
         }
     }
 
-    /// A lazy transmission that has ended by `now` is counted, and the line is idle.
+    /// A lazy transmission without an end event that has ended by `now` is counted, and the
+    /// line is idle. Nothing has touched the discipline since `ends` (every verb settles first),
+    /// so asking it for a packet now, as of `ends`, is what the end event would have done then.
+    /// (One with an end event, scheduled when a packet came to wait, is left to that event: a
+    /// stretch of the run may stop between the two at the same instant.)
     #[inline]
-    fn settle(&mut self, now: Time) {
-        if let Some(OnLine::Lazy { size, started, ends, .. }) = self.transmitting {
+    pub fn settle(&mut self, now: Time) {
+        if let Some(OnLine::Lazy { size, started, ends, ask_at_end, end_scheduled: false }) = self.transmitting {
             if ends <= now {
                 self.transmitting = None;
                 self.count_departure(started, ends, size);
+                if ask_at_end {
+                    self.ask_empty_queue(ends);
+                }
             }
         }
+    }
+
+    /// The dequeue of an empty discipline at `at`, for what it notes of the idle line (RED's
+    /// average, CoDel's state, DECbit's cycle, a round robin's passed queues). It holds no
+    /// packet, so it can neither send nor drop one.
+    #[cold]
+    fn ask_empty_queue(&mut self, at: Time) {
+        let mut drops = Vec::new();
+        let mut ctx = QdiscCtx::new(at, self.rate, &mut self.rng, &mut drops, &mut self.stats.current.marks);
+        let none = self.qdisc.dequeue(&mut ctx);
+        debug_assert!(none.is_none() && drops.is_empty(), "a discipline holding no packet gave one");
+        self.queue_changed(at);
     }
 
     fn count_departure(&mut self, started: Time, ended: Time, size: u32) {
@@ -234,8 +256,10 @@ impl Port {
     #[inline]
     fn transmit(&mut self, pkt: Packet, now: Time) -> Next {
         let ends = now + self.rate.tx_time(pkt.size);
-        if self.lazy_ends && self.qdisc.drained() {
-            self.transmitting = Some(OnLine::Lazy { size: pkt.size, started: now, ends, end_scheduled: false });
+        if self.lazy_ends && self.qdisc.len_packets() == 0 {
+            let ask_at_end = !self.qdisc.drained();
+            self.transmitting =
+                Some(OnLine::Lazy { size: pkt.size, started: now, ends, end_scheduled: false, ask_at_end });
             let arrival = ends + self.delay;
             self.pipe.push_back((arrival, pkt));
             return if self.pipe.len() == 1 { Next::Arrive(arrival) } else { Next::Nothing };
@@ -338,7 +362,7 @@ impl Port {
     /// counted (for the report of an unfinished run).
     pub fn current_counters(&self, now: Time) -> crate::stats::PortCounters {
         let mut current = self.stats.current;
-        if let Some(OnLine::Lazy { size, started, ends, .. }) = self.transmitting {
+        if let Some(OnLine::Lazy { size, started, ends, end_scheduled: false, .. }) = self.transmitting {
             if ends <= now {
                 current.busy_ns += self.stats.busy_ns(started, ends);
                 current.departures += 1;
@@ -393,6 +417,67 @@ mod tests {
 
     fn a_port(buffer: u64) -> Port {
         a_port_recording(buffer, false)
+    }
+
+    /// FCFS that notes when it is asked for a packet with none (as RED notes the line going
+    /// idle), so it is not `drained`.
+    struct NotingIdle {
+        inner: Fcfs,
+        asked_empty: std::sync::Arc<std::sync::Mutex<Vec<Time>>>,
+    }
+
+    impl Qdisc for NotingIdle {
+        fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
+            self.inner.enqueue(pkt, ctx)
+        }
+        fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+            let pkt = self.inner.dequeue(ctx);
+            if pkt.is_none() {
+                self.asked_empty.lock().unwrap().push(ctx.now);
+            }
+            pkt
+        }
+        fn len_packets(&self) -> usize {
+            self.inner.len_packets()
+        }
+        fn len_bytes(&self) -> u64 {
+            self.inner.len_bytes()
+        }
+        fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+            self.inner.for_each_packet(f)
+        }
+    }
+
+    #[test]
+    fn a_discipline_noting_the_idle_line_is_asked_as_of_each_lazy_end() {
+        let asked = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
+        let mut p = a_port(5);
+        let info = port(BufferLimit::Packets(5), &[(0, 1)]);
+        p.qdisc = Box::new(NotingIdle { inner: Fcfs::new(FcfsConfig {}, &info), asked_empty: asked.clone() });
+        let mut drops = vec![];
+        // lazy (no end event) although not drained: the empty dequeue its end would have made
+        // comes when the port is next looked at, dated at the end (8 ms), not at the look
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops), Line::Idle);
+        assert_eq!(p.start_tx(Time::ZERO, &mut drops), Next::Arrive(ms(18)));
+        assert!(asked.lock().unwrap().is_empty());
+        assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(20), &mut drops), Line::Idle);
+        assert_eq!(*asked.lock().unwrap(), vec![ms(8)]);
+        assert_eq!(p.start_tx(ms(20), &mut drops), Next::Nothing, "behind the first in the pipe");
+        // an interval's end looks at the port: the second ended at 28 ms
+        p.close_interval(ms(40));
+        assert_eq!(*asked.lock().unwrap(), vec![ms(8), ms(28)]);
+        assert_eq!(p.stats.intervals[0].departures, 2);
+        // a packet waiting behind a transmission gives it its end event, whose own dequeue
+        // finds the packet: no empty dequeue at a settle
+        assert_eq!(p.enqueue(pkt(0, 2, 1000), ms(50), &mut drops), Line::Idle);
+        assert_eq!(p.start_tx(ms(50), &mut drops), Next::Nothing);
+        assert_eq!(p.enqueue(pkt(0, 3, 1000), ms(51), &mut drops), Line::Then(Next::TxDone(ms(58))));
+        p.settle(ms(58));
+        assert_eq!(*asked.lock().unwrap(), vec![ms(8), ms(28)], "its end event will ask");
+        assert_eq!(p.finish_tx(ms(58), &mut drops), None);
+        assert_eq!(p.start_tx(ms(58), &mut drops), Next::Nothing);
+        assert_eq!(*asked.lock().unwrap(), vec![ms(8), ms(28)]);
+        assert!(drops.is_empty());
     }
 
     fn ms(n: u64) -> Time {

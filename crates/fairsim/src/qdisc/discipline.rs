@@ -182,11 +182,12 @@ pub trait Qdisc: Send + Sync {
     fn bypass(&self, _pkt: &Packet) -> bool {
         false
     }
-    /// Whether the queue is empty and `dequeue` would change nothing (its `gauge` included): the
-    /// port then leaves out the end event of the transmission it is starting, where the loop
-    /// would only have asked the empty queue for a packet (`node::port`, issue 32). Asked as each
-    /// transmission starts; the answer stays true until the next `enqueue`. A discipline that
-    /// notes when its line goes idle (RED's average, CoDel, PIE, DECbit's cycle) says false.
+    /// Whether `dequeue` would change nothing now (its `gauge` included), the queue being empty.
+    /// Asked as a transmission starts with no packet left behind it (`len_packets` 0), whose end
+    /// event the port leaves out (`node::port`, issue 32): if true, the dequeue that end would
+    /// have made is left out too; if false (RED's average, CoDel's state, DECbit's cycle note
+    /// when the line goes idle), the port makes it later, as of the end. Only a cost, never a
+    /// result: false is always correct.
     fn drained(&self) -> bool {
         false
     }
