@@ -129,14 +129,20 @@ impl Simulation {
             self.dispatch(ev);
         }
         if !self.done {
-            // a report may be asked for now: lazy transmissions that have ended are counted, as
-            // their end events would have been (a run that ends settles as it closes its last
-            // interval)
-            self.ports.iter_mut().for_each(|p| p.settle(self.now));
+            self.settle_ports();
         }
         self.events_processed += n;
         self.wall += started.elapsed();
         self.done
+    }
+
+    /// A report may be asked for when a stretch of the run stops: lazy transmissions that have
+    /// ended are counted, as their end events would have been (a run that ends settles as it
+    /// closes its last interval). Out of line, to keep the loop's code as it was.
+    #[inline(never)]
+    fn settle_ports(&mut self) {
+        let now = self.now;
+        self.ports.iter_mut().for_each(|p| p.settle(now));
     }
 
     /// Runs to the end.

@@ -253,11 +253,14 @@ impl Port {
 
     /// Puts `pkt` on the idle line at `now`. With nothing waiting behind it and lazy ends, it
     /// enters the pipe at once and only its arrival may need an event; otherwise its end does.
-    #[inline]
+    #[inline(always)] // as it was before it grew `ask_at_end`: out of line it costs 3% on the dumbbell
     fn transmit(&mut self, pkt: Packet, now: Time) -> Next {
         let ends = now + self.rate.tx_time(pkt.size);
-        if self.lazy_ends && self.qdisc.len_packets() == 0 {
-            let ask_at_end = !self.qdisc.drained();
+        // lazy, and whether its end must still ask the empty queue: `drained` first, the cheaper
+        // question, which implies an empty queue
+        let drained = self.lazy_ends && self.qdisc.drained();
+        if drained || (self.lazy_ends && self.qdisc.len_packets() == 0) {
+            let ask_at_end = !drained;
             self.transmitting =
                 Some(OnLine::Lazy { size: pkt.size, started: now, ends, end_scheduled: false, ask_at_end });
             let arrival = ends + self.delay;
