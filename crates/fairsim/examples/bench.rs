@@ -12,6 +12,9 @@
 //! wall-second, then the process's peak resident memory. Only `Simulation::run` is timed:
 //! loading the scenario and building the simulation and its report are not.
 
+#[path = "../benches/common/median.rs"]
+mod median;
+use median::median;
 use std::time::Instant;
 
 const SCENARIO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/examples/dumbbell.toml");
@@ -21,16 +24,6 @@ struct Sample {
     hops: u64,
     delivered: u64,
     wall_s: f64,
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
 }
 
 /// Peak resident set size of this process in kB (`VmHWM`), if the platform reports it.

@@ -13,6 +13,9 @@
 #[path = "../benches/common/floor.rs"]
 mod floor;
 
+#[path = "../benches/common/median.rs"]
+mod median;
+use median::median;
 use std::time::Instant;
 
 const USAGE: &str = "usage: floor [dumbbell | flows N] [RUNS] [--lazy]";
@@ -24,16 +27,6 @@ const _: () = assert!(MAX_FLOWS <= floor::MAX_SOURCES);
 fn usage(problem: &str) -> ! {
     eprintln!("{USAGE}: {problem}");
     std::process::exit(2);
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
 }
 
 /// The workload, the number of runs and the mode, from the command line.
