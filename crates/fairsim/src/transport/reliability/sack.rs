@@ -158,13 +158,28 @@ impl SackRecovery {
         self.rxt_next = self.rxt_next.max(seq + 1);
     }
 
-    /// RFC 6675 `SetPipe`: packets the sender thinks are in the network.
+    /// RFC 6675 `SetPipe`: packets the sender thinks are in the network. Every unSACKed packet
+    /// counts once if not lost and once more if retransmitted. Counted, not scanned (issue 32
+    /// step 6: the scan of the whole window was 3% of a TCP run): the lost packets are those
+    /// below the `dupthresh`-th highest SACKed one, so exactly `dupthresh` SACKed packets lie at
+    /// or above that line; the retransmitted ones are below `rxt_next`, a range scanned from
+    /// whichever side of the window is shorter.
     pub fn pipe(&self, win: &SendWindow, dupthresh: u64) -> u64 {
-        let lost_below = lost_below(win, dupthresh);
-        (win.una()..win.high())
-            .filter(|&s| !win.is_sacked(s))
-            .map(|s| (s >= lost_below) as u64 + (s < self.rxt_next) as u64)
-            .sum()
+        let (una, high) = (win.una(), win.high());
+        let unsacked = (high - una) - win.sacked();
+        let not_lost = if win.sacked() < dupthresh {
+            unsacked // nothing is lost
+        } else {
+            (high - lost_below(win, dupthresh)) - dupthresh
+        };
+        let rxt_end = self.rxt_next.clamp(una, high);
+        let unsacked_in = |from: u64, to: u64| (from..to).filter(|&s| !win.is_sacked(s)).count() as u64;
+        let retransmitted = if rxt_end - una <= high - rxt_end {
+            unsacked_in(una, rxt_end)
+        } else {
+            unsacked - unsacked_in(rxt_end, high)
+        };
+        not_lost + retransmitted
     }
 }
 

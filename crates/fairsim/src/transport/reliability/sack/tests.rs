@@ -77,6 +77,27 @@ fn set_pipe_counts_unsacked_packets_once_if_not_lost_and_once_more_if_retransmit
     assert_eq!(rec.pipe(&w, 3), 3);
 }
 
+proptest::proptest! {
+    /// The counted pipe is RFC 6675's `SetPipe` as written: a scan of every unSACKed packet.
+    #[test]
+    fn the_counted_pipe_is_the_scanned_one(
+        high in 0u64..60,
+        sacked in proptest::collection::vec(0u64..60, 0..30),
+        rxt_next in 0u64..70,
+        dupthresh in 1u64..5,
+    ) {
+        let sacked: Vec<u64> = sacked.into_iter().filter(|&s| s < high).collect();
+        let w = window(high, &sacked);
+        let rec = SackRecovery { rxt_next, ..SackRecovery::begin(0) };
+        let lost_below = lost_below(&w, dupthresh);
+        let scanned: u64 = (w.una()..w.high())
+            .filter(|&s| !w.is_sacked(s))
+            .map(|s| (s >= lost_below) as u64 + (s < rxt_next) as u64)
+            .sum();
+        proptest::prop_assert_eq!(rec.pipe(&w, dupthresh), scanned);
+    }
+}
+
 #[test]
 fn next_seg_follows_the_rules_in_order() {
     let mut w = window(10, &[3, 5, 6, 8]);
