@@ -96,11 +96,16 @@ def test_killed_and_damaged_sweeps_finish_with_every_run_once(reference, tmp_pat
     for point in ("staged-table:2", "staged-commit:3", "published:2", "staged-table:5"):
         r = sweep(out, f"flush_every=0,crash_at={point}")
         assert r.returncode == -signal.SIGKILL, f"{point}: {r.returncode} {r.stderr}"
-    # killed from outside at random moments (the folder is read while a driver writes it)
+    # killed from outside at random moments (the folder is read while a driver writes it): after
+    # a random number of parts more are published, a condition that holds however fast the
+    # engine runs (a moment counted in the driver's CPU time came after the last run once the
+    # engine got faster) and however loaded the machine is
     rng = random.Random(7)
     for _ in range(2):
+        wanted = len(parts(out)) + rng.randint(1, 6)
         proc = sweep(out, "flush_every=0", background=True)
-        busy_for(proc, rng.uniform(0.5, 2.0))
+        while proc.poll() is None and len(parts(out)) < wanted:
+            time.sleep(0.01)
         proc.kill()
         proc.wait()
     held = len(read_table(out, "runs"))
