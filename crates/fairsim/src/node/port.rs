@@ -422,41 +422,32 @@ mod tests {
         a_port_recording(buffer, false)
     }
 
-    /// FCFS that notes when it is asked for a packet with none (as RED notes the line going
+    /// A FIFO that notes when it is asked for a packet with none (as RED notes the line going
     /// idle), so it is not `drained`.
     struct NotingIdle {
-        inner: Fcfs,
+        queue: crate::qdisc::fifo::Fifo,
         asked_empty: std::sync::Arc<std::sync::Mutex<Vec<Time>>>,
     }
 
     impl Qdisc for NotingIdle {
         fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
-            self.inner.enqueue(pkt, ctx)
+            ctx.push_or_drop(&mut self.queue, BufferLimit::Packets(5), pkt);
         }
         fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
-            let pkt = self.inner.dequeue(ctx);
+            let pkt = self.queue.pop();
             if pkt.is_none() {
                 self.asked_empty.lock().unwrap().push(ctx.now);
             }
             pkt
         }
-        fn len_packets(&self) -> usize {
-            self.inner.len_packets()
-        }
-        fn len_bytes(&self) -> u64 {
-            self.inner.len_bytes()
-        }
-        fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-            self.inner.for_each_packet(f)
-        }
+        crate::qdisc::inspect_store!(queue);
     }
 
     #[test]
     fn a_discipline_noting_the_idle_line_is_asked_as_of_each_lazy_end() {
         let asked = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
         let mut p = a_port(5);
-        let info = port(BufferLimit::Packets(5), &[(0, 1)]);
-        p.qdisc = Box::new(NotingIdle { inner: Fcfs::new(FcfsConfig {}, &info), asked_empty: asked.clone() });
+        p.qdisc = Box::new(NotingIdle { queue: Default::default(), asked_empty: asked.clone() });
         let mut drops = vec![];
         // lazy (no end event) although not drained: the empty dequeue its end would have made
         // comes when the port is next looked at, dated at the end (8 ms), not at the look

@@ -31,6 +31,8 @@ mod wf2q;
 
 pub use csfq::{Csfq, CsfqConfig};
 pub use decbit::{DecbitGateway, DecbitGatewayConfig};
+#[cfg(test)]
+pub(crate) use discipline::inspect_store; // for test disciplines elsewhere in the crate
 pub use discipline::{DropReason, FlowMeta, PortEvent, PortInfo, Qdisc, QdiscCtx, QdiscDeclaration, QdiscKind};
 pub use drr::{drr, DrrConfig};
 pub use fcfs::{Fcfs, FcfsConfig};
