@@ -244,7 +244,8 @@ impl Simulation {
             .map(|p| {
                 let mut v = p.stats.intervals.clone();
                 if !self.is_done() {
-                    v.push(p.current_counters(self.now()));
+                    // the loop settled every port as it stopped: lazy departures that ended are counted
+                    v.push(p.stats.current);
                 }
                 v
             })

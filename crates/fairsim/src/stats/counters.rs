@@ -152,12 +152,7 @@ impl PortStats {
 
     /// A transmission that started at `started` ended (or is cut at an interval's end) at `now`.
     pub fn add_busy(&mut self, started: Time, now: Time) {
-        self.current.busy_ns += self.busy_ns(started, now);
-    }
-
-    /// The part of a transmission from `started` to `now` that falls in the current interval.
-    pub fn busy_ns(&self, started: Time, now: Time) -> u64 {
-        (now - started.max(self.interval_start)).0
+        self.current.busy_ns += (now - started.max(self.interval_start)).0;
     }
 
     /// Closes the interval ending at `now`, given any transmission under way.
