@@ -13,11 +13,14 @@ nbclient = pytest.importorskip("nbclient")
 nbformat = pytest.importorskip("nbformat")
 pytest.importorskip("ipykernel")
 
-#: A dumbbell long enough (a couple of seconds) for the progress bar to appear.
+#: Runs of many polls of the bar, though the bar no longer waits on their length: FAIRSIM_PROGRESS_AFTER=0
+#: (set in the kernel) draws it from the start, so a fast machine shows it too.
 SLOW = {"run.duration": "1500s"}
 
 CELLS = [
     f"""
+import os
+os.environ["FAIRSIM_PROGRESS_AFTER"] = "0"
 import fairsim
 res = fairsim.run("examples/dumbbell", pair="G/RD", seed=[1, 2], set={SLOW!r})
 """,
@@ -89,7 +92,7 @@ def test_one_progress_bar_on_a_terminal():
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ, "COLUMNS": "120"},
+        env={**os.environ, "COLUMNS": "120", "FAIRSIM_PROGRESS_AFTER": "0"},  # drawn however fast the runs
     )
     assert r.returncode == 0, r.stdout
     assert "/3 runs" in r.stdout, r.stdout
@@ -114,3 +117,23 @@ def test_terminal_output_has_no_trailing_spaces():
     plain = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", r.stdout).replace("\r", "")
     assert "Jain's fairness index" in plain
     assert [line for line in plain.splitlines() if line != line.rstrip()] == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [(None, 1.0), ("0", 0.0), ("2.5", 2.5)])
+def test_the_delay_before_a_bar_comes_from_the_environment(monkeypatch, text, expected):
+    from fairsim import progress
+
+    if text is None:
+        monkeypatch.delenv("FAIRSIM_PROGRESS_AFTER", raising=False)
+    else:
+        monkeypatch.setenv("FAIRSIM_PROGRESS_AFTER", text)
+    assert progress.show_after() == expected
+
+
+@pytest.mark.parametrize("text", ["soon", "-1", "inf", "nan", ""])
+def test_a_bad_delay_is_named_and_the_default_kept(monkeypatch, text):
+    from fairsim import progress
+
+    monkeypatch.setenv("FAIRSIM_PROGRESS_AFTER", text)
+    with pytest.warns(UserWarning, match=r"FAIRSIM_PROGRESS_AFTER=.* is not a number of seconds"):
+        assert progress.show_after() == progress.SHOW_AFTER

@@ -5,20 +5,24 @@ time and an estimate of the time left.
 On a terminal the bar is rich's, on standard error (standard output carries tables and JSON).
 In a Jupyter notebook it is an HTML `<progress>` element with a text line, redrawn in place
 through an IPython display handle: no ipywidgets needed, and front ends that show only text get
-the text line. Neither appears before the runs have taken a second, and rich's progress module
-is imported only then (it takes longer to import than a small run takes to run).
+the text line. Neither appears before the runs have taken a second (FAIRSIM_PROGRESS_AFTER sets
+another delay in seconds; 0 draws from the start, which is how the tests see a bar whatever the
+machine's speed), and rich's progress module is imported only then (it takes longer to import than
+a small run takes to run).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+import warnings
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-#: Nothing is drawn for calls shorter than this (seconds).
+#: Nothing is drawn for calls shorter than this (seconds), unless FAIRSIM_PROGRESS_AFTER says otherwise.
 SHOW_AFTER = 1.0
 #: A notebook bar is redrawn at most this often (seconds): each redraw is a message to the front end.
 NOTEBOOK_REDRAW = 0.5
@@ -29,6 +33,27 @@ def in_notebook() -> bool:
     ipython = sys.modules.get("IPython")
     shell = ipython.get_ipython() if ipython else None
     return getattr(shell, "kernel", None) is not None
+
+
+def show_after() -> float:
+    """The delay before a bar appears: FAIRSIM_PROGRESS_AFTER (seconds, at least 0) or SHOW_AFTER.
+    Read at each call, so a notebook can set it between cells."""
+    text = os.environ.get("FAIRSIM_PROGRESS_AFTER")
+    if text is None:
+        return SHOW_AFTER
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        # a display setting is not worth stopping a run for: say so once and keep the default
+        warnings.warn(
+            f"FAIRSIM_PROGRESS_AFTER={text!r} is not a number of seconds (0 or more); "
+            f"progress bars appear after {SHOW_AFTER:g} s",
+            stacklevel=3,
+        )
+        return SHOW_AFTER
+    return seconds
 
 
 def progress_bar(label: str, total: int, enabled: bool | None, unit: str = "runs"):
@@ -64,11 +89,12 @@ class _TerminalBar:
     def __init__(self, label: str, total: int, unit: str = "runs"):
         self.label, self.total, self.unit = label, total, unit
         self.started = time.monotonic()
+        self.show_after = show_after()
         self.progress: Progress | None = None
 
     def update(self, done: float, note: str = "", finished: int | None = None) -> None:
         if self.progress is None:
-            if time.monotonic() - self.started < SHOW_AFTER:
+            if time.monotonic() - self.started < self.show_after:
                 return
             from rich.console import Console
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -97,6 +123,7 @@ class _NotebookBar:
     def __init__(self, label: str, total: int, unit: str = "runs"):
         self.label, self.total, self.unit = label, total, unit
         self.started = time.monotonic()
+        self.show_after = show_after()
         self.handle = None
         self.drawn = 0.0
         self.note = ""
@@ -107,7 +134,7 @@ class _NotebookBar:
         self.note = note
         now = time.monotonic()
         elapsed = now - self.started
-        if final is None and (elapsed < SHOW_AFTER or now - self.drawn < NOTEBOOK_REDRAW):
+        if final is None and (elapsed < self.show_after or now - self.drawn < NOTEBOOK_REDRAW):
             return
         self.drawn = now
         if final is not None:
