@@ -132,7 +132,7 @@ impl PyScenario {
     /// A run of this scenario under `pair` (the first if None) seeded with `seed`.
     #[pyo3(signature = (pair=None, seed=None))]
     fn simulation(&self, pair: Option<&str>, seed: Option<u64>) -> PyResult<PySimulation> {
-        let inner = guard(|| Simulation::new(&self.inner, pair, seed).map_err(to_py))?;
+        let inner = guard(|| Simulation::shared(Arc::clone(&self.inner), pair, seed).map_err(to_py))?;
         Ok(PySimulation { inner, broken: None })
     }
 }

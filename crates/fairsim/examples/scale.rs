@@ -54,7 +54,7 @@ fn scale() -> fairsim::Result<()> {
     let file = file.unwrap_or_else(|| usage("no scenario"));
 
     let started = Instant::now();
-    let scenario = fairsim::Scenario::load(&file, &sets)?;
+    let scenario = std::sync::Arc::new(fairsim::Scenario::load(&file, &sets)?);
     println!("load_s: {:.3}", started.elapsed().as_secs_f64());
     println!("nodes: {}", scenario.nodes.len());
     println!("ports: {}", scenario.ports.len());
@@ -67,9 +67,10 @@ fn scale() -> fairsim::Result<()> {
     }
 
     let started = Instant::now();
-    let mut sim = fairsim::Simulation::new(&scenario, pair.as_deref(), None)?;
+    let mut sim = fairsim::Simulation::shared(scenario, pair.as_deref(), None)?;
     println!("pair: {}", sim.pair().name);
     println!("build_s: {:.3}", started.elapsed().as_secs_f64());
+    println!("rss_after_build: {}", mib(status_kb("VmRSS:")));
     let started = Instant::now();
     match rss_every {
         None => sim.run(),

@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use crate::net::{FlowId, PortId};
 use crate::node::{FlowEnds, FlowState, HostClock, LinkLoss, LossModel, Port, PortSetup};
 use crate::rng;
-use crate::scenario::{Component, PairSpec, Problem, Scenario};
+use crate::scenario::{PairSpec, Problem, Scenario};
 use crate::traffic::Source;
 use crate::transport::reliability::sink::{EcnEcho, Receiver};
 use crate::transport::Sender;
@@ -14,10 +14,9 @@ fn built<T>(scenario: &Scenario, r: std::result::Result<T, Problem>) -> Result<T
     r.map_err(|p| Error::Usage(format!("{}: {}: {}", scenario.file, crate::error::dotted(&p.path), p.message)))
 }
 
-/// Every port with a fresh discipline, and the discipline's resolved component.
-pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<(Vec<Port>, Vec<Component>)> {
-    let mut ports = vec![];
-    let mut resolved_qdiscs = vec![];
+/// Every port with a fresh discipline (its resolved component stays in the scenario).
+pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<Vec<Port>> {
+    let mut ports = Vec::with_capacity(scenario.ports.len());
     // which ports each list names, looked up once (a list may name every port)
     let marked = |ids: &[PortId]| {
         let mut marks = vec![false; scenario.ports.len()];
@@ -29,7 +28,7 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<(
     let (fluid, traced) = (marked(&run.fluid_reference), marked(&run.trace_queues));
     for (i, spec) in scenario.ports.iter().enumerate() {
         let id = PortId::from_idx(i);
-        let (qdisc, resolved) = built(scenario, scenario.build_qdisc(id, pair))?;
+        let qdisc = built(scenario, scenario.build_qdisc(id, pair))?;
         // only the ports the user watches pay for writing their packets down
         let watched = pcap[i] || events[i];
         let qdisc: Box<dyn crate::qdisc::Qdisc> =
@@ -45,9 +44,8 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<(
             fluid: fluid[i],
             traced: traced[i],
         }));
-        resolved_qdiscs.push(resolved);
     }
-    Ok((ports, resolved_qdiscs))
+    Ok(ports)
 }
 
 /// The loss model `model` of the port called `name`, drawing from its own stream (`loss:<port>`),
@@ -56,40 +54,28 @@ pub(super) fn link_loss(model: Option<LossModel>, seed: u64, name: &str) -> Opti
     model.map(|m| LinkLoss::new(m, rng::stream(seed, &format!("loss:{name}"))))
 }
 
-/// Every flow with a fresh sender (if flow-controlled), and the sender's resolved component.
-pub(super) fn flows(
-    scenario: &Scenario,
-    pair: &PairSpec,
-    seed: u64,
-) -> Result<(Vec<FlowState>, Vec<Option<Component>>)> {
+/// Every flow with a fresh sender, if flow-controlled (its resolved component stays in the
+/// scenario).
+pub(super) fn flows(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<Vec<FlowState>> {
     let drawn = scenario.drawn(seed);
-    let mut flows = vec![];
-    let mut resolved_transports = vec![];
+    let mut flows = Vec::with_capacity(scenario.flows.len());
     for (i, spec) in scenario.flows.iter().enumerate() {
         let id = FlowId::from_idx(i);
-        let (mut flow, resolved) = flow_state(scenario, pair, seed, id, &spec.name)?;
+        let mut flow = flow_state(scenario, pair, seed, id, &spec.name)?;
         (flow.start, flow.drawn_packets) = drawn[i];
         if matches!(spec.app.source(), Source::Population { .. }) {
             flow.sender = None; // its connections have senders; the flow only counts them
         }
         flows.push(flow);
-        resolved_transports.push(resolved);
     }
-    Ok((flows, resolved_transports))
+    Ok(flows)
 }
 
 /// The ends of flow `id` with a fresh sender, their random streams named after `name` (the
-/// flow's, or one of its connections'), and the sender's resolved component.
-pub(super) fn flow_state(
-    scenario: &Scenario,
-    pair: &PairSpec,
-    seed: u64,
-    id: FlowId,
-    name: &str,
-) -> Result<(FlowState, Option<Component>)> {
+/// flow's, or one of its connections').
+pub(super) fn flow_state(scenario: &Scenario, pair: &PairSpec, seed: u64, id: FlowId, name: &str) -> Result<FlowState> {
     let sender = built(scenario, scenario.build_sender(id, pair, seed))?;
-    let (sender, resolved) = sender.map(|(s, c)| (Some(s), Some(c))).unwrap_or((None, None));
-    Ok((ends(scenario, seed, id, name, sender), resolved))
+    Ok(ends(scenario, seed, id, name, sender))
 }
 
 /// The ends of flow `id` with `sender`, their random streams named after `name`.

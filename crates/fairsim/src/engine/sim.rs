@@ -23,10 +23,13 @@ use crate::transport::reliability::sack::SackBlocks;
 use crate::transport::reliability::sink::SackOptions;
 use crate::transport::reliability::sink::DELAYED_ACK;
 use crate::units::Time;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub struct Simulation {
-    pub(super) scenario: Scenario,
+    /// Shared, not copied: every run of a sweep or of a call's seeds reads the same scenario,
+    /// which at 100,000 flows is hundreds of megabytes.
+    pub(super) scenario: Arc<Scenario>,
     pub(super) pair: PairSpec,
     pub(super) seed: u64,
     pub(super) now: Time,
@@ -38,7 +41,6 @@ pub struct Simulation {
     pub(super) intervals_closed: usize,
     /// The scenario's ports, then connections' own access lines.
     pub(super) ports: Vec<Port>,
-    port_qdiscs: Vec<Component>,
     /// The scenario's flows, then the connections of open-population flows (`connections`).
     pub(super) flows: Vec<FlowState>,
     pub(super) connections: Connections,
@@ -47,7 +49,9 @@ pub struct Simulation {
     /// along the route), for the size last seen.
     pub(super) queueing: Vec<DelayStats>,
     path_delay: Vec<(u32, u64)>,
-    flow_transports: Vec<Option<Component>>,
+    /// The pair's index in the scenario: its resolved components (`port_qdiscs`,
+    /// `flow_transports`) are read there, not copied into each run.
+    configured: usize,
     next_packet_id: u64,
     /// The SACK blocks of the ACKs in the network, by packet id (an ACK's options, kept beside
     /// it so that packets stay small for the flows that do not use SACK); kept for the whole
@@ -63,9 +67,14 @@ impl Simulation {
     /// Builds a run of `scenario` under the pair called `pair` (the first one if `None`),
     /// seeded with `seed` (the scenario's own seed if `None`).
     pub fn new(scenario: &Scenario, pair: Option<&str>, seed: Option<u64>) -> Result<Simulation> {
+        Simulation::shared(Arc::new(scenario.clone()), pair, seed)
+    }
+
+    /// `new` for a scenario held in an `Arc`, which the run shares instead of copying.
+    pub fn shared(scenario: Arc<Scenario>, pair: Option<&str>, seed: Option<u64>) -> Result<Simulation> {
         let pair = scenario.pair(pair)?.clone();
         let seed = seed.unwrap_or(scenario.run.seed);
-        let (ports, port_qdiscs) = build::ports(scenario, &pair, seed)?;
+        let ports = build::ports(&scenario, &pair, seed)?;
         // connections may add an access line each way
         if ports.len() + 2 * crate::limits::MAX_OPEN_CONNECTIONS > super::event::MAX_PORTS {
             return Err(crate::error::Error::Usage(format!(
@@ -74,10 +83,14 @@ impl Simulation {
                 super::event::MAX_PORTS - 2 * crate::limits::MAX_OPEN_CONNECTIONS
             )));
         }
-        let (flows, flow_transports) = build::flows(scenario, &pair, seed)?;
+        let flows = build::flows(&scenario, &pair, seed)?;
+        let configured = scenario.pair_index(&pair);
         let connections = Connections::new(flows.len(), ports.len());
+        let (queueing, path_delay) =
+            (vec![DelayStats::default(); scenario.flows.len()], vec![(u32::MAX, 0); scenario.flows.len()]);
+        let sack_options = SackOptions::new(!scenario.run.pcap.is_empty());
         let mut sim = Simulation {
-            scenario: scenario.clone(),
+            scenario,
             pair,
             seed,
             now: Time::ZERO,
@@ -87,14 +100,13 @@ impl Simulation {
             events_processed: 0,
             intervals_closed: 0,
             ports,
-            port_qdiscs,
             flows,
             connections,
-            queueing: vec![DelayStats::default(); scenario.flows.len()],
-            path_delay: vec![(u32::MAX, 0); scenario.flows.len()],
-            flow_transports,
+            queueing,
+            path_delay,
+            configured,
             next_packet_id: 0,
-            sack_options: SackOptions::new(!scenario.run.pcap.is_empty()),
+            sack_options,
             drops: vec![],
             actions: vec![],
             wall: Duration::ZERO,
@@ -444,11 +456,11 @@ impl Simulation {
     }
     /// The discipline of each port, as resolved (kind and every parameter).
     pub fn port_qdiscs(&self) -> &[Component] {
-        &self.port_qdiscs
+        &self.scenario.configured[self.configured].qdiscs
     }
     /// The transport of each flow, as resolved; `None` for open-loop flows.
     pub fn flow_transports(&self) -> &[Option<Component>] {
-        &self.flow_transports
+        &self.scenario.configured[self.configured].transports
     }
 
     /// Data packets of each flow still in the network (queued, on a line, or propagating).

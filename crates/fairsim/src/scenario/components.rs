@@ -29,8 +29,12 @@ impl Scenario {
 
     /// The components of `pair`, as validation resolved them.
     pub fn components(&self, pair: &PairSpec) -> &Configured {
-        let i = self.pairs.iter().position(|p| p.name == pair.name).expect("a pair of this scenario");
-        &self.configured[i]
+        &self.configured[self.pair_index(pair)]
+    }
+
+    /// Where `pair` is in `pairs` (and its resolved components in `configured`).
+    pub fn pair_index(&self, pair: &PairSpec) -> usize {
+        self.pairs.iter().position(|p| p.name == pair.name).expect("a pair of this scenario")
     }
 
     /// What the discipline of port `p` is built for: the port and the conversations crossing it.
@@ -98,23 +102,16 @@ impl Scenario {
     }
 
     /// A fresh discipline for port `p` under `pair`, from its resolved configuration.
-    pub fn build_qdisc(&self, p: PortId, pair: &PairSpec) -> Result<(Box<dyn Qdisc>, Component), Problem> {
-        let spec = &self.components(pair).qdiscs[p.idx()];
-        Ok((self.qdisc_from(spec, p)?.0, spec.clone()))
+    pub fn build_qdisc(&self, p: PortId, pair: &PairSpec) -> Result<Box<dyn Qdisc>, Problem> {
+        Ok(self.qdisc_from(&self.components(pair).qdiscs[p.idx()], p)?.0)
     }
 
     /// A fresh sender for flow `f` under `pair` (`None` = open loop), from its resolved
     /// configuration, for a run seeded with `seed` (senders that draw random numbers seed their
     /// stream from it).
-    #[allow(clippy::type_complexity)]
-    pub fn build_sender(
-        &self,
-        f: FlowId,
-        pair: &PairSpec,
-        seed: u64,
-    ) -> Result<Option<(Box<dyn Sender>, Component)>, Problem> {
+    pub fn build_sender(&self, f: FlowId, pair: &PairSpec, seed: u64) -> Result<Option<Box<dyn Sender>>, Problem> {
         let Some(spec) = &self.components(pair).transports[f.idx()] else { return Ok(None) };
-        Ok(Some((self.sender_from(spec, f, seed)?.0, spec.clone())))
+        Ok(Some(self.sender_from(spec, f, seed)?.0))
     }
 
     /// Senders for the connections of flow `f` under `pair` (an open population), the resolved
