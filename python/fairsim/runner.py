@@ -36,30 +36,33 @@ def execute(
     progress bar counts all the runs. (Sweeps and reproductions run on worker processes instead:
     `fairsim.sweep`.)
     """
-    sims = [core_scenario.simulation(pair, seed) for pair, seed in runs]
-    done_fraction = [0.0] * len(sims)
+    done_fraction = [0.0] * len(runs)
     stop = threading.Event()
 
     def work(i: int) -> tuple[dict, dict[tuple[str, str], bytes | str]]:
-        sim = sims[i]
+        # Each run is built when a worker takes it and let go before its report is parsed: with
+        # 100,000 flows a run holds over a gigabyte, so only the running ones may be alive.
+        pair, seed = runs[i]
+        sim = core_scenario.simulation(pair, seed)
         while not stop.is_set():
             finished = sim.step(CHUNK)
             done_fraction[i] = sim.now_s / sim.end_s
             if finished:
                 break
         if sim.error:
-            pair, seed = runs[i]
             raise FairsimError(f"{core_scenario.file}: pair {pair}, seed {seed}: {sim.error}")
         seen = {(port, "pcap"): data for port, data in sim.pcaps()}
         seen |= {(port, "events"): text for port, text in sim.event_traces()}
-        return json.loads(sim.report_json()), seen
+        report = sim.report_json()
+        del sim
+        return json.loads(report), seen
 
-    done: list = [None] * len(sims)
-    failed: list[BaseException | None] = [None] * len(sims)
-    todo = iter(range(len(sims)))
+    done: list = [None] * len(runs)
+    failed: list[BaseException | None] = [None] * len(runs)
+    todo = iter(range(len(runs)))
     taking = threading.Lock()
     label = core_scenario.name
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(sims)))
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(runs)))
     working = [workers]
     # The main thread waits on this event, not on Thread.join: a join that Ctrl-C interrupts
     # marks a running thread as stopped (Python 3.11), and the next join would not wait for it.
@@ -86,7 +89,7 @@ def execute(
                     finished.set()
 
     threads = [threading.Thread(target=worker, name=f"fairsim-run-{k}") for k in range(workers)]
-    bar = progress_bar(label, len(sims), progress)
+    bar = progress_bar(label, len(runs), progress)
     for k, t in enumerate(threads):
         try:
             t.start()
