@@ -26,7 +26,7 @@
 
 use super::loss::LinkLoss;
 use crate::net::Packet;
-use crate::qdisc::{DropReason, Qdisc, QdiscCtx};
+use crate::qdisc::{DropReason, PortQdisc, Qdisc, QdiscCtx};
 use crate::rng::SimRng;
 use crate::stats::PortStats;
 use crate::units::{Rate, Time};
@@ -78,7 +78,7 @@ pub struct Port {
     pub delay: Time,
     /// Whether the packet on the line takes one of the buffer's places (REAL's convention).
     buffer_includes_line: bool,
-    qdisc: Box<dyn Qdisc>,
+    qdisc: PortQdisc,
     /// The discipline's random stream.
     rng: SimRng,
     /// Random loss on the wire, if the link has it (with its own random stream). Boxed: its
@@ -153,7 +153,7 @@ impl Port {
             rate: s.rate,
             delay: s.delay,
             buffer_includes_line: s.buffer_includes_line,
-            qdisc: s.qdisc,
+            qdisc: PortQdisc::new(s.qdisc),
             rng: s.rng,
             loss: s.loss.map(Box::new),
             lazy_ends,
@@ -434,7 +434,7 @@ mod tests {
     fn a_discipline_noting_the_idle_line_is_asked_as_of_each_lazy_end() {
         let asked = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
         let mut p = a_port(5);
-        p.qdisc = Box::new(NotingIdle { queue: Default::default(), asked_empty: asked.clone() });
+        p.qdisc = PortQdisc::new(Box::new(NotingIdle { queue: Default::default(), asked_empty: asked.clone() }));
         let mut drops = vec![];
         // lazy (no end event) although not drained: the empty dequeue its end would have made
         // comes when the port is next looked at, dated at the end (8 ms), not at the look

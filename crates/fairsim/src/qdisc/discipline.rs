@@ -150,7 +150,8 @@ impl<'a> QdiscCtx<'a> {
     }
 }
 
-pub trait Qdisc: Send + Sync {
+/// `Any` so that a port can hold the common discipline in place (`dispatch.rs`).
+pub trait Qdisc: std::any::Any + Send + Sync {
     /// Accept or refuse `pkt`; may also drop packets already queued.
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx);
     /// The next packet to put on the line, if any.

@@ -6,6 +6,7 @@ pub mod codel;
 pub mod csfq;
 mod decbit;
 mod discipline;
+mod dispatch;
 mod drr;
 mod fcfs;
 pub mod fifo;
@@ -34,6 +35,7 @@ pub use decbit::{DecbitGateway, DecbitGatewayConfig};
 #[cfg(test)]
 pub(crate) use discipline::inspect_store; // for test disciplines elsewhere in the crate
 pub use discipline::{DropReason, FlowMeta, PortEvent, PortInfo, Qdisc, QdiscCtx, QdiscDeclaration, QdiscKind};
+pub use dispatch::PortQdisc;
 pub use drr::{drr, DrrConfig};
 pub use fcfs::{Fcfs, FcfsConfig};
 pub use fq::{Fq, FqConfig};
