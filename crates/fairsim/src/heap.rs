@@ -102,10 +102,6 @@ impl<K: PartialOrd + Copy> IndexedHeap<K> {
         Some(key)
     }
 
-    fn less(&self, a: usize, b: usize) -> bool {
-        self.heap[a].0.partial_cmp(&self.heap[b].0) == Some(Ordering::Less)
-    }
-
     fn swap(&mut self, a: usize, b: usize) {
         self.heap.swap(a, b);
         self.pos[self.heap[a].1] = a;
@@ -113,34 +109,54 @@ impl<K: PartialOrd + Copy> IndexedHeap<K> {
         self.swaps += 1;
     }
 
+    /// Moves the entry at `p` up to its place; returns that place. The entry is held aside and
+    /// the larger ones moved down into the hole it leaves, one position write each, instead of
+    /// swapping it up; each move is counted as the swap it stands for, so `swaps` (the thesis's
+    /// cost, reported) and every position are those of swapping (the test `sifts_with_a_hole_as_swapping_would`).
     fn sift_up(&mut self, mut p: usize) -> usize {
+        let entry = self.heap[p];
         while p > 0 {
             let parent = (p - 1) / 2;
-            if !self.less(p, parent) {
+            if entry.0.partial_cmp(&self.heap[parent].0) != Some(Ordering::Less) {
                 break;
             }
-            self.swap(p, parent);
+            self.place(p, self.heap[parent]);
             p = parent;
         }
+        self.heap[p] = entry;
+        self.pos[entry.1] = p;
         p
     }
 
+    /// Moves the entry at `p` down to its place, as `sift_up` does: with a hole.
     fn sift_down(&mut self, mut p: usize) {
+        let entry = self.heap[p];
+        let n = self.heap.len();
         loop {
             let (l, r) = (2 * p + 1, 2 * p + 2);
-            let mut best = p;
-            if l < self.heap.len() && self.less(l, best) {
-                best = l;
+            // the smaller child, if smaller than the entry (left first on ties, as swapping chose)
+            let mut best = None;
+            let mut best_key = entry.0;
+            if l < n && self.heap[l].0.partial_cmp(&best_key) == Some(Ordering::Less) {
+                (best, best_key) = (Some(l), self.heap[l].0);
             }
-            if r < self.heap.len() && self.less(r, best) {
-                best = r;
+            if r < n && self.heap[r].0.partial_cmp(&best_key) == Some(Ordering::Less) {
+                best = Some(r);
             }
-            if best == p {
-                return;
-            }
-            self.swap(p, best);
-            p = best;
+            let Some(child) = best else { break };
+            self.place(p, self.heap[child]);
+            p = child;
         }
+        self.heap[p] = entry;
+        self.pos[entry.1] = p;
+    }
+
+    /// Puts `moved` at `p` during a sift: one swap of the textbook heap.
+    #[inline]
+    fn place(&mut self, p: usize, moved: (K, usize)) {
+        self.heap[p] = moved;
+        self.pos[moved.1] = p;
+        self.swaps += 1;
     }
 }
 
@@ -167,6 +183,97 @@ mod tests {
                 let want = model.iter().map(|(i, k)| (*k, *i)).min();
                 prop_assert_eq!(h.peek().map(|(t, i)| (t.0 as u32, i)), want);
                 prop_assert_eq!(h.len(), model.len());
+            }
+        }
+    }
+
+    /// The textbook heap the hole-based sifts replaced: swaps up and down.
+    struct Swapping(IndexedHeap<Tag>);
+
+    impl Swapping {
+        fn less(&self, a: usize, b: usize) -> bool {
+            self.0.heap[a].0.partial_cmp(&self.0.heap[b].0) == Some(Ordering::Less)
+        }
+        fn set(&mut self, item: usize, key: Tag) {
+            let h = &mut self.0;
+            if item >= h.pos.len() {
+                h.pos.resize(item + 1, ABSENT);
+            }
+            match h.pos[item] {
+                ABSENT => {
+                    h.heap.push((key, item));
+                    h.pos[item] = h.heap.len() - 1;
+                    self.up(self.0.heap.len() - 1);
+                }
+                p => {
+                    h.heap[p].0 = key;
+                    let p = self.up(p);
+                    self.down(p);
+                }
+            }
+        }
+        fn remove(&mut self, item: usize) -> Option<Tag> {
+            let h = &mut self.0;
+            let p = *h.pos.get(item).filter(|&&p| p != ABSENT)?;
+            let last = h.heap.len() - 1;
+            if p != last {
+                h.swap(p, last);
+            }
+            let (key, _) = h.heap.pop().expect("non-empty");
+            h.pos[item] = ABSENT;
+            if p < h.heap.len() {
+                let p = self.up(p);
+                self.down(p);
+            }
+            Some(key)
+        }
+        fn up(&mut self, mut p: usize) -> usize {
+            while p > 0 {
+                let parent = (p - 1) / 2;
+                if !self.less(p, parent) {
+                    break;
+                }
+                self.0.swap(p, parent);
+                p = parent;
+            }
+            p
+        }
+        fn down(&mut self, mut p: usize) {
+            loop {
+                let (l, r) = (2 * p + 1, 2 * p + 2);
+                let mut best = p;
+                if l < self.0.heap.len() && self.less(l, best) {
+                    best = l;
+                }
+                if r < self.0.heap.len() && self.less(r, best) {
+                    best = r;
+                }
+                if best == p {
+                    return;
+                }
+                self.0.swap(p, best);
+                p = best;
+            }
+        }
+    }
+
+    proptest! {
+        /// Same layout, same positions, same swap count as swapping, after every operation:
+        /// keys from a small range, so that ties of the first field are common.
+        #[test]
+        fn sifts_with_a_hole_as_swapping_would(ops in prop::collection::vec((0usize..40, 0u32..8, 0u64..3, 0u8..3), 0..300)) {
+            let mut hole = IndexedHeap::<Tag>::default();
+            let mut swapping = Swapping(IndexedHeap::default());
+            for (item, key, seq, op) in ops {
+                if op < 2 {
+                    hole.set(item, Tag(key as f64, seq));
+                    swapping.set(item, Tag(key as f64, seq));
+                } else {
+                    prop_assert_eq!(hole.remove(item), swapping.remove(item));
+                }
+                prop_assert_eq!(&hole.heap, &swapping.0.heap);
+                prop_assert_eq!(&hole.pos, &swapping.0.pos);
+                prop_assert_eq!(hole.swaps, swapping.0.swaps);
             }
         }
     }
