@@ -75,6 +75,7 @@ impl Simulation {
         t.sent.push(0);
         t.retransmitted.push(0);
         *self.connections.slot(c) = Slot { row, in_network: 0, done: false, own_line };
+        self.routes.set(c.idx(), &ends.data_route, &ends.ack_route);
         if c.idx() == self.flows.len() {
             self.flows.push(ends);
         } else {

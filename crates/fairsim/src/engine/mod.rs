@@ -6,7 +6,8 @@
 //! - `build`: a run's ports and flows made from a validated scenario;
 //! - `agent`: a sender called with its context, and its actions carried out;
 //! - `connections`: the arriving and leaving connections of open-population flows;
-//! - `intervals`: the measurement intervals' clock.
+//! - `intervals`: the measurement intervals' clock;
+//! - `routes`: every flow's routes in one table, for forwarding.
 
 mod agent;
 mod arrivals;
@@ -15,6 +16,7 @@ mod capture;
 mod connections;
 pub mod event;
 mod intervals;
+mod routes;
 mod sim;
 
 pub use sim::Simulation;

@@ -11,6 +11,7 @@
 use super::build;
 use super::connections::Connections;
 use super::event::{Code, Event, EventQueue};
+use super::routes::Routes;
 use crate::error::Result;
 use crate::net::{FlowId, Packet, PortId};
 use crate::node::{FlowState, Line, Next, Port, SinkReply};
@@ -43,6 +44,8 @@ pub struct Simulation {
     pub(super) ports: Vec<Port>,
     /// The scenario's flows, then the connections of open-population flows (`connections`).
     pub(super) flows: Vec<FlowState>,
+    /// Each flow's routes, for forwarding (`routes.rs`); set wherever a flow state is.
+    pub(super) routes: Routes,
     pub(super) connections: Connections,
     /// Each scenario flow's queueing delays since the warm-up ended (stats::delay), and the
     /// fixed part of its data packets' one-way delay: (packet size, transmission and propagation
@@ -85,6 +88,10 @@ impl Simulation {
         }
         let flows = build::flows(&scenario, &pair, seed)?;
         let configured = scenario.pair_index(&pair);
+        let mut routes = Routes::default();
+        for (i, flow) in flows.iter().enumerate() {
+            routes.set(i, &flow.data_route, &flow.ack_route);
+        }
         let connections = Connections::new(flows.len(), ports.len());
         let (queueing, path_delay) =
             (vec![DelayStats::default(); scenario.flows.len()], vec![(u32::MAX, 0); scenario.flows.len()]);
@@ -101,6 +108,7 @@ impl Simulation {
             intervals_closed: 0,
             ports,
             flows,
+            routes,
             connections,
             queueing,
             path_delay,
@@ -231,10 +239,8 @@ impl Simulation {
         if let Some(next) = next {
             self.events.push(next, Event::Arrive(p));
         }
-        let flow = &self.flows[pkt.flow.idx()];
-        let route = if pkt.is_data() { &flow.data_route } else { &flow.ack_route };
-        match route.get(pkt.hop as usize) {
-            Some(&next) => self.enqueue(next, pkt),
+        match self.routes.hop(pkt.flow.idx(), pkt.is_data(), pkt.hop) {
+            Some(next) => self.enqueue(next, pkt),
             None if pkt.is_data() => self.sink_receive(pkt),
             None => self.source_receive(pkt),
         }
