@@ -17,6 +17,7 @@ import os
 import threading
 
 from fairsim._core import FairsimError
+from fairsim.memory import return_freed
 from fairsim.progress import progress_bar
 
 #: Events per chunk: a few milliseconds of work, so Ctrl-C and progress stay responsive.
@@ -55,6 +56,7 @@ def execute(
         seen |= {(port, "events"): text for port, text in sim.event_traces()}
         report = sim.report_json()
         del sim
+        return_freed(len(report))
         return json.loads(report), seen
 
     done: list = [None] * len(runs)
