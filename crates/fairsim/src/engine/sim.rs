@@ -461,11 +461,11 @@ impl Simulation {
         &self.connections.transfers
     }
     /// The discipline of each port, as resolved (kind and every parameter).
-    pub fn port_qdiscs(&self) -> &[Component] {
+    pub fn port_qdiscs(&self) -> &[Arc<Component>] {
         &self.scenario.configured[self.configured].qdiscs
     }
     /// The transport of each flow, as resolved; `None` for open-loop flows.
-    pub fn flow_transports(&self) -> &[Option<Component>] {
+    pub fn flow_transports(&self) -> &[Option<Arc<Component>>] {
         &self.scenario.configured[self.configured].transports
     }
 

@@ -144,13 +144,16 @@ impl Scenario {
             let mut c = Configured::default();
             for p in 0..self.ports.len() {
                 match self.configure_qdisc(PortId::from_idx(p), pair) {
-                    Ok(q) => c.qdiscs.push(q),
+                    Ok(q) => c.qdiscs.push(shared(c.qdiscs.last(), q)),
                     Err(e) => note(e),
                 }
             }
             for f in 0..self.flows.len() {
                 match self.configure_transport(FlowId::from_idx(f), pair) {
-                    Ok(t) => c.transports.push(t),
+                    Ok(t) => {
+                        let last = c.transports.last().and_then(Option::as_ref);
+                        c.transports.push(t.map(|t| shared(last, t)));
+                    }
                     Err(e) => note(e),
                 }
             }
@@ -170,4 +173,12 @@ pub fn params_table(c: &Component) -> Params {
     t.insert("kind".into(), toml::Value::String(c.kind.clone()));
     t.extend(c.params.clone());
     t
+}
+
+/// `component`, as the `Arc` of the one before it if they are the same.
+fn shared(last: Option<&std::sync::Arc<Component>>, component: Component) -> std::sync::Arc<Component> {
+    match last {
+        Some(last) if **last == component => std::sync::Arc::clone(last),
+        _ => std::sync::Arc::new(component),
+    }
 }
