@@ -468,3 +468,28 @@ fn a_ports_event_trace_has_a_line_per_arrival_transmission_drop_and_delivery() {
         trace.lines().filter(|l| !l.starts_with('#')).map(|l| l.split(' ').nth(1).unwrap().parse().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]));
 }
+
+#[test]
+fn ports_and_flows_with_the_same_resolved_component_share_it() {
+    let sc = parse(&format!(
+        r#"{TWO_HOPS}
+[flows]
+a = {{ src = "a", dst = "b", app = "ftp" }}
+b = {{ src = "a", dst = "b", app = "ftp" }}
+c = {{ src = "a", dst = "b", app = "ftp", transport = "jk" }}
+[pairs]
+"G/FQ" = {{ transport = "generic", qdisc = "fq" }}
+"#
+    ));
+    let configured = &sc.configured[0];
+    let t: Vec<_> = configured.transports.iter().map(|t| t.as_ref().expect("flow-controlled")).collect();
+    assert!(std::sync::Arc::ptr_eq(t[0], t[1]), "a and b take the pair's transport: one copy");
+    assert!(!std::sync::Arc::ptr_eq(t[1], t[2]) && t[2].kind == "jk", "c has its own");
+    // the gateway's two lines take the pair's FQ; the hosts' access lines keep FCFS
+    let q = &configured.qdiscs;
+    assert_eq!(q.iter().map(|c| c.kind.as_str()).collect::<Vec<_>>(), ["fcfs", "fq", "fq", "fcfs"]);
+    assert!(std::sync::Arc::ptr_eq(&q[1], &q[2]), "one FQ component for the gateway's two lines");
+    // and a run reports the same components as before sharing
+    let r = simulate(&sc, None, None);
+    assert_eq!(r.flows.iter().map(|f| f.transport.as_str()).collect::<Vec<_>>(), ["generic", "generic", "jk"]);
+}
