@@ -109,20 +109,20 @@ impl LogHistogram {
     #[cold]
     #[inline(never)]
     fn carry(&mut self, b: usize, i: usize) {
-        let key = (b as u8, i as u8);
-        match self.carries.binary_search_by_key(&key, |&(k, _)| k) {
+        match self.carry_index(b, i) {
             Ok(at) => self.carries[at].1 += 1,
-            Err(at) => self.carries.insert(at, (key, 1)),
+            Err(at) => self.carries.insert(at, ((b as u8, i as u8), 1)),
         }
+    }
+
+    /// Where bucket `i` of block `b` is in `carries`, or where it would go.
+    fn carry_index(&self, b: usize, i: usize) -> Result<usize, usize> {
+        self.carries.binary_search_by_key(&(b as u8, i as u8), |&(k, _)| k)
     }
 
     /// The samples in bucket `i` of block `b`.
     fn bucket_count(&self, b: usize, i: usize, counter: u16) -> u64 {
-        let key = (b as u8, i as u8);
-        let wraps = match self.carries.binary_search_by_key(&key, |&(k, _)| k) {
-            Ok(at) => self.carries[at].1,
-            Err(_) => 0,
-        };
+        let wraps = self.carry_index(b, i).map_or(0, |at| self.carries[at].1);
         (wraps << 16) + counter as u64
     }
 
