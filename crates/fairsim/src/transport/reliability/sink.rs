@@ -102,6 +102,16 @@ impl Receiver {
             return (false, false);
         }
         let off = (seq - self.next) as usize;
+        if off == 0 && self.received.is_empty() {
+            // the next expected, with nothing received beyond it: nearly every packet, which so
+            // leaves the deque alone (growing it by a place only to empty it again took 2 M of
+            // the receiver's 7 M instructions on the TCP dumbbell)
+            self.next += 1;
+            if self.sack.is_some() {
+                self.update_sack(seq, 0);
+            }
+            return (true, true);
+        }
         let in_order = off == 0 && self.received.len() <= 1;
         if off >= self.received.len() {
             self.received.resize(off + 1, false);
