@@ -23,12 +23,15 @@ from fairsim.catalogue import catalogue
 
 if TYPE_CHECKING:
     from fairsim.api import Scenario, load, loads, run
+    from fairsim.extend import Discipline, discipline
     from fairsim.replications import FairsimWarning, IdenticalSeedsWarning
     from fairsim.results import Results
     from fairsim.sweeps import SweepError, SweepResults, open_sweep, sweep
 
 #: Name -> the module that defines it, imported when the name is first used.
 _LAZY = {
+    "Discipline": "fairsim.extend",
+    "discipline": "fairsim.extend",
     "FairsimWarning": "fairsim.replications",
     "IdenticalSeedsWarning": "fairsim.replications",
     "Results": "fairsim.results",
@@ -59,6 +62,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Discipline",
     "FairsimError",
     "FairsimWarning",
     "IdenticalSeedsWarning",
@@ -69,6 +73,7 @@ __all__ = [
     "SweepError",
     "SweepResults",
     "catalogue",
+    "discipline",
     "load",
     "loads",
     "open_sweep",

@@ -16,7 +16,7 @@ import json
 import os
 import threading
 
-from fairsim._core import FairsimError
+from fairsim._core import FairsimError, InternalError
 from fairsim.memory import return_freed
 from fairsim.progress import progress_bar
 
@@ -45,13 +45,19 @@ def execute(
         # 100,000 flows a run holds over a gigabyte, so only the running ones may be alive.
         pair, seed = runs[i]
         sim = core_scenario.simulation(pair, seed)
+        where = f"{core_scenario.file}: pair {pair}, seed {seed}"
         while not stop.is_set():
-            finished = sim.step(CHUNK)
+            try:
+                finished = sim.step(CHUNK)
+            except InternalError:
+                raise
+            except FairsimError as e:  # a discipline written in Python failed (fairsim.extend)
+                raise FairsimError(f"{where}: {e}") from None
             done_fraction[i] = sim.now_s / sim.end_s
             if finished:
                 break
         if sim.error:
-            raise FairsimError(f"{core_scenario.file}: pair {pair}, seed {seed}: {sim.error}")
+            raise FairsimError(f"{where}: {sim.error}")
         seen = {(port, "pcap"): data for port, data in sim.pcaps()}
         seen |= {(port, "events"): text for port, text in sim.event_traces()}
         report = sim.report_json()

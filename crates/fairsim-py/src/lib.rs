@@ -5,6 +5,7 @@
 //! on several threads), and hand back the report as JSON. Everything user-facing lives in Python.
 
 mod panics;
+mod python_qdisc;
 
 use fairsim::{Error, Scenario, Simulation};
 use panics::guard;
@@ -141,20 +142,21 @@ impl PyScenario {
 #[pyclass(name = "Simulation", module = "fairsim._core")]
 struct PySimulation {
     inner: Simulation,
-    /// The panic that stopped this run: its state is unknown, so it refuses to go on.
-    broken: Option<String>,
+    /// What stopped this run (a panic, or a Python discipline's failure): its state is unknown,
+    /// so it refuses to go on.
+    broken: Option<panics::Caught>,
 }
 
 impl PySimulation {
     /// Runs `f` on the simulation without the GIL; a panic breaks the simulation for good.
     fn guarded<T: Send>(&mut self, py: Python<'_>, f: impl FnOnce(&mut Simulation) -> T + Send) -> PyResult<T> {
-        if let Some(message) = &self.broken {
-            return Err(panics::internal_error(&format!("{message} (earlier: this run cannot go on)")));
+        if let Some(caught) = &self.broken {
+            return Err(panics::error_of(&caught.earlier()));
         }
         let sim = &mut self.inner;
-        py.allow_threads(|| panics::catch(|| f(sim))).map_err(|message| {
-            let err = panics::internal_error(&message);
-            self.broken = Some(message);
+        py.allow_threads(|| panics::catch(|| f(sim))).map_err(|caught| {
+            let err = panics::error_of(&caught);
+            self.broken = Some(caught);
             err
         })
     }
@@ -364,6 +366,9 @@ fn locate(text: &str, path: Vec<String>) -> PyResult<Option<(usize, usize)>> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     panics::install_hook();
+    python_qdisc::install();
+    m.add_class::<python_qdisc::PacketView>()?;
+    m.add_class::<python_qdisc::Context>()?;
     m.add_class::<PyScenario>()?;
     m.add_class::<PySimulation>()?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;

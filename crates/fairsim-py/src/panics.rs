@@ -47,13 +47,45 @@ fn text(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-/// Runs `f`; a panic becomes its message (with its place in the source). Needs no GIL, so it
-/// also serves code run under `allow_threads`.
-pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+/// What stopped a guarded call.
+#[derive(Clone)]
+pub enum Caught {
+    /// A panic: a bug in fairsim, with its message and place in the source.
+    Panic(String),
+    /// A discipline written in Python failed (`fairsim::qdisc::foreign::fail`): the user's
+    /// error, with its message.
+    Foreign(String),
+}
+
+/// Runs `f`, catching what unwinds out of it. Needs no GIL, so it also serves code run under
+/// `allow_threads`.
+pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, Caught> {
     GUARDED.set(GUARDED.get() + 1);
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     GUARDED.set(GUARDED.get() - 1);
-    result.map_err(|payload| LAST.take().unwrap_or_else(|| text(payload.as_ref())))
+    result.map_err(|payload| match payload.downcast::<fairsim::qdisc::foreign::Failure>() {
+        Ok(failure) => Caught::Foreign(failure.0),
+        Err(payload) => Caught::Panic(LAST.take().unwrap_or_else(|| text(payload.as_ref()))),
+    })
+}
+
+impl Caught {
+    /// The same, for a later call on a run it stopped.
+    pub fn earlier(&self) -> Caught {
+        let again = |m: &str| format!("{m} (earlier: this run cannot go on)");
+        match self {
+            Caught::Panic(m) => Caught::Panic(again(m)),
+            Caught::Foreign(m) => Caught::Foreign(again(m)),
+        }
+    }
+}
+
+/// The exception of what `catch` caught.
+pub fn error_of(caught: &Caught) -> PyErr {
+    match caught {
+        Caught::Panic(message) => internal_error(message),
+        Caught::Foreign(message) => crate::FairsimError::new_err(message.clone()),
+    }
 }
 
 /// The exception of a panic with `message`.
@@ -64,9 +96,10 @@ pub fn internal_error(message: &str) -> PyErr {
     ))
 }
 
-/// Runs an entry point's Rust code, turning a panic into `InternalError`.
+/// Runs an entry point's Rust code, turning a panic into `InternalError` (and a Python
+/// discipline's failure into `FairsimError`).
 pub fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    catch(f).unwrap_or_else(|message| Err(internal_error(&message)))
+    catch(f).unwrap_or_else(|caught| Err(error_of(&caught)))
 }
 
 /// Panics on purpose, for the tests of this boundary (hidden: not part of the API).

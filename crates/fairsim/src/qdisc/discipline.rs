@@ -42,6 +42,25 @@ pub enum DropReason {
 }
 
 impl DropReason {
+    /// Every reason, in the order of the enum.
+    pub const ALL: [DropReason; 10] = [
+        DropReason::TailDrop,
+        DropReason::RandomDrop,
+        DropReason::LongestQueue,
+        DropReason::LargestTag,
+        DropReason::QueueFull,
+        DropReason::Early,
+        DropReason::Injected,
+        DropReason::FlowLimit,
+        DropReason::PushOut,
+        DropReason::Loss,
+    ];
+
+    /// The reason called `name` (as `as_str` writes it).
+    pub fn from_name(name: &str) -> Option<DropReason> {
+        DropReason::ALL.into_iter().find(|r| r.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             DropReason::TailDrop => "tail_drop",
@@ -278,3 +297,25 @@ pub type QdiscDeclaration<C> = Declaration<(C,), PortInfo, dyn Qdisc>;
 
 /// A registered discipline.
 pub type QdiscKind = dyn Kind<PortInfo, dyn Qdisc>;
+
+#[cfg(test)]
+mod tests {
+    use super::DropReason::{self, *};
+
+    #[test]
+    fn every_drop_reason_is_listed_and_found_by_its_name() {
+        for r in DropReason::ALL {
+            assert_eq!(DropReason::from_name(r.as_str()), Some(r));
+        }
+        assert_eq!(DropReason::from_name("tail drop"), None);
+        // a new reason does not compile in this match until it is named here, and the test
+        // fails until it is in `ALL` too
+        let every = |r: DropReason| match r {
+            TailDrop | RandomDrop | LongestQueue | LargestTag | QueueFull | Early | Injected | FlowLimit | PushOut
+            | Loss => {
+                [TailDrop, RandomDrop, LongestQueue, LargestTag, QueueFull, Early, Injected, FlowLimit, PushOut, Loss]
+            }
+        };
+        assert_eq!(every(Loss), DropReason::ALL);
+    }
+}

@@ -10,6 +10,7 @@ mod dispatch;
 mod drr;
 mod fcfs;
 pub mod fifo;
+pub mod foreign;
 pub mod fq;
 pub mod fq_codel;
 pub mod fred;
@@ -75,8 +76,10 @@ pub static QDISCS: &[&QdiscKind] = &[
     &pie::DECLARATION,
 ];
 
+/// The discipline called `name`: a built-in one, else one a host of foreign disciplines knows
+/// (`foreign`: the Python package's).
 pub fn find(name: &str) -> Option<&'static QdiscKind> {
-    crate::component::find(QDISCS, name)
+    crate::component::find(QDISCS, name).or_else(|| foreign::find(name))
 }
 
 #[cfg(test)]

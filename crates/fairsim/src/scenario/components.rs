@@ -59,7 +59,9 @@ impl Scenario {
 
     fn qdisc_kind(spec: &Component) -> Result<&'static qdisc::QdiscKind, Problem> {
         qdisc::find(&spec.kind).ok_or_else(|| {
-            let known = crate::component::names(qdisc::QDISCS);
+            let foreign = qdisc::foreign::names();
+            let mut known = crate::component::names(qdisc::QDISCS);
+            known.extend(foreign.iter().map(String::as_str));
             Problem { path: spec.path.clone(), message: unknown("discipline", &spec.kind, &known) }
         })
     }

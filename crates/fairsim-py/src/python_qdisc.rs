@@ -1,0 +1,514 @@
+//! Disciplines written in Python, run inside the engine (issue 33): the host of foreign
+//! disciplines (`fairsim::qdisc::foreign`) that the Python package registers at import.
+//!
+//! The Python side (`fairsim/extend.py`) keeps the registry of classes, checks their parameters
+//! and builds instances. This side adapts an instance to the engine's `Qdisc` contract:
+//! - The engine keeps the packets. A queued packet stays in the adapter's slab. Python holds a
+//!   `Packet` view naming its slot (owner, slot, generation), so it can neither leak a packet
+//!   nor send one twice.
+//! - The hooks' context (`Context`) is one object per discipline, reused for every call.
+//!   Drops and marks asked for in a hook are carried out when it returns.
+//! - A hook that raises, or answers with the wrong thing, stops the run (`foreign::fail`). The
+//!   message names the class, the hook and the simulated time, and gives the traceback of the
+//!   user's code.
+
+use fairsim::component::{About, Builder, Kind, ParamDoc};
+use fairsim::net::{Packet, PacketKind};
+use fairsim::params::{ParamError, Params};
+use fairsim::qdisc::foreign::{self, Host};
+use fairsim::qdisc::{DropReason, PortInfo, Qdisc, QdiscCtx, QdiscKind};
+use fairsim::units::{BufferLimit, Time};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use pyo3::IntoPyObjectExt;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// The Python module that keeps the registry.
+const REGISTRY: &str = "fairsim.extend";
+
+/// A queued packet's view, as a Python discipline sees it: read-only fields, and `tag`, which
+/// the discipline may set (a bid, a class, anything).
+#[pyclass(name = "Packet", module = "fairsim._core")]
+pub struct PacketView {
+    owner: u64,
+    slot: u32,
+    generation: u32,
+    packet: Packet,
+    /// Free for the discipline's own use; `None` at arrival.
+    #[pyo3(get, set)]
+    tag: PyObject,
+}
+
+#[pymethods]
+impl PacketView {
+    /// The flow's index in the scenario's `[flows]`, in order.
+    #[getter]
+    fn flow(&self) -> u32 {
+        self.packet.flow.0
+    }
+    /// `"data"` or `"ack"`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        if self.packet.is_data() {
+            "data"
+        } else {
+            "ack"
+        }
+    }
+    /// (flow, kind): a flow's ACKs are their own conversation (as the built-in disciplines count).
+    #[getter]
+    fn conversation(&self) -> (u32, &'static str) {
+        (self.flow(), self.kind())
+    }
+    /// Bytes on the wire.
+    #[getter]
+    fn size(&self) -> u32 {
+        self.packet.size
+    }
+    /// Data: the sequence number in packets; ACK: the cumulative acknowledgement.
+    #[getter]
+    fn seq(&self) -> u64 {
+        self.packet.seq
+    }
+    /// Unique in the run.
+    #[getter]
+    fn id(&self) -> u64 {
+        self.packet.id
+    }
+    /// When the sender sent it, in seconds.
+    #[getter]
+    fn sent_at(&self) -> f64 {
+        self.packet.sent_at.as_secs_f64()
+    }
+    /// When it reached this queue, in seconds.
+    #[getter]
+    fn enqueued_at(&self) -> f64 {
+        self.packet.enqueued_at.as_secs_f64()
+    }
+    #[getter]
+    fn priority(&self) -> u8 {
+        self.packet.priority
+    }
+    /// ECN-capable transport (RFC 3168's ECT).
+    #[getter]
+    fn ect(&self) -> bool {
+        self.packet.ect
+    }
+    /// The congestion bit (CE, or DECbit's) as the packet arrived.
+    #[getter]
+    fn congestion(&self) -> bool {
+        self.packet.congestion
+    }
+    #[getter]
+    fn retransmission(&self) -> bool {
+        self.packet.retransmission
+    }
+    /// CSFQ's rate label in bit/s (0 when unlabelled).
+    #[getter]
+    fn label(&self) -> f32 {
+        self.packet.label
+    }
+    fn __repr__(&self) -> String {
+        format!("<Packet flow {} {} seq {} size {}>", self.flow(), self.kind(), self.seq(), self.size())
+    }
+}
+
+/// What a hook may see and ask for. One per discipline, reused for every call: read it only
+/// inside a hook.
+#[pyclass(name = "Context", module = "fairsim._core")]
+pub struct Context {
+    /// The simulated time, in seconds.
+    #[pyo3(get)]
+    now: f64,
+    /// The rate of the line this queue feeds, in bit/s.
+    #[pyo3(get)]
+    rate_bps: u64,
+    /// The packets queued (held by the discipline), not counting one arriving now.
+    #[pyo3(get)]
+    queued_packets: usize,
+    #[pyo3(get)]
+    queued_bytes: u64,
+    owner: u64,
+    /// The buffer's room for this discipline now (the port's `buffer`, less a packet on the line
+    /// where the line takes one of its places).
+    room: BufferLimit,
+    drops: Vec<((u32, u32), DropReason)>,
+    marks: Vec<(u32, u32)>,
+}
+
+#[pymethods]
+impl Context {
+    /// Drops `packet` (queued, or arriving now) for `reason` (`tail_drop`, `early`, ...: the
+    /// reasons results count, docs/results.md).
+    #[pyo3(signature = (packet, reason="tail_drop"))]
+    fn drop(&mut self, packet: PyRef<'_, PacketView>, reason: &str) -> PyResult<()> {
+        let reason = DropReason::from_name(reason).filter(|r| *r != DropReason::Loss).ok_or_else(|| {
+            let known: Vec<&str> =
+                DropReason::ALL.iter().filter(|r| **r != DropReason::Loss).map(|r| r.as_str()).collect();
+            PyValueError::new_err(format!("unknown drop reason {reason:?}; the reasons are {}", known.join(", ")))
+        })?;
+        self.drops.push((self.own(&packet)?, reason));
+        Ok(())
+    }
+
+    /// Sets `packet`'s congestion bit (ECN's CE, DECbit's), counted as a mark of this queue.
+    fn mark(&mut self, packet: PyRef<'_, PacketView>) -> PyResult<()> {
+        let slot = self.own(&packet)?;
+        self.marks.push(slot);
+        Ok(())
+    }
+
+    /// Whether the port's buffer has room for `packet` beside what the discipline holds: the
+    /// drop-tail test of the built-in `fcfs`.
+    fn admits(&self, packet: PyRef<'_, PacketView>) -> bool {
+        self.room.admits(self.queued_packets, self.queued_bytes, packet.packet.size)
+    }
+}
+
+impl Context {
+    fn own(&self, packet: &PacketView) -> PyResult<(u32, u32)> {
+        if packet.owner != self.owner {
+            return Err(PyValueError::new_err(format!("{} is not queued at this port", packet.__repr__())));
+        }
+        Ok((packet.slot, packet.generation))
+    }
+}
+
+/// Distinguishes the adapters of one process, so a packet view cannot be handed to another port.
+static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
+
+/// A Python discipline as the engine's `Qdisc`.
+struct PyQdisc {
+    /// `name (module:Class)`, for messages.
+    label: String,
+    instance: Py<PyAny>,
+    context: Py<Context>,
+    owner: u64,
+    limit: BufferLimit,
+    /// Queued packets, by slot; a slot's generation counts its reuses.
+    slots: Vec<(Option<Packet>, u32)>,
+    free: Vec<u32>,
+    queued: usize,
+    bytes: u64,
+}
+
+impl PyQdisc {
+    fn insert(&mut self, pkt: Packet) -> (u32, u32) {
+        self.queued += 1;
+        self.bytes += pkt.size as u64;
+        let slot = match self.free.pop() {
+            Some(s) => s,
+            None => {
+                self.slots.push((None, 0));
+                self.slots.len() as u32 - 1
+            }
+        };
+        let entry = &mut self.slots[slot as usize];
+        entry.0 = Some(pkt);
+        entry.1 = entry.1.wrapping_add(1);
+        (slot, entry.1)
+    }
+
+    /// Takes the packet out of `slot` if it is still the one of `generation`.
+    fn take(&mut self, (slot, generation): (u32, u32)) -> Option<Packet> {
+        let entry = self.slots.get_mut(slot as usize).filter(|e| e.1 == generation)?;
+        let pkt = entry.0.take()?;
+        self.free.push(slot);
+        self.queued -= 1;
+        self.bytes -= pkt.size as u64;
+        Some(pkt)
+    }
+
+    /// Readies the reused context for a hook at `ctx.now`.
+    fn begin(&self, py: Python<'_>, ctx: &QdiscCtx) {
+        let mut c = self.context.borrow_mut(py);
+        c.now = ctx.now.as_secs_f64();
+        c.rate_bps = ctx.rate.0;
+        c.queued_packets = self.queued;
+        c.queued_bytes = self.bytes;
+        c.room = ctx.room(self.limit);
+        c.drops.clear();
+        c.marks.clear();
+    }
+
+    /// Carries out the drops and marks the hook asked for.
+    fn finish(&mut self, py: Python<'_>, hook: &str, ctx: &mut QdiscCtx) {
+        let (drops, marks) = {
+            let mut c = self.context.borrow_mut(py);
+            (std::mem::take(&mut c.drops), std::mem::take(&mut c.marks))
+        };
+        for slot in marks {
+            if let Some(Some(pkt)) = self.slots.get_mut(slot.0 as usize).filter(|e| e.1 == slot.1).map(|e| &mut e.0) {
+                ctx.mark(pkt);
+            }
+        }
+        for (slot, reason) in drops {
+            match self.take(slot) {
+                Some(pkt) => ctx.drop(pkt, reason),
+                None => {
+                    self.fail(hook, ctx.now, "dropped a packet it no longer holds (dropped or sent already)".into())
+                }
+            }
+        }
+    }
+
+    /// Calls hook `name` with `args`; stops the run if it raises.
+    fn call<'py>(&self, py: Python<'py>, name: &str, args: impl pyo3::call::PyCallArgs<'py>, now: Time) -> PyObject {
+        match self.instance.bind(py).call_method1(name, args) {
+            Ok(value) => value.unbind(),
+            Err(e) => self.fail(name, now, format!("raised:\n{}", traceback(py, &e))),
+        }
+    }
+
+    fn fail(&self, hook: &str, now: Time, what: String) -> ! {
+        foreign::fail(format!("discipline {}: `{hook}` at t = {now} {what}", self.label))
+    }
+}
+
+/// The traceback of `e` as Python prints it: the frames are the user's code only, since the
+/// hook is called from Rust.
+fn traceback(py: Python<'_>, e: &PyErr) -> String {
+    let formatted = py
+        .import("traceback")
+        .and_then(|tb| tb.call_method1("format_exception", (e.clone_ref(py),)))
+        .and_then(|lines| lines.extract::<Vec<String>>());
+    match formatted {
+        Ok(lines) => lines.concat().trim_end().to_string(),
+        Err(_) => e.to_string(),
+    }
+}
+
+impl Qdisc for PyQdisc {
+    fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
+        Python::with_gil(|py| {
+            self.begin(py, ctx);
+            let (slot, generation) = self.insert(pkt);
+            let view = PacketView { owner: self.owner, slot, generation, packet: pkt, tag: py.None() };
+            let view = Py::new(py, view).expect("a packet view is created");
+            let context = self.context.clone_ref(py);
+            let answer = self.call(py, "enqueue", (view, context), ctx.now);
+            if !answer.is_none(py) {
+                let shown = answer.bind(py).repr().map(|r| r.to_string()).unwrap_or_default();
+                self.fail("enqueue", ctx.now, format!("returned {shown}; it returns nothing (None)"));
+            }
+            self.finish(py, "enqueue", ctx);
+        })
+    }
+
+    fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+        Python::with_gil(|py| {
+            self.begin(py, ctx);
+            let context = self.context.clone_ref(py);
+            let answer = self.call(py, "dequeue", (context,), ctx.now);
+            let chosen = if answer.is_none(py) {
+                None
+            } else {
+                let answer = answer.bind(py);
+                let Ok(view) = answer.downcast::<PacketView>() else {
+                    let shown = answer.repr().map(|r| r.to_string()).unwrap_or_default();
+                    self.fail("dequeue", ctx.now, format!("returned {shown}; it returns a queued packet or None"));
+                };
+                let view = view.borrow();
+                if view.owner != self.owner {
+                    self.fail("dequeue", ctx.now, format!("returned {}, which was never queued here", view.__repr__()));
+                }
+                Some((view.slot, view.generation))
+            };
+            self.finish(py, "dequeue", ctx);
+            let slot = chosen?;
+            match self.take(slot) {
+                Some(pkt) => Some(pkt),
+                None => self.fail(
+                    "dequeue",
+                    ctx.now,
+                    "returned a packet it no longer holds (dropped or sent already)".into(),
+                ),
+            }
+        })
+    }
+
+    fn len_packets(&self) -> usize {
+        self.queued
+    }
+
+    fn len_bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        self.slots.iter().filter_map(|(p, _)| p.as_ref()).for_each(f)
+    }
+}
+
+/// A discipline the registry knows: a registered name, or `python` (any class, named by the
+/// `class` parameter).
+struct PyKind {
+    name: &'static str,
+}
+
+/// `params` as a Python dict (numbers, strings and booleans; anything else as its TOML text).
+fn to_python<'py>(py: Python<'py>, params: &Params) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (key, value) in params {
+        let v = match value {
+            toml::Value::String(s) => s.into_bound_py_any(py)?,
+            toml::Value::Integer(i) => i.into_bound_py_any(py)?,
+            toml::Value::Float(f) => f.into_bound_py_any(py)?,
+            toml::Value::Boolean(b) => b.into_bound_py_any(py)?,
+            other => {
+                return Err(PyTypeError::new_err(format!("`{key}` is {other}, which a Python discipline cannot take")))
+            }
+        };
+        dict.set_item(key, v)?;
+    }
+    Ok(dict)
+}
+
+/// A resolved Python value as TOML.
+fn to_toml(value: &Bound<'_, PyAny>) -> PyResult<toml::Value> {
+    if let Ok(b) = value.extract::<bool>() {
+        Ok(toml::Value::Boolean(b))
+    } else if let Ok(i) = value.extract::<i64>() {
+        Ok(toml::Value::Integer(i))
+    } else if let Ok(f) = value.extract::<f64>() {
+        Ok(toml::Value::Float(f))
+    } else {
+        Ok(toml::Value::String(value.extract::<String>()?))
+    }
+}
+
+impl PyKind {
+    /// Asks the registry for an instance built for `port` from `params`.
+    fn instance(&self, params: &Params, port: &PortInfo) -> Result<(PyQdisc, Params), ParamError> {
+        Python::with_gil(|py| {
+            // the registry answers (instance, label, resolved parameters), or (None, key, message)
+            // for a parameter it refuses
+            let built = (|| -> PyResult<(Bound<'_, PyAny>, String, Bound<'_, PyAny>)> {
+                let registry = py.import(REGISTRY)?;
+                let (packets, bytes) = match port.buffer {
+                    BufferLimit::Packets(n) => (Some(n), None),
+                    BufferLimit::Bytes(n) => (None, Some(n)),
+                    BufferLimit::Unlimited => (None, None),
+                };
+                let crossing: Vec<(u32, &str)> = port
+                    .crossing
+                    .iter()
+                    .map(|(f, k)| (f.0, if *k == PacketKind::Data { "data" } else { "ack" }))
+                    .collect();
+                let port_args = (packets, bytes, port.rate.0, port.flows.len(), crossing);
+                registry.call_method1("_build", (self.name, to_python(py, params)?, port_args))?.extract()
+            })();
+            let (instance, label, resolved) = match built {
+                Ok((instance, key, message)) if instance.is_none() => {
+                    let message = message.extract::<String>().unwrap_or_default();
+                    return Err(ParamError { path: if key.is_empty() { vec![] } else { vec![key] }, message });
+                }
+                Ok((instance, label, resolved)) => {
+                    let resolved = resolved
+                        .downcast_into::<PyDict>()
+                        .map_err(|e| ParamError { path: vec![], message: e.to_string() })?;
+                    (instance, label, resolved)
+                }
+                Err(e) => return Err(ParamError { path: vec![], message: traceback(py, &e) }),
+            };
+            let mut params = Params::new();
+            for (k, v) in resolved.iter() {
+                let value =
+                    to_toml(&v).map_err(|e| ParamError { path: vec![k.to_string()], message: e.to_string() })?;
+                params.insert(k.to_string(), value);
+            }
+            let owner = NEXT_OWNER.fetch_add(1, Ordering::Relaxed);
+            let context = Context {
+                now: 0.0,
+                rate_bps: port.rate.0,
+                queued_packets: 0,
+                queued_bytes: 0,
+                owner,
+                room: port.buffer,
+                drops: vec![],
+                marks: vec![],
+            };
+            let context = Py::new(py, context).map_err(|e| ParamError { path: vec![], message: e.to_string() })?;
+            let qdisc = PyQdisc {
+                label,
+                instance: instance.unbind(),
+                context,
+                owner,
+                limit: port.buffer,
+                slots: vec![],
+                free: vec![],
+                queued: 0,
+                bytes: 0,
+            };
+            Ok((qdisc, params))
+        })
+    }
+}
+
+impl Kind<PortInfo, dyn Qdisc> for PyKind {
+    fn about(&self) -> About {
+        About { name: self.name, summary: "a discipline written in Python", reference: "its own class" }
+    }
+
+    fn parameters(&self) -> Vec<ParamDoc> {
+        Python::with_gil(|py| {
+            let docs = py.import(REGISTRY).and_then(|r| r.call_method1("_parameters", (self.name,)));
+            let docs: Vec<(String, Option<String>, String)> = docs.and_then(|d| d.extract()).unwrap_or_default();
+            docs.into_iter().map(|(name, default, doc)| ParamDoc { name, default, doc }).collect()
+        })
+    }
+
+    fn parameter_names(&self) -> Vec<&'static str> {
+        vec![] // parameters are checked by the registry, which knows each class's own
+    }
+
+    fn build(&self, params: &Params, port: &PortInfo) -> Result<(Box<dyn Qdisc>, Params), ParamError> {
+        let (qdisc, params) = self.instance(params, port)?;
+        Ok((Box::new(qdisc), params))
+    }
+
+    fn builder(&self, params: &Params) -> Result<Builder<PortInfo, dyn Qdisc>, ParamError> {
+        let (params, name) = (params.clone(), self.name);
+        Ok(Box::new(move |port| Ok(Box::new(PyKind { name }.instance(&params, port)?.0))))
+    }
+}
+
+/// The host the engine asks for disciplines it does not know.
+struct PyHost {
+    /// One kind per name asked for, made once: the engine holds kinds as `&'static`.
+    kinds: Mutex<HashMap<String, &'static PyKind>>,
+}
+
+impl Host for PyHost {
+    fn find(&self, name: &str) -> Option<&'static QdiscKind> {
+        let kinds = || self.kinds.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(kind) = kinds().get(name) {
+            return Some(*kind);
+        }
+        // asked without the lock held: a thread holding the lock must never wait for the GIL
+        let known = Python::with_gil(|py| {
+            py.import(REGISTRY).and_then(|r| r.call_method1("_known", (name,))).and_then(|k| k.extract::<bool>())
+        });
+        if !known.unwrap_or(false) {
+            return None;
+        }
+        let kind = *kinds()
+            .entry(name.to_string())
+            .or_insert_with(|| Box::leak(Box::new(PyKind { name: Box::leak(name.to_string().into_boxed_str()) })));
+        Some(kind)
+    }
+
+    fn names(&self) -> Vec<String> {
+        Python::with_gil(|py| {
+            py.import(REGISTRY).and_then(|r| r.call_method0("_names")).and_then(|n| n.extract()).unwrap_or_default()
+        })
+    }
+}
+
+/// Makes the Python registry the engine's host of foreign disciplines (at import).
+pub fn install() {
+    foreign::set_host(Box::new(PyHost { kinds: Mutex::new(HashMap::new()) }));
+}

@@ -1,0 +1,168 @@
+"""Disciplines written in Python run inside the engine (issue 33, `fairsim.extend`): a Python
+FIFO gives the built-in `fcfs`'s results bit for bit, registered and importable classes run
+where built-in ones do, and a broken one fails cleanly with its class, hook, time and traceback."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import python_disciplines
+
+import fairsim
+from fairsim import _core
+
+from conftest import SMALL
+
+ROOT = Path(__file__).resolve().parent.parent
+DUMBBELL = (ROOT / "scenarios/examples/dumbbell.toml").read_text()
+TCP_DUMBBELL = (ROOT / "scenarios/bench/tcp-dumbbell.toml").read_text()
+FIFO = 'qdisc={kind="python", class="python_disciplines:Fifo"}'
+
+
+def report(text: str, pair: str, overrides: list[str], seed: int | None = None) -> dict:
+    sim = _core.loads(text, "test.toml", overrides, "set=").simulation(pair, seed)
+    while not sim.step(10**6):
+        pass
+    assert sim.error is None
+    return json.loads(sim.report_json())
+
+
+def without_components(r: dict) -> dict:
+    """The report less what names the components and the wall time."""
+    r = dict(r, wall_s=None)
+    r["queues"] = [{k: v for k, v in q.items() if k not in ("qdisc", "qdisc_params")} for q in r["queues"]]
+    return r
+
+
+@pytest.mark.parametrize(
+    "text, pair",
+    [(DUMBBELL, "G/FCFS"), (TCP_DUMBBELL, "NR/FIFO"), (SMALL, "G/FCFS")],
+    ids=["dumbbell", "tcp-dumbbell", "small"],
+)
+def test_a_python_fifo_gives_the_results_of_fcfs_bit_for_bit(text, pair):
+    builtin = report(text, pair, [])
+    python = report(text, pair, [f"pairs.{pair}.{FIFO}"])
+    assert {q["qdisc"] for q in builtin["queues"]} == {"fcfs"}
+    mine = [q for q in python["queues"] if q["qdisc"] == "python"]
+    assert mine and all(q["qdisc_params"]["class"] == "python_disciplines:Fifo" for q in mine)
+    assert sum(q["totals"]["drops"] for q in mine) > 0, "the Python queues drop"
+    assert without_components(python) == without_components(builtin)
+
+
+def conserved(r: dict) -> None:
+    """Every data packet sent is delivered, dropped or still in the network (in a queue the
+    Python discipline holds, counted by the engine's slab)."""
+    for f in r["flows"]:
+        t = f["run_totals"]
+        assert t["sent"] == t["delivered"] + t["dropped"] + f["in_network"], f["name"]
+
+
+@pytest.mark.parametrize("qdisc", ["test-lifo", '{kind="test-drr", quantum=1000}'])
+def test_registered_disciplines_run_repeatably_and_keep_their_packets(qdisc):
+    overrides = [f"pairs.G/FCFS.qdisc={qdisc}"]
+    first = report(DUMBBELL, "G/FCFS", overrides, seed=3)
+    again = report(DUMBBELL, "G/FCFS", overrides, seed=3)
+    assert without_components(first) == without_components(again)
+    assert sum(f["run_totals"]["delivered"] for f in first["flows"]) > 0
+    conserved(first)
+    fcfs = report(DUMBBELL, "G/FCFS", [], seed=3)
+    assert without_components(first) != without_components(fcfs), "the discipline changes the run"
+
+
+def test_a_registered_discipline_resolves_its_parameters_and_refuses_wrong_ones():
+    r = report(DUMBBELL, "G/FCFS", ['pairs.G/FCFS.qdisc={kind="test-drr", quantum=900}'])
+    assert {"kind": "test-drr", "quantum": 900} in [q["qdisc_params"] for q in r["queues"]]
+    with pytest.raises(fairsim.ScenarioError, match=r"quantum.*integer, not 'big'"):
+        fairsim.loads(DUMBBELL, set=['pairs.G/FCFS.qdisc={kind="test-drr", quantum="big"}'])
+    with pytest.raises(fairsim.ScenarioError, match=r"unknown parameter `weight`.*`quantum`"):
+        fairsim.loads(DUMBBELL, set=['pairs.G/FCFS.qdisc={kind="test-drr", weight=2}'])
+
+
+def test_run_reaches_python_disciplines_on_threads():
+    res = fairsim.run(fairsim.loads(SMALL), pair="G/FCFS", seed=[1, 2], set=[f"pairs.G/FCFS.{FIFO}"], jobs=2)
+    assert len(res.flows) > 0
+
+
+def failure(cls: str, text: str = SMALL) -> str:
+    sc = _core.loads(
+        text,
+        "small.toml",
+        [f'pairs.G/FCFS.qdisc={{kind="python", class="python_disciplines:{cls}"}}'],
+        "set=",
+    )
+    sim = sc.simulation("G/FCFS", None)
+    with pytest.raises(fairsim.FairsimError) as e:
+        while not sim.step(10**6):
+            pass
+    assert not isinstance(e.value, fairsim.InternalError)
+    with pytest.raises(fairsim.FairsimError, match="cannot go on"):
+        sim.step(10)
+    return str(e.value)
+
+
+def test_a_hook_that_raises_stops_the_run_naming_class_hook_time_and_the_users_traceback():
+    message = failure("Raises")
+    assert "discipline python_disciplines:Raises: `dequeue` at t = " in message
+    assert "RuntimeError: the user's bug" in message
+    assert "python_disciplines.py" in message and "raise RuntimeError" in message
+    assert "fairsim/" not in message.replace("python_disciplines", ""), "no frame of fairsim's own"
+
+
+@pytest.mark.parametrize(
+    "cls, says",
+    [
+        ("AnswersEnqueue", "`enqueue` at t = .* returned True; it returns nothing"),
+        ("AnswersDequeue", "`dequeue` at t = .* returned 'a packet'; it returns a queued packet or None"),
+        ("DropsTwice", "`enqueue` at t = .* dropped a packet it no longer holds"),
+        ("SendsDropped", "`dequeue` at t = .* returned a packet it no longer holds"),
+        ("Swaps", "`dequeue` at t = .* returned <Packet flow .*>, which was never queued here"),
+    ],
+)
+def test_a_hook_that_breaks_the_contract_stops_the_run(cls, says):
+    import re
+
+    assert re.search(says, failure(cls)), failure(cls)
+
+
+@pytest.mark.parametrize(
+    "qdisc, says",
+    [
+        ('{kind="python", class="python_disciplines:NoDequeue"}', "does not define dequeue"),
+        ('{kind="python", class="no_such_module:Lifo"}', "cannot import `no_such_module`"),
+        ('{kind="python", class="python_disciplines:Nowhere"}', "has no `Nowhere`"),
+        ('{kind="python", class="python_disciplines"}', "is not `module:Class`"),
+        ('{kind="python", class="python_disciplines:BadInit"}', "ValueError: cannot build"),
+        ('"python"', "names its class"),
+    ],
+)
+def test_a_class_that_cannot_be_used_is_a_scenario_error_at_its_place(qdisc, says):
+    with pytest.raises(fairsim.ScenarioError, match=says) as e:
+        fairsim.loads(SMALL, set=[f"pairs.G/FCFS.qdisc={qdisc}"])
+    assert "pairs.G/FCFS.qdisc" in str(e.value)
+
+
+def test_registration_refuses_what_could_not_work():
+    with pytest.raises(ValueError, match="built-in"):
+        fairsim.discipline("fcfs")(python_disciplines.Fifo)
+    with pytest.raises(TypeError, match=r"not a subclass of fairsim\.Discipline"):
+        fairsim.discipline("mine")(dict)
+    with pytest.raises(TypeError, match="does not define dequeue"):
+        fairsim.discipline("mine")(python_disciplines.NoDequeue)
+
+
+def test_the_command_line_reports_a_failing_discipline_and_exits_2(tmp_path):
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL)
+    qdisc = 'pairs.G/FCFS.qdisc={kind="python", class="python_disciplines:Raises"}'
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairsim.cli", "run", str(path), "--pair", "G/FCFS", "--set", qdisc],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parent,
+        env={**__import__("os").environ, "PYTHONPATH": str(Path(__file__).parent)},
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "python_disciplines:Raises" in proc.stderr and "RuntimeError: the user's bug" in proc.stderr
+    assert "Traceback" in proc.stderr and "fairsim/cli.py" not in proc.stderr
