@@ -166,3 +166,42 @@ def test_the_command_line_reports_a_failing_discipline_and_exits_2(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "python_disciplines:Raises" in proc.stderr and "RuntimeError: the user's bug" in proc.stderr
     assert "Traceback" in proc.stderr and "fairsim/cli.py" not in proc.stderr
+
+
+SHORT = {"run.duration": "100s", "run.warmup": "20s", "run.interval": "20s"}
+AXES = {"pairs.G/FCFS.qdisc": ["test-lifo", '{kind="test-drr", quantum=600}']}
+
+
+def test_a_sweep_runs_python_disciplines_on_local_processes_and_a_dask_cluster(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    from fairsim.sweeps import sweep
+
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL)
+    local = sweep(path, axes=AXES, seeds=2, set=SHORT, out=tmp_path / "l", progress=False, jobs=2)
+    assert local.complete and len(local.runs) == 8 and set(local.runs["status"]) == {"ok"}  # 2 values, 2 seeds, 2 pairs
+    # the workers are other processes: they import the registering module from PYTHONPATH
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+    )
+    with cluster, distributed.Client(cluster) as client:
+        remote = sweep(path, axes=AXES, seeds=2, set=SHORT, client=client, out=tmp_path / "c", progress=False)
+    assert remote.complete and set(remote.runs["status"]) == {"ok"}
+    key = ["run_id", "flow"]
+    a = remote.flows.sort_values(key).reset_index(drop=True)
+    b = local.flows.sort_values(key).reset_index(drop=True)
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_a_worker_that_cannot_import_the_registering_module_says_so():
+    from fairsim.sweeps.worker import FAILED, Task, run_task
+
+    task = Task(
+        "r", SMALL, "small.toml", ("pairs.G/FCFS.qdisc=test-lifo",), "G/FCFS", 1, imports=("no_such_module",)
+    )
+    outcome = run_task(task)
+    assert outcome.status == FAILED
+    assert "cannot import `no_such_module`: ModuleNotFoundError" in outcome.error

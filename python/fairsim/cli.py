@@ -146,8 +146,18 @@ def _escape(text: str) -> str:
 
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="fairsim")
-def main() -> None:
+@click.option(
+    "--import",
+    "imports",
+    multiple=True,
+    metavar="MODULE",
+    help="Import MODULE first: it registers disciplines written in Python (docs/extending.md).",
+)
+def main(imports: tuple[str, ...]) -> None:
     """fairsim: packet-level simulation of fair queueing and congestion control."""
+    from fairsim.extend import import_modules
+
+    import_modules(imports)
 
 
 overrides_option = click.option(

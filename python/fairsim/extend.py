@@ -33,7 +33,7 @@ Parameters are declared as a class attribute `params`, a dict from name to defau
 default's type is the parameter's: a scenario value of another type is refused with its place
 in the file. The values reach `__init__` as keyword arguments.
 
-The engine calls this module back with `_known`, `_names`, `_parameters` and `_build`
+The engine calls this module back with `_about`, `_names`, `_parameters` and `_build`
 (`crates/fairsim-py/src/python_qdisc.rs`).
 """
 
@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from fairsim import _core
@@ -76,6 +77,8 @@ class Discipline:
 
     #: Parameter name -> default; the default's type is the parameter's.
     params: ClassVar[dict[str, Any]] = {}
+    #: Parameter name -> what it means, for `fairsim list NAME`.
+    param_docs: ClassVar[dict[str, str]] = {}
 
     def __init__(self, port: Port, **params: Any) -> None:
         self.port = port
@@ -117,6 +120,27 @@ def _check_class(cls: object, who: str) -> None:
         raise TypeError(f"{who}: {cls.__qualname__}.params is a dict from parameter names to defaults")
 
 
+def import_modules(modules: Iterable[str]) -> None:
+    """Imports `modules` (their registrations with them), the current folder on the path as
+    `python -m` has it; a module that fails is a `FairsimError` naming it."""
+    import os
+    import sys
+
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except Exception as e:  # the user's module: any error in it is theirs
+            raise _core.FairsimError(f"cannot import `{module}`: {type(e).__name__}: {e}") from None
+
+
+def registering_modules() -> tuple[str, ...]:
+    """The modules whose classes are registered, for worker processes to import first (a class
+    defined in `__main__` is left out: only a forked worker, which inherits it, can run it)."""
+    return tuple(sorted({cls.__module__ for cls in _REGISTRY.values()} - {"__main__"}))
+
+
 def _label(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
@@ -137,8 +161,15 @@ def _import(path: str) -> type:
     return value
 
 
-def _known(name: str) -> bool:
-    return name in _REGISTRY or name == PYTHON_KIND
+def _about(name: str) -> tuple[str, str] | None:
+    """What listings say of discipline `name`: its docstring's first paragraph and its class."""
+    if name == PYTHON_KIND:
+        return "a discipline written in Python, named by its class", "docs/extending.md"
+    cls = _REGISTRY.get(name)
+    if cls is None:
+        return None
+    first = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
+    return (first or "a discipline written in Python"), _label(cls)
 
 
 def _names() -> list[str]:
@@ -149,7 +180,10 @@ def _parameters(name: str) -> list[tuple[str, str | None, str]]:
     if name == PYTHON_KIND:
         return [("class", None, "the discipline's class, as `module:Class`")]
     cls = _REGISTRY[name]
-    return [(k, str(v).lower() if isinstance(v, bool) else str(v), "") for k, v in cls.params.items()]
+    docs = getattr(cls, "param_docs", {})
+    return [
+        (k, str(v).lower() if isinstance(v, bool) else str(v), docs.get(k, "")) for k, v in cls.params.items()
+    ]
 
 
 def _accepts(default: Any, value: Any) -> bool:

@@ -341,7 +341,9 @@ fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, 
 }
 
 fn catalogue_lists(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyList>)> {
-    let qdiscs: Vec<Listed> = fairsim::qdisc::QDISCS.iter().map(|k| listed(*k)).collect();
+    // the disciplines written in Python that are registered (fairsim.extend), after the built-in
+    let foreign = fairsim::qdisc::foreign::names().into_iter().filter_map(|n| fairsim::qdisc::foreign::find(&n));
+    let qdiscs: Vec<Listed> = fairsim::qdisc::QDISCS.iter().copied().chain(foreign).map(listed).collect();
     let none: Listed = (fairsim::transport::NONE, "no flow control: open-loop sources", "", vec![]);
     let transports: Vec<Listed> = fairsim::transport::TRANSPORTS.iter().map(|k| listed(*k)).chain([none]).collect();
     let apps: Vec<Listed> = fairsim::traffic::APPS.iter().map(|k| listed(*k)).collect();

@@ -345,8 +345,12 @@ impl Qdisc for PyQdisc {
 
 /// A discipline the registry knows: a registered name, or `python` (any class, named by the
 /// `class` parameter).
+#[derive(Clone, Copy)]
 struct PyKind {
     name: &'static str,
+    /// The class's docstring's first line and `module:Class` (`python`: a fixed text).
+    summary: &'static str,
+    reference: &'static str,
 }
 
 /// `params` as a Python dict (numbers, strings and booleans; anything else as its TOML text).
@@ -450,7 +454,7 @@ impl PyKind {
 
 impl Kind<PortInfo, dyn Qdisc> for PyKind {
     fn about(&self) -> About {
-        About { name: self.name, summary: "a discipline written in Python", reference: "its own class" }
+        About { name: self.name, summary: self.summary, reference: self.reference }
     }
 
     fn parameters(&self) -> Vec<ParamDoc> {
@@ -471,8 +475,8 @@ impl Kind<PortInfo, dyn Qdisc> for PyKind {
     }
 
     fn builder(&self, params: &Params) -> Result<Builder<PortInfo, dyn Qdisc>, ParamError> {
-        let (params, name) = (params.clone(), self.name);
-        Ok(Box::new(move |port| Ok(Box::new(PyKind { name }.instance(&params, port)?.0))))
+        let (params, kind) = (params.clone(), *self);
+        Ok(Box::new(move |port| Ok(Box::new(kind.instance(&params, port)?.0))))
     }
 }
 
@@ -488,16 +492,21 @@ impl Host for PyHost {
         if let Some(kind) = kinds().get(name) {
             return Some(*kind);
         }
-        // asked without the lock held: a thread holding the lock must never wait for the GIL
-        let known = Python::with_gil(|py| {
-            py.import(REGISTRY).and_then(|r| r.call_method1("_known", (name,))).and_then(|k| k.extract::<bool>())
+        // asked without the lock held: a thread holding the lock must never wait for the GIL;
+        // the registry answers (summary, reference) if it knows the name
+        let about = Python::with_gil(|py| {
+            let about = py.import(REGISTRY).and_then(|r| r.call_method1("_about", (name,)))?;
+            about.extract::<Option<(String, String)>>()
         });
-        if !known.unwrap_or(false) {
-            return None;
-        }
-        let kind = *kinds()
-            .entry(name.to_string())
-            .or_insert_with(|| Box::leak(Box::new(PyKind { name: Box::leak(name.to_string().into_boxed_str()) })));
+        let (summary, reference) = about.ok().flatten()?;
+        let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+        let kind = *kinds().entry(name.to_string()).or_insert_with(|| {
+            Box::leak(Box::new(PyKind {
+                name: leak(name.to_string()),
+                summary: leak(summary),
+                reference: leak(reference),
+            }))
+        });
         Some(kind)
     }
 

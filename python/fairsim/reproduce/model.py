@@ -23,6 +23,7 @@ from fairsim.reproduce.stability import Variant
 
 if TYPE_CHECKING:
     from fairsim.reproduce.measure import Estimate, Measurements
+    from fairsim.extend import registering_modules
     from fairsim.sweeps.worker import Task
 
 
@@ -207,6 +208,7 @@ def run_paper(
     # one job per (experiment, sweep point, pair, seed), all on one pool
     groups: list[tuple[str, float | None, Scenario]] = []
     tasks: list[Task] = []
+    imports = registering_modules()  # disciplines written in Python, for the workers
     where: list[str] = []
     spans: list[tuple[int, int]] = []
     for exp in chosen:
@@ -230,7 +232,9 @@ def run_paper(
                 resolved = sc.resolved_toml(pair, 0)  # seeds differ only in their draws (sweeps.plan)
                 for seed in seed_list[: exp.seeds or len(seed_list)]:
                     rid = run_id(resolved, sc.draws_key(seed))
-                    tasks.append(Task(rid, sc._data, sc.file, tuple(sc.overrides), pair, seed))
+                    tasks.append(
+                        Task(rid, sc._data, sc.file, tuple(sc.overrides), pair, seed, imports=imports)
+                    )
                     where.append(f"{sc.file}: pair {pair}, seed {seed}")
             groups.append((exp.id, x, sc))
             spans.append((first, len(tasks)))

@@ -66,7 +66,18 @@ class Run:
 
     def task(self, time_limit: float | None = None) -> Task:
         sc = self.scenario
-        return Task(self.run_id, sc._data, sc.file, tuple(sc.overrides), self.pair, self.seed, time_limit)
+        from fairsim.extend import registering_modules
+
+        return Task(
+            self.run_id,
+            sc._data,
+            sc.file,
+            tuple(sc.overrides),
+            self.pair,
+            self.seed,
+            time_limit,
+            imports=registering_modules(),
+        )
 
 
 @dataclass

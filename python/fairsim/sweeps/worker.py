@@ -35,6 +35,9 @@ class Task:
     seed: int
     #: Wall-clock seconds after which the run is stopped and recorded as timed out (None: none).
     time_limit: float | None = None
+    #: Modules to import first: they register the disciplines written in Python that the
+    #: scenario names (`fairsim.extend.registering_modules`).
+    imports: tuple[str, ...] = ()
 
 
 @dataclass
@@ -54,6 +57,10 @@ def run_task(task: Task, stop=None) -> Outcome:
     started = time.monotonic()
     sim = None
     try:
+        if task.imports:
+            from fairsim.extend import import_modules
+
+            import_modules(task.imports)
         sim = loaded(task).simulation(task.pair, task.seed)
         while not sim.step(CHUNK):
             if stop is not None and stop.is_set():
