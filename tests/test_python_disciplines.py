@@ -179,7 +179,8 @@ def test_a_sweep_runs_python_disciplines_on_local_processes_and_a_dask_cluster(t
     path = tmp_path / "small.toml"
     path.write_text(SMALL)
     local = sweep(path, axes=AXES, seeds=2, set=SHORT, out=tmp_path / "l", progress=False, jobs=2)
-    assert local.complete and len(local.runs) == 8 and set(local.runs["status"]) == {"ok"}  # 2 values, 2 seeds, 2 pairs
+    # 2 values, 2 seeds, 2 pairs
+    assert local.complete and len(local.runs) == 8 and set(local.runs["status"]) == {"ok"}
     # the workers are other processes: they import the registering module from PYTHONPATH
     monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))
     cluster = distributed.LocalCluster(

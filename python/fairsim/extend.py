@@ -40,8 +40,8 @@ The engine calls this module back with `_about`, `_names`, `_parameters` and `_b
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from fairsim import _core

@@ -22,8 +22,8 @@ from fairsim.reproduce.published import Published, Table, read_published
 from fairsim.reproduce.stability import Variant
 
 if TYPE_CHECKING:
-    from fairsim.reproduce.measure import Estimate, Measurements
     from fairsim.extend import registering_modules
+    from fairsim.reproduce.measure import Estimate, Measurements
     from fairsim.sweeps.worker import Task
 
 
