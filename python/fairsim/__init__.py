@@ -23,14 +23,16 @@ from fairsim.catalogue import catalogue
 
 if TYPE_CHECKING:
     from fairsim.api import Scenario, load, loads, run
-    from fairsim.extend import Discipline, discipline
+    from fairsim.extend import Controller, Discipline, controller, discipline
     from fairsim.replications import FairsimWarning, IdenticalSeedsWarning
     from fairsim.results import Results
     from fairsim.sweeps import SweepError, SweepResults, open_sweep, sweep
 
 #: Name -> the module that defines it, imported when the name is first used.
 _LAZY = {
+    "Controller": "fairsim.extend",
     "Discipline": "fairsim.extend",
+    "controller": "fairsim.extend",
     "discipline": "fairsim.extend",
     "FairsimWarning": "fairsim.replications",
     "IdenticalSeedsWarning": "fairsim.replications",
@@ -62,6 +64,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Controller",
     "Discipline",
     "FairsimError",
     "FairsimWarning",
@@ -73,6 +76,7 @@ __all__ = [
     "SweepError",
     "SweepResults",
     "catalogue",
+    "controller",
     "discipline",
     "load",
     "loads",

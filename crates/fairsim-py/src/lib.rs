@@ -5,6 +5,8 @@
 //! on several threads), and hand back the report as JSON. Everything user-facing lives in Python.
 
 mod panics;
+mod python_controller;
+mod python_host;
 mod python_qdisc;
 
 use fairsim::{Error, Scenario, Simulation};
@@ -342,7 +344,7 @@ fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, 
 
 fn catalogue_lists(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyList>)> {
     // the disciplines written in Python that are registered (fairsim.extend), after the built-in
-    let foreign = fairsim::qdisc::foreign::names().into_iter().filter_map(|n| fairsim::qdisc::foreign::find(&n));
+    let foreign = fairsim::foreign::QDISCS.names().into_iter().filter_map(|n| fairsim::foreign::QDISCS.find(&n));
     let qdiscs: Vec<Listed> = fairsim::qdisc::QDISCS.iter().copied().chain(foreign).map(listed).collect();
     let none: Listed = (fairsim::transport::NONE, "no flow control: open-loop sources", "", vec![]);
     let transports: Vec<Listed> = fairsim::transport::TRANSPORTS.iter().map(|k| listed(*k)).chain([none]).collect();
@@ -369,6 +371,9 @@ fn locate(text: &str, path: Vec<String>) -> PyResult<Option<(usize, usize)>> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     panics::install_hook();
     python_qdisc::install();
+    python_controller::install();
+    m.add_class::<python_controller::Loss>()?;
+    m.add_class::<python_controller::ControllerContext>()?;
     m.add_class::<python_qdisc::PacketView>()?;
     m.add_class::<python_qdisc::Context>()?;
     m.add_class::<PyScenario>()?;

@@ -52,7 +52,7 @@ fn text(payload: &(dyn Any + Send)) -> String {
 pub enum Caught {
     /// A panic: a bug in fairsim, with its message and place in the source.
     Panic(String),
-    /// A discipline written in Python failed (`fairsim::qdisc::foreign::fail`): the user's
+    /// A discipline written in Python failed (`fairsim::foreign::fail`): the user's
     /// error, with its message.
     Foreign(String),
 }
@@ -63,7 +63,7 @@ pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, Caught> {
     GUARDED.set(GUARDED.get() + 1);
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     GUARDED.set(GUARDED.get() - 1);
-    result.map_err(|payload| match payload.downcast::<fairsim::qdisc::foreign::Failure>() {
+    result.map_err(|payload| match payload.downcast::<fairsim::foreign::Failure>() {
         Ok(failure) => Caught::Foreign(failure.0),
         Err(payload) => Caught::Panic(LAST.take().unwrap_or_else(|| text(payload.as_ref()))),
     })

@@ -1,8 +1,5 @@
-//! Disciplines written in Python, run inside the engine (issue 33): the host of foreign
-//! disciplines (`fairsim::qdisc::foreign`) that the Python package registers at import.
-//!
-//! The Python side (`fairsim/extend.py`) keeps the registry of classes, checks their parameters
-//! and builds instances. This side adapts an instance to the engine's `Qdisc` contract:
+//! Disciplines written in Python, run inside the engine (issue 33): the adapter of an instance
+//! (built by the registry, `python_host`) to the engine's `Qdisc` contract:
 //! - The engine keeps the packets. A queued packet stays in the adapter's slab. Python holds a
 //!   `Packet` view naming its slot (owner, slot, generation), so it can neither leak a packet
 //!   nor send one twice.
@@ -12,22 +9,15 @@
 //!   message names the class, the hook and the simulated time, and gives the traceback of the
 //!   user's code.
 
+use crate::python_host::{self, Named, PyHost};
 use fairsim::component::{About, Builder, Kind, ParamDoc};
 use fairsim::net::{Packet, PacketKind};
 use fairsim::params::{ParamError, Params};
-use fairsim::qdisc::foreign::{self, Host};
-use fairsim::qdisc::{DropReason, PortInfo, Qdisc, QdiscCtx, QdiscKind};
+use fairsim::qdisc::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use fairsim::units::{BufferLimit, Time};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
-use pyo3::IntoPyObjectExt;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
-
-/// The Python module that keeps the registry.
-const REGISTRY: &str = "fairsim.extend";
 
 /// A queued packet's view, as a Python discipline sees it: read-only fields, and `tag`, which
 /// the discipline may set (a bid, a class, anything).
@@ -40,6 +30,14 @@ pub struct PacketView {
     /// Free for the discipline's own use; `None` at arrival.
     #[pyo3(get, set)]
     tag: PyObject,
+}
+
+impl PacketView {
+    /// A view of a packet no discipline holds (an ACK a controller is shown): no context takes
+    /// it, since none has its owner.
+    pub fn detached(py: Python<'_>, packet: Packet) -> PyResult<Py<PacketView>> {
+        Py::new(py, PacketView { owner: 0, slot: 0, generation: 0, packet, tag: py.None() })
+    }
 }
 
 #[pymethods]
@@ -259,25 +257,12 @@ impl PyQdisc {
     fn call<'py>(&self, py: Python<'py>, name: &str, args: impl pyo3::call::PyCallArgs<'py>, now: Time) -> PyObject {
         match self.instance.bind(py).call_method1(name, args) {
             Ok(value) => value.unbind(),
-            Err(e) => self.fail(name, now, format!("raised:\n{}", traceback(py, &e))),
+            Err(e) => self.fail(name, now, format!("raised:\n{}", python_host::traceback(py, &e))),
         }
     }
 
     fn fail(&self, hook: &str, now: Time, what: String) -> ! {
-        foreign::fail(format!("discipline {}: `{hook}` at t = {now} {what}", self.label))
-    }
-}
-
-/// The traceback of `e` as Python prints it: the frames are the user's code only, since the
-/// hook is called from Rust.
-fn traceback(py: Python<'_>, e: &PyErr) -> String {
-    let formatted = py
-        .import("traceback")
-        .and_then(|tb| tb.call_method1("format_exception", (e.clone_ref(py),)))
-        .and_then(|lines| lines.extract::<Vec<String>>());
-    match formatted {
-        Ok(lines) => lines.concat().trim_end().to_string(),
-        Err(_) => e.to_string(),
+        python_host::fail("discipline", &self.label, hook, now, what)
     }
 }
 
@@ -343,87 +328,23 @@ impl Qdisc for PyQdisc {
     }
 }
 
-/// A discipline the registry knows: a registered name, or `python` (any class, named by the
-/// `class` parameter).
+/// A discipline the registry knows.
 #[derive(Clone, Copy)]
-struct PyKind {
-    name: &'static str,
-    /// The class's docstring's first line and `module:Class` (`python`: a fixed text).
-    summary: &'static str,
-    reference: &'static str,
-}
+struct PyQdiscKind(Named);
 
-/// `params` as a Python dict (numbers, strings and booleans; anything else as its TOML text).
-fn to_python<'py>(py: Python<'py>, params: &Params) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    for (key, value) in params {
-        let v = match value {
-            toml::Value::String(s) => s.into_bound_py_any(py)?,
-            toml::Value::Integer(i) => i.into_bound_py_any(py)?,
-            toml::Value::Float(f) => f.into_bound_py_any(py)?,
-            toml::Value::Boolean(b) => b.into_bound_py_any(py)?,
-            other => {
-                return Err(PyTypeError::new_err(format!("`{key}` is {other}, which a Python discipline cannot take")))
-            }
-        };
-        dict.set_item(key, v)?;
-    }
-    Ok(dict)
-}
-
-/// A resolved Python value as TOML.
-fn to_toml(value: &Bound<'_, PyAny>) -> PyResult<toml::Value> {
-    if let Ok(b) = value.extract::<bool>() {
-        Ok(toml::Value::Boolean(b))
-    } else if let Ok(i) = value.extract::<i64>() {
-        Ok(toml::Value::Integer(i))
-    } else if let Ok(f) = value.extract::<f64>() {
-        Ok(toml::Value::Float(f))
-    } else {
-        Ok(toml::Value::String(value.extract::<String>()?))
-    }
-}
-
-impl PyKind {
-    /// Asks the registry for an instance built for `port` from `params`.
+impl PyQdiscKind {
+    /// An instance built for `port` from `params`, adapted.
     fn instance(&self, params: &Params, port: &PortInfo) -> Result<(PyQdisc, Params), ParamError> {
         Python::with_gil(|py| {
-            // the registry answers (instance, label, resolved parameters), or (None, key, message)
-            // for a parameter it refuses
-            let built = (|| -> PyResult<(Bound<'_, PyAny>, String, Bound<'_, PyAny>)> {
-                let registry = py.import(REGISTRY)?;
-                let (packets, bytes) = match port.buffer {
-                    BufferLimit::Packets(n) => (Some(n), None),
-                    BufferLimit::Bytes(n) => (None, Some(n)),
-                    BufferLimit::Unlimited => (None, None),
-                };
-                let crossing: Vec<(u32, &str)> = port
-                    .crossing
-                    .iter()
-                    .map(|(f, k)| (f.0, if *k == PacketKind::Data { "data" } else { "ack" }))
-                    .collect();
-                let port_args = (packets, bytes, port.rate.0, port.flows.len(), crossing);
-                registry.call_method1("_build", (self.name, to_python(py, params)?, port_args))?.extract()
-            })();
-            let (instance, label, resolved) = match built {
-                Ok((instance, key, message)) if instance.is_none() => {
-                    let message = message.extract::<String>().unwrap_or_default();
-                    return Err(ParamError { path: if key.is_empty() { vec![] } else { vec![key] }, message });
-                }
-                Ok((instance, label, resolved)) => {
-                    let resolved = resolved
-                        .downcast_into::<PyDict>()
-                        .map_err(|e| ParamError { path: vec![], message: e.to_string() })?;
-                    (instance, label, resolved)
-                }
-                Err(e) => return Err(ParamError { path: vec![], message: traceback(py, &e) }),
+            let (packets, bytes) = match port.buffer {
+                BufferLimit::Packets(n) => (Some(n), None),
+                BufferLimit::Bytes(n) => (None, Some(n)),
+                BufferLimit::Unlimited => (None, None),
             };
-            let mut params = Params::new();
-            for (k, v) in resolved.iter() {
-                let value =
-                    to_toml(&v).map_err(|e| ParamError { path: vec![k.to_string()], message: e.to_string() })?;
-                params.insert(k.to_string(), value);
-            }
+            let crossing: Vec<(u32, &str)> =
+                port.crossing.iter().map(|(f, k)| (f.0, if *k == PacketKind::Data { "data" } else { "ack" })).collect();
+            let built_for = (packets, bytes, port.rate.0, port.flows.len(), crossing);
+            let (instance, label, params) = self.0.instance(py, params, built_for)?;
             let owner = NEXT_OWNER.fetch_add(1, Ordering::Relaxed);
             let context = Context {
                 now: 0.0,
@@ -452,21 +373,17 @@ impl PyKind {
     }
 }
 
-impl Kind<PortInfo, dyn Qdisc> for PyKind {
+impl Kind<PortInfo, dyn Qdisc> for PyQdiscKind {
     fn about(&self) -> About {
-        About { name: self.name, summary: self.summary, reference: self.reference }
+        self.0.about()
     }
 
     fn parameters(&self) -> Vec<ParamDoc> {
-        Python::with_gil(|py| {
-            let docs = py.import(REGISTRY).and_then(|r| r.call_method1("_parameters", (self.name,)));
-            let docs: Vec<(String, Option<String>, String)> = docs.and_then(|d| d.extract()).unwrap_or_default();
-            docs.into_iter().map(|(name, default, doc)| ParamDoc { name, default, doc }).collect()
-        })
+        self.0.parameters()
     }
 
     fn parameter_names(&self) -> Vec<&'static str> {
-        vec![] // parameters are checked by the registry, which knows each class's own
+        vec![] // checked by the registry, which knows each class's own
     }
 
     fn build(&self, params: &Params, port: &PortInfo) -> Result<(Box<dyn Qdisc>, Params), ParamError> {
@@ -480,44 +397,7 @@ impl Kind<PortInfo, dyn Qdisc> for PyKind {
     }
 }
 
-/// The host the engine asks for disciplines it does not know.
-struct PyHost {
-    /// One kind per name asked for, made once: the engine holds kinds as `&'static`.
-    kinds: Mutex<HashMap<String, &'static PyKind>>,
-}
-
-impl Host for PyHost {
-    fn find(&self, name: &str) -> Option<&'static QdiscKind> {
-        let kinds = || self.kinds.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(kind) = kinds().get(name) {
-            return Some(*kind);
-        }
-        // asked without the lock held: a thread holding the lock must never wait for the GIL;
-        // the registry answers (summary, reference) if it knows the name
-        let about = Python::with_gil(|py| {
-            let about = py.import(REGISTRY).and_then(|r| r.call_method1("_about", (name,)))?;
-            about.extract::<Option<(String, String)>>()
-        });
-        let (summary, reference) = about.ok().flatten()?;
-        let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
-        let kind = *kinds().entry(name.to_string()).or_insert_with(|| {
-            Box::leak(Box::new(PyKind {
-                name: leak(name.to_string()),
-                summary: leak(summary),
-                reference: leak(reference),
-            }))
-        });
-        Some(kind)
-    }
-
-    fn names(&self) -> Vec<String> {
-        Python::with_gil(|py| {
-            py.import(REGISTRY).and_then(|r| r.call_method0("_names")).and_then(|n| n.extract()).unwrap_or_default()
-        })
-    }
-}
-
-/// Makes the Python registry the engine's host of foreign disciplines (at import).
+/// Makes the Python registry the engine's host of disciplines it does not know (at import).
 pub fn install() {
-    foreign::set_host(Box::new(PyHost { kinds: Mutex::new(HashMap::new()) }));
+    fairsim::foreign::QDISCS.open(Box::new(PyHost::new("discipline", PyQdiscKind)));
 }

@@ -19,6 +19,7 @@
 pub mod component;
 pub mod engine;
 pub mod error;
+pub mod foreign;
 pub mod heap;
 pub mod limits;
 pub mod net;

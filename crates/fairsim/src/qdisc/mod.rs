@@ -10,7 +10,6 @@ mod dispatch;
 mod drr;
 mod fcfs;
 pub mod fifo;
-pub mod foreign;
 pub mod fq;
 pub mod fq_codel;
 pub mod fred;
@@ -77,9 +76,9 @@ pub static QDISCS: &[&QdiscKind] = &[
 ];
 
 /// The discipline called `name`: a built-in one, else one a host of foreign disciplines knows
-/// (`foreign`: the Python package's).
+/// (`crate::foreign`: the Python package's).
 pub fn find(name: &str) -> Option<&'static QdiscKind> {
-    crate::component::find(QDISCS, name).or_else(|| foreign::find(name))
+    crate::component::find(QDISCS, name).or_else(|| crate::foreign::QDISCS.find(name))
 }
 
 #[cfg(test)]

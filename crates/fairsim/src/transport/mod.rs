@@ -95,8 +95,10 @@ pub static TRANSPORTS: &[&TransportKind] = &[
 /// The name that means "no flow control" (open-loop sources).
 pub const NONE: &str = "none";
 
+/// The transport called `name`: a built-in one, else one a host of foreign components knows
+/// (`crate::foreign`: the Python package's controllers).
 pub fn find(name: &str) -> Option<&'static TransportKind> {
-    crate::component::find(TRANSPORTS, name)
+    crate::component::find(TRANSPORTS, name).or_else(|| crate::foreign::TRANSPORTS.find(name))
 }
 
 #[cfg(test)]

@@ -39,6 +39,24 @@ pub enum Series {
 }
 
 impl Series {
+    /// Every series, in the order of the enum.
+    pub const ALL: [Series; 9] = [
+        Series::Cwnd,
+        Series::Ssthresh,
+        Series::Window,
+        Series::Rate,
+        Series::RateEstimate,
+        Series::Probe,
+        Series::Outstanding,
+        Series::Weight,
+        Series::MinRtt,
+    ];
+
+    /// The series called `name` (as `name` writes it).
+    pub fn from_name(name: &str) -> Option<Series> {
+        Series::ALL.into_iter().find(|s| s.name() == name)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Series::Cwnd => "cwnd",
@@ -209,4 +227,25 @@ pub enum EcnEcho {
     Classic,
     /// RFC 8257's exact per-packet echo.
     Dctcp,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Series::{self, *};
+
+    #[test]
+    fn every_series_is_listed_and_found_by_its_name() {
+        for s in Series::ALL {
+            assert_eq!(Series::from_name(s.name()), Some(s));
+        }
+        assert_eq!(Series::from_name("Cwnd"), None);
+        // a new series does not compile in this match until it is named here, and the test
+        // fails until it is in `ALL` too
+        let every = |s: Series| match s {
+            Cwnd | Ssthresh | Window | Rate | RateEstimate | Probe | Outstanding | Weight | MinRtt => {
+                [Cwnd, Ssthresh, Window, Rate, RateEstimate, Probe, Outstanding, Weight, MinRtt]
+            }
+        };
+        assert_eq!(every(Cwnd), Series::ALL);
+    }
 }

@@ -1,0 +1,187 @@
+//! The hosts of components written in Python (issue 33): what the engine's doors
+//! (`fairsim::foreign`) ask, answered by the Python registry (`fairsim.extend.registry`), and
+//! what the adapters of both types share (`python_qdisc`, `python_controller`): building an
+//! instance from a scenario's parameters, and naming a failure.
+
+use fairsim::component::{About, Kind, ParamDoc};
+use fairsim::foreign::Host;
+use fairsim::params::{ParamError, Params};
+use fairsim::units::Time;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use pyo3::IntoPyObjectExt;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// The Python module that keeps the registry.
+const REGISTRY: &str = "fairsim.extend.registry";
+
+/// A component the registry knows, as listings show it: a registered name, or `python` (any
+/// class, named by its `class` parameter).
+#[derive(Clone, Copy, Debug)]
+pub struct Named {
+    /// `"discipline"` or `"controller"`: which of the registry's tables.
+    pub what: &'static str,
+    pub name: &'static str,
+    /// The class's docstring's first paragraph, and `module:Class`.
+    pub summary: &'static str,
+    pub reference: &'static str,
+}
+
+impl Named {
+    pub fn about(&self) -> About {
+        About { name: self.name, summary: self.summary, reference: self.reference }
+    }
+
+    /// Each parameter the class declares, with its default and meaning.
+    pub fn parameters(&self) -> Vec<ParamDoc> {
+        Python::with_gil(|py| {
+            let docs = registry(py).and_then(|r| r.call_method1("_parameters", (self.what, self.name)));
+            let docs: Vec<(String, Option<String>, String)> = docs.and_then(|d| d.extract()).unwrap_or_default();
+            docs.into_iter().map(|(name, default, doc)| ParamDoc { name, default, doc }).collect()
+        })
+    }
+
+    /// An instance built for `built_for` (a port's or a flow's figures, as the registry's
+    /// `_build` takes them) from the scenario's `params`: the instance, its label for messages
+    /// (`name (module:Class)`) and its parameters resolved.
+    pub fn instance<'py>(
+        &self,
+        py: Python<'py>,
+        params: &Params,
+        built_for: impl IntoPyObject<'py>,
+    ) -> Result<(Bound<'py, PyAny>, String, Params), ParamError> {
+        let unexpected = |e: PyErr| ParamError { path: vec![], message: traceback(py, &e) };
+        let given = to_python(py, params).map_err(unexpected)?;
+        let built = registry(py)
+            .and_then(|r| r.call_method1("_build", (self.what, self.name, given, built_for)))
+            .and_then(|answer| answer.extract::<(Bound<'py, PyAny>, String, Bound<'py, PyAny>)>())
+            .map_err(unexpected)?;
+        // the registry answers (instance, label, resolved), or (None, key, message) for a
+        // parameter it refuses
+        let (instance, label, resolved) = built;
+        if instance.is_none() {
+            let message = resolved.extract::<String>().unwrap_or_default();
+            return Err(ParamError { path: if label.is_empty() { vec![] } else { vec![label] }, message });
+        }
+        let resolved = resolved.downcast_into::<PyDict>().map_err(|e| unexpected(e.into()))?;
+        let mut params = Params::new();
+        for (k, v) in resolved.iter() {
+            let value = to_toml(&v).map_err(|e| ParamError { path: vec![k.to_string()], message: e.to_string() })?;
+            params.insert(k.to_string(), value);
+        }
+        Ok((instance, label, params))
+    }
+}
+
+fn registry(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    py.import(REGISTRY)
+}
+
+/// Stops the run: the component `label` failed in `hook` at `now` (`what` says how).
+pub fn fail(kind: &str, label: &str, hook: &str, now: Time, what: String) -> ! {
+    fairsim::foreign::fail(format!("{kind} {label}: `{hook}` at t = {now} {what}"))
+}
+
+/// The traceback of `e` as Python prints it: the frames are the user's code only, since the
+/// hook is called from Rust.
+pub fn traceback(py: Python<'_>, e: &PyErr) -> String {
+    let formatted = py
+        .import("traceback")
+        .and_then(|tb| tb.call_method1("format_exception", (e.clone_ref(py),)))
+        .and_then(|lines| lines.extract::<Vec<String>>());
+    match formatted {
+        Ok(lines) => lines.concat().trim_end().to_string(),
+        Err(_) => e.to_string(),
+    }
+}
+
+/// `params` as a Python dict (numbers, strings and booleans; anything else is refused).
+fn to_python<'py>(py: Python<'py>, params: &Params) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (key, value) in params {
+        let v = match value {
+            toml::Value::String(s) => s.into_bound_py_any(py)?,
+            toml::Value::Integer(i) => i.into_bound_py_any(py)?,
+            toml::Value::Float(f) => f.into_bound_py_any(py)?,
+            toml::Value::Boolean(b) => b.into_bound_py_any(py)?,
+            other => {
+                return Err(PyTypeError::new_err(format!(
+                    "`{key}` is {other}, which a component written in Python cannot take"
+                )))
+            }
+        };
+        dict.set_item(key, v)?;
+    }
+    Ok(dict)
+}
+
+/// A resolved Python value as TOML.
+fn to_toml(value: &Bound<'_, PyAny>) -> PyResult<toml::Value> {
+    if let Ok(b) = value.extract::<bool>() {
+        Ok(toml::Value::Boolean(b))
+    } else if let Ok(i) = value.extract::<i64>() {
+        Ok(toml::Value::Integer(i))
+    } else if let Ok(f) = value.extract::<f64>() {
+        Ok(toml::Value::Float(f))
+    } else {
+        Ok(toml::Value::String(value.extract::<String>()?))
+    }
+}
+
+/// The host of one type of component: a kind per name asked for, made once (the engine holds
+/// kinds as `&'static`).
+pub struct PyHost<K: 'static> {
+    what: &'static str,
+    kinds: Mutex<HashMap<String, &'static K>>,
+    make: fn(Named) -> K,
+}
+
+impl<K: 'static> PyHost<K> {
+    pub fn new(what: &'static str, make: fn(Named) -> K) -> Self {
+        PyHost { what, kinds: Mutex::new(HashMap::new()), make }
+    }
+
+    fn kind(&self, name: &str) -> Option<&'static K> {
+        let kinds = || self.kinds.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(kind) = kinds().get(name) {
+            return Some(*kind);
+        }
+        // asked without the lock held: a thread holding the lock must never wait for the GIL;
+        // the registry answers (summary, reference) if it knows the name
+        let about = Python::with_gil(|py| {
+            let about = registry(py).and_then(|r| r.call_method1("_about", (self.what, name)))?;
+            about.extract::<Option<(String, String)>>()
+        });
+        let (summary, reference) = about.ok().flatten()?;
+        let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+        let kind = *kinds().entry(name.to_string()).or_insert_with(|| {
+            let named = Named {
+                what: self.what,
+                name: leak(name.to_string()),
+                summary: leak(summary),
+                reference: leak(reference),
+            };
+            Box::leak(Box::new((self.make)(named)))
+        });
+        Some(kind)
+    }
+}
+
+impl<Ctx: ?Sized + 'static, Out: ?Sized + 'static, K: Kind<Ctx, Out> + Send + Sync + 'static> Host<Ctx, Out>
+    for PyHost<K>
+{
+    fn find(&self, name: &str) -> Option<&'static dyn Kind<Ctx, Out>> {
+        self.kind(name).map(|k| k as &'static dyn Kind<Ctx, Out>)
+    }
+
+    fn names(&self) -> Vec<String> {
+        Python::with_gil(|py| {
+            registry(py)
+                .and_then(|r| r.call_method1("_names", (self.what,)))
+                .and_then(|n| n.extract())
+                .unwrap_or_default()
+        })
+    }
+}

@@ -1,0 +1,47 @@
+"""Components written in Python, run inside the engine (issue 33; docs/extending.md): queueing
+disciplines (`Discipline`) and congestion controllers (`Controller`).
+
+    import fairsim
+
+    @fairsim.discipline("lifo")
+    class Lifo(fairsim.Discipline):
+        '''Last in, first out, with drop-tail.'''
+
+        def __init__(self, port):
+            super().__init__(port)
+            self.stack = []
+
+        def enqueue(self, packet, ctx):
+            if ctx.admits(packet):
+                self.stack.append(packet)
+            else:
+                ctx.drop(packet, "tail_drop")
+
+        def dequeue(self, ctx):
+            return self.stack.pop() if self.stack else None
+
+A scenario then names it as it names any discipline (`qdisc = "lifo"`, in a pair or on a link,
+with parameters: `qdisc = { kind = "lifo", ... }`); a controller is named as a transport
+(`transport = "const10"`). A class that is importable but not registered is named with its
+module: `{ kind = "python", class = "mymodule:Lifo" }`. Worker processes (sweeps,
+reproductions, Dask) import the modules that registered classes (`registering_modules`), so a
+registered class must live in an importable module, not in `__main__`, to run on Dask.
+"""
+
+from fairsim.extend.controller import Controller, Flow, Loss
+from fairsim.extend.discipline import Context, Discipline, Packet, Port
+from fairsim.extend.registry import controller, discipline, import_modules, registering_modules
+
+__all__ = [
+    "Context",
+    "Controller",
+    "Discipline",
+    "Flow",
+    "Loss",
+    "Packet",
+    "Port",
+    "controller",
+    "discipline",
+    "import_modules",
+    "registering_modules",
+]

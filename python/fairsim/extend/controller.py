@@ -1,0 +1,116 @@
+"""The base class of a congestion controller written in Python, and the flow it is built for.
+
+A controller decides the window and nothing else, as the engine's own do (`Controller` in
+`crates/fairsim/src/transport/reliability/controller.rs`, whose events this mirrors): the TCP
+reliability layer below it keeps the send window, detects losses, retransmits and recovers
+(fast retransmit, SACK, PRR, timers, delayed ACKs, as its parameters say), tells the controller
+what happened and asks it how many packets may be outstanding (`window`). Only the hooks a class
+defines are called. `window` and `pacing_rate` are read once after each hook that was called,
+so the layer, which asks for them far more often, never waits for Python. The adapter is
+`crates/fairsim-py/src/python_controller.rs`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from fairsim import _core
+
+#: A loss the layer detected: `kind` ("fast_retransmit", "timeout" or "ecn"), `dupacks`,
+#: `recovering` (fast recovery entered), `flight` and `pipe` (packets outstanding, and of those
+#: still in the network) when it was detected (defined in Rust).
+Loss = _core.Loss
+
+
+@dataclass(frozen=True)
+class Flow:
+    """The flow a controller is built for."""
+
+    name: str
+    #: The largest window the flow may use (the receiver's), packets.
+    window: int
+    #: Its data packets' size, bytes.
+    packet_size: int
+
+
+class Controller:
+    """Base class of a congestion controller written in Python: override `window` and the
+    events it needs, each given the hook's context `ctx` where the engine's has one (`ctx.now`,
+    `ctx.record(series, value)` for traces: "cwnd", "ssthresh", "outstanding", ...)."""
+
+    #: Parameter name -> default; the default's type is the parameter's.
+    params: ClassVar[dict[str, Any]] = {}
+    #: Parameter name -> what it means, for `fairsim list NAME`.
+    param_docs: ClassVar[dict[str, str]] = {}
+    #: The hooks a subclass must define.
+    required: ClassVar[tuple[str, ...]] = ("window",)
+
+    def __init__(self, flow: Flow, **params: Any) -> None:
+        self.flow = flow
+        for name, value in params.items():
+            setattr(self, name, value)
+
+    def window(self) -> int:
+        """Packets that may be outstanding (the layer caps it by the flow's window, sends at
+        least one)."""
+        raise NotImplementedError
+
+    def pacing_rate(self) -> float | None:
+        """Packets per second to pace sends at, or None: a window's worth goes at once."""
+        return None
+
+    def on_start(self, ctx) -> None:
+        """The flow starts."""
+
+    def on_ack_arrival(self, ack, ctx) -> None:
+        """Every ACK, before the window slides (`ack`: a packet view)."""
+
+    def on_rtt_sample(self, rtt_s: float, ack: int, next_seq: int) -> None:
+        """A round trip measured from an ACK's echo; `ack` its cumulative ACK, `next_seq` the
+        next packet the sender will send."""
+
+    def on_ack(self, count: int, ctx) -> None:
+        """New data acknowledged outside recovery (`count` packets): the window may grow."""
+
+    def on_congestion(self, loss: Loss, ctx) -> None:
+        """A loss was detected (after the layer decided its retransmission)."""
+
+    def on_recovery_dupack(self) -> None:
+        """A duplicate ACK during fast recovery."""
+
+    def on_partial_ack(self, count: int) -> None:
+        """A NewReno partial ACK of `count` packets."""
+
+    def on_recovery_end(self) -> None:
+        """The ACK that ends fast recovery."""
+
+    def moderate(self, packets: int) -> None:
+        """At most `packets` may be outstanding from now on: a larger window is cut to it."""
+
+    def trace(self, ctx) -> None:
+        """Record the controller's variables (`ctx.record`)."""
+
+    def after_fill(self, in_flight: int, ctx) -> None:
+        """The layer has sent what the window allows; `in_flight` packets are outstanding."""
+
+    def on_packet_sent(self, seq: int, ctx) -> None:
+        """Packet `seq` left now (a retransmission too)."""
+
+
+#: The hooks the adapter calls if a class defines them, in the order of its flags.
+HOOKS = (
+    "pacing_rate",
+    "on_start",
+    "on_ack_arrival",
+    "on_rtt_sample",
+    "on_ack",
+    "on_congestion",
+    "on_recovery_dupack",
+    "on_partial_ack",
+    "on_recovery_end",
+    "moderate",
+    "trace",
+    "after_fill",
+    "on_packet_sent",
+)

@@ -1,0 +1,60 @@
+"""The base class of a queueing discipline written in Python, and the port it is built for.
+
+The engine keeps the packets. `enqueue` gets a view of each arriving packet (`Packet`), which
+the discipline keeps (in a list, a heap, anything) or drops through the context (`Context`).
+`dequeue` returns one of the views it keeps, or None. A hook that raises, or returns anything
+else, stops the run; the error names the class, the hook and the simulated time, and gives the
+traceback. The adapter is `crates/fairsim-py/src/python_qdisc.rs`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from fairsim import _core
+
+#: A queued packet's read-only view, with a `tag` the discipline may set (defined in Rust).
+Packet = _core.Packet
+#: What a hook may see (`now`, `rate_bps`, `queued_packets`, `queued_bytes`) and ask for
+#: (`drop`, `mark`, `admits`); one per discipline, reused for every call (defined in Rust).
+Context = _core.Context
+
+
+@dataclass(frozen=True)
+class Port:
+    """The port a discipline is built for."""
+
+    #: The buffer's limit in packets, or in bytes; both None when it is unlimited.
+    buffer_packets: int | None
+    buffer_bytes: int | None
+    #: The line's rate, bit/s.
+    rate_bps: int
+    #: How many flows the scenario has (a packet's `flow` is an index below this).
+    flows: int
+    #: The conversations whose route crosses the port: (flow, "data" or "ack").
+    conversations: tuple[tuple[int, str], ...]
+
+
+class Discipline:
+    """Base class of a queueing discipline written in Python: override `enqueue` and `dequeue`."""
+
+    #: Parameter name -> default; the default's type is the parameter's.
+    params: ClassVar[dict[str, Any]] = {}
+    #: Parameter name -> what it means, for `fairsim list NAME`.
+    param_docs: ClassVar[dict[str, str]] = {}
+    #: The hooks a subclass must define.
+    required: ClassVar[tuple[str, ...]] = ("enqueue", "dequeue")
+
+    def __init__(self, port: Port, **params: Any) -> None:
+        self.port = port
+        for name, value in params.items():
+            setattr(self, name, value)
+
+    def enqueue(self, packet: Packet, ctx: Context) -> None:
+        """Keep `packet`, or drop it (`ctx.drop`); may also drop packets kept before."""
+        raise NotImplementedError
+
+    def dequeue(self, ctx: Context) -> Packet | None:
+        """The packet to send next (one kept by `enqueue`), or None."""
+        raise NotImplementedError

@@ -1,0 +1,192 @@
+"""The registry of components written in Python: registration, lookup, parameters, building.
+
+The engine calls it back through `_about`, `_names`, `_parameters`, `_build` and `_hooks`, each
+with the type of component first (`"discipline"` or `"controller"`; the hosts are in
+`crates/fairsim-py/src/python_host.rs`). Parameters are declared as a class attribute `params`,
+a dict from name to default; the default's type is the parameter's, and a scenario value of
+another type is refused with its place in the file. The values reach `__init__` as keyword
+arguments.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from typing import Any
+
+from fairsim import _core
+from fairsim.extend.controller import HOOKS, Controller, Flow
+from fairsim.extend.discipline import Discipline, Port
+
+#: The base class of each type of component.
+BASES: dict[str, type] = {"discipline": Discipline, "controller": Controller}
+
+#: Registered classes by type and name.
+_REGISTRY: dict[str, dict[str, type]] = {what: {} for what in BASES}
+
+#: The scenario kind that names an importable class instead of a registered name.
+PYTHON_KIND = "python"
+
+
+def discipline(name: str):
+    """Registers the decorated `Discipline` subclass under `name`, for scenarios to name as a
+    discipline (`qdisc = "NAME"`)."""
+    return _registering("discipline", name)
+
+
+def controller(name: str):
+    """Registers the decorated `Controller` subclass under `name`, for scenarios to name as a
+    transport (`transport = "NAME"`): the controller under TCP's reliability layer."""
+    return _registering("controller", name)
+
+
+def _registering(what: str, name: str):
+    def register(cls: type) -> type:
+        who = f"fairsim.{what}({name!r})"
+        _check_class(what, cls, who)
+        qdiscs, transports, _ = _core.catalogue()
+        builtin = {e[0] for e in (qdiscs if what == "discipline" else transports)} - set(_REGISTRY[what])
+        if name in builtin or name in (PYTHON_KIND, "none"):
+            raise ValueError(f"{who}: `{name}` is a built-in {_shown(what)}'s name")
+        if not name or not all(c.isalnum() or c in "_-" for c in name):
+            raise ValueError(f"{who}: a name is letters, digits, `_` and `-`")
+        _REGISTRY[what][name] = cls
+        return cls
+
+    return register
+
+
+def _shown(what: str) -> str:
+    return "discipline" if what == "discipline" else "transport"
+
+
+def _check_class(what: str, cls: object, who: str) -> None:
+    base = BASES[what]
+    if not (isinstance(cls, type) and issubclass(cls, base)):
+        raise TypeError(f"{who}: {cls!r} is not a subclass of fairsim.{base.__name__}")
+    missing = [h for h in base.required if getattr(cls, h) is getattr(base, h)]
+    if missing:
+        raise TypeError(f"{who}: {cls.__qualname__} does not define {' and '.join(missing)}")
+    if not isinstance(cls.params, dict) or not all(isinstance(k, str) for k in cls.params):
+        raise TypeError(f"{who}: {cls.__qualname__}.params is a dict from parameter names to defaults")
+
+
+def import_modules(modules: Iterable[str]) -> None:
+    """Imports `modules` (their registrations with them), the current folder on the path as
+    `python -m` has it; a module that fails is a `FairsimError` naming it."""
+    import os
+    import sys
+
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except Exception as e:  # the user's module: any error in it is theirs
+            raise _core.FairsimError(f"cannot import `{module}`: {type(e).__name__}: {e}") from None
+
+
+def registering_modules() -> tuple[str, ...]:
+    """The modules whose classes are registered, for worker processes to import first (a class
+    defined in `__main__` is left out: only a forked worker, which inherits it, can run it)."""
+    modules = {cls.__module__ for classes in _REGISTRY.values() for cls in classes.values()}
+    return tuple(sorted(modules - {"__main__"}))
+
+
+def _label(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def _import(path: str) -> type:
+    """The class at `module:Class`."""
+    module, _, qualname = path.partition(":")
+    if not module or not qualname:
+        raise LookupError(f"`{path}` is not `module:Class`")
+    try:
+        value: Any = importlib.import_module(module)
+    except ImportError as e:
+        raise LookupError(f"cannot import `{module}` ({e}); is it on PYTHONPATH?") from None
+    for part in qualname.split("."):
+        if not hasattr(value, part):
+            raise LookupError(f"module `{module}` has no `{qualname}`")
+        value = getattr(value, part)
+    return value
+
+
+def _about(what: str, name: str) -> tuple[str, str] | None:
+    """What listings say of `name`: its docstring's first paragraph and its class."""
+    if name == PYTHON_KIND:
+        return f"a {_shown(what)} written in Python, named by its class", "docs/extending.md"
+    cls = _REGISTRY[what].get(name)
+    if cls is None:
+        return None
+    first = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
+    return (first or f"a {what} written in Python"), _label(cls)
+
+
+def _names(what: str) -> list[str]:
+    return [*_REGISTRY[what], PYTHON_KIND]
+
+
+def _parameters(what: str, name: str) -> list[tuple[str, str | None, str]]:
+    if name == PYTHON_KIND:
+        return [("class", None, "the class, as `module:Class`")]
+    cls = _REGISTRY[what][name]
+    docs = getattr(cls, "param_docs", {})
+    return [
+        (k, str(v).lower() if isinstance(v, bool) else str(v), docs.get(k, "")) for k, v in cls.params.items()
+    ]
+
+
+def _accepts(default: Any, value: Any) -> bool:
+    """Whether `value` (from a scenario) may stand for a parameter with `default`."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(default, bool) and isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float))
+    return isinstance(value, type(default))
+
+
+_TYPE_NAMES = {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
+
+
+def _build(what: str, name: str, given: dict[str, Any], built_for: tuple) -> tuple:
+    """An instance of `name` built for a port (a discipline) or a flow (a controller) from the
+    scenario's parameters `given`: `(instance, label, resolved parameters)`, or
+    `(None, key, message)` for a parameter refused."""
+    given = dict(given)
+    if name == PYTHON_KIND:
+        path = given.pop("class", None)
+        if not isinstance(path, str):
+            return None, "class", f'a `python` {_shown(what)} names its class: `class = "module:Class"`'
+        try:
+            cls = _import(path)
+            _check_class(what, cls, f"class `{path}`")
+        except (LookupError, TypeError) as e:
+            return None, "class", str(e)
+        resolved: dict[str, Any] = {"class": path}
+        label = path
+    else:
+        cls = _REGISTRY[what][name]
+        resolved = {}
+        label = f"{name} ({_label(cls)})"
+    values = {}
+    for key, value in given.items():
+        if key not in cls.params:
+            takes = ", ".join(f"`{k}`" for k in cls.params) or "none"
+            return None, key, f"unknown parameter `{key}` of {label} (its parameters: {takes})"
+        default = cls.params[key]
+        if not _accepts(default, value):
+            wanted = _TYPE_NAMES.get(type(default), type(default).__name__)
+            return None, key, f"`{key}` of {label} is {wanted}, not {value!r}"
+        values[key] = float(value) if isinstance(default, float) else value
+    values = {**cls.params, **values}
+    resolved.update(values)
+    made_for = Port(*built_for[:4], tuple(built_for[4])) if what == "discipline" else Flow(*built_for)
+    return cls(made_for, **values), label, resolved
+
+
+def _hooks(instance: Controller) -> list[bool]:
+    """Which of the controller hooks (`HOOKS`, in order) the instance's class defines."""
+    cls = type(instance)
+    return [getattr(cls, h) is not getattr(Controller, h) for h in HOOKS]

@@ -1,0 +1,105 @@
+"""Congestion controllers written in Python run inside the engine under TCP's reliability layer
+(issue 33, `fairsim.extend`): a Python AIMD gives the built-in Reno's and NewReno's results bit
+for bit, a registered constant window runs, and a broken controller fails cleanly."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import python_controllers
+
+import fairsim
+from fairsim import _core
+
+from conftest import SMALL
+
+ROOT = Path(__file__).resolve().parent.parent
+TCP_DUMBBELL = (ROOT / "scenarios/bench/tcp-dumbbell.toml").read_text()
+AIMD = 'kind="python", class="python_controllers:Aimd"'
+CLASSIC = 'stack="classic", initial_cwnd=1.0, counting="packets", ssthresh_from="flight"'
+
+
+def report(text: str, pair: str, overrides: list[str]) -> dict:
+    sim = _core.loads(text, "test.toml", overrides, "set=").simulation(pair, None)
+    while not sim.step(10**6):
+        pass
+    assert sim.error is None
+    return json.loads(sim.report_json())
+
+
+def without_transports(r: dict) -> dict:
+    """The report less what names the transports and the wall time."""
+    flows = [{k: v for k, v in f.items() if k not in ("transport", "transport_params")} for f in r["flows"]]
+    return dict(r, wall_s=None, flows=flows)
+
+
+@pytest.mark.parametrize(
+    "builtin, python",
+    [
+        ('"newreno"', f'{{{AIMD}, recovery="newreno"}}'),
+        ('"reno"', f'{{{AIMD}, recovery="reno"}}'),
+        ('{kind="newreno", stack="classic"}', f'{{{AIMD}, recovery="newreno", {CLASSIC}}}'),
+    ],
+    ids=["newreno-linux", "reno-linux", "newreno-classic"],
+)
+def test_a_python_aimd_gives_the_builtin_results_bit_for_bit(builtin, python):
+    traced = "run.trace=['tcp1', 'tcp2']"
+    a = report(TCP_DUMBBELL, "NR/FIFO", [f"pairs.NR/FIFO.transport={builtin}", traced])
+    b = report(TCP_DUMBBELL, "NR/FIFO", [f"pairs.NR/FIFO.transport={python}", traced])
+    assert "python" in {f["transport"] for f in b["flows"]}
+    assert sum(f["run_totals"]["fast_retransmits"] for f in a["flows"]) > 0, "recovery is exercised"
+    assert a["traces"] and without_transports(a) == without_transports(b)
+
+
+def test_a_registered_controller_runs_with_its_parameters_and_the_layers():
+    r = report(SMALL, "G/FCFS", ['pairs.G/FCFS.transport={kind="test-const", packets=4, ack_every=1}'])
+    ftp = next(f for f in r["flows"] if f["name"] == "ftp")
+    params = ftp["transport_params"]
+    assert ftp["transport"] == "test-const" and params["packets"] == 4 and params["ack_every"] == 1
+    assert params["recovery"] == "newreno" and ftp["run_totals"]["delivered"] > 0
+
+
+def failure(cls: str) -> str:
+    overrides = [f'pairs.G/FCFS.transport={{kind="python", class="python_controllers:{cls}"}}']
+    sim = _core.loads(SMALL, "small.toml", overrides, "set=").simulation("G/FCFS", None)
+    with pytest.raises(fairsim.FairsimError) as e:
+        while not sim.step(10**6):
+            pass
+    assert not isinstance(e.value, fairsim.InternalError)
+    return str(e.value)
+
+
+def test_a_hook_that_raises_stops_the_run_with_the_users_traceback():
+    message = failure("Raises")
+    assert "controller python_controllers:Raises: `on_ack` at t = " in message
+    assert "ZeroDivisionError: the user's bug" in message and "python_controllers.py" in message
+
+
+def test_a_controller_whose_window_goes_wrong_stops_the_run():
+    message = failure("BadPacing")
+    assert re.search(r"`on_start` at t = .* left a window or pacing rate that is wrong", message), message
+    assert "pacing_rate() returned -1; a rate is positive and finite, or None" in message
+
+
+@pytest.mark.parametrize(
+    "transport, says",
+    [
+        ('{kind="python", class="python_controllers:NoWindow"}', "does not define window"),
+        ('{kind="test-const", packets="many"}', r"packets.*integer, not 'many'"),
+        ('{kind="test-const", recovery="vegas"}', "is `tahoe`, `reno` or `newreno`"),
+        ('{kind="test-const", min_rto="fast"}', "min_rto"),
+        ('{kind="python", class="python_controllers:WindowNotANumber"}', "TypeError: 'str' object cannot be"),
+    ],
+)
+def test_bad_controllers_and_parameters_are_scenario_errors_at_their_place(transport, says):
+    with pytest.raises(fairsim.ScenarioError, match=says) as e:
+        fairsim.loads(SMALL, set=[f"pairs.G/FCFS.transport={transport}"])
+    assert "pairs.G/FCFS.transport" in str(e.value)
+
+
+def test_registration_refuses_builtin_names_and_classes_without_a_window():
+    with pytest.raises(ValueError, match="built-in transport"):
+        fairsim.controller("cubic")(python_controllers.Constant)
+    with pytest.raises(TypeError, match="does not define window"):
+        fairsim.controller("mine")(python_controllers.NoWindow)
