@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import python_controllers  # noqa: F401  (registers test-const, for the sweeps and reproductions)
 import python_disciplines
 
 import fairsim
@@ -169,7 +170,10 @@ def test_the_command_line_reports_a_failing_discipline_and_exits_2(tmp_path):
 
 
 SHORT = {"run.duration": "100s", "run.warmup": "20s", "run.interval": "20s"}
-AXES = {"pairs.G/FCFS.qdisc": ["test-lifo", '{kind="test-drr", quantum=600}']}
+AXES = {
+    "pairs.G/FCFS.qdisc": ["test-lifo", '{kind="test-drr", quantum=600}'],
+    "pairs.G/FCFS.transport": ["generic", '{kind="test-const", packets=6}'],
+}
 
 
 def test_a_sweep_runs_python_disciplines_on_local_processes_and_a_dask_cluster(tmp_path, monkeypatch):
@@ -179,8 +183,8 @@ def test_a_sweep_runs_python_disciplines_on_local_processes_and_a_dask_cluster(t
     path = tmp_path / "small.toml"
     path.write_text(SMALL)
     local = sweep(path, axes=AXES, seeds=2, set=SHORT, out=tmp_path / "l", progress=False, jobs=2)
-    # 2 values, 2 seeds, 2 pairs
-    assert local.complete and len(local.runs) == 8 and set(local.runs["status"]) == {"ok"}
+    # 2 × 2 values, 2 seeds, 2 pairs
+    assert local.complete and len(local.runs) == 16 and set(local.runs["status"]) == {"ok"}
     # the workers are other processes: they import the registering module from PYTHONPATH
     monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))
     cluster = distributed.LocalCluster(
@@ -206,3 +210,42 @@ def test_a_worker_that_cannot_import_the_registering_module_says_so():
     outcome = run_task(task)
     assert outcome.status == FAILED
     assert "cannot import `no_such_module`: ModuleNotFoundError" in outcome.error
+
+
+def test_a_reproduction_runs_python_components_as_pairs_added_to_the_papers(tmp_path):
+    """`fairsim --import MODULE reproduce PAPER --pair NAME=TABLE`, on worker processes."""
+    pairs = [
+        'G/LIFO={ transport = "generic", qdisc = "test-lifo" }',
+        'G/PYDRR={ transport = "generic", qdisc = { kind = "test-drr", quantum = 1000 } }',
+        'CONST/FQ={ transport = { kind = "test-const", packets = 5 }, qdisc = "fq" }',
+    ]
+    command = [
+        sys.executable,
+        "-m",
+        "fairsim.cli",
+        "--import",
+        "python_disciplines",
+        "--import",
+        "python_controllers",
+    ]
+    command += [
+        "reproduce",
+        "dks89",
+        "--quick",
+        "-e",
+        "s2",
+        "--json",
+        "--no-progress",
+        "--out",
+        str(tmp_path / "r"),
+    ]
+    command += [a for p in pairs for a in ("--pair", p)]
+    env = {**__import__("os").environ, "PYTHONPATH": str(Path(__file__).parent)}
+    proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["claims"], "the paper's claims are still judged"
+    report = (tmp_path / "r" / "report.md").read_text()
+    assert "s2: the pairs added beside the paper's" in report
+    assert (tmp_path / "r" / "figures" / "s2-added.svg").is_file()
+    bad = subprocess.run([*command[:-1], "nonsense"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert bad.returncode == 2 and "write NAME=TABLE" in bad.stderr

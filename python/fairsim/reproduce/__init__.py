@@ -58,12 +58,15 @@ def run(
     client=None,
     cache: str | Path | None = None,
     stability: bool = False,
+    pairs: dict[str, str] | None = None,
 ) -> Report:
     """Runs a paper's experiments (all, or those in `only`) and builds the report: on local
     processes, or on a Dask cluster through `client`; runs that the folder `cache` holds are not
     run again, and new ones are added to it (so an interrupted reproduction resumes). With
     `stability`, runs it again under each stability variant (reproduce/stability.py) and adds
-    every claim's verdict under each to the report."""
+    every claim's verdict under each to the report. `pairs` (name -> the pair's table as TOML)
+    run beside the paper's pairs in every experiment: the report draws them beside the
+    paper's, and no claim or published cell is about them."""
     from fairsim.reproduce.model import run_paper
     from fairsim.reproduce.report import build
 
@@ -88,6 +91,7 @@ def run(
             client=client,
             cache=folder,
             extra=extra,
+            added=pairs,
         )
 
     report = build(again(), progress=progress)

@@ -36,9 +36,17 @@ RUNS = ".runs"
     help="Also run each stability variant (20 replications, exact clocks, the paper's knobs) and "
     "show every claim's verdict under each.",
 )
+@click.option(
+    "--pair",
+    "added",
+    multiple=True,
+    metavar="NAME=TABLE",
+    help="Run a pair of your own beside the paper's in every experiment, e.g. "
+    '--pair \'G/LIFO={ transport = "generic", qdisc = "lifo" }\' (repeatable).',
+)
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: on a terminal).")
 def reproduce_cmd(
-    paper, list_, out, as_json, quick, seeds, experiments, jobs, scheduler, fresh, stability, progress
+    paper, list_, out, as_json, quick, seeds, experiments, jobs, scheduler, fresh, stability, added, progress
 ):
     """Rerun a paper's experiments and compare with its published numbers.
 
@@ -75,6 +83,7 @@ def reproduce_cmd(
             client=_client(scheduler) if scheduler is not None else None,
             cache=cache,
             stability=stability,
+            pairs=_added_pairs(added),
         )
     except KeyboardInterrupt:
         Console(stderr=True).print(
@@ -89,6 +98,19 @@ def reproduce_cmd(
         click.echo(json.dumps(reproduce.to_json(report), indent=2))
         return
     _summary(console, report, folder)
+
+
+def _added_pairs(added: tuple[str, ...]) -> dict[str, str]:
+    """`--pair NAME=TABLE` options by name (the scenario checks the table itself)."""
+    pairs = {}
+    for option in added:
+        name, eq, table = option.partition("=")
+        if not eq or not name.strip() or not table.strip():
+            raise click.UsageError(f'--pair {option!r}: write NAME=TABLE, e.g. G/LIFO={{ qdisc = "lifo" }}')
+        if name.strip() in pairs:
+            raise click.UsageError(f"--pair {option!r}: a second pair called {name.strip()!r}")
+        pairs[name.strip()] = table.strip()
+    return pairs
 
 
 def _list(console: Console, papers: dict) -> None:

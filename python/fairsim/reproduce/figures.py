@@ -204,3 +204,26 @@ def cells(comparisons: list[list[Comparison]], title: str) -> Figure:
     axes[0].legend(fontsize="small", loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, borderaxespad=0.2)
     fig.suptitle(title, fontsize="medium")
     return fig
+
+
+def added_pairs(m: Measurements, added: Sequence[str], title: str) -> Figure:
+    """Each flow's goodput under every pair that ran, the pairs added to the paper's (`fairsim
+    reproduce --pair`) hatched: where the user's own components stand against the paper's.
+    Means over the replications."""
+    flows = m.results.flows
+    table = flows.groupby(["flow", "pair"], sort=False)["goodput_pps"].mean().unstack("pair")
+    order = [p for p in m.pairs if p in table.columns]
+    table = table[order]
+    fig = Figure(figsize=(7.5, 0.3 * len(table) * max(len(order), 1) ** 0.5 + 1.4), layout="constrained")
+    ax = fig.subplots()
+    height = 0.8 / max(len(order), 1)
+    for i, pair in enumerate(order):
+        ys = [k + i * height for k in range(len(table))]
+        ax.barh(ys, table[pair].fillna(0.0), height=height, label=pair, hatch="//" if pair in added else None)
+    ax.set_yticks([k + 0.4 - height / 2 for k in range(len(table))])
+    ax.set_yticklabels(table.index, fontsize="x-small")
+    ax.invert_yaxis()
+    ax.set_xlabel("goodput, packets per second")
+    ax.legend(fontsize="x-small", loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(len(order), 4))
+    fig.suptitle(title, fontsize="medium")
+    return fig

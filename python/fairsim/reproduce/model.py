@@ -22,7 +22,6 @@ from fairsim.reproduce.published import Published, Table, read_published
 from fairsim.reproduce.stability import Variant
 
 if TYPE_CHECKING:
-    from fairsim.extend import registering_modules
     from fairsim.reproduce.measure import Estimate, Measurements
     from fairsim.sweeps.worker import Task
 
@@ -141,8 +140,14 @@ class Loaded:
     published: Published
 
 
-def load_experiment(exp: Experiment, overrides: dict[str, Any] | None = None) -> Loaded:
-    scenario = load(exp.path, set=overrides)
+def load_experiment(
+    exp: Experiment, overrides: dict[str, Any] | None = None, added: dict[str, str] | None = None
+) -> Loaded:
+    """The experiment's scenario with `overrides`, and the `added` pairs (see `run_paper`)."""
+    from fairsim.api import overrides_list
+
+    more = [f"pairs.{name}={table}" for name, table in (added or {}).items()]
+    scenario = load(exp.path, set=[*overrides_list(overrides), *more])
     text = scenario.text  # the file as load read it, once
     doc = tomllib.loads(text)
     # cells may name flows the experiment disables (one file, several experiments)
@@ -171,6 +176,8 @@ class Outcome:
     interrupted: bool = False
     #: Of `runs`, those whose reports came from the cache folder rather than a run.
     cached: int = 0
+    #: The pairs added to the paper's (`run_paper`'s `added`), by name.
+    added: list[str] = field(default_factory=list)
 
     @property
     def context(self) -> Context:
@@ -188,12 +195,17 @@ def run_paper(
     client=None,
     cache: Path | None = None,
     extra: Callable[[Scenario], dict[str, Any]] | None = None,
+    added: dict[str, str] | None = None,
 ) -> Outcome:
     """Runs the paper's experiments (or those named in `only`) under every pair and seed, on
     local processes or a Dask `client`, reusing the runs that the `cache` folder holds (a
     sweep folder: an interrupted reproduction resumes from it). `extra` gives more overrides
-    for each experiment's scenario (a stability variant's)."""
+    for each experiment's scenario (a stability variant's); `added` pairs (name -> the pair's
+    table as TOML, `{ transport = ..., qdisc = ... }`) run beside the paper's in every
+    experiment, the user's own components for instance."""
     import time
+
+    from fairsim.extend import registering_modules
 
     # running imports the sweeps' machinery (pandas, pyarrow); listing the papers does not
     from fairsim.sweeps import executor_for
@@ -213,10 +225,10 @@ def run_paper(
     spans: list[tuple[int, int]] = []
     for exp in chosen:
         base = {**exp.overrides, **(exp.quick if quick else {})}
-        loaded[exp.id] = load_experiment(exp, base)
+        loaded[exp.id] = load_experiment(exp, base, added)
         more = extra(loaded[exp.id].scenario) if extra else {}
         if more:
-            loaded[exp.id] = load_experiment(exp, {**base, **more})
+            loaded[exp.id] = load_experiment(exp, {**base, **more}, added)
         points: list[float | None] = [None]
         if exp.sweep:
             points = list(exp.sweep.quick_values if quick else exp.sweep.values)
@@ -226,7 +238,7 @@ def run_paper(
             if x is not None:
                 sc = sc.with_overrides(exp.sweep.overrides_at(x, quick))
                 if exp.sweep.pairs:
-                    pairs = exp.sweep.pairs(x)
+                    pairs = [*exp.sweep.pairs(x), *(added or {})]
             first = len(tasks)
             for pair in pairs:
                 resolved = sc.resolved_toml(pair, 0)  # seeds differ only in their draws (sweeps.plan)
@@ -273,4 +285,5 @@ def run_paper(
         wall_s=wall,
         interrupted=interrupted,
         cached=cached,
+        added=list(added or {}),
     )

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from fairsim.draw import Network, network, picture
 from fairsim.reproduce.claims import LABELS, Claim, Context, Missing, Verdict, fmt
 from fairsim.reproduce.compare import Comparison, compare_rows, compare_table
+from fairsim.reproduce.figures import added_pairs as added_figure
 from fairsim.reproduce.figures import cells as cells_figure
 from fairsim.reproduce.figures import to_svg
 from fairsim.reproduce.history import Change
@@ -28,6 +29,12 @@ if TYPE_CHECKING:
 
 SCHEMA = "fairsim.reproduce/1"
 GRADES = ("close", "near", "far")
+ADDED_CAPTION = (
+    "Each flow's goodput (mean over the replications) under the paper's pairs and the pairs "
+    "added to them (hatched, `fairsim reproduce --pair`); no claim or published cell is about "
+    "the added ones."
+)
+
 CELLS_CAPTION = (
     "The paper's value (×) and ours (dot: our mean; bar: from the lowest to the highest "
     "replication, or transfer for transfer times; none with a single one), a panel per unit."
@@ -209,6 +216,10 @@ def build(outcome: Outcome, progress: bool | None = None) -> Report:
                 fig_id = f"{exp_id}-{table.id}"
                 draw = partial(cells_figure, rows, table.title)
                 pending.append((sec.figures.append, fig_id, table.title, CELLS_CAPTION, draw))
+        if outcome.added and m is not None:
+            title = f"{exp_id}: the pairs added beside the paper's"
+            draw = partial(added_figure, m, outcome.added, title)
+            pending.append((sec.figures.append, f"{exp_id}-added", title, ADDED_CAPTION, draw))
         for d in paper.derived_tables:
             if d.experiment == exp_id and (ours := _derived(d, ctx)) is not None:
                 sec.tables.append((d.table, compare_rows(exp_id, d.table, ours)))
