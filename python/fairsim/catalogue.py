@@ -140,8 +140,13 @@ def _cell(text: str) -> str:
 def parameters_markdown(kind: str) -> str:
     """Every component of `kind` with its parameter table, as docs/scenario-format.md shows it:
     made from the engine's declarations (`scripts/gen_component_docs.py` writes it there)."""
+    from fairsim.extend.registry import registered_names
+
+    mine = registered_names()  # the user's own classes, registered in this process: not the docs'
     out = []
     for e in catalogue()[kind]:
+        if e.name in mine:
+            continue
         out.append(f"#### `{e.name}`\n\n{e.summary}" + (f" — *{e.reference}*" if e.reference else "") + "\n")
         if e.parameters:
             out.append("| parameter | default | meaning |\n|---|---|---|")

@@ -86,6 +86,11 @@ def import_modules(modules: Iterable[str]) -> None:
             raise _core.FairsimError(f"cannot import `{module}`: {type(e).__name__}: {e}") from None
 
 
+def registered_names() -> set[str]:
+    """Every registered class's name (disciplines and controllers)."""
+    return {name for classes in _REGISTRY.values() for name in classes}
+
+
 def registering_modules() -> tuple[str, ...]:
     """The modules whose classes are registered, for worker processes to import first (a class
     defined in `__main__` is left out: only a forked worker, which inherits it, can run it)."""
