@@ -10,7 +10,6 @@ use super::sim::Simulation;
 use crate::limits::MAX_OPEN_CONNECTIONS;
 use crate::net::{FlowId, PortId};
 use crate::node::{Port, PortSetup};
-use crate::params::Params;
 use crate::qdisc::PortInfo;
 use crate::traffic::{exponential, Source};
 use crate::transport::Sender;
@@ -128,10 +127,9 @@ impl Simulation {
             crossing: vec![],
             exact_crossing: false,
         };
-        let (qdisc, _) = crate::qdisc::find("fcfs")
-            .expect("fcfs is registered")
-            .build(&Params::new(), &info)
-            .expect("fcfs builds without parameters");
+        // built directly, not looked up by name: no registry (and no door to foreign
+        // components) on the run's path
+        let qdisc = Box::new(crate::qdisc::Fcfs::new(crate::qdisc::FcfsConfig::default(), &info));
         let name = format!("{}#{}", spec.name, c.idx() - self.connections.first);
         self.ports.push(Port::new(PortSetup {
             rng: crate::rng::stream(self.seed, &format!("port:{name}")),
