@@ -127,3 +127,21 @@ class NoDequeue(fairsim.Discipline):
 class BadInit(Fifo):
     def __init__(self, port):
         raise ValueError("cannot build")
+
+
+class Counting(Fifo):
+    """A FIFO with figures for the report and a gauge for traces."""
+
+    def __init__(self, port):
+        super().__init__(port)
+        self.arrived = 0
+
+    def enqueue(self, packet, ctx):
+        self.arrived += 1
+        super().enqueue(packet, ctx)
+
+    def stats(self):
+        return {"arrived": self.arrived, "held": len(self.queue)}
+
+    def gauge(self):
+        return "held", float(len(self.queue))

@@ -20,6 +20,7 @@ def test_the_extending_tutorial_runs_and_its_port_check_holds(tmp_path, monkeypa
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert len([o for o in outputs if "image/png" in o.get("data", {})]) == 1, "one plot"
+    assert len([o for o in outputs if "image/svg+xml" in o.get("data", {})]) == 1, "the reproduction's figure"
     text = "".join(o.get("text", "") for o in outputs)
     assert "identical results: True" in text, text
     tables = "".join(o.get("data", {}).get("text/plain", "") for o in outputs)

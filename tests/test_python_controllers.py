@@ -103,3 +103,12 @@ def test_registration_refuses_builtin_names_and_classes_without_a_window():
         fairsim.controller("cubic")(python_controllers.Constant)
     with pytest.raises(TypeError, match="does not define window"):
         fairsim.controller("mine")(python_controllers.NoWindow)
+
+
+def test_a_python_controller_repeats_bit_for_bit_and_conserves_packets():
+    overrides = ['pairs.G/FCFS.transport={kind="test-const", packets=6}']
+    first, again = (report(SMALL, "G/FCFS", overrides) for _ in range(2))
+    assert without_transports(first) == without_transports(again)
+    for f in first["flows"]:
+        t = f["run_totals"]
+        assert t["sent"] == t["delivered"] + t["dropped"] + f["in_network"], f["name"]

@@ -249,3 +249,17 @@ def test_a_reproduction_runs_python_components_as_pairs_added_to_the_papers(tmp_
     assert (tmp_path / "r" / "figures" / "s2-added.svg").is_file()
     bad = subprocess.run([*command[:-1], "nonsense"], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert bad.returncode == 2 and "write NAME=TABLE" in bad.stderr
+
+
+def test_a_discipline_may_report_figures_and_a_gauge_as_built_in_ones_do():
+    overrides = [
+        'pairs.G/FCFS.qdisc={kind="python", class="python_disciplines:Counting"}',
+        'run.trace_queues=["gw->b"]',
+    ]
+    r = report(SMALL, "G/FCFS", overrides)
+    (q,) = [q for q in r["queues"] if q["port"] == "gw->b"]
+    assert list(q["qdisc_stats"]) == ["arrived", "held"]
+    assert q["qdisc_stats"]["arrived"] >= q["totals"]["arrivals"] > 0
+    (held,) = [t for t in r["traces"] if t["name"] == "gw->b" and t["series"] == "held"]
+    (queue,) = [t for t in r["traces"] if t["name"] == "gw->b" and t["series"] == "queue"]
+    assert max(held["value"]) == max(queue["value"]) > 0, "the gauge is the queue it holds"

@@ -347,7 +347,8 @@ fn catalogue_lists(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyL
     let foreign = fairsim::foreign::QDISCS.names().into_iter().filter_map(|n| fairsim::foreign::QDISCS.find(&n));
     let qdiscs: Vec<Listed> = fairsim::qdisc::QDISCS.iter().copied().chain(foreign).map(listed).collect();
     let none: Listed = (fairsim::transport::NONE, "no flow control: open-loop sources", "", vec![]);
-    let foreign = fairsim::foreign::TRANSPORTS.names().into_iter().filter_map(|n| fairsim::foreign::TRANSPORTS.find(&n));
+    let foreign =
+        fairsim::foreign::TRANSPORTS.names().into_iter().filter_map(|n| fairsim::foreign::TRANSPORTS.find(&n));
     let transports: Vec<Listed> =
         fairsim::transport::TRANSPORTS.iter().copied().chain(foreign).map(listed).chain([none]).collect();
     let apps: Vec<Listed> = fairsim::traffic::APPS.iter().map(|k| listed(*k)).collect();

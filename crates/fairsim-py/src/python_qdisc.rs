@@ -191,6 +191,27 @@ struct PyQdisc {
     free: Vec<u32>,
     queued: usize,
     bytes: u64,
+    /// Whether the class defines the optional hooks `stats` (figures for the report) and
+    /// `gauge` (the variable recorded beside the queue of a traced port).
+    has_stats: bool,
+    has_gauge: bool,
+    /// The time of the last hook, for the messages of the optional ones.
+    now: Time,
+}
+
+/// A name Python gave (a figure's, a gauge's) as the engine keeps names: each distinct one
+/// leaked once.
+fn interned(name: String) -> &'static str {
+    static NAMES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    match names.iter().find(|n| **n == name) {
+        Some(n) => n,
+        None => {
+            let leaked: &'static str = Box::leak(name.into_boxed_str());
+            names.push(leaked);
+            leaked
+        }
+    }
 }
 
 impl PyQdisc {
@@ -268,6 +289,7 @@ impl PyQdisc {
 
 impl Qdisc for PyQdisc {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
+        self.now = ctx.now;
         Python::with_gil(|py| {
             self.begin(py, ctx);
             let (slot, generation) = self.insert(pkt);
@@ -284,6 +306,7 @@ impl Qdisc for PyQdisc {
     }
 
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+        self.now = ctx.now;
         Python::with_gil(|py| {
             self.begin(py, ctx);
             let context = self.context.clone_ref(py);
@@ -326,6 +349,44 @@ impl Qdisc for PyQdisc {
     fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
         self.slots.iter().filter_map(|(p, _)| p.as_ref()).for_each(f)
     }
+
+    fn stats(&self) -> Vec<(&'static str, f64)> {
+        if !self.has_stats {
+            return vec![];
+        }
+        Python::with_gil(|py| {
+            let answer = self.instance.bind(py).call_method0("stats").and_then(|s| {
+                let dict = s.downcast_into::<pyo3::types::PyDict>()?;
+                dict.items().extract::<Vec<(String, f64)>>() // in the dict's order: reports repeat
+            });
+            match answer {
+                Ok(figures) => figures.into_iter().map(|(name, value)| (interned(name), value)).collect(),
+                Err(e) => self.fail(
+                    "stats",
+                    self.now,
+                    format!("failed (it returns a dict of numbers): {}", python_host::traceback(py, &e)),
+                ),
+            }
+        })
+    }
+
+    fn gauge(&self) -> Option<(&'static str, f64)> {
+        if !self.has_gauge {
+            return None;
+        }
+        Python::with_gil(|py| {
+            let answer =
+                self.instance.bind(py).call_method0("gauge").and_then(|g| g.extract::<Option<(String, f64)>>());
+            match answer {
+                Ok(gauge) => gauge.map(|(name, value)| (interned(name), value)),
+                Err(e) => self.fail(
+                    "gauge",
+                    self.now,
+                    format!("failed (it returns (name, number) or None): {}", python_host::traceback(py, &e)),
+                ),
+            }
+        })
+    }
 }
 
 /// A discipline the registry knows.
@@ -345,6 +406,8 @@ impl PyQdiscKind {
                 port.crossing.iter().map(|(f, k)| (f.0, if *k == PacketKind::Data { "data" } else { "ack" })).collect();
             let built_for = (packets, bytes, port.rate.0, port.flows.len(), crossing);
             let (instance, label, params) = self.0.instance(py, params, built_for)?;
+            let defines = |hook: &str| instance.hasattr(hook).unwrap_or(false);
+            let (has_stats, has_gauge) = (defines("stats"), defines("gauge"));
             let owner = NEXT_OWNER.fetch_add(1, Ordering::Relaxed);
             let context = Context {
                 now: 0.0,
@@ -367,6 +430,9 @@ impl PyQdiscKind {
                 free: vec![],
                 queued: 0,
                 bytes: 0,
+                has_stats,
+                has_gauge,
+                now: Time::ZERO,
             };
             Ok((qdisc, params))
         })

@@ -37,7 +37,14 @@ class Port:
 
 
 class Discipline:
-    """Base class of a queueing discipline written in Python: override `enqueue` and `dequeue`."""
+    """Base class of a queueing discipline written in Python: override `enqueue` and `dequeue`.
+
+    Two optional methods, which the base does not define: `stats()`, a dict of figures (name ->
+    number) for the report's `qdisc_stats`, and `gauge()`, `(name, number)` or None: the variable
+    that explains the discipline's decisions, recorded beside the queue's length when the port
+    is traced (`[run] trace_queues`). `dequeue` is also asked when the line goes idle with
+    nothing queued (it then returns None), as the built-in disciplines are: that is the moment to
+    note an idle line."""
 
     #: Parameter name -> default; the default's type is the parameter's.
     params: ClassVar[dict[str, Any]] = {}
