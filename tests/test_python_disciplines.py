@@ -1,5 +1,5 @@
 """Disciplines written in Python run inside the engine (issue 33, `fairsim.extend`): a Python
-FIFO gives the built-in `fcfs`'s results bit for bit, registered and importable classes run
+FIFO and LIFO give the built-in `fcfs`'s and `lifo`'s results bit for bit, registered and importable classes run
 where built-in ones do, and a broken one fails cleanly with its class, hook, time and traceback."""
 
 import json
@@ -42,14 +42,15 @@ def without_components(r: dict) -> dict:
     [(DUMBBELL, "G/FCFS"), (TCP_DUMBBELL, "NR/FIFO"), (SMALL, "G/FCFS")],
     ids=["dumbbell", "tcp-dumbbell", "small"],
 )
-def test_a_python_fifo_gives_the_results_of_fcfs_bit_for_bit(text, pair):
-    builtin = report(text, pair, [])
-    python = report(text, pair, [f"pairs.{pair}.{FIFO}"])
-    assert {q["qdisc"] for q in builtin["queues"]} == {"fcfs"}
-    mine = [q for q in python["queues"] if q["qdisc"] == "python"]
-    assert mine and all(q["qdisc_params"]["class"] == "python_disciplines:Fifo" for q in mine)
-    assert sum(q["totals"]["drops"] for q in mine) > 0, "the Python queues drop"
-    assert without_components(python) == without_components(builtin)
+@pytest.mark.parametrize("builtin, python", [("fcfs", "Fifo"), ("lifo", "Lifo")])
+def test_a_python_discipline_gives_the_results_of_its_rust_port_bit_for_bit(text, pair, builtin, python):
+    ported = report(text, pair, [f"pairs.{pair}.qdisc={builtin}"])
+    mine = report(text, pair, [f'pairs.{pair}.qdisc={{kind="python", class="python_disciplines:{python}"}}'])
+    assert builtin in {q["qdisc"] for q in ported["queues"]}
+    in_python = [q for q in mine["queues"] if q["qdisc"] == "python"]
+    assert in_python and all(q["qdisc_params"]["class"] == f"python_disciplines:{python}" for q in in_python)
+    assert sum(q["totals"]["drops"] for q in in_python) > 0, "the Python queues drop"
+    assert without_components(mine) == without_components(ported)
 
 
 def conserved(r: dict) -> None:

@@ -13,6 +13,7 @@ pub mod fifo;
 pub mod fq;
 pub mod fq_codel;
 pub mod fred;
+mod lifo;
 pub mod logged;
 mod longest;
 mod loss_list;
@@ -53,6 +54,7 @@ pub use wf2q::{Wf2q, Wf2qConfig};
 /// Every discipline, in the order listings show them; each declares itself in its own file.
 pub static QDISCS: &[&QdiscKind] = &[
     &fcfs::DECLARATION,
+    &lifo::DECLARATION,
     &random_drop::DECLARATION,
     &red::DECLARATION,
     &csfq::DECLARATION,
