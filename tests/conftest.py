@@ -99,3 +99,29 @@ def busy_for(proc: subprocess.Popen, cpu_s: float) -> None:
         if (int(fields[11]) + int(fields[12])) / ticks >= cpu_s:
             return
         time.sleep(0.05)
+
+
+def notebook_outputs(name: str, cwd: Path, monkeypatch) -> list:
+    """Runs docs/NAME (committed without outputs) from top to bottom in a real Jupyter kernel in
+    `cwd`; returns its code cells' outputs, none of them an error."""
+    nbclient = pytest.importorskip("nbclient")
+    nbformat = pytest.importorskip("nbformat")
+    pytest.importorskip("ipykernel")
+    monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel draws inline, as Jupyter does
+    nb = nbformat.read(ROOT / "docs" / name, as_version=4)
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), "committed without outputs"
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3").execute(cwd=str(cwd))
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    return outputs
+
+
+def scenario_error_at(field: str, value: str) -> str:
+    """The message of the scenario error that SMALL with `field` set to `value` raises, which
+    names the field."""
+    import fairsim
+
+    with pytest.raises(fairsim.ScenarioError) as e:
+        fairsim.loads(SMALL, set=[f"{field}={value}"])
+    assert field in str(e.value)
+    return str(e.value)

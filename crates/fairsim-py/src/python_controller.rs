@@ -73,7 +73,7 @@ impl ControllerContext {
     }
 }
 
-/// The hooks, in the order of the registry's `HOOKS` (`_hooks` says which a class defines).
+/// The hooks a class may define; `NAMES` in the same order.
 #[derive(Clone, Copy)]
 enum Hook {
     PacingRate,
@@ -91,26 +91,39 @@ enum Hook {
     OnPacketSent,
 }
 
-const HOOKS: usize = 13;
-
 impl Hook {
+    const NAMES: [&'static str; 13] = [
+        "pacing_rate",
+        "on_start",
+        "on_ack_arrival",
+        "on_rtt_sample",
+        "on_ack",
+        "on_congestion",
+        "on_recovery_dupack",
+        "on_partial_ack",
+        "on_recovery_end",
+        "moderate",
+        "trace",
+        "after_fill",
+        "on_packet_sent",
+    ];
+
     fn name(self) -> &'static str {
-        [
-            "pacing_rate",
-            "on_start",
-            "on_ack_arrival",
-            "on_rtt_sample",
-            "on_ack",
-            "on_congestion",
-            "on_recovery_dupack",
-            "on_partial_ack",
-            "on_recovery_end",
-            "moderate",
-            "trace",
-            "after_fill",
-            "on_packet_sent",
-        ][self as usize]
+        Hook::NAMES[self as usize]
     }
+}
+
+const HOOKS: usize = Hook::NAMES.len();
+
+/// Which hooks `instance`'s class defines: those it does not take from `fairsim.Controller`.
+fn defined_hooks(py: Python<'_>, instance: &Bound<'_, PyAny>) -> PyResult<[bool; HOOKS]> {
+    let base = py.import("fairsim.extend.controller")?.getattr("Controller")?;
+    let class = instance.get_type();
+    let mut defined = [false; HOOKS];
+    for (d, name) in defined.iter_mut().zip(Hook::NAMES) {
+        *d = !class.getattr(name)?.is(&base.getattr(name)?);
+    }
+    Ok(defined)
 }
 
 /// A Python controller as the engine's `Controller`.
@@ -128,10 +141,7 @@ struct PyController {
 
 impl PyController {
     fn new(py: Python<'_>, label: String, instance: Bound<'_, PyAny>) -> PyResult<PyController> {
-        let defined: Vec<bool> =
-            py.import("fairsim.extend.registry")?.call_method1("_hooks", (instance.clone(),))?.extract()?;
-        let defined: [bool; HOOKS] =
-            defined.try_into().map_err(|_| PyValueError::new_err("the registry's hooks differ from the adapter's"))?;
+        let defined = defined_hooks(py, &instance)?;
         let context = Py::new(py, ControllerContext { now: 0.0, records: vec![] })?;
         let mut c = PyController {
             label,

@@ -96,21 +96,3 @@ class Controller:
 
     def on_packet_sent(self, seq: int, ctx) -> None:
         """Packet `seq` left now (a retransmission too)."""
-
-
-#: The hooks the adapter calls if a class defines them, in the order of its flags.
-HOOKS = (
-    "pacing_rate",
-    "on_start",
-    "on_ack_arrival",
-    "on_rtt_sample",
-    "on_ack",
-    "on_congestion",
-    "on_recovery_dupack",
-    "on_partial_ack",
-    "on_recovery_end",
-    "moderate",
-    "trace",
-    "after_fill",
-    "on_packet_sent",
-)

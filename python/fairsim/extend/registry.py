@@ -1,6 +1,6 @@
 """The registry of components written in Python: registration, lookup, parameters, building.
 
-The engine calls it back through `_about`, `_names`, `_parameters`, `_build` and `_hooks`, each
+The engine calls it back through `_about`, `_names`, `_parameters` and `_build`, each
 with the type of component first (`"discipline"` or `"controller"`; the hosts are in
 `crates/fairsim-py/src/python_host.rs`). Parameters are declared as a class attribute `params`,
 a dict from name to default; the default's type is the parameter's, and a scenario value of
@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from fairsim import _core
-from fairsim.extend.controller import HOOKS, Controller, Flow
+from fairsim.extend.controller import Controller, Flow
 from fairsim.extend.discipline import Discipline, Port
 
 #: The base class of each type of component.
@@ -189,9 +189,3 @@ def _build(what: str, name: str, given: dict[str, Any], built_for: tuple) -> tup
     resolved.update(values)
     made_for = Port(*built_for[:4], tuple(built_for[4])) if what == "discipline" else Flow(*built_for)
     return cls(made_for, **values), label, resolved
-
-
-def _hooks(instance: Controller) -> list[bool]:
-    """Which of the controller hooks (`HOOKS`, in order) the instance's class defines."""
-    cls = type(instance)
-    return [getattr(cls, h) is not getattr(Controller, h) for h in HOOKS]
