@@ -27,10 +27,16 @@ class Entry:
     reference: str = ""
     #: A component's parameters, from its declaration in the engine (none for scenarios).
     parameters: tuple[Parameter, ...] = ()
+    #: Written in Python (`fairsim.extend`): the `python` kind, or a class registered in this
+    #: process; not one of fairsim's own.
+    python: bool = False
 
 
 def _entry(name: str, summary: str, reference: str, params: list) -> Entry:
-    return Entry(name, summary, reference, tuple(Parameter(*p) for p in params))
+    from fairsim.extend.registry import PYTHON_KIND, registered_names
+
+    python = name == PYTHON_KIND or name in registered_names()
+    return Entry(name, summary, reference, tuple(Parameter(*p) for p in params), python)
 
 
 def catalogue() -> dict[str, list[Entry]]:
@@ -140,12 +146,11 @@ def _cell(text: str) -> str:
 def parameters_markdown(kind: str) -> str:
     """Every component of `kind` with its parameter table, as docs/scenario-format.md shows it:
     made from the engine's declarations (`scripts/gen_component_docs.py` writes it there)."""
-    from fairsim.extend.registry import registered_names
+    from fairsim.extend.registry import PYTHON_KIND
 
-    mine = registered_names()  # the user's own classes, registered in this process: not the docs'
     out = []
     for e in catalogue()[kind]:
-        if e.name in mine:
+        if e.python and e.name != PYTHON_KIND:  # the user's own classes, not the docs'
             continue
         out.append(f"#### `{e.name}`\n\n{e.summary}" + (f" — *{e.reference}*" if e.reference else "") + "\n")
         if e.parameters:

@@ -344,11 +344,10 @@ fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, 
 
 fn catalogue_lists(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyList>)> {
     // the components written in Python that are registered (fairsim.extend), after the built-in
-    let foreign = fairsim::foreign::QDISCS.names().into_iter().filter_map(|n| fairsim::foreign::QDISCS.find(&n));
+    let foreign = fairsim::qdisc::FOREIGN.names().into_iter().filter_map(|n| fairsim::qdisc::FOREIGN.find(&n));
     let qdiscs: Vec<Listed> = fairsim::qdisc::QDISCS.iter().copied().chain(foreign).map(listed).collect();
     let none: Listed = (fairsim::transport::NONE, "no flow control: open-loop sources", "", vec![]);
-    let foreign =
-        fairsim::foreign::TRANSPORTS.names().into_iter().filter_map(|n| fairsim::foreign::TRANSPORTS.find(&n));
+    let foreign = fairsim::transport::FOREIGN.names().into_iter().filter_map(|n| fairsim::transport::FOREIGN.find(&n));
     let transports: Vec<Listed> =
         fairsim::transport::TRANSPORTS.iter().copied().chain(foreign).map(listed).chain([none]).collect();
     let apps: Vec<Listed> = fairsim::traffic::APPS.iter().map(|k| listed(*k)).collect();

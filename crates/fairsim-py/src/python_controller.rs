@@ -385,5 +385,5 @@ impl Kind<FlowInfo, dyn Sender> for PyControllerKind {
 
 /// Makes the Python registry the engine's host of transports it does not know (at import).
 pub fn install() {
-    fairsim::foreign::TRANSPORTS.open(Box::new(PyHost::new("controller", PyControllerKind)));
+    fairsim::transport::FOREIGN.open(Box::new(PyHost::new("controller", PyControllerKind)));
 }

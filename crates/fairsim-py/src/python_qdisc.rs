@@ -465,5 +465,5 @@ impl Kind<PortInfo, dyn Qdisc> for PyQdiscKind {
 
 /// Makes the Python registry the engine's host of disciplines it does not know (at import).
 pub fn install() {
-    fairsim::foreign::QDISCS.open(Box::new(PyHost::new("discipline", PyQdiscKind)));
+    fairsim::qdisc::FOREIGN.open(Box::new(PyHost::new("discipline", PyQdiscKind)));
 }

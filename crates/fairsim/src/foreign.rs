@@ -2,10 +2,11 @@
 //! Python package adds disciplines and congestion controllers written in Python, without the
 //! engine depending on Python.
 //!
-//! A host (the Python binding) opens each door once (`Door::open`). Looking a component up by
-//! name asks the built-in registry first, then the host (`qdisc::find`, `transport::find`). The
-//! host answers with a `Kind` like any built-in one, so a foreign component is validated,
-//! listed, resolved and built exactly as the others are.
+//! Each type of component has its door beside its registry (`qdisc::FOREIGN`,
+//! `transport::FOREIGN`). A host (the Python binding) opens each door once (`Door::open`).
+//! Looking a component up by name asks the built-in registry first, then the host
+//! (`qdisc::find`, `transport::find`). The host answers with a `Kind` like any built-in one, so
+//! a foreign component is validated, listed, resolved and built exactly as the others are.
 //!
 //! A foreign component that fails while a run is going on (a Python exception in a hook) stops
 //! that run with `fail`. Its message unwinds to the binding's entry point as a `Failure` payload,
@@ -14,8 +15,6 @@
 //! no panic hook, so nothing is printed on the way.
 
 use crate::component::Kind;
-use crate::qdisc::{PortInfo, Qdisc};
-use crate::transport::{FlowInfo, Sender};
 use std::sync::OnceLock;
 
 /// What a host of foreign components of one type answers.
@@ -32,7 +31,7 @@ pub struct Door<Ctx: ?Sized + 'static, Out: ?Sized + 'static> {
 }
 
 impl<Ctx: ?Sized + 'static, Out: ?Sized + 'static> Door<Ctx, Out> {
-    const fn closed() -> Self {
+    pub const fn closed() -> Self {
         Door { host: OnceLock::new() }
     }
 
@@ -51,11 +50,6 @@ impl<Ctx: ?Sized + 'static, Out: ?Sized + 'static> Door<Ctx, Out> {
         self.host.get().map(|h| h.names()).unwrap_or_default()
     }
 }
-
-/// Disciplines written outside Rust.
-pub static QDISCS: Door<PortInfo, dyn Qdisc> = Door::closed();
-/// Transports (congestion controllers under the reliability layer) written outside Rust.
-pub static TRANSPORTS: Door<FlowInfo, dyn Sender> = Door::closed();
 
 /// A foreign component's failure during a run, carried to the binding's entry point.
 #[derive(Debug, Clone, PartialEq, Eq)]

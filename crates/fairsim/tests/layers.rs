@@ -19,6 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["error"],
     &["units", "heap", "rng", "limits", "params"],
     &["component"],
+    &["foreign"],
     &["net", "timer"],
     &["reference"],
     &["stats", "qdisc", "traffic"],

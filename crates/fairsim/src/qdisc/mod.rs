@@ -77,10 +77,12 @@ pub static QDISCS: &[&QdiscKind] = &[
     &pie::DECLARATION,
 ];
 
-/// The discipline called `name`: a built-in one, else one a host of foreign disciplines knows
-/// (`crate::foreign`: the Python package's).
+/// Disciplines written outside Rust (`crate::foreign`: the Python package's).
+pub static FOREIGN: crate::foreign::Door<PortInfo, dyn Qdisc> = crate::foreign::Door::closed();
+
+/// The discipline called `name`: a built-in one, else one the foreign door knows.
 pub fn find(name: &str) -> Option<&'static QdiscKind> {
-    crate::component::find(QDISCS, name).or_else(|| crate::foreign::QDISCS.find(name))
+    crate::component::find(QDISCS, name).or_else(|| FOREIGN.find(name))
 }
 
 #[cfg(test)]

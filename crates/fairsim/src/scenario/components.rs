@@ -59,7 +59,7 @@ impl Scenario {
 
     fn qdisc_kind(spec: &Component) -> Result<&'static qdisc::QdiscKind, Problem> {
         qdisc::find(&spec.kind).ok_or_else(|| {
-            let foreign = crate::foreign::QDISCS.names();
+            let foreign = qdisc::FOREIGN.names();
             let mut known = crate::component::names(qdisc::QDISCS);
             known.extend(foreign.iter().map(String::as_str));
             Problem { path: spec.path.clone(), message: unknown("discipline", &spec.kind, &known) }
@@ -68,7 +68,7 @@ impl Scenario {
 
     fn transport_kind(spec: &Component) -> Result<&'static transport::TransportKind, Problem> {
         transport::find(&spec.kind).ok_or_else(|| {
-            let foreign = crate::foreign::TRANSPORTS.names();
+            let foreign = transport::FOREIGN.names();
             let mut known = crate::component::names(transport::TRANSPORTS);
             known.push(transport::NONE);
             known.extend(foreign.iter().map(String::as_str));

@@ -95,10 +95,12 @@ pub static TRANSPORTS: &[&TransportKind] = &[
 /// The name that means "no flow control" (open-loop sources).
 pub const NONE: &str = "none";
 
-/// The transport called `name`: a built-in one, else one a host of foreign components knows
-/// (`crate::foreign`: the Python package's controllers).
+/// Transports written outside Rust (`crate::foreign`: the Python package's controllers).
+pub static FOREIGN: crate::foreign::Door<FlowInfo, dyn Sender> = crate::foreign::Door::closed();
+
+/// The transport called `name`: a built-in one, else one the foreign door knows.
 pub fn find(name: &str) -> Option<&'static TransportKind> {
-    crate::component::find(TRANSPORTS, name).or_else(|| crate::foreign::TRANSPORTS.find(name))
+    crate::component::find(TRANSPORTS, name).or_else(|| FOREIGN.find(name))
 }
 
 #[cfg(test)]
