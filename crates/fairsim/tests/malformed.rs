@@ -230,9 +230,9 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
         ),
         (
             &["links.ab.qdisc=fqq"],
-            "x.toml: links.ab.qdisc: unknown discipline `fqq`; did you mean `fq`? (the disciplines are fcfs, \
+            "x.toml: links.ab.qdisc: unknown discipline `fqq`; did you mean `fq`? (the disciplines are fcfs, lifo, \
              random_drop, red, csfq, fred, decbit, selective_decbit, loss_list, fq, fqbit, wfq, scfq, virtual_clock, \
-             wf2qplus, drr, sfq, nagle, pushout, codel, fq_codel, ... (21 in all)) (from --set links.ab.qdisc=fqq)",
+             wf2qplus, drr, sfq, nagle, pushout, codel, ... (22 in all)) (from --set links.ab.qdisc=fqq)",
         ),
         (
             &["flows.ftp1.app=ftpp"],
