@@ -17,6 +17,7 @@ mod resolved;
 pub mod schema;
 mod spec;
 mod syntax;
+pub mod topology;
 mod validate;
 
 pub use components::params_table;

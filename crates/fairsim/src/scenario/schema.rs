@@ -38,7 +38,12 @@ pub struct RawScenario {
     #[serde(default)]
     pub scenario: RawMeta,
     pub run: RawRun,
-    pub nodes: Vec<String>,
+    /// The nodes; may be left out when `topology` generates them.
+    #[serde(default)]
+    pub nodes: Option<Vec<String>>,
+    /// A generated network (`scenario::topology`): its nodes and links come before the file's own.
+    pub topology: Option<super::topology::RawTopology>,
+    #[serde(default)]
     pub links: IndexMap<String, RawLink>,
     pub flows: IndexMap<String, RawFlow>,
     #[serde(default)]

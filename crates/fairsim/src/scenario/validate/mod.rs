@@ -26,9 +26,10 @@ use pairs::{build_pairs, check_pair_transports, flows_named};
 use problems::Problems;
 use run::{build_run, missing_flow, missing_port, named};
 
-pub fn validate(raw: RawScenario, file: &str, overrides: &[String]) -> Result<Scenario, Vec<Problem>> {
+pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Result<Scenario, Vec<Problem>> {
     let mut pb = Problems::default();
-    let nodes = check_nodes(&raw.nodes, &mut pb);
+    let listed = with_topology(&mut raw)?;
+    let nodes = check_nodes(&listed, &mut pb);
     let index: HashMap<&str, NodeId> =
         nodes.iter().enumerate().map(|(i, n)| (n.as_str(), NodeId::from_idx(i))).collect();
     let node = |name: &str, path: &[&str], pb: &mut Problems| -> Option<NodeId> {
@@ -221,4 +222,25 @@ mod components {
         assert_eq!(fields, vec!["pairs.bad.qdisc.w_q", "pairs.bad.transport.window"], "{found:?}");
         assert_eq!(found[1].1, "a window must be at least 1 packet");
     }
+}
+
+/// The scenario's nodes: those its `[topology]` generates, then those it lists; the generated
+/// links go before its own (`scenario::topology`).
+fn with_topology(raw: &mut RawScenario) -> Result<Vec<String>, Vec<Problem>> {
+    let listed = raw.nodes.take();
+    let Some(t) = &raw.topology else {
+        let message = "missing field `nodes` (a scenario lists its nodes, or generates them with `[topology]`)";
+        return listed.ok_or_else(|| vec![Problem::new(&["nodes"], message)]);
+    };
+    let (mut nodes, mut links) = super::topology::expand(t).map_err(|p| vec![p])?;
+    for (name, link) in std::mem::take(&mut raw.links) {
+        if links.contains_key(&name) {
+            let message = format!("`{name}` is a link the topology generates: name your own links otherwise");
+            return Err(vec![Problem::new(&["links", &name], message)]);
+        }
+        links.insert(name, link);
+    }
+    raw.links = links;
+    nodes.extend(listed.unwrap_or_default());
+    Ok(nodes)
 }

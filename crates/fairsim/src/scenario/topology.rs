@@ -1,0 +1,288 @@
+//! Topologies written as generators (issue 34): a `[topology]` table expands into nodes and links
+//! before validation, beside (and before) those the file lists itself.
+//!
+//! - `kind = "fat_tree"`: the k-ary fat-tree of Al-Fares, Loukissas & Vahdat, "A Scalable,
+//!   Commodity Data Center Network Architecture", SIGCOMM 2008, §3: k pods, each of k/2 edge
+//!   (ToR) and k/2 aggregation switches, (k/2)² core switches, k/2 hosts per ToR (k³/4 hosts).
+//!   Aggregation switch j of every pod connects to cores j·k/2 … j·k/2 + k/2 − 1. More hosts per
+//!   ToR (`hosts_per_tor`) oversubscribe the edge.
+//! - `kind = "leaf_spine"`: `leaves` ToRs, each with `hosts_per_leaf` hosts and a link to each of
+//!   `spines` spine switches (a two-tier Clos).
+//!
+//! Names: hosts `h0`, `h1`, … (host i under ToR ⌊i / hosts per ToR⌋, htsim's numbering, so its
+//! connection matrices map one to one), `tor0`…, `agg0`…, `core0`… (fat-tree), `leaf0`…, `spine0`…
+//! (leaf-spine). Links: `h3` (host to its ToR), `tor2-agg1`, `agg1-core4`, `leaf0-spine3`. Each
+//! tier's links take that tier's table (`hosts`, `tor_agg`, `agg_core`, `leaf_spine`:
+//! `rate`, `delay`, `buffer`, `qdisc`); a tier without one takes the `hosts` tier's.
+//!
+//! Until per-switch multipath forwarding comes (issue 34's next step), a flow takes one shortest
+//! path, the first in the links' order, as in any scenario.
+
+use super::problem::Problem;
+use super::schema::{Component, RawLink};
+use crate::units::{BufferLimit, Rate, Time};
+use indexmap::IndexMap;
+use serde::Deserialize;
+
+/// `[topology]` as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTopology {
+    /// `fat_tree` or `leaf_spine`.
+    pub kind: String,
+    /// Fat-tree: switch ports (even, 2 to `MAX_K`).
+    pub k: Option<u32>,
+    /// Fat-tree: hosts under each ToR (default k/2; more oversubscribe the edge).
+    pub hosts_per_tor: Option<u32>,
+    /// Leaf-spine: leaf switches, spine switches, hosts under each leaf.
+    pub leaves: Option<u32>,
+    pub spines: Option<u32>,
+    pub hosts_per_leaf: Option<u32>,
+    /// The links of each tier.
+    pub hosts: RawTier,
+    pub tor_agg: Option<RawTier>,
+    pub agg_core: Option<RawTier>,
+    pub leaf_spine: Option<RawTier>,
+}
+
+/// A tier's links, as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTier {
+    pub rate: Rate,
+    pub delay: Option<Time>,
+    pub buffer: Option<BufferLimit>,
+    pub qdisc: Option<Component>,
+}
+
+/// The largest fat-tree: k = 64 has 65,536 hosts and 5,120 switches.
+pub const MAX_K: u32 = 64;
+/// The most leaves, spines or hosts under one leaf.
+pub const MAX_LEAF_SPINE: u32 = 4096;
+/// The most hosts a generated topology may have.
+pub const MAX_HOSTS: u64 = 1 << 17;
+
+/// The nodes and links `t` generates, in that order: hosts, then switches tier by tier.
+pub fn expand(t: &RawTopology) -> Result<(Vec<String>, IndexMap<String, RawLink>), Problem> {
+    let mut g = Generated::default();
+    match t.kind.as_str() {
+        "fat_tree" => fat_tree(t, &mut g)?,
+        "leaf_spine" => leaf_spine(t, &mut g)?,
+        other => return Err(problem(&["kind"], crate::error::unknown("topology", other, &["fat_tree", "leaf_spine"]))),
+    }
+    Ok((g.nodes, g.links))
+}
+
+#[derive(Default)]
+struct Generated {
+    nodes: Vec<String>,
+    links: IndexMap<String, RawLink>,
+}
+
+impl Generated {
+    fn nodes(&mut self, prefix: &str, count: u32) {
+        self.nodes.extend((0..count).map(|i| format!("{prefix}{i}")));
+    }
+
+    fn link(&mut self, name: String, a: String, b: String, tier: &RawTier) {
+        let link = RawLink {
+            between: vec![a, b],
+            rate: tier.rate,
+            delay: tier.delay,
+            buffer: tier.buffer,
+            buffer_includes_line: None,
+            qdisc: tier.qdisc.clone(),
+            loss: None,
+            forward: None,
+            reverse: None,
+        };
+        self.links.insert(name, link);
+    }
+}
+
+fn problem(path: &[&str], message: String) -> Problem {
+    Problem { path: ["topology"].iter().chain(path).map(|s| s.to_string()).collect(), message }
+}
+
+/// `field`, which `kind` needs, within 1..=`max`.
+fn count(value: Option<u32>, field: &str, kind: &str, max: u32) -> Result<u32, Problem> {
+    match value {
+        None => Err(problem(&[field], format!("a `{kind}` topology needs `{field}`"))),
+        Some(v) if v == 0 || v > max => Err(problem(&[field], format!("must be 1 to {max}, not {v}"))),
+        Some(v) => Ok(v),
+    }
+}
+
+/// Keys that belong to the other kind are refused rather than ignored.
+fn refuse(t: &RawTopology, keys: &[(&str, bool)]) -> Result<(), Problem> {
+    match keys.iter().find(|(_, set)| *set) {
+        Some((key, _)) => Err(problem(&[key], format!("a `{}` topology takes no `{key}`", t.kind))),
+        None => Ok(()),
+    }
+}
+
+fn hosts_limit(hosts: u64) -> Result<(), Problem> {
+    if hosts > MAX_HOSTS {
+        return Err(problem(&[], format!("{hosts} hosts are more than a generated topology may have ({MAX_HOSTS})")));
+    }
+    Ok(())
+}
+
+fn fat_tree(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
+    refuse(t, &[("leaves", t.leaves.is_some()), ("spines", t.spines.is_some())])?;
+    refuse(t, &[("hosts_per_leaf", t.hosts_per_leaf.is_some()), ("leaf_spine", t.leaf_spine.is_some())])?;
+    let k = count(t.k, "k", "fat_tree", MAX_K)?;
+    if k % 2 == 1 {
+        return Err(problem(&["k"], format!("must be even (k/2 switches a tier per pod), not {k}")));
+    }
+    let half = k / 2;
+    let per_tor = match t.hosts_per_tor {
+        None => half,
+        given => count(given, "hosts_per_tor", "fat_tree", MAX_LEAF_SPINE)?,
+    };
+    let (tors, cores) = (k * half, half * half);
+    hosts_limit(tors as u64 * per_tor as u64)?;
+    g.nodes("h", tors * per_tor);
+    g.nodes("tor", tors);
+    g.nodes("agg", tors); // as many as ToRs: k/2 a pod
+    g.nodes("core", cores);
+    let (tor_agg, agg_core) = (t.tor_agg.as_ref().unwrap_or(&t.hosts), t.agg_core.as_ref().unwrap_or(&t.hosts));
+    for h in 0..tors * per_tor {
+        g.link(format!("h{h}"), format!("h{h}"), format!("tor{}", h / per_tor), &t.hosts);
+    }
+    for tor in 0..tors {
+        let pod = tor / half;
+        for agg in pod * half..(pod + 1) * half {
+            g.link(format!("tor{tor}-agg{agg}"), format!("tor{tor}"), format!("agg{agg}"), tor_agg);
+        }
+    }
+    for agg in 0..tors {
+        let j = agg % half; // its place in the pod names the cores it reaches
+        for core in j * half..(j + 1) * half {
+            g.link(format!("agg{agg}-core{core}"), format!("agg{agg}"), format!("core{core}"), agg_core);
+        }
+    }
+    Ok(())
+}
+
+fn leaf_spine(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
+    refuse(t, &[("k", t.k.is_some()), ("hosts_per_tor", t.hosts_per_tor.is_some())])?;
+    refuse(t, &[("tor_agg", t.tor_agg.is_some()), ("agg_core", t.agg_core.is_some())])?;
+    let leaves = count(t.leaves, "leaves", "leaf_spine", MAX_LEAF_SPINE)?;
+    let spines = count(t.spines, "spines", "leaf_spine", MAX_LEAF_SPINE)?;
+    let per_leaf = count(t.hosts_per_leaf, "hosts_per_leaf", "leaf_spine", MAX_LEAF_SPINE)?;
+    hosts_limit(leaves as u64 * per_leaf as u64)?;
+    g.nodes("h", leaves * per_leaf);
+    g.nodes("leaf", leaves);
+    g.nodes("spine", spines);
+    let up = t.leaf_spine.as_ref().unwrap_or(&t.hosts);
+    for h in 0..leaves * per_leaf {
+        g.link(format!("h{h}"), format!("h{h}"), format!("leaf{}", h / per_leaf), &t.hosts);
+    }
+    for leaf in 0..leaves {
+        for spine in 0..spines {
+            g.link(format!("leaf{leaf}-spine{spine}"), format!("leaf{leaf}"), format!("spine{spine}"), up);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn topology(text: &str) -> RawTopology {
+        toml::from_str(text).unwrap()
+    }
+
+    /// Each node's number of links.
+    fn degrees(links: &IndexMap<String, RawLink>) -> HashMap<String, usize> {
+        let mut d = HashMap::new();
+        for l in links.values() {
+            for n in &l.between {
+                *d.entry(n.clone()).or_default() += 1;
+            }
+        }
+        d
+    }
+
+    fn with_prefix<'a>(d: &'a HashMap<String, usize>, prefix: &'a str) -> impl Iterator<Item = usize> + 'a {
+        d.iter().filter(move |(n, _)| n.strip_prefix(prefix).is_some_and(|r| r.parse::<u32>().is_ok())).map(|(_, c)| *c)
+    }
+
+    #[test]
+    fn a_fat_tree_has_al_fares_counts_and_degrees() {
+        for k in [2u32, 4, 8, 16] {
+            let t = topology(&format!("kind = \"fat_tree\"\nk = {k}\nhosts = {{ rate = \"10Gbps\" }}"));
+            let (nodes, links) = expand(&t).unwrap();
+            let (hosts, tors, aggs, cores) = (k * k * k / 4, k * k / 2, k * k / 2, k * k / 4);
+            assert_eq!(nodes.len() as u32, hosts + tors + aggs + cores, "k = {k}");
+            // each host one link; each ToR–agg pair of a pod one; each agg k/2 cores
+            assert_eq!(links.len() as u32, hosts + tors * (k / 2) + aggs * (k / 2));
+            let d = degrees(&links);
+            assert!(with_prefix(&d, "h").all(|c| c == 1));
+            // every switch has k ports: k/2 down, k/2 up (cores: k down)
+            for prefix in ["tor", "agg", "core"] {
+                assert!(with_prefix(&d, prefix).all(|c| c == k as usize), "{prefix}, k = {k}");
+            }
+            assert_eq!(with_prefix(&d, "core").count() as u32, cores);
+        }
+    }
+
+    #[test]
+    fn hosts_are_numbered_under_their_tor_as_htsim_numbers_them() {
+        let t = topology("kind = \"fat_tree\"\nk = 4\nhosts = { rate = \"1Gbps\" }");
+        let (_, links) = expand(&t).unwrap();
+        assert_eq!(links["h0"].between, ["h0", "tor0"]);
+        assert_eq!(links["h3"].between, ["h3", "tor1"]);
+        assert_eq!(links["h15"].between, ["h15", "tor7"]);
+        // agg j of each pod reaches cores j·k/2 …: agg 3 is j = 1 of pod 1
+        assert!(links.contains_key("agg3-core2") && links.contains_key("agg3-core3"));
+        assert!(!links.contains_key("agg3-core0"));
+    }
+
+    #[test]
+    fn more_hosts_per_tor_oversubscribe_and_tiers_take_their_own_links() {
+        let t = topology(
+            "kind = \"fat_tree\"\nk = 4\nhosts_per_tor = 6\nhosts = { rate = \"10Gbps\", delay = \"1us\" }\n\
+             tor_agg = { rate = \"40Gbps\" }",
+        );
+        let (nodes, links) = expand(&t).unwrap();
+        assert_eq!(nodes.iter().filter(|n| n.starts_with('h')).count(), 8 * 6);
+        assert_eq!(degrees(&links)["tor0"], 6 + 2);
+        assert_eq!((links["tor0-agg0"].rate, links["h0"].rate), (Rate(40_000_000_000), Rate(10_000_000_000)));
+        assert_eq!(links["agg0-core0"].rate, Rate(10_000_000_000), "no table of its own: the hosts'");
+    }
+
+    #[test]
+    fn a_leaf_spine_links_every_leaf_to_every_spine() {
+        let t = topology(
+            "kind = \"leaf_spine\"\nleaves = 4\nspines = 3\nhosts_per_leaf = 5\nhosts = { rate = \"25Gbps\" }",
+        );
+        let (nodes, links) = expand(&t).unwrap();
+        assert_eq!(nodes.len(), 20 + 4 + 3);
+        assert_eq!(links.len(), 20 + 12);
+        let d = degrees(&links);
+        assert!(with_prefix(&d, "leaf").all(|c| c == 5 + 3));
+        assert!(with_prefix(&d, "spine").all(|c| c == 4));
+    }
+
+    #[test]
+    fn bad_topologies_are_refused_naming_the_field() {
+        let cases = [
+            ("kind = \"fat_tree\"\nk = 5", ["topology", "k"], "must be even"),
+            ("kind = \"fat_tree\"\nk = 0", ["topology", "k"], "must be 1 to 64, not 0"),
+            ("kind = \"fat_tree\"", ["topology", "k"], "a `fat_tree` topology needs `k`"),
+            ("kind = \"fat_tree\"\nk = 4\nspines = 2", ["topology", "spines"], "takes no `spines`"),
+            ("kind = \"leaf_spine\"\nleaves = 2\nspines = 2", ["topology", "hosts_per_leaf"], "needs `hosts_per_leaf`"),
+            ("kind = \"torus\"", ["topology", "kind"], "unknown topology `torus`"),
+        ];
+        for (text, path, says) in cases {
+            let t = topology(&format!("{text}\nhosts = {{ rate = \"1Gbps\" }}"));
+            let p = expand(&t).unwrap_err();
+            assert_eq!(p.path, path, "{text}");
+            assert!(p.message.contains(says), "{text}: {}", p.message);
+        }
+    }
+}
