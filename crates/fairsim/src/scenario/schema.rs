@@ -42,7 +42,7 @@ pub struct RawScenario {
     #[serde(default)]
     pub nodes: Option<Vec<String>>,
     /// A generated network (`scenario::topology`): its nodes and links come before the file's own.
-    pub topology: Option<super::topology::RawTopology>,
+    pub topology: Option<RawTopology>,
     #[serde(default)]
     pub links: IndexMap<String, RawLink>,
     pub flows: IndexMap<String, RawFlow>,
@@ -97,6 +97,37 @@ pub struct RawRun {
     pub transfer_rows: Option<bool>,
     /// Every flow's headers unless the flow says otherwise (`net::Headers`; default none).
     pub headers: Option<Headers>,
+}
+
+/// `[topology]` as written (expanded by `scenario::topology`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTopology {
+    /// `fat_tree` or `leaf_spine`.
+    pub kind: String,
+    /// Fat-tree: switch ports (even, 2 to `topology::MAX_K`).
+    pub k: Option<u32>,
+    /// Fat-tree: hosts under each ToR (default k/2; more oversubscribe the edge).
+    pub hosts_per_tor: Option<u32>,
+    /// Leaf-spine: leaf switches, spine switches, hosts under each leaf.
+    pub leaves: Option<u32>,
+    pub spines: Option<u32>,
+    pub hosts_per_leaf: Option<u32>,
+    /// The links of each tier.
+    pub hosts: RawTier,
+    pub tor_agg: Option<RawTier>,
+    pub agg_core: Option<RawTier>,
+    pub leaf_spine: Option<RawTier>,
+}
+
+/// A tier's links, as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTier {
+    pub rate: Rate,
+    pub delay: Option<Time>,
+    pub buffer: Option<BufferLimit>,
+    pub qdisc: Option<Component>,
 }
 
 #[derive(Debug, Deserialize)]

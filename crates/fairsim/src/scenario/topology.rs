@@ -19,41 +19,8 @@
 //! path, the first in the links' order, as in any scenario.
 
 use super::problem::Problem;
-use super::schema::{Component, RawLink};
-use crate::units::{BufferLimit, Rate, Time};
+use super::schema::{RawLink, RawTier, RawTopology};
 use indexmap::IndexMap;
-use serde::Deserialize;
-
-/// `[topology]` as written.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawTopology {
-    /// `fat_tree` or `leaf_spine`.
-    pub kind: String,
-    /// Fat-tree: switch ports (even, 2 to `MAX_K`).
-    pub k: Option<u32>,
-    /// Fat-tree: hosts under each ToR (default k/2; more oversubscribe the edge).
-    pub hosts_per_tor: Option<u32>,
-    /// Leaf-spine: leaf switches, spine switches, hosts under each leaf.
-    pub leaves: Option<u32>,
-    pub spines: Option<u32>,
-    pub hosts_per_leaf: Option<u32>,
-    /// The links of each tier.
-    pub hosts: RawTier,
-    pub tor_agg: Option<RawTier>,
-    pub agg_core: Option<RawTier>,
-    pub leaf_spine: Option<RawTier>,
-}
-
-/// A tier's links, as written.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RawTier {
-    pub rate: Rate,
-    pub delay: Option<Time>,
-    pub buffer: Option<BufferLimit>,
-    pub qdisc: Option<Component>,
-}
 
 /// The largest fat-tree: k = 64 has 65,536 hosts and 5,120 switches.
 pub const MAX_K: u32 = 64;
@@ -190,6 +157,7 @@ fn leaf_spine(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::Rate;
     use std::collections::HashMap;
 
     fn topology(text: &str) -> RawTopology {
