@@ -53,6 +53,15 @@ def run(path: str, pair: str, override: str) -> tuple[float, dict]:
     return time.process_time() - started, json.loads(sim.report_json())
 
 
+def without_components(report: dict) -> dict:
+    """The report less what names the components and the wall time: the rest must be the same."""
+    queues = [{k: v for k, v in q.items() if k not in ("qdisc", "qdisc_params")} for q in report["queues"]]
+    flows = [
+        {k: v for k, v in f.items() if k not in ("transport", "transport_params")} for f in report["flows"]
+    ]
+    return dict(report, wall_s=None, queues=queues, flows=flows)
+
+
 def calls(case: str, report: dict) -> int:
     """Packets through the Python queues, or ACKs the Python controllers were told of."""
     if case == "discipline":
@@ -71,8 +80,8 @@ def main() -> None:
             for name, override in (("rust", rust), ("python", python)):
                 t, reports[name] = run(path, pair, override)
                 times[name].append(t)
-        strip = lambda r: {k: v for k, v in r.items() if k not in ("wall_s", "queues", "flows")}  # noqa: E731
-        assert strip(reports["rust"]) == strip(reports["python"]), "the two must give the same run"
+        same = without_components(reports["rust"]) == without_components(reports["python"])
+        assert same, "the two must give the same run"
         rust_s, python_s = statistics.median(times["rust"]), statistics.median(times["python"])
         n = calls(case, reports["python"])
         unit = "packet" if case == "discipline" else "ACK"

@@ -28,14 +28,11 @@ class Entry:
     #: A component's parameters, from its declaration in the engine (none for scenarios).
     parameters: tuple[Parameter, ...] = ()
     #: Written in Python (`fairsim.extend`): the `python` kind, or a class registered in this
-    #: process; not one of fairsim's own.
+    #: process; not one of fairsim's own (the engine says which came through its door).
     python: bool = False
 
 
-def _entry(name: str, summary: str, reference: str, params: list) -> Entry:
-    from fairsim.extend.registry import PYTHON_KIND, registered_names
-
-    python = name == PYTHON_KIND or name in registered_names()
+def _entry(name: str, summary: str, reference: str, params: list, python: bool) -> Entry:
     return Entry(name, summary, reference, tuple(Parameter(*p) for p in params), python)
 
 

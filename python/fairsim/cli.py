@@ -155,9 +155,14 @@ def _escape(text: str) -> str:
 )
 def main(imports: tuple[str, ...]) -> None:
     """fairsim: packet-level simulation of fair queueing and congestion control."""
-    from fairsim.extend import import_modules
+    # the current folder on the import path, as `python -m` has it: for `--import` and for the
+    # classes scenarios name by module (`class = "mymodule:Lifo"`)
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    if imports:  # here, not above: every command's start-up would pay for it
+        from fairsim.extend import import_modules
 
-    import_modules(imports)
+        import_modules(imports)
 
 
 overrides_option = click.option(

@@ -326,14 +326,23 @@ fn from_map<T: serde::de::DeserializeOwned>(counters: std::collections::HashMap<
     serde_json::from_value(value).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
 }
 
-/// One registered component as Python sees it: (name, summary, reference, parameters), each
-/// parameter (name, default or None, description).
-type Listed = (&'static str, &'static str, &'static str, Vec<(String, Option<String>, String)>);
+/// One registered component as Python sees it: (name, summary, reference, parameters, whether
+/// it is written in Python), each parameter (name, default or None, description).
+type Listed = (&'static str, &'static str, &'static str, Vec<(String, Option<String>, String)>, bool);
 
-fn listed<Ctx: ?Sized, Out: ?Sized>(kind: &dyn fairsim::component::Kind<Ctx, Out>) -> Listed {
+fn listed<Ctx: ?Sized, Out: ?Sized>(kind: &dyn fairsim::component::Kind<Ctx, Out>, foreign: bool) -> Listed {
     let about = kind.about();
     let params = kind.parameters().into_iter().map(|p| (p.name, p.default, p.doc)).collect();
-    (about.name, about.summary, about.reference, params)
+    (about.name, about.summary, about.reference, params, foreign)
+}
+
+/// The built-in kinds of a registry, then those its door to foreign components knows.
+fn listed_all<Ctx: ?Sized + 'static, Out: ?Sized + 'static>(
+    builtin: &[&dyn fairsim::component::Kind<Ctx, Out>],
+    door: &fairsim::foreign::Door<Ctx, Out>,
+) -> Vec<Listed> {
+    let builtin = builtin.iter().map(|k| listed(*k, false));
+    builtin.chain(door.kinds().into_iter().map(|k| listed(k, true))).collect()
 }
 
 /// The registered disciplines, transports and applications, each as `Listed`.
@@ -343,14 +352,11 @@ fn catalogue(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, 
 }
 
 fn catalogue_lists(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyList>)> {
-    // the components written in Python that are registered (fairsim.extend), after the built-in
-    let foreign = fairsim::qdisc::FOREIGN.names().into_iter().filter_map(|n| fairsim::qdisc::FOREIGN.find(&n));
-    let qdiscs: Vec<Listed> = fairsim::qdisc::QDISCS.iter().copied().chain(foreign).map(listed).collect();
-    let none: Listed = (fairsim::transport::NONE, "no flow control: open-loop sources", "", vec![]);
-    let foreign = fairsim::transport::FOREIGN.names().into_iter().filter_map(|n| fairsim::transport::FOREIGN.find(&n));
-    let transports: Vec<Listed> =
-        fairsim::transport::TRANSPORTS.iter().copied().chain(foreign).map(listed).chain([none]).collect();
-    let apps: Vec<Listed> = fairsim::traffic::APPS.iter().map(|k| listed(*k)).collect();
+    let qdiscs = listed_all(fairsim::qdisc::QDISCS, &fairsim::qdisc::FOREIGN);
+    let none: Listed = (fairsim::transport::NONE, "no flow control: open-loop sources", "", vec![], false);
+    let mut transports = listed_all(fairsim::transport::TRANSPORTS, &fairsim::transport::FOREIGN);
+    transports.push(none);
+    let apps: Vec<Listed> = fairsim::traffic::APPS.iter().map(|k| listed(*k, false)).collect();
     Ok((PyList::new(py, qdiscs)?, PyList::new(py, transports)?, PyList::new(py, apps)?))
 }
 

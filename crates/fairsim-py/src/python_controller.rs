@@ -157,8 +157,12 @@ impl PyController {
     }
 
     /// Calls `hook` if the class defines it, with `args` (and the context, if `ctx`), then
-    /// reads the window again; carries out the records the hook made.
+    /// reads the window again; carries out the records the hook made. A context's time is kept
+    /// for the messages of later hooks without one, whether or not this hook is called.
     fn call(&mut self, hook: Hook, args: impl Args, ctx: Option<&mut AgentCtx>) {
+        if let Some(c) = &ctx {
+            self.now = c.now;
+        }
         if self.defined[hook as usize] {
             Python::with_gil(|py| {
                 self.call_now(py, hook, args, ctx);
@@ -172,12 +176,9 @@ impl PyController {
         self.context.borrow_mut(py).now = now.as_secs_f64();
         let called = args(py, self.context.clone_ref(py))
             .and_then(|args| self.instance.bind(py).call_method1(hook.name(), args));
-        match called {
-            Ok(answer) if answer.is_none() => {}
-            Ok(answer) => {
-                let shown = answer.repr().map(|r| r.to_string()).unwrap_or_default();
-                self.fail(hook.name(), now, format!("returned {shown}; it returns nothing (None)"))
-            }
+        match called.map(|answer| python_host::returned_nothing(&answer)) {
+            Ok(Ok(())) => {}
+            Ok(Err(what)) => self.fail(hook.name(), now, what),
             Err(e) => self.fail(hook.name(), now, format!("raised:\n{}", python_host::traceback(py, &e))),
         }
         let records = std::mem::take(&mut self.context.borrow_mut(py).records);
@@ -235,12 +236,10 @@ impl Controller for PyController {
     }
 
     fn on_start(&mut self, _win: &SendWindow, ctx: &mut AgentCtx) {
-        self.now = ctx.now;
         self.call(Hook::OnStart, |py, c| tuple(py, (c,)), Some(ctx));
     }
 
     fn on_ack_arrival(&mut self, ack: &Packet, _win: &SendWindow, ctx: &mut AgentCtx) {
-        self.now = ctx.now;
         let ack = *ack;
         self.call(Hook::OnAckArrival, move |py, c| tuple(py, (PacketView::detached(py, ack)?, c)), Some(ctx));
     }
@@ -250,12 +249,10 @@ impl Controller for PyController {
     }
 
     fn on_ack(&mut self, ack: NewAck, ctx: &mut AgentCtx) {
-        self.now = ctx.now;
         self.call(Hook::OnAck, move |py, c| tuple(py, (ack.count, c)), Some(ctx));
     }
 
     fn on_congestion(&mut self, event: Congestion, load: Load, _win: &SendWindow, ctx: &mut AgentCtx) {
-        self.now = ctx.now;
         let (kind, dupacks, recovering) = match event {
             Congestion::FastRetransmit { dupacks, recovering } => ("fast_retransmit", dupacks, recovering),
             Congestion::Timeout => ("timeout", 0, false),
@@ -296,7 +293,6 @@ impl Controller for PyController {
     }
 
     fn on_packet_sent(&mut self, seq: u64, ctx: &mut AgentCtx) {
-        self.now = ctx.now;
         self.call(Hook::OnPacketSent, move |py, c| tuple(py, (seq, c)), Some(ctx));
     }
 

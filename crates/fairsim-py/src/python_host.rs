@@ -84,6 +84,19 @@ pub fn fail(kind: &str, label: &str, hook: &str, now: Time, what: String) -> ! {
     fairsim::foreign::fail(format!("{kind} {label}: `{hook}` at t = {now} {what}"))
 }
 
+/// `value` as Python shows it (its `repr`), for messages.
+pub fn shown(value: &Bound<'_, PyAny>) -> String {
+    value.repr().map(|r| r.to_string()).unwrap_or_default()
+}
+
+/// A hook that returns nothing returned `answer`: the message, unless it is None.
+pub fn returned_nothing(answer: &Bound<'_, PyAny>) -> Result<(), String> {
+    match answer.is_none() {
+        true => Ok(()),
+        false => Err(format!("returned {}; it returns nothing (None)", shown(answer))),
+    }
+}
+
 /// The traceback of `e` as Python prints it: the frames are the user's code only, since the
 /// hook is called from Rust.
 pub fn traceback(py: Python<'_>, e: &PyErr) -> String {

@@ -32,7 +32,20 @@ pub struct PacketView {
     tag: PyObject,
 }
 
+/// A packet kind as Python reads it.
+fn kind_name(kind: PacketKind) -> &'static str {
+    match kind {
+        PacketKind::Data => "data",
+        PacketKind::Ack => "ack",
+    }
+}
+
 impl PacketView {
+    /// Its slot and generation, if the discipline `owner` holds it.
+    fn held_by(&self, owner: u64) -> Option<(u32, u32)> {
+        (self.owner == owner).then_some((self.slot, self.generation))
+    }
+
     /// A view of a packet no discipline holds (an ACK a controller is shown): no context takes
     /// it, since none has its owner.
     pub fn detached(py: Python<'_>, packet: Packet) -> PyResult<Py<PacketView>> {
@@ -50,11 +63,7 @@ impl PacketView {
     /// `"data"` or `"ack"`.
     #[getter]
     fn kind(&self) -> &'static str {
-        if self.packet.is_data() {
-            "data"
-        } else {
-            "ack"
-        }
+        kind_name(self.packet.kind)
     }
     /// (flow, kind): a flow's ACKs are their own conversation (as the built-in disciplines count).
     #[getter]
@@ -168,10 +177,9 @@ impl Context {
 
 impl Context {
     fn own(&self, packet: &PacketView) -> PyResult<(u32, u32)> {
-        if packet.owner != self.owner {
-            return Err(PyValueError::new_err(format!("{} is not queued at this port", packet.__repr__())));
-        }
-        Ok((packet.slot, packet.generation))
+        packet
+            .held_by(self.owner)
+            .ok_or_else(|| PyValueError::new_err(format!("{} is not queued at this port", packet.__repr__())))
     }
 }
 
@@ -297,9 +305,8 @@ impl Qdisc for PyQdisc {
             let view = Py::new(py, view).expect("a packet view is created");
             let context = self.context.clone_ref(py);
             let answer = self.call(py, "enqueue", (view, context), ctx.now);
-            if !answer.is_none(py) {
-                let shown = answer.bind(py).repr().map(|r| r.to_string()).unwrap_or_default();
-                self.fail("enqueue", ctx.now, format!("returned {shown}; it returns nothing (None)"));
+            if let Err(what) = python_host::returned_nothing(answer.bind(py)) {
+                self.fail("enqueue", ctx.now, what);
             }
             self.finish(py, "enqueue", ctx);
         })
@@ -316,14 +323,14 @@ impl Qdisc for PyQdisc {
             } else {
                 let answer = answer.bind(py);
                 let Ok(view) = answer.downcast::<PacketView>() else {
-                    let shown = answer.repr().map(|r| r.to_string()).unwrap_or_default();
+                    let shown = python_host::shown(answer);
                     self.fail("dequeue", ctx.now, format!("returned {shown}; it returns a queued packet or None"));
                 };
                 let view = view.borrow();
-                if view.owner != self.owner {
+                let Some(slot) = view.held_by(self.owner) else {
                     self.fail("dequeue", ctx.now, format!("returned {}, which was never queued here", view.__repr__()));
-                }
-                Some((view.slot, view.generation))
+                };
+                Some(slot)
             };
             self.finish(py, "dequeue", ctx);
             let slot = chosen?;
@@ -402,8 +409,7 @@ impl PyQdiscKind {
                 BufferLimit::Bytes(n) => (None, Some(n)),
                 BufferLimit::Unlimited => (None, None),
             };
-            let crossing: Vec<(u32, &str)> =
-                port.crossing.iter().map(|(f, k)| (f.0, if *k == PacketKind::Data { "data" } else { "ack" })).collect();
+            let crossing: Vec<(u32, &str)> = port.crossing.iter().map(|(f, k)| (f.0, kind_name(*k))).collect();
             let built_for = (packets, bytes, port.rate.0, port.flows.len(), crossing);
             let (instance, label, params) = self.0.instance(py, params, built_for)?;
             let defines = |hook: &str| instance.hasattr(hook).unwrap_or(false);

@@ -49,6 +49,11 @@ impl<Ctx: ?Sized + 'static, Out: ?Sized + 'static> Door<Ctx, Out> {
     pub fn names(&self) -> Vec<String> {
         self.host.get().map(|h| h.names()).unwrap_or_default()
     }
+
+    /// Every foreign component, in the host's order (for listings).
+    pub fn kinds(&self) -> Vec<&'static dyn Kind<Ctx, Out>> {
+        self.names().iter().filter_map(|n| self.find(n)).collect()
+    }
 }
 
 /// A foreign component's failure during a run, carried to the binding's entry point.

@@ -45,7 +45,8 @@ def _registering(what: str, name: str):
         who = f"fairsim.{what}({name!r})"
         _check_class(what, cls, who)
         qdiscs, transports, _ = _core.catalogue()
-        builtin = {e[0] for e in (qdiscs if what == "discipline" else transports)} - set(_REGISTRY[what])
+        # the engine's own names; those that came through its door (these classes) may be taken again
+        builtin = {e[0] for e in (qdiscs if what == "discipline" else transports) if not e[4]}
         if name in builtin or name in (PYTHON_KIND, "none"):
             raise ValueError(f"{who}: `{name}` is a built-in {_shown(what)}'s name")
         if not name or not all(c.isalnum() or c in "_-" for c in name):
@@ -72,13 +73,8 @@ def _check_class(what: str, cls: object, who: str) -> None:
 
 
 def import_modules(modules: Iterable[str]) -> None:
-    """Imports `modules` (their registrations with them), the current folder on the path as
-    `python -m` has it; a module that fails is a `FairsimError` naming it."""
-    import os
-    import sys
-
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())
+    """Imports `modules` (their registrations with them); a module that fails is a
+    `FairsimError` naming it."""
     for module in modules:
         try:
             importlib.import_module(module)

@@ -96,8 +96,13 @@ fn hosts_limit(hosts: u64) -> Result<(), Problem> {
 }
 
 fn fat_tree(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
-    refuse(t, &[("leaves", t.leaves.is_some()), ("spines", t.spines.is_some())])?;
-    refuse(t, &[("hosts_per_leaf", t.hosts_per_leaf.is_some()), ("leaf_spine", t.leaf_spine.is_some())])?;
+    let leaf_spine_keys = [
+        ("leaves", t.leaves.is_some()),
+        ("spines", t.spines.is_some()),
+        ("hosts_per_leaf", t.hosts_per_leaf.is_some()),
+        ("leaf_spine", t.leaf_spine.is_some()),
+    ];
+    refuse(t, &leaf_spine_keys)?;
     let k = count(t.k, "k", "fat_tree", MAX_K)?;
     if k % 2 == 1 {
         return Err(problem(&["k"], format!("must be even (k/2 switches a tier per pod), not {k}")));
@@ -133,8 +138,13 @@ fn fat_tree(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
 }
 
 fn leaf_spine(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
-    refuse(t, &[("k", t.k.is_some()), ("hosts_per_tor", t.hosts_per_tor.is_some())])?;
-    refuse(t, &[("tor_agg", t.tor_agg.is_some()), ("agg_core", t.agg_core.is_some())])?;
+    let fat_tree_keys = [
+        ("k", t.k.is_some()),
+        ("hosts_per_tor", t.hosts_per_tor.is_some()),
+        ("tor_agg", t.tor_agg.is_some()),
+        ("agg_core", t.agg_core.is_some()),
+    ];
+    refuse(t, &fat_tree_keys)?;
     let leaves = count(t.leaves, "leaves", "leaf_spine", MAX_LEAF_SPINE)?;
     let spines = count(t.spines, "spines", "leaf_spine", MAX_LEAF_SPINE)?;
     let per_leaf = count(t.hosts_per_leaf, "hosts_per_leaf", "leaf_spine", MAX_LEAF_SPINE)?;
