@@ -28,6 +28,9 @@ pub const MAX_K: u32 = 64;
 pub const MAX_LEAF_SPINE: u32 = 4096;
 /// The most hosts a generated topology may have.
 pub const MAX_HOSTS: u64 = 1 << 17;
+/// The most links it may have: the largest fat-tree (k = 64) has 196,608. Checked before any is
+/// made, since a leaf-spine's grow as leaves × spines.
+pub const MAX_LINKS: u64 = 1 << 18;
 
 /// The nodes and links `t` generates, in that order: hosts, then switches tier by tier.
 pub fn expand(t: &RawTopology) -> Result<(Vec<String>, IndexMap<String, RawLink>), Problem> {
@@ -88,9 +91,13 @@ fn refuse(t: &RawTopology, keys: &[(&str, bool)]) -> Result<(), Problem> {
     }
 }
 
-fn hosts_limit(hosts: u64) -> Result<(), Problem> {
+/// `hosts` and `links` within what a generated topology may have.
+fn size_limits(hosts: u64, links: u64) -> Result<(), Problem> {
     if hosts > MAX_HOSTS {
         return Err(problem(&[], format!("{hosts} hosts are more than a generated topology may have ({MAX_HOSTS})")));
+    }
+    if links > MAX_LINKS {
+        return Err(problem(&[], format!("{links} links are more than a generated topology may have ({MAX_LINKS})")));
     }
     Ok(())
 }
@@ -113,7 +120,8 @@ fn fat_tree(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
         given => count(given, "hosts_per_tor", "fat_tree", MAX_LEAF_SPINE)?,
     };
     let (tors, cores) = (k * half, half * half);
-    hosts_limit(tors as u64 * per_tor as u64)?;
+    let hosts = tors as u64 * per_tor as u64;
+    size_limits(hosts, hosts + 2 * tors as u64 * half as u64)?;
     g.nodes("h", tors * per_tor);
     g.nodes("tor", tors);
     g.nodes("agg", tors); // as many as ToRs: k/2 a pod
@@ -148,7 +156,8 @@ fn leaf_spine(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
     let leaves = count(t.leaves, "leaves", "leaf_spine", MAX_LEAF_SPINE)?;
     let spines = count(t.spines, "spines", "leaf_spine", MAX_LEAF_SPINE)?;
     let per_leaf = count(t.hosts_per_leaf, "hosts_per_leaf", "leaf_spine", MAX_LEAF_SPINE)?;
-    hosts_limit(leaves as u64 * per_leaf as u64)?;
+    let hosts = leaves as u64 * per_leaf as u64;
+    size_limits(hosts, hosts + leaves as u64 * spines as u64)?;
     g.nodes("h", leaves * per_leaf);
     g.nodes("leaf", leaves);
     g.nodes("spine", spines);
@@ -256,6 +265,10 @@ mod tests {
             ("kind = \"leaf_spine\"\nleaves = 2\nspines = 2", ["topology", "hosts_per_leaf"], "needs `hosts_per_leaf`"),
             ("kind = \"torus\"", ["topology", "kind"], "unknown topology `torus`"),
         ];
+        let too_many = "kind = \"leaf_spine\"\nleaves = 4096\nspines = 4096\nhosts_per_leaf = 1";
+        let t = topology(&format!("{too_many}\nhosts = {{ rate = \"1Gbps\" }}"));
+        let p = expand(&t).unwrap_err();
+        assert_eq!((p.path, p.message.contains("16781312 links are more")), (vec!["topology".to_string()], true));
         for (text, path, says) in cases {
             let t = topology(&format!("{text}\nhosts = {{ rate = \"1Gbps\" }}"));
             let p = expand(&t).unwrap_err();
