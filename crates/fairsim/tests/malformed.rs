@@ -212,7 +212,7 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
             &["flows.ftp1.windw=3"],
             "x.toml: flows.ftp1.windw: unknown field `windw`; did you mean `window`? (expected one of `src`, `dst`, \
              `app`, `transport`, `window`, `packet_size`, `ack_size`, `headers`, `start`, `start_jitter`, `stop`, `route`, \
-             `acks`, `weight`, `enabled`, `size`) (from --set flows.ftp1.windw=3)",
+             `forwarding`, `acks`, `weight`, `enabled`, `size`) (from --set flows.ftp1.windw=3)",
         ),
         (
             &["flows.ftp1.transport={ kind = \"reno\", windw = 3 }"],

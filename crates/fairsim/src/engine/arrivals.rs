@@ -8,7 +8,7 @@ use super::event::Event;
 use super::sim::Simulation;
 
 use crate::limits::MAX_OPEN_CONNECTIONS;
-use crate::net::{FlowId, PortId};
+use crate::net::{FlowId, Forwarding, PortId};
 use crate::node::{Port, PortSetup};
 use crate::qdisc::PortInfo;
 use crate::traffic::{exponential, Source};
@@ -55,8 +55,14 @@ impl Simulation {
             }
         };
         let mut ends = super::build::ends(&self.scenario, self.seed, f, &name, sender);
+        let serial = self.connections.arrived - 1;
         let c = self.take_slot(f);
         let own_line = self.connections.slot(c).own_line;
+        if let Some(forwarder) = &mut self.forwarder {
+            let spec = &self.scenario.flows[f.idx()];
+            let conversation = self.scenario.flows.len() as u64 + serial;
+            forwarder.set(c.idx(), spec.forwarding, spec.src, spec.dst, conversation);
+        }
         ends.ends.conn = c;
         ends.trace = None;
         ends.start = self.now;
@@ -73,8 +79,8 @@ impl Simulation {
         t.bytes.push(packets * self.scenario.flows[f.idx()].payload_size as u64);
         t.sent.push(0);
         t.retransmitted.push(0);
-        *self.connections.slot(c) = Slot { row, in_network: 0, done: false, own_line };
-        self.routes.set(c.idx(), &ends.data_route, &ends.ack_route);
+        let slot = self.connections.slot(c);
+        (slot.row, slot.in_network, slot.done) = (row, 0, false);
         if c.idx() == self.flows.len() {
             self.flows.push(ends);
         } else {
@@ -103,15 +109,19 @@ impl Simulation {
 
     /// A free slot for a connection of `f` (the ends of a slot's previous connection are
     /// replaced by the caller; their counts went to their flow on release); or a new slot past
-    /// the last, with its own access line if `f` starts on a host's line.
+    /// the last, with its own access line if `f` starts on a host's line and follows a fixed
+    /// route. A slot with its own line serves only connections that start on the line it copies;
+    /// one without, any connection without.
     fn take_slot(&mut self, f: FlowId) -> FlowId {
-        if let Some(k) = self.connections.free.pop() {
+        let spec = &self.scenario.flows[f.idx()];
+        let first = spec.data_route[0];
+        let copies = (self.scenario.ports[first.idx()].host && spec.forwarding == Forwarding::Static).then_some(first);
+        if let Some(k) = self.connections.free.get_mut(&copies).and_then(Vec::pop) {
             return FlowId::from_idx(self.connections.first + k as usize);
         }
         let c = FlowId::from_idx(self.flows.len());
-        let first = self.scenario.flows[f.idx()].data_route[0];
-        let own_line = self.scenario.ports[first.idx()].host.then(|| self.own_line(first, c));
-        self.connections.slots.push(Slot { row: 0, in_network: 0, done: true, own_line });
+        let own_line = copies.map(|first| self.own_line(first, c));
+        self.connections.slots.push(Slot { row: 0, in_network: 0, done: true, copies, own_line });
         c
     }
 
@@ -193,7 +203,9 @@ impl Simulation {
     /// the next arrival.
     fn release(&mut self, c: FlowId) {
         self.fold_into_flow(c);
-        self.connections.free.push((c.idx() - self.connections.first) as u32);
+        let k = (c.idx() - self.connections.first) as u32;
+        let copies = self.connections.slot(c).copies;
+        self.connections.free.entry(copies).or_default().push(k);
     }
 
     /// Adds what connection `c` counted since it last did to its flow's counters.

@@ -12,6 +12,7 @@
 use crate::net::{FlowId, PortId};
 use crate::stats::transfers::Transfers;
 use crate::transport::SenderBuilder;
+use std::collections::HashMap;
 
 /// The connections of a run: their slots past the scenario's flows, and their transfers.
 #[derive(Default)]
@@ -21,7 +22,8 @@ pub struct Connections {
     /// The number of the scenario's ports; connections' own access lines come after them.
     pub first_own_port: usize,
     pub(super) slots: Vec<Slot>,
-    pub(super) free: Vec<u32>,
+    /// Free slots, by the access line their own line copies (`Slot::copies`).
+    pub(super) free: HashMap<Option<PortId>, Vec<u32>>,
     pub(super) open: usize,
     /// Arrivals so far, which name each connection's random streams.
     pub(super) arrived: u64,
@@ -37,7 +39,9 @@ pub(super) struct Slot {
     pub(super) in_network: u32,
     /// Its file is acknowledged: its sender hears nothing more.
     pub(super) done: bool,
-    /// Its own copy of the flow's access line, if the flow starts on one.
+    /// The scenario's access line its own line copies, if it has one.
+    pub(super) copies: Option<PortId>,
+    /// Its own copy of that line.
     pub(super) own_line: Option<PortId>,
 }
 

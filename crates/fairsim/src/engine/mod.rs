@@ -7,7 +7,8 @@
 //! - `agent`: a sender called with its context, and its actions carried out;
 //! - `connections`: the arriving and leaving connections of open-population flows;
 //! - `intervals`: the measurement intervals' clock;
-//! - `routes`: every flow's routes in one table, for forwarding.
+//! - `routes`: every flow's routes in one table, for forwarding;
+//! - `forwarding`: the next hops of flows whose paths are chosen at each switch.
 
 mod agent;
 mod arrivals;
@@ -15,6 +16,7 @@ mod build;
 mod capture;
 mod connections;
 pub mod event;
+mod forwarding;
 mod intervals;
 mod routes;
 mod sim;

@@ -21,30 +21,20 @@ struct Span {
 #[derive(Default)]
 pub(super) struct Routes {
     ports: Vec<PortId>,
-    /// By flow index: the scenario's flows, then connections' slots.
+    /// By flow: the scenario's flows (a connection's packets carry its flow's id, and take its
+    /// routes).
     spans: Vec<Span>,
 }
 
 impl Routes {
-    /// Sets the routes of flow `flow` (the next index, or one set before: a connection's slot
-    /// taken again). Routes of a slot's new connection have its flow's lengths, so they
-    /// overwrite the old ones; others are appended.
-    pub fn set(&mut self, flow: usize, data: &[PortId], ack: &[PortId]) {
-        if flow == self.spans.len() {
-            self.spans.push(Span::default());
-        }
-        let span = &mut self.spans[flow];
-        if span.data_len as usize != data.len() || span.ack_len as usize != ack.len() {
-            span.data = self.ports.len() as u32;
-            self.ports.extend_from_slice(data);
-            span.ack = self.ports.len() as u32;
-            self.ports.extend_from_slice(ack);
-            (span.data_len, span.ack_len) = (data.len() as u32, ack.len() as u32);
-        } else {
-            let (d, a) = (span.data as usize, span.ack as usize);
-            self.ports[d..d + data.len()].copy_from_slice(data);
-            self.ports[a..a + ack.len()].copy_from_slice(ack);
-        }
+    /// Adds the routes of the next flow. A flow whose path is chosen at each switch has none:
+    /// its packets come to the end of an empty route at every node (`forwarding`).
+    pub fn push(&mut self, data: &[PortId], ack: &[PortId]) {
+        let data_at = self.ports.len() as u32;
+        self.ports.extend_from_slice(data);
+        let ack_at = self.ports.len() as u32;
+        self.ports.extend_from_slice(ack);
+        self.spans.push(Span { data: data_at, data_len: data.len() as u32, ack: ack_at, ack_len: ack.len() as u32 });
     }
 
     /// Hop `hop` of flow `flow`'s data route (`data`) or ACK route; `None` past its end.
@@ -65,20 +55,12 @@ mod tests {
     }
 
     #[test]
-    fn hops_are_the_routes_and_a_slot_taken_again_gets_its_new_routes() {
+    fn hops_are_the_routes() {
         let mut r = Routes::default();
-        r.set(0, &ports(&[1, 2, 3]), &ports(&[4, 5]));
-        r.set(1, &ports(&[6]), &ports(&[]));
+        r.push(&ports(&[1, 2, 3]), &ports(&[4, 5]));
+        r.push(&ports(&[6]), &ports(&[]));
         let route = |r: &Routes, f, data| (0..5).map_while(|h| r.hop(f, data, h)).map(|p| p.0).collect::<Vec<_>>();
         assert_eq!((route(&r, 0, true), route(&r, 0, false)), (vec![1, 2, 3], vec![4, 5]));
         assert_eq!((route(&r, 1, true), route(&r, 1, false)), (vec![6], vec![]));
-        // a connection's own access line replaces the first hop: same lengths, in place
-        let used = r.ports.len();
-        r.set(0, &ports(&[9, 2, 3]), &ports(&[4, 5]));
-        assert_eq!((route(&r, 0, true), r.ports.len()), (vec![9, 2, 3], used));
-        // other lengths are appended
-        r.set(1, &ports(&[7, 8]), &ports(&[3]));
-        assert_eq!((route(&r, 1, true), route(&r, 1, false)), (vec![7, 8], vec![3]));
-        assert_eq!(route(&r, 0, true), vec![9, 2, 3], "another flow's routes are untouched");
     }
 }

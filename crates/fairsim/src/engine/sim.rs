@@ -11,9 +11,10 @@
 use super::build;
 use super::connections::Connections;
 use super::event::{Code, Event, EventQueue};
+use super::forwarding::Forwarder;
 use super::routes::Routes;
 use crate::error::Result;
-use crate::net::{FlowId, Packet, PortId};
+use crate::net::{FlowId, Forwarding, Packet, PortId};
 use crate::node::{FlowState, Line, Next, Port, SinkReply};
 use crate::qdisc::DropReason;
 use crate::scenario::{Component, PairSpec, Scenario};
@@ -44,8 +45,10 @@ pub struct Simulation {
     pub(super) ports: Vec<Port>,
     /// The scenario's flows, then the connections of open-population flows (`connections`).
     pub(super) flows: Vec<FlowState>,
-    /// Each flow's routes, for forwarding (`routes.rs`); set wherever a flow state is.
+    /// Each scenario flow's routes, for forwarding (`routes.rs`).
     pub(super) routes: Routes,
+    /// The next hops of flows whose paths are chosen at each switch, if the run has any.
+    pub(super) forwarder: Option<Box<Forwarder>>,
     pub(super) connections: Connections,
     /// Each scenario flow's queueing delays since the warm-up ended (stats::delay), and the
     /// fixed part of its data packets' one-way delay: (packet size, transmission and propagation
@@ -90,8 +93,13 @@ impl Simulation {
         let configured = scenario.pair_index(&pair);
         let mut routes = Routes::default();
         for (i, flow) in flows.iter().enumerate() {
-            routes.set(i, &flow.data_route, &flow.ack_route);
+            if scenario.flows[i].forwarding == Forwarding::Static {
+                routes.push(&flow.data_route, &flow.ack_route);
+            } else {
+                routes.push(&[], &[]);
+            }
         }
+        let forwarder = Forwarder::new(&scenario, seed);
         let connections = Connections::new(flows.len(), ports.len());
         let (queueing, path_delay) =
             (vec![DelayStats::default(); scenario.flows.len()], vec![(u32::MAX, 0); scenario.flows.len()]);
@@ -109,6 +117,7 @@ impl Simulation {
             ports,
             flows,
             routes,
+            forwarder,
             connections,
             queueing,
             path_delay,
@@ -241,8 +250,20 @@ impl Simulation {
         }
         match self.routes.hop(pkt.flow.idx(), pkt.is_data(), pkt.hop) {
             Some(next) => self.enqueue(next, pkt),
-            None if pkt.is_data() => self.sink_receive(pkt),
-            None => self.source_receive(pkt),
+            None => self.at_route_end(p, pkt),
+        }
+    }
+
+    /// `pkt` came over port `p` to the end of its route: to its destination, or, if its path is
+    /// chosen at each switch, to a node that chooses its next port.
+    #[inline]
+    fn at_route_end(&mut self, p: PortId, pkt: Packet) {
+        if let Some(next) = self.forwarder.as_mut().and_then(|f| f.next(p, &pkt, &self.ports)) {
+            self.enqueue(next, pkt);
+        } else if pkt.is_data() {
+            self.sink_receive(pkt);
+        } else {
+            self.source_receive(pkt);
         }
     }
 

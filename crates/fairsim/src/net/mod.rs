@@ -3,8 +3,10 @@
 //! live above them in `node`.
 
 pub mod headers;
+pub mod multipath;
 mod packet;
 pub mod routing;
 
 pub use headers::Headers;
+pub use multipath::Forwarding;
 pub use packet::{FlowId, NodeId, Packet, PacketKind, PortId};

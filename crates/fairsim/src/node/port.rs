@@ -372,6 +372,12 @@ impl Port {
         }
     }
 
+    /// Bytes waiting in the queue (the packet on the line not counted).
+    #[inline]
+    pub fn queued_bytes(&self) -> u64 {
+        self.qdisc.len_bytes()
+    }
+
     /// Visits every packet held by the port: queued, on the line, or propagating.
     pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
         self.qdisc.for_each_packet(f);

@@ -150,9 +150,13 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
         }
         t.insert("acks".into(), Value::Boolean(f.acks));
         t.insert("weight".into(), Value::Float(f.weight));
-        let mut route = vec![s(sc.node_name(f.src))];
-        route.extend(f.data_route.iter().map(|p| s(sc.node_name(sc.ports[p.idx()].to))));
-        t.insert("route".into(), Value::Array(route));
+        if f.forwarding == crate::net::Forwarding::Static {
+            let mut route = vec![s(sc.node_name(f.src))];
+            route.extend(f.data_route.iter().map(|p| s(sc.node_name(sc.ports[p.idx()].to))));
+            t.insert("route".into(), Value::Array(route));
+        } else {
+            t.insert("forwarding".into(), s(f.forwarding.name()));
+        }
         flows.insert(f.name.clone(), Value::Table(t));
     }
     doc.insert("flows".into(), Value::Table(flows));

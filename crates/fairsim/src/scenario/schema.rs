@@ -4,7 +4,7 @@
 //! See `docs/scenario-format.md` for the format with examples; `validate` turns these into the
 //! resolved `Scenario` (ids, routes, defaults).
 
-use crate::net::Headers;
+use crate::net::{Forwarding, Headers};
 use crate::node::LossModel;
 use crate::params::Params;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
@@ -97,6 +97,9 @@ pub struct RawRun {
     pub transfer_rows: Option<bool>,
     /// Every flow's headers unless the flow says otherwise (`net::Headers`; default none).
     pub headers: Option<Headers>,
+    /// How every flow without a `route` of its own is forwarded, unless the flow says
+    /// otherwise (`net::multipath`; default static).
+    pub forwarding: Option<Forwarding>,
 }
 
 /// `[topology]` as written (expanded by `scenario::topology`).
@@ -178,6 +181,8 @@ pub struct RawFlow {
     pub start_jitter: Option<Time>,
     pub stop: Option<Time>,
     pub route: Option<Vec<String>>,
+    /// Static (one path, fixed at load), or chosen at each switch (`net::multipath`).
+    pub forwarding: Option<Forwarding>,
     pub acks: Option<bool>,
     /// Share of weighted disciplines (WFQ, WF²Q+, DRR quanta, Virtual Clock reservations).
     pub weight: Option<f64>,
@@ -202,6 +207,7 @@ pub const FLOW_KEYS: &[&str] = &[
     "start_jitter",
     "stop",
     "route",
+    "forwarding",
     "acks",
     "weight",
     "enabled",
@@ -263,6 +269,7 @@ mod flow_keys {
                 "weight" => "1.0",
                 "acks" | "enabled" => "true",
                 "headers" => "\"none\"",
+                "forwarding" => "\"ecmp\"",
                 "packet_size" | "ack_size" => "\"100B\"",
                 _ => "\"1s\"",
             };

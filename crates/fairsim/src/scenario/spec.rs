@@ -143,6 +143,10 @@ pub struct FlowSpec {
     pub acks: bool,
     /// Weight in weighted disciplines.
     pub weight: f64,
+    /// A fixed path (`data_route`, `ack_route`), or paths chosen at each switch; a chosen one's
+    /// packets leave on the first port of `data_route` (`ack_route`), which is a path of fewest
+    /// hops.
+    pub forwarding: crate::net::Forwarding,
     pub data_route: Vec<PortId>,
     pub ack_route: Vec<PortId>,
     /// One transfer of a `web` application: its start and size are drawn for each run.

@@ -5,7 +5,7 @@ use super::nodes::NodeLookup;
 use super::problems::{with_path, Problems};
 use crate::limits;
 use crate::net::routing::Graph;
-use crate::net::{Headers, NodeId, PortId};
+use crate::net::{Forwarding, Headers, NodeId, PortId};
 use crate::scenario::apps;
 use crate::scenario::schema::{RawFlow, RawRun};
 use crate::scenario::spec::{Draw, FlowSpec, PortSpec, TransportChoice};
@@ -83,6 +83,21 @@ fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Opti
         pb.add(&at("weight"), "a weight must be a positive number");
     }
 
+    let forwarding = match (&f.route, f.forwarding) {
+        (None, chosen) => chosen.or(run.forwarding).unwrap_or_default(),
+        (Some(_), Some(chosen)) if chosen != Forwarding::Static => {
+            pb.add(
+                &at("forwarding"),
+                format!(
+                    "a flow with its own `route` follows it; forwarding = \"{}\" chooses paths at each switch: \
+                     remove one of the two",
+                    chosen.name()
+                ),
+            );
+            Forwarding::Static
+        }
+        (Some(_), _) => Forwarding::Static,
+    };
     let (src, dst) = (src?, dst?);
     let data_route = match &f.route {
         Some(hops) => explicit_route(name, hops, src, dst, node, graph, pb),
@@ -145,6 +160,7 @@ fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Opti
         stop: f.stop,
         acks,
         weight,
+        forwarding,
         ack_route: graph.reverse(&data_route),
         data_route,
         draw: None,

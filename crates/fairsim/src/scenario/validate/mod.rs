@@ -8,8 +8,9 @@ use super::{
 };
 use crate::error::unknown;
 use crate::limits;
+use crate::net::multipath::EqualCost;
 use crate::net::routing::Graph;
-use crate::net::{FlowId, NodeId, PacketKind, PortId};
+use crate::net::{FlowId, Forwarding, NodeId, PacketKind, PortId};
 use std::collections::HashMap;
 
 mod flows;
@@ -83,7 +84,7 @@ pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Resul
     if !pb.0.is_empty() {
         return Err(pb.0);
     }
-    let crossing = crossing(&flows, ports.len());
+    let crossing = crossing(&flows, nodes.len(), &endpoints);
     let mut traced = vec![false; flows.len()];
     run.trace.iter().for_each(|f| traced[f.idx()] = true);
     let scenario = Scenario {
@@ -121,14 +122,25 @@ fn flows_meta(flows: &[FlowSpec]) -> std::sync::Arc<[crate::qdisc::FlowMeta]> {
         .collect()
 }
 
-/// The conversations crossing each of `ports` ports: each flow's data where its data route goes,
-/// then its ACKs (if it has any) where its ACK route goes, flow by flow.
-fn crossing(flows: &[FlowSpec], ports: usize) -> Vec<Vec<(FlowId, PacketKind)>> {
-    let mut crossing: Vec<Vec<(FlowId, PacketKind)>> = vec![vec![]; ports];
+/// The conversations crossing each port (`ends`: each port's nodes): each flow's data where its
+/// data route goes, then its ACKs (if it has any) where its ACK route goes, flow by flow. A flow
+/// whose path is chosen at each switch crosses every port of every fewest-hop path.
+fn crossing(flows: &[FlowSpec], nodes: usize, ends: &[(NodeId, NodeId)]) -> Vec<Vec<(FlowId, PacketKind)>> {
+    let mut crossing: Vec<Vec<(FlowId, PacketKind)>> = vec![vec![]; ends.len()];
+    let mut multipath = flows.iter().any(|f| f.forwarding != Forwarding::Static).then(|| EqualCost::new(nodes, ends));
     for (f, spec) in flows.iter().enumerate() {
-        let acks = if spec.acks { spec.ack_route.as_slice() } else { &[] };
-        for (route, kind) in [(spec.data_route.as_slice(), PacketKind::Data), (acks, PacketKind::Ack)] {
-            for p in route {
+        let (data, acks) = match &mut multipath {
+            Some(paths) if spec.forwarding != Forwarding::Static => {
+                let acks = if spec.acks { paths.ports_between(spec.dst, spec.src) } else { vec![] };
+                (paths.ports_between(spec.src, spec.dst).into(), acks.into())
+            }
+            _ => {
+                let acks = if spec.acks { spec.ack_route.as_slice() } else { &[] };
+                (std::borrow::Cow::from(spec.data_route.as_slice()), std::borrow::Cow::from(acks))
+            }
+        };
+        for (route, kind) in [(data, PacketKind::Data), (acks, PacketKind::Ack)] {
+            for p in route.iter() {
                 let at = &mut crossing[p.idx()];
                 let entry = (FlowId::from_idx(f), kind);
                 // once per port, should a route pass a port twice

@@ -1,0 +1,203 @@
+//! Per-switch forwarding in the loop, for the flows whose paths are chosen at each switch
+//! (`net::multipath` says how each mode chooses, and with which hash).
+//!
+//! Such a flow has no route in `Routes`: its packets leave their host on the first port of its
+//! fewest-hop path, and every arrival at a node that is not the packet's destination asks the
+//! forwarder for the next port. A run with no such flow has no forwarder, and its loop is the
+//! fixed-route one.
+
+use crate::net::multipath::{ecmp_pick, spray_pick, EqualCost};
+use crate::net::{Forwarding, NodeId, Packet, PortId};
+use crate::node::Port;
+use crate::scenario::Scenario;
+use rand::Rng;
+
+pub(super) struct Forwarder {
+    paths: EqualCost,
+    /// Each scenario port's far end (connections' own access lines never lead to a switch).
+    far: Vec<NodeId>,
+    /// Each node's salt, drawn from the run's seed and the node's name.
+    salts: Vec<u64>,
+    /// By flow index (the scenario's flows, then connections' slots): how its packets are
+    /// forwarded, or `None` along its route.
+    chosen: Vec<Option<Chosen>>,
+}
+
+#[derive(Copy, Clone)]
+struct Chosen {
+    how: Forwarding,
+    /// The hash keys of its data and of its ACKs (`multipath::conversation_key`).
+    keys: [u64; 2],
+}
+
+impl Forwarder {
+    /// The forwarder of a run of `scenario` seeded `seed`; `None` if every flow has a fixed route.
+    pub fn new(scenario: &Scenario, seed: u64) -> Option<Box<Forwarder>> {
+        if scenario.flows.iter().all(|f| f.forwarding == Forwarding::Static) {
+            return None;
+        }
+        let ends: Vec<(NodeId, NodeId)> = scenario.ports.iter().map(|p| (p.from, p.to)).collect();
+        let salts =
+            scenario.nodes.iter().map(|name| crate::rng::stream(seed, &format!("ecmp:{name}")).random()).collect();
+        let mut forwarder = Forwarder {
+            paths: EqualCost::new(scenario.nodes.len(), &ends),
+            far: ends.iter().map(|&(_, to)| to).collect(),
+            salts,
+            chosen: vec![],
+        };
+        for (i, f) in scenario.flows.iter().enumerate() {
+            forwarder.set(i, f.forwarding, f.src, f.dst, i as u64);
+        }
+        Some(Box::new(forwarder))
+    }
+
+    /// Flow index `flow` (one set before: a connection's slot taken again) is forwarded `how`,
+    /// between `src` and `dst`, as conversation number `conversation`.
+    pub fn set(&mut self, flow: usize, how: Forwarding, src: NodeId, dst: NodeId, conversation: u64) {
+        if flow >= self.chosen.len() {
+            self.chosen.resize(flow + 1, None);
+        }
+        let key = |ack| crate::net::multipath::conversation_key(src, dst, conversation, ack);
+        self.chosen[flow] = (how != Forwarding::Static).then(|| Chosen { how, keys: [key(false), key(true)] });
+    }
+
+    /// The port `pkt`, just arrived over port `p`, leaves by; `None` if its flow follows its
+    /// route, or if it has reached its destination.
+    #[inline]
+    pub fn next(&mut self, p: PortId, pkt: &Packet, ports: &[Port]) -> Option<PortId> {
+        let chosen = (*self.chosen.get(pkt.conn.idx())?)?;
+        let at = self.far[p.idx()];
+        if at == pkt.dst {
+            return None;
+        }
+        let salt = self.salts[at.idx()];
+        let key = chosen.keys[usize::from(!pkt.is_data())];
+        let choices = self.paths.choices(at, pkt.dst);
+        let n = choices.len();
+        let i = match (n, chosen.how) {
+            (1, _) => 0,
+            (_, Forwarding::Spray) => spray_pick(key, salt, pkt, n),
+            (_, Forwarding::Adaptive) => least_occupied(choices, ecmp_pick(key, salt, n), ports),
+            _ => ecmp_pick(key, salt, n),
+        };
+        Some(choices[i])
+    }
+}
+
+/// The index of the port among `choices` whose queue holds the fewest bytes: the first such in
+/// order from `from`, wrapping round.
+fn least_occupied(choices: &[PortId], from: usize, ports: &[Port]) -> usize {
+    let n = choices.len();
+    (0..n).map(|k| (from + k) % n).min_by_key(|&i| ports[choices[i].idx()].queued_bytes()).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::multipath::{conversation_key, mix};
+    use crate::net::routing::Graph;
+    use crate::net::{FlowId, PacketKind};
+
+    /// A k-ary fat-tree with a flow from each host of the first pod to the host opposite.
+    fn fat_tree(k: usize, forwarding: &str) -> Scenario {
+        let hosts = k * k * k / 4;
+        let flows: String = (0..k * k / 4)
+            .map(|h| {
+                format!(
+                    "f{h} = {{ src = \"h{h}\", dst = \"h{}\", app = \"ftp\", transport = \"reno\" }}\n",
+                    hosts - 1 - h
+                )
+            })
+            .collect();
+        let text = format!(
+            "[run]\nduration = \"1ms\"\nforwarding = \"{forwarding}\"\n[topology]\nkind = \"fat_tree\"\nk = {k}\n\
+             hosts = {{ rate = \"10Gbps\", delay = \"1us\" }}\n[flows]\n{flows}"
+        );
+        Scenario::parse(&text, "t.toml", &[]).expect("a valid scenario")
+    }
+
+    /// The ports a packet of flow `f` (its ACKs if `ack`) crosses, packet id `id`.
+    fn path(sc: &Scenario, fw: &mut Forwarder, f: usize, ack: bool, id: u64) -> Vec<PortId> {
+        let spec = &sc.flows[f];
+        let mut pkt = Packet::blank();
+        (pkt.flow, pkt.conn, pkt.id) = (FlowId::from_idx(f), FlowId::from_idx(f), id);
+        (pkt.src, pkt.dst, pkt.kind) =
+            if ack { (spec.dst, spec.src, PacketKind::Ack) } else { (spec.src, spec.dst, PacketKind::Data) };
+        let mut ports = vec![if ack { spec.ack_route[0] } else { spec.data_route[0] }];
+        while let Some(next) = fw.next(*ports.last().unwrap(), &pkt, &[]) {
+            ports.push(next);
+        }
+        ports
+    }
+
+    #[test]
+    fn ecmp_takes_the_next_hop_its_documented_hash_names_at_each_switch() {
+        let sc = fat_tree(4, "ecmp");
+        let seed = 7;
+        let mut fw = Forwarder::new(&sc, seed).expect("multipath flows");
+        let ends: Vec<(NodeId, NodeId)> = sc.ports.iter().map(|p| (p.from, p.to)).collect();
+        let graph = Graph::new(sc.nodes.len(), &ends);
+        let hops =
+            |a: NodeId, b: NodeId| if a == b { 0 } else { graph.shortest_path(a, b).map_or(usize::MAX, |p| p.len()) };
+        for (f, spec) in sc.flows.iter().enumerate() {
+            for ack in [false, true] {
+                let (src, dst) = if ack { (spec.dst, spec.src) } else { (spec.src, spec.dst) };
+                let key = conversation_key(spec.src, spec.dst, f as u64, ack);
+                // computed here from the module's description, with a search of its own
+                let mut want = vec![if ack { spec.ack_route[0] } else { spec.data_route[0] }];
+                let mut at = ends[want[0].idx()].1;
+                while at != dst {
+                    let closer: Vec<usize> = (0..ends.len())
+                        .filter(|&p| ends[p].0 == at && hops(ends[p].1, dst) + 1 == hops(at, dst))
+                        .collect();
+                    let salt: u64 = crate::rng::stream(seed, &format!("ecmp:{}", sc.nodes[at.idx()])).random();
+                    let p = closer[(mix(key ^ salt) % closer.len() as u64) as usize];
+                    want.push(PortId::from_idx(p));
+                    at = ends[p].1;
+                }
+                assert_eq!(path(&sc, &mut fw, f, ack, 0), want, "flow {f}, ACKs {ack}");
+                assert_eq!(want.len(), hops(src, dst));
+            }
+        }
+    }
+
+    #[test]
+    fn ecmp_repeats_with_the_seed_and_places_flows_anew_with_another() {
+        let sc = fat_tree(8, "ecmp");
+        let paths = |seed| {
+            let mut fw = Forwarder::new(&sc, seed).unwrap();
+            (0..sc.flows.len()).map(|f| path(&sc, &mut fw, f, false, f as u64)).collect::<Vec<_>>()
+        };
+        assert_eq!(paths(1), paths(1));
+        let (one, two) = (paths(1), paths(2));
+        let moved = one.iter().zip(&two).filter(|(a, b)| a != b).count();
+        assert!(moved > sc.flows.len() / 2, "{moved} of {} flows moved", sc.flows.len());
+    }
+
+    #[test]
+    fn ecmp_spreads_conversations_evenly_over_the_cores() {
+        // 4,000 conversations from h0 to the far pod over a k = 8 fat-tree's 16 cores: each core's
+        // count is binomial (4,000, 1/16), mean 250, sd 15.3; a chi-square over 15 degrees of
+        // freedom above 37.7 has a chance of 0.1%
+        let sc = fat_tree(8, "ecmp");
+        let mut fw = Forwarder::new(&sc, 3).unwrap();
+        let core = |p: &[PortId]| sc.ports[p[2].idx()].to;
+        let mut counts = std::collections::HashMap::new();
+        for c in 0..4000u64 {
+            fw.set(0, Forwarding::Ecmp, sc.flows[0].src, sc.flows[0].dst, 1000 + c);
+            *counts.entry(core(&path(&sc, &mut fw, 0, false, 0))).or_insert(0.0) += 1.0;
+        }
+        assert_eq!(counts.len(), 16, "every core carries some");
+        let chi2: f64 = counts.values().map(|&n: &f64| (n - 250.0).powi(2) / 250.0).sum();
+        assert!(chi2 < 37.7, "chi-square {chi2}");
+    }
+
+    #[test]
+    fn spraying_places_each_packet_anew() {
+        let sc = fat_tree(8, "spray");
+        let mut fw = Forwarder::new(&sc, 3).unwrap();
+        let cores: std::collections::HashSet<NodeId> =
+            (0..400).map(|id| sc.ports[path(&sc, &mut fw, 0, false, id)[2].idx()].to).collect();
+        assert_eq!(cores.len(), 16, "400 packets of one flow reach every core");
+    }
+}

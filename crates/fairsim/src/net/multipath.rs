@@ -1,0 +1,357 @@
+//! Per-switch forwarding over equal-cost paths: each switch's next hops toward each destination,
+//! and how a packet chooses among them (ECMP's hash, per-packet spraying, least occupied).
+//!
+//! Sources: ECMP as RFC 2992 (Hopps, "Analysis of an Equal-Cost Multi-Path Algorithm", 2000)
+//! describes it, the hash-threshold method: a hash of the packet's flow fields, reduced modulo
+//! the number of next hops, so that all of a flow's packets take one path. Spraying is the same
+//! hash over a per-packet value (as htsim's EQDS sources vary a packet's entropy). The adaptive
+//! choice (the next hop whose queue holds the fewest bytes) follows the local adaptive routing of
+//! htsim's fat-tree switch, without its quantisation of the queue into four levels.
+//!
+//! Choices the sources leave open, made here:
+//! - The next hops of a switch toward a destination are its ports to neighbours one hop closer,
+//!   in the order their links are declared (fewest hops is the only cost: rates and delays do
+//!   not weigh, as in a fat-tree, where every path between two hosts has the same hops).
+//! - The hash is SplitMix64's finaliser (`mix`; Steele, Lea & Flood, OOPSLA 2014) of the
+//!   conversation's key XOR the switch's salt, modulo the number of next hops. The key stands
+//!   for the five-tuple: source and destination node (the addresses), the conversation's number
+//!   (its port: a flow's index, or a connection's arrival number after the flows'), the
+//!   direction (data or ACKs, which choose their own paths, as in a real network) and nothing
+//!   for the protocol (a flow's is fixed). Each switch's salt is drawn from the run's seed and
+//!   the switch's name, so a run repeats with its seed and another seed places flows anew.
+//! - Spraying hashes the key with the packet's id, which is unique in a run, so each packet,
+//!   retransmissions too, is placed anew.
+//! - Least occupied compares the bytes waiting in each next hop's queue (the packet on the line
+//!   not counted); among equals it takes the first from the one ECMP's hash names, in order.
+
+use super::packet::{NodeId, Packet, PortId};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+
+/// How a flow's packets find their way.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Forwarding {
+    /// One fewest-hop path for the flow, fixed when the scenario is loaded (`routing`).
+    #[default]
+    Static,
+    /// Each switch hashes the flow's key: one path per flow (and one per direction).
+    Ecmp,
+    /// Each switch hashes the flow's key with the packet's id: a path per packet.
+    Spray,
+    /// Each switch takes the next hop with the fewest bytes queued.
+    Adaptive,
+}
+
+impl Forwarding {
+    /// The scenario's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Forwarding::Static => "static",
+            Forwarding::Ecmp => "ecmp",
+            Forwarding::Spray => "spray",
+            Forwarding::Adaptive => "adaptive",
+        }
+    }
+}
+
+/// SplitMix64's output function: a bijection of 64-bit words whose every output bit depends on
+/// every input bit.
+#[inline]
+pub fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The key a conversation's packets are hashed by: the five-tuple's stand-ins (module comment).
+pub fn conversation_key(src: NodeId, dst: NodeId, conversation: u64, ack: bool) -> u64 {
+    mix(mix(((src.0 as u64) << 32) | dst.0 as u64) ^ (conversation << 1 | ack as u64))
+}
+
+/// Which of `choices` next hops ECMP's hash picks at a switch salted `salt`.
+#[inline]
+pub fn ecmp_pick(key: u64, salt: u64, choices: usize) -> usize {
+    (mix(key ^ salt) % choices as u64) as usize
+}
+
+/// Which of `choices` next hops spraying picks for `pkt`.
+#[inline]
+pub fn spray_pick(key: u64, salt: u64, pkt: &Packet, choices: usize) -> usize {
+    ecmp_pick(key ^ mix(pkt.id), salt, choices)
+}
+
+/// Each switch's equal-cost next hops toward each destination, found when first asked for.
+///
+/// A destination with a single port (a host) is reached through the node at its other end (its
+/// router): tables are kept per such anchor, so a fat-tree's k³/4 hosts need k²/2 tables (one
+/// per ToR), each with an entry per node of several ports. Equal lists of next hops are stored
+/// once.
+pub struct EqualCost {
+    /// Each port's (from, to).
+    ends: Vec<(NodeId, NodeId)>,
+    /// The ports from node `n` are `out[first_out[n]..first_out[n + 1]]`; into it, likewise `into`.
+    first_out: Vec<u32>,
+    out: Vec<PortId>,
+    first_in: Vec<u32>,
+    into: Vec<PortId>,
+    /// Each node with several ports, numbered; `u32::MAX` for single-port nodes.
+    switch: Vec<u32>,
+    switches: usize,
+    /// A single-port node's one way in: the first port declared from its neighbour to it.
+    way_in: Vec<PortId>,
+    /// By anchor node: its table's index in `tables`, once made.
+    table_of: HashMap<NodeId, usize>,
+    /// Per table, per switch: the index of its next hops in `groups` (`NONE`: no way on).
+    tables: Vec<Vec<u32>>,
+    groups: Vec<(u32, u32)>,
+    group_ports: Vec<PortId>,
+    group_index: HashMap<Vec<PortId>, u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl EqualCost {
+    pub fn new(nodes: usize, ends: &[(NodeId, NodeId)]) -> EqualCost {
+        let (first_out, out) = adjacency(nodes, ends, |&(from, _)| from);
+        let (first_in, into) = adjacency(nodes, ends, |&(_, to)| to);
+        let mut switch = vec![NONE; nodes];
+        let mut switches = 0;
+        let mut way_in = vec![PortId(NONE); nodes];
+        for n in 0..nodes {
+            let ports = &out[first_out[n] as usize..first_out[n + 1] as usize];
+            if ports.len() > 1 {
+                switch[n] = switches as u32;
+                switches += 1;
+            } else if let [only] = ports {
+                let (host, router) = ends[only.idx()];
+                let back =
+                    into[first_in[n] as usize..first_in[n + 1] as usize].iter().find(|p| ends[p.idx()].0 == router);
+                way_in[host.idx()] = back.copied().unwrap_or(PortId(NONE));
+            }
+        }
+        EqualCost {
+            ends: ends.to_vec(),
+            first_out,
+            out,
+            first_in,
+            into,
+            switch,
+            switches,
+            way_in,
+            table_of: HashMap::new(),
+            tables: vec![],
+            groups: vec![],
+            group_ports: vec![],
+            group_index: HashMap::new(),
+        }
+    }
+
+    fn ports_from(&self, n: NodeId) -> &[PortId] {
+        &self.out[self.first_out[n.idx()] as usize..self.first_out[n.idx() + 1] as usize]
+    }
+
+    fn ports_into(&self, n: NodeId) -> &[PortId] {
+        &self.into[self.first_in[n.idx()] as usize..self.first_in[n.idx() + 1] as usize]
+    }
+
+    /// The next hops from `at` (not `dst`) on the fewest-hop paths to `dst`, in declaration
+    /// order; empty if `dst` cannot be reached.
+    #[inline]
+    pub fn choices(&mut self, at: NodeId, dst: NodeId) -> &[PortId] {
+        let s = self.switch[at.idx()];
+        if s == NONE {
+            return self.ports_from(at);
+        }
+        let anchor = match self.ports_from(dst) {
+            &[only] => {
+                let router = self.ends[only.idx()].1;
+                if router == at {
+                    let i = dst.idx();
+                    return &self.way_in[i..i + 1];
+                }
+                router
+            }
+            _ => dst,
+        };
+        let table = match self.table_of.get(&anchor) {
+            Some(&t) => t,
+            None => self.make_table(anchor),
+        };
+        match self.tables[table][s as usize] {
+            NONE => &[],
+            g => {
+                let (start, len) = self.groups[g as usize];
+                &self.group_ports[start as usize..(start + len) as usize]
+            }
+        }
+    }
+
+    /// Every port on a fewest-hop path from `src` to `dst`, ascending.
+    pub fn ports_between(&mut self, src: NodeId, dst: NodeId) -> Vec<PortId> {
+        let mut ports = vec![];
+        let mut seen = HashSet::from([src]);
+        let mut frontier = vec![src];
+        while let Some(n) = frontier.pop() {
+            if n == dst {
+                continue;
+            }
+            let choices = self.choices(n, dst).to_vec();
+            for p in choices {
+                ports.push(p);
+                let to = self.ends[p.idx()].1;
+                if seen.insert(to) {
+                    frontier.push(to);
+                }
+            }
+        }
+        ports.sort_unstable();
+        ports.dedup();
+        ports
+    }
+
+    /// The table toward `anchor`: a search backwards from it gives each node's hops to it, and
+    /// a switch's next hops are its ports to nodes one hop closer.
+    #[cold]
+    fn make_table(&mut self, anchor: NodeId) -> usize {
+        let mut hops = vec![u32::MAX; self.switch.len()];
+        hops[anchor.idx()] = 0;
+        let mut frontier = std::collections::VecDeque::from([anchor]);
+        while let Some(n) = frontier.pop_front() {
+            for &p in self.ports_into(n) {
+                let from = self.ends[p.idx()].0;
+                if hops[from.idx()] == u32::MAX {
+                    hops[from.idx()] = hops[n.idx()] + 1;
+                    frontier.push_back(from);
+                }
+            }
+        }
+        let mut table = vec![NONE; self.switches];
+        for n in 0..self.switch.len() {
+            let s = self.switch[n];
+            if s == NONE || hops[n] == u32::MAX || hops[n] == 0 {
+                continue;
+            }
+            let next: Vec<PortId> = self
+                .ports_from(NodeId::from_idx(n))
+                .iter()
+                .copied()
+                .filter(|p| hops[self.ends[p.idx()].1.idx()] == hops[n] - 1)
+                .collect();
+            table[s as usize] = self.group(next);
+        }
+        self.tables.push(table);
+        self.table_of.insert(anchor, self.tables.len() - 1);
+        self.tables.len() - 1
+    }
+
+    /// The index of the group `ports`, stored once.
+    fn group(&mut self, ports: Vec<PortId>) -> u32 {
+        if let Some(&g) = self.group_index.get(&ports) {
+            return g;
+        }
+        let g = self.groups.len() as u32;
+        self.groups.push((self.group_ports.len() as u32, ports.len() as u32));
+        self.group_ports.extend_from_slice(&ports);
+        self.group_index.insert(ports, g);
+        g
+    }
+}
+
+/// Ports grouped by the node `key` names: (first index per node, ports), in declaration order.
+fn adjacency(
+    nodes: usize,
+    ends: &[(NodeId, NodeId)],
+    key: impl Fn(&(NodeId, NodeId)) -> NodeId,
+) -> (Vec<u32>, Vec<PortId>) {
+    let mut first = vec![0u32; nodes + 1];
+    for e in ends {
+        first[key(e).idx() + 1] += 1;
+    }
+    for n in 0..nodes {
+        first[n + 1] += first[n];
+    }
+    let mut next = first.clone();
+    let mut ports = vec![PortId(0); ends.len()];
+    for (p, e) in ends.iter().enumerate() {
+        let n = key(e).idx();
+        ports[next[n] as usize] = PortId::from_idx(p);
+        next[n] += 1;
+    }
+    (first, ports)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Duplex links between the given nodes, ports in declaration order (a→b, b→a).
+    fn duplex(links: &[(u32, u32)]) -> Vec<(NodeId, NodeId)> {
+        links.iter().flat_map(|&(a, b)| [(NodeId(a), NodeId(b)), (NodeId(b), NodeId(a))]).collect()
+    }
+
+    #[test]
+    fn a_diamond_offers_both_ways_and_a_host_its_one_line() {
+        // host 0 - s1; s1 - s2, s1 - s3; s2 - s4, s3 - s4; s4 - host 5
+        let ends = duplex(&[(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (4, 5)]);
+        let mut ec = EqualCost::new(6, &ends);
+        let port = |a: u32, b: u32| PortId::from_idx(ends.iter().position(|&e| e == (NodeId(a), NodeId(b))).unwrap());
+        assert_eq!(ec.choices(NodeId(0), NodeId(5)), &[port(0, 1)], "a host's only port");
+        assert_eq!(ec.choices(NodeId(1), NodeId(5)), &[port(1, 2), port(1, 3)], "both, in declaration order");
+        assert_eq!(ec.choices(NodeId(2), NodeId(5)), &[port(2, 4)]);
+        assert_eq!(ec.choices(NodeId(4), NodeId(5)), &[port(4, 5)], "the router's line to its host");
+        assert_eq!(ec.choices(NodeId(4), NodeId(0)), &[port(4, 2), port(4, 3)]);
+        let all = ec.ports_between(NodeId(0), NodeId(5));
+        let mut want = vec![port(0, 1), port(1, 2), port(1, 3), port(2, 4), port(3, 4), port(4, 5)];
+        want.sort_unstable();
+        assert_eq!(all, want);
+        assert_eq!(ec.tables.len(), 2, "one table per router behind which hosts sit");
+    }
+
+    #[test]
+    fn a_switch_may_be_a_destination_and_unreachable_nodes_have_no_hops() {
+        let ends = duplex(&[(0, 1), (1, 2), (2, 3), (1, 3)]);
+        let mut ec = EqualCost::new(5, &ends);
+        assert_eq!(ec.choices(NodeId(1), NodeId(3)).len(), 1, "the direct link only");
+        assert!(ec.choices(NodeId(1), NodeId(4)).is_empty());
+    }
+
+    #[test]
+    fn the_hash_is_pinned() {
+        // the documented function: changing it changes every multipath result
+        assert_eq!(mix(0), 0xe220_a839_7b1d_cdaf);
+        let key = conversation_key(NodeId(1), NodeId(2), 3, false);
+        assert_eq!(key, mix(mix(1 << 32 | 2) ^ 6));
+        assert_eq!(ecmp_pick(key, 7, 4), (mix(key ^ 7) % 4) as usize);
+    }
+
+    proptest::proptest! {
+        /// Every choice leads one hop closer: following any choices from any node reaches the
+        /// destination in as many hops as the fewest-hop route.
+        #[test]
+        fn every_choice_is_on_a_shortest_path(
+            nodes in 2usize..10,
+            links in proptest::collection::vec((0u32..10, 0u32..10), 1..20),
+            picks in proptest::collection::vec(0usize..8, 10),
+        ) {
+            let links: Vec<(u32, u32)> = links.iter().map(|&(a, b)| (a % nodes as u32, b % nodes as u32)).filter(|(a, b)| a != b).collect();
+            let ends = duplex(&links);
+            let graph = super::super::routing::Graph::new(nodes, &ends);
+            let mut ec = EqualCost::new(nodes, &ends);
+            for s in 0..nodes as u32 {
+                for d in 0..nodes as u32 {
+                    let (s, d) = (NodeId(s), NodeId(d));
+                    let Some(path) = graph.shortest_path(s, d) else { continue };
+                    let mut at = s;
+                    for (i, pick) in picks.iter().cycle().take(path.len()).enumerate() {
+                        let choices = ec.choices(at, d);
+                        proptest::prop_assert!(!choices.is_empty(), "{s:?}->{d:?} at {at:?} hop {i}");
+                        at = ends[choices[pick % choices.len()].idx()].1;
+                    }
+                    proptest::prop_assert_eq!(at, d);
+                }
+            }
+        }
+    }
+}
