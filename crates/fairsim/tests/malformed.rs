@@ -212,7 +212,7 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
             &["flows.ftp1.windw=3"],
             "x.toml: flows.ftp1.windw: unknown field `windw`; did you mean `window`? (expected one of `src`, `dst`, \
              `app`, `transport`, `window`, `packet_size`, `ack_size`, `headers`, `start`, `start_jitter`, `stop`, `route`, \
-             `forwarding`, `acks`, `weight`, `enabled`, `size`) (from --set flows.ftp1.windw=3)",
+             `forwarding`, `acks`, `weight`, `priority`, `enabled`, `size`) (from --set flows.ftp1.windw=3)",
         ),
         (
             &["flows.ftp1.transport={ kind = \"reno\", windw = 3 }"],
@@ -232,7 +232,7 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
             &["links.ab.qdisc=fqq"],
             "x.toml: links.ab.qdisc: unknown discipline `fqq`; did you mean `fq`? (the disciplines are fcfs, lifo, \
              random_drop, red, csfq, fred, decbit, selective_decbit, loss_list, fq, fqbit, wfq, scfq, virtual_clock, \
-             wf2qplus, drr, sfq, nagle, pushout, codel, ... (22 in all)) (from --set links.ab.qdisc=fqq)",
+             wf2qplus, drr, sfq, nagle, pushout, codel, ... (24 in all)) (from --set links.ab.qdisc=fqq)",
         ),
         (
             &["flows.ftp1.app=ftpp"],

@@ -36,7 +36,10 @@ impl Simulation {
         let now = self.now;
         let flow = &mut self.flows[f.idx()];
         match action {
-            Action::Send { seq } => self.send_data(f, seq, 0),
+            Action::Send { seq } => {
+                let priority = flow.ends.priority;
+                self.send_data(f, seq, priority)
+            }
             Action::SendWithPriority { seq, priority } => self.send_data(f, seq, priority),
             Action::SetTimer(id, at) => self.arm(f, id, at),
             Action::SetTimeout(id, at) => {

@@ -99,6 +99,7 @@ pub(super) fn ends(
             acks: spec.acks,
             ect: sender.as_ref().is_some_and(|s| s.ack_policy().ecn != EcnEcho::Off),
             ect_all: sender.as_ref().is_some_and(|s| s.ack_policy().ecn == EcnEcho::Dctcp),
+            priority: spec.priority,
         },
         source: match spec.app.source() {
             Source::Timed(timing) => Some(timing),

@@ -414,8 +414,8 @@ impl Simulation {
             flow.app_limit += 1;
             self.with_sender(f, |s, ctx| s.on_data(ctx));
         } else {
-            let seq = flow.next_new_seq;
-            self.send_data(f, seq, 0);
+            let (seq, priority) = (flow.next_new_seq, flow.ends.priority);
+            self.send_data(f, seq, priority);
         }
         // a noisy clock makes each instant late by its own draw, so the next one may come out
         // before this one: the application is sequential, and sends it right after this one

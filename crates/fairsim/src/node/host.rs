@@ -44,6 +44,8 @@ pub struct FlowEnds {
     /// rule (Linux's `dctcp` sets ECT on all its packets, RFC 8257 §3.1, so that a marking queue
     /// above K marks them rather than drops them); else RFC 3168 §6.1.5's, new data only.
     pub ect_all: bool,
+    /// The header priority of its data packets, unless its transport gives each its own (BLT).
+    pub priority: u8,
 }
 
 pub struct FlowState {
@@ -309,6 +311,7 @@ mod tests {
                 acks: true,
                 ect: false,
                 ect_all: false,
+                priority: 0,
             },
             source: None,
             app_limit: u64::MAX,

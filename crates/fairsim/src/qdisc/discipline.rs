@@ -139,18 +139,27 @@ impl<'a> QdiscCtx<'a> {
     /// packet is marked (CE) and returned to be queued or sent; any other is dropped as an
     /// `early` drop.
     pub fn signal(&mut self, mut pkt: Packet, ecn: bool) -> Option<Packet> {
-        if ecn && pkt.ect && !pkt.is_data() {
-            // an ECN-capable ACK (DCTCP's) is marked CE, which its sender ignores: an ACK's
-            // congestion bit here is the sink's echo (ECE), which an AQM's mark must not set
-            *self.marks += 1;
-            Some(pkt)
-        } else if ecn && pkt.ect {
-            self.mark(&mut pkt);
+        if ecn && self.mark_ect(&mut pkt) {
             Some(pkt)
         } else {
             self.drop(pkt, DropReason::Early);
             None
         }
+    }
+
+    /// Marks `pkt` CE if it is ECN-capable; returns whether it is. An ECN-capable ACK (DCTCP's)
+    /// is counted as marked but keeps its congestion bit, which on an ACK is the sink's echo
+    /// (ECE): its sender ignores CE on ACKs, and an AQM's mark must not set the echo.
+    pub fn mark_ect(&mut self, pkt: &mut Packet) -> bool {
+        if !pkt.ect {
+            return false;
+        }
+        if pkt.is_data() {
+            self.mark(pkt);
+        } else {
+            *self.marks += 1;
+        }
+        true
     }
 
     /// How many drops have been reported so far (for `logged`, which writes them down).

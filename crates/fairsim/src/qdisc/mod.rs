@@ -8,6 +8,7 @@ mod decbit;
 mod discipline;
 mod dispatch;
 mod drr;
+mod ecn_threshold;
 mod fcfs;
 pub mod fifo;
 pub mod fq;
@@ -27,6 +28,7 @@ pub mod replay;
 pub mod round_robin;
 mod scfq;
 mod sfq;
+mod strict_priority;
 pub mod tagged;
 mod virtual_clock;
 mod wf2q;
@@ -75,6 +77,8 @@ pub static QDISCS: &[&QdiscKind] = &[
     &codel::DECLARATION,
     &fq_codel::DECLARATION,
     &pie::DECLARATION,
+    &ecn_threshold::DECLARATION,
+    &strict_priority::DECLARATION,
 ];
 
 /// Disciplines written outside Rust (`crate::foreign`: the Python package's).

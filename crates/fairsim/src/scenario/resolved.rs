@@ -150,6 +150,9 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
         }
         t.insert("acks".into(), Value::Boolean(f.acks));
         t.insert("weight".into(), Value::Float(f.weight));
+        if f.priority != 0 {
+            t.insert("priority".into(), Value::Integer(f.priority.into()));
+        }
         if f.forwarding == crate::net::Forwarding::Static {
             let mut route = vec![s(sc.node_name(f.src))];
             route.extend(f.data_route.iter().map(|p| s(sc.node_name(sc.ports[p.idx()].to))));

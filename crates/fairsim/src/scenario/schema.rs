@@ -186,6 +186,8 @@ pub struct RawFlow {
     pub acks: Option<bool>,
     /// Share of weighted disciplines (WFQ, WF²Q+, DRR quanta, Virtual Clock reservations).
     pub weight: Option<f64>,
+    /// Header priority of its packets (0 the highest), for disciplines that use one.
+    pub priority: Option<u8>,
     /// `false` leaves the flow out of the run (for sweeps that vary the number of flows).
     pub enabled: Option<bool>,
     /// Every other key: the application's parameters (`rate`, `size`, `mean_gap`, ...).
@@ -210,6 +212,7 @@ pub const FLOW_KEYS: &[&str] = &[
     "forwarding",
     "acks",
     "weight",
+    "priority",
     "enabled",
 ];
 
@@ -267,6 +270,7 @@ mod flow_keys {
                 "route" => "[\"a\", \"b\"]",
                 "window" => "3",
                 "weight" => "1.0",
+                "priority" => "2",
                 "acks" | "enabled" => "true",
                 "headers" => "\"none\"",
                 "forwarding" => "\"ecmp\"",

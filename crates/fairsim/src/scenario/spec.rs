@@ -143,6 +143,8 @@ pub struct FlowSpec {
     pub acks: bool,
     /// Weight in weighted disciplines.
     pub weight: f64,
+    /// Its data packets' header priority (0, the default, is the highest; `strict_priority`).
+    pub priority: u8,
     /// A fixed path (`data_route`, `ack_route`), or paths chosen at each switch; a chosen one's
     /// packets leave on the first port of `data_route` (`ack_route`), which is a path of fewest
     /// hops.

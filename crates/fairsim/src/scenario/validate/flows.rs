@@ -160,6 +160,7 @@ fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Opti
         stop: f.stop,
         acks,
         weight,
+        priority: f.priority.unwrap_or(0),
         forwarding,
         ack_route: graph.reverse(&data_route),
         data_route,
