@@ -64,3 +64,35 @@ def log_axis(ax, which: str = "y") -> None:
         (ax.set_xscale if name == "x" else ax.set_yscale)("log")
         axis.set_major_formatter(Plain())
         axis.set_minor_formatter(Plain(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
+
+
+def plot_slowdown(table: pd.DataFrame, ax=None):
+    """Slowdown by flow size (`Results.slowdown`): the p50 (solid) and p99 (dashed) slowdown of
+    each size bin against its largest size, a colour per pair and workload, both axes logarithmic
+    (HPCC's and Homa's figure)."""
+    import matplotlib.pyplot as plt
+
+    if table.empty:
+        raise ValueError(
+            "no finished workload transfers: slowdowns need a [workloads] table whose transfers finish"
+        )
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4), layout="constrained")
+    several = table[["pair", "flow"]].drop_duplicates().shape[0] > 1
+    for (pair, flow), d in table.groupby(["pair", "flow"], sort=False):
+        name = f"{flow} ({pair})" if several else flow
+        (line,) = ax.plot(d["max_bytes"], d["p50"], marker="o", markersize=3, label=f"{name} p50")
+        ax.plot(
+            d["max_bytes"],
+            d["p99"],
+            marker="v",
+            markersize=3,
+            linestyle="--",
+            color=line.get_color(),
+            label=f"{name} p99",
+        )
+    log_axis(ax, "xy")
+    ax.set_xlabel("flow size, bytes (largest in bin)")
+    ax.set_ylabel("slowdown (FCT / ideal)")
+    ax.legend(fontsize="small")
+    return ax

@@ -301,10 +301,27 @@ class Results:
     @cached_property
     def transfers(self) -> pd.DataFrame:
         """One row per transfer of the open-population flows: pair, seed, flow, arrival_s,
-        finish_s (NaN if unfinished), response_s, bytes, sent, retransmitted."""
+        finish_s (NaN if unfinished), response_s, bytes, sent, retransmitted; with a workload
+        also src, dst, fct_s, ideal_fct_s and slowdown (docs/results.md)."""
         from fairsim.transfers import transfer_frame
 
         return transfer_frame(self.runs)
+
+    def slowdown(self, bins=10) -> pd.DataFrame:
+        """Completion-time slowdown by flow size, for workloads: per pair, workload and size
+        bin, the count, the bin's largest size and the p50, p95 and p99 slowdown (a transfer's
+        completion time over its ideal one, alone on the network; docs/results.md). `bins`: a
+        number of equal-count bins, or upper edges in bytes (`[100e3, 10e6]`)."""
+        from fairsim.transfers import slowdown_frame
+
+        return slowdown_frame(self.transfers, bins)
+
+    def plot_slowdown(self, bins=10, ax=None):
+        """The standard slowdown-by-size plot: p50 and p99 slowdown against each bin's largest
+        size, one line per pair and workload, both axes logarithmic."""
+        from fairsim.plots import plot_slowdown
+
+        return plot_slowdown(self.slowdown(bins), ax=ax)
 
     @cached_property
     def transfer_summary(self) -> pd.DataFrame:

@@ -290,10 +290,13 @@ impl Simulation {
                 let windowed = state.sender.as_ref().is_some_and(|s| s.has_window_limit());
                 let window_limited_s = windowed.then(|| totals.window_limited_ns as f64 / 1e9);
                 let access_bps = access[spec.src.idx()];
+                // a workload's connections run between hosts it draws: its ends are any
+                let drawn = matches!(spec.app.source(), crate::traffic::Source::Population(p) if p.draws_ends());
+                let end = |n| if drawn { "*".to_string() } else { sc.node_name(n).to_string() };
                 FlowReport {
                     name: spec.name.clone(),
-                    src: sc.node_name(spec.src).to_string(),
-                    dst: sc.node_name(spec.dst).to_string(),
+                    src: end(spec.src),
+                    dst: end(spec.dst),
                     app: spec.app.name().to_string(),
                     transport: transport.as_ref().map_or(crate::transport::NONE.to_string(), |c| c.kind.clone()),
                     transport_params: transport.as_ref().map(|c| c.params.clone()),
@@ -426,12 +429,18 @@ impl Simulation {
             flow_intervals,
             queue_intervals,
             transfer_summary: self.transfer_summary(),
-            transfers: (sc.run.transfer_rows && self.has_transfers()).then(|| self.transfers().clone()),
+            transfers: (sc.run.transfer_rows && self.has_transfers()).then(|| {
+                let mut t = self.transfers().clone();
+                if t.detailed {
+                    t.nodes.clone_from(&sc.nodes);
+                }
+                t
+            }),
         }
     }
 
     fn has_transfers(&self) -> bool {
-        self.scenario().flows.iter().any(|f| matches!(f.app.source(), crate::traffic::Source::Population { .. }))
+        self.scenario().flows.iter().any(|f| matches!(f.app.source(), crate::traffic::Source::Population(_)))
     }
 
     /// Each `files` flow's transfers arriving after the warm-up and before its arrivals stop.
@@ -443,7 +452,7 @@ impl Simulation {
             .flows
             .iter()
             .enumerate()
-            .filter(|(_, f)| matches!(f.app.source(), crate::traffic::Source::Population { .. }));
+            .filter(|(_, f)| matches!(f.app.source(), crate::traffic::Source::Population(_)));
         let summaries: Vec<_> = summaries
             .map(|(i, f)| {
                 let until = f.stop.unwrap_or(run.duration).min(self.now()).as_secs_f64();

@@ -8,12 +8,14 @@ use super::event::Event;
 use super::sim::Simulation;
 
 use crate::limits::MAX_OPEN_CONNECTIONS;
-use crate::net::{FlowId, Forwarding, PortId};
+use crate::net::{FlowId, Forwarding, NodeId, PortId};
 use crate::node::{Port, PortSetup};
 use crate::qdisc::PortInfo;
+use crate::traffic::population::{derangement, Ends, Listed, Pairs, Population};
 use crate::traffic::{exponential, Source};
 use crate::transport::Sender;
 use crate::units::{BufferLimit, Time};
+use rand::Rng;
 
 impl Simulation {
     /// Flow `f` starts: its first connection arrives after an exponential gap.
@@ -26,10 +28,68 @@ impl Simulation {
         }
     }
 
-    /// A connection of flow `f` arrives: it takes a free slot (or a new one), starts its sender,
-    /// and the next arrival is scheduled.
+    /// Open-population flow `f` starts: its first Poisson arrival is scheduled, its batch of
+    /// connections is made, or its first listed connection is scheduled.
+    pub(super) fn population_start(&mut self, f: FlowId, population: &Population) {
+        match population {
+            Population::Poisson { per_second, .. } => self.schedule_arrival(f, *per_second),
+            Population::Batch { pairs, sizes } => {
+                let rng = &mut self.flows[f.idx()].rng;
+                let pairs = match pairs {
+                    Pairs::Permutation(hosts) => derangement(hosts, rng),
+                    Pairs::AllToAll(hosts) => hosts
+                        .iter()
+                        .flat_map(|&s| hosts.iter().filter(move |&&d| d != s).map(move |&d| (s, d)))
+                        .collect(),
+                    Pairs::Incast { senders, receiver } => senders.iter().map(|&s| (s, *receiver)).collect(),
+                };
+                for (src, dst) in pairs {
+                    let packets = sizes.draw(&mut self.flows[f.idx()].rng);
+                    self.connect(f, src, dst, packets);
+                }
+            }
+            Population::Listed(list) => {
+                if let Some(first) = list.first() {
+                    self.events.push(self.now + first.at, Event::Arrival(f));
+                }
+            }
+        }
+    }
+
+    /// A connection of flow `f` arrives, as its population says; the next arrival is scheduled.
     pub(super) fn arrival(&mut self, f: FlowId) {
-        let Source::Population { arrivals, packets } = self.scenario.flows[f.idx()].app.source() else { return };
+        let spec = &self.scenario.flows[f.idx()];
+        let Source::Population(population) = spec.app.source() else { return };
+        match population {
+            Population::Poisson { per_second, ends, sizes } => {
+                let (src, dst) = match &ends {
+                    Ends::Flow => (spec.src, spec.dst),
+                    Ends::Uniform(hosts) => {
+                        let rng = &mut self.flows[f.idx()].rng;
+                        let src = rng.random_range(0..hosts.len());
+                        let dst = (src + rng.random_range(1..hosts.len())) % hosts.len();
+                        (hosts[src], hosts[dst])
+                    }
+                };
+                let packets = sizes.draw(&mut self.flows[f.idx()].rng);
+                self.connect(f, src, dst, packets);
+                self.schedule_arrival(f, per_second);
+            }
+            Population::Listed(list) => {
+                let i = self.connections.listed_next(f);
+                let Some(&Listed { src, dst, packets, .. }) = list.get(i) else { return };
+                self.connect(f, src, dst, packets);
+                if let Some(next) = list.get(i + 1) {
+                    self.events.push(self.flows[f.idx()].start + next.at, Event::Arrival(f));
+                }
+            }
+            Population::Batch { .. } => {}
+        }
+    }
+
+    /// A connection of flow `f` from `src` to `dst` with a file of `packets` (`None`: without
+    /// end): it takes a free slot (or a new one) and starts its sender.
+    fn connect(&mut self, f: FlowId, src: NodeId, dst: NodeId, packets: Option<u64>) {
         if self.flows[f.idx()].stopped {
             return;
         }
@@ -58,27 +118,41 @@ impl Simulation {
         let serial = self.connections.arrived - 1;
         let c = self.take_slot(f);
         let own_line = self.connections.slot(c).own_line;
+        let spec = &self.scenario.flows[f.idx()];
+        let drawn = matches!(spec.app.source(), Source::Population(p) if p.draws_ends());
         if let Some(forwarder) = &mut self.forwarder {
-            let spec = &self.scenario.flows[f.idx()];
             let conversation = self.scenario.flows.len() as u64 + serial;
-            forwarder.set(c.idx(), spec.forwarding, spec.src, spec.dst, conversation);
+            forwarder.set_connection(c.idx(), spec.forwarding, src, dst, conversation, drawn);
         }
         ends.ends.conn = c;
         ends.trace = None;
         ends.start = self.now;
-        ends.file_packets = Some(packets);
-        ends.app_limit = packets;
+        ends.file_packets = packets;
+        ends.app_limit = packets.unwrap_or(u64::MAX);
         if let Some(line) = own_line {
             ends.data_route[0] = line;
         }
+        if let Some(forwarder) = self.forwarder.as_ref().filter(|_| drawn) {
+            // a workload's hosts have one port each (validation checks it): the host's line
+            (ends.ends.src, ends.ends.dst) = (src, dst);
+            ends.data_route = vec![forwarder.line(src)];
+            ends.ack_route = vec![forwarder.line(dst)];
+        }
+        let payload = spec.payload_size as u64;
+        let ideal = self.connections.transfers.detailed.then(|| self.ideal_fct(f, src, dst, packets));
         let t = &mut self.connections.transfers;
         let row = t.flow.len();
         t.flow.push(f.0);
         t.arrival_s.push(self.now.as_secs_f64());
         t.finish_s.push(None);
-        t.bytes.push(packets * self.scenario.flows[f.idx()].payload_size as u64);
+        t.bytes.push(packets.unwrap_or(0) * payload);
         t.sent.push(0);
         t.retransmitted.push(0);
+        if let Some(ideal) = ideal {
+            t.src.push(src.0);
+            t.dst.push(dst.0);
+            t.ideal_s.push(ideal);
+        }
         let slot = self.connections.slot(c);
         (slot.row, slot.in_network, slot.done) = (row, 0, false);
         if c.idx() == self.flows.len() {
@@ -89,7 +163,6 @@ impl Simulation {
         self.connections.open += 1;
         self.connections.transfers.most_open = self.connections.transfers.most_open.max(self.connections.open as u64);
         self.with_sender(c, |s, ctx| s.on_start(ctx));
-        self.schedule_arrival(f, arrivals);
     }
 
     /// A fresh sender for a connection of flow `f`, from the flow's transport read once.
@@ -115,7 +188,9 @@ impl Simulation {
     fn take_slot(&mut self, f: FlowId) -> FlowId {
         let spec = &self.scenario.flows[f.idx()];
         let first = spec.data_route[0];
-        let copies = (self.scenario.ports[first.idx()].host && spec.forwarding == Forwarding::Static).then_some(first);
+        let own_ends = matches!(spec.app.source(), Source::Population(p) if !p.draws_ends());
+        let copies = (own_ends && self.scenario.ports[first.idx()].host && spec.forwarding == Forwarding::Static)
+            .then_some(first);
         if let Some(k) = self.connections.free.get_mut(&copies).and_then(Vec::pop) {
             return FlowId::from_idx(self.connections.first + k as usize);
         }
@@ -229,5 +304,26 @@ impl Simulation {
             }
             self.fold_into_flow(c);
         }
+    }
+}
+
+impl Simulation {
+    /// A transfer's ideal completion time, seconds: alone on the network, sender-side (until
+    /// the ACK of its last packet is back), with store and forward at every hop. The first
+    /// packet crosses the data path (each hop's transmission and propagation); the others follow
+    /// it a transmission time at the slowest line apart; the last one's ACK crosses back. Paths
+    /// are the first fewest-hop ones; `None` for a file without end. docs/results.md defines it.
+    pub(super) fn ideal_fct(&mut self, f: FlowId, src: NodeId, dst: NodeId, packets: Option<u64>) -> Option<f64> {
+        let n = packets?;
+        let spec = &self.scenario.flows[f.idx()];
+        let (data, ack, acks) = (spec.packet_size, spec.ack_size, spec.acks);
+        let forwarder = self.forwarder.as_mut()?;
+        let (there, back) = (forwarder.first_path(src, dst), forwarder.first_path(dst, src));
+        let ports = &self.ports;
+        let hop = |p: &PortId, size| (ports[p.idx()].rate.tx_time(size) + ports[p.idx()].delay).as_secs_f64();
+        let slowest = there.iter().map(|p| ports[p.idx()].rate.tx_time(data).as_secs_f64()).fold(0.0, f64::max);
+        let first: f64 = there.iter().map(|p| hop(p, data)).sum();
+        let last_ack: f64 = if acks { back.iter().map(|p| hop(p, ack)).sum() } else { 0.0 };
+        Some(first + (n - 1) as f64 * slowest + last_ack)
     }
 }

@@ -63,7 +63,7 @@ pub(super) fn flows(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<V
         let id = FlowId::from_idx(i);
         let mut flow = flow_state(scenario, pair, seed, id, &spec.name)?;
         (flow.start, flow.drawn_packets) = drawn[i];
-        if matches!(spec.app.source(), Source::Population { .. }) {
+        if matches!(spec.app.source(), Source::Population(_)) {
             flow.sender = None; // its connections have senders; the flow only counts them
         }
         flows.push(flow);

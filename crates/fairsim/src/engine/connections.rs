@@ -27,6 +27,8 @@ pub struct Connections {
     pub(super) open: usize,
     /// Arrivals so far, which name each connection's random streams.
     pub(super) arrived: u64,
+    /// Each flow's next listed connection (`Population::Listed`), by flow index.
+    listed: Vec<usize>,
     /// Each open-population flow's senders, its transport's parameters read once.
     pub(super) makers: Vec<Option<SenderBuilder>>,
     pub transfers: Transfers,
@@ -59,6 +61,15 @@ impl Connections {
     #[inline]
     pub(super) fn slot(&mut self, f: FlowId) -> &mut Slot {
         &mut self.slots[f.idx() - self.first]
+    }
+
+    /// The index of flow `f`'s next listed connection, counted as taken.
+    pub(super) fn listed_next(&mut self, f: FlowId) -> usize {
+        if self.listed.len() <= f.idx() {
+            self.listed.resize(f.idx() + 1, 0);
+        }
+        self.listed[f.idx()] += 1;
+        self.listed[f.idx()] - 1
     }
 
     /// Whether the sender of ends `f` still takes calls (a finished connection's does not).

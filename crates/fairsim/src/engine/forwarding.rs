@@ -33,7 +33,8 @@ struct Chosen {
 impl Forwarder {
     /// The forwarder of a run of `scenario` seeded `seed`; `None` if every flow has a fixed route.
     pub fn new(scenario: &Scenario, seed: u64) -> Option<Box<Forwarder>> {
-        if scenario.flows.iter().all(|f| f.forwarding == Forwarding::Static) {
+        let draws_ends = |f: &crate::scenario::FlowSpec| matches!(f.app.source(), crate::traffic::Source::Population(p) if p.draws_ends());
+        if scenario.flows.iter().all(|f| f.forwarding == Forwarding::Static && !draws_ends(f)) {
             return None;
         }
         let ends: Vec<(NodeId, NodeId)> = scenario.ports.iter().map(|p| (p.from, p.to)).collect();
@@ -61,6 +62,42 @@ impl Forwarder {
         self.chosen[flow] = (how != Forwarding::Static).then(|| Chosen { how, keys: [key(false), key(true)] });
     }
 
+    /// Connection `c` (a slot taken again, perhaps) runs between `src` and `dst`. A connection
+    /// between hosts its population draws is forwarded at each switch even when its flow is
+    /// static: it has no route, and takes the first next hop at every switch.
+    pub fn set_connection(
+        &mut self,
+        c: usize,
+        how: Forwarding,
+        src: NodeId,
+        dst: NodeId,
+        conversation: u64,
+        drawn: bool,
+    ) {
+        self.set(c, how, src, dst, conversation);
+        if drawn && how == Forwarding::Static {
+            let key = |ack| crate::net::multipath::conversation_key(src, dst, conversation, ack);
+            self.chosen[c] = Some(Chosen { how, keys: [key(false), key(true)] });
+        }
+    }
+
+    /// Host `n`'s line (its only port).
+    pub fn line(&self, n: NodeId) -> PortId {
+        self.paths.ports_from(n)[0]
+    }
+
+    /// The ports of the path from `src` to `dst` that takes the first next hop at every node.
+    pub fn first_path(&mut self, src: NodeId, dst: NodeId) -> Vec<PortId> {
+        let mut path = vec![];
+        let mut at = src;
+        while at != dst {
+            let Some(&p) = self.paths.choices(at, dst).first() else { break };
+            path.push(p);
+            at = self.far[p.idx()];
+        }
+        path
+    }
+
     /// The port `pkt`, just arrived over port `p`, leaves by; `None` if its flow follows its
     /// route, or if it has reached its destination.
     #[inline]
@@ -75,7 +112,7 @@ impl Forwarder {
         let choices = self.paths.choices(at, pkt.dst);
         let n = choices.len();
         let i = match (n, chosen.how) {
-            (1, _) => 0,
+            (1, _) | (_, Forwarding::Static) => 0,
             (_, Forwarding::Spray) => spray_pick(key, salt, pkt, n),
             (_, Forwarding::Adaptive) => least_occupied(choices, ecmp_pick(key, salt, n), ports),
             _ => ecmp_pick(key, salt, n),

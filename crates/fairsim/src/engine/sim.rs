@@ -93,14 +93,21 @@ impl Simulation {
         let configured = scenario.pair_index(&pair);
         let mut routes = Routes::default();
         for (i, flow) in flows.iter().enumerate() {
-            if scenario.flows[i].forwarding == Forwarding::Static {
+            let spec = &scenario.flows[i];
+            // a workload's connections run between the hosts it draws: none takes its route
+            let draws_ends = matches!(spec.app.source(), crate::traffic::Source::Population(p) if p.draws_ends());
+            if spec.forwarding == Forwarding::Static && !draws_ends {
                 routes.push(&flow.data_route, &flow.ack_route);
             } else {
                 routes.push(&[], &[]);
             }
         }
         let forwarder = Forwarder::new(&scenario, seed);
-        let connections = Connections::new(flows.len(), ports.len());
+        let mut connections = Connections::new(flows.len(), ports.len());
+        connections.transfers.detailed = scenario
+            .flows
+            .iter()
+            .any(|f| matches!(f.app.source(), crate::traffic::Source::Population(p) if p.draws_ends()));
         let (queueing, path_delay) =
             (vec![DelayStats::default(); scenario.flows.len()], vec![(u32::MAX, 0); scenario.flows.len()]);
         let sack_options = SackOptions::new(!scenario.run.pcap.is_empty());
@@ -392,8 +399,8 @@ impl Simulation {
 
     fn flow_start(&mut self, f: FlowId) {
         let packets = match self.scenario.flows[f.idx()].app.source() {
-            crate::traffic::Source::Population { arrivals, .. } => {
-                self.schedule_arrival(f, arrivals);
+            crate::traffic::Source::Population(population) => {
+                self.population_start(f, &population);
                 return;
             }
             crate::traffic::Source::Bulk { packets } => Some(packets),

@@ -148,7 +148,8 @@ impl EqualCost {
         }
     }
 
-    fn ports_from(&self, n: NodeId) -> &[PortId] {
+    /// The ports from node `n`, in declaration order.
+    pub fn ports_from(&self, n: NodeId) -> &[PortId] {
         &self.out[self.first_out[n.idx()] as usize..self.first_out[n.idx() + 1] as usize]
     }
 

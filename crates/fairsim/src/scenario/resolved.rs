@@ -76,6 +76,12 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
     run.insert("warmup".into(), s(sc.run.warmup));
     run.insert("interval".into(), s(sc.run.interval));
     run.insert("seed".into(), Value::Integer(seed as i64));
+    // a workload takes the run's forwarding (a flow writes its own)
+    if let Some(w) =
+        sc.flows.iter().find(|f| f.app.name() == "workload" && f.forwarding != crate::net::Forwarding::Static)
+    {
+        run.insert("forwarding".into(), s(w.forwarding.name()));
+    }
     let fair = sc.run.fairness.iter().map(|f| s(&sc.flows[f.idx()].name)).collect();
     run.insert("fairness".into(), Value::Array(fair));
     let ports = |ids: &[PortId]| Value::Array(ids.iter().map(|p| s(&sc.ports[p.idx()].name)).collect());
@@ -121,9 +127,28 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
     doc.insert("links".into(), Value::Table(links));
 
     let mut flows = Table::new();
+    let mut workloads = Table::new();
     let drawn = sc.drawn(seed);
     for (i, f) in sc.flows.iter().enumerate().filter(|(i, _)| at_the_ends(*i, sc.flows.len(), ends)) {
         let mut t = Table::new();
+        if f.app.name() == "workload" {
+            // written back as the workload it is: its own table, then what every flow has
+            t.extend(f.app.resolved().into_iter().map(|(k, v)| (k.to_string(), v)));
+            if let Some(c) = &sc.components(pair).transports[i] {
+                t.insert("transport".into(), Value::Table(params_table(c)));
+            }
+            t.insert("headers".into(), s(f.headers.name()));
+            t.insert("packet_size".into(), s(Bytes(f.payload_size as u64)));
+            t.insert("start".into(), s(f.start));
+            if let Some(stop) = f.stop {
+                t.insert("stop".into(), s(stop));
+            }
+            if f.priority != 0 {
+                t.insert("priority".into(), Value::Integer(f.priority.into()));
+            }
+            workloads.insert(f.name.clone(), Value::Table(t));
+            continue;
+        }
         t.insert("src".into(), s(sc.node_name(f.src)));
         t.insert("dst".into(), s(sc.node_name(f.dst)));
         app_fields(&mut t, f);
@@ -163,6 +188,9 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
         flows.insert(f.name.clone(), Value::Table(t));
     }
     doc.insert("flows".into(), Value::Table(flows));
+    if !workloads.is_empty() {
+        doc.insert("workloads".into(), Value::Table(workloads));
+    }
 
     let mut p = Table::new();
     if let Some(d) = &pair.description {

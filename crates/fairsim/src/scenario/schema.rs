@@ -45,7 +45,12 @@ pub struct RawScenario {
     pub topology: Option<RawTopology>,
     #[serde(default)]
     pub links: IndexMap<String, RawLink>,
+    #[serde(default)]
     pub flows: IndexMap<String, RawFlow>,
+    /// Data-centre workloads: open populations between drawn or listed hosts
+    /// (`scenario::validate::workloads`).
+    #[serde(default)]
+    pub workloads: IndexMap<String, RawWorkload>,
     #[serde(default)]
     pub pairs: IndexMap<String, RawPair>,
     /// A paper's published results for this experiment, read by `fairsim reproduce`; the
@@ -215,6 +220,34 @@ pub const FLOW_KEYS: &[&str] = &[
     "priority",
     "enabled",
 ];
+
+/// A `[workloads.NAME]` table as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWorkload {
+    /// `poisson`, `permutation`, `all_to_all`, `incast` or `matrix`.
+    pub pattern: String,
+    /// The hosts it runs between (default: every node with one link).
+    pub hosts: Option<Vec<String>>,
+    /// A flow-size distribution: `websearch`, `datamining`, or a file of `bytes probability`.
+    pub sizes: Option<String>,
+    /// Every connection's file, instead of `sizes`.
+    pub size: Option<Bytes>,
+    /// Poisson: the load offered to each host's line, 0 to 1.
+    pub load: Option<f64>,
+    /// Incast: the receiver, and the senders (default: every other host).
+    pub receiver: Option<String>,
+    pub senders: Option<Vec<String>>,
+    /// Matrix: an htsim connection matrix (`.cm`).
+    pub file: Option<String>,
+    pub transport: Option<Component>,
+    pub packet_size: Option<Bytes>,
+    pub headers: Option<Headers>,
+    pub start: Option<Time>,
+    /// Poisson: no arrival after this.
+    pub stop: Option<Time>,
+    pub priority: Option<u8>,
+}
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]

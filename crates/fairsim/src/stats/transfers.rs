@@ -30,6 +30,22 @@ pub struct Transfers {
     pub retransmitted: Vec<u64>,
     /// The most connections open at once during the run.
     pub most_open: u64,
+    /// Whether the rows below are kept: when some flow's connections run between hosts it
+    /// draws (a workload), for completion-time slowdowns.
+    #[serde(skip)]
+    pub detailed: bool,
+    /// Each transfer's source and destination (node indices), and its ideal completion time,
+    /// seconds (`None` for a file without end): its time alone on the network
+    /// (`Simulation::ideal_fct`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub src: Vec<u32>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dst: Vec<u32>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ideal_s: Vec<Option<f64>>,
+    /// The scenario's node names, for `src` and `dst`; set for the report.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -110,6 +126,7 @@ mod tests {
             sent: vec![200; 5],
             retransmitted: vec![0; 5],
             most_open: 3,
+            ..Default::default()
         };
         let s = summarize(&t, 0, "files", 1.0, 2.0);
         assert_eq!((s.arrivals, s.finished, s.unfinished), (3, 2, 1));

@@ -57,9 +57,10 @@ pub enum Source {
     Bulk { packets: Option<u64> },
     /// One packet at each instant `Timing` draws.
     Timed(Box<dyn Timing>),
-    /// An open population: connections arrive as a Poisson process of `arrivals` per second,
-    /// each sending a file of `packets` over its own sender (`engine::connections`).
-    Population { arrivals: f64, packets: u64 },
+    /// An open population: connections arrive (`traffic::population` says when, between which
+    /// hosts and with how much), each sending its file over its own sender
+    /// (`engine::connections`).
+    Population(super::population::Population),
 }
 
 /// The instants of a timed application's packets, drawn from the flow's random stream.

@@ -5,6 +5,7 @@
 
 pub mod application;
 pub mod apps;
+pub mod population;
 pub mod timing;
 
 pub use application::{

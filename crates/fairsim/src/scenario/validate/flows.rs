@@ -19,12 +19,14 @@ pub(super) struct Network<'a> {
     pub(super) node: &'a NodeLookup<'a>,
     pub(super) graph: &'a Graph<'a>,
     pub(super) ports: &'a [PortSpec],
+    /// How many nodes the network has.
+    pub(super) nodes: usize,
     /// The links are sound, so a flow without a route is the flow's mistake.
     pub(super) topology_ok: bool,
 }
 
 fn build_flow(name: &str, f: &RawFlow, net: &Network, pb: &mut Problems) -> Option<FlowSpec> {
-    let Network { run, node, graph, ports, topology_ok } = *net;
+    let Network { run, node, graph, ports, topology_ok, .. } = *net;
     let at = |field: &'static str| ["flows", name, field];
     let before = pb.0.len();
     let src = node(&f.src, &at("src"), pb);

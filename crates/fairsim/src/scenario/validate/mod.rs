@@ -19,6 +19,7 @@ mod nodes;
 mod pairs;
 mod problems;
 mod run;
+mod workloads;
 
 use flows::{build_flows, Network};
 use links::build_links;
@@ -26,6 +27,7 @@ use nodes::check_nodes;
 use pairs::{build_pairs, check_pair_transports, flows_named};
 use problems::Problems;
 use run::{build_run, missing_flow, missing_port, named};
+use workloads::build_workload;
 
 pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Result<Scenario, Vec<Problem>> {
     let mut pb = Problems::default();
@@ -49,11 +51,21 @@ pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Resul
     let graph = Graph::new(nodes.len(), &endpoints);
 
     let pairs = build_pairs(&raw, &mut pb);
-    let net = Network { run: &raw.run, node: &node, graph: &graph, ports: &ports, topology_ok };
+    let net = Network { run: &raw.run, node: &node, graph: &graph, ports: &ports, nodes: nodes.len(), topology_ok };
     let mut flows = vec![];
     for (name, f) in raw.flows.iter().filter(|(_, f)| f.enabled != Some(false)) {
         let room = limits::MAX_FLOWS.saturating_sub(flows.len());
         flows.extend(build_flows(name, f, &net, room, &mut pb));
+    }
+    for (name, w) in &raw.workloads {
+        if raw.flows.contains_key(name) {
+            pb.add(&["workloads", name], format!("`{name}` is a flow's name too: a workload is reported as a flow"));
+        } else if topology_ok {
+            flows.extend(build_workload(name, w, &net, file, &mut pb));
+        }
+    }
+    if flows.is_empty() && pb.0.is_empty() {
+        pb.add(&["flows"], "a scenario needs at least one flow or workload");
     }
     if let Err(e) = limits::check(flows.len(), limits::MAX_FLOWS, "flows") {
         pb.add(&["flows"], e);
@@ -124,12 +136,19 @@ fn flows_meta(flows: &[FlowSpec]) -> std::sync::Arc<[crate::qdisc::FlowMeta]> {
 
 /// The conversations crossing each port (`ends`: each port's nodes): each flow's data where its
 /// data route goes, then its ACKs (if it has any) where its ACK route goes, flow by flow. A flow
-/// whose path is chosen at each switch crosses every port of every fewest-hop path.
+/// whose path is chosen at each switch crosses every port of every fewest-hop path; a workload
+/// crosses every port.
 fn crossing(flows: &[FlowSpec], nodes: usize, ends: &[(NodeId, NodeId)]) -> Vec<Vec<(FlowId, PacketKind)>> {
     let mut crossing: Vec<Vec<(FlowId, PacketKind)>> = vec![vec![]; ends.len()];
     let mut multipath = flows.iter().any(|f| f.forwarding != Forwarding::Static).then(|| EqualCost::new(nodes, ends));
     for (f, spec) in flows.iter().enumerate() {
+        let everywhere: Vec<PortId>;
         let (data, acks) = match &mut multipath {
+            _ if draws_ends(spec) => {
+                // a workload's connections run between any of its hosts
+                everywhere = (0..ends.len()).map(PortId::from_idx).collect();
+                (everywhere.as_slice().into(), everywhere.as_slice().into())
+            }
             Some(paths) if spec.forwarding != Forwarding::Static => {
                 let acks = if spec.acks { paths.ports_between(spec.dst, spec.src) } else { vec![] };
                 (paths.ports_between(spec.src, spec.dst).into(), acks.into())
@@ -151,6 +170,10 @@ fn crossing(flows: &[FlowSpec], nodes: usize, ends: &[(NodeId, NodeId)]) -> Vec<
         }
     }
     crossing
+}
+
+fn draws_ends(spec: &FlowSpec) -> bool {
+    matches!(spec.app.source(), crate::traffic::Source::Population(p) if p.draws_ends())
 }
 
 fn stem(file: &str) -> String {

@@ -15,6 +15,7 @@ use super::checks::text;
 use crate::component::{About, Declaration};
 use crate::params::ParamError;
 use crate::traffic::application::{AppDeclaration, AppInfo, Application, FlowControl, Source, DEFAULT_PAYLOAD};
+use crate::traffic::population::{Ends, Population, Sizes};
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
@@ -58,7 +59,11 @@ impl Application for Files {
         Some(self.arrivals * self.packets as f64 * self.payload as f64 * 8.0)
     }
     fn source(&self) -> Source {
-        Source::Population { arrivals: self.arrivals, packets: self.packets }
+        Source::Population(Population::Poisson {
+            per_second: self.arrivals,
+            ends: Ends::Flow,
+            sizes: Sizes::Packets(Some(self.packets)),
+        })
     }
     fn resolved(&self) -> Vec<(&'static str, toml::Value)> {
         vec![("arrivals", toml::Value::Float(self.arrivals)), ("size", text(Bytes(self.packets * self.payload as u64)))]
@@ -112,8 +117,12 @@ mod tests {
     fn files(params: &str) -> Result<(f64, u64), ParamError> {
         let info = AppInfo { packet_size: Some(500), first_line: Some((Rate(150_000_000), 0)) };
         let (app, _) = super::super::find("files").unwrap().build(&params.parse::<Params>().unwrap(), &info)?;
-        let Source::Population { arrivals, packets } = app.source() else { panic!("an open population") };
-        Ok((arrivals, packets))
+        let Source::Population(Population::Poisson { per_second, sizes: Sizes::Packets(Some(packets)), .. }) =
+            app.source()
+        else {
+            panic!("an open population")
+        };
+        Ok((per_second, packets))
     }
 
     #[test]

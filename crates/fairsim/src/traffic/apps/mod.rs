@@ -52,7 +52,7 @@ mod tests {
     fn runs(app: &dyn Application) -> String {
         match app.source() {
             Source::Bulk { packets } => format!("bulk {packets:?}"),
-            Source::Population { arrivals, packets } => format!("population {arrivals} {packets}"),
+            Source::Population(p) => format!("population {p:?}"),
             Source::Timed(mut t) => {
                 let mut rng = crate::rng::stream(1, "apps");
                 let first = t.first(Time::ZERO, &mut rng);

@@ -1,0 +1,155 @@
+"""Data-centre workloads (issue 34, `[workloads]`: crates/fairsim/src/scenario/validate/
+workloads.rs, traffic/population.rs) and completion-time slowdown (engine/arrivals.rs
+`ideal_fct`, python/fairsim/transfers.py): patterns, rates and sizes, the ideal completion time
+by hand, and mistakes named at their place."""
+
+import pytest
+
+import fairsim
+
+FAT_TREE = """
+[run]
+duration = "DURATION"
+forwarding = "ecmp"
+
+[topology]
+kind = "fat_tree"
+k = 4
+hosts = { rate = "10Gbps", delay = "1us", buffer = 100 }
+
+[workloads.w]
+WORKLOAD
+packet_size = "1460B"
+transport = { kind = "newreno", min_rto = "1ms", ack_every = 1 }
+"""
+
+
+def fat_tree(workload, duration="5ms"):
+    return fairsim.loads(FAT_TREE.replace("DURATION", duration).replace("WORKLOAD", workload))
+
+
+# a and b on switch s, which reaches c over a slower, longer line
+STAR = """
+nodes = ["a", "b", "s", "c"]
+
+[run]
+duration = "5ms"
+
+[links]
+a = { between = ["a", "s"], rate = "10Gbps", delay = "1us" }
+b = { between = ["b", "s"], rate = "10Gbps", delay = "1us" }
+c = { between = ["s", "c"], rate = "1Gbps", delay = "10us" }
+
+[workloads.two]
+pattern = "matrix"
+file = "FILE"
+hosts = ["a", "b", "c"]
+packet_size = "1460B"
+transport = { kind = "newreno", ack_every = 1 }
+"""
+
+
+def test_completion_time_and_slowdown_by_hand(tmp_path):
+    # htsim's matrix, starts in picoseconds: a -> c at 0, b -> c at 1 ms and at 1.05 ms, 10
+    # packets each (an initial window: the file leaves at once)
+    (tmp_path / "two.cm").write_text(
+        "Nodes 3\nConnections 3\n0->2 start 0 size 14600\n1->2 start 1000000000 size 14600\n"
+        "0->2 start 1050000000 size 14600\n"
+    )
+    sc = fairsim.loads(STAR.replace("FILE", str(tmp_path / "two.cm")))
+    t = fairsim.run(sc, progress=False).transfers
+    # ideal, alone: the first packet's store and forward, a->s 1460·8/10 Gb/s + 1 µs = 2.168 µs,
+    # s->c 11.68 + 10 = 21.68 µs; nine more 11.68 µs apart at the 1 Gb/s line (105.12 µs); the
+    # last ACK back, c->s 40·8/1 Gb/s + 10 µs = 10.32 µs, s->a 0.032 + 1 = 1.032 µs: 140.32 µs
+    assert t["ideal_fct_s"].tolist() == pytest.approx([140.32e-6, 140.32e-6, 140.32e-6], abs=1e-12)
+    assert list(zip(t["src"], t["dst"], strict=True)) == [("a", "c"), ("b", "c"), ("a", "c")]
+    # the first is alone: its slowdown is exactly 1; the third starts 50 µs into the second,
+    # whose packets still queue at s->c, and waits for them
+    assert t["slowdown"].iloc[0] == pytest.approx(1.0, abs=1e-9)
+    assert t["fct_s"].iloc[1] == pytest.approx(140.32e-6, abs=1e-12)
+    assert t["slowdown"].iloc[2] > 1.2
+
+
+def test_a_permutation_sends_each_host_once_and_is_drawn_again_by_seed():
+    sc = fat_tree('pattern = "permutation"\nsize = "100KB"')
+    pairs = {}
+    for seed in (1, 2):
+        t = fairsim.run(sc, seed=seed, progress=False).transfers
+        assert len(t) == 16 and t["finish_s"].notna().all()
+        assert sorted(t["src"]) == sorted(t["dst"]) == sorted(f"h{i}" for i in range(16))
+        assert (t["src"] != t["dst"]).all()
+        pairs[seed] = list(zip(t["src"], t["dst"], strict=True))
+    assert pairs[1] != pairs[2]
+    again = fairsim.run(sc, seed=1, progress=False).transfers
+    assert list(zip(again["src"], again["dst"], strict=True)) == pairs[1]
+
+
+def test_an_incast_sends_from_every_sender_to_the_receiver():
+    sc = fat_tree('pattern = "incast"\nreceiver = "h0"\nsenders = ["h4", "h8", "h12", "h15"]\nsize = "50KB"')
+    res = fairsim.run(sc, progress=False)
+    t = res.transfers
+    assert list(t["src"]) == ["h4", "h8", "h12", "h15"] and set(t["dst"]) == {"h0"}
+    assert t["finish_s"].notna().all() and (t["slowdown"] >= 1 - 1e-9).all()
+    row = res.flows.iloc[0]
+    assert (row["src"], row["dst"]) == ("*", "*")
+
+
+def test_poisson_arrivals_come_at_the_rate_the_load_gives_with_the_distributions_sizes():
+    # λ = load · 16 hosts · 10 Gb/s / (8 · mean), web search's mean 1,140.98 packets of 1460 B:
+    # 3,602 a second, 360 in 100 ms (sd 19); P(size <= 53 packets) = 0.53 (sd 0.026 over 360)
+    sc = fat_tree('pattern = "poisson"\nsizes = "websearch"\nload = 0.3\nstop = "100ms"', duration="100ms")
+    t = fairsim.run(sc, set={"run.transfer_rows": True}, progress=False).transfers
+    expected = 0.3 * 16 * 10e9 / (8 * 1140.98 * 1460) * 0.1
+    assert abs(len(t) - expected) < 4 * expected**0.5, (len(t), expected)
+    small = (t["bytes"] <= 53 * 1460).mean()
+    assert abs(small - 0.53) < 4 * (0.53 * 0.47 / len(t)) ** 0.5, small
+    assert (t["src"] != t["dst"]).all() and t["src"].nunique() == 16
+
+
+def test_the_slowdown_table_and_plot():
+    sc = fat_tree('pattern = "poisson"\nsizes = "datamining"\nload = 0.3\nstop = "20ms"', duration="30ms")
+    res = fairsim.run(sc, progress=False)
+    table = res.slowdown(4)
+    assert list(table.columns) == ["pair", "flow", "bin", "count", "max_bytes", "p50", "p95", "p99"]
+    assert table["count"].sum() == res.transfers["slowdown"].notna().sum()
+    assert (table["p50"] <= table["p99"]).all() and (table["p50"] >= 1 - 1e-9).all()
+    assert list(res.slowdown([100e3, 10e6])["bin"]) == sorted(res.slowdown([100e3, 10e6])["bin"])
+    ax = res.plot_slowdown(4)
+    assert ax.get_xscale() == "log" and "slowdown" in ax.get_ylabel()
+
+
+def test_the_resolved_scenario_writes_the_workload_back():
+    sc = fat_tree('pattern = "permutation"\nsize = "100KB"')
+    text = sc.resolved_toml("default")
+    assert "[workloads.w]" in text and 'forwarding = "ecmp"' in text
+    first, second = (fairsim.run(s, progress=False).transfers for s in (sc, fairsim.loads(text)))
+    assert first["finish_s"].tolist() == second["finish_s"].tolist()
+
+
+@pytest.mark.parametrize(
+    "workload, field, says",
+    [
+        ('pattern = "ring"', "workloads.w.pattern", "unknown pattern `ring`"),
+        ('pattern = "poisson"\nsizes = "websearch"', "workloads.w.load", "needs its `load`"),
+        ('pattern = "poisson"\nload = 0.5', "workloads.w.sizes", "needs `sizes`"),
+        ('pattern = "incast"\nsize = "1MB"', "workloads.w.receiver", "needs its `receiver`"),
+        ('pattern = "permutation"\nhosts = ["h0", "tor0"]', "workloads.w.hosts", "has 4 links"),
+        ('pattern = "poisson"\nsizes = "nowhere.cdf"\nload = 0.5', "workloads.w.sizes", "cannot read"),
+    ],
+)
+def test_mistakes_are_named_at_their_place(workload, field, says):
+    with pytest.raises(fairsim.ScenarioError, match=says) as e:
+        fat_tree(workload)
+    assert field in str(e.value)
+
+
+def test_a_bad_distribution_or_matrix_file_names_its_line(tmp_path):
+    (tmp_path / "bad.cdf").write_text("# bytes p\n1000 0.5\n2000\n")
+    (tmp_path / "bad.cm").write_text("Nodes 16\nConnections 1\n0->99 start 0 size 10\n")
+    cases = [
+        (f'pattern = "poisson"\nload = 0.5\nsizes = "{tmp_path / "bad.cdf"}"', "bad.cdf: line 3"),
+        (f'pattern = "matrix"\nfile = "{tmp_path / "bad.cm"}"', "bad.cm: line 3: no host 99"),
+    ]
+    for workload, says in cases:
+        with pytest.raises(fairsim.ScenarioError, match=says):
+            fat_tree(workload)
