@@ -13,7 +13,7 @@ use crate::python_host::{self, Named, PyHost};
 use fairsim::component::{About, Builder, Kind, ParamDoc};
 use fairsim::net::{Packet, PacketKind};
 use fairsim::params::{ParamError, Params};
-use fairsim::qdisc::{DropReason, PortInfo, Qdisc, QdiscCtx};
+use fairsim::qdisc::{DropReason, PortInfo, Qdisc, QdiscCtx, Room};
 use fairsim::units::{BufferLimit, Time};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -141,7 +141,7 @@ pub struct Context {
     owner: u64,
     /// The buffer's room for this discipline now (the port's `buffer`, less a packet on the line
     /// where the line takes one of its places).
-    room: BufferLimit,
+    room: Room,
     drops: Vec<((u32, u32), DropReason)>,
     marks: Vec<(u32, u32)>,
 }
@@ -421,7 +421,7 @@ impl PyQdiscKind {
                 queued_packets: 0,
                 queued_bytes: 0,
                 owner,
-                room: port.buffer,
+                room: Room::of(port.buffer),
                 drops: vec![],
                 marks: vec![],
             };

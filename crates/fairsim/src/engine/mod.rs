@@ -8,7 +8,8 @@
 //! - `connections`: the arriving and leaving connections of open-population flows;
 //! - `intervals`: the measurement intervals' clock;
 //! - `routes`: every flow's routes in one table, for forwarding;
-//! - `forwarding`: the next hops of flows whose paths are chosen at each switch.
+//! - `forwarding`: the next hops of flows whose paths are chosen at each switch;
+//! - `shared_buffer`: switches whose queues share a buffer under dynamic thresholds.
 
 mod agent;
 mod arrivals;
@@ -19,6 +20,7 @@ pub mod event;
 mod forwarding;
 mod intervals;
 mod routes;
+mod shared_buffer;
 mod sim;
 
 pub use sim::Simulation;

@@ -13,6 +13,7 @@ use super::connections::Connections;
 use super::event::{Code, Event, EventQueue};
 use super::forwarding::Forwarder;
 use super::routes::Routes;
+use super::shared_buffer::SharedBuffers;
 use crate::error::Result;
 use crate::net::{FlowId, Forwarding, Packet, PortId};
 use crate::node::{FlowState, Line, Next, Port, SinkReply};
@@ -49,6 +50,8 @@ pub struct Simulation {
     pub(super) routes: Routes,
     /// The next hops of flows whose paths are chosen at each switch, if the run has any.
     pub(super) forwarder: Option<Box<Forwarder>>,
+    /// The switches' shared buffers, if the scenario has any.
+    shared: Option<Box<SharedBuffers>>,
     pub(super) connections: Connections,
     /// Each scenario flow's queueing delays since the warm-up ended (stats::delay), and the
     /// fixed part of its data packets' one-way delay: (packet size, transmission and propagation
@@ -103,6 +106,7 @@ impl Simulation {
             }
         }
         let forwarder = Forwarder::new(&scenario, seed);
+        let shared = SharedBuffers::new(&scenario);
         let mut connections = Connections::new(flows.len(), ports.len());
         connections.transfers.detailed = scenario
             .flows
@@ -125,6 +129,7 @@ impl Simulation {
             flows,
             routes,
             forwarder,
+            shared,
             connections,
             queueing,
             path_delay,
@@ -213,11 +218,15 @@ impl Simulation {
     // ----- ports ---------------------------------------------------------------------------
 
     fn enqueue(&mut self, p: PortId, pkt: Packet) {
+        let shared = self.shared_before(p);
         let port = &mut self.ports[p.idx()];
         let line = port.enqueue(pkt, self.now, &mut self.drops);
         if let Some(why) = port.overflow(self.now) {
             self.failure = Some(why);
             self.done = true;
+        }
+        if let Some(before) = shared {
+            self.shared_after(p, before);
         }
         self.account_drops(p);
         match line {
@@ -227,9 +236,33 @@ impl Simulation {
     }
 
     fn start_tx(&mut self, p: PortId) {
+        let shared = self.shared_before(p);
         let next = self.ports[p.idx()].start_tx(self.now, &mut self.drops);
+        if let Some(before) = shared {
+            self.shared_after(p, before);
+        }
         self.schedule(p, next);
         self.account_drops(p);
+    }
+
+    /// If port `p` is in a shared buffer: its queue's bytes before a verb changes them, its
+    /// share set for the verb.
+    #[inline]
+    fn shared_before(&mut self, p: PortId) -> Option<u64> {
+        let shared = self.shared.as_deref()?;
+        let port = &mut self.ports[p.idx()];
+        let queued = port.queued_bytes();
+        port.share = Some(shared.share(p, queued)?);
+        Some(queued)
+    }
+
+    /// Port `p`'s queue changed from `before` bytes: its shared buffer counts the change.
+    #[cold]
+    fn shared_after(&mut self, p: PortId, before: u64) {
+        let after = self.ports[p.idx()].queued_bytes();
+        if let Some(shared) = self.shared.as_deref_mut() {
+            shared.changed(p, before, after);
+        }
     }
 
     /// Schedules the event port `p`'s verb asked for.

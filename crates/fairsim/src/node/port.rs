@@ -98,6 +98,9 @@ pub struct Port {
     pub fluid: Option<crate::stats::fluid::FluidRecord>,
     /// Queue length and the discipline's gauge at every change, if the port is traced.
     pub trace: Option<PortTrace>,
+    /// The most bytes its queue may hold now, its share of its switch's shared buffer, set by
+    /// the loop before each arrival (`engine::shared_buffer`); `None` without one.
+    pub share: Option<u64>,
 }
 
 /// How a port is set up: its line, its discipline, and what it records.
@@ -163,6 +166,7 @@ impl Port {
             stats: PortStats::default(),
             fluid: s.fluid.then(Default::default),
             trace: s.traced.then(PortTrace::default),
+            share: None,
         }
     }
 
@@ -196,8 +200,9 @@ impl Port {
             None => None,
         };
         let on_line = on_line.filter(|_| self.buffer_includes_line);
-        let mut ctx =
-            QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks).with_line(on_line);
+        let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks)
+            .with_line(on_line)
+            .with_share(self.share);
         self.qdisc.enqueue(pkt, &mut ctx);
         match &mut self.transmitting {
             None => Line::Idle, // the caller starts a transmission at once, which records the length

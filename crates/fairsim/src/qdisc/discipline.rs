@@ -89,6 +89,36 @@ pub struct QdiscCtx<'a> {
     /// Size of the packet on the line when it takes one of the buffer's places (ports with
     /// `buffer_includes_line`); `None` otherwise.
     line: Option<u32>,
+    /// The most bytes the queue may hold now, its share of its switch's shared buffer
+    /// (`engine::shared_buffer`); `None` outside a shared buffer.
+    share: Option<u64>,
+}
+
+/// The room a queue has: its buffer, less the packet on the line if that takes a place, and
+/// within its share of a switch's shared buffer, if it has one.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Room {
+    limit: BufferLimit,
+    share: Option<u64>,
+}
+
+impl Room {
+    /// Room under `limit` alone.
+    pub fn of(limit: BufferLimit) -> Room {
+        Room { limit, share: None }
+    }
+
+    /// Whether a queue holding `pkts` packets and `bytes` bytes may also take a packet of `size`.
+    #[inline]
+    pub fn admits(self, pkts: usize, bytes: u64, size: u32) -> bool {
+        self.limit.admits(pkts, bytes, size) && self.share.is_none_or(|s| bytes + size as u64 <= s)
+    }
+
+    /// Whether a queue of this content is over its room.
+    #[inline]
+    pub fn exceeded(self, pkts: usize, bytes: u64) -> bool {
+        self.limit.exceeded(pkts, bytes) || self.share.is_some_and(|s| bytes > s)
+    }
 }
 
 impl<'a> QdiscCtx<'a> {
@@ -99,7 +129,13 @@ impl<'a> QdiscCtx<'a> {
         drops: &'a mut Vec<(Packet, DropReason)>,
         marks: &'a mut u64,
     ) -> Self {
-        QdiscCtx { now, rate, rng, drops, marks, line: None }
+        QdiscCtx { now, rate, rng, drops, marks, line: None, share: None }
+    }
+
+    /// The queue may hold at most `share` bytes now (its share of a shared buffer).
+    pub fn with_share(mut self, share: Option<u64>) -> Self {
+        self.share = share;
+        self
     }
 
     /// The packet on the line (of `size` bytes) takes one of the buffer's places.
@@ -108,10 +144,11 @@ impl<'a> QdiscCtx<'a> {
         self
     }
 
-    /// The room a queue has under `limit`: all of it, or what the packet on the line leaves.
-    /// Disciplines check their buffer against this when a packet arrives.
-    pub fn room(&self, limit: BufferLimit) -> BufferLimit {
-        self.line.map_or(limit, |size| limit.less(size))
+    /// The room a queue has under `limit`: all of it, or what the packet on the line leaves,
+    /// within its share of a shared buffer. Disciplines check their buffer against this when a
+    /// packet arrives.
+    pub fn room(&self, limit: BufferLimit) -> Room {
+        Room { limit: self.line.map_or(limit, |size| limit.less(size)), share: self.share }
     }
 
     /// Drop-tail: queues `pkt` at the tail of `queue` if `limit` leaves room for it, else drops

@@ -37,7 +37,7 @@ pub use csfq::{Csfq, CsfqConfig};
 pub use decbit::{DecbitGateway, DecbitGatewayConfig};
 #[cfg(test)]
 pub(crate) use discipline::inspect_store; // for test disciplines elsewhere in the crate
-pub use discipline::{DropReason, FlowMeta, PortEvent, PortInfo, Qdisc, QdiscCtx, QdiscDeclaration, QdiscKind};
+pub use discipline::{DropReason, FlowMeta, PortEvent, PortInfo, Qdisc, QdiscCtx, QdiscDeclaration, QdiscKind, Room};
 pub use dispatch::PortQdisc;
 pub use drr::{drr, DrrConfig};
 pub use fcfs::{Fcfs, FcfsConfig};

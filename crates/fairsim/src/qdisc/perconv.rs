@@ -129,8 +129,8 @@ impl Conversations {
         self.total_bytes
     }
 
-    pub fn over(&self, limit: BufferLimit) -> bool {
-        limit.exceeded(self.total_pkts, self.total_bytes)
+    pub fn over(&self, room: super::discipline::Room) -> bool {
+        room.exceeded(self.total_pkts, self.total_bytes)
     }
 
     /// The conversation using the most buffer; `prefer` wins a tie (the arriving packet's, so

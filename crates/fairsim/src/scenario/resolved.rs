@@ -125,6 +125,13 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
         links.insert(link.name.clone(), Value::Table(l));
     }
     doc.insert("links".into(), Value::Table(links));
+    if let Some(b) = &sc.shared_buffer {
+        let mut t = Table::new();
+        t.insert("size".into(), s(Bytes(b.size)));
+        t.insert("alpha".into(), Value::Float(b.alpha));
+        t.insert("nodes".into(), Value::Array(b.nodes.iter().map(|&n| s(sc.node_name(n))).collect()));
+        doc.insert("shared_buffer".into(), Value::Table(t));
+    }
 
     let mut flows = Table::new();
     let mut workloads = Table::new();

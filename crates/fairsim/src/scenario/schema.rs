@@ -43,6 +43,8 @@ pub struct RawScenario {
     pub nodes: Option<Vec<String>>,
     /// A generated network (`scenario::topology`): its nodes and links come before the file's own.
     pub topology: Option<RawTopology>,
+    /// Switches whose output queues share one buffer under dynamic thresholds.
+    pub shared_buffer: Option<RawSharedBuffer>,
     #[serde(default)]
     pub links: IndexMap<String, RawLink>,
     #[serde(default)]
@@ -220,6 +222,18 @@ pub const FLOW_KEYS: &[&str] = &[
     "priority",
     "enabled",
 ];
+
+/// `[shared_buffer]` as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSharedBuffer {
+    /// Each switch's buffer, bytes.
+    pub size: Bytes,
+    /// Choudhury and Hahne's α: a queue may grow to α times the free buffer.
+    pub alpha: Option<f64>,
+    /// The switches (default: every node with more than one link).
+    pub nodes: Option<Vec<String>>,
+}
 
 /// A `[workloads.NAME]` table as written.
 #[derive(Debug, Clone, Deserialize)]

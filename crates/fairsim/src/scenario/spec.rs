@@ -24,6 +24,8 @@ pub struct Scenario {
     pub links: Vec<LinkSpec>,
     /// Two per link: forward (`between[0] -> between[1]`), then reverse.
     pub ports: Vec<PortSpec>,
+    /// The switches whose output queues share a buffer, if any (`engine::shared_buffer`).
+    pub shared_buffer: Option<SharedBufferSpec>,
     pub flows: Vec<FlowSpec>,
     /// Protocol pairs; a scenario without `[pairs]` has one, named `default`.
     pub pairs: Vec<PairSpec>,
@@ -163,6 +165,15 @@ pub struct Draw {
     pub mean_gap: Time,
     pub mean_size: Bytes,
     pub shape: f64,
+}
+
+/// Switches with a shared buffer under dynamic thresholds (Choudhury & Hahne 1998).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SharedBufferSpec {
+    /// Each switch's buffer, bytes.
+    pub size: u64,
+    pub alpha: f64,
+    pub nodes: Vec<NodeId>,
 }
 
 #[derive(Debug, Clone)]

@@ -93,6 +93,7 @@ pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Resul
     run.pcap = named(&raw.run.pcap, "pcap", all_ports, &port, &no_port, &mut pb).map(PortId::from_idx).collect();
     run.events = named(&raw.run.events, "events", all_ports, &port, &no_port, &mut pb).map(PortId::from_idx).collect();
 
+    let shared_buffer = raw.shared_buffer.as_ref().and_then(|b| shared_buffer(b, &ports, nodes.len(), &node, &mut pb));
     if !pb.0.is_empty() {
         return Err(pb.0);
     }
@@ -109,6 +110,7 @@ pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Resul
         nodes,
         links,
         ports,
+        shared_buffer,
         pairs,
         overrides: overrides.to_vec(),
         flow_meta: flows_meta(&flows),
@@ -170,6 +172,29 @@ fn crossing(flows: &[FlowSpec], nodes: usize, ends: &[(NodeId, NodeId)]) -> Vec<
         }
     }
     crossing
+}
+
+/// `[shared_buffer]`: its switches (named, or every node with several links) and its figures.
+fn shared_buffer(
+    b: &super::schema::RawSharedBuffer,
+    ports: &[super::spec::PortSpec],
+    nodes: usize,
+    node: &nodes::NodeLookup,
+    pb: &mut Problems,
+) -> Option<super::spec::SharedBufferSpec> {
+    let links = |n: NodeId| ports.iter().filter(|p| p.from == n).count();
+    let alpha = b.alpha.unwrap_or(1.0);
+    if !(alpha > 0.0 && alpha.is_finite()) {
+        pb.add(&["shared_buffer", "alpha"], "α must be a positive number (1, or a power of 2 as switches use)");
+    }
+    if b.size.0 == 0 {
+        pb.add(&["shared_buffer", "size"], "a shared buffer needs a size above 0");
+    }
+    let nodes = match &b.nodes {
+        Some(names) => names.iter().filter_map(|n| node(n, &["shared_buffer", "nodes"], pb)).collect(),
+        None => (0..nodes).map(NodeId::from_idx).filter(|&n| links(n) > 1).collect(),
+    };
+    Some(super::spec::SharedBufferSpec { size: b.size.0, alpha, nodes })
 }
 
 fn draws_ends(spec: &FlowSpec) -> bool {
