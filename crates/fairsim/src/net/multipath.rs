@@ -101,8 +101,8 @@ pub struct EqualCost {
     switches: usize,
     /// A single-port node's one way in: the first port declared from its neighbour to it.
     way_in: Vec<PortId>,
-    /// By anchor node: its table's index in `tables`, once made.
-    table_of: HashMap<NodeId, usize>,
+    /// By anchor node: its table's index in `tables`, once made (`NONE` before).
+    table_of: Vec<u32>,
     /// Per table, per switch: the index of its next hops in `groups` (`NONE`: no way on).
     tables: Vec<Vec<u32>>,
     groups: Vec<(u32, u32)>,
@@ -140,7 +140,7 @@ impl EqualCost {
             switch,
             switches,
             way_in,
-            table_of: HashMap::new(),
+            table_of: vec![NONE; nodes],
             tables: vec![],
             groups: vec![],
             group_ports: vec![],
@@ -176,9 +176,9 @@ impl EqualCost {
             }
             _ => dst,
         };
-        let table = match self.table_of.get(&anchor) {
-            Some(&t) => t,
-            None => self.make_table(anchor),
+        let table = match self.table_of[anchor.idx()] {
+            NONE => self.make_table(anchor),
+            t => t as usize,
         };
         match self.tables[table][s as usize] {
             NONE => &[],
@@ -243,7 +243,7 @@ impl EqualCost {
             table[s as usize] = self.group(next);
         }
         self.tables.push(table);
-        self.table_of.insert(anchor, self.tables.len() - 1);
+        self.table_of[anchor.idx()] = (self.tables.len() - 1) as u32;
         self.tables.len() - 1
     }
 

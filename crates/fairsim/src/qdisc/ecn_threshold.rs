@@ -80,6 +80,13 @@ impl Qdisc for EcnThreshold {
         Some(pkt)
     }
 
+    fn bypass(&self, pkt: &Packet) -> bool {
+        // an empty queue marks no arrival, and a packet leaving alone is marked only if it
+        // exceeds K by itself
+        let unmarked = self.at == MarkAt::Enqueue || !self.k.exceeded(1, pkt.size as u64);
+        self.queue.is_empty() && self.limit.admits(0, 0, pkt.size) && unmarked
+    }
+
     fn drained(&self) -> bool {
         self.queue.is_empty()
     }

@@ -70,6 +70,10 @@ impl Qdisc for StrictPriority {
         Some(pkt)
     }
 
+    fn bypass(&self, pkt: &Packet) -> bool {
+        self.packets == 0 && self.limit.admits(0, 0, pkt.size)
+    }
+
     fn drained(&self) -> bool {
         self.packets == 0
     }
