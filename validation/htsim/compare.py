@@ -4,10 +4,13 @@ goodput, Jain's index over the flows, the slowest flow, and CPU time, seed by se
     python3 validation/htsim/compare.py [--htsim PATH] [--seeds 3] [--end-ms 100]
 
 fairsim's side is `fat-tree-permutation.toml` beside this file. htsim's is its `htsim_tcp`
-(Broadcom/csg-htsim, sim/datacenter/main_tcp.cpp) with four options added to its command line,
-`-end` (µs), `-speed` (Mb/s), `-q` (packets) and `-seed`, and each sink's cumulative ACK printed
-as `SINK <name> <bytes>` at the end: docs/validation.md says how. This project does not ship
-htsim or build it; without `--htsim` (or FAIRSIM_HTSIM_TCP) only fairsim's side runs."""
+(Broadcom/csg-htsim, sim/datacenter/main_tcp.cpp) with five options added to its command line,
+`-end` (µs), `-speed` (Mb/s), `-q` (packets), `-seed` and `-ackpath` (ACKs return over a random
+fewest-hop path through the fabric's queues and pipes, as fairsim's do, instead of straight to
+the source), and each sink's cumulative ACK printed as `SINK <name> <bytes>` at the end:
+docs/validation.md says how. `--direct-acks` leaves `-ackpath` out (htsim's own main). This
+project does not ship htsim or build it; without `--htsim` (or FAIRSIM_HTSIM_TCP) only fairsim's
+side runs."""
 
 from __future__ import annotations
 
@@ -53,8 +56,9 @@ def fairsim_side(seed: int, end_ms: float) -> dict:
     }
 
 
-def htsim_side(binary: str, seed: int, end_ms: float) -> dict:
+def htsim_side(binary: str, seed: int, end_ms: float, direct_acks: bool) -> dict:
     command = [binary, "-nodes", "128", "-conns", "128", "-speed", "10000", "-q", "100"]
+    command += [] if direct_acks else ["-ackpath"]
     with tempfile.TemporaryDirectory() as scratch:  # its log file, which it needs
         command += ["-end", str(end_ms * 1000), "-seed", str(seed), "UNCOUPLED", "-o", f"{scratch}/log"]
         before = cpu()
@@ -76,6 +80,7 @@ def main() -> int:
     )
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--end-ms", type=float, default=100.0)
+    parser.add_argument("--direct-acks", action="store_true", help="htsim's ACKs skip the network")
     args = parser.parse_args()
     print("| seed | simulator | goodput (Gb/s) | Jain | slowest flow (Gb/s) | CPU (s) |")
     print("|---|---|---:|---:|---:|---:|")
@@ -83,7 +88,7 @@ def main() -> int:
     for seed in range(1, args.seeds + 1):
         sides = [("fairsim", fairsim_side(seed, args.end_ms))]
         if args.htsim:
-            sides.append(("htsim", htsim_side(args.htsim, seed, args.end_ms)))
+            sides.append(("htsim", htsim_side(args.htsim, seed, args.end_ms, args.direct_acks)))
         for name, m in sides:
             cells = [
                 f"{m['goodput_gbps']:.1f}",
