@@ -153,3 +153,15 @@ def test_a_bad_distribution_or_matrix_file_names_its_line(tmp_path):
     for workload, says in cases:
         with pytest.raises(fairsim.ScenarioError, match=says):
             fat_tree(workload)
+
+
+def test_a_load_sweep_records_the_slowdown_table(tmp_path):
+    sc = fat_tree('pattern = "poisson"\nsizes = "websearch"\nload = 0.3\nstop = "5ms"', duration="8ms")
+    swept = fairsim.sweep(
+        sc, {"workloads.w.load": [0.2, 0.4]}, seeds=1, tables=["slowdown"], jobs=1, progress=False
+    )
+    table = swept.slowdown
+    assert set(table["load"]) == {0.2, 0.4}
+    assert {"bin", "count", "max_bytes", "p50", "p95", "p99"} <= set(table.columns)
+    assert (table["p50"] >= 1 - 1e-9).all() and table["bin"].nunique() > 1
+    assert table.groupby("run_id")["bin"].count().min() > 1, "every bin kept, not one per run"

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from fairsim.results import ROW_TABLES, Results
+from fairsim.results import ROW_TABLES, Results, table_frame
 
 TABLES = (
     "flows",
@@ -28,9 +28,10 @@ TABLES = (
     "traces",
     "transfers",
     "transfer_summary",
+    "slowdown",
 )
 #: Tables written only when they have rows.
-OPTIONAL = ("fluid", "traces", "transfers", "transfer_summary")
+OPTIONAL = ("fluid", "traces", "transfers", "transfer_summary", "slowdown")
 
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
@@ -160,6 +161,8 @@ def write_results(results: Results, out: str | Path, fmt: str = "csv") -> list[P
                 put(f"{table}.csv", lambda p, t=text: p.write_bytes(t.encode()))
                 continue
         df = getattr(results, table)
+        if callable(df):  # a table with arguments (`slowdown`): its default rows, run by run
+            df = table_frame([row for r in results.runs for row in ROW_TABLES[table](r)])
         if table in OPTIONAL and df.empty:
             continue
         if fmt == "parquet":

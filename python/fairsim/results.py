@@ -109,6 +109,17 @@ def transfer_summary_rows(r: dict) -> list[dict]:
     return [{"pair": r["pair"], "seed": r["seed"], **s} for s in r.get("transfer_summary") or []]
 
 
+def slowdown_rows(r: dict) -> list[dict]:
+    """Per workload of run report `r`: its completion-time slowdown by size, ten equal-count
+    bins (`Results.slowdown`'s rows, for sweeps); none without workload transfers."""
+    if not (r.get("transfers") or {}).get("src"):
+        return []
+    from fairsim.transfers import slowdown_frame, transfer_frame
+
+    table = slowdown_frame(transfer_frame([r]), 10).drop(columns=["pair"])
+    return [{"pair": r["pair"], "seed": r["seed"], **row} for row in table.to_dict("records")]
+
+
 def fluid_rows(r: dict) -> list[dict]:
     """Per port named in `[run] fluid_reference` and per flow of run report `r`: its lag behind
     the ideal GPS (the `fluid` table)."""
@@ -148,6 +159,7 @@ def fairness_rows(r: dict) -> list[dict]:
 #: carry their rates and means, `stats::metrics`): Python only lays them out.
 TABLES = {
     "transfer_summary": transfer_summary_rows,
+    "slowdown": slowdown_rows,
     "flows": flow_rows,
     "queues": queue_rows,
     "intervals": interval_rows,

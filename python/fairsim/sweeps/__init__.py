@@ -96,7 +96,8 @@ def sweep(
     - ``out``: the folder of results, which is also a cache: a run already there is not run
       again (default: a temporary folder that lives as long as the results);
     - ``tables``: what to record besides ``runs``: ``flows`` (always), ``queues``, ``intervals``,
-      ``queue_intervals``; ``time_limit``: seconds of wall time after which a run is stopped;
+      ``queue_intervals``, ``transfer_summary``, ``slowdown`` (workloads' slowdown by size);
+      ``time_limit``: seconds of wall time after which a run is stopped;
     - ``jobs``: local worker processes (default: one per core); ``client``: a
       ``distributed.Client`` to run on a Dask cluster instead.
 

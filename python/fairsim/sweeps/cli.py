@@ -73,7 +73,7 @@ def stderr() -> Console:
     "--record",
     "tables",
     multiple=True,
-    type=click.Choice(["queues", "intervals", "queue_intervals", "transfer_summary"]),
+    type=click.Choice(["queues", "intervals", "queue_intervals", "transfer_summary", "slowdown"]),
     help="Record this table too (runs and flows always; repeatable).",
 )
 @click.option(

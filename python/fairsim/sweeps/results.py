@@ -77,7 +77,7 @@ class SweepResults:
         if df.empty:
             return df
         df = df[df["run_id"].isin(set(self.plan["run_id"]))]
-        key = ["run_id", *[c for c in ("flow", "port", "interval") if c in df.columns]]
+        key = ["run_id", *[c for c in ("flow", "port", "interval", "bin") if c in df.columns]]
         return df.drop_duplicates(key, keep="last").reset_index(drop=True)
 
     @cached_property
@@ -95,6 +95,15 @@ class SweepResults:
     @cached_property
     def queue_intervals(self) -> pd.DataFrame:
         return self._table("queue_intervals")
+
+    @cached_property
+    def transfer_summary(self) -> pd.DataFrame:
+        return self._table("transfer_summary")
+
+    @cached_property
+    def slowdown(self) -> pd.DataFrame:
+        """Workloads' slowdown by size bin, per run (recorded with ``tables=["slowdown"]``)."""
+        return self._table("slowdown")
 
     def aggregate(
         self,

@@ -53,7 +53,7 @@ PARTS, STAGING, DAMAGED = "parts", ".staging", ".damaged"
 COMMIT = "commit.json"
 #: The tables a sweep can record besides `runs` (`flows` always; `reports`, the runs' whole
 #: reports as JSON, for reproductions).
-TABLES = ("flows", "queues", "intervals", "queue_intervals", "transfer_summary")
+TABLES = ("flows", "queues", "intervals", "queue_intervals", "transfer_summary", "slowdown")
 #: Schema of the manifest (docs/sweeps.md). /1 kept each table's parts in a folder of its own.
 SCHEMA = "fairsim.sweep/2"
 #: The columns of `runs`, so that a sweep with no run finished yet still has them.
