@@ -123,25 +123,29 @@ mod tests {
         Packet { ect: true, ..pkt(0, seq, 1000) }
     }
 
+    /// Five ECN-capable 1000-byte packets queued, then sent: whether each left marked.
+    fn marks_of_five(k: BufferLimit, at: MarkAt) -> Vec<bool> {
+        let mut q = queue(k, at);
+        with_ctx(|ctx| (0..5).for_each(|s| q.enqueue(ect(s), ctx)));
+        congestion_bits(&mut q)
+    }
+
+    /// The congestion bit of each packet `q` sends, in order.
+    fn congestion_bits(q: &mut EcnThreshold) -> Vec<bool> {
+        with_ctx(|ctx| std::iter::from_fn(|| q.dequeue(ctx)).map(|p| p.congestion).collect()).0
+    }
+
     #[test]
     fn an_arrival_is_marked_when_more_than_k_packets_wait() {
         // DCTCP §3.1 with K = 2: the first three arrivals find 0, 1, 2 waiting; the fourth, 3 > K
-        let mut q = queue(BufferLimit::Packets(2), MarkAt::Enqueue);
-        with_ctx(|ctx| (0..5).for_each(|s| q.enqueue(ect(s), ctx)));
-        let (marked, _) =
-            with_ctx(|ctx| std::iter::from_fn(|| q.dequeue(ctx)).map(|p| p.congestion).collect::<Vec<_>>());
-        assert_eq!(marked, vec![false, false, false, true, true]);
+        assert_eq!(marks_of_five(BufferLimit::Packets(2), MarkAt::Enqueue), vec![false, false, false, true, true]);
     }
 
     #[test]
     fn at_dequeue_the_leaving_packet_counts_as_htsim_has_it() {
         // K = 2000 bytes, five 1000-byte packets: leaving with 5000, 4000, 3000 (> K) marked,
         // with 2000 and 1000 not
-        let mut q = queue(BufferLimit::Bytes(2000), MarkAt::Dequeue);
-        with_ctx(|ctx| (0..5).for_each(|s| q.enqueue(ect(s), ctx)));
-        let (marked, _) =
-            with_ctx(|ctx| std::iter::from_fn(|| q.dequeue(ctx)).map(|p| p.congestion).collect::<Vec<_>>());
-        assert_eq!(marked, vec![true, true, true, false, false]);
+        assert_eq!(marks_of_five(BufferLimit::Bytes(2000), MarkAt::Dequeue), vec![true, true, true, false, false]);
     }
 
     #[test]
@@ -153,7 +157,6 @@ mod tests {
             q.enqueue(Packet { ect: true, ..ack(0, 1) }, ctx);
         });
         assert!(drops.is_empty());
-        let (bits, _) = with_ctx(|ctx| std::iter::from_fn(|| q.dequeue(ctx)).map(|p| p.congestion).collect::<Vec<_>>());
-        assert_eq!(bits, vec![false, false, false]);
+        assert_eq!(congestion_bits(&mut q), vec![false, false, false]);
     }
 }
