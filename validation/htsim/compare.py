@@ -5,12 +5,13 @@ goodput, Jain's index over the flows, the slowest flow, and CPU time, seed by se
 
 fairsim's side is `fat-tree-permutation.toml` beside this file. htsim's is its `htsim_tcp`
 (Broadcom/csg-htsim, sim/datacenter/main_tcp.cpp) with five options added to its command line,
-`-end` (µs), `-speed` (Mb/s), `-q` (packets), `-seed` and `-ackpath` (ACKs return over a random
+`-end` (µs), `-speed` (Mb/s), `-q` (packets), `-seed`, `-ackpath` (ACKs return over a random
 fewest-hop path through the fabric's queues and pipes, as fairsim's do, instead of straight to
-the source), and each sink's cumulative ACK printed as `SINK <name> <bytes>` at the end:
-docs/validation.md says how. `--direct-acks` leaves `-ackpath` out (htsim's own main). This
-project does not ship htsim or build it; without `--htsim` (or FAIRSIM_HTSIM_TCP) only fairsim's
-side runs."""
+the source) and `-dctcp` (its DCTCPSrc over ECN queues; `--dctcp` here, with
+`fat-tree-permutation-dctcp.toml`), and each sink's cumulative ACK printed as
+`SINK <name> <bytes>` at the end: docs/validation.md says how. `--direct-acks` leaves `-ackpath`
+out (htsim's own main). This project does not ship htsim or build it; without `--htsim` (or
+FAIRSIM_HTSIM_TCP) only fairsim's side runs."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SCENARIO = HERE / "fat-tree-permutation.toml"
+DCTCP_SCENARIO = HERE / "fat-tree-permutation-dctcp.toml"
 
 
 def jain(x: list[float]) -> float:
@@ -36,11 +38,12 @@ def cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def fairsim_side(seed: int, end_ms: float) -> dict:
+def fairsim_side(seed: int, end_ms: float, dctcp: bool) -> dict:
     import fairsim
 
     sc = fairsim.load(
-        SCENARIO, set={"run.duration": f"{end_ms}ms", "run.warmup": "0s", "run.interval": f"{end_ms}ms"}
+        DCTCP_SCENARIO if dctcp else SCENARIO,
+        set={"run.duration": f"{end_ms}ms", "run.warmup": "0s", "run.interval": f"{end_ms}ms"},
     )
     before = cpu()
     res = fairsim.run(sc, seed=seed, progress=False)
@@ -56,9 +59,9 @@ def fairsim_side(seed: int, end_ms: float) -> dict:
     }
 
 
-def htsim_side(binary: str, seed: int, end_ms: float, direct_acks: bool) -> dict:
+def htsim_side(binary: str, seed: int, end_ms: float, direct_acks: bool, dctcp: bool) -> dict:
     command = [binary, "-nodes", "128", "-conns", "128", "-speed", "10000", "-q", "100"]
-    command += [] if direct_acks else ["-ackpath"]
+    command += ([] if direct_acks else ["-ackpath"]) + (["-dctcp"] if dctcp else [])
     with tempfile.TemporaryDirectory() as scratch:  # its log file, which it needs
         command += ["-end", str(end_ms * 1000), "-seed", str(seed), "UNCOUPLED", "-o", f"{scratch}/log"]
         before = cpu()
@@ -81,14 +84,15 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--end-ms", type=float, default=100.0)
     parser.add_argument("--direct-acks", action="store_true", help="htsim's ACKs skip the network")
+    parser.add_argument("--dctcp", action="store_true", help="DCTCP through marking queues instead of TCP")
     args = parser.parse_args()
     print("| seed | simulator | goodput (Gb/s) | Jain | slowest flow (Gb/s) | CPU (s) |")
     print("|---|---|---:|---:|---:|---:|")
     started = time.time()
     for seed in range(1, args.seeds + 1):
-        sides = [("fairsim", fairsim_side(seed, args.end_ms))]
+        sides = [("fairsim", fairsim_side(seed, args.end_ms, args.dctcp))]
         if args.htsim:
-            sides.append(("htsim", htsim_side(args.htsim, seed, args.end_ms, args.direct_acks)))
+            sides.append(("htsim", htsim_side(args.htsim, seed, args.end_ms, args.direct_acks, args.dctcp)))
         for name, m in sides:
             cells = [
                 f"{m['goodput_gbps']:.1f}",
