@@ -22,6 +22,8 @@ def test_fairsims_side_of_the_permutation_runs_and_the_bench_scenario_loads():
         sc, set={"run.duration": "2ms", "run.warmup": "0s", "run.interval": "2ms"}, progress=False
     ).transfers
     assert len(t) == 128 and sorted(t["dst"]) == sorted(f"h{i}" for i in range(128))
+    for other in ("fat-tree-permutation-dctcp.toml", "fat-tree-incast.toml"):
+        fairsim.load(ROOT / "validation" / "htsim" / other)
     bench = fairsim.load(ROOT / "scenarios" / "bench" / "fat-tree-k16-websearch.toml")
     assert len(bench.nodes) == 1024 + 320
 

@@ -101,10 +101,13 @@ pub struct EqualCost {
     switches: usize,
     /// A single-port node's one way in: the first port declared from its neighbour to it.
     way_in: Vec<PortId>,
-    /// By anchor node: its table's index in `tables`, once made (`NONE` before).
+    /// Each node's anchor: the node at the other end of its one port, or itself.
+    anchor: Vec<NodeId>,
+    /// By anchor node: where its table starts in `tables`, once made (`NONE` before).
     table_of: Vec<u32>,
-    /// Per table, per switch: the index of its next hops in `groups` (`NONE`: no way on).
-    tables: Vec<Vec<u32>>,
+    /// The tables one after another, each an entry per switch: the index of its next hops in
+    /// `groups` (`NONE`: no way on). One flat table: a hop's lookup is two loads, not four.
+    tables: Vec<u32>,
     groups: Vec<(u32, u32)>,
     group_ports: Vec<PortId>,
     group_index: HashMap<Vec<PortId>, u32>,
@@ -119,6 +122,7 @@ impl EqualCost {
         let mut switch = vec![NONE; nodes];
         let mut switches = 0;
         let mut way_in = vec![PortId(NONE); nodes];
+        let mut anchor: Vec<NodeId> = (0..nodes).map(NodeId::from_idx).collect();
         for n in 0..nodes {
             let ports = &out[first_out[n] as usize..first_out[n + 1] as usize];
             if ports.len() > 1 {
@@ -129,6 +133,7 @@ impl EqualCost {
                 let back =
                     into[first_in[n] as usize..first_in[n + 1] as usize].iter().find(|p| ends[p.idx()].0 == router);
                 way_in[host.idx()] = back.copied().unwrap_or(PortId(NONE));
+                anchor[host.idx()] = router;
             }
         }
         EqualCost {
@@ -140,6 +145,7 @@ impl EqualCost {
             switch,
             switches,
             way_in,
+            anchor,
             table_of: vec![NONE; nodes],
             tables: vec![],
             groups: vec![],
@@ -165,22 +171,17 @@ impl EqualCost {
         if s == NONE {
             return self.ports_from(at);
         }
-        let anchor = match self.ports_from(dst) {
-            &[only] => {
-                let router = self.ends[only.idx()].1;
-                if router == at {
-                    let i = dst.idx();
-                    return &self.way_in[i..i + 1];
-                }
-                router
-            }
-            _ => dst,
-        };
+        let anchor = self.anchor[dst.idx()];
+        if anchor == at {
+            // `dst` is a host of `at`'s (a node is its own anchor only if it is the destination)
+            let i = dst.idx();
+            return &self.way_in[i..i + 1];
+        }
         let table = match self.table_of[anchor.idx()] {
             NONE => self.make_table(anchor),
             t => t as usize,
         };
-        match self.tables[table][s as usize] {
+        match self.tables[table + s as usize] {
             NONE => &[],
             g => {
                 let (start, len) = self.groups[g as usize];
@@ -242,9 +243,10 @@ impl EqualCost {
                 .collect();
             table[s as usize] = self.group(next);
         }
-        self.tables.push(table);
-        self.table_of[anchor.idx()] = (self.tables.len() - 1) as u32;
-        self.tables.len() - 1
+        let start = self.tables.len();
+        self.tables.extend_from_slice(&table);
+        self.table_of[anchor.idx()] = start as u32;
+        start
     }
 
     /// The index of the group `ports`, stored once.
@@ -307,7 +309,7 @@ mod tests {
         let mut want = vec![port(0, 1), port(1, 2), port(1, 3), port(2, 4), port(3, 4), port(4, 5)];
         want.sort_unstable();
         assert_eq!(all, want);
-        assert_eq!(ec.tables.len(), 2, "one table per router behind which hosts sit");
+        assert_eq!(ec.tables.len(), 2 * ec.switches, "one table per router behind which hosts sit");
     }
 
     #[test]
