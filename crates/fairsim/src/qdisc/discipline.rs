@@ -90,8 +90,8 @@ pub struct QdiscCtx<'a> {
     /// `buffer_includes_line`); `None` otherwise.
     line: Option<u32>,
     /// The most bytes the queue may hold now, its share of its switch's shared buffer
-    /// (`engine::shared_buffer`); `None` outside a shared buffer.
-    share: Option<u64>,
+    /// (`engine::shared_buffer`); `u64::MAX` outside a shared buffer.
+    share: u64,
 }
 
 /// The room a queue has: its buffer, less the packet on the line if that takes a place, and
@@ -99,25 +99,26 @@ pub struct QdiscCtx<'a> {
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Room {
     limit: BufferLimit,
-    share: Option<u64>,
+    /// `u64::MAX` outside a shared buffer: one compare whether or not there is one.
+    share: u64,
 }
 
 impl Room {
     /// Room under `limit` alone.
     pub fn of(limit: BufferLimit) -> Room {
-        Room { limit, share: None }
+        Room { limit, share: u64::MAX }
     }
 
     /// Whether a queue holding `pkts` packets and `bytes` bytes may also take a packet of `size`.
     #[inline]
     pub fn admits(self, pkts: usize, bytes: u64, size: u32) -> bool {
-        self.limit.admits(pkts, bytes, size) && self.share.is_none_or(|s| bytes + size as u64 <= s)
+        self.limit.admits(pkts, bytes, size) && bytes + size as u64 <= self.share
     }
 
     /// Whether a queue of this content is over its room.
     #[inline]
     pub fn exceeded(self, pkts: usize, bytes: u64) -> bool {
-        self.limit.exceeded(pkts, bytes) || self.share.is_some_and(|s| bytes > s)
+        self.limit.exceeded(pkts, bytes) || bytes > self.share
     }
 }
 
@@ -129,12 +130,12 @@ impl<'a> QdiscCtx<'a> {
         drops: &'a mut Vec<(Packet, DropReason)>,
         marks: &'a mut u64,
     ) -> Self {
-        QdiscCtx { now, rate, rng, drops, marks, line: None, share: None }
+        QdiscCtx { now, rate, rng, drops, marks, line: None, share: u64::MAX }
     }
 
     /// The queue may hold at most `share` bytes now (its share of a shared buffer).
     pub fn with_share(mut self, share: Option<u64>) -> Self {
-        self.share = share;
+        self.share = share.unwrap_or(u64::MAX);
         self
     }
 
