@@ -101,7 +101,16 @@ class LocalPool:
         return self.pool
 
     def submit(self, batch: list[Task]) -> None:
-        self.inflight[self._pool().submit(_local_batch, batch)] = batch
+        # the pool forks its workers and starts its manager thread inside `submit`: Ctrl-C there
+        # could leave it half made, its shutdown then waiting on workers it never stops, so the
+        # signal waits (blocked, still pending) until the submission is whole
+        masked = hasattr(signal, "pthread_sigmask")
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masked else None
+        try:
+            self.inflight[self._pool().submit(_local_batch, batch)] = batch
+        finally:
+            if masked:
+                signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
     def busy(self) -> int:
         # while runs suspected of killing their process go again, one at a time and alone,
