@@ -291,7 +291,7 @@ impl Simulation {
                 let window_limited_s = windowed.then(|| totals.window_limited_ns as f64 / 1e9);
                 let access_bps = access[spec.src.idx()];
                 // a workload's connections run between hosts it draws: its ends are any
-                let drawn = matches!(spec.app.source(), crate::traffic::Source::Population(p) if p.draws_ends());
+                let drawn = spec.draws_ends();
                 let end = |n| if drawn { "*".to_string() } else { sc.node_name(n).to_string() };
                 FlowReport {
                     name: spec.name.clone(),

@@ -119,7 +119,7 @@ impl Simulation {
         let c = self.take_slot(f);
         let own_line = self.connections.slot(c).own_line;
         let spec = &self.scenario.flows[f.idx()];
-        let drawn = matches!(spec.app.source(), Source::Population(p) if p.draws_ends());
+        let drawn = spec.draws_ends();
         if let Some(forwarder) = &mut self.forwarder {
             let conversation = self.scenario.flows.len() as u64 + serial;
             forwarder.set_connection(c.idx(), spec.forwarding, src, dst, conversation, drawn);
@@ -188,7 +188,7 @@ impl Simulation {
     fn take_slot(&mut self, f: FlowId) -> FlowId {
         let spec = &self.scenario.flows[f.idx()];
         let first = spec.data_route[0];
-        let own_ends = matches!(spec.app.source(), Source::Population(p) if !p.draws_ends());
+        let own_ends = matches!(spec.app.source(), Source::Population(_)) && !spec.draws_ends();
         let copies = (own_ends && self.scenario.ports[first.idx()].host && spec.forwarding == Forwarding::Static)
             .then_some(first);
         if let Some(k) = self.connections.free.get_mut(&copies).and_then(Vec::pop) {

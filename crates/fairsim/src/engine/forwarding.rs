@@ -33,8 +33,7 @@ struct Chosen {
 impl Forwarder {
     /// The forwarder of a run of `scenario` seeded `seed`; `None` if every flow has a fixed route.
     pub fn new(scenario: &Scenario, seed: u64) -> Option<Box<Forwarder>> {
-        let draws_ends = |f: &crate::scenario::FlowSpec| matches!(f.app.source(), crate::traffic::Source::Population(p) if p.draws_ends());
-        if scenario.flows.iter().all(|f| f.forwarding == Forwarding::Static && !draws_ends(f)) {
+        if scenario.flows.iter().all(|f| f.forwarding == Forwarding::Static && !f.draws_ends()) {
             return None;
         }
         let ends: Vec<(NodeId, NodeId)> = scenario.ports.iter().map(|p| (p.from, p.to)).collect();

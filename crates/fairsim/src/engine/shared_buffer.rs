@@ -38,16 +38,16 @@ impl SharedBuffers {
     /// ports from it.
     pub fn new(scenario: &Scenario) -> Option<Box<SharedBuffers>> {
         let spec = scenario.shared_buffer.as_ref()?;
-        let mut pool_of = vec![NONE; scenario.ports.len()];
+        // each switch's pool by node, then each port's by the node it leaves (one pass each)
+        let mut pool_of_node = vec![NONE; scenario.nodes.len()];
         let mut pools = vec![];
         for &n in &spec.nodes {
-            for (p, _) in scenario.ports.iter().enumerate().filter(|(_, port)| port.from == n) {
-                if pool_of[p] == NONE {
-                    pool_of[p] = pools.len() as u32;
-                }
+            if pool_of_node[n.idx()] == NONE {
+                pool_of_node[n.idx()] = pools.len() as u32;
+                pools.push(Pool { size: spec.size, alpha: spec.alpha, used: 0 });
             }
-            pools.push(Pool { size: spec.size, alpha: spec.alpha, used: 0 });
         }
+        let pool_of = scenario.ports.iter().map(|port| pool_of_node[port.from.idx()]).collect();
         Some(Box::new(SharedBuffers { pools, pool_of }))
     }
 

@@ -98,8 +98,7 @@ impl Simulation {
         for (i, flow) in flows.iter().enumerate() {
             let spec = &scenario.flows[i];
             // a workload's connections run between the hosts it draws: none takes its route
-            let draws_ends = matches!(spec.app.source(), crate::traffic::Source::Population(p) if p.draws_ends());
-            if spec.forwarding == Forwarding::Static && !draws_ends {
+            if spec.forwarding == Forwarding::Static && !spec.draws_ends() {
                 routes.push(&flow.data_route, &flow.ack_route);
             } else {
                 routes.push(&[], &[]);
@@ -108,10 +107,7 @@ impl Simulation {
         let forwarder = Forwarder::new(&scenario, seed);
         let shared = SharedBuffers::new(&scenario);
         let mut connections = Connections::new(flows.len(), ports.len());
-        connections.transfers.detailed = scenario
-            .flows
-            .iter()
-            .any(|f| matches!(f.app.source(), crate::traffic::Source::Population(p) if p.draws_ends()));
+        connections.transfers.detailed = scenario.flows.iter().any(|f| f.draws_ends());
         let (queueing, path_delay) =
             (vec![DelayStats::default(); scenario.flows.len()], vec![(u32::MAX, 0); scenario.flows.len()]);
         let sack_options = SackOptions::new(!scenario.run.pcap.is_empty());

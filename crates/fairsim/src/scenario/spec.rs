@@ -193,6 +193,14 @@ pub const DEFAULT_QDISC: &str = "fcfs";
 /// How overrides are named in messages unless the caller says otherwise: the CLI's option.
 pub const CLI_ORIGIN: &str = "--set";
 
+impl FlowSpec {
+    /// Whether its connections run between hosts its workload draws or lists (`[workloads]`),
+    /// not between its own ends.
+    pub fn draws_ends(&self) -> bool {
+        matches!(self.app.source(), crate::traffic::Source::Population(p) if p.draws_ends())
+    }
+}
+
 impl Scenario {
     /// The pair called `name`, or the first pair when `name` is `None`.
     pub fn pair(&self, name: Option<&str>) -> Result<&PairSpec> {

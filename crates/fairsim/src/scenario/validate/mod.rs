@@ -51,7 +51,21 @@ pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Resul
     let graph = Graph::new(nodes.len(), &endpoints);
 
     let pairs = build_pairs(&raw, &mut pb);
-    let net = Network { run: &raw.run, node: &node, graph: &graph, ports: &ports, nodes: nodes.len(), topology_ok };
+    let mut lines = vec![(0u32, None); nodes.len()];
+    for (p, port) in ports.iter().enumerate() {
+        let (count, first) = &mut lines[port.from.idx()];
+        *count += 1;
+        first.get_or_insert(PortId::from_idx(p));
+    }
+    let net = Network {
+        run: &raw.run,
+        node: &node,
+        graph: &graph,
+        ports: &ports,
+        nodes: nodes.len(),
+        lines: &lines,
+        topology_ok,
+    };
     let mut flows = vec![];
     for (name, f) in raw.flows.iter().filter(|(_, f)| f.enabled != Some(false)) {
         let room = limits::MAX_FLOWS.saturating_sub(flows.len());
@@ -93,7 +107,7 @@ pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Resul
     run.pcap = named(&raw.run.pcap, "pcap", all_ports, &port, &no_port, &mut pb).map(PortId::from_idx).collect();
     run.events = named(&raw.run.events, "events", all_ports, &port, &no_port, &mut pb).map(PortId::from_idx).collect();
 
-    let shared_buffer = raw.shared_buffer.as_ref().and_then(|b| shared_buffer(b, &ports, nodes.len(), &node, &mut pb));
+    let shared_buffer = raw.shared_buffer.as_ref().and_then(|b| shared_buffer(b, &lines, &node, &mut pb));
     if !pb.0.is_empty() {
         return Err(pb.0);
     }
@@ -146,7 +160,7 @@ fn crossing(flows: &[FlowSpec], nodes: usize, ends: &[(NodeId, NodeId)]) -> Vec<
     for (f, spec) in flows.iter().enumerate() {
         let everywhere: Vec<PortId>;
         let (data, acks) = match &mut multipath {
-            _ if draws_ends(spec) => {
+            _ if spec.draws_ends() => {
                 // a workload's connections run between any of its hosts
                 everywhere = (0..ends.len()).map(PortId::from_idx).collect();
                 (everywhere.as_slice().into(), everywhere.as_slice().into())
@@ -177,12 +191,10 @@ fn crossing(flows: &[FlowSpec], nodes: usize, ends: &[(NodeId, NodeId)]) -> Vec<
 /// `[shared_buffer]`: its switches (named, or every node with several links) and its figures.
 fn shared_buffer(
     b: &super::schema::RawSharedBuffer,
-    ports: &[super::spec::PortSpec],
-    nodes: usize,
+    lines: &[(u32, Option<PortId>)],
     node: &nodes::NodeLookup,
     pb: &mut Problems,
 ) -> Option<super::spec::SharedBufferSpec> {
-    let links = |n: NodeId| ports.iter().filter(|p| p.from == n).count();
     let alpha = b.alpha.unwrap_or(1.0);
     if !(alpha > 0.0 && alpha.is_finite()) {
         pb.add(&["shared_buffer", "alpha"], "α must be a positive number (1, or a power of 2 as switches use)");
@@ -192,13 +204,9 @@ fn shared_buffer(
     }
     let nodes = match &b.nodes {
         Some(names) => names.iter().filter_map(|n| node(n, &["shared_buffer", "nodes"], pb)).collect(),
-        None => (0..nodes).map(NodeId::from_idx).filter(|&n| links(n) > 1).collect(),
+        None => (0..lines.len()).filter(|&n| lines[n].0 > 1).map(NodeId::from_idx).collect(),
     };
     Some(super::spec::SharedBufferSpec { size: b.size.0, alpha, nodes })
-}
-
-fn draws_ends(spec: &FlowSpec) -> bool {
-    matches!(spec.app.source(), crate::traffic::Source::Population(p) if p.draws_ends())
 }
 
 fn stem(file: &str) -> String {

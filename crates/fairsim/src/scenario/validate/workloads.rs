@@ -158,22 +158,16 @@ pub(super) fn build_workload(
 /// The workload's hosts: those it names, or every node with one link; each must have one.
 fn hosts(name: &str, w: &RawWorkload, net: &Network, pb: &mut Problems) -> Option<Vec<NodeId>> {
     let at = ["workloads", name, "hosts"];
-    let lines = |n: NodeId| net.ports.iter().filter(|p| p.from == n).count();
+    let lines = |n: NodeId| net.lines[n.idx()].0;
     let hosts: Vec<NodeId> = match &w.hosts {
         Some(names) => {
-            let ids: Vec<NodeId> = names.iter().filter_map(|h| (net.node)(h, &at, pb)).collect();
-            if let Some(&n) = ids.iter().find(|&&n| lines(n) != 1) {
-                pb.add(
-                    &at,
-                    format!(
-                        "`{}` has {} links: a workload's hosts have one each",
-                        names[ids.iter().position(|&i| i == n)?],
-                        lines(n)
-                    ),
-                );
+            let named: Vec<(&String, NodeId)> =
+                names.iter().filter_map(|h| (net.node)(h, &at, pb).map(|n| (h, n))).collect();
+            if let Some(&(name, n)) = named.iter().find(|&&(_, n)| lines(n) != 1) {
+                pb.add(&at, format!("`{}` has {} links: a workload's hosts have one each", name, lines(n)));
                 return None;
             }
-            ids
+            named.into_iter().map(|(_, n)| n).collect()
         }
         None => (0..net.nodes).map(NodeId::from_idx).filter(|&n| lines(n) == 1).collect(),
     };
@@ -231,7 +225,7 @@ fn poisson_rate(
         return None;
     };
     let rates: Vec<u64> =
-        hosts.iter().filter_map(|&h| net.ports.iter().find(|p| p.from == h)).map(|p| p.rate.0).collect();
+        hosts.iter().filter_map(|&h| net.lines[h.idx()].1).map(|p| net.ports[p.idx()].rate.0).collect();
     if rates.iter().any(|&r| r != rates[0]) {
         pb.add(&at("hosts"), "a Poisson workload's hosts must have lines of one rate (its load is a share of each)");
         return None;
