@@ -3,6 +3,9 @@ workloads.rs, traffic/population.rs) and completion-time slowdown (engine/arriva
 `ideal_fct`, python/fairsim/transfers.py): patterns, rates and sizes, the ideal completion time
 by hand, and mistakes named at their place."""
 
+import subprocess
+import sys
+
 import pytest
 
 import fairsim
@@ -84,8 +87,11 @@ def test_a_permutation_sends_each_host_once_and_is_drawn_again_by_seed():
     assert list(zip(again["src"], again["dst"], strict=True)) == pairs[1]
 
 
+INCAST = 'pattern = "incast"\nreceiver = "h0"\nsenders = ["h4", "h8", "h12", "h15"]\nsize = "50KB"'
+
+
 def test_an_incast_sends_from_every_sender_to_the_receiver():
-    sc = fat_tree('pattern = "incast"\nreceiver = "h0"\nsenders = ["h4", "h8", "h12", "h15"]\nsize = "50KB"')
+    sc = fat_tree(INCAST)
     res = fairsim.run(sc, progress=False)
     t = res.transfers
     assert list(t["src"]) == ["h4", "h8", "h12", "h15"] and set(t["dst"]) == {"h0"}
@@ -165,3 +171,12 @@ def test_a_load_sweep_records_the_slowdown_table(tmp_path):
     assert {"bin", "count", "max_bytes", "p50", "p95", "p99"} <= set(table.columns)
     assert (table["p50"] >= 1 - 1e-9).all() and table["bin"].nunique() > 1
     assert table.groupby("run_id")["bin"].count().min() > 1, "every bin kept, not one per run"
+
+
+def test_validate_shows_a_workload_and_its_forwarding(tmp_path):
+    # it once failed on every [workloads] scenario: a workload is no [flows] entry
+    path = tmp_path / "incast.toml"
+    path.write_text(FAT_TREE.replace("DURATION", "1ms").replace("WORKLOAD", INCAST))
+    proc = subprocess.run([sys.executable, "-m", "fairsim.cli", "validate", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "workload: incast" in proc.stdout and "chosen at each switch (ecmp)" in proc.stdout

@@ -411,14 +411,19 @@ def _flows_parts(pair: str, doc: dict, flows: list[str], every: bool) -> list:
         table.add_column(col)
 
     def row(i: int) -> list[str]:
-        f = doc["flows"][flows[i]]
+        # a workload is one flow of the results, written under [workloads] (docs/workloads.md)
+        workload = flows[i] not in doc["flows"]
+        f = doc["workloads"][flows[i]] if workload else doc["flows"][flows[i]]
         t = f["transport"]
         transport = (
             t
             if isinstance(t, str)
             else t["kind"] + " (" + ", ".join(f"{k}={v}" for k, v in t.items() if k != "kind") + ")"
         )
-        return [flows[i], f["app"], transport, " → ".join(f["route"])]
+        app = f"workload: {f['pattern']}" if workload else f["app"]
+        forwarding = f.get("forwarding", doc["run"].get("forwarding", "static"))
+        route = " → ".join(f["route"]) if "route" in f else f"chosen at each switch ({forwarding})"
+        return [flows[i], app, transport, route]
 
     return add_rows(table, len(flows), row, "flows", every, hint="--all shows every one")
 

@@ -137,7 +137,13 @@ pub struct RawTier {
     pub rate: Rate,
     pub delay: Option<Time>,
     pub buffer: Option<BufferLimit>,
+    pub buffer_includes_line: Option<bool>,
     pub qdisc: Option<Component>,
+    /// Settings of the direction away from the host (or the lower tier) only: on a host's
+    /// link, its own network interface.
+    pub forward: Option<RawDirection>,
+    /// Settings of the direction towards the host (or the lower tier) only.
+    pub reverse: Option<RawDirection>,
 }
 
 #[derive(Debug, Deserialize)]

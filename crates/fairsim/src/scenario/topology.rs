@@ -13,10 +13,11 @@
 //! connection matrices map one to one), `tor0`…, `agg0`…, `core0`… (fat-tree), `leaf0`…, `spine0`…
 //! (leaf-spine). Links: `h3` (host to its ToR), `tor2-agg1`, `agg1-core4`, `leaf0-spine3`. Each
 //! tier's links take that tier's table (`hosts`, `tor_agg`, `agg_core`, `leaf_spine`:
-//! `rate`, `delay`, `buffer`, `qdisc`); a tier without one takes the `hosts` tier's.
+//! `rate`, `delay`, `buffer`, `buffer_includes_line`, `qdisc`, and `forward` and `reverse` for
+//! the direction up, away from the host, and down); a tier without one takes the `hosts` tier's.
 //!
-//! Until per-switch multipath forwarding comes (issue 34's next step), a flow takes one shortest
-//! path, the first in the links' order, as in any scenario.
+//! A flow takes one shortest path, the first in the links' order, as in any scenario, unless its
+//! `forwarding` has the switches choose (`net/multipath.rs`).
 
 use super::problem::Problem;
 use super::schema::{RawLink, RawTier, RawTopology};
@@ -60,11 +61,11 @@ impl Generated {
             rate: tier.rate,
             delay: tier.delay,
             buffer: tier.buffer,
-            buffer_includes_line: None,
+            buffer_includes_line: tier.buffer_includes_line,
             qdisc: tier.qdisc.clone(),
             loss: None,
-            forward: None,
-            reverse: None,
+            forward: tier.forward.clone(),
+            reverse: tier.reverse.clone(),
         };
         self.links.insert(name, link);
     }
@@ -176,7 +177,7 @@ fn leaf_spine(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::units::Rate;
+    use crate::units::{BufferLimit, Rate};
     use std::collections::HashMap;
 
     fn topology(text: &str) -> RawTopology {
@@ -240,6 +241,22 @@ mod tests {
         assert_eq!(degrees(&links)["tor0"], 6 + 2);
         assert_eq!((links["tor0-agg0"].rate, links["h0"].rate), (Rate(40_000_000_000), Rate(10_000_000_000)));
         assert_eq!(links["agg0-core0"].rate, Rate(10_000_000_000), "no table of its own: the hosts'");
+    }
+
+    #[test]
+    fn a_tiers_directions_and_line_counting_reach_its_links() {
+        // htsim's fat-tree: byte-counted switch queues that count the packet on the line, and a
+        // host interface (the host link's forward direction) that never drops
+        let t = topology(
+            "kind = \"fat_tree\"\nk = 4\nhosts = { rate = \"10Gbps\", buffer = \"150000B\", \
+             buffer_includes_line = true, forward = { buffer = \"100MB\" } }",
+        );
+        let (_, links) = expand(&t).unwrap();
+        let (host, core) = (&links["h5"], &links["agg0-core0"]);
+        assert_eq!(host.buffer_includes_line, Some(true));
+        assert_eq!(host.forward.as_ref().and_then(|d| d.buffer), Some(BufferLimit::Bytes(100_000_000)));
+        assert!(host.reverse.is_none());
+        assert_eq!((core.buffer, core.buffer_includes_line), (Some(BufferLimit::Bytes(150_000)), Some(true)));
     }
 
     #[test]

@@ -1,0 +1,144 @@
+"""fairsim beside htsim on a 10 Gb/s dumbbell of N TCP flows (docs/validation.md, *htsim*; the
+speed figures in docs/performance.md, *Data-centre runs*): total goodput, Jain's index, drops,
+events, packet-hops and CPU time, flow count by flow count.
+
+    python3 validation/htsim/dumbbell.py [--htsim PATH] [--flows 8 64 256] [--seeds 3] [--end-ms 2000]
+
+The network is the reference dumbbell's shape (validation/ns3/dumbbell.py) at 10 Gb/s, without
+its CBR: every sender on its own 100 Gb/s, 1 ms link to r1; r1-r2 10 Gb/s, 10 ms; every receiver
+on its own 100 Gb/s, 1 ms link from r2. The round trip is 24 ms, so one bandwidth-delay product is
+20,000 packets of 1500 B: the bottleneck's drop-tail queue holds that many, and every flow's share
+of pipe and buffer (156 packets at 256 flows) leaves TCP in its normal regime of fast
+retransmits, not of timeouts (a 20 µs, 100-packet dumbbell locks out instead: performance.md).
+Flow i starts at i × 20 µs and never ends. Both simulators carry every ACK back through the
+mirror of the data path's queues, three hops each way.
+
+TCP, as on the fat-tree (fat-tree-permutation.toml): NewReno without SACK (htsim's TcpSrc has
+NewReno's partial ACKs), initial window 10, ssthresh 100, an ACK a packet, a 250 ms RTO floor,
+1500-byte packets, 40-byte ACKs, no receiver window.
+
+htsim's side is `htsim_dumbbell`, a program built elsewhere from htsim's classes (Queue, Pipe,
+TcpSrc, TcpSink), with the options `-flows -neck -access -neckdelay -accessdelay -q -accessq -end
+-seed -stagger` and `SINK <i> <bytes>`, `DROPS <n>` and `EVENTS <n>` lines at the end
+(docs/validation.md says how it is made). This project does not ship htsim or build it; without
+`--htsim` (or FAIRSIM_HTSIM_DUMBBELL) only fairsim's side runs."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+from compare import cpu, jain
+
+NECK_MBPS, ACCESS_MBPS = 10_000, 100_000
+NECK_DELAY_US, ACCESS_DELAY_US = 10_000, 1_000
+NECK_BUFFER, ACCESS_BUFFER = 20_000, 1_000  # packets; one bandwidth-delay product at the neck
+STAGGER_US = 20
+PACKET = 1500
+TRANSPORT = (
+    '{ kind = "newreno", stack = "classic", window = 1000000, initial_cwnd = 10, '
+    'initial_ssthresh = 100, min_rto = "250ms", ack_every = 1 }'
+)
+
+
+def scenario_text(flows: int, end_ms: float) -> str:
+    """The dumbbell of `flows` flows as a fairsim scenario."""
+    senders = [f"s{i}" for i in range(flows)]
+    receivers = [f"d{i}" for i in range(flows)]
+    lines = [
+        f"nodes = {[*senders, 'r1', 'r2', *receivers]!r}".replace("'", '"'),
+        "[scenario]",
+        f'name = "htsim-dumbbell-{flows}"',
+        "[run]",
+        f'duration = "{end_ms}ms"',
+        'warmup = "0s"',
+        f'interval = "{end_ms}ms"',
+        "[links]",
+        f'neck = {{ between = ["r1", "r2"], rate = "{NECK_MBPS}Mbps", delay = "{NECK_DELAY_US}us", '
+        f"buffer = {NECK_BUFFER} }}",
+    ]
+    access = f'rate = "{ACCESS_MBPS}Mbps", delay = "{ACCESS_DELAY_US}us", buffer = {ACCESS_BUFFER}'
+    for s, d in zip(senders, receivers, strict=True):
+        lines.append(f'{s} = {{ between = ["{s}", "r1"], {access} }}')
+        lines.append(f'{d} = {{ between = ["r2", "{d}"], {access} }}')
+    lines.append("[flows]")
+    for i, (s, d) in enumerate(zip(senders, receivers, strict=True)):
+        lines.append(
+            f'f{i} = {{ src = "{s}", dst = "{d}", app = "ftp", start = "{i * STAGGER_US}us", '
+            f'packet_size = "{PACKET}B", transport = {TRANSPORT} }}'
+        )
+    return "\n".join(lines) + "\n"
+
+
+def fairsim_side(flows: int, seed: int, end_ms: float) -> dict:
+    import fairsim
+
+    sc = fairsim.loads(scenario_text(flows, end_ms))
+    before = cpu()
+    run = fairsim.run(sc, seed=seed, progress=False).runs[0]
+    spent = cpu() - before
+    unique = [f["run_totals"]["delivered_unique"] for f in run["flows"]]
+    rates = [n * PACKET * 8 / (end_ms / 1e3) for n in unique]
+    return {
+        "goodput_gbps": sum(rates) / 1e9,
+        "jain": jain(rates),
+        "drops": sum(f["run_totals"]["dropped"] + f["run_totals"]["acks_dropped"] for f in run["flows"]),
+        "events": run["events"],
+        "hops": sum(q["totals"]["departures"] for q in run["queues"]),
+        "cpu_s": spent,
+    }
+
+
+def htsim_side(binary: str, flows: int, seed: int, end_ms: float) -> dict:
+    command = [binary, "-flows", str(flows), "-neck", str(NECK_MBPS), "-access", str(ACCESS_MBPS)]
+    command += ["-neckdelay", str(NECK_DELAY_US), "-accessdelay", str(ACCESS_DELAY_US)]
+    command += ["-q", str(NECK_BUFFER), "-accessq", str(ACCESS_BUFFER), "-stagger", str(STAGGER_US)]
+    command += ["-end", str(round(end_ms * 1000)), "-seed", str(seed)]
+    before = cpu()
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    spent = cpu() - before
+    fields = [line.split() for line in out.splitlines()]
+    rates = [int(f[-1]) * 8 / (end_ms / 1e3) for f in fields if f and f[0] == "SINK"]
+    counted = {f[0]: int(f[1]) for f in fields if len(f) == 2 and f[0] in ("DROPS", "EVENTS")}
+    return {
+        "goodput_gbps": sum(rates) / 1e9,
+        "jain": jain(rates),
+        "drops": counted.get("DROPS"),
+        "events": counted.get("EVENTS"),
+        "hops": None,
+        "cpu_s": spent,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--htsim", default=os.environ.get("FAIRSIM_HTSIM_DUMBBELL"), help="htsim_dumbbell with the options above"
+    )
+    parser.add_argument("--flows", type=int, nargs="+", default=[8, 64, 256])
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--end-ms", type=float, default=2000.0)
+    args = parser.parse_args()
+    print("| flows | seed | simulator | goodput (Gb/s) | Jain | drops | events | packet-hops | CPU (s) |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|---:|")
+    started = time.time()
+    for flows in args.flows:
+        for seed in range(1, args.seeds + 1):
+            # alternated, fairsim first then htsim, so that a change of load hits both alike
+            sides = [("fairsim", fairsim_side(flows, seed, args.end_ms))]
+            if args.htsim:
+                sides.append(("htsim", htsim_side(args.htsim, flows, seed, args.end_ms)))
+            for name, m in sides:
+                cells = [f"{m['goodput_gbps']:.2f}", f"{m['jain']:.3f}"]
+                cells += ["—" if m[k] is None else str(m[k]) for k in ("drops", "events", "hops")]
+                cells.append(f"{m['cpu_s']:.2f}")
+                print(f"| {flows} | {seed} | {name} | " + " | ".join(cells) + " |", flush=True)
+    print(f"({time.time() - started:.0f} s in all)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
