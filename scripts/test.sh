@@ -69,6 +69,20 @@ else
     note "skipped: the comparison with ns-3 (FAIRSIM_NS3_VALIDATION=$FAIRSIM_NS3_VALIDATION)"
 fi
 
+# the short side-by-side runs with htsim (tests/test_htsim_validation.py) where a user has built
+# htsim's side into the validation cache as docs/validation.md describes (this project ships no
+# htsim and no script that builds it); without it those tests skip
+htsim_bin="${XDG_CACHE_HOME:-$HOME/.cache}/fairsim-validation/htsim/bin"
+for tool in tcp dumbbell; do
+    variable="FAIRSIM_HTSIM_$(echo "$tool" | tr '[:lower:]' '[:upper:]')"
+    if [ -z "${!variable:-}" ] && [ -x "$htsim_bin/htsim_$tool" ]; then
+        export "$variable=$htsim_bin/htsim_$tool"
+    fi
+done
+if [ -z "${FAIRSIM_HTSIM_TCP:-}" ]; then
+    note "skipped: the comparison with htsim (no htsim_tcp in $htsim_bin; docs/validation.md says how to build it)"
+fi
+
 # --- the checks -----------------------------------------------------------------------------
 failed=()
 step() {

@@ -177,6 +177,8 @@ def test_validate_shows_a_workload_and_its_forwarding(tmp_path):
     # it once failed on every [workloads] scenario: a workload is no [flows] entry
     path = tmp_path / "incast.toml"
     path.write_text(FAT_TREE.replace("DURATION", "1ms").replace("WORKLOAD", INCAST))
-    proc = subprocess.run([sys.executable, "-m", "fairsim.cli", "validate", str(path)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairsim.cli", "validate", str(path)], capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
     assert "workload: incast" in proc.stdout and "chosen at each switch (ecmp)" in proc.stdout

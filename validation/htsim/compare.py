@@ -1,17 +1,19 @@
-"""fairsim beside htsim on a k = 8 fat-tree permutation (docs/validation.md, *htsim*): total
-goodput, Jain's index over the flows, the slowest flow, and CPU time, seed by seed.
+"""fairsim beside htsim on a fat-tree permutation (docs/validation.md, *htsim*): total goodput,
+Jain's index over the flows, the slowest flow, drops and CPU time, seed by seed; or an incast's
+completion times (`--incast`).
 
-    python3 validation/htsim/compare.py [--htsim PATH] [--seeds 3] [--end-ms 100]
+    python3 validation/htsim/compare.py [--htsim PATH] [--seeds 3] [--end-ms 100] [--k 8] [--dctcp | --incast]
 
 fairsim's side is `fat-tree-permutation.toml` beside this file. htsim's is its `htsim_tcp`
-(Broadcom/csg-htsim, sim/datacenter/main_tcp.cpp) with five options added to its command line,
+(Broadcom/csg-htsim, sim/datacenter/main_tcp.cpp) with options added to its command line,
 `-end` (µs), `-speed` (Mb/s), `-q` (packets), `-seed`, `-ackpath` (ACKs return over a random
 fewest-hop path through the fabric's queues and pipes, as fairsim's do, instead of straight to
 the source) and `-dctcp` (its DCTCPSrc over ECN queues; `--dctcp` here, with
-`fat-tree-permutation-dctcp.toml`), and each sink's cumulative ACK printed as
-`SINK <name> <bytes>` at the end: docs/validation.md says how. `--direct-acks` leaves `-ackpath`
-out (htsim's own main). This project does not ship htsim or build it; without `--htsim` (or
-FAIRSIM_HTSIM_TCP) only fairsim's side runs."""
+`fat-tree-permutation-dctcp.toml`), `-incast N -flowsize B` (`--incast` here, with
+`fat-tree-incast.toml`: hosts 1..N each send B bytes to host 0), and each sink's cumulative ACK
+printed as `SINK <name> <bytes>`, `DROPS <n>` and `EVENTS <n>` at the end: docs/validation.md
+says how. `--direct-acks` leaves `-ackpath` out (htsim's own main). This project does not
+ship htsim or build it; without `--htsim` (or FAIRSIM_HTSIM_TCP) only fairsim's side runs."""
 
 from __future__ import annotations
 
@@ -27,6 +29,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SCENARIO = HERE / "fat-tree-permutation.toml"
 DCTCP_SCENARIO = HERE / "fat-tree-permutation-dctcp.toml"
+INCAST_SCENARIO = HERE / "fat-tree-incast.toml"
+INCAST_SENDERS, INCAST_BYTES, INCAST_END_MS = 32, 1_000_000, 2000
 
 
 def jain(x: list[float]) -> float:
@@ -38,29 +42,38 @@ def cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def fairsim_side(seed: int, end_ms: float, dctcp: bool) -> dict:
+def fairsim_side(seed: int, end_ms: float, dctcp: bool, k: int = 8) -> dict:
     import fairsim
 
     sc = fairsim.load(
         DCTCP_SCENARIO if dctcp else SCENARIO,
-        set={"run.duration": f"{end_ms}ms", "run.warmup": "0s", "run.interval": f"{end_ms}ms"},
+        set={
+            "run.duration": f"{end_ms}ms",
+            "run.warmup": "0s",
+            "run.interval": f"{end_ms}ms",
+            "topology.k": k,
+        },
     )
     before = cpu()
     res = fairsim.run(sc, seed=seed, progress=False)
     spent = cpu() - before
     t = res.transfers
+    totals = [f["run_totals"] for f in res.runs[0]["flows"]]
+    drops = sum(f["dropped"] + f["acks_dropped"] for f in totals)
     # each connection's unique packets over the whole run (its file has no end)
     rates = [(s - r) * 1500 * 8 / (end_ms / 1e3) for s, r in zip(t["sent"], t["retransmitted"], strict=True)]
     return {
         "goodput_gbps": sum(rates) / 1e9,
         "jain": jain(rates),
         "min_gbps": min(rates) / 1e9,
+        "drops": drops,
         "cpu_s": spent,
     }
 
 
-def htsim_side(binary: str, seed: int, end_ms: float, direct_acks: bool, dctcp: bool) -> dict:
-    command = [binary, "-nodes", "128", "-conns", "128", "-speed", "10000", "-q", "100"]
+def htsim_side(binary: str, seed: int, end_ms: float, direct_acks: bool, dctcp: bool, k: int = 8) -> dict:
+    hosts = str(k**3 // 4)
+    command = [binary, "-nodes", hosts, "-conns", hosts, "-speed", "10000", "-q", "100"]
     command += ([] if direct_acks else ["-ackpath"]) + (["-dctcp"] if dctcp else [])
     with tempfile.TemporaryDirectory() as scratch:  # its log file, which it needs
         command += ["-end", str(end_ms * 1000), "-seed", str(seed), "UNCOUPLED", "-o", f"{scratch}/log"]
@@ -68,12 +81,78 @@ def htsim_side(binary: str, seed: int, end_ms: float, direct_acks: bool, dctcp: 
         out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     spent = cpu() - before
     rates = [int(line.split()[-1]) * 8 / (end_ms / 1e3) for line in out.splitlines() if "SINK" in line]
+    drops = next(int(line.split()[1]) for line in out.splitlines() if line.startswith("DROPS"))
     return {
         "goodput_gbps": sum(rates) / 1e9,
         "jain": jain(rates),
         "min_gbps": min(rates) / 1e9,
+        "drops": drops,
         "cpu_s": spent,
     }
+
+
+def percentile(xs: list[float], q: float) -> float:
+    """The q-th percentile of xs, nearest rank."""
+    ordered = sorted(xs)
+    return ordered[max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))]
+
+
+def completions(times_ms: list[float], cpu_s: float) -> dict:
+    """The incast's figures from its completion times (unfinished transfers left out)."""
+    return {
+        "finished": len(times_ms),
+        "p50_ms": percentile(times_ms, 50),
+        "p99_ms": percentile(times_ms, 99),
+        "last_ms": max(times_ms),
+        "cpu_s": cpu_s,
+    }
+
+
+def fairsim_incast(seed: int) -> dict:
+    import fairsim
+
+    before = cpu()
+    t = fairsim.run(fairsim.load(INCAST_SCENARIO), seed=seed, progress=False).transfers
+    spent = cpu() - before
+    return completions([f * 1e3 for f in t["fct_s"].dropna()], spent)
+
+
+def htsim_incast(binary: str, seed: int) -> dict:
+    command = [binary, "-nodes", "128", "-conns", "128", "-speed", "10000", "-q", "100", "-ackpath"]
+    command += ["-incast", str(INCAST_SENDERS), "-flowsize", str(INCAST_BYTES)]
+    with tempfile.TemporaryDirectory() as scratch:
+        command += [
+            "-end",
+            str(INCAST_END_MS * 1000),
+            "-seed",
+            str(seed),
+            "UNCOUPLED",
+            "-o",
+            f"{scratch}/log",
+        ]
+        before = cpu()
+        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    spent = cpu() - before
+    # htsim's TcpSrc prints "Flow NAME finished at T" (ms) on every ACK at or past its size: the first
+    first: dict[str, float] = {}
+    for line in out.splitlines():
+        words = line.split()
+        if len(words) >= 5 and words[0] == "Flow" and words[2:4] == ["finished", "at"]:
+            first.setdefault(words[1], float(words[4]))
+    return completions(list(first.values()), spent)
+
+
+def incast(args) -> int:
+    print("| seed | simulator | finished | p50 (ms) | p99 (ms) | last (ms) | CPU (s) |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for seed in range(1, args.seeds + 1):
+        sides = [("fairsim", fairsim_incast(seed))]
+        if args.htsim:
+            sides.append(("htsim", htsim_incast(args.htsim, seed)))
+        for name, m in sides:
+            cells = [str(m["finished"]), f"{m['p50_ms']:.1f}", f"{m['p99_ms']:.1f}", f"{m['last_ms']:.1f}"]
+            print(f"| {seed} | {name} | " + " | ".join(cells) + f" | {m['cpu_s']:.2f} |", flush=True)
+    return 0
 
 
 def main() -> int:
@@ -82,25 +161,36 @@ def main() -> int:
         "--htsim", default=os.environ.get("FAIRSIM_HTSIM_TCP"), help="htsim_tcp with the options above"
     )
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--k", type=int, default=8, help="the fat-tree's k (16: 1,024 hosts)")
     parser.add_argument("--end-ms", type=float, default=100.0)
     parser.add_argument("--direct-acks", action="store_true", help="htsim's ACKs skip the network")
     parser.add_argument("--dctcp", action="store_true", help="DCTCP through marking queues instead of TCP")
+    parser.add_argument(
+        "--incast",
+        action="store_true",
+        help="the incast (fat-tree-incast.toml): completion percentiles instead",
+    )
     args = parser.parse_args()
-    print("| seed | simulator | goodput (Gb/s) | Jain | slowest flow (Gb/s) | CPU (s) |")
-    print("|---|---|---:|---:|---:|---:|")
+    if args.incast:
+        return incast(args)
+    print("| seed | simulator | goodput (Gb/s) | Jain | slowest flow (Gb/s) | drops | CPU (s) |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     started = time.time()
     for seed in range(1, args.seeds + 1):
-        sides = [("fairsim", fairsim_side(seed, args.end_ms, args.dctcp))]
+        sides = [("fairsim", fairsim_side(seed, args.end_ms, args.dctcp, args.k))]
         if args.htsim:
-            sides.append(("htsim", htsim_side(args.htsim, seed, args.end_ms, args.direct_acks, args.dctcp)))
+            sides.append(
+                ("htsim", htsim_side(args.htsim, seed, args.end_ms, args.direct_acks, args.dctcp, args.k))
+            )
         for name, m in sides:
             cells = [
                 f"{m['goodput_gbps']:.1f}",
                 f"{m['jain']:.3f}",
                 f"{m['min_gbps']:.2f}",
+                str(m["drops"]),
                 f"{m['cpu_s']:.2f}",
             ]
-            print(f"| {seed} | {name} | " + " | ".join(cells) + " |")
+            print(f"| {seed} | {name} | " + " | ".join(cells) + " |", flush=True)
     print(f"({time.time() - started:.0f} s in all)", file=sys.stderr)
     return 0
 

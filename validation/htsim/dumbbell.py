@@ -2,7 +2,7 @@
 speed figures in docs/performance.md, *Data-centre runs*): total goodput, Jain's index, drops,
 events, packet-hops and CPU time, flow count by flow count.
 
-    python3 validation/htsim/dumbbell.py [--htsim PATH] [--flows 8 64 256] [--seeds 3] [--end-ms 2000]
+    python3 validation/htsim/dumbbell.py [--htsim PATH] [--flows 8 64 256] [--seeds 3] [--end-ms 10000]
 
 The network is the reference dumbbell's shape (validation/ns3/dumbbell.py) at 10 Gb/s, without
 its CBR: every sender on its own 100 Gb/s, 1 ms link to r1; r1-r2 10 Gb/s, 10 ms; every receiver
@@ -13,13 +13,20 @@ retransmits, not of timeouts (a 20 µs, 100-packet dumbbell locks out instead: p
 Flow i starts at i × 20 µs and never ends. Both simulators carry every ACK back through the
 mirror of the data path's queues, three hops each way.
 
-TCP, as on the fat-tree (fat-tree-permutation.toml): NewReno without SACK (htsim's TcpSrc has
-NewReno's partial ACKs), initial window 10, ssthresh 100, an ACK a packet, a 250 ms RTO floor,
-1500-byte packets, 40-byte ACKs, no receiver window.
+TCP as htsim's TcpSrc does it on its own (sim/tcp.cpp; main_tcp's fat-tree wraps it in an MPTCP
+source, this dumbbell does not): NewReno's partial ACKs without SACK, an initial window of 10, a
+slow-start threshold after a loss of half the window (`ssthresh_from = "cwnd"`), a recovery that
+ends at min(ssthresh, flight + 1) (`recovery_exit = "flight"`), an ACK a packet, a 250 ms RTO
+floor, 1500-byte packets, 40-byte ACKs, no receiver window. Each flow leaves its first slow start at
+its share of the pipe, 20,000 / N packets (`initial_ssthresh`, htsim's `-ssthresh`, in place of
+htsim's fixed 100), so that 8, 64 and 256 flows alike fill the pipe, then fill the buffer in
+congestion avoidance and meet their losses there. An unbounded first slow start overshoots by
+thousands of packets, which NewReno without SACK repairs one a round trip: both simulators then
+spend the run in that repair (tried: 0.7-5 Gb/s of 10 over 2 s).
 
 htsim's side is `htsim_dumbbell`, a program built elsewhere from htsim's classes (Queue, Pipe,
 TcpSrc, TcpSink), with the options `-flows -neck -access -neckdelay -accessdelay -q -accessq -end
--seed -stagger` and `SINK <i> <bytes>`, `DROPS <n>` and `EVENTS <n>` lines at the end
+-seed -stagger -ssthresh` and `SINK <i> <bytes>`, `DROPS <n>` and `EVENTS <n>` lines at the end
 (docs/validation.md says how it is made). This project does not ship htsim or build it; without
 `--htsim` (or FAIRSIM_HTSIM_DUMBBELL) only fairsim's side runs."""
 
@@ -40,8 +47,14 @@ STAGGER_US = 20
 PACKET = 1500
 TRANSPORT = (
     '{ kind = "newreno", stack = "classic", window = 1000000, initial_cwnd = 10, '
-    'initial_ssthresh = 100, min_rto = "250ms", ack_every = 1 }'
+    'ssthresh_from = "cwnd", recovery_exit = "flight", min_rto = "250ms", ack_every = 1, '
+    "initial_ssthresh = SSTHRESH }"
 )
+
+
+def ssthresh(flows: int) -> int:
+    """Each flow's first slow-start threshold: its share of the pipe, in packets."""
+    return NECK_BUFFER // flows  # the buffer is one bandwidth-delay product
 
 
 def scenario_text(flows: int, end_ms: float) -> str:
@@ -68,7 +81,7 @@ def scenario_text(flows: int, end_ms: float) -> str:
     for i, (s, d) in enumerate(zip(senders, receivers, strict=True)):
         lines.append(
             f'f{i} = {{ src = "{s}", dst = "{d}", app = "ftp", start = "{i * STAGGER_US}us", '
-            f'packet_size = "{PACKET}B", transport = {TRANSPORT} }}'
+            f'packet_size = "{PACKET}B", transport = {TRANSPORT.replace("SSTHRESH", str(ssthresh(flows)))} }}'
         )
     return "\n".join(lines) + "\n"
 
@@ -96,7 +109,7 @@ def htsim_side(binary: str, flows: int, seed: int, end_ms: float) -> dict:
     command = [binary, "-flows", str(flows), "-neck", str(NECK_MBPS), "-access", str(ACCESS_MBPS)]
     command += ["-neckdelay", str(NECK_DELAY_US), "-accessdelay", str(ACCESS_DELAY_US)]
     command += ["-q", str(NECK_BUFFER), "-accessq", str(ACCESS_BUFFER), "-stagger", str(STAGGER_US)]
-    command += ["-end", str(round(end_ms * 1000)), "-seed", str(seed)]
+    command += ["-end", str(round(end_ms * 1000)), "-seed", str(seed), "-ssthresh", str(ssthresh(flows))]
     before = cpu()
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     spent = cpu() - before
@@ -116,11 +129,13 @@ def htsim_side(binary: str, flows: int, seed: int, end_ms: float) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--htsim", default=os.environ.get("FAIRSIM_HTSIM_DUMBBELL"), help="htsim_dumbbell with the options above"
+        "--htsim",
+        default=os.environ.get("FAIRSIM_HTSIM_DUMBBELL"),
+        help="htsim_dumbbell, options above",
     )
     parser.add_argument("--flows", type=int, nargs="+", default=[8, 64, 256])
     parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--end-ms", type=float, default=2000.0)
+    parser.add_argument("--end-ms", type=float, default=10000.0)
     args = parser.parse_args()
     print("| flows | seed | simulator | goodput (Gb/s) | Jain | drops | events | packet-hops | CPU (s) |")
     print("|---:|---:|---|---:|---:|---:|---:|---:|---:|")
