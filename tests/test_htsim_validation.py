@@ -52,31 +52,24 @@ def test_fairsim_and_htsim_agree_on_a_short_permutation():
 
 
 def test_fairsims_side_of_the_dumbbell_fills_the_bottleneck_with_equal_shares():
-    rows = table(script(DUMBBELL, "--flows", "8", "--seeds", "1", "--end-ms", "300"))
+    rows = table(script(DUMBBELL, "--flows", "8", "--seeds", "1", "--end-ms", "2000"))
     assert [r[:3] for r in rows] == [["8", "1", "fairsim"]]
     goodput, jain = float(rows[0][3]), float(rows[0][4])
-    # 8 flows leave slow start at 2,500 packets each, the whole pipe: after the first 24 ms round
-    # trips the 10 Gb/s line is full
-    assert 8.0 < goodput <= 10.0 and jain > 0.99
+    # 8 flows leave slow start at 2,500 packets each, the whole pipe, after about eight 24 ms round
+    # trips; from then on the 10 Gb/s line is full (9.10 Gb/s over the 2 s)
+    assert 8.5 < goodput <= 10.0 and jain > 0.99
 
 
 @pytest.mark.skipif(
     not os.environ.get("FAIRSIM_HTSIM_DUMBBELL"), reason="no htsim_dumbbell named by FAIRSIM_HTSIM_DUMBBELL"
 )
 def test_fairsim_and_htsim_agree_on_a_short_dumbbell():
-    out = script(
-        DUMBBELL,
-        "--flows",
-        "64",
-        "--seeds",
-        "1",
-        "--end-ms",
-        "300",
-        htsim=os.environ["FAIRSIM_HTSIM_DUMBBELL"],
-    )
+    htsim = os.environ["FAIRSIM_HTSIM_DUMBBELL"]
+    out = script(DUMBBELL, "--flows", "64", "--seeds", "1", "--end-ms", "2000", htsim=htsim)
     rows = {r[2]: r for r in table(out)}
-    # docs/validation.md: within 0.3% over 10 s; over 300 ms the start dominates both alike
-    assert float(rows["fairsim"][3]) == pytest.approx(float(rows["htsim"][3]), rel=0.05)
+    # docs/validation.md: within 0.3% over 10 s; over 2 s 1.2% (9.46 and 9.35 Gb/s), htsim's data
+    # starting one round trip later, after its SYN
+    assert float(rows["fairsim"][3]) == pytest.approx(float(rows["htsim"][3]), rel=0.03)
 
 
 @pytest.mark.skipif(not os.environ.get("FAIRSIM_HTSIM_TCP"), reason="no htsim_tcp named by FAIRSIM_HTSIM_TCP")
