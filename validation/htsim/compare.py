@@ -42,6 +42,17 @@ def cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def figures(rates: list[float], drops: int, cpu_s: float) -> dict:
+    """A permutation's figures from each flow's goodput (b/s)."""
+    return {
+        "goodput_gbps": sum(rates) / 1e9,
+        "jain": jain(rates),
+        "min_gbps": min(rates) / 1e9,
+        "drops": drops,
+        "cpu_s": cpu_s,
+    }
+
+
 def fairsim_side(seed: int, end_ms: float, dctcp: bool, k: int = 8) -> dict:
     import fairsim
 
@@ -62,39 +73,34 @@ def fairsim_side(seed: int, end_ms: float, dctcp: bool, k: int = 8) -> dict:
     drops = sum(f["dropped"] + f["acks_dropped"] for f in totals)
     # each connection's unique packets over the whole run (its file has no end)
     rates = [(s - r) * 1500 * 8 / (end_ms / 1e3) for s, r in zip(t["sent"], t["retransmitted"], strict=True)]
-    return {
-        "goodput_gbps": sum(rates) / 1e9,
-        "jain": jain(rates),
-        "min_gbps": min(rates) / 1e9,
-        "drops": drops,
-        "cpu_s": spent,
-    }
+    return figures(rates, drops, spent)
 
 
-def htsim_side(binary: str, seed: int, end_ms: float, direct_acks: bool, dctcp: bool, k: int = 8) -> dict:
+def run_htsim(binary: str, options: list[str], end_ms: float, seed: int, k: int = 8) -> tuple[str, float]:
+    """htsim_tcp on the k-ary fat-tree of 10 Gb/s links and 100-packet queues with `options`:
+    its output and the CPU time it took."""
     hosts = str(k**3 // 4)
-    command = [binary, "-nodes", hosts, "-conns", hosts, "-speed", "10000", "-q", "100"]
-    command += ([] if direct_acks else ["-ackpath"]) + (["-dctcp"] if dctcp else [])
+    command = [binary, "-nodes", hosts, "-conns", hosts, "-speed", "10000", "-q", "100", *options]
     with tempfile.TemporaryDirectory() as scratch:  # its log file, which it needs
         command += ["-end", str(end_ms * 1000), "-seed", str(seed), "UNCOUPLED", "-o", f"{scratch}/log"]
         before = cpu()
         out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    spent = cpu() - before
+    return out, cpu() - before
+
+
+def htsim_side(binary: str, seed: int, end_ms: float, direct_acks: bool, dctcp: bool, k: int = 8) -> dict:
+    options = ([] if direct_acks else ["-ackpath"]) + (["-dctcp"] if dctcp else [])
+    out, spent = run_htsim(binary, options, end_ms, seed, k)
     rates = [int(line.split()[-1]) * 8 / (end_ms / 1e3) for line in out.splitlines() if "SINK" in line]
     drops = next(int(line.split()[1]) for line in out.splitlines() if line.startswith("DROPS"))
-    return {
-        "goodput_gbps": sum(rates) / 1e9,
-        "jain": jain(rates),
-        "min_gbps": min(rates) / 1e9,
-        "drops": drops,
-        "cpu_s": spent,
-    }
+    return figures(rates, drops, spent)
 
 
 def percentile(xs: list[float], q: float) -> float:
-    """The q-th percentile of xs, nearest rank."""
-    ordered = sorted(xs)
-    return ordered[max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))]
+    """The q-th percentile of xs, nearest rank (the ⌈q·n/100⌉-th smallest)."""
+    import numpy
+
+    return float(numpy.percentile(xs, q, method="inverted_cdf"))
 
 
 def completions(times_ms: list[float], cpu_s: float) -> dict:
@@ -118,21 +124,8 @@ def fairsim_incast(seed: int) -> dict:
 
 
 def htsim_incast(binary: str, seed: int) -> dict:
-    command = [binary, "-nodes", "128", "-conns", "128", "-speed", "10000", "-q", "100", "-ackpath"]
-    command += ["-incast", str(INCAST_SENDERS), "-flowsize", str(INCAST_BYTES)]
-    with tempfile.TemporaryDirectory() as scratch:
-        command += [
-            "-end",
-            str(INCAST_END_MS * 1000),
-            "-seed",
-            str(seed),
-            "UNCOUPLED",
-            "-o",
-            f"{scratch}/log",
-        ]
-        before = cpu()
-        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    spent = cpu() - before
+    options = ["-ackpath", "-incast", str(INCAST_SENDERS), "-flowsize", str(INCAST_BYTES)]
+    out, spent = run_htsim(binary, options, INCAST_END_MS, seed)
     # htsim's TcpSrc prints "Flow NAME finished at T" (ms) on every ACK at or past its size: the first
     first: dict[str, float] = {}
     for line in out.splitlines():

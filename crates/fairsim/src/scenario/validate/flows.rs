@@ -19,10 +19,9 @@ pub(super) struct Network<'a> {
     pub(super) node: &'a NodeLookup<'a>,
     pub(super) graph: &'a Graph<'a>,
     pub(super) ports: &'a [PortSpec],
-    /// How many nodes the network has.
-    pub(super) nodes: usize,
-    /// Each node's lines: how many ports leave it, and the first of them (counted once, not
-    /// searched for each node: a fat-tree of k = 64 has 70,000 nodes and 393,000 ports).
+    /// Each node's lines, one entry per node: how many ports leave it, and the first of them
+    /// (counted once, not searched for each node: a fat-tree of k = 64 has 70,000 nodes and
+    /// 393,000 ports).
     pub(super) lines: &'a [(u32, Option<PortId>)],
     /// The links are sound, so a flow without a route is the flow's mistake.
     pub(super) topology_ok: bool,

@@ -51,21 +51,8 @@ pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Resul
     let graph = Graph::new(nodes.len(), &endpoints);
 
     let pairs = build_pairs(&raw, &mut pb);
-    let mut lines = vec![(0u32, None); nodes.len()];
-    for (p, port) in ports.iter().enumerate() {
-        let (count, first) = &mut lines[port.from.idx()];
-        *count += 1;
-        first.get_or_insert(PortId::from_idx(p));
-    }
-    let net = Network {
-        run: &raw.run,
-        node: &node,
-        graph: &graph,
-        ports: &ports,
-        nodes: nodes.len(),
-        lines: &lines,
-        topology_ok,
-    };
+    let lines = lines(nodes.len(), &ports);
+    let net = Network { run: &raw.run, node: &node, graph: &graph, ports: &ports, lines: &lines, topology_ok };
     let mut flows = vec![];
     for (name, f) in raw.flows.iter().filter(|(_, f)| f.enabled != Some(false)) {
         let room = limits::MAX_FLOWS.saturating_sub(flows.len());
@@ -207,6 +194,17 @@ fn shared_buffer(
         None => (0..lines.len()).filter(|&n| lines[n].0 > 1).map(NodeId::from_idx).collect(),
     };
     Some(super::spec::SharedBufferSpec { size: b.size.0, alpha, nodes })
+}
+
+/// Each node's lines: how many ports leave it, and the first of them.
+fn lines(nodes: usize, ports: &[super::spec::PortSpec]) -> Vec<(u32, Option<PortId>)> {
+    let mut lines = vec![(0u32, None); nodes];
+    for (p, port) in ports.iter().enumerate() {
+        let (count, first) = &mut lines[port.from.idx()];
+        *count += 1;
+        first.get_or_insert(PortId::from_idx(p));
+    }
+    lines
 }
 
 fn stem(file: &str) -> String {

@@ -169,7 +169,7 @@ fn hosts(name: &str, w: &RawWorkload, net: &Network, pb: &mut Problems) -> Optio
             }
             named.into_iter().map(|(_, n)| n).collect()
         }
-        None => (0..net.nodes).map(NodeId::from_idx).filter(|&n| lines(n) == 1).collect(),
+        None => (0..net.lines.len()).map(NodeId::from_idx).filter(|&n| lines(n) == 1).collect(),
     };
     if hosts.len() < 2 {
         pb.add(&at, "a workload needs at least two hosts (nodes with one link)");
