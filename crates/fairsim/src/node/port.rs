@@ -25,12 +25,12 @@
 //! ends: it is reported as a drop (`DropReason::Loss`) instead of entering the pipe.
 
 use super::loss::LinkLoss;
+use crate::net::block_queue::BlockQueue;
 use crate::net::Packet;
 use crate::qdisc::{DropReason, PortQdisc, Qdisc, QdiscCtx};
 use crate::rng::SimRng;
 use crate::stats::PortStats;
 use crate::units::{Rate, Time};
-use std::collections::VecDeque;
 
 /// What the line does after an arrival (`Port::enqueue`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -92,7 +92,7 @@ pub struct Port {
     /// The transmission under way, if any.
     transmitting: Option<OnLine>,
     /// Packets propagating, with their arrival times at the far end.
-    pipe: VecDeque<(Time, Packet)>,
+    pipe: BlockQueue<(Time, Packet)>,
     pub stats: PortStats,
     /// Arrivals and departures, kept for the comparison with the fluid reference if asked for.
     pub fluid: Option<crate::stats::fluid::FluidRecord>,
@@ -162,7 +162,7 @@ impl Port {
             loss: s.loss.map(Box::new),
             lazy_ends,
             transmitting: None,
-            pipe: VecDeque::new(),
+            pipe: BlockQueue::default(),
             stats: PortStats::default(),
             fluid: s.fluid.then(Default::default),
             trace: s.traced.then(PortTrace::default),

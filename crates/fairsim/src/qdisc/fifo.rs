@@ -1,12 +1,12 @@
 //! A FIFO of packets that keeps its byte count: the building block of the disciplines that
 //! queue in arrival order (FCFS, Random Drop, and the per-conversation queues of FQ and DRR).
 
+use crate::net::block_queue::BlockQueue;
 use crate::net::Packet;
-use std::collections::VecDeque;
 
 #[derive(Debug, Default)]
 pub struct Fifo {
-    packets: VecDeque<Packet>,
+    packets: BlockQueue<Packet>,
     bytes: u64,
 }
 
