@@ -15,6 +15,7 @@
 #[path = "../benches/common/median.rs"]
 mod median;
 use median::median;
+use std::sync::Arc;
 use std::time::Instant;
 
 const SCENARIO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/examples/dumbbell.toml");
@@ -33,8 +34,9 @@ fn peak_rss_kb() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-fn run_once(scenario: &fairsim::Scenario, pair: &str) -> fairsim::Result<Sample> {
-    let mut sim = fairsim::Simulation::new(scenario, Some(pair), None)?;
+fn run_once(scenario: &Arc<fairsim::Scenario>, pair: &str) -> fairsim::Result<Sample> {
+    // shared, not copied, as the Python package and the CLI run it
+    let mut sim = fairsim::Simulation::shared(Arc::clone(scenario), Some(pair), None)?;
     let started = Instant::now();
     sim.run();
     let wall_s = started.elapsed().as_secs_f64();
@@ -75,7 +77,7 @@ fn bench() -> fairsim::Result<()> {
     let mut overrides = if file.is_none() { vec!["run.duration=300s".to_string()] } else { vec![] };
     overrides.extend(args.iter().filter(|a| a.contains('=')).cloned());
     let path = file.map_or(SCENARIO, String::as_str);
-    let scenario = fairsim::Scenario::load(path, &overrides)?;
+    let scenario = Arc::new(fairsim::Scenario::load(path, &overrides)?);
     let pairs: Vec<String> = scenario
         .pairs
         .iter()

@@ -7,11 +7,12 @@
 use crate::engine::Simulation;
 use crate::params::Params;
 use crate::reference::max_min::max_min;
-use crate::scenario::params_table;
+use crate::scenario::{params_table, Component};
 use crate::stats::fairness::jain;
 use crate::stats::{DelaySummary, FlowCounters, FlowMetrics, PortCounters, QueueMetrics, Summary};
 use crate::units::Time;
 use serde::Serialize;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct RunReport {
@@ -63,7 +64,7 @@ pub struct FlowReport {
     pub app: String,
     /// The flow-control protocol, or `none` for an open-loop source.
     pub transport: String,
-    pub transport_params: Option<Params>,
+    pub transport_params: Option<Arc<Params>>,
     /// Data packet size on the wire, bytes (payload and headers).
     pub packet_size: u32,
     /// Application bytes of a data packet (`packet_size` less the headers).
@@ -139,7 +140,7 @@ pub struct QueueReport {
     pub buffer_packets: Option<u64>,
     pub buffer_bytes: Option<u64>,
     pub qdisc: String,
-    pub qdisc_params: Params,
+    pub qdisc_params: Arc<Params>,
     /// Figures particular to the discipline (operation counts, internal state).
     pub qdisc_stats: std::collections::BTreeMap<String, f64>,
     /// Fraction of the time the line was busy, per interval.
@@ -206,6 +207,22 @@ pub struct QueueInterval {
 }
 
 /// Start, end and warm-up flag of every recorded interval (the last may be partial).
+/// Each port's discipline as a table for the report, one table for a run of ports that share
+/// their discipline's configuration (`scenario::components`): a thousand FCFS ports, one table.
+fn shared_tables(qdiscs: &[Arc<Component>]) -> Vec<Arc<Params>> {
+    let mut tables: Vec<Arc<Params>> = Vec::with_capacity(qdiscs.len());
+    for (i, c) in qdiscs.iter().enumerate() {
+        let table = match i.checked_sub(1) {
+            Some(last) if qdiscs[last].kind == c.kind && Arc::ptr_eq(&qdiscs[last].params, &c.params) => {
+                Arc::clone(&tables[last])
+            }
+            _ => Arc::new(params_table(c)),
+        };
+        tables.push(table);
+    }
+    tables
+}
+
 fn interval_bounds(sim: &Simulation, recorded: usize) -> Vec<(Time, Time, bool)> {
     let run = &sim.scenario().run;
     let mut b = vec![];
@@ -337,6 +354,7 @@ impl Simulation {
             })
             .collect();
 
+        let qdisc_tables = shared_tables(self.port_qdiscs());
         let queues = self
             .ports()
             .iter()
@@ -361,7 +379,7 @@ impl Simulation {
                         _ => None,
                     },
                     qdisc: self.port_qdiscs()[pi].kind.clone(),
-                    qdisc_params: params_table(&self.port_qdiscs()[pi]),
+                    qdisc_params: Arc::clone(&qdisc_tables[pi]),
                     qdisc_stats: port.qdisc_stats().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
                     utilisation: Summary::of(measured.iter().map(|&i| Some(queue_metrics[pi][i].utilisation))),
                     occupancy_pkts: Summary::of(measured.iter().map(|&i| Some(queue_metrics[pi][i].occupancy_pkts))),
@@ -522,4 +540,49 @@ fn wire_demand_bps(f: &crate::scenario::FlowSpec) -> Option<f64> {
     let demand = f.app.demand_bps()?;
     // no headers: the demand as it is, to the bit
     Some(if f.packet_size == f.payload_size { demand } else { demand * f.packet_size as f64 / f.payload_size as f64 })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Scenario, Simulation};
+    use std::sync::Arc;
+
+    /// Flows that each write the same transport table, and ports that share a discipline,
+    /// hold one parameter table between them, in the scenario and in the report.
+    #[test]
+    fn equal_parameter_tables_are_held_once() {
+        let text = r#"
+nodes = ["a", "b", "c"]
+[run]
+duration = "1s"
+[links]
+ab = { between = ["a", "b"], rate = "1Mbps", delay = "1ms", qdisc = { kind = "red", max_p = 0.05 } }
+bc = { between = ["b", "c"], rate = "1Mbps", delay = "1ms", qdisc = { kind = "red", max_p = 0.05 } }
+[flows]
+f0 = { src = "a", dst = "c", app = "ftp", transport = { kind = "newreno", initial_cwnd = 4 } }
+f1 = { src = "a", dst = "c", app = "ftp", transport = { kind = "newreno", initial_cwnd = 4 } }
+f2 = { src = "a", dst = "c", app = "ftp", transport = { kind = "newreno", initial_cwnd = 5 } }
+"#;
+        let sc = Arc::new(Scenario::parse(text, "shared.toml", &[]).unwrap());
+        let mut sim = Simulation::shared(Arc::clone(&sc), None, None).unwrap();
+        sim.run();
+        let report = sim.report();
+        let given = |i: usize| match &sc.flows[i].transport {
+            crate::scenario::TransportChoice::Explicit(c) => Arc::clone(&c.params),
+            other => panic!("{other:?}"),
+        };
+        assert!(Arc::ptr_eq(&given(0), &given(1)), "the tables as written");
+        assert!(!Arc::ptr_eq(&given(1), &given(2)));
+        let resolved = |i: usize| Arc::clone(report.flows[i].transport_params.as_ref().unwrap());
+        assert!(Arc::ptr_eq(&resolved(0), &resolved(1)), "the tables resolved");
+        assert!(!Arc::ptr_eq(&resolved(1), &resolved(2)));
+        let number = |v: &toml::Value| v.as_float().or(v.as_integer().map(|i| i as f64));
+        assert_eq!(number(&resolved(0)["initial_cwnd"]), Some(4.0));
+        assert_eq!(number(&resolved(2)["initial_cwnd"]), Some(5.0));
+        let (ab, bc) = (&report.queues[0].qdisc_params, &report.queues[2].qdisc_params);
+        assert_eq!(report.queues[2].port, "b->c");
+        assert!(Arc::ptr_eq(ab, bc), "the disciplines' tables");
+        assert_eq!(ab["kind"].as_str(), Some("red"));
+        assert_eq!(number(&ab["max_p"]), Some(0.05));
+    }
 }

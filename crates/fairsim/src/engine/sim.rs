@@ -165,7 +165,11 @@ impl Simulation {
             n += 1;
             self.dispatch(ev);
         }
-        if !self.done {
+        if self.done {
+            // the run's packets stay where they are, for the report; the blocks its queues no
+            // longer use go back to the allocator, for the report to reuse (net::block_queue)
+            crate::net::block_queue::release_free_blocks();
+        } else {
             self.settle_ports();
         }
         self.events_processed += n;

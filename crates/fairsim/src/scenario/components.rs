@@ -10,6 +10,7 @@ use crate::params::Params;
 use crate::qdisc::{self, PortInfo, Qdisc};
 use crate::traffic::Source;
 use crate::transport::{self, FlowInfo, Sender};
+use std::sync::Arc;
 
 impl Scenario {
     /// The flow control of `flow` under `pair` (`None` = open loop): the pair's choice for this
@@ -94,7 +95,7 @@ impl Scenario {
     fn configure_qdisc(&self, p: PortId, pair: &PairSpec) -> Result<Component, Problem> {
         let spec = self.port_qdisc(&self.ports[p.idx()], pair);
         let (_, params) = self.qdisc_from(&spec, p)?;
-        Ok(Component { params, ..spec })
+        Ok(Component { params: Arc::new(params), ..spec })
     }
 
     /// The transport of flow `f` under `pair` (`None` = open loop) with every parameter resolved,
@@ -102,7 +103,7 @@ impl Scenario {
     fn configure_transport(&self, f: FlowId, pair: &PairSpec) -> Result<Option<Component>, Problem> {
         let Some(spec) = self.flow_transport(&self.flows[f.idx()], pair) else { return Ok(None) };
         let (_, params) = self.sender_from(&spec, f, self.run.seed)?;
-        Ok(Some(Component { params, ..spec }))
+        Ok(Some(Component { params: Arc::new(params), ..spec }))
     }
 
     /// A fresh discipline for port `p` under `pair`, from its resolved configuration.
@@ -175,14 +176,18 @@ impl Scenario {
 pub fn params_table(c: &Component) -> Params {
     let mut t = Params::new();
     t.insert("kind".into(), toml::Value::String(c.kind.clone()));
-    t.extend(c.params.clone());
+    t.extend(c.params.iter().map(|(k, v)| (k.clone(), v.clone())));
     t
 }
 
-/// `component`, as the `Arc` of the one before it if they are the same.
-fn shared(last: Option<&std::sync::Arc<Component>>, component: Component) -> std::sync::Arc<Component> {
+/// `component`, as the `Arc` of the one before it if they are the same, else with that one's
+/// parameter table if only their paths differ (flows that each name the same transport).
+fn shared(last: Option<&Arc<Component>>, component: Component) -> Arc<Component> {
     match last {
-        Some(last) if **last == component => std::sync::Arc::clone(last),
-        _ => std::sync::Arc::new(component),
+        Some(last) if **last == component => Arc::clone(last),
+        Some(last) if last.params == component.params => {
+            Arc::new(Component { params: Arc::clone(&last.params), ..component })
+        }
+        _ => Arc::new(component),
     }
 }

@@ -10,6 +10,7 @@ use crate::params::Params;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
 use indexmap::IndexMap;
 use serde::{de, Deserialize, Deserializer};
+use std::sync::Arc;
 
 /// The tables whose members are named by the user, and what a member is called in messages.
 pub const MEMBERS: [(&str, &str); 3] = [("flows", "flow"), ("links", "link"), ("pairs", "pair")];
@@ -285,23 +286,24 @@ pub struct RawPair {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Component {
     pub kind: String,
-    pub params: Params,
+    /// Shared: runs of many flows or ports alike hold one table (`scenario::components`).
+    pub params: Arc<Params>,
     /// Where it is written (set during validation), for error messages.
     pub path: Vec<String>,
 }
 
 impl Component {
     pub fn named(kind: &str) -> Component {
-        Component { kind: kind.to_string(), params: Params::new(), path: vec![] }
+        Component { kind: kind.to_string(), params: Arc::default(), path: vec![] }
     }
 }
 
 impl<'de> Deserialize<'de> for Component {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match toml::Value::deserialize(d)? {
-            toml::Value::String(kind) => Ok(Component { kind, params: Params::new(), path: vec![] }),
+            toml::Value::String(kind) => Ok(Component { kind, params: Arc::default(), path: vec![] }),
             toml::Value::Table(mut params) => match params.remove("kind") {
-                Some(toml::Value::String(kind)) => Ok(Component { kind, params, path: vec![] }),
+                Some(toml::Value::String(kind)) => Ok(Component { kind, params: Arc::new(params), path: vec![] }),
                 _ => Err(de::Error::custom("a table naming a component needs `kind = \"...\"`")),
             },
             other => Err(de::Error::custom(format!(

@@ -6,12 +6,14 @@ use super::problems::{with_path, Problems};
 use crate::limits;
 use crate::net::routing::Graph;
 use crate::net::{Forwarding, Headers, NodeId, PortId};
+use crate::params::Params;
 use crate::scenario::apps;
 use crate::scenario::schema::{RawFlow, RawRun};
 use crate::scenario::spec::{Draw, FlowSpec, PortSpec, TransportChoice};
 use crate::traffic::{AppInfo, FlowControl};
 use crate::transport;
 use crate::units::{Bytes, Time};
+use std::sync::Arc;
 
 /// What a flow is checked against: the run, the nodes, links and routes.
 pub(super) struct Network<'a> {
@@ -181,6 +183,21 @@ fn ack_size_with_headers(headers: Headers, run_wide: bool) -> String {
         headers.name(),
         headers.bytes(true)
     )
+}
+
+/// Lets consecutive flows that name equal transport tables hold one copy: a generated scenario
+/// repeats the same table on every flow, and each parsed copy cost about 1.5 kB a flow.
+pub(super) fn share_transport_tables(flows: &mut [FlowSpec]) {
+    let mut last: Option<&Arc<Params>> = None;
+    for flow in flows {
+        if let TransportChoice::Explicit(c) = &mut flow.transport {
+            match last {
+                Some(table) if *table == c.params => c.params = Arc::clone(table),
+                _ => {}
+            }
+            last = Some(&c.params);
+        }
+    }
 }
 
 /// Flow `name` as the run has it: one flow, or, for an application that is a group of

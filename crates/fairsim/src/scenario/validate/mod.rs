@@ -21,7 +21,7 @@ mod problems;
 mod run;
 mod workloads;
 
-use flows::{build_flows, Network};
+use flows::{build_flows, share_transport_tables, Network};
 use links::build_links;
 use nodes::check_nodes;
 use pairs::{build_pairs, check_pair_transports, flows_named};
@@ -65,6 +65,7 @@ pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Resul
             flows.extend(build_workload(name, w, &net, file, &mut pb));
         }
     }
+    share_transport_tables(&mut flows);
     if flows.is_empty() && pb.0.is_empty() {
         pb.add(&["flows"], "a scenario needs at least one flow or workload");
     }
