@@ -22,6 +22,7 @@
 use super::problem::Problem;
 use super::schema::{RawLink, RawTier, RawTopology};
 use indexmap::IndexMap;
+use std::collections::{HashMap, HashSet};
 
 /// The largest fat-tree: k = 64 has 65,536 hosts and 5,120 switches.
 pub const MAX_K: u32 = 64;
@@ -33,29 +34,35 @@ pub const MAX_HOSTS: u64 = 1 << 17;
 /// made, since a leaf-spine's grow as leaves × spines.
 pub const MAX_LINKS: u64 = 1 << 18;
 
-/// The nodes and links `t` generates, in that order: hosts, then switches tier by tier.
-pub fn expand(t: &RawTopology) -> Result<(Vec<String>, IndexMap<String, RawLink>), Problem> {
-    let mut g = Generated::default();
+/// What a `[topology]` generates: its nodes and links, in that order (hosts, then switches tier
+/// by tier), and the tier each link was made from, so that a problem with a link's component is
+/// told once, at the tier the user wrote (`at_tiers`).
+#[derive(Debug, Default)]
+pub struct Expanded {
+    pub nodes: Vec<String>,
+    pub links: IndexMap<String, RawLink>,
+    /// Link name -> its tier's key (`hosts`, `tor_agg`, `agg_core`, `leaf_spine`): the table it
+    /// took, which is `hosts` for a tier the file does not give.
+    pub tiers: HashMap<String, &'static str>,
+}
+
+/// Expands `t` (module documentation).
+pub fn expand(t: &RawTopology) -> Result<Expanded, Problem> {
+    let mut g = Expanded::default();
     match t.kind.as_str() {
         "fat_tree" => fat_tree(t, &mut g)?,
         "leaf_spine" => leaf_spine(t, &mut g)?,
         other => return Err(problem(&["kind"], crate::error::unknown("topology", other, &["fat_tree", "leaf_spine"]))),
     }
-    Ok((g.nodes, g.links))
+    Ok(g)
 }
 
-#[derive(Default)]
-struct Generated {
-    nodes: Vec<String>,
-    links: IndexMap<String, RawLink>,
-}
-
-impl Generated {
+impl Expanded {
     fn nodes(&mut self, prefix: &str, count: u32) {
         self.nodes.extend((0..count).map(|i| format!("{prefix}{i}")));
     }
 
-    fn link(&mut self, name: String, a: String, b: String, tier: &RawTier) {
+    fn link(&mut self, name: String, a: String, b: String, (key, tier): (&'static str, &RawTier)) {
         let link = RawLink {
             between: vec![a, b],
             rate: tier.rate,
@@ -67,8 +74,33 @@ impl Generated {
             forward: tier.forward.clone(),
             reverse: tier.reverse.clone(),
         };
+        self.tiers.insert(name.clone(), key);
         self.links.insert(name, link);
     }
+}
+
+/// `problems` with those of generated links (`links.tor0-agg1.qdisc`) told at their tier instead
+/// (`topology.tor_agg.qdisc`), each once: a tier's bad component would otherwise be reported
+/// for every link of the tier, and at no line of the file.
+pub fn at_tiers(problems: Vec<Problem>, tiers: &HashMap<String, &'static str>) -> Vec<Problem> {
+    let mut told = HashSet::new();
+    problems
+        .into_iter()
+        .map(|mut p| {
+            if let [first, link, ..] = p.path.as_slice() {
+                if let (true, Some(tier)) = (first == "links", tiers.get(link)) {
+                    p.path.splice(..2, ["topology".to_string(), tier.to_string()]);
+                }
+            }
+            p
+        })
+        .filter(|p| told.insert((p.path.clone(), p.message.clone())))
+        .collect()
+}
+
+/// The tier table `key`, or the `hosts` one if the file gives none.
+fn tier<'a>(t: &'a RawTopology, key: &'static str, given: Option<&'a RawTier>) -> (&'static str, &'a RawTier) {
+    given.map_or(("hosts", &t.hosts), |table| (key, table))
 }
 
 fn problem(path: &[&str], message: String) -> Problem {
@@ -103,7 +135,7 @@ fn size_limits(hosts: u64, links: u64) -> Result<(), Problem> {
     Ok(())
 }
 
-fn fat_tree(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
+fn fat_tree(t: &RawTopology, g: &mut Expanded) -> Result<(), Problem> {
     let leaf_spine_keys = [
         ("leaves", t.leaves.is_some()),
         ("spines", t.spines.is_some()),
@@ -127,9 +159,10 @@ fn fat_tree(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
     g.nodes("tor", tors);
     g.nodes("agg", tors); // as many as ToRs: k/2 a pod
     g.nodes("core", cores);
-    let (tor_agg, agg_core) = (t.tor_agg.as_ref().unwrap_or(&t.hosts), t.agg_core.as_ref().unwrap_or(&t.hosts));
+    let (hosts_tier, tor_agg) = (tier(t, "hosts", None), tier(t, "tor_agg", t.tor_agg.as_ref()));
+    let agg_core = tier(t, "agg_core", t.agg_core.as_ref());
     for h in 0..tors * per_tor {
-        g.link(format!("h{h}"), format!("h{h}"), format!("tor{}", h / per_tor), &t.hosts);
+        g.link(format!("h{h}"), format!("h{h}"), format!("tor{}", h / per_tor), hosts_tier);
     }
     for tor in 0..tors {
         let pod = tor / half;
@@ -146,7 +179,7 @@ fn fat_tree(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
     Ok(())
 }
 
-fn leaf_spine(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
+fn leaf_spine(t: &RawTopology, g: &mut Expanded) -> Result<(), Problem> {
     let fat_tree_keys = [
         ("k", t.k.is_some()),
         ("hosts_per_tor", t.hosts_per_tor.is_some()),
@@ -162,9 +195,9 @@ fn leaf_spine(t: &RawTopology, g: &mut Generated) -> Result<(), Problem> {
     g.nodes("h", leaves * per_leaf);
     g.nodes("leaf", leaves);
     g.nodes("spine", spines);
-    let up = t.leaf_spine.as_ref().unwrap_or(&t.hosts);
+    let up = tier(t, "leaf_spine", t.leaf_spine.as_ref());
     for h in 0..leaves * per_leaf {
-        g.link(format!("h{h}"), format!("h{h}"), format!("leaf{}", h / per_leaf), &t.hosts);
+        g.link(format!("h{h}"), format!("h{h}"), format!("leaf{}", h / per_leaf), tier(t, "hosts", None));
     }
     for leaf in 0..leaves {
         for spine in 0..spines {
@@ -203,7 +236,7 @@ mod tests {
     fn a_fat_tree_has_al_fares_counts_and_degrees() {
         for k in [2u32, 4, 8, 16] {
             let t = topology(&format!("kind = \"fat_tree\"\nk = {k}\nhosts = {{ rate = \"10Gbps\" }}"));
-            let (nodes, links) = expand(&t).unwrap();
+            let Expanded { nodes, links, .. } = expand(&t).unwrap();
             let (hosts, tors, aggs, cores) = (k * k * k / 4, k * k / 2, k * k / 2, k * k / 4);
             assert_eq!(nodes.len() as u32, hosts + tors + aggs + cores, "k = {k}");
             // each host one link; each ToR–agg pair of a pod one; each agg k/2 cores
@@ -221,7 +254,7 @@ mod tests {
     #[test]
     fn hosts_are_numbered_under_their_tor_as_htsim_numbers_them() {
         let t = topology("kind = \"fat_tree\"\nk = 4\nhosts = { rate = \"1Gbps\" }");
-        let (_, links) = expand(&t).unwrap();
+        let Expanded { links, .. } = expand(&t).unwrap();
         assert_eq!(links["h0"].between, ["h0", "tor0"]);
         assert_eq!(links["h3"].between, ["h3", "tor1"]);
         assert_eq!(links["h15"].between, ["h15", "tor7"]);
@@ -236,7 +269,7 @@ mod tests {
             "kind = \"fat_tree\"\nk = 4\nhosts_per_tor = 6\nhosts = { rate = \"10Gbps\", delay = \"1us\" }\n\
              tor_agg = { rate = \"40Gbps\" }",
         );
-        let (nodes, links) = expand(&t).unwrap();
+        let Expanded { nodes, links, .. } = expand(&t).unwrap();
         assert_eq!(nodes.iter().filter(|n| n.starts_with('h')).count(), 8 * 6);
         assert_eq!(degrees(&links)["tor0"], 6 + 2);
         assert_eq!((links["tor0-agg0"].rate, links["h0"].rate), (Rate(40_000_000_000), Rate(10_000_000_000)));
@@ -251,7 +284,7 @@ mod tests {
             "kind = \"fat_tree\"\nk = 4\nhosts = { rate = \"10Gbps\", buffer = \"150000B\", \
              buffer_includes_line = true, forward = { buffer = \"100MB\" } }",
         );
-        let (_, links) = expand(&t).unwrap();
+        let Expanded { links, .. } = expand(&t).unwrap();
         let (host, core) = (&links["h5"], &links["agg0-core0"]);
         assert_eq!(host.buffer_includes_line, Some(true));
         assert_eq!(host.forward.as_ref().and_then(|d| d.buffer), Some(BufferLimit::Bytes(100_000_000)));
@@ -264,7 +297,7 @@ mod tests {
         let t = topology(
             "kind = \"leaf_spine\"\nleaves = 4\nspines = 3\nhosts_per_leaf = 5\nhosts = { rate = \"25Gbps\" }",
         );
-        let (nodes, links) = expand(&t).unwrap();
+        let Expanded { nodes, links, .. } = expand(&t).unwrap();
         assert_eq!(nodes.len(), 20 + 4 + 3);
         assert_eq!(links.len(), 20 + 12);
         let d = degrees(&links);

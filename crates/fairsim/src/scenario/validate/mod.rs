@@ -2,6 +2,7 @@
 //! routes are computed, and everything that can be wrong is reported together.
 
 use super::schema::RawScenario;
+use super::topology::{at_tiers, expand, Expanded};
 use super::{
     problem::Problem,
     spec::{FlowSpec, Scenario},
@@ -30,8 +31,18 @@ use run::{build_run, missing_flow, missing_port, named};
 use workloads::build_workload;
 
 pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Result<Scenario, Vec<Problem>> {
+    let (listed, tiers) = with_topology(&mut raw)?;
+    validate_nodes_and_links(raw, listed, file, overrides).map_err(|problems| at_tiers(problems, &tiers))
+}
+
+/// `validate` once the topology, if any, has been expanded into `raw`'s links and `listed`.
+fn validate_nodes_and_links(
+    raw: RawScenario,
+    listed: Vec<String>,
+    file: &str,
+    overrides: &[String],
+) -> Result<Scenario, Vec<Problem>> {
     let mut pb = Problems::default();
-    let listed = with_topology(&mut raw)?;
     let nodes = check_nodes(&listed, &mut pb);
     let index: HashMap<&str, NodeId> =
         nodes.iter().enumerate().map(|(i, n)| (n.as_str(), NodeId::from_idx(i))).collect();
@@ -289,17 +300,42 @@ mod components {
         assert_eq!(fields, vec!["pairs.bad.qdisc.w_q", "pairs.bad.transport.window"], "{found:?}");
         assert_eq!(found[1].1, "a window must be at least 1 packet");
     }
+
+    #[test]
+    fn a_bad_component_of_a_topology_tier_is_told_once_at_the_tier_and_its_line() {
+        let text = "[topology]\nkind = \"fat_tree\"\nk = 4\n\
+                    hosts = { rate = \"10Gbps\", qdisc = \"nope\", forward = { qdisc = { kind = \"red\", w_q = \"x\" } } }\n\
+                    tor_agg = { rate = \"40Gbps\", qdisc = \"nope\" }\n\
+                    [run]\nduration = \"10ms\"\n[flows]\nf = { src = \"h0\", dst = \"h5\", app = \"ftp\" }\n\
+                    [links]\nmine = { between = [\"h0\", \"core0\"], rate = \"1Gbps\", qdisc = \"nope\" }\n";
+        let Err(crate::Error::Scenario(found)) = crate::scenario::Scenario::parse(text, "t.toml", &[]) else {
+            panic!("refused")
+        };
+        let told: Vec<(&str, Option<usize>)> = found.iter().map(|d| (d.field.as_str(), d.line)).collect();
+        // agg_core has no table of its own: its links took the hosts' and are told there;
+        // the file's own link is told as before
+        assert_eq!(
+            told,
+            vec![
+                ("topology.hosts.forward.qdisc.w_q", Some(4)),
+                ("topology.hosts.qdisc", Some(4)),
+                ("topology.tor_agg.qdisc", Some(5)),
+                ("links.mine.qdisc", Some(11)),
+            ],
+            "{found:?}"
+        );
+    }
 }
 
 /// The scenario's nodes: those its `[topology]` generates, then those it lists; the generated
-/// links go before its own (`scenario::topology`).
-fn with_topology(raw: &mut RawScenario) -> Result<Vec<String>, Vec<Problem>> {
+/// links go before its own (`scenario::topology`). Also each generated link's tier.
+fn with_topology(raw: &mut RawScenario) -> Result<(Vec<String>, HashMap<String, &'static str>), Vec<Problem>> {
     let listed = raw.nodes.take();
     let Some(t) = &raw.topology else {
         let message = "missing field `nodes` (a scenario lists its nodes, or generates them with `[topology]`)";
-        return listed.ok_or_else(|| vec![Problem::new(&["nodes"], message)]);
+        return Ok((listed.ok_or_else(|| vec![Problem::new(&["nodes"], message)])?, HashMap::new()));
     };
-    let (mut nodes, mut links) = super::topology::expand(t).map_err(|p| vec![p])?;
+    let Expanded { mut nodes, mut links, tiers } = expand(t).map_err(|p| vec![p])?;
     for (name, link) in std::mem::take(&mut raw.links) {
         if links.contains_key(&name) {
             let message = format!("`{name}` is a link the topology generates: name your own links otherwise");
@@ -309,5 +345,5 @@ fn with_topology(raw: &mut RawScenario) -> Result<Vec<String>, Vec<Problem>> {
     }
     raw.links = links;
     nodes.extend(listed.unwrap_or_default());
-    Ok(nodes)
+    Ok((nodes, tiers))
 }
