@@ -5,12 +5,16 @@
 //! power of two, for as long as it lives. A simulation has a queue and a pipe at every port,
 //! and each meets its own burst at its own time, so the sum of every port's high-water mark
 //! grew far past the packets ever held at once (massif, the 256-flow dumbbell of
-//! docs/performance.md over 10 s: 26 of 40 MB in the pipes' `VecDeque`s). Here a queue holds
-//! blocks of `BLOCK` entries and hands a block back to its thread's free list as soon as it has
-//! been read through, so the memory follows the packets held at once, as in simulators that
-//! keep one pool of packets (htsim's queues hold pointers into one). A queue keeps its last
-//! block when it empties: a port that sends a packet now and then would otherwise take a block
-//! and give it back for every packet.
+//! docs/performance.md over 10 s: 26 of 40 MB in the pipes' `VecDeque`s). Here a queue longer
+//! than one block holds a chain of blocks of `BLOCK` entries and hands each back to its
+//! thread's free list as soon as it has been read through, so the memory follows the packets
+//! held at once, as in simulators that keep one pool of packets (htsim's queues hold pointers
+//! into one).
+//!
+//! A queue that fits in one block uses it as a ring, as a `VecDeque` would, and keeps it when
+//! it empties: most queues and pipes hold a few packets at a time, and a block that stays with
+//! its port stays in the cache. (A first form read every block straight through and took the
+//! next from the free list: the k = 8 fat-tree ran 16% longer than with `VecDeque`s.)
 //!
 //! The free list is per thread because the engine runs a simulation on one thread; a queue
 //! dropped on another thread gives its blocks to that thread's list, which is harmless. Nothing
@@ -23,22 +27,25 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::thread::LocalKey;
 
-/// Entries in a block: 16 packets are 1.3-1.4 kB, small beside a busy queue and only a few
-/// kilobytes at an idle port (its queue's and its pipe's last block).
+/// Entries in a block (a power of two, for the ring's index): 16 packets are 1.3-1.4 kB, small
+/// beside a busy queue and a few kilobytes at a port (its queue's and its pipe's block).
 pub const BLOCK: usize = 16;
+const MASK: usize = BLOCK - 1;
+
+type Block<T> = Box<[T; BLOCK]>;
 
 /// What a `BlockQueue` can hold: a small `Copy` record with a free list of blocks of its own.
 pub trait Pooled: Copy + 'static {
-    fn free_blocks() -> &'static LocalKey<RefCell<Vec<Vec<Self>>>>;
+    fn free_blocks() -> &'static LocalKey<RefCell<Vec<Block<Self>>>>;
 }
 
 macro_rules! pooled {
     ($t:ty, $list:ident) => {
         thread_local! {
-            static $list: RefCell<Vec<Vec<$t>>> = const { RefCell::new(Vec::new()) };
+            static $list: RefCell<Vec<Block<$t>>> = const { RefCell::new(Vec::new()) };
         }
         impl Pooled for $t {
-            fn free_blocks() -> &'static LocalKey<RefCell<Vec<Vec<Self>>>> {
+            fn free_blocks() -> &'static LocalKey<RefCell<Vec<Block<Self>>>> {
                 &$list
             }
         }
@@ -56,26 +63,31 @@ pub fn release_free_blocks() {
     FREE_TIMED_PACKET_BLOCKS.with_borrow_mut(Vec::clear);
 }
 
-fn take_block<T: Pooled>() -> Vec<T> {
-    T::free_blocks().with_borrow_mut(Vec::pop).unwrap_or_else(|| Vec::with_capacity(BLOCK))
+/// A block from the free list, or a new one filled with `entry` (a block holds initialised
+/// entries; which ones are live is the queue's to know).
+fn take_block<T: Pooled>(entry: T) -> Block<T> {
+    T::free_blocks().with_borrow_mut(Vec::pop).unwrap_or_else(|| Box::new([entry; BLOCK]))
 }
 
-fn give_back<T: Pooled>(mut block: Vec<T>) {
-    block.clear();
+fn give_back<T: Pooled>(block: Block<T>) {
     T::free_blocks().with_borrow_mut(|free| free.push(block));
 }
 
-/// A FIFO of `T` in blocks of `BLOCK`. Every block but the last is full; the first one's
-/// entries before `head` have been read and are dead.
+/// A FIFO of `T`. Within one block it is a ring: entry i at `(head + i) % BLOCK` of `front`.
+/// Longer, it is a chain: `front` from `head` to its end, the full blocks of `middle`, then
+/// `back` from its start, every block but the last full.
 pub struct BlockQueue<T: Pooled> {
-    blocks: VecDeque<Vec<T>>,
+    front: Option<Block<T>>,
     head: usize,
     len: usize,
+    middle: VecDeque<Block<T>>,
+    /// The block being written when there is more than one (`None`: the ring).
+    back: Option<Block<T>>,
 }
 
 impl<T: Pooled> Default for BlockQueue<T> {
     fn default() -> Self {
-        BlockQueue { blocks: VecDeque::new(), head: 0, len: 0 }
+        BlockQueue { front: None, head: 0, len: 0, middle: VecDeque::new(), back: None }
     }
 }
 
@@ -87,7 +99,7 @@ impl<T: Pooled + std::fmt::Debug> std::fmt::Debug for BlockQueue<T> {
 
 impl<T: Pooled> Drop for BlockQueue<T> {
     fn drop(&mut self) {
-        self.blocks.drain(..).for_each(give_back);
+        self.front.take().into_iter().chain(self.middle.drain(..)).chain(self.back.take()).for_each(give_back);
     }
 }
 
@@ -102,77 +114,140 @@ impl<T: Pooled> BlockQueue<T> {
         self.len == 0
     }
 
-    #[inline]
+    /// Entries of the chain in `back` (only with more than one block).
+    fn in_back(&self) -> usize {
+        self.len - (BLOCK - self.head) - self.middle.len() * BLOCK
+    }
+
+    // always inlined: out of line, the entry (80-88 bytes) is copied once more, onto the stack
+    #[inline(always)]
     pub fn push_back(&mut self, entry: T) {
-        match self.blocks.back_mut() {
-            Some(last) if last.len() < BLOCK => last.push(entry),
-            _ => {
-                let mut block = take_block();
-                block.push(entry);
-                self.blocks.push_back(block);
-            }
+        let in_back = self.len.wrapping_sub(BLOCK - self.head).wrapping_sub(self.middle.len() * BLOCK);
+        match (&mut self.front, &mut self.back) {
+            (Some(ring), None) if self.len < BLOCK => ring[(self.head + self.len) & MASK] = entry,
+            (_, Some(back)) if in_back < BLOCK => back[in_back] = entry,
+            _ => self.push_slow(entry),
         }
         self.len += 1;
     }
 
-    #[inline]
-    pub fn front(&self) -> Option<&T> {
-        (self.len > 0).then(|| &self.blocks[0][self.head])
+    /// A first entry, one past a full ring, or one past the chain's last full block.
+    #[cold]
+    #[inline(never)]
+    fn push_slow(&mut self, entry: T) {
+        let Some(front) = &mut self.front else {
+            let mut ring = take_block(entry);
+            ring[0] = entry;
+            (self.front, self.head) = (Some(ring), 0);
+            return;
+        };
+        if self.back.is_none() {
+            // the ring is full: straighten it into the chain's first block
+            front.rotate_left(self.head);
+            self.head = 0;
+            let mut back = take_block(entry);
+            back[0] = entry;
+            self.back = Some(back);
+        } else {
+            let full = self.back.replace(take_block(entry)).expect("a chain");
+            self.middle.push_back(full);
+            self.back.as_mut().expect("a chain")[0] = entry;
+        }
     }
 
     #[inline]
+    pub fn front(&self) -> Option<&T> {
+        // `head` is below `BLOCK`: the mask only spares the bounds check
+        self.front.as_ref().filter(|_| self.len > 0).map(|block| &block[self.head & MASK])
+    }
+
+    #[inline(always)]
     pub fn pop_front(&mut self) -> Option<T> {
-        if self.len == 0 {
-            return None;
-        }
-        let first = &self.blocks[0];
-        let entry = first[self.head];
-        self.head += 1;
+        let block = self.front.as_ref().filter(|_| self.len > 0)?;
+        let entry = block[self.head & MASK];
         self.len -= 1;
-        if self.head == first.len() {
-            // read through: a full block goes back unless it is the last, which is kept empty
-            if self.blocks.len() > 1 {
-                give_back(self.blocks.pop_front().expect("more than one block"));
-            } else {
-                self.blocks[0].clear();
-            }
-            self.head = 0;
+        self.head += 1;
+        if self.head == BLOCK {
+            self.past_the_end();
         }
         Some(entry)
+    }
+
+    /// The head passed the end of `front`: a ring goes round; a chain's next block takes the
+    /// place of the one read through, which goes back to the free list, and with one block
+    /// left the queue is a ring again (from its start).
+    #[inline(never)]
+    fn past_the_end(&mut self) {
+        self.head = 0;
+        if self.back.is_none() {
+            return;
+        }
+        let next = match self.middle.pop_front() {
+            Some(block) => block,
+            None => self.back.take().expect("a chain"),
+        };
+        give_back(self.front.replace(next).expect("a chain"));
+    }
+
+    /// Block and place of the entry `index` places behind the head (`index < len`).
+    fn locate(&self, index: usize) -> (usize, usize) {
+        if self.back.is_none() {
+            return (0, (self.head + index) & MASK);
+        }
+        let at = self.head + index;
+        (at / BLOCK, at % BLOCK)
+    }
+
+    fn block(&self, k: usize) -> &[T; BLOCK] {
+        let block = match k {
+            0 => &self.front,
+            k if k <= self.middle.len() => return &self.middle[k - 1],
+            _ => &self.back,
+        };
+        block.as_ref().expect("a block where entries are")
+    }
+
+    fn block_mut(&mut self, k: usize) -> &mut [T; BLOCK] {
+        let block = match k {
+            0 => &mut self.front,
+            k if k <= self.middle.len() => return &mut self.middle[k - 1],
+            _ => &mut self.back,
+        };
+        block.as_mut().expect("a block where entries are")
     }
 
     /// The entry `index` places behind the head.
     #[inline]
     pub fn get(&self, index: usize) -> Option<&T> {
         (index < self.len).then(|| {
-            let at = self.head + index;
-            &self.blocks[at / BLOCK][at % BLOCK]
+            let (k, at) = self.locate(index);
+            &self.block(k)[at]
         })
     }
 
     /// Removes the entry `index` places behind the head, moving those behind it up by one.
     pub fn remove(&mut self, index: usize) -> Option<T> {
-        if index >= self.len {
-            return None;
+        let entry = *self.get(index)?;
+        for i in index..self.len - 1 {
+            let (from, to) = (self.locate(i + 1), self.locate(i));
+            let moved = self.block(from.0)[from.1];
+            self.block_mut(to.0)[to.1] = moved;
         }
-        let at = self.head + index;
-        let (mut block, offset) = (at / BLOCK, at % BLOCK);
-        let entry = self.blocks[block].remove(offset);
-        // keep every block but the last full: each later block lends its first entry forward
-        while block + 1 < self.blocks.len() {
-            let moved = self.blocks[block + 1].remove(0);
-            self.blocks[block].push(moved);
-            block += 1;
-        }
-        self.len -= 1;
-        if self.blocks.len() > 1 && self.blocks.back().is_some_and(Vec::is_empty) {
-            give_back(self.blocks.pop_back().expect("more than one block"));
-        }
-        if self.len == 0 {
-            self.blocks[0].clear();
-            self.head = 0;
-        }
+        self.drop_last();
         Some(entry)
+    }
+
+    /// Forgets the entry at the tail.
+    fn drop_last(&mut self) {
+        self.len -= 1;
+        if self.back.is_some() && self.in_back() == 0 {
+            // the last block is empty: the one before it is the last now
+            let emptied = match self.middle.pop_back() {
+                Some(last) => self.back.replace(last),
+                None => self.back.take(), // one block left: a ring from `head`
+            };
+            give_back(emptied.expect("a chain"));
+        }
     }
 
     /// The entries from the head to the tail.
@@ -192,6 +267,24 @@ mod tests {
 
     fn ids(q: &BlockQueue<Packet>) -> Vec<u64> {
         q.iter().map(|p| p.id).collect()
+    }
+
+    impl BlockQueue<Packet> {
+        /// Live entries in each block.
+        fn block_sizes(&self) -> Vec<usize> {
+            match (&self.front, &self.back) {
+                (None, _) => vec![],
+                (Some(_), None) => vec![self.len],
+                (Some(_), Some(_)) => {
+                    let middle = std::iter::repeat_n(BLOCK, self.middle.len());
+                    std::iter::once(BLOCK - self.head).chain(middle).chain([self.in_back()]).collect()
+                }
+            }
+        }
+
+        fn block_count(&self) -> usize {
+            self.front.iter().count() + self.middle.len() + self.back.iter().count()
+        }
     }
 
     #[derive(Debug, Clone)]
@@ -224,11 +317,14 @@ mod tests {
                 prop_assert_eq!(ids(&q), model.iter().copied().collect::<Vec<_>>());
                 prop_assert_eq!(q.iter().rev().map(|p| p.id).collect::<Vec<_>>(),
                     model.iter().rev().copied().collect::<Vec<_>>());
-                // every block but the last full, none empty but a lone last one
-                let sizes: Vec<usize> = q.blocks.iter().map(Vec::len).collect();
-                prop_assert!(sizes.len() <= 1 || sizes[..sizes.len() - 1].iter().all(|&s| s == BLOCK));
-                prop_assert!(q.is_empty() || sizes.iter().all(|&s| s > 0));
-                prop_assert_eq!(sizes.iter().sum::<usize>() - q.head, q.len());
+                // a ring of one block, or a chain whose middle blocks are full and none empty
+                let sizes = q.block_sizes();
+                prop_assert_eq!(sizes.iter().sum::<usize>(), q.len());
+                prop_assert!(sizes.iter().all(|&s| s <= BLOCK));
+                if sizes.len() > 1 {
+                    prop_assert!(sizes.iter().all(|&s| s > 0));
+                    prop_assert!(sizes[1..sizes.len() - 1].iter().all(|&s| s == BLOCK));
+                }
             }
         }
     }
@@ -239,14 +335,14 @@ mod tests {
         let free = || FREE_PACKET_BLOCKS.with_borrow(Vec::len);
         let mut q = BlockQueue::default();
         (0..10 * BLOCK as u64).for_each(|i| q.push_back(entry(i)));
-        assert_eq!(q.blocks.len(), 10);
+        assert_eq!(q.block_count(), 10);
         (0..9 * BLOCK).for_each(|_| assert!(q.pop_front().is_some()));
-        assert_eq!((q.blocks.len(), free()), (1, 9), "read-through blocks go to the free list");
+        assert_eq!((q.block_count(), free()), (1, 9), "read-through blocks go to the free list");
         let mut other = BlockQueue::default();
         (0..3 * BLOCK as u64).for_each(|i| other.push_back(entry(i)));
         assert_eq!(free(), 6, "another queue takes them from there");
         (0..BLOCK).for_each(|_| assert!(q.pop_front().is_some()));
-        assert_eq!((q.blocks.len(), q.is_empty(), free()), (1, true, 6), "an empty queue keeps its last block");
+        assert_eq!((q.block_count(), q.is_empty(), free()), (1, true, 6), "an empty queue keeps its last block");
         drop((q, other));
         assert_eq!(free(), 10, "a dropped queue gives back every block");
         release_free_blocks();

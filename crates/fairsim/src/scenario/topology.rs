@@ -43,8 +43,11 @@ pub struct Expanded {
     pub links: IndexMap<String, RawLink>,
     /// Link name -> its tier's key (`hosts`, `tor_agg`, `agg_core`, `leaf_spine`): the table it
     /// took, which is `hosts` for a tier the file does not give.
-    pub tiers: HashMap<String, &'static str>,
+    pub tiers: Tiers,
 }
+
+/// Generated link name -> the key of the tier it was made from.
+pub type Tiers = HashMap<String, &'static str>;
 
 /// Expands `t` (module documentation).
 pub fn expand(t: &RawTopology) -> Result<Expanded, Problem> {
@@ -82,7 +85,7 @@ impl Expanded {
 /// `problems` with those of generated links (`links.tor0-agg1.qdisc`) told at their tier instead
 /// (`topology.tor_agg.qdisc`), each once: a tier's bad component would otherwise be reported
 /// for every link of the tier, and at no line of the file.
-pub fn at_tiers(problems: Vec<Problem>, tiers: &HashMap<String, &'static str>) -> Vec<Problem> {
+pub fn at_tiers(problems: Vec<Problem>, tiers: &Tiers) -> Vec<Problem> {
     let mut told = HashSet::new();
     problems
         .into_iter()

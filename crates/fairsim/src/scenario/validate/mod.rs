@@ -2,7 +2,7 @@
 //! routes are computed, and everything that can be wrong is reported together.
 
 use super::schema::RawScenario;
-use super::topology::{at_tiers, expand, Expanded};
+use super::topology::{at_tiers, expand, Expanded, Tiers};
 use super::{
     problem::Problem,
     spec::{FlowSpec, Scenario},
@@ -329,11 +329,11 @@ mod components {
 
 /// The scenario's nodes: those its `[topology]` generates, then those it lists; the generated
 /// links go before its own (`scenario::topology`). Also each generated link's tier.
-fn with_topology(raw: &mut RawScenario) -> Result<(Vec<String>, HashMap<String, &'static str>), Vec<Problem>> {
+fn with_topology(raw: &mut RawScenario) -> Result<(Vec<String>, Tiers), Vec<Problem>> {
     let listed = raw.nodes.take();
     let Some(t) = &raw.topology else {
         let message = "missing field `nodes` (a scenario lists its nodes, or generates them with `[topology]`)";
-        return Ok((listed.ok_or_else(|| vec![Problem::new(&["nodes"], message)])?, HashMap::new()));
+        return Ok((listed.ok_or_else(|| vec![Problem::new(&["nodes"], message)])?, Tiers::new()));
     };
     let Expanded { mut nodes, mut links, tiers } = expand(t).map_err(|p| vec![p])?;
     for (name, link) in std::mem::take(&mut raw.links) {
