@@ -225,16 +225,25 @@ impl<T: Pooled> BlockQueue<T> {
         })
     }
 
-    /// Removes the entry `index` places behind the head, moving those behind it up by one.
+    /// Removes the entry `index` places behind the head, closing the gap from the nearer end
+    /// (as `VecDeque::remove` does).
     pub fn remove(&mut self, index: usize) -> Option<T> {
         let entry = *self.get(index)?;
-        for i in index..self.len - 1 {
-            let (from, to) = (self.locate(i + 1), self.locate(i));
-            let moved = self.block(from.0)[from.1];
-            self.block_mut(to.0)[to.1] = moved;
+        if index < self.len / 2 {
+            (0..index).rev().for_each(|i| self.copy(i, i + 1));
+            self.pop_front();
+        } else {
+            (index..self.len - 1).for_each(|i| self.copy(i + 1, i));
+            self.drop_last();
         }
-        self.drop_last();
         Some(entry)
+    }
+
+    /// Copies the entry `from` places behind the head to the place `to`.
+    fn copy(&mut self, from: usize, to: usize) {
+        let ((fb, fa), (tb, ta)) = (self.locate(from), self.locate(to));
+        let entry = self.block(fb)[fa];
+        self.block_mut(tb)[ta] = entry;
     }
 
     /// Forgets the entry at the tail.

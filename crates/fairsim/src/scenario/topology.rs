@@ -14,7 +14,11 @@
 //! (leaf-spine). Links: `h3` (host to its ToR), `tor2-agg1`, `agg1-core4`, `leaf0-spine3`. Each
 //! tier's links take that tier's table (`hosts`, `tor_agg`, `agg_core`, `leaf_spine`:
 //! `rate`, `delay`, `buffer`, `buffer_includes_line`, `qdisc`, and `forward` and `reverse` for
-//! the direction up, away from the host, and down); a tier without one takes the `hosts` tier's.
+//! the direction up, away from the host, and down); a tier without one takes the `hosts` tier's
+//! line (`rate`, `delay`, `buffer`, `buffer_includes_line`, `qdisc`) but not its `forward` and
+//! `reverse`: on the hosts tier those are a host's own interface and its ToR's port towards it,
+//! which a switch-to-switch link does not have. (Until this was so, the validation fat-trees'
+//! host interfaces, `forward = { buffer = "100MB" }`, were every uplink's too.)
 //!
 //! A flow takes one shortest path, the first in the links' order, as in any scenario, unless its
 //! `forwarding` has the switches choose (`net/multipath.rs`).
@@ -65,7 +69,7 @@ impl Expanded {
         self.nodes.extend((0..count).map(|i| format!("{prefix}{i}")));
     }
 
-    fn link(&mut self, name: String, a: String, b: String, (key, tier): (&'static str, &RawTier)) {
+    fn link(&mut self, name: String, a: String, b: String, (key, tier, own): (&'static str, &RawTier, bool)) {
         let link = RawLink {
             between: vec![a, b],
             rate: tier.rate,
@@ -74,8 +78,8 @@ impl Expanded {
             buffer_includes_line: tier.buffer_includes_line,
             qdisc: tier.qdisc.clone(),
             loss: None,
-            forward: tier.forward.clone(),
-            reverse: tier.reverse.clone(),
+            forward: tier.forward.clone().filter(|_| own),
+            reverse: tier.reverse.clone().filter(|_| own),
         };
         self.tiers.insert(name.clone(), key);
         self.links.insert(name, link);
@@ -101,9 +105,10 @@ pub fn at_tiers(problems: Vec<Problem>, tiers: &Tiers) -> Vec<Problem> {
         .collect()
 }
 
-/// The tier table `key`, or the `hosts` one if the file gives none.
-fn tier<'a>(t: &'a RawTopology, key: &'static str, given: Option<&'a RawTier>) -> (&'static str, &'a RawTier) {
-    given.map_or(("hosts", &t.hosts), |table| (key, table))
+/// The tier table `key`, or the `hosts` one if the file gives none; and whether it is the
+/// tier's own (only its own table's `forward` and `reverse` apply: module documentation).
+fn tier<'a>(t: &'a RawTopology, key: &'static str, given: Option<&'a RawTier>) -> (&'static str, &'a RawTier, bool) {
+    given.map_or(("hosts", &t.hosts, key == "hosts"), |table| (key, table, true))
 }
 
 fn problem(path: &[&str], message: String) -> Problem {
@@ -293,6 +298,8 @@ mod tests {
         assert_eq!(host.forward.as_ref().and_then(|d| d.buffer), Some(BufferLimit::Bytes(100_000_000)));
         assert!(host.reverse.is_none());
         assert_eq!((core.buffer, core.buffer_includes_line), (Some(BufferLimit::Bytes(150_000)), Some(true)));
+        // the hosts' directions are a host's interface and its ToR's port: no uplink takes them
+        assert!(core.forward.is_none() && links["tor0-agg0"].forward.is_none());
     }
 
     #[test]
