@@ -50,10 +50,14 @@ def without_wall_clock(value):
     return value
 
 
+#: the command line of the environment running this script, activated or not
+FAIRSIM = str(Path(sys.executable).with_name("fairsim"))
+
+
 def record(command: list[str], path: Path) -> None:
     # in a scratch folder: `fairsim reproduce` writes its report folder where it runs
     with tempfile.TemporaryDirectory() as scratch:
-        done = subprocess.run(["fairsim", *command], check=True, capture_output=True, text=True, cwd=scratch)
+        done = subprocess.run([FAIRSIM, *command], check=True, capture_output=True, text=True, cwd=scratch)
     # the checkout's own path is not a result: two checkouts of one commit give the same files
     text = done.stdout.replace(str(ROOT), "<checkout>")
     path.write_text(json.dumps(without_wall_clock(json.loads(text)), indent=1, sort_keys=True) + "\n")

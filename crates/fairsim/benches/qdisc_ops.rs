@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use fairsim::net::{FlowId, NodeId, Packet, PacketKind};
 use fairsim::params::Params;
 use fairsim::qdisc::{self, FlowMeta, PortInfo, QdiscCtx};
-use fairsim::rng::stream;
+use fairsim::rng::LazyStream;
 use fairsim::units::{BufferLimit, Rate, Time};
 use std::time::Duration;
 
@@ -76,7 +76,7 @@ fn bench(c: &mut Criterion) {
         for n in SIZES {
             let info = port(n);
             let (mut q, _) = qdisc::find(kind).unwrap().build(&params, &info).unwrap();
-            let mut rng = stream(1, "bench");
+            let mut rng = LazyStream::new(1, "bench");
             let (mut drops, mut marks) = (vec![], 0u64);
             // one 1000-byte packet takes 800 ns at 10 Gb/s
             let mut now = Time::ZERO;

@@ -21,7 +21,7 @@ impl Simulation {
     /// Flow `f` starts: its first connection arrives after an exponential gap.
     pub(super) fn schedule_arrival(&mut self, f: FlowId, arrivals: f64) {
         let flow = &mut self.flows[f.idx()];
-        let gap = Time::from_secs_f64(exponential(1.0 / arrivals, &mut flow.rng));
+        let gap = Time::from_secs_f64(exponential(1.0 / arrivals, flow.rng.get()));
         let at = self.now + gap;
         if at < self.scenario.run.duration && !flow.stopped {
             self.events.push(at, Event::Arrival(f));
@@ -34,7 +34,7 @@ impl Simulation {
         match population {
             Population::Poisson { per_second, .. } => self.schedule_arrival(f, *per_second),
             Population::Batch { pairs, sizes } => {
-                let rng = &mut self.flows[f.idx()].rng;
+                let rng = self.flows[f.idx()].rng.get();
                 let pairs = match pairs {
                     Pairs::Permutation(hosts) => derangement(hosts, rng),
                     Pairs::AllToAll(hosts) => hosts
@@ -44,7 +44,7 @@ impl Simulation {
                     Pairs::Incast { senders, receiver } => senders.iter().map(|&s| (s, *receiver)).collect(),
                 };
                 for (src, dst) in pairs {
-                    let packets = sizes.draw(&mut self.flows[f.idx()].rng);
+                    let packets = sizes.draw(self.flows[f.idx()].rng.get());
                     self.connect(f, src, dst, packets);
                 }
             }
@@ -65,13 +65,13 @@ impl Simulation {
                 let (src, dst) = match &ends {
                     Ends::Flow => (spec.src, spec.dst),
                     Ends::Uniform(hosts) => {
-                        let rng = &mut self.flows[f.idx()].rng;
+                        let rng = self.flows[f.idx()].rng.get();
                         let src = rng.random_range(0..hosts.len());
                         let dst = (src + rng.random_range(1..hosts.len())) % hosts.len();
                         (hosts[src], hosts[dst])
                     }
                 };
-                let packets = sizes.draw(&mut self.flows[f.idx()].rng);
+                let packets = sizes.draw(self.flows[f.idx()].rng.get());
                 self.connect(f, src, dst, packets);
                 self.schedule_arrival(f, per_second);
             }
@@ -217,7 +217,7 @@ impl Simulation {
         let qdisc = Box::new(crate::qdisc::Fcfs::new(crate::qdisc::FcfsConfig::default(), &info));
         let name = format!("{}#{}", spec.name, c.idx() - self.connections.first);
         self.ports.push(Port::new(PortSetup {
-            rng: crate::rng::stream(self.seed, &format!("port:{name}")),
+            rng: crate::rng::LazyStream::new(self.seed, &format!("port:{name}")),
             loss: super::build::link_loss(spec.loss, self.seed, &name),
             name,
             rate: spec.rate,

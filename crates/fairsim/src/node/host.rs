@@ -5,7 +5,7 @@
 
 use super::clock::HostClock;
 use crate::net::{FlowId, NodeId, Packet, PacketKind, PortId};
-use crate::rng::SimRng;
+use crate::rng::LazyStream;
 use crate::stats::FlowCounters;
 use crate::timer::{TimerSlot, TIMERS_PER_FLOW};
 use crate::traffic::Timing;
@@ -73,7 +73,7 @@ pub struct FlowState {
     /// When the timed application's next packet is due by its own schedule (its clock may make
     /// it late).
     pub app_due: Time,
-    pub rng: SimRng,
+    pub rng: LazyStream,
     pub data_route: Vec<PortId>,
     pub ack_route: Vec<PortId>,
     pub counters: FlowCounters,
@@ -245,7 +245,7 @@ impl FlowState {
             self.app_limit = packets.unwrap_or(u64::MAX);
         }
         let source = self.source.as_mut()?;
-        self.app_due = source.first(now, &mut self.rng);
+        self.app_due = source.first(now, self.rng.get());
         Some(self.clock.late(self.app_due))
     }
 
@@ -261,7 +261,7 @@ impl FlowState {
     /// When the timed application, which just produced a packet, produces the next: its
     /// schedule runs from when that packet was due, not from when the clock let it out.
     pub fn next_app_packet(&mut self) -> Time {
-        self.app_due = self.source.as_mut().expect("timed application").next(self.app_due, &mut self.rng);
+        self.app_due = self.source.as_mut().expect("timed application").next(self.app_due, self.rng.get());
         self.clock.late(self.app_due)
     }
 
@@ -325,7 +325,7 @@ mod tests {
             timers: Default::default(),
             clock: HostClock::exact(),
             app_due: Time::ZERO,
-            rng: crate::rng::stream(1, "test"),
+            rng: crate::rng::LazyStream::new(1, "test"),
             data_route: vec![PortId(7)],
             ack_route: vec![PortId(8)],
             counters: Default::default(),

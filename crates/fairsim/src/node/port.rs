@@ -28,7 +28,7 @@ use super::loss::LinkLoss;
 use crate::net::block_queue::BlockQueue;
 use crate::net::Packet;
 use crate::qdisc::{DropReason, PortQdisc, Qdisc, QdiscCtx};
-use crate::rng::SimRng;
+use crate::rng::LazyStream;
 use crate::stats::PortStats;
 use crate::units::{Rate, Time};
 
@@ -81,7 +81,7 @@ pub struct Port {
     qdisc: PortQdisc,
     /// The discipline's random stream. Boxed: few disciplines draw, and the generator's state
     /// took 144 of the port's 768 bytes (624 now), 29 MB of a 200,000-port run.
-    rng: Box<SimRng>,
+    rng: LazyStream,
     /// Random loss on the wire, if the link has it (with its own random stream). Boxed: its
     /// generator's state is several hundred bytes, which a port without loss should not carry
     /// through the cache on every hop.
@@ -110,7 +110,7 @@ pub struct PortSetup {
     pub delay: Time,
     pub buffer_includes_line: bool,
     pub qdisc: Box<dyn Qdisc>,
-    pub rng: SimRng,
+    pub rng: LazyStream,
     /// Random loss on the wire (`None`: the line loses nothing, and nothing is drawn).
     pub loss: Option<LinkLoss>,
     /// Record arrivals and departures for the fluid reference.
@@ -158,7 +158,7 @@ impl Port {
             delay: s.delay,
             buffer_includes_line: s.buffer_includes_line,
             qdisc: PortQdisc::new(s.qdisc),
-            rng: Box::new(s.rng),
+            rng: s.rng,
             loss: s.loss.map(Box::new),
             lazy_ends,
             transmitting: None,
@@ -410,7 +410,7 @@ mod tests {
             delay: Time::from_millis(10),
             buffer_includes_line: false,
             qdisc: Box::new(Fcfs::new(FcfsConfig {}, &info)),
-            rng: crate::rng::stream(1, "test"),
+            rng: crate::rng::LazyStream::new(1, "test"),
             loss: None,
             fluid,
             traced: true,

@@ -348,7 +348,7 @@ impl Qdisc for Csfq {
         let calm = self.below_low_occupancy();
         let dropping = self.share.congested() || !calm;
         let prob = if dropping && label > 0.0 { (1.0 - alpha / label).max(0.0) } else { 0.0 };
-        let dropped = prob > 0.0 && prob > ctx.rng.random::<f64>();
+        let dropped = prob > 0.0 && prob > ctx.rng().random::<f64>();
         self.share.arrival(ctx.now, pkt.size as f64 * 8.0, label, dropped, calm);
         if dropped {
             self.early_drops += 1;

@@ -8,7 +8,7 @@
 use super::fifo;
 use crate::component::{Declaration, Kind};
 use crate::net::{FlowId, NodeId, Packet, PacketKind};
-use crate::rng::SimRng;
+use crate::rng::{LazyStream, SimRng};
 use crate::units::{BufferLimit, Rate, Time};
 use serde::Serialize;
 use std::sync::Arc;
@@ -82,8 +82,8 @@ pub struct QdiscCtx<'a> {
     pub now: Time,
     /// The rate of the line this queue feeds.
     pub rate: Rate,
-    /// The discipline's own random stream.
-    pub rng: &'a mut SimRng,
+    /// The discipline's own random stream (`rng`), made on its first draw.
+    rng: &'a mut LazyStream,
     drops: &'a mut Vec<(Packet, DropReason)>,
     pub(in crate::qdisc) marks: &'a mut u64,
     /// Size of the packet on the line when it takes one of the buffer's places (ports with
@@ -126,11 +126,17 @@ impl<'a> QdiscCtx<'a> {
     pub fn new(
         now: Time,
         rate: Rate,
-        rng: &'a mut SimRng,
+        rng: &'a mut LazyStream,
         drops: &'a mut Vec<(Packet, DropReason)>,
         marks: &'a mut u64,
     ) -> Self {
         QdiscCtx { now, rate, rng, drops, marks, line: None, share: u64::MAX }
+    }
+
+    /// The discipline's own random stream.
+    #[inline]
+    pub fn rng(&mut self) -> &mut SimRng {
+        self.rng.get()
     }
 
     /// The queue may hold at most `share` bytes now (its share of a shared buffer).

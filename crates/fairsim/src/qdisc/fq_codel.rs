@@ -207,7 +207,7 @@ impl FqCodel {
 impl Qdisc for FqCodel {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         if !self.salted {
-            self.buckets.salt_from(ctx.rng);
+            self.buckets.salt_from(ctx.rng());
             self.salted = true;
         }
         let i = self.buckets.of(self.classifier.conv(&pkt));

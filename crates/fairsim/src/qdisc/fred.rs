@@ -168,7 +168,7 @@ impl Qdisc for Fred {
             self.spacing.arrived();
             if qlen >= self.min_q.max(avgcq) {
                 let p_b = self.rule.base_probability(avg, pkt.size).unwrap_or(0.0);
-                if self.spacing.try_drop(p_b, ctx.rng) {
+                if self.spacing.try_drop(p_b, ctx.rng()) {
                     self.early_drops += 1;
                     ctx.drop(pkt, DropReason::Early);
                     return;

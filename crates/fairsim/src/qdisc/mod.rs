@@ -128,7 +128,7 @@ pub(crate) mod testing {
 
     /// Runs `f` with a context at time `now`; returns what it returned and the packets dropped.
     pub fn with_ctx_at<R>(now: Time, f: impl FnOnce(&mut QdiscCtx) -> R) -> (R, Vec<(Packet, DropReason)>) {
-        let mut rng = crate::rng::stream(7, "test");
+        let mut rng = crate::rng::LazyStream::new(7, "test");
         let mut drops = vec![];
         let mut marks = 0;
         let r = f(&mut QdiscCtx::new(now, Rate(1_000_000), &mut rng, &mut drops, &mut marks));

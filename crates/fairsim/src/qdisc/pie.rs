@@ -315,7 +315,7 @@ impl Pie {
 impl Qdisc for Pie {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         self.catch_up(ctx.now);
-        let pkt = if self.drop_early(ctx.rng) {
+        let pkt = if self.drop_early(ctx.rng()) {
             let Some(marked) = ctx.signal(pkt, self.cfg.ecn && self.ctl.drop_prob <= 0.1) else {
                 self.early_drops += 1;
                 return;

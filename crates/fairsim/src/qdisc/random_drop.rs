@@ -35,7 +35,7 @@ impl Qdisc for RandomDrop {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         self.queue.push(pkt);
         while ctx.room(self.limit).exceeded(self.queue.len(), self.queue.bytes()) {
-            let victim = ctx.rng.random_range(0..self.queue.len());
+            let victim = ctx.rng().random_range(0..self.queue.len());
             let dropped = self.queue.remove(victim).expect("index in range");
             ctx.drop(dropped, DropReason::RandomDrop);
         }
@@ -75,7 +75,7 @@ mod tests {
         // should be the victim about a fifth of the time.
         let mut hits = [0u32; 5];
         let trials = 20_000;
-        let mut rng = crate::rng::stream(3, "rd");
+        let mut rng = crate::rng::LazyStream::new(3, "rd");
         for _ in 0..trials {
             let mut q =
                 RandomDrop::new(RandomDropConfig {}, &crate::qdisc::testing::port(BufferLimit::Packets(4), &[]));

@@ -424,7 +424,7 @@ impl Red {
 impl Qdisc for Red {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         let q = self.rule.measure(self.queue.len(), self.queue.bytes());
-        let pkt = if self.gate.early_drop(&self.rule, ctx.now, q, &pkt, ctx.rng) {
+        let pkt = if self.gate.early_drop(&self.rule, ctx.now, q, &pkt, ctx.rng()) {
             let hard = self.hard_drop && self.rule.forced(self.gate.average());
             match ctx.signal(pkt, self.ecn && !hard) {
                 Some(marked) => marked,

@@ -4,7 +4,7 @@
 
 use super::discipline::{DropReason, Qdisc, QdiscCtx};
 use crate::net::Packet;
-use crate::rng::stream;
+use crate::rng::LazyStream;
 use crate::units::{Rate, Time};
 
 /// What happened to the packets of a replay.
@@ -21,7 +21,7 @@ pub struct Replay {
 /// chosen.
 pub fn replay(q: &mut dyn Qdisc, rate: Rate, arrivals: &[(Time, Packet)]) -> Replay {
     let mut out = Replay::default();
-    let mut rng = stream(0, "replay");
+    let mut rng = LazyStream::new(0, "replay");
     let mut drops = vec![];
     let mut busy_until: Option<Time> = None;
     let mut i = 0;

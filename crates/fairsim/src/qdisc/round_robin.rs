@@ -154,12 +154,12 @@ impl RoundRobin {
 impl Qdisc for RoundRobin {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         if let Some(b) = &mut self.buckets {
-            b.perturb_if_due(ctx.now, ctx.rng);
+            b.perturb_if_due(ctx.now, ctx.rng());
         }
         let q = self.queue_of(&pkt);
         if let Some(red) = &mut self.red {
             let queued = red.rule.measure(self.queues.len(q), self.queues.bytes_of(q));
-            if red.gates[q].early_drop(&red.rule, ctx.now, queued, &pkt, ctx.rng) {
+            if red.gates[q].early_drop(&red.rule, ctx.now, queued, &pkt, ctx.rng()) {
                 red.early_drops += 1;
                 return ctx.drop(pkt, DropReason::Early);
             }

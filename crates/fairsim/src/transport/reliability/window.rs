@@ -22,14 +22,31 @@ pub struct SendWindow {
     sacked: u64,
 }
 
-/// One packet between `una` and `high` (16 bytes, as the pair it replaced).
+/// One packet between `una` and `high`: its first transmission time (nanoseconds) with two
+/// flags in the top bits, whether it was sent again since and whether a SACK block reported it.
+/// Eight bytes, not the sixteen a time and two booleans take: a window holds thousands of these
+/// per flow (the 256-flow dumbbell of docs/performance.md, *Memory*, kept 1 MB of them). A time
+/// needs 62 bits only past 146 years of simulated time.
 #[derive(Copy, Clone, Debug)]
-struct Sent {
-    first: Time,
-    /// Sent again since its first transmission.
-    retransmitted: bool,
-    /// Reported received in a SACK block.
-    sacked: bool,
+struct Sent(u64);
+
+impl Sent {
+    const RETRANSMITTED: u64 = 1 << 63;
+    const SACKED: u64 = 1 << 62;
+
+    fn new(first: Time) -> Sent {
+        debug_assert!(first.0 < Sent::SACKED, "a time beyond 2^62 ns");
+        Sent(first.0)
+    }
+    fn first(self) -> Time {
+        Time(self.0 & !(Sent::RETRANSMITTED | Sent::SACKED))
+    }
+    fn retransmitted(self) -> bool {
+        self.0 & Sent::RETRANSMITTED != 0
+    }
+    fn sacked(self) -> bool {
+        self.0 & Sent::SACKED != 0
+    }
 }
 
 /// What a cumulative ACK newly acknowledged.
@@ -73,11 +90,11 @@ impl SendWindow {
     pub fn send_next(&mut self, now: Time) -> u64 {
         let seq = self.nxt;
         if seq == self.high {
-            self.sent.push_back(Sent { first: now, retransmitted: false, sacked: false });
+            self.sent.push_back(Sent::new(now));
             self.high += 1;
             self.nxt += 1;
         } else {
-            self.sent[(seq - self.una) as usize].retransmitted = true;
+            self.sent[(seq - self.una) as usize].0 |= Sent::RETRANSMITTED;
             self.nxt += 1;
             if self.sacked > 0 {
                 self.skip_sacked();
@@ -98,13 +115,13 @@ impl SendWindow {
     /// `nxt` (fast retransmission).
     pub fn resend(&mut self, seq: u64) {
         if (self.una..self.high).contains(&seq) {
-            self.sent[(seq - self.una) as usize].retransmitted = true;
+            self.sent[(seq - self.una) as usize].0 |= Sent::RETRANSMITTED;
         }
     }
 
     /// Whether packet `seq` (in `una..high`) was SACKed.
     pub fn is_sacked(&self, seq: u64) -> bool {
-        self.sent[(seq - self.una) as usize].sacked
+        self.sent[(seq - self.una) as usize].sacked()
     }
 
     /// Packets in `una..high` SACKed.
@@ -119,8 +136,8 @@ impl SendWindow {
         let mut newly = 0;
         for seq in from..to {
             let s = &mut self.sent[(seq - self.una) as usize];
-            newly += !s.sacked as u64;
-            s.sacked = true;
+            newly += !s.sacked() as u64;
+            s.0 |= Sent::SACKED;
         }
         self.sacked += newly;
         newly
@@ -140,13 +157,13 @@ impl SendWindow {
         self.sent.drain(..count as usize);
         self.una = ack;
         self.nxt = self.nxt.max(ack);
-        Some(Acked { count, newest_first_sent: newest.first, newest_retransmitted: newest.retransmitted })
+        Some(Acked { count, newest_first_sent: newest.first(), newest_retransmitted: newest.retransmitted() })
     }
 
     /// The first `count` packets are acknowledged: their SACK marks no longer count.
     #[cold]
     fn forget_sacked(&mut self, count: usize) {
-        self.sacked -= self.sent.range(..count).filter(|s| s.sacked).count() as u64;
+        self.sacked -= self.sent.range(..count).filter(|s| s.sacked()).count() as u64;
     }
 
     /// Go-back-N: the next packet to send is the oldest unacknowledged one (not SACKed).
