@@ -87,6 +87,20 @@ def test_a_permutation_sends_each_host_once_and_is_drawn_again_by_seed():
     assert list(zip(again["src"], again["dst"], strict=True)) == pairs[1]
 
 
+def test_each_transfer_counts_the_packets_its_sink_received_once():
+    # a finished file delivered every packet once; an endless one (a permutation without size)
+    # delivered what reached its sink by the run's end, short of its new packets sent by those
+    # lost or still on their way, and the transfers add up to the workload's count
+    finished = fairsim.run(fat_tree('pattern = "permutation"\nsize = "100KB"'), progress=False).transfers
+    assert (finished["delivered"] == -(-100_000 // 1460)).all()
+    res = fairsim.run(fat_tree('pattern = "permutation"', duration="2ms"), progress=False)
+    t = res.transfers
+    assert t["finish_s"].isna().all() and (t["delivered"] > 0).all()
+    assert (t["delivered"] <= t["sent"] - t["retransmitted"]).all()
+    assert (t["delivered"] < t["sent"] - t["retransmitted"]).any(), "some are in flight at the end"
+    assert t["delivered"].sum() == res.flows.iloc[0]["delivered_unique"]
+
+
 INCAST = 'pattern = "incast"\nreceiver = "h0"\nsenders = ["h4", "h8", "h12", "h15"]\nsize = "50KB"'
 
 

@@ -313,7 +313,7 @@ class Results:
     @cached_property
     def transfers(self) -> pd.DataFrame:
         """One row per transfer of the open-population flows: pair, seed, flow, arrival_s,
-        finish_s (NaN if unfinished), response_s, bytes, sent, retransmitted; with a workload
+        finish_s (NaN if unfinished), response_s, bytes, sent, retransmitted, delivered; with a workload
         also src, dst, fct_s, ideal_fct_s and slowdown (docs/results.md)."""
         from fairsim.transfers import transfer_frame
 

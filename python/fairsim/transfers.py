@@ -10,7 +10,7 @@ import pandas as pd
 
 from fairsim.results import transfer_summary_rows
 
-COLUMNS = ["pair", "seed", "flow", "arrival_s", "finish_s", "response_s", "bytes", "sent", "retransmitted"]
+COLUMNS = ["pair", "seed", "flow", "arrival_s", "finish_s", "response_s", "bytes", "sent", "retransmitted", "delivered"]
 # with a workload: each transfer's hosts, its ideal completion time and its slowdown
 WORKLOAD_COLUMNS = ["src", "dst", "fct_s", "ideal_fct_s", "slowdown"]
 
@@ -33,6 +33,7 @@ def transfer_frame(runs: list[dict]) -> pd.DataFrame:
                 "bytes": t["bytes"],
                 "sent": t["sent"],
                 "retransmitted": t["retransmitted"],
+                "delivered": t["delivered"],
             }
         )
         df["response_s"] = df["finish_s"] - df["arrival_s"]

@@ -10,9 +10,10 @@ fairsim's side is `fat-tree-permutation.toml` beside this file. htsim's is its `
 fewest-hop path through the fabric's queues and pipes, as fairsim's do, instead of straight to
 the source) and `-dctcp` (its DCTCPSrc over ECN queues; `--dctcp` here, with
 `fat-tree-permutation-dctcp.toml`), `-incast N -flowsize B` (`--incast` here, with
-`fat-tree-incast.toml`: hosts 1..N each send B bytes to host 0), and each sink's cumulative ACK
-printed as `SINK <name> <bytes>`, `DROPS <n>` and `EVENTS <n>` at the end: docs/validation.md
-says how. `--direct-acks` leaves `-ackpath` out (htsim's own main). This project does not
+`fat-tree-incast.toml`: hosts 1..N each send B bytes to host 0), and each sink's data printed
+as `SINK <name> <bytes in order> <cumulative_ack()>`, `DROPS <n>` and `EVENTS <n>` at the end:
+docs/validation.md says how. Goodput on both sides is each flow's data received, every packet
+once (fairsim's transfers' `delivered`). `--direct-acks` leaves `-ackpath` out (htsim's own main). This project does not
 ship htsim or build it; without `--htsim` (or FAIRSIM_HTSIM_TCP) only fairsim's side runs."""
 
 from __future__ import annotations
@@ -71,8 +72,8 @@ def fairsim_side(seed: int, end_ms: float, dctcp: bool, k: int = 8) -> dict:
     t = res.transfers
     totals = [f["run_totals"] for f in res.runs[0]["flows"]]
     drops = sum(f["dropped"] + f["acks_dropped"] for f in totals)
-    # each connection's unique packets over the whole run (its file has no end)
-    rates = [(s - r) * 1500 * 8 / (end_ms / 1e3) for s, r in zip(t["sent"], t["retransmitted"], strict=True)]
+    # each connection's goodput: the packets its sink received for the first time (its file has no end)
+    rates = [d * 1500 * 8 / (end_ms / 1e3) for d in t["delivered"]]
     return figures(rates, drops, spent)
 
 
@@ -88,10 +89,22 @@ def run_htsim(binary: str, options: list[str], end_ms: float, seed: int, k: int 
     return out, cpu() - before
 
 
+def sink_bytes(line: str) -> float:
+    """The data a `SINK <name> <in order> <cumulative_ack()>` line says its sink received, each
+    packet once: the bytes in order and the packets held above a hole, which htsim's
+    TcpSink::cumulative_ack() counts as 1000 bytes each, at their 1500. (A line with one number,
+    from the first build, is cumulative_ack() alone.)"""
+    numbers = [int(w) for w in line.split()[2:]]
+    if len(numbers) == 1:
+        return numbers[0]
+    in_order, cumulative = numbers
+    return in_order + (cumulative - in_order) * 1500 / 1000
+
+
 def htsim_side(binary: str, seed: int, end_ms: float, direct_acks: bool, dctcp: bool, k: int = 8) -> dict:
     options = ([] if direct_acks else ["-ackpath"]) + (["-dctcp"] if dctcp else [])
     out, spent = run_htsim(binary, options, end_ms, seed, k)
-    rates = [int(line.split()[-1]) * 8 / (end_ms / 1e3) for line in out.splitlines() if "SINK" in line]
+    rates = [sink_bytes(line) * 8 / (end_ms / 1e3) for line in out.splitlines() if line.startswith("SINK")]
     drops = next(int(line.split()[1]) for line in out.splitlines() if line.startswith("DROPS"))
     return figures(rates, drops, spent)
 

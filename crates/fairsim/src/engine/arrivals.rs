@@ -148,6 +148,7 @@ impl Simulation {
         t.bytes.push(packets.unwrap_or(0) * payload);
         t.sent.push(0);
         t.retransmitted.push(0);
+        t.delivered.push(0);
         if let Some(ideal) = ideal {
             t.src.push(src.0);
             t.dst.push(dst.0);
@@ -257,7 +258,8 @@ impl Simulation {
         for t in &mut ends.timers {
             t.cancel();
         }
-        let (sent, retransmitted) = (ends.counters.sent, ends.counters.retransmitted);
+        let counters = &ends.counters;
+        let (sent, retransmitted, delivered) = (counters.sent, counters.retransmitted, counters.delivered_unique);
         let slot = self.connections.slot(c);
         if slot.done {
             return;
@@ -268,6 +270,7 @@ impl Simulation {
         t.finish_s[row] = Some(finish.as_secs_f64());
         t.sent[row] += sent;
         t.retransmitted[row] += retransmitted;
+        t.delivered[row] += delivered;
         self.connections.open -= 1;
         if self.connections.slot(c).in_network == 0 {
             self.release(c);
@@ -297,10 +300,13 @@ impl Simulation {
             let c = FlowId::from_idx(i);
             if !self.connections.slot(c).done {
                 // a transfer's packet counts are taken when it ends, so they are kept here
-                let sent = (self.flows[i].counters.sent, self.flows[i].counters.retransmitted);
+                let counters = &self.flows[i].counters;
+                let counts = (counters.sent, counters.retransmitted, counters.delivered_unique);
                 let row = self.connections.slot(c).row;
-                self.connections.transfers.sent[row] += sent.0;
-                self.connections.transfers.retransmitted[row] += sent.1;
+                let t = &mut self.connections.transfers;
+                t.sent[row] += counts.0;
+                t.retransmitted[row] += counts.1;
+                t.delivered[row] += counts.2;
             }
             self.fold_into_flow(c);
         }

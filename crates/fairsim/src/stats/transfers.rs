@@ -28,6 +28,10 @@ pub struct Transfers {
     /// Data packets it put on the network, retransmissions included.
     pub sent: Vec<u64>,
     pub retransmitted: Vec<u64>,
+    /// Data packets its sink received for the first time: its goodput in packets, which for a
+    /// file without end (a permutation's) or an unfinished one is what it delivered by the
+    /// run's end (`sent − retransmitted` also counts packets lost or still on their way).
+    pub delivered: Vec<u64>,
     /// The most connections open at once during the run.
     pub most_open: u64,
     /// Whether the rows below are kept: when some flow's connections run between hosts it
