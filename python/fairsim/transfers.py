@@ -10,7 +10,18 @@ import pandas as pd
 
 from fairsim.results import transfer_summary_rows
 
-COLUMNS = ["pair", "seed", "flow", "arrival_s", "finish_s", "response_s", "bytes", "sent", "retransmitted", "delivered"]
+COLUMNS = [
+    "pair",
+    "seed",
+    "flow",
+    "arrival_s",
+    "finish_s",
+    "response_s",
+    "bytes",
+    "sent",
+    "retransmitted",
+    "delivered",
+]
 # with a workload: each transfer's hosts, its ideal completion time and its slowdown
 WORKLOAD_COLUMNS = ["src", "dst", "fct_s", "ideal_fct_s", "slowdown"]
 

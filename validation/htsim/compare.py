@@ -13,8 +13,9 @@ the source) and `-dctcp` (its DCTCPSrc over ECN queues; `--dctcp` here, with
 `fat-tree-incast.toml`: hosts 1..N each send B bytes to host 0), and each sink's data printed
 as `SINK <name> <bytes in order> <cumulative_ack()>`, `DROPS <n>` and `EVENTS <n>` at the end:
 docs/validation.md says how. Goodput on both sides is each flow's data received, every packet
-once (fairsim's transfers' `delivered`). `--direct-acks` leaves `-ackpath` out (htsim's own main). This project does not
-ship htsim or build it; without `--htsim` (or FAIRSIM_HTSIM_TCP) only fairsim's side runs."""
+once (fairsim's transfers' `delivered`). `--direct-acks` leaves `-ackpath` out (htsim's own
+main). This project does not ship htsim or build it; without `--htsim` (or FAIRSIM_HTSIM_TCP)
+only fairsim's side runs."""
 
 from __future__ import annotations
 
