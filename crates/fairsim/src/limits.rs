@@ -12,6 +12,10 @@
 /// with window scaling) in packets of 1 KiB.
 pub const MAX_WINDOW: u32 = 1 << 20;
 
+/// A run's duration, in nanoseconds: 2^62, about 146 years. A send window keeps each packet's
+/// first-send time in 62 bits and two flags in the others (`transport::reliability::window`).
+pub const MAX_DURATION_NS: u64 = 1 << 62;
+
 /// Queues of a discipline with a fixed number of them (`drr`'s and `sfq`'s `queues`): each
 /// costs about 80 bytes at every port the discipline runs at. Linux's SFQ allows 65,536.
 pub const MAX_QUEUES: usize = 1 << 16;

@@ -80,6 +80,13 @@ fn interval_records_beyond_the_limit_are_refused() {
 }
 
 #[test]
+fn a_run_beyond_146_years_is_refused() {
+    // a send window keeps each packet's first-send time in 62 bits of nanoseconds
+    assert_refused(&["run.duration=1300000h"], "run.duration", "limit of 2^62 ns");
+    parse_with(NET, &["run.duration=1280000h", "run.interval=1280000h"]);
+}
+
+#[test]
 fn a_tiny_jitter_is_no_jitter() {
     // 1e-20 is positive, but no f64 lies strictly between 1 − 1e-20 and 1 + 1e-20
     let sc = parse_with(NET, &["flows.u.jitter=1e-20"]);

@@ -11,6 +11,11 @@ pub(super) fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut
     let duration = raw.duration;
     if duration == Time::ZERO {
         pb.add(&["run", "duration"], "a run must last longer than 0s");
+    } else if duration.0 > limits::MAX_DURATION_NS {
+        pb.add(
+            &["run", "duration"],
+            format!("{duration} is more than fairsim's limit of 2^62 ns, about 146 years (see \"Limits\" in docs/scenario-format.md)"),
+        );
     }
     let warmup = raw.warmup.unwrap_or(Time::ZERO);
     if warmup >= duration && duration > Time::ZERO {
