@@ -206,7 +206,6 @@ pub struct QueueInterval {
     pub metrics: QueueMetrics,
 }
 
-/// Start, end and warm-up flag of every recorded interval (the last may be partial).
 /// Each port's discipline as a table for the report, one table for a run of ports that share
 /// their discipline's configuration (`scenario::components`): a thousand FCFS ports, one table.
 fn shared_tables(qdiscs: &[Arc<Component>]) -> Vec<Arc<Params>> {
@@ -223,6 +222,7 @@ fn shared_tables(qdiscs: &[Arc<Component>]) -> Vec<Arc<Params>> {
     tables
 }
 
+/// Start, end and warm-up flag of every recorded interval (the last may be partial).
 fn interval_bounds(sim: &Simulation, recorded: usize) -> Vec<(Time, Time, bool)> {
     let run = &sim.scenario().run;
     let mut b = vec![];

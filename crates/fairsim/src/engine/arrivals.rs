@@ -258,8 +258,6 @@ impl Simulation {
         for t in &mut ends.timers {
             t.cancel();
         }
-        let counters = &ends.counters;
-        let (sent, retransmitted, delivered) = (counters.sent, counters.retransmitted, counters.delivered_unique);
         let slot = self.connections.slot(c);
         if slot.done {
             return;
@@ -268,9 +266,7 @@ impl Simulation {
         let row = slot.row;
         let t = &mut self.connections.transfers;
         t.finish_s[row] = Some(finish.as_secs_f64());
-        t.sent[row] += sent;
-        t.retransmitted[row] += retransmitted;
-        t.delivered[row] += delivered;
+        t.count(row, &ends.counters);
         self.connections.open -= 1;
         if self.connections.slot(c).in_network == 0 {
             self.release(c);
@@ -300,13 +296,8 @@ impl Simulation {
             let c = FlowId::from_idx(i);
             if !self.connections.slot(c).done {
                 // a transfer's packet counts are taken when it ends, so they are kept here
-                let counters = &self.flows[i].counters;
-                let counts = (counters.sent, counters.retransmitted, counters.delivered_unique);
                 let row = self.connections.slot(c).row;
-                let t = &mut self.connections.transfers;
-                t.sent[row] += counts.0;
-                t.retransmitted[row] += counts.1;
-                t.delivered[row] += counts.2;
+                self.connections.transfers.count(row, &self.flows[i].counters);
             }
             self.fold_into_flow(c);
         }

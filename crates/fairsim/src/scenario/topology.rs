@@ -203,9 +203,9 @@ fn leaf_spine(t: &RawTopology, g: &mut Expanded) -> Result<(), Problem> {
     g.nodes("h", leaves * per_leaf);
     g.nodes("leaf", leaves);
     g.nodes("spine", spines);
-    let up = tier(t, "leaf_spine", t.leaf_spine.as_ref());
+    let (hosts_tier, up) = (tier(t, "hosts", None), tier(t, "leaf_spine", t.leaf_spine.as_ref()));
     for h in 0..leaves * per_leaf {
-        g.link(format!("h{h}"), format!("h{h}"), format!("leaf{}", h / per_leaf), tier(t, "hosts", None));
+        g.link(format!("h{h}"), format!("h{h}"), format!("leaf{}", h / per_leaf), hosts_tier);
     }
     for leaf in 0..leaves {
         for spine in 0..spines {

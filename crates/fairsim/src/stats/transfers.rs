@@ -11,6 +11,7 @@
 //! arrivals stop. Those the run did not see finish are `unfinished`; R and Θ are then over the
 //! finished ones alone, so R is a lower bound (the load is past what the network carries).
 
+use super::counters::FlowCounters;
 use super::fairness::jain;
 use serde::Serialize;
 
@@ -50,6 +51,15 @@ pub struct Transfers {
     /// The scenario's node names, for `src` and `dst`; set for the report.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub nodes: Vec<String>,
+}
+
+impl Transfers {
+    /// Adds to transfer `row` the packets its connection counted since it last did.
+    pub fn count(&mut self, row: usize, counted: &FlowCounters) {
+        self.sent[row] += counted.sent;
+        self.retransmitted[row] += counted.retransmitted;
+        self.delivered[row] += counted.delivered_unique;
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
