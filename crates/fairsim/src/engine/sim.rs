@@ -163,7 +163,16 @@ impl Simulation {
             let (t, ev) = self.events.pop_code().expect("the End event is always queued");
             self.now = t;
             n += 1;
+            // the port of the likely next event is fetched while this one is handled: its state
+            // now, then (that in the cache by the end) the packet leading its pipe (net::prefetch)
+            let next = self.events.likely_next_port();
+            if let Some(p) = next {
+                self.ports[p.idx()].prefetch_state();
+            }
             self.dispatch(ev);
+            if let Some(p) = next {
+                self.ports[p.idx()].prefetch_pipe_head();
+            }
         }
         if self.done {
             // the run's packets stay where they are, for the report; the blocks its queues no

@@ -6,6 +6,7 @@ pub mod block_queue;
 pub mod headers;
 pub mod multipath;
 mod packet;
+pub mod prefetch;
 pub mod routing;
 
 pub use headers::Headers;

@@ -26,6 +26,7 @@
 
 use super::loss::LinkLoss;
 use crate::net::block_queue::BlockQueue;
+use crate::net::prefetch::prefetch;
 use crate::net::Packet;
 use crate::qdisc::{DropReason, PortQdisc, Qdisc, QdiscCtx};
 use crate::rng::LazyStream;
@@ -336,6 +337,22 @@ impl Port {
         let arrival = now + self.delay;
         self.pipe.push_back((arrival, pkt));
         (self.pipe.len() == 1).then_some(arrival)
+    }
+
+    /// Asks the cache for what an event at the port reads first: its pipe (an arrival) and
+    /// its line (a transmission's end).
+    #[inline(always)]
+    pub fn prefetch_state(&self) {
+        prefetch(&self.pipe);
+        prefetch(&self.transmitting);
+    }
+
+    /// Asks the cache for the packet leading the pipe, which the port's arrival delivers.
+    #[inline(always)]
+    pub fn prefetch_pipe_head(&self) {
+        if let Some(entry) = self.pipe.front() {
+            prefetch(entry);
+        }
     }
 
     /// Takes the packet at the head of the pipe out at the far end, one hop further on its
