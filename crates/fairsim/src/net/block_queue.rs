@@ -53,14 +53,27 @@ macro_rules! pooled {
 }
 
 pooled!(Packet, FREE_PACKET_BLOCKS);
-pooled!((Time, Packet), FREE_TIMED_PACKET_BLOCKS);
+pooled!(InFlight, FREE_IN_FLIGHT_BLOCKS);
+
+/// A packet propagating on a link, with when it reaches the far end: what a port's pipe holds.
+/// The packet comes first (`repr(C)`), so that taking it out copies it in the 16-byte pieces
+/// the entry was read in. With the time first (a tuple's layout), each piece straddled two of
+/// the stores just before it, and a load that spans two stores waits until they reach the
+/// cache (no store forwarding): a stall on every arrival, the hottest instruction of the
+/// 256-flow dumbbell (docs/performance.md).
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct InFlight {
+    pub pkt: Packet,
+    pub arrival: Time,
+}
 
 /// Gives every free block of this thread back to the allocator: when a run ends, for its
 /// report to reuse, and so that a long-lived process (Python's) keeps none between runs.
 #[inline(never)]
 pub fn release_free_blocks() {
     FREE_PACKET_BLOCKS.with_borrow_mut(Vec::clear);
-    FREE_TIMED_PACKET_BLOCKS.with_borrow_mut(Vec::clear);
+    FREE_IN_FLIGHT_BLOCKS.with_borrow_mut(Vec::clear);
 }
 
 /// A block from the free list, or a new one filled with `entry` (a block holds initialised

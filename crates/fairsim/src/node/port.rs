@@ -25,7 +25,7 @@
 //! ends: it is reported as a drop (`DropReason::Loss`) instead of entering the pipe.
 
 use super::loss::LinkLoss;
-use crate::net::block_queue::BlockQueue;
+use crate::net::block_queue::{BlockQueue, InFlight};
 use crate::net::prefetch::prefetch;
 use crate::net::Packet;
 use crate::qdisc::{DropReason, PortQdisc, Qdisc, QdiscCtx};
@@ -93,7 +93,7 @@ pub struct Port {
     /// The transmission under way, if any.
     transmitting: Option<OnLine>,
     /// Packets propagating, with their arrival times at the far end.
-    pipe: BlockQueue<(Time, Packet)>,
+    pipe: BlockQueue<InFlight>,
     pub stats: PortStats,
     /// Arrivals and departures, kept for the comparison with the fluid reference if asked for.
     pub fluid: Option<crate::stats::fluid::FluidRecord>,
@@ -272,7 +272,7 @@ impl Port {
             self.transmitting =
                 Some(OnLine::Lazy { size: pkt.size, started: now, ends, end_scheduled: false, ask_at_end });
             let arrival = ends + self.delay;
-            self.pipe.push_back((arrival, pkt));
+            self.pipe.push_back(InFlight { pkt, arrival });
             return if self.pipe.len() == 1 { Next::Arrive(arrival) } else { Next::Nothing };
         }
         self.transmitting = Some(OnLine::Sending { pkt, started: now });
@@ -335,7 +335,7 @@ impl Port {
             return None;
         }
         let arrival = now + self.delay;
-        self.pipe.push_back((arrival, pkt));
+        self.pipe.push_back(InFlight { pkt, arrival });
         (self.pipe.len() == 1).then_some(arrival)
     }
 
@@ -359,9 +359,9 @@ impl Port {
     /// route; returns it with the arrival time of the next packet in the pipe, if any.
     #[inline]
     pub fn deliver(&mut self) -> (Packet, Option<Time>) {
-        let (_, mut pkt) = self.pipe.pop_front().expect("Arrive only with a packet in the pipe");
+        let InFlight { mut pkt, .. } = self.pipe.pop_front().expect("Arrive only with a packet in the pipe");
         pkt.hop += 1;
-        (pkt, self.pipe.front().map(|&(next, _)| next))
+        (pkt, self.pipe.front().map(|next| next.arrival))
     }
 
     /// What the port's discipline wrote down, if it is logged (`[run] pcap`, `[run] events`).
@@ -406,7 +406,7 @@ impl Port {
         if let Some(p) = self.on_line() {
             f(p);
         }
-        self.pipe.iter().for_each(|(_, p)| f(p));
+        self.pipe.iter().for_each(|e| f(&e.pkt));
     }
 }
 
