@@ -347,12 +347,10 @@ impl Port {
         (self.pipe.len() == 1).then_some(arrival)
     }
 
-    /// Asks the cache for what an event at the port reads first: its pipe (an arrival) and
-    /// its line (a transmission's end).
+    /// Asks the cache for what an arrival at the port reads first: its pipe.
     #[inline(always)]
     pub fn prefetch_state(&self) {
         prefetch(&self.pipe);
-        prefetch(&self.transmitting);
     }
 
     /// Asks the cache for the packet leading the pipe, which the port's arrival delivers.
