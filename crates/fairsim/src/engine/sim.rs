@@ -163,8 +163,8 @@ impl Simulation {
             let (t, ev) = self.events.pop_code().expect("the End event is always queued");
             self.now = t;
             n += 1;
-            // the port of the likely next event is fetched while this one is handled: its state
-            // now, then (that in the cache by the end) the packet leading its pipe (net::prefetch)
+            // the port of the likely next event is fetched while this one is handled: its pipe
+            // now, then (that in the cache by the end) the packet leading it (net::prefetch)
             let next = self.events.likely_next_port();
             if let Some(p) = next {
                 self.ports[p.idx()].prefetch_state();
