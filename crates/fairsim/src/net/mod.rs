@@ -6,7 +6,7 @@ pub mod block_queue;
 pub mod headers;
 pub mod multipath;
 mod packet;
-pub mod prefetch;
+pub(crate) mod prefetch; // a hint for the engine's loop, not part of the crate's interface
 pub mod routing;
 
 pub use headers::Headers;

@@ -21,9 +21,9 @@
 //!   what separates runs of different seeds, and a power of two costs 256 bytes;
 //! - buckets are allocated one power of two (128 counters) at a time, when a value first falls
 //!   in it, in one allocation whose blocks a table inside the histogram finds; samples of 0 are
-//!   a plain count beside the blocks: a port that never
-//!   queues holds no block, a port whose sojourns span 1 µs to 1 s about 21, and no port more
-//!   than 58 (every power of two of a `u64`);
+//!   a plain count beside the blocks: a port that never queues holds no block, a port whose
+//!   sojourns span 1 µs to 1 s about 21, and no port more than 58 (every power of two of a
+//!   `u64`);
 //! - counters are 16 bits, and a counter that wraps adds one to a carry kept beside the blocks:
 //!   a bucket's count is its carries times 2^16 plus its counter. One run holds a histogram per
 //!   port and per flow, and at 100,000 flows 64-bit counters took 1.3 GB; most buckets count a
