@@ -155,3 +155,44 @@ def test_ctrl_c_stops_cleanly_and_keeps_partial_results(tmp_path):
     assert 0 < doc["runs"][0]["simulated_s"] < 50000
     assert (out / "intervals.csv").exists()
     assert "interrupted at" in stdout
+
+
+# The command line, in a real process, with its run replaced by an import that a C extension
+# fails with an error of its own when Ctrl-C lands in it (pandas did: `PyCapsule_Import could not
+# import module "pandas"`, the KeyboardInterrupt gone). `raise_signal` delivers Ctrl-C before
+# the next instruction: no timing is involved.
+CTRL_C_IN_AN_IMPORT = """
+import signal
+import sys
+import fairsim.cli
+
+def an_import(*a, **k):
+    if {interrupt}:
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            pass  # what the extension does with it
+    raise ImportError('PyCapsule_Import could not import module "pandas"')
+
+fairsim.cli.run = an_import
+sys.argv = ["fairsim", *sys.argv[1:]]
+fairsim.cli.main()
+"""
+
+
+@pytest.mark.parametrize("interrupt", [True, False])
+def test_ctrl_c_that_an_extension_turns_into_an_import_error_is_an_interrupt(small_path, interrupt):
+    r = subprocess.run(
+        [sys.executable, "-c", CTRL_C_IN_AN_IMPORT.format(interrupt=interrupt), "run", str(small_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=ctrl_c_able,
+    )
+    if interrupt:
+        assert r.returncode == 130, r.stderr
+        assert "interrupted" in r.stderr and "internal error" not in r.stderr
+    else:  # the same error without Ctrl-C is a bug, and said to be one
+        assert r.returncode == 1, r.stderr
+        assert "internal error" in r.stderr and "PyCapsule_Import" in r.stderr
+    assert "Traceback" not in r.stderr

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
 import warnings
+from contextlib import contextmanager
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -74,8 +77,9 @@ class _Cli(click.Group):
         return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context):
+        interrupted = threading.Event()
         try:
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), _interrupts_noted(interrupted):
                 warnings.showwarning = _show_warning
                 return super().invoke(ctx)
         except ScenarioError as e:
@@ -94,10 +98,11 @@ class _Cli(click.Group):
             raise click.exceptions.Exit(EXIT_INPUT) from None
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
-        except KeyboardInterrupt:
-            stderr().print("interrupted")
-            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
-        except Exception as e:  # a bug: say so plainly, traceback only on request
+        except (KeyboardInterrupt, Exception) as e:
+            if isinstance(e, KeyboardInterrupt) or interrupted.is_set():  # or Ctrl-C that a C
+                stderr().print("interrupted")  # extension turned into an error of its own
+                raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+            # a bug: say so plainly, traceback only on request
             if os.environ.get("FAIRSIM_DEBUG"):
                 import traceback
 
@@ -109,6 +114,32 @@ class _Cli(click.Group):
                 "This is a bug in fairsim; set FAIRSIM_DEBUG=1 to see the traceback and please report it."
             )
             raise click.exceptions.Exit(1) from None
+
+
+@contextmanager
+def _interrupts_noted(seen: threading.Event):
+    """Notes Ctrl-C in `seen`, then raises KeyboardInterrupt as Python does.
+
+    Why: a Ctrl-C that lands while a C extension imports (pandas, in the first second of a
+    sweep) reaches the command as that extension's error, `ImportError: PyCapsule_Import could
+    not import module "pandas"`, with the KeyboardInterrupt gone. The event tells it apart from a
+    bug. Ctrl-C ignored (a command started in the background) stays ignored, and a handler of
+    the caller's own is left alone, as is every thread but the main one."""
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+
+    def note(signum, frame):
+        seen.set()
+        signal.default_int_handler(signum, frame)
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
