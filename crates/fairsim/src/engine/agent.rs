@@ -22,6 +22,9 @@ impl Simulation {
         let flow = &mut self.flows[f.idx()];
         let Some(sender) = flow.sender.as_mut() else { return };
         let mut ctx = AgentCtx::new(self.now, flow.app_limit, &mut self.actions);
+        if flow.trace.is_none() {
+            ctx = ctx.without_records();
+        }
         ctx.sack = sack;
         call(sender.as_mut(), &mut ctx);
         let mut actions = std::mem::take(&mut self.actions);

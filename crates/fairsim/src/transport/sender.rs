@@ -120,11 +120,18 @@ pub struct AgentCtx<'a> {
     /// On an ACK: its SACK blocks (packets `start..end` received), if the flow uses SACK.
     pub sack: &'a [(u64, u64)],
     actions: &'a mut Vec<Action>,
+    /// Whether the flow keeps its time series (`Action::Record`): most do not, and an ACK's
+    /// two or three records would otherwise be queued and carried out only to be dropped.
+    records: bool,
 }
 
 impl<'a> AgentCtx<'a> {
     pub fn new(now: Time, app_limit: u64, actions: &'a mut Vec<Action>) -> Self {
-        AgentCtx { now, app_limit, sack: &[], actions }
+        AgentCtx { now, app_limit, sack: &[], actions, records: true }
+    }
+    /// The same for a flow that keeps no time series: `record` does nothing.
+    pub fn without_records(self) -> Self {
+        AgentCtx { records: false, ..self }
     }
     pub fn send(&mut self, seq: u64) {
         self.actions.push(Action::Send { seq });
@@ -144,7 +151,9 @@ impl<'a> AgentCtx<'a> {
         self.actions.push(Action::CancelTimer(timer));
     }
     pub fn record(&mut self, series: Series, value: f64) {
-        self.actions.push(Action::Record(series, value));
+        if self.records {
+            self.actions.push(Action::Record(series, value));
+        }
     }
     pub fn count(&mut self, event: Event) {
         self.actions.push(Action::Count(event));
@@ -247,5 +256,22 @@ mod tests {
             }
         };
         assert_eq!(every(Cwnd), Series::ALL);
+    }
+
+    #[test]
+    fn a_flow_without_time_series_queues_no_records_and_every_other_action() {
+        use super::{Action, AgentCtx};
+        use crate::units::Time;
+        let act = |ctx: &mut AgentCtx| {
+            ctx.record(Cwnd, 10.0);
+            ctx.send(7);
+            ctx.record(Outstanding, 3.0);
+        };
+        let mut actions = vec![];
+        act(&mut AgentCtx::new(Time::ZERO, 8, &mut actions));
+        assert_eq!(actions, [Action::Record(Cwnd, 10.0), Action::Send { seq: 7 }, Action::Record(Outstanding, 3.0)]);
+        actions.clear();
+        act(&mut AgentCtx::new(Time::ZERO, 8, &mut actions).without_records());
+        assert_eq!(actions, [Action::Send { seq: 7 }]);
     }
 }
