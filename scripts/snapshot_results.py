@@ -40,6 +40,21 @@ MATRIX = {
 }
 
 
+#: The data-centre cases (issue 34), short: generated fat-trees, workloads with their own
+#: lines, ECMP, spraying and adaptive forwarding, a shared buffer, DCTCP's threshold marking.
+#: Each entry: the scenario, relative to the checkout, and its overrides.
+SHORT = ["run.duration=3ms", "run.warmup=1ms", "run.interval=2ms"]
+PERMUTATION = "validation/htsim/fat-tree-permutation.toml"
+DATACENTRE = {
+    "websearch-k8": ("scenarios/bench/fat-tree-k16-websearch.toml", ["topology.k=8", *SHORT]),
+    "permutation": (PERMUTATION, SHORT),
+    "permutation-spray": (PERMUTATION, [*SHORT, 'run.forwarding="spray"']),
+    "permutation-adaptive": (PERMUTATION, [*SHORT, 'run.forwarding="adaptive"']),
+    "permutation-shared": (PERMUTATION, [*SHORT, 'shared_buffer.size="1MB"']),
+    "dctcp": ("validation/htsim/fat-tree-permutation-dctcp.toml", SHORT),
+    "incast": ("validation/htsim/fat-tree-incast.toml", ["run.duration=30ms", "run.interval=30ms"]),
+}
+
 #: Fields left out of every record: the wall clock, and those named by `--leave-out`.
 LEFT_OUT = {"wall_s"}
 
@@ -78,6 +93,9 @@ def main(out: Path) -> None:
             sets += ["--set", f'pairs.{name}-{q}={{ transport = {transport}, qdisc = "{q}" }}']
             sets += ["--pair", f"{name}-{q}"]
         record(["run", str(dumbbell), "--json", "--no-progress", *sets], out / f"matrix-{name}.json")
+    for name, (scenario, overrides) in DATACENTRE.items():
+        sets = [arg for o in overrides for arg in ("--set", o)]
+        record(["run", str(ROOT / scenario), "--json", "--no-progress", *sets], out / f"datacentre-{name}.json")
     from fairsim import reproduce
 
     for paper in reproduce.papers():

@@ -24,7 +24,13 @@ impl Simulation {
         // queueing delays are reported over the measurement intervals: the warm-up's are forgotten
         if self.intervals_closed == 1 && self.scenario.run.warmup > Time::ZERO {
             self.queueing.iter_mut().for_each(DelayStats::clear);
-            self.ports.iter_mut().for_each(|p| p.stats.sojourn.clear());
+            // each port settled first: a chained port's dequeues up to now (node::port) belong to
+            // the warm-up, as their end events, which come before an interval's end, would
+            let now = self.now;
+            self.ports.iter_mut().for_each(|p| {
+                p.settle(now);
+                p.stats.sojourn.clear();
+            });
         }
         self.fold_connections();
         for flow in &mut self.flows[..self.connections.first] {

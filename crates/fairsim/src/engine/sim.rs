@@ -83,7 +83,7 @@ impl Simulation {
     pub fn shared(scenario: Arc<Scenario>, pair: Option<&str>, seed: Option<u64>) -> Result<Simulation> {
         let pair = scenario.pair(pair)?.clone();
         let seed = seed.unwrap_or(scenario.run.seed);
-        let ports = build::ports(&scenario, &pair, seed)?;
+        let mut ports = build::ports(&scenario, &pair, seed)?;
         // connections may add an access line each way
         if ports.len() + 2 * crate::limits::MAX_OPEN_CONNECTIONS > super::event::MAX_PORTS {
             return Err(crate::error::Error::Usage(format!(
@@ -106,6 +106,12 @@ impl Simulation {
         }
         let forwarder = Forwarder::new(&scenario, seed);
         let shared = SharedBuffers::new(&scenario);
+        // a shared buffer and adaptive forwarding read switches' queues at arrivals elsewhere:
+        // each must be as of that instant, so no port may leave its dequeues to its next look
+        // (node::port, `chained`). A connection's own line (engine::arrivals) is read by neither.
+        if shared.is_some() || scenario.flows.iter().any(|f| f.forwarding == Forwarding::Adaptive) {
+            ports.iter_mut().for_each(Port::keep_end_events);
+        }
         let mut connections = Connections::new(flows.len(), ports.len());
         connections.transfers.detailed = scenario.flows.iter().any(|f| f.draws_ends());
         let (queueing, path_delay) =
@@ -293,7 +299,7 @@ impl Simulation {
     }
 
     fn arrive(&mut self, p: PortId) {
-        let (pkt, next) = self.ports[p.idx()].deliver();
+        let (pkt, next) = self.ports[p.idx()].deliver(self.now);
         if let Some(next) = next {
             self.events.push(next, Event::Arrive(p));
         }
@@ -588,7 +594,7 @@ ftp = { src = "a", dst = "b", app = "ftp" }
         whole.run();
         let mut steps = sim();
         let mut calls = 0;
-        while !steps.run_events(7) {
+        while !steps.run_events(3) {
             calls += 1;
         }
         assert!(calls > 1000, "the run took many steps ({calls})");

@@ -21,6 +21,18 @@
 //! in the event set's canonical order (a transmission's end before any arrival), the run is the
 //! one the end events would have given (issue 32 step 3).
 //!
+//! An FCFS port goes further (`chained`): its packets leave in the order they came, unchanged,
+//! each as the one before it ends, so no transmission's end needs an event. When a lazy
+//! transmission has ended by the time the port is next looked at (an arrival, a delivery at
+//! the far end, an interval's end), `settle` puts the next waiting packet on the line as of
+//! that end, with the dequeue, queue length and sojourn the end event would have recorded, and
+//! its packet into the pipe; and so on up to the look. A busy bottleneck then costs no event
+//! per packet but its arrival at the far end (issue 34). The far end's delivery looks at the
+//! port first, so a packet that started meanwhile is in the pipe before it is needed. It
+//! needs that nothing reads the queue between events: a switch's shared buffer and adaptive
+//! forwarding read it at every arrival elsewhere, so their ports keep end events
+//! (`keep_end_events`).
+//!
 //! A port with a loss model (`node::loss`) may lose a packet on the wire as its transmission
 //! ends: it is reported as a drop (`DropReason::Loss`) instead of entering the pipe.
 
@@ -90,6 +102,9 @@ pub struct Port {
     /// Whether a transmission with nothing behind it may go without its end event (`Lazy`), if
     /// the discipline agrees (`Qdisc::drained`): not where the port records each departure.
     lazy_ends: bool,
+    /// Whether a packet that waits needs no end event either: `settle` starts it as of the end
+    /// of the one before (the module's comment). FCFS in place, with lazy ends.
+    chained: bool,
     /// The transmission under way, if any.
     transmitting: Option<OnLine>,
     /// The size of the packet sent last and its transmission time: a port carries one
@@ -157,15 +172,18 @@ pub const MAX_QUEUE_PACKETS: usize = 4_000_000;
 impl Port {
     pub fn new(s: PortSetup) -> Port {
         let lazy_ends = s.loss.is_none() && !s.fluid;
+        let qdisc = PortQdisc::new(s.qdisc);
+        let chained = lazy_ends && matches!(qdisc, PortQdisc::Fcfs(_));
         Port {
             name: s.name,
             rate: s.rate,
             delay: s.delay,
             buffer_includes_line: s.buffer_includes_line,
-            qdisc: PortQdisc::new(s.qdisc),
+            qdisc,
             rng: s.rng,
             loss: s.loss.map(Box::new),
             lazy_ends,
+            chained,
             transmitting: None,
             last_tx: (0, s.rate.tx_time(0)),
             pipe: BlockQueue::default(),
@@ -174,6 +192,13 @@ impl Port {
             trace: s.traced.then(PortTrace::default),
             share: None,
         }
+    }
+
+    /// Something outside the port reads its queue between events (a shared buffer, adaptive
+    /// forwarding): every transmission with a packet behind it ends with an event, which
+    /// dequeues the next at its end.
+    pub fn keep_end_events(&mut self) {
+        self.chained = false;
     }
 
     /// Figures particular to the port's discipline, for the report.
@@ -214,8 +239,9 @@ impl Port {
             None => Line::Idle, // the caller starts a transmission at once, which records the length
             Some(line) => {
                 let next = match line {
-                    // a packet may wait now: the transmission's end is an event after all
-                    OnLine::Lazy { ends, end_scheduled: scheduled @ false, .. } => {
+                    // a packet may wait now: the transmission's end is an event after all,
+                    // unless `settle` starts the packet as of that end
+                    OnLine::Lazy { ends, end_scheduled: scheduled @ false, .. } if !self.chained => {
                         *scheduled = true;
                         Next::TxDone(*ends)
                     }
@@ -232,6 +258,8 @@ impl Port {
     /// so asking it for a packet now, as of `ends`, is what the end event would have done then.
     /// (One with an end event, scheduled when a packet came to wait, is left to that event: a
     /// stretch of the run may stop between the two at the same instant.)
+    /// On a chained port, the packets waiting behind it go on the line in turn, each as of the
+    /// end of the one before, up to `now` (`start_chain`).
     #[inline]
     pub fn settle(&mut self, now: Time) {
         if let Some(OnLine::Lazy { size, started, ends, ask_at_end, end_scheduled: false }) = self.transmitting {
@@ -241,7 +269,35 @@ impl Port {
                 if ask_at_end {
                     self.ask_empty_queue(ends);
                 }
+                if self.chained && self.qdisc.len_packets() > 0 {
+                    self.start_chain(ends, now);
+                }
             }
+        }
+    }
+
+    /// What the end events from `at` up to `now` would have done on a chained port: at each,
+    /// the next waiting packet on the line, its sojourn and the queue's length recorded as of
+    /// that end, and into the pipe behind the packet that just ended. That one is still in the
+    /// pipe (its delivery settles the port first), so no arrival needs an event here. Out of
+    /// line: most looks at a port find no packet waiting.
+    #[inline(never)]
+    fn start_chain(&mut self, mut at: Time, now: Time) {
+        let mut no_drops = Vec::new(); // FCFS drops only arrivals
+        loop {
+            let mut ctx = QdiscCtx::new(at, self.rate, &mut self.rng, &mut no_drops, &mut self.stats.current.marks);
+            let Some(pkt) = self.qdisc.dequeue(&mut ctx) else { return };
+            self.queue_changed(at);
+            self.stats.sojourn.record((at - pkt.enqueued_at).0);
+            let next = self.transmit(pkt, at);
+            debug_assert!(next == Next::Nothing && no_drops.is_empty(), "a chained start behind the pipe's head");
+            let Some(OnLine::Lazy { size, started, ends, .. }) = self.transmitting else { return };
+            if ends > now {
+                return;
+            }
+            self.transmitting = None;
+            self.count_departure(started, ends, size);
+            at = ends;
         }
     }
 
@@ -264,8 +320,9 @@ impl Port {
         self.stats.current.bytes_sent += size as u64;
     }
 
-    /// Puts `pkt` on the idle line at `now`. With nothing waiting behind it and lazy ends, it
-    /// enters the pipe at once and only its arrival may need an event; otherwise its end does.
+    /// Puts `pkt` on the idle line at `now`. With nothing waiting behind it and lazy ends, or on
+    /// a chained port, it enters the pipe at once and only its arrival may need an event;
+    /// otherwise its end does.
     #[inline(always)] // as it was before it grew `ask_at_end`: out of line it cost 1% on NR/FIFO
     fn transmit(&mut self, pkt: Packet, now: Time) -> Next {
         if pkt.size != self.last_tx.0 {
@@ -275,8 +332,9 @@ impl Port {
         // lazy, and whether its end must still ask the empty queue: `drained` first, the cheaper
         // question, which implies an empty queue
         let drained = self.lazy_ends && self.qdisc.drained();
-        if drained || (self.lazy_ends && self.qdisc.len_packets() == 0) {
-            let ask_at_end = !drained;
+        // a chained port's next packet goes on the line as of this end (`settle`)
+        if self.chained || drained || (self.lazy_ends && self.qdisc.len_packets() == 0) {
+            let ask_at_end = !(drained || self.chained);
             self.transmitting =
                 Some(OnLine::Lazy { size: pkt.size, started: now, ends, end_scheduled: false, ask_at_end });
             let arrival = ends + self.delay;
@@ -361,10 +419,15 @@ impl Port {
         }
     }
 
-    /// Takes the packet at the head of the pipe out at the far end, one hop further on its
-    /// route; returns it with the arrival time of the next packet in the pipe, if any.
+    /// Takes the packet at the head of the pipe out at the far end at `now`, one hop further on
+    /// its route; returns it with the arrival time of the next packet in the pipe, if any (on a
+    /// chained port, after starting the packets whose turn came since the port was last looked
+    /// at).
     #[inline]
-    pub fn deliver(&mut self) -> (Packet, Option<Time>) {
+    pub fn deliver(&mut self, now: Time) -> (Packet, Option<Time>) {
+        if self.chained {
+            self.settle(now);
+        }
         let InFlight { mut pkt, .. } = self.pipe.pop_front().expect("Arrive only with a packet in the pipe");
         pkt.hop += 1;
         (pkt, self.pipe.front().map(|next| next.arrival))
@@ -470,6 +533,7 @@ mod tests {
         let asked = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
         let mut p = a_port(5);
         p.qdisc = PortQdisc::new(Box::new(NotingIdle { queue: Default::default(), asked_empty: asked.clone() }));
+        p.keep_end_events(); // as `Port::new` has it for any discipline but FCFS
         let mut drops = vec![];
         // lazy (no end event) although not drained: the empty dequeue its end would have made
         // comes when the port is next looked at, dated at the end (8 ms), not at the look
@@ -529,9 +593,9 @@ mod tests {
         assert_eq!(p.start_tx(ms(8), &mut drops), Next::TxDone(ms(16)));
         // the second follows in the pipe: the packet ahead of it holds the pipe's one event
         assert_eq!(p.finish_tx(ms(16), &mut drops), None);
-        let (first, next) = p.deliver();
+        let (first, next) = p.deliver(ms(18));
         assert_eq!((first.seq, first.hop, next), (0, 1, Some(ms(26))));
-        let (second, next) = p.deliver();
+        let (second, next) = p.deliver(ms(26));
         assert_eq!((second.seq, next), (1, None));
         assert!(drops.is_empty());
         assert_eq!(p.stats.current.departures, 2);
@@ -541,6 +605,7 @@ mod tests {
     #[test]
     fn a_transmission_with_nothing_behind_it_has_no_end_event_until_a_packet_waits() {
         let mut p = a_port(5);
+        p.keep_end_events();
         let mut drops = vec![];
         // nothing waits behind the first packet: it enters the pipe at once, and its arrival
         // (8 ms on the line, 10 ms of propagation) is the only event it needs
@@ -554,8 +619,7 @@ mod tests {
         assert_eq!(p.start_tx(ms(8), &mut drops), Next::TxDone(ms(16)));
         assert_eq!(p.finish_tx(ms(16), &mut drops), None, "the pipe's head has its event");
         assert_eq!(p.start_tx(ms(16), &mut drops), Next::Nothing, "behind the others in the pipe");
-        let arrivals: Vec<_> = std::iter::from_fn(|| (!p.pipe.is_empty()).then(|| p.deliver())).collect();
-        let got: Vec<_> = arrivals.iter().map(|(pkt, next)| (pkt.seq, *next)).collect();
+        let got: Vec<_> = [18, 26, 34].map(|at| p.deliver(ms(at))).map(|(pkt, next)| (pkt.seq, next)).into();
         assert_eq!(got, vec![(0, Some(ms(26))), (1, Some(ms(34))), (2, None)]);
         // the third's departure counts once its end has passed: not in an interval closed
         // before it, which gets its busy time so far, and in the next
@@ -576,6 +640,42 @@ mod tests {
         p.settle(ms(56));
         assert_eq!(p.stats.current.departures, 2);
         assert!(drops.is_empty());
+    }
+
+    /// Three packets at 0, 1 and 2 ms into an idle FCFS port (1000 bytes, 8 ms each on the line,
+    /// 10 ms of propagation), the first two delivered at the far end: the same packets, times
+    /// and records with end events (`keep_end_events`) and chained (none).
+    #[test]
+    fn a_chained_port_starts_each_waiting_packet_as_its_end_event_would_have() {
+        let arrive = |p: &mut Port, seq: u64, at: u64| p.enqueue(pkt(0, seq, 1000), ms(at), &mut vec![]);
+        let mut with_events = a_port(5);
+        with_events.keep_end_events();
+        assert_eq!(arrive(&mut with_events, 0, 0), Line::Then(Next::Arrive(ms(18))));
+        assert_eq!(arrive(&mut with_events, 1, 1), Line::Then(Next::TxDone(ms(8))));
+        assert_eq!(arrive(&mut with_events, 2, 2), Line::Then(Next::Nothing));
+        for (end, then) in [(8, Next::TxDone(ms(16))), (16, Next::Nothing)] {
+            assert_eq!(with_events.finish_tx(ms(end), &mut vec![]), None);
+            assert_eq!(with_events.start_tx(ms(end), &mut vec![]), then);
+        }
+        let mut chained = a_port(5);
+        assert_eq!(arrive(&mut chained, 0, 0), Line::Then(Next::Arrive(ms(18))));
+        assert_eq!(arrive(&mut chained, 1, 1), Line::Then(Next::Nothing), "no end event");
+        assert_eq!(arrive(&mut chained, 2, 2), Line::Then(Next::Nothing));
+        assert_eq!(chained.stats.current.departures, 0, "nothing has looked at the port since");
+        for p in [&mut with_events, &mut chained] {
+            // the first's delivery starts the second (at 8 ms) and the third (16 ms) in turn
+            let got = [18, 26].map(|at| p.deliver(ms(at))).map(|(pkt, next)| (pkt.seq, next));
+            assert_eq!(got, [(0, Some(ms(26))), (1, Some(ms(34)))]);
+            p.close_interval(ms(30));
+        }
+        let records = |p: &Port| {
+            let s = &p.stats;
+            (s.intervals.clone(), s.sojourn.summary(), p.trace.as_ref().map(|t| t.queue.clone()))
+        };
+        assert_eq!(records(&chained), records(&with_events));
+        let (intervals, sojourn, queue) = records(&chained);
+        assert_eq!((intervals[0].departures, sojourn.samples, sojourn.max_s), (3, 3, Some(0.014)));
+        assert_eq!(queue.unwrap(), vec![(ms(0), 0), (ms(1), 1), (ms(2), 2), (ms(8), 1), (ms(16), 0)]);
     }
 
     #[test]
