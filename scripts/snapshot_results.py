@@ -95,7 +95,8 @@ def main(out: Path) -> None:
         record(["run", str(dumbbell), "--json", "--no-progress", *sets], out / f"matrix-{name}.json")
     for name, (scenario, overrides) in DATACENTRE.items():
         sets = [arg for o in overrides for arg in ("--set", o)]
-        record(["run", str(ROOT / scenario), "--json", "--no-progress", *sets], out / f"datacentre-{name}.json")
+        command = ["run", str(ROOT / scenario), "--json", "--no-progress", *sets]
+        record(command, out / f"datacentre-{name}.json")
     from fairsim import reproduce
 
     for paper in reproduce.papers():
