@@ -78,13 +78,18 @@ def fairsim_side(seed: int, end_ms: float, dctcp: bool, k: int = 8) -> dict:
     return figures(rates, drops, spent)
 
 
-def run_htsim(binary: str, options: list[str], end_ms: float, seed: int, k: int = 8) -> tuple[str, float]:
-    """htsim_tcp on the k-ary fat-tree of 10 Gb/s links and 100-packet queues with `options`:
-    its output and the CPU time it took."""
+def htsim_command(binary: str, options: list[str], end_ms: float, seed: int, k: int, log: str) -> list[str]:
+    """htsim_tcp's command line: the k-ary fat-tree of 10 Gb/s links and 100-packet queues with
+    `options`, writing its log file (which it needs) to `log`."""
     hosts = str(k**3 // 4)
     command = [binary, "-nodes", hosts, "-conns", hosts, "-speed", "10000", "-q", "100", *options]
-    with tempfile.TemporaryDirectory() as scratch:  # its log file, which it needs
-        command += ["-end", str(end_ms * 1000), "-seed", str(seed), "UNCOUPLED", "-o", f"{scratch}/log"]
+    return [*command, "-end", str(end_ms * 1000), "-seed", str(seed), "UNCOUPLED", "-o", log]
+
+
+def run_htsim(binary: str, options: list[str], end_ms: float, seed: int, k: int = 8) -> tuple[str, float]:
+    """htsim_tcp on the k-ary fat-tree with `options`: its output and the CPU time it took."""
+    with tempfile.TemporaryDirectory() as scratch:
+        command = htsim_command(binary, options, end_ms, seed, k, f"{scratch}/log")
         before = cpu()
         out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     return out, cpu() - before

@@ -105,11 +105,17 @@ def fairsim_side(flows: int, seed: int, end_ms: float) -> dict:
     }
 
 
-def htsim_side(binary: str, flows: int, seed: int, end_ms: float) -> dict:
+def htsim_command(binary: str, flows: int, seed: int, end_ms: float) -> list[str]:
+    """htsim_dumbbell's command line for the dumbbell `scenario_text` writes."""
     command = [binary, "-flows", str(flows), "-neck", str(NECK_MBPS), "-access", str(ACCESS_MBPS)]
     command += ["-neckdelay", str(NECK_DELAY_US), "-accessdelay", str(ACCESS_DELAY_US)]
     command += ["-q", str(NECK_BUFFER), "-accessq", str(ACCESS_BUFFER), "-stagger", str(STAGGER_US)]
-    command += ["-end", str(round(end_ms * 1000)), "-seed", str(seed), "-ssthresh", str(ssthresh(flows))]
+    command += ["-end", str(round(end_ms * 1000)), "-seed", str(seed)]
+    return [*command, "-ssthresh", str(ssthresh(flows))]
+
+
+def htsim_side(binary: str, flows: int, seed: int, end_ms: float) -> dict:
+    command = htsim_command(binary, flows, seed, end_ms)
     before = cpu()
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     spent = cpu() - before

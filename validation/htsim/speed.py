@@ -1,0 +1,153 @@
+"""fairsim's speed and memory beside htsim's on the same networks (docs/performance.md, *Side by
+side with htsim*): the 256-flow dumbbell, the k = 8 and k = 16 TCP permutations and the k = 8
+DCTCP permutation, each simulator's whole process timed, rounds alternated.
+
+    python3 validation/htsim/speed.py [--rounds 5] [--case dumbbell k8 k16 dctcp] [--bench PATH]
+
+fairsim's side is its engine alone, the Rust bench (`examples/bench.rs`: loading, the run and its
+report, no Python), built here unless `--bench` names one; htsim's is `htsim_dumbbell` and
+`htsim_tcp -ackpath` (`FAIRSIM_HTSIM_DUMBBELL`, `FAIRSIM_HTSIM_TCP`, or the validation cache that
+docs/validation.md describes). The networks and command lines are dumbbell.py's and compare.py's,
+seed 1. Each round runs fairsim then htsim, so that a change in the machine's load hits both
+alike; CPU time is user + system time and memory the peak resident set, both from the kernel's
+accounting of the finished process (`wait4`). Prints each round, then per case the medians with
+their ranges and fairsim's speed-up (htsim's median CPU time over fairsim's), and fairsim's events,
+packet-hops and engine nanoseconds per hop. Run it on an otherwise idle machine: a ratio taken
+under load is not the simulators'."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import compare
+import dumbbell
+
+ROOT = compare.HERE.parent.parent
+CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "fairsim-validation/htsim/bin"
+DUMBBELL_FLOWS = 256
+
+
+@dataclass(frozen=True)
+class Case:
+    """One network run by both: fairsim's scenario (None: dumbbell.py's) with its overrides,
+    htsim's program (its environment variable, its name in the cache) with its options, and the
+    fat-tree's k."""
+
+    title: str
+    end_ms: float
+    scenario: Path | None = None
+    overrides: tuple[str, ...] = ()
+    htsim: tuple[str, str] = ("FAIRSIM_HTSIM_TCP", "htsim_tcp")
+    options: tuple[str, ...] = ("-ackpath",)
+    k: int = 8
+
+
+CASES = {
+    "dumbbell": Case(
+        "dumbbell, 256 flows", 10_000.0, htsim=("FAIRSIM_HTSIM_DUMBBELL", "htsim_dumbbell"), options=()
+    ),
+    "k8": Case("k = 8 TCP permutation", 100.0, compare.SCENARIO),
+    "k16": Case("k = 16 TCP permutation", 20.0, compare.SCENARIO, ("topology.k=16",), k=16),
+    "dctcp": Case("k = 8 DCTCP permutation", 100.0, compare.DCTCP_SCENARIO, options=("-ackpath", "-dctcp")),
+}
+
+
+def measured(command: list[str]) -> tuple[str, float, float]:
+    """Runs `command` to its end: its output, CPU seconds (user + system) and peak memory (MB)."""
+    with tempfile.TemporaryFile("w+") as out:
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            raise SystemExit(f"{command[0]} exited with {proc.returncode}: {' '.join(command)}")
+        out.seek(0)
+        return out.read(), usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # kB on Linux
+
+
+def engine_figures(output: str) -> tuple[int, int, float]:
+    """The bench's row: events, packet-hops and the engine's wall seconds (the run alone)."""
+    rows = (line.split() for line in output.splitlines())
+    row = next(r for r in rows if len(r) == 8 and "/" in r[0])
+    return int(row[1]), int(row[2]), float(row[4])
+
+
+def commands(case: Case, bench: str, scratch: str) -> tuple[list[str], list[str]]:
+    """fairsim's and htsim's command lines for `case`, seed 1."""
+    variable, program = case.htsim
+    htsim = os.environ.get(variable) or str(CACHE / program)
+    if case.scenario is None:
+        scenario = Path(scratch) / "dumbbell.toml"
+        scenario.write_text(dumbbell.scenario_text(DUMBBELL_FLOWS, case.end_ms))
+        theirs = dumbbell.htsim_command(htsim, DUMBBELL_FLOWS, 1, case.end_ms)
+    else:
+        scenario = case.scenario
+        theirs = compare.htsim_command(htsim, list(case.options), case.end_ms, 1, case.k, f"{scratch}/log")
+    window = [f"run.duration={case.end_ms}ms", "run.warmup=0s", f"run.interval={case.end_ms}ms", "run.seed=1"]
+    return [bench, str(scenario), "1", *window, *case.overrides], theirs
+
+
+def built_bench() -> str:
+    build = ["cargo", "build", "--release", "--quiet", "--example", "bench", "-p", "fairsim"]
+    subprocess.run(build, cwd=ROOT, check=True)
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    return str(target / "release" / "examples" / "bench")
+
+
+def span(xs: list[float], digits: int = 2) -> str:
+    return f"{statistics.median(xs):.{digits}f} ({min(xs):.{digits}f}–{max(xs):.{digits}f})"
+
+
+def row(name: str, bench: str, rounds: int) -> str:
+    """Runs case `name` `rounds` times alternated, printing each round: its row of the table."""
+    case = CASES[name]
+    cpu: dict[str, list[float]] = {"fairsim": [], "htsim": []}
+    memory: dict[str, list[float]] = {"fairsim": [], "htsim": []}
+    engine_s: list[float] = []
+    with tempfile.TemporaryDirectory() as scratch:
+        ours, theirs = commands(case, bench, scratch)
+        for round_ in range(1, rounds + 1):
+            for simulator, command in (("fairsim", ours), ("htsim", theirs)):
+                out, spent, peak = measured(command)
+                cpu[simulator].append(spent)
+                memory[simulator].append(peak)
+                if simulator == "fairsim":  # the same work every round: the engine is deterministic
+                    events, hops, engine = engine_figures(out)
+                    engine_s.append(engine)
+                print(f"{name} round {round_}: {simulator} {spent:.2f} s CPU, {peak:.1f} MB", flush=True)
+    ratios = [h / f for f, h in zip(cpu["fairsim"], cpu["htsim"], strict=True)]
+    speed_up = statistics.median(cpu["htsim"]) / statistics.median(cpu["fairsim"])
+    cells = [case.title, f"{case.end_ms:g} ms", span(cpu["fairsim"]), span(cpu["htsim"])]
+    cells.append(f"**{speed_up:.2f}×** ({min(ratios):.2f}–{max(ratios):.2f})")
+    cells.append(f"{statistics.median(memory['fairsim']):.1f} / {statistics.median(memory['htsim']):.1f} MB")
+    cells.append(f"{events / 1e6:.1f} M / {hops / 1e6:.1f} M")
+    cells.append(f"{statistics.median(engine_s) / hops * 1e9:.0f} ns")
+    return "| " + " | ".join(cells) + " |"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--case", nargs="+", choices=list(CASES), default=list(CASES))
+    parser.add_argument("--bench", help="fairsim's bench program (default: built here)")
+    args = parser.parse_args()
+    bench = args.bench or built_bench()
+    rows = [row(name, bench, args.rounds) for name in args.case]
+    print(f"\n{args.rounds} rounds, alternated fairsim then htsim, seed 1; medians (range)\n")
+    print(
+        "| run | simulated | fairsim CPU (s) | htsim CPU (s) | speed-up (per round)"
+        " | peak memory fairsim / htsim | fairsim's events / hops | per hop |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("\n".join(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
