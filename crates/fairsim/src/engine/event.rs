@@ -10,9 +10,9 @@
 //! ACK arriving at t is taken before a timer that would expire at t, and an interval that ends
 //! at t counts what happened at t. Because the order does not depend on when an event was
 //! scheduled, the loop may leave out an event whose effect it can compute, such as the end of a
-//! transmission nothing waits behind (issue 32), or at an FCFS port any transmission's end
-//! (issue 34, `node::port`), without changing any run. Until issue 32 ties
-//! ran in insertion order (docs/decisions.md). Never by chance: a run is a pure function of its
+//! transmission nothing waits behind (issue 32), or any transmission's end at a port whose
+//! discipline is chainable, FCFS or the ECN threshold (issue 34, `node::port`), without
+//! changing any run. Until issue 32 ties ran in insertion order (docs/decisions.md). Never by chance: a run is a pure function of its
 //! scenario and seed. Events name their target by dense id; the main loop dispatches them with
 //! `match`.
 

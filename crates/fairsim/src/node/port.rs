@@ -21,8 +21,9 @@
 //! in the event set's canonical order (a transmission's end before any arrival), the run is the
 //! one the end events would have given (issue 32 step 3).
 //!
-//! An FCFS port goes further (`chained`): its packets leave in the order they came, unchanged,
-//! each as the one before it ends, so no transmission's end needs an event. When a lazy
+//! A port whose discipline allows it (`Qdisc::chainable`: FCFS, the ECN threshold) goes further
+//! (`chained`): each waiting packet leaves as the one before it ends, chosen and marked from the
+//! queue as it was then, so no transmission's end needs an event. When a lazy
 //! transmission has ended by the time the port is next looked at (an arrival, a delivery at
 //! the far end, an interval's end), `settle` puts the next waiting packet on the line as of
 //! that end, with the dequeue, queue length and sojourn the end event would have recorded, and
@@ -103,7 +104,8 @@ pub struct Port {
     /// the discipline agrees (`Qdisc::drained`): not where the port records each departure.
     lazy_ends: bool,
     /// Whether a packet that waits needs no end event either: `settle` starts it as of the end
-    /// of the one before (the module's comment). FCFS in place, with lazy ends.
+    /// of the one before (the module's comment). With lazy ends, where the discipline is
+    /// `chainable`.
     chained: bool,
     /// The transmission under way, if any.
     transmitting: Option<OnLine>,
@@ -173,7 +175,7 @@ impl Port {
     pub fn new(s: PortSetup) -> Port {
         let lazy_ends = s.loss.is_none() && !s.fluid;
         let qdisc = PortQdisc::new(s.qdisc);
-        let chained = lazy_ends && matches!(qdisc, PortQdisc::Fcfs(_));
+        let chained = lazy_ends && qdisc.chainable();
         Port {
             name: s.name,
             rate: s.rate,
@@ -283,7 +285,7 @@ impl Port {
     /// line: most looks at a port find no packet waiting.
     #[inline(never)]
     fn start_chain(&mut self, mut at: Time, now: Time) {
-        let mut no_drops = Vec::new(); // FCFS drops only arrivals
+        let mut no_drops = Vec::new(); // a chainable discipline drops only arrivals
         loop {
             let mut ctx = QdiscCtx::new(at, self.rate, &mut self.rng, &mut no_drops, &mut self.stats.current.marks);
             let Some(pkt) = self.qdisc.dequeue(&mut ctx) else { return };
@@ -490,12 +492,16 @@ mod tests {
     /// records each departure, which keeps every transmission's end an event.
     fn a_port_recording(buffer: u64, fluid: bool) -> Port {
         let info = port(BufferLimit::Packets(buffer), &[(0, 1)]);
+        a_port_with(Box::new(Fcfs::new(FcfsConfig {}, &info)), fluid)
+    }
+
+    fn a_port_with(qdisc: Box<dyn Qdisc>, fluid: bool) -> Port {
         Port::new(PortSetup {
             name: "a->b".into(),
             rate: Rate(1_000_000),
             delay: Time::from_millis(10),
             buffer_includes_line: false,
-            qdisc: Box::new(Fcfs::new(FcfsConfig {}, &info)),
+            qdisc,
             rng: crate::rng::LazyStream::new(1, "test"),
             loss: None,
             fluid,
@@ -533,7 +539,7 @@ mod tests {
         let asked = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
         let mut p = a_port(5);
         p.qdisc = PortQdisc::new(Box::new(NotingIdle { queue: Default::default(), asked_empty: asked.clone() }));
-        p.keep_end_events(); // as `Port::new` has it for any discipline but FCFS
+        p.keep_end_events(); // as `Port::new` has it for any discipline that is not chainable
         let mut drops = vec![];
         // lazy (no end event) although not drained: the empty dequeue its end would have made
         // comes when the port is next looked at, dated at the end (8 ms), not at the look
@@ -676,6 +682,59 @@ mod tests {
         let (intervals, sojourn, queue) = records(&chained);
         assert_eq!((intervals[0].departures, sojourn.samples, sojourn.max_s), (3, 3, Some(0.014)));
         assert_eq!(queue.unwrap(), vec![(ms(0), 0), (ms(1), 1), (ms(2), 2), (ms(8), 1), (ms(16), 0)]);
+    }
+
+    /// htsim's ECN queue (`ecn_threshold`, K = 1000 bytes, marking a packet that leaves with
+    /// more than K waiting, itself counted), 1000-byte ECN-capable packets at 0, 1, 2 and 12 ms,
+    /// 8 ms each on the line: the second leaves at 8 ms with the third behind it (2000 bytes,
+    /// marked), the third at 16 ms with the fourth, which came while the second was on the line
+    /// (marked), the fourth alone at 24 ms (not). Chained, each mark is made when the port is
+    /// next looked at, from the queue as it was at that end: the same marks as with end events.
+    #[test]
+    fn a_chained_ecn_threshold_marks_as_its_end_events_would_have() {
+        let ecn_port = |chained: bool| {
+            let params = r#"k = "1000B"
+at = "dequeue""#;
+            let kind = crate::qdisc::find("ecn_threshold").unwrap();
+            let (qdisc, _) = kind.build(&params.parse().unwrap(), &port(BufferLimit::Packets(5), &[(0, 1)])).unwrap();
+            let mut p = a_port_with(qdisc, false);
+            if !chained {
+                p.keep_end_events();
+            }
+            p
+        };
+        let arrive =
+            |p: &mut Port, seq: u64, at: u64| p.enqueue(Packet { ect: true, ..pkt(0, seq, 1000) }, ms(at), &mut vec![]);
+        let end = |p: &mut Port, at: u64| {
+            assert_eq!(p.finish_tx(ms(at), &mut vec![]), None);
+            p.start_tx(ms(at), &mut vec![]);
+        };
+        let deliver = |p: &mut Port, at: u64| {
+            let (pkt, _) = p.deliver(ms(at));
+            (pkt.seq, pkt.congestion)
+        };
+        // with end events, in time order
+        let mut with_events = ecn_port(false);
+        (0..3).for_each(|seq| _ = arrive(&mut with_events, seq, seq));
+        end(&mut with_events, 8);
+        _ = arrive(&mut with_events, 3, 12);
+        end(&mut with_events, 16);
+        let mut seen = vec![deliver(&mut with_events, 18)];
+        end(&mut with_events, 24);
+        seen.extend([26, 34, 42].map(|at| deliver(&mut with_events, at)));
+        // chained: no end is an event; the arrival at 12 ms and each delivery look at the port
+        let mut chained = ecn_port(true);
+        let lines = [(0, 0), (1, 1), (2, 2), (3, 12)].map(|(seq, at)| arrive(&mut chained, seq, at));
+        assert_eq!(lines[1], Line::Then(Next::Nothing), "no end event");
+        let chained_seen = [18, 26, 34, 42].map(|at| deliver(&mut chained, at));
+        assert_eq!(seen, vec![(0, false), (1, true), (2, true), (3, false)]);
+        assert_eq!(chained_seen.to_vec(), seen);
+        for p in [&mut with_events, &mut chained] {
+            p.close_interval(ms(50));
+        }
+        let records = |p: &Port| (p.stats.intervals.clone(), p.trace.as_ref().map(|t| t.queue.clone()));
+        assert_eq!(records(&chained), records(&with_events));
+        assert_eq!(chained.stats.intervals[0].marks, 2);
     }
 
     #[test]

@@ -264,6 +264,17 @@ pub trait Qdisc: std::any::Any + Send + Sync {
     fn drained(&self) -> bool {
         false
     }
+    /// Whether the port may leave out the end event of a transmission with packets waiting
+    /// behind it, and make the dequeue that end would have made when it is next looked at, as
+    /// of the end (`node::port`, chained ends): true only where that later dequeue is the same
+    /// one. The queue then holds what it held at the end (the port is brought up to date before
+    /// each arrival), so a discipline qualifies when its dequeue decides from its packets alone
+    /// (not from other ports or the clock's later readings), draws nothing and drops nothing:
+    /// FCFS, and the ECN threshold, whose mark reads its own queue. Only a cost, never a result:
+    /// false is always correct.
+    fn chainable(&self) -> bool {
+        false
+    }
 }
 
 /// Implements the queue-inspection half of `Qdisc` (`len_packets`, `len_bytes`,

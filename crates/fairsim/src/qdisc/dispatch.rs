@@ -87,6 +87,10 @@ impl Qdisc for PortQdisc {
     fn drained(&self) -> bool {
         on!(self, q => q.drained())
     }
+    #[inline]
+    fn chainable(&self) -> bool {
+        on!(self, q => q.chainable())
+    }
 }
 
 #[cfg(test)]

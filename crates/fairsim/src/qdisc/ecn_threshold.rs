@@ -91,6 +91,10 @@ impl Qdisc for EcnThreshold {
         self.queue.is_empty()
     }
 
+    fn chainable(&self) -> bool {
+        true // a FIFO whose mark at a dequeue reads only its own queue, as it was at that end
+    }
+
     inspect_store!(queue);
 }
 

@@ -43,6 +43,10 @@ impl Qdisc for Fcfs {
         self.queue.is_empty() // a FIFO: nothing else to change
     }
 
+    fn chainable(&self) -> bool {
+        true // its packets leave in the order they came, unchanged
+    }
+
     fn bypass(&self, pkt: &Packet) -> bool {
         // the line is idle, so nothing of the buffer is taken by a packet on it
         self.queue.is_empty() && self.limit.admits(0, 0, pkt.size)
