@@ -73,8 +73,9 @@ def measured(command: list[str]) -> tuple[str, float, float]:
 
 def engine_figures(output: str) -> tuple[int, int, float]:
     """The bench's row: events, packet-hops and the engine's wall seconds (the run alone)."""
-    rows = (line.split() for line in output.splitlines())
-    row = next(r for r in rows if len(r) == 8 and "/" in r[0])
+    lines = output.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["pair", "events"])
+    row = lines[header + 1].split()  # the scenario's one pair
     return int(row[1]), int(row[2]), float(row[4])
 
 
