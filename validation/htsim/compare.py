@@ -55,18 +55,16 @@ def figures(rates: list[float], drops: int, cpu_s: float) -> dict:
     }
 
 
+def one_interval(end_ms: float) -> dict[str, str]:
+    """fairsim's overrides for a run of `end_ms` measured whole, as htsim measures it: no
+    warm-up, one interval."""
+    return {"run.duration": f"{end_ms}ms", "run.warmup": "0s", "run.interval": f"{end_ms}ms"}
+
+
 def fairsim_side(seed: int, end_ms: float, dctcp: bool, k: int = 8) -> dict:
     import fairsim
 
-    sc = fairsim.load(
-        DCTCP_SCENARIO if dctcp else SCENARIO,
-        set={
-            "run.duration": f"{end_ms}ms",
-            "run.warmup": "0s",
-            "run.interval": f"{end_ms}ms",
-            "topology.k": k,
-        },
-    )
+    sc = fairsim.load(DCTCP_SCENARIO if dctcp else SCENARIO, set={**one_interval(end_ms), "topology.k": k})
     before = cpu()
     res = fairsim.run(sc, seed=seed, progress=False)
     spent = cpu() - before

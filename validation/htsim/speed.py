@@ -36,14 +36,12 @@ DUMBBELL_FLOWS = 256
 
 @dataclass(frozen=True)
 class Case:
-    """One network run by both: fairsim's scenario (None: dumbbell.py's) with its overrides,
-    htsim's program (its environment variable, its name in the cache) with its options, and the
-    fat-tree's k."""
+    """One network run by both: fairsim's scenario (None: dumbbell.py's), htsim's program (its
+    environment variable, its name in the cache) with its options, and the fat-tree's k."""
 
     title: str
     end_ms: float
     scenario: Path | None = None
-    overrides: tuple[str, ...] = ()
     htsim: tuple[str, str] = ("FAIRSIM_HTSIM_TCP", "htsim_tcp")
     options: tuple[str, ...] = ("-ackpath",)
     k: int = 8
@@ -54,7 +52,7 @@ CASES = {
         "dumbbell, 256 flows", 10_000.0, htsim=("FAIRSIM_HTSIM_DUMBBELL", "htsim_dumbbell"), options=()
     ),
     "k8": Case("k = 8 TCP permutation", 100.0, compare.SCENARIO),
-    "k16": Case("k = 16 TCP permutation", 20.0, compare.SCENARIO, ("topology.k=16",), k=16),
+    "k16": Case("k = 16 TCP permutation", 20.0, compare.SCENARIO, k=16),
     "dctcp": Case("k = 8 DCTCP permutation", 100.0, compare.DCTCP_SCENARIO, options=("-ackpath", "-dctcp")),
 }
 
@@ -63,8 +61,8 @@ def measured(command: list[str]) -> tuple[str, float, float]:
     """Runs `command` to its end: its output, CPU seconds (user + system) and peak memory (MB)."""
     with tempfile.TemporaryFile("w+") as out:
         proc = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        _, status, usage = os.wait4(proc.pid, 0)  # its own resource usage, not all children's
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait
         if proc.returncode != 0:
             raise SystemExit(f"{command[0]} exited with {proc.returncode}: {' '.join(command)}")
         out.seek(0)
@@ -83,15 +81,15 @@ def commands(case: Case, bench: str, scratch: str) -> tuple[list[str], list[str]
     """fairsim's and htsim's command lines for `case`, seed 1."""
     variable, program = case.htsim
     htsim = os.environ.get(variable) or str(CACHE / program)
+    overrides = {**compare.one_interval(case.end_ms), "run.seed": "1"}
     if case.scenario is None:
         scenario = Path(scratch) / "dumbbell.toml"
         scenario.write_text(dumbbell.scenario_text(DUMBBELL_FLOWS, case.end_ms))
         theirs = dumbbell.htsim_command(htsim, DUMBBELL_FLOWS, 1, case.end_ms)
     else:
-        scenario = case.scenario
+        scenario, overrides["topology.k"] = case.scenario, str(case.k)
         theirs = compare.htsim_command(htsim, list(case.options), case.end_ms, 1, case.k, f"{scratch}/log")
-    window = [f"run.duration={case.end_ms}ms", "run.warmup=0s", f"run.interval={case.end_ms}ms", "run.seed=1"]
-    return [bench, str(scenario), "1", *window, *case.overrides], theirs
+    return [bench, str(scenario), "1", *(f"{key}={value}" for key, value in overrides.items())], theirs
 
 
 def built_bench() -> str:

@@ -12,27 +12,26 @@
 //!
 //! Most transmissions end with nothing waiting (69% on the TCP dumbbell). Where the port records
 //! nothing per departure (no loss model, no fluid record), a transmission that leaves the
-//! discipline holding no packet has no end event: its packet enters the pipe as it starts, with
-//! the arrival time it will have, and the line is busy until its end (`Lazy`). Its departure is
-//! counted when something next looks at the port at or after that end (an arrival, an
-//! interval's end, the end of a stretch of the run), with the dequeue of the empty queue the end
-//! would have made, as of the end, for a discipline that notes when its line goes idle (not
-//! `Qdisc::drained`); a packet arriving before it waits, with the end event scheduled then. Because events of one instant run
-//! in the event set's canonical order (a transmission's end before any arrival), the run is the
-//! one the end events would have given (issue 32 step 3).
+//! discipline holding no packet has no end event: its packet enters the pipe as it starts, with the
+//! arrival time it will have, and the line is busy until its end (`Lazy`). Its departure is counted
+//! when something next looks at the port at or after that end (an arrival, an interval's end, the
+//! end of a stretch of the run), with the dequeue of the empty queue the end would have made, as of
+//! the end, for a discipline that notes when its line goes idle (not `Qdisc::drained`); a packet
+//! arriving before it waits, with the end event scheduled then. Because events of one instant run
+//! in the event set's canonical order (a transmission's end before any arrival), the run is the one
+//! the end events would have given (issue 32 step 3).
 //!
 //! A port whose discipline allows it (`Qdisc::chainable`: FCFS, the ECN threshold) goes further
 //! (`chained`): each waiting packet leaves as the one before it ends, chosen and marked from the
-//! queue as it was then, so no transmission's end needs an event. When a lazy
-//! transmission has ended by the time the port is next looked at (an arrival, a delivery at
-//! the far end, an interval's end), `settle` puts the next waiting packet on the line as of
-//! that end, with the dequeue, queue length and sojourn the end event would have recorded, and
-//! its packet into the pipe; and so on up to the look. A busy bottleneck then costs no event
-//! per packet but its arrival at the far end (issue 34). The far end's delivery looks at the
-//! port first, so a packet that started meanwhile is in the pipe before it is needed. It
-//! needs that nothing reads the queue between events: a switch's shared buffer and adaptive
-//! forwarding read it at every arrival elsewhere, so their ports keep end events
-//! (`keep_end_events`).
+//! queue as it was then, so no transmission's end needs an event. When a lazy transmission has
+//! ended by the time the port is next looked at (an arrival, a delivery at the far end, an
+//! interval's end), `settle` puts the next waiting packet on the line as of that end, with the
+//! dequeue, queue length and sojourn the end event would have recorded, and its packet into the
+//! pipe; and so on up to the look. A busy bottleneck then costs no event per packet but its arrival
+//! at the far end (issue 34). The far end's delivery looks at the port first, so a packet that
+//! started meanwhile is in the pipe before it is needed. It needs that nothing reads the queue
+//! between events: a switch's shared buffer and adaptive forwarding read it at every arrival
+//! elsewhere, so their ports keep end events (`keep_end_events`).
 //!
 //! A port with a loss model (`node::loss`) may lose a packet on the wire as its transmission
 //! ends: it is reported as a drop (`DropReason::Loss`) instead of entering the pipe.
