@@ -130,9 +130,16 @@ def row(name: str, bench: str, rounds: int) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def rounds(text: str) -> int:
+    """`--rounds`: a count of at least one (a median of none is nothing)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count of at least 1")
+    return int(text)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=rounds, default=5, help="rounds per case, at least 1 (default 5)")
     parser.add_argument("--case", nargs="+", choices=list(CASES), default=list(CASES))
     parser.add_argument("--bench", help="fairsim's bench program (default: built here)")
     args = parser.parse_args()
