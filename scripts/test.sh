@@ -5,20 +5,37 @@
 # Python tests at the lowest dependency versions pyproject.toml claims, and every reproduction in
 # quick mode. CI (.ci/run) runs exactly this.
 #
-# Needs no root: where tshark or ns-3's wheel cannot be installed, one line says so and their
+#   bash scripts/test.sh           everything (CI)
+#   bash scripts/test.sh --quick   "did my install work?": lints, the Rust tests, the Python tests
+#                                  not marked slow, one quick reproduction; installs no tshark
+#                                  and no ns-3 (their tests are left out)
+#
+# Needs no root: where tshark or ns-3's wheel cannot be installed, one line says why and their
 # tests are skipped; under CI (CI=true) that is a failure instead. A failing step does not stop
-# the others; the summary at the end names every step that failed.
+# the others. The summary at the end names every step that failed and every test that was
+# skipped, with pytest's reason.
 set -uo pipefail
-if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then
-    # the comment at the top of this file is its usage
-    echo "usage: bash scripts/test.sh"
-    sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0"
-    exit 0
-fi
+quick=""
+case "${1:-}" in
+    -h | --help)
+        # the comment at the top of this file is its usage
+        echo "usage: bash scripts/test.sh [--quick]"
+        sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0"
+        exit 0
+        ;;
+    --quick) quick=1 ;;
+    "") ;;
+    *)
+        echo "scripts/test.sh: unknown option '$1' (usage: bash scripts/test.sh [--quick])" >&2
+        exit 2
+        ;;
+esac
 cd "$(dirname "$0")/.."
 ci="${CI:-}"
 note() { printf '\033[1m%s\033[0m\n' "$*"; }
 fatal() { note "error: $*" >&2; exit 1; }
+#: what was not tested, and why: printed again at the end
+not_tested=()
 
 # --- the environment ------------------------------------------------------------------------
 venv="${FAIRSIM_VENV:-.venv}"
@@ -34,24 +51,41 @@ python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e 
 
 # tshark reads the pcap files fairsim writes (tests/test_pcap.py), from the distribution's
 # packages (Debian's, whose security updates replace exact versions, so none is pinned; the test
-# needs only the TCP analysis every tshark since 1.x has)
-if ! command -v tshark >/dev/null 2>&1; then
-    sudo=""
+# needs only the TCP analysis every tshark since 1.x has). apt waits up to 10 minutes for a
+# package manager that another process is running (its lock), and a failure says apt's own words.
+install_tshark() {
+    local sudo="" out
     if [ "$(id -u)" != 0 ]; then
-        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; else sudo="none"; fi
+        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+            sudo="sudo"
+        else
+            echo "installing it needs root: sudo apt-get install tshark"
+            return 1
+        fi
     fi
-    if [ "$sudo" != none ] && command -v apt-get >/dev/null 2>&1; then
-        note "installing tshark with apt-get (Debian package, about 60 MB with its libraries)"
-        $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-            $sudo apt-get install -y -qq --no-install-recommends tshark >/dev/null
+    command -v apt-get >/dev/null 2>&1 || { echo "no apt-get here: install tshark with your package manager"; return 1; }
+    note "installing tshark with apt-get (Debian package, about 60 MB with its libraries)" >&2
+    local wait=(-o DPkg::Lock::Timeout=600)
+    if ! out="$($sudo apt-get "${wait[@]}" update -qq 2>&1 &&
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get "${wait[@]}" install -y -qq \
+            --no-install-recommends tshark 2>&1)"; then
+        echo "apt-get failed: $(printf '%s\n' "$out" | grep -v '^$' | tail -n 1)"
+        return 1
+    fi
+}
+if [ -n "$quick" ]; then
+    export FAIRSIM_NS3_VALIDATION=0 FAIRSIM_TSHARK_MISSING="--quick installs no tshark"
+    not_tested+=("installs: tshark and ns-3's wheel (--quick leaves their tests out)")
+elif ! command -v tshark >/dev/null 2>&1; then
+    why="$(install_tshark)"
+    if ! command -v tshark >/dev/null 2>&1; then
+        [ -n "$ci" ] && fatal "tshark could not be installed, and CI runs the pcap tests: $why"
+        export FAIRSIM_TSHARK_MISSING="tshark is not installed: $why"
+        note "tshark is not installed ($why): the pcap tests will be skipped"
     fi
 fi
 if command -v tshark >/dev/null 2>&1; then
     export FAIRSIM_REQUIRE_TSHARK=1 # here a missing tshark fails the pcap tests instead of skipping
-elif [ -n "$ci" ]; then
-    fatal "tshark could not be installed, and CI runs the pcap tests"
-else
-    note "skipped: the pcap tests (tshark is not installed and installing it needs root: sudo apt-get install tshark)"
 fi
 
 # the short side-by-side run with ns-3 (tests/test_ns3_validation.py, about 2 minutes) runs ns-3's
@@ -63,10 +97,8 @@ if [ "${FAIRSIM_NS3_VALIDATION:-1}" = 1 ]; then
         fatal "ns-3's wheel could not be installed, and CI runs the comparison with ns-3"
     else
         export FAIRSIM_NS3_VALIDATION=0
-        note "skipped: the comparison with ns-3 (its wheel could not be installed; FAIRSIM_NS3_VALIDATION=0 skips it quietly)"
+        note "ns-3's wheel could not be installed: the comparison with ns-3 will be skipped (FAIRSIM_NS3_VALIDATION=0 skips it quietly)"
     fi
-else
-    note "skipped: the comparison with ns-3 (FAIRSIM_NS3_VALIDATION=$FAIRSIM_NS3_VALIDATION)"
 fi
 
 # the short side-by-side runs with htsim (tests/test_htsim_validation.py) where a user has built
@@ -79,8 +111,8 @@ for tool in tcp dumbbell; do
         export "$variable=$htsim_bin/htsim_$tool"
     fi
 done
-if [ -z "${FAIRSIM_HTSIM_TCP:-}" ]; then
-    note "skipped: the comparison with htsim (no htsim_tcp in $htsim_bin; docs/validation.md says how to build it)"
+if [ -z "${FAIRSIM_HTSIM_TCP:-}" ] && [ -z "$quick" ]; then
+    note "no htsim_tcp in $htsim_bin (docs/validation.md says how to build it): the comparison with htsim will be skipped"
 fi
 
 # --- the checks -----------------------------------------------------------------------------
@@ -92,6 +124,16 @@ step() {
     "$@" || failed+=("$name")
 }
 
+# every pytest run prints its skip reasons (-rs) and keeps its output for the summary at the end
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
+pytest_logged() {
+    local log="$logs/$1.log"
+    shift
+    "$@" -rs 2>&1 | tee "$log"
+    return "${PIPESTATUS[0]}"
+}
+
 lowest_versions() {
     # the same Python tests in a second environment holding the lowest versions pyproject.toml
     # allows (constraints-lowest.txt), so the ranges users install into their own environments
@@ -100,14 +142,14 @@ lowest_versions() {
     [ -x "$low/bin/python" ] || python3 -m venv "$low" || return 1
     "$low/bin/python" -m pip install --quiet --disable-pip-version-check \
         -c constraints-lowest.txt -e '.[test]' || return 1
-    (PATH="$PWD/$low/bin:$PATH" "$low/bin/python" -m pytest -q -p no:cacheprovider)
+    PATH="$PWD/$low/bin:$PATH" pytest_logged "at the lowest versions" "$low/bin/python" -m pytest -q -p no:cacheprovider
 }
 
 # each in a subshell whose temporary folder goes when it ends, however it ends
 quick_reproductions() (
     reports="$(mktemp -d)"
     trap 'rm -rf "$reports"' EXIT
-    papers="$(python -c 'from fairsim import reproduce; print(*reproduce.papers())')" || exit 1
+    papers="${1:-$(python -c 'from fairsim import reproduce; print(*reproduce.papers())')}" || exit 1
     for paper in $papers; do
         fairsim reproduce "$paper" --quick --no-progress --out "$reports/$paper" >/dev/null || exit 1
     done
@@ -151,17 +193,45 @@ step "cargo clippy" cargo clippy --workspace --all-targets --quiet -- -D warning
 step "ruff check" ruff check python tests scripts validation
 step "ruff format" ruff format --check python tests scripts validation
 step "Rust tests" rust_tests
-step "Rust doc tests" cargo test --doc -p fairsim --quiet
-step "benchmarks compile" cargo bench -p fairsim --no-run --quiet
-step "Python tests" python -m pytest -q
-# a minute of the scenario loader's mutation fuzzer (the run above gave it 10 s): the same inputs
-# every time; fails on any panic, abort, hang or non-fairsim exception, saving the input
-step "fuzzer, 60 s" env FAIRSIM_FUZZ_SECONDS=60 python -m pytest -q -s tests/test_fuzz.py
-step "Python tests at the lowest versions" lowest_versions
-# the reproductions end to end, quickly: any run that errors fails
-step "quick reproductions" quick_reproductions
-[ -n "$ci" ] && step "README quick start in a fresh clone" readme_quick_start
-[ -n "$ci" ] && [ "$(id -u)" = 0 ] && step "the wheel, installed and run without root" wheel_without_root
+if [ -n "$quick" ]; then
+    step "Python tests, not marked slow" pytest_logged "Python tests" python -m pytest -q -m "not slow"
+    step "one quick reproduction (dks89)" quick_reproductions dks89
+    not_tested+=("not run by --quick: the tests marked slow, the doc tests, the benchmarks' build, the fuzzer's minute, the lowest versions, the other reproductions")
+else
+    step "Rust doc tests" cargo test --doc -p fairsim --quiet
+    step "benchmarks compile" cargo bench -p fairsim --no-run --quiet
+    step "Python tests" pytest_logged "Python tests" python -m pytest -q
+    # a minute of the scenario loader's mutation fuzzer (the run above gave it 10 s): the same
+    # inputs every time; fails on any panic, abort, hang or non-fairsim exception, saving the input
+    step "fuzzer, 60 s" env FAIRSIM_FUZZ_SECONDS=60 python -m pytest -q -s tests/test_fuzz.py
+    step "Python tests at the lowest versions" lowest_versions
+    # the reproductions end to end, quickly: any run that errors fails
+    step "quick reproductions" quick_reproductions
+    if [ -n "$ci" ]; then
+        step "README quick start in a fresh clone" readme_quick_start
+        if [ "$(id -u)" = 0 ]; then
+            step "the wheel, installed and run without root" wheel_without_root
+        else
+            not_tested+=("the wheel as a user without root: needs root to become one")
+        fi
+    else
+        not_tested+=("the README quick start in a fresh clone, the wheel without root: under CI only (CI=true)")
+    fi
+fi
+
+# --- what was not tested, and why -----------------------------------------------------------
+note "== not tested"
+for line in "${not_tested[@]}"; do echo "  $line"; done
+for log in "$logs"/*.log; do
+    [ -e "$log" ] || continue
+    run="$(basename "$log" .log)"
+    # pytest's "SKIPPED [N] FILE:LINE: REASON" lines, counted by file and reason
+    sed -n 's/^SKIPPED \[\([0-9]*\)\] \([^:]*\):[0-9]*: \(.*\)$/\1\t\2: \3/p' "$log" |
+        awk -F'\t' -v run="$run" '{n[$2] += $1} END {for (k in n) printf "  %s: %d skipped, %s\n", run, n[k], k}' |
+        sort
+    deselected="$(grep -o '[0-9]* deselected' "$log" | tail -n 1)"
+    [ -z "$deselected" ] || echo "  $run: $deselected (marked slow)"
+done
 
 if [ ${#failed[@]} -gt 0 ]; then
     note "FAILED: ${failed[*]}" >&2

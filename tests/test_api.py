@@ -57,6 +57,20 @@ def test_replications_over_seeds_and_selecting_a_pair(small_path):
         res["nope"]
 
 
+def test_run_and_sweep_take_pairs_by_one_name(small_path, tmp_path):
+    """`pairs=` in both (one name, or several), `pair=` taken too; both at once is a mistake."""
+    short = {"run.duration": "100s", "run.warmup": "20s", "run.interval": "20s"}
+    by_pairs = fairsim.run(small_path, pairs="G/RD", set=short)
+    assert set(by_pairs.flows["pair"]) == {"G/RD"}
+    assert by_pairs.flows.equals(fairsim.run(small_path, pair="G/RD", set=short).flows)
+    with pytest.raises(fairsim.FairsimError, match="pairs= or pair="):
+        fairsim.run(small_path, pairs="G/RD", pair="G/RD")
+    swept = fairsim.sweep(small_path, pairs="G/RD", set=short, out=tmp_path / "a", progress=False)
+    assert set(swept.flows["pair"]) == {"G/RD"}
+    swept = fairsim.sweep(small_path, pair=["G/RD"], set=short, out=tmp_path / "b", progress=False)
+    assert set(swept.flows["pair"]) == {"G/RD"}
+
+
 def test_overrides_as_dict_or_list():
     sc = fairsim.loads(SMALL)
     a = fairsim.run(sc, pair="G/FCFS", set={"flows.ftp.window": 2, "links.out.rate": "80kbps"})
@@ -230,6 +244,7 @@ def _ordered(value):
     return (type(value).__name__, value)
 
 
+@pytest.mark.slow
 def test_resolved_is_the_resolved_toml_as_tomllib_reads_it():
     # every bundled scenario and pair: the same tables, keys, order, types and values
     import tomllib

@@ -320,6 +320,7 @@ RANGE = st.builds(
 
 @settings(max_examples=400, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.text(max_size=60), RANGE, st.lists(NUMBER, min_size=1, max_size=4).map(",".join)))
+@pytest.mark.slow
 def test_any_axis_text_gives_values_or_an_axis_error_quickly(text):
     from fairsim.sweeps.axes import AxisError, values_from_text
 
@@ -350,6 +351,7 @@ def bom_path(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_validate_run_and_sweep_read_a_file_with_a_bom(bom_path, tmp_path):
     r = fairsim("validate", bom_path)
     assert r.returncode == 0, r.stderr

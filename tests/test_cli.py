@@ -127,6 +127,40 @@ def test_validate_shows_how_each_pair_resolves(small_path):
     assert "a → gw → b" in r.stdout
 
 
+def test_validate_shows_each_resolved_transport_once(small_path):
+    flows = [f'--set=flows.ftp{i}={{src="a", dst="b", app="ftp", transport="cubic"}}' for i in range(10)]
+    r = fairsim("validate", small_path, *flows)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("cubic [T2]") == 10 * 2 and "pair G/FCFS: transports" in r.stdout  # T1: generic
+    assert r.stdout.count("c=0.4") == len(fairsim_pairs(small_path)), "one line of parameters per pair"
+    assert "ftp0, ftp1, ftp2 and 7 more" in r.stdout
+
+
+def fairsim_pairs(path) -> list[str]:
+    import fairsim as api
+
+    return api.load(path).pairs
+
+
+def test_a_setting_another_keeps_from_taking_effect_is_refused_at_its_place(tmp_path):
+    """`min_rto = "1ms"` under the linux stack's 200 ms clock granularity would change nothing
+    (every timeout stays above 200 ms): refused, naming the file, line, field and both values."""
+    path = tmp_path / "rto.toml"
+    path.write_text(
+        'nodes = ["a", "b"]\n[run]\nduration = "1s"\n[links]\nl = { between = ["a", "b"], rate = "1Gbps" }\n'
+        "[flows]\n"
+        'f = { src = "a", dst = "b", app = "ftp", transport = { kind = "dctcp", min_rto = "1ms" } }\n'
+    )
+    r = fairsim("validate", path)
+    assert r.returncode == 2, r.stderr
+    message = r.stderr.replace("\n", " ")
+    assert "rto.toml:7:" in message and "flows.f.transport.min_rto" in message, message
+    assert "min_rto (1ms) cannot take effect" in message and "clock_granularity (200ms)" in message
+    fixed = path.read_text().replace('min_rto = "1ms"', 'min_rto = "1ms", clock_granularity = "1ms"')
+    path.write_text(fixed)
+    assert fairsim("validate", path).returncode == 0
+
+
 def test_list_names_disciplines_transports_apps_and_bundled_scenarios():
     r = fairsim("list")
     assert r.returncode == 0, r.stderr
@@ -143,6 +177,7 @@ def test_list_names_disciplines_transports_apps_and_bundled_scenarios():
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs POSIX signals and /proc")
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_keeps_partial_results(tmp_path):
     out = tmp_path / "partial"
     returncode, stdout, stderr = interrupted(

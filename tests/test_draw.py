@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 import fairsim
 from fairsim.draw import MOST_NODES, bottlenecks
 
@@ -20,6 +22,7 @@ def test_the_bottlenecks_are_each_flows_slowest_ports():
     assert sorted(bottlenecks(doc)) == [("r1", "r2"), ("r2", "r3")]
 
 
+@pytest.mark.slow
 def test_draw_writes_the_same_svg_every_time_naming_nodes_rates_and_each_pairs_discipline(tmp_path):
     r = cli("draw", "examples/parking_lot", cwd=tmp_path)
     assert r.returncode == 0, r.stderr

@@ -1,7 +1,12 @@
 """The tutorial on components written in Python (docs/extending.ipynb) runs from top to bottom
 in a real Jupyter kernel, and its Python LIFO gives the results of its Rust port."""
 
+import pytest
+
 from conftest import notebook_outputs
+
+# every test here takes seconds (runs, reports, processes): left out of `test.sh --quick`
+pytestmark = pytest.mark.slow
 
 
 def test_the_extending_tutorial_runs_and_its_port_check_holds(tmp_path, monkeypatch):

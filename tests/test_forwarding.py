@@ -7,6 +7,9 @@ import pytest
 
 import fairsim
 
+# NewReno with a 1 ms floor on its timeouts (Linux's rto_min: both settings)
+NEWRENO = '{ kind = "newreno", min_rto = "1ms", clock_granularity = "1ms" }'
+
 # four flows from the first pod to the last of a k = 4 fat-tree, all links 10 Gb/s
 FOUR_FLOWS = """
 [run]
@@ -21,11 +24,11 @@ k = 4
 hosts = { rate = "10Gbps", delay = "1us", buffer = 100 }
 
 [flows]
-a = { src = "h0", dst = "h15", app = "ftp", transport = { kind = "newreno", min_rto = "1ms" } }
-b = { src = "h1", dst = "h14", app = "ftp", transport = { kind = "newreno", min_rto = "1ms" } }
-c = { src = "h2", dst = "h13", app = "ftp", transport = { kind = "newreno", min_rto = "1ms" } }
-d = { src = "h3", dst = "h12", app = "ftp", transport = { kind = "newreno", min_rto = "1ms" } }
-"""
+a = { src = "h0", dst = "h15", app = "ftp", transport = NEWRENO }
+b = { src = "h1", dst = "h14", app = "ftp", transport = NEWRENO }
+c = { src = "h2", dst = "h13", app = "ftp", transport = NEWRENO }
+d = { src = "h3", dst = "h12", app = "ftp", transport = NEWRENO }
+""".replace("NEWRENO", NEWRENO)
 
 
 def carried(res, prefix):

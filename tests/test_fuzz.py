@@ -36,6 +36,9 @@ from sweep_mutations import sweep_table
 
 from conftest import ROOT
 
+# every test here takes seconds (runs, reports, processes): left out of `test.sh --quick`
+pytestmark = pytest.mark.slow
+
 SECONDS = float(os.environ.get("FAIRSIM_FUZZ_SECONDS", "10"))
 #: The sweep descriptions' share of the time (planning is quicker than running).
 SWEEP_SECONDS = SECONDS / 2

@@ -12,6 +12,9 @@ import pytest
 
 import fairsim
 
+# every test here takes seconds (runs, reports, processes): left out of `test.sh --quick`
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 COMPARE = ROOT / "validation" / "htsim" / "compare.py"
 DUMBBELL = ROOT / "validation" / "htsim" / "dumbbell.py"

@@ -75,6 +75,7 @@ FED = [(p, c) for p in MALFORMED for c in commands(p)]
 
 
 @pytest.mark.parametrize("path, command", FED, ids=[f"{p.stem}-{c}" for p, c in FED])
+@pytest.mark.slow
 def test_cli_rejects_with_exit_2(path, command):
     r = fairsim(command, path)
     assert r.returncode == 2, f"exit code {r.returncode}\n{r.stdout}\n{r.stderr}"
@@ -100,6 +101,7 @@ def test_messages_name_no_rust_types(path, api):
 
 
 @pytest.mark.parametrize("path", VALID, ids=[p.stem for p in VALID])
+@pytest.mark.slow
 def test_formerly_crashing_scenarios_run(path, api):
     for command in ("validate", "run"):
         r = fairsim(command, path)

@@ -17,10 +17,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("FAIRSIM_NS3_VALIDATION") != "1",
-    reason="set FAIRSIM_NS3_VALIDATION=1 to compare with ns-3",
-)
+# every test here takes seconds (runs, reports, processes): left out of `test.sh --quick`
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        os.environ.get("FAIRSIM_NS3_VALIDATION") != "1",
+        reason="set FAIRSIM_NS3_VALIDATION=1 to compare with ns-3",
+    ),
+]
 
 
 @pytest.fixture(scope="module")

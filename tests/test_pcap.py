@@ -14,7 +14,8 @@ import fairsim
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tshark") is None and not os.environ.get("FAIRSIM_REQUIRE_TSHARK"),
-    reason="tshark is installed by scripts/test.sh (apt-get)",
+    # scripts/test.sh installs it with apt-get and, where it cannot, says why here
+    reason=os.environ.get("FAIRSIM_TSHARK_MISSING", "tshark is not installed (scripts/test.sh installs it)"),
 )
 
 #: One NewReno flow (the classic papers' TCP: no SACK, an ACK a packet) through a port that drops
@@ -56,6 +57,7 @@ def frames(path: Path, display_filter: str) -> int:
     return len(tshark(path, "-Y", display_filter, "-T", "fields", "-e", "frame.number"))
 
 
+@pytest.mark.slow
 def test_tshark_reads_the_capture_and_counts_what_fairsim_counted(tmp_path: Path) -> None:
     scenario = tmp_path / "lossy.toml"
     scenario.write_text(SCENARIO)
@@ -102,6 +104,7 @@ def test_the_api_gives_the_bytes_and_pcap_without_out_is_a_usage_error(tmp_path:
     assert done.returncode == 2 and "--out" in done.stderr
 
 
+@pytest.mark.slow
 def test_with_ppp_headers_tshark_sees_ns3s_frame_sizes_and_the_same_holes(tmp_path: Path) -> None:
     # the same run with 1000-byte payloads under PPP headers: 1054-byte segments, 54-byte ACKs,
     # 530-byte datagrams, framed as PPP; the sequence step is the payload

@@ -18,6 +18,9 @@ from fairsim import reproduce
 from fairsim.reproduce.figures import cells, utility_diagram
 from fairsim.reproduce.measure import METRIC_UNITS
 
+# every test here takes seconds (runs, reports, processes): left out of `test.sh --quick`
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def dks89():

@@ -230,6 +230,7 @@ def quick_s3(tmp_path_factory):
     return proc, out
 
 
+@pytest.mark.slow
 def test_reproduce_writes_the_report_and_prints_json(quick_s3):
     proc, out = quick_s3
     assert proc.returncode == 0, proc.stderr
@@ -250,6 +251,7 @@ def test_reproduce_writes_the_report_and_prints_json(quick_s3):
     assert json.loads((out / "reproduction.json").read_text())["cells"] == cells
 
 
+@pytest.mark.slow
 def test_a_quick_report_says_at_its_top_that_its_verdicts_may_differ_from_the_full_run(quick_s3):
     from fairsim.reproduce import markdown
     from fairsim.reproduce.report import quick_banner
@@ -276,6 +278,7 @@ def test_a_quick_report_says_at_its_top_that_its_verdicts_may_differ_from_the_fu
     assert quick_banner(full) is None and "Quick mode" not in markdown.render(full)
 
 
+@pytest.mark.slow
 def test_a_reproduction_repeats_exactly():
     a = reproduce.to_json(reproduce.run("dks89", quick=True, only=["s4"], progress=False))
     b = reproduce.to_json(reproduce.run("dks89", quick=True, only=["s4"], progress=False))
@@ -290,6 +293,7 @@ def test_a_reproduction_repeats_exactly():
         ([], "name a paper"),
     ],
 )
+@pytest.mark.slow
 def test_bad_reproduce_requests_exit_2(args, message):
     proc = subprocess.run([*FAIRSIM, "reproduce", *args], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2

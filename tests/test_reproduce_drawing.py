@@ -1,9 +1,14 @@
 """A report's figures are drawn on every core, and give the same bytes as drawn one by one."""
 
+import pytest
+
 import fairsim.reproduce.drawing as drawing
 from fairsim.reproduce import paper
 from fairsim.reproduce.model import run_paper
 from fairsim.reproduce.report import build, runs_line
+
+# every test here takes seconds (runs, reports, processes): left out of `test.sh --quick`
+pytestmark = pytest.mark.slow
 
 
 def test_figures_drawn_in_workers_are_the_bytes_drawn_here(monkeypatch, tmp_path):

@@ -2,10 +2,15 @@
 default, 20 replications, exact clocks, no start jitter and the paper's own knobs, in the report
 and in reproduction.json."""
 
+import pytest
+
 import fairsim
 from fairsim import reproduce
 from fairsim.reproduce.model import run_paper
 from fairsim.reproduce.stability import COMMON, summary, unstable, variants
+
+# every test here takes seconds (runs, reports, processes): left out of `test.sh --quick`
+pytestmark = pytest.mark.slow
 
 
 def test_each_claim_carries_its_verdict_under_every_variant():

@@ -245,6 +245,7 @@ def test_a_run_that_kills_its_process_fails_alone(small_path, tmp_path, monkeypa
 # --- the command line -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_sweep_writes_the_folder_and_prints_the_means(small_path, tmp_path):
     out = tmp_path / "o"
     args = [
@@ -264,10 +265,30 @@ def test_cli_sweep_writes_the_folder_and_prints_the_means(small_path, tmp_path):
     r = cli(*args)
     assert r.returncode == 0, r.stderr
     assert "4 runs ran, 0 were in the folder, 0 failed" in r.stderr
-    assert "mean over seeds" in r.stdout and "G/RD" in r.stdout
+    assert "mean over seeds ± 95% CI" in r.stdout and "G/RD" in r.stdout
+    assert " ± " in r.stdout, "two seeds: each mean with its confidence interval"
     assert len(open_sweep(out).runs) == 4
     again = cli(*args)
     assert "0 runs ran, 4 were in the folder" in again.stderr
+
+
+def test_a_rebuilt_engine_says_once_that_the_folders_runs_are_not_reused(small_path, tmp_path, monkeypatch):
+    """A run's id names the engine build that computes it, so a rebuilt engine runs everything
+    again: the sweep says so (once: the next resume reuses the new engine's runs)."""
+    import fairsim.sweeps.plan as plan
+    from fairsim.sweeps.store import OtherEngine
+
+    args = dict(axes={"links.out.buffer": [4, 8]}, pairs="G/RD", set=SHORT, out=tmp_path / "o", progress=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", OtherEngine)
+        sweep(small_path, **args)  # a new folder: nothing to say
+    monkeypatch.setattr(plan, "engine_hash", lambda: "rebuilt")
+    with pytest.warns(OtherEngine, match=r"not reused: .* holds 2 runs made by another build"):
+        again = sweep(small_path, **args)
+    assert (again.summary.ran, again.summary.cached) == (2, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", OtherEngine)
+        assert sweep(small_path, **args).summary.cached == 2, "this engine's runs are reused, silently"
 
 
 def test_cli_dry_run_lists_points_and_estimates_without_running(small_path, tmp_path):
@@ -333,6 +354,7 @@ def test_cli_exits_3_and_lists_failures_when_some_runs_fail(small_path, tmp_path
     assert "1 failed" in r.stderr and "failed: duration=40s, run_warmup=50s G/FCFS" in r.stderr
 
 
+@pytest.mark.slow
 def test_cli_interrupted_sweep_resumes_where_it_stopped(tmp_path):
     import signal
     import time
@@ -408,6 +430,7 @@ def test_axes_from_the_file_and_from_python_are_named_together(tmp_path):
     assert [(a.name, [v.text for v in a.values]) for a in replaced.axes] == [("rate", ["64kbps"])]
 
 
+@pytest.mark.slow
 def test_a_sweep_says_once_when_a_pairs_seeds_cannot_differ(tmp_path):
     axes = {"links.bottleneck.buffer": [10, 20]}
     short = {"run.duration": "60s", "run.warmup": "10s", "run.interval": "10s"}
@@ -445,8 +468,17 @@ def test_a_notebook_shows_a_sweep_with_its_values_as_written_and_times_as_times(
     )
     assert str(res.runs["finished_at"].dtype) == "datetime64[ns, UTC]"
     overview = res.overview()
-    assert list(overview.columns) == ["rate", "pair", "jain", "goodput_bps", "seeds"]
+    assert list(overview.columns) == [
+        "rate",
+        "pair",
+        "jain",
+        "jain_ci95",
+        "goodput_bps",
+        "goodput_bps_ci95",
+        "seeds",
+    ]
     assert len(overview) == 2 * 2 and (overview["seeds"] == 2).all()
+    assert overview["jain_ci95"].notna().all(), "two seeds: a confidence interval"
     html = open_sweep(tmp_path / "s")._repr_html_()
     assert "<td>1Mbps</td>" in html and "<td>2Mbps</td>" in html and "<td>1e+06</td>" not in html
-    assert "<table" in html and "mean over seeds" in html
+    assert "<table" in html and "mean over seeds ± 95% CI" in html and " ± " in html

@@ -22,6 +22,9 @@ from fairsim.sweeps.store import DamagedPart, read_table
 
 from conftest import EXAMPLES, busy_for, ctrl_c_able, startup_cpu_s
 
+# every test here takes seconds (runs, reports, processes): left out of `test.sh --quick`
+pytestmark = pytest.mark.slow
+
 SWEEP = [
     "sweep",
     str(EXAMPLES / "dumbbell.toml"),

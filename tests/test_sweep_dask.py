@@ -12,6 +12,9 @@ from fairsim.sweeps import sweep
 
 from conftest import SMALL
 
+# every test here takes seconds (runs, reports, processes): left out of `test.sh --quick`
+pytestmark = pytest.mark.slow
+
 distributed = pytest.importorskip("distributed")
 
 SHORT = {"run.duration": "100s", "run.warmup": "20s", "run.interval": "20s"}

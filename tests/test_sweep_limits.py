@@ -23,6 +23,7 @@ def test_a_sweep_past_the_limit_is_refused_before_listing_its_points(small_path)
         make_sweep_plan(small_path, seeds=list(range(seeds)))
 
 
+@pytest.mark.slow
 def test_a_dry_run_of_a_million_new_runs_answers(small_path, tmp_path):
     axes = ["--axis", "links.out.buffer=1..1000:1", "--axis", "flows.ftp.window=1..1000:1"]
     command = [sys.executable, "-m", "fairsim.cli", "sweep", str(small_path), "--dry-run", *axes]
@@ -37,6 +38,7 @@ def test_a_dry_run_of_a_million_new_runs_answers(small_path, tmp_path):
     assert "1000000 of 1000000 runs to do" in r.stderr and "1000000 points" in r.stdout
 
 
+@pytest.mark.slow
 def test_large_axes_check_a_spread_of_values_and_the_rest_fail_their_runs(small_path):
     picked = _checked_values(3000)
     assert len(picked) == 1000 and picked[0] == 0 and picked[-1] == 2999

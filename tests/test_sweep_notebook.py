@@ -1,6 +1,11 @@
 """The sweep tutorial (docs/sweep.ipynb) runs from top to bottom in a real Jupyter kernel."""
 
+import pytest
+
 from conftest import notebook_outputs
+
+# every test here takes seconds (runs, reports, processes): left out of `test.sh --quick`
+pytestmark = pytest.mark.slow
 
 
 def test_the_sweep_tutorial_runs_and_shows_its_tables_and_plots(tmp_path, monkeypatch):

@@ -73,6 +73,7 @@ def test_a_scenario_without_nodes_or_topology_still_says_what_is_missing():
         fairsim.loads(text)
 
 
+@pytest.mark.slow
 def test_a_leaf_spine_validates_and_draws(tmp_path):
     text = FAT_TREE.replace(
         'kind = "fat_tree"\nk = 4', 'kind = "leaf_spine"\nleaves = 4\nspines = 2\nhosts_per_leaf = 4'

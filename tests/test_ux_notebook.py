@@ -48,6 +48,7 @@ def notebook():
     return nb
 
 
+@pytest.mark.slow
 def test_summary_prints_its_text_in_a_kernel(notebook):
     out = outputs(notebook.cells[1])
     assert [o["output_type"] for o in out] == ["stream"], out
@@ -84,6 +85,7 @@ def test_progress_shows_in_a_notebook_without_ipywidgets(notebook):
 
 
 @pytest.mark.skipif(shutil.which("script") is None, reason="needs script(1) for a pty")
+@pytest.mark.slow
 def test_one_progress_bar_on_a_terminal():
     args = "run examples/dumbbell --pair G/RD --seed 1 --seed 2 --seed 3 --set run.duration=2000s --json"
     command = [sys.executable, "-m", "fairsim.cli", *args.split()]

@@ -47,6 +47,7 @@ def test_run_out_files_are_readable_as_the_umask_says(small_path, tmp_path, mask
     assert files and {p.name: mode(p) for p in files} == {p.name: expected for p in files}
 
 
+@pytest.mark.slow
 def test_reproduce_out_files_are_readable_as_the_umask_says(tmp_path):
     out = tmp_path / "report"
     r = subprocess.run(

@@ -108,6 +108,7 @@ def test_identical_seeds_warn_in_one_line_from_the_cli():
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")
+@pytest.mark.slow
 def test_runs_that_never_started_are_listed_in_one_line():
     args = "run examples/dumbbell --pair G/FCFS --pair G/RD --seed 1 --seed 2 --seed 3 --jobs 1"
     returncode, stdout, stderr = interrupted(*args.split(), "--set", "run.duration=50000s")
@@ -118,6 +119,7 @@ def test_runs_that_never_started_are_listed_in_one_line():
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")
+@pytest.mark.slow
 def test_an_interrupted_run_says_so_on_a_line_of_its_own_and_out_gets_only_what_ran(tmp_path):
     out = tmp_path / "partial"
     args = "run examples/dumbbell --pair G/FCFS --pair G/RD --seed 1 --seed 2 --jobs 1 --out"

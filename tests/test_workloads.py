@@ -23,7 +23,7 @@ hosts = { rate = "10Gbps", delay = "1us", buffer = 100 }
 [workloads.w]
 WORKLOAD
 packet_size = "1460B"
-transport = { kind = "newreno", min_rto = "1ms", ack_every = 1 }
+transport = { kind = "newreno", min_rto = "1ms", clock_granularity = "1ms", ack_every = 1 }
 """
 
 

@@ -1,7 +1,7 @@
 """fairsim: a fast packet-level simulator for fair queueing and congestion control.
 
 >>> import fairsim
->>> res = fairsim.run("scenarios/examples/dumbbell.toml", pair="G/FCFS")   # doctest: +SKIP
+>>> res = fairsim.run("scenarios/examples/dumbbell.toml", pairs="G/FCFS")   # doctest: +SKIP
 >>> res.flows[["flow", "goodput_pps", "rtt_s"]]                            # doctest: +SKIP
 >>> print(res.summary())                                                   # doctest: +SKIP
 

@@ -190,17 +190,19 @@ def loads(text: str | bytes, set: Overrides = None, file: str = "<string>") -> S
 
 def run(
     scenario: Scenario | str | Path,
-    pair: str | Sequence[str] | None = None,
+    pairs: str | Sequence[str] | None = None,
     seed: int | Sequence[int] | None = None,
     set: Overrides = None,
     *,
     seeds: int | None = None,
     progress: bool | None = None,
     jobs: int | None = None,
+    pair: str | Sequence[str] | None = None,
 ) -> Results:
     """Runs a scenario and returns its :class:`Results`.
 
-    - ``pair``: a pair name, several, or ``None`` for every pair of the scenario;
+    - ``pairs``: a pair name, several, or ``None`` for every pair of the scenario (as in
+      :func:`fairsim.sweep`; ``pair=`` is taken too);
     - ``seeds``: N replications, seeds 1..N (as in :func:`fairsim.sweep`);
     - ``seed``: instead, explicit seeds: one, several, or ``None`` for the scenario's own;
     - ``set``: overrides, as ``{"flows.ftp1.window": 8}`` or ``["flows.ftp1.window=8"]``;
@@ -214,7 +216,8 @@ def run(
     """
     sc = scenario if isinstance(scenario, Scenario) else load(scenario)
     sc = sc.with_overrides(set)
-    pairs = sc.pairs if pair is None else [pair] if isinstance(pair, str) else list(pair)
+    pairs = pair_names(pairs, pair)
+    pairs = sc.pairs if pairs is None else pairs
     for p in pairs:
         _check_pair(sc, p)
     seeds = _seeds_to_run(sc, seed, seeds)
@@ -263,6 +266,15 @@ def _check_seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed <= SEED_MAX:
         raise _core.FairsimError(f"seed {seed!r}: a seed is an integer from 0 to {SEED_MAX}")
     return int(seed)
+
+
+def pair_names(pairs: str | Sequence[str] | None, pair: str | Sequence[str] | None) -> list[str] | None:
+    """The pairs asked for, by `pairs=` (the documented name) or `pair=` (taken too): one name,
+    several, or None for every pair."""
+    if pairs is not None and pair is not None:
+        raise _core.FairsimError("give pairs= or pair= (the same thing), not both")
+    chosen = pairs if pairs is not None else pair
+    return None if chosen is None else [chosen] if isinstance(chosen, str) else list(chosen)
 
 
 def _check_pair(sc: Scenario, pair: str) -> None:

@@ -315,7 +315,7 @@ def run_cmd(
         warnings.simplefilter("always", FairsimWarning)
         results = run(
             sc,
-            pair=list(pairs) or None,
+            pairs=list(pairs) or None,
             seed=list(seeds) or None,
             seeds=replications,
             progress=progress,
@@ -432,7 +432,9 @@ def _queues_parts(pair: str, doc: dict, links: list[str], every: bool) -> list:
 
 
 def _flows_parts(pair: str, doc: dict, flows: list[str], every: bool) -> list:
-    """`fairsim validate`'s table of a pair's flows from its resolved scenario."""
+    """`fairsim validate`'s table of a pair's flows from its resolved scenario, and the table of
+    their transports: each resolved transport once, named T1, T2, … in the flows' rows (ten
+    CUBIC flows share one line of parameters, not ten)."""
     from rich.table import Table
 
     from fairsim.tables import add_rows
@@ -440,23 +442,35 @@ def _flows_parts(pair: str, doc: dict, flows: list[str], every: bool) -> list:
     table = Table(title=f"pair {pair}: flows", box=None, header_style="bold", title_justify="left")
     for col in ("flow", "app", "transport", "route"):
         table.add_column(col)
+    #: a resolved transport's parameters as shown -> its label and the flows shown with it
+    transports: dict[str, tuple[str, list[str]]] = {}
 
     def row(i: int) -> list[str]:
         # a workload is one flow of the results, written under [workloads] (docs/workloads.md)
         workload = flows[i] not in doc["flows"]
         f = doc["workloads"][flows[i]] if workload else doc["flows"][flows[i]]
         t = f["transport"]
-        transport = (
-            t
-            if isinstance(t, str)
-            else t["kind"] + " (" + ", ".join(f"{k}={v}" for k, v in t.items() if k != "kind") + ")"
-        )
+        transport = t
+        if not isinstance(t, str):
+            params = t["kind"] + " (" + ", ".join(f"{k}={v}" for k, v in t.items() if k != "kind") + ")"
+            label, users = transports.setdefault(params, (f"T{len(transports) + 1}", []))
+            users.append(flows[i])
+            transport = f"{t['kind']} [{label}]"
         app = f"workload: {f['pattern']}" if workload else f["app"]
         forwarding = f.get("forwarding", doc["run"].get("forwarding", "static"))
         route = " → ".join(f["route"]) if "route" in f else f"chosen at each switch ({forwarding})"
         return [flows[i], app, transport, route]
 
-    return add_rows(table, len(flows), row, "flows", every, hint="--all shows every one")
+    parts = add_rows(table, len(flows), row, "flows", every, hint="--all shows every one")
+    if transports:
+        shown = Table(title=f"pair {pair}: transports", box=None, header_style="bold", title_justify="left")
+        for col in ("", "flows", "transport, every parameter resolved"):
+            shown.add_column(col)
+        for params, (label, users) in transports.items():
+            named = ", ".join(users[:3]) + (f" and {len(users) - 3:,} more" if len(users) > 3 else "")
+            shown.add_row(label, _escape(named), _escape(params))
+        parts.append(shown)
+    return parts
 
 
 @main.group("bench")

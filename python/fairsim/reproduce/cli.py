@@ -134,7 +134,7 @@ def _summary(console: Console, report, folder: Path) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from fairsim.reproduce.report import cells_line, claims_line, quick_banner, runs_line
+    from fairsim.reproduce.report import NOT_HELD_NOTE, cells_line, claims_line, quick_banner, runs_line
     from fairsim.tables import emit
 
     banner = quick_banner(report)
@@ -158,6 +158,7 @@ def _summary(console: Console, report, folder: Path) -> None:
         f"{runs_line(report.outcome)}",
         markup=False,
     )
+    console.print(f"[dim]{escape(NOT_HELD_NOTE)}[/]", soft_wrap=True)
     console.print(f"report: {folder / 'report.html'} and {folder / 'report.md'}", markup=False)
     if banner:
         console.print(f"[yellow]{escape(banner)}[/]", soft_wrap=True)

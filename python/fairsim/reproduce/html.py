@@ -14,6 +14,7 @@ from fairsim.reproduce.prose import blocks, inline, reflow
 from fairsim.reproduce.report import (
     GARBLED_NOTE,
     GRADE_MARK,
+    NOT_HELD_NOTE,
     RANK_MARK,
     TESTED_HEADING,
     DrawnFigure,
@@ -24,7 +25,6 @@ from fairsim.reproduce.report import (
     claim_anchor,
     claims_line,
     contents,
-    history_lines,
     quick_banner,
 )
 
@@ -58,7 +58,8 @@ def render(report: Report) -> str:
         blocks(p.summary),
         _contents(report),
         "<h2 id='summary'>Summary</h2><table class='summary'>",
-        f"<tr><th>claims</th><td>{claims_line(claims, len(report.verdicts))}</td></tr>",
+        f"<tr><th>claims</th><td>{claims_line(claims, len(report.verdicts))}<br>"
+        f"<span class='small'>{escape(NOT_HELD_NOTE)}</span></td></tr>",
         f"<tr><th>published cells</th><td>{escape(cells_line(report))}</td></tr>",
         f"<tr><th>runs</th><td>{o.runs} ({len(o.seeds)} replication(s) per pair"
         f"{', quick mode' if o.quick else ''}), {o.events:,} events"
@@ -76,21 +77,6 @@ def render(report: Report) -> str:
         for c, v in report.verdicts
     ]
     parts.append("</table></div>")
-    history = history_lines(report)
-    if history:
-        text, changes = history
-        parts += ["<h2 id='changes'>Verdicts before and after</h2>", f"<p>{escape(text)}</p>"]
-        if changes:
-            head = "".join(f"<th>{h}</th>" for h in ("claim", "before", "now", "why"))
-            parts.append(f"<div class='scroll'><table class='summary'><tr>{head}</tr>")
-            parts += [
-                f"<tr><td><a href='#claim-{escape(c.claim)}'>{escape(c.claim)}</a></td>"
-                f"<td>{escape(c.before)}</td><td><b>{escape(c.now)}</b></td><td>{inline(c.why)}</td></tr>"
-                for c in changes
-            ]
-            parts.append("</table></div>")
-        else:
-            parts.append("<p>No verdict changed.</p>")
     if report.stability is not None:
         from fairsim.reproduce.stability import HEADING, summary
 

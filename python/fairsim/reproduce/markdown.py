@@ -11,6 +11,7 @@ from fairsim.reproduce.prose import reflow
 from fairsim.reproduce.report import (
     GARBLED_NOTE,
     GRADE_MARK,
+    NOT_HELD_NOTE,
     RANK_MARK,
     TESTED_HEADING,
     DrawnFigure,
@@ -21,7 +22,6 @@ from fairsim.reproduce.report import (
     claim_anchor,
     claims_line,
     contents,
-    history_lines,
     quick_banner,
 )
 
@@ -69,7 +69,7 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         "",
         "## Summary",
         "",
-        f"- **Claims:** {claims_line(claims, len(report.verdicts))}.",
+        f"- **Claims:** {claims_line(claims, len(report.verdicts))}. {NOT_HELD_NOTE}",
         f"- **Published cells:** {cells_line(report)}.",
         f"- **Runs:** {o.runs} ({len(o.seeds)} replication{'s' if len(o.seeds) > 1 else ''} per pair"
         f"{', quick mode' if o.quick else ''}), {o.events:,} events.",
@@ -95,12 +95,6 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         f"| [{c.id}](#{claim_anchor(c)}) | {verdict_text(v)} | [{c.experiment}](#{c.experiment}) |"
         for c, v in report.verdicts
     ]
-    history = history_lines(report)
-    if history:
-        text, changes = history
-        lines += ["", _anchor("changes"), "", "## Verdicts before and after", "", text, ""]
-        rows = [[f"[{c.claim}](#claim-{c.claim})", c.before, f"**{c.now}**", c.why] for c in changes]
-        lines += _table(["claim", "before", "now", "why"], rows) if rows else ["No verdict changed."]
     if report.stability is not None:
         from fairsim.reproduce.stability import HEADING, summary
 

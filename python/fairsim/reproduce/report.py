@@ -19,7 +19,6 @@ from fairsim.reproduce.compare import Comparison, compare_rows, compare_table
 from fairsim.reproduce.figures import added_pairs as added_figure
 from fairsim.reproduce.figures import cells as cells_figure
 from fairsim.reproduce.figures import to_svg
-from fairsim.reproduce.history import Change
 from fairsim.reproduce.measure import Estimate
 from fairsim.reproduce.model import DerivedTable, Experiment, Loaded, Outcome
 from fairsim.reproduce.published import Table
@@ -110,10 +109,14 @@ class Report:
             "nonzero_close": sum(c.grade == "close" for c in nonzero),
         }
 
-    def changes(self) -> list[Change]:
-        """Claims whose verdict differs from the paper's recorded earlier one."""
-        h = self.paper.history
-        return h.changes(self.verdicts) if h else []
+
+#: One line for a reader new to reproductions: a claim that does not hold is what the simulation
+#: found about the paper, not a fault of the tool (a run that fails is an error, said as one).
+NOT_HELD_NOTE = (
+    "A claim marked \u201cnot held\u201d is a finding about the paper under this reproduction's "
+    "reading of it, not a failure of fairsim: every run finished, and the report says where and why "
+    "the numbers differ."
+)
 
 
 def claims_line(counts: Counter, total: int) -> str:
@@ -169,20 +172,6 @@ def quick_banner(report: Report) -> str | None:
         f"uses {full} replication{'s' if full != 1 else ''} per pair and the full grids "
         f"(`fairsim reproduce {o.paper.id}` without `--quick`)."
     )
-
-
-def history_lines(report: Report) -> tuple[str, list[Change]] | None:
-    """A sentence on the earlier verdicts and close fractions, and the claims that changed."""
-    h = report.paper.history
-    if h is None:
-        return None
-    before = Counter(h.before.values())
-    text = (
-        f"At {h.commit}, before {h.since}: {claims_line(before, len(h.before))}; {close_line(h.cells)}. "
-        f"Now: {claims_line(report.claim_counts(), len(report.verdicts))}; "
-        f"{close_line(report.close_counts())}."
-    )
-    return text, report.changes()
 
 
 def build(outcome: Outcome, progress: bool | None = None) -> Report:
@@ -273,9 +262,6 @@ def to_json(report: Report) -> dict:
             "cells": {k: report.grade_counts().get(k, 0) for k in (*GRADES, "ungraded")},
             "close": report.close_counts(),
         },
-        "changes": [
-            {"claim": c.claim, "before": c.before, "now": c.now, "why": c.why} for c in report.changes()
-        ],
         "experiments": [
             {"id": s.experiment.id, "title": s.experiment.title, "file": s.experiment.file}
             for s in report.sections
@@ -351,8 +337,6 @@ RANK_MARK = "⇅"
 def contents(report: Report) -> list[tuple[str, str]]:
     """The report's top-level parts as (anchor, heading), for its table of contents."""
     parts = [("summary", "Summary"), ("method", "Method")]
-    if report.paper.history:
-        parts.append(("changes", "Verdicts before and after"))
     if report.stability is not None:
         parts.append(("stability", "Stability of the verdicts"))
     parts += [(s.experiment.id, s.experiment.title) for s in report.sections]

@@ -83,13 +83,15 @@ def sweep(
     jobs: int | None = None,
     client=None,
     progress: bool | None = None,
+    pair: str | Sequence[str] | None = None,
 ) -> SweepResults:
     """Runs `scenario` over `axes` and returns the results as tables (see docs/sweeps.md).
 
     - ``axes``: ``{FIELD: VALUES}``, VALUES a list or a range string (``"5..100:5"``,
       ``"1Mbps..64Mbps:*2"``, ``"1..1000:log4"``), or ``{NAME: {"fields": [...], "values": ...}}``;
       added to the scenario file's own ``[sweep]`` axes;
-    - ``seeds``: a count (seeds 1..N) or a list; ``pairs``: default every pair;
+    - ``seeds``: a count (seeds 1..N) or a list; ``pairs``: one name, several, or ``None``
+      for every pair (as in :func:`fairsim.run`; ``pair=`` is taken too);
     - ``mode``: ``"product"`` (every combination, default) or ``"zip"`` (axes move together);
     - ``skip``: expressions over the axes' names (``"buffer < window"``) or functions of a dict
       of them, returning true for a combination to leave out;
@@ -106,9 +108,10 @@ def sweep(
     """
     import tempfile
 
+    from fairsim.api import pair_names
     from fairsim.sweeps.execute import run_sweep
 
-    plan = make_sweep_plan(scenario, axes, seeds, pairs, set, mode, skip)
+    plan = make_sweep_plan(scenario, axes, seeds, pair_names(pairs, pair), set, mode, skip)
     keep = None
     if out is None:
         keep = tempfile.TemporaryDirectory(prefix="fairsim-sweep-")

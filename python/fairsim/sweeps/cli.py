@@ -247,7 +247,7 @@ def _report(results, plan, folder: Path) -> None:
     """What ran, the failures, and the mean over seeds of two headline numbers per point and pair."""
     from rich.table import Table
 
-    from fairsim.sweeps.results import OVERVIEW_CELLS
+    from fairsim.sweeps.results import OVERVIEW_CAPTION, OVERVIEW_CELLS
     from fairsim.tables import console, emit
 
     s = results.summary
@@ -269,7 +269,7 @@ def _report(results, plan, folder: Path) -> None:
     if summary.empty:
         return
     keys = [*results.axes, "pair"]
-    table = Table(title="mean over seeds")
+    table = Table(title=OVERVIEW_CAPTION)
     for k in keys:
         table.add_column(escape(k), justify="right")
     for heading, _ in OVERVIEW_CELLS.values():
@@ -280,5 +280,5 @@ def _report(results, plan, folder: Path) -> None:
             break
         shown = [_shown(a, row[a.name]) for a in plan.axes] + [str(row["pair"])]
         shown = [escape(x) for x in shown]
-        table.add_row(*shown, *(cell(row[column]) for column, (_, cell) in OVERVIEW_CELLS.items()))
+        table.add_row(*shown, *(cell(row) for _, cell in OVERVIEW_CELLS.values()))
     emit(table, console())

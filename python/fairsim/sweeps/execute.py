@@ -13,7 +13,7 @@ import pandas as pd
 from fairsim import __version__
 from fairsim.results import TABLES as TABLE_ROWS
 from fairsim.sweeps.plan import Plan, Run, RunError
-from fairsim.sweeps.store import TABLES, Store
+from fairsim.sweeps.store import TABLES, Store, other_engine_runs, warn_if_other_engine
 from fairsim.sweeps.worker import FAILED, Outcome, Task
 
 
@@ -62,6 +62,7 @@ def run_sweep(
     store = Store(folder, tables)
     store.write_manifest(manifest(plan))
     done = store.finished()
+    other = other_engine_runs(folder)  # said at the end if none of this engine's was reused
     summary = Summary(total=len(plan))
     # the plan as compact tuples (a sweep of 100,000 runs lists them all); the axis values once
     # per point
@@ -119,6 +120,7 @@ def run_sweep(
         )
     finally:
         store.flush()
+    warn_if_other_engine(folder, other, summary.cached)
     # after Ctrl-C, the runs listed so far: what finished shows when the folder is read
     store.write_plan(plan_frame(plan, listed))
     summary.wall_s = time.monotonic() - started
@@ -173,6 +175,8 @@ def run_reports(
                 reports[rid] = json.loads(text)
     todo = list({t.run_id: t for t in tasks if t.run_id not in reports}.values())
     cached = len(tasks) - len(todo)
+    if cache is not None and todo:
+        warn_if_other_engine(cache, other_engine_runs(cache), cached)
     store = Store(cache, ("reports",)) if cache is not None else None
     failures: list[Outcome] = []
 

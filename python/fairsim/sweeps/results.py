@@ -163,19 +163,25 @@ class SweepResults:
 
     def overview(self) -> pd.DataFrame:
         """Per point and pair, the mean over seeds of Jain's index and of the run's total goodput
-        (b/s), and the seeds that finished: what `fairsim sweep` prints at its end."""
+        (b/s), each with the 95% confidence half-width of that mean (Student's t over the seeds;
+        NaN for one seed), and the seeds that finished: what `fairsim sweep` prints at its end."""
         runs = self.runs
         ok = runs[runs["status"] == "ok"] if not runs.empty else runs
         keys = [*self.axes, "pair"]
+        measured = [c for m in OVERVIEW_METRICS for c in (m, f"{m}_ci95")]
         if ok.empty:
-            return pd.DataFrame(columns=[*keys, "jain", "goodput_bps", "seeds"])
+            return pd.DataFrame(columns=[*keys, *measured, "seeds"])
         goodput = self.flows.groupby("run_id")["goodput_bps"].sum().rename("goodput_bps")
         per_run = ok.merge(goodput, left_on="run_id", right_index=True)
-        return (
-            per_run.groupby(keys, sort=False)
-            .agg(jain=("jain", "mean"), goodput_bps=("goodput_bps", "mean"), seeds=("seed", "count"))
-            .reset_index()
-        )
+        rows = []
+        for key, group in per_run.groupby(keys, sort=False):
+            row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True))
+            for metric in OVERVIEW_METRICS:
+                values = [float(v) for v in group[metric] if pd.notna(v)]
+                mean, _, ci95, _ = _core.summarize(values) or (float("nan"),) * 4
+                row |= {metric: mean, f"{metric}_ci95": ci95 if len(values) > 1 else float("nan")}
+            rows.append(row | {"seeds": len(group)})
+        return pd.DataFrame(rows, columns=[*keys, *measured, "seeds"])
 
     @cached_property
     def written(self) -> dict[str, dict]:
@@ -203,13 +209,12 @@ class SweepResults:
             if len(table) > OVERVIEW_ROWS
             else ""
         )
-        shown = table.head(OVERVIEW_ROWS).copy()
-        for column, (_, cell) in OVERVIEW_CELLS.items():
-            shown[column] = [cell(v) for v in shown[column]]
-        shown = shown.rename(columns={c: heading for c, (heading, _) in OVERVIEW_CELLS.items()})
-        caption = "mean over seeds: Jain's index, total goodput, seeds finished"
+        head = table.head(OVERVIEW_ROWS)
+        shown = head[[*self.axes, "pair"]].copy()
+        for heading, cell in OVERVIEW_CELLS.values():
+            shown[heading] = [cell(row) for _, row in head.iterrows()]
         html = shown.to_html(index=False, border=0)
-        return f"<p><code>{escape(repr(self))}</code></p><p>{caption}</p>{html}{more}"
+        return f"<p><code>{escape(repr(self))}</code></p><p>{OVERVIEW_CAPTION}</p>{html}{more}"
 
     def __repr__(self) -> str:
         runs = self.runs
@@ -219,12 +224,27 @@ class SweepResults:
         return f"<fairsim.SweepResults {name!r}: {ok} of {total} runs finished, axes {self.axes}>"
 
 
-#: The overview's measured columns as `fairsim sweep` and Jupyter show them: heading, cell text.
+#: The overview's measured columns, each with its confidence half-width (`NAME_ci95`).
+OVERVIEW_METRICS = ("jain", "goodput_bps")
+
+
+def _mean_ci(row, metric: str, scale: float = 1.0) -> str:
+    from fairsim.tables import Stat, pm
+
+    seeds = int(row["seeds"]) if pd.notna(row[f"{metric}_ci95"]) else 1
+    return pm(Stat(row[metric] * scale, row[f"{metric}_ci95"] * scale, seeds), decimals=3)
+
+
+#: The overview's cells as `fairsim sweep` and Jupyter show them: heading, cell text of a row;
+#: a mean over several seeds shows its 95% confidence interval, as `fairsim run --seeds` does.
 OVERVIEW_CELLS = {
-    "jain": ("Jain", lambda v: f"{v:.3f}"),
-    "goodput_bps": ("total goodput (Mb/s)", lambda v: f"{v / 1e6:.3f}"),
-    "seeds": ("seeds", lambda v: str(int(v))),
+    "jain": ("Jain", lambda row: _mean_ci(row, "jain")),
+    "goodput_bps": ("total goodput (Mb/s)", lambda row: _mean_ci(row, "goodput_bps", 1e-6)),
+    "seeds": ("seeds", lambda row: str(int(row["seeds"]))),
 }
+
+#: What the overview's cells are.
+OVERVIEW_CAPTION = "mean over seeds ± 95% CI (Student's t): Jain's index, total goodput; seeds finished"
 
 
 def averaged(metric: str, table: str, per_run: str, flows: list[str] | None, agg: pd.DataFrame) -> str:

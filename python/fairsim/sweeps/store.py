@@ -76,6 +76,36 @@ class DamagedPart(FairsimWarning):
     """A part of a sweep folder failed its check and was set aside; its runs run again."""
 
 
+class OtherEngine(FairsimWarning):
+    """The folder's runs were made by another build of the engine: none of them is reused (a
+    run's id names the engine that computes it, so a rebuilt engine runs everything again)."""
+
+
+def other_engine_runs(folder: Path) -> int:
+    """How many run attempts the folder holds from another build of the engine than this
+    process's (each part's commit record names its engine; a part without one is older)."""
+    from fairsim.sweeps.plan import engine_hash
+
+    ours, count = engine_hash(), 0
+    for part in committed_parts(folder):
+        record = json.loads((part / COMMIT).read_text(encoding="utf-8"))
+        if record.get("engine") != ours:
+            count += record["tables"]["runs"]["rows"]
+    return count
+
+
+def warn_if_other_engine(folder: Path, other: int, reused: int, stacklevel: int = 3) -> None:
+    """Says once, when nothing in `folder` was reused and it holds `other` runs of another
+    engine, that those runs were not reused and why."""
+    if other and not reused:
+        warnings.warn(
+            f"runs from another build of the engine are not reused: {folder} holds {other:,} runs "
+            "made by another build, so every run runs again (a rebuilt engine may compute other results)",
+            OtherEngine,
+            stacklevel=stacklevel,
+        )
+
+
 class Store:
     """Appends a sweep's results to `folder`, one committed part per flush."""
 
@@ -146,8 +176,10 @@ class Store:
                 record[table] = {"rows": len(rows), **_fingerprint(path, sync=True)}
                 _crash_point("staged-table")
             commit = staged / COMMIT
+            from fairsim.sweeps.plan import engine_hash  # the engine whose runs these are
+
             with open(commit, "w", encoding="utf-8") as f:
-                json.dump({"tables": record}, f, indent=1)
+                json.dump({"tables": record, "engine": engine_hash()}, f, indent=1)
                 f.flush()
                 os.fsync(f.fileno())
             _crash_point("staged-commit")

@@ -103,6 +103,9 @@ impl Scenario {
     fn configure_transport(&self, f: FlowId, pair: &PairSpec) -> Result<Option<Component>, Problem> {
         let Some(spec) = self.flow_transport(&self.flows[f.idx()], pair) else { return Ok(None) };
         let (_, params) = self.sender_from(&spec, f, self.run.seed)?;
+        let kind = Self::transport_kind(&spec)?;
+        let defaults = || transport::defaults(kind, &spec.params, &self.flow_info(f, self.run.seed));
+        transport::dominated::check(&spec.params, &params, defaults).map_err(|e| Problem::from_param(&spec.path, e))?;
         Ok(Some(Component { params: Arc::new(params), ..spec }))
     }
 

@@ -9,9 +9,11 @@
 //!   JK, Reno and NewReno (`aimd`), CUBIC, DCTCP, BBR (paced), Vegas, DECbit's window law,
 //!   Generic's fixed window;
 //! - `senders/`: whole senders that set their own rates: Packet-Pair, RLM, BLT;
+//! - `dominated.rs`: settings another setting keeps from taking effect, which validation refuses;
 //! - this file: the registry, and building a sender from a scenario's parameters.
 
 pub mod controllers;
+pub mod dominated;
 pub mod reliability;
 pub mod sender;
 pub mod senders;
@@ -60,6 +62,14 @@ fn prepared(kind: &TransportKind, params: &Params, flow: &FlowInfo) -> Result<Pa
 /// Builds a sender of kind `kind` for `flow` from the scenario's `params`.
 pub fn build(kind: &TransportKind, params: &Params, flow: &FlowInfo) -> Built<dyn Sender> {
     kind.build(&prepared(kind, params, flow)?, flow)
+}
+
+/// The parameters a transport of kind `kind` resolves to for `flow` when its table writes nothing
+/// but the `stack` of `written`: its defaults, as `dominated::check` compares a setting with.
+pub fn defaults(kind: &TransportKind, written: &Params, flow: &FlowInfo) -> Result<Params, ParamError> {
+    let only_stack: Params =
+        written.iter().filter(|(k, _)| *k == "stack").map(|(k, v)| (k.clone(), v.clone())).collect();
+    Ok(build(kind, &only_stack, flow)?.1)
 }
 
 /// A transport's senders with their parameters read once, and the flow they are built for.

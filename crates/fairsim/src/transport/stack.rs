@@ -14,7 +14,7 @@
 //! | `initial_cwnd` | 10 (RFC 6928) | 1 |
 //! | `counting` | `bytes`: growth per packet acknowledged (RFC 3465, Linux's `acked`) | `packets`: per ACK |
 //! | `initial_rto` | 1 s (RFC 6298) | 3 s (RFC 1122, the papers' era) |
-//! | `min_rto`, `clock_granularity` | 200 ms, 200 ms (Linux's RTO: srtt + max(4·mdev, 200 ms)) | 1 s, 0 |
+//! | `min_rto`, `clock_granularity` | 200 ms, 200 ms (Linux's RTO: srtt + max(4·mdev, 200 ms); its one `rto_min` is both, so a `min_rto` written below the granularity is refused: `dominated.rs`) | 1 s, 0 |
 //! | `window` (the receiver's) | 2,173 packets, Linux's autotuned maximum (`LINUX_WINDOW`) | 64 |
 //! | `ssthresh_from` | `cwnd` (Linux's `tcp_reno_ssthresh`: cwnd/2; CUBIC β·cwnd) | `flight` (RFC 5681's FlightSize) |
 //! | `recovery_exit` | `flight`: min(ssthresh, flight + 1) (RFC 6582 §3.2 step 3, first choice) | `ssthresh` (its second) |
