@@ -38,7 +38,7 @@ def timers(**rto) -> dict:
 VARIANTS = (
     ("as reproduced (G = 10 ms, floor 20 ms, 1 s before a sample, TCP's filter, tail-most victim)", {}, None),
     (
-        "before issue 28 (RTO floor 1 ms, G = 0, no filter in TCP)",
+        "an earlier reading (RTO floor 1 ms, G = 0, no filter in TCP)",
         timers(min_rto="1ms", clock_granularity="0s") | {f"{TCP}.ignore_duplicate_deliveries": False},
         None,
     ),

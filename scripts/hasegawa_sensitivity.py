@@ -84,7 +84,7 @@ def main(seeds: int, only: str = "") -> None:
         ("Reno/ERED", "the largest relative difference", ered_axes(difference="relative"), {}),
         (
             "Reno/ERED",
-            "the largest relative difference, p_i linear (what ran before issue 28)",
+            "the largest relative difference, p_i linear (an earlier reading of this reproduction)",
             ered_axes(difference="relative"),
             {f"{ERED}.p_mode": "linear"},
         ),
@@ -94,7 +94,8 @@ def main(seeds: int, only: str = "") -> None:
         ("Reno/DRR", "60 KB divided: 15 KB per queue (option `divided`)", {}, drr_buffers("divided", drr)),
         (
             "Reno/DRR",
-            "one shared 60 KB pool, tail drop at a full queue or pool (option `shared`; ran before issue 28)",
+            "one shared 60 KB pool, tail drop at a full queue or pool "
+            "(option `shared`; an earlier reading of this reproduction)",
             {},
             drr_buffers("shared", drr),
         ),

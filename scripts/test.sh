@@ -124,13 +124,13 @@ step() {
     "$@" || failed+=("$name")
 }
 
-# every pytest run prints its skip reasons (-rs) and keeps its output for the summary at the end
+# every pytest run prints its failures, errors and skip reasons (-rfEs) and keeps its output for the summary at the end
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
 pytest_logged() {
     local log="$logs/$1.log"
     shift
-    "$@" -rs 2>&1 | tee "$log"
+    "$@" -rfEs 2>&1 | tee "$log"
     return "${PIPESTATUS[0]}"
 }
 

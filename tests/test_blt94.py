@@ -44,7 +44,7 @@ def test_the_knobs_set_the_timer_and_the_filter_where_the_pairs_have_them():
     sc = fairsim.load(NETWORK)
     by_name = {k.name: k.overrides(sc) for k in PAPER.knobs}
     assert set(by_name) == {k.name for k in knobs()}
-    before = by_name["RTO before issue 28"]
+    before = by_name["RTO floor 1 ms, G = 0"]
     assert {v for k, v in before.items() if k.endswith("min_rto")} == {"1ms"}
     assert len(before) == 6  # min_rto and clock_granularity of BLT, TCP and BT
     assert by_name["TCP counts duplicate deliveries"] == {

@@ -278,7 +278,9 @@ def test_a_rebuilt_engine_says_once_that_the_folders_runs_are_not_reused(small_p
     import fairsim.sweeps.plan as plan
     from fairsim.sweeps.store import OtherEngine
 
-    args = dict(axes={"links.out.buffer": [4, 8]}, pairs="G/RD", set=SHORT, out=tmp_path / "o", progress=False)
+    args = dict(
+        axes={"links.out.buffer": [4, 8]}, pairs="G/RD", set=SHORT, out=tmp_path / "o", progress=False
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error", OtherEngine)
         sweep(small_path, **args)  # a new folder: nothing to say

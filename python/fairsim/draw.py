@@ -161,6 +161,7 @@ def picture(net: Network) -> Figure:
     ax = fig.add_subplot()
     ax.set_axis_off()
     ax.margins(0.08)
+    labels = []
     for link in links:
         (x0, y0), (x1, y1) = pos[link.a], pos[link.b]
         thick = 1.0 + (math.log10(link.rate_bps) - low if math.isfinite(link.rate_bps) else 0.0)
@@ -173,16 +174,8 @@ def picture(net: Network) -> Figure:
         for (a, b), lines in net.disciplines:
             if {a, b} == {link.a, link.b}:
                 text += f"\n{a}→{b}: " + ", ".join(lines)
-        ax.annotate(
-            text,
-            ((x0 + x1) / 2, (y0 + y1) / 2),
-            ha="center",
-            va="center",
-            fontsize=7,
-            color="#922b21" if red else "#2c3e50",
-            zorder=3,
-            bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": color if red else "none", "alpha": 0.9},
-        )
+        labels.append((text, (x0, y0), (x1, y1), red, color))
+    names = []
     for node in net.nodes:
         x, y = pos[node]
         ax.scatter(
@@ -194,16 +187,19 @@ def picture(net: Network) -> Figure:
             color="#d6eaf8" if node in net.hosts else "#f9e79f",
             edgecolors="#2c3e50",
         )
-        ax.annotate(
-            node,
-            (x, y),
-            xytext=(0, 8),
-            textcoords="offset points",
-            ha="center",
-            va="bottom",
-            fontsize=8,
-            zorder=4,
+        names.append(
+            ax.annotate(
+                node,
+                (x, y),
+                xytext=(0, 8),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                fontsize=8,
+                zorder=4,
+            )
         )
+    _place_link_labels(fig, ax, labels, names, [pos[n] for n in net.nodes])
     flows = net.flows
     listed = [*flows[:MOST_LISTED]] + (
         [f"… and {len(flows) - MOST_LISTED} more flows"] if len(flows) > MOST_LISTED else []
@@ -215,6 +211,65 @@ def picture(net: Network) -> Figure:
     key += "\ncircles: hosts; squares: routers"
     fig.text(0.01, 0.0, key, fontsize=7, ha="left", va="bottom", color="#922b21")
     return fig
+
+
+#: Where along its link a label may stand, tried in this order: the middle first.
+LABEL_SPOTS = (0.5, 0.35, 0.65, 0.25, 0.75, 0.15, 0.85)
+
+
+def _place_link_labels(fig, ax, labels, names, points) -> None:
+    """Puts each link's label at the first spot along its link (`LABEL_SPOTS`) where its box
+    covers no node, no node's name and no label placed before it; where none is free, at the
+    spot it covers least. Measured on the laid-out figure, so what is measured is what is drawn."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.transforms import Bbox
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()  # lays the figure out: the transforms below are final
+    renderer = canvas.get_renderer()
+    taken = [n.get_window_extent(renderer) for n in names]
+    for x, y in points:  # a node's marker: about 12 points across
+        px, py = ax.transData.transform((x, y))
+        half = 8 * fig.dpi / 72
+        taken.append(Bbox.from_extents(px - half, py - half, px + half, py + half))
+
+    def covered(box) -> float:
+        return sum(
+            max(0.0, min(box.x1, t.x1) - max(box.x0, t.x0)) * max(0.0, min(box.y1, t.y1) - max(box.y0, t.y0))
+            for t in taken
+        )
+
+    for text, (x0, y0), (x1, y1), red, color in labels:
+        best = None
+        for spot in LABEL_SPOTS:
+            where = (x0 + (x1 - x0) * spot, y0 + (y1 - y0) * spot)
+            label = ax.annotate(
+                text,
+                where,
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="#922b21" if red else "#2c3e50",
+                zorder=3,
+                bbox={
+                    "boxstyle": "round,pad=0.2",
+                    "fc": "white",
+                    "ec": color if red else "none",
+                    "alpha": 0.9,
+                },
+            )
+            label.set_in_layout(False)  # placed in the layout already made
+            box = label.get_window_extent(renderer).padded(2 * fig.dpi / 72)  # the white box's pad
+            cost = covered(box)
+            if best is None or cost < best[0]:
+                if best is not None:
+                    best[1].remove()
+                best = (cost, label, box)
+            else:
+                label.remove()
+            if cost == 0:
+                break
+        taken.append(best[2])
 
 
 def write_svg(fig: Figure, path: Path) -> None:

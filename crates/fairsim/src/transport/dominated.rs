@@ -22,11 +22,11 @@ use crate::params::{ParamError, Params};
 use crate::units::Time;
 
 /// The settings the rules judge when a scenario writes them.
-const JUDGED: &[&str] = &["min_rto", "initial_rto", "initial_cwnd", "ack_delay"];
+pub const JUDGED: &[&str] = &["min_rto", "initial_rto", "initial_cwnd", "ack_delay"];
 
 /// Refuses a setting that `written` (the scenario's table) sets, to other than its value in
-/// `defaults()` (the table resolved from nothing but the written `stack`: asked for only when
-/// the table writes a judged setting), and that the `resolved` table keeps from taking effect.
+/// `defaults()` (the table resolved without the judged settings: asked for only when the table
+/// writes one), and that the `resolved` table keeps from taking effect.
 pub fn check(
     written: &Params,
     resolved: &Params,

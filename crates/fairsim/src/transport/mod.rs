@@ -64,12 +64,13 @@ pub fn build(kind: &TransportKind, params: &Params, flow: &FlowInfo) -> Built<dy
     kind.build(&prepared(kind, params, flow)?, flow)
 }
 
-/// The parameters a transport of kind `kind` resolves to for `flow` when its table writes nothing
-/// but the `stack` of `written`: its defaults, as `dominated::check` compares a setting with.
+/// The parameters a transport of kind `kind` resolves to for `flow` when its table `written`
+/// leaves out the settings `dominated` judges: their defaults (under the written `stack`, for the
+/// written class of a foreign transport), as `dominated::check` compares a setting with.
 pub fn defaults(kind: &TransportKind, written: &Params, flow: &FlowInfo) -> Result<Params, ParamError> {
-    let only_stack: Params =
-        written.iter().filter(|(k, _)| *k == "stack").map(|(k, v)| (k.clone(), v.clone())).collect();
-    Ok(build(kind, &only_stack, flow)?.1)
+    let mut rest = written.clone();
+    rest.retain(|k, _| !dominated::JUDGED.contains(&k.as_ref()));
+    Ok(build(kind, &rest, flow)?.1)
 }
 
 /// A transport's senders with their parameters read once, and the flow they are built for.

@@ -10,22 +10,23 @@ the figures are ours.
 
 **The timer.** Every scheme's retransmission timer is that of a 1994 TCP with timestamps and a
 fine-grained timer (the method): a sample from every ACK, the variance term floored at the 10 ms
-clock granularity, never below two ticks (20 ms). Before issue 28 it had a 1 ms floor and a
-perfect clock; with a sample from every ACK its variance term fell to a fraction of a
-millisecond, and TCP's timer fired while its data was still queued. BLT leans on its timer more
-than TCP: when a burst's tail is pushed out no later packet makes a duplicate ACK, and only the
-timer recovers it. Here BLT has 137 timeouts a run at 5% load and 2542 at 50% (2000 files a run),
-TCP 2 and 575; each costs BLT at least srtt + 10 ms now where it cost about srtt before, so BLT's
-R at light load is 0.122 s, and it reaches three times that at 70% of λ_cap (80% before), while
-TCP's, which no longer times out spuriously, does so only at 80% (60% before). The paper's "more
-than 200%" speedup therefore holds only at the lightest load (R_TCP/R_BLT = 2.07 at 5%, 1.72 at
-40%). The stability table's knobs give every claim under the old timer, a 1 ms clock and a
-200 ms floor.
+clock granularity, never below two ticks (20 ms). With a 1 ms floor and a perfect clock instead
+(an earlier reading of this reproduction, the stability knob `RTO floor 1 ms, G = 0`), a sample
+from every ACK lets the variance term fall to a fraction of a millisecond, and TCP's timer fires
+while its data is still queued. BLT leans on its timer more than TCP: when a burst's tail is
+pushed out no later packet makes a duplicate ACK, and only the timer recovers it. Here BLT has 137
+timeouts a run at 5% load and 2542 at 50% (2000 files a run), TCP 2 and 575; each costs BLT at
+least srtt + 10 ms where it costs about srtt with the 1 ms floor, so BLT's R at light load is
+0.122 s, and it reaches three times that at 70% of λ_cap (80% with the 1 ms floor), while TCP's,
+which does not time out spuriously, does so only at 80% (60% with the 1 ms floor). The paper's
+"more than 200%" speedup therefore holds only at the lightest load (R_TCP/R_BLT = 2.07 at 5%, 1.72
+at 40%). The stability table's knobs give every claim under the 1 ms floor without G, a 1 ms clock
+and a 200 ms floor.
 
-How much the timer moves log10 P_m (BLT / TCP; the old floors from `scripts/blt_sensitivity.py`
-before issue 28, two replications and TCP without its filter; today's from this run): at
+How much the timer moves log10 P_m (BLT / TCP; the other floors from `scripts/blt_sensitivity.py`
+with two replications and TCP without its filter; the reproduction's timer from this run): at
 BW_b = 30 Mb/s, with a 1 ms floor and no granularity 6.98 / 6.47, with a 200 ms floor
-6.73 / 6.54, with a 1 s floor 6.29 / 6.45, with today's timer 6.93 / 6.69; at 1 Gb/s,
+6.73 / 6.54, with a 1 s floor 6.29 / 6.45, with the reproduction's timer 6.93 / 6.69; at 1 Gb/s,
 BW_b = BW_N, 9.50 / 8.15, 9.48 / 8.61, 9.48 / 8.61 and 9.49 / 8.60. A coarse floor costs BLT at 30 Mb/s; at 1 Gb/s BLT does not move and TCP does: any
 timer that does not fire while TCP's data is queued gives it 8.6.
 
@@ -44,8 +45,8 @@ paper describes.
 GBIT = """
 **TCP at 1 Gb/s, and the timer.** With the 10 ms clock's timer TCP has no timeout and no fast
 retransmit at 1 Gb/s up to 90% load (26 timeouts a run at 95%); with the 1 ms floor it had 210
-timeouts a run at 50% load and 30% of its deliveries were duplicates at 90% (issue 28's audit),
-each timeout a go-back-N restart from one packet. So TCP's P_m at BW_b = BW_N rises from 8.15 to
+timeouts a run at 50% load and 30% of its deliveries were duplicates at 90% (an audit of runs with
+that timer), each timeout a go-back-N restart from one packet. So TCP's P_m at BW_b = BW_N rises from 8.15 to
 8.60 (Table 1: 8.1) and its maximum-power point moves to 92% load (796 Mb/s, R = 0.250 s), while
 BLT's is unchanged (9.49). The paper's TCP is thus weaker than ours at 1 Gb/s: what made it so is
 not in the paper (it gives no timer; its Θ is pessimistic, footnote 13, but BLT's would be as
@@ -62,11 +63,11 @@ FILE_1MB = """
 **TCP's duplicate-ACK filter.** The paper's footnote 5 takes one duplicate ACK as a drop because
 its network never reorders; that is true of a duplicate ACK caused by a packet beyond a hole, not
 of one caused by a packet the receiver already had. After a timeout go-back-N sends again packets
-that had arrived, and each brings such an ACK; BLT ignores them (its filter), and TCP now does
-too. Without the filter each one started a fast retransmit and halved TCP's window again, and
+that had arrived, and each brings such an ACK; BLT ignores them (its filter), and so does TCP
+here. Without the filter each one started a fast retransmit and halved TCP's window again, and
 1 MB files suffered most (`--quick` runs, 40 files, 20% load: R = 14.0 s with 22,603 fast
-retransmits a run, against 2.0 s and 214 with the filter; issue 28's audit: 14.6 s against 3.6 s
-with NewReno's rule at 5% load).
+retransmits a run, against 2.0 s and 214 with the filter; an audit of longer runs: 14.6 s against
+3.6 s with NewReno's rule at 5% load).
 """
 
 #: Experiment id -> its discussion (Markdown).

@@ -273,9 +273,9 @@ def knobs():
 
     return (
         Variant(
-            "RTO before issue 28",
-            "the timer that ran before issue 28: a 1 ms floor and a perfect clock (G = 0), a sample "
-            "every ACK, so that the variance term can fall to a fraction of a millisecond",
+            "RTO floor 1 ms, G = 0",
+            "the timer of an earlier reading of this reproduction: a 1 ms floor and a perfect clock "
+            "(G = 0), a sample every ACK, so that the variance term can fall to a fraction of a millisecond",
             overrides=_fields(min_rto="1ms", clock_granularity="0s"),
         ),
         Variant(

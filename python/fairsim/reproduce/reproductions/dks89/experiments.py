@@ -43,8 +43,9 @@ segregation as clean as the paper's G/FCFS. JK's backoff is uncapped, as the pap
 row needs (0 retransmissions in 500 s; s2_overloaded.toml's notes): a loser whose retransmissions
 keep meeting the full buffer backs off beyond the window, so the losers and the Telnets send
 almost nothing in it (under one retransmission each), and the Telnets deliver 0 and 0, as printed
-(3 and 0). With 4.3BSD's 64 s cap (what ran before issue 28 §4) a loser came back every 64 s and,
-with the noisy clock, got through: the FTPs averaged 191-850 packets and the Telnets 168 and 159.
+(3 and 0). With 4.3BSD's 64 s cap (an earlier reading of this reproduction) a loser came back
+every 64 s and, with the noisy clock, got through: the FTPs averaged 191-850 packets and the
+Telnets 168 and 159.
 FQ lifts the worst FTP under both flow controls and, with delay counted, improves the Telnets
 dramatically: under G their round trip falls from 4.74 s to 0.081 s at the same packets (199 and
 198, their whole load), under JK they go from none to 198 at 0.085 s. The paper gives no JK
@@ -79,8 +80,8 @@ Under FCFS the ill-behaved source takes the whole line. The shut-out Generic FTP
 times in the window, as printed: the round trips of its rare delivered packets, counted from
 first transmission, are about 1100 s (paper 1362 †), and its timeout grows with them. The
 Generic Telnet's estimate grows the same way (785 s against 2.87), so it retransmits 10 times
-against the paper's 139. The JK Telnet gets 29 packets against 0 (89 with the 64 s backoff cap
-that ran before issue 28 §4), its uncapped timer keeping it silent through most of the window;
+against the paper's 139. The JK Telnet gets 29 packets against 0 (89 with 4.3BSD's 64 s backoff
+cap), its uncapped timer keeping it silent through most of the window;
 the DECbit Telnet is not shut out (102 against 0), and the DEC/DEC FTP gets 27 packets against
 166.
 """,

@@ -53,20 +53,19 @@ within 31 ms of each other so that the five replications differ. Two other readi
 buffer run as options beside it (forward model only): `divided`, the router's 60 KB divided
 among the queues (§2.1: "The buffer at the router is logically divided into multiple queues"),
 15 KB each of four queues and 30 KB each of two; and `shared`, every queue allowed 60 KB but all
-in one 60 KB pool that refuses any arrival once full, which is what this reproduction ran
-before (issue 28), then described as each queue's own 60 KB. Enhanced RED's p_i come from the
-paper's iteration run on its own analysis for each BW: at each step the p_i of "the connection
-having the largest difference between ρ_i and the ideal value" changes, the difference taken in
-packets/s as the text says (before issue 28 it was relative, which drives p_1 to its bound;
-`enhanced_red(difference="relative")`), the ideal proportional to input capacity, a 2% relative
-tolerance, p_i bounded to [0.0001, 0.5]; DRR+ with two queues runs the same iteration inside
-each queue with the queue's DRR share for the line. Both apply p_i as the analysis defines p:
-"all arriving packets are dropped with probability p" between the thresholds (Floyd and
-Jacobson's linear rule with max_p = p_i, which ran before issue 28, is the stability knob
-`ERED p linear`). Vegas's α and β, which the paper does not give, have the knob
-`Vegas α 2, β 4`. How much each open choice moves Jain's index is the sensitivity study at the
-end of the forward model's discussion; the stability table shows what three of them do to the
-verdicts. Fairness is summarised by Jain's index of
-the relative throughputs (throughput / input line), 1 when all are equal.
+in one 60 KB pool that refuses any arrival once full, an earlier reading of this reproduction.
+Enhanced RED's p_i come from the paper's iteration run on its own analysis for each BW: at each
+step the p_i of "the connection having the largest difference between ρ_i and the ideal value"
+changes, the difference taken in packets/s as the text says (taken as relative, an earlier
+reading, it drives p_1 to its bound; `enhanced_red(difference="relative")`), the ideal
+proportional to input capacity, a 2% relative tolerance, p_i bounded to [0.0001, 0.5]; DRR+ with
+two queues runs the same iteration inside each queue with the queue's DRR share for the line.
+Both apply p_i as the analysis defines p: "all arriving packets are dropped with probability p"
+between the thresholds (Floyd and Jacobson's linear rule with max_p = p_i, an earlier reading of
+this reproduction, is the stability knob `ERED p linear`). Vegas's α and β, which the paper does
+not give, have the knob `Vegas α 2, β 4`. How much each open choice moves Jain's index is the
+sensitivity study at the end of the forward model's discussion; the stability table shows what
+three of them do to the verdicts. Fairness is summarised by Jain's index of the relative
+throughputs (throughput / input line), 1 when all are equal.
 """,
 )

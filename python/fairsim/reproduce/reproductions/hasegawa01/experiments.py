@@ -182,9 +182,9 @@ def ered_knob(mode: str = "linear") -> Variant:
 
     return Variant(
         f"ERED p {mode}",
-        f"Enhanced RED's p_i applied by Floyd and Jacobson's {mode} rule (max_p = p_i, what ran before "
-        "issue 28) instead of as a constant drop probability between the thresholds: the paper cites "
-        "Floyd and Jacobson's RED, its analysis assumes the constant p",
+        f"Enhanced RED's p_i applied by Floyd and Jacobson's {mode} rule (max_p = p_i, an earlier "
+        "reading of this reproduction) instead of as a constant drop probability between the "
+        "thresholds: the paper cites Floyd and Jacobson's RED, its analysis assumes the constant p",
         overrides=overrides,
     )
 
@@ -343,16 +343,16 @@ held back (0.31 of its line at 560 kb/s; Jain 0.828 at 440 kb/s), which we have 
 """
 SHARED_DISCUSSION = """
 The option `shared`: every queue may hold 60 KB, but all share the port's one 60 KB, which
-refuses any arrival once full; this is what the reproduction ran before issue 28, while its
-notes said each queue had its own 60 KB. The burstiest connection finds the pool full: at
-400 kb/s the 512 kb/s connection gets 0.20 of its line, the others 0.64-0.68 (Jain 0.884, the
-lowest 0.81 at 720 kb/s), 0.961 averaged over BW from 400 to 920 kb/s; DRR+ 0.975, two queues
-0.959, DRR+ with two queues 0.976, Vegas DRR 0.997 (Vegas never fills the pool).
+refuses any arrival once full, an earlier reading of this reproduction. The burstiest connection
+finds the pool full: at 400 kb/s the 512 kb/s connection gets 0.20 of its line, the others
+0.64-0.68 (Jain 0.884, the lowest 0.81 at 720 kb/s), 0.961 averaged over BW from 400 to
+920 kb/s; DRR+ 0.975, two queues 0.959, DRR+ with two queues 0.976, Vegas DRR 0.997 (Vegas never
+fills the pool).
 """
 REVERSE_DRR_DISCUSSION = """
 DRR in the reverse-traffic model with each queue its own 60 KB in a port of 240 KB, as in
 forward-drr: Jain's index 1.000 averaged over BW from 400 to 920 kb/s, 0.999 or better at every
-BW. With the one shared 60 KB pool the reproduction ran before issue 28 it was 0.969, the
+BW. With one shared 60 KB pool (an earlier reading of this reproduction) it was 0.969, the
 512 kb/s connection getting 0.13 of its line at 400 kb/s.
 """
 
@@ -421,10 +421,9 @@ Vegas's (1.000 against 0.997 averaged; at 400 kb/s Vegas's 512 kb/s connection g
 line, the others 0.48), so "better than TCP Reno case" fails, by 0.003; nor is Reno's DRR
 "slightly degraded" at large lines. The losses and timeouts the paper blames appear when the
 queues are small or share the 60 KB: with the 60 KB divided (15 KB a queue) Reno's DRR averages
-0.978, and with one shared 60 KB pool, which this reproduction ran before issue 28 while
-describing it as each queue's own 60 KB, 0.961, its 512 kb/s connection at 0.20 of its line at
-400 kb/s (experiments drr-divided and drr-shared, figure `drr-buffers`). (4) Enhanced RED is
-not fairer than RED: 0.927 against 0.946 averaged, fairer at 2 of 14 BW. Its p_i are the
+0.978, and with one shared 60 KB pool, an earlier reading of this reproduction, 0.961, its
+512 kb/s connection at 0.20 of its line at 400 kb/s (experiments drr-divided and drr-shared,
+figure `drr-buffers`). (4) Enhanced RED is not fairer than RED: 0.927 against 0.946 averaged, fairer at 2 of 14 BW. Its p_i are the
 paper's iteration on its own analysis, adjusting at each step the connection with the largest
 difference from its ideal in packets/s (the text's "largest difference"), and are applied as
 the analysis defines p, a constant drop probability between the thresholds: p_1 falls from
@@ -435,12 +434,12 @@ takes 250 ms on its line), rarely gets the three duplicate ACKs of a fast retran
 and 388), each timeout at least the 1 s minimum RTO of idle time and doubled while they
 repeat, and it gets 0.09 of its line against the others' 0.33 to 0.47 (figure `timeouts`). The
 analysis counts a timeout only when two packets of one window are lost (Eq. 12) and as one RTO
-of idle time, and cannot see this. Before issue 28 the iteration adjusted the connection with
-the largest *relative* difference, which drives p_1 to its 0.5 bound below 720 kb/s, and the
-p_i were applied by Floyd and Jacobson's linear rule with max_p = p_i: the index was 0.483, the
-64 kb/s connection starved (8 b/s at 400 kb/s). Each choice alone, in the sensitivity study
-below: the relative reading with constant p_i 0.665, the absolute reading with linear p_i 0.555
-(with the linear rule the 64 kb/s connection loses 93% of what it sends at 400 kb/s, in three
+of idle time, and cannot see this. An earlier reading of this reproduction adjusted the
+connection with the largest *relative* difference, which drives p_1 to its 0.5 bound below
+720 kb/s, and applied the p_i by Floyd and Jacobson's linear rule with max_p = p_i: the index was
+0.483, the 64 kb/s connection starved (8 b/s at 400 kb/s). Each choice alone, in the
+sensitivity study below: the relative reading with constant p_i 0.665, the absolute reading with
+linear p_i 0.555 (with the linear rule the 64 kb/s connection loses 93% of what it sends at 400 kb/s, in three
 replications of our own); the stability knob `ERED p linear` shows which verdicts turn on it. The paper gives
 neither its p_i nor how its model handles unequal windows. (5) Vegas under FIFO loses nothing
 and is less fair than Reno, as printed, but its 64 kb/s connection gets 0.88 of its line at
@@ -488,7 +487,7 @@ EXPERIMENTS = (
     ),
     drr_option(
         "shared",
-        "every queue may hold 60 KB, all in the router's one 60 KB (what ran before issue 28)",
+        "every queue may hold 60 KB, all in the router's one 60 KB (an earlier reading of this reproduction)",
         SHARED_DISCUSSION,
     ),
     Experiment(
