@@ -69,7 +69,7 @@ pub fn build(kind: &TransportKind, params: &Params, flow: &FlowInfo) -> Built<dy
 /// written class of a foreign transport), as `dominated::check` compares a setting with.
 pub fn defaults(kind: &TransportKind, written: &Params, flow: &FlowInfo) -> Result<Params, ParamError> {
     let mut rest = written.clone();
-    rest.retain(|k, _| !dominated::JUDGED.contains(&k.as_ref()));
+    rest.retain(|k, _| !dominated::JUDGED.contains(&k));
     Ok(build(kind, &rest, flow)?.1)
 }
 
