@@ -36,6 +36,35 @@ def test_draw_writes_the_same_svg_every_time_naming_nodes_rates_and_each_pairs_d
     assert (tmp_path / "again.svg").read_text() == svg
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name",
+    [
+        "examples/parking_lot",
+        "csfq98/fig3a_udp",  # 33 links into one router
+        "csfq98/fig6_chain",  # 67 nodes
+        "keshav91/s6_multihop",  # long labels of seven pairs, end to end
+        "dks89/s3_ill_behaved",
+    ],
+)
+def test_no_link_label_covers_a_node_its_name_or_another_label(name):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = fairsim.draw.draw(name)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    (ax,) = fig.axes
+    nodes = set(fairsim.load(name).nodes)
+    texts = [t for t in ax.texts if t.get_text()]
+    names = [t.get_window_extent(renderer) for t in texts if t.get_text() in nodes]
+    labels = [t.get_window_extent(renderer) for t in texts if t.get_text() not in nodes]
+    assert names and labels
+    for i, label in enumerate(labels):
+        for other in names + labels[:i]:
+            assert not label.overlaps(other), (name, ax.texts)
+
+
 def test_a_network_too_big_to_read_is_refused_with_its_size(tmp_path):
     hosts = "\n".join(
         f'h{i} = {{ between = ["h{i}", "r"], rate = "1Mbps", delay = "1ms" }}' for i in range(MOST_NODES)

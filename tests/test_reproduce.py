@@ -249,6 +249,10 @@ def test_reproduce_writes_the_report_and_prints_json(quick_s3):
     html = (out / "report.html").read_text()
     assert "<svg" in html and "Scenario 3: Ill-Behaved Source" in html
     assert json.loads((out / "reproduction.json").read_text())["cells"] == cells
+    # a newcomer reads what "not held" means; the report carries no verdict history
+    for text in ((out / "report.md").read_text(), html):
+        assert "not a failure of fairsim" in text
+    assert "changes" not in doc and "(not explained)" not in proc.stdout
 
 
 @pytest.mark.slow

@@ -49,6 +49,7 @@ def test_tour_commands_succeed(args, tmp_path):
     r = cli(*args, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "warning" not in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scenarios", "tour"], "the tour writes under tour/"
 
 
 def test_tour_comments_name_the_pairs_that_run():

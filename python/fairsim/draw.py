@@ -173,7 +173,9 @@ def picture(net: Network) -> Figure:
         text = link.label
         for (a, b), lines in net.disciplines:
             if {a, b} == {link.a, link.b}:
-                text += f"\n{a}→{b}: " + ", ".join(lines)
+                # three pairs a line: a narrow label finds a free place where a wide one cannot
+                rows = [", ".join(lines[i : i + 3]) for i in range(0, len(lines), 3)]
+                text += f"\n{a}→{b}: " + ",\n".join(rows)
         labels.append((text, (x0, y0), (x1, y1), red, color))
     names = []
     for node in net.nodes:
@@ -215,22 +217,26 @@ def picture(net: Network) -> Figure:
 
 #: Where along its link a label may stand, tried in this order: the middle first.
 LABEL_SPOTS = (0.5, 0.35, 0.65, 0.25, 0.75, 0.15, 0.85)
+#: How far across its link a label may move, in label heights, tried in this order.
+LABEL_SHIFTS = (0, 1, -1, 2, -2, 3, -3)
 
 
 def _place_link_labels(fig, ax, labels, names, points) -> None:
-    """Puts each link's label at the first spot along its link (`LABEL_SPOTS`) where its box
-    covers no node, no node's name and no label placed before it; where none is free, at the
-    spot it covers least. Measured on the laid-out figure, so what is measured is what is drawn."""
+    """Puts each link's label (the bottlenecks' first) at the first place where its box covers
+    no node, no node's name and no label placed before it: along its link (`LABEL_SPOTS`), on
+    it first and then moved across it (`LABEL_SHIFTS`); where none is free, where it covers
+    least. Measured on the laid-out figure, so what is measured is what is drawn."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.transforms import Bbox
 
     canvas = FigureCanvasAgg(fig)
     canvas.draw()  # lays the figure out: the transforms below are final
     renderer = canvas.get_renderer()
+    points_per_pixel = 72 / fig.dpi
     taken = [n.get_window_extent(renderer) for n in names]
     for x, y in points:  # a node's marker: about 12 points across
         px, py = ax.transData.transform((x, y))
-        half = 8 * fig.dpi / 72
+        half = 8 / points_per_pixel
         taken.append(Bbox.from_extents(px - half, py - half, px + half, py + half))
 
     def covered(box) -> float:
@@ -239,37 +245,41 @@ def _place_link_labels(fig, ax, labels, names, points) -> None:
             for t in taken
         )
 
-    for text, (x0, y0), (x1, y1), red, color in labels:
+    # the bottlenecks' labels first: they say what the pairs compare, and take the best places
+    for text, (x0, y0), (x1, y1), red, color in sorted(labels, key=lambda label: not label[3]):
+        label = ax.annotate(
+            text,
+            (x0, y0),
+            xytext=(0, 0),
+            textcoords="offset points",
+            ha="center",
+            va="center",
+            fontsize=7,
+            color="#922b21" if red else "#2c3e50",
+            zorder=3,
+            bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": color if red else "none", "alpha": 0.9},
+        )
+        label.set_in_layout(False)  # placed in the layout already made
+        # the unit normal of the link on the page, and the label's height, in points
+        (ax0, ay0), (ax1, ay1) = ax.transData.transform([(x0, y0), (x1, y1)])
+        length = math.hypot(ax1 - ax0, ay1 - ay0) or 1.0
+        normal = (-(ay1 - ay0) / length, (ax1 - ax0) / length)
+        height = label.get_window_extent(renderer).height * points_per_pixel + 4
         best = None
-        for spot in LABEL_SPOTS:
-            where = (x0 + (x1 - x0) * spot, y0 + (y1 - y0) * spot)
-            label = ax.annotate(
-                text,
-                where,
-                ha="center",
-                va="center",
-                fontsize=7,
-                color="#922b21" if red else "#2c3e50",
-                zorder=3,
-                bbox={
-                    "boxstyle": "round,pad=0.2",
-                    "fc": "white",
-                    "ec": color if red else "none",
-                    "alpha": 0.9,
-                },
-            )
-            label.set_in_layout(False)  # placed in the layout already made
-            box = label.get_window_extent(renderer).padded(2 * fig.dpi / 72)  # the white box's pad
-            cost = covered(box)
-            if best is None or cost < best[0]:
-                if best is not None:
-                    best[1].remove()
-                best = (cost, label, box)
-            else:
-                label.remove()
-            if cost == 0:
+        for shift in LABEL_SHIFTS:
+            for spot in LABEL_SPOTS:
+                label.xy = (x0 + (x1 - x0) * spot, y0 + (y1 - y0) * spot)
+                label.xyann = (normal[0] * shift * height, normal[1] * shift * height)
+                box = label.get_window_extent(renderer).padded(2 / points_per_pixel)  # the white box's pad
+                cost = covered(box)
+                if best is None or cost < best[0]:
+                    best = (cost, label.xy, label.xyann, box)
+                if cost == 0:
+                    break
+            if best[0] == 0:
                 break
-        taken.append(best[2])
+        _, label.xy, label.xyann, box = best
+        taken.append(box)
 
 
 def write_svg(fig: Figure, path: Path) -> None:
