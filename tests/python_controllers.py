@@ -89,6 +89,16 @@ class WindowNotANumber(Constant):
         return "ten"
 
 
+class WindowTrue(Constant):
+    def window(self):
+        return True
+
+
+class WindowGoesNegative(Constant):
+    def on_start(self, ctx):
+        self.packets = -3
+
+
 class BadPacing(Constant):
     def on_start(self, ctx):
         self.rate = -1.0

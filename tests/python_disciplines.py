@@ -71,6 +71,81 @@ class Drr(fairsim.Discipline):
         return None
 
 
+class PushOutPriority(fairsim.Discipline):
+    """The built-in `strict_priority`, in Python: a FIFO per band, the most important first; an
+    arrival that does not fit pushes out the last packet of the least important band less
+    important than its own, as many as it needs (it reads the room each drop makes)."""
+
+    params: ClassVar[dict] = {"bands": 8}
+
+    def __init__(self, port, bands):
+        super().__init__(port, bands=bands)
+        self.queues = [deque() for _ in range(bands)]
+
+    def enqueue(self, packet, ctx):
+        band = min(packet.priority, self.bands - 1)
+        while not ctx.admits(packet):
+            victim = next((q for q in reversed(self.queues[band + 1 :]) if q), None)
+            if victim is None:
+                ctx.drop(packet, "tail_drop")
+                return
+            ctx.drop(victim.pop(), "push_out")
+        self.queues[band].append(packet)
+
+    def dequeue(self, ctx):
+        return next((q.popleft() for q in self.queues if q), None)
+
+
+class RandomEarly(Fifo):
+    """Drops one arrival in ten at random (its own stream, `ctx.random`), else drop-tail."""
+
+    def enqueue(self, packet, ctx):
+        if ctx.random.random() < 0.1:
+            ctx.drop(packet, "early")
+        else:
+            super().enqueue(packet, ctx)
+
+
+class Forgets(Fifo):
+    """Forgets every tenth arrival: neither keeps nor drops it."""
+
+    def __init__(self, port):
+        super().__init__(port)
+        self.arrivals = 0
+
+    def enqueue(self, packet, ctx):
+        self.arrivals += 1
+        if self.arrivals % 10:
+            super().enqueue(packet, ctx)
+
+
+class ForgetsLater(Fifo):
+    """Keeps every arrival, then loses the oldest from its queue when the queue reaches 5."""
+
+    def enqueue(self, packet, ctx):
+        super().enqueue(packet, ctx)
+        if len(self.queue) >= 5:
+            self.queue.popleft()
+
+
+class Hoards(Fifo):
+    """Keeps every arrival, whatever the buffer."""
+
+    def enqueue(self, packet, ctx):
+        self.queue.append(packet)
+
+
+class KeepsItsContext(Fifo):
+    """Keeps the context of its hooks, and uses it in `stats`, after they returned."""
+
+    def enqueue(self, packet, ctx):
+        self.kept = ctx
+        super().enqueue(packet, ctx)
+
+    def stats(self):
+        return {"queued": self.kept.queued_packets}
+
+
 class Raises(Fifo):
     def dequeue(self, ctx):
         if ctx.now > 0.5:

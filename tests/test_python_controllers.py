@@ -76,6 +76,25 @@ def test_a_hook_that_raises_stops_the_run_with_the_users_traceback():
     assert "ZeroDivisionError: the user's bug" in message and "python_controllers.py" in message
 
 
+def test_a_window_that_goes_negative_stops_the_run_naming_class_hook_and_value():
+    message = failure("WindowGoesNegative")
+    assert "controller python_controllers:WindowGoesNegative: `on_start` at t = " in message
+    assert "window() returned -3; a window is a whole number of packets, 0 or more" in message
+
+
+def test_a_name_registered_by_one_class_is_refused_to_another_and_taken_back_by_its_own():
+    class Again(python_controllers.Constant):  # the same class defined again: its name back
+        pass
+
+    Again.__module__, Again.__qualname__ = "python_controllers", "Constant"
+    fairsim.controller("test-const")(Again)
+    fairsim.controller("test-const")(python_controllers.Constant)
+    with pytest.raises(
+        ValueError, match=r"`test-const` is registered already, by python_controllers.Constant"
+    ):
+        fairsim.controller("test-const")(python_controllers.Raises)
+
+
 def test_a_controller_whose_window_goes_wrong_stops_the_run():
     message = failure("BadPacing")
     assert re.search(r"`on_start` at t = .* left a window or pacing rate that is wrong", message), message
@@ -89,7 +108,14 @@ def test_a_controller_whose_window_goes_wrong_stops_the_run():
         ('{kind="test-const", packets="many"}', r"packets.*integer, not 'many'"),
         ('{kind="test-const", recovery="vegas"}', "is `tahoe`, `reno` or `newreno`"),
         ('{kind="test-const", min_rto="fast"}', "min_rto"),
-        ('{kind="python", class="python_controllers:WindowNotANumber"}', "TypeError: 'str' object cannot be"),
+        (
+            '{kind="python", class="python_controllers:WindowNotANumber"}',
+            "window\\(\\) returned 'ten'; a window is",
+        ),
+        (
+            '{kind="python", class="python_controllers:WindowTrue"}',
+            "window\\(\\) returned True; a window is a whole",
+        ),
     ],
 )
 def test_bad_controllers_and_parameters_are_scenario_errors_at_their_place(transport, says):

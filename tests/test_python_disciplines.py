@@ -57,6 +57,37 @@ def test_a_python_discipline_gives_the_results_of_its_rust_port_bit_for_bit(text
     assert without_components(mine) == without_components(ported)
 
 
+def test_a_push_out_priority_queue_in_python_gives_strict_prioritys_results_bit_for_bit():
+    """The push-out reads the room each drop makes: the context shows the queue as the hook has
+    left it so far (with a context that still counted a dropped packet, the priority flow got
+    2.36 Mb/s of 10: every arrival was dropped after pushing out others)."""
+    # the first TCP flow in band 0, the others and the UDP source in band 1
+    sets = [f"flows.tcp{i}.priority=1" for i in range(2, 9)] + ["flows.udp.priority=1"]
+    ported = report(TCP_DUMBBELL, "NR/FIFO", [*sets, 'pairs.NR/FIFO.qdisc={kind="strict_priority", bands=2}'])
+    mine = report(
+        TCP_DUMBBELL,
+        "NR/FIFO",
+        [*sets, 'pairs.NR/FIFO.qdisc={kind="python", class="python_disciplines:PushOutPriority", bands=2}'],
+    )
+    assert without_components(mine) == without_components(ported)
+    pushed = sum(d["count"] for f in mine["flows"] for d in f["drops"] if d["reason"] == "push_out")
+    assert pushed > 0, "the low band's packets were pushed out"
+    first = next(f for f in mine["flows"] if f["name"] == "tcp1")
+    assert first["goodput_bps"]["mean"] > 9.9e6, "the priority flow has the line"
+
+
+def test_a_python_disciplines_random_stream_differs_by_seed_and_repeats():
+    qdisc = ['pairs.G/FCFS.qdisc={kind="python", class="python_disciplines:RandomEarly"}']
+    one, again, other = (report(DUMBBELL, "G/FCFS", qdisc, seed=s) for s in (1, 1, 2))
+    assert without_components(one) == without_components(again), "a seed repeats"
+    assert without_components(one) != without_components(other), "another seed draws other numbers"
+    early = [
+        sum(d["count"] for f in r["flows"] for d in f["drops"] if d["reason"] == "early")
+        for r in (one, other)
+    ]
+    assert all(e > 0 for e in early) and early[0] != early[1]
+
+
 def conserved(r: dict) -> None:
     """Every data packet sent is delivered, dropped or still in the network (in a queue the
     Python discipline holds, counted by the engine's slab)."""
@@ -123,15 +154,34 @@ def test_a_hook_that_raises_stops_the_run_naming_class_hook_time_and_the_users_t
     [
         ("AnswersEnqueue", "`enqueue` at t = .* returned True; it returns nothing"),
         ("AnswersDequeue", "`dequeue` at t = .* returned 'a packet'; it returns a queued packet or None"),
-        ("DropsTwice", "`enqueue` at t = .* dropped a packet it no longer holds"),
+        ("DropsTwice", "`enqueue` at t = .* raised:.*ValueError: <Packet flow .*> is dropped already"),
         ("SendsDropped", "`dequeue` at t = .* returned a packet it no longer holds"),
         ("Swaps", "`dequeue` at t = .* returned <Packet flow .*>, which was never queued here"),
+        ("Forgets", "`enqueue` at t = .* neither kept nor dropped <Packet flow .*>: a discipline keeps"),
+        ("ForgetsLater", "`dequeue` at t = .* returned None and has forgotten <Packet flow .*>"),
+        ("Hoards", r"`enqueue` at t = .* holds 9 packets \(.* bytes\), more than the port's buffer \(8"),
     ],
 )
 def test_a_hook_that_breaks_the_contract_stops_the_run(cls, says):
     import re
 
-    assert re.search(says, failure(cls)), failure(cls)
+    message = failure(cls)
+    assert re.search(says, message, re.S), message
+
+
+def test_a_context_used_after_its_hook_stops_the_run_naming_the_class_and_hook():
+    """A context is one object, reused for every call: kept and used outside a hook (here in
+    `stats`, when the report is made) it would read stale numbers and its drops would never be
+    carried out."""
+    qdisc = 'pairs.G/FCFS.qdisc={kind="python", class="python_disciplines:KeepsItsContext"}'
+    with pytest.raises(fairsim.FairsimError) as e:
+        report(SMALL, "G/FCFS", [qdisc])
+    assert re.search(
+        r"`stats` at t = .*RuntimeError: the context of discipline .*KeepsItsContext.* is used after "
+        r"its hook `(enqueue|dequeue)` returned",
+        str(e.value),
+        re.S,
+    ), str(e.value)
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ use fairsim::transport::{AgentCtx, FlowInfo, Recovery, Reliable, Sender, Series,
 use fairsim::units::Time;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyBool, PyTuple};
 
 /// A loss the layer detected, as a Python controller's `on_congestion` sees it.
 #[pyclass(name = "Loss", module = "fairsim._core", frozen)]
@@ -202,7 +202,17 @@ impl PyController {
     /// `window()`, and `pacing_rate()` if the class defines it.
     fn read(&self, py: Python<'_>) -> PyResult<(u64, Option<f64>)> {
         let instance = self.instance.bind(py);
-        let window = instance.call_method0("window")?.extract::<u64>()?;
+        let answer = instance.call_method0("window")?;
+        // a bool is an int to Python (True would be a window of 1): refused as any non-count is
+        let window = match answer.extract::<u64>() {
+            Ok(w) if !answer.is_instance_of::<PyBool>() => w,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "window() returned {}; a window is a whole number of packets, 0 or more",
+                    python_host::shown(&answer)
+                )))
+            }
+        };
         if !self.defined[Hook::PacingRate as usize] {
             return Ok((window, None));
         }

@@ -3,8 +3,17 @@
 //! - The engine keeps the packets. A queued packet stays in the adapter's slab. Python holds a
 //!   `Packet` view naming its slot (owner, slot, generation), so it can neither leak a packet
 //!   nor send one twice.
-//! - The hooks' context (`Context`) is one object per discipline, reused for every call.
-//!   Drops and marks asked for in a hook are carried out when it returns.
+//! - The hooks' context (`Context`) is one object per discipline, reused for every call, and
+//!   valid only during a call: used after its hook returned it raises, naming the class and
+//!   the hook. Drops and marks asked for in a hook are carried out when it returns, but counted
+//!   at once: after `ctx.drop(p)` the context's `queued_packets`, `queued_bytes` and `admits`
+//!   show the queue without `p`, so a push-out discipline sees the room it made.
+//! - What is enforced (docs/extending.md): after `enqueue` the discipline holds the arriving
+//!   packet or dropped it (a view nobody holds is a packet forgotten), and what it holds fits
+//!   the port's buffer; when `dequeue` answers None with packets queued, none of them may be
+//!   forgotten. Each breach stops the run.
+//! - `ctx.random` is the discipline's own `random.Random`, seeded from the port's stream of the
+//!   run (the run's seed and the port's place), so replications differ and a seed repeats.
 //! - A hook that raises, or answers with the wrong thing, stops the run (`foreign::fail`). The
 //!   message names the class, the hook and the simulated time, and gives the traceback of the
 //!   user's code.
@@ -15,8 +24,9 @@ use fairsim::net::{Packet, PacketKind};
 use fairsim::params::{ParamError, Params};
 use fairsim::qdisc::{DropReason, PortInfo, Qdisc, QdiscCtx, Room};
 use fairsim::units::{BufferLimit, Time};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use rand::RngCore;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A queued packet's view, as a Python discipline sees it: read-only fields, and `tag`, which
@@ -26,6 +36,8 @@ pub struct PacketView {
     owner: u64,
     slot: u32,
     generation: u32,
+    /// Whether the discipline still holds it: false once it was sent or dropped.
+    held: bool,
     packet: Packet,
     /// Free for the discipline's own use; `None` at arrival.
     #[pyo3(get, set)]
@@ -49,7 +61,7 @@ impl PacketView {
     /// A view of a packet no discipline holds (an ACK a controller is shown): no context takes
     /// it, since none has its owner.
     pub fn detached(py: Python<'_>, packet: Packet) -> PyResult<Py<PacketView>> {
-        Py::new(py, PacketView { owner: 0, slot: 0, generation: 0, packet, tag: py.None() })
+        Py::new(py, PacketView { owner: 0, slot: 0, generation: 0, held: false, packet, tag: py.None() })
     }
 }
 
@@ -123,20 +135,13 @@ impl PacketView {
     }
 }
 
-/// What a hook may see and ask for. One per discipline, reused for every call: read it only
+/// What a hook may see and ask for. One per discipline, reused for every call: valid only
 /// inside a hook.
 #[pyclass(name = "Context", module = "fairsim._core")]
 pub struct Context {
-    /// The simulated time, in seconds.
-    #[pyo3(get)]
     now: f64,
-    /// The rate of the line this queue feeds, in bit/s.
-    #[pyo3(get)]
     rate_bps: u64,
-    /// The packets queued (held by the discipline), not counting one arriving now.
-    #[pyo3(get)]
     queued_packets: usize,
-    #[pyo3(get)]
     queued_bytes: u64,
     owner: u64,
     /// The buffer's room for this discipline now (the port's `buffer`, less a packet on the line
@@ -144,44 +149,115 @@ pub struct Context {
     room: Room,
     drops: Vec<((u32, u32), DropReason)>,
     marks: Vec<(u32, u32)>,
+    /// The packet arriving in `enqueue` (not counted in `queued_*`); None in other hooks.
+    arriving: Option<(u32, u32)>,
+    /// The hook being called; None between hooks, when the context may not be used.
+    hook: Option<&'static str>,
+    /// The last hook called, and the discipline's label, for the message of a late use.
+    last: &'static str,
+    label: String,
+    /// The discipline's `random.Random`, made at its first hook.
+    random: Option<PyObject>,
 }
 
 #[pymethods]
 impl Context {
+    /// The simulated time, in seconds.
+    #[getter]
+    fn now(&self) -> PyResult<f64> {
+        self.live().map(|_| self.now)
+    }
+    /// The rate of the line this queue feeds, in bit/s.
+    #[getter]
+    fn rate_bps(&self) -> PyResult<u64> {
+        self.live().map(|_| self.rate_bps)
+    }
+    /// The packets queued (held by the discipline), not counting one arriving now, less those
+    /// this hook dropped.
+    #[getter]
+    fn queued_packets(&self) -> PyResult<usize> {
+        self.live().map(|_| self.queued_packets)
+    }
+    #[getter]
+    fn queued_bytes(&self) -> PyResult<u64> {
+        self.live().map(|_| self.queued_bytes)
+    }
+    /// The discipline's own random stream (`random.Random`), seeded from the run's seed and the
+    /// port: the same seed repeats it, another seed gives another.
+    #[getter]
+    fn random(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.live()?;
+        Ok(self.random.as_ref().map_or_else(|| py.None(), |r| r.clone_ref(py)))
+    }
+
     /// Drops `packet` (queued, or arriving now) for `reason` (`tail_drop`, `early`, ...: the
     /// reasons results count, docs/results.md).
     #[pyo3(signature = (packet, reason="tail_drop"))]
     fn drop(&mut self, packet: PyRef<'_, PacketView>, reason: &str) -> PyResult<()> {
+        self.live()?;
         let reason = DropReason::from_name(reason).filter(|r| *r != DropReason::Loss).ok_or_else(|| {
             let known: Vec<&str> =
                 DropReason::ALL.iter().filter(|r| **r != DropReason::Loss).map(|r| r.as_str()).collect();
             PyValueError::new_err(format!("unknown drop reason {reason:?}; the reasons are {}", known.join(", ")))
         })?;
-        self.drops.push((self.own(&packet)?, reason));
+        let slot = self.held(&packet)?;
+        if self.drops.iter().any(|(s, _)| *s == slot) {
+            return Err(PyValueError::new_err(format!("{} is dropped already", packet.__repr__())));
+        }
+        self.drops.push((slot, reason));
+        // counted at once: the rest of the hook sees the queue without it
+        if self.arriving != Some(slot) {
+            self.queued_packets -= 1;
+            self.queued_bytes -= packet.packet.size as u64;
+        }
         Ok(())
     }
 
     /// Sets `packet`'s congestion bit (ECN's CE, DECbit's), counted as a mark of this queue.
     fn mark(&mut self, packet: PyRef<'_, PacketView>) -> PyResult<()> {
-        let slot = self.own(&packet)?;
+        self.live()?;
+        let slot = self.held(&packet)?;
         self.marks.push(slot);
         Ok(())
     }
 
     /// Whether the port's buffer has room for `packet` beside what the discipline holds: the
     /// drop-tail test of the built-in `fcfs`.
-    fn admits(&self, packet: PyRef<'_, PacketView>) -> bool {
-        self.room.admits(self.queued_packets, self.queued_bytes, packet.packet.size)
+    fn admits(&self, packet: PyRef<'_, PacketView>) -> PyResult<bool> {
+        self.live()?;
+        Ok(self.room.admits(self.queued_packets, self.queued_bytes, packet.packet.size))
     }
 }
 
 impl Context {
-    fn own(&self, packet: &PacketView) -> PyResult<(u32, u32)> {
-        packet
-            .held_by(self.owner)
-            .ok_or_else(|| PyValueError::new_err(format!("{} is not queued at this port", packet.__repr__())))
+    /// Refuses a use outside a hook: what it would read is stale and what it would ask for
+    /// would never be carried out.
+    fn live(&self) -> PyResult<()> {
+        match self.hook {
+            Some(_) => Ok(()),
+            None => Err(PyRuntimeError::new_err(format!(
+                "the context of discipline {} is used after its hook `{}` returned: a context is \
+                 valid only during the call it is given to",
+                self.label, self.last
+            ))),
+        }
+    }
+
+    /// `packet`'s slot, if this discipline holds it.
+    fn held(&self, packet: &PacketView) -> PyResult<(u32, u32)> {
+        match packet.held_by(self.owner) {
+            Some(slot) if packet.held => Ok(slot),
+            Some(_) => Err(PyValueError::new_err(format!(
+                "{} is no longer queued here (sent or dropped already)",
+                packet.__repr__()
+            ))),
+            None => Err(PyValueError::new_err(format!("{} is not queued at this port", packet.__repr__()))),
+        }
     }
 }
+
+/// A queued packet and the view Python was given of it.
+type Queued = (Packet, Py<PacketView>);
 
 /// Distinguishes the adapters of one process, so a packet view cannot be handed to another port.
 static NEXT_OWNER: AtomicU64 = AtomicU64::new(1);
@@ -194,8 +270,10 @@ struct PyQdisc {
     context: Py<Context>,
     owner: u64,
     limit: BufferLimit,
-    /// Queued packets, by slot; a slot's generation counts its reuses.
-    slots: Vec<(Option<Packet>, u32)>,
+    /// Queued packets with the view Python was given of each, by slot; a slot's generation
+    /// counts its reuses. The adapter's reference to a view is what tells a packet the
+    /// discipline forgot (a view no one else holds) from one it keeps.
+    slots: Vec<(Option<Queued>, u32)>,
     free: Vec<u32>,
     queued: usize,
     bytes: u64,
@@ -223,7 +301,8 @@ fn interned(name: String) -> &'static str {
 }
 
 impl PyQdisc {
-    fn insert(&mut self, pkt: Packet) -> (u32, u32) {
+    /// Queues `pkt` in a free slot and returns the view Python is given of it.
+    fn insert(&mut self, py: Python<'_>, pkt: Packet) -> Py<PacketView> {
         self.queued += 1;
         self.bytes += pkt.size as u64;
         let slot = match self.free.pop() {
@@ -234,46 +313,79 @@ impl PyQdisc {
             }
         };
         let entry = &mut self.slots[slot as usize];
-        entry.0 = Some(pkt);
         entry.1 = entry.1.wrapping_add(1);
-        (slot, entry.1)
+        let view = PacketView { owner: self.owner, slot, generation: entry.1, held: true, packet: pkt, tag: py.None() };
+        let view = Py::new(py, view).expect("a packet view is created");
+        entry.0 = Some((pkt, view.clone_ref(py)));
+        view
     }
 
-    /// Takes the packet out of `slot` if it is still the one of `generation`.
-    fn take(&mut self, (slot, generation): (u32, u32)) -> Option<Packet> {
+    /// Takes the packet out of `slot` if it is still the one of `generation`; its view no
+    /// longer holds it.
+    fn take(&mut self, py: Python<'_>, (slot, generation): (u32, u32)) -> Option<Packet> {
         let entry = self.slots.get_mut(slot as usize).filter(|e| e.1 == generation)?;
-        let pkt = entry.0.take()?;
+        let (pkt, view) = entry.0.take()?;
+        view.borrow_mut(py).held = false;
         self.free.push(slot);
         self.queued -= 1;
         self.bytes -= pkt.size as u64;
         Some(pkt)
     }
 
-    /// Readies the reused context for a hook at `ctx.now`.
-    fn begin(&self, py: Python<'_>, ctx: &QdiscCtx) {
+    /// Whether `slot` of `generation` still holds its packet.
+    fn holds(&self, (slot, generation): (u32, u32)) -> bool {
+        self.slots.get(slot as usize).is_some_and(|e| e.1 == generation && e.0.is_some())
+    }
+
+    /// A queued packet whose view only the adapter holds: one the discipline forgot.
+    fn forgotten(&self, py: Python<'_>) -> Option<String> {
+        self.slots
+            .iter()
+            .filter_map(|(e, _)| e.as_ref())
+            .find_map(|(_, view)| (view.get_refcnt(py) <= 1).then(|| view.borrow(py).__repr__()))
+    }
+
+    /// Readies the reused context for `hook` at `ctx.now` (`arriving`: the packet `enqueue` is
+    /// given); makes the discipline's random stream at its first hook.
+    fn begin(&self, py: Python<'_>, hook: &'static str, arriving: Option<(u32, u32)>, ctx: &mut QdiscCtx) {
         let mut c = self.context.borrow_mut(py);
         c.now = ctx.now.as_secs_f64();
         c.rate_bps = ctx.rate.0;
-        c.queued_packets = self.queued;
-        c.queued_bytes = self.bytes;
+        c.queued_packets = self.queued - usize::from(arriving.is_some());
+        c.queued_bytes = self.bytes - arriving.map_or(0, |_| self.arriving_size(arriving));
         c.room = ctx.room(self.limit);
         c.drops.clear();
         c.marks.clear();
+        c.arriving = arriving;
+        (c.hook, c.last) = (Some(hook), hook);
+        if c.random.is_none() {
+            let seed = ctx.rng().next_u64();
+            let random = py.import("random").and_then(|r| r.getattr("Random")?.call1((seed,)));
+            c.random = Some(random.expect("the standard library's random.Random is made").unbind());
+        }
     }
 
-    /// Carries out the drops and marks the hook asked for.
+    /// The size of the packet in `slot` (the arriving one).
+    fn arriving_size(&self, slot: Option<(u32, u32)>) -> u64 {
+        slot.and_then(|(s, _)| self.slots[s as usize].0.as_ref()).map_or(0, |(p, _)| p.size as u64)
+    }
+
+    /// Carries out the drops and marks the hook asked for, and closes the context.
     fn finish(&mut self, py: Python<'_>, hook: &str, ctx: &mut QdiscCtx) {
         let (drops, marks) = {
             let mut c = self.context.borrow_mut(py);
+            (c.hook, c.arriving) = (None, None);
             (std::mem::take(&mut c.drops), std::mem::take(&mut c.marks))
         };
         for slot in marks {
-            if let Some(Some(pkt)) = self.slots.get_mut(slot.0 as usize).filter(|e| e.1 == slot.1).map(|e| &mut e.0) {
+            if let Some(Some((pkt, _))) =
+                self.slots.get_mut(slot.0 as usize).filter(|e| e.1 == slot.1).map(|e| &mut e.0)
+            {
                 ctx.mark(pkt);
             }
         }
         for (slot, reason) in drops {
-            match self.take(slot) {
+            match self.take(py, slot) {
                 Some(pkt) => ctx.drop(pkt, reason),
                 None => {
                     self.fail(hook, ctx.now, "dropped a packet it no longer holds (dropped or sent already)".into())
@@ -299,23 +411,46 @@ impl Qdisc for PyQdisc {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         self.now = ctx.now;
         Python::with_gil(|py| {
-            self.begin(py, ctx);
-            let (slot, generation) = self.insert(pkt);
-            let view = PacketView { owner: self.owner, slot, generation, packet: pkt, tag: py.None() };
-            let view = Py::new(py, view).expect("a packet view is created");
+            let view = self.insert(py, pkt);
+            let slot = view.borrow(py).held_by(self.owner).expect("the adapter's own view");
+            self.begin(py, "enqueue", Some(slot), ctx);
             let context = self.context.clone_ref(py);
-            let answer = self.call(py, "enqueue", (view, context), ctx.now);
+            let answer = self.call(py, "enqueue", (view.clone_ref(py), context), ctx.now);
             if let Err(what) = python_host::returned_nothing(answer.bind(py)) {
                 self.fail("enqueue", ctx.now, what);
             }
+            let room = self.context.borrow(py).room;
             self.finish(py, "enqueue", ctx);
+            // kept, or dropped: a view held by no one but the adapter (and `view` here) is lost
+            if self.holds(slot) && view.get_refcnt(py) <= 2 {
+                let shown = view.borrow(py).__repr__();
+                self.fail(
+                    "enqueue",
+                    ctx.now,
+                    format!(
+                        "neither kept nor dropped {shown}: a discipline keeps the packet it is given \
+                         (to return it from `dequeue`) or drops it with `ctx.drop`"
+                    ),
+                );
+            }
+            if room.exceeded(self.queued, self.bytes) {
+                self.fail(
+                    "enqueue",
+                    ctx.now,
+                    format!(
+                        "holds {} packets ({} bytes), more than the port's buffer ({}): drop what does \
+                         not fit (`ctx.admits(packet)` says whether it does)",
+                        self.queued, self.bytes, self.limit
+                    ),
+                );
+            }
         })
     }
 
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
         self.now = ctx.now;
         Python::with_gil(|py| {
-            self.begin(py, ctx);
+            self.begin(py, "dequeue", None, ctx);
             let context = self.context.clone_ref(py);
             let answer = self.call(py, "dequeue", (context,), ctx.now);
             let chosen = if answer.is_none(py) {
@@ -333,8 +468,20 @@ impl Qdisc for PyQdisc {
                 Some(slot)
             };
             self.finish(py, "dequeue", ctx);
-            let slot = chosen?;
-            match self.take(slot) {
+            let Some(slot) = chosen else {
+                // nothing to send with packets queued: none of them may be forgotten
+                if self.queued > 0 {
+                    if let Some(lost) = self.forgotten(py) {
+                        self.fail(
+                            "dequeue",
+                            ctx.now,
+                            format!("returned None and has forgotten {lost}: it is neither kept, sent nor dropped"),
+                        );
+                    }
+                }
+                return None;
+            };
+            match self.take(py, slot) {
                 Some(pkt) => Some(pkt),
                 None => self.fail(
                     "dequeue",
@@ -354,7 +501,7 @@ impl Qdisc for PyQdisc {
     }
 
     fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-        self.slots.iter().filter_map(|(p, _)| p.as_ref()).for_each(f)
+        self.slots.iter().filter_map(|(e, _)| e.as_ref().map(|(p, _)| p)).for_each(f)
     }
 
     fn stats(&self) -> Vec<(&'static str, f64)> {
@@ -424,6 +571,11 @@ impl PyQdiscKind {
                 room: Room::of(port.buffer),
                 drops: vec![],
                 marks: vec![],
+                arriving: None,
+                hook: None,
+                last: "__init__",
+                label: label.clone(),
+                random: None,
             };
             let context = Py::new(py, context).map_err(|e| ParamError { path: vec![], message: e.to_string() })?;
             let qdisc = PyQdisc {

@@ -51,10 +51,19 @@ def _registering(what: str, name: str):
             raise ValueError(f"{who}: `{name}` is a built-in {_shown(what)}'s name")
         if not name or not all(c.isalnum() or c in "_-" for c in name):
             raise ValueError(f"{who}: a name is letters, digits, `_` and `-`")
+        before = _REGISTRY[what].get(name)
+        # a class defined again (a notebook's cell run twice, a module reloaded) takes its name
+        # back; another class may not take it, or listings and runs could use different ones
+        if before is not None and _qualified(before) != _qualified(cls):
+            raise ValueError(f"{who}: `{name}` is registered already, by {_qualified(before)}")
         _REGISTRY[what][name] = cls
         return cls
 
     return register
+
+
+def _qualified(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def _shown(what: str) -> str:
