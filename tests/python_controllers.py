@@ -78,6 +78,13 @@ class Constant(fairsim.Controller):
         return self.packets
 
 
+class RandomWindow(Constant):
+    """A window drawn from the controller's own stream at every ACK: 2 to 12 packets."""
+
+    def on_ack(self, count, ctx):
+        self.packets = self.flow.random.randint(2, 12)
+
+
 class Raises(Constant):
     def on_ack(self, count, ctx):
         if ctx.now > 1.0:

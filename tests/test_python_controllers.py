@@ -20,8 +20,8 @@ AIMD = 'kind="python", class="python_controllers:Aimd"'
 CLASSIC = 'stack="classic", initial_cwnd=1.0, counting="packets", ssthresh_from="flight"'
 
 
-def report(text: str, pair: str, overrides: list[str]) -> dict:
-    sim = _core.loads(text, "test.toml", overrides, "set=").simulation(pair, None)
+def report(text: str, pair: str, overrides: list[str], seed: int | None = None) -> dict:
+    sim = _core.loads(text, "test.toml", overrides, "set=").simulation(pair, seed)
     while not sim.step(10**6):
         pass
     assert sim.error is None
@@ -127,6 +127,24 @@ def test_registration_refuses_builtin_names_and_classes_without_a_window():
         fairsim.controller("cubic")(python_controllers.Constant)
     with pytest.raises(TypeError, match="does not define window"):
         fairsim.controller("mine")(python_controllers.NoWindow)
+
+
+def test_a_python_controllers_random_stream_differs_by_seed_and_repeats():
+    """On the dumbbell under G/FCFS nothing else is random: only the controller's own stream
+    can make two seeds differ."""
+    dumbbell = (ROOT / "scenarios/examples/dumbbell.toml").read_text()
+
+    def flows(transport: str, seed: int) -> list:
+        return without_transports(report(dumbbell, "G/FCFS", [f"pairs.G/FCFS.transport={transport}"], seed))[
+            "flows"
+        ]
+
+    fixed = '{kind="test-const", packets=6}'
+    assert flows(fixed, 1) == flows(fixed, 2), "without the controller's stream, seeds do not differ here"
+    drawn = '{kind="python", class="python_controllers:RandomWindow"}'
+    one, again, other = (flows(drawn, s) for s in (1, 1, 2))
+    assert one == again, "a seed repeats"
+    assert one != other, "another seed draws other numbers"
 
 
 def test_a_python_controller_repeats_bit_for_bit_and_conserves_packets():

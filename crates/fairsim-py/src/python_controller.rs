@@ -28,6 +28,7 @@ use fairsim::units::Time;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyTuple};
+use rand::RngCore;
 
 /// A loss the layer detected, as a Python controller's `on_congestion` sees it.
 #[pyclass(name = "Loss", module = "fairsim._core", frozen)]
@@ -349,9 +350,12 @@ impl PyControllerKind {
             }
         }
         let (cfg, mut resolved) = parse_over(&layer_defaults(), &layer)?;
+        // the seed of the controller's own `random.Random` (`Flow.random`): one draw of a stream
+        // of the run's seed and the flow's name, as a built-in sender's own stream is made
+        let seed = fairsim::rng::stream(flow.seed, &format!("python controller {}", flow.name)).next_u64();
         let controller = Python::with_gil(|py| {
             let (instance, label, own) =
-                self.0.instance(py, &own, (flow.name.clone(), cfg.window, flow.packet_size))?;
+                self.0.instance(py, &own, (flow.name.clone(), cfg.window, flow.packet_size, seed))?;
             resolved.insert("recovery".into(), toml::Value::String(chosen.1.into()));
             resolved.extend(own);
             PyController::new(py, label, instance)

@@ -12,7 +12,8 @@ so the layer, which asks for them far more often, never waits for Python. The ad
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from fairsim import _core
@@ -32,6 +33,9 @@ class Flow:
     window: int
     #: Its data packets' size, bytes.
     packet_size: int
+    #: The controller's own random stream, seeded from the run's seed and the flow's name: the
+    #: same seed repeats it, another seed gives another (a `random.Random`).
+    random: random.Random = field(compare=False, repr=False)
 
 
 class Controller:

@@ -11,6 +11,7 @@ arguments.
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Iterable
 from typing import Any
 
@@ -192,5 +193,9 @@ def _build(what: str, name: str, given: dict[str, Any], built_for: tuple) -> tup
         values[key] = float(value) if isinstance(default, float) else value
     values = {**cls.params, **values}
     resolved.update(values)
-    made_for = Port(*built_for[:4], tuple(built_for[4])) if what == "discipline" else Flow(*built_for)
+    if what == "discipline":
+        made_for = Port(*built_for[:4], tuple(built_for[4]))
+    else:  # the flow, and the controller's own random stream, seeded by the engine
+        name_, window, packet_size, seed = built_for
+        made_for = Flow(name_, window, packet_size, random.Random(seed))
     return cls(made_for, **values), label, resolved
