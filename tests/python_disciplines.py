@@ -146,6 +146,15 @@ class KeepsItsContext(Fifo):
         return {"queued": self.kept.queued_packets}
 
 
+class LoopsForever(Fifo):
+    """Its `dequeue` never returns once a second of simulated time has passed."""
+
+    def dequeue(self, ctx):
+        while ctx.now > 1.0:
+            pass
+        return super().dequeue(ctx)
+
+
 class Raises(Fifo):
     def dequeue(self, ctx):
         if ctx.now > 0.5:

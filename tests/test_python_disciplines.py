@@ -212,6 +212,64 @@ def test_registration_refuses_what_could_not_work():
         fairsim.discipline("mine")(python_disciplines.NoDequeue)
 
 
+@pytest.mark.slow
+def test_ctrl_c_stops_a_hook_that_never_returns_and_keeps_what_ran(tmp_path):
+    """A run steps in chunks and looks for Ctrl-C between them; a hook that loops for ever never
+    hands its thread back, so Ctrl-C raises `fairsim._core.Stopped` inside it: exit 130, and the
+    run's results so far are written, marked incomplete."""
+    import signal
+
+    from conftest import busy_for, ctrl_c_able
+
+    path, out = tmp_path / "small.toml", tmp_path / "partial"
+    path.write_text(SMALL)
+    qdisc = 'pairs.G/FCFS.qdisc={kind="python", class="python_disciplines:LoopsForever"}'
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "fairsim.cli",
+            "run",
+            str(path),
+            "--pair",
+            "G/FCFS",
+            "--set",
+            qdisc,
+            "--out",
+            out,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parent,
+        env={**__import__("os").environ, "PYTHONPATH": str(Path(__file__).parent)},
+        preexec_fn=ctrl_c_able,
+    )
+    busy_for(proc, 3.0)  # CPU time: past start-up and deep in the loop, however busy the machine
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=600)  # a guard against a hang, not a deadline
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and "Traceback" not in stderr
+    doc = json.loads((out / "run.json").read_text())
+    assert doc["complete"] is False and 1.0 <= doc["runs"][0]["simulated_s"] < 300
+
+
+@pytest.mark.slow
+def test_a_sweeps_time_limit_stops_a_hook_that_never_returns(tmp_path):
+    qdisc = '{kind="python", class="python_disciplines:LoopsForever"}'
+    res = fairsim.sweep(
+        fairsim.loads(SMALL),
+        axes={"pairs.G/FCFS.qdisc": [qdisc]},
+        pairs="G/FCFS",
+        time_limit=1.0,
+        out=tmp_path / "s",
+        progress=False,
+        jobs=1,
+    )
+    (run,) = res.runs.itertuples()
+    assert run.status == "timeout" and "inside a Python hook" in run.error, run.error
+
+
 def test_the_command_line_reports_a_failing_discipline_and_exits_2(tmp_path):
     path = tmp_path / "small.toml"
     path.write_text(SMALL)

@@ -16,7 +16,8 @@ import json
 import os
 import threading
 
-from fairsim._core import FairsimError, InternalError
+from fairsim import _core
+from fairsim._core import FairsimError, InternalError, RunStopped, Stopped
 from fairsim.memory import return_freed
 from fairsim.progress import progress_bar
 
@@ -46,16 +47,21 @@ def execute(
         pair, seed = runs[i]
         sim = core_scenario.simulation(pair, seed)
         where = f"{core_scenario.file}: pair {pair}, seed {seed}"
-        while not stop.is_set():
-            try:
-                finished = sim.step(CHUNK)
-            except InternalError:
-                raise
-            except FairsimError as e:  # a discipline written in Python failed (fairsim.extend)
-                raise FairsimError(f"{where}: {e}") from None
-            done_fraction[i] = sim.now_s / sim.end_s
-            if finished:
-                break
+        try:
+            while not stop.is_set():
+                try:
+                    finished = sim.step(CHUNK)
+                except (InternalError, RunStopped):
+                    raise
+                except FairsimError as e:  # a discipline written in Python failed (fairsim.extend)
+                    raise FairsimError(f"{where}: {e}") from None
+                done_fraction[i] = sim.now_s / sim.end_s
+                if finished:
+                    break
+        except RunStopped:
+            pass  # Ctrl-C stopped a Python hook (`_interrupt_hooks`): the run reports what it has
+        except Stopped:
+            pass  # the same, landed just after a hook returned: the run stops here as asked
         if sim.error:
             raise FairsimError(f"{where}: {sim.error}")
         seen = {(port, "pcap"): data for port, data in sim.pcaps()}
@@ -118,6 +124,8 @@ def execute(
     except KeyboardInterrupt:
         interrupted = True
         stop.set()
+        # a run stops at its next chunk; one inside a Python hook that never returns would not
+        _core._interrupt_hooks(Stopped)
         finished.wait()
     finally:
         bar.close(sum(done_fraction), stopped=interrupted, finished=runs_finished())

@@ -152,8 +152,21 @@ struct PySimulation {
 impl PySimulation {
     /// Runs `f` on the simulation without the GIL; a panic breaks the simulation for good.
     fn guarded<T: Send>(&mut self, py: Python<'_>, f: impl FnOnce(&mut Simulation) -> T + Send) -> PyResult<T> {
-        if let Some(caught) = &self.broken {
-            return Err(panics::error_of(&caught.earlier()));
+        self.guarded_as(py, false, f)
+    }
+
+    /// The same for `f` that only reads the run (`reading`): a run stopped from outside inside a
+    /// Python hook may still be read (its report so far), never stepped again.
+    fn guarded_as<T: Send>(
+        &mut self,
+        py: Python<'_>,
+        reading: bool,
+        f: impl FnOnce(&mut Simulation) -> T + Send,
+    ) -> PyResult<T> {
+        match &self.broken {
+            Some(panics::Caught::Stopped) if reading => {}
+            Some(caught) => return Err(panics::error_of(&caught.earlier())),
+            None => {}
         }
         let sim = &mut self.inner;
         py.allow_threads(|| panics::catch(|| f(sim))).map_err(|caught| {
@@ -198,18 +211,18 @@ impl PySimulation {
     }
     /// The pcap file of each captured port (`[run] pcap`), as (port, bytes), so far.
     fn pcaps<'py>(&mut self, py: Python<'py>) -> PyResult<Vec<(String, Bound<'py, pyo3::types::PyBytes>)>> {
-        let files = self.guarded(py, |sim| sim.pcaps())?;
+        let files = self.guarded_as(py, true, |sim| sim.pcaps())?;
         Ok(files.into_iter().map(|(port, bytes)| (port, pyo3::types::PyBytes::new(py, &bytes))).collect())
     }
 
     /// The event trace of each port whose events are recorded (`[run] events`), as (port, text).
     fn event_traces(&mut self, py: Python<'_>) -> PyResult<Vec<(String, String)>> {
-        self.guarded(py, |sim| sim.event_traces())
+        self.guarded_as(py, true, |sim| sim.event_traces())
     }
 
     /// The report so far, as JSON (see docs/results.md).
     fn report_json(&mut self, py: Python<'_>) -> PyResult<String> {
-        self.guarded(py, |sim| serde_json::to_string(&sim.report()).expect("reports serialise"))
+        self.guarded_as(py, true, |sim| serde_json::to_string(&sim.report()).expect("reports serialise"))
     }
 }
 
@@ -402,6 +415,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FairsimError", m.py().get_type::<FairsimError>())?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("InternalError", m.py().get_type::<panics::InternalError>())?;
+    m.add("RunStopped", m.py().get_type::<panics::RunStopped>())?;
+    m.add("Stopped", m.py().get_type::<python_host::Stopped>())?;
+    m.add_function(wrap_pyfunction!(python_host::interrupt_hooks, m)?)?;
     m.add_function(wrap_pyfunction!(panics::panic_for_tests, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -55,7 +55,18 @@ pub enum Caught {
     /// A discipline written in Python failed (`fairsim::foreign::fail`): the user's
     /// error, with its message.
     Foreign(String),
+    /// The run was stopped from outside inside a Python component's hook
+    /// (`fairsim::foreign::stop`): it cannot go on, but what it has may be read.
+    Stopped,
 }
+
+pyo3::create_exception!(
+    _core,
+    RunStopped,
+    crate::FairsimError,
+    "A run was stopped (Ctrl-C, a time limit) inside a hook of a component written in Python: it \
+     cannot go on; its report so far can still be read."
+);
 
 /// Runs `f`, catching what unwinds out of it. Needs no GIL, so it also serves code run under
 /// `allow_threads`.
@@ -65,6 +76,7 @@ pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, Caught> {
     GUARDED.set(GUARDED.get() - 1);
     result.map_err(|payload| match payload.downcast::<fairsim::foreign::Failure>() {
         Ok(failure) => Caught::Foreign(failure.0),
+        Err(payload) if payload.is::<fairsim::foreign::Stop>() => Caught::Stopped,
         Err(payload) => Caught::Panic(LAST.take().unwrap_or_else(|| text(payload.as_ref()))),
     })
 }
@@ -76,6 +88,7 @@ impl Caught {
         match self {
             Caught::Panic(m) => Caught::Panic(again(m)),
             Caught::Foreign(m) => Caught::Foreign(again(m)),
+            Caught::Stopped => Caught::Stopped,
         }
     }
 }
@@ -85,6 +98,10 @@ pub fn error_of(caught: &Caught) -> PyErr {
     match caught {
         Caught::Panic(message) => internal_error(message),
         Caught::Foreign(message) => crate::FairsimError::new_err(message.clone()),
+        Caught::Stopped => RunStopped::new_err(
+            "stopped inside a hook of a component written in Python (Ctrl-C or a time limit): this run \
+             cannot go on",
+        ),
     }
 }
 

@@ -175,12 +175,14 @@ impl PyController {
     fn call_now(&self, py: Python<'_>, hook: Hook, args: impl Args, ctx: Option<&mut AgentCtx>) {
         let now = ctx.as_ref().map_or(self.now, |c| c.now);
         self.context.borrow_mut(py).now = now.as_secs_f64();
-        let called = args(py, self.context.clone_ref(py))
-            .and_then(|args| self.instance.bind(py).call_method1(hook.name(), args));
+        let called = {
+            let _inside = python_host::InHook::enter(py);
+            args(py, self.context.clone_ref(py)).and_then(|args| self.instance.bind(py).call_method1(hook.name(), args))
+        };
         match called.map(|answer| python_host::returned_nothing(&answer)) {
             Ok(Ok(())) => {}
             Ok(Err(what)) => self.fail(hook.name(), now, what),
-            Err(e) => self.fail(hook.name(), now, format!("raised:\n{}", python_host::traceback(py, &e))),
+            Err(e) => python_host::raised(py, "controller", &self.label, hook.name(), now, &e),
         }
         let records = std::mem::take(&mut self.context.borrow_mut(py).records);
         if let Some(ctx) = ctx {
@@ -190,7 +192,12 @@ impl PyController {
 
     /// Reads `window` (and `pacing_rate`) after `after`; a wrong answer stops the run.
     fn refresh(&mut self, py: Python<'_>, after: &str) {
-        match self.read(py) {
+        let read = {
+            let _inside = python_host::InHook::enter(py);
+            self.read(py)
+        };
+        match read {
+            Err(e) if e.is_instance_of::<python_host::Stopped>(py) => fairsim::foreign::stop(),
             Ok((window, pacing)) => (self.window, self.pacing) = (window, pacing),
             Err(e) => self.fail(
                 after,

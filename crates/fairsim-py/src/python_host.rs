@@ -14,6 +14,73 @@ use pyo3::IntoPyObjectExt;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+pyo3::create_exception!(
+    _core,
+    Stopped,
+    pyo3::exceptions::PyBaseException,
+    "Raised inside a hook of a component written in Python when its run is stopped from outside \
+     (Ctrl-C, a time limit): a BaseException, so that `except Exception` in the hook lets it pass."
+);
+
+/// The threads inside a Python component's hook now, by Python's thread ident: where
+/// `interrupt_hooks` raises `Stopped`, so that a hook that never returns can be stopped.
+static IN_HOOK: Mutex<Vec<i64>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// This thread's ident as Python numbers threads (`threading.get_ident()`), asked once.
+    static IDENT: std::cell::Cell<Option<i64>> = const { std::cell::Cell::new(None) };
+}
+
+/// This thread is inside a hook while the guard lives.
+pub struct InHook(i64);
+
+impl InHook {
+    pub fn enter(py: Python<'_>) -> InHook {
+        let ident = IDENT.with(|cached| {
+            cached.get().unwrap_or_else(|| {
+                let ident = py.import("threading").and_then(|t| t.call_method0("get_ident")?.extract::<u64>());
+                let ident = ident.map_or(0, |i| i as i64);
+                cached.set(Some(ident));
+                ident
+            })
+        });
+        IN_HOOK.lock().unwrap_or_else(|e| e.into_inner()).push(ident);
+        InHook(ident)
+    }
+}
+
+impl Drop for InHook {
+    fn drop(&mut self) {
+        let mut inside = IN_HOOK.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(at) = inside.iter().position(|i| *i == self.0) {
+            inside.swap_remove(at);
+        }
+    }
+}
+
+/// Raises `exception` (`Stopped`) in every thread that is inside a Python component's hook now;
+/// returns how many. Ctrl-C and time limits call it once their runs were asked to stop: a hook
+/// that returns gives its thread back anyway, one that loops for ever is stopped here.
+#[pyfunction]
+#[pyo3(name = "_interrupt_hooks")]
+pub fn interrupt_hooks(exception: &Bound<'_, PyAny>) -> usize {
+    let inside = IN_HOOK.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    for ident in &inside {
+        // SAFETY: the GIL is held (a pyfunction), and `exception` is a live exception type
+        unsafe { pyo3::ffi::PyThreadState_SetAsyncExc(*ident as std::os::raw::c_long, exception.as_ptr()) };
+    }
+    inside.len()
+}
+
+/// What a hook that raised `e` means: the run was stopped from outside (`Stopped`), or the
+/// component failed (`what` says how).
+pub fn raised(py: Python<'_>, kind: &str, label: &str, hook: &str, now: Time, e: &PyErr) -> ! {
+    if e.is_instance_of::<Stopped>(py) {
+        fairsim::foreign::stop()
+    }
+    fail(kind, label, hook, now, format!("raised:\n{}", traceback(py, e)))
+}
+
 /// The Python module that keeps the registry.
 const REGISTRY: &str = "fairsim.extend.registry";
 

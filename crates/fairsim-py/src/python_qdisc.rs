@@ -396,9 +396,10 @@ impl PyQdisc {
 
     /// Calls hook `name` with `args`; stops the run if it raises.
     fn call<'py>(&self, py: Python<'py>, name: &str, args: impl pyo3::call::PyCallArgs<'py>, now: Time) -> PyObject {
+        let _inside = python_host::InHook::enter(py);
         match self.instance.bind(py).call_method1(name, args) {
             Ok(value) => value.unbind(),
-            Err(e) => self.fail(name, now, format!("raised:\n{}", python_host::traceback(py, &e))),
+            Err(e) => python_host::raised(py, "discipline", &self.label, name, now, &e),
         }
     }
 

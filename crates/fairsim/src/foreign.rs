@@ -64,3 +64,14 @@ pub struct Failure(pub String);
 pub fn fail(message: String) -> ! {
     std::panic::resume_unwind(Box::new(Failure(message)))
 }
+
+/// A run stopped from outside (Ctrl-C, a time limit) while a foreign component's hook was
+/// running: it unwinds as a failure does, and the binding reports it as a stop, keeping what the
+/// run has so far, not as an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stop;
+
+/// Stops the run at once (see `Stop`).
+pub fn stop() -> ! {
+    std::panic::resume_unwind(Box::new(Stop))
+}

@@ -56,6 +56,10 @@ def run_task(task: Task, stop=None) -> Outcome:
     """Runs one task to its end, its time limit, or `stop` (a threading or multiprocessing Event)."""
     started = time.monotonic()
     sim = None
+    over = f"stopped after its time limit of {task.time_limit:g} s" if task.time_limit is not None else ""
+    # a run that may call Python: a hook that never returns is stopped from here
+    watched = (task.time_limit is not None or stop is not None) and _may_call_python(task)
+    guard = _HookWatch(task.time_limit, stop) if watched else None
     try:
         if task.imports:
             from fairsim.extend import import_modules
@@ -66,14 +70,65 @@ def run_task(task: Task, stop=None) -> Outcome:
             if stop is not None and stop.is_set():
                 return _ended(task, STOPPED, "stopped before its end", sim, started)
             if task.time_limit is not None and time.monotonic() - started > task.time_limit:
-                why = f"stopped after its time limit of {task.time_limit:g} s"
-                return _ended(task, TIMEOUT, why, sim, started)
+                return _ended(task, TIMEOUT, over, sim, started)
         if sim.error:
             return _ended(task, FAILED, sim.error, sim, started)
         report = sim.report_json()
         return Outcome(task.run_id, OK, None, sim.events, time.monotonic() - started, sim.now_s, report)
+    except (_core.RunStopped, _core.Stopped):  # the watch stopped a Python hook
+        if stop is not None and stop.is_set():
+            return _ended(task, STOPPED, "stopped before its end (inside a Python hook)", sim, started)
+        return _ended(task, TIMEOUT, f"{over} (inside a Python hook)", sim, started)
     except Exception as e:  # a scenario error, an internal error: recorded, the sweep goes on
         return _ended(task, FAILED, f"{type(e).__name__}: {e}", sim, started)
+    finally:
+        if guard is not None:
+            try:
+                guard.close()
+            except _core.Stopped:
+                pass  # the watch stopped a hook just as the run ended: nothing is left to stop
+
+
+def _may_call_python(task: Task) -> bool:
+    """Whether the task's run may call a component written in Python: it imports registering
+    modules, this process has registered classes (a forked worker inherits them), or the scenario
+    or an override names the `python` kind. Cheap, and never false where it calls one."""
+    from fairsim.extend.registry import _REGISTRY, PYTHON_KIND
+
+    kinds = (f'"{PYTHON_KIND}"', f"'{PYTHON_KIND}'")  # a TOML string, basic or literal
+    source = task.source.decode(errors="replace") if isinstance(task.source, bytes) else task.source
+    texts = (source, *task.overrides)
+    return bool(task.imports) or any(_REGISTRY.values()) or any(k in t for k in kinds for t in texts)
+
+
+class _HookWatch:
+    """A thread that stops a Python hook of this process's run (`_core._interrupt_hooks`) once
+    the run is over its time limit or asked to stop: the run's own loop checks both between
+    chunks of events, which a hook that never returns never reaches. It looks a few times a
+    second and costs nothing while it waits."""
+
+    #: How often it looks, seconds: how late past its limit a stuck hook is stopped, at most.
+    LOOK_S = 0.2
+
+    def __init__(self, limit: float | None, stop) -> None:
+        import threading
+
+        self.closed = threading.Event()
+        self.deadline = None if limit is None else time.monotonic() + limit
+        self.stop = stop
+        self.thread = threading.Thread(target=self._watch, name="fairsim-hook-watch", daemon=True)
+        self.thread.start()
+
+    def _watch(self) -> None:
+        while not self.closed.wait(self.LOOK_S):
+            late = self.deadline is not None and time.monotonic() > self.deadline + self.LOOK_S
+            if late or (self.stop is not None and self.stop.is_set()):
+                _core._interrupt_hooks(_core.Stopped)
+                return
+
+    def close(self) -> None:
+        self.closed.set()
+        self.thread.join()
 
 
 #: Scenarios parsed in this process, newest last: a batch's runs share a few.
