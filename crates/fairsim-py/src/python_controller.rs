@@ -297,7 +297,8 @@ impl Controller for PyController {
     }
 
     fn trace(&self, ctx: &mut AgentCtx) {
-        if self.defined[Hook::Trace as usize] {
+        // only for a flow that keeps its time series: elsewhere it would record into nothing
+        if self.defined[Hook::Trace as usize] && ctx.recording() {
             Python::with_gil(|py| self.call_now(py, Hook::Trace, |py, c| tuple(py, (c,)), Some(ctx)));
         }
     }

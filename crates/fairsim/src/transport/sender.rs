@@ -133,6 +133,10 @@ impl<'a> AgentCtx<'a> {
     pub fn without_records(self) -> Self {
         AgentCtx { records: false, ..self }
     }
+    /// Whether the flow keeps its time series: what `record` records goes somewhere.
+    pub fn recording(&self) -> bool {
+        self.records
+    }
     pub fn send(&mut self, seq: u64) {
         self.actions.push(Action::Send { seq });
     }
