@@ -3,7 +3,8 @@
 # made here if missing; FAIRSIM_VENV names another), then runs every check and test: formatting
 # and lints, the Rust engine's tests, the Python package's tests (API and command line), the same
 # Python tests at the lowest dependency versions pyproject.toml claims, and every reproduction in
-# quick mode. CI (.ci/run) runs exactly this.
+# quick mode. CI (.ci/run) runs exactly this, from a copy of the checkout in a folder named
+# `fairsim` under a path containing a space.
 #
 #   bash scripts/test.sh           everything (CI)
 #   bash scripts/test.sh --quick   "did my install work?": lints, the Rust tests, the Python tests

@@ -3,6 +3,7 @@ summaries are text, results display once, and one progress bar counts all the ru
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -90,7 +91,7 @@ def test_one_progress_bar_on_a_terminal():
     args = "run examples/dumbbell --pair G/RD --seed 1 --seed 2 --seed 3 --set run.duration=2000s --json"
     command = [sys.executable, "-m", "fairsim.cli", *args.split()]
     r = subprocess.run(
-        ["script", "-qec", " ".join(command) + " >/dev/null", "/dev/null"],
+        ["script", "-qec", shlex.join(command) + " >/dev/null", "/dev/null"],  # any path, spaces too
         capture_output=True,
         text=True,
         timeout=300,
@@ -107,7 +108,7 @@ def test_terminal_output_has_no_trailing_spaces():
     commands = (
         "fairsim list; fairsim validate examples/dumbbell; fairsim run examples/parking_lot --pair G/RD"
     )
-    fairsim_cli = f"{sys.executable} -m fairsim.cli"
+    fairsim_cli = f"{shlex.quote(sys.executable)} -m fairsim.cli"  # any path, spaces too
     r = subprocess.run(
         ["script", "-qec", commands.replace("fairsim ", fairsim_cli + " "), "/dev/null"],
         capture_output=True,
