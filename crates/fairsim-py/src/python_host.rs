@@ -12,7 +12,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::IntoPyObjectExt;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 pyo3::create_exception!(
     _core,
@@ -22,39 +23,56 @@ pyo3::create_exception!(
      (Ctrl-C, a time limit): a BaseException, so that `except Exception` in the hook lets it pass."
 );
 
-/// The threads inside a Python component's hook now, by Python's thread ident: where
-/// `interrupt_hooks` raises `Stopped`, so that a hook that never returns can be stopped.
-static IN_HOOK: Mutex<Vec<i64>> = Mutex::new(Vec::new());
+/// A thread that has called a Python component's hook: its ident as Python numbers threads
+/// (`threading.get_ident()`), and whether it is inside a hook now. Entering and leaving a hook
+/// is one store to the thread's own flag; `interrupt_hooks` reads every thread's.
+struct HookThread {
+    ident: i64,
+    inside: AtomicBool,
+}
+
+/// Every live thread that has called a hook.
+static THREADS: Mutex<Vec<Arc<HookThread>>> = Mutex::new(Vec::new());
+
+/// This thread's entry in `THREADS`, made at its first hook and taken out when it ends.
+struct Registered(Arc<HookThread>);
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        THREADS.lock().unwrap_or_else(|e| e.into_inner()).retain(|t| !Arc::ptr_eq(t, &self.0));
+    }
+}
 
 thread_local! {
-    /// This thread's ident as Python numbers threads (`threading.get_ident()`), asked once.
-    static IDENT: std::cell::Cell<Option<i64>> = const { std::cell::Cell::new(None) };
+    static THIS: std::cell::OnceCell<Registered> = const { std::cell::OnceCell::new() };
 }
 
 /// This thread is inside a hook while the guard lives.
-pub struct InHook(i64);
+pub struct InHook(());
 
 impl InHook {
     pub fn enter(py: Python<'_>) -> InHook {
-        let ident = IDENT.with(|cached| {
-            cached.get().unwrap_or_else(|| {
+        THIS.with(|this| {
+            let registered = this.get_or_init(|| {
                 let ident = py.import("threading").and_then(|t| t.call_method0("get_ident")?.extract::<u64>());
-                let ident = ident.map_or(0, |i| i as i64);
-                cached.set(Some(ident));
-                ident
-            })
+                let thread =
+                    Arc::new(HookThread { ident: ident.map_or(0, |i| i as i64), inside: AtomicBool::new(false) });
+                THREADS.lock().unwrap_or_else(|e| e.into_inner()).push(thread.clone());
+                Registered(thread)
+            });
+            registered.0.inside.store(true, Ordering::Release);
         });
-        IN_HOOK.lock().unwrap_or_else(|e| e.into_inner()).push(ident);
-        InHook(ident)
+        InHook(())
     }
 }
 
 impl Drop for InHook {
     fn drop(&mut self) {
-        let mut inside = IN_HOOK.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(at) = inside.iter().position(|i| *i == self.0) {
-            inside.swap_remove(at);
-        }
+        THIS.with(|this| {
+            if let Some(registered) = this.get() {
+                registered.0.inside.store(false, Ordering::Release);
+            }
+        });
     }
 }
 
@@ -64,7 +82,8 @@ impl Drop for InHook {
 #[pyfunction]
 #[pyo3(name = "_interrupt_hooks")]
 pub fn interrupt_hooks(exception: &Bound<'_, PyAny>) -> usize {
-    let inside = IN_HOOK.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let threads = THREADS.lock().unwrap_or_else(|e| e.into_inner());
+    let inside: Vec<i64> = threads.iter().filter(|t| t.inside.load(Ordering::Acquire)).map(|t| t.ident).collect();
     for ident in &inside {
         // SAFETY: the GIL is held (a pyfunction), and `exception` is a live exception type
         unsafe { pyo3::ffi::PyThreadState_SetAsyncExc(*ident as std::os::raw::c_long, exception.as_ptr()) };

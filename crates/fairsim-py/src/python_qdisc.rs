@@ -301,8 +301,8 @@ fn interned(name: String) -> &'static str {
 }
 
 impl PyQdisc {
-    /// Queues `pkt` in a free slot and returns the view Python is given of it.
-    fn insert(&mut self, py: Python<'_>, pkt: Packet) -> Py<PacketView> {
+    /// Queues `pkt` in a free slot; returns the view Python is given of it, and the slot.
+    fn insert(&mut self, py: Python<'_>, pkt: Packet) -> (Py<PacketView>, (u32, u32)) {
         self.queued += 1;
         self.bytes += pkt.size as u64;
         let slot = match self.free.pop() {
@@ -317,7 +317,7 @@ impl PyQdisc {
         let view = PacketView { owner: self.owner, slot, generation: entry.1, held: true, packet: pkt, tag: py.None() };
         let view = Py::new(py, view).expect("a packet view is created");
         entry.0 = Some((pkt, view.clone_ref(py)));
-        view
+        (view, (slot, entry.1))
     }
 
     /// Takes the packet out of `slot` if it is still the one of `generation`; its view no
@@ -412,15 +412,14 @@ impl Qdisc for PyQdisc {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         self.now = ctx.now;
         Python::with_gil(|py| {
-            let view = self.insert(py, pkt);
-            let slot = view.borrow(py).held_by(self.owner).expect("the adapter's own view");
+            let (view, slot) = self.insert(py, pkt);
+            let room = ctx.room(self.limit);
             self.begin(py, "enqueue", Some(slot), ctx);
             let context = self.context.clone_ref(py);
             let answer = self.call(py, "enqueue", (view.clone_ref(py), context), ctx.now);
             if let Err(what) = python_host::returned_nothing(answer.bind(py)) {
                 self.fail("enqueue", ctx.now, what);
             }
-            let room = self.context.borrow(py).room;
             self.finish(py, "enqueue", ctx);
             // kept, or dropped: a view held by no one but the adapter (and `view` here) is lost
             if self.holds(slot) && view.get_refcnt(py) <= 2 {
