@@ -90,7 +90,7 @@ def test_a_name_registered_by_one_class_is_refused_to_another_and_taken_back_by_
     fairsim.controller("test-const")(Again)
     fairsim.controller("test-const")(python_controllers.Constant)
     with pytest.raises(
-        ValueError, match=r"`test-const` is registered already, by python_controllers.Constant"
+        ValueError, match=r"`test-const` is registered already, by python_controllers:Constant"
     ):
         fairsim.controller("test-const")(python_controllers.Raises)
 

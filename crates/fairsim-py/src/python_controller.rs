@@ -197,13 +197,15 @@ impl PyController {
             self.read(py)
         };
         match read {
-            Err(e) if e.is_instance_of::<python_host::Stopped>(py) => fairsim::foreign::stop(),
             Ok((window, pacing)) => (self.window, self.pacing) = (window, pacing),
-            Err(e) => self.fail(
-                after,
-                self.now,
-                format!("left a window or pacing rate that is wrong: {}", python_host::traceback(py, &e)),
-            ),
+            Err(e) => {
+                python_host::stop_if_stopped(py, &e);
+                self.fail(
+                    after,
+                    self.now,
+                    format!("left a window or pacing rate that is wrong: {}", python_host::traceback(py, &e)),
+                )
+            }
         }
     }
 

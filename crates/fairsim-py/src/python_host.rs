@@ -91,12 +91,18 @@ pub fn interrupt_hooks(exception: &Bound<'_, PyAny>) -> usize {
     inside.len()
 }
 
-/// What a hook that raised `e` means: the run was stopped from outside (`Stopped`), or the
-/// component failed (`what` says how).
-pub fn raised(py: Python<'_>, kind: &str, label: &str, hook: &str, now: Time, e: &PyErr) -> ! {
+/// Stops the run as stopped from outside if `e` is `Stopped` (raised in a hook by
+/// `interrupt_hooks`); returns otherwise.
+pub fn stop_if_stopped(py: Python<'_>, e: &PyErr) {
     if e.is_instance_of::<Stopped>(py) {
         fairsim::foreign::stop()
     }
+}
+
+/// What a hook that raised `e` means: the run was stopped from outside (`Stopped`), or the
+/// component failed.
+pub fn raised(py: Python<'_>, kind: &str, label: &str, hook: &str, now: Time, e: &PyErr) -> ! {
+    stop_if_stopped(py, e);
     fail(kind, label, hook, now, format!("raised:\n{}", traceback(py, e)))
 }
 

@@ -151,8 +151,8 @@ pub struct Context {
     marks: Vec<(u32, u32)>,
     /// The packet arriving in `enqueue` (not counted in `queued_*`); None in other hooks.
     arriving: Option<(u32, u32)>,
-    /// The hook being called; None between hooks, when the context may not be used.
-    hook: Option<&'static str>,
+    /// Whether a hook is being called: between hooks the context may not be used.
+    live: bool,
     /// The last hook called, and the discipline's label, for the message of a late use.
     last: &'static str,
     label: String,
@@ -233,14 +233,14 @@ impl Context {
     /// Refuses a use outside a hook: what it would read is stale and what it would ask for
     /// would never be carried out.
     fn live(&self) -> PyResult<()> {
-        match self.hook {
-            Some(_) => Ok(()),
-            None => Err(PyRuntimeError::new_err(format!(
-                "the context of discipline {} is used after its hook `{}` returned: a context is \
-                 valid only during the call it is given to",
-                self.label, self.last
-            ))),
+        if self.live {
+            return Ok(());
         }
+        Err(PyRuntimeError::new_err(format!(
+            "the context of discipline {} is used after its hook `{}` returned: a context is valid \
+             only during the call it is given to",
+            self.label, self.last
+        )))
     }
 
     /// `packet`'s slot, if this discipline holds it.
@@ -345,19 +345,20 @@ impl PyQdisc {
             .find_map(|(_, view)| (view.get_refcnt(py) <= 1).then(|| view.borrow(py).__repr__()))
     }
 
-    /// Readies the reused context for `hook` at `ctx.now` (`arriving`: the packet `enqueue` is
-    /// given); makes the discipline's random stream at its first hook.
-    fn begin(&self, py: Python<'_>, hook: &'static str, arriving: Option<(u32, u32)>, ctx: &mut QdiscCtx) {
+    /// Readies the reused context for `hook` at `ctx.now` (`arriving`: the slot and size of the
+    /// packet `enqueue` is given, queued already); makes the discipline's random stream at its
+    /// first hook.
+    fn begin(&self, py: Python<'_>, hook: &'static str, arriving: Option<((u32, u32), u32)>, ctx: &mut QdiscCtx) {
         let mut c = self.context.borrow_mut(py);
         c.now = ctx.now.as_secs_f64();
         c.rate_bps = ctx.rate.0;
         c.queued_packets = self.queued - usize::from(arriving.is_some());
-        c.queued_bytes = self.bytes - arriving.map_or(0, |_| self.arriving_size(arriving));
+        c.queued_bytes = self.bytes - arriving.map_or(0, |(_, size)| size as u64);
         c.room = ctx.room(self.limit);
         c.drops.clear();
         c.marks.clear();
-        c.arriving = arriving;
-        (c.hook, c.last) = (Some(hook), hook);
+        c.arriving = arriving.map(|(slot, _)| slot);
+        (c.live, c.last) = (true, hook);
         if c.random.is_none() {
             let seed = ctx.rng().next_u64();
             let random = py.import("random").and_then(|r| r.getattr("Random")?.call1((seed,)));
@@ -365,16 +366,11 @@ impl PyQdisc {
         }
     }
 
-    /// The size of the packet in `slot` (the arriving one).
-    fn arriving_size(&self, slot: Option<(u32, u32)>) -> u64 {
-        slot.and_then(|(s, _)| self.slots[s as usize].0.as_ref()).map_or(0, |(p, _)| p.size as u64)
-    }
-
     /// Carries out the drops and marks the hook asked for, and closes the context.
     fn finish(&mut self, py: Python<'_>, hook: &str, ctx: &mut QdiscCtx) {
         let (drops, marks) = {
             let mut c = self.context.borrow_mut(py);
-            (c.hook, c.arriving) = (None, None);
+            (c.live, c.arriving) = (false, None);
             (std::mem::take(&mut c.drops), std::mem::take(&mut c.marks))
         };
         for slot in marks {
@@ -414,7 +410,7 @@ impl Qdisc for PyQdisc {
         Python::with_gil(|py| {
             let (view, slot) = self.insert(py, pkt);
             let room = ctx.room(self.limit);
-            self.begin(py, "enqueue", Some(slot), ctx);
+            self.begin(py, "enqueue", Some((slot, pkt.size)), ctx);
             let context = self.context.clone_ref(py);
             let answer = self.call(py, "enqueue", (view.clone_ref(py), context), ctx.now);
             if let Err(what) = python_host::returned_nothing(answer.bind(py)) {
@@ -572,7 +568,7 @@ impl PyQdiscKind {
                 drops: vec![],
                 marks: vec![],
                 arriving: None,
-                hook: None,
+                live: false,
                 last: "__init__",
                 label: label.clone(),
                 random: None,

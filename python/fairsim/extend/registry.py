@@ -55,16 +55,12 @@ def _registering(what: str, name: str):
         before = _REGISTRY[what].get(name)
         # a class defined again (a notebook's cell run twice, a module reloaded) takes its name
         # back; another class may not take it, or listings and runs could use different ones
-        if before is not None and _qualified(before) != _qualified(cls):
-            raise ValueError(f"{who}: `{name}` is registered already, by {_qualified(before)}")
+        if before is not None and _label(before) != _label(cls):
+            raise ValueError(f"{who}: `{name}` is registered already, by {_label(before)}")
         _REGISTRY[what][name] = cls
         return cls
 
     return register
-
-
-def _qualified(cls: type) -> str:
-    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def _shown(what: str) -> str:
