@@ -65,8 +65,10 @@ def run(
     run again, and new ones are added to it (so an interrupted reproduction resumes). With
     `stability`, runs it again under each stability variant (reproduce/stability.py) and adds
     every claim's verdict under each to the report. `pairs` (name -> the pair's table as TOML)
-    run beside the paper's pairs in every experiment: the report draws them beside the
-    paper's, and no claim or published cell is about them."""
+    run beside the paper's pairs in every experiment: the report shows their numbers beside the
+    paper's, marked as added, and no claim or published cell is about them. An added pair that
+    an experiment refuses or whose run fails there has no numbers in it, and its message in
+    `report.added` (and the report) instead; the paper's pairs are not affected."""
     from fairsim.reproduce.model import run_paper
     from fairsim.reproduce.report import build
 

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 EXIT_INTERRUPTED = 130
+#: Some runs failed and the others are written (as `fairsim sweep`): here, an added pair's.
+EXIT_FAILED_RUNS = 3
 #: Where a reproduction keeps its finished runs, inside its report folder.
 RUNS = ".runs"
 
@@ -51,7 +53,9 @@ def reproduce_cmd(
     """Rerun a paper's experiments and compare with its published numbers.
 
     Writes report.md, report.html, figures/ and reproduction.json into --out. Finished runs are
-    kept in OUT/.runs, so an interrupted reproduction resumes where it stopped.
+    kept in OUT/.runs, so an interrupted reproduction resumes where it stopped. An added pair
+    (--pair) that fails leaves the paper's report whole, with the pair's message in it: exit
+    code 3.
     """
     from rich.console import Console  # here, not above: `fairsim --help` needs neither rich nor tables
 
@@ -96,8 +100,11 @@ def reproduce_cmd(
     reproduce.write(report, folder)
     if as_json:
         click.echo(json.dumps(reproduce.to_json(report), indent=2))
-        return
-    _summary(console, report, folder)
+    else:
+        _summary(console, report, folder)
+    if report.outcome.failed:
+        _failed_pairs(report, folder)
+        raise click.exceptions.Exit(EXIT_FAILED_RUNS)
 
 
 def _added_pairs(added: tuple[str, ...]) -> dict[str, str]:
@@ -111,6 +118,24 @@ def _added_pairs(added: tuple[str, ...]) -> dict[str, str]:
             raise click.UsageError(f"--pair {option!r}: a second pair called {name.strip()!r}")
         pairs[name.strip()] = table.strip()
     return pairs
+
+
+def _failed_pairs(report, folder: Path) -> None:
+    """Each failed added pair's message on standard error (standard output may be JSON)."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    err = Console(stderr=True)
+    for a in report.outcome.failed:
+        for experiment, message in a.failures.items():
+            where = escape(f"added pair {a.name}, experiment {experiment}: ")
+            err.print(f"[bold red]error[/]: {where}", end="")
+            err.print(message, soft_wrap=True, markup=False)
+    err.print(
+        f"the report in {folder} has the paper's pairs, and the message of each added pair that failed",
+        soft_wrap=True,
+        markup=False,
+    )
 
 
 def _list(console: Console, papers: dict) -> None:
@@ -134,6 +159,7 @@ def _summary(console: Console, report, folder: Path) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from fairsim.reproduce.added import summary_line
     from fairsim.reproduce.report import NOT_HELD_NOTE, cells_line, claims_line, quick_banner, runs_line
     from fairsim.tables import emit
 
@@ -158,6 +184,8 @@ def _summary(console: Console, report, folder: Path) -> None:
         f"{runs_line(report.outcome)}",
         markup=False,
     )
+    if report.outcome.added:
+        console.print(f"added pairs: {summary_line(report.outcome)}", soft_wrap=True, markup=False)
     console.print(f"[dim]{escape(NOT_HELD_NOTE)}[/]", soft_wrap=True)
     console.print(f"report: {folder / 'report.html'} and {folder / 'report.md'}", markup=False)
     if banner:

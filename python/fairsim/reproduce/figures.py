@@ -6,6 +6,7 @@
   the 95% confidence intervals;
 - `traces`: a recorded series (window, rate, probe, ...) over time, a panel per pair;
 - `cells`: every cell of a published table, the paper's value beside ours, a panel per unit;
+- `goodput`: each flow's goodput under the paper's pairs and the pairs added to them;
 - `to_svg`: a figure as SVG text, for the report: the same figure gives the same bytes.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import matplotlib
 from matplotlib.figure import Figure
@@ -23,6 +25,9 @@ from matplotlib.patches import Rectangle
 from fairsim.plots import log_axis
 from fairsim.reproduce.compare import Comparison
 from fairsim.reproduce.measure import METRIC_UNITS, Measurements
+
+if TYPE_CHECKING:
+    from fairsim.reproduce.added import GoodputTable
 
 PAPER_STYLE = {"marker": "x", "color": "black", "linestyle": "none"}
 OURS_COLOR = "#1f77b4"
@@ -206,24 +211,24 @@ def cells(comparisons: list[list[Comparison]], title: str) -> Figure:
     return fig
 
 
-def added_pairs(m: Measurements, added: Sequence[str], title: str) -> Figure:
+def goodput(table: GoodputTable) -> Figure:
     """Each flow's goodput under every pair that ran, the pairs added to the paper's (`fairsim
-    reproduce --pair`) hatched: where the user's own components stand against the paper's.
-    Means over the replications."""
-    flows = m.results.flows
-    table = flows.groupby(["flow", "pair"], sort=False)["goodput_pps"].mean().unstack("pair")
-    order = [p for p in m.pairs if p in table.columns]
-    table = table[order]
-    fig = Figure(figsize=(7.5, 0.3 * len(table) * max(len(order), 1) ** 0.5 + 1.4), layout="constrained")
+    reproduce --pair`) hatched and named "(added)" in the legend: where the user's own
+    components stand against the paper's. The values of the report's goodput table."""
+    rows, pairs = table.rows, table.pairs
+    fig = Figure(figsize=(7.5, 0.3 * len(rows) * max(len(pairs), 1) ** 0.5 + 1.4), layout="constrained")
     ax = fig.subplots()
-    height = 0.8 / max(len(order), 1)
-    for i, pair in enumerate(order):
-        ys = [k + i * height for k in range(len(table))]
-        ax.barh(ys, table[pair].fillna(0.0), height=height, label=pair, hatch="//" if pair in added else None)
-    ax.set_yticks([k + 0.4 - height / 2 for k in range(len(table))])
-    ax.set_yticklabels(table.index, fontsize="x-small")
+    height = 0.8 / max(len(pairs), 1)
+    for i, pair in enumerate(pairs):
+        ys = [k + i * height for k in range(len(rows))]
+        widths = [row.values[i].ours.mean if row.values[i].ours else 0.0 for row in rows]
+        added = pair in table.added
+        label = f"{pair} (added)" if added else pair
+        ax.barh(ys, widths, height=height, label=label, hatch="//" if added else None)
+    ax.set_yticks([k + 0.4 - height / 2 for k in range(len(rows))])
+    ax.set_yticklabels([row.label for row in rows], fontsize="x-small")
     ax.invert_yaxis()
     ax.set_xlabel("goodput, packets per second")
-    ax.legend(fontsize="x-small", loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(len(order), 4))
-    fig.suptitle(title, fontsize="medium")
+    ax.legend(fontsize="x-small", loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(len(pairs), 4))
+    fig.suptitle(table.title, fontsize="medium")
     return fig

@@ -9,6 +9,15 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
+from fairsim.reproduce.added import (
+    ADDED_NOTE,
+    ADDED_ROWS_NOTE,
+    GOODPUT_CAPTION,
+    AddedRow,
+    GoodputTable,
+    column_label,
+    summary_line,
+)
 from fairsim.reproduce.claims import Verdict
 from fairsim.reproduce.prose import blocks, inline, reflow
 from fairsim.reproduce.report import (
@@ -25,6 +34,7 @@ from fairsim.reproduce.report import (
     claim_anchor,
     claims_line,
     contents,
+    estimate_text,
     quick_banner,
 )
 
@@ -63,7 +73,9 @@ def render(report: Report) -> str:
         f"<tr><th>published cells</th><td>{escape(cells_line(report))}</td></tr>",
         f"<tr><th>runs</th><td>{o.runs} ({len(o.seeds)} replication(s) per pair"
         f"{', quick mode' if o.quick else ''}), {o.events:,} events"
-        f"{' — interrupted, partial' if o.interrupted else ''}</td></tr></table>",
+        f"{' — interrupted, partial' if o.interrupted else ''}</td></tr>",
+        *([f"<tr><th>added pairs</th><td>{escape(summary_line(o))}</td></tr>"] if o.added else []),
+        "</table>",
         "<p class='small'>Each cell shows our value ±spread (bold) over the paper's as printed; "
         "green: within 10% (or the metric's slack), yellow: within 25%, red: further; "
         f"{escape(GARBLED_NOTE)}.</p>",
@@ -114,6 +126,25 @@ def _figure(f: DrawnFigure) -> str:
     )
 
 
+def _added_row(row: AddedRow, label: str) -> str:
+    """A row of our values, none of them graded (the paper has no value to grade them by)."""
+    cells = "".join(
+        f"<td class='{'added' if v.added else 'ungraded'}'><span class='ours'>"
+        f"{escape(estimate_text(v.ours))}</span></td>"
+        for v in row.values
+    )
+    return f"<tr><td class='label'>{escape(label)}</td>{cells}</tr>"
+
+
+def _goodput(table: GoodputTable) -> str:
+    headers = "".join(f"<th>{escape(column_label(p, table.added))}</th>" for p in table.pairs)
+    rows = "".join(_added_row(r, r.label) for r in table.rows)
+    return (
+        f"<h3>{escape(table.title)}</h3><div class='scroll'><table><tr><th>flow</th>{headers}</tr>"
+        f"{rows}</table></div><p class='small'>{inline(GOODPUT_CAPTION)}</p>"
+    )
+
+
 def _section(sec: Section) -> str:
     exp, sc, pub = sec.experiment, sec.loaded.scenario, sec.loaded.published
     out = [
@@ -131,6 +162,11 @@ def _section(sec: Section) -> str:
         out.append(f"<p><b>Published:</b> {inline(pub.source)}. {inline(pub.units)}</p>")
     if pub.notes:
         out.append(f"<p class='small'><b>The paper's tables:</b> {inline(pub.notes)}</p>")
+    for pair, message in sec.failures:
+        out.append(
+            f"<p><b>The added pair <code>{escape(pair)}</code> failed here</b>; it has no numbers in "
+            f"this section:</p><pre>{escape(message.rstrip())}</pre>"
+        )
     for table, rows in sec.tables:
         out.append(f"<h3>{escape(table.title)}</h3>")
         if table.interval:
@@ -154,9 +190,15 @@ def _section(sec: Section) -> str:
                     f"{' ' + RANK_MARK if c.ranked else ''}</span></td>"
                 )
             out.append(f"<tr><td class='label'>{escape(label)}</td>{''.join(cells)}</tr>")
+        added = sec.added_rows.get(table.id, [])
+        out += [_added_row(r, f"{r.label} ({ADDED_NOTE})") for r in added]
         out.append("</table></div>")
         if table.notes:
             out.append(f"<p class='small'>{inline(table.notes)}</p>")
+        if added:
+            out.append(f"<p class='small'>{inline(ADDED_ROWS_NOTE)}</p>")
+    if sec.goodput:
+        out.append(_goodput(sec.goodput))
     out += [_figure(f) for f in sec.figures]
     if sec.claims:
         out.append("<h3>Claims</h3>")

@@ -6,6 +6,15 @@ carry explicit anchors, so the table of contents links work in any renderer.
 
 from __future__ import annotations
 
+from fairsim.reproduce.added import (
+    ADDED_NOTE,
+    ADDED_ROWS_NOTE,
+    GOODPUT_CAPTION,
+    AddedRow,
+    GoodputTable,
+    column_label,
+    summary_line,
+)
 from fairsim.reproduce.claims import Verdict
 from fairsim.reproduce.prose import reflow
 from fairsim.reproduce.report import (
@@ -22,6 +31,7 @@ from fairsim.reproduce.report import (
     claim_anchor,
     claims_line,
     contents,
+    estimate_text,
     quick_banner,
 )
 
@@ -76,6 +86,8 @@ def render(report: Report, figure_dir: str = "figures") -> str:
     ]
     if o.interrupted:
         lines.append("- **Interrupted:** the runs were stopped early; numbers are partial.")
+    if o.added:
+        lines.append(f"- **Added pairs:** {summary_line(o)}")
     lines += [
         "",
         "Cells read *ours ±spread · paper's as printed* and are graded ✓ close (within 10% or the "
@@ -114,6 +126,16 @@ def _figure(f: DrawnFigure, figure_dir: str) -> list[str]:
     return ["", f"![{f.title}]({figure_dir}/{f.id}.svg)", "", f"*{f.title}.* {f.caption}"]
 
 
+def _added_row(row: AddedRow, label: str) -> list[str]:
+    return [label, *(estimate_text(v.ours) for v in row.values)]
+
+
+def _goodput(table: GoodputTable) -> list[str]:
+    headers = ["flow", *(column_label(p, table.added) for p in table.pairs)]
+    body = [_added_row(r, r.label) for r in table.rows]
+    return ["", f"### {table.title}", "", *_table(headers, body), "", f"*{GOODPUT_CAPTION}*"]
+
+
 def _section(sec: Section, figure_dir: str) -> list[str]:
     exp, sc, pub = sec.experiment, sec.loaded.scenario, sec.loaded.published
     lines = [_anchor(exp.id), "", f"## {exp.title}", "", f"`{exp.file}` — {sc.description}"]
@@ -127,6 +149,9 @@ def _section(sec: Section, figure_dir: str) -> list[str]:
         lines += ["", f"**Published:** {pub.source}. {pub.units}"]
     if pub.notes:
         lines += ["", "**The paper's tables:** " + " ".join(pub.notes.split())]
+    for pair, message in sec.failures:
+        lines += ["", f"**The added pair `{pair}` failed here**; it has no numbers in this section:", ""]
+        lines += ["```text", message.rstrip(), "```"]
     for table, rows in sec.tables:
         lines += ["", f"### {table.title}", ""]
         if table.interval:
@@ -139,9 +164,15 @@ def _section(sec: Section, figure_dir: str) -> list[str]:
                 rank = f" {RANK_MARK}" if c.ranked else ""
                 cells.append(f"{ours} · {paper} {GRADE_MARK[c.grade]}{rank}".strip())
             body.append([label, *cells])
+        added = sec.added_rows.get(table.id, [])
+        body += [_added_row(r, f"{r.label} ({ADDED_NOTE})") for r in added]
         lines += _table(["", *table.column_labels], body)
         if table.notes:
             lines += ["", f"*{' '.join(table.notes.split())}*"]
+        if added:
+            lines += ["", f"*{ADDED_ROWS_NOTE}*"]
+    if sec.goodput:
+        lines += _goodput(sec.goodput)
     for f in sec.figures:
         lines += _figure(f, figure_dir)
     if sec.claims:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fairsim import FairsimError
+from fairsim import FairsimError, ScenarioError
 from fairsim.api import Scenario, load
 from fairsim.catalogue import BUNDLED
 from fairsim.reproduce.claims import Claim, Context, TestedClaim
@@ -159,6 +159,55 @@ def load_experiment(
 
 
 @dataclass
+class AddedPair:
+    """A pair run beside the paper's (`fairsim reproduce --pair NAME=TABLE`). It is not the
+    paper's: no claim or published cell is about it, and when it is broken only its own runs
+    fail, so that the paper's report is still written."""
+
+    name: str
+    #: The pair's table as TOML, as given (`{ transport = "generic", qdisc = "lifo" }`).
+    table: str
+    #: Why it has no numbers in an experiment, by experiment id: the scenario's refusal of the
+    #: pair, or the message of its first failed run there.
+    failures: dict[str, str] = field(default_factory=dict)
+
+
+def load_beside(exp: Experiment, overrides: dict[str, Any], added: list[AddedPair]) -> Loaded:
+    """The experiment with the added pairs its scenario accepts. A pair that it refuses (an
+    unknown discipline, a class that cannot be imported, the name of one of the paper's pairs)
+    gets the reason as its failure in this experiment and does not run in it: a user's broken
+    pair must not stop the paper's runs. An error of the paper's own scenario is raised."""
+    own = load_experiment(exp, overrides)
+    accepted = {}
+    for a in added:
+        reason = _refused(exp, overrides, a, own.scenario.pairs)
+        if reason is None:
+            accepted[a.name] = a.table
+        else:
+            a.failures[exp.id] = reason
+    return load_experiment(exp, overrides, accepted) if accepted else own
+
+
+def _refused(exp: Experiment, overrides: dict[str, Any], a: AddedPair, own: list[str]) -> str | None:
+    """Why the experiment's scenario cannot run the added pair `a`; None if it can."""
+    if a.name in own:  # the table would replace the paper's pair, and its numbers with it
+        return f"`{a.name}` is one of the paper's pairs here; give the added pair another name"
+    try:
+        load_experiment(exp, overrides, {a.name: a.table})
+    except ScenarioError as e:
+        return _refusal(e)
+    return None
+
+
+def _refusal(e: ScenarioError) -> str:
+    """A scenario error as `field: message` lines, without the file's path on this machine
+    (the report names the experiment) or the echoed override (the report shows the table)."""
+    diagnostics = getattr(e, "diagnostics", None) or []
+    lines = [f"{d['field']}: {d['message']}" if d.get("field") else d["message"] for d in diagnostics]
+    return "\n".join(lines) or str(e)
+
+
+@dataclass
 class Outcome:
     """Everything a reproduction ran and measured."""
 
@@ -176,8 +225,13 @@ class Outcome:
     interrupted: bool = False
     #: Of `runs`, those whose reports came from the cache folder rather than a run.
     cached: int = 0
-    #: The pairs added to the paper's (`run_paper`'s `added`), by name.
-    added: list[str] = field(default_factory=list)
+    #: The pairs added to the paper's (`run_paper`'s `added`), with their failures.
+    added: list[AddedPair] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[AddedPair]:
+        """The added pairs that have no numbers in some experiment."""
+        return [a for a in self.added if a.failures]
 
     @property
     def context(self) -> Context:
@@ -202,7 +256,9 @@ def run_paper(
     sweep folder: an interrupted reproduction resumes from it). `extra` gives more overrides
     for each experiment's scenario (a stability variant's); `added` pairs (name -> the pair's
     table as TOML, `{ transport = ..., qdisc = ... }`) run beside the paper's in every
-    experiment, the user's own components for instance."""
+    experiment, the user's own components for instance. A failed run of the paper's pairs
+    raises FairsimError; an added pair that the scenario refuses or whose run fails is left out
+    of that experiment, with its message in `Outcome.added`."""
     import time
 
     from fairsim.extend import registering_modules
@@ -216,19 +272,21 @@ def run_paper(
     n_seeds = seeds or (1 if quick else paper.seeds)
     seed_list = list(range(1, n_seeds + 1))
     chosen = [paper.experiment(i) for i in only] if only else list(paper.experiments)
+    beside = [AddedPair(name, table) for name, table in (added or {}).items()]
     loaded: dict[str, Loaded] = {}
     # one job per (experiment, sweep point, pair, seed), all on one pool
     groups: list[tuple[str, float | None, Scenario]] = []
     tasks: list[Task] = []
     imports = registering_modules()  # disciplines written in Python, for the workers
-    where: list[str] = []
+    places: list[_Place] = []
     spans: list[tuple[int, int]] = []
     for exp in chosen:
         base = {**exp.overrides, **(exp.quick if quick else {})}
-        loaded[exp.id] = load_experiment(exp, base, added)
+        loaded[exp.id] = load_beside(exp, base, beside)
         more = extra(loaded[exp.id].scenario) if extra else {}
         if more:
-            loaded[exp.id] = load_experiment(exp, {**base, **more}, added)
+            loaded[exp.id] = load_beside(exp, {**base, **more}, beside)
+        running = [a.name for a in beside if exp.id not in a.failures]
         points: list[float | None] = [None]
         if exp.sweep:
             points = list(exp.sweep.quick_values if quick else exp.sweep.values)
@@ -238,7 +296,7 @@ def run_paper(
             if x is not None:
                 sc = sc.with_overrides(exp.sweep.overrides_at(x, quick))
                 if exp.sweep.pairs:
-                    pairs = [*exp.sweep.pairs(x), *(added or {})]
+                    pairs = [*exp.sweep.pairs(x), *running]
             first = len(tasks)
             for pair in pairs:
                 resolved = sc.resolved_toml(pair, 0)  # seeds differ only in their draws (sweeps.plan)
@@ -247,7 +305,7 @@ def run_paper(
                     tasks.append(
                         Task(rid, sc._data, sc.file, tuple(sc.overrides), pair, seed, imports=imports)
                     )
-                    where.append(f"{sc.file}: pair {pair}, seed {seed}")
+                    places.append(_Place(exp, sc.file, pair, seed, added=pair in running))
             groups.append((exp.id, x, sc))
             spans.append((first, len(tasks)))
     started = time.monotonic()
@@ -256,10 +314,7 @@ def run_paper(
     )
     if interrupted:  # what finished is in the cache; the report needs every run
         raise KeyboardInterrupt
-    if failed:
-        i = next(i for i, t in enumerate(tasks) if t.run_id == failed[0].run_id)
-        raise FairsimError(f"{where[i]}: {failed[0].error}")
-    reports = got
+    _note_failures(tasks, places, failed, beside)
     wall = time.monotonic() - started
     from fairsim.reproduce.measure import Measurements
     from fairsim.results import Results
@@ -268,7 +323,8 @@ def run_paper(
     sweeps: dict[str, list[tuple[float, Measurements]]] = {}
     for (exp_id, x, sc), (lo, hi) in zip(groups, spans, strict=True):
         meta = {"name": sc.name, "file": sc.file, "description": sc.description, "overrides": sc.overrides}
-        results = Results(meta, reports[lo:hi], interrupted=interrupted, source=sc)
+        kept = [r for r, at in zip(got[lo:hi], places[lo:hi], strict=True) if not at.failed(beside)]
+        results = Results(meta, kept, interrupted=interrupted, source=sc)
         if x is None:
             measurements[exp_id] = Measurements(results)
         else:
@@ -281,9 +337,42 @@ def run_paper(
         measurements=measurements,
         sweeps=sweeps,
         runs=len(tasks),
-        events=sum(r["events"] for r in reports),
+        events=sum(r["events"] for r in got if r is not None),
         wall_s=wall,
         interrupted=interrupted,
         cached=cached,
-        added=list(added or {}),
+        added=beside,
     )
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a task of a reproduction runs: its experiment, file, pair and seed, and whether
+    the pair is an added one."""
+
+    experiment: Experiment
+    file: str
+    pair: str
+    seed: int
+    added: bool
+
+    def failed(self, added: list[AddedPair]) -> bool:
+        """Whether its pair is an added one that failed in this experiment: then none of the
+        pair's runs there counts, so that its numbers never rest on the runs that happened to
+        finish."""
+        return self.added and any(a.name == self.pair and self.experiment.id in a.failures for a in added)
+
+
+def _note_failures(tasks: list, places: list[_Place], failed: list, added: list[AddedPair]) -> None:
+    """Raises FairsimError for a failed run of the paper's pairs (the report needs them all);
+    gives an added pair the message of its first failed run in each experiment."""
+    errors = {o.run_id: o.error for o in failed}
+    where = [(at, errors[t.run_id]) for t, at in zip(tasks, places, strict=True) if t.run_id in errors]
+    by_name = {a.name: a for a in added}
+    for at, error in where:
+        if not at.added:
+            raise FairsimError(f"{at.file}: pair {at.pair}, seed {at.seed}: {error}")
+    for at, error in where:
+        # the bundled file by its name in the report, not by its path on this machine
+        message = f"{at.experiment.file}: pair {at.pair}, replication {at.seed}: {error}"
+        by_name[at.pair].failures.setdefault(at.experiment.id, message)

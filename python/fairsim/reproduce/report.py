@@ -1,8 +1,9 @@
 """A reproduction's findings, assembled once from the runs; the writers only lay them out.
 
-`build(outcome)` compares every published cell, evaluates every claim and draws every figure;
-`to_json` is the machine-readable document (schema `fairsim.reproduce/1`), and `markdown.py` and
-`html.py` render the same report for people.
+`build(outcome)` compares every published cell, evaluates every claim and draws every figure,
+and lays out the pairs added beside the paper's (`added.py`); `to_json` is the machine-readable
+document (schema `fairsim.reproduce/1`), and `markdown.py` and `html.py` render the same report
+for people.
 """
 
 from __future__ import annotations
@@ -14,13 +15,22 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from fairsim.draw import Network, network, picture
+from fairsim.reproduce.added import (
+    GOODPUT_FIGURE_CAPTION,
+    AddedRow,
+    AddedValue,
+    GoodputTable,
+    failures,
+    goodput_table,
+    rows_of_added,
+)
 from fairsim.reproduce.claims import LABELS, Claim, Context, Missing, Verdict, fmt
 from fairsim.reproduce.compare import Comparison, compare_rows, compare_table
-from fairsim.reproduce.figures import added_pairs as added_figure
 from fairsim.reproduce.figures import cells as cells_figure
+from fairsim.reproduce.figures import goodput as goodput_figure
 from fairsim.reproduce.figures import to_svg
-from fairsim.reproduce.measure import Estimate
-from fairsim.reproduce.model import DerivedTable, Experiment, Loaded, Outcome
+from fairsim.reproduce.measure import Estimate, Measurements
+from fairsim.reproduce.model import AddedPair, DerivedTable, Experiment, Loaded, Outcome
 from fairsim.reproduce.published import Table
 
 if TYPE_CHECKING:
@@ -28,11 +38,6 @@ if TYPE_CHECKING:
 
 SCHEMA = "fairsim.reproduce/1"
 GRADES = ("close", "near", "far")
-ADDED_CAPTION = (
-    "Each flow's goodput (mean over the replications) under the paper's pairs and the pairs "
-    "added to them (hatched, `fairsim reproduce --pair`); no claim or published cell is about "
-    "the added ones."
-)
 
 CELLS_CAPTION = (
     "The paper's value (×) and ours (dot: our mean; bar: from the lowest to the highest "
@@ -68,6 +73,18 @@ class Section:
     tables: list[tuple[Table, list[list[Comparison]]]] = field(default_factory=list)
     figures: list[DrawnFigure] = field(default_factory=list)
     claims: list[tuple[Claim, Verdict]] = field(default_factory=list)
+    #: The rows of the added pairs under each published table, by the table's id.
+    added_rows: dict[str, list[AddedRow]] = field(default_factory=dict)
+    #: Every flow's goodput under every pair, when pairs were added to the paper's.
+    goodput: GoodputTable | None = None
+    #: (pair, message) of each added pair that failed here: it has no numbers in this section.
+    failures: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def added_values(self) -> list[tuple[str, AddedRow, AddedValue]]:
+        """(table id, row, value) of every value of ours shown beside the added pairs."""
+        tables = [*self.added_rows.items(), *([(self.goodput.id, self.goodput.rows)] if self.goodput else [])]
+        return [(t, row, v) for t, rows in tables for row in rows for v in row.values]
 
 
 @dataclass
@@ -88,6 +105,11 @@ class Report:
     @property
     def verdicts(self) -> list[tuple[Claim, Verdict]]:
         return [cv for s in self.sections for cv in s.claims]
+
+    @property
+    def added(self) -> list[AddedPair]:
+        """The pairs run beside the paper's, each with the experiments it failed in."""
+        return self.outcome.added
 
     def claim_counts(self) -> Counter:
         return Counter(v.label for _, v in self.verdicts)
@@ -114,8 +136,8 @@ class Report:
 #: found about the paper, not a fault of the tool (a run that fails is an error, said as one).
 NOT_HELD_NOTE = (
     "A claim marked \u201cnot held\u201d is a finding about the paper under this reproduction's "
-    "reading of it, not a failure of fairsim: every run finished, and the report says where and why "
-    "the numbers differ."
+    "reading of it, not a failure of fairsim: every run of the paper's pairs finished, and the "
+    "report says where and why the numbers differ."
 )
 
 
@@ -205,10 +227,8 @@ def build(outcome: Outcome, progress: bool | None = None) -> Report:
                 fig_id = f"{exp_id}-{table.id}"
                 draw = partial(cells_figure, rows, table.title)
                 pending.append((sec.figures.append, fig_id, table.title, CELLS_CAPTION, draw))
-        if outcome.added and m is not None:
-            title = f"{exp_id}: the pairs added beside the paper's"
-            draw = partial(added_figure, m, outcome.added, title)
-            pending.append((sec.figures.append, f"{exp_id}-added", title, ADDED_CAPTION, draw))
+        if outcome.added:
+            _show_added_pairs(sec, outcome, m, pending)
         for d in paper.derived_tables:
             if d.experiment == exp_id and (ours := _derived(d, ctx)) is not None:
                 sec.tables.append((d.table, compare_rows(exp_id, d.table, ours)))
@@ -224,6 +244,21 @@ def build(outcome: Outcome, progress: bool | None = None) -> Report:
         if svg is not None:
             place(DrawnFigure(fig_id, title, caption, svg))
     return Report(outcome, sections)
+
+
+def _show_added_pairs(sec: Section, outcome: Outcome, m: Measurements | None, pending: list) -> None:
+    """The added pairs' rows under each published table, the goodput table (drawn too, when
+    the experiment is not a sweep), and the messages of those that failed here."""
+    exp = sec.experiment
+    sec.failures = failures(exp, outcome)
+    ran = [a.name for a in outcome.added if exp.id not in a.failures]
+    if m is not None and ran:
+        sec.added_rows = {t.id: rows_of_added(t, m, ran) for t in sec.loaded.published.tables}
+    sec.goodput = goodput_table(exp, outcome)
+    if m is not None and sec.goodput is not None:
+        t = sec.goodput
+        draw = partial(goodput_figure, t)
+        pending.append((sec.figures.append, t.id, t.title, GOODPUT_FIGURE_CAPTION, draw))
 
 
 def _derived(d: DerivedTable, ctx: Context) -> list[list[Estimate | None]] | None:
@@ -242,7 +277,7 @@ def _svg(draw: Callable[[], Figure], prefix: str) -> str | None:
         return None
 
 
-def _estimate(e) -> dict | None:
+def estimate_json(e: Estimate | None) -> dict | None:
     if e is None:
         return None
     return {"mean": e.mean, "std": e.std, "ci95": e.ci95, "runs": e.runs, "samples": e.samples}
@@ -299,23 +334,59 @@ def to_json(report: Report) -> dict:
                     "std": c.paper.std,
                     "garbled": c.paper.garbled,
                 },
-                "ours": _estimate(c.ours),
+                "ours": estimate_json(c.ours),
                 "ranked": c.ranked,
                 "difference": c.difference,
                 "grade": c.grade,
             }
             for c in report.comparisons
         ],
+        **_added_json(report),
     }
+
+
+def _added_json(report: Report) -> dict:
+    """The added pairs: each with its table and failures, and every value of ours the report
+    shows beside them, each marked `added` (its pair is not the paper's) or not."""
+    pairs = [
+        {
+            "name": a.name,
+            "added": True,
+            "table": a.table,
+            "failures": [{"experiment": e, "error": message} for e, message in a.failures.items()],
+        }
+        for a in report.added
+    ]
+    values = [
+        {
+            "experiment": s.experiment.id,
+            "table": table_id,
+            "row": row.label,
+            "column": v.column,
+            "pair": v.key.pair,
+            "flow": v.key.flow,
+            "metric": v.key.metric,
+            "added": v.added,
+            "ours": estimate_json(v.ours),
+        }
+        for s in report.sections
+        for table_id, row, v in s.added_values
+    ]
+    return {"added_pairs": pairs, "added_values": values}
 
 
 def cell_text(c: Comparison) -> tuple[str, str]:
     """(ours, paper's) as short strings: `1.66 ±0.02` and `1.69 0.68` as printed."""
-    if c.ours is None:
-        return "–", paper_text(c)
+    return estimate_text(c.ours), paper_text(c)
+
+
+def estimate_text(e: Estimate | None) -> str:
+    """Our value as a short string: `1.66 ±0.02`, or `–` when nothing was measured."""
+    if e is None:
+        return "–"
     # identical replications leave a spread of rounding error (±2.5e-16), which is no spread
-    spread = c.ours.std > 1e-9 * abs(c.ours.mean)
-    return fmt(c.ours.mean) + (f" ±{fmt(c.ours.std, 2)}" if spread else ""), paper_text(c)
+    spread = e.std > 1e-9 * abs(e.mean)
+    return fmt(e.mean) + (f" ±{fmt(e.std, 2)}" if spread else "")
 
 
 def paper_text(c: Comparison) -> str:
