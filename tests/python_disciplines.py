@@ -229,3 +229,57 @@ class Counting(Fifo):
 
     def gauge(self):
         return "held", float(len(self.queue))
+
+
+class TokenBucket(Fifo):
+    """A token-bucket shaper: a packet leaves once the bucket holds its size in tokens, which
+    fill at `rate_bps` up to `bucket` bytes (full at the start); until then the discipline asks
+    to be called again when they will have (`ctx.wake_at`). Each instance notes when its
+    packets left (`departures`), for the tests to compare with the analytic times."""
+
+    params: ClassVar[dict] = {"rate_bps": 1e6, "bucket": 1000, "timer": True}
+    made: ClassVar[list] = []
+
+    def __init__(self, port, rate_bps, bucket, timer):
+        super().__init__(port)
+        self.rate_bps, self.bucket, self.timer = rate_bps, bucket, timer
+        self.tokens, self.filled_at = float(bucket), 0.0
+        self.departures: list[tuple[int, float]] = []
+        TokenBucket.made.append(self)
+
+    def dequeue(self, ctx):
+        if not self.queue:
+            return None
+        self.tokens = min(self.bucket, self.tokens + (ctx.now - self.filled_at) * self.rate_bps / 8)
+        self.filled_at = ctx.now
+        head = self.queue[0]
+        if self.tokens + 1e-9 < head.size:
+            if self.timer:
+                ctx.wake_at(ctx.now + (head.size - self.tokens) * 8 / self.rate_bps)
+            return None
+        self.tokens -= head.size
+        self.departures.append((head.seq, ctx.now))
+        return self.queue.popleft()
+
+
+class WakesInEnqueue(Fifo):
+    def enqueue(self, packet, ctx):
+        ctx.wake_at(ctx.now + 1)
+        super().enqueue(packet, ctx)
+
+
+class WakesInThePast(Fifo):
+    def dequeue(self, ctx):
+        if self.queue:
+            ctx.wake_at(ctx.now)
+        return None
+
+
+class WeighsByFlow(Fifo):
+    """Notes what its port says of itself and of the flows: name, ends, weights."""
+
+    seen: ClassVar[list] = []
+
+    def __init__(self, port):
+        super().__init__(port)
+        WeighsByFlow.seen.append(port)

@@ -164,6 +164,11 @@ def test_a_hook_that_raises_stops_the_run_naming_class_hook_time_and_the_users_t
         ("Forgets", "`enqueue` at t = .* neither kept nor dropped <Packet flow .*>: a discipline keeps"),
         ("ForgetsLater", "`dequeue` at t = .* returned None and has forgotten <Packet flow .*>"),
         ("Hoards", r"`enqueue` at t = .* holds 9 packets \(.* bytes\), more than the port's buffer \(8"),
+        ("WakesInEnqueue", r"`enqueue` at t = .*`ctx.wake_at` is asked in `dequeue`, not in `enqueue`"),
+        (
+            "WakesInThePast",
+            r"`dequeue` at t = .*`ctx.wake_at\(.*\)` at .* s: the time is in seconds, after now",
+        ),
     ],
 )
 def test_a_hook_that_breaks_the_contract_stops_the_run(cls, says):
@@ -382,3 +387,63 @@ def test_a_discipline_may_report_figures_and_a_gauge_as_built_in_ones_do():
     (held,) = [t for t in r["traces"] if t["name"] == "gw->b" and t["series"] == "held"]
     (queue,) = [t for t in r["traces"] if t["name"] == "gw->b" and t["series"] == "queue"]
     assert max(held["value"]) == max(queue["value"]) > 0, "the gauge is the queue it holds"
+
+
+SHAPED = """
+nodes = ["src", "sw", "dst"]
+
+[scenario]
+name = "shaped"
+description = "a 1.5 Mb/s CBR source through a 1 Mb/s token bucket (one packet deep) at a 10 Mb/s port"
+
+[run]
+duration = "1s"
+
+[links]
+in = { between = ["src", "sw"], rate = "100Mbps", delay = "1ms" }
+
+[links.out]
+between = ["sw", "dst"]
+rate = "10Mbps"
+delay = "1ms"
+buffer = 1000
+qdisc = { kind = "python", class = "python_disciplines:TokenBucket" }
+
+[flows]
+cbr = { src = "src", dst = "dst", app = "cbr", rate = "1.5Mbps", packet_size = "1000B" }
+"""
+
+
+@pytest.mark.parametrize("timer", [True, False])
+def test_a_token_bucket_on_its_timer_sends_at_its_rate_when_the_analytic_shaper_does(timer):
+    """The CBR source's packet k reaches the shaper at a_k = 1.08 + 16k/3 ms (0.08 ms on the
+    100 Mb/s line, 1 ms of propagation); a 1 Mb/s bucket one packet deep, full at the start,
+    lets packet k leave at d_k = max(a_k, d_(k-1) + 8 ms) = a_0 + 8k ms. On its timer the shaper
+    sends each within one packet time (0.8 ms at 10 Mb/s) of that; without it, a packet waits
+    for the next arrival (up to 5.3 ms) and the shaper falls behind its rate."""
+    TokenBucket = python_disciplines.TokenBucket
+    TokenBucket.made.clear()
+    report(SHAPED, "default", [f"links.out.qdisc.timer={str(timer).lower()}"])
+    (forward,) = [q for q in TokenBucket.made if q.departures]
+    a0 = 0.001 + 1000 * 8 / 100e6
+    lateness = [t - (a0 + 0.008 * k) for k, (seq, t) in enumerate(forward.departures)]
+    assert [seq for seq, _ in forward.departures] == list(range(len(forward.departures)))
+    if timer:
+        assert len(forward.departures) == 125, "1 Mb/s for 1 s, less the first packet's way in"
+        assert all(-1e-9 <= late < 0.0008 for late in lateness), (min(lateness), max(lateness))
+    else:
+        assert max(lateness) > 0.0008 * 5, "without the timer the shaper falls behind"
+
+
+def test_a_disciplines_port_names_itself_and_every_flows_ends_and_weight():
+    WeighsByFlow = python_disciplines.WeighsByFlow
+    WeighsByFlow.seen.clear()
+    qdisc = 'pairs.G/FCFS.qdisc={kind="python", class="python_disciplines:WeighsByFlow"}'
+    report(SMALL, "G/FCFS", ["flows.ftp.weight=3", qdisc])
+    assert {p.name for p in WeighsByFlow.seen} == {"gw->a", "gw->b"}, "the gateway's ports (hosts' are FCFS)"
+    port = next(p for p in WeighsByFlow.seen if p.name == "gw->b")
+    assert port.rate_bps == 56_000
+    ftp, telnet, noise = port.flows
+    assert (ftp.name, ftp.src, ftp.dst, ftp.weight, ftp.packet_size) == ("ftp", "a", "b", 3.0, 1000)
+    assert (telnet.name, telnet.weight, noise.name) == ("telnet", 1.0, "noise")
+    assert all(p.flows is port.flows for p in WeighsByFlow.seen), "one tuple shared by every port"

@@ -93,7 +93,7 @@ impl PyScenario {
     }
     #[getter]
     fn nodes(&self) -> Vec<String> {
-        self.inner.nodes.clone()
+        self.inner.nodes.to_vec()
     }
     #[getter]
     fn seed(&self) -> u64 {

@@ -14,6 +14,10 @@
 //!   forgotten. Each breach stops the run.
 //! - `ctx.random` is the discipline's own `random.Random`, seeded from the port's stream of the
 //!   run (the run's seed and the port's place), so replications differ and a seed repeats.
+//! - `ctx.wake_at(t)` in `dequeue` is the discipline's timer (`Qdisc::wake_at`): when it answers
+//!   None while holding packets, the port asks again at `t` if its line is idle then.
+//! - The port it is built for (`fairsim.Port`) names itself and every flow (name, ends, weight,
+//!   packet size), made once per scenario and shared by its ports (`flows_of`).
 //! - A hook that raises, or answers with the wrong thing, stops the run (`foreign::fail`). The
 //!   message names the class, the hook and the simulated time, and gives the traceback of the
 //!   user's code.
@@ -22,12 +26,14 @@ use crate::python_host::{self, Named, PyHost};
 use fairsim::component::{About, Builder, Kind, ParamDoc};
 use fairsim::net::{Packet, PacketKind};
 use fairsim::params::{ParamError, Params};
-use fairsim::qdisc::{DropReason, PortInfo, Qdisc, QdiscCtx, Room};
+use fairsim::qdisc::{DropReason, FlowMeta, PortInfo, Qdisc, QdiscCtx, Room};
 use fairsim::units::{BufferLimit, Time};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use rand::RngCore;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// A queued packet's view, as a Python discipline sees it: read-only fields, and `tag`, which
 /// the discipline may set (a bid, a class, anything).
@@ -158,6 +164,8 @@ pub struct Context {
     label: String,
     /// The discipline's `random.Random`, made at its first hook.
     random: Option<PyObject>,
+    /// The earliest time `dequeue` asked to be called again at (`wake_at`), seconds.
+    wake: Option<f64>,
 }
 
 #[pymethods]
@@ -218,6 +226,30 @@ impl Context {
         self.live()?;
         let slot = self.held(&packet)?;
         self.marks.push(slot);
+        Ok(())
+    }
+
+    /// Asks the port to call `dequeue` again at `at` (seconds, after `now`) if its line is idle
+    /// then: the discipline's timer, for a `dequeue` that answers None while holding packets (a
+    /// shaper waiting for tokens, a delay line). Without it such packets wait for the next
+    /// arrival. Asked several times in one call, the earliest counts.
+    fn wake_at(&mut self, at: f64) -> PyResult<()> {
+        self.live()?;
+        if self.last != "dequeue" {
+            return Err(PyRuntimeError::new_err(format!(
+                "discipline {}: `ctx.wake_at` is asked in `dequeue`, not in `{}` (after `enqueue` \
+                 the port asks `dequeue` at once if its line is idle, and at the end of its \
+                 transmission if not)",
+                self.label, self.last
+            )));
+        }
+        if !(at.is_finite() && at > self.now) {
+            return Err(PyValueError::new_err(format!(
+                "discipline {}: `ctx.wake_at({at})` at {} s: the time is in seconds, after now",
+                self.label, self.now
+            )));
+        }
+        self.wake = Some(self.wake.map_or(at, |w| w.min(at)));
         Ok(())
     }
 
@@ -283,6 +315,8 @@ struct PyQdisc {
     has_gauge: bool,
     /// The time of the last hook, for the messages of the optional ones.
     now: Time,
+    /// The timer the last `dequeue` set (`Context::wake_at`).
+    wake: Option<Time>,
 }
 
 /// A name Python gave (a figure's, a gauge's) as the engine keeps names: each distinct one
@@ -357,6 +391,7 @@ impl PyQdisc {
         c.room = ctx.room(self.limit);
         c.drops.clear();
         c.marks.clear();
+        c.wake = None;
         c.arriving = arriving.map(|(slot, _)| slot);
         (c.live, c.last) = (true, hook);
         if c.random.is_none() {
@@ -371,6 +406,10 @@ impl PyQdisc {
         let (drops, marks) = {
             let mut c = self.context.borrow_mut(py);
             (c.live, c.arriving) = (false, None);
+            if hook == "dequeue" {
+                // rounded to the engine's nanoseconds; the port takes one not after now as 1 ns on
+                self.wake = c.wake.map(Time::from_secs_f64);
+            }
             (std::mem::take(&mut c.drops), std::mem::take(&mut c.marks))
         };
         for slot in marks {
@@ -488,6 +527,10 @@ impl Qdisc for PyQdisc {
         })
     }
 
+    fn wake_at(&mut self) -> Option<Time> {
+        self.wake.take()
+    }
+
     fn len_packets(&self) -> usize {
         self.queued
     }
@@ -539,6 +582,30 @@ impl Qdisc for PyQdisc {
     }
 }
 
+/// The scenario's flows as `fairsim.FlowInfo`s, made once per scenario and shared by every port
+/// built for it (a fabric has thousands of ports): the last one made is kept, with the flows it
+/// was made from (held, so that their address names them).
+fn flows_of(py: Python<'_>, port: &PortInfo) -> PyResult<Py<PyTuple>> {
+    type Made = (Arc<[FlowMeta]>, Arc<[String]>, Py<PyTuple>);
+    static MADE: Mutex<Option<Made>> = Mutex::new(None);
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((flows, nodes, tuple)) = made.as_ref() {
+        if Arc::ptr_eq(flows, &port.flows) && Arc::ptr_eq(nodes, &port.nodes) {
+            return Ok(tuple.clone_ref(py));
+        }
+    }
+    let info = py.import("fairsim.extend.discipline")?.getattr("FlowInfo")?;
+    let node = |n: fairsim::net::NodeId| port.nodes.get(n.idx()).map_or("", String::as_str);
+    let each: PyResult<Vec<Bound<'_, PyAny>>> = port
+        .flows
+        .iter()
+        .map(|f| info.call1((f.name.as_str(), node(f.src), node(f.dst), f.weight, f.packet_size)))
+        .collect();
+    let tuple = PyTuple::new(py, each?)?.unbind();
+    *made = Some((port.flows.clone(), port.nodes.clone(), tuple.clone_ref(py)));
+    Ok(tuple)
+}
+
 /// A discipline the registry knows.
 #[derive(Clone, Copy)]
 struct PyQdiscKind(Named);
@@ -553,7 +620,8 @@ impl PyQdiscKind {
                 BufferLimit::Unlimited => (None, None),
             };
             let crossing: Vec<(u32, &str)> = port.crossing.iter().map(|(f, k)| (f.0, kind_name(*k))).collect();
-            let built_for = (packets, bytes, port.rate.0, port.flows.len(), crossing);
+            let flows = flows_of(py, port).map_err(|e| ParamError { path: vec![], message: e.to_string() })?;
+            let built_for = (packets, bytes, port.rate.0, flows, crossing, port.name.as_str());
             let (instance, label, params) = self.0.instance(py, params, built_for)?;
             let defines = |hook: &str| instance.hasattr(hook).unwrap_or(false);
             let (has_stats, has_gauge) = (defines("stats"), defines("gauge"));
@@ -572,6 +640,7 @@ impl PyQdiscKind {
                 last: "__init__",
                 label: label.clone(),
                 random: None,
+                wake: None,
             };
             let context = Py::new(py, context).map_err(|e| ParamError { path: vec![], message: e.to_string() })?;
             let qdisc = PyQdisc {
@@ -587,6 +656,7 @@ impl PyQdiscKind {
                 has_stats,
                 has_gauge,
                 now: Time::ZERO,
+                wake: None,
             };
             Ok((qdisc, params))
         })

@@ -47,6 +47,8 @@ fn port(n: usize) -> PortInfo {
         .collect();
     let crossing = (0..n).map(|i| (FlowId(i as u32), PacketKind::Data)).collect();
     PortInfo {
+        name: "a->b".into(),
+        nodes: ["n0", "n1"].map(String::from).into(),
         buffer: BufferLimit::Unlimited,
         rate: Rate(10_000_000_000),
         flows: flows.into(),

@@ -450,7 +450,7 @@ impl Simulation {
             transfers: (sc.run.transfer_rows && self.has_transfers()).then(|| {
                 let mut t = self.transfers().clone();
                 if t.detailed {
-                    t.nodes.clone_from(&sc.nodes);
+                    t.nodes = sc.nodes.to_vec();
                 }
                 t
             }),

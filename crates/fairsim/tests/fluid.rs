@@ -19,7 +19,15 @@ fn port() -> PortInfo {
         .map(|i| FlowMeta { name: format!("f{i}"), src: NodeId(0), dst: NodeId(1), weight: 1.0, packet_size: 1000 })
         .collect();
     let crossing = (0..CONVS).map(|i| (FlowId(i as u32), PacketKind::Data)).collect();
-    PortInfo { buffer: BufferLimit::Unlimited, rate: Rate(RATE), flows: flows.into(), crossing, exact_crossing: false }
+    PortInfo {
+        name: "a->b".into(),
+        nodes: ["n0", "n1"].map(String::from).into(),
+        buffer: BufferLimit::Unlimited,
+        rate: Rate(RATE),
+        flows: flows.into(),
+        crossing,
+        exact_crossing: false,
+    }
 }
 
 fn packet(flow: usize, seq: u64, size: u32) -> Packet {

@@ -29,7 +29,7 @@ registered class must live in an importable module, not in `__main__`, to run on
 """
 
 from fairsim.extend.controller import Controller, Flow, Loss
-from fairsim.extend.discipline import Context, Discipline, Packet, Port
+from fairsim.extend.discipline import Context, Discipline, FlowInfo, Packet, Port
 from fairsim.extend.registry import controller, discipline, import_modules, registering_modules
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "Controller",
     "Discipline",
     "Flow",
+    "FlowInfo",
     "Loss",
     "Packet",
     "Port",

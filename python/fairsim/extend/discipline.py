@@ -16,9 +16,24 @@ from fairsim import _core
 
 #: A queued packet's read-only view, with a `tag` the discipline may set (defined in Rust).
 Packet = _core.Packet
-#: What a hook may see (`now`, `rate_bps`, `queued_packets`, `queued_bytes`) and ask for
-#: (`drop`, `mark`, `admits`); one per discipline, reused for every call (defined in Rust).
+#: What a hook may see (`now`, `rate_bps`, `queued_packets`, `queued_bytes`, `random`) and ask
+#: for (`drop`, `mark`, `admits`, `wake_at`); one per discipline, reused for every call, valid
+#: only during it (defined in Rust).
 Context = _core.Context
+
+
+@dataclass(frozen=True)
+class FlowInfo:
+    """A flow of the scenario, as a discipline sees it (`port.flows[packet.flow]`)."""
+
+    name: str
+    #: The nodes it goes from and to (its data; its ACKs go the other way).
+    src: str
+    dst: str
+    #: Its weight in the scenario (`weight`, 1 unless given): what weighted disciplines share by.
+    weight: float
+    #: Its data packets' size, bytes.
+    packet_size: int
 
 
 @dataclass(frozen=True)
@@ -30,10 +45,12 @@ class Port:
     buffer_bytes: int | None
     #: The line's rate, bit/s.
     rate_bps: int
-    #: How many flows the scenario has (a packet's `flow` is an index below this).
-    flows: int
+    #: Every flow of the scenario, by index: a packet's `flow` indexes it.
+    flows: tuple[FlowInfo, ...]
     #: The conversations whose route crosses the port: (flow, "data" or "ack").
     conversations: tuple[tuple[int, str], ...]
+    #: The port's name, `from->to`.
+    name: str
 
 
 class Discipline:

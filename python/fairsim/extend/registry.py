@@ -190,7 +190,8 @@ def _build(what: str, name: str, given: dict[str, Any], built_for: tuple) -> tup
     values = {**cls.params, **values}
     resolved.update(values)
     if what == "discipline":
-        made_for = Port(*built_for[:4], tuple(built_for[4]))
+        packets, bytes_, rate, flows, conversations, port_name = built_for
+        made_for = Port(packets, bytes_, rate, flows, tuple(conversations), port_name)
     else:  # the flow, and the controller's own random stream, seeded by the engine
         name_, window, packet_size, seed = built_for
         made_for = Flow(name_, window, packet_size, random.Random(seed))

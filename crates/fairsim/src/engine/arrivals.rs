@@ -207,6 +207,8 @@ impl Simulation {
     fn own_line(&mut self, of: PortId, c: FlowId) -> PortId {
         let spec = &self.scenario.ports[of.idx()];
         let info = PortInfo {
+            name: spec.name.clone(),
+            nodes: self.scenario.nodes.clone(),
             buffer: BufferLimit::Unlimited,
             rate: spec.rate,
             flows: self.scenario.flow_meta.clone(),

@@ -22,7 +22,9 @@ use crate::units::Time;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Event {
-    /// The port finished putting its current packet on the line.
+    /// The port finished putting its current packet on the line; or its discipline's timer
+    /// (`Qdisc::wake_at`) asks again, with the transmissions' ends of its instant
+    /// (`Port::woken` tells which).
     TxDone(PortId),
     /// The packet at the head of the port's propagation pipe reaches the far end.
     Arrive(PortId),

@@ -16,7 +16,7 @@ use super::routes::Routes;
 use super::shared_buffer::SharedBuffers;
 use crate::error::Result;
 use crate::net::{FlowId, Forwarding, Packet, PortId};
-use crate::node::{FlowState, Line, Next, Port, SinkReply};
+use crate::node::{FlowState, Line, Next, Port, SinkReply, Woken};
 use crate::qdisc::DropReason;
 use crate::scenario::{Component, PairSpec, Scenario};
 use crate::stats::DelayStats;
@@ -291,6 +291,26 @@ impl Simulation {
     }
 
     fn tx_done(&mut self, p: PortId) {
+        if self.ports[p.idx()].timer_set() {
+            return self.tx_done_or_timer(p);
+        }
+        self.tx_end(p);
+    }
+
+    /// A `TxDone` at a port whose discipline set its timer: the transmission's end, the timer
+    /// (the idle line asks the discipline again), or neither (`Port::woken`).
+    #[cold]
+    #[inline(never)]
+    fn tx_done_or_timer(&mut self, p: PortId) {
+        match self.ports[p.idx()].woken(self.now) {
+            Woken::TxEnd => self.tx_end(p),
+            Woken::Ask => self.start_tx(p),
+            Woken::Stale => {}
+        }
+    }
+
+    #[inline(always)]
+    fn tx_end(&mut self, p: PortId) {
         if let Some(arrival) = self.ports[p.idx()].finish_tx(self.now, &mut self.drops) {
             self.events.push(arrival, Event::Arrive(p));
         }

@@ -122,6 +122,21 @@ pub struct Port {
     /// The most bytes its queue may hold now, its share of its switch's shared buffer, set by
     /// the loop before each arrival (`engine::shared_buffer`); `None` without one.
     pub share: Option<u64>,
+    /// When the discipline's own timer asks `dequeue` again (`Qdisc::wake_at`), if it is set:
+    /// its event is a `TxDone` of the port that finds no transmission ending (`woken`).
+    wake: Option<Time>,
+}
+
+/// What a `TxDone` event of a port whose discipline has a timer set is (`Port::woken`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Woken {
+    /// The end of the transmission under way, as for any port.
+    TxEnd,
+    /// The discipline's timer, the line idle: ask it for a packet (`start_tx`).
+    Ask,
+    /// A timer the line's state has overtaken (busy: its end asks; or a later timer replaced
+    /// it): nothing to do.
+    Stale,
 }
 
 /// How a port is set up: its line, its discipline, and what it records.
@@ -192,6 +207,7 @@ impl Port {
             fluid: s.fluid.then(Default::default),
             trace: s.traced.then(PortTrace::default),
             share: None,
+            wake: None,
         }
     }
 
@@ -372,10 +388,57 @@ impl Port {
     pub fn start_tx(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Next {
         let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks);
         let next = self.qdisc.dequeue(&mut ctx);
-        self.queue_changed(now);
-        let Some(pkt) = next else { return Next::Nothing };
+        let waiting = self.queue_changed(now);
+        let Some(pkt) = next else {
+            return if waiting == 0 { Next::Nothing } else { self.wake_later(now) };
+        };
         self.stats.sojourn.record((now - pkt.enqueued_at).0);
         self.transmit(pkt, now)
+    }
+
+    /// The discipline holds packets but sends none now: when its timer asks again, if it set
+    /// one (`Qdisc::wake_at`). A timer set already for no later stays, and asks first.
+    #[cold]
+    fn wake_later(&mut self, now: Time) -> Next {
+        let Some(at) = self.qdisc.wake_at() else { return Next::Nothing };
+        let at = at.max(now + Time(1));
+        if self.wake.is_some_and(|set| set > now && set <= at) {
+            return Next::Nothing;
+        }
+        self.wake = Some(at);
+        Next::TxDone(at)
+    }
+
+    /// Whether a discipline's timer is set: only then may a `TxDone` be something else than a
+    /// transmission's end (`woken` says what).
+    #[inline(always)]
+    pub fn timer_set(&self) -> bool {
+        self.wake.is_some()
+    }
+
+    /// What the `TxDone` event at `now` of a port whose discipline's timer is set is: the end of
+    /// the transmission under way, the timer (cleared), or a timer overtaken.
+    #[cold]
+    pub fn woken(&mut self, now: Time) -> Woken {
+        self.settle(now);
+        let ends = match self.transmitting {
+            Some(OnLine::Sending { pkt, started }) => Some(started + self.rate.tx_time(pkt.size)),
+            Some(OnLine::Lazy { ends, end_scheduled, .. }) => Some(if end_scheduled { ends } else { Time::MAX }),
+            None => None,
+        };
+        if ends == Some(now) {
+            return Woken::TxEnd;
+        }
+        if self.wake != Some(now) {
+            return Woken::Stale;
+        }
+        self.wake = None;
+        // a busy line asks the discipline at its end
+        if ends.is_some() {
+            Woken::Stale
+        } else {
+            Woken::Ask
+        }
     }
 
     /// The packet on the line is sent at `now` and starts to propagate; returns when it reaches
@@ -455,13 +518,14 @@ impl Port {
         self.stats.close_interval(now, tx);
     }
 
-    /// Records the queue's length after a change, in the statistics and the trace.
-    pub fn queue_changed(&mut self, now: Time) {
+    /// Records the queue's length after a change, in the statistics and the trace; returns it.
+    pub fn queue_changed(&mut self, now: Time) -> usize {
         let len = self.qdisc.len_packets();
         self.stats.queue_changed(now, len);
         if let Some(t) = &mut self.trace {
             t.record(now, len as u32, self.qdisc.gauge());
         }
+        len
     }
 
     /// Bytes waiting in the queue (the packet on the line not counted).
@@ -567,6 +631,67 @@ mod tests {
 
     fn ms(n: u64) -> Time {
         Time::from_millis(n)
+    }
+
+    /// A delay line: packet `seq` may leave `seq == 0 ? 4 : 0` ms after it arrived, the earliest
+    /// released first; until one is released it asks to be woken when the first will be.
+    #[derive(Default)]
+    struct DelayLine {
+        held: Vec<(Time, Packet)>,
+        wake: Option<Time>,
+    }
+
+    impl Qdisc for DelayLine {
+        fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
+            let hold = if pkt.seq == 0 { ms(4) } else { Time::ZERO };
+            self.held.push((ctx.now + hold, pkt));
+        }
+        fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+            let (i, &(release, _)) = self.held.iter().enumerate().min_by_key(|(_, (t, _))| *t)?;
+            if release > ctx.now {
+                self.wake = Some(release);
+                return None;
+            }
+            Some(self.held.remove(i).1)
+        }
+        fn wake_at(&mut self) -> Option<Time> {
+            self.wake.take()
+        }
+        fn len_packets(&self) -> usize {
+            self.held.len()
+        }
+        fn len_bytes(&self) -> u64 {
+            self.held.iter().map(|(_, p)| p.size as u64).sum()
+        }
+        fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+            self.held.iter().for_each(|(_, p)| f(p))
+        }
+    }
+
+    #[test]
+    fn a_discipline_holding_packets_is_asked_again_when_its_timer_says() {
+        let mut p = a_port_with(Box::new(DelayLine::default()), false);
+        let mut drops = vec![];
+        // packet 0 at 0 ms, held 4 ms: the idle line gets nothing, and the timer is the event
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops), Line::Idle);
+        assert_eq!(p.start_tx(Time::ZERO, &mut drops), Next::TxDone(ms(4)));
+        assert!(p.timer_set());
+        // packet 1 at 1 ms, not held, goes at once (8 ms on the line) with packet 0 behind it
+        assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(1), &mut drops), Line::Idle);
+        assert_eq!(p.start_tx(ms(1), &mut drops), Next::TxDone(ms(9)));
+        // the timer finds the line busy: its end asks instead
+        assert_eq!(p.woken(ms(4)), Woken::Stale);
+        assert!(!p.timer_set());
+        assert_eq!(p.finish_tx(ms(9), &mut drops), Some(ms(19)));
+        assert_eq!(p.start_tx(ms(9), &mut drops), Next::Nothing, "packet 0 follows packet 1 in the pipe");
+        let got = [19, 27].map(|at| p.deliver(ms(at)).0.seq);
+        assert_eq!(got, [1, 0]);
+        // alone, held 4 ms: asked again at its release by the timer, the line idle
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), ms(30), &mut drops), Line::Idle);
+        assert_eq!(p.start_tx(ms(30), &mut drops), Next::TxDone(ms(34)));
+        assert_eq!(p.woken(ms(34)), Woken::Ask);
+        assert_eq!(p.start_tx(ms(34), &mut drops), Next::Arrive(ms(52)));
+        assert!(drops.is_empty());
     }
 
     #[test]

@@ -241,6 +241,14 @@ pub trait Qdisc: std::any::Any + Send + Sync {
     fn gauge(&self) -> Option<(&'static str, f64)> {
         None
     }
+    /// The discipline's own timer: asked when `dequeue` answered None while the discipline holds
+    /// packets (a shaper waiting for tokens, a delay line), the instant at which the port asks
+    /// `dequeue` again if its line is idle then (an arrival, or the end of a transmission, asks
+    /// sooner). `None`, every built-in's answer: the packets wait for the next arrival. An
+    /// instant not after the asking one is taken as 1 ns after it, so a run always advances.
+    fn wake_at(&mut self) -> Option<Time> {
+        None
+    }
     /// What the discipline wrote down of its packets, if it is `logged`.
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         None
@@ -308,6 +316,10 @@ pub struct FlowMeta {
 
 /// What a discipline is built from, besides its parameters: the port it serves.
 pub struct PortInfo {
+    /// The port's name (`a->b`), for components that show it.
+    pub name: String,
+    /// Every node's name, by id (what `FlowMeta::src` and `dst` name).
+    pub nodes: Arc<[String]>,
     pub buffer: BufferLimit,
     pub rate: Rate,
     /// Every flow of the scenario, by id.

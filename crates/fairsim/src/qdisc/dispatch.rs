@@ -73,6 +73,9 @@ impl Qdisc for PortQdisc {
     fn gauge(&self) -> Option<(&'static str, f64)> {
         on!(self, q => q.gauge())
     }
+    fn wake_at(&mut self) -> Option<Time> {
+        on!(self, q => q.wake_at())
+    }
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         on!(self, q => q.log())
     }

@@ -65,6 +65,10 @@ impl Qdisc for Logged {
         self.inner.gauge()
     }
 
+    fn wake_at(&mut self) -> Option<Time> {
+        self.inner.wake_at()
+    }
+
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         Some(&self.log)
     }

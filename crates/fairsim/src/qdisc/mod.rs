@@ -119,7 +119,16 @@ pub(crate) mod testing {
             })
             .collect();
         let crossing = (0..flows.len()).map(|i| (FlowId(i as u32), PacketKind::Data)).collect();
-        PortInfo { buffer, rate: Rate(1_000_000), flows: metas.into(), crossing, exact_crossing: false }
+        let nodes = flows.iter().flat_map(|&(s, d)| [s, d]).max().map_or(0, |n| n + 1);
+        PortInfo {
+            name: "a->b".into(),
+            nodes: (0..nodes).map(|n| format!("n{n}")).collect(),
+            buffer,
+            rate: Rate(1_000_000),
+            flows: metas.into(),
+            crossing,
+            exact_crossing: false,
+        }
     }
 
     pub fn port_with_flows(flows: &[(u32, u32)]) -> PortInfo {
@@ -170,6 +179,8 @@ mod local_conversations {
             .filter(|&(f, _)| f.0 % 7 != 3)
             .collect();
         PortInfo {
+            name: "a->b".into(),
+            nodes: (0..8).map(|n| format!("n{n}")).collect(),
             buffer: BufferLimit::Packets(25),
             rate: Rate(10_000_000),
             flows: flows.into(),

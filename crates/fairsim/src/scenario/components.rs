@@ -42,7 +42,15 @@ impl Scenario {
     fn port_info(&self, p: PortId) -> PortInfo {
         let port = &self.ports[p.idx()];
         let crossing = self.crossing[p.idx()].clone();
-        PortInfo { buffer: port.buffer, rate: port.rate, flows: self.flow_meta.clone(), crossing, exact_crossing: true }
+        PortInfo {
+            name: port.name.clone(),
+            nodes: self.nodes.clone(),
+            buffer: port.buffer,
+            rate: port.rate,
+            flows: self.flow_meta.clone(),
+            crossing,
+            exact_crossing: true,
+        }
     }
 
     /// What the transport of flow `f` is built for, in a run seeded with `seed`.

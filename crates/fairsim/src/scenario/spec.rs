@@ -20,7 +20,8 @@ pub struct Scenario {
     pub reference: Option<String>,
     pub notes: Option<String>,
     pub run: RunSpec,
-    pub nodes: Vec<String>,
+    /// Node names, by id (shared with the disciplines: `PortInfo::nodes`).
+    pub nodes: Arc<[String]>,
     pub links: Vec<LinkSpec>,
     /// Two per link: forward (`between[0] -> between[1]`), then reverse.
     pub ports: Vec<PortSpec>,

@@ -120,7 +120,7 @@ fn validate_nodes_and_links(
         reference: raw.scenario.reference,
         notes: raw.scenario.notes,
         run,
-        nodes,
+        nodes: nodes.into(),
         links,
         ports,
         shared_buffer,
