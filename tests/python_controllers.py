@@ -47,16 +47,16 @@ class Aimd(fairsim.Controller):
         else:
             self.cwnd = 1.0
 
-    def on_recovery_dupack(self):
+    def on_recovery_dupack(self, ctx):
         self.cwnd += 1.0
 
-    def on_partial_ack(self, count):
+    def on_partial_ack(self, count, ctx):
         self.cwnd = max(self.cwnd - count + 1.0, 1.0)
 
-    def on_recovery_end(self):
+    def on_recovery_end(self, ctx):
         self.cwnd = self.ssthresh
 
-    def moderate(self, packets):
+    def moderate(self, packets, ctx):
         self.cwnd = min(self.cwnd, float(packets))
 
     def trace(self, ctx):

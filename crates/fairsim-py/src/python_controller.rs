@@ -9,6 +9,15 @@
 //!   from that.
 //! - A hook that raises, or a window that is not a whole number of packets, stops the run
 //!   (`fairsim::foreign::fail`). The message names the class, the hook and the simulated time.
+//! - Every hook is given the context (`ControllerContext`), one object per controller reused for
+//!   every call and valid only during it: the time, the connection as the layer shows it
+//!   before the event (`Controller::observe`: srtt, RTO, what is in flight, recovery), the
+//!   least round trip seen, and the delivery-rate sample of the latest ACK (the estimator BBR
+//!   uses, `reliability::delivery_rate`, kept here for every Python controller).
+//! - In a traced flow, what is in flight is recorded as `outstanding` after each fill, and a
+//!   class without a `trace` hook has its window recorded as `cwnd` (and `ssthresh`, if the
+//!   instance has a number by that name) after each event that may change it, as for `reno`;
+//!   `ctx.record` takes any series name.
 //!
 //! The transport's parameters are the reliability layer's (`TcpReliability`, with the `linux`
 //! stack's defaults as `reno` and `newreno` have them), `recovery` (`tahoe`, `reno` or
@@ -19,13 +28,14 @@ use crate::python_qdisc::PacketView;
 use fairsim::component::{About, Builder, Kind, ParamDoc, Parts};
 use fairsim::net::Packet;
 use fairsim::params::{fields, parse_over, ParamError, Params};
-use fairsim::transport::reliability::controller::{Congestion, Controller, Load, NewAck, RttSample};
+use fairsim::transport::reliability::controller::{Congestion, Connection, Controller, Load, NewAck, RttSample};
+use fairsim::transport::reliability::delivery_rate::{DeliveryRate, RateSample};
 use fairsim::transport::reliability::retransmit::RtoTimer;
 use fairsim::transport::reliability::window::SendWindow;
 use fairsim::transport::stack::Stack;
 use fairsim::transport::{AgentCtx, FlowInfo, Recovery, Reliable, Sender, Series, TcpReliability};
 use fairsim::units::Time;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyTuple};
 use rand::RngCore;
@@ -50,27 +60,135 @@ pub struct Loss {
     pipe: u64,
 }
 
-/// What a controller's hook may see and ask for. One per controller, reused for every call: read
-/// it only inside a hook.
+/// What a controller's hook may see and ask for. One per controller, reused for every call:
+/// valid only inside a hook.
 #[pyclass(name = "ControllerContext", module = "fairsim._core")]
 pub struct ControllerContext {
-    /// The simulated time, in seconds.
-    #[pyo3(get)]
     now: f64,
+    conn: Connection,
+    packet_size: u32,
+    min_rtt: Option<f64>,
+    delivered: u64,
+    sample: Option<RateSample>,
     records: Vec<(Series, f64)>,
+    /// Whether a hook is being called, the last one called, and the controller's label, for
+    /// the message of a use outside a hook.
+    live: bool,
+    last: &'static str,
+    label: String,
 }
 
 #[pymethods]
 impl ControllerContext {
-    /// Records `value` in the flow's trace of `series` (`cwnd`, `ssthresh`, `window`, `rate`,
-    /// `rate_estimate`, `probe`, `outstanding`, `weight`, `min_rtt`), when the flow is traced.
+    /// The simulated time, in seconds.
+    #[getter]
+    fn now(&self) -> PyResult<f64> {
+        Ok(self.live()?.now)
+    }
+    /// The retransmission timer's smoothed round trip, seconds (None before a sample).
+    #[getter]
+    fn srtt(&self) -> PyResult<Option<f64>> {
+        Ok(self.live()?.conn.srtt)
+    }
+    /// The least round trip sampled so far, seconds (None before a sample).
+    #[getter]
+    fn min_rtt(&self) -> PyResult<Option<f64>> {
+        Ok(self.live()?.min_rtt)
+    }
+    /// The retransmission timeout now (backoff included), seconds.
+    #[getter]
+    fn rto(&self) -> PyResult<f64> {
+        Ok(self.live()?.conn.rto)
+    }
+    /// Packets sent and not cumulatively acknowledged (RFC 5681's FlightSize).
+    #[getter]
+    fn flight(&self) -> PyResult<u64> {
+        Ok(self.live()?.conn.flight)
+    }
+    /// The same in bytes (the flow's packets are all of its `packet_size`).
+    #[getter]
+    fn flight_bytes(&self) -> PyResult<u64> {
+        Ok(self.live()?.conn.flight * self.packet_size as u64)
+    }
+    /// The oldest unacknowledged packet: every one below it was delivered.
+    #[getter]
+    fn una(&self) -> PyResult<u64> {
+        Ok(self.live()?.conn.una)
+    }
+    /// The next new packet the sender will send.
+    #[getter]
+    fn next_seq(&self) -> PyResult<u64> {
+        Ok(self.live()?.conn.next)
+    }
+    /// Whether the reliability layer is in fast recovery.
+    #[getter]
+    fn in_recovery(&self) -> PyResult<bool> {
+        Ok(self.live()?.conn.in_recovery)
+    }
+    /// Packets delivered so far, as the delivery-rate estimator counts them (a duplicate ACK
+    /// counts the packet beyond the hole it reports).
+    #[getter]
+    fn delivered(&self) -> PyResult<u64> {
+        Ok(self.live()?.delivered)
+    }
+    /// The latest ACK's delivery-rate sample, packets per second: what was delivered between
+    /// the sampled packet's send and this ACK, over the longer of its send and ACK phases
+    /// (draft-cheng-iccrg-delivery-rate-estimation, as BBR takes it); None if that ACK gave none.
+    #[getter]
+    fn delivery_rate(&self) -> PyResult<Option<f64>> {
+        Ok(self.live()?.sample.map(|s| s.rate()))
+    }
+    /// That sample's interval, seconds (None without a sample).
+    #[getter]
+    fn delivery_interval(&self) -> PyResult<Option<f64>> {
+        Ok(self.live()?.sample.map(|s| s.interval.as_secs_f64()))
+    }
+    /// Whether the sender was application-limited when the sampled packet left: the rate may be
+    /// below what the path allows (False without a sample).
+    #[getter]
+    fn delivery_app_limited(&self) -> PyResult<bool> {
+        Ok(self.live()?.sample.is_some_and(|s| s.app_limited))
+    }
+    /// `delivered` when the sampled packet left: a round trip has passed once `delivered`
+    /// reaches what it was when the round began (None without a sample).
+    #[getter]
+    fn delivery_prior_delivered(&self) -> PyResult<Option<u64>> {
+        Ok(self.live()?.sample.map(|s| s.prior_delivered))
+    }
+
+    /// Records `value` in the flow's trace of `series` when the flow is traced: a series of the
+    /// built-in controllers (`cwnd`, `ssthresh`, `window`, `rate`, `min_rtt`, ...) or any name of
+    /// letters, digits, `_` and `-`.
     fn record(&mut self, series: &str, value: f64) -> PyResult<()> {
-        let series = Series::from_name(series).ok_or_else(|| {
-            let known: Vec<&str> = Series::ALL.iter().map(|s| s.name()).collect();
-            PyValueError::new_err(format!("unknown series {series:?}; the series are {}", known.join(", ")))
-        })?;
+        self.live()?;
+        if series.is_empty() || !series.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            return Err(PyValueError::new_err(format!(
+                "series name {series:?}: a name is letters, digits, `_` and `-`"
+            )));
+        }
+        if !value.is_finite() {
+            return Err(PyValueError::new_err(format!("series {series:?}: the value {value} is not a finite number")));
+        }
+        let Some(series) = Series::named(series) else {
+            return Err(PyValueError::new_err(format!("series {series:?}: too many series names in one process")));
+        };
         self.records.push((series, value));
         Ok(())
+    }
+}
+
+impl ControllerContext {
+    /// Refuses a use outside a hook: what it would read is stale, and what it would record
+    /// would go nowhere.
+    fn live(&self) -> PyResult<&Self> {
+        if self.live {
+            return Ok(self);
+        }
+        Err(PyRuntimeError::new_err(format!(
+            "the context of controller {} is used after its hook `{}` returned: a context is valid \
+             only during the call it is given to",
+            self.label, self.last
+        )))
     }
 }
 
@@ -136,34 +254,54 @@ struct PyController {
     /// `window()` and `pacing_rate()` as of the last hook called.
     window: u64,
     pacing: Option<f64>,
-    /// The time of the last hook with a context, for messages of hooks without one.
+    /// Whether the instance has an `ssthresh` to record beside the window.
+    has_ssthresh: bool,
+    /// The time of the last hook, for the message of a wrong window read after it.
     now: Time,
+    /// The connection as the layer showed it last (`observe`).
+    conn: Connection,
+    /// Delivery-rate samples, and the latest ACK's.
+    rate: DeliveryRate,
+    sample: Option<RateSample>,
 }
 
 impl PyController {
-    fn new(py: Python<'_>, label: String, instance: Bound<'_, PyAny>) -> PyResult<PyController> {
+    fn new(py: Python<'_>, label: String, instance: Bound<'_, PyAny>, packet_size: u32) -> PyResult<PyController> {
         let defined = defined_hooks(py, &instance)?;
-        let context = Py::new(py, ControllerContext { now: 0.0, records: vec![] })?;
+        let has_ssthresh = instance.hasattr("ssthresh")?;
+        let context = ControllerContext {
+            now: 0.0,
+            conn: Connection::default(),
+            packet_size,
+            min_rtt: None,
+            delivered: 0,
+            sample: None,
+            records: vec![],
+            live: false,
+            last: "__init__",
+            label: label.clone(),
+        };
         let mut c = PyController {
             label,
             instance: instance.unbind(),
-            context,
+            context: Py::new(py, context)?,
             defined,
             window: 1,
             pacing: None,
+            has_ssthresh,
             now: Time::ZERO,
+            conn: Connection::default(),
+            rate: DeliveryRate::default(),
+            sample: None,
         };
         (c.window, c.pacing) = c.read(py)?; // as built: a wrong answer is the scenario's error
         Ok(c)
     }
 
-    /// Calls `hook` if the class defines it, with `args` (and the context, if `ctx`), then
-    /// reads the window again; carries out the records the hook made. A context's time is kept
-    /// for the messages of later hooks without one, whether or not this hook is called.
-    fn call(&mut self, hook: Hook, args: impl Args, ctx: Option<&mut AgentCtx>) {
-        if let Some(c) = &ctx {
-            self.now = c.now;
-        }
+    /// Calls `hook` if the class defines it, with `args` (the context last), then reads the
+    /// window again.
+    fn call(&mut self, hook: Hook, args: impl Args, ctx: &mut AgentCtx) {
+        self.now = ctx.now;
         if self.defined[hook as usize] {
             Python::with_gil(|py| {
                 self.call_now(py, hook, args, ctx);
@@ -172,22 +310,32 @@ impl PyController {
         }
     }
 
-    fn call_now(&self, py: Python<'_>, hook: Hook, args: impl Args, ctx: Option<&mut AgentCtx>) {
-        let now = ctx.as_ref().map_or(self.now, |c| c.now);
-        self.context.borrow_mut(py).now = now.as_secs_f64();
+    /// Calls `hook` with the context made ready for it, then carries out what it recorded.
+    fn call_now(&self, py: Python<'_>, hook: Hook, args: impl Args, ctx: &mut AgentCtx) {
+        {
+            let mut c = self.context.borrow_mut(py);
+            c.now = ctx.now.as_secs_f64();
+            c.conn = self.conn;
+            c.min_rtt = self.rate.min_rtt.map(Time::as_secs_f64);
+            c.delivered = self.rate.delivered;
+            c.sample = self.sample;
+            (c.live, c.last) = (true, hook.name());
+        }
         let called = {
             let _inside = python_host::InHook::enter(py);
             args(py, self.context.clone_ref(py)).and_then(|args| self.instance.bind(py).call_method1(hook.name(), args))
         };
+        let records = {
+            let mut c = self.context.borrow_mut(py);
+            c.live = false;
+            std::mem::take(&mut c.records)
+        };
         match called.map(|answer| python_host::returned_nothing(&answer)) {
             Ok(Ok(())) => {}
-            Ok(Err(what)) => self.fail(hook.name(), now, what),
-            Err(e) => python_host::raised(py, "controller", &self.label, hook.name(), now, &e),
+            Ok(Err(what)) => self.fail(hook.name(), ctx.now, what),
+            Err(e) => python_host::raised(py, "controller", &self.label, hook.name(), ctx.now, &e),
         }
-        let records = std::mem::take(&mut self.context.borrow_mut(py).records);
-        if let Some(ctx) = ctx {
-            records.into_iter().for_each(|(series, value)| ctx.record(series, value));
-        }
+        records.into_iter().for_each(|(series, value)| ctx.record(series, value));
     }
 
     /// Reads `window` (and `pacing_rate`) after `after`; a wrong answer stops the run.
@@ -251,74 +399,114 @@ fn tuple<'py>(
 }
 
 impl Controller for PyController {
+    const OBSERVES: bool = true;
+
     fn window(&self) -> u64 {
         self.window
     }
 
+    fn observe(&mut self, conn: &Connection) {
+        self.conn = *conn;
+    }
+
     fn on_start(&mut self, _win: &SendWindow, ctx: &mut AgentCtx) {
-        self.call(Hook::OnStart, |py, c| tuple(py, (c,)), Some(ctx));
+        self.call(Hook::OnStart, |py, c| tuple(py, (c,)), ctx);
     }
 
-    fn on_ack_arrival(&mut self, ack: &Packet, _win: &SendWindow, ctx: &mut AgentCtx) {
+    fn on_ack_arrival(&mut self, ack: &Packet, win: &SendWindow, ctx: &mut AgentCtx) {
+        // the delivery-rate sample, as BBR takes it, before the layer slides the window
+        self.sample = self.rate.on_ack(ack, win, ctx.now).0.sample;
+        let (_, nxt, pipe) = self.rate.after(ack, win);
+        self.rate.note_app_limited(nxt, win, ctx.app_limit, pipe, self.window);
         let ack = *ack;
-        self.call(Hook::OnAckArrival, move |py, c| tuple(py, (PacketView::detached(py, ack)?, c)), Some(ctx));
+        self.call(Hook::OnAckArrival, move |py, c| tuple(py, (PacketView::detached(py, ack)?, c)), ctx);
     }
 
-    fn on_rtt_sample(&mut self, s: RttSample) {
-        self.call(Hook::OnRttSample, move |py, _| tuple(py, (s.rtt_s, s.ack, s.next)), None);
+    fn on_rtt_sample(&mut self, s: RttSample, ctx: &mut AgentCtx) {
+        self.call(Hook::OnRttSample, move |py, c| tuple(py, (s.rtt_s, s.ack, s.next, c)), ctx);
     }
 
     fn on_ack(&mut self, ack: NewAck, ctx: &mut AgentCtx) {
-        self.call(Hook::OnAck, move |py, c| tuple(py, (ack.count, c)), Some(ctx));
+        self.call(Hook::OnAck, move |py, c| tuple(py, (ack.count, c)), ctx);
     }
 
     fn on_congestion(&mut self, event: Congestion, load: Load, _win: &SendWindow, ctx: &mut AgentCtx) {
         let (kind, dupacks, recovering) = match event {
             Congestion::FastRetransmit { dupacks, recovering } => ("fast_retransmit", dupacks, recovering),
-            Congestion::Timeout => ("timeout", 0, false),
+            Congestion::Timeout => {
+                self.rate.on_timeout();
+                ("timeout", 0, false)
+            }
             Congestion::Ecn => ("ecn", 0, false),
         };
         let loss = Loss { kind, dupacks, recovering, flight: load.flight, pipe: load.pipe };
-        self.call(Hook::OnCongestion, move |py, c| tuple(py, (Py::new(py, loss)?, c)), Some(ctx));
+        self.call(Hook::OnCongestion, move |py, c| tuple(py, (Py::new(py, loss)?, c)), ctx);
     }
 
-    fn on_recovery_dupack(&mut self) {
-        self.call(Hook::OnRecoveryDupack, |py, _| tuple(py, ()), None);
+    fn on_recovery_dupack(&mut self, ctx: &mut AgentCtx) {
+        self.call(Hook::OnRecoveryDupack, |py, c| tuple(py, (c,)), ctx);
     }
 
-    fn on_partial_ack(&mut self, ack: NewAck) {
-        self.call(Hook::OnPartialAck, move |py, _| tuple(py, (ack.count,)), None);
+    fn on_partial_ack(&mut self, ack: NewAck, ctx: &mut AgentCtx) {
+        self.call(Hook::OnPartialAck, move |py, c| tuple(py, (ack.count, c)), ctx);
     }
 
-    fn on_recovery_end(&mut self) {
-        self.call(Hook::OnRecoveryEnd, |py, _| tuple(py, ()), None);
+    fn on_recovery_end(&mut self, ctx: &mut AgentCtx) {
+        self.call(Hook::OnRecoveryEnd, |py, c| tuple(py, (c,)), ctx);
     }
 
-    fn moderate(&mut self, packets: u64) {
-        self.call(Hook::Moderate, move |py, _| tuple(py, (packets,)), None);
+    fn moderate(&mut self, packets: u64, ctx: &mut AgentCtx) {
+        self.call(Hook::Moderate, move |py, c| tuple(py, (packets, c)), ctx);
     }
 
     fn trace(&self, ctx: &mut AgentCtx) {
         // only for a flow that keeps its time series: elsewhere it would record into nothing
-        if self.defined[Hook::Trace as usize] && ctx.recording() {
-            Python::with_gil(|py| self.call_now(py, Hook::Trace, |py, c| tuple(py, (c,)), Some(ctx)));
+        if !ctx.recording() {
+            return;
         }
+        Python::with_gil(|py| {
+            if self.defined[Hook::Trace as usize] {
+                self.call_now(py, Hook::Trace, |py, c| tuple(py, (c,)), ctx);
+                return;
+            }
+            // what `reno` records, for a class that records nothing of its own
+            ctx.record(Series::Cwnd, self.window as f64);
+            if self.has_ssthresh {
+                self.record_ssthresh(py, ctx);
+            }
+        });
     }
 
     fn after_fill(&self, in_flight: u64, ctx: &mut AgentCtx) {
+        ctx.record(Series::Outstanding, in_flight as f64);
         if self.defined[Hook::AfterFill as usize] {
-            Python::with_gil(|py| {
-                self.call_now(py, Hook::AfterFill, move |py, c| tuple(py, (in_flight, c)), Some(ctx))
-            });
+            Python::with_gil(|py| self.call_now(py, Hook::AfterFill, move |py, c| tuple(py, (in_flight, c)), ctx));
         }
     }
 
     fn on_packet_sent(&mut self, seq: u64, ctx: &mut AgentCtx) {
-        self.call(Hook::OnPacketSent, move |py, c| tuple(py, (seq, c)), Some(ctx));
+        self.rate.on_send(seq, ctx.now);
+        self.call(Hook::OnPacketSent, move |py, c| tuple(py, (seq, c)), ctx);
     }
 
     fn pacing_rate(&self) -> Option<f64> {
         self.pacing
+    }
+}
+
+impl PyController {
+    /// Records the instance's `ssthresh` when it is a finite number (None, or infinite before the
+    /// first loss, is left out, as `reno` leaves it out); anything else stops the run.
+    fn record_ssthresh(&self, py: Python<'_>, ctx: &mut AgentCtx) {
+        match self.instance.bind(py).getattr("ssthresh").and_then(|v| v.extract::<Option<f64>>()) {
+            Ok(Some(v)) if v.is_finite() => ctx.record(Series::Ssthresh, v),
+            Ok(_) => {}
+            Err(e) => {
+                python_host::stop_if_stopped(py, &e);
+                let what = format!("has an `ssthresh` that is not a number: {}", python_host::traceback(py, &e));
+                self.fail("trace", ctx.now, what)
+            }
+        }
     }
 }
 
@@ -368,7 +556,7 @@ impl PyControllerKind {
                 self.0.instance(py, &own, (flow.name.clone(), cfg.window, flow.packet_size, seed))?;
             resolved.insert("recovery".into(), toml::Value::String(chosen.1.into()));
             resolved.extend(own);
-            PyController::new(py, label, instance)
+            PyController::new(py, label, instance, flow.packet_size)
                 .map_err(|e| ParamError { path: vec![], message: python_host::traceback(py, &e) })
         })?;
         Ok((Reliable::tcp(&cfg, chosen.0, controller)?, resolved))

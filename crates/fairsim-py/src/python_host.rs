@@ -176,6 +176,21 @@ pub fn fail(kind: &str, label: &str, hook: &str, now: Time, what: String) -> ! {
     fairsim::foreign::fail(format!("{kind} {label}: `{hook}` at t = {now} {what}"))
 }
 
+/// A name Python gave (a figure's, a gauge's, a series') as the engine keeps names: each distinct one
+/// leaked once.
+pub fn interned(name: String) -> &'static str {
+    static NAMES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    match names.iter().find(|n| **n == name) {
+        Some(n) => n,
+        None => {
+            let leaked: &'static str = Box::leak(name.into_boxed_str());
+            names.push(leaked);
+            leaked
+        }
+    }
+}
+
 /// `value` as Python shows it (its `repr`), for messages.
 pub fn shown(value: &Bound<'_, PyAny>) -> String {
     value.repr().map(|r| r.to_string()).unwrap_or_default()

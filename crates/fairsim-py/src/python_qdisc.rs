@@ -108,6 +108,23 @@ impl PacketView {
     fn sent_at(&self) -> f64 {
         self.packet.sent_at.as_secs_f64()
     }
+    /// ACK only: the send time of the data packet it echoes, seconds (RFC 7323's TSecr: the
+    /// earliest it newly acknowledges, so with delayed ACKs the round trip includes the wait).
+    #[getter]
+    fn echo_sent_at(&self) -> f64 {
+        self.packet.echo_sent_at.as_secs_f64()
+    }
+    /// ACK only: the sequence number of the data packet it echoes.
+    #[getter]
+    fn echo_seq(&self) -> u64 {
+        self.packet.echo_seq
+    }
+    /// ACK only: how long the receiver held it after that packet arrived (a delayed ACK's
+    /// wait), seconds: `now - echo_sent_at - ack_delay` is the network's round trip.
+    #[getter]
+    fn ack_delay(&self) -> f64 {
+        self.packet.ack_delay_ns as f64 * 1e-9
+    }
     /// When it reached this queue, in seconds.
     #[getter]
     fn enqueued_at(&self) -> f64 {
@@ -317,21 +334,6 @@ struct PyQdisc {
     now: Time,
     /// The timer the last `dequeue` set (`Context::wake_at`).
     wake: Option<Time>,
-}
-
-/// A name Python gave (a figure's, a gauge's) as the engine keeps names: each distinct one
-/// leaked once.
-fn interned(name: String) -> &'static str {
-    static NAMES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
-    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    match names.iter().find(|n| **n == name) {
-        Some(n) => n,
-        None => {
-            let leaked: &'static str = Box::leak(name.into_boxed_str());
-            names.push(leaked);
-            leaked
-        }
-    }
 }
 
 impl PyQdisc {
@@ -553,7 +555,7 @@ impl Qdisc for PyQdisc {
                 dict.items().extract::<Vec<(String, f64)>>() // in the dict's order: reports repeat
             });
             match answer {
-                Ok(figures) => figures.into_iter().map(|(name, value)| (interned(name), value)).collect(),
+                Ok(figures) => figures.into_iter().map(|(name, value)| (python_host::interned(name), value)).collect(),
                 Err(e) => self.fail(
                     "stats",
                     self.now,
@@ -571,7 +573,7 @@ impl Qdisc for PyQdisc {
             let answer =
                 self.instance.bind(py).call_method0("gauge").and_then(|g| g.extract::<Option<(String, f64)>>());
             match answer {
-                Ok(gauge) => gauge.map(|(name, value)| (interned(name), value)),
+                Ok(gauge) => gauge.map(|(name, value)| (python_host::interned(name), value)),
                 Err(e) => self.fail(
                     "gauge",
                     self.now,

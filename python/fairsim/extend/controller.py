@@ -40,8 +40,14 @@ class Flow:
 
 class Controller:
     """Base class of a congestion controller written in Python: override `window` and the
-    events it needs, each given the hook's context `ctx` where the engine's has one (`ctx.now`,
-    `ctx.record(series, value)` for traces: "cwnd", "ssthresh", "outstanding", ...)."""
+    events it needs. Every event is given the context `ctx` last, valid only during the call:
+    `ctx.now`; the connection as the reliability layer keeps it (`srtt`, `min_rtt`, `rto`,
+    `flight`, `flight_bytes`, `una`, `next_seq`, `in_recovery`); the latest ACK's delivery-rate
+    sample (`delivered`, `delivery_rate`, `delivery_interval`, `delivery_app_limited`,
+    `delivery_prior_delivered`); and `ctx.record(series, value)` for traces, of any name. In a
+    traced flow what is in flight is recorded as `outstanding`, and a class without `trace` has
+    its window recorded as `cwnd` (and `ssthresh`, if it has a number by that name), as `reno`
+    has them (docs/extending.md)."""
 
     #: Parameter name -> default; the default's type is the parameter's.
     params: ClassVar[dict[str, Any]] = {}
@@ -68,9 +74,10 @@ class Controller:
         """The flow starts."""
 
     def on_ack_arrival(self, ack, ctx) -> None:
-        """Every ACK, before the window slides (`ack`: a packet view)."""
+        """Every ACK, before the window slides (`ack`: a packet view, with `echo_sent_at`, the
+        send time of the data it acknowledges, and `ack_delay`, how long the receiver held it)."""
 
-    def on_rtt_sample(self, rtt_s: float, ack: int, next_seq: int) -> None:
+    def on_rtt_sample(self, rtt_s: float, ack: int, next_seq: int, ctx) -> None:
         """A round trip measured from an ACK's echo; `ack` its cumulative ACK, `next_seq` the
         next packet the sender will send."""
 
@@ -80,20 +87,20 @@ class Controller:
     def on_congestion(self, loss: Loss, ctx) -> None:
         """A loss was detected (after the layer decided its retransmission)."""
 
-    def on_recovery_dupack(self) -> None:
+    def on_recovery_dupack(self, ctx) -> None:
         """A duplicate ACK during fast recovery."""
 
-    def on_partial_ack(self, count: int) -> None:
+    def on_partial_ack(self, count: int, ctx) -> None:
         """A NewReno partial ACK of `count` packets."""
 
-    def on_recovery_end(self) -> None:
+    def on_recovery_end(self, ctx) -> None:
         """The ACK that ends fast recovery."""
 
-    def moderate(self, packets: int) -> None:
+    def moderate(self, packets: int, ctx) -> None:
         """At most `packets` may be outstanding from now on: a larger window is cut to it."""
 
     def trace(self, ctx) -> None:
-        """Record the controller's variables (`ctx.record`)."""
+        """Record the controller's variables (`ctx.record`); called only for a traced flow."""
 
     def after_fill(self, in_flight: int, ctx) -> None:
         """The layer has sent what the window allows; `in_flight` packets are outstanding."""

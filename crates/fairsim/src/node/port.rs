@@ -122,9 +122,10 @@ pub struct Port {
     /// The most bytes its queue may hold now, its share of its switch's shared buffer, set by
     /// the loop before each arrival (`engine::shared_buffer`); `None` without one.
     pub share: Option<u64>,
-    /// When the discipline's own timer asks `dequeue` again (`Qdisc::wake_at`), if it is set:
-    /// its event is a `TxDone` of the port that finds no transmission ending (`woken`).
-    wake: Option<Time>,
+    /// When the discipline's own timer asks `dequeue` again (`Qdisc::wake_at`), `Time::MAX` if
+    /// it is not set (8 bytes, not an option's 16, on a struct every hop reads): its event is a
+    /// `TxDone` of the port that finds no transmission ending (`woken`).
+    wake: Time,
 }
 
 /// What a `TxDone` event of a port whose discipline has a timer set is (`Port::woken`).
@@ -207,7 +208,7 @@ impl Port {
             fluid: s.fluid.then(Default::default),
             trace: s.traced.then(PortTrace::default),
             share: None,
-            wake: None,
+            wake: Time::MAX,
         }
     }
 
@@ -402,10 +403,10 @@ impl Port {
     fn wake_later(&mut self, now: Time) -> Next {
         let Some(at) = self.qdisc.wake_at() else { return Next::Nothing };
         let at = at.max(now + Time(1));
-        if self.wake.is_some_and(|set| set > now && set <= at) {
-            return Next::Nothing;
+        if self.wake > now && self.wake <= at {
+            return Next::Nothing; // set for no later, and not yet gone off
         }
-        self.wake = Some(at);
+        self.wake = at;
         Next::TxDone(at)
     }
 
@@ -413,7 +414,7 @@ impl Port {
     /// transmission's end (`woken` says what).
     #[inline(always)]
     pub fn timer_set(&self) -> bool {
-        self.wake.is_some()
+        self.wake != Time::MAX
     }
 
     /// What the `TxDone` event at `now` of a port whose discipline's timer is set is: the end of
@@ -429,10 +430,10 @@ impl Port {
         if ends == Some(now) {
             return Woken::TxEnd;
         }
-        if self.wake != Some(now) {
+        if self.wake != now {
             return Woken::Stale;
         }
-        self.wake = None;
+        self.wake = Time::MAX;
         // a busy line asks the discipline at its end
         if ends.is_some() {
             Woken::Stale

@@ -36,10 +36,18 @@ pub enum Series {
     /// The protocol's estimate of the path's round trip without queueing, seconds (BBR's
     /// min_rtt).
     MinRtt,
+    /// A series a component written outside Rust names itself (a controller in Python's
+    /// `ctx.record`): any name but the ones above, by its place among the names given
+    /// (`Series::named`). An index, not the name: a series is in every recorded action, which
+    /// a name's two words would make twice as large.
+    Named(u16),
 }
 
+/// The names `Series::named` was given, in order; each leaked once (a handful per process).
+static NAMED: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+
 impl Series {
-    /// Every series, in the order of the enum.
+    /// Every series with a name of its own, in the order of the enum.
     pub const ALL: [Series; 9] = [
         Series::Cwnd,
         Series::Ssthresh,
@@ -68,7 +76,25 @@ impl Series {
             Series::Outstanding => "outstanding",
             Series::Weight => "weight",
             Series::MinRtt => "min_rtt",
+            Series::Named(i) => NAMED.lock().unwrap_or_else(|e| e.into_inner())[i as usize],
         }
+    }
+
+    /// The series called `name`: a built-in one, or one of a component's own; `None` once
+    /// 65,536 names of its own were given.
+    pub fn named(name: &str) -> Option<Series> {
+        if let Some(s) = Series::from_name(name) {
+            return Some(s);
+        }
+        let mut names = NAMED.lock().unwrap_or_else(|e| e.into_inner());
+        let i = match names.iter().position(|n| *n == name) {
+            Some(i) => i,
+            None => {
+                names.push(Box::leak(name.to_owned().into_boxed_str()));
+                names.len() - 1
+            }
+        };
+        u16::try_from(i).ok().map(Series::Named)
     }
 }
 
@@ -255,11 +281,20 @@ mod tests {
         // a new series does not compile in this match until it is named here, and the test
         // fails until it is in `ALL` too
         let every = |s: Series| match s {
-            Cwnd | Ssthresh | Window | Rate | RateEstimate | Probe | Outstanding | Weight | MinRtt => {
+            Cwnd | Ssthresh | Window | Rate | RateEstimate | Probe | Outstanding | Weight | MinRtt | Named(_) => {
                 [Cwnd, Ssthresh, Window, Rate, RateEstimate, Probe, Outstanding, Weight, MinRtt]
             }
         };
         assert_eq!(every(Cwnd), Series::ALL);
+    }
+
+    #[test]
+    fn a_series_of_a_components_own_keeps_its_name_and_actions_stay_small() {
+        assert_eq!(Series::named("cwnd"), Some(Cwnd));
+        let mine = Series::named("queue_estimate").unwrap();
+        assert_eq!((Series::named("queue_estimate"), mine.name()), (Some(mine), "queue_estimate"));
+        assert_ne!(Series::named("other"), Some(mine));
+        assert!(std::mem::size_of::<super::Action>() <= 16, "an action is pushed for every send");
     }
 
     #[test]

@@ -201,19 +201,19 @@ impl Controller for Aimd {
         self.reduce(event, halved(self.loss_base(load)));
     }
 
-    fn on_recovery_dupack(&mut self) {
+    fn on_recovery_dupack(&mut self, _ctx: &mut AgentCtx) {
         self.cwnd += 1.0;
     }
 
-    fn on_partial_ack(&mut self, ack: NewAck) {
+    fn on_partial_ack(&mut self, ack: NewAck, _ctx: &mut AgentCtx) {
         self.cwnd = (self.cwnd - ack.count as f64 + 1.0).max(1.0);
     }
 
-    fn on_recovery_end(&mut self) {
+    fn on_recovery_end(&mut self, _ctx: &mut AgentCtx) {
         self.cwnd = self.ssthresh;
     }
 
-    fn moderate(&mut self, packets: u64) {
+    fn moderate(&mut self, packets: u64, _ctx: &mut AgentCtx) {
         self.cwnd = self.cwnd.min(packets as f64);
     }
 
@@ -242,20 +242,20 @@ macro_rules! reno_recovery {
             self.aimd.on_start(win, ctx);
         }
 
-        fn on_recovery_dupack(&mut self) {
-            self.aimd.on_recovery_dupack();
+        fn on_recovery_dupack(&mut self, ctx: &mut AgentCtx) {
+            self.aimd.on_recovery_dupack(ctx);
         }
 
-        fn on_partial_ack(&mut self, ack: NewAck) {
-            self.aimd.on_partial_ack(ack);
+        fn on_partial_ack(&mut self, ack: NewAck, ctx: &mut AgentCtx) {
+            self.aimd.on_partial_ack(ack, ctx);
         }
 
-        fn on_recovery_end(&mut self) {
-            self.aimd.on_recovery_end();
+        fn on_recovery_end(&mut self, ctx: &mut AgentCtx) {
+            self.aimd.on_recovery_end(ctx);
         }
 
-        fn moderate(&mut self, packets: u64) {
-            self.aimd.moderate(packets);
+        fn moderate(&mut self, packets: u64, ctx: &mut AgentCtx) {
+            self.aimd.moderate(packets, ctx);
         }
 
         fn trace(&self, ctx: &mut AgentCtx) {

@@ -4,7 +4,7 @@
 //! Congestion-Based Congestion Control", ACM Queue 14(5), 2016; for the constants and the rules
 //! the paper leaves out, draft-cardwell-iccrg-bbr-congestion-control-00 (2017) and Linux's
 //! `net/ipv4/tcp_bbr.c` as of v1 (4.9, with the later v1 fixes noted below); delivery-rate
-//! samples per draft-cheng-iccrg-delivery-rate-estimation-00 (`bbr/delivery_rate.rs`).
+//! samples per draft-cheng-iccrg-delivery-rate-estimation-00 (`reliability/delivery_rate.rs`, shared with the controllers written in Python).
 //!
 //! The model (BtlBw, RTprop) and its four modes, as modelled here:
 //! - BtlBw is the largest delivery-rate sample of the last 10 round trips (rounds counted by
@@ -53,7 +53,6 @@
 //! TSO sizing, the +2 packets of later kernels in the 1.25 phase, and ECN (v1 ignores it: an
 //! echo changes nothing).
 
-mod delivery_rate;
 mod max_filter;
 
 use crate::component::{About, Declaration};
@@ -61,13 +60,13 @@ use crate::net::Packet;
 use crate::params::ParamError;
 use crate::rng::SimRng;
 use crate::transport::reliability::controller::{Congestion, Controller, Load, NewAck};
+use crate::transport::reliability::delivery_rate::{Delivery, DeliveryRate, RateSample};
 use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
 use crate::transport::reliability::window::SendWindow;
 use crate::transport::sender::TransportDeclaration;
 use crate::transport::sender::{AgentCtx, Series};
 use crate::transport::stack::Stack;
 use crate::units::Time;
-use delivery_rate::{Delivery, DeliveryRate, RateSample};
 use max_filter::MaxFilter;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -503,29 +502,15 @@ impl Controller for Bbr {
         let before = self.state();
         let now = ctx.now;
         let prior_pipe = win.in_flight().saturating_sub(self.rate.dup_delivered);
-        let mut rtt = None;
-        let delivery = if ack.seq > win.una() {
-            rtt = Some(now - ack.echo_sent_at);
-            self.rate.on_rtt(now - ack.echo_sent_at);
-            self.rate.on_cumulative(ack.seq.min(win.high()), now)
-        } else if ack.seq == win.una() && win.in_flight() > 0 {
-            // as the layer counts duplicate ACKs
-            self.rate.on_duplicate(now)
-        } else {
-            Delivery { acked: 0, sample: None }
-        };
-        let una = ack.seq.clamp(win.una(), win.high());
-        let nxt = win.nxt().max(una);
-        let pipe = (nxt - una).saturating_sub(self.rate.dup_delivered);
+        let (delivery, rtt) = self.rate.on_ack(ack, win, now);
+        let (una, nxt, pipe) = self.rate.after(ack, win);
         if let LossState::Loss { until } = self.loss {
             if una >= until {
                 self.loss = LossState::Open;
                 self.cwnd = self.cwnd.max(self.prior_cwnd);
             }
         }
-        if nxt >= win.high() && nxt >= ctx.app_limit && pipe < self.cwnd {
-            self.rate.mark_app_limited(pipe);
-        }
+        self.rate.note_app_limited(nxt, win, ctx.app_limit, pipe, self.cwnd);
         self.last = (now, pipe, delivery.acked);
         self.update(Ack { now, delivery, rtt, prior_pipe, pipe });
         if self.state() != before {
@@ -572,11 +557,11 @@ impl Controller for Bbr {
         }
     }
 
-    fn on_partial_ack(&mut self, _ack: NewAck) {
+    fn on_partial_ack(&mut self, _ack: NewAck, _ctx: &mut AgentCtx) {
         self.on_losses(1);
     }
 
-    fn on_recovery_end(&mut self) {
+    fn on_recovery_end(&mut self, _ctx: &mut AgentCtx) {
         self.loss = LossState::Open;
         self.packet_conservation = false;
         self.cwnd = self.cwnd.max(self.prior_cwnd);

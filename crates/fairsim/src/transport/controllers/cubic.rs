@@ -126,7 +126,7 @@ impl Cubic {
 impl Controller for Cubic {
     super::aimd::reno_recovery!();
 
-    fn on_rtt_sample(&mut self, sample: RttSample) {
+    fn on_rtt_sample(&mut self, sample: RttSample, _ctx: &mut AgentCtx) {
         self.srtt = Some(match self.srtt {
             None => sample.rtt_s,
             Some(s) => s + (sample.rtt_s - s) / 8.0,

@@ -86,8 +86,8 @@ impl Controller for Dctcp {
         }
     }
 
-    fn on_rtt_sample(&mut self, sample: RttSample) {
-        self.aimd.on_rtt_sample(sample);
+    fn on_rtt_sample(&mut self, sample: RttSample, ctx: &mut AgentCtx) {
+        self.aimd.on_rtt_sample(sample, ctx);
     }
 
     fn on_ack(&mut self, ack: NewAck, ctx: &mut AgentCtx) {

@@ -120,7 +120,7 @@ impl Vegas {
 impl Controller for Vegas {
     super::aimd::reno_recovery!();
 
-    fn on_rtt_sample(&mut self, s: RttSample) {
+    fn on_rtt_sample(&mut self, s: RttSample, _ctx: &mut AgentCtx) {
         self.on_rtt(s.rtt_s, s.ack, s.next);
     }
 

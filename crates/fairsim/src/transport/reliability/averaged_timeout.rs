@@ -62,9 +62,13 @@ impl AveragedTimeout {
     }
 
     /// The averaged round trip, seconds.
-    #[cfg(test)]
     pub fn rtt(&self) -> f64 {
         self.rtt
+    }
+
+    /// The timeout it sets: β times the averaged round trip, at least the floor.
+    pub fn timeout(&self) -> Time {
+        Time::from_secs_f64(self.beta * self.rtt).max(self.floor)
     }
 
     pub fn sample(&mut self, secs: f64) {
@@ -72,8 +76,7 @@ impl AveragedTimeout {
     }
 
     pub fn restart(&mut self, ctx: &mut AgentCtx) {
-        let timeout = Time::from_secs_f64(self.beta * self.rtt).max(self.floor);
-        ctx.set_timeout(RETRANSMIT, ctx.now + timeout);
+        ctx.set_timeout(RETRANSMIT, ctx.now + self.timeout());
         self.armed = true;
     }
 

@@ -22,6 +22,11 @@
 //!
 //! A controller that returns a `pacing_rate` has the layer space its sends (`pacer`); the
 //! default, none, leaves the layer sending a window's worth at once, as before.
+//!
+//! A controller that sets `OBSERVES` is shown its connection (`Connection`: the round-trip
+//! estimate, the timeout, what is in flight, whether it recovers) before each event
+//! (`observe`): the controllers written in Python read it from their context. The built-in
+//! ones read what they need from their events; for them the layer builds nothing.
 
 use super::window::SendWindow;
 use crate::net::Packet;
@@ -57,6 +62,24 @@ pub struct Load {
     pub pipe: u64,
 }
 
+/// The connection as the reliability layer keeps it, shown to a controller that `OBSERVES`
+/// before each of its events.
+#[derive(Copy, Clone, Debug, PartialEq, Default)]
+pub struct Connection {
+    /// The smoothed round trip of the retransmission timer, seconds (`None` before a sample).
+    pub srtt: Option<f64>,
+    /// The retransmission timeout now (backoff included), seconds.
+    pub rto: f64,
+    /// Packets sent and not cumulatively acknowledged (RFC 5681's FlightSize).
+    pub flight: u64,
+    /// The oldest unacknowledged packet: every packet below it was delivered.
+    pub una: u64,
+    /// The next new packet the sender will send.
+    pub next: u64,
+    /// Whether the layer is in fast recovery.
+    pub in_recovery: bool,
+}
+
 /// A loss the reliability layer detected.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Congestion {
@@ -73,9 +96,15 @@ pub enum Congestion {
 /// of ACKs, round trips and losses by the reliability layer in the order the module's
 /// documentation gives; every event has an empty default but `window`.
 pub trait Controller: Send + Sync + 'static {
+    /// Whether the layer shows the controller its connection before each event (`observe`).
+    const OBSERVES: bool = false;
+
     /// Packets that may be outstanding; the layer caps it by the flow's window and sends at
     /// least one.
     fn window(&self) -> u64;
+
+    /// The connection as it is when the next event is called (only if `OBSERVES`).
+    fn observe(&mut self, _conn: &Connection) {}
 
     /// Whether the window is the flow's own and never adapts (Generic's): then the flow's
     /// window cannot hold the sender back below what its control allows, and no
@@ -88,7 +117,7 @@ pub trait Controller: Send + Sync + 'static {
 
     fn on_ack_arrival(&mut self, _ack: &Packet, _win: &SendWindow, _ctx: &mut AgentCtx) {}
 
-    fn on_rtt_sample(&mut self, _sample: RttSample) {}
+    fn on_rtt_sample(&mut self, _sample: RttSample, _ctx: &mut AgentCtx) {}
 
     /// New data acknowledged outside recovery: the window may grow.
     fn on_ack(&mut self, _ack: NewAck, _ctx: &mut AgentCtx) {}
@@ -97,15 +126,15 @@ pub trait Controller: Send + Sync + 'static {
     /// layer's retransmission.
     fn on_congestion(&mut self, _event: Congestion, _load: Load, _win: &SendWindow, _ctx: &mut AgentCtx) {}
 
-    fn on_recovery_dupack(&mut self) {}
+    fn on_recovery_dupack(&mut self, _ctx: &mut AgentCtx) {}
 
-    fn on_partial_ack(&mut self, _ack: NewAck) {}
+    fn on_partial_ack(&mut self, _ack: NewAck, _ctx: &mut AgentCtx) {}
 
-    fn on_recovery_end(&mut self) {}
+    fn on_recovery_end(&mut self, _ctx: &mut AgentCtx) {}
 
     /// At most `packets` may be outstanding from now on (RFC 6582 §3.2 step 3's first choice,
     /// a NewReno recovery ending with few packets outstanding): a window larger is cut to it.
-    fn moderate(&mut self, _packets: u64) {}
+    fn moderate(&mut self, _packets: u64, _ctx: &mut AgentCtx) {}
 
     /// Records the controller's variables (cwnd, ssthresh, ...).
     fn trace(&self, _ctx: &mut AgentCtx) {}

@@ -1,5 +1,6 @@
 pub mod averaged_timeout;
 pub mod controller;
+pub mod delivery_rate;
 pub mod pacer;
 pub mod prr;
 pub mod reliable;

@@ -35,7 +35,7 @@
 //! a pacing rate (BBR) has its window's sends spaced (`pacer`).
 
 use super::averaged_timeout::{AveragedTimeout, Resend};
-use super::controller::{Congestion, Controller, Load, NewAck, RttSample};
+use super::controller::{Congestion, Connection, Controller, Load, NewAck, RttSample};
 use super::pacer::{Pacer, PACE};
 use super::prr::Prr;
 use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
@@ -49,6 +49,15 @@ use crate::transport::sender::{AgentCtx, Event, Sender, TimerId};
 use crate::transport::stack::{Stack, LINUX_WINDOW};
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
+
+/// Calls the controller's event `$hook`, having shown it the connection first if it `OBSERVES`
+/// (`Reliable::show`).
+macro_rules! tell {
+    ($self:ident . $hook:ident ( $($arg:expr),* )) => {{
+        $self.show();
+        $self.ctrl.$hook($($arg),*)
+    }};
+}
 
 /// How losses detected by duplicate ACKs are recovered.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -362,9 +371,27 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             return;
         }
         self.ecn_recover = self.win.nxt();
-        self.ctrl.on_congestion(Congestion::Ecn, self.load(), &self.win, ctx);
+        tell!(self.on_congestion(Congestion::Ecn, self.load(), &self.win, ctx));
         ctx.reduced_for_ecn();
-        self.ctrl.trace(ctx);
+        tell!(self.trace(ctx));
+    }
+
+    /// Shows a controller that `OBSERVES` the connection as it is now (a controller written in
+    /// Python reads it from its context). For every other controller the test is a constant and
+    /// this is nothing.
+    #[inline(always)]
+    fn show(&mut self) {
+        if C::OBSERVES {
+            let (srtt, rto) = self.timer.estimate();
+            self.ctrl.observe(&Connection {
+                srtt,
+                rto: rto.as_secs_f64(),
+                flight: self.win.in_flight(),
+                una: self.win.una(),
+                next: self.win.nxt(),
+                in_recovery: self.in_recovery,
+            });
+        }
     }
 
     /// Sends what the controller's window (capped by the flow's) and the application allow.
@@ -384,14 +411,14 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         while self.win.can_send(allowed, ctx.app_limit) && self.pacer.may_send(self.ctrl.pacing_rate(), ctx) {
             let seq = self.win.send_next(ctx.now);
             ctx.send(seq);
-            self.ctrl.on_packet_sent(seq, ctx);
+            tell!(self.on_packet_sent(seq, ctx));
             self.timer.on_send(ctx);
             sent = true;
         }
         if sent && idle {
             self.timer.after_sends_from_idle(ctx);
         }
-        self.ctrl.after_fill(self.win.in_flight(), ctx);
+        tell!(self.after_fill(self.win.in_flight(), ctx));
         self.note_window_limit(window, ctx);
     }
 
@@ -423,7 +450,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
     fn new_ack(&mut self, ack: &Packet, acked: Acked, ctx: &mut AgentCtx) {
         self.timer.sample(&acked, ack.echo_sent_at, ctx);
         let rtt_s = (ctx.now - ack.echo_sent_at).as_secs_f64();
-        self.ctrl.on_rtt_sample(RttSample { rtt_s, ack: ack.seq, next: self.win.nxt() });
+        tell!(self.on_rtt_sample(RttSample { rtt_s, ack: ack.seq, next: self.win.nxt() }, ctx));
         let count = NewAck { count: acked.count };
         if self.in_recovery {
             let partial_acks = self.dupack_rule.is_some_and(|d| d.recovery == Recovery::NewReno);
@@ -432,24 +459,24 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
                 let next = self.win.una();
                 self.win.resend(next);
                 ctx.send(next);
-                self.ctrl.on_packet_sent(next, ctx);
-                self.ctrl.on_partial_ack(count);
+                tell!(self.on_packet_sent(next, ctx));
+                tell!(self.on_partial_ack(count, ctx));
                 self.timer.restart(ctx);
-                self.ctrl.trace(ctx);
+                tell!(self.trace(ctx));
                 return;
             }
             self.in_recovery = false;
-            self.ctrl.on_recovery_end();
+            tell!(self.on_recovery_end(ctx));
             if partial_acks && self.features.recovery_exit == RecoveryExit::Flight {
                 // RFC 6582 §3.2 step 3, its first choice
-                self.ctrl.moderate(self.win.in_flight().max(1) + 1);
+                tell!(self.moderate(self.win.in_flight().max(1) + 1, ctx));
             }
         } else {
-            self.ctrl.on_ack(count, ctx);
+            tell!(self.on_ack(count, ctx));
         }
         self.dupacks = 0;
         self.timer.after_new_ack(self.win.in_flight() > 0, ctx);
-        self.ctrl.trace(ctx);
+        tell!(self.trace(ctx));
     }
 
     fn duplicate_ack(&mut self, rule: DupAcks, ack: &Packet, ctx: &mut AgentCtx) {
@@ -459,8 +486,8 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         }
         self.dupacks += 1;
         if self.in_recovery {
-            self.ctrl.on_recovery_dupack(); // each duplicate ACK means a packet has left the network
-            self.ctrl.trace(ctx);
+            tell!(self.on_recovery_dupack(ctx)); // each duplicate ACK means a packet has left the network
+            tell!(self.trace(ctx));
             return;
         }
         if self.dupacks != rule.threshold {
@@ -475,7 +502,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         let missing = self.win.una();
         self.win.resend(missing);
         ctx.send(missing);
-        self.ctrl.on_packet_sent(missing, ctx);
+        tell!(self.on_packet_sent(missing, ctx));
         ctx.count(Event::FastRetransmit);
         let recovering = rule.recovery != Recovery::Tahoe;
         if recovering {
@@ -484,15 +511,15 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         }
         self.ecn_recover = self.win.nxt(); // a loss's reduction answers this window's marks too
         let event = Congestion::FastRetransmit { dupacks: rule.threshold, recovering };
-        self.ctrl.on_congestion(event, load, &self.win, ctx);
+        tell!(self.on_congestion(event, load, &self.win, ctx));
         self.timer.restart(ctx);
-        self.ctrl.trace(ctx);
+        tell!(self.trace(ctx));
     }
 }
 
 impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
     fn on_start(&mut self, ctx: &mut AgentCtx) {
-        self.ctrl.on_start(&self.win, ctx);
+        tell!(self.on_start(&self.win, ctx));
         self.fill(ctx);
     }
 
@@ -501,7 +528,7 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
     }
 
     fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
-        self.ctrl.on_ack_arrival(ack, &self.win, ctx);
+        tell!(self.on_ack_arrival(ack, &self.win, ctx));
         if self.features.sack {
             self.on_sack_ack(ack, ctx);
         } else {
@@ -550,8 +577,8 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
         self.dupacks = 0;
         ctx.count(Event::Timeout);
         self.timer.expired(&mut self.win, ctx);
-        self.ctrl.on_congestion(Congestion::Timeout, load, &self.win, ctx);
-        self.ctrl.trace(ctx);
+        tell!(self.on_congestion(Congestion::Timeout, load, &self.win, ctx));
+        tell!(self.trace(ctx));
         self.fill(ctx);
         self.timer.after_expiry_sends(ctx);
     }

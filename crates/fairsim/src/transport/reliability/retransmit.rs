@@ -34,6 +34,8 @@ pub trait RetransmitTimer: Send + Sync + 'static {
     fn expired(&mut self, win: &mut SendWindow, ctx: &mut AgentCtx);
     /// After the sends that follow an expiry.
     fn after_expiry_sends(&mut self, _ctx: &mut AgentCtx) {}
+    /// The round-trip estimate (seconds; `None` before a sample) and the timeout it gives now.
+    fn estimate(&self) -> (Option<f64>, Time);
 }
 
 pub struct AveragedTimer {
@@ -62,6 +64,9 @@ impl RetransmitTimer for AveragedTimer {
     }
     fn expired(&mut self, win: &mut SendWindow, ctx: &mut AgentCtx) {
         self.timer.resend(self.resend, win, ctx);
+    }
+    fn estimate(&self) -> (Option<f64>, Time) {
+        (Some(self.timer.rtt()), self.timer.timeout())
     }
 }
 
@@ -106,5 +111,8 @@ impl RetransmitTimer for RtoTimer {
     }
     fn after_expiry_sends(&mut self, ctx: &mut AgentCtx) {
         self.restart(ctx);
+    }
+    fn estimate(&self) -> (Option<f64>, Time) {
+        (self.rto.srtt(), self.rto.timeout(&self.cfg))
     }
 }

@@ -45,6 +45,9 @@ pub const DELAYED_ACK: TimerId = TimerId(crate::timer::TIMERS_PER_FLOW as u8 - 1
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Echo {
     pub sent_at: Time,
+    /// When the echoed packet reached the sink: the ACK that echoes it tells how long it was
+    /// held (`Packet::ack_delay_ns`).
+    pub arrived: Time,
     pub seq: u64,
     pub congestion: bool,
     pub cumulative: u64,

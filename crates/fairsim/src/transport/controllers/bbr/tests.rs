@@ -1,6 +1,6 @@
 use super::*;
 use crate::net::PacketKind;
-use delivery_rate::{Delivery, DeliveryRate, RateSample};
+use crate::transport::reliability::delivery_rate::{Delivery, DeliveryRate, RateSample};
 
 fn ms(v: f64) -> Time {
     Time::from_secs_f64(v / 1000.0)
@@ -318,7 +318,7 @@ fn fast_recovery_conserves_packets_for_a_round_then_restores_cwnd() {
     // each further duplicate ACK lets one new packet out
     b.on_ack_arrival(&ack_packet(0, ctx.now), &win, &mut ctx);
     assert_eq!((b.cwnd, b.window()), (97, 101));
-    b.on_recovery_end();
+    b.on_recovery_end(&mut ctx);
     assert_eq!(b.cwnd, cwnd.max(97), "restored");
 }
 

@@ -9,8 +9,18 @@ fn cubic(window: f64) -> Cubic {
     let mut a = Aimd::checked(&cfg, 100_000).unwrap();
     (a.cwnd, a.ssthresh) = (window, window);
     let mut c = Cubic::checked(CubicConfig::default(), a).unwrap();
-    c.on_rtt_sample(RttSample { rtt_s: RTT, ack: 0, next: 0 });
+    sample(&mut c, RTT);
     c
+}
+
+/// A round-trip sample of `rtt_s` (the test's context carries nothing the controller reads).
+fn sample(c: &mut Cubic, rtt_s: f64) {
+    c.on_rtt_sample(RttSample { rtt_s, ack: 0, next: 0 }, &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut vec![]));
+}
+
+/// The end of a fast recovery.
+fn recovered(c: &mut Cubic) {
+    c.on_recovery_end(&mut AgentCtx::new(Time::ZERO, u64::MAX, &mut vec![]));
 }
 
 fn loss(c: &mut Cubic, event: Congestion) {
@@ -52,7 +62,7 @@ fn a_loss_multiplies_the_window_by_beta_and_k_is_the_time_back_to_w_max() {
     let mut c = cubic(100.0);
     loss(&mut c, FAST_RETRANSMIT);
     assert_eq!((c.w_max, c.aimd.ssthresh), (100.0, 70.0));
-    c.on_recovery_end();
+    recovered(&mut c);
     assert_eq!(c.aimd.cwnd, 70.0);
     let e = c.epoch(Time::from_secs(1));
     assert!((e.k - 4.2172).abs() < 1e-4, "K = {}", e.k);
@@ -66,7 +76,7 @@ fn the_window_follows_the_cubic_curve_concave_then_flat_then_convex() {
     // a large window on a long path, where the cubic grows faster than Reno (§4.3)
     let mut c = cubic(1000.0);
     loss(&mut c, FAST_RETRANSMIT);
-    c.on_recovery_end();
+    recovered(&mut c);
     let curve = rounds(&mut c, 0.0, 13.0, RTT);
     let k = (300.0f64 / 0.4).cbrt();
     let w = |t: f64| 0.4 * (t - k).powi(3) + 1000.0;
@@ -86,9 +96,9 @@ fn the_window_follows_the_cubic_curve_concave_then_flat_then_convex() {
 fn where_reno_would_grow_faster_the_window_follows_reno() {
     // RFC 9438 §4.3: a small window on a short path, where W_cubic(t) < W_est
     let mut c = cubic(10.0);
-    c.on_rtt_sample(RttSample { rtt_s: 0.001, ack: 0, next: 0 });
+    sample(&mut c, 0.001);
     loss(&mut c, FAST_RETRANSMIT);
-    c.on_recovery_end();
+    recovered(&mut c);
     let curve = rounds(&mut c, 0.0, 0.2, 0.001);
     // 200 round trips: α = 0.53 a round up to W_max = 10 (6 rounds), then 1 a round
     let cubic_curve = 0.4 * (0.2 - (3.0f64 / 0.4).cbrt()).powi(3) + 10.0;
@@ -102,7 +112,7 @@ fn fast_convergence_lowers_w_max_when_the_window_had_not_regrown() {
     // RFC 9438 §4.7
     let mut c = cubic(100.0);
     loss(&mut c, FAST_RETRANSMIT);
-    c.on_recovery_end();
+    recovered(&mut c);
     c.aimd.cwnd = 80.0;
     loss(&mut c, FAST_RETRANSMIT);
     assert!((c.w_max - 80.0 * 1.7 / 2.0).abs() < 1e-9);

@@ -33,21 +33,21 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         if let Some(acked) = acked {
             self.timer.sample(&acked, ack.echo_sent_at, ctx);
             let rtt_s = (ctx.now - ack.echo_sent_at).as_secs_f64();
-            self.ctrl.on_rtt_sample(RttSample { rtt_s, ack: ack.seq, next: self.win.nxt() });
+            tell!(self.on_rtt_sample(RttSample { rtt_s, ack: ack.seq, next: self.win.nxt() }, ctx));
             self.dupacks = 0;
             if !self.in_recovery {
                 // what this ACK delivered: packets SACKed before (during a recovery, or before
                 // a timeout) were delivered then and do not open the window again (Linux's
                 // `delivered`), or a cumulative ACK after a timeout would burst the window open
-                self.ctrl.on_ack(NewAck { count: delivered }, ctx);
+                tell!(self.on_ack(NewAck { count: delivered }, ctx));
             } else if ack.seq >= self.recover {
                 self.in_recovery = false;
-                self.ctrl.on_recovery_end();
+                tell!(self.on_recovery_end(ctx));
             } else {
                 self.sack_recovery.slid(self.win.una());
             }
             self.timer.after_new_ack(self.win.in_flight() > 0, ctx);
-            self.ctrl.trace(ctx);
+            tell!(self.trace(ctx));
         }
         if self.in_recovery {
             self.recovery_sends(delivered, ctx);
@@ -75,17 +75,17 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         self.ecn_recover = self.win.nxt(); // a loss's reduction answers this window's marks too
         ctx.count(Event::FastRetransmit);
         let event = Congestion::FastRetransmit { dupacks: 0, recovering: true };
-        self.ctrl.on_congestion(event, load, &self.win, ctx);
+        tell!(self.on_congestion(event, load, &self.win, ctx));
         self.sack_recovery = SackRecovery::begin(una);
         self.prr = Prr::begin(flight);
         let budget = self.prr_budget(delivered);
         self.win.resend(una);
         ctx.send(una);
-        self.ctrl.on_packet_sent(una, ctx);
+        tell!(self.on_packet_sent(una, ctx));
         self.sack_recovery.retransmitted(una);
         self.prr.sent();
         self.timer.restart(ctx);
-        self.ctrl.trace(ctx);
+        tell!(self.trace(ctx));
         self.send_in_recovery(budget.saturating_sub(1), ctx);
     }
 
@@ -136,12 +136,12 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             if next == Some(Next::New) {
                 self.timer.on_send(ctx); // as `fill` does for new data
             }
-            self.ctrl.on_packet_sent(seq, ctx);
+            tell!(self.on_packet_sent(seq, ctx));
             self.prr.sent();
             pipe += 1;
             budget -= 1;
         }
-        self.ctrl.after_fill(self.win.in_flight(), ctx);
+        tell!(self.after_fill(self.win.in_flight(), ctx));
     }
 }
 

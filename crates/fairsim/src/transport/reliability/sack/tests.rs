@@ -8,7 +8,7 @@ fn receiver() -> Receiver {
 
 /// The receiver takes packet `seq`; returns the cumulative ACK and the blocks of its ACK.
 fn take(r: &mut Receiver, seq: u64) -> (u64, Vec<(u64, u64)>) {
-    let echo = Echo { sent_at: Time::ZERO, seq, congestion: false, cumulative: 0 };
+    let echo = Echo { sent_at: Time::ZERO, arrived: Time::ZERO, seq, congestion: false, cumulative: 0 };
     r.take(seq, echo, false, Time::ZERO);
     (r.ack(), r.sack_blocks().as_slice().to_vec())
 }

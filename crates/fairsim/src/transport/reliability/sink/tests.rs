@@ -1,7 +1,7 @@
 use super::*;
 
 fn echo(seq: u64) -> Echo {
-    Echo { sent_at: Time::from_millis(seq), seq, congestion: false, cumulative: 0 }
+    Echo { sent_at: Time::from_millis(seq), arrived: Time::ZERO, seq, congestion: false, cumulative: 0 }
 }
 
 /// The ACK that echoes packet `seq` and acknowledges everything below `cumulative`.

@@ -73,7 +73,7 @@ impl Loop {
             self.lose.remove(i);
             return Some(vec![]);
         }
-        let echo = Echo { sent_at: Time::ZERO, seq, congestion: false, cumulative: 0 };
+        let echo = Echo { sent_at: Time::ZERO, arrived: Time::ZERO, seq, congestion: false, cumulative: 0 };
         let (_, AckNow::Send(echo)) = self.sink.take(seq, echo, false, Time::ZERO) else {
             panic!("ACKs are immediate")
         };

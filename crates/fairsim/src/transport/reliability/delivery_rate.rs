@@ -13,6 +13,8 @@
 //! counts only what those duplicates did not: it always delivers at least the hole it filled.
 //! Duplicate ACKs name no packet, so they give no rate sample.
 
+use super::window::SendWindow;
+use crate::net::Packet;
 use crate::units::Time;
 use std::collections::VecDeque;
 
@@ -112,6 +114,38 @@ impl DeliveryRate {
     /// packets): samples are application-limited until those have been delivered (§3.4).
     pub fn mark_app_limited(&mut self, pipe: u64) {
         self.app_limited_until = (self.delivered + pipe).max(1);
+    }
+
+    /// `ack`, arriving at `now` before the layer slides `win` over it: a cumulative ACK delivers
+    /// what it covers and its echo gives a round trip (returned); a duplicate, as the layer
+    /// counts them, one packet beyond the hole; any other, nothing.
+    pub fn on_ack(&mut self, ack: &Packet, win: &SendWindow, now: Time) -> (Delivery, Option<Time>) {
+        if ack.seq > win.una() {
+            let rtt = now - ack.echo_sent_at;
+            self.on_rtt(rtt);
+            (self.on_cumulative(ack.seq.min(win.high()), now), Some(rtt))
+        } else if ack.seq == win.una() && win.in_flight() > 0 {
+            (self.on_duplicate(now), None)
+        } else {
+            (Delivery { acked: 0, sample: None }, None)
+        }
+    }
+
+    /// After `ack` (`win` not yet slid over it): the oldest unacknowledged packet, the next to
+    /// send, and the pipe: what is outstanding less what duplicate ACKs reported delivered.
+    pub fn after(&self, ack: &Packet, win: &SendWindow) -> (u64, u64, u64) {
+        let una = ack.seq.clamp(win.una(), win.high());
+        let nxt = win.nxt().max(una);
+        (una, nxt, (nxt - una).saturating_sub(self.dup_delivered))
+    }
+
+    /// After an ACK: a sender that has sent everything it has (`nxt` reached both the highest
+    /// packet sent and the application's `app_limit`) with fewer than `cwnd` packets in the
+    /// `pipe` is application-limited (§3.4).
+    pub fn note_app_limited(&mut self, nxt: u64, win: &SendWindow, app_limit: u64, pipe: u64, cwnd: u64) {
+        if nxt >= win.high() && nxt >= app_limit && pipe < cwnd {
+            self.mark_app_limited(pipe);
+        }
     }
 
     /// A duplicate ACK: one more packet beyond the hole arrived, if any is outstanding beyond it.
