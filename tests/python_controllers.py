@@ -116,3 +116,137 @@ class BadPacing(Constant):
 
 class NoWindow(fairsim.Controller):
     pass
+
+
+class SwiftLike(fairsim.Controller):
+    """A delay-based window after Swift (Kumar et al., SIGCOMM 2020), simplified: while the
+    network's delay is below `target` the window grows by `ai` packets a round trip; above it,
+    it is cut in proportion to the excess, at most once a round trip and by at most `max_mdf`.
+    The network's delay is an ACK's round trip less the time the receiver held the ACK
+    (`ack.ack_delay`), unless `subtract_ack_delay` is off."""
+
+    params: ClassVar[dict] = {
+        "initial_cwnd": 1.0,
+        "target": 0.03,
+        "ai": 1.0,
+        "beta": 0.8,
+        "max_mdf": 0.5,
+        "subtract_ack_delay": True,
+    }
+
+    def __init__(self, flow, **params):
+        super().__init__(flow, **params)
+        self.cwnd = self.initial_cwnd
+        self.last_decrease = -math.inf
+        self.delays: list[float] = []
+
+    def window(self):
+        return max(1, int(self.cwnd))
+
+    def on_ack_arrival(self, ack, ctx):
+        acked = ack.seq - ctx.una
+        if acked <= 0:
+            return
+        held = ack.ack_delay if self.subtract_ack_delay else 0.0
+        delay = ctx.now - ack.echo_sent_at - held
+        self.delays.append(delay)
+        if delay < self.target:
+            self.cwnd += self.ai * acked / self.cwnd
+        elif ctx.now - self.last_decrease >= (ctx.srtt or delay):
+            cut = max(1 - self.beta * (delay - self.target) / delay, 1 - self.max_mdf)
+            self.cwnd = max(1.0, self.cwnd * cut)
+            self.last_decrease = ctx.now
+
+    def on_congestion(self, loss, ctx):
+        self.cwnd = max(1.0, self.cwnd * (1 - self.max_mdf))
+        self.last_decrease = ctx.now
+
+
+class BbrLike(fairsim.Controller):
+    """A BBR-like window: twice the largest delivery rate of the last 10 samples times the
+    least round trip (the estimated bandwidth-delay product), paced at twice that rate so that
+    a faster path is found (BBR's startup gain is 2.89); 10 packets until both are known."""
+
+    made: ClassVar[list] = []
+
+    def __init__(self, flow):
+        super().__init__(flow)
+        self.samples: list[float] = []
+        self.min_rtt = None
+        BbrLike.made.append(self)
+
+    def bandwidth(self):
+        return max(self.samples[-10:]) if self.samples else None
+
+    def window(self):
+        if self.bandwidth() is None or self.min_rtt is None:
+            return 10
+        return max(4, math.ceil(2 * self.bandwidth() * self.min_rtt))
+
+    def pacing_rate(self):
+        return 2 * self.bandwidth() if self.samples else None
+
+    def on_ack_arrival(self, ack, ctx):
+        if ctx.delivery_rate is not None and not ctx.delivery_app_limited:
+            self.samples.append(ctx.delivery_rate)
+        self.min_rtt = ctx.min_rtt
+
+
+class SeesItsConnection(Aimd):
+    """Aimd, noting in each hook what its context shows (`seen`, by hook)."""
+
+    seen: ClassVar[dict] = {}
+
+    def __init__(self, flow, **params):
+        super().__init__(flow, **params)
+        SeesItsConnection.seen.clear()
+
+    def _note(self, hook, ctx):
+        view = (ctx.now, ctx.srtt, ctx.min_rtt, ctx.rto, ctx.flight, ctx.flight_bytes, ctx.una, ctx.next_seq)
+        SeesItsConnection.seen.setdefault(hook, []).append((*view, ctx.in_recovery, ctx.delivered))
+
+    def on_rtt_sample(self, rtt_s, ack, next_seq, ctx):
+        self._note("on_rtt_sample", ctx)
+
+    def on_recovery_dupack(self, ctx):
+        self._note("on_recovery_dupack", ctx)
+        super().on_recovery_dupack(ctx)
+
+    def on_partial_ack(self, count, ctx):
+        self._note("on_partial_ack", ctx)
+        super().on_partial_ack(count, ctx)
+
+    def on_recovery_end(self, ctx):
+        self._note("on_recovery_end", ctx)
+        super().on_recovery_end(ctx)
+
+    def moderate(self, packets, ctx):
+        self._note("moderate", ctx)
+        super().moderate(packets, ctx)
+
+    def after_fill(self, in_flight, ctx):
+        self._note("after_fill", ctx)
+
+
+class RecordsItsOwn(Constant):
+    """Records a series of its own name, and no `trace`: its window is traced as `cwnd`."""
+
+    def on_ack(self, count, ctx):
+        ctx.record("acked-per-ack", count)
+
+
+class KeepsItsContext(Constant):
+    """Reads a context outside any hook: in `window`, which the adapter calls after them."""
+
+    def on_ack(self, count, ctx):
+        self.kept = ctx
+
+    def window(self):
+        if hasattr(self, "kept"):
+            self.kept.now  # noqa: B018  (the read is the test)
+        return 10
+
+
+class OldSignature(Constant):
+    def on_rtt_sample(self, rtt_s, ack, next_seq):
+        pass

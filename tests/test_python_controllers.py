@@ -154,3 +154,113 @@ def test_a_python_controller_repeats_bit_for_bit_and_conserves_packets():
     for f in first["flows"]:
         t = f["run_totals"]
         assert t["sent"] == t["delivered"] + t["dropped"] + f["in_network"], f["name"]
+
+
+TWO_FLOWS = """
+nodes = ["s1", "s2", "r1", "r2", "d1", "d2"]
+
+[scenario]
+name = "two-flows"
+description = "two TCP flows through a 10 Mb/s, 10 ms bottleneck (24 ms round trip)"
+
+[run]
+duration = "20s"
+warmup = "5s"
+interval = "5s"
+seed = 1
+
+[links]
+s1 = { between = ["s1", "r1"], rate = "100Mbps", delay = "1ms" }
+s2 = { between = ["s2", "r1"], rate = "100Mbps", delay = "1ms" }
+neck = { between = ["r1", "r2"], rate = "10Mbps", delay = "10ms", buffer = 100 }
+d1 = { between = ["r2", "d1"], rate = "100Mbps", delay = "1ms" }
+d2 = { between = ["r2", "d2"], rate = "100Mbps", delay = "1ms" }
+
+[flows]
+tcp1 = { src = "s1", dst = "d1", app = "ftp" }
+tcp2 = { src = "s2", dst = "d2", app = "ftp", start = "1s" }
+
+[pairs]
+P = { qdisc = "fcfs" }
+"""
+
+
+def goodput_mbps(r: dict) -> float:
+    return sum(f["goodput_bps"]["mean"] for f in r["flows"]) / 1e6
+
+
+@pytest.mark.parametrize("subtract", [True, False])
+def test_a_swift_like_controller_works_under_delayed_acks_when_it_takes_out_the_ack_delay(subtract):
+    """Under the default delayed ACKs (an ACK every 2 packets, a 200 ms timer), a window of one
+    packet waits for the timer: a controller that counts that wait as the network's delay cuts
+    its window to 1 and stays there; taking out the ACK's `ack_delay`, it fills the line."""
+    transport = (
+        f'{{kind="python", class="python_controllers:SwiftLike", subtract_ack_delay={str(subtract).lower()}}}'
+    )
+    r = report(TWO_FLOWS, "P", [f"pairs.P.transport={transport}"])
+    assert r["flows"][0]["transport_params"]["ack_every"] == 2, "the default delayed ACKs"
+    if subtract:
+        assert goodput_mbps(r) > 9.0, "the line is filled"
+    else:
+        assert goodput_mbps(r) < 0.5, "collapsed to a packet per delayed-ACK timer"
+
+
+def test_a_bbr_like_controller_reads_delivery_rate_samples_that_find_the_bottleneck():
+    """At 10 Mb/s and 1,000-byte packets the bottleneck delivers 1,250 packets a second; the
+    largest delivery-rate sample finds it, and the window built on it fills the line."""
+    python_controllers.BbrLike.made.clear()
+    transport = '{kind="python", class="python_controllers:BbrLike"}'
+    r = report(TWO_FLOWS, "P", [f"pairs.P.transport={transport}"])
+    estimates = [max(c.samples) for c in python_controllers.BbrLike.made if c.samples]
+    assert len(estimates) == 2
+    assert all(1_150 < e < 1_300 for e in estimates), estimates
+    assert goodput_mbps(r) > 9.0
+
+
+def test_every_hook_sees_the_connection_as_the_layer_keeps_it():
+    """NewReno without SACK (`classic`) on the dumbbell: recovery, partial ACKs and the end of
+    recovery happen, and each hook's context shows the connection at that moment."""
+    cls = f'{{{AIMD}, recovery="newreno", {CLASSIC}}}'.replace("Aimd", "SeesItsConnection")
+    r = report(TCP_DUMBBELL, "NR/FIFO", [f"pairs.NR/FIFO.transport={cls}"])
+    size = r["flows"][0]["packet_size"]
+    seen = python_controllers.SeesItsConnection.seen
+    assert {"on_rtt_sample", "on_recovery_dupack", "on_partial_ack", "on_recovery_end", "after_fill"} <= set(
+        seen
+    )
+    for note in seen["after_fill"]:
+        srtt, min_rtt, rto, flight, flight_bytes, una, next_seq = note[1:8]
+        assert flight == next_seq - una and flight_bytes == flight * size
+        assert srtt is None or (min_rtt is not None and 0.022 < min_rtt <= srtt and rto >= srtt)
+    assert all(r[8] for r in seen["on_recovery_dupack"] + seen["on_partial_ack"]), "in recovery"
+    # the last flow's final note: its round trips were sampled and it delivered data
+    last = seen["after_fill"][-1]
+    assert last[1] is not None and last[9] > 100
+
+
+def test_a_controller_records_series_of_its_own_names_and_its_window_as_cwnd():
+    transport = 'pairs.G/FCFS.transport={kind="python", class="python_controllers:RecordsItsOwn"}'
+    r = report(SMALL, "G/FCFS", [transport, "run.trace=['ftp']"])
+    series = {t["series"] for t in r["traces"] if t["name"] == "ftp"}
+    assert {"acked-per-ack", "cwnd", "outstanding"} <= series, series
+    cwnd = next(t for t in r["traces"] if t["name"] == "ftp" and t["series"] == "cwnd")
+    assert set(cwnd["value"]) == {10.0}
+
+
+def test_a_controller_context_used_after_its_hook_stops_the_run():
+    message = failure("KeepsItsContext")
+    assert re.search(
+        r"`on_ack` at t = .*RuntimeError: the context of controller .*KeepsItsContext.* is used "
+        r"after its hook `on_ack` returned",
+        message,
+        re.S,
+    ), message
+
+
+def test_a_hook_written_for_another_signature_is_refused_at_its_place():
+    where = "pairs.G/FCFS.transport"
+    says = scenario_error_at(where, '{kind="python", class="python_controllers:OldSignature"}')
+    assert re.search(
+        r"OldSignature\.on_rtt_sample\(self, rtt_s, ack, next_seq\) is called as "
+        r"on_rtt_sample\(self, rtt_s, ack, next_seq, ctx\)",
+        says,
+    ), says

@@ -80,15 +80,18 @@ def _check_class(what: str, cls: object, who: str) -> None:
     for hook, theirs in _hooks(base):
         mine = getattr(cls, hook)
         if mine is not theirs and not _takes(mine, _arity(theirs)):
-            raise TypeError(
-                f"{who}: {cls.__qualname__}.{hook}{inspect.signature(mine)} is called as "
-                f"{hook}{inspect.signature(theirs)}"
-            )
+            given, called = _parameters_of(mine), _parameters_of(theirs)
+            raise TypeError(f"{who}: {cls.__qualname__}.{hook}{given} is called as {hook}{called}")
 
 
 def _hooks(base: type) -> list[tuple[str, Any]]:
     """The hooks the engine calls on a subclass of `base`: its public methods."""
     return [(n, f) for n, f in vars(base).items() if not n.startswith("_") and inspect.isfunction(f)]
+
+
+def _parameters_of(function: Any) -> str:
+    """`function`'s parameters as a message shows them: `(self, count, ctx)`."""
+    return f"({', '.join(inspect.signature(function).parameters)})"
 
 
 def _arity(function: Any) -> int:
