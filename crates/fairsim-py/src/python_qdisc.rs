@@ -81,7 +81,7 @@ impl PacketView {
     /// `"data"` or `"ack"`.
     #[getter]
     fn kind(&self) -> &'static str {
-        kind_name(self.packet.kind)
+        kind_name(self.packet.kind())
     }
     /// (flow, kind): a flow's ACKs are their own conversation (as the built-in disciplines count).
     #[getter]
@@ -137,16 +137,16 @@ impl PacketView {
     /// ECN-capable transport (RFC 3168's ECT).
     #[getter]
     fn ect(&self) -> bool {
-        self.packet.ect
+        self.packet.ect()
     }
     /// The congestion bit (CE, or DECbit's) as the packet arrived.
     #[getter]
     fn congestion(&self) -> bool {
-        self.packet.congestion
+        self.packet.congestion()
     }
     #[getter]
     fn retransmission(&self) -> bool {
-        self.packet.retransmission
+        self.packet.retransmission()
     }
     /// CSFQ's rate label in bit/s (0 when unlabelled).
     #[getter]

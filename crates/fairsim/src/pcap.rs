@@ -136,7 +136,7 @@ fn packet_headers(pkt: &Packet, stream: Stream, sack: &SackBlocks) -> Vec<u8> {
     let least = if stream.tcp && pkt.is_data() { headers + 1 } else { headers };
     // the link's framing is in the packet's size, not in its IPv4 length
     let total = pkt.size.saturating_sub(stream.headers.link()).max(least).min(u16::MAX as u32) as u16;
-    let ecn = if pkt.is_data() && pkt.congestion { 0b11 } else { 0 };
+    let ecn = if pkt.is_data() && pkt.congestion() { 0b11 } else { 0 };
     let proto = if stream.tcp { 6 } else { 17 };
     let mut ip = vec![0x45, ecn, 0, 0, 0, 0, 0x40, 0, 64, proto, 0, 0];
     ip[2..4].copy_from_slice(&total.to_be_bytes());
@@ -177,7 +177,7 @@ fn tcp_header(pkt: &Packet, stream: Stream, sack: &SackBlocks, sport: u16, dport
     const ECE: u8 = 0x40;
     let flags = if pkt.is_data() {
         ACK | PSH
-    } else if pkt.congestion {
+    } else if pkt.congestion() {
         ACK | ECE
     } else {
         ACK

@@ -155,10 +155,10 @@ mod tests {
     /// The ports a packet of flow `f` (its ACKs if `ack`) crosses, packet id `id`.
     fn path(sc: &Scenario, fw: &mut Forwarder, f: usize, ack: bool, id: u64) -> Vec<PortId> {
         let spec = &sc.flows[f];
-        let mut pkt = Packet::blank();
-        (pkt.flow, pkt.conn, pkt.id) = (FlowId::from_idx(f), FlowId::from_idx(f), id);
-        (pkt.src, pkt.dst, pkt.kind) =
+        let (src, dst, kind) =
             if ack { (spec.dst, spec.src, PacketKind::Ack) } else { (spec.src, spec.dst, PacketKind::Data) };
+        let flow = FlowId::from_idx(f);
+        let pkt = Packet { id, flow, conn: flow, src, dst, ..Packet::blank() }.with_kind(kind);
         let mut ports = vec![if ack { spec.ack_route[0] } else { spec.data_route[0] }];
         while let Some(next) = fw.next(*ports.last().unwrap(), &pkt, &[]) {
             ports.push(next);

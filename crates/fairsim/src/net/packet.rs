@@ -38,6 +38,66 @@ pub enum PacketKind {
     Ack,
 }
 
+/// A packet's kind and its one-bit header fields, packed in one byte: as an enum and four
+/// `bool`s they took five and pushed `Packet` past 80 bytes. Read and set them through
+/// `Packet`'s accessors (`kind()`, `congestion()`, `set_congestion()`, ...), which document
+/// each; the default is a data packet with every bit clear.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Flags(u8);
+
+impl Flags {
+    /// Set on an ACK, clear on data: [`Packet::kind`].
+    const ACK: u8 = 1 << 0;
+    /// [`Packet::congestion`].
+    const CONGESTION: u8 = 1 << 1;
+    /// [`Packet::ect`].
+    const ECT: u8 = 1 << 2;
+    /// [`Packet::cwr`].
+    const CWR: u8 = 1 << 3;
+    /// [`Packet::retransmission`].
+    const RETRANSMISSION: u8 = 1 << 4;
+    // Bits 5 to 7 are free for future header bits (NDP's trimmed header is next): name the bit
+    // here, give `Packet` its accessors and add it to `Debug` below.
+
+    /// A packet of `kind` with every header bit clear.
+    #[inline]
+    pub fn new(kind: PacketKind) -> Flags {
+        match kind {
+            PacketKind::Data => Flags(0),
+            PacketKind::Ack => Flags(Flags::ACK),
+        }
+    }
+
+    #[inline]
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    #[inline]
+    fn set(&mut self, bit: u8, on: bool) {
+        self.0 = if on { self.0 | bit } else { self.0 & !bit };
+    }
+}
+
+/// The kind and the names of the bits set, e.g. `Data | ECT | CWR`.
+impl std::fmt::Debug for Flags {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.has(Flags::ACK) { "Ack" } else { "Data" })?;
+        let named = [
+            (Flags::CONGESTION, "CONGESTION"),
+            (Flags::ECT, "ECT"),
+            (Flags::CWR, "CWR"),
+            (Flags::RETRANSMISSION, "RETRANSMISSION"),
+        ];
+        for (bit, name) in named {
+            if self.has(bit) {
+                write!(f, " | {name}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A packet. Small and `Copy`: disciplines and pipes hold packets by value.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Packet {
@@ -48,7 +108,6 @@ pub struct Packet {
     /// of an open-population flow (`app = "files"`), whose state lives past the scenario's flows.
     /// The network sees only `flow`.
     pub conn: FlowId,
-    pub kind: PacketKind,
     /// Data: the sequence number (0, 1, 2, ... in packets). ACK: the cumulative acknowledgement,
     /// i.e. the next sequence number the sink expects (every lower one has arrived).
     pub seq: u64,
@@ -69,16 +128,8 @@ pub struct Packet {
     pub enqueued_at: Time,
     /// Index of the next port on the packet's route.
     pub hop: u16,
-    /// Congestion-experienced bit: DECbit's, or ECN's CE (RFC 3168). On an ACK, the echo: the
-    /// bit of the data it acknowledges (DECbit, DCTCP) or TCP's ECE flag (classic ECN).
-    pub congestion: bool,
-    /// ECN-capable transport (RFC 3168's ECT): a discipline that marks sets `congestion`
-    /// instead of dropping it.
-    pub ect: bool,
-    /// TCP's CWR flag: the sender reduced its window in answer to an ECN echo.
-    pub cwr: bool,
-    /// A retransmission of an earlier sequence number.
-    pub retransmission: bool,
+    /// Its kind and one-bit header fields, read and set through the accessors below.
+    pub flags: Flags,
     /// Scheduling priority for disciplines that use one (0 = default).
     pub priority: u8,
     /// Rate label in bit/s written by edge routers (CSFQ); 0 when unlabelled.
@@ -86,13 +137,12 @@ pub struct Packet {
 }
 
 impl Packet {
-    /// A packet with every field zero, for building probes and tests.
+    /// A data packet with every field zero, for building probes and tests.
     pub fn blank() -> Packet {
         Packet {
             id: 0,
             flow: FlowId(0),
             conn: FlowId(0),
-            kind: PacketKind::Data,
             seq: 0,
             size: 0,
             src: NodeId(0),
@@ -103,31 +153,129 @@ impl Packet {
             ack_delay_ns: 0,
             enqueued_at: Time::ZERO,
             hop: 0,
-            congestion: false,
-            ect: false,
-            cwr: false,
-            retransmission: false,
+            flags: Flags::default(),
             priority: 0,
             label: 0.0,
         }
     }
 
+    /// Data or ACK.
+    #[inline]
+    pub fn kind(&self) -> PacketKind {
+        if self.flags.has(Flags::ACK) {
+            PacketKind::Ack
+        } else {
+            PacketKind::Data
+        }
+    }
+
+    #[inline]
     pub fn is_data(&self) -> bool {
-        self.kind == PacketKind::Data
+        !self.flags.has(Flags::ACK)
+    }
+
+    /// This packet as a packet of `kind`.
+    pub fn with_kind(mut self, kind: PacketKind) -> Packet {
+        self.flags.set(Flags::ACK, kind == PacketKind::Ack);
+        self
     }
 
     /// The conversation this packet belongs to: its flow and direction. ACKs of a flow are
     /// their own conversation (thesis §6.5: "ACKs are treated as a separate conversation").
+    #[inline]
     pub fn conversation(&self) -> (FlowId, PacketKind) {
-        (self.flow, self.kind)
+        (self.flow, self.kind())
+    }
+
+    /// Congestion-experienced bit: DECbit's, or ECN's CE (RFC 3168). On an ACK, the echo: the
+    /// bit of the data it acknowledges (DECbit, DCTCP) or TCP's ECE flag (classic ECN).
+    #[inline]
+    pub fn congestion(&self) -> bool {
+        self.flags.has(Flags::CONGESTION)
+    }
+
+    #[inline]
+    pub fn set_congestion(&mut self, on: bool) {
+        self.flags.set(Flags::CONGESTION, on);
+    }
+
+    pub fn with_congestion(mut self, on: bool) -> Packet {
+        self.set_congestion(on);
+        self
+    }
+
+    /// ECN-capable transport (RFC 3168's ECT): a discipline that marks sets the congestion
+    /// bit instead of dropping it.
+    #[inline]
+    pub fn ect(&self) -> bool {
+        self.flags.has(Flags::ECT)
+    }
+
+    #[inline]
+    pub fn set_ect(&mut self, on: bool) {
+        self.flags.set(Flags::ECT, on);
+    }
+
+    pub fn with_ect(mut self, on: bool) -> Packet {
+        self.set_ect(on);
+        self
+    }
+
+    /// TCP's CWR flag: the sender reduced its window in answer to an ECN echo.
+    #[inline]
+    pub fn cwr(&self) -> bool {
+        self.flags.has(Flags::CWR)
+    }
+
+    pub fn with_cwr(mut self, on: bool) -> Packet {
+        self.flags.set(Flags::CWR, on);
+        self
+    }
+
+    /// A retransmission of an earlier sequence number.
+    #[inline]
+    pub fn retransmission(&self) -> bool {
+        self.flags.has(Flags::RETRANSMISSION)
+    }
+
+    pub fn with_retransmission(mut self, on: bool) -> Packet {
+        self.flags.set(Flags::RETRANSMISSION, on);
+        self
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::{Packet, PacketKind};
+
     #[test]
     fn packets_stay_small() {
         // packets are moved by value through queues and pipes; keep them within 80 bytes
-        assert!(std::mem::size_of::<super::Packet>() <= 88, "{}", std::mem::size_of::<super::Packet>());
+        assert!(std::mem::size_of::<Packet>() <= 80, "{}", std::mem::size_of::<Packet>());
+    }
+
+    #[test]
+    fn each_flag_is_its_own_bit() {
+        let all = Packet::blank()
+            .with_kind(PacketKind::Ack)
+            .with_congestion(true)
+            .with_ect(true)
+            .with_cwr(true)
+            .with_retransmission(true);
+        assert_eq!(format!("{:?}", all.flags), "Ack | CONGESTION | ECT | CWR | RETRANSMISSION");
+        let cleared = [
+            all.with_kind(PacketKind::Data),
+            all.with_congestion(false),
+            all.with_ect(false),
+            all.with_cwr(false),
+            all.with_retransmission(false),
+        ];
+        let read = |p: &Packet| [!p.is_data(), p.congestion(), p.ect(), p.cwr(), p.retransmission()];
+        for (i, p) in cleared.iter().enumerate() {
+            let expected: [bool; 5] = std::array::from_fn(|j| j != i);
+            assert_eq!(read(p), expected, "{:?}", p.flags);
+        }
+        assert_eq!(Packet::blank().kind(), PacketKind::Data);
+        assert_eq!(all.conversation(), (super::FlowId(0), PacketKind::Ack));
     }
 }

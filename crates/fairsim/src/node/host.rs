@@ -4,7 +4,7 @@
 //! the instant its packet arrives.
 
 use super::clock::HostClock;
-use crate::net::{FlowId, NodeId, Packet, PacketKind, PortId};
+use crate::net::{Flags, FlowId, NodeId, Packet, PacketKind, PortId};
 use crate::rng::LazyStream;
 use crate::stats::FlowCounters;
 use crate::timer::{TimerSlot, TIMERS_PER_FLOW};
@@ -115,7 +115,6 @@ impl FlowState {
             id,
             flow: e.id,
             conn: e.conn,
-            kind: PacketKind::Data,
             seq,
             size: e.packet_size,
             src: e.src,
@@ -126,13 +125,13 @@ impl FlowState {
             ack_delay_ns: 0,
             enqueued_at: now,
             hop: 0,
-            congestion: false,
-            ect: e.ect && (e.ect_all || !retransmission), // RFC 3168 §6.1.5: retransmissions are not ECT
-            cwr,
-            retransmission,
+            flags: Flags::new(PacketKind::Data),
             priority,
             label: 0.0,
-        };
+        }
+        .with_ect(e.ect && (e.ect_all || !retransmission)) // RFC 3168 §6.1.5: retransmissions are not ECT
+        .with_cwr(cwr)
+        .with_retransmission(retransmission);
         (self.data_route[0], pkt)
     }
 
@@ -144,7 +143,8 @@ impl FlowState {
         c.delivered += 1;
         c.bytes_delivered += pkt.size as u64;
         c.add_delay(now - pkt.sent_at);
-        let echo = Echo { sent_at: pkt.sent_at, arrived: now, seq: pkt.seq, congestion: pkt.congestion, cumulative: 0 };
+        let echo =
+            Echo { sent_at: pkt.sent_at, arrived: now, seq: pkt.seq, congestion: pkt.congestion(), cumulative: 0 };
         // open-loop sources never retransmit, so they need no reordering state
         let closed_loop = self.sender.is_some();
         let (new, reply) = if !closed_loop {
@@ -153,7 +153,7 @@ impl FlowState {
             let new = self.receiver.receive(pkt.seq);
             (new, AckNow::Send(Echo { cumulative: self.receiver.ack(), ..echo }))
         } else {
-            self.receiver.take(pkt.seq, echo, pkt.cwr, now)
+            self.receiver.take(pkt.seq, echo, pkt.cwr(), now)
         };
         if new {
             c.delivered_unique += 1;
@@ -194,7 +194,6 @@ impl FlowState {
             id: 0,
             flow: e.id,
             conn: e.conn,
-            kind: PacketKind::Ack,
             seq: cumulative,
             size: e.ack_size,
             src: e.dst,
@@ -205,13 +204,12 @@ impl FlowState {
             ack_delay_ns: u32::try_from((now - echo.arrived).0).unwrap_or(u32::MAX),
             enqueued_at: now,
             hop: 0,
-            congestion: echo.congestion,
-            ect: e.ect_all,
-            cwr: false,
-            retransmission: false,
+            flags: Flags::new(PacketKind::Ack),
             priority,
             label,
         }
+        .with_congestion(echo.congestion)
+        .with_ect(e.ect_all)
     }
 
     /// The source takes `ack` at `now`: round trips and completion are counted; the sender
@@ -374,10 +372,10 @@ mod tests {
     fn data_goes_out_on_the_data_route_and_a_resend_counts_as_a_retransmission() {
         let mut f = flow(true);
         let (port, p) = f.send_data(0, 11, Time::from_secs(1), 0);
-        assert_eq!((port, p.id, p.flow, p.seq, p.size, p.retransmission), (PortId(7), 11, FlowId(3), 0, 1000, false));
+        assert_eq!((port, p.id, p.flow, p.seq, p.size, p.retransmission()), (PortId(7), 11, FlowId(3), 0, 1000, false));
         f.send_data(1, 12, Time::from_secs(1), 0);
         let (_, again) = f.send_data(0, 13, Time::from_secs(2), 0);
-        assert!(again.retransmission);
+        assert!(again.retransmission());
         assert_eq!((f.counters.sent, f.counters.retransmitted, f.next_new_seq), (3, 1, 2));
     }
 

@@ -828,15 +828,14 @@ at = "dequeue""#;
             }
             p
         };
-        let arrive =
-            |p: &mut Port, seq: u64, at: u64| p.enqueue(Packet { ect: true, ..pkt(0, seq, 1000) }, ms(at), &mut vec![]);
+        let arrive = |p: &mut Port, seq: u64, at: u64| p.enqueue(pkt(0, seq, 1000).with_ect(true), ms(at), &mut vec![]);
         let end = |p: &mut Port, at: u64| {
             assert_eq!(p.finish_tx(ms(at), &mut vec![]), None);
             p.start_tx(ms(at), &mut vec![]);
         };
         let deliver = |p: &mut Port, at: u64| {
             let (pkt, _) = p.deliver(ms(at));
-            (pkt.seq, pkt.congestion)
+            (pkt.seq, pkt.congestion())
         };
         // with end events, in time order
         let mut with_events = ecn_port(false);

@@ -42,16 +42,16 @@ fn a_tcp_data_packet_has_its_size_addresses_sequence_and_timestamp() {
 #[test]
 fn an_ack_acknowledges_bytes_echoes_the_timestamp_and_carries_ece() {
     let ack = Packet {
-        kind: PacketKind::Ack,
         seq: 5,
         size: 40,
         src: NodeId(4),
         dst: NodeId(0),
         sent_at: Time::from_millis(1600),
         echo_sent_at: Time::from_millis(1500),
-        congestion: true,
         ..data(0)
-    };
+    }
+    .with_kind(PacketKind::Ack)
+    .with_congestion(true);
     let h = packet_headers(&ack, TCP, &SackBlocks::default());
     assert_eq!(u16::from_be_bytes([h[2], h[3]]), 52, "shown at the headers' size");
     let tcp = &h[20..];
@@ -65,7 +65,7 @@ fn an_ack_acknowledges_bytes_echoes_the_timestamp_and_carries_ece() {
 #[test]
 fn open_loop_packets_are_udp_with_a_valid_checksum() {
     let h = packet_headers(
-        &Packet { congestion: true, ..data(9) },
+        &data(9).with_congestion(true),
         Stream { tcp: false, packet_size: 1000, headers: Headers::None },
         &SackBlocks::default(),
     );
@@ -94,7 +94,7 @@ fn the_file_has_the_nanosecond_header_and_one_record_per_packet() {
 #[test]
 fn an_acks_sack_blocks_follow_its_timestamps_in_data_sequence_numbers() {
     // RFC 2018 §3: kind 5, length 2 + 8n, each block its left and right edges
-    let ack = Packet { kind: PacketKind::Ack, seq: 5, size: 52, ..data(0) };
+    let ack = Packet { seq: 5, size: 52, ..data(0) }.with_kind(PacketKind::Ack);
     let blocks = SackBlocks::from_slice(&[(7, 9), (11, 12)]);
     let h = packet_headers(&ack, TCP, &blocks);
     let tcp = &h[20..];
@@ -115,7 +115,7 @@ fn an_acks_sack_blocks_follow_its_timestamps_in_data_sequence_numbers() {
 fn with_ppp_headers_a_frame_is_the_packet_on_the_wire_and_its_sequence_step_the_payload() {
     let ppp = Stream { tcp: true, packet_size: 1054, headers: Headers::Ppp };
     assert_eq!(mss(ppp), 1000);
-    let ack = Packet { kind: PacketKind::Ack, seq: 2, size: 54, src: NodeId(4), dst: NodeId(0), ..data(0) };
+    let ack = Packet { seq: 2, size: 54, src: NodeId(4), dst: NodeId(0), ..data(0) }.with_kind(PacketKind::Ack);
     let file = encode(
         &[(Time::ZERO, Packet { size: 1054, ..data(1) }), (Time::ZERO, ack)],
         |_| ppp,

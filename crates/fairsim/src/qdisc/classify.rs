@@ -174,7 +174,7 @@ impl Classifier {
     #[inline]
     pub fn conv(&self, pkt: &Packet) -> usize {
         // a packet reaches only the ports on its route, whose conversations are all numbered
-        self.of_slot(slot(pkt.flow.idx(), pkt.kind)).expect("a packet's conversation crosses the port it is at")
+        self.of_slot(slot(pkt.flow.idx(), pkt.kind())).expect("a packet's conversation crosses the port it is at")
     }
 
     /// The scenario's number of conversation `conv` (what hashed queues hash).

@@ -225,7 +225,7 @@ mod tests {
             .unwrap();
         let arrivals: Vec<_> = (0..20).map(|s| (Time(s * 500_000), pkt(0, s, 1000))).collect();
         let r = replay(&mut q, Rate(8_000_000), &arrivals);
-        let marked: Vec<bool> = r.sent.iter().map(|(_, _, p)| p.congestion).collect();
+        let marked: Vec<bool> = r.sent.iter().map(|(_, _, p)| p.congestion()).collect();
         assert!(!marked[0] && !marked[1], "a short queue is not congestion: {marked:?}");
         assert!(marked[10..].iter().all(|&m| m), "{marked:?}");
         // spaced arrivals that never queue are never marked
@@ -267,7 +267,7 @@ mod tests {
         }
         arrivals.sort_by_key(|a| a.0);
         let r = replay(&mut q, Rate(8_000_000), &arrivals);
-        let marks = |f: u32| r.sent.iter().filter(|(_, _, p)| p.flow.0 == f && p.congestion).count();
+        let marks = |f: u32| r.sent.iter().filter(|(_, _, p)| p.flow.0 == f && p.congestion()).count();
         assert!(marks(0) > 100, "the heavy conversation is signalled: {}", marks(0));
         // the light one is not, but for its very first packet, measured over one millisecond
         assert!(marks(1) <= 1, "the light one is not: {}", marks(1));

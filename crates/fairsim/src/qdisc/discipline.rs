@@ -173,8 +173,8 @@ impl<'a> QdiscCtx<'a> {
 
     /// Sets the packet's congestion bit (DECbit, FQbit); counted per queue.
     pub fn mark(&mut self, pkt: &mut Packet) {
-        if !pkt.congestion {
-            pkt.congestion = true;
+        if !pkt.congestion() {
+            pkt.set_congestion(true);
             *self.marks += 1;
         }
     }
@@ -195,7 +195,7 @@ impl<'a> QdiscCtx<'a> {
     /// is counted as marked but keeps its congestion bit, which on an ACK is the sink's echo
     /// (ECE): its sender ignores CE on ACKs, and an AQM's mark must not set the echo.
     pub fn mark_ect(&mut self, pkt: &mut Packet) -> bool {
-        if !pkt.ect {
+        if !pkt.ect() {
             return false;
         }
         if pkt.is_data() {

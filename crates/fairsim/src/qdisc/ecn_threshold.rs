@@ -124,7 +124,7 @@ mod tests {
     }
 
     fn ect(seq: u64) -> Packet {
-        Packet { ect: true, ..pkt(0, seq, 1000) }
+        pkt(0, seq, 1000).with_ect(true)
     }
 
     /// Five ECN-capable 1000-byte packets queued, then sent: whether each left marked.
@@ -136,7 +136,7 @@ mod tests {
 
     /// The congestion bit of each packet `q` sends, in order.
     fn congestion_bits(q: &mut EcnThreshold) -> Vec<bool> {
-        with_ctx(|ctx| std::iter::from_fn(|| q.dequeue(ctx)).map(|p| p.congestion).collect()).0
+        with_ctx(|ctx| std::iter::from_fn(|| q.dequeue(ctx)).map(|p| p.congestion()).collect()).0
     }
 
     #[test]
@@ -158,7 +158,7 @@ mod tests {
         let ((), drops) = with_ctx(|ctx| {
             q.enqueue(pkt(0, 0, 1000), ctx); // finds none waiting: 0 is not above 0
             q.enqueue(pkt(0, 1, 1000), ctx); // not ECN-capable: neither marked nor dropped
-            q.enqueue(Packet { ect: true, ..ack(0, 1) }, ctx);
+            q.enqueue(ack(0, 1).with_ect(true), ctx);
         });
         assert!(drops.is_empty());
         assert_eq!(congestion_bits(&mut q), vec![false, false, false]);

@@ -47,7 +47,7 @@ impl LossList {
 
 impl Qdisc for LossList {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
-        let chosen = pkt.is_data() && pkt.flow == self.flow && !pkt.retransmission && self.pending.remove(&pkt.seq);
+        let chosen = pkt.is_data() && pkt.flow == self.flow && !pkt.retransmission() && self.pending.remove(&pkt.seq);
         if chosen {
             ctx.drop(pkt, DropReason::Injected);
         } else {
@@ -91,7 +91,7 @@ mod tests {
                 q.enqueue(pkt(0, s, 100), ctx);
                 q.enqueue(pkt(1, s, 100), ctx);
             }
-            q.enqueue(Packet { retransmission: true, ..pkt(1, 4, 100) }, ctx);
+            q.enqueue(pkt(1, 4, 100).with_retransmission(true), ctx);
         });
         let dropped: Vec<_> = drops.iter().map(|(p, r)| (p.flow.0, p.seq, *r)).collect();
         assert_eq!(dropped, vec![(1, 2, DropReason::Injected), (1, 4, DropReason::Injected)]);

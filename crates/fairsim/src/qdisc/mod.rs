@@ -101,7 +101,7 @@ pub(crate) mod testing {
     }
 
     pub fn ack(flow: u32, seq: u64) -> Packet {
-        Packet { kind: PacketKind::Ack, size: 40, src: NodeId(1), dst: NodeId(0), ..pkt(flow, seq, 40) }
+        Packet { size: 40, src: NodeId(1), dst: NodeId(0), ..pkt(flow, seq, 40) }.with_kind(PacketKind::Ack)
     }
 
     /// A port on a 1 Mb/s line with the given buffer, crossed by the data of flows `f0`, `f1`,
@@ -200,8 +200,9 @@ mod local_conversations {
                 let (src, dst) = if kind == PacketKind::Data { (meta.src, meta.dst) } else { (meta.dst, meta.src) };
                 let size = if kind == PacketKind::Data { rng.random_range(200..1500) } else { 40 };
                 at += Time(rng.random_range(0..900_000));
-                let pkt =
-                    Packet { id, flow: f, conn: f, kind, seq: id, size, src, dst, ect: id % 2 == 0, ..Packet::blank() };
+                let pkt = Packet { id, flow: f, conn: f, seq: id, size, src, dst, ..Packet::blank() }
+                    .with_kind(kind)
+                    .with_ect(id % 2 == 0);
                 (at, pkt)
             })
             .collect()
@@ -229,7 +230,7 @@ mod local_conversations {
                 let (a, b) =
                     (replay(all.as_mut(), Rate(10_000_000), &trace), replay(own.as_mut(), Rate(10_000_000), &trace));
                 let sent = |r: &replay::Replay| {
-                    r.sent.iter().map(|(s, e, p)| (*s, *e, p.id, p.congestion)).collect::<Vec<_>>()
+                    r.sent.iter().map(|(s, e, p)| (*s, *e, p.id, p.congestion())).collect::<Vec<_>>()
                 };
                 let dropped =
                     |r: &replay::Replay| r.dropped.iter().map(|(t, p, why)| (*t, p.id, *why)).collect::<Vec<_>>();

@@ -33,7 +33,7 @@ use super::discipline::QdiscDeclaration;
 use super::discipline::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
 use crate::component::{About, Declaration};
-use crate::net::{Packet, PacketKind};
+use crate::net::Packet;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 
@@ -97,7 +97,7 @@ impl Pushout {
             return None; // no queued data packet is less important
         }
         let wanted = |q: &Packet| {
-            q.kind == PacketKind::Data
+            q.is_data()
                 && match self.victim {
                     Victim::TailMost => q.priority > pkt.priority,
                     // the largest priority, the one nearest the tail among equals
@@ -109,7 +109,7 @@ impl Pushout {
     }
 
     fn counted_in(&mut self, pkt: &Packet) {
-        if pkt.kind == PacketKind::Data {
+        if pkt.is_data() {
             self.at_level[pkt.priority as usize] += 1;
             self.lowest = self.lowest.max(pkt.priority);
         }
@@ -117,7 +117,7 @@ impl Pushout {
 
     /// `lowest` stays where it was: an upper bound, made exact only when a full buffer needs it.
     fn counted_out(&mut self, pkt: &Packet) {
-        if pkt.kind == PacketKind::Data {
+        if pkt.is_data() {
             self.at_level[pkt.priority as usize] -= 1;
         }
     }
@@ -131,9 +131,7 @@ impl Pushout {
 impl Qdisc for Pushout {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         let room = ctx.room(self.limit);
-        if (pkt.kind == PacketKind::Ack && self.keep_acks)
-            || room.admits(self.queue.len(), self.queue.bytes(), pkt.size)
-        {
+        if (!pkt.is_data() && self.keep_acks) || room.admits(self.queue.len(), self.queue.bytes(), pkt.size) {
             self.push(pkt);
             return;
         }
@@ -180,6 +178,7 @@ pub static DECLARATION: QdiscDeclaration<PushoutConfig> = Declaration {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::PacketKind;
     use crate::qdisc::testing::{pkt, port, with_ctx};
 
     /// A queue of five packets with these priorities, then one arrival of priority `arriving`:
@@ -290,9 +289,7 @@ mod tests {
         let (_, drops) = with_ctx(|ctx| {
             q.enqueue(Packet { priority: 7, ..pkt(0, 0, 500) }, ctx);
             q.enqueue(Packet { priority: 0, ..pkt(0, 1, 500) }, ctx);
-            let mut ack = pkt(0, 2, 40);
-            ack.kind = PacketKind::Ack;
-            q.enqueue(ack, ctx);
+            q.enqueue(pkt(0, 2, 40).with_kind(PacketKind::Ack), ctx);
         });
         assert!(drops.is_empty());
         assert_eq!(q.len_packets(), 3, "the ACK went in beyond the buffer");

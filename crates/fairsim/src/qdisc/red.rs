@@ -34,7 +34,7 @@ use super::discipline::QdiscDeclaration;
 use super::discipline::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
 use crate::component::{About, Declaration};
-use crate::net::{FlowId, Packet, PacketKind};
+use crate::net::{FlowId, Packet};
 use crate::params::ParamError;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
 use rand::Rng;
@@ -203,7 +203,7 @@ impl RedRule {
 
     /// p_b for packet `pkt` (its flow's `max_p`).
     pub fn probability_for(&self, avg: f64, pkt: &Packet) -> Option<f64> {
-        let max_p = if pkt.kind == PacketKind::Data { self.max_p_of(pkt.flow) } else { self.max_p };
+        let max_p = if pkt.is_data() { self.max_p_of(pkt.flow) } else { self.max_p };
         self.probability(avg, pkt.size, max_p)
     }
 

@@ -72,7 +72,7 @@ impl Tagged {
 pub fn shares(classifier: &Classifier, port: &PortInfo) -> Vec<f64> {
     let mut crossing = vec![false; classifier.count()];
     for &(f, kind) in &port.crossing {
-        let probe = Packet { flow: f, kind, ..Packet::blank() };
+        let probe = Packet { flow: f, ..Packet::blank() }.with_kind(kind);
         crossing[classifier.conv(&probe)] = true;
     }
     let total: f64 = (0..classifier.count()).filter(|&c| crossing[c]).map(|c| classifier.weight(c)).sum();

@@ -51,7 +51,7 @@ pub struct FluidReport {
 
 impl FluidRecord {
     pub fn arrived(&mut self, t_ns: u64, pkt: &Packet) {
-        self.arrivals.push((t_ns as f64, conv(pkt.flow, pkt.kind), pkt.size, pkt.id));
+        self.arrivals.push((t_ns as f64, conv(pkt.flow, pkt.kind()), pkt.size, pkt.id));
     }
 
     pub fn departed(&mut self, t_ns: u64, pkt: &Packet) {

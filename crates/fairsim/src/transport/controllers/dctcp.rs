@@ -73,7 +73,7 @@ impl Controller for Dctcp {
     fn on_ack_arrival(&mut self, ack: &Packet, win: &SendWindow, _ctx: &mut AgentCtx) {
         let newly = ack.seq.min(win.high()).saturating_sub(win.una());
         self.acked += newly;
-        if ack.congestion {
+        if ack.congestion() {
             self.marked += newly;
         }
         if ack.seq > self.window_end {

@@ -98,7 +98,7 @@ impl Controller for Decbit {
             return;
         }
         self.seen += 1;
-        self.set += u64::from(ack.congestion);
+        self.set += u64::from(ack.congestion());
         if self.seen == self.size {
             let w = if (self.set as f64) < self.cfg.threshold * self.seen as f64 {
                 self.w + self.cfg.increase
@@ -137,7 +137,7 @@ mod tests {
     use crate::units::Time;
 
     fn ack(seq: u64, echo: u64, bit: bool) -> Packet {
-        Packet { kind: PacketKind::Ack, seq, echo_seq: echo, congestion: bit, ..Packet::blank() }
+        Packet { seq, echo_seq: echo, ..Packet::blank() }.with_kind(PacketKind::Ack).with_congestion(bit)
     }
 
     fn sends(

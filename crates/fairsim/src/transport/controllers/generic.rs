@@ -86,9 +86,7 @@ mod tests {
     use crate::units::Time;
 
     fn ack(seq: u64) -> Packet {
-        let mut p = pkt(0, seq, 40);
-        p.kind = crate::net::PacketKind::Ack;
-        p
+        pkt(0, seq, 40).with_kind(crate::net::PacketKind::Ack)
     }
 
     fn run(s: &mut Generic, now: u64, f: impl FnOnce(&mut Generic, &mut AgentCtx)) -> Vec<Action> {

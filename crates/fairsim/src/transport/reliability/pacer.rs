@@ -114,7 +114,7 @@ mod tests {
             } else {
                 acked += 1;
                 let ack =
-                    Packet { kind: PacketKind::Ack, seq: acked as u64, echo_sent_at: now - rtt, ..Packet::blank() };
+                    Packet { seq: acked as u64, echo_sent_at: now - rtt, ..Packet::blank() }.with_kind(PacketKind::Ack);
                 r.call(now, |t, c| t.on_ack(&ack, c));
             }
         }

@@ -540,7 +540,7 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
                 (None, _) => {}
             }
         }
-        if ack.congestion && self.acks.ecn != EcnEcho::Off {
+        if ack.congestion() && self.acks.ecn != EcnEcho::Off {
             self.ecn_echo(ctx);
         }
         if self.features.sack && self.in_recovery {

@@ -287,7 +287,7 @@ fn duplicate_acks_count_as_deliveries_and_the_cumulative_ack_only_what_they_did_
 }
 
 fn ack_packet(seq: u64, echo: Time) -> Packet {
-    Packet { kind: PacketKind::Ack, seq, echo_sent_at: echo, ..Packet::blank() }
+    Packet { seq, echo_sent_at: echo, ..Packet::blank() }.with_kind(PacketKind::Ack)
 }
 
 #[test]

@@ -16,7 +16,8 @@ fn window(d: &mut Dctcp, win: &mut SendWindow, n: u64, marked: u64) {
         win.send_next(Time::ZERO);
     }
     for k in 0..n {
-        let ack = Packet { kind: PacketKind::Ack, seq: win.una() + 1, congestion: k < marked, ..Packet::blank() };
+        let ack =
+            Packet { seq: win.una() + 1, ..Packet::blank() }.with_kind(PacketKind::Ack).with_congestion(k < marked);
         d.on_ack_arrival(&ack, win, &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions));
         win.on_ack(ack.seq);
     }
@@ -26,7 +27,7 @@ fn window(d: &mut Dctcp, win: &mut SendWindow, n: u64, marked: u64) {
 fn acks(d: &mut Dctcp, win: &mut SendWindow, marks: &[bool]) {
     let mut actions = vec![];
     for &marked in marks {
-        let ack = Packet { kind: PacketKind::Ack, seq: win.una() + 1, congestion: marked, ..Packet::blank() };
+        let ack = Packet { seq: win.una() + 1, ..Packet::blank() }.with_kind(PacketKind::Ack).with_congestion(marked);
         d.on_ack_arrival(&ack, win, &mut AgentCtx::new(Time::ZERO, u64::MAX, &mut actions));
         win.on_ack(ack.seq);
     }

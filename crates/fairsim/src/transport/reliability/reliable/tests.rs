@@ -55,14 +55,14 @@ impl Harness {
     /// An ACK (next expected `ack`) for data sent at `echo`, arriving at `at` seconds.
     fn ack(&mut self, ack: u64, at: f64) {
         self.now = Time::from_secs_f64(at);
-        let p = Packet { kind: PacketKind::Ack, seq: ack, echo_sent_at: Time::ZERO, ..Packet::blank() };
+        let p = Packet { seq: ack, echo_sent_at: Time::ZERO, ..Packet::blank() }.with_kind(PacketKind::Ack);
         self.call(|t, c| t.on_ack(&p, c));
     }
 
     /// A duplicate or new ACK (next expected `ack`) caused by the arrival of packet `echo_seq`.
     fn ack_caused_by(&mut self, ack: u64, echo_seq: u64, at: f64) {
         self.now = Time::from_secs_f64(at);
-        let p = Packet { kind: PacketKind::Ack, seq: ack, echo_seq, echo_sent_at: Time::ZERO, ..Packet::blank() };
+        let p = Packet { seq: ack, echo_seq, echo_sent_at: Time::ZERO, ..Packet::blank() }.with_kind(PacketKind::Ack);
         self.call(|t, c| t.on_ack(&p, c));
     }
 
@@ -286,7 +286,7 @@ fn a_new_controller_gets_loss_detection_and_retransmission_from_the_layer() {
         f(s, &mut AgentCtx::new(Time::from_secs(secs), u64::MAX, &mut actions));
         actions.iter().filter_map(|a| if let Action::Send { seq } = a { Some(*seq) } else { None }).collect::<Vec<_>>()
     };
-    let ack = |seq| Packet { kind: PacketKind::Ack, seq, ..Packet::blank() };
+    let ack = |seq| Packet { seq, ..Packet::blank() }.with_kind(PacketKind::Ack);
     assert_eq!(at(&mut s, 0, &|s, c| s.on_start(c)), vec![0, 1, 2, 3]);
     assert_eq!(at(&mut s, 1, &|s, c| s.on_ack(&ack(1), c)), vec![4, 5], "window 5 from packet 1");
     // packet 1 is lost: three duplicate ACKs retransmit it and halve the window
@@ -314,7 +314,7 @@ fn timestamps_sample_a_retransmitted_packet_from_its_echoed_send_time() {
     h.now = Time::from_secs(3);
     h.call(|t, c| t.on_timer(RETRANSMIT, c)); // packet 0 sent again at 3 s
     h.now = Time::from_millis(3400);
-    let ack = Packet { kind: PacketKind::Ack, seq: 1, echo_sent_at: Time::from_secs(3), ..Packet::blank() };
+    let ack = Packet { seq: 1, echo_sent_at: Time::from_secs(3), ..Packet::blank() }.with_kind(PacketKind::Ack);
     h.call(|t, c| t.on_ack(&ack, c));
     assert_eq!(h.tcp.timer.rto.srtt(), Some(0.4), "sampled, where Karn's rule takes nothing");
 }
@@ -332,7 +332,7 @@ fn an_ecn_echo_halves_the_window_once_per_window_without_resending_and_asks_for_
     h.call(|t, c| t.on_start(c));
     assert_eq!(h.sent_since().len(), 10);
     let echo = |h: &mut Harness, ack: u64| {
-        let p = Packet { kind: PacketKind::Ack, seq: ack, congestion: true, ..Packet::blank() };
+        let p = Packet { seq: ack, ..Packet::blank() }.with_kind(PacketKind::Ack).with_congestion(true);
         let mut actions = vec![];
         h.tcp.on_ack(&p, &mut AgentCtx::new(h.now, u64::MAX, &mut actions));
         actions

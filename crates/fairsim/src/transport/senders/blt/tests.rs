@@ -53,13 +53,8 @@ impl Harness {
     }
 
     fn ack(&mut self, cumulative: u64, caused_by: u64, sent_at: Time) {
-        let ack = Packet {
-            kind: PacketKind::Ack,
-            seq: cumulative,
-            echo_seq: caused_by,
-            echo_sent_at: sent_at,
-            ..Packet::blank()
-        };
+        let ack = Packet { seq: cumulative, echo_seq: caused_by, echo_sent_at: sent_at, ..Packet::blank() }
+            .with_kind(PacketKind::Ack);
         self.call(|s, c| s.on_ack(&ack, c));
     }
 }
@@ -147,7 +142,8 @@ fn the_clock_granularity_floors_the_variance_term_of_the_timeout() {
         let mut actions = vec![];
         s.on_start(&mut AgentCtx::new(Time::ZERO, 20, &mut actions));
         let now = Time::from_millis(30);
-        let ack = Packet { kind: PacketKind::Ack, seq: 1, echo_seq: 0, echo_sent_at: Time::ZERO, ..Packet::blank() };
+        let ack =
+            Packet { seq: 1, echo_seq: 0, echo_sent_at: Time::ZERO, ..Packet::blank() }.with_kind(PacketKind::Ack);
         let mut actions = vec![];
         s.on_ack(&ack, &mut AgentCtx::new(now, 20, &mut actions));
         let timeout = actions.iter().find_map(|a| match a {

@@ -78,7 +78,7 @@ impl Loop {
             panic!("ACKs are immediate")
         };
         let blocks = self.sink.sack_blocks();
-        let ack = Packet { kind: PacketKind::Ack, seq: echo.cumulative, ..Packet::blank() };
+        let ack = Packet { seq: echo.cumulative, ..Packet::blank() }.with_kind(PacketKind::Ack);
         let before = self.sent.len();
         self.call(blocks.as_slice(), |t, c| t.on_ack(&ack, c));
         Some(self.sent[before..].to_vec())
