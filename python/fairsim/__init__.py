@@ -23,13 +23,15 @@ from fairsim.catalogue import catalogue
 
 if TYPE_CHECKING:
     from fairsim.api import Scenario, load, loads, run
-    from fairsim.extend import Controller, Discipline, controller, discipline
+    from fairsim.extend import Application, Controller, Discipline, application, controller, discipline
     from fairsim.replications import FairsimWarning, IdenticalSeedsWarning
     from fairsim.results import Results
     from fairsim.sweeps import SweepError, SweepResults, open_sweep, sweep
 
 #: Name -> the module that defines it, imported when the name is first used.
 _LAZY = {
+    "Application": "fairsim.extend",
+    "application": "fairsim.extend",
     "Controller": "fairsim.extend",
     "Discipline": "fairsim.extend",
     "controller": "fairsim.extend",
@@ -64,6 +66,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Application",
     "Controller",
     "Discipline",
     "FairsimError",
@@ -75,6 +78,7 @@ __all__ = [
     "ScenarioError",
     "SweepError",
     "SweepResults",
+    "application",
     "catalogue",
     "controller",
     "discipline",

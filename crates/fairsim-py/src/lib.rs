@@ -5,6 +5,7 @@
 //! on several threads), and hand back the report as JSON. Everything user-facing lives in Python.
 
 mod panics;
+mod python_app;
 mod python_controller;
 mod python_host;
 mod python_qdisc;
@@ -369,7 +370,7 @@ fn catalogue_lists(py: Python<'_>) -> PyResult<(Bound<'_, PyList>, Bound<'_, PyL
     let none: Listed = (fairsim::transport::NONE, "no flow control: open-loop sources", "", vec![], false);
     let mut transports = listed_all(fairsim::transport::TRANSPORTS, &fairsim::transport::FOREIGN);
     transports.push(none);
-    let apps: Vec<Listed> = fairsim::traffic::APPS.iter().map(|k| listed(*k, false)).collect();
+    let apps = listed_all(fairsim::traffic::APPS, &fairsim::traffic::FOREIGN);
     Ok((PyList::new(py, qdiscs)?, PyList::new(py, transports)?, PyList::new(py, apps)?))
 }
 
@@ -393,6 +394,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     panics::install_hook();
     python_qdisc::install();
     python_controller::install();
+    python_app::install();
     m.add_class::<python_controller::Loss>()?;
     m.add_class::<python_controller::ControllerContext>()?;
     m.add_class::<python_qdisc::PacketView>()?;

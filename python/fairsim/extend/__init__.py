@@ -28,11 +28,14 @@ reproductions, Dask) import the modules that registered classes (`registering_mo
 registered class must live in an importable module, not in `__main__`, to run on Dask.
 """
 
+from fairsim.extend.application import AppFlow, Application
 from fairsim.extend.controller import Controller, Flow, Loss
 from fairsim.extend.discipline import Context, Discipline, FlowInfo, Packet, Port
-from fairsim.extend.registry import controller, discipline, import_modules, registering_modules
+from fairsim.extend.registry import application, controller, discipline, import_modules, registering_modules
 
 __all__ = [
+    "AppFlow",
+    "Application",
     "Context",
     "Controller",
     "Discipline",
@@ -41,6 +44,7 @@ __all__ = [
     "Loss",
     "Packet",
     "Port",
+    "application",
     "controller",
     "discipline",
     "import_modules",

@@ -17,11 +17,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from fairsim import _core
+from fairsim.extend.application import AppFlow, Application
 from fairsim.extend.controller import Controller, Flow
 from fairsim.extend.discipline import Discipline, Port
 
 #: The base class of each type of component.
-BASES: dict[str, type] = {"discipline": Discipline, "controller": Controller}
+BASES: dict[str, type] = {"discipline": Discipline, "controller": Controller, "application": Application}
 
 #: Registered classes by type and name.
 _REGISTRY: dict[str, dict[str, type]] = {what: {} for what in BASES}
@@ -42,13 +43,20 @@ def controller(name: str):
     return _registering("controller", name)
 
 
+def application(name: str):
+    """Registers the decorated `Application` subclass under `name`, for flows to name as their
+    application (`app = "NAME"`)."""
+    return _registering("application", name)
+
+
 def _registering(what: str, name: str):
     def register(cls: type) -> type:
         who = f"fairsim.{what}({name!r})"
         _check_class(what, cls, who)
-        qdiscs, transports, _ = _core.catalogue()
+        qdiscs, transports, apps = _core.catalogue()
+        listed = {"discipline": qdiscs, "controller": transports, "application": apps}[what]
         # the engine's own names; those that came through its door (these classes) may be taken again
-        builtin = {e[0] for e in (qdiscs if what == "discipline" else transports) if not e[4]}
+        builtin = {e[0] for e in listed if not e[4]}
         if name in builtin or name in (PYTHON_KIND, "none"):
             raise ValueError(f"{who}: `{name}` is a built-in {_shown(what)}'s name")
         if not name or not all(c.isalnum() or c in "_-" for c in name):
@@ -65,7 +73,7 @@ def _registering(what: str, name: str):
 
 
 def _shown(what: str) -> str:
-    return "discipline" if what == "discipline" else "transport"
+    return {"discipline": "discipline", "controller": "transport", "application": "application"}[what]
 
 
 def _check_class(what: str, cls: object, who: str) -> None:
@@ -226,6 +234,9 @@ def _build(what: str, name: str, given: dict[str, Any], built_for: tuple) -> tup
     if what == "discipline":
         packets, bytes_, rate, flows, conversations, port_name = built_for
         made_for = Port(packets, bytes_, rate, flows, tuple(conversations), port_name)
+    elif what == "application":  # the flow's payload, and the application's own stream
+        payload, seed = built_for
+        made_for = AppFlow(payload, random.Random(seed))
     else:  # the flow, and the controller's own random stream, seeded by the engine
         name_, window, packet_size, seed = built_for
         made_for = Flow(name_, window, packet_size, random.Random(seed))

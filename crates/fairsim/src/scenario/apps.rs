@@ -1,14 +1,14 @@
 //! A flow's application from the flow's table: the application is looked up in the registry
 //! (`traffic::APPS`) and given the keys the flow does not know itself. It judges them: a key it
 //! takes is its parameter; a key another application takes "does not apply" to it; any other
-//! is an unknown field of the flow, with the keys the flow and its application take.
+//! is an unknown field of the flow, with the keys the flow and its application take. An
+//! application written outside Rust (`traffic::FOREIGN`) is given every such key to judge.
 
 use super::problem::Problem;
 use super::schema::{RawFlow, FLOW_KEYS};
-use crate::component::names;
 use crate::error::{suggest_in_serde_message, unknown};
 use crate::params::Params;
-use crate::traffic::{find, AppInfo, Application, APPS};
+use crate::traffic::{all_names, find, AppInfo, Application, APPS};
 use std::sync::Arc;
 
 /// The application of flow `name`, built for `info`; problems go to `problems`.
@@ -20,15 +20,20 @@ pub(super) fn application(
 ) -> Option<Arc<dyn Application>> {
     let kind = find(&f.app);
     if kind.is_none() {
-        problems.push(Problem::new(&["flows", name, "app"], unknown("app", &f.app, &names(APPS))));
+        let known = all_names();
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
+        problems.push(Problem::new(&["flows", name, "app"], unknown("app", &f.app, &known)));
     }
     // the names only: `parameters()` builds each one's documentation (a JSON schema) per flow
     let takes = kind.map(|k| k.parameter_names());
+    // one written outside Rust (`traffic::FOREIGN`) judges every key the flow does not know
+    // itself: a `python` one's parameters are its class's, known only once it is imported
+    let foreign = kind.is_some() && crate::component::find(APPS, &f.app).is_none();
     let before = problems.len();
     let mut params = Params::new();
     for (key, value) in &f.app_params {
         match &takes {
-            Some(takes) if takes.contains(&key.as_str()) => {
+            Some(takes) if foreign || takes.contains(&key.as_str()) => {
                 params.insert(key.clone(), value.clone());
             }
             _ if APPS.iter().any(|k| k.parameter_names().contains(&key.as_str())) => {

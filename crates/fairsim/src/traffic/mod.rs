@@ -11,5 +11,5 @@ pub mod timing;
 pub use application::{
     AppDeclaration, AppInfo, AppKind, Application, FlowControl, Source, Timing, Transfers, DEFAULT_PAYLOAD,
 };
-pub use apps::{find, APPS};
+pub use apps::{all_names, find, APPS, FOREIGN};
 pub use timing::{exponential, jitter_factor, pareto};

@@ -17,7 +17,7 @@ mod web;
 pub use files::{MAX_ARRIVALS, MIN_ARRIVALS};
 pub use onoff::Periods;
 
-use crate::traffic::application::AppKind;
+use crate::traffic::application::{AppInfo, AppKind, Application};
 
 /// Every application, in the order listings show them.
 pub static APPS: &[&AppKind] = &[
@@ -32,8 +32,19 @@ pub static APPS: &[&AppKind] = &[
     &bursts::DECLARATION,
 ];
 
+/// The door through which applications written outside Rust come (`foreign`): the Python
+/// package's `fairsim.Application`s.
+pub static FOREIGN: crate::foreign::Door<AppInfo, dyn Application> = crate::foreign::Door::closed();
+
+/// The application called `name`: a built-in one, else one the door's host knows.
 pub fn find(name: &str) -> Option<&'static AppKind> {
-    crate::component::find(APPS, name)
+    crate::component::find(APPS, name).or_else(|| FOREIGN.find(name))
+}
+
+/// Every application's name, the built-in ones first (for messages).
+pub fn all_names() -> Vec<String> {
+    let builtin = crate::component::names(APPS).into_iter().map(String::from);
+    builtin.chain(FOREIGN.names()).collect()
 }
 
 #[cfg(test)]
