@@ -164,15 +164,19 @@ class SwiftLike(fairsim.Controller):
 
 class BbrLike(fairsim.Controller):
     """A BBR-like window: twice the largest delivery rate of the last 10 samples times the
-    least round trip (the estimated bandwidth-delay product), paced at twice that rate so that
-    a faster path is found (BBR's startup gain is 2.89); 10 packets until both are known."""
+    least round trip (the estimated bandwidth-delay product), paced at that rate times a gain
+    that cycles as BBR's ProbeBW does (1.25, 0.75, then 1 for six round trips), so that a faster
+    path is found; 10 packets until both are known."""
 
     made: ClassVar[list] = []
+    samples_delivery = True
+    GAINS = (1.25, 0.75, 1, 1, 1, 1, 1, 1)
 
     def __init__(self, flow):
         super().__init__(flow)
         self.samples: list[float] = []
         self.min_rtt = None
+        self.phase, self.phase_start = 0, 0.0
         BbrLike.made.append(self)
 
     def bandwidth(self):
@@ -184,18 +188,26 @@ class BbrLike(fairsim.Controller):
         return max(4, math.ceil(2 * self.bandwidth() * self.min_rtt))
 
     def pacing_rate(self):
-        return 2 * self.bandwidth() if self.samples else None
+        return self.GAINS[self.phase] * self.bandwidth() if self.samples else None
 
     def on_ack_arrival(self, ack, ctx):
         if ctx.delivery_rate is not None and not ctx.delivery_app_limited:
             self.samples.append(ctx.delivery_rate)
         self.min_rtt = ctx.min_rtt
+        if self.min_rtt is not None and ctx.now - self.phase_start > self.min_rtt:
+            self.phase, self.phase_start = (self.phase + 1) % len(self.GAINS), ctx.now
+
+
+class ReadsUnaskedSamples(Constant):
+    def on_ack(self, count, ctx):
+        self.rate = ctx.delivery_rate
 
 
 class SeesItsConnection(Aimd):
     """Aimd, noting in each hook what its context shows (`seen`, by hook)."""
 
     seen: ClassVar[dict] = {}
+    samples_delivery = True
 
     def __init__(self, flow, **params):
         super().__init__(flow, **params)

@@ -271,7 +271,7 @@ class WakesInEnqueue(Fifo):
 class WakesInThePast(Fifo):
     def dequeue(self, ctx):
         if self.queue:
-            ctx.wake_at(ctx.now)
+            ctx.wake_at(ctx.now - 0.001)
         return None
 
 

@@ -167,7 +167,7 @@ def test_a_hook_that_raises_stops_the_run_naming_class_hook_time_and_the_users_t
         ("WakesInEnqueue", r"`enqueue` at t = .*`ctx.wake_at` is asked in `dequeue`, not in `enqueue`"),
         (
             "WakesInThePast",
-            r"`dequeue` at t = .*`ctx.wake_at\(.*\)` at .* s: the time is in seconds, after now",
+            r"`dequeue` at t = .*`ctx.wake_at\(.*\)` at .* s: the time is in seconds, not before now",
         ),
     ],
 )

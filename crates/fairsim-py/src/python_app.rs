@@ -64,9 +64,11 @@ impl Application for PyApp {
     }
 }
 
-/// One run's instance of the class, made at the flow's start.
+/// One run's instance of the class, made at the flow's start, with its hooks bound once (a
+/// call by name looks the method up in the class at every packet).
 struct Instance {
-    instance: Py<PyAny>,
+    first: Py<PyAny>,
+    next: Py<PyAny>,
     label: String,
 }
 
@@ -89,9 +91,10 @@ impl PyTiming {
     /// anything but an instant not before `at`, or None.
     fn ask(&self, py: Python<'_>, hook: &str, at: Time) -> Time {
         let run = self.run.as_ref().expect("the instance is made at the flow's start");
+        let method = if hook == "first" { &run.first } else { &run.next };
         let answer = {
             let _inside = python_host::InHook::enter(py);
-            run.instance.bind(py).call_method1(hook, (at.as_secs_f64(),))
+            method.bind(py).call1((at.as_secs_f64(),))
         };
         let answer = match answer {
             Ok(answer) => answer,
@@ -121,8 +124,17 @@ impl Timing for PyTiming {
     fn first(&mut self, start: Time, rng: &mut SimRng) -> Time {
         Python::with_gil(|py| {
             let seed = rng.next_u64();
-            match self.named.instance(py, &self.params, (self.payload, seed)) {
-                Ok((instance, label, _)) => self.run = Some(Instance { instance: instance.unbind(), label }),
+            let built = self.named.instance(py, &self.params, (self.payload, seed)).and_then(|(instance, label, _)| {
+                let bound = |hook: &str| instance.getattr(hook).map(Bound::unbind);
+                let unexpected = |e: PyErr| ParamError { path: vec![], message: python_host::traceback(py, &e) };
+                Ok(Instance {
+                    first: bound("first").map_err(unexpected)?,
+                    next: bound("next").map_err(unexpected)?,
+                    label,
+                })
+            });
+            match built {
+                Ok(run) => self.run = Some(run),
                 Err(e) => python_host::fail("application", self.named.name, "__init__", start, e.message),
             }
             self.ask(py, "first", start)

@@ -12,8 +12,10 @@
 //! - Every hook is given the context (`ControllerContext`), one object per controller reused for
 //!   every call and valid only during it: the time, the connection as the layer shows it
 //!   before the event (`Controller::observe`: srtt, RTO, what is in flight, recovery), the
-//!   least round trip seen, and the delivery-rate sample of the latest ACK (the estimator BBR
-//!   uses, `reliability::delivery_rate`, kept here for every Python controller).
+//!   least round trip seen, and, for a class that asks for them (`samples_delivery = True`),
+//!   the delivery-rate sample of the latest ACK (the estimator BBR uses,
+//!   `reliability::delivery_rate`, which keeps a record per packet in flight: nothing for the
+//!   classes that never read one).
 //! - In a traced flow, what is in flight is recorded as `outstanding` after each fill, and a
 //!   class without a `trace` hook has its window recorded as `cwnd` (and `ssthresh`, if the
 //!   instance has a number by that name) after each event that may change it, as for `reno`;
@@ -28,7 +30,7 @@ use crate::python_qdisc::PacketView;
 use fairsim::component::{About, Builder, Kind, ParamDoc, Parts};
 use fairsim::net::Packet;
 use fairsim::params::{fields, parse_over, ParamError, Params};
-use fairsim::transport::reliability::controller::{Congestion, Connection, Controller, Load, NewAck, RttSample};
+use fairsim::transport::reliability::controller::{Congestion, Connection, Controller, Hook, Load, NewAck, RttSample};
 use fairsim::transport::reliability::delivery_rate::{DeliveryRate, RateSample};
 use fairsim::transport::reliability::retransmit::RtoTimer;
 use fairsim::transport::reliability::window::SendWindow;
@@ -68,6 +70,8 @@ pub struct ControllerContext {
     conn: Connection,
     packet_size: u32,
     min_rtt: Option<f64>,
+    /// Whether the class asked for delivery-rate samples (`samples_delivery`).
+    samples_delivery: bool,
     delivered: u64,
     sample: Option<RateSample>,
     records: Vec<(Series, f64)>,
@@ -98,7 +102,7 @@ impl ControllerContext {
     /// The retransmission timeout now (backoff included), seconds.
     #[getter]
     fn rto(&self) -> PyResult<f64> {
-        Ok(self.live()?.conn.rto)
+        Ok(self.live()?.conn.rto())
     }
     /// Packets sent and not cumulatively acknowledged (RFC 5681's FlightSize).
     #[getter]
@@ -129,31 +133,31 @@ impl ControllerContext {
     /// counts the packet beyond the hole it reports).
     #[getter]
     fn delivered(&self) -> PyResult<u64> {
-        Ok(self.live()?.delivered)
+        Ok(self.sampling()?.delivered)
     }
     /// The latest ACK's delivery-rate sample, packets per second: what was delivered between
     /// the sampled packet's send and this ACK, over the longer of its send and ACK phases
     /// (draft-cheng-iccrg-delivery-rate-estimation, as BBR takes it); None if that ACK gave none.
     #[getter]
     fn delivery_rate(&self) -> PyResult<Option<f64>> {
-        Ok(self.live()?.sample.map(|s| s.rate()))
+        Ok(self.sampling()?.sample.map(|s| s.rate()))
     }
     /// That sample's interval, seconds (None without a sample).
     #[getter]
     fn delivery_interval(&self) -> PyResult<Option<f64>> {
-        Ok(self.live()?.sample.map(|s| s.interval.as_secs_f64()))
+        Ok(self.sampling()?.sample.map(|s| s.interval.as_secs_f64()))
     }
     /// Whether the sender was application-limited when the sampled packet left: the rate may be
     /// below what the path allows (False without a sample).
     #[getter]
     fn delivery_app_limited(&self) -> PyResult<bool> {
-        Ok(self.live()?.sample.is_some_and(|s| s.app_limited))
+        Ok(self.sampling()?.sample.is_some_and(|s| s.app_limited))
     }
     /// `delivered` when the sampled packet left: a round trip has passed once `delivered`
     /// reaches what it was when the round began (None without a sample).
     #[getter]
     fn delivery_prior_delivered(&self) -> PyResult<Option<u64>> {
-        Ok(self.live()?.sample.map(|s| s.prior_delivered))
+        Ok(self.sampling()?.sample.map(|s| s.prior_delivered))
     }
 
     /// Records `value` in the flow's trace of `series` when the flow is traced: a series of the
@@ -161,14 +165,16 @@ impl ControllerContext {
     /// letters, digits, `_` and `-`.
     fn record(&mut self, series: &str, value: f64) -> PyResult<()> {
         self.live()?;
+        if let Some(builtin) = Series::from_name(series) {
+            self.records.push((builtin, value_checked(series, value)?));
+            return Ok(());
+        }
         if series.is_empty() || !series.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
             return Err(PyValueError::new_err(format!(
                 "series name {series:?}: a name is letters, digits, `_` and `-`"
             )));
         }
-        if !value.is_finite() {
-            return Err(PyValueError::new_err(format!("series {series:?}: the value {value} is not a finite number")));
-        }
+        let value = value_checked(series, value)?;
         let Some(series) = Series::named(series) else {
             return Err(PyValueError::new_err(format!("series {series:?}: too many series names in one process")));
         };
@@ -177,7 +183,26 @@ impl ControllerContext {
     }
 }
 
+/// `value`, if it is a number a trace can hold.
+fn value_checked(series: &str, value: f64) -> PyResult<f64> {
+    if value.is_finite() {
+        return Ok(value);
+    }
+    Err(PyValueError::new_err(format!("series {series:?}: the value {value} is not a finite number")))
+}
+
 impl ControllerContext {
+    /// Refuses to read delivery-rate samples a class did not ask for: they would all be None.
+    fn sampling(&self) -> PyResult<&Self> {
+        if self.live()?.samples_delivery {
+            return Ok(self);
+        }
+        Err(PyRuntimeError::new_err(format!(
+            "controller {} reads delivery-rate samples: its class sets `samples_delivery = True` to have them",
+            self.label
+        )))
+    }
+
     /// Refuses a use outside a hook: what it would read is stale, and what it would record
     /// would go nowhere.
     fn live(&self) -> PyResult<&Self> {
@@ -192,57 +217,53 @@ impl ControllerContext {
     }
 }
 
-/// The hooks a class may define; `NAMES` in the same order.
-#[derive(Clone, Copy)]
-enum Hook {
-    PacingRate,
-    OnStart,
-    OnAckArrival,
-    OnRttSample,
-    OnAck,
-    OnCongestion,
-    OnRecoveryDupack,
-    OnPartialAck,
-    OnRecoveryEnd,
-    Moderate,
-    Trace,
-    AfterFill,
-    OnPacketSent,
+/// Each hook's name as Python writes it, in the order of the engine's `Hook`.
+const NAMES: [&str; Hook::COUNT] = [
+    "on_start",
+    "on_ack_arrival",
+    "on_rtt_sample",
+    "on_ack",
+    "on_congestion",
+    "on_recovery_dupack",
+    "on_partial_ack",
+    "on_recovery_end",
+    "moderate",
+    "trace",
+    "after_fill",
+    "on_packet_sent",
+];
+
+fn name(hook: Hook) -> &'static str {
+    NAMES[hook as usize]
 }
 
-impl Hook {
-    const NAMES: [&'static str; 13] = [
-        "pacing_rate",
-        "on_start",
-        "on_ack_arrival",
-        "on_rtt_sample",
-        "on_ack",
-        "on_congestion",
-        "on_recovery_dupack",
-        "on_partial_ack",
-        "on_recovery_end",
-        "moderate",
-        "trace",
-        "after_fill",
-        "on_packet_sent",
-    ];
-
-    fn name(self) -> &'static str {
-        Hook::NAMES[self as usize]
-    }
+/// The hooks a class may define, bound to `instance`: each hook it defines (does not take from
+/// `fairsim.Controller`), `window`, and `pacing_rate` if it defines it. Looked up once: a call
+/// by name looks the method up in the class at every call.
+struct Methods {
+    hooks: [Option<Py<PyAny>>; Hook::COUNT],
+    window: Py<PyAny>,
+    pacing_rate: Option<Py<PyAny>>,
 }
 
-const HOOKS: usize = Hook::NAMES.len();
-
-/// Which hooks `instance`'s class defines: those it does not take from `fairsim.Controller`.
-fn defined_hooks(py: Python<'_>, instance: &Bound<'_, PyAny>) -> PyResult<[bool; HOOKS]> {
-    let base = py.import("fairsim.extend.controller")?.getattr("Controller")?;
-    let class = instance.get_type();
-    let mut defined = [false; HOOKS];
-    for (d, name) in defined.iter_mut().zip(Hook::NAMES) {
-        *d = !class.getattr(name)?.is(&base.getattr(name)?);
+impl Methods {
+    fn of(py: Python<'_>, instance: &Bound<'_, PyAny>) -> PyResult<Methods> {
+        let base = py.import("fairsim.extend.controller")?.getattr("Controller")?;
+        let class = instance.get_type();
+        let own = |name: &str| -> PyResult<Option<Py<PyAny>>> {
+            let defined = !class.getattr(name)?.is(&base.getattr(name)?);
+            Ok(if defined { Some(instance.getattr(name)?.unbind()) } else { None })
+        };
+        let mut hooks: [Option<Py<PyAny>>; Hook::COUNT] = Default::default();
+        for (hook, name) in hooks.iter_mut().zip(NAMES) {
+            *hook = own(name)?;
+        }
+        Ok(Methods { hooks, window: instance.getattr("window")?.unbind(), pacing_rate: own("pacing_rate")? })
     }
-    Ok(defined)
+
+    fn defines(&self, hook: Hook) -> bool {
+        self.hooks[hook as usize].is_some()
+    }
 }
 
 /// A Python controller as the engine's `Controller`.
@@ -250,7 +271,7 @@ struct PyController {
     label: String,
     instance: Py<PyAny>,
     context: Py<ControllerContext>,
-    defined: [bool; HOOKS],
+    methods: Methods,
     /// `window()` and `pacing_rate()` as of the last hook called.
     window: u64,
     pacing: Option<f64>,
@@ -261,19 +282,24 @@ struct PyController {
     /// The connection as the layer showed it last (`observe`).
     conn: Connection,
     /// Delivery-rate samples, and the latest ACK's.
-    rate: DeliveryRate,
+    /// Delivery-rate samples, if the class asked for them, and the latest ACK's.
+    rate: Option<DeliveryRate>,
     sample: Option<RateSample>,
+    /// The least round trip sampled, seconds.
+    min_rtt: Option<f64>,
 }
 
 impl PyController {
     fn new(py: Python<'_>, label: String, instance: Bound<'_, PyAny>, packet_size: u32) -> PyResult<PyController> {
-        let defined = defined_hooks(py, &instance)?;
+        let methods = Methods::of(py, &instance)?;
         let has_ssthresh = instance.hasattr("ssthresh")?;
+        let samples_delivery = instance.getattr("samples_delivery")?.is_truthy()?;
         let context = ControllerContext {
             now: 0.0,
             conn: Connection::default(),
             packet_size,
             min_rtt: None,
+            samples_delivery,
             delivered: 0,
             sample: None,
             records: vec![],
@@ -285,14 +311,15 @@ impl PyController {
             label,
             instance: instance.unbind(),
             context: Py::new(py, context)?,
-            defined,
+            methods,
             window: 1,
             pacing: None,
             has_ssthresh,
             now: Time::ZERO,
             conn: Connection::default(),
-            rate: DeliveryRate::default(),
+            rate: samples_delivery.then(DeliveryRate::default),
             sample: None,
+            min_rtt: None,
         };
         (c.window, c.pacing) = c.read(py)?; // as built: a wrong answer is the scenario's error
         Ok(c)
@@ -302,10 +329,10 @@ impl PyController {
     /// window again.
     fn call(&mut self, hook: Hook, args: impl Args, ctx: &mut AgentCtx) {
         self.now = ctx.now;
-        if self.defined[hook as usize] {
+        if self.methods.defines(hook) {
             Python::with_gil(|py| {
                 self.call_now(py, hook, args, ctx);
-                self.refresh(py, hook.name());
+                self.refresh(py, name(hook));
             })
         }
     }
@@ -316,14 +343,15 @@ impl PyController {
             let mut c = self.context.borrow_mut(py);
             c.now = ctx.now.as_secs_f64();
             c.conn = self.conn;
-            c.min_rtt = self.rate.min_rtt.map(Time::as_secs_f64);
-            c.delivered = self.rate.delivered;
+            c.min_rtt = self.min_rtt;
+            c.delivered = self.rate.as_ref().map_or(0, |r| r.delivered);
             c.sample = self.sample;
-            (c.live, c.last) = (true, hook.name());
+            (c.live, c.last) = (true, name(hook));
         }
         let called = {
             let _inside = python_host::InHook::enter(py);
-            args(py, self.context.clone_ref(py)).and_then(|args| self.instance.bind(py).call_method1(hook.name(), args))
+            let method = self.methods.hooks[hook as usize].as_ref().expect("called only if the class defines it");
+            args(py, self.context.clone_ref(py)).and_then(|args| method.bind(py).call1(args))
         };
         let records = {
             let mut c = self.context.borrow_mut(py);
@@ -332,8 +360,8 @@ impl PyController {
         };
         match called.map(|answer| python_host::returned_nothing(&answer)) {
             Ok(Ok(())) => {}
-            Ok(Err(what)) => self.fail(hook.name(), ctx.now, what),
-            Err(e) => python_host::raised(py, "controller", &self.label, hook.name(), ctx.now, &e),
+            Ok(Err(what)) => self.fail(name(hook), ctx.now, what),
+            Err(e) => python_host::raised(py, "controller", &self.label, name(hook), ctx.now, &e),
         }
         records.into_iter().for_each(|(series, value)| ctx.record(series, value));
     }
@@ -359,8 +387,7 @@ impl PyController {
 
     /// `window()`, and `pacing_rate()` if the class defines it.
     fn read(&self, py: Python<'_>) -> PyResult<(u64, Option<f64>)> {
-        let instance = self.instance.bind(py);
-        let answer = instance.call_method0("window")?;
+        let answer = self.methods.window.bind(py).call0()?;
         // a bool is an int to Python (True would be a window of 1): refused as any non-count is
         let window = match answer.extract::<u64>() {
             Ok(w) if !answer.is_instance_of::<PyBool>() => w,
@@ -371,10 +398,8 @@ impl PyController {
                 )))
             }
         };
-        if !self.defined[Hook::PacingRate as usize] {
-            return Ok((window, None));
-        }
-        match instance.call_method0("pacing_rate")?.extract::<Option<f64>>()? {
+        let Some(pacing_rate) = &self.methods.pacing_rate else { return Ok((window, None)) };
+        match pacing_rate.bind(py).call0()?.extract::<Option<f64>>()? {
             Some(r) if !(r.is_finite() && r > 0.0) => Err(PyValueError::new_err(format!(
                 "pacing_rate() returned {r}; a rate is positive and finite, or None"
             ))),
@@ -399,10 +424,13 @@ fn tuple<'py>(
 }
 
 impl Controller for PyController {
-    const OBSERVES: bool = true;
-
     fn window(&self) -> u64 {
         self.window
+    }
+
+    /// Before the hooks the class defines: the others call no Python.
+    fn observes(&self, hook: Hook) -> bool {
+        self.methods.defines(hook)
     }
 
     fn observe(&mut self, conn: &Connection) {
@@ -410,53 +438,58 @@ impl Controller for PyController {
     }
 
     fn on_start(&mut self, _win: &SendWindow, ctx: &mut AgentCtx) {
-        self.call(Hook::OnStart, |py, c| tuple(py, (c,)), ctx);
+        self.call(Hook::on_start, |py, c| tuple(py, (c,)), ctx);
     }
 
     fn on_ack_arrival(&mut self, ack: &Packet, win: &SendWindow, ctx: &mut AgentCtx) {
-        // the delivery-rate sample, as BBR takes it, before the layer slides the window
-        self.sample = self.rate.on_ack(ack, win, ctx.now).0.sample;
-        let (_, nxt, pipe) = self.rate.after(ack, win);
-        self.rate.note_app_limited(nxt, win, ctx.app_limit, pipe, self.window);
+        if let Some(rate) = &mut self.rate {
+            // the delivery-rate sample, as BBR takes it, before the layer slides the window
+            self.sample = rate.on_ack(ack, win, ctx.now).0.sample;
+            let (_, nxt, pipe) = rate.after(ack, win);
+            rate.note_app_limited(nxt, win, ctx.app_limit, pipe, self.window);
+        }
         let ack = *ack;
-        self.call(Hook::OnAckArrival, move |py, c| tuple(py, (PacketView::detached(py, ack)?, c)), ctx);
+        self.call(Hook::on_ack_arrival, move |py, c| tuple(py, (PacketView::detached(py, ack)?, c)), ctx);
     }
 
     fn on_rtt_sample(&mut self, s: RttSample, ctx: &mut AgentCtx) {
-        self.call(Hook::OnRttSample, move |py, c| tuple(py, (s.rtt_s, s.ack, s.next, c)), ctx);
+        self.min_rtt = Some(self.min_rtt.map_or(s.rtt_s, |m| m.min(s.rtt_s)));
+        self.call(Hook::on_rtt_sample, move |py, c| tuple(py, (s.rtt_s, s.ack, s.next, c)), ctx);
     }
 
     fn on_ack(&mut self, ack: NewAck, ctx: &mut AgentCtx) {
-        self.call(Hook::OnAck, move |py, c| tuple(py, (ack.count, c)), ctx);
+        self.call(Hook::on_ack, move |py, c| tuple(py, (ack.count, c)), ctx);
     }
 
     fn on_congestion(&mut self, event: Congestion, load: Load, _win: &SendWindow, ctx: &mut AgentCtx) {
         let (kind, dupacks, recovering) = match event {
             Congestion::FastRetransmit { dupacks, recovering } => ("fast_retransmit", dupacks, recovering),
             Congestion::Timeout => {
-                self.rate.on_timeout();
+                if let Some(rate) = &mut self.rate {
+                    rate.on_timeout();
+                }
                 ("timeout", 0, false)
             }
             Congestion::Ecn => ("ecn", 0, false),
         };
         let loss = Loss { kind, dupacks, recovering, flight: load.flight, pipe: load.pipe };
-        self.call(Hook::OnCongestion, move |py, c| tuple(py, (Py::new(py, loss)?, c)), ctx);
+        self.call(Hook::on_congestion, move |py, c| tuple(py, (Py::new(py, loss)?, c)), ctx);
     }
 
     fn on_recovery_dupack(&mut self, ctx: &mut AgentCtx) {
-        self.call(Hook::OnRecoveryDupack, |py, c| tuple(py, (c,)), ctx);
+        self.call(Hook::on_recovery_dupack, |py, c| tuple(py, (c,)), ctx);
     }
 
     fn on_partial_ack(&mut self, ack: NewAck, ctx: &mut AgentCtx) {
-        self.call(Hook::OnPartialAck, move |py, c| tuple(py, (ack.count, c)), ctx);
+        self.call(Hook::on_partial_ack, move |py, c| tuple(py, (ack.count, c)), ctx);
     }
 
     fn on_recovery_end(&mut self, ctx: &mut AgentCtx) {
-        self.call(Hook::OnRecoveryEnd, |py, c| tuple(py, (c,)), ctx);
+        self.call(Hook::on_recovery_end, |py, c| tuple(py, (c,)), ctx);
     }
 
     fn moderate(&mut self, packets: u64, ctx: &mut AgentCtx) {
-        self.call(Hook::Moderate, move |py, c| tuple(py, (packets, c)), ctx);
+        self.call(Hook::moderate, move |py, c| tuple(py, (packets, c)), ctx);
     }
 
     fn trace(&self, ctx: &mut AgentCtx) {
@@ -465,8 +498,8 @@ impl Controller for PyController {
             return;
         }
         Python::with_gil(|py| {
-            if self.defined[Hook::Trace as usize] {
-                self.call_now(py, Hook::Trace, |py, c| tuple(py, (c,)), ctx);
+            if self.methods.defines(Hook::trace) {
+                self.call_now(py, Hook::trace, |py, c| tuple(py, (c,)), ctx);
                 return;
             }
             // what `reno` records, for a class that records nothing of its own
@@ -479,14 +512,16 @@ impl Controller for PyController {
 
     fn after_fill(&self, in_flight: u64, ctx: &mut AgentCtx) {
         ctx.record(Series::Outstanding, in_flight as f64);
-        if self.defined[Hook::AfterFill as usize] {
-            Python::with_gil(|py| self.call_now(py, Hook::AfterFill, move |py, c| tuple(py, (in_flight, c)), ctx));
+        if self.methods.defines(Hook::after_fill) {
+            Python::with_gil(|py| self.call_now(py, Hook::after_fill, move |py, c| tuple(py, (in_flight, c)), ctx));
         }
     }
 
     fn on_packet_sent(&mut self, seq: u64, ctx: &mut AgentCtx) {
-        self.rate.on_send(seq, ctx.now);
-        self.call(Hook::OnPacketSent, move |py, c| tuple(py, (seq, c)), ctx);
+        if let Some(rate) = &mut self.rate {
+            rate.on_send(seq, ctx.now);
+        }
+        self.call(Hook::on_packet_sent, move |py, c| tuple(py, (seq, c)), ctx);
     }
 
     fn pacing_rate(&self) -> Option<f64> {

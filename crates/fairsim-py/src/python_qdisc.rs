@@ -246,8 +246,8 @@ impl Context {
         Ok(())
     }
 
-    /// Asks the port to call `dequeue` again at `at` (seconds, after `now`) if its line is idle
-    /// then: the discipline's timer, for a `dequeue` that answers None while holding packets (a
+    /// Asks the port to call `dequeue` again at `at` (seconds, not before `now`; `now` itself is
+    /// taken as 1 ns later) if its line is idle then: the discipline's timer, for a `dequeue` that answers None while holding packets (a
     /// shaper waiting for tokens, a delay line). Without it such packets wait for the next
     /// arrival. Asked several times in one call, the earliest counts.
     fn wake_at(&mut self, at: f64) -> PyResult<()> {
@@ -260,9 +260,10 @@ impl Context {
                 self.label, self.last
             )));
         }
-        if !(at.is_finite() && at > self.now) {
+        // `now` itself (a computed instant equal to it by rounding) is taken as 1 ns later
+        if !(at.is_finite() && at >= self.now) {
             return Err(PyValueError::new_err(format!(
-                "discipline {}: `ctx.wake_at({at})` at {} s: the time is in seconds, after now",
+                "discipline {}: `ctx.wake_at({at})` at {} s: the time is in seconds, not before now",
                 self.label, self.now
             )));
         }
@@ -316,6 +317,10 @@ struct PyQdisc {
     /// `name (module:Class)`, for messages.
     label: String,
     instance: Py<PyAny>,
+    /// Its `enqueue` and `dequeue`, bound once: a call by name looks the method up in the class
+    /// at every packet.
+    enqueue: Py<PyAny>,
+    dequeue: Py<PyAny>,
     context: Py<Context>,
     owner: u64,
     limit: BufferLimit,
@@ -432,9 +437,15 @@ impl PyQdisc {
     }
 
     /// Calls hook `name` with `args`; stops the run if it raises.
-    fn call<'py>(&self, py: Python<'py>, name: &str, args: impl pyo3::call::PyCallArgs<'py>, now: Time) -> PyObject {
+    fn call<'py>(
+        &self,
+        py: Python<'py>,
+        (name, method): (&str, &Py<PyAny>),
+        args: impl pyo3::call::PyCallArgs<'py>,
+        now: Time,
+    ) -> PyObject {
         let _inside = python_host::InHook::enter(py);
-        match self.instance.bind(py).call_method1(name, args) {
+        match method.bind(py).call1(args) {
             Ok(value) => value.unbind(),
             Err(e) => python_host::raised(py, "discipline", &self.label, name, now, &e),
         }
@@ -453,7 +464,7 @@ impl Qdisc for PyQdisc {
             let room = ctx.room(self.limit);
             self.begin(py, "enqueue", Some((slot, pkt.size)), ctx);
             let context = self.context.clone_ref(py);
-            let answer = self.call(py, "enqueue", (view.clone_ref(py), context), ctx.now);
+            let answer = self.call(py, ("enqueue", &self.enqueue), (view.clone_ref(py), context), ctx.now);
             if let Err(what) = python_host::returned_nothing(answer.bind(py)) {
                 self.fail("enqueue", ctx.now, what);
             }
@@ -489,7 +500,7 @@ impl Qdisc for PyQdisc {
         Python::with_gil(|py| {
             self.begin(py, "dequeue", None, ctx);
             let context = self.context.clone_ref(py);
-            let answer = self.call(py, "dequeue", (context,), ctx.now);
+            let answer = self.call(py, ("dequeue", &self.dequeue), (context,), ctx.now);
             let chosen = if answer.is_none(py) {
                 None
             } else {
@@ -622,7 +633,8 @@ impl PyQdiscKind {
                 BufferLimit::Unlimited => (None, None),
             };
             let crossing: Vec<(u32, &str)> = port.crossing.iter().map(|(f, k)| (f.0, kind_name(*k))).collect();
-            let flows = flows_of(py, port).map_err(|e| ParamError { path: vec![], message: e.to_string() })?;
+            let unexpected = |e: PyErr| ParamError { path: vec![], message: e.to_string() };
+            let flows = flows_of(py, port).map_err(unexpected)?;
             let built_for = (packets, bytes, port.rate.0, flows, crossing, port.name.as_str());
             let (instance, label, params) = self.0.instance(py, params, built_for)?;
             let defines = |hook: &str| instance.hasattr(hook).unwrap_or(false);
@@ -644,9 +656,11 @@ impl PyQdiscKind {
                 random: None,
                 wake: None,
             };
-            let context = Py::new(py, context).map_err(|e| ParamError { path: vec![], message: e.to_string() })?;
+            let context = Py::new(py, context).map_err(unexpected)?;
             let qdisc = PyQdisc {
                 label,
+                enqueue: instance.getattr("enqueue").map_err(unexpected)?.unbind(),
+                dequeue: instance.getattr("dequeue").map_err(unexpected)?.unbind(),
                 instance: instance.unbind(),
                 context,
                 owner,

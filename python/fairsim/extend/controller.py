@@ -42,12 +42,12 @@ class Controller:
     """Base class of a congestion controller written in Python: override `window` and the
     events it needs. Every event is given the context `ctx` last, valid only during the call:
     `ctx.now`; the connection as the reliability layer keeps it (`srtt`, `min_rtt`, `rto`,
-    `flight`, `flight_bytes`, `una`, `next_seq`, `in_recovery`); the latest ACK's delivery-rate
-    sample (`delivered`, `delivery_rate`, `delivery_interval`, `delivery_app_limited`,
-    `delivery_prior_delivered`); and `ctx.record(series, value)` for traces, of any name. In a
-    traced flow what is in flight is recorded as `outstanding`, and a class without `trace` has
-    its window recorded as `cwnd` (and `ssthresh`, if it has a number by that name), as `reno`
-    has them (docs/extending.md)."""
+    `flight`, `flight_bytes`, `una`, `next_seq`, `in_recovery`); with `samples_delivery`, the
+    latest ACK's delivery-rate sample (`delivered`, `delivery_rate`, `delivery_interval`,
+    `delivery_app_limited`, `delivery_prior_delivered`); and `ctx.record(series, value)` for
+    traces, of any name. In a traced flow what is in flight is recorded as `outstanding`, and a
+    class without `trace` has its window recorded as `cwnd` (and `ssthresh`, if it has a number
+    by that name), as `reno` has them (docs/extending.md)."""
 
     #: Parameter name -> default; the default's type is the parameter's.
     params: ClassVar[dict[str, Any]] = {}
@@ -55,6 +55,10 @@ class Controller:
     param_docs: ClassVar[dict[str, str]] = {}
     #: The hooks a subclass must define.
     required: ClassVar[tuple[str, ...]] = ("window",)
+    #: True: the context carries the latest ACK's delivery-rate sample (`delivered`,
+    #: `delivery_rate`, ...), BBR's estimator kept per packet in flight; reading one without it
+    #: raises.
+    samples_delivery: ClassVar[bool] = False
 
     def __init__(self, flow: Flow, **params: Any) -> None:
         self.flow = flow

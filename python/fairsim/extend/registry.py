@@ -10,6 +10,7 @@ arguments.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import random
@@ -85,11 +86,21 @@ def _check_class(what: str, cls: object, who: str) -> None:
         raise TypeError(f"{who}: {cls.__qualname__} does not define {' and '.join(missing)}")
     if not isinstance(cls.params, dict) or not all(isinstance(k, str) for k in cls.params):
         raise TypeError(f"{who}: {cls.__qualname__}.params is a dict from parameter names to defaults")
+    wrong = _wrong_hook(base, cls)
+    if wrong:
+        raise TypeError(f"{who}: {cls.__qualname__}.{wrong}")
+
+
+@functools.cache
+def _wrong_hook(base: type, cls: type) -> str | None:
+    """`hook(given) is called as hook(called)` for the first hook of `cls` that cannot take the
+    arguments `base`'s takes; None if all can. Once per class: a class is checked for every
+    flow or port it is built for, and `inspect.signature` is slow."""
     for hook, theirs in _hooks(base):
         mine = getattr(cls, hook)
         if mine is not theirs and not _takes(mine, _arity(theirs)):
-            given, called = _parameters_of(mine), _parameters_of(theirs)
-            raise TypeError(f"{who}: {cls.__qualname__}.{hook}{given} is called as {hook}{called}")
+            return f"{hook}{_parameters_of(mine)} is called as {hook}{_parameters_of(theirs)}"
+    return None
 
 
 def _hooks(base: type) -> list[tuple[str, Any]]:

@@ -23,11 +23,13 @@
 //! A controller that returns a `pacing_rate` has the layer space its sends (`pacer`); the
 //! default, none, leaves the layer sending a window's worth at once, as before.
 //!
-//! A controller that sets `OBSERVES` is shown its connection (`Connection`: the round-trip
-//! estimate, the timeout, what is in flight, whether it recovers) before each event
-//! (`observe`): the controllers written in Python read it from their context. The built-in
-//! ones read what they need from their events; for them the layer builds nothing.
+//! A controller may ask to be shown its connection (`Connection`: the round-trip estimate, the
+//! timeout, what is in flight, whether it recovers) before an event (`observes`, `observe`):
+//! the controllers written in Python read it from their context, before the events their class
+//! defines. The built-in ones read what they need from their events; for them the layer builds
+//! nothing.
 
+use super::rto::{Rto, RtoConfig};
 use super::window::SendWindow;
 use crate::net::Packet;
 use crate::transport::sender::AgentCtx;
@@ -62,14 +64,14 @@ pub struct Load {
     pub pipe: u64,
 }
 
-/// The connection as the reliability layer keeps it, shown to a controller that `OBSERVES`
-/// before each of its events.
+/// The connection as the reliability layer keeps it, shown to a controller before the events
+/// it `observes`.
 #[derive(Copy, Clone, Debug, PartialEq, Default)]
 pub struct Connection {
     /// The smoothed round trip of the retransmission timer, seconds (`None` before a sample).
     pub srtt: Option<f64>,
-    /// The retransmission timeout now (backoff included), seconds.
-    pub rto: f64,
+    /// The retransmission timer's state, which gives its timeout (`Connection::rto`).
+    pub timeout: Timeout,
     /// Packets sent and not cumulatively acknowledged (RFC 5681's FlightSize).
     pub flight: u64,
     /// The oldest unacknowledged packet: every packet below it was delivered.
@@ -78,6 +80,64 @@ pub struct Connection {
     pub next: u64,
     /// Whether the layer is in fast recovery.
     pub in_recovery: bool,
+}
+
+impl Connection {
+    /// The retransmission timeout now (backoff included), seconds.
+    pub fn rto(&self) -> f64 {
+        self.timeout.secs()
+    }
+}
+
+/// What gives a retransmission timer's timeout: its state, from which the timeout is computed
+/// only when it is read (computing it before every event a controller observes cost more than
+/// its use).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Timeout {
+    /// The TCP family's (`rto`): srtt, rttvar and backoff, under its configuration.
+    Rto(Rto, RtoConfig),
+    /// A timeout already known, seconds.
+    Fixed(f64),
+}
+
+impl Default for Timeout {
+    fn default() -> Self {
+        Timeout::Rto(Rto::default(), RtoConfig::default())
+    }
+}
+
+impl Timeout {
+    /// The timeout, seconds (the TCP family's before its rounding to the nanosecond).
+    pub fn secs(&self) -> f64 {
+        match self {
+            Timeout::Rto(rto, cfg) => rto.timeout_secs(cfg),
+            Timeout::Fixed(secs) => *secs,
+        }
+    }
+}
+
+/// A controller's events, named as the methods that tell it of them (so that the layer's
+/// `tell!` names each by its method): what `Controller::observes` is asked about.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum Hook {
+    on_start,
+    on_ack_arrival,
+    on_rtt_sample,
+    on_ack,
+    on_congestion,
+    on_recovery_dupack,
+    on_partial_ack,
+    on_recovery_end,
+    moderate,
+    trace,
+    after_fill,
+    on_packet_sent,
+}
+
+impl Hook {
+    /// How many there are (`Hook as usize` is below it).
+    pub const COUNT: usize = 12;
 }
 
 /// A loss the reliability layer detected.
@@ -96,14 +156,18 @@ pub enum Congestion {
 /// of ACKs, round trips and losses by the reliability layer in the order the module's
 /// documentation gives; every event has an empty default but `window`.
 pub trait Controller: Send + Sync + 'static {
-    /// Whether the layer shows the controller its connection before each event (`observe`).
-    const OBSERVES: bool = false;
-
     /// Packets that may be outstanding; the layer caps it by the flow's window and sends at
     /// least one.
     fn window(&self) -> u64;
 
-    /// The connection as it is when the next event is called (only if `OBSERVES`).
+    /// Whether the layer shows the controller its connection (`observe`) before `hook`. For a
+    /// controller that never does (the default) the question is a constant, and the layer
+    /// builds nothing.
+    fn observes(&self, _hook: Hook) -> bool {
+        false
+    }
+
+    /// The connection as it is when the next event is called (only where `observes`).
     fn observe(&mut self, _conn: &Connection) {}
 
     /// Whether the window is the flow's own and never adapts (Generic's): then the flow's

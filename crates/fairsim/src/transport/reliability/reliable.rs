@@ -35,7 +35,7 @@
 //! a pacing rate (BBR) has its window's sends spaced (`pacer`).
 
 use super::averaged_timeout::{AveragedTimeout, Resend};
-use super::controller::{Congestion, Connection, Controller, Load, NewAck, RttSample};
+use super::controller::{Congestion, Connection, Controller, Hook, Load, NewAck, RttSample};
 use super::pacer::{Pacer, PACE};
 use super::prr::Prr;
 use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
@@ -50,11 +50,11 @@ use crate::transport::stack::{Stack, LINUX_WINDOW};
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 
-/// Calls the controller's event `$hook`, having shown it the connection first if it `OBSERVES`
-/// (`Reliable::show`).
+/// Calls the controller's event `$hook`, having shown it the connection first if it
+/// `observes` that event (`Reliable::show`).
 macro_rules! tell {
     ($self:ident . $hook:ident ( $($arg:expr),* )) => {{
-        $self.show();
+        $self.show(Hook::$hook);
         $self.ctrl.$hook($($arg),*)
     }};
 }
@@ -376,16 +376,16 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         tell!(self.trace(ctx));
     }
 
-    /// Shows a controller that `OBSERVES` the connection as it is now (a controller written in
-    /// Python reads it from its context). For every other controller the test is a constant and
-    /// this is nothing.
+    /// Shows the controller the connection as it is now, if it `observes` `hook` (a controller
+    /// written in Python, before the hooks its class defines). For every other controller the
+    /// test is a constant and this is nothing.
     #[inline(always)]
-    fn show(&mut self) {
-        if C::OBSERVES {
-            let (srtt, rto) = self.timer.estimate();
+    fn show(&mut self, hook: Hook) {
+        if self.ctrl.observes(hook) {
+            let (srtt, timeout) = self.timer.estimate();
             self.ctrl.observe(&Connection {
                 srtt,
-                rto: rto.as_secs_f64(),
+                timeout,
                 flight: self.win.in_flight(),
                 una: self.win.una(),
                 next: self.win.nxt(),

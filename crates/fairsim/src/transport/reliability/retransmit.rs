@@ -10,6 +10,7 @@
 //! the order of the sender's actions; both orders are kept exactly as the protocols' own.
 
 use super::averaged_timeout::{AveragedTimeout, Resend, RETRANSMIT};
+use super::controller::Timeout;
 use super::rto::{Rto, RtoConfig};
 use super::window::{Acked, SendWindow};
 use crate::transport::sender::AgentCtx;
@@ -34,8 +35,8 @@ pub trait RetransmitTimer: Send + Sync + 'static {
     fn expired(&mut self, win: &mut SendWindow, ctx: &mut AgentCtx);
     /// After the sends that follow an expiry.
     fn after_expiry_sends(&mut self, _ctx: &mut AgentCtx) {}
-    /// The round-trip estimate (seconds; `None` before a sample) and the timeout it gives now.
-    fn estimate(&self) -> (Option<f64>, Time);
+    /// The round-trip estimate, seconds (`None` before a sample), and what gives the timeout.
+    fn estimate(&self) -> (Option<f64>, Timeout);
 }
 
 pub struct AveragedTimer {
@@ -65,8 +66,8 @@ impl RetransmitTimer for AveragedTimer {
     fn expired(&mut self, win: &mut SendWindow, ctx: &mut AgentCtx) {
         self.timer.resend(self.resend, win, ctx);
     }
-    fn estimate(&self) -> (Option<f64>, Time) {
-        (Some(self.timer.rtt()), self.timer.timeout())
+    fn estimate(&self) -> (Option<f64>, Timeout) {
+        (Some(self.timer.rtt()), Timeout::Fixed(self.timer.timeout().as_secs_f64()))
     }
 }
 
@@ -112,7 +113,7 @@ impl RetransmitTimer for RtoTimer {
     fn after_expiry_sends(&mut self, ctx: &mut AgentCtx) {
         self.restart(ctx);
     }
-    fn estimate(&self) -> (Option<f64>, Time) {
-        (self.rto.srtt(), self.rto.timeout(&self.cfg))
+    fn estimate(&self) -> (Option<f64>, Timeout) {
+        (self.rto.srtt(), Timeout::Rto(self.rto, self.cfg))
     }
 }

@@ -14,7 +14,7 @@ use crate::params::ParamError;
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RtoConfig {
     /// Before the first sample.
@@ -65,7 +65,7 @@ impl RtoConfig {
     }
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Rto {
     srtt: Option<f64>,
     rttvar: f64,
@@ -95,6 +95,19 @@ impl Rto {
 
     pub fn srtt(&self) -> Option<f64> {
         self.srtt
+    }
+
+    /// The timeout `timeout` gives, in seconds, before its rounding to the nanosecond: for a
+    /// controller that reads it at every event, which the rounding would cost more than its use.
+    pub fn timeout_secs(&self, cfg: &RtoConfig) -> f64 {
+        let base = match self.srtt {
+            None => cfg.initial_rto.as_secs_f64(),
+            Some(s) => {
+                let g = cfg.clock_granularity.as_secs_f64();
+                (s + g.max(cfg.rttvar_factor * self.rttvar)).max(cfg.min_rto.as_secs_f64())
+            }
+        };
+        (base * (1u64 << self.backoff) as f64).min(cfg.max_rto.as_secs_f64())
     }
 
     pub fn timeout(&self, cfg: &RtoConfig) -> Time {
@@ -130,6 +143,20 @@ mod tests {
         let capped = RtoConfig { max_rto: Time::from_secs(4), ..cfg };
         (0..10).for_each(|_| r.back_off());
         assert_eq!(r.timeout(&capped), Time::from_secs(4));
+    }
+
+    #[test]
+    fn the_timeout_in_seconds_is_the_timers_before_its_rounding() {
+        let cfg = RtoConfig { min_rto: Time::from_millis(200), max_rto: Time::from_secs(60), ..Default::default() };
+        let mut r = Rto::default();
+        let same = |r: &Rto| (r.timeout_secs(&cfg) - r.timeout(&cfg).as_secs_f64()).abs() < 1e-9;
+        assert!(same(&r), "before a sample");
+        for rtt in [0.0123, 0.0456, 0.00789, 1.5] {
+            r.sample(rtt);
+            assert!(same(&r), "after {rtt}");
+        }
+        (0..20).for_each(|_| r.back_off());
+        assert!(same(&r), "backed off to the cap");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 
 use super::{Reliable, RttSample};
 use crate::net::Packet;
-use crate::transport::reliability::controller::{Congestion, Controller, NewAck};
+use crate::transport::reliability::controller::{Congestion, Controller, Hook, NewAck};
 use crate::transport::reliability::prr::Prr;
 use crate::transport::reliability::retransmit::RetransmitTimer;
 use crate::transport::reliability::sack::{lost_below, Next, SackRecovery};
