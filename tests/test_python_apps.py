@@ -140,3 +140,9 @@ def test_registration_refuses_a_built_in_applications_name():
 def test_the_catalogue_lists_a_registered_application():
     names = {e[0] for e in _core.catalogue()[2]}
     assert {"cbr", "test-onoff"} <= names
+
+
+def test_sweep_workers_import_the_module_that_registered_an_application():
+    """Workers (local processes, Dask) import `registering_modules()` before loading a scenario:
+    the module of a registered application is among them, as a discipline's is."""
+    assert "python_apps" in fairsim.extend.registering_modules()

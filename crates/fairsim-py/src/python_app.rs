@@ -17,7 +17,7 @@
 //!   the fair-share computations read (as `onoff`'s).
 
 use crate::python_host::{self, Named, PyHost};
-use fairsim::component::{About, Builder, Kind, ParamDoc};
+use fairsim::component::{About, Kind, ParamDoc};
 use fairsim::params::{ParamError, Params};
 use fairsim::rng::SimRng;
 use fairsim::traffic::{AppInfo, Application, FlowControl, Source, Timing, DEFAULT_PAYLOAD};
@@ -196,15 +196,7 @@ impl Kind<AppInfo, dyn Application> for PyAppKind {
         self.0.parameters().into_iter().map(|p| python_host::interned(p.name)).collect()
     }
 
-    fn build(&self, params: &Params, info: &AppInfo) -> Result<(Box<dyn Application>, Params), ParamError> {
-        let (app, params) = self.app(params, info)?;
-        Ok((Box::new(app), params))
-    }
-
-    fn builder(&self, params: &Params) -> Result<Builder<AppInfo, dyn Application>, ParamError> {
-        let (params, kind) = (params.clone(), *self);
-        Ok(Box::new(move |info| Ok(Box::new(kind.app(&params, info)?.0))))
-    }
+    python_host::builds_with!(app, AppInfo, dyn Application);
 }
 
 /// Makes the Python registry the engine's host of applications it does not know (at import).

@@ -27,7 +27,7 @@
 
 use crate::python_host::{self, Named, PyHost};
 use crate::python_qdisc::PacketView;
-use fairsim::component::{About, Builder, Kind, ParamDoc, Parts};
+use fairsim::component::{About, Kind, ParamDoc, Parts};
 use fairsim::net::Packet;
 use fairsim::params::{fields, parse_over, ParamError, Params};
 use fairsim::transport::reliability::controller::{Congestion, Connection, Controller, Hook, Load, NewAck, RttSample};
@@ -615,15 +615,7 @@ impl Kind<FlowInfo, dyn Sender> for PyControllerKind {
         fields::<TcpReliability>().to_vec() // those a `stack` fills in; the class's are its own
     }
 
-    fn build(&self, params: &Params, flow: &FlowInfo) -> Result<(Box<dyn Sender>, Params), ParamError> {
-        let (sender, params) = self.sender(params, flow)?;
-        Ok((Box::new(sender), params))
-    }
-
-    fn builder(&self, params: &Params) -> Result<Builder<FlowInfo, dyn Sender>, ParamError> {
-        let (params, kind) = (params.clone(), *self);
-        Ok(Box::new(move |flow| Ok(Box::new(kind.sender(&params, flow)?.0))))
-    }
+    python_host::builds_with!(sender, FlowInfo, dyn Sender);
 }
 
 /// Makes the Python registry the engine's host of transports it does not know (at import).

@@ -106,6 +106,31 @@ pub fn raised(py: Python<'_>, kind: &str, label: &str, hook: &str, now: Time, e:
     fail(kind, label, hook, now, format!("raised:\n{}", traceback(py, e)))
 }
 
+/// Implements `Kind::build` and `Kind::builder` for an adapter's kind from its method `$make`,
+/// which builds the component for a `$ctx` (a port, a flow) from a scenario's parameters: the
+/// adapters differ only in that method.
+macro_rules! builds_with {
+    ($make:ident, $ctx:ty, $out:ty) => {
+        fn build(
+            &self,
+            params: &fairsim::params::Params,
+            ctx: &$ctx,
+        ) -> Result<(Box<$out>, fairsim::params::Params), fairsim::params::ParamError> {
+            let (made, params) = self.$make(params, ctx)?;
+            Ok((Box::new(made), params))
+        }
+
+        fn builder(
+            &self,
+            params: &fairsim::params::Params,
+        ) -> Result<fairsim::component::Builder<$ctx, $out>, fairsim::params::ParamError> {
+            let (params, kind) = (params.clone(), *self);
+            Ok(Box::new(move |ctx| Ok(Box::new(kind.$make(&params, ctx)?.0))))
+        }
+    };
+}
+pub(crate) use builds_with;
+
 /// The Python module that keeps the registry.
 const REGISTRY: &str = "fairsim.extend.registry";
 

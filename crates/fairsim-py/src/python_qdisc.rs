@@ -23,7 +23,7 @@
 //!   user's code.
 
 use crate::python_host::{self, Named, PyHost};
-use fairsim::component::{About, Builder, Kind, ParamDoc};
+use fairsim::component::{About, Kind, ParamDoc};
 use fairsim::net::{Packet, PacketKind};
 use fairsim::params::{ParamError, Params};
 use fairsim::qdisc::{DropReason, FlowMeta, PortInfo, Qdisc, QdiscCtx, Room};
@@ -692,15 +692,7 @@ impl Kind<PortInfo, dyn Qdisc> for PyQdiscKind {
         vec![] // checked by the registry, which knows each class's own
     }
 
-    fn build(&self, params: &Params, port: &PortInfo) -> Result<(Box<dyn Qdisc>, Params), ParamError> {
-        let (qdisc, params) = self.instance(params, port)?;
-        Ok((Box::new(qdisc), params))
-    }
-
-    fn builder(&self, params: &Params) -> Result<Builder<PortInfo, dyn Qdisc>, ParamError> {
-        let (params, kind) = (params.clone(), *self);
-        Ok(Box::new(move |port| Ok(Box::new(kind.instance(&params, port)?.0))))
-    }
+    python_host::builds_with!(instance, PortInfo, dyn Qdisc);
 }
 
 /// Makes the Python registry the engine's host of disciplines it does not know (at import).
