@@ -73,6 +73,11 @@ def _registering(what: str, name: str):
     return register
 
 
+def _a(noun: str) -> str:
+    """`noun` with its indefinite article."""
+    return f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}"
+
+
 def _shown(what: str) -> str:
     return {"discipline": "discipline", "controller": "transport", "application": "application"}[what]
 
@@ -176,12 +181,12 @@ def _import(path: str) -> type:
 def _about(what: str, name: str) -> tuple[str, str] | None:
     """What listings say of `name`: its docstring's first paragraph and its class."""
     if name == PYTHON_KIND:
-        return f"a {_shown(what)} written in Python, named by its class", "docs/extending.md"
+        return f"{_a(_shown(what))} written in Python, named by its class", "docs/extending.md"
     cls = _REGISTRY[what].get(name)
     if cls is None:
         return None
     first = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
-    return (first or f"a {what} written in Python"), _label(cls)
+    return (first or f"{_a(_shown(what))} written in Python"), _label(cls)
 
 
 def _names(what: str) -> list[str]:
