@@ -6,6 +6,7 @@ by hand, and mistakes named at their place."""
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
 import fairsim
@@ -130,9 +131,23 @@ def test_the_slowdown_table_and_plot():
     sc = fat_tree('pattern = "poisson"\nsizes = "datamining"\nload = 0.3\nstop = "20ms"', duration="30ms")
     res = fairsim.run(sc, progress=False)
     table = res.slowdown(4)
-    assert list(table.columns) == ["pair", "flow", "bin", "count", "max_bytes", "p50", "p95", "p99"]
-    assert table["count"].sum() == res.transfers["slowdown"].notna().sum()
-    assert (table["p50"] <= table["p99"]).all() and (table["p50"] >= 1 - 1e-9).all()
+    assert list(table.columns) == [
+        "pair",
+        "flow",
+        "bin",
+        "count",
+        "unfinished",
+        "max_bytes",
+        "p50",
+        "p95",
+        "p99",
+        "p999",
+        "mean_fct_s",
+        "lower_bound",
+    ]
+    assert table["count"].sum() == len(res.transfers), "every transfer, finished or not"
+    assert (table["p50"] <= table["p99"]).all() and (table["p99"] <= table["p999"]).all()
+    assert (table["p50"] >= 1 - 1e-9).all()
     assert list(res.slowdown([100e3, 10e6])["bin"]) == sorted(res.slowdown([100e3, 10e6])["bin"])
     ax = res.plot_slowdown(4)
     assert ax.get_xscale() == "log" and "slowdown" in ax.get_ylabel()
@@ -196,3 +211,30 @@ def test_validate_shows_a_workload_and_its_forwarding(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert "workload: incast" in proc.stdout and "chosen at each switch (ecmp)" in proc.stdout
+
+
+def test_unfinished_transfers_count_in_the_slowdown_table_as_lower_bounds():
+    """A load the fabric cannot finish in the run: the transfers still under way at its end
+    count at their slowdown so far (elapsed over ideal), each bin says how many, and a bin with
+    one is marked as giving lower bounds; leaving them out would flatter the transport."""
+    sc = fat_tree('pattern = "poisson"\nsizes = "websearch"\nload = 0.8', duration="10ms")
+    res = fairsim.run(sc, progress=False)
+    t = res.transfers
+    unfinished = t[t["unfinished"]]
+    assert len(unfinished) > 0 and t["finish_s"].isna().sum() == len(unfinished)
+    elapsed = (res.runs[0]["simulated_s"] - unfinished["arrival_s"]) / unfinished["ideal_fct_s"]
+    assert (unfinished["slowdown_so_far"] - elapsed).abs().max() < 1e-9
+    table = res.slowdown(4)
+    assert table["unfinished"].sum() == len(unfinished) and table["count"].sum() == len(t)
+    assert (table["lower_bound"] == (table["unfinished"] > 0)).all() and table["lower_bound"].any()
+    finished_only = t.dropna(subset=["slowdown"])["slowdown"].quantile(0.99)
+    assert t["slowdown_so_far"].quantile(0.99) >= finished_only, "counting them can only raise it"
+
+
+def test_a_size_never_splits_across_two_bins():
+    from fairsim.transfers import _size_bins
+
+    sizes = pd.Series([1, 1, 1, 1, 1, 2, 2, 3, 4, 5, 6, 6])
+    bins = _size_bins(sizes, 4)
+    assert all(bins[sizes == size].nunique() == 1 for size in sizes.unique())
+    assert list(bins) == sorted(bins) and bins.min() == 0

@@ -69,18 +69,22 @@ def log_axis(ax, which: str = "y") -> None:
 def plot_slowdown(table: pd.DataFrame, ax=None):
     """Slowdown by flow size (`Results.slowdown`): the p50 (solid) and p99 (dashed) slowdown of
     each size bin against its largest size, a colour per pair and workload, both axes logarithmic
-    (HPCC's and Homa's figure)."""
+    (HPCC's and Homa's figure). A workload with unfinished transfers says how many in its
+    legend, and its bins that hold one are drawn hollow: their figures are lower bounds."""
     import matplotlib.pyplot as plt
 
     if table.empty:
         raise ValueError(
-            "no finished workload transfers: slowdowns need a [workloads] table whose transfers finish"
+            "no workload transfers: slowdowns need a [workloads] table whose transfers start in the run"
         )
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4), layout="constrained")
     several = table[["pair", "flow"]].drop_duplicates().shape[0] > 1
     for (pair, flow), d in table.groupby(["pair", "flow"], sort=False):
         name = f"{flow} ({pair})" if several else flow
+        unfinished = int(d["unfinished"].sum())
+        if unfinished:
+            name = f"{name}, {unfinished} of {int(d['count'].sum())} unfinished (lower bounds hollow)"
         (line,) = ax.plot(d["max_bytes"], d["p50"], marker="o", markersize=3, label=f"{name} p50")
         ax.plot(
             d["max_bytes"],
@@ -91,6 +95,16 @@ def plot_slowdown(table: pd.DataFrame, ax=None):
             color=line.get_color(),
             label=f"{name} p99",
         )
+        bounds = d[d["lower_bound"]]
+        for column, marker in (("p50", "o"), ("p99", "v")):
+            ax.plot(
+                bounds["max_bytes"],
+                bounds[column],
+                marker,
+                markersize=6,
+                color="white",
+                markeredgecolor=line.get_color(),
+            )
     log_axis(ax, "xy")
     ax.set_xlabel("flow size, bytes (largest in bin)")
     ax.set_ylabel("slowdown (FCT / ideal)")

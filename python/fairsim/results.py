@@ -313,17 +313,20 @@ class Results:
     @cached_property
     def transfers(self) -> pd.DataFrame:
         """One row per transfer of the open-population flows: pair, seed, flow, arrival_s,
-        finish_s (NaN if unfinished), response_s, bytes, sent, retransmitted, delivered; with a workload
-        also src, dst, fct_s, ideal_fct_s and slowdown (docs/results.md)."""
+        finish_s (NaN if unfinished), response_s, unfinished, bytes, sent, retransmitted,
+        delivered; with a workload also src, dst, fct_s, ideal_fct_s, slowdown and
+        slowdown_so_far (an unfinished transfer's elapsed time over its ideal; docs/results.md)."""
         from fairsim.transfers import transfer_frame
 
         return transfer_frame(self.runs)
 
     def slowdown(self, bins=10) -> pd.DataFrame:
         """Completion-time slowdown by flow size, for workloads: per pair, workload and size
-        bin, the count, the bin's largest size and the p50, p95 and p99 slowdown (a transfer's
-        completion time over its ideal one, alone on the network; docs/results.md). `bins`: a
-        number of equal-count bins, or upper edges in bytes (`[100e3, 10e6]`)."""
+        bin, the count, how many did not finish, the bin's largest size, the p50, p95, p99 and
+        p99.9 slowdown (a transfer's completion time over its ideal one, alone on the network),
+        the mean FCT, and whether those are lower bounds (an unfinished transfer counts at its
+        elapsed time; docs/results.md). `bins`: a number of about equal-count bins that never
+        split one size, or upper edges in bytes (`[100e3, 10e6]`)."""
         from fairsim.transfers import slowdown_frame
 
         return slowdown_frame(self.transfers, bins)

@@ -17,13 +17,16 @@ COLUMNS = [
     "arrival_s",
     "finish_s",
     "response_s",
+    "unfinished",
     "bytes",
     "sent",
     "retransmitted",
     "delivered",
 ]
-# with a workload: each transfer's hosts, its ideal completion time and its slowdown
-WORKLOAD_COLUMNS = ["src", "dst", "fct_s", "ideal_fct_s", "slowdown"]
+# with a workload: each transfer's hosts, its ideal completion time and its slowdown, and the
+# slowdown it has reached so far: its own if it finished, else its elapsed time over its ideal
+# (a lower bound of what it would have been)
+WORKLOAD_COLUMNS = ["src", "dst", "fct_s", "ideal_fct_s", "slowdown", "slowdown_so_far"]
 
 
 def transfer_frame(runs: list[dict]) -> pd.DataFrame:
@@ -48,6 +51,7 @@ def transfer_frame(runs: list[dict]) -> pd.DataFrame:
             }
         )
         df["response_s"] = df["finish_s"] - df["arrival_s"]
+        df["unfinished"] = df["finish_s"].isna()
         columns = COLUMNS
         if t.get("src"):
             nodes = t["nodes"]
@@ -56,34 +60,66 @@ def transfer_frame(runs: list[dict]) -> pd.DataFrame:
             df["fct_s"] = df["response_s"]
             df["ideal_fct_s"] = pd.array(t["ideal_s"], dtype="Float64").astype(float)
             df["slowdown"] = df["fct_s"] / df["ideal_fct_s"]
+            # an unfinished transfer has taken at least until the run's end (its stop, if cut short)
+            so_far = df["fct_s"].fillna(r["simulated_s"] - df["arrival_s"])
+            df["slowdown_so_far"] = so_far / df["ideal_fct_s"]
             columns = COLUMNS + WORKLOAD_COLUMNS
         frames.append(df[columns])
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
 
 
+#: The slowdown table's percentiles: p99.9 is what data-centre papers report beside the others.
+PERCENTILES = {"p50": 0.5, "p95": 0.95, "p99": 0.99, "p999": 0.999}
+
+SLOWDOWN_COLUMNS = [
+    "pair",
+    "flow",
+    "bin",
+    "count",
+    "unfinished",
+    "max_bytes",
+    *PERCENTILES,
+    "mean_fct_s",
+    "lower_bound",
+]
+
+
 def slowdown_frame(transfers: pd.DataFrame, bins=10) -> pd.DataFrame:
-    """Completion-time slowdown by flow size (`Results.slowdown`): the finished transfers of each
-    pair and workload cut into size bins, each with its transfers' count, their largest size and
-    the p50, p95 and p99 of their slowdown. `bins`: a number of bins holding equal numbers of
-    transfers (HPCC's and Homa's reading), or the bins' upper edges in bytes (pFabric's
-    (0, 100 KB], (100 KB, 10 MB], (10 MB, ∞): `[100e3, 10e6]`; the last bin takes the rest)."""
-    columns = ["pair", "flow", "bin", "count", "max_bytes", "p50", "p95", "p99"]
+    """Completion-time slowdown by flow size (`Results.slowdown`): every transfer of each pair
+    and workload, finished or not, cut into size bins, each with its count, how many did not
+    finish, its largest size, the p50, p95, p99 and p99.9 of its slowdown and its mean FCT.
+
+    An unfinished transfer counts at its slowdown so far (its elapsed time at the run's end over
+    its ideal), which its true one can only exceed: a bin with one has `lower_bound` True, and
+    its figures are lower bounds. Leaving it out would flatter the transport that finishes
+    fewer (docs/results.md).
+
+    `bins`: a number of bins holding about equal numbers of transfers (HPCC's and Homa's
+    reading; one size never splits across two, so a distribution's point mass makes fewer,
+    larger bins), or the bins' upper edges in bytes (pFabric's (0, 100 KB], (100 KB, 10 MB],
+    (10 MB, ∞): `[100e3, 10e6]`; the last bin takes the rest)."""
     if "slowdown" not in transfers:
-        return pd.DataFrame(columns=columns)
-    done = transfers.dropna(subset=["slowdown"])
+        return pd.DataFrame(columns=SLOWDOWN_COLUMNS)
     rows = []
-    for (pair, flow), group in done.groupby(["pair", "flow"], sort=False):
-        sizes = group["bytes"]
-        if isinstance(bins, int):
-            # ranks, so that equal sizes (a distribution's point masses) never split a cut
-            cut = pd.qcut(sizes.rank(method="first"), q=min(bins, len(group)), labels=False)
-        else:
-            edges = [-1.0, *sorted(float(e) for e in bins), float("inf")]
-            cut = pd.cut(sizes, edges, labels=False)
-        for b, part in group.groupby(cut, sort=True):
-            q = part["slowdown"].quantile([0.5, 0.95, 0.99])
-            rows.append([pair, flow, int(b), len(part), int(part["bytes"].max()), *q.tolist()])
-    return pd.DataFrame(rows, columns=columns)
+    for (pair, flow), group in transfers.groupby(["pair", "flow"], sort=False):
+        for b, part in group.groupby(_size_bins(group["bytes"], bins), sort=True):
+            unfinished = int(part["unfinished"].sum())
+            q = part["slowdown_so_far"].quantile(list(PERCENTILES.values()))
+            fct = part["slowdown_so_far"] * part["ideal_fct_s"]
+            row = [pair, flow, int(b), len(part), unfinished, int(part["bytes"].max()), *q.tolist()]
+            rows.append([*row, fct.mean(), unfinished > 0])
+    return pd.DataFrame(rows, columns=SLOWDOWN_COLUMNS)
+
+
+def _size_bins(sizes: pd.Series, bins) -> pd.Series:
+    """Each transfer's bin (0, 1, ...) by its size: `bins` equal-count bins, whose edges fall
+    between sizes so that equal sizes share one, or bins with the given upper edges."""
+    if isinstance(bins, int):
+        # cut the sizes themselves: equal sizes take one bin; edges that coincide merge
+        cut = pd.qcut(sizes, q=min(bins, len(sizes)), labels=False, duplicates="drop")
+        return cut.rank(method="dense").astype(int) - 1
+    edges = [-1.0, *sorted(float(e) for e in bins), float("inf")]
+    return pd.cut(sizes, edges, labels=False)
 
 
 def summary_frame(runs: list[dict]) -> pd.DataFrame:
