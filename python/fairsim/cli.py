@@ -264,6 +264,13 @@ overrides_option = click.option(
     help="Write PORT's packet events (queued, sent, dropped, received) as text (needs --out).",
 )
 @click.option(
+    "--queues",
+    type=click.Choice(["auto", "all"]),
+    default="auto",
+    show_default=True,
+    help="Which queues the tables show: auto (a workload's by tier, others' busy ones) or all.",
+)
+@click.option(
     "--progress/--no-progress",
     default=None,
     help="One progress bar for all the runs (default: on a terminal).",
@@ -284,6 +291,7 @@ def run_cmd(
     trace_queues,
     pcap_ports,
     event_ports,
+    queues,
     progress,
 ):
     """Run SCENARIO (a file, or a bundled name such as examples/dumbbell) under its pairs."""
@@ -333,7 +341,7 @@ def run_cmd(
     else:
         from fairsim.tables import all_tables, emit
 
-        emit(all_tables(results, per_seed))
+        emit(all_tables(results, per_seed, queues))
     if results.interrupted:
         stderr().print(
             "[bold red]interrupted[/]: the results above are partial"

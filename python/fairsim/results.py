@@ -364,13 +364,19 @@ class Results:
         from fairsim import __version__
 
         drop = () if intervals else ("flow_intervals", "queue_intervals", "traces")
-        return {
+        document = {
             "schema": SCHEMA,
             "fairsim_version": __version__,
             "scenario": self.scenario,
             "complete": self.complete,
             "runs": [{k: v for k, v in r.items() if k not in drop} for r in self.runs],
         }
+        from fairsim import workload_tables
+
+        if workload_tables.is_workload_run(self.runs):
+            # the table `fairsim run` shows first: per pair, the transfers' slowdown by size
+            document["completion_times"] = workload_tables.completion_rows(self.runs)
+        return document
 
     def to_json(self, intervals: bool = False, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(intervals), indent=indent)

@@ -286,7 +286,8 @@ def _delay_aimed(runs: list[dict]) -> bool:
     return any(q["qdisc"] in DELAY_QDISCS for r in runs for q in r["queues"])
 
 
-def _flows_parts(runs: list[dict]) -> list:
+def _flows_parts(runs: list[dict], leave_out: frozenset[str] = frozenset()) -> list:
+    """The flows table (without the flows in `leave_out`), or nothing if none is left."""
     limited = _window_limited(runs)
     delays = _delay_aimed(runs)
     columns = ["flow", "app", "transport", "goodput pkt/s", "goodput", "RTT s"]
@@ -294,7 +295,9 @@ def _flows_parts(runs: list[dict]) -> list:
     columns += ["retx/s", "drops/s"]
     columns += ["of fair share", "window-limited"] if limited else ["of fair share"]
     table = _table(columns)
-    flows = runs[0]["flows"]
+    flows = [f for f in runs[0]["flows"] if f["name"] not in leave_out]
+    if not flows:
+        return []
     by_name = _by_name(runs, "flows", "name")
 
     def row(i: int) -> list[str]:
@@ -357,7 +360,8 @@ def _busy(queue: dict) -> bool:
 DELAY_QDISCS = frozenset({"codel", "fq_codel", "pie"})
 
 
-def _queue_parts(runs: list[dict]) -> list:
+def _queue_parts(runs: list[dict], every: bool = False) -> list:
+    """The busy queues (every queue with `every`)."""
     # a `losses` column only where some link loses packets (`loss`): other tables stay as they were
     lossy = any(q["totals"].get("losses", 0) for r in runs for q in r["queues"])
     # the disciplines that aim at a delay report it first: the sojourn's mean and 99th percentile
@@ -368,7 +372,9 @@ def _queue_parts(runs: list[dict]) -> list:
     table = _table([*columns, "losses"] if lossy else columns, left=2)
     by_port = _by_name(runs, "queues", "port")
     shown = [
-        q for q in runs[0]["queues"] if any(_busy(x) for ports in by_port if (x := ports.get(q["port"])))
+        q
+        for q in runs[0]["queues"]
+        if every or any(_busy(x) for ports in by_port if (x := ports.get(q["port"])))
     ]
     hidden = len(runs[0]["queues"]) - len(shown)
 
@@ -394,7 +400,7 @@ def _queue_parts(runs: list[dict]) -> list:
         ]
         return [*cells, count("losses")] if lossy else cells
 
-    parts = add_rows(table, len(shown), row, "busy queues")
+    parts = add_rows(table, len(shown), row, "queues" if every else "busy queues", every=every)
     if hidden:
         parts.append(
             Text(
@@ -436,17 +442,26 @@ def _fluid_parts(runs: list[dict], port: str) -> list:
     return add_rows(table, len(flows), row, "conversations")
 
 
-def pair_tables(runs: list[dict]) -> Group:
-    """The tables of one pair: one run's, or the mean over several seeds' runs."""
+def pair_tables(runs: list[dict], queues: str = "auto") -> Group:
+    """The tables of one pair: one run's, or the mean over several seeds' runs. A run with a
+    workload shows its transfers' completion times and its queues by tier first
+    (`workload_tables`); `queues="all"` shows every port."""
+    from fairsim import workload_tables as wt
+
     stopped = _stopped_line(runs)
-    parts: list = [
-        _heading(runs),
-        *([stopped] if stopped else []),
-        *_flows_parts(runs),
-        _fairness_line(runs),
-        Text(""),
-        *_queue_parts(runs),
-    ]
+    parts: list = [_heading(runs), *([stopped] if stopped else [])]
+    workloads = frozenset(wt.workload_flows(runs)) if wt.is_workload_run(runs) else frozenset()
+    flows = _flows_parts(runs, leave_out=workloads)
+    parts += flows
+    if flows and len(runs[0]["fairness"]["flows"]) > 1:
+        parts.append(_fairness_line(runs))
+    if workloads:
+        parts += [*([Text("")] if flows else []), *wt.completion_parts(runs)]
+    parts.append(Text(""))
+    if workloads and queues != "all":
+        parts += wt.tier_parts(runs)
+    else:
+        parts += _queue_parts(runs, every=queues == "all")
     for port in runs[0].get("fluid", []):
         parts += [Text(""), *_fluid_parts(runs, port["port"])]
     events = sum(r["events"] for r in runs)
@@ -477,8 +492,9 @@ def not_run_line(runs: list[dict]) -> Text | None:
     return Text(f"not run (interrupted): {listed}", style="bold red")
 
 
-def all_tables(results: Results, per_seed: bool = False) -> Group:
-    """One table group per pair (per run with `per_seed`), then the runs that never started."""
+def all_tables(results: Results, per_seed: bool = False, queues: str = "auto") -> Group:
+    """One table group per pair (per run with `per_seed`), then the runs that never started.
+    `queues`: `auto` (a workload's by tier, others' busy ones) or `all` (every port)."""
     ran = [r for r in results.runs if not never_started(r)]
     groups: list = []
     for pair in dict.fromkeys(r["pair"] for r in ran):
@@ -486,7 +502,7 @@ def all_tables(results: Results, per_seed: bool = False) -> Group:
         for chunk in [[r] for r in runs] if per_seed else [runs]:
             if groups:
                 groups.append(Text(""))
-            groups.append(pair_tables(chunk))
+            groups.append(pair_tables(chunk, queues))
     line = not_run_line(results.runs)
     if line is not None:
         groups += [Text(""), line] if groups else [line]

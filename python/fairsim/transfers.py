@@ -25,7 +25,7 @@ COLUMNS = [
 ]
 # with a workload: each transfer's hosts, its ideal completion time and its slowdown, and the
 # slowdown it has reached so far: its own if it finished, else its elapsed time over its ideal
-# (a lower bound of what it would have been)
+# and at least 1 (a lower bound of what it would have been)
 WORKLOAD_COLUMNS = ["src", "dst", "fct_s", "ideal_fct_s", "slowdown", "slowdown_so_far"]
 
 
@@ -60,9 +60,10 @@ def transfer_frame(runs: list[dict]) -> pd.DataFrame:
             df["fct_s"] = df["response_s"]
             df["ideal_fct_s"] = pd.array(t["ideal_s"], dtype="Float64").astype(float)
             df["slowdown"] = df["fct_s"] / df["ideal_fct_s"]
-            # an unfinished transfer has taken at least until the run's end (its stop, if cut short)
-            so_far = df["fct_s"].fillna(r["simulated_s"] - df["arrival_s"])
-            df["slowdown_so_far"] = so_far / df["ideal_fct_s"]
+            # an unfinished transfer has taken at least until the run's end (its stop, if cut
+            # short), and at least its ideal: its slowdown is at least the larger of the two
+            elapsed = (r["simulated_s"] - df["arrival_s"]) / df["ideal_fct_s"]
+            df["slowdown_so_far"] = df["slowdown"].fillna(elapsed.clip(lower=1.0))
             columns = COLUMNS + WORKLOAD_COLUMNS
         frames.append(df[columns])
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)

@@ -1,0 +1,110 @@
+"""What `fairsim run` shows first for a data-centre run (a `[workloads]` table): the transfers'
+completion times by size, and the queues summed by tier, not a row per flow and per port.
+
+A workload is one flow of many transfers, so its goodput, its share of a fair share and Jain's
+index over it say nothing a data-centre reader asks; the completion-time table counts every
+transfer (an unfinished one at its elapsed time so far, a lower bound: docs/results.md). A
+generated fabric has hundreds of ports; their tiers (`tor->agg`, the port's name without its
+numbers) sum them, and `--queues all` shows every port.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+from rich.text import Text
+
+from fairsim.tables import Stat, _table, duration, plural, size
+
+#: The size bins of the first screen's table: ten of about equal counts, as HPCC and Homa read them.
+BINS = 10
+
+
+def is_workload_run(runs: list[dict]) -> bool:
+    """Whether the runs carry a workload's transfers (their hosts and ideal completion times)."""
+    return any((r.get("transfers") or {}).get("src") for r in runs)
+
+
+def workload_flows(runs: list[dict]) -> set[str]:
+    """The flows that are workloads (each holds many transfers)."""
+    names = set()
+    for r in runs:
+        t = r.get("transfers") or {}
+        if t.get("src"):
+            names |= {r["flows"][i]["name"] for i in set(t["flow"])}
+    return names
+
+
+def completion_table(runs: list[dict]) -> pd.DataFrame:
+    """The completion-time table of runs of one pair: `Results.slowdown(10)` over all their
+    transfers (seeds pooled)."""
+    from fairsim.transfers import slowdown_frame, transfer_frame
+
+    return slowdown_frame(transfer_frame(runs), BINS)
+
+
+def completion_rows(runs: list[dict]) -> list[dict]:
+    """The completion-time table of every pair, as the JSON document carries it."""
+    rows = []
+    for pair in dict.fromkeys(r["pair"] for r in runs):
+        table = completion_table([r for r in runs if r["pair"] == pair])
+        rows += table.astype(object).where(table.notna(), None).to_dict("records")
+    return rows
+
+
+def completion_parts(runs: list[dict]) -> list:
+    """The completion-time table, and what its figures mean."""
+    frame = completion_table(runs)
+    several = frame["flow"].nunique() > 1
+    columns = [*(["workload"] if several else []), "size up to", "transfers", "unfinished"]
+    table = _table([*columns, "p50 slowdown", "p99", "p99.9", "mean FCT"], left=len(columns) - 2)
+    for row in frame.itertuples():
+        bound = "≥ " if row.lower_bound else ""
+        table.add_row(
+            *([row.flow] if several else []),
+            size(Stat(row.max_bytes)),
+            f"{row.count:,}",
+            f"{row.unfinished:,}" if row.unfinished else "0",
+            *(f"{bound}{getattr(row, p):.2f}" for p in ("p50", "p99", "p999")),
+            bound + duration(Stat(row.mean_fct_s)),
+        )
+    unfinished = int(frame["unfinished"].sum())
+    total = int(frame["count"].sum())
+    note = f"slowdown: completion time over its ideal alone on the network; {plural(total, 'transfer')}" + (
+        f", {unfinished:,} unfinished at the run's end, counted at their elapsed time (≥: a lower bound)"
+        if unfinished
+        else ", all finished"
+    )
+    return [table, Text(note, style="dim")]
+
+
+def tier(port: str) -> str:
+    """A port's tier: its name without numbers (`tor3->agg1` is in `tor->agg`)."""
+    return re.sub(r"\d+", "", port)
+
+
+def tier_parts(runs: list[dict]) -> list:
+    """The queues summed by tier: ports, mean and largest utilisation, drops, marks, the
+    longest queue (over every run of the pair)."""
+    by_tier: dict[str, list[dict]] = {}
+    for r in runs:
+        for q in r["queues"]:
+            by_tier.setdefault(tier(q["port"]), []).append(q)
+    table = _table(["tier", "ports", "utilisation mean", "max", "drops", "marks", "longest queue"], left=1)
+    for name, queues in by_tier.items():
+        utilisation = [(q["utilisation"] or {}).get("mean", 0.0) for q in queues]
+        ports = len({q["port"] for q in queues})
+        totals = [q["totals"] for q in queues]
+        table.add_row(
+            name,
+            f"{ports:,}",
+            f"{sum(utilisation) / len(utilisation):.1%}",
+            f"{max(utilisation):.1%}",
+            f"{sum(t['drops'] for t in totals):,}",
+            f"{sum(t['marks'] for t in totals):,}",
+            f"{max(t['max_occupancy'] for t in totals):,} pkts",
+        )
+    over = "" if len(runs) == 1 else f", summed over {plural(len(runs), 'run')}"
+    note = f"queues by tier (a port's name without its numbers){over}; --queues all shows every port"
+    return [table, Text(note, style="dim")]
