@@ -170,6 +170,17 @@ def test_the_resolved_scenario_writes_the_workload_back():
         ('pattern = "incast"\nsize = "1MB"', "workloads.w.receiver", "needs its `receiver`"),
         ('pattern = "permutation"\nhosts = ["h0", "tor0"]', "workloads.w.hosts", "has 4 links"),
         ('pattern = "poisson"\nsizes = "nowhere.cdf"\nload = 0.5', "workloads.w.sizes", "cannot read"),
+        (
+            'pattern = "incast"\nreceiver = "h0"\nsenders = ["h0", "h4"]\nsize = "1MB"',
+            "workloads.w.senders",
+            "`h0` is the incast's receiver: it cannot send to itself",
+        ),
+        (
+            'pattern = "incast"\nreceiver = "tor0"\nsize = "1MB"',
+            "workloads.w.receiver",
+            "`tor0` is not one of the workload's hosts",
+        ),
+        ('pattern = "permutation"\nsize = "0B"', "workloads.w.size", "at least 1 byte; leave `size` out"),
     ],
 )
 def test_mistakes_are_named_at_their_place(workload, field, says):
@@ -272,3 +283,9 @@ def test_the_first_screen_of_a_workload_run_shows_completion_times_and_queues_by
 
 
 WEBSEARCH = 'pattern = "poisson"\nsizes = "websearch"\nload = 0.8'
+
+
+def test_a_workload_packet_of_no_bytes_is_refused_as_in_flows():
+    text = FAT_TREE.replace("DURATION", "1ms").replace("WORKLOAD", INCAST).replace('"1460B"', '"0B"')
+    with pytest.raises(fairsim.ScenarioError, match=r"workloads\.w\.packet_size.*at least 1 byte"):
+        fairsim.loads(text)

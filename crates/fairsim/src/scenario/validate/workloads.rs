@@ -54,6 +54,9 @@ pub(super) fn build_workload(
     let at = |field: &'static str| ["workloads", name, field];
     let before = pb.0.len();
     let hosts = hosts(name, w, net, pb)?;
+    if w.packet_size.is_some_and(|b| b.0 == 0) {
+        pb.add(&at("packet_size"), "a packet carries at least 1 byte (as in `[flows]`)");
+    }
     let payload = w.packet_size.map_or(DEFAULT_PAYLOAD, |b| b.0.clamp(1, u32::MAX as u64) as u32);
     let sizes = sizes(name, w, payload, file, pb);
     let dir = Path::new(file).parent().unwrap_or(Path::new("."));
@@ -82,10 +85,18 @@ pub(super) fn build_workload(
                 }
                 return None;
             };
+            if !hosts.contains(&receiver) {
+                let name = w.receiver.as_deref().unwrap_or_default();
+                pb.add(&at("receiver"), format!("`{name}` is not one of the workload's hosts (nodes with one link)"));
+            }
             let senders: Vec<NodeId> = match &w.senders {
                 Some(names) => names.iter().filter_map(|n| (net.node)(n, &at("senders"), pb)).collect(),
                 None => hosts.iter().copied().filter(|&h| h != receiver).collect(),
             };
+            if senders.contains(&receiver) {
+                let name = w.receiver.as_deref().unwrap_or_default();
+                pb.add(&at("senders"), format!("`{name}` is the incast's receiver: it cannot send to itself"));
+            }
             Population::Batch {
                 pairs: Pairs::Incast { senders: senders.into(), receiver },
                 sizes: sizes.unwrap_or(Sizes::Packets(None)),
@@ -187,7 +198,11 @@ fn sizes(name: &str, w: &RawWorkload, payload: u32, file: &str, pb: &mut Problem
             pb.add(&at("size"), "give `size` (every file) or `sizes` (a distribution), not both");
             None
         }
-        (Some(size), None) => Some(Sizes::Packets(Some(size.0.div_ceil(payload as u64).max(1)))),
+        (Some(size), None) if size.0 == 0 => {
+            pb.add(&at("size"), "a file holds at least 1 byte; leave `size` out for transfers without end");
+            None
+        }
+        (Some(size), None) => Some(Sizes::Packets(Some(size.0.div_ceil(payload as u64)))),
         (None, Some(dist)) => {
             let cdf = match SizeCdf::built_in(dist) {
                 Some(cdf) => cdf,
@@ -264,7 +279,13 @@ pub fn parse_matrix(text: &str, hosts: &[NodeId], payload: u32) -> Result<Vec<Li
         let bad = |why: String| format!("line {}: {why}", n + 1);
         match fields.first() {
             None => continue,
-            Some(&"Nodes") => continue,
+            Some(&"Nodes") => match fields.get(1).and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) if n == hosts.len() => continue,
+                Some(n) => {
+                    return Err(bad(format!("the header declares {n} nodes, the workload has {} hosts", hosts.len())))
+                }
+                None => return Err(bad("`Nodes` needs the number of hosts".into())),
+            },
             Some(&"Connections") => declared = fields.get(1).and_then(|c| c.parse::<usize>().ok()),
             Some(&("Triggers" | "Failures" | "trigger" | "failure")) => {
                 return Err(bad("triggers and failures are not supported".into()))
@@ -280,6 +301,9 @@ pub fn parse_matrix(text: &str, hosts: &[NodeId], payload: u32) -> Result<Vec<Li
                         .ok_or_else(|| bad(format!("no host {h} (hosts are 0 to {})", hosts.len() - 1)))
                 };
                 let (src, dst) = (host(s)?, host(d)?);
+                if src == dst {
+                    return Err(bad(format!("a connection from host {s} to itself")));
+                }
                 let mut at = None;
                 let mut bytes = None;
                 for kv in fields[1..].chunks(2) {
@@ -345,5 +369,16 @@ mod tests {
         assert!(parse_matrix("Connections 3\n0->1 start 0 size 1\n", &hosts, 1000).unwrap_err().contains("declares 3"));
         assert!(parse_matrix("0->99 start 0 size 1\n", &hosts, 1000).unwrap_err().starts_with("line 1: no host 99"));
         assert!(parse_matrix("0->1 start 0 size 1 trigger 2\n", &hosts, 1000).unwrap_err().contains("not supported"));
+    }
+
+    #[test]
+    fn a_matrix_that_does_not_fit_its_hosts_is_refused_at_its_line() {
+        let hosts: Vec<NodeId> = (10..26).map(NodeId).collect();
+        let refused = |text: &str| parse_matrix(text, &hosts, 1000).unwrap_err();
+        assert_eq!(refused("Nodes 16\n3->3 start 0 size 1\n"), "line 2: a connection from host 3 to itself");
+        assert_eq!(
+            refused("Nodes 128\n0->1 start 0 size 1\n"),
+            "line 1: the header declares 128 nodes, the workload has 16 hosts"
+        );
     }
 }
