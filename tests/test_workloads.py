@@ -197,8 +197,17 @@ def test_a_bad_distribution_or_matrix_file_names_its_line(tmp_path):
         (f'pattern = "matrix"\nfile = "{tmp_path / "bad.cm"}"', "bad.cm: line 3: no host 99"),
     ]
     for workload, says in cases:
-        with pytest.raises(fairsim.ScenarioError, match=says):
+        with pytest.raises(fairsim.ScenarioError, match=says) as e:
             fat_tree(workload)
+        assert "needs `sizes`" not in str(e.value), "one message for one mistake"
+
+
+def test_a_misspelt_distribution_gets_a_suggestion():
+    with pytest.raises(fairsim.ScenarioError) as e:
+        fat_tree('pattern = "poisson"\nload = 0.5\nsizes = "websearh"')
+    message = str(e.value)
+    assert "workloads.w.sizes" in message and "did you mean `websearch`?" in message
+    assert "needs `sizes`" not in message
 
 
 def test_a_load_sweep_records_the_slowdown_table(tmp_path):

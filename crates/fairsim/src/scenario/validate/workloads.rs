@@ -5,10 +5,11 @@
 
 use super::flows::Network;
 use super::problems::{with_path, Problems};
+use crate::error::suggest;
 use crate::net::{Forwarding, Headers, NodeId};
 use crate::scenario::schema::RawWorkload;
 use crate::scenario::spec::{FlowSpec, TransportChoice};
-use crate::traffic::population::{Ends, Listed, Pairs, Population, SizeCdf, Sizes};
+use crate::traffic::population::{Ends, Listed, Pairs, Population, SizeCdf, Sizes, BUILT_IN};
 use crate::traffic::{Application, FlowControl, Source, DEFAULT_PAYLOAD};
 use crate::units::Time;
 use std::path::Path;
@@ -63,7 +64,10 @@ pub(super) fn build_workload(
     let population = match w.pattern.as_str() {
         "poisson" => {
             let Some(sizes) = sizes else {
-                pb.add(&at("sizes"), "a Poisson workload needs `sizes` (a distribution) or `size`");
+                // a `sizes` or `size` that was given and refused has its own message already
+                if w.sizes.is_none() && w.size.is_none() {
+                    pb.add(&at("sizes"), "a Poisson workload needs `sizes` (a distribution) or `size`");
+                }
                 return None;
             };
             let per_second = poisson_rate(name, w, &hosts, &sizes, net, pb)?;
@@ -208,6 +212,14 @@ fn sizes(name: &str, w: &RawWorkload, payload: u32, file: &str, pb: &mut Problem
                 Some(cdf) => cdf,
                 None => {
                     let dir = Path::new(file).parent().unwrap_or(Path::new("."));
+                    if let Some(meant) = suggest(dist, BUILT_IN).filter(|_| !dir.join(dist).exists()) {
+                        let message = format!(
+                            "`{dist}` is neither a built-in distribution ({}) nor a file; did you mean `{meant}`?",
+                            BUILT_IN.join(", ")
+                        );
+                        pb.add(&at("sizes"), message);
+                        return None;
+                    }
                     let text = read(&dir.join(dist), &at("sizes"), pb)?;
                     match SizeCdf::parse(&text) {
                         Ok(cdf) => cdf,
