@@ -146,18 +146,26 @@ impl SizeCdf {
 
     /// A distribution from its points; the message says what is wrong with them.
     pub fn new(points: Vec<(f64, f64)>) -> Result<SizeCdf, String> {
-        let Some(&(_, last)) = points.last() else { return Err("a distribution needs at least one point".into()) };
-        if let Some(&(s, c)) = points.iter().find(|(s, c)| !(s.is_finite() && *s >= 0.0 && (0.0..=1.0).contains(c))) {
-            return Err(format!("({s}, {c}): sizes are bytes (0 or more), probabilities 0 to 1"));
+        SizeCdf::checked(points).map_err(|(_, message)| message)
+    }
+
+    /// A distribution from its points, or what is wrong and the index of the point at fault.
+    fn checked(points: Vec<(f64, f64)>) -> Result<SizeCdf, (Option<usize>, String)> {
+        let Some(&(_, last)) = points.last() else {
+            return Err((None, "a distribution needs at least one point".into()));
+        };
+        if let Some(i) = points.iter().position(|(s, c)| !(s.is_finite() && *s >= 0.0 && (0.0..=1.0).contains(c))) {
+            let (s, c) = points[i];
+            return Err((Some(i), format!("({s}, {c}): sizes are bytes (0 or more), probabilities 0 to 1")));
         }
-        if let Some(w) = points.windows(2).find(|w| w[1].0 < w[0].0 || w[1].1 < w[0].1) {
-            return Err(format!(
-                "({}, {}) after ({}, {}): sizes and probabilities must not decrease",
-                w[1].0, w[1].1, w[0].0, w[0].1
-            ));
+        if let Some(i) = points.windows(2).position(|w| w[1].0 < w[0].0 || w[1].1 < w[0].1) {
+            let (a, b) = (points[i], points[i + 1]);
+            let message =
+                format!("({}, {}) after ({}, {}): sizes and probabilities must not decrease", b.0, b.1, a.0, a.1);
+            return Err((Some(i + 1), message));
         }
         if last != 1.0 {
-            return Err(format!("the last probability is {last}, not 1"));
+            return Err((Some(points.len() - 1), format!("the last probability is {last}, not 1")));
         }
         Ok(SizeCdf { points })
     }
@@ -165,7 +173,7 @@ impl SizeCdf {
     /// Reads a distribution file: a line per point, `bytes probability`, `#` starting a comment;
     /// a message naming the line if it is wrong.
     pub fn parse(text: &str) -> Result<SizeCdf, String> {
-        let mut points = vec![];
+        let (mut points, mut lines) = (vec![], vec![]);
         for (n, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -180,8 +188,12 @@ impl SizeCdf {
                 return Err(format!("line {}: expected `bytes probability`, found `{line}`", n + 1));
             };
             points.push(point);
+            lines.push(n + 1);
         }
-        SizeCdf::new(points)
+        SizeCdf::checked(points).map_err(|(at, message)| match at {
+            Some(i) => format!("line {}: {message}", lines[i]),
+            None => message,
+        })
     }
 
     /// The mean size, bytes, of the distribution as drawn (linear between points).
@@ -259,8 +271,12 @@ mod tests {
     fn a_file_names_the_line_that_is_wrong() {
         assert_eq!(SizeCdf::parse("# bytes p\n100 0.5\n200 1\n").unwrap().mean(), 100.0 * 0.5 + 0.5 * 150.0);
         assert!(SizeCdf::parse("100 0.5\n200\n").unwrap_err().starts_with("line 2:"));
-        assert!(SizeCdf::parse("100 0.5\n50 1\n").unwrap_err().contains("must not decrease"));
-        assert!(SizeCdf::parse("100 0.5\n").unwrap_err().contains("not 1"));
+        // what is wrong with the points is named at its line, comments and blank lines counted
+        let decreasing = SizeCdf::parse("# bytes p\n100 0.5\n\n50 1\n").unwrap_err();
+        assert_eq!(decreasing, "line 4: (50, 1) after (100, 0.5): sizes and probabilities must not decrease");
+        assert_eq!(SizeCdf::parse("100 0.5\n").unwrap_err(), "line 1: the last probability is 0.5, not 1");
+        assert!(SizeCdf::parse("100 0.5\n-3 1\n").unwrap_err().starts_with("line 2: (-3, 1)"));
+        assert_eq!(SizeCdf::parse("# nothing\n").unwrap_err(), "a distribution needs at least one point");
     }
 
     #[test]
