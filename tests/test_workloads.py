@@ -298,3 +298,15 @@ def test_a_workload_packet_of_no_bytes_is_refused_as_in_flows():
     text = FAT_TREE.replace("DURATION", "1ms").replace("WORKLOAD", INCAST).replace('"1460B"', '"0B"')
     with pytest.raises(fairsim.ScenarioError, match=r"workloads\.w\.packet_size.*at least 1 byte"):
         fairsim.loads(text)
+
+
+def test_a_workload_without_a_transport_runs_todays_tcp_acknowledging_every_packet():
+    """Not the 1989 papers' Generic with a window of 5: the `linux` stack's NewReno with an ACK
+    for every packet, unless the pair names a transport."""
+    text = FAT_TREE.replace("DURATION", "2ms").replace("WORKLOAD", INCAST)
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("transport ="))
+    flow = fairsim.run(fairsim.loads(text), progress=False).runs[0]["flows"][0]
+    params = flow["transport_params"]
+    assert flow["transport"] == "newreno" and params["ack_every"] == 1 and params["stack"] == "linux"
+    paired = text + '\n[pairs]\n"DCTCP" = { transport = "dctcp" }\n'
+    assert fairsim.run(fairsim.loads(paired), progress=False).runs[0]["flows"][0]["transport"] == "dctcp"

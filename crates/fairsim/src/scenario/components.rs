@@ -22,6 +22,7 @@ impl Scenario {
             TransportChoice::OpenLoop => None,
             _ if for_flow.is_some() => for_flow.cloned(),
             TransportChoice::Explicit(c) => Some(c.clone()),
+            TransportChoice::FromPairOr(fallback) => Some(pair.transport.clone().unwrap_or_else(|| fallback.clone())),
             TransportChoice::FromPair => {
                 Some(pair.transport.clone().unwrap_or_else(|| Component::named(DEFAULT_TRANSPORT)))
             }

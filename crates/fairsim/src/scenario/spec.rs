@@ -115,6 +115,9 @@ pub struct PortSpec {
 pub enum TransportChoice {
     /// The protocol pair's transport (Generic if the pair names none).
     FromPair,
+    /// The protocol pair's transport, or this one if the pair names none (a workload's default:
+    /// a data-centre user expects today's TCP, not the 1989 papers' Generic).
+    FromPairOr(Component),
     /// Open loop: packets go straight to the network.
     OpenLoop,
     Explicit(Component),

@@ -143,7 +143,7 @@ pub(super) fn build_workload(
             return None;
         }
         Some(c) => TransportChoice::Explicit(with_path(c.clone(), &at("transport"))),
-        None => TransportChoice::FromPair,
+        None => TransportChoice::FromPairOr(workload_transport()),
     };
     let start = w.start.unwrap_or(Time::ZERO);
     Some(FlowSpec {
@@ -168,6 +168,15 @@ pub(super) fn build_workload(
         data_route,
         draw: None,
     })
+}
+
+/// A workload's transport when neither it nor the pair names one: the `linux` stack's NewReno,
+/// acknowledging every packet. Linux acknowledges every segment at a connection's start
+/// (quick-ACK mode), which a data-centre transfer of a few packets never leaves; a 200 ms delayed
+/// ACK would add 200 ms to every transfer of an odd number of packets on a microsecond fabric.
+fn workload_transport() -> crate::scenario::schema::Component {
+    let params: crate::params::Params = [("ack_every".to_string(), toml::Value::Integer(1))].into_iter().collect();
+    crate::scenario::schema::Component { kind: "newreno".into(), params: Arc::new(params), path: vec![] }
 }
 
 /// The workload's hosts: those it names, or every node with one link; each must have one.
