@@ -11,11 +11,14 @@ numbers) sum them, and `--queues all` shows every port.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-import pandas as pd
 from rich.text import Text
 
 from fairsim.tables import Stat, _table, duration, plural, size
+
+if TYPE_CHECKING:  # pandas only where a workload's table is made: `fairsim run` of others stays light
+    import pandas as pd
 
 #: The size bins of the first screen's table: ten of about equal counts, as HPCC and Homa read them.
 BINS = 10
