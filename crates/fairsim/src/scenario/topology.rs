@@ -17,8 +17,10 @@
 //! the direction up, away from the host, and down); a tier without one takes the `hosts` tier's
 //! line (`rate`, `delay`, `buffer`, `buffer_includes_line`, `qdisc`) but not its `forward` and
 //! `reverse`: on the hosts tier those are a host's own interface and its ToR's port towards it,
-//! which a switch-to-switch link does not have. (Until this was so, the validation fat-trees'
-//! host interfaces, `forward = { buffer = "100MB" }`, were every uplink's too.)
+//! which a switch-to-switch link does not have. A tier table that leaves one of the line's keys
+//! out takes the `hosts` tier's for it: `tor_agg = { rate = "40Gbps" }` is the hosts' line at
+//! 40 Gb/s (the same delay, buffer and discipline), not a line without delay, buffer limit or
+//! ECN marking.
 //!
 //! A flow takes one shortest path, the first in the links' order, as in any scenario, unless its
 //! `forwarding` has the switches choose (`net/multipath.rs`).
@@ -69,14 +71,22 @@ impl Expanded {
         self.nodes.extend((0..count).map(|i| format!("{prefix}{i}")));
     }
 
-    fn link(&mut self, name: String, a: String, b: String, (key, tier, own): (&'static str, &RawTier, bool)) {
+    /// A link of the tier `(key, tier, own)`, its line's unset keys the `hosts` tier's.
+    fn link(
+        &mut self,
+        name: String,
+        a: String,
+        b: String,
+        (key, tier, own): (&'static str, &RawTier, bool),
+        hosts: &RawTier,
+    ) {
         let link = RawLink {
             between: vec![a, b],
             rate: tier.rate,
-            delay: tier.delay,
-            buffer: tier.buffer,
-            buffer_includes_line: tier.buffer_includes_line,
-            qdisc: tier.qdisc.clone(),
+            delay: tier.delay.or(hosts.delay),
+            buffer: tier.buffer.or(hosts.buffer),
+            buffer_includes_line: tier.buffer_includes_line.or(hosts.buffer_includes_line),
+            qdisc: tier.qdisc.clone().or_else(|| hosts.qdisc.clone()),
             loss: None,
             forward: tier.forward.clone().filter(|_| own),
             reverse: tier.reverse.clone().filter(|_| own),
@@ -170,18 +180,18 @@ fn fat_tree(t: &RawTopology, g: &mut Expanded) -> Result<(), Problem> {
     let (hosts_tier, tor_agg) = (tier(t, "hosts", None), tier(t, "tor_agg", t.tor_agg.as_ref()));
     let agg_core = tier(t, "agg_core", t.agg_core.as_ref());
     for h in 0..tors * per_tor {
-        g.link(format!("h{h}"), format!("h{h}"), format!("tor{}", h / per_tor), hosts_tier);
+        g.link(format!("h{h}"), format!("h{h}"), format!("tor{}", h / per_tor), hosts_tier, &t.hosts);
     }
     for tor in 0..tors {
         let pod = tor / half;
         for agg in pod * half..(pod + 1) * half {
-            g.link(format!("tor{tor}-agg{agg}"), format!("tor{tor}"), format!("agg{agg}"), tor_agg);
+            g.link(format!("tor{tor}-agg{agg}"), format!("tor{tor}"), format!("agg{agg}"), tor_agg, &t.hosts);
         }
     }
     for agg in 0..tors {
         let j = agg % half; // its place in the pod names the cores it reaches
         for core in j * half..(j + 1) * half {
-            g.link(format!("agg{agg}-core{core}"), format!("agg{agg}"), format!("core{core}"), agg_core);
+            g.link(format!("agg{agg}-core{core}"), format!("agg{agg}"), format!("core{core}"), agg_core, &t.hosts);
         }
     }
     Ok(())
@@ -205,11 +215,11 @@ fn leaf_spine(t: &RawTopology, g: &mut Expanded) -> Result<(), Problem> {
     g.nodes("spine", spines);
     let (hosts_tier, up) = (tier(t, "hosts", None), tier(t, "leaf_spine", t.leaf_spine.as_ref()));
     for h in 0..leaves * per_leaf {
-        g.link(format!("h{h}"), format!("h{h}"), format!("leaf{}", h / per_leaf), hosts_tier);
+        g.link(format!("h{h}"), format!("h{h}"), format!("leaf{}", h / per_leaf), hosts_tier, &t.hosts);
     }
     for leaf in 0..leaves {
         for spine in 0..spines {
-            g.link(format!("leaf{leaf}-spine{spine}"), format!("leaf{leaf}"), format!("spine{spine}"), up);
+            g.link(format!("leaf{leaf}-spine{spine}"), format!("leaf{leaf}"), format!("spine{spine}"), up, &t.hosts);
         }
     }
     Ok(())
@@ -282,6 +292,21 @@ mod tests {
         assert_eq!(degrees(&links)["tor0"], 6 + 2);
         assert_eq!((links["tor0-agg0"].rate, links["h0"].rate), (Rate(40_000_000_000), Rate(10_000_000_000)));
         assert_eq!(links["agg0-core0"].rate, Rate(10_000_000_000), "no table of its own: the hosts'");
+    }
+
+    #[test]
+    fn a_tier_that_gives_only_a_rate_takes_the_hosts_line_for_the_rest() {
+        // DCTCP's marking and the buffer reach the uplinks: a tier table of a rate alone once
+        // gave lines without delay, buffer limit or discipline
+        let t = topology(
+            "kind = \"fat_tree\"\nk = 4\nhosts = { rate = \"10Gbps\", delay = \"1us\", buffer = 100, \
+             qdisc = { kind = \"ecn_threshold\", k = 65 } }\ntor_agg = { rate = \"40Gbps\", buffer = 400 }",
+        );
+        let Expanded { links, .. } = expand(&t).unwrap();
+        let up = &links["tor0-agg0"];
+        assert_eq!((up.rate, up.buffer), (Rate(40_000_000_000), Some(BufferLimit::Packets(400))), "its own");
+        assert_eq!(up.delay, Some(crate::units::Time(1_000)), "the hosts' 1 µs");
+        assert_eq!(up.qdisc.as_ref().map(|q| q.kind.as_str()), Some("ecn_threshold"), "the hosts'");
     }
 
     #[test]
