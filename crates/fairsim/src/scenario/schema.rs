@@ -140,6 +140,9 @@ pub struct RawTier {
     pub buffer: Option<BufferLimit>,
     pub buffer_includes_line: Option<bool>,
     pub qdisc: Option<Component>,
+    /// Random loss on the wire of the tier's links, as a link's `loss` (each link its own
+    /// stream).
+    pub loss: Option<LossModel>,
     /// Settings of the direction away from the host (or the lower tier) only: on a host's
     /// link, its own network interface.
     pub forward: Option<RawDirection>,

@@ -13,7 +13,7 @@
 //! connection matrices map one to one), `tor0`…, `agg0`…, `core0`… (fat-tree), `leaf0`…, `spine0`…
 //! (leaf-spine). Links: `h3` (host to its ToR), `tor2-agg1`, `agg1-core4`, `leaf0-spine3`. Each
 //! tier's links take that tier's table (`hosts`, `tor_agg`, `agg_core`, `leaf_spine`:
-//! `rate`, `delay`, `buffer`, `buffer_includes_line`, `qdisc`, and `forward` and `reverse` for
+//! `rate`, `delay`, `buffer`, `buffer_includes_line`, `qdisc`, `loss`, and `forward` and `reverse` for
 //! the direction up, away from the host, and down); a tier without one takes the `hosts` tier's
 //! line (`rate`, `delay`, `buffer`, `buffer_includes_line`, `qdisc`) but not its `forward` and
 //! `reverse`: on the hosts tier those are a host's own interface and its ToR's port towards it,
@@ -87,7 +87,8 @@ impl Expanded {
             buffer: tier.buffer.or(hosts.buffer),
             buffer_includes_line: tier.buffer_includes_line.or(hosts.buffer_includes_line),
             qdisc: tier.qdisc.clone().or_else(|| hosts.qdisc.clone()),
-            loss: None,
+            // a link's own, as its directions are: loss on the hosts' links is not the uplinks'
+            loss: tier.loss.filter(|_| own),
             forward: tier.forward.clone().filter(|_| own),
             reverse: tier.reverse.clone().filter(|_| own),
         };
@@ -292,6 +293,18 @@ mod tests {
         assert_eq!(degrees(&links)["tor0"], 6 + 2);
         assert_eq!((links["tor0-agg0"].rate, links["h0"].rate), (Rate(40_000_000_000), Rate(10_000_000_000)));
         assert_eq!(links["agg0-core0"].rate, Rate(10_000_000_000), "no table of its own: the hosts'");
+    }
+
+    #[test]
+    fn a_tier_loses_packets_where_its_own_table_says_so() {
+        let t = topology(
+            "kind = \"fat_tree\"\nk = 4\nhosts = { rate = \"10Gbps\", loss = { model = \"bernoulli\", rate = 0.01 } }\n\
+             agg_core = { rate = \"10Gbps\", loss = { model = \"bernoulli\", rate = 0.001 } }",
+        );
+        let Expanded { links, .. } = expand(&t).unwrap();
+        let loss = |name: &str| links[name].loss.is_some();
+        assert!(loss("h0") && loss("agg0-core0"), "the tiers that say so");
+        assert!(!loss("tor0-agg0"), "no table of its own: the hosts' line, not their loss");
     }
 
     #[test]
