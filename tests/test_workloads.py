@@ -310,3 +310,13 @@ def test_a_workload_without_a_transport_runs_todays_tcp_acknowledging_every_pack
     assert flow["transport"] == "newreno" and params["ack_every"] == 1 and params["stack"] == "linux"
     paired = text + '\n[pairs]\n"DCTCP" = { transport = "dctcp" }\n'
     assert fairsim.run(fairsim.loads(paired), progress=False).runs[0]["flows"][0]["transport"] == "dctcp"
+
+
+def test_a_workload_of_files_without_end_keeps_its_flows_table_and_json():
+    """A permutation without `size` has no completion time (no ideal): the slowdown table is
+    empty, the run shows its flows as before, and the JSON has no completion-time table."""
+    res = fairsim.run(fat_tree('pattern = "permutation"', duration="1ms"), progress=False)
+    assert res.slowdown(10).empty
+    assert "completion_times" not in res.to_dict()
+    summary = res.summary()
+    assert "workload" in summary and "p50 slowdown" not in summary

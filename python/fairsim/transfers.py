@@ -101,8 +101,10 @@ def slowdown_frame(transfers: pd.DataFrame, bins=10) -> pd.DataFrame:
     (10 MB, ∞): `[100e3, 10e6]`; the last bin takes the rest)."""
     if "slowdown" not in transfers:
         return pd.DataFrame(columns=SLOWDOWN_COLUMNS)
+    # a transfer without end (a batch with no size) has no ideal, so no completion time to compare
+    sized = transfers.dropna(subset=["ideal_fct_s"])
     rows = []
-    for (pair, flow), group in transfers.groupby(["pair", "flow"], sort=False):
+    for (pair, flow), group in sized.groupby(["pair", "flow"], sort=False):
         for b, part in group.groupby(_size_bins(group["bytes"], bins), sort=True):
             unfinished = int(part["unfinished"].sum())
             q = part["slowdown_so_far"].quantile(list(PERCENTILES.values()))

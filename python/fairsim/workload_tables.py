@@ -25,8 +25,11 @@ BINS = 10
 
 
 def is_workload_run(runs: list[dict]) -> bool:
-    """Whether the runs carry a workload's transfers (their hosts and ideal completion times)."""
-    return any((r.get("transfers") or {}).get("src") for r in runs)
+    """Whether the runs carry a workload's transfers of a size (their ideal completion times):
+    a permutation of files without end has no completion time, and keeps its flows' table."""
+    return any(
+        (t := r.get("transfers") or {}).get("src") and any(i is not None for i in t["ideal_s"]) for r in runs
+    )
 
 
 def workload_flows(runs: list[dict]) -> set[str]:
