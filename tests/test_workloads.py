@@ -259,6 +259,7 @@ def test_a_size_never_splits_across_two_bins():
     bins = _size_bins(sizes, 4)
     assert all(bins[sizes == size].nunique() == 1 for size in sizes.unique())
     assert list(bins) == sorted(bins) and bins.min() == 0
+    assert set(_size_bins(pd.Series([50_000] * 32), 10)) == {0}, "one size: one bin (an incast's)"
 
 
 def test_the_first_screen_of_a_workload_run_shows_completion_times_and_queues_by_tier(tmp_path):

@@ -118,9 +118,13 @@ def _size_bins(sizes: pd.Series, bins) -> pd.Series:
     """Each transfer's bin (0, 1, ...) by its size: `bins` equal-count bins, whose edges fall
     between sizes so that equal sizes share one, or bins with the given upper edges."""
     if isinstance(bins, int):
-        # cut the sizes themselves: equal sizes take one bin; edges that coincide merge
-        cut = pd.qcut(sizes, q=min(bins, len(sizes)), labels=False, duplicates="drop")
-        return cut.rank(method="dense").astype(int) - 1
+        # edges at the sizes' quantiles: equal sizes take one bin, and edges that coincide merge
+        # (a single size is one bin)
+        q = min(bins, len(sizes))
+        edges = sizes.quantile([i / q for i in range(q + 1)]).drop_duplicates().tolist()
+        if len(edges) < 2:
+            return pd.Series(0, index=sizes.index)
+        return pd.cut(sizes, edges, labels=False, include_lowest=True).astype(int)
     edges = [-1.0, *sorted(float(e) for e in bins), float("inf")]
     return pd.cut(sizes, edges, labels=False)
 
