@@ -89,9 +89,9 @@ impl std::fmt::Debug for PyTiming {
 impl PyTiming {
     /// Calls `hook` at `at` (seconds) and reads the instant it answers; stops the run on
     /// anything but an instant not before `at`, or None.
-    fn ask(&self, py: Python<'_>, hook: &str, at: Time) -> Time {
+    fn ask(&self, py: Python<'_>, hook: &str, method: fn(&Instance) -> &Py<PyAny>, at: Time) -> Time {
         let run = self.run.as_ref().expect("the instance is made at the flow's start");
-        let method = if hook == "first" { &run.first } else { &run.next };
+        let method = method(run);
         let answer = {
             let _inside = python_host::InHook::enter(py);
             method.bind(py).call1((at.as_secs_f64(),))
@@ -137,12 +137,12 @@ impl Timing for PyTiming {
                 Ok(run) => self.run = Some(run),
                 Err(e) => python_host::fail("application", self.named.name, "__init__", start, e.message),
             }
-            self.ask(py, "first", start)
+            self.ask(py, "first", |run| &run.first, start)
         })
     }
 
     fn next(&mut self, now: Time, _rng: &mut SimRng) -> Time {
-        Python::with_gil(|py| self.ask(py, "next", now))
+        Python::with_gil(|py| self.ask(py, "next", |run| &run.next, now))
     }
 }
 

@@ -281,7 +281,6 @@ struct PyController {
     now: Time,
     /// The connection as the layer showed it last (`observe`).
     conn: Connection,
-    /// Delivery-rate samples, and the latest ACK's.
     /// Delivery-rate samples, if the class asked for them, and the latest ACK's.
     rate: Option<DeliveryRate>,
     sample: Option<RateSample>,
@@ -497,17 +496,15 @@ impl Controller for PyController {
         if !ctx.recording() {
             return;
         }
-        Python::with_gil(|py| {
-            if self.methods.defines(Hook::trace) {
-                self.call_now(py, Hook::trace, |py, c| tuple(py, (c,)), ctx);
-                return;
-            }
-            // what `reno` records, for a class that records nothing of its own
-            ctx.record(Series::Cwnd, self.window as f64);
-            if self.has_ssthresh {
-                self.record_ssthresh(py, ctx);
-            }
-        });
+        if self.methods.defines(Hook::trace) {
+            Python::with_gil(|py| self.call_now(py, Hook::trace, |py, c| tuple(py, (c,)), ctx));
+            return;
+        }
+        // what `reno` records, for a class that records nothing of its own
+        ctx.record(Series::Cwnd, self.window as f64);
+        if self.has_ssthresh {
+            Python::with_gil(|py| self.record_ssthresh(py, ctx));
+        }
     }
 
     fn after_fill(&self, in_flight: u64, ctx: &mut AgentCtx) {
