@@ -450,7 +450,7 @@ def pair_tables(runs: list[dict], queues: str = "auto") -> Group:
 
     stopped = _stopped_line(runs)
     parts: list = [_heading(runs), *([stopped] if stopped else [])]
-    workloads = frozenset(wt.workload_flows(runs)) if wt.is_workload_run(runs) else frozenset()
+    workloads = frozenset(wt.workload_flows(runs))
     flows = _flows_parts(runs, leave_out=workloads)
     parts += flows
     if flows and len(runs[0]["fairness"]["flows"]) > 1:

@@ -24,22 +24,23 @@ if TYPE_CHECKING:  # pandas only where a workload's table is made: `fairsim run`
 BINS = 10
 
 
-def is_workload_run(runs: list[dict]) -> bool:
-    """Whether the runs carry a workload's transfers of a size (their ideal completion times):
-    a permutation of files without end has no completion time, and keeps its flows' table."""
-    return any(
-        (t := r.get("transfers") or {}).get("src") and any(i is not None for i in t["ideal_s"]) for r in runs
-    )
-
-
 def workload_flows(runs: list[dict]) -> set[str]:
-    """The flows that are workloads (each holds many transfers)."""
+    """The workloads whose transfers have a size (an ideal completion time), by flow name: a
+    permutation of files without end has no completion time, and keeps its row in the flows
+    table."""
     names = set()
     for r in runs:
         t = r.get("transfers") or {}
         if t.get("src"):
-            names |= {r["flows"][i]["name"] for i in set(t["flow"])}
+            sized = (f for f, ideal in zip(t["flow"], t["ideal_s"], strict=True) if ideal is not None)
+            names |= {r["flows"][f]["name"] for f in sized}
     return names
+
+
+def is_workload_run(runs: list[dict]) -> bool:
+    """Whether the runs carry a workload's transfers of a size: their first screen and JSON
+    show completion times."""
+    return bool(workload_flows(runs))
 
 
 def completion_table(runs: list[dict]) -> pd.DataFrame:
@@ -71,7 +72,7 @@ def completion_parts(runs: list[dict]) -> list:
             *([row.flow] if several else []),
             size(Stat(row.max_bytes)),
             f"{row.count:,}",
-            f"{row.unfinished:,}" if row.unfinished else "0",
+            f"{row.unfinished:,}",
             *(f"{bound}{getattr(row, p):.2f}" for p in ("p50", "p99", "p999")),
             bound + duration(Stat(row.mean_fct_s)),
         )
