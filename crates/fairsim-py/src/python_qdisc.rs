@@ -247,9 +247,10 @@ impl Context {
     }
 
     /// Asks the port to call `dequeue` again at `at` (seconds, not before `now`; `now` itself is
-    /// taken as 1 ns later) if its line is idle then: the discipline's timer, for a `dequeue` that answers None while holding packets (a
-    /// shaper waiting for tokens, a delay line). Without it such packets wait for the next
-    /// arrival. Asked several times in one call, the earliest counts.
+    /// taken as 1 ns later) if its line is idle then: the discipline's timer, for a `dequeue`
+    /// that answers None while holding packets (a shaper waiting for tokens, a delay line).
+    /// Without it such packets wait for the next arrival. Asked several times in one call, the
+    /// earliest counts.
     fn wake_at(&mut self, at: f64) -> PyResult<()> {
         self.live()?;
         if self.last != "dequeue" {
