@@ -55,6 +55,8 @@ impl Simulation {
                 match event {
                     crate::transport::Event::Timeout => c.timeouts += 1,
                     crate::transport::Event::FastRetransmit => c.fast_retransmits += 1,
+                    crate::transport::Event::SpuriousRetransmit => c.spurious_retransmits += 1,
+                    crate::transport::Event::LossProbe => c.loss_probes += 1,
                 }
             }
             Action::ReducedForEcn => flow.cwr_pending = true,

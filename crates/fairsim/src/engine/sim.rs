@@ -437,7 +437,7 @@ impl Simulation {
     /// `ack` carries its sink's SACK blocks.
     #[inline(never)]
     fn attach_sack(&mut self, ack: &mut Packet) {
-        let blocks = self.flows[ack.conn.idx()].receiver.sack_blocks();
+        let blocks = self.flows[ack.conn.idx()].receiver.take_sack_blocks();
         self.sack_options.attach(ack, blocks);
     }
 

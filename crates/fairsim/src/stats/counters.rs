@@ -39,6 +39,10 @@ pub struct FlowCounters {
     /// Retransmission timeouts and fast retransmits of the flow's sender.
     pub timeouts: u64,
     pub fast_retransmits: u64,
+    /// Retransmissions the receiver reported it already had (D-SACK, RFC 2883): sent in vain.
+    pub spurious_retransmits: u64,
+    /// Tail loss probes sent (RFC 8985 §7).
+    pub loss_probes: u64,
     /// Time the sender was held back by the flow's own `window` (the receiver's window): full,
     /// with data waiting, while its congestion control would have sent more.
     pub window_limited_ns: u64,
@@ -83,6 +87,8 @@ impl FlowCounters {
         self.rtt_first_sum_ns += o.rtt_first_sum_ns;
         self.timeouts += o.timeouts;
         self.fast_retransmits += o.fast_retransmits;
+        self.spurious_retransmits += o.spurious_retransmits;
+        self.loss_probes += o.loss_probes;
         self.window_limited_ns += o.window_limited_ns;
     }
 }

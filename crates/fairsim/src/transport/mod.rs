@@ -43,11 +43,9 @@ fn presets(stack: stack::Stack) -> Params {
 /// The transport's parameters with the options of the `stack` they name, and the flow's
 /// `window`, which overrides the transport's own, checked against the largest window.
 fn prepared(kind: &TransportKind, params: &Params, flow: &FlowInfo) -> Result<Params, ParamError> {
-    let mut params = if params.contains_key("stack") {
-        stack::fill_in(params, &kind.parameter_names(), presets)
-    } else {
-        params.clone()
-    };
+    let known = kind.parameter_names();
+    let params = stack::follow_sack(params, &known);
+    let mut params = if params.contains_key("stack") { stack::fill_in(&params, &known, presets) } else { params };
     if let Some(w) = flow.window {
         params.insert("window".into(), toml::Value::Integer(w as i64));
     }
@@ -139,6 +137,20 @@ mod stacks {
         assert_eq!(filled.get("window"), Some(&toml::Value::Integer(20)), "set beside it: kept");
         let filled = fill_in(&table("stack = \"linux\""), &known, presets);
         assert_eq!(filled.get("window"), Some(&toml::Value::Integer(LINUX_WINDOW.into())));
+    }
+
+    #[test]
+    fn sack_off_takes_the_options_that_need_it_along_unless_written() {
+        let known = ["stack", "sack", "prr", "rack", "tlp", "dsack", "adaptive_reordering", "ack_every"];
+        let filled = fill_in(&stack::follow_sack(&table("stack = \"linux\"\nsack = false"), &known), &known, presets);
+        for key in ["prr", "rack", "tlp", "dsack", "adaptive_reordering"] {
+            assert_eq!(filled.get(key), Some(&toml::Value::Boolean(false)), "{key}");
+        }
+        assert_eq!(filled.get("ack_every"), Some(&toml::Value::Integer(2)), "the rest of the stack stays");
+        let written = stack::follow_sack(&table("sack = false\nrack = true"), &known);
+        assert_eq!(written.get("rack"), Some(&toml::Value::Boolean(true)), "written: left for the check to refuse");
+        let linux = fill_in(&table("stack = \"linux\""), &known, presets);
+        assert_eq!(linux.get("rack"), Some(&toml::Value::Boolean(true)), "RACK-TLP is Linux's loss detection");
     }
 
     #[test]

@@ -134,8 +134,12 @@ pub enum Action {
 pub enum Event {
     /// The retransmission timer expired.
     Timeout,
-    /// A loss was detected by duplicate ACKs and repaired by fast retransmit.
+    /// A loss was detected by duplicate ACKs (or RACK) and repaired by fast retransmit.
     FastRetransmit,
+    /// A D-SACK reported a packet the receiver already had: a retransmission sent in vain.
+    SpuriousRetransmit,
+    /// A tail loss probe was sent (RFC 8985 §7).
+    LossProbe,
 }
 
 /// What a sender may see and do while handling an event.
@@ -249,11 +253,14 @@ pub struct AckPolicy {
     pub ecn: EcnEcho,
     /// ACKs carry SACK blocks (RFC 2018).
     pub sack: bool,
+    /// With `sack`, the ACK of a duplicate packet reports it in a first, D-SACK block
+    /// (RFC 2883).
+    pub dsack: bool,
 }
 
 impl Default for AckPolicy {
     fn default() -> Self {
-        AckPolicy { every: 1, delay: Time::ZERO, ecn: EcnEcho::Off, sack: false }
+        AckPolicy { every: 1, delay: Time::ZERO, ecn: EcnEcho::Off, sack: false, dsack: false }
     }
 }
 

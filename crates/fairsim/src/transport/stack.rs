@@ -18,6 +18,14 @@
 //! | `window` (the receiver's) | 2,173 packets, Linux's autotuned maximum (`LINUX_WINDOW`) | 64 |
 //! | `ssthresh_from` | `cwnd` (Linux's `tcp_reno_ssthresh`: cwnd/2; CUBIC β·cwnd) | `flight` (RFC 5681's FlightSize) |
 //! | `recovery_exit` | `flight`: min(ssthresh, flight + 1) (RFC 6582 §3.2 step 3, first choice) | `ssthresh` (its second) |
+//! | `rack`, `tlp` | on: losses told by time, tail loss probes (RFC 8985; Linux's `tcp_recovery = 1`, `tcp_early_retrans = 3`) | off: 3 duplicate ACKs (RFC 5681/6675) |
+//! | `dsack` | on (RFC 2883; Linux's `tcp_dsack = 1`) | off |
+//! | `adaptive_reordering` | on: the duplicate threshold rises with the reordering seen (Linux's `tcp_reordering`) | off |
+//!
+//! The options that work on SACK blocks (`prr`, `rack`, `tlp`, `dsack`, `adaptive_reordering`)
+//! follow `sack` (`follow_sack`): a scenario that writes `sack = false` gets NewReno's recovery
+//! without them, whatever its stack or transport presets, rather than a refusal of options it
+//! never wrote (one it writes is still checked).
 //!
 //! ECN stays off in both (Linux asks for it only when configured to), and the delayed-ACK timer
 //! is 200 ms in both (ns-3's and BSD's; Linux adapts its own between 40 and 200 ms). JK is
@@ -63,7 +71,14 @@ const OPTIONS: &[&str] = &[
     "clock_granularity",
     "ssthresh_from",
     "recovery_exit",
+    "rack",
+    "tlp",
+    "dsack",
+    "adaptive_reordering",
 ];
+
+/// The options that need SACK: a stack presets them only where `sack` is on.
+const ON_SACK: &[&str] = &["prr", "rack", "tlp", "dsack", "adaptive_reordering"];
 
 /// `params` with the options of the stack they name (if they name one) filled in from
 /// `presets` (that stack's value of each option, `presets(stack)`) where they set none, for a
@@ -77,6 +92,19 @@ pub fn fill_in(params: &Params, known: &[&str], presets: impl Fn(Stack) -> Param
     for (key, value) in presets(stack) {
         if OPTIONS.contains(&key.as_str()) && known.contains(&key.as_str()) && !params.contains_key(&key) {
             params.insert(key, value);
+        }
+    }
+    params
+}
+
+/// `params` (a transport's table as written, whose parameters are `known`) with the options
+/// that need SACK switched off where it writes `sack = false` and leaves them unwritten, so that
+/// neither a stack's presets nor the transport's defaults turn them on.
+pub fn follow_sack(params: &Params, known: &[&str]) -> Params {
+    let mut params = params.clone();
+    if params.get("sack").and_then(toml::Value::as_bool) == Some(false) {
+        for key in ON_SACK.iter().filter(|k| known.contains(k)) {
+            params.entry(*key).or_insert(toml::Value::Boolean(false));
         }
     }
     params

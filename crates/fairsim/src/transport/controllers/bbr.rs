@@ -587,7 +587,17 @@ pub static DECLARATION: TransportDeclaration<(TcpReliability, BbrConfig)> = Decl
     // Linux's options but SACK: BBR's delivery-rate samples count cumulative and duplicate ACKs
     // (the layer's NewReno recovery), not SACK blocks
     defaults: || {
-        (TcpReliability { sack: false, prr: false, ..TcpReliability::of_stack(Stack::Linux) }, BbrConfig::default())
+        let linux = TcpReliability::of_stack(Stack::Linux);
+        let no_sack = TcpReliability {
+            sack: false,
+            prr: false,
+            rack: false,
+            tlp: false,
+            dsack: false,
+            adaptive_reordering: false,
+            ..linux
+        };
+        (no_sack, BbrConfig::default())
     },
     build: |(r, b), flow| {
         if r.sack {

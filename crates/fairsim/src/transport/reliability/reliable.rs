@@ -30,6 +30,13 @@
 //!   inflate in recovery (the pipe counts what left the network), and with `prr` (RFC 6937) each
 //!   ACK in recovery sends what Proportional Rate Reduction allows (`transport::prr`).
 //!
+//! - with RACK (`rack`, RFC 8985) the SACK recovery tells losses by time instead of by count
+//!   (`reliable::rack`): a packet is lost once one sent after it was delivered and a reordering
+//!   window has passed; tail loss probes (`tlp`) replace most timeouts after the last packets of
+//!   a flight are lost; D-SACK (`dsack`, RFC 2883) reports spurious retransmissions, which widen
+//!   RACK's window; Linux's duplicate threshold may rise with the reordering seen
+//!   (`adaptive_reordering`, `reordering`).
+//!
 //! Choices: windows count packets; the sink's ACK policy (every packet, delayed ACKs, SACK
 //! blocks) is a setting of this layer, carried out by the sink (`sink`). A controller that gives
 //! a pacing rate (BBR) has its window's sends spaced (`pacer`).
@@ -38,8 +45,9 @@ use super::averaged_timeout::{AveragedTimeout, Resend};
 use super::controller::{Congestion, Connection, Controller, Hook, Load, NewAck, RttSample};
 use super::pacer::{Pacer, PACE};
 use super::prr::Prr;
+use super::reordering::Reordering;
 use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
-use super::rto::{Rto, RtoConfig};
+use super::rto::RtoConfig;
 use super::sack::SackRecovery;
 use super::sink::{AckPolicy, EcnEcho};
 use super::window::{Acked, SendWindow, WindowLimit};
@@ -120,6 +128,21 @@ pub struct TcpReliability {
     /// below the cumulative ACK) starts no fast retransmit: only holes count, as in BLT (without
     /// SACK; RFC 6582 §4's duplicate ACKs after a timeout).
     pub ignore_duplicate_deliveries: bool,
+    /// RACK-TLP (RFC 8985): a SACK recovery starts when RACK deems a packet lost (one sent after
+    /// it was delivered, and a reordering window passed), not after `dupack_threshold`
+    /// duplicates; the window adapts to the reordering seen. Linux's default loss detection
+    /// (`net.ipv4.tcp_recovery = 1`). Needs `sack`.
+    pub rack: bool,
+    /// Tail loss probes (RFC 8985 §7): about two round trips after the last send or ACK, one
+    /// packet goes out so that a lost tail is found by RACK, not by a timeout. Needs `rack`.
+    pub tlp: bool,
+    /// D-SACK (RFC 2883): the sink reports a duplicate packet in a first SACK block; the sender
+    /// counts it as a spurious retransmission, and RACK widens its reordering window. Needs
+    /// `sack`.
+    pub dsack: bool,
+    /// Linux's adaptive duplicate threshold (`tcp_reordering`): raised to the reordering
+    /// distance a SACK shows, at most 300 (`reordering`). Needs `sack`.
+    pub adaptive_reordering: bool,
     /// The window when a NewReno recovery ends (RFC 6582 §3.2 step 3): `ssthresh` (its second
     /// choice, `classic`; ns-3's), or `flight`: min(ssthresh, max(FlightSize, 1) + 1), its
     /// first, which spares a burst when few packets are outstanding (`linux`: Linux never
@@ -164,6 +187,10 @@ impl TcpReliability {
                 min_rto: Time::from_millis(200),
                 clock_granularity: Time::from_millis(200),
                 recovery_exit: RecoveryExit::Flight,
+                rack: true,
+                tlp: true,
+                dsack: true,
+                adaptive_reordering: true,
                 ..classic
             },
         }
@@ -191,6 +218,10 @@ impl Default for TcpReliability {
             limited_transmit: false,
             ignore_duplicate_deliveries: false,
             recovery_exit: RecoveryExit::Ssthresh,
+            rack: false,
+            tlp: false,
+            dsack: false,
+            adaptive_reordering: false,
         }
     }
 }
@@ -241,7 +272,7 @@ fn ack_policy(cfg: &TcpReliability) -> Result<AckPolicy, ParamError> {
         return Err(ParamError::at("ack_delay", "delayed ACKs need a timer above 0s"));
     }
     let ecn = if cfg.ecn { EcnEcho::Classic } else { EcnEcho::Off };
-    Ok(AckPolicy { every: cfg.ack_every, delay: cfg.ack_delay, ecn, sack: cfg.sack })
+    Ok(AckPolicy { every: cfg.ack_every, delay: cfg.ack_delay, ecn, sack: cfg.sack, dsack: cfg.dsack })
 }
 
 /// Acknowledging fewer than one packet in this many would starve any window the layer allows.
@@ -262,6 +293,8 @@ struct Features {
     limited_transmit: bool,
     ignore_duplicate_deliveries: bool,
     recovery_exit: RecoveryExit,
+    dsack: bool,
+    adaptive_reordering: bool,
 }
 
 /// The reliability layer under controller `C`, with retransmission timer `T` (the TCP family's
@@ -291,6 +324,10 @@ pub struct Reliable<C, T = RtoTimer> {
     pacer: Pacer,
     /// Whether the flow's window (`cap`) rather than the controller's holds the sender back.
     window_limit: WindowLimit,
+    /// The reordering seen, and the duplicate threshold it may have raised.
+    reordering: Reordering,
+    /// RACK-TLP's state, for a flow that detects losses by it.
+    rack: Option<Box<RackState>>,
 }
 
 impl<C: Controller> Reliable<C, RtoTimer> {
@@ -308,12 +345,22 @@ impl<C: Controller> Reliable<C, RtoTimer> {
             clock_granularity: cfg.clock_granularity,
         };
         rto.check()?;
-        let timer = RtoTimer { rto: Rto::default(), cfg: rto, timestamps: cfg.rtt_samples == RttSamples::Timestamps };
+        let timer = RtoTimer::new(rto, cfg.rtt_samples == RttSamples::Timestamps);
         let dupacks = DupAcks { threshold: cfg.dupack_threshold, recovery };
-        if cfg.prr && !cfg.sack {
+        for (on, key, why) in [
+            (cfg.prr, "prr", "Proportional Rate Reduction paces a SACK recovery"),
+            (cfg.rack, "rack", "RACK tells losses from SACK blocks"),
+            (cfg.dsack, "dsack", "D-SACK is a SACK block"),
+            (cfg.adaptive_reordering, "adaptive_reordering", "reordering is seen in SACK blocks"),
+        ] {
+            if on && !cfg.sack {
+                return Err(ParamError::at(key, format!("{why}: set sack = true too")));
+            }
+        }
+        if cfg.tlp && !cfg.rack {
             return Err(ParamError::at(
-                "prr",
-                "Proportional Rate Reduction paces a SACK recovery: set sack = true too",
+                "tlp",
+                "tail loss probes leave the losses they reveal to RACK: set rack = true too",
             ));
         }
         let features = Features {
@@ -322,8 +369,14 @@ impl<C: Controller> Reliable<C, RtoTimer> {
             limited_transmit: cfg.limited_transmit,
             ignore_duplicate_deliveries: cfg.ignore_duplicate_deliveries,
             recovery_exit: cfg.recovery_exit,
+            dsack: cfg.dsack,
+            adaptive_reordering: cfg.adaptive_reordering,
         };
-        Ok(Self { acks: ack_policy(cfg)?, features, ..Self::new(ctrl, cfg.window, timer, Some(dupacks)) })
+        let acks = ack_policy(cfg)?;
+        let max_ack_delay = if acks.every > 1 { acks.delay } else { Time::ZERO };
+        let rack = cfg.rack.then(|| Box::new(RackState::new(cfg.tlp, max_ack_delay)));
+        let reordering = Reordering::new(cfg.dupack_threshold as u64, cfg.adaptive_reordering);
+        Ok(Self { acks, features, reordering, rack, ..Self::new(ctrl, cfg.window, timer, Some(dupacks)) })
     }
 }
 
@@ -355,6 +408,8 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             prr: Prr::begin(0),
             pacer: Pacer::default(),
             window_limit: WindowLimit::default(),
+            reordering: Reordering::new(3, false),
+            rack: None,
         }
     }
 
@@ -408,8 +463,12 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             }
         }
         let mut sent = false;
+        let high = self.win.high();
         while self.win.can_send(allowed, ctx.app_limit) && self.pacer.may_send(self.ctrl.pacing_rate(), ctx) {
             let seq = self.win.send_next(ctx.now);
+            if let Some(r) = &mut self.rack {
+                r.rack.on_send(seq, ctx.now, seq < high);
+            }
             ctx.send(seq);
             tell!(self.on_packet_sent(seq, ctx));
             self.timer.on_send(ctx);
@@ -420,6 +479,9 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         }
         tell!(self.after_fill(self.win.in_flight(), ctx));
         self.note_window_limit(window, ctx);
+        if self.rack.is_some() {
+            self.arm_rack_timer(sent, ctx);
+        }
     }
 
     /// Tells the engine whether the flow's window holds the sender back: full, with data
@@ -438,9 +500,10 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
     /// without it, less one per duplicate ACK since the last new one).
     fn load(&self) -> Load {
         let flight = self.win.in_flight();
-        let pipe = if self.features.sack {
-            let threshold = self.dupack_rule.map_or(3, |r| r.threshold) as u64;
-            SackRecovery::begin(self.win.una()).pipe(&self.win, threshold)
+        let pipe = if self.rack.is_some() {
+            self.win.pipe_counted()
+        } else if self.features.sack {
+            SackRecovery::begin(self.win.una()).pipe(&self.win, self.reordering.threshold())
         } else {
             flight.saturating_sub(self.dupacks as u64)
         };
@@ -565,6 +628,10 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
             self.fill(ctx);
             return;
         }
+        if timer == RACK_TIMER {
+            self.rack_timer_fired(ctx);
+            return;
+        }
         self.timer.fired();
         if self.win.in_flight() == 0 {
             return;
@@ -576,6 +643,9 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
         self.ecn_recover = self.win.high();
         self.dupacks = 0;
         ctx.count(Event::Timeout);
+        if self.rack.is_some() {
+            self.rack_timed_out(ctx);
+        }
         self.timer.expired(&mut self.win, ctx);
         tell!(self.on_congestion(Congestion::Timeout, load, &self.win, ctx));
         tell!(self.trace(ctx));
@@ -584,6 +654,9 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
     }
 }
 
+mod rack;
 mod sack;
 #[cfg(test)]
 mod tests;
+
+use rack::{RackState, RACK_TIMER};

@@ -37,6 +37,10 @@ pub trait RetransmitTimer: Send + Sync + 'static {
     fn after_expiry_sends(&mut self, _ctx: &mut AgentCtx) {}
     /// The round-trip estimate, seconds (`None` before a sample), and what gives the timeout.
     fn estimate(&self) -> (Option<f64>, Timeout);
+    /// When the timer will expire, if it is armed and says (a tail loss probe is never later).
+    fn deadline(&self) -> Option<Time> {
+        None
+    }
 }
 
 pub struct AveragedTimer {
@@ -77,6 +81,14 @@ pub struct RtoTimer {
     /// Round trips from the echoed send time of every ACK's transmission (the timestamp
     /// option, RFC 7323 §4), retransmissions included, instead of Karn's rule.
     pub(in crate::transport) timestamps: bool,
+    /// When it expires, if armed.
+    deadline: Option<Time>,
+}
+
+impl RtoTimer {
+    pub fn new(cfg: RtoConfig, timestamps: bool) -> RtoTimer {
+        RtoTimer { rto: Rto::default(), cfg, timestamps, deadline: None }
+    }
 }
 
 impl RetransmitTimer for RtoTimer {
@@ -93,7 +105,9 @@ impl RetransmitTimer for RtoTimer {
         }
     }
     fn restart(&mut self, ctx: &mut AgentCtx) {
-        ctx.set_timeout(RETRANSMIT, ctx.now + self.rto.timeout(&self.cfg));
+        let at = ctx.now + self.rto.timeout(&self.cfg);
+        self.deadline = Some(at);
+        ctx.set_timeout(RETRANSMIT, at);
     }
     fn after_sends_from_idle(&mut self, ctx: &mut AgentCtx) {
         self.restart(ctx);
@@ -103,8 +117,15 @@ impl RetransmitTimer for RtoTimer {
         if outstanding {
             self.restart(ctx);
         } else {
+            self.deadline = None;
             ctx.cancel_timer(RETRANSMIT);
         }
+    }
+    fn fired(&mut self) {
+        self.deadline = None;
+    }
+    fn deadline(&self) -> Option<Time> {
+        self.deadline
     }
     fn expired(&mut self, win: &mut SendWindow, _ctx: &mut AgentCtx) {
         self.rto.back_off();

@@ -17,8 +17,9 @@
 //! Choices: the rescue retransmission (a SHOULD, meant for a lost tail) is sent only when the
 //! application has nothing new to send: when only the receiver's window holds new data back,
 //! the highest unSACKed packet is almost always still in flight, and resending it would be a
-//! spurious retransmission (Linux has no rescue at all; it probes the tail by timer). Blocks count packets (`start..end`, end exclusive); the receiver remembers as many
-//! blocks as it reports; DSACK (RFC 2883) is not modelled. After a retransmission timeout the
+//! spurious retransmission (Linux has no rescue at all; it probes the tail by timer). Blocks
+//! count packets (`start..end`, end exclusive); the receiver remembers as many blocks as it
+//! reports. After a retransmission timeout the
 //! sender keeps what was SACKed and resends only the rest (as Linux does; RFC 6675 §5.1 leaves
 //! the scoreboard's fate after a timeout to the implementation).
 
@@ -101,6 +102,32 @@ impl SackList {
     pub fn blocks(&self) -> SackBlocks {
         self.recent
     }
+
+    /// The blocks of the ACK of duplicate packet `seq` (RFC 2883 §4): a D-SACK block of that
+    /// packet first, then the SACK block that contains it if there is one (§4 rule 3), then the
+    /// others, most recent first, as room allows.
+    pub fn with_duplicate(&self, seq: u64) -> SackBlocks {
+        let mut blocks = SackBlocks::default();
+        blocks.blocks[0] = (seq, seq + 1);
+        blocks.len = 1;
+        let recent = self.recent.as_slice();
+        let containing = recent.iter().position(|&(s, e)| (s..e).contains(&seq));
+        let order = containing.into_iter().chain((0..recent.len()).filter(|&i| Some(i) != containing));
+        for i in order.take(MAX_BLOCKS - 1) {
+            blocks.blocks[blocks.len as usize] = recent[i];
+            blocks.len += 1;
+        }
+        blocks
+    }
+}
+
+/// The D-SACK block an ACK with cumulative acknowledgement `ack` carries, if its first block is
+/// one (RFC 2883 §4.2 / RFC 3708 §2: the first block lies below the cumulative ACK, or within
+/// the second block).
+pub fn dsack_block(blocks: &[(u64, u64)], ack: u64) -> Option<(u64, u64)> {
+    let &first = blocks.first()?;
+    let within_second = blocks.get(1).is_some_and(|&(s, e)| s <= first.0 && first.1 <= e);
+    (first.1 <= ack || within_second).then_some(first)
 }
 
 /// The sender's state in a recovery that follows RFC 6675, beside the window's SACKed marks.

@@ -29,7 +29,9 @@
 //! one ACK carrying its mark; Linux sends two ACKs there.)
 //!
 //! With SACK (`AckPolicy { sack: true, .. }`, RFC 2018) the sink also keeps the blocks of data
-//! received above a hole (`sack::SackList`); every ACK carries them.
+//! received above a hole (`sack::SackList`); every ACK carries them. With D-SACK as well
+//! (`dsack`, RFC 2883) the ACK of a duplicate packet reports it first, in a block of its own,
+//! which tells the sender that the packet was sent once more than needed.
 
 use super::sack::{SackBlocks, SackList};
 use crate::timer::TimerId;
@@ -77,6 +79,8 @@ pub struct Receiver {
     ce_state: bool,
     /// The SACK blocks, if the policy asks for them.
     sack: Option<SackList>,
+    /// A duplicate packet the next ACK reports in a D-SACK block.
+    duplicate: Option<u64>,
 }
 
 impl Receiver {
@@ -102,6 +106,7 @@ impl Receiver {
     #[inline]
     fn arrive(&mut self, seq: u64) -> (bool, bool) {
         if seq < self.next {
+            self.duplicate_arrived(seq);
             return (false, false);
         }
         let off = (seq - self.next) as usize;
@@ -120,6 +125,7 @@ impl Receiver {
             self.received.resize(off + 1, false);
         }
         if self.received[off] {
+            self.duplicate_arrived(seq);
             return (false, false);
         }
         self.received[off] = true;
@@ -149,15 +155,29 @@ impl Receiver {
         }
     }
 
+    /// Packet `seq` arrived again: the next ACK reports it, with D-SACK.
+    #[inline]
+    fn duplicate_arrived(&mut self, seq: u64) {
+        if self.policy.dsack && self.sack.is_some() {
+            self.duplicate = Some(seq);
+        }
+    }
+
     /// Whether ACKs carry SACK blocks.
     #[inline]
     pub fn sacks(&self) -> bool {
         self.sack.is_some()
     }
 
-    /// The SACK blocks the next ACK carries (none unless the policy asks for SACK).
-    pub fn sack_blocks(&self) -> SackBlocks {
-        self.sack.as_ref().map(SackList::blocks).unwrap_or_default()
+    /// The SACK blocks the ACK being sent carries (none unless the policy asks for SACK): a
+    /// D-SACK block first if a duplicate arrived since the last ACK (RFC 2883 §4: an ACK
+    /// reports a duplicate once).
+    pub fn take_sack_blocks(&mut self) -> SackBlocks {
+        let Some(sack) = &self.sack else { return SackBlocks::default() };
+        match self.duplicate.take() {
+            Some(seq) => sack.with_duplicate(seq),
+            None => sack.blocks(),
+        }
     }
 
     /// Takes data packet `seq` (echo `echo`, with TCP's CWR flag `cwr`) at `now`: records it and

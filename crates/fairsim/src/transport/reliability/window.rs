@@ -6,7 +6,9 @@
 //! Generic measures a retransmitted packet's rtt from its first transmission, and whether it was
 //! ever retransmitted, because Karn's rule takes no rtt sample from such packets; and, for SACK
 //! (RFC 2018), whether the receiver has reported it in a SACK block. A go-back-N resend skips
-//! SACKed packets (the receiver has them).
+//! SACKed packets (the receiver has them). For RACK (RFC 8985, `rack`) a packet may also be
+//! marked lost, and a retransmission marked as still in the network, each counted as Linux
+//! counts `lost_out` and `retrans_out`, so that the pipe is a sum rather than a scan.
 
 use crate::units::Time;
 use std::collections::VecDeque;
@@ -20,32 +22,66 @@ pub struct SendWindow {
     sent: VecDeque<Sent>,
     /// Packets in `una..high` SACKed.
     sacked: u64,
+    /// Packets in `una..high` marked lost (and not SACKed since).
+    lost: u64,
+    /// Retransmissions in the network: packets in `una..high` sent again since they were last
+    /// deemed lost, neither SACKed nor deemed lost again since.
+    rxt_out: u64,
 }
 
-/// One packet between `una` and `high`: its first transmission time (nanoseconds) with two
-/// flags in the top bits, whether it was sent again since and whether a SACK block reported it.
-/// Eight bytes, not the sixteen a time and two booleans take: a window holds thousands of these
-/// per flow (the 256-flow dumbbell of docs/performance.md, *Memory*, kept 1 MB of them). A time
-/// needs 62 bits only past 146 years of simulated time.
+/// One packet between `una` and `high`: its first transmission time (nanoseconds) with four
+/// flags in the top bits: whether it was sent again since, whether a SACK block reported it,
+/// whether it is deemed lost, and whether a retransmission of it is in the network. Eight
+/// bytes, not the sixteen a time and four booleans take: a window holds thousands of these per
+/// flow (the 256-flow dumbbell of docs/performance.md, *Memory*, kept 1 MB of them). A time
+/// needs 60 bits only past 36 years of simulated time.
 #[derive(Copy, Clone, Debug)]
 struct Sent(u64);
 
 impl Sent {
     const RETRANSMITTED: u64 = 1 << 63;
     const SACKED: u64 = 1 << 62;
+    const LOST: u64 = 1 << 61;
+    const RXT_OUT: u64 = 1 << 60;
+    const FLAGS: u64 = Sent::RETRANSMITTED | Sent::SACKED | Sent::LOST | Sent::RXT_OUT;
 
     fn new(first: Time) -> Sent {
-        debug_assert!(first.0 < Sent::SACKED, "a time beyond 2^62 ns");
+        debug_assert!(first.0 < Sent::RXT_OUT, "a time beyond 2^60 ns");
         Sent(first.0)
     }
     fn first(self) -> Time {
-        Time(self.0 & !(Sent::RETRANSMITTED | Sent::SACKED))
+        Time(self.0 & !Sent::FLAGS)
+    }
+    fn has(self, flag: u64) -> bool {
+        self.0 & flag != 0
     }
     fn retransmitted(self) -> bool {
         self.0 & Sent::RETRANSMITTED != 0
     }
     fn sacked(self) -> bool {
         self.0 & Sent::SACKED != 0
+    }
+}
+
+/// What the window knows of one packet it holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SentPacket {
+    pub first_sent: Time,
+    pub retransmitted: bool,
+    pub sacked: bool,
+    pub lost: bool,
+    pub rxt_out: bool,
+}
+
+impl SentPacket {
+    fn of(s: Sent) -> SentPacket {
+        SentPacket {
+            first_sent: s.first(),
+            retransmitted: s.retransmitted(),
+            sacked: s.sacked(),
+            lost: s.has(Sent::LOST),
+            rxt_out: s.has(Sent::RXT_OUT),
+        }
     }
 }
 
@@ -130,17 +166,79 @@ impl SendWindow {
     }
 
     /// Marks the packets of SACK block `start..end` that lie in `una..high` as SACKed;
-    /// returns how many were not before.
+    /// returns how many were not before. A SACKed packet is neither lost nor in the network.
     pub fn mark_sacked(&mut self, start: u64, end: u64) -> u64 {
+        self.mark_sacked_each(start, end, |_, _| {})
+    }
+
+    /// `mark_sacked`, calling `each(seq, sent)` for every packet newly SACKed, with what the
+    /// window knew of it before (`SentPacket`).
+    pub fn mark_sacked_each(&mut self, start: u64, end: u64, mut each: impl FnMut(u64, SentPacket)) -> u64 {
         let (from, to) = (start.max(self.una), end.min(self.high));
         let mut newly = 0;
         for seq in from..to {
             let s = &mut self.sent[(seq - self.una) as usize];
-            newly += !s.sacked() as u64;
-            s.0 |= Sent::SACKED;
+            if s.sacked() {
+                continue;
+            }
+            let before = SentPacket::of(*s);
+            self.lost -= before.lost as u64;
+            self.rxt_out -= before.rxt_out as u64;
+            s.0 = (s.0 & !(Sent::LOST | Sent::RXT_OUT)) | Sent::SACKED;
+            newly += 1;
+            each(seq, before);
         }
         self.sacked += newly;
         newly
+    }
+
+    /// What the window knows of packet `seq` (in `una..high`).
+    pub fn packet(&self, seq: u64) -> SentPacket {
+        SentPacket::of(self.sent[(seq - self.una) as usize])
+    }
+
+    /// Deems packet `seq` (in `una..high`, not SACKed) lost; a retransmission of it still in
+    /// the network is lost with it. Returns whether it was not deemed lost before, or its
+    /// retransmission was in the network.
+    pub fn mark_lost(&mut self, seq: u64) -> bool {
+        let s = &mut self.sent[(seq - self.una) as usize];
+        if s.sacked() || (s.has(Sent::LOST) && !s.has(Sent::RXT_OUT)) {
+            return false;
+        }
+        self.lost += !s.has(Sent::LOST) as u64;
+        self.rxt_out -= s.has(Sent::RXT_OUT) as u64;
+        s.0 = (s.0 & !Sent::RXT_OUT) | Sent::LOST;
+        true
+    }
+
+    /// Packet `seq` (in `una..high`) is sent again and is in the network until SACKed or
+    /// deemed lost again (`rxt_out`).
+    pub fn retransmitted_out(&mut self, seq: u64) {
+        let s = &mut self.sent[(seq - self.una) as usize];
+        self.rxt_out += !s.has(Sent::RXT_OUT) as u64;
+        s.0 |= Sent::RETRANSMITTED | Sent::RXT_OUT;
+    }
+
+    /// Packets in `una..high` deemed lost.
+    pub fn lost(&self) -> u64 {
+        self.lost
+    }
+
+    /// The pipe as Linux counts it (`tcp_packets_in_flight`): packets sent and not
+    /// acknowledged, less those SACKed or deemed lost, plus retransmissions in the network.
+    pub fn pipe_counted(&self) -> u64 {
+        (self.high - self.una) - self.sacked - self.lost + self.rxt_out
+    }
+
+    /// Forgets every loss mark, as a retransmission timeout sends everything unSACKed again.
+    pub fn forget_losses(&mut self) {
+        if self.lost + self.rxt_out == 0 {
+            return;
+        }
+        for s in &mut self.sent {
+            s.0 &= !(Sent::LOST | Sent::RXT_OUT);
+        }
+        (self.lost, self.rxt_out) = (0, 0);
     }
 
     /// Applies a cumulative ACK (`ack` = next packet the sink expects).
@@ -151,8 +249,8 @@ impl SendWindow {
         }
         let count = ack - self.una;
         let newest = self.sent[(count - 1) as usize];
-        if self.sacked > 0 {
-            self.forget_sacked(count as usize);
+        if self.sacked + self.lost + self.rxt_out > 0 {
+            self.forget_marks(count as usize);
         }
         self.sent.drain(..count as usize);
         self.una = ack;
@@ -160,10 +258,14 @@ impl SendWindow {
         Some(Acked { count, newest_first_sent: newest.first(), newest_retransmitted: newest.retransmitted() })
     }
 
-    /// The first `count` packets are acknowledged: their SACK marks no longer count.
+    /// The first `count` packets are acknowledged: their marks no longer count.
     #[cold]
-    fn forget_sacked(&mut self, count: usize) {
-        self.sacked -= self.sent.range(..count).filter(|s| s.sacked()).count() as u64;
+    fn forget_marks(&mut self, count: usize) {
+        for s in self.sent.range(..count) {
+            self.sacked -= s.sacked() as u64;
+            self.lost -= s.has(Sent::LOST) as u64;
+            self.rxt_out -= s.has(Sent::RXT_OUT) as u64;
+        }
     }
 
     /// Go-back-N: the next packet to send is the oldest unacknowledged one (not SACKed).

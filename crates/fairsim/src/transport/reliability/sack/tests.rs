@@ -10,7 +10,7 @@ fn receiver() -> Receiver {
 fn take(r: &mut Receiver, seq: u64) -> (u64, Vec<(u64, u64)>) {
     let echo = Echo { sent_at: Time::ZERO, arrived: Time::ZERO, seq, congestion: false, cumulative: 0 };
     r.take(seq, echo, false, Time::ZERO);
-    (r.ack(), r.sack_blocks().as_slice().to_vec())
+    (r.ack(), r.take_sack_blocks().as_slice().to_vec())
 }
 
 #[test]
@@ -44,8 +44,8 @@ fn at_most_three_blocks_the_most_recent_kept() {
     for k in [1, 3, 5, 7] {
         take(&mut r, k);
     }
-    assert_eq!(r.sack_blocks().as_slice(), &[(7, 8), (5, 6), (3, 4)]);
-    assert_eq!(r.sack_blocks().option_bytes(), 4 + 24, "two NOPs, kind, length, 3 × 8 bytes");
+    assert_eq!(r.take_sack_blocks().as_slice(), &[(7, 8), (5, 6), (3, 4)]);
+    assert_eq!(r.take_sack_blocks().option_bytes(), 4 + 24, "two NOPs, kind, length, 3 × 8 bytes");
 }
 
 /// A window with packets `0..high` sent and `sacked` reported.

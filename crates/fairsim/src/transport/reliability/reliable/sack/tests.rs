@@ -77,7 +77,7 @@ impl Loop {
         let (_, AckNow::Send(echo)) = self.sink.take(seq, echo, false, Time::ZERO) else {
             panic!("ACKs are immediate")
         };
-        let blocks = self.sink.sack_blocks();
+        let blocks = self.sink.take_sack_blocks();
         let ack = Packet { seq: echo.cumulative, ..Packet::blank() }.with_kind(PacketKind::Ack);
         let before = self.sent.len();
         self.call(blocks.as_slice(), |t, c| t.on_ack(&ack, c));
