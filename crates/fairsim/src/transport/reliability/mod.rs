@@ -4,6 +4,7 @@ pub mod delivery_rate;
 pub mod pacer;
 pub mod prr;
 pub mod rack;
+pub mod rack_tlp;
 pub mod reliable;
 pub mod reordering;
 pub mod retransmit;

@@ -45,6 +45,7 @@ use super::averaged_timeout::{AveragedTimeout, Resend};
 use super::controller::{Congestion, Connection, Controller, Hook, Load, NewAck, RttSample};
 use super::pacer::{Pacer, PACE};
 use super::prr::Prr;
+use super::rack_tlp::{RackState, RACK_TIMER};
 use super::reordering::Reordering;
 use super::retransmit::{AveragedTimer, RetransmitTimer, RtoTimer};
 use super::rto::RtoConfig;
@@ -658,5 +659,3 @@ mod rack;
 mod sack;
 #[cfg(test)]
 mod tests;
-
-use rack::{RackState, RACK_TIMER};

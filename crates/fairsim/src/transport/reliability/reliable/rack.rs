@@ -23,70 +23,12 @@
 use super::Reliable;
 use crate::net::Packet;
 use crate::transport::reliability::controller::{Congestion, Controller, Hook};
-use crate::transport::reliability::rack::Rack;
+use crate::transport::reliability::rack_tlp::{Armed, RackState, RACK_TIMER};
 use crate::transport::reliability::retransmit::RetransmitTimer;
 use crate::transport::reliability::sack::dsack_block;
 use crate::transport::reliability::tlp::{self, AckView, Episode, Outcome};
-use crate::transport::reliability::window::SendWindow;
-use crate::transport::sender::{AgentCtx, Event, TimerId};
+use crate::transport::sender::{AgentCtx, Event};
 use crate::units::Time;
-
-/// RACK's reordering timer and TLP's probe timeout (the retransmission timer is `TimerId(0)`,
-/// pacing `TimerId(1)`, the sink's delayed ACK the last slot).
-pub const RACK_TIMER: TimerId = TimerId(2);
-
-/// What `RACK_TIMER` is armed for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Armed {
-    Reorder,
-    Probe,
-}
-
-/// RACK-TLP's state in a flow.
-#[derive(Debug)]
-pub struct RackState {
-    pub rack: Rack,
-    /// Tail loss probes are on.
-    tlp: bool,
-    /// The receiver's longest ACK delay, for the probe timeout of one packet.
-    max_ack_delay: Time,
-    /// The probe whose episode is open.
-    episode: Option<Episode>,
-    /// When RACK's reordering timer should fire, if packets wait for their deadline.
-    reorder_at: Option<Time>,
-    /// What the timer is armed for, and when.
-    armed: Option<(Armed, Time)>,
-    /// Every packet below this that is deemed lost has been retransmitted since.
-    rxt_scan: u64,
-}
-
-impl RackState {
-    pub fn new(tlp: bool, max_ack_delay: Time) -> RackState {
-        RackState {
-            rack: Rack::default(),
-            tlp,
-            max_ack_delay,
-            episode: None,
-            reorder_at: None,
-            armed: None,
-            rxt_scan: 0,
-        }
-    }
-
-    /// The first packet deemed lost and not retransmitted since.
-    pub fn first_lost(&mut self, win: &SendWindow) -> Option<u64> {
-        if win.lost() == 0 {
-            return None;
-        }
-        let from = self.rxt_scan.max(win.una());
-        let found = (from..win.high()).find(|&s| {
-            let p = win.packet(s);
-            p.lost && !p.rxt_out
-        });
-        self.rxt_scan = found.unwrap_or(win.high());
-        found
-    }
-}
 
 impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
     fn rack_mut(&mut self) -> &mut RackState {
