@@ -231,6 +231,7 @@ const NAMES: [&str; Hook::COUNT] = [
     "trace",
     "after_fill",
     "on_packet_sent",
+    "undo",
 ];
 
 fn name(hook: Hook) -> &'static str {
@@ -485,6 +486,10 @@ impl Controller for PyController {
 
     fn on_recovery_end(&mut self, ctx: &mut AgentCtx) {
         self.call(Hook::on_recovery_end, |py, c| tuple(py, (c,)), ctx);
+    }
+
+    fn undo(&mut self, ctx: &mut AgentCtx) {
+        self.call(Hook::undo, |py, c| tuple(py, (c,)), ctx);
     }
 
     fn moderate(&mut self, packets: u64, ctx: &mut AgentCtx) {

@@ -103,6 +103,10 @@ class Controller:
     def moderate(self, packets: int, ctx) -> None:
         """At most `packets` may be outstanding from now on: a larger window is cut to it."""
 
+    def undo(self, ctx) -> None:
+        """The last fast recovery's retransmissions were all spurious (reported by D-SACK, or
+        told by the timestamps): the reduction `on_congestion` made may be taken back."""
+
     def trace(self, ctx) -> None:
         """Record the controller's variables (`ctx.record`); called only for a traced flow."""
 

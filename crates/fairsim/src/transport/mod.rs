@@ -141,9 +141,9 @@ mod stacks {
 
     #[test]
     fn sack_off_takes_the_options_that_need_it_along_unless_written() {
-        let known = ["stack", "sack", "prr", "rack", "tlp", "dsack", "adaptive_reordering", "ack_every"];
+        let known = ["stack", "sack", "prr", "rack", "tlp", "dsack", "adaptive_reordering", "undo", "ack_every"];
         let filled = fill_in(&stack::follow_sack(&table("stack = \"linux\"\nsack = false"), &known), &known, presets);
-        for key in ["prr", "rack", "tlp", "dsack", "adaptive_reordering"] {
+        for key in ["prr", "rack", "tlp", "dsack", "adaptive_reordering", "undo"] {
             assert_eq!(filled.get(key), Some(&toml::Value::Boolean(false)), "{key}");
         }
         assert_eq!(filled.get("ack_every"), Some(&toml::Value::Integer(2)), "the rest of the stack stays");

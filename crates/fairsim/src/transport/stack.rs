@@ -21,8 +21,10 @@
 //! | `rack`, `tlp` | on: losses told by time, tail loss probes (RFC 8985; Linux's `tcp_recovery = 1`, `tcp_early_retrans = 3`) | off: 3 duplicate ACKs (RFC 5681/6675) |
 //! | `dsack` | on (RFC 2883; Linux's `tcp_dsack = 1`) | off |
 //! | `adaptive_reordering` | on: the duplicate threshold rises with the reordering seen (Linux's `tcp_reordering`) | off |
+//! | `undo` | on: a recovery proved spurious (D-SACK, timestamps) is undone (RFC 3708, RFC 3522; Linux) | off |
 //!
-//! The options that work on SACK blocks (`prr`, `rack`, `tlp`, `dsack`, `adaptive_reordering`)
+//! The options that work on SACK blocks (`prr`, `rack`, `tlp`, `dsack`, `adaptive_reordering`,
+//! `undo`)
 //! follow `sack` (`follow_sack`): a scenario that writes `sack = false` gets NewReno's recovery
 //! without them, whatever its stack or transport presets, rather than a refusal of options it
 //! never wrote (one it writes is still checked).
@@ -75,10 +77,11 @@ const OPTIONS: &[&str] = &[
     "tlp",
     "dsack",
     "adaptive_reordering",
+    "undo",
 ];
 
 /// The options that need SACK: a stack presets them only where `sack` is on.
-const ON_SACK: &[&str] = &["prr", "rack", "tlp", "dsack", "adaptive_reordering"];
+const ON_SACK: &[&str] = &["prr", "rack", "tlp", "dsack", "adaptive_reordering", "undo"];
 
 /// `params` with the options of the stack they name (if they name one) filled in from
 /// `presets` (that stack's value of each option, `presets(stack)`) where they set none, for a

@@ -113,6 +113,8 @@ pub struct Aimd {
     cap: f64,
     pub(in crate::transport) cwnd: f64,
     pub(in crate::transport) ssthresh: f64,
+    /// The window and threshold before the last fast recovery's reduction, for its `undo`.
+    before_reduction: Option<(f64, f64)>,
 }
 
 impl Aimd {
@@ -127,12 +129,17 @@ impl Aimd {
             cap: window as f64,
             cwnd: cfg.initial_cwnd,
             ssthresh: cfg.initial_ssthresh.unwrap_or(f64::INFINITY),
+            before_reduction: None,
         })
     }
 
     /// The response to a loss with the new slow-start threshold `ssthresh`: fast recovery starts
     /// from it (plus the duplicate ACKs that left the network), a timeout from one packet.
     pub(in crate::transport) fn reduce(&mut self, event: Congestion, ssthresh: f64) {
+        // what an undo restores: the window, and a threshold of at least three quarters of it
+        // (Linux's `prior_ssthresh`, `tcp_current_ssthresh`)
+        self.before_reduction = matches!(event, Congestion::FastRetransmit { .. })
+            .then_some((self.cwnd, self.ssthresh.max(0.75 * self.cwnd)));
         self.ssthresh = ssthresh;
         self.cwnd = match event {
             Congestion::FastRetransmit { dupacks, recovering: true } => self.ssthresh + dupacks as f64,
@@ -217,6 +224,15 @@ impl Controller for Aimd {
         self.cwnd = self.cwnd.min(packets as f64);
     }
 
+    /// Linux's `tcp_undo_cwnd_reduction` with Reno's `undo_cwnd`: the window at least what it
+    /// was before the reduction, the threshold at least its `prior_ssthresh`.
+    fn undo(&mut self, _ctx: &mut AgentCtx) {
+        if let Some((cwnd, ssthresh)) = self.before_reduction.take() {
+            self.cwnd = self.cwnd.max(cwnd).min(self.cap);
+            self.ssthresh = self.ssthresh.max(ssthresh);
+        }
+    }
+
     fn trace(&self, ctx: &mut AgentCtx) {
         ctx.record(Series::Cwnd, self.cwnd);
         if self.ssthresh.is_finite() {
@@ -256,6 +272,10 @@ macro_rules! reno_recovery {
 
         fn moderate(&mut self, packets: u64, ctx: &mut AgentCtx) {
             self.aimd.moderate(packets, ctx);
+        }
+
+        fn undo(&mut self, ctx: &mut AgentCtx) {
+            self.aimd.undo(ctx);
         }
 
         fn trace(&self, ctx: &mut AgentCtx) {

@@ -14,6 +14,8 @@
 //! - `on_recovery_dupack` for each duplicate ACK during fast recovery;
 //! - `on_congestion` when a loss is detected, by duplicate ACKs or by the timer, after the
 //!   retransmission was decided;
+//! - `undo` when the retransmissions of a fast recovery proved spurious (`undo`, RFC 3708 /
+//!   RFC 3522): the reduction its `on_congestion` made should be taken back;
 //! - `trace` after any of those that may have changed the window, and `after_fill` each time
 //!   the layer has sent what the window allows;
 //! - `on_packet_sent` for every transmission, new or retransmitted, under the TCP family's
@@ -133,11 +135,12 @@ pub enum Hook {
     trace,
     after_fill,
     on_packet_sent,
+    undo,
 }
 
 impl Hook {
     /// How many there are (`Hook as usize` is below it).
-    pub const COUNT: usize = 12;
+    pub const COUNT: usize = 13;
 }
 
 /// A loss the reliability layer detected.
@@ -199,6 +202,11 @@ pub trait Controller: Send + Sync + 'static {
     /// At most `packets` may be outstanding from now on (RFC 6582 §3.2 step 3's first choice,
     /// a NewReno recovery ending with few packets outstanding): a window larger is cut to it.
     fn moderate(&mut self, _packets: u64, _ctx: &mut AgentCtx) {}
+
+    /// The last fast recovery's retransmissions were all spurious (the packets were late, not
+    /// lost): the window and threshold its `on_congestion` lowered may be restored (Linux's
+    /// `tcp_undo_cwnd_reduction`). The default keeps them.
+    fn undo(&mut self, _ctx: &mut AgentCtx) {}
 
     /// Records the controller's variables (cwnd, ssthresh, ...).
     fn trace(&self, _ctx: &mut AgentCtx) {}

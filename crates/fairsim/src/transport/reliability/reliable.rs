@@ -144,6 +144,12 @@ pub struct TcpReliability {
     /// Linux's adaptive duplicate threshold (`tcp_reordering`): raised to the reordering
     /// distance a SACK shows, at most 300 (`reordering`). Needs `sack`.
     pub adaptive_reordering: bool,
+    /// A fast recovery whose retransmissions prove spurious has its window reduction taken
+    /// back (`Controller::undo`): when D-SACKs report all of them (RFC 3708, Linux's
+    /// `tcp_try_undo_dsack`), or, with `rtt_samples = "timestamps"`, when the ACK that ends it
+    /// echoes a packet sent before its first retransmission (Eifel, RFC 3522; Linux's
+    /// `tcp_try_undo_recovery`). Needs `sack`.
+    pub undo: bool,
     /// The window when a NewReno recovery ends (RFC 6582 §3.2 step 3): `ssthresh` (its second
     /// choice, `classic`; ns-3's), or `flight`: min(ssthresh, max(FlightSize, 1) + 1), its
     /// first, which spares a burst when few packets are outstanding (`linux`: Linux never
@@ -192,6 +198,7 @@ impl TcpReliability {
                 tlp: true,
                 dsack: true,
                 adaptive_reordering: true,
+                undo: true,
                 ..classic
             },
         }
@@ -223,6 +230,7 @@ impl Default for TcpReliability {
             tlp: false,
             dsack: false,
             adaptive_reordering: false,
+            undo: false,
         }
     }
 }
@@ -296,6 +304,8 @@ struct Features {
     recovery_exit: RecoveryExit,
     dsack: bool,
     adaptive_reordering: bool,
+    undo: bool,
+    timestamps: bool,
 }
 
 /// The reliability layer under controller `C`, with retransmission timer `T` (the TCP family's
@@ -329,6 +339,20 @@ pub struct Reliable<C, T = RtoTimer> {
     reordering: Reordering,
     /// RACK-TLP's state, for a flow that detects losses by it.
     rack: Option<Box<RackState>>,
+    /// The last fast recovery, while its reduction may still be undone.
+    undo: Option<Undo>,
+}
+
+/// A fast recovery whose retransmissions may yet prove spurious (Linux's `undo_marker`,
+/// `undo_retrans` and `retrans_stamp`).
+#[derive(Copy, Clone, Debug)]
+struct Undo {
+    /// The first unacknowledged packet when it began: D-SACKs below it are of older sends.
+    marker: u64,
+    /// When its first retransmission left.
+    first_resent: Time,
+    /// Its retransmissions that no D-SACK has reported yet.
+    unreported: u64,
 }
 
 impl<C: Controller> Reliable<C, RtoTimer> {
@@ -353,6 +377,7 @@ impl<C: Controller> Reliable<C, RtoTimer> {
             (cfg.rack, "rack", "RACK tells losses from SACK blocks"),
             (cfg.dsack, "dsack", "D-SACK is a SACK block"),
             (cfg.adaptive_reordering, "adaptive_reordering", "reordering is seen in SACK blocks"),
+            (cfg.undo, "undo", "a recovery is undone from SACK blocks and its timestamps"),
         ] {
             if on && !cfg.sack {
                 return Err(ParamError::at(key, format!("{why}: set sack = true too")));
@@ -372,6 +397,8 @@ impl<C: Controller> Reliable<C, RtoTimer> {
             recovery_exit: cfg.recovery_exit,
             dsack: cfg.dsack,
             adaptive_reordering: cfg.adaptive_reordering,
+            undo: cfg.undo,
+            timestamps: cfg.rtt_samples == RttSamples::Timestamps,
         };
         let acks = ack_policy(cfg)?;
         let max_ack_delay = if acks.every > 1 { acks.delay } else { Time::ZERO };
@@ -411,6 +438,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             window_limit: WindowLimit::default(),
             reordering: Reordering::new(3, false),
             rack: None,
+            undo: None,
         }
     }
 
@@ -644,6 +672,7 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
         self.ecn_recover = self.win.high();
         self.dupacks = 0;
         ctx.count(Event::Timeout);
+        self.undo = None;
         if self.rack.is_some() {
             self.rack_timed_out(ctx);
         }

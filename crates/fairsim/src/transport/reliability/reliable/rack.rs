@@ -48,6 +48,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         if let Some(acked) = &acked {
             self.sack_new_ack(ack, acked, delivered, ctx);
         }
+        self.undo_if_spurious(ctx);
         self.detect_losses(ctx);
         if self.in_recovery {
             self.recovery_sends(delivered, ctx);

@@ -12,7 +12,7 @@
 //! NewReno (RFC 6582 §3.2 step 1, RFC 6675 §5.1) no recovery starts before the highest packet
 //! sent at the last timeout is acknowledged.
 
-use super::{Reliable, RttSample};
+use super::{Reliable, RttSample, Undo};
 use crate::net::Packet;
 use crate::transport::reliability::controller::{Congestion, Controller, Hook, NewAck};
 use crate::transport::reliability::prr::Prr;
@@ -34,6 +34,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         if let Some(acked) = acked {
             self.sack_new_ack(ack, &acked, delivered, ctx);
         }
+        self.undo_if_spurious(ctx);
         if self.in_recovery {
             self.recovery_sends(delivered, ctx);
             return;
@@ -61,6 +62,9 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
                 for seq in start..end {
                     ctx.count(Event::SpuriousRetransmit);
                     self.reordering.dsacked(seq);
+                    if let Some(u) = self.undo.as_mut().filter(|u| seq >= u.marker) {
+                        u.unreported = u.unreported.saturating_sub(1);
+                    }
                 }
             }
         }
@@ -113,6 +117,10 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             if let Some(r) = &mut self.rack {
                 r.rack.recovery_ended();
             }
+            let timestamps = self.features.timestamps;
+            if let Some(u) = self.undo.as_mut().filter(|u| timestamps && ack.echo_sent_at < u.first_resent) {
+                u.unreported = 0; // the hole was filled by a packet sent before any retransmission
+            }
         } else {
             self.sack_recovery.slid(self.win.una());
         }
@@ -135,6 +143,9 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         tell!(self.on_congestion(event, load, &self.win, ctx));
         self.sack_recovery = SackRecovery::begin(una);
         self.prr = Prr::begin(flight);
+        if self.features.undo {
+            self.undo = Some(Undo { marker: una, first_resent: ctx.now, unreported: 0 });
+        }
         let budget = self.prr_budget(delivered);
         let first = self.rack.as_mut().map_or(Some(una), |r| r.first_lost(&self.win));
         if let Some(seq) = first {
@@ -146,8 +157,22 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         self.send_in_recovery(budget.saturating_sub(1), ctx);
     }
 
+    /// Outside a recovery, the last one's reduction is taken back once its retransmissions all
+    /// proved spurious (`undo`).
+    pub(super) fn undo_if_spurious(&mut self, ctx: &mut AgentCtx) {
+        if self.in_recovery || self.undo.is_none_or(|u| u.unreported > 0) {
+            return;
+        }
+        self.undo = None;
+        tell!(self.undo(ctx));
+        tell!(self.trace(ctx));
+    }
+
     /// Sends packet `seq` again during a recovery.
     fn retransmit(&mut self, seq: u64, ctx: &mut AgentCtx) {
+        if let Some(u) = &mut self.undo {
+            u.unreported += 1;
+        }
         self.win.resend(seq);
         match &mut self.rack {
             Some(r) => {
@@ -207,6 +232,9 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             match next {
                 Some(Next::Retransmit(seq)) => self.retransmit(seq, ctx),
                 Some(Next::Rescue(seq)) => {
+                    if let Some(u) = &mut self.undo {
+                        u.unreported += 1;
+                    }
                     self.win.resend(seq);
                     ctx.send(seq);
                     tell!(self.on_packet_sent(seq, ctx));

@@ -4,7 +4,7 @@
 
 use crate::net::{Packet, PacketKind};
 use crate::transport::controllers::aimd::{Aimd, AimdConfig, SsthreshFrom};
-use crate::transport::reliability::reliable::{Recovery, Reliable, TcpReliability};
+use crate::transport::reliability::reliable::{Recovery, Reliable, RttSamples, TcpReliability};
 use crate::transport::reliability::sack::SackBlocks;
 use crate::transport::reliability::sink::{AckNow, AckPolicy, Echo, Receiver};
 use crate::transport::sender::{Action, AgentCtx, Event, Sender, TimerId};
@@ -234,4 +234,20 @@ fn the_adaptive_duplicate_threshold_rises_with_a_spurious_retransmission_and_spa
     assert_eq!(reordered_at(fixed.clone(), first, 20, then), (vec![5, 20], 2));
     let adaptive = TcpReliability { adaptive_reordering: true, ..fixed };
     assert_eq!(reordered_at(adaptive, first, 20, then), (vec![5], 1));
+}
+
+#[test]
+fn a_recovery_whose_retransmission_proved_spurious_is_undone() {
+    // the 3-duplicate rule resends packet 20 when it is 8 ms late; the original fills the hole
+    // (its ACK echoes a send before the retransmission) and the retransmission is D-SACKed
+    let run = |undo: bool| {
+        let cfg = TcpReliability { rack: false, tlp: false, undo, rtt_samples: RttSamples::Timestamps, ..Net::rack() };
+        let mut n = Net::new(cfg, 10.0, 40);
+        n.late.insert((20, 1), Time(8 * MS));
+        n.run();
+        assert_eq!((n.count("recoveries"), n.count("spurious")), (1, 1));
+        (n.tcp.ctrl.cwnd, n.tcp.ctrl.ssthresh)
+    };
+    let (kept, undone) = (run(false), run(true));
+    assert!(undone.0 > kept.0 && undone.1 > kept.1, "undone {undone:?}, kept {kept:?}");
 }
