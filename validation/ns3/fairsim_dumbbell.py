@@ -115,7 +115,9 @@ def scenario_text(
     )
     # ns-3's TCP: delayed ACKs every 2 segments or 200 ms, RTT from timestamps, IW 10, minRTO 1 s
     # with a 1 ms clock granularity (and 1 s before the first sample: ns-3 has measured the
-    # handshake by then); SACK with PRR and limited transmit in `default`, none in `like`. Window
+    # handshake by then); SACK with PRR and limited transmit in `default`, none in `like`; in
+    # both, three duplicate ACKs and no D-SACK, undo or adaptive threshold (ns-3 3.44's TCP has
+    # no RACK-TLP and none of those; the linux stack's are switched off to stay its twin). Window
     # growth as ns-3's code has it: TcpNewReno adds per ACK (`packets`), TcpCubic's congestion
     # avoidance per segment acknowledged (`bytes`; its slow start is per ACK, which neither
     # setting models exactly)
@@ -131,7 +133,8 @@ def scenario_text(
         'ack_delay = "200ms", rtt_samples = "timestamps", initial_cwnd = 10, min_rto = "1s", '
         f'clock_granularity = "1ms", initial_rto = "1s", counting = "{counting}", '
         f'ssthresh_from = "{ssthresh_from}", recovery_exit = "ssthresh", '
-        f"sack = {features}, prr = {features}, limited_transmit = {features} }} }}",
+        f"sack = {features}, prr = {features}, limited_transmit = {features}, rack = false, "
+        "tlp = false, dsack = false, undo = false, adaptive_reordering = false } }",
     ]
     return "\n".join(lines) + "\n"
 

@@ -595,6 +595,7 @@ pub static DECLARATION: TransportDeclaration<(TcpReliability, BbrConfig)> = Decl
             tlp: false,
             dsack: false,
             adaptive_reordering: false,
+            undo: false,
             ..linux
         };
         (no_sack, BbrConfig::default())
