@@ -154,6 +154,8 @@ impl Simulation {
             t.dst.push(dst.0);
             t.ideal_s.push(ideal);
         }
+        let first = self.connections.first;
+        self.connections.note_taken(c.idx() - first, self.now, row);
         let slot = self.connections.slot(c);
         (slot.row, slot.in_network, slot.done) = (row, 0, false);
         if c.idx() == self.flows.len() {

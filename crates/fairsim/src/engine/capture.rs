@@ -53,7 +53,7 @@ impl Simulation {
     fn event_text(&self, port: &Port) -> String {
         let mut out = format!(
             "# fairsim events at {}: + arrived, - sent, d dropped (reason), r received at the far end\n\
-             # event time_s flow connection kind seq size_bytes [reason]\n",
+             # event time_s flow transfer kind seq size_bytes [reason]\n",
             port.name
         );
         for (at, event, pkt) in with_receptions(port, self.now()) {
@@ -64,7 +64,9 @@ impl Simulation {
                 PortEvent::Receive => ('r', ""),
             };
             let flow = &self.scenario.flows[pkt.flow.idx()].name;
-            let conn = if pkt.conn == pkt.flow { "-".to_string() } else { pkt.conn.0.to_string() };
+            // a transfer of an open population by its row of `transfers`; a scenario's flow: -
+            let row = self.connections.is_connection(pkt.conn).then(|| self.connections.row_at(pkt.conn, at)).flatten();
+            let conn = row.map_or("-".to_string(), |r| r.to_string());
             let kind = if pkt.is_data() { "data" } else { "ack" };
             let _ = write!(out, "{letter} {:.9} {flow} {conn} {kind} {} {}", at.as_secs_f64(), pkt.seq, pkt.size);
             let _ = writeln!(out, "{}{reason}", if reason.is_empty() { "" } else { " " });

@@ -32,6 +32,11 @@ pub struct Connections {
     /// Each open-population flow's senders, its transport's parameters read once.
     pub(super) makers: Vec<Option<SenderBuilder>>,
     pub transfers: Transfers,
+    /// When a port's events are written down (`[run] events`): by slot, when it was taken and
+    /// by which `transfers` row, so that a packet's line names its transfer (a slot serves one
+    /// transfer after another, and a packet is in the network only while its transfer holds
+    /// its slot). `None` when nobody reads it.
+    pub(super) taken: Option<Vec<Vec<(crate::units::Time, u32)>>>,
 }
 
 pub(super) struct Slot {
@@ -70,6 +75,23 @@ impl Connections {
         }
         self.listed[f.idx()] += 1;
         self.listed[f.idx()] - 1
+    }
+
+    /// Slot `slot` was taken at `at` by the connection of `transfers` row `row`.
+    pub(super) fn note_taken(&mut self, slot: usize, at: crate::units::Time, row: usize) {
+        if let Some(taken) = &mut self.taken {
+            if taken.len() <= slot {
+                taken.resize(slot + 1, vec![]);
+            }
+            taken[slot].push((at, row as u32));
+        }
+    }
+
+    /// The `transfers` row of the connection whose packet, of ends `f`, was seen at `at`.
+    pub(super) fn row_at(&self, f: FlowId, at: crate::units::Time) -> Option<u32> {
+        let taken = self.taken.as_ref()?.get(f.idx() - self.first)?;
+        let after = taken.partition_point(|&(t, _)| t <= at);
+        after.checked_sub(1).map(|i| taken[i].1)
     }
 
     /// Whether the sender of ends `f` still takes calls (a finished connection's does not).

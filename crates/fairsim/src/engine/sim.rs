@@ -114,6 +114,7 @@ impl Simulation {
         }
         let mut connections = Connections::new(flows.len(), ports.len());
         connections.transfers.detailed = scenario.flows.iter().any(|f| f.draws_ends());
+        connections.taken = (!scenario.run.events.is_empty()).then(Vec::new);
         let (queueing, path_delay) =
             (vec![DelayStats::default(); scenario.flows.len()], vec![(u32::MAX, 0); scenario.flows.len()]);
         let sack_options = SackOptions::new(!scenario.run.pcap.is_empty());
