@@ -100,7 +100,7 @@ fn not_generated(name: &str, generated: &IndexMap<String, RawLink>) -> Problem {
     let message = match port(name, generated) {
         Some((link, direction)) => format!(
             "`{name}` is a port, the {direction} direction of the generated link `{link}`: change it in \
-             `[links.\"{link}\".{direction}]`, or the link's both directions in `[links.\"{link}\"]`"
+             `[links.\"{link}\".{direction}]`, or both its directions in `[links.\"{link}\"]`"
         ),
         None => {
             let names: Vec<&str> = generated.keys().map(String::as_str).collect();
