@@ -9,7 +9,7 @@
 
 use super::problem::Problem;
 use super::schema::{RawDirection, RawLink};
-use crate::error::unknown;
+use crate::error::{did_you_mean, names};
 use indexmap::IndexMap;
 use std::collections::HashMap;
 
@@ -28,6 +28,8 @@ pub fn join(
     own: IndexMap<String, RawLink>,
 ) -> Result<Written, Vec<Problem>> {
     let (mut written, mut added, mut problems) = (Written::new(), vec![], vec![]);
+    // a typo of one of them (`--set links.mien.rate=...`) is suggested too
+    let theirs: Vec<String> = own.iter().filter(|(_, l)| l.between.is_some()).map(|(n, _)| n.clone()).collect();
     for (name, link) in own {
         match (generated.get_mut(&name), link.between.is_some()) {
             (Some(_), true) => {
@@ -43,7 +45,7 @@ pub fn join(
                 written.insert(name, keys);
             }
             (None, true) => added.push((name, link)),
-            (None, false) => problems.push(not_generated(&name, generated)),
+            (None, false) => problems.push(not_generated(&name, generated, &theirs)),
         }
     }
     if !problems.is_empty() {
@@ -95,17 +97,22 @@ pub fn wrote(keys: &[Key], path: &[String]) -> bool {
     })
 }
 
-/// The problem with `name`, which changes a link the topology does not generate.
-fn not_generated(name: &str, generated: &IndexMap<String, RawLink>) -> Problem {
+/// The problem with `name`, which changes a link the topology does not generate; the file's own
+/// links (`theirs`) are suggested too.
+fn not_generated(name: &str, generated: &IndexMap<String, RawLink>, theirs: &[String]) -> Problem {
     let message = match port(name, generated) {
         Some((link, direction)) => format!(
             "`{name}` is a port, the {direction} direction of the generated link `{link}`: change it in \
              `[links.\"{link}\".{direction}]`, or both its directions in `[links.\"{link}\"]`"
         ),
         None => {
-            let names: Vec<&str> = generated.keys().map(String::as_str).collect();
-            let unknown = unknown("generated link", name, &names);
-            format!("{unknown}; a link of the file's own names its two nodes in `between`")
+            let generated_names: Vec<&str> = generated.keys().map(String::as_str).collect();
+            let likely = did_you_mean(name, generated_names.iter().copied().chain(theirs.iter().map(String::as_str)));
+            format!(
+                "unknown generated link `{name}`{likely} (the generated links are {}); a link of the file's own \
+                 names its two nodes in `between`",
+                names(&generated_names)
+            )
         }
     };
     Problem::new(&["links", name], message)
@@ -187,6 +194,8 @@ mod tests {
         );
         assert_eq!(told[1].0, "links.h3");
         assert!(told[1].1.contains("leave out `between` to change it"), "{told:?}");
+        let theirs = joined("mine = { between = [\"h0\", \"core0\"], rate = \"1Gbps\" }\nmien = { rate = \"2Gbps\" }");
+        assert!(theirs.unwrap_err()[0].message.contains("did you mean `mine`?"), "the file's own links too");
     }
 
     #[test]
