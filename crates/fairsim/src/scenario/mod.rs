@@ -9,6 +9,7 @@ mod apps;
 mod components;
 mod diagnostics;
 mod draws;
+mod link_changes;
 mod load;
 mod locate;
 mod overrides;

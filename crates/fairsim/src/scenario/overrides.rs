@@ -6,7 +6,9 @@
 //! checked exactly like the file; a missing table on the path is created, except a member of
 //! `flows`, `links` or `pairs`: a dotted key into one that does not exist is far more likely a
 //! typo than a wish to add one, which is done by setting the member to a whole inline table
-//! (`flows.new={ src = "a", dst = "b", app = "ftp" }`).
+//! (`flows.new={ src = "a", dst = "b", app = "ftp" }`). In a scenario with a `[topology]`, a
+//! dotted key may reach a link the file does not write: it changes the generated link of that
+//! name, and validation refuses a name the topology does not generate (`scenario::link_changes`).
 
 use super::problem::Problem;
 use super::schema::MEMBERS;
@@ -90,11 +92,13 @@ impl Override {
     pub fn apply(&mut self, doc: &mut DocumentMut) -> Result<(), Problem> {
         let path = &self.path;
         let (last, parents) = path.split_last().expect("non-empty path");
+        // a link a `[topology]` generates is not in the file: its name is checked once expanded
+        let generated = path[0] == "links" && doc.contains_key("topology");
         let mut table = doc.as_table_mut() as &mut dyn TableLike;
         self.existed = path.len();
         for (i, seg) in parents.iter().enumerate() {
             if table.get(seg).is_none() {
-                if i == 1 {
+                if i == 1 && !generated {
                     no_member(&path[0], seg, &*table)?;
                 }
                 self.existed = self.existed.min(i);
@@ -205,6 +209,16 @@ mod tests {
         let t: toml::Table = out.parse().unwrap();
         assert_eq!(t["flows"]["new"]["src"].as_str(), Some("a"));
         assert_eq!(t["pairs"]["P"]["qdisc"].as_str(), Some("fq"));
+    }
+
+    #[test]
+    fn a_dotted_key_reaches_a_link_a_topology_generates() {
+        let doc = "[topology]\nkind = \"fat_tree\"\n[links.mine]\nrate = 1\n";
+        let out = applied(doc, &["links.\"agg1-core2\".rate=1Gbps"]);
+        let t: toml::Table = out.parse().unwrap();
+        assert_eq!(t["links"]["agg1-core2"]["rate"].as_str(), Some("1Gbps"));
+        let e = refused("[links.mine]\nrate = 1\n", "links.agg1-core2.rate=1Gbps");
+        assert!(e.message.starts_with("no link `agg1-core2` (the links are mine)"), "without a topology: {e:?}");
     }
 
     #[test]

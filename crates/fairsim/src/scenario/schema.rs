@@ -150,11 +150,14 @@ pub struct RawTier {
     pub reverse: Option<RawDirection>,
 }
 
+/// A member of `[links]`. With `between`, a link of the file's own, which needs a `rate`; without
+/// it, a change to the link of that name a `[topology]` generates (`scenario::link_changes`),
+/// whose every key is optional.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawLink {
-    pub between: Vec<String>,
-    pub rate: Rate,
+    pub between: Option<Vec<String>>,
+    pub rate: Option<Rate>,
     pub delay: Option<Time>,
     pub buffer: Option<BufferLimit>,
     /// Whether the packet being transmitted takes one of the buffer's places (default false).

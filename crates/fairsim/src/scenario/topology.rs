@@ -25,6 +25,7 @@
 //! A flow takes one shortest path, the first in the links' order, as in any scenario, unless its
 //! `forwarding` has the switches choose (`net/multipath.rs`).
 
+use super::link_changes::{wrote, Written};
 use super::problem::Problem;
 use super::schema::{RawLink, RawTier, RawTopology};
 use indexmap::IndexMap;
@@ -81,8 +82,8 @@ impl Expanded {
         hosts: &RawTier,
     ) {
         let link = RawLink {
-            between: vec![a, b],
-            rate: tier.rate,
+            between: Some(vec![a, b]),
+            rate: Some(tier.rate),
             delay: tier.delay.or(hosts.delay),
             buffer: tier.buffer.or(hosts.buffer),
             buffer_includes_line: tier.buffer_includes_line.or(hosts.buffer_includes_line),
@@ -99,14 +100,16 @@ impl Expanded {
 
 /// `problems` with those of generated links (`links.tor0-agg1.qdisc`) told at their tier instead
 /// (`topology.tor_agg.qdisc`), each once: a tier's bad component would otherwise be reported
-/// for every link of the tier, and at no line of the file.
-pub fn at_tiers(problems: Vec<Problem>, tiers: &Tiers) -> Vec<Problem> {
+/// for every link of the tier, and at no line of the file. A key the file's change of the link
+/// wrote (`written`) is told where the file wrote it.
+pub fn at_tiers(problems: Vec<Problem>, tiers: &Tiers, written: &Written) -> Vec<Problem> {
     let mut told = HashSet::new();
     problems
         .into_iter()
         .map(|mut p| {
-            if let [first, link, ..] = p.path.as_slice() {
-                if let (true, Some(tier)) = (first == "links", tiers.get(link)) {
+            if let [first, link, within @ ..] = p.path.as_slice() {
+                let changed = written.get(link).is_some_and(|keys| wrote(keys, within));
+                if let (true, false, Some(tier)) = (first == "links", changed, tiers.get(link)) {
                     p.path.splice(..2, ["topology".to_string(), tier.to_string()]);
                 }
             }
@@ -240,7 +243,7 @@ mod tests {
     fn degrees(links: &IndexMap<String, RawLink>) -> HashMap<String, usize> {
         let mut d = HashMap::new();
         for l in links.values() {
-            for n in &l.between {
+            for n in l.between.iter().flatten() {
                 *d.entry(n.clone()).or_default() += 1;
             }
         }
@@ -274,9 +277,9 @@ mod tests {
     fn hosts_are_numbered_under_their_tor_as_htsim_numbers_them() {
         let t = topology("kind = \"fat_tree\"\nk = 4\nhosts = { rate = \"1Gbps\" }");
         let Expanded { links, .. } = expand(&t).unwrap();
-        assert_eq!(links["h0"].between, ["h0", "tor0"]);
-        assert_eq!(links["h3"].between, ["h3", "tor1"]);
-        assert_eq!(links["h15"].between, ["h15", "tor7"]);
+        assert_eq!(links["h0"].between.as_deref().unwrap(), ["h0", "tor0"]);
+        assert_eq!(links["h3"].between.as_deref().unwrap(), ["h3", "tor1"]);
+        assert_eq!(links["h15"].between.as_deref().unwrap(), ["h15", "tor7"]);
         // agg j of each pod reaches cores j·k/2 …: agg 3 is j = 1 of pod 1
         assert!(links.contains_key("agg3-core2") && links.contains_key("agg3-core3"));
         assert!(!links.contains_key("agg3-core0"));
@@ -291,8 +294,11 @@ mod tests {
         let Expanded { nodes, links, .. } = expand(&t).unwrap();
         assert_eq!(nodes.iter().filter(|n| n.starts_with('h')).count(), 8 * 6);
         assert_eq!(degrees(&links)["tor0"], 6 + 2);
-        assert_eq!((links["tor0-agg0"].rate, links["h0"].rate), (Rate(40_000_000_000), Rate(10_000_000_000)));
-        assert_eq!(links["agg0-core0"].rate, Rate(10_000_000_000), "no table of its own: the hosts'");
+        assert_eq!(
+            (links["tor0-agg0"].rate, links["h0"].rate),
+            (Some(Rate(40_000_000_000)), Some(Rate(10_000_000_000)))
+        );
+        assert_eq!(links["agg0-core0"].rate, Some(Rate(10_000_000_000)), "no table of its own: the hosts'");
     }
 
     #[test]
@@ -317,7 +323,7 @@ mod tests {
         );
         let Expanded { links, .. } = expand(&t).unwrap();
         let up = &links["tor0-agg0"];
-        assert_eq!((up.rate, up.buffer), (Rate(40_000_000_000), Some(BufferLimit::Packets(400))), "its own");
+        assert_eq!((up.rate, up.buffer), (Some(Rate(40_000_000_000)), Some(BufferLimit::Packets(400))), "its own");
         assert_eq!(up.delay, Some(crate::units::Time(1_000)), "the hosts' 1 µs");
         assert_eq!(up.qdisc.as_ref().map(|q| q.kind.as_str()), Some("ecn_threshold"), "the hosts'");
     }

@@ -18,21 +18,27 @@ pub(super) fn build_links(
     let mut ports: Vec<PortSpec> = vec![];
     for (name, l) in raw {
         let n = name.as_str();
-        if l.between.len() != 2 {
-            pb.add(&["links", n, "between"], format!("a link joins exactly two nodes; found {}", l.between.len()));
+        // optional in the schema only for changes to generated links, which have them by now
+        let (Some(between), Some(rate)) = (&l.between, l.rate) else {
+            let missing = if l.between.is_none() { "between" } else { "rate" };
+            pb.add(&["links", n], format!("missing field `{missing}`"));
+            continue;
+        };
+        if between.len() != 2 {
+            pb.add(&["links", n, "between"], format!("a link joins exactly two nodes; found {}", between.len()));
             continue;
         }
-        let a = node(&l.between[0], &["links", n, "between", "0"], pb);
-        let b = node(&l.between[1], &["links", n, "between", "1"], pb);
+        let a = node(&between[0], &["links", n, "between", "0"], pb);
+        let b = node(&between[1], &["links", n, "between", "1"], pb);
         let (Some(a), Some(b)) = (a, b) else { continue };
         if a == b {
-            pb.add(&["links", n, "between"], format!("a link cannot join `{}` to itself", l.between[0]));
+            pb.add(&["links", n, "between"], format!("a link cannot join `{}` to itself", between[0]));
             continue;
         }
         let link = links.len();
         links.push(LinkSpec { name: name.clone(), a, b });
         check_loss(l.loss.as_ref(), &["links", n, "loss"], pb);
-        let (na, nb) = (&l.between[0], &l.between[1]);
+        let (na, nb) = (&between[0], &between[1]);
         for (dir, from, to, label, over) in
             [("forward", a, b, format!("{na}->{nb}"), &l.forward), ("reverse", b, a, format!("{nb}->{na}"), &l.reverse)]
         {
@@ -48,7 +54,7 @@ pub(super) fn build_links(
                 link,
                 from,
                 to,
-                rate: over.rate.unwrap_or(l.rate),
+                rate: over.rate.unwrap_or(rate),
                 delay: over.delay.or(l.delay).unwrap_or(Time::ZERO),
                 buffer: over.buffer.or(l.buffer).unwrap_or(BufferLimit::Unlimited),
                 buffer_includes_line: over.buffer_includes_line.or(l.buffer_includes_line).unwrap_or(false),

@@ -1,6 +1,7 @@
 //! From the raw schema to a resolved `Scenario`: names become ids, defaults are filled in,
 //! routes are computed, and everything that can be wrong is reported together.
 
+use super::link_changes::{join, Written};
 use super::schema::RawScenario;
 use super::topology::{at_tiers, expand, Expanded, Tiers};
 use super::{
@@ -31,8 +32,8 @@ use run::{build_run, missing_flow, missing_port, named};
 use workloads::build_workload;
 
 pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Result<Scenario, Vec<Problem>> {
-    let (listed, tiers) = with_topology(&mut raw)?;
-    validate_nodes_and_links(raw, listed, file, overrides).map_err(|problems| at_tiers(problems, &tiers))
+    let (listed, tiers, written) = with_topology(&mut raw)?;
+    validate_nodes_and_links(raw, listed, file, overrides).map_err(|problems| at_tiers(problems, &tiers, &written))
 }
 
 /// `validate` once the topology, if any, has been expanded into `raw`'s links and `listed`.
@@ -328,22 +329,17 @@ mod components {
 }
 
 /// The scenario's nodes: those its `[topology]` generates, then those it lists; the generated
-/// links go before its own (`scenario::topology`). Also each generated link's tier.
-fn with_topology(raw: &mut RawScenario) -> Result<(Vec<String>, Tiers), Vec<Problem>> {
+/// links go before its own, changed by those without `between` (`scenario::link_changes`). Also
+/// each generated link's tier, and the keys the file changed.
+fn with_topology(raw: &mut RawScenario) -> Result<(Vec<String>, Tiers, Written), Vec<Problem>> {
     let listed = raw.nodes.take();
     let Some(t) = &raw.topology else {
         let message = "missing field `nodes` (a scenario lists its nodes, or generates them with `[topology]`)";
-        return Ok((listed.ok_or_else(|| vec![Problem::new(&["nodes"], message)])?, Tiers::new()));
+        return Ok((listed.ok_or_else(|| vec![Problem::new(&["nodes"], message)])?, Tiers::new(), Written::new()));
     };
     let Expanded { mut nodes, mut links, tiers } = expand(t).map_err(|p| vec![p])?;
-    for (name, link) in std::mem::take(&mut raw.links) {
-        if links.contains_key(&name) {
-            let message = format!("`{name}` is a link the topology generates: name your own links otherwise");
-            return Err(vec![Problem::new(&["links", &name], message)]);
-        }
-        links.insert(name, link);
-    }
+    let written = join(&mut links, std::mem::take(&mut raw.links))?;
     raw.links = links;
     nodes.extend(listed.unwrap_or_default());
-    Ok((nodes, tiers))
+    Ok((nodes, tiers, written))
 }
