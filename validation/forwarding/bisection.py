@@ -25,7 +25,12 @@ DCTCP_QUEUE = '{ kind = "ecn_threshold", k = "22500B", at = "dequeue" }'
 
 
 def overrides(forwarding: str, transport: str, detection: str, end_ms: float) -> dict[str, str]:
-    o = {"run.forwarding": forwarding, "run.duration": f"{end_ms}ms", "run.warmup": "0s", "run.interval": f"{end_ms}ms"}
+    o = {
+        "run.forwarding": forwarding,
+        "run.duration": f"{end_ms}ms",
+        "run.warmup": "0s",
+        "run.interval": f"{end_ms}ms",
+    }
     if transport == "dctcp":
         o["workloads.perm.transport.kind"] = "dctcp"
         o["topology.hosts.qdisc"] = DCTCP_QUEUE
@@ -58,7 +63,9 @@ def main() -> None:
     p.add_argument("--transports", default="newreno,dctcp")
     p.add_argument("--detection", default="dupack,rack")
     a = p.parse_args()
-    print("| transport | forwarding | loss detection | bisection | Jain | retransmitted | spurious (D-SACK) | dropped |")
+    print(
+        "| transport | forwarding | loss detection | bisection | Jain | retransmitted | spurious (D-SACK) | dropped |"
+    )
     print("|---|---|---|---:|---:|---:|---:|---:|")
     for transport in a.transports.split(","):
         for forwarding in a.forwarding.split(","):
