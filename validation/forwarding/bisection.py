@@ -63,9 +63,8 @@ def main() -> None:
     p.add_argument("--transports", default="newreno,dctcp")
     p.add_argument("--detection", default="dupack,rack")
     a = p.parse_args()
-    print(
-        "| transport | forwarding | loss detection | bisection | Jain | retransmitted | spurious (D-SACK) | dropped |"
-    )
+    columns = "transport | forwarding | loss detection | bisection | Jain | retransmitted | spurious (D-SACK) | dropped"
+    print(f"| {columns} |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
     for transport in a.transports.split(","):
         for forwarding in a.forwarding.split(","):
