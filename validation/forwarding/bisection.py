@@ -63,8 +63,8 @@ def main() -> None:
     p.add_argument("--transports", default="newreno,dctcp")
     p.add_argument("--detection", default="dupack,rack")
     a = p.parse_args()
-    columns = "transport | forwarding | loss detection | bisection | Jain | retransmitted | spurious (D-SACK) | dropped"
-    print(f"| {columns} |")
+    columns = ["transport", "forwarding", "loss detection", "bisection", "Jain", "retransmitted"]
+    print("| " + " | ".join([*columns, "spurious (D-SACK)", "dropped"]) + " |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
     for transport in a.transports.split(","):
         for forwarding in a.forwarding.split(","):
