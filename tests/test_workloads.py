@@ -313,11 +313,18 @@ def test_a_workload_without_a_transport_runs_todays_tcp_acknowledging_every_pack
     assert fairsim.run(fairsim.loads(paired), progress=False).runs[0]["flows"][0]["transport"] == "dctcp"
 
 
-def test_a_workload_of_files_without_end_keeps_its_flows_table_and_json():
+def test_a_workload_of_files_without_end_shows_its_goodput_against_its_lines():
     """A permutation without `size` has no completion time (no ideal): the slowdown table is
-    empty, the run shows its flows as before, and the JSON has no completion-time table."""
+    empty and the JSON has none; its first screen gives the transfers' goodput as a share of
+    their senders' lines (the bisection a permutation gets) and Jain's index over them, not a
+    flow's share of a fair share, and the queues by tier."""
     res = fairsim.run(fat_tree('pattern = "permutation"', duration="1ms"), progress=False)
     assert res.slowdown(10).empty
     assert "completion_times" not in res.to_dict()
     summary = res.summary()
-    assert "workload" in summary and "p50 slowdown" not in summary
+    assert "of their lines" in summary and "p50 slowdown" not in summary
+    assert "of fair share" not in summary and "tor->agg" in summary
+    run = res.runs[0]
+    lines = len(res.transfers) * run["flows"][0]["access_bps"]
+    share = res.transfers["delivered"].sum() * run["flows"][0]["packet_size"] * 8 / run["duration_s"] / lines
+    assert f"{share:.1%}" in summary

@@ -450,15 +450,17 @@ def pair_tables(runs: list[dict], queues: str = "auto") -> Group:
 
     stopped = _stopped_line(runs)
     parts: list = [_heading(runs), *([stopped] if stopped else [])]
-    workloads = frozenset(wt.workload_flows(runs))
-    flows = _flows_parts(runs, leave_out=workloads)
+    workloads, endless = wt.workload_flows(runs), wt.endless_flows(runs)
+    flows = _flows_parts(runs, leave_out=frozenset(workloads | endless))
     parts += flows
     if flows and len(runs[0]["fairness"]["flows"]) > 1:
         parts.append(_fairness_line(runs))
     if workloads:
         parts += [*([Text("")] if flows else []), *wt.completion_parts(runs)]
+    if endless:
+        parts += [*([Text("")] if flows or workloads else []), *wt.endless_parts(runs, endless)]
     parts.append(Text(""))
-    if workloads and queues != "all":
+    if (workloads or endless) and queues != "all":
         parts += wt.tier_parts(runs)
     else:
         parts += _queue_parts(runs, every=queues == "all")

@@ -1,5 +1,6 @@
 """What `fairsim run` shows first for a data-centre run (a `[workloads]` table): the transfers'
-completion times by size, and the queues summed by tier, not a row per flow and per port.
+completion times by size (or, for files without end, how much of their lines they got), and the
+queues summed by tier, not a row per flow and per port.
 
 A workload is one flow of many transfers, so its goodput, its share of a fair share and Jain's
 index over it say nothing a data-centre reader asks; the completion-time table counts every
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from fairsim.tables import Stat, _table, duration, plural, size
+from fairsim.tables import NA, Stat, _table, duration, plural, rate, size
 
 if TYPE_CHECKING:  # pandas only where a workload's table is made: `fairsim run` of others stays light
     import pandas as pd
@@ -35,6 +36,64 @@ def workload_flows(runs: list[dict]) -> set[str]:
             sized = (f for f, ideal in zip(t["flow"], t["ideal_s"], strict=True) if ideal is not None)
             names |= {r["flows"][f]["name"] for f in sized}
     return names
+
+
+def endless_flows(runs: list[dict]) -> set[str]:
+    """The workloads whose transfers are files without end (a permutation's, say), by flow name:
+    they have no completion time, and show their goodput against their lines instead."""
+    names = set()
+    for r in runs:
+        t = r.get("transfers") or {}
+        if t.get("src"):
+            endless = (f for f, ideal in zip(t["flow"], t["ideal_s"], strict=True) if ideal is None)
+            names |= {r["flows"][f]["name"] for f in endless}
+    return names - workload_flows(runs)
+
+
+def endless_parts(runs: list[dict], names: set[str]) -> list:
+    """For each workload of files without end: its transfers, their goodput in all and as a
+    share of their senders' lines (a permutation's share of the bisection), Jain's index over
+    them, the slowest and the median (means over the runs)."""
+    import statistics
+
+    table = _table(
+        ["workload", "transfers", "goodput", "of their lines", "Jain", "slowest", "median"], left=1
+    )
+    for name in sorted(names):
+        figures = []
+        for r in runs:
+            i = next(i for i, f in enumerate(r["flows"]) if f["name"] == name)
+            flow, t = r["flows"][i], r["transfers"]
+            bits = flow["packet_size"] * 8 / r["duration_s"]
+            rates = [d * bits for f, d in zip(t["flow"], t["delivered"], strict=True) if f == i]
+            total = sum(rates)
+            squares = sum(x * x for x in rates)
+            jain = total**2 / (len(rates) * squares) if squares else None
+            figures.append(
+                (
+                    len(rates),
+                    total,
+                    total / (len(rates) * flow["access_bps"]),
+                    jain,
+                    min(rates),
+                    statistics.median(rates),
+                )
+            )
+        mean = [
+            statistics.fmean(column) if None not in column else None for column in zip(*figures, strict=True)
+        ]
+        count, total, share, jain, slowest, median = mean
+        table.add_row(
+            name,
+            f"{count:,.0f}",
+            rate(total),
+            f"{share:.1%}",
+            f"{jain:.3f}" if jain is not None else NA,
+            rate(slowest),
+            rate(median),
+        )
+    note = "files without end: each transfer's data received once over the run, against its sender's line"
+    return [table, Text(note, style="dim")]
 
 
 def is_workload_run(runs: list[dict]) -> bool:
