@@ -2,7 +2,8 @@
 loss detection (docs/workloads.md, *Spraying and reordering*).
 
     python3 validation/forwarding/bisection.py [--seeds 3] [--end-ms 100]
-        [--forwarding ecmp,spray,adaptive] [--transports newreno,dctcp] [--detection dupack,rack]
+        [--forwarding ecmp,spray,adaptive,flowlet] [--transports newreno,dctcp]
+        [--detection dupack,adaptive,rack]
 
 `permutation.toml` beside this file is the network (128 hosts at 10 Gb/s, one flow per host
 without end). `dupack` is the linux stack with three duplicate ACKs (`rack = false, tlp =
@@ -20,7 +21,11 @@ from pathlib import Path
 
 SCENARIO = Path(__file__).resolve().parent / "permutation.toml"
 HOSTS, LINE_BPS, PACKET_BITS = 128, 10e9, 1500 * 8
-DUPACK = {"rack": "false", "tlp": "false", "adaptive_reordering": "false"}
+DETECTION = {
+    "dupack": {"rack": "false", "tlp": "false", "undo": "false", "adaptive_reordering": "false"},
+    "adaptive": {"rack": "false", "tlp": "false"},
+    "rack": {},
+}
 DCTCP_QUEUE = '{ kind = "ecn_threshold", k = "22500B", at = "dequeue" }'
 
 
@@ -34,8 +39,7 @@ def overrides(forwarding: str, transport: str, detection: str, end_ms: float) ->
     if transport == "dctcp":
         o["workloads.perm.transport.kind"] = "dctcp"
         o["topology.hosts.qdisc"] = DCTCP_QUEUE
-    if detection == "dupack":
-        o.update({f"workloads.perm.transport.{k}": v for k, v in DUPACK.items()})
+    o.update({f"workloads.perm.transport.{k}": v for k, v in DETECTION[detection].items()})
     return o
 
 
@@ -61,7 +65,7 @@ def main() -> None:
     p.add_argument("--end-ms", type=float, default=100)
     p.add_argument("--forwarding", default="ecmp,spray,adaptive")
     p.add_argument("--transports", default="newreno,dctcp")
-    p.add_argument("--detection", default="dupack,rack")
+    p.add_argument("--detection", default="dupack,adaptive,rack")
     a = p.parse_args()
     columns = ["transport", "forwarding", "loss detection", "bisection", "Jain", "retransmitted"]
     print("| " + " | ".join([*columns, "spurious (D-SACK)", "dropped"]) + " |")
