@@ -6,9 +6,10 @@ loss detection (docs/workloads.md, *Spraying and reordering*).
         [--detection dupack,adaptive,rack]
 
 `permutation.toml` beside this file is the network (128 hosts at 10 Gb/s, one flow per host
-without end). `dupack` is the linux stack with three duplicate ACKs (`rack = false, tlp =
-false, adaptive_reordering = false`), `rack` its own RACK-TLP with D-SACK and the adaptive
-threshold. DCTCP marks at dequeue above 22,500 bytes, as htsim's fat-tree does. Printed per
+without end). Loss detection: `dupack` is the linux stack with three duplicate ACKs and nothing
+else (`rack`, `tlp`, `undo`, `adaptive_reordering` off); `adaptive` adds the adaptive threshold
+and undo (Linux before RACK); `rack` is the stack as it is (RACK-TLP, D-SACK, undo, the adaptive
+threshold). DCTCP marks at dequeue above 22,500 bytes, as htsim's fat-tree does. Printed per
 cell, as medians over the seeds: goodput as a fraction of 128 × 10 Gb/s (each flow's packets
 received once, over the whole run), Jain's index over the flows, and the retransmissions, those
 the receivers reported they already had (D-SACK), and the packets dropped."""
