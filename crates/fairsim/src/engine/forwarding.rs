@@ -10,6 +10,7 @@ use crate::net::multipath::{ecmp_pick, spray_pick, EqualCost};
 use crate::net::{Forwarding, NodeId, Packet, PortId};
 use crate::node::Port;
 use crate::scenario::Scenario;
+use crate::units::Time;
 use rand::Rng;
 
 pub(super) struct Forwarder {
@@ -21,6 +22,10 @@ pub(super) struct Forwarder {
     /// By flow index (the scenario's flows, then connections' slots): how its packets are
     /// forwarded, or `None` along its route.
     chosen: Vec<Option<Chosen>>,
+    /// Flowlet switching's tables: by switch and conversation key, the next hop of the current
+    /// flowlet and when its last packet passed.
+    flowlets: fnv::FnvHashMap<(u32, u64), (Time, PortId)>,
+    flowlet_timeout: Time,
 }
 
 #[derive(Copy, Clone)]
@@ -44,6 +49,8 @@ impl Forwarder {
             far: ends.iter().map(|&(_, to)| to).collect(),
             salts,
             chosen: vec![],
+            flowlets: Default::default(),
+            flowlet_timeout: scenario.run.flowlet_timeout,
         };
         for (i, f) in scenario.flows.iter().enumerate() {
             forwarder.set(i, f.forwarding, f.src, f.dst, i as u64);
@@ -97,10 +104,10 @@ impl Forwarder {
         path
     }
 
-    /// The port `pkt`, just arrived over port `p`, leaves by; `None` if its flow follows its
-    /// route, or if it has reached its destination.
+    /// The port `pkt`, just arrived over port `p` at `now`, leaves by; `None` if its flow
+    /// follows its route, or if it has reached its destination.
     #[inline]
-    pub fn next(&mut self, p: PortId, pkt: &Packet, ports: &[Port]) -> Option<PortId> {
+    pub fn next(&mut self, p: PortId, pkt: &Packet, ports: &[Port], now: Time) -> Option<PortId> {
         let chosen = (*self.chosen.get(pkt.conn.idx())?)?;
         let at = self.far[p.idx()];
         if at == pkt.dst {
@@ -114,9 +121,27 @@ impl Forwarder {
             (1, _) | (_, Forwarding::Static) => 0,
             (_, Forwarding::Spray) => spray_pick(key, salt, pkt, n),
             (_, Forwarding::Adaptive) => least_occupied(choices, ecmp_pick(key, salt, n), ports),
+            (_, Forwarding::Flowlet) => {
+                let drawn = choices[spray_pick(key, salt, pkt, n)];
+                return Some(self.flowlet(at, key, drawn, now));
+            }
             _ => ecmp_pick(key, salt, n),
         };
         Some(choices[i])
+    }
+
+    /// The next hop at switch `at` of conversation `key`'s packet arriving at `now`: its
+    /// flowlet's, or `drawn` if the gap since its last packet exceeds the timeout (or it has
+    /// none yet).
+    #[inline(never)]
+    fn flowlet(&mut self, at: NodeId, key: u64, drawn: PortId, now: Time) -> PortId {
+        let timeout = self.flowlet_timeout;
+        let entry = self.flowlets.entry((at.0, key)).or_insert((now, drawn));
+        if now.saturating_sub(entry.0) > timeout {
+            entry.1 = drawn;
+        }
+        entry.0 = now;
+        entry.1
     }
 }
 
@@ -154,13 +179,18 @@ mod tests {
 
     /// The ports a packet of flow `f` (its ACKs if `ack`) crosses, packet id `id`.
     fn path(sc: &Scenario, fw: &mut Forwarder, f: usize, ack: bool, id: u64) -> Vec<PortId> {
+        path_at(sc, fw, f, ack, id, Time::ZERO)
+    }
+
+    /// The same, for a packet forwarded at `now`.
+    fn path_at(sc: &Scenario, fw: &mut Forwarder, f: usize, ack: bool, id: u64, now: Time) -> Vec<PortId> {
         let spec = &sc.flows[f];
         let (src, dst, kind) =
             if ack { (spec.dst, spec.src, PacketKind::Ack) } else { (spec.src, spec.dst, PacketKind::Data) };
         let flow = FlowId::from_idx(f);
         let pkt = Packet { id, flow, conn: flow, src, dst, ..Packet::blank() }.with_kind(kind);
         let mut ports = vec![if ack { spec.ack_route[0] } else { spec.data_route[0] }];
-        while let Some(next) = fw.next(*ports.last().unwrap(), &pkt, &[]) {
+        while let Some(next) = fw.next(*ports.last().unwrap(), &pkt, &[], now) {
             ports.push(next);
         }
         ports
@@ -226,6 +256,23 @@ mod tests {
         assert_eq!(counts.len(), 16, "every core carries some");
         let chi2: f64 = counts.values().map(|&n: &f64| (n - 250.0).powi(2) / 250.0).sum();
         assert!(chi2 < 37.7, "chi-square {chi2}");
+    }
+
+    #[test]
+    fn a_flowlet_keeps_its_path_until_a_gap_longer_than_the_timeout() {
+        let sc = fat_tree(8, "flowlet");
+        assert_eq!(sc.run.flowlet_timeout, Time::from_micros(500), "the default");
+        let mut fw = Forwarder::new(&sc, 3).unwrap();
+        let us = Time::from_micros;
+        // packets 1 µs apart, 400 of them: one flowlet, one path, whatever their ids
+        let first = path_at(&sc, &mut fw, 0, false, 0, Time::ZERO);
+        assert!((1..400).all(|i| path_at(&sc, &mut fw, 0, false, i, us(i)) == first));
+        // a gap of exactly the timeout keeps it; each longer gap starts a flowlet on a new draw
+        assert_eq!(path_at(&sc, &mut fw, 0, false, 400, us(899)), first);
+        let cores: std::collections::HashSet<NodeId> = (1..=400)
+            .map(|k| sc.ports[path_at(&sc, &mut fw, 0, false, 1000 + k, us(899 + 501 * k))[2].idx()].to)
+            .collect();
+        assert_eq!(cores.len(), 16, "400 flowlets of one flow reach every core");
     }
 
     #[test]

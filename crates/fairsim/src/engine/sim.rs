@@ -334,7 +334,7 @@ impl Simulation {
     /// chosen at each switch, to a node that chooses its next port.
     #[inline]
     fn at_route_end(&mut self, p: PortId, pkt: Packet) {
-        if let Some(next) = self.forwarder.as_mut().and_then(|f| f.next(p, &pkt, &self.ports)) {
+        if let Some(next) = self.forwarder.as_mut().and_then(|f| f.next(p, &pkt, &self.ports, self.now)) {
             self.enqueue(next, pkt);
         } else if pkt.is_data() {
             self.sink_receive(pkt);

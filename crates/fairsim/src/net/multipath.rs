@@ -1,7 +1,11 @@
 //! Per-switch forwarding over equal-cost paths: each switch's next hops toward each destination,
 //! and how a packet chooses among them (ECMP's hash, per-packet spraying, least occupied).
 //!
-//! Sources: ECMP as RFC 2992 (Hopps, "Analysis of an Equal-Cost Multi-Path Algorithm", 2000)
+//! Sources: flowlet switching as LetFlow (Vanini, Pan, Alizadeh, Taheri & Edsall, "Let It Flow:
+//! Resilient Asymmetric Load Balancing with Flowlet Switching", NSDI 2017) does it: a switch
+//! keeps, per flow, the next hop of its current flowlet and when its last packet passed; a packet
+//! after a gap longer than the flowlet timeout starts a new flowlet on a next hop chosen at
+//! random. ECMP as RFC 2992 (Hopps, "Analysis of an Equal-Cost Multi-Path Algorithm", 2000)
 //! describes it, the hash-threshold method: a hash of the packet's flow fields, reduced modulo
 //! the number of next hops, so that all of a flow's packets take one path. Spraying is the same
 //! hash over a per-packet value (as htsim's EQDS sources vary a packet's entropy). The adaptive
@@ -21,6 +25,11 @@
 //!   the switch's name, so a run repeats with its seed and another seed places flows anew.
 //! - Spraying hashes the key with the packet's id, which is unique in a run, so each packet,
 //!   retransmissions too, is placed anew.
+//! - A flowlet's next hop is the one spraying would give its first packet (a uniform draw that
+//!   repeats with the seed); each switch keeps its own flowlets, per conversation and direction,
+//!   as LetFlow's switches do in their flowlet tables (here without a table's size or
+//!   collisions: one entry per conversation a switch has seen). The timeout is the run's
+//!   `flowlet_timeout`.
 //! - Least occupied compares the bytes waiting in each next hop's queue (the packet on the line
 //!   not counted); among equals it takes the first from the one ECMP's hash names, in order.
 
@@ -41,6 +50,9 @@ pub enum Forwarding {
     Spray,
     /// Each switch takes the next hop with the fewest bytes queued.
     Adaptive,
+    /// Each switch keeps a flow's next hop until a gap of `flowlet_timeout`, then draws one
+    /// at random for the next flowlet (LetFlow).
+    Flowlet,
 }
 
 impl Forwarding {
@@ -51,6 +63,7 @@ impl Forwarding {
             Forwarding::Ecmp => "ecmp",
             Forwarding::Spray => "spray",
             Forwarding::Adaptive => "adaptive",
+            Forwarding::Flowlet => "flowlet",
         }
     }
 }

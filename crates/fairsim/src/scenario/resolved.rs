@@ -82,6 +82,9 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
     {
         run.insert("forwarding".into(), s(w.forwarding.name()));
     }
+    if sc.flows.iter().any(|f| f.forwarding == crate::net::Forwarding::Flowlet) {
+        run.insert("flowlet_timeout".into(), s(sc.run.flowlet_timeout));
+    }
     let fair = sc.run.fairness.iter().map(|f| s(&sc.flows[f.idx()].name)).collect();
     run.insert("fairness".into(), Value::Array(fair));
     let ports = |ids: &[PortId]| Value::Array(ids.iter().map(|p| s(&sc.ports[p.idx()].name)).collect());

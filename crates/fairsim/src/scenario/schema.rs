@@ -108,6 +108,9 @@ pub struct RawRun {
     /// How every flow without a `route` of its own is forwarded, unless the flow says
     /// otherwise (`net::multipath`; default static).
     pub forwarding: Option<Forwarding>,
+    /// With `forwarding = "flowlet"`: the gap after which a flow's next packet starts a new
+    /// flowlet (default 500 µs).
+    pub flowlet_timeout: Option<Time>,
 }
 
 /// `[topology]` as written (expanded by `scenario::topology`).

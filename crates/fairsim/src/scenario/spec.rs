@@ -81,6 +81,9 @@ pub struct RunSpec {
     pub clock_jitter: Time,
     /// Whether the results list every transfer of the `files` flows, or only their summary.
     pub transfer_rows: bool,
+    /// A flow forwarded by flowlets starts a new one after a gap this long
+    /// (`net::multipath`, LetFlow).
+    pub flowlet_timeout: Time,
 }
 
 #[derive(Debug, Clone)]

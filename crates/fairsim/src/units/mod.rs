@@ -46,6 +46,9 @@ impl Time {
     pub const fn from_millis(ms: u64) -> Time {
         Time(ms * 1_000_000)
     }
+    pub const fn from_micros(us: u64) -> Time {
+        Time(us * 1_000)
+    }
     /// Rounds to the nearest nanosecond; negative or non-finite inputs give zero.
     pub fn from_secs_f64(s: f64) -> Time {
         if s.is_finite() && s > 0.0 {

@@ -38,6 +38,10 @@ pub(super) fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut
             intervals = (measured.0 / interval.0) as usize;
         }
     }
+    let flowlet_timeout = raw.flowlet_timeout.unwrap_or(DEFAULT_FLOWLET_TIMEOUT);
+    if flowlet_timeout == Time::ZERO {
+        pb.add(&["run", "flowlet_timeout"], "a flowlet timeout must be longer than 0s (0 would spray every packet)");
+    }
     RunSpec {
         duration,
         warmup,
@@ -52,8 +56,15 @@ pub(super) fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut
         events: vec![],
         clock_jitter: raw.clock_jitter.unwrap_or(Time::ZERO),
         transfer_rows: raw.transfer_rows.unwrap_or(true),
+        flowlet_timeout,
     }
 }
+
+/// The flowlet timeout unless the run gives one: LetFlow's inactivity gap must exceed the
+/// largest difference in delay between two paths, or a new flowlet's first packet overtakes the
+/// last one of the one before; 500 µs is several times the queueing delay a 10 Gb/s switch port
+/// holding a few hundred packets adds (docs/decisions.md).
+pub const DEFAULT_FLOWLET_TIMEOUT: Time = Time::from_micros(500);
 
 /// Every interval (the warm-up's too) is recorded for every flow and port, kept in memory and
 /// written to the results.
