@@ -5,6 +5,10 @@
 //! fewest-hop path, and every arrival at a node that is not the packet's destination asks the
 //! forwarder for the next port. A run with no such flow has no forwarder, and its loop is the
 //! fixed-route one.
+//!
+//! When forwarding learns that links have failed or come back (`engine::failures`), the next
+//! hops are found again without the failed ones (`EqualCost::set_down`): ECMP hashes over those
+//! left, spraying and the adaptive choice choose among them.
 
 use crate::net::multipath::{ecmp_pick, spray_pick, EqualCost};
 use crate::net::{Forwarding, NodeId, Packet, PortId};
@@ -14,6 +18,9 @@ use rand::Rng;
 
 pub(super) struct Forwarder {
     paths: EqualCost,
+    /// Once a link has failed: the network's tables without failures, for the paths ideal
+    /// completion times are measured on; and by port, whether forwarding knows it down.
+    healthy: Option<(Box<EqualCost>, Vec<bool>)>,
     /// Each scenario port's far end (connections' own access lines never lead to a switch).
     far: Vec<NodeId>,
     /// Each node's salt, drawn from the run's seed and the node's name.
@@ -41,6 +48,7 @@ impl Forwarder {
             scenario.nodes.iter().map(|name| crate::rng::stream(seed, &format!("ecmp:{name}")).random()).collect();
         let mut forwarder = Forwarder {
             paths: EqualCost::new(scenario.nodes.len(), &ends),
+            healthy: None,
             far: ends.iter().map(|&(_, to)| to).collect(),
             salts,
             chosen: vec![],
@@ -85,12 +93,31 @@ impl Forwarder {
         self.paths.ports_from(n)[0]
     }
 
-    /// The ports of the path from `src` to `dst` that takes the first next hop at every node.
+    /// Forwarding learns that each port of `ports` is down or not: the next hops are found again
+    /// if that changes what it knew.
+    pub fn learn(&mut self, ports: &[(PortId, bool)]) {
+        let ends = self.far.len();
+        let (_, down) = self.healthy.get_or_insert_with(|| (Box::new(self.paths.healthy()), vec![false; ends]));
+        let mut changed = false;
+        for &(p, is_down) in ports {
+            changed |= std::mem::replace(&mut down[p.idx()], is_down) != is_down;
+        }
+        if changed {
+            self.paths.set_down(down);
+        }
+    }
+
+    /// The ports of the path from `src` to `dst` that takes the first next hop at every node, on
+    /// the network without failures.
     pub fn first_path(&mut self, src: NodeId, dst: NodeId) -> Vec<PortId> {
         let mut path = vec![];
         let mut at = src;
+        let paths = match &mut self.healthy {
+            Some((healthy, _)) => healthy,
+            None => &mut self.paths,
+        };
         while at != dst {
-            let Some(&p) = self.paths.choices(at, dst).first() else { break };
+            let Some(&p) = paths.choices(at, dst).first() else { break };
             path.push(p);
             at = self.far[p.idx()];
         }

@@ -23,6 +23,11 @@
 //!   retransmissions too, is placed anew.
 //! - Least occupied compares the bytes waiting in each next hop's queue (the packet on the line
 //!   not counted); among equals it takes the first from the one ECMP's hash names, in order.
+//! - Failed links (`[[events]]`, once forwarding has learnt of them: `set_down`): the next hops
+//!   are found on the network without them, as a routing protocol has them once it has
+//!   converged (RFC 7938's BGP fabric withdrawing a failed link's routes), fewest hops still the
+//!   only cost. A switch left with no way to a destination keeps the next hops it had: its
+//!   packets are lost at the first failed link on the way, where they are counted.
 
 use super::packet::{NodeId, Packet, PortId};
 use serde::{Deserialize, Serialize};
@@ -111,6 +116,8 @@ pub struct EqualCost {
     groups: Vec<(u32, u32)>,
     group_ports: Vec<PortId>,
     group_index: HashMap<Vec<PortId>, u32>,
+    /// By port: whether forwarding treats it as failed (`set_down`); empty while none is.
+    down: Vec<bool>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -151,7 +158,25 @@ impl EqualCost {
             groups: vec![],
             group_ports: vec![],
             group_index: HashMap::new(),
+            down: vec![],
         }
+    }
+
+    /// The same network's tables, made afresh: without failed links.
+    pub fn healthy(&self) -> EqualCost {
+        EqualCost::new(self.switch.len(), &self.ends)
+    }
+
+    /// Forwarding treats the ports `down` says (by port) as failed: every table is made again
+    /// when next asked for.
+    pub fn set_down(&mut self, down: &[bool]) {
+        self.down = if down.contains(&true) { down.to_vec() } else { vec![] };
+        self.table_of.iter_mut().for_each(|t| *t = NONE);
+        self.tables.clear();
+    }
+
+    fn usable(&self, p: PortId) -> bool {
+        self.down.get(p.idx()) != Some(&true)
     }
 
     /// The ports from node `n`, in declaration order.
@@ -214,39 +239,56 @@ impl EqualCost {
     }
 
     /// The table toward `anchor`: a search backwards from it gives each node's hops to it, and
-    /// a switch's next hops are its ports to nodes one hop closer.
+    /// a switch's next hops are its ports to nodes one hop closer. With failed ports, over the
+    /// ports that work; a switch that then has no way keeps its ways over every port.
     #[cold]
     fn make_table(&mut self, anchor: NodeId) -> usize {
-        let mut hops = vec![u32::MAX; self.switch.len()];
-        hops[anchor.idx()] = 0;
-        let mut frontier = std::collections::VecDeque::from([anchor]);
-        while let Some(n) = frontier.pop_front() {
-            for &p in self.ports_into(n) {
-                let from = self.ends[p.idx()].0;
-                if hops[from.idx()] == u32::MAX {
-                    hops[from.idx()] = hops[n.idx()] + 1;
-                    frontier.push_back(from);
-                }
-            }
-        }
+        let hops = self.hops_to(anchor, true);
+        let every = if self.down.is_empty() { None } else { Some(self.hops_to(anchor, false)) };
         let mut table = vec![NONE; self.switches];
         for n in 0..self.switch.len() {
             let s = self.switch[n];
-            if s == NONE || hops[n] == u32::MAX || hops[n] == 0 {
+            if s == NONE || hops[n] == 0 {
                 continue;
             }
-            let next: Vec<PortId> = self
-                .ports_from(NodeId::from_idx(n))
-                .iter()
-                .copied()
-                .filter(|p| hops[self.ends[p.idx()].1.idx()] == hops[n] - 1)
-                .collect();
+            let next = match (hops[n], &every) {
+                (u32::MAX, None) => continue,
+                (u32::MAX, Some(every)) if every[n] == u32::MAX => continue,
+                (u32::MAX, Some(every)) => self.closer(n, every, false),
+                _ => self.closer(n, &hops, true),
+            };
             table[s as usize] = self.group(next);
         }
         let start = self.tables.len();
         self.tables.extend_from_slice(&table);
         self.table_of[anchor.idx()] = start as u32;
         start
+    }
+
+    /// Each node's hops to `anchor`, over the ports that work (`working`) or over all.
+    fn hops_to(&self, anchor: NodeId, working: bool) -> Vec<u32> {
+        let mut hops = vec![u32::MAX; self.switch.len()];
+        hops[anchor.idx()] = 0;
+        let mut frontier = std::collections::VecDeque::from([anchor]);
+        while let Some(n) = frontier.pop_front() {
+            for &p in self.ports_into(n) {
+                let from = self.ends[p.idx()].0;
+                if hops[from.idx()] == u32::MAX && (!working || self.usable(p)) {
+                    hops[from.idx()] = hops[n.idx()] + 1;
+                    frontier.push_back(from);
+                }
+            }
+        }
+        hops
+    }
+
+    /// Node `n`'s ports to nodes one hop closer by `hops` (only those that work, if `working`).
+    fn closer(&self, n: usize, hops: &[u32], working: bool) -> Vec<PortId> {
+        self.ports_from(NodeId::from_idx(n))
+            .iter()
+            .copied()
+            .filter(|&p| hops[self.ends[p.idx()].1.idx()] == hops[n] - 1 && (!working || self.usable(p)))
+            .collect()
     }
 
     /// The index of the group `ports`, stored once.
