@@ -363,6 +363,29 @@ mod tests {
     }
 
     #[test]
+    fn failed_ports_are_routed_round_and_a_switch_without_a_way_keeps_the_ways_it_had() {
+        // host 0 - s1; s1 - s2, s1 - s3; s2 - s4, s3 - s4; s4 - host 5
+        let ends = duplex(&[(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (4, 5)]);
+        let mut ec = EqualCost::new(6, &ends);
+        let port = |a: u32, b: u32| PortId::from_idx(ends.iter().position(|&e| e == (NodeId(a), NodeId(b))).unwrap());
+        let mut down = vec![false; ends.len()];
+        down[port(2, 4).idx()] = true;
+        ec.set_down(&down);
+        assert_eq!(ec.choices(NodeId(1), NodeId(5)), &[port(1, 3)], "s2 no longer leads to h5");
+        assert_eq!(ec.choices(NodeId(2), NodeId(5)), &[port(2, 1)], "s2 goes round, back through s1");
+        assert_eq!(ec.choices(NodeId(4), NodeId(0)), &[port(4, 2), port(4, 3)], "the other direction works");
+        // both ways into s4 down: no switch has a way to h5, and each keeps its own
+        down[port(3, 4).idx()] = true;
+        ec.set_down(&down);
+        assert_eq!(ec.choices(NodeId(1), NodeId(5)), &[port(1, 2), port(1, 3)]);
+        assert_eq!(ec.choices(NodeId(3), NodeId(5)), &[port(3, 4)]);
+        // all back: the tables as they were
+        ec.set_down(&vec![false; ends.len()]);
+        assert_eq!(ec.choices(NodeId(2), NodeId(5)), &[port(2, 4)]);
+        assert_eq!(ec.healthy().choices(NodeId(1), NodeId(5)), &[port(1, 2), port(1, 3)]);
+    }
+
+    #[test]
     fn the_hash_is_pinned() {
         // the documented function: changing it changes every multipath result
         assert_eq!(mix(0), 0xe220_a839_7b1d_cdaf);

@@ -42,7 +42,7 @@ use super::loss::LinkLoss;
 use crate::net::block_queue::{BlockQueue, InFlight};
 use crate::net::prefetch::prefetch;
 use crate::net::Packet;
-use crate::qdisc::{DropReason, PortQdisc, Qdisc, QdiscCtx};
+use crate::qdisc::{DropReason, PortEvent, PortQdisc, Qdisc, QdiscCtx};
 use crate::rng::LazyStream;
 use crate::stats::PortStats;
 use crate::units::{Rate, Time};
@@ -465,7 +465,7 @@ impl Port {
             rec.departed(now.0, &pkt);
         }
         if self.loss.as_deref_mut().is_some_and(LinkLoss::lose) {
-            self.qdisc.record_loss(now, &pkt, DropReason::Loss);
+            self.qdisc.record(now, PortEvent::Drop(DropReason::Loss), &pkt);
             drops.push((pkt, DropReason::Loss));
             return None;
         }

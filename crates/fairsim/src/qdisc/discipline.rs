@@ -264,10 +264,10 @@ pub trait Qdisc: std::any::Any + Send + Sync {
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         None
     }
-    /// `pkt`, sent or held by this discipline, was lost at `now` for `reason`, not by the
-    /// discipline: on the wire (`node::loss`), or to its link going down. Only a `logged`
-    /// discipline writes it down.
-    fn record_loss(&mut self, _now: Time, _pkt: &Packet, _reason: DropReason) {}
+    /// `event` happened to `pkt` at `now` without the discipline: it was lost on the wire
+    /// (`node::loss`) or to its link going down, or arrived at a port whose link is down. Only a
+    /// `logged` discipline writes it down.
+    fn record(&mut self, _now: Time, _event: PortEvent, _pkt: &Packet) {}
     /// Gives up every packet it holds, for a link that goes down (its queue is lost): by
     /// default `dequeue`d one after another at `ctx.now` until it gives none, as if the line
     /// drained at once. A packet it will not give now (one its timer holds back) stays.

@@ -14,7 +14,7 @@
 //! included: their large bodies, inlined into the port's paths, cost more than the indirect
 //! calls they saved. So only FCFS, whose verbs are a few instructions each.
 
-use super::discipline::{DropReason, PortEvent, Qdisc, QdiscCtx};
+use super::discipline::{PortEvent, Qdisc, QdiscCtx};
 use super::fcfs::Fcfs;
 use crate::net::Packet;
 use crate::units::Time;
@@ -79,8 +79,8 @@ impl Qdisc for PortQdisc {
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         on!(self, q => q.log())
     }
-    fn record_loss(&mut self, now: Time, pkt: &Packet, reason: DropReason) {
-        on!(self, q => q.record_loss(now, pkt, reason))
+    fn record(&mut self, now: Time, event: PortEvent, pkt: &Packet) {
+        on!(self, q => q.record(now, event, pkt))
     }
     fn flush(&mut self, ctx: &mut QdiscCtx) -> Vec<Packet> {
         on!(self, q => q.flush(ctx))

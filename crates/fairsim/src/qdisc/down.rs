@@ -22,7 +22,8 @@ pub struct Down {
 impl Qdisc for Down {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         if let Some(q) = &mut self.inner {
-            q.record_loss(ctx.now, &pkt, DropReason::LinkDown);
+            q.record(ctx.now, PortEvent::Enqueue, &pkt);
+            q.record(ctx.now, PortEvent::Drop(DropReason::LinkDown), &pkt);
         }
         ctx.drop(pkt, DropReason::LinkDown);
     }
@@ -49,9 +50,9 @@ impl Qdisc for Down {
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         self.inner.as_ref().and_then(|q| q.log())
     }
-    fn record_loss(&mut self, now: Time, pkt: &Packet, reason: DropReason) {
+    fn record(&mut self, now: Time, event: PortEvent, pkt: &Packet) {
         if let Some(q) = &mut self.inner {
-            q.record_loss(now, pkt, reason)
+            q.record(now, event, pkt)
         }
     }
     fn drained(&self) -> bool {

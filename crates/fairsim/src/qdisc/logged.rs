@@ -73,8 +73,8 @@ impl Qdisc for Logged {
         Some(&self.log)
     }
 
-    fn record_loss(&mut self, now: Time, pkt: &Packet, reason: DropReason) {
-        self.log.push((now, PortEvent::Drop(reason), *pkt));
+    fn record(&mut self, now: Time, event: PortEvent, pkt: &Packet) {
+        self.log.push((now, event, *pkt));
     }
 
     /// The inner discipline's packets, written down as lost to the link's going down, not as

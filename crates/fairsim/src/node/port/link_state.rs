@@ -14,7 +14,7 @@
 
 use super::{InFlight, Next, OnLine, Port};
 use crate::net::Packet;
-use crate::qdisc::{DropReason, Qdisc, QdiscCtx};
+use crate::qdisc::{DropReason, PortEvent, Qdisc, QdiscCtx};
 use crate::units::{Rate, Time};
 
 /// What a port's going down did to the events the loop holds for it.
@@ -49,7 +49,7 @@ impl Port {
         if let Some((pkt, started)) = on_line {
             // the line was busy until the cut; no departure
             self.stats.add_busy(started, now);
-            self.qdisc.record_loss(now, &pkt, DropReason::LinkDown);
+            self.qdisc.record(now, PortEvent::Drop(DropReason::LinkDown), &pkt);
             drops.push((pkt, DropReason::LinkDown));
         }
         // the discipline's timer goes with its packets (its event is taken back with the cut)
