@@ -3,16 +3,18 @@
 //!
 //! Sources for the model's choices (docs/decisions.md, "Link failures"):
 //! - Detection: BFD (Katz & Ward, RFC 5880, 2010), §6.8.4: a session is declared down when no
-//!   control packet has arrived for the detection time, the remote's multiplier times its
-//!   transmit interval; hardware sessions at 3 × 300 µs give the default of 1 ms. A change that
-//!   is undone before it is detected goes unnoticed, as a BFD session's would.
+//!   control packet has come for the detection time, the remote multiplier times the agreed
+//!   transmit interval; RFC 7419's fastest common interval, 3.3 ms, times the usual multiplier
+//!   of 3 is 10 ms. A link whose signal is lost is seen down by its own ends sooner; the default,
+//!   1 ms, is of that order. A change undone before it is detected goes unnoticed, as a BFD
+//!   session would not notice it.
 //! - What forwarding does then: a data centre's BGP fabric (Lapukhov, Premji & Mitchell, RFC
-//!   7938, 2016, §6.3) withdraws the failed link's routes, and ECMP spreads over the next hops
-//!   left (RFC 2992's hash-threshold method, so flows on other next hops may move too).
-//!   Detection and the routes' withdrawal are one delay here, the same at every switch.
-//! - A fat-tree's failures: Liu et al., "F10: A Fault-Tolerant Engineered Network", NSDI 2013
-//!   (a link or switch fails, packets to it are lost until the failure is detected and routed
-//!   round).
+//!   7938, 2016, §7) withdraws the failed link's routes, and ECMP spreads over the next hops
+//!   left, by hash-threshold (Hopps, RFC 2992, 2000: flows on other next hops may move too,
+//!   its §4's disruption). Detection and the routes' withdrawal are one delay here, the same at
+//!   every switch.
+//! - A fat-tree's failures: Liu et al., "F10: A Fault-Tolerant Engineered Network", NSDI 2013:
+//!   packets sent to a failed link are lost until it is detected and routed round.
 //!
 //! Each event of the scenario is a physical change at its `at`, and, for a link going down or
 //! coming back, forwarding's learning of it `detection` later (`changes.rs`): forwarding then

@@ -232,7 +232,8 @@ pub const DEFAULT_PAIR: &str = "default";
 pub const DEFAULT_TRANSPORT: &str = "generic";
 pub const DEFAULT_QDISC: &str = "fcfs";
 /// How long after a link goes down or comes back forwarding learns of it when neither the run
-/// nor the event says: a hardware BFD session's detection time (docs/decisions.md).
+/// nor the event says: a link seen down by its own ends (BFD's fastest common setting takes
+/// 10 ms; docs/decisions.md, "Link failures").
 pub const DEFAULT_FAILURE_DETECTION: Time = Time(1_000_000);
 
 /// How overrides are named in messages unless the caller says otherwise: the CLI's option.
