@@ -5,6 +5,8 @@ off the first screen."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from rich.text import Text
 
 from fairsim.tables import NA, Stat, _table, add_rows, duration, rate, stat_over
@@ -23,7 +25,7 @@ def _phases(run: dict) -> list[tuple[float, float]]:
     start = run["measurement"]["warmup_s"]
     cuts = sorted({e["at_s"] for e in run["network_events"] if e["at_s"] > start})
     edges = [start, *cuts, run["duration_s"]]
-    return list(zip(edges, edges[1:], strict=False))
+    return list(pairwise(edges))
 
 
 def _goodput(run: dict, span: tuple[float, float]) -> float | None:

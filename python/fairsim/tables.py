@@ -365,7 +365,11 @@ def _busy(queue: dict) -> bool:
 def lost_columns(runs: list[dict]) -> list[tuple[str, str]]:
     """The columns of packets lost on the line (a link's `loss`) or to a failed link that some
     queue of `runs` has: other tables stay as they were."""
-    return [(key, col) for key, col in LOST_COLUMNS if any(q["totals"].get(key, 0) for r in runs for q in r["queues"])]
+    return [
+        (key, col)
+        for key, col in LOST_COLUMNS
+        if any(q["totals"].get(key, 0) for r in runs for q in r["queues"])
+    ]
 
 
 #: Disciplines that aim at a queueing delay: the queues table shows their sojourn first.
@@ -525,12 +529,25 @@ def all_tables(results: Results, per_seed: bool = False, queues: str = "auto") -
     return Group(*groups)
 
 
+def _tables_in(renderable) -> list[Table]:
+    """The tables in `renderable` and the groups in it (notes wrap; tables would crop)."""
+    if isinstance(renderable, Table):
+        return [renderable]
+    if isinstance(renderable, Group):
+        return [t for r in renderable.renderables for t in _tables_in(r)]
+    return []
+
+
 def _plain(renderable, width: int) -> str:
-    """Text without colours or trailing spaces, whatever the front end (Jupyter included)."""
+    """Text without colours or trailing spaces, whatever the front end (Jupyter included), at
+    least `width` characters wide and as wide as its widest table: text has no screen to fit, and
+    a table squeezed into it crops its values (`0.000100 ± 0.000…`)."""
     buf = io.StringIO()
     plain = Console(
         file=buf, width=width, color_system=None, force_terminal=False, force_jupyter=False, highlight=False
     )
+    wide = plain.options.update_width(1 << 16)
+    plain.width = max([width, *(plain.measure(t, options=wide).maximum for t in _tables_in(renderable))])
     plain.print(renderable)
     return "".join(line.rstrip() + "\n" for line in buf.getvalue().splitlines())
 

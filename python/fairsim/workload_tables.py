@@ -100,7 +100,16 @@ def tier_parts(runs: list[dict]) -> list:
         for q in r["queues"]:
             by_tier.setdefault(tier(q["port"]), []).append(q)
     lost = lost_columns(runs)
-    columns = ["tier", "ports", "utilisation mean", "max", "drops", *(col for _, col in lost), "marks", "longest queue"]
+    columns = [
+        "tier",
+        "ports",
+        "utilisation mean",
+        "max",
+        "drops",
+        *(col for _, col in lost),
+        "marks",
+        "longest queue",
+    ]
     table = _table(columns, left=1)
     for name, queues in by_tier.items():
         utilisation = [(q["utilisation"] or {}).get("mean", 0.0) for q in queues]
