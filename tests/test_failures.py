@@ -93,3 +93,11 @@ def test_the_json_document_carries_the_events():
     (run,) = json.loads(r.stdout)["runs"]
     assert [e["action"] for e in run["network_events"]] == ["down", "up"]
     assert run["network_events"][1]["detected_s"] == 0.013
+
+
+def test_validate_lists_the_events_as_resolved():
+    r = cli("validate", EXAMPLE, "--set", "events.1.detection=5ms")
+    assert r.returncode == 0, r.stderr
+    shown = r.stdout.split("network events", 1)[1].splitlines()
+    assert shown[2].split() == ["10ms", "link", "agg0-core0", "down", "1ms"]
+    assert shown[3].split() == ["25ms", "link", "agg0-core0", "up", "5ms"]
