@@ -403,6 +403,24 @@ def validate_cmd(scenario, sets, every, drawing):
         screen.print()
         for part in (*_queues_parts(pair, doc, links, every), *_flows_parts(pair, doc, flows, every)):
             emit(part, screen)
+    if doc.get("events"):  # the network's, the same under every pair
+        screen.print()
+        emit(_events_part(doc), screen)
+
+
+def _events_part(doc: dict):
+    """`fairsim validate`'s table of the network's changes (`[[events]]`), as resolved."""
+    from rich.table import Table
+
+    table = Table(title="network events", box=None, header_style="bold", title_justify="left")
+    for col in ("at", "changes", "action", "forwarding learns after"):
+        table.add_column(col)
+    for e in doc["events"]:
+        what = next(f"{key} {e[key]}" for key in ("link", "port", "node") if key in e)
+        action = f"rate {e['rate']}" if e["action"] == "rate" else e["action"]
+        learns = "—" if e["action"] == "rate" else e["detection"]
+        table.add_row(e["at"], _escape(what), action, learns)
+    return table
 
 
 def _queues_parts(pair: str, doc: dict, links: list[str], every: bool) -> list:

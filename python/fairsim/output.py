@@ -29,9 +29,10 @@ TABLES = (
     "transfers",
     "transfer_summary",
     "slowdown",
+    "network_events",
 )
 #: Tables written only when they have rows.
-OPTIONAL = ("fluid", "traces", "transfers", "transfer_summary", "slowdown")
+OPTIONAL = ("fluid", "traces", "transfers", "transfer_summary", "slowdown", "network_events")
 
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:

@@ -155,6 +155,19 @@ def fairness_rows(r: dict) -> list[dict]:
     ]
 
 
+def network_event_rows(r: dict) -> list[dict]:
+    """One row per network event of run report `r` (the `network_events` table)."""
+    return [
+        {
+            "pair": r["pair"],
+            "seed": r["seed"],
+            **{k: v for k, v in e.items() if k != "ports"},
+            "ports": ", ".join(e["ports"]),
+        }
+        for e in r.get("network_events") or []
+    ]
+
+
 #: Table -> its rows from one run's report. Every value is the engine's (its interval rows
 #: carry their rates and means, `stats::metrics`): Python only lays them out.
 TABLES = {
@@ -168,7 +181,13 @@ TABLES = {
 
 #: Tables that are `DataFrame(rows)` of rows from each run's report: the command line writes
 #: them as CSV without pandas (`fairsim.csv_tables`).
-ROW_TABLES = {**TABLES, "fluid": fluid_rows, "fairness": fairness_rows, "traces": trace_rows}
+ROW_TABLES = {
+    **TABLES,
+    "fluid": fluid_rows,
+    "fairness": fairness_rows,
+    "traces": trace_rows,
+    "network_events": network_event_rows,
+}
 
 
 def table_frame(rows: list[dict]) -> pd.DataFrame:
@@ -182,7 +201,8 @@ class Results:
     """The results of running a scenario under one or more pairs and seeds.
 
     DataFrames (one row per pair, seed and flow/queue/interval):
-    ``flows``, ``intervals``, ``queues``, ``queue_intervals``, ``fairness``, ``fluid``; for
+    ``flows``, ``intervals``, ``queues``, ``queue_intervals``, ``fairness``, ``fluid``,
+    ``network_events`` (the network's changes, `[[events]]`); for
     open-population flows (`app = "files"`) ``transfers`` (one row per transfer) and
     ``transfer_summary`` (R, Θ, power, fairness per run and flow).
     ``summary()`` is the table ``fairsim run`` prints; ``to_json()`` the document ``--json`` prints.
@@ -352,6 +372,16 @@ class Results:
         from fairsim.plots import plot_traces
 
         return plot_traces(self.traces, series, names=names, ax=ax)
+
+    @cached_property
+    def network_events(self) -> pd.DataFrame:
+        """The network's changes (`[[events]]`), one row per run and event: pair, seed, at_s,
+        target (`link`, `port` or `node`), name, action (`down`, `up`, `rate`), rate_bps, ports,
+        detected_s (when forwarding learnt of it). What the failures lost is the queues'
+        `link_down`."""
+        import pandas as pd
+
+        return pd.DataFrame([row for r in self.runs for row in network_event_rows(r)])
 
     @cached_property
     def fairness(self) -> pd.DataFrame:

@@ -351,9 +351,25 @@ def _fairness_line(runs: list[dict]) -> Text:
     )
 
 
+#: Counts of packets a queue lost other than by its discipline, each shown in a column of its
+#: own only where some queue has one: (total, column).
+LOST_COLUMNS = (("losses", "losses"), ("link_down", "link down"))
+
+
 def _busy(queue: dict) -> bool:
     util = queue["utilisation"]["mean"] if queue["utilisation"] else 0.0
-    return util >= BUSY or queue["totals"]["drops"] > 0 or queue["totals"].get("losses", 0) > 0
+    totals = queue["totals"]
+    return util >= BUSY or totals["drops"] > 0 or any(totals.get(key, 0) > 0 for key, _ in LOST_COLUMNS)
+
+
+def lost_columns(runs: list[dict]) -> list[tuple[str, str]]:
+    """The columns of packets lost on the line (a link's `loss`) or to a failed link that some
+    queue of `runs` has: other tables stay as they were."""
+    return [
+        (key, col)
+        for key, col in LOST_COLUMNS
+        if any(q["totals"].get(key, 0) for r in runs for q in r["queues"])
+    ]
 
 
 #: Disciplines that aim at a queueing delay: the queues table shows their sojourn first.
@@ -362,14 +378,14 @@ DELAY_QDISCS = frozenset({"codel", "fq_codel", "pie"})
 
 def _queue_parts(runs: list[dict], every: bool = False) -> list:
     """The busy queues (every queue with `every`)."""
-    # a `losses` column only where some link loses packets (`loss`): other tables stay as they were
-    lossy = any(q["totals"].get("losses", 0) for r in runs for q in r["queues"])
+    # a `losses` column only where some link loses packets (`loss`), `link down` where one fails
+    lost = lost_columns(runs)
     # the disciplines that aim at a delay report it first: the sojourn's mean and 99th percentile
     delays = _delay_aimed(runs)
     columns = ["queue", "qdisc", "rate", "buffer"]
     columns += ["sojourn mean", "sojourn p99"] if delays else []
     columns += ["utilisation", "mean queue pkts", "drops"]
-    table = _table([*columns, "losses"] if lossy else columns, left=2)
+    table = _table([*columns, *(col for _, col in lost)], left=2)
     by_port = _by_name(runs, "queues", "port")
     shown = [
         q
@@ -398,14 +414,14 @@ def _queue_parts(runs: list[dict], every: bool = False) -> list:
             pm(stat_over(by_port, _field(port, "occupancy_pkts"))),
             count("drops"),
         ]
-        return [*cells, count("losses")] if lossy else cells
+        return [*cells, *(count(key) for key, _ in lost)]
 
     parts = add_rows(table, len(shown), row, "queues" if every else "busy queues", every=every)
     if hidden:
         parts.append(
             Text(
                 f"({plural(hidden, 'queue')} below {BUSY:.0%} utilisation and without drops"
-                + (" or losses" if lossy else "")
+                + "".join(f" or {col}" for _, col in lost)
                 + " not shown)",
                 style="dim",
             )
@@ -466,6 +482,10 @@ def pair_tables(runs: list[dict], queues: str = "auto") -> Group:
         parts += _queue_parts(runs, every=queues == "all")
     for port in runs[0].get("fluid", []):
         parts += [Text(""), *_fluid_parts(runs, port["port"])]
+    if runs[0].get("network_events"):
+        from fairsim.event_tables import event_parts
+
+        parts += [Text(""), *event_parts(runs)]
     events = sum(r["events"] for r in runs)
     wall = sum(r.get("wall_s", 0.0) for r in runs)
     legend = "mean ± std over intervals" if len(runs) == 1 else "mean ± 95% CI over seeds"
@@ -511,12 +531,25 @@ def all_tables(results: Results, per_seed: bool = False, queues: str = "auto") -
     return Group(*groups)
 
 
+def _tables_in(renderable) -> list[Table]:
+    """The tables in `renderable` and the groups in it (notes wrap; tables would crop)."""
+    if isinstance(renderable, Table):
+        return [renderable]
+    if isinstance(renderable, Group):
+        return [t for r in renderable.renderables for t in _tables_in(r)]
+    return []
+
+
 def _plain(renderable, width: int) -> str:
-    """Text without colours or trailing spaces, whatever the front end (Jupyter included)."""
+    """Text without colours or trailing spaces, whatever the front end (Jupyter included), at
+    least `width` characters wide and as wide as its widest table: text has no screen to fit, and
+    a table squeezed into it crops its values (`0.000100 ± 0.000…`)."""
     buf = io.StringIO()
     plain = Console(
         file=buf, width=width, color_system=None, force_terminal=False, force_jupyter=False, highlight=False
     )
+    wide = plain.options.update_width(1 << 16)
+    plain.width = max([width, *(plain.measure(t, options=wide).maximum for t in _tables_in(renderable))])
     plain.print(renderable)
     return "".join(line.rstrip() + "\n" for line in buf.getvalue().splitlines())
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from fairsim.tables import NA, Stat, _table, duration, plural, rate, size
+from fairsim.tables import NA, Stat, _table, duration, lost_columns, plural, rate, size
 
 if TYPE_CHECKING:  # pandas only where a workload's table is made: `fairsim run` of others stays light
     import pandas as pd
@@ -151,13 +151,25 @@ def tier(port: str) -> str:
 
 
 def tier_parts(runs: list[dict]) -> list:
-    """The queues summed by tier: ports, mean and largest utilisation, drops, marks, the
-    longest queue (over every run of the pair)."""
+    """The queues summed by tier: ports, mean and largest utilisation, drops (and losses on the
+    line or to failed links, where there are any), marks, the longest queue (over every run of
+    the pair)."""
     by_tier: dict[str, list[dict]] = {}
     for r in runs:
         for q in r["queues"]:
             by_tier.setdefault(tier(q["port"]), []).append(q)
-    table = _table(["tier", "ports", "utilisation mean", "max", "drops", "marks", "longest queue"], left=1)
+    lost = lost_columns(runs)
+    columns = [
+        "tier",
+        "ports",
+        "utilisation mean",
+        "max",
+        "drops",
+        *(col for _, col in lost),
+        "marks",
+        "longest queue",
+    ]
+    table = _table(columns, left=1)
     for name, queues in by_tier.items():
         utilisation = [(q["utilisation"] or {}).get("mean", 0.0) for q in queues]
         ports = len({q["port"] for q in queues})
@@ -168,6 +180,7 @@ def tier_parts(runs: list[dict]) -> list:
             f"{sum(utilisation) / len(utilisation):.1%}",
             f"{max(utilisation):.1%}",
             f"{sum(t['drops'] for t in totals):,}",
+            *(f"{sum(t.get(key, 0) for t in totals):,}" for key, _ in lost),
             f"{sum(t['marks'] for t in totals):,}",
             f"{max(t['max_occupancy'] for t in totals):,} pkts",
         )

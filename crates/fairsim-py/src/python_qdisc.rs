@@ -220,9 +220,8 @@ impl Context {
     #[pyo3(signature = (packet, reason="tail_drop"))]
     fn drop(&mut self, packet: PyRef<'_, PacketView>, reason: &str) -> PyResult<()> {
         self.live()?;
-        let reason = DropReason::from_name(reason).filter(|r| *r != DropReason::Loss).ok_or_else(|| {
-            let known: Vec<&str> =
-                DropReason::ALL.iter().filter(|r| **r != DropReason::Loss).map(|r| r.as_str()).collect();
+        let reason = DropReason::from_name(reason).filter(|r| r.by_discipline()).ok_or_else(|| {
+            let known: Vec<&str> = DropReason::ALL.iter().filter(|r| r.by_discipline()).map(|r| r.as_str()).collect();
             PyValueError::new_err(format!("unknown drop reason {reason:?}; the reasons are {}", known.join(", ")))
         })?;
         let slot = self.held(&packet)?;

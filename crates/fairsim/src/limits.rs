@@ -35,6 +35,10 @@ pub const MAX_OPEN_CONNECTIONS: usize = 1 << 18;
 /// in memory and written to the results (about 1.6 KB once read into Python).
 pub const MAX_INTERVAL_RECORDS: u64 = 1_000_000;
 
+/// Network events (`[[events]]`): each is one or two events of the run, and a line of its
+/// results. A failure a millisecond for a minute is 60,000.
+pub const MAX_EVENTS: usize = 1 << 16;
+
 /// Refuses `value` above `limit`: the message names the limit and what it bounds.
 pub fn check<T: PartialOrd + std::fmt::Display>(value: T, limit: T, what: &str) -> Result<(), String> {
     if value > limit {

@@ -46,6 +46,27 @@ pub struct RunReport {
     /// none or `[run] transfer_rows = false`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transfers: Option<crate::stats::transfers::Transfers>,
+    /// The network's changes (`[[events]]`), in the file's order; absent without any. What they
+    /// cost is in each queue's `link_down` and each flow's `drops` (reason `link_down`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub network_events: Vec<NetworkEventReport>,
+}
+
+/// A change of the network during the run, as the scenario gave it.
+#[derive(Debug, Clone, Serialize)]
+pub struct NetworkEventReport {
+    pub at_s: f64,
+    /// What the event names: `link`, `port` or `node`.
+    pub target: &'static str,
+    pub name: String,
+    /// `down`, `up` or `rate`.
+    pub action: &'static str,
+    /// The new line rate (`action = "rate"`).
+    pub rate_bps: Option<u64>,
+    /// The ports it changed.
+    pub ports: Vec<String>,
+    /// When forwarding learnt of it (a link down or up), if that was before the run's end.
+    pub detected_s: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -368,7 +389,8 @@ impl Simulation {
                     port: port.name.clone(),
                     from: sc.node_name(spec.from).to_string(),
                     to: sc.node_name(spec.to).to_string(),
-                    rate_bps: port.rate.0,
+                    // as built: a rate changed during the run is in `network_events`
+                    rate_bps: spec.rate.0,
                     delay_s: port.delay.as_secs_f64(),
                     buffer_packets: match spec.buffer {
                         crate::units::BufferLimit::Packets(n) => Some(n),
@@ -454,7 +476,31 @@ impl Simulation {
                 }
                 t
             }),
+            network_events: self.network_event_reports(),
         }
+    }
+
+    fn network_event_reports(&self) -> Vec<NetworkEventReport> {
+        let sc = self.scenario();
+        sc.events
+            .iter()
+            .map(|e| {
+                let detected = e.at.0.saturating_add(e.detection.0);
+                let rate = match e.action {
+                    crate::scenario::NetworkAction::Rate(r) => Some(r.0),
+                    _ => None,
+                };
+                NetworkEventReport {
+                    at_s: e.at.as_secs_f64(),
+                    target: e.target.0,
+                    name: e.target.1.clone(),
+                    action: e.action.name(),
+                    rate_bps: rate,
+                    ports: e.ports.iter().map(|p| sc.ports[p.idx()].name.clone()).collect(),
+                    detected_s: (rate.is_none() && detected < sc.run.duration.0).then(|| Time(detected).as_secs_f64()),
+                }
+            })
+            .collect()
     }
 
     fn has_transfers(&self) -> bool {

@@ -191,7 +191,7 @@ fn overrides_that_name_no_flow_link_or_pair_say_so() {
         (
             "runn.seed=2",
             "x.toml: runn: unknown field `runn`; did you mean `run`? (expected one of `scenario`, `run`, `nodes`, \
-             `topology`, `shared_buffer`, `links`, `flows`, `workloads`, `pairs`, `published`, `sweep`) (from set= runn.seed=2)",
+             `topology`, `shared_buffer`, `links`, `flows`, `workloads`, `pairs`, `events`, `published`, `sweep`) (from set= runn.seed=2)",
         ),
     ];
     for (set, want) in cases {

@@ -313,14 +313,16 @@ impl Simulation {
     /// the ACK of its last packet is back), with store and forward at every hop. The first
     /// packet crosses the data path (each hop's transmission and propagation); the others follow
     /// it a transmission time at the slowest line apart; the last one's ACK crosses back. Paths
-    /// are the first fewest-hop ones; `None` for a file without end. docs/results.md defines it.
+    /// are the first fewest-hop ones, on the network as built (without failures or rate changes);
+    /// `None` for a file without end. docs/results.md defines it.
     pub(super) fn ideal_fct(&mut self, f: FlowId, src: NodeId, dst: NodeId, packets: Option<u64>) -> Option<f64> {
         let n = packets?;
         let spec = &self.scenario.flows[f.idx()];
         let (data, ack, acks) = (spec.packet_size, spec.ack_size, spec.acks);
         let forwarder = self.forwarder.as_mut()?;
         let (there, back) = (forwarder.first_path(src, dst), forwarder.first_path(dst, src));
-        let ports = &self.ports;
+        // the network as built: a failed link, or a line's new rate, is what the ideal is without
+        let ports = &self.scenario.ports;
         let hop = |p: &PortId, size| (ports[p.idx()].rate.tx_time(size) + ports[p.idx()].delay).as_secs_f64();
         let slowest = there.iter().map(|p| ports[p.idx()].rate.tx_time(data).as_secs_f64()).fold(0.0, f64::max);
         let first: f64 = there.iter().map(|p| hop(p, data)).sum();

@@ -77,11 +77,12 @@ impl Simulation {
 
 /// The packets `port` has sent whole: each transmission started, but the one still on the line.
 fn sent_whole(port: &Port) -> Vec<(Time, Packet)> {
-    let mut sent: Vec<(Time, Packet)> = port
-        .log()
-        .unwrap_or(&[])
+    let log = port.log().unwrap_or(&[]);
+    // a transmission its link's going down cut was not sent whole
+    let cut = lost_with(log, &[DropReason::LinkDown]);
+    let mut sent: Vec<(Time, Packet)> = log
         .iter()
-        .filter(|(_, e, _)| *e == PortEvent::Dequeue)
+        .filter(|(_, e, p)| *e == PortEvent::Dequeue && !cut.contains(&p.id))
         .map(|&(t, _, p)| (t, p))
         .collect();
     if port.on_line().is_some() {
@@ -90,13 +91,21 @@ fn sent_whole(port: &Port) -> Vec<(Time, Packet)> {
     sent
 }
 
+/// The ids of the packets logged as dropped for one of `reasons`.
+fn lost_with(log: &[Entry], reasons: &[DropReason]) -> fnv::FnvHashSet<u64> {
+    log.iter()
+        .filter(|(_, e, _)| matches!(e, PortEvent::Drop(r) if reasons.contains(r)))
+        .map(|(_, _, p)| p.id)
+        .collect()
+}
+
 /// The port's logged events with a reception for every transmission that has reached the far
 /// end by `now` (when its last bit has crossed the line and the link), in time order. A packet
-/// the line lost (`DropReason::Loss`, written down as its transmission ended) has no reception.
+/// the line lost (`DropReason::Loss`, written down as its transmission ended) or whose
+/// transmission its link's going down cut (`LinkDown`) has no reception.
 fn with_receptions(port: &Port, now: Time) -> Vec<Entry> {
     let log = port.log().unwrap_or(&[]);
-    let lost: fnv::FnvHashSet<u64> =
-        log.iter().filter(|(_, e, _)| *e == PortEvent::Drop(DropReason::Loss)).map(|(_, _, p)| p.id).collect();
+    let lost = lost_with(log, &[DropReason::Loss, DropReason::LinkDown]);
     let received = log.iter().filter(|(_, e, _)| *e == PortEvent::Dequeue).filter_map(|&(t, _, p)| {
         let at = t + port.rate.tx_time(p.size) + port.delay;
         (at <= now && !lost.contains(&p.id)).then_some((at, PortEvent::Receive, p))

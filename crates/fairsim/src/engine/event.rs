@@ -5,7 +5,7 @@
 //! scheduled: every transmission that ends at t (`TxDone`, by port), then every packet that
 //! reaches the far end of its link at t (`Arrive`, by port), then flows' starts, stops and
 //! applications' packets (by flow), open populations' arrivals, timers (by flow and timer), and
-//! last the interval's end and the run's. Only events of the same kind for the same target keep
+//! last the interval's end, the run's, and the network's changes (`[[events]]`, in their order). Only events of the same kind for the same target keep
 //! their insertion order. So a line that finishes at t is free for any packet arriving at t, an
 //! ACK arriving at t is taken before a timer that would expire at t, and an interval that ends
 //! at t counts what happened at t. Because the order does not depend on when an event was
@@ -42,6 +42,10 @@ pub enum Event {
     IntervalEnd,
     /// The run ends.
     End,
+    /// The network changes (`engine::failures`: a link goes down, comes back or changes rate, or
+    /// forwarding learns of it): the run's `n`-th change. With the clock's events, after all
+    /// else at its instant.
+    Network(u32),
 }
 
 /// Bits of an event's code that name its target (a port, or a flow and one of its timers).
@@ -68,7 +72,8 @@ impl Code {
     pub const APP_PACKET: u32 = 4;
     pub const ARRIVAL: u32 = 5;
     pub const TIMER: u32 = 6;
-    /// The interval's end (target 0) or the run's (target 1).
+    /// The interval's end (target 0), the run's (target 1), or the network's change n (target
+    /// 2 + n): the kinds' three bits are all taken, and these are rare.
     pub const CLOCK: u32 = 7;
 
     #[inline]
@@ -92,10 +97,16 @@ impl Code {
     pub fn timer(self) -> (FlowId, TimerId) {
         (FlowId(self.target() >> TIMER_BITS), TimerId((self.target() & ((1 << TIMER_BITS) - 1)) as u8))
     }
-    /// A clock event: the run's end rather than an interval's.
+    /// A clock event: the run's end.
     #[inline]
     pub fn is_end(self) -> bool {
-        self.target() != 0
+        self.target() == 1
+    }
+    /// A clock event: the network's change it is, if it is one (not an interval's or the run's
+    /// end).
+    #[inline]
+    pub fn network(self) -> Option<u32> {
+        self.target().checked_sub(2)
     }
 }
 
@@ -112,6 +123,7 @@ impl Event {
             Event::Timer(f, t) => (Code::TIMER, f.0 << TIMER_BITS | t.0 as u32),
             Event::IntervalEnd => (Code::CLOCK, 0),
             Event::End => (Code::CLOCK, 1),
+            Event::Network(n) => (Code::CLOCK, 2 + n),
         };
         debug_assert!(target < 1 << TARGET_BITS, "{self:?} does not fit the event's code");
         Code(kind << TARGET_BITS | target)
@@ -127,7 +139,7 @@ impl Event {
             Code::ARRIVAL => Event::Arrival(code.flow()),
             Code::TIMER => Event::Timer(code.timer().0, code.timer().1),
             _ if code.is_end() => Event::End,
-            _ => Event::IntervalEnd,
+            _ => code.network().map_or(Event::IntervalEnd, Event::Network),
         }
     }
 }
@@ -262,6 +274,19 @@ impl EventQueue {
         self.packets.heap.push(SENTINEL);
         self.timers.heap.push(SENTINEL);
         self.next_seq = n as u64;
+    }
+
+    /// Takes back every queued `ev` (a port's transmission's end or arrival, when its link goes
+    /// down): rare, so a pass over the heap it is in, which is then made again.
+    #[cold]
+    pub fn cancel(&mut self, ev: Event) {
+        let code = ev.encode();
+        let heap = if code.kind() == Code::TIMER { &mut self.timers } else { &mut self.packets };
+        heap.remove_taken_root();
+        heap.heap.retain(|e| *e != SENTINEL && (e.rest >> 32) as u32 != code.0);
+        // a sorted array is a heap; the keys are unique, so the order is the same
+        heap.heap.sort_unstable_by_key(|e| e.key());
+        heap.heap.push(SENTINEL);
     }
 
     /// The next event, as its code (what the loop dispatches on): the smaller of the two roots.
@@ -441,11 +466,40 @@ mod tests {
             Event::Timer(FlowId(0), TimerId(0)),
             Event::IntervalEnd,
             Event::End,
+            Event::Network(0),
+            Event::Network(9),
         ];
         for ev in all.into_iter().chain(timers) {
             assert_eq!(Event::decode(ev.encode()), ev);
             assert!(ev.encode().kind() <= Code::CLOCK);
         }
+    }
+
+    #[test]
+    fn network_changes_come_after_the_clocks_end_in_their_order_and_cancelled_events_never_pop() {
+        let mut q = EventQueue::default();
+        q.push(Time(3), Event::Network(1));
+        q.push(Time(3), Event::Arrive(PortId(4)));
+        q.push(Time(3), Event::Network(0));
+        q.push(Time(3), Event::IntervalEnd);
+        q.push(Time(2), Event::TxDone(PortId(4)));
+        q.push(Time(2), Event::TxDone(PortId(5)));
+        q.push(Time(9), Event::Arrive(PortId(4)));
+        q.push(Time(1), Event::Timer(FlowId(4), TimerId(0)));
+        assert_eq!(q.pop(), Some((Time(1), Event::Timer(FlowId(4), TimerId(0)))));
+        q.cancel(Event::Arrive(PortId(4)));
+        q.cancel(Event::TxDone(PortId(4)));
+        assert_eq!(q.len(), 4);
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order,
+            vec![
+                (Time(2), Event::TxDone(PortId(5))),
+                (Time(3), Event::IntervalEnd),
+                (Time(3), Event::Network(0)),
+                (Time(3), Event::Network(1)),
+            ]
+        );
     }
 
     #[test]

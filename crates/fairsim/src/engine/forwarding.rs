@@ -5,6 +5,10 @@
 //! fewest-hop path, and every arrival at a node that is not the packet's destination asks the
 //! forwarder for the next port. A run with no such flow has no forwarder, and its loop is the
 //! fixed-route one.
+//!
+//! When forwarding learns that links have failed or come back (`engine::failures`), the next
+//! hops are found again without the failed ones (`EqualCost::set_down`): ECMP hashes over those
+//! left, spraying and the adaptive choice choose among them.
 
 use crate::net::multipath::{ecmp_pick, spray_pick, EqualCost};
 use crate::net::{Forwarding, NodeId, Packet, PortId};
@@ -15,6 +19,9 @@ use rand::Rng;
 
 pub(super) struct Forwarder {
     paths: EqualCost,
+    /// Once a link has failed: the network's tables without failures, for the paths ideal
+    /// completion times are measured on; and by port, whether forwarding knows it down.
+    healthy: Option<(Box<EqualCost>, Vec<bool>)>,
     /// Each scenario port's far end (connections' own access lines never lead to a switch).
     far: Vec<NodeId>,
     /// Each node's salt, drawn from the run's seed and the node's name.
@@ -46,6 +53,7 @@ impl Forwarder {
             scenario.nodes.iter().map(|name| crate::rng::stream(seed, &format!("ecmp:{name}")).random()).collect();
         let mut forwarder = Forwarder {
             paths: EqualCost::new(scenario.nodes.len(), &ends),
+            healthy: None,
             far: ends.iter().map(|&(_, to)| to).collect(),
             salts,
             chosen: vec![],
@@ -92,12 +100,31 @@ impl Forwarder {
         self.paths.ports_from(n)[0]
     }
 
-    /// The ports of the path from `src` to `dst` that takes the first next hop at every node.
+    /// Forwarding learns that each port of `ports` is down or not: the next hops are found again
+    /// if that changes what it knew.
+    pub fn learn(&mut self, ports: &[(PortId, bool)]) {
+        let ends = self.far.len();
+        let (_, down) = self.healthy.get_or_insert_with(|| (Box::new(self.paths.healthy()), vec![false; ends]));
+        let mut changed = false;
+        for &(p, is_down) in ports {
+            changed |= std::mem::replace(&mut down[p.idx()], is_down) != is_down;
+        }
+        if changed {
+            self.paths.set_down(down);
+        }
+    }
+
+    /// The ports of the path from `src` to `dst` that takes the first next hop at every node, on
+    /// the network without failures.
     pub fn first_path(&mut self, src: NodeId, dst: NodeId) -> Vec<PortId> {
         let mut path = vec![];
         let mut at = src;
+        let paths = match &mut self.healthy {
+            Some((healthy, _)) => healthy,
+            None => &mut self.paths,
+        };
         while at != dst {
-            let Some(&p) = self.paths.choices(at, dst).first() else { break };
+            let Some(&p) = paths.choices(at, dst).first() else { break };
             path.push(p);
             at = self.far[p.idx()];
         }
@@ -123,7 +150,9 @@ impl Forwarder {
             (_, Forwarding::Adaptive) => least_occupied(choices, ecmp_pick(key, salt, n), ports),
             (_, Forwarding::Flowlet) => {
                 let drawn = choices[spray_pick(key, salt, pkt, n)];
-                return Some(self.flowlet(at, key, drawn, now));
+                // a flowlet whose hop forwarding no longer offers (its link failed) moves
+                let kept = self.flowlets.get(&(at.0, key)).is_some_and(|&(_, hop)| choices.contains(&hop));
+                return Some(self.flowlet(at, key, drawn, now, kept));
             }
             _ => ecmp_pick(key, salt, n),
         };
@@ -131,13 +160,13 @@ impl Forwarder {
     }
 
     /// The next hop at switch `at` of conversation `key`'s packet arriving at `now`: its
-    /// flowlet's, or `drawn` if the gap since its last packet exceeds the timeout (or it has
-    /// none yet).
+    /// flowlet's, or `drawn` if the gap since its last packet exceeds the timeout, if it has
+    /// none yet, or if its hop is not `kept` among the choices.
     #[inline(never)]
-    fn flowlet(&mut self, at: NodeId, key: u64, drawn: PortId, now: Time) -> PortId {
+    fn flowlet(&mut self, at: NodeId, key: u64, drawn: PortId, now: Time, kept: bool) -> PortId {
         let timeout = self.flowlet_timeout;
         let entry = self.flowlets.entry((at.0, key)).or_insert((now, drawn));
-        if now.saturating_sub(entry.0) > timeout {
+        if !kept || now.saturating_sub(entry.0) > timeout {
             entry.1 = drawn;
         }
         entry.0 = now;

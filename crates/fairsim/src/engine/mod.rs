@@ -9,14 +9,18 @@
 //! - `intervals`: the measurement intervals' clock;
 //! - `routes`: every flow's routes in one table, for forwarding;
 //! - `forwarding`: the next hops of flows whose paths are chosen at each switch;
+//! - `changes`, `failures`: the network's changes (`[[events]]`: links down, up, at another
+//!   rate) in their order, and carried out;
 //! - `shared_buffer`: switches whose queues share a buffer under dynamic thresholds.
 
 mod agent;
 mod arrivals;
 mod build;
 mod capture;
+mod changes;
 mod connections;
 pub mod event;
+mod failures;
 mod forwarding;
 mod intervals;
 mod routes;

@@ -52,6 +52,8 @@ pub struct Simulation {
     pub(super) forwarder: Option<Box<Forwarder>>,
     /// The switches' shared buffers, if the scenario has any.
     shared: Option<Box<SharedBuffers>>,
+    /// The network's changes (`[[events]]`), by their events' numbers (`failures.rs`).
+    pub(super) changes: Vec<super::changes::Change>,
     pub(super) connections: Connections,
     /// Each scenario flow's queueing delays since the warm-up ended (stats::delay), and the
     /// fixed part of its data packets' one-way delay: (packet size, transmission and propagation
@@ -67,7 +69,7 @@ pub struct Simulation {
     /// run when ports are captured, for their pcap files.
     pub(super) sack_options: SackOptions,
     /// Scratch space reused across events so the hot path does not allocate.
-    drops: Vec<(Packet, DropReason)>,
+    pub(super) drops: Vec<(Packet, DropReason)>,
     pub(super) actions: Vec<crate::transport::Action>,
     wall: Duration,
 }
@@ -118,6 +120,7 @@ impl Simulation {
         let (queueing, path_delay) =
             (vec![DelayStats::default(); scenario.flows.len()], vec![(u32::MAX, 0); scenario.flows.len()]);
         let sack_options = SackOptions::new(!scenario.run.pcap.is_empty());
+        let changes = super::changes::changes(&scenario);
         let mut sim = Simulation {
             scenario,
             pair,
@@ -133,6 +136,7 @@ impl Simulation {
             routes,
             forwarder,
             shared,
+            changes,
             connections,
             queueing,
             path_delay,
@@ -160,6 +164,7 @@ impl Simulation {
         }
         self.events.push(run.duration, Event::End);
         self.schedule_next_interval_end();
+        self.schedule_changes();
     }
 
     /// Processes at most `budget` events; returns whether the run has ended.
@@ -224,10 +229,13 @@ impl Simulation {
                 self.close_interval();
                 self.done = true;
             }
-            _ => {
-                self.close_interval();
-                self.schedule_next_interval_end();
-            }
+            _ => match ev.network() {
+                Some(n) => self.network_change(n),
+                None => {
+                    self.close_interval();
+                    self.schedule_next_interval_end();
+                }
+            },
         }
     }
 
@@ -264,7 +272,7 @@ impl Simulation {
     /// If port `p` is in a shared buffer: its queue's bytes before a verb changes them, its
     /// share set for the verb.
     #[inline]
-    fn shared_before(&mut self, p: PortId) -> Option<u64> {
+    pub(super) fn shared_before(&mut self, p: PortId) -> Option<u64> {
         let shared = self.shared.as_deref()?;
         let port = &mut self.ports[p.idx()];
         let queued = port.queued_bytes();
@@ -274,7 +282,7 @@ impl Simulation {
 
     /// Port `p`'s queue changed from `before` bytes: its shared buffer counts the change.
     #[cold]
-    fn shared_after(&mut self, p: PortId, before: u64) {
+    pub(super) fn shared_after(&mut self, p: PortId, before: u64) {
         let after = self.ports[p.idx()].queued_bytes();
         if let Some(shared) = self.shared.as_deref_mut() {
             shared.changed(p, before, after);
@@ -283,7 +291,7 @@ impl Simulation {
 
     /// Schedules the event port `p`'s verb asked for.
     #[inline]
-    fn schedule(&mut self, p: PortId, next: Next) {
+    pub(super) fn schedule(&mut self, p: PortId, next: Next) {
         match next {
             Next::Nothing => {}
             Next::TxDone(at) => self.events.push(at, Event::TxDone(p)),
@@ -347,7 +355,7 @@ impl Simulation {
     /// there are none. A packet the line lost counts in the port's `losses`, any other drop in
     /// its `drops`; the flow counts both as dropped.
     #[inline]
-    fn account_drops(&mut self, p: PortId) {
+    pub(super) fn account_drops(&mut self, p: PortId) {
         if !self.drops.is_empty() {
             self.account_drops_now(p);
         }
@@ -369,6 +377,7 @@ impl Simulation {
             let counters = &mut self.ports[p.idx()].stats.current;
             match reason {
                 DropReason::Loss => counters.losses += 1,
+                DropReason::LinkDown => counters.link_down += 1,
                 _ => counters.drops += 1,
             }
             self.connection_left(pkt.conn);
@@ -414,6 +423,11 @@ impl Simulation {
             Some(&(size, ns)) if size == pkt.size => ns,
             _ => self.path_delay_of(pkt),
         }
+    }
+
+    /// Lines changed rate: each flow's fixed part of the delay is computed again when next needed.
+    pub(super) fn forget_path_delays(&mut self) {
+        self.path_delay.iter_mut().for_each(|d| *d = (u32::MAX, 0));
     }
 
     #[cold]

@@ -32,6 +32,11 @@
 //!   `flowlet_timeout`.
 //! - Least occupied compares the bytes waiting in each next hop's queue (the packet on the line
 //!   not counted); among equals it takes the first from the one ECMP's hash names, in order.
+//! - Failed links (`[[events]]`, once forwarding has learnt of them: `set_down`): the next hops
+//!   are found on the network without them, as a routing protocol has them once it has
+//!   converged (RFC 7938's BGP fabric withdrawing a failed link's routes), fewest hops still the
+//!   only cost. A switch left with no way to a destination keeps the next hops it had: its
+//!   packets are lost at the first failed link on the way, where they are counted.
 
 use super::packet::{NodeId, Packet, PortId};
 use serde::{Deserialize, Serialize};
@@ -124,6 +129,8 @@ pub struct EqualCost {
     groups: Vec<(u32, u32)>,
     group_ports: Vec<PortId>,
     group_index: HashMap<Vec<PortId>, u32>,
+    /// By port: whether forwarding treats it as failed (`set_down`); empty while none is.
+    down: Vec<bool>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -164,7 +171,25 @@ impl EqualCost {
             groups: vec![],
             group_ports: vec![],
             group_index: HashMap::new(),
+            down: vec![],
         }
+    }
+
+    /// The same network's tables, made afresh: without failed links.
+    pub fn healthy(&self) -> EqualCost {
+        EqualCost::new(self.switch.len(), &self.ends)
+    }
+
+    /// Forwarding treats the ports `down` says (by port) as failed: every table is made again
+    /// when next asked for.
+    pub fn set_down(&mut self, down: &[bool]) {
+        self.down = if down.contains(&true) { down.to_vec() } else { vec![] };
+        self.table_of.iter_mut().for_each(|t| *t = NONE);
+        self.tables.clear();
+    }
+
+    fn usable(&self, p: PortId) -> bool {
+        self.down.get(p.idx()) != Some(&true)
     }
 
     /// The ports from node `n`, in declaration order.
@@ -227,39 +252,56 @@ impl EqualCost {
     }
 
     /// The table toward `anchor`: a search backwards from it gives each node's hops to it, and
-    /// a switch's next hops are its ports to nodes one hop closer.
+    /// a switch's next hops are its ports to nodes one hop closer. With failed ports, over the
+    /// ports that work; a switch that then has no way keeps its ways over every port.
     #[cold]
     fn make_table(&mut self, anchor: NodeId) -> usize {
-        let mut hops = vec![u32::MAX; self.switch.len()];
-        hops[anchor.idx()] = 0;
-        let mut frontier = std::collections::VecDeque::from([anchor]);
-        while let Some(n) = frontier.pop_front() {
-            for &p in self.ports_into(n) {
-                let from = self.ends[p.idx()].0;
-                if hops[from.idx()] == u32::MAX {
-                    hops[from.idx()] = hops[n.idx()] + 1;
-                    frontier.push_back(from);
-                }
-            }
-        }
+        let hops = self.hops_to(anchor, true);
+        let every = if self.down.is_empty() { None } else { Some(self.hops_to(anchor, false)) };
         let mut table = vec![NONE; self.switches];
         for n in 0..self.switch.len() {
             let s = self.switch[n];
-            if s == NONE || hops[n] == u32::MAX || hops[n] == 0 {
+            if s == NONE || hops[n] == 0 {
                 continue;
             }
-            let next: Vec<PortId> = self
-                .ports_from(NodeId::from_idx(n))
-                .iter()
-                .copied()
-                .filter(|p| hops[self.ends[p.idx()].1.idx()] == hops[n] - 1)
-                .collect();
+            let next = match (hops[n], &every) {
+                (u32::MAX, None) => continue,
+                (u32::MAX, Some(every)) if every[n] == u32::MAX => continue,
+                (u32::MAX, Some(every)) => self.closer(n, every, false),
+                _ => self.closer(n, &hops, true),
+            };
             table[s as usize] = self.group(next);
         }
         let start = self.tables.len();
         self.tables.extend_from_slice(&table);
         self.table_of[anchor.idx()] = start as u32;
         start
+    }
+
+    /// Each node's hops to `anchor`, over the ports that work (`working`) or over all.
+    fn hops_to(&self, anchor: NodeId, working: bool) -> Vec<u32> {
+        let mut hops = vec![u32::MAX; self.switch.len()];
+        hops[anchor.idx()] = 0;
+        let mut frontier = std::collections::VecDeque::from([anchor]);
+        while let Some(n) = frontier.pop_front() {
+            for &p in self.ports_into(n) {
+                let from = self.ends[p.idx()].0;
+                if hops[from.idx()] == u32::MAX && (!working || self.usable(p)) {
+                    hops[from.idx()] = hops[n.idx()] + 1;
+                    frontier.push_back(from);
+                }
+            }
+        }
+        hops
+    }
+
+    /// Node `n`'s ports to nodes one hop closer by `hops` (only those that work, if `working`).
+    fn closer(&self, n: usize, hops: &[u32], working: bool) -> Vec<PortId> {
+        self.ports_from(NodeId::from_idx(n))
+            .iter()
+            .copied()
+            .filter(|&p| hops[self.ends[p.idx()].1.idx()] == hops[n] - 1 && (!working || self.usable(p)))
+            .collect()
     }
 
     /// The index of the group `ports`, stored once.
@@ -331,6 +373,29 @@ mod tests {
         let mut ec = EqualCost::new(5, &ends);
         assert_eq!(ec.choices(NodeId(1), NodeId(3)).len(), 1, "the direct link only");
         assert!(ec.choices(NodeId(1), NodeId(4)).is_empty());
+    }
+
+    #[test]
+    fn failed_ports_are_routed_round_and_a_switch_without_a_way_keeps_the_ways_it_had() {
+        // host 0 - s1; s1 - s2, s1 - s3; s2 - s4, s3 - s4; s4 - host 5
+        let ends = duplex(&[(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (4, 5)]);
+        let mut ec = EqualCost::new(6, &ends);
+        let port = |a: u32, b: u32| PortId::from_idx(ends.iter().position(|&e| e == (NodeId(a), NodeId(b))).unwrap());
+        let mut down = vec![false; ends.len()];
+        down[port(2, 4).idx()] = true;
+        ec.set_down(&down);
+        assert_eq!(ec.choices(NodeId(1), NodeId(5)), &[port(1, 3)], "s2 no longer leads to h5");
+        assert_eq!(ec.choices(NodeId(2), NodeId(5)), &[port(2, 1)], "s2 goes round, back through s1");
+        assert_eq!(ec.choices(NodeId(4), NodeId(0)), &[port(4, 2), port(4, 3)], "the other direction works");
+        // both ways into s4 down: no switch has a way to h5, and each keeps its own
+        down[port(3, 4).idx()] = true;
+        ec.set_down(&down);
+        assert_eq!(ec.choices(NodeId(1), NodeId(5)), &[port(1, 2), port(1, 3)]);
+        assert_eq!(ec.choices(NodeId(3), NodeId(5)), &[port(3, 4)]);
+        // all back: the tables as they were
+        ec.set_down(&vec![false; ends.len()]);
+        assert_eq!(ec.choices(NodeId(2), NodeId(5)), &[port(2, 4)]);
+        assert_eq!(ec.healthy().choices(NodeId(1), NodeId(5)), &[port(1, 2), port(1, 3)]);
     }
 
     #[test]

@@ -11,4 +11,5 @@ pub mod port;
 pub use clock::HostClock;
 pub use host::{FlowEnds, FlowState, SinkReply};
 pub use loss::{LinkLoss, LossModel};
+pub use port::link_state::Cut;
 pub use port::{Line, Next, Port, PortSetup, PortTrace, Woken, MAX_QUEUE_PACKETS};

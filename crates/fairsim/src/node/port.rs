@@ -35,15 +35,19 @@
 //!
 //! A port with a loss model (`node::loss`) may lose a packet on the wire as its transmission
 //! ends: it is reported as a drop (`DropReason::Loss`) instead of entering the pipe.
+//!
+//! Its link may go down, come back and change rate (`link_state`).
 
 use super::loss::LinkLoss;
 use crate::net::block_queue::{BlockQueue, InFlight};
 use crate::net::prefetch::prefetch;
 use crate::net::Packet;
-use crate::qdisc::{DropReason, PortQdisc, Qdisc, QdiscCtx};
+use crate::qdisc::{DropReason, PortEvent, PortQdisc, Qdisc, QdiscCtx};
 use crate::rng::LazyStream;
 use crate::stats::PortStats;
 use crate::units::{Rate, Time};
+
+pub mod link_state;
 
 /// What the line does after an arrival (`Port::enqueue`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -461,7 +465,7 @@ impl Port {
             rec.departed(now.0, &pkt);
         }
         if self.loss.as_deref_mut().is_some_and(LinkLoss::lose) {
-            self.qdisc.record_loss(now, &pkt);
+            self.qdisc.record(now, PortEvent::Drop(DropReason::Loss), &pkt);
             drops.push((pkt, DropReason::Loss));
             return None;
         }
@@ -554,7 +558,7 @@ mod tests {
 
     /// A 1 Mb/s port with 10 ms of propagation and room for `buffer` packets (FCFS); `fluid`
     /// records each departure, which keeps every transmission's end an event.
-    fn a_port_recording(buffer: u64, fluid: bool) -> Port {
+    pub(in crate::node::port) fn a_port_recording(buffer: u64, fluid: bool) -> Port {
         let info = port(BufferLimit::Packets(buffer), &[(0, 1)]);
         a_port_with(Box::new(Fcfs::new(FcfsConfig {}, &info)), fluid)
     }

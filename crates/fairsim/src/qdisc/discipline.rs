@@ -39,11 +39,15 @@ pub enum DropReason {
     /// Lost on the wire after its transmission, by the link's loss model (`node::loss`), not
     /// by the discipline.
     Loss,
+    /// Lost because its link was down (`[[events]]`): on the line or queued when the link went
+    /// down, or arriving at it while it was down (`node::port`, `link_state`); not by the
+    /// discipline.
+    LinkDown,
 }
 
 impl DropReason {
     /// Every reason, in the order of the enum.
-    pub const ALL: [DropReason; 10] = [
+    pub const ALL: [DropReason; 11] = [
         DropReason::TailDrop,
         DropReason::RandomDrop,
         DropReason::LongestQueue,
@@ -54,6 +58,7 @@ impl DropReason {
         DropReason::FlowLimit,
         DropReason::PushOut,
         DropReason::Loss,
+        DropReason::LinkDown,
     ];
 
     /// The reason called `name` (as `as_str` writes it).
@@ -73,7 +78,13 @@ impl DropReason {
             DropReason::FlowLimit => "flow_limit",
             DropReason::PushOut => "push_out",
             DropReason::Loss => "loss",
+            DropReason::LinkDown => "link_down",
         }
+    }
+
+    /// Whether a discipline may drop for this reason: not for the line's (`Loss`, `LinkDown`).
+    pub fn by_discipline(self) -> bool {
+        !matches!(self, DropReason::Loss | DropReason::LinkDown)
     }
 }
 
@@ -253,9 +264,16 @@ pub trait Qdisc: std::any::Any + Send + Sync {
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         None
     }
-    /// `pkt`, sent by this discipline, was lost on the wire at `now` (`node::loss`): only a
+    /// `event` happened to `pkt` at `now` without the discipline: it was lost on the wire
+    /// (`node::loss`) or to its link going down, or arrived at a port whose link is down. Only a
     /// `logged` discipline writes it down.
-    fn record_loss(&mut self, _now: Time, _pkt: &Packet) {}
+    fn record(&mut self, _now: Time, _event: PortEvent, _pkt: &Packet) {}
+    /// Gives up every packet it holds, for a link that goes down (its queue is lost): by
+    /// default `dequeue`d one after another at `ctx.now` until it gives none, as if the line
+    /// drained at once. A packet it will not give now (one its timer holds back) stays.
+    fn flush(&mut self, ctx: &mut QdiscCtx) -> Vec<Packet> {
+        std::iter::from_fn(|| self.dequeue(ctx)).collect()
+    }
     /// Whether `pkt`, arriving while the line is idle, may go straight to it instead of being
     /// queued and taken out again at once (Linux's `TCQ_F_CAN_BYPASS`): a discipline says so
     /// only where that round trip would leave no trace (an empty FIFO that admits the packet).
@@ -388,9 +406,19 @@ mod tests {
         // fails until it is in `ALL` too
         let every = |r: DropReason| match r {
             TailDrop | RandomDrop | LongestQueue | LargestTag | QueueFull | Early | Injected | FlowLimit | PushOut
-            | Loss => {
-                [TailDrop, RandomDrop, LongestQueue, LargestTag, QueueFull, Early, Injected, FlowLimit, PushOut, Loss]
-            }
+            | Loss | LinkDown => [
+                TailDrop,
+                RandomDrop,
+                LongestQueue,
+                LargestTag,
+                QueueFull,
+                Early,
+                Injected,
+                FlowLimit,
+                PushOut,
+                Loss,
+                LinkDown,
+            ],
         };
         assert_eq!(every(Loss), DropReason::ALL);
     }

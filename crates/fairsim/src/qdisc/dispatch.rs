@@ -79,8 +79,11 @@ impl Qdisc for PortQdisc {
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         on!(self, q => q.log())
     }
-    fn record_loss(&mut self, now: Time, pkt: &Packet) {
-        on!(self, q => q.record_loss(now, pkt))
+    fn record(&mut self, now: Time, event: PortEvent, pkt: &Packet) {
+        on!(self, q => q.record(now, event, pkt))
+    }
+    fn flush(&mut self, ctx: &mut QdiscCtx) -> Vec<Packet> {
+        on!(self, q => q.flush(ctx))
     }
     #[inline]
     fn bypass(&self, pkt: &Packet) -> bool {

@@ -30,15 +30,20 @@ impl Fcfs {
     }
 }
 
+// inline: held in place by every port (`dispatch.rs`), FCFS's verbs are a few instructions each,
+// and their inlining into the port's paths must not depend on which codegen unit they land in
 impl Qdisc for Fcfs {
+    #[inline]
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         ctx.push_or_drop(&mut self.queue, self.limit, pkt);
     }
 
+    #[inline]
     fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
         self.queue.pop()
     }
 
+    #[inline]
     fn drained(&self) -> bool {
         self.queue.is_empty() // a FIFO: nothing else to change
     }
@@ -47,6 +52,7 @@ impl Qdisc for Fcfs {
         true // its packets leave in the order they came, unchanged
     }
 
+    #[inline]
     fn bypass(&self, pkt: &Packet) -> bool {
         // the line is idle, so nothing of the buffer is taken by a packet on it
         self.queue.is_empty() && self.limit.admits(0, 0, pkt.size)

@@ -73,7 +73,19 @@ impl Qdisc for Logged {
         Some(&self.log)
     }
 
-    fn record_loss(&mut self, now: Time, pkt: &Packet) {
-        self.log.push((now, PortEvent::Drop(DropReason::Loss), *pkt));
+    fn record(&mut self, now: Time, event: PortEvent, pkt: &Packet) {
+        self.log.push((now, event, *pkt));
+    }
+
+    /// The inner discipline's packets, written down as lost to the link's going down, not as
+    /// sent.
+    fn flush(&mut self, ctx: &mut QdiscCtx) -> Vec<Packet> {
+        let from = ctx.drop_count();
+        let lost = self.inner.flush(ctx);
+        self.drops_since(from, ctx);
+        for p in &lost {
+            self.log.push((ctx.now, PortEvent::Drop(DropReason::LinkDown), *p));
+        }
+        lost
     }
 }

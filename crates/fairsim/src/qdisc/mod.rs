@@ -7,6 +7,7 @@ pub mod csfq;
 mod decbit;
 mod discipline;
 mod dispatch;
+mod down;
 mod drr;
 mod ecn_threshold;
 mod fcfs;

@@ -27,8 +27,8 @@ pub use overrides::Override;
 pub use problem::Problem;
 pub use schema::Component;
 pub use spec::{
-    Configured, Draw, FlowSpec, LinkSpec, PairSpec, PortSpec, RunSpec, Scenario, TransportChoice, CLI_ORIGIN,
-    DEFAULT_PAIR, DEFAULT_QDISC, DEFAULT_TRANSPORT,
+    Configured, Draw, FlowSpec, LinkSpec, NetworkAction, NetworkEvent, PairSpec, PortSpec, RunSpec, Scenario,
+    TransportChoice, CLI_ORIGIN, DEFAULT_FAILURE_DETECTION, DEFAULT_PAIR, DEFAULT_QDISC, DEFAULT_TRANSPORT,
 };
 
 use toml_edit::ImDocument;

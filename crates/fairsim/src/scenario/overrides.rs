@@ -96,7 +96,9 @@ impl Override {
         let generated = path[0] == "links" && doc.contains_key("topology");
         let mut table = doc.as_table_mut() as &mut dyn TableLike;
         self.existed = path.len();
-        for (i, seg) in parents.iter().enumerate() {
+        let mut i = 0;
+        while i < parents.len() {
+            let seg = &parents[i];
             if table.get(seg).is_none() {
                 if i == 1 && !generated {
                     no_member(&path[0], seg, &*table)?;
@@ -105,10 +107,17 @@ impl Override {
                 table.insert(seg, Item::Table(Table::new()));
             }
             let item = table.get_mut(seg).expect("just ensured");
+            if is_array_of_tables(item) {
+                // an array of tables (`[[events]]`) is entered by the number that follows
+                table = nth_table(item, path, i)?;
+                i += 2;
+                continue;
+            }
             table = item.as_table_like_mut().ok_or_else(|| Problem {
                 path: path[..=i].to_vec(),
                 message: format!("is not a table, so `{}` cannot be set inside it", dotted(path)),
             })?;
+            i += 1;
         }
         table.insert(last, Item::Value(self.value.clone()));
         Ok(())
@@ -119,6 +128,38 @@ impl Override {
     pub fn covers(&self, path: &[String]) -> bool {
         path.starts_with(&self.path) || path.starts_with(&self.path[..self.existed])
     }
+}
+
+/// Whether `item` is an array of tables, written `[[name]]` or inline.
+fn is_array_of_tables(item: &Item) -> bool {
+    match item {
+        Item::ArrayOfTables(_) => true,
+        Item::Value(Value::Array(a)) => !a.is_empty() && a.iter().all(Value::is_inline_table),
+        _ => false,
+    }
+}
+
+/// The table of array `item` (segment `i` of `path`) that segment `i + 1` numbers.
+fn nth_table<'a>(item: &'a mut Item, path: &[String], i: usize) -> Result<&'a mut dyn TableLike, Problem> {
+    let len = match &*item {
+        Item::ArrayOfTables(a) => a.len(),
+        Item::Value(Value::Array(a)) => a.len(),
+        _ => 0,
+    };
+    let k = path[i + 1].parse::<usize>().ok().filter(|&k| k < len && i + 2 < path.len()).ok_or_else(|| Problem {
+        path: path[..=i].to_vec(),
+        message: format!(
+            "holds {len} tables, numbered from 0: set a field of one (`{}.0.{{field}}`), or the whole array",
+            dotted(&path[..=i])
+        ),
+    })?;
+    Ok(match item {
+        Item::ArrayOfTables(a) => a.get_mut(k).expect("within the array"),
+        Item::Value(Value::Array(a)) => {
+            a.get_mut(k).and_then(Value::as_inline_table_mut).expect("a table within the array")
+        }
+        _ => unreachable!("an array of tables"),
+    })
 }
 
 /// The problem with a dotted key into member `name` of `table` (`flows`, ...) that does not
@@ -231,6 +272,19 @@ mod tests {
         o.apply(&mut d).unwrap();
         assert!(o.covers(&["run".to_string(), "sed".to_string()]));
         assert!(!o.covers(&["run".to_string()]));
+    }
+
+    #[test]
+    fn a_table_of_an_array_of_tables_is_reached_by_its_number() {
+        let doc = "[[events]]\nat = \"1s\"\n[[events]]\nat = \"2s\"\n";
+        let t: toml::Table = applied(doc, &["events.1.at=3s"]).parse().unwrap();
+        assert_eq!(t["events"][1]["at"].as_str(), Some("3s"));
+        let inline = "events = [{ at = \"1s\" }]\n";
+        let t: toml::Table = applied(inline, &["events.0.link=out"]).parse().unwrap();
+        assert_eq!(t["events"][0]["link"].as_str(), Some("out"));
+        let e = refused(doc, "events.2.at=3s");
+        assert_eq!(e.path, ["events"]);
+        assert!(e.message.starts_with("holds 2 tables, numbered from 0"), "{e:?}");
     }
 
     #[test]

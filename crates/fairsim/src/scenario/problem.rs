@@ -27,7 +27,7 @@ impl Problem {
 /// a scenario's author would: `expected a table (a link)`, `expected a whole number from 0 to
 /// 4294967295`.
 pub(super) fn plain_types(message: &str) -> String {
-    const TYPES: [(&str, &str); 16] = [
+    const TYPES: [(&str, &str); 17] = [
         ("struct RawScenario", "a table (a scenario)"),
         ("struct RawMeta", "a table ([scenario])"),
         ("struct RawRun", "a table ([run])"),
@@ -35,6 +35,7 @@ pub(super) fn plain_types(message: &str) -> String {
         ("struct RawDirection", "a table (a direction of a link)"),
         ("struct RawFlow", "a table (a flow)"),
         ("struct RawPair", "a table (a pair)"),
+        ("struct RawEvent", "a table (an event)"),
         ("a map", "a table"),
         ("a sequence", "an array"),
         ("u8", "a whole number from 0 to 255"),

@@ -55,6 +55,19 @@ fn loss_table(model: &crate::node::LossModel) -> Table {
     t
 }
 
+/// A network event as a scenario writes it, its detection delay written out.
+fn event_table(e: &super::spec::NetworkEvent) -> Table {
+    let mut t = Table::new();
+    t.insert("at".into(), s(e.at));
+    t.insert(e.target.0.into(), s(&e.target.1));
+    t.insert("action".into(), s(e.action.name()));
+    if let super::spec::NetworkAction::Rate(rate) = e.action {
+        t.insert("rate".into(), s(rate));
+    }
+    t.insert("detection".into(), s(e.detection));
+    t
+}
+
 fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>) -> Table {
     let mut doc = Table::new();
 
@@ -100,6 +113,9 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
     run.insert("clock_jitter".into(), s(sc.run.clock_jitter));
     if !sc.run.transfer_rows {
         run.insert("transfer_rows".into(), Value::Boolean(false));
+    }
+    if !sc.events.is_empty() {
+        run.insert("failure_detection".into(), s(sc.run.failure_detection));
     }
     doc.insert("run".into(), Value::Table(run));
     doc.insert("nodes".into(), Value::Array(sc.nodes.iter().map(s).collect()));
@@ -200,6 +216,9 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
     doc.insert("flows".into(), Value::Table(flows));
     if !workloads.is_empty() {
         doc.insert("workloads".into(), Value::Table(workloads));
+    }
+    if !sc.events.is_empty() {
+        doc.insert("events".into(), Value::Array(sc.events.iter().map(|e| Value::Table(event_table(e))).collect()));
     }
 
     let mut p = Table::new();

@@ -56,6 +56,10 @@ pub struct RawScenario {
     pub workloads: IndexMap<String, RawWorkload>,
     #[serde(default)]
     pub pairs: IndexMap<String, RawPair>,
+    /// Changes of the network during the run: links that go down, come back or change rate
+    /// (`scenario::validate::events`).
+    #[serde(default)]
+    pub events: Vec<RawEvent>,
     /// A paper's published results for this experiment, read by `fairsim reproduce`; the
     /// engine only checks that it is a table.
     pub published: Option<toml::Table>,
@@ -111,6 +115,37 @@ pub struct RawRun {
     /// With `forwarding = "flowlet"`: the gap after which a flow's next packet starts a new
     /// flowlet (default 500 µs).
     pub flowlet_timeout: Option<Time>,
+    /// How long after a link goes down or comes back forwarding learns of it (default 1 ms),
+    /// unless the event says otherwise.
+    pub failure_detection: Option<Time>,
+}
+
+/// An `[[events]]` table as written: at `at`, a `link` (both directions), a `port` (one
+/// direction) or a `node` (every link it has) goes down, comes back, or changes rate.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEvent {
+    pub at: Time,
+    /// A link by its name, or by the name of one of its ports (`a->b`): both directions.
+    pub link: Option<String>,
+    /// One direction of a link, by its port's name (`a->b`).
+    pub port: Option<String>,
+    /// Every link of the node, both directions.
+    pub node: Option<String>,
+    pub action: RawAction,
+    /// The new line rate (`action = "rate"`).
+    pub rate: Option<Rate>,
+    /// How long until forwarding learns of it (default: the run's `failure_detection`).
+    pub detection: Option<Time>,
+}
+
+/// What an event does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RawAction {
+    Down,
+    Up,
+    Rate,
 }
 
 /// `[topology]` as written (expanded by `scenario::topology`).

@@ -30,6 +30,8 @@ pub struct Scenario {
     pub flows: Vec<FlowSpec>,
     /// Protocol pairs; a scenario without `[pairs]` has one, named `default`.
     pub pairs: Vec<PairSpec>,
+    /// Changes of the network during the run (`[[events]]`), in the file's order.
+    pub events: Vec<NetworkEvent>,
     /// The overrides applied, as the user wrote them.
     pub overrides: Vec<String>,
     /// The flows as disciplines see them (shared by every port).
@@ -84,6 +86,42 @@ pub struct RunSpec {
     /// A flow forwarded by flowlets starts a new one after a gap this long
     /// (`net::multipath`, LetFlow).
     pub flowlet_timeout: Time,
+    /// How long after a link goes down or comes back forwarding learns of it, unless the event
+    /// says otherwise.
+    pub failure_detection: Time,
+}
+
+/// A change of the network during the run (`[[events]]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetworkEvent {
+    pub at: Time,
+    /// What the file names, `link`, `port` or `node`, and its name as written.
+    pub target: (&'static str, String),
+    /// The ports it changes: a link's two, a port, or every port of a node's links.
+    pub ports: Vec<PortId>,
+    pub action: NetworkAction,
+    /// How long after `at` forwarding learns of it (of a link going down or coming back).
+    pub detection: Time,
+}
+
+/// What a network event does to its ports.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NetworkAction {
+    Down,
+    Up,
+    /// Transmissions starting from then on take this rate.
+    Rate(Rate),
+}
+
+impl NetworkAction {
+    /// The scenario's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            NetworkAction::Down => "down",
+            NetworkAction::Up => "up",
+            NetworkAction::Rate(_) => "rate",
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -196,6 +234,10 @@ pub struct PairSpec {
 pub const DEFAULT_PAIR: &str = "default";
 pub const DEFAULT_TRANSPORT: &str = "generic";
 pub const DEFAULT_QDISC: &str = "fcfs";
+/// How long after a link goes down or comes back forwarding learns of it when neither the run
+/// nor the event says: a link seen down by its own ends (BFD's fastest common setting takes
+/// 10 ms; docs/decisions.md, "Link failures").
+pub const DEFAULT_FAILURE_DETECTION: Time = Time(1_000_000);
 
 /// How overrides are named in messages unless the caller says otherwise: the CLI's option.
 pub const CLI_ORIGIN: &str = "--set";

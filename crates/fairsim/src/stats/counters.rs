@@ -111,6 +111,9 @@ pub struct PortCounters {
     /// Packets the line lost after sending them (the link's `loss` model): counted in
     /// `departures` too, never in `drops`.
     pub losses: u64,
+    /// Packets lost because the link was down (`[[events]]`): on the line or queued when it
+    /// went down, or arriving while it was down; never in `drops`.
+    pub link_down: u64,
 }
 
 impl PortCounters {
@@ -125,6 +128,7 @@ impl PortCounters {
         self.max_occupancy = self.max_occupancy.max(o.max_occupancy);
         self.marks += o.marks;
         self.losses += o.losses;
+        self.link_down += o.link_down;
     }
 }
 

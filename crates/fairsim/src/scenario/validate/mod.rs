@@ -6,7 +6,7 @@ use super::schema::RawScenario;
 use super::topology::{at_tiers, expand, Expanded, Tiers};
 use super::{
     problem::Problem,
-    spec::{FlowSpec, Scenario},
+    spec::{FlowSpec, NetworkAction, Scenario},
 };
 use crate::error::unknown;
 use crate::limits;
@@ -15,6 +15,7 @@ use crate::net::routing::Graph;
 use crate::net::{FlowId, Forwarding, NodeId, PacketKind, PortId};
 use std::collections::HashMap;
 
+mod events;
 mod flows;
 mod links;
 mod nodes;
@@ -23,6 +24,7 @@ mod problems;
 mod run;
 mod workloads;
 
+use events::build_events;
 use flows::{build_flows, share_transport_tables, Network};
 use links::build_links;
 use nodes::check_nodes;
@@ -108,10 +110,18 @@ fn validate_nodes_and_links(
     run.events = named(&raw.run.events, "events", all_ports, &port, &no_port, &mut pb).map(PortId::from_idx).collect();
 
     let shared_buffer = raw.shared_buffer.as_ref().and_then(|b| shared_buffer(b, &lines, &node, &mut pb));
+    let events = if topology_ok {
+        let changes = events::Network { links: &links, ports: &ports, nodes: &nodes };
+        build_events(&raw.events, run.duration, run.failure_detection, &changes, &mut pb)
+    } else {
+        vec![]
+    };
     if !pb.0.is_empty() {
         return Err(pb.0);
     }
-    let crossing = crossing(&flows, nodes.len(), &endpoints);
+    // a failed link sends chosen paths round it, over ports no fewest-hop path crosses
+    let detours = events.iter().any(|e| e.action == NetworkAction::Down);
+    let crossing = crossing(&flows, nodes.len(), &endpoints, detours);
     let mut traced = vec![false; flows.len()];
     run.trace.iter().for_each(|f| traced[f.idx()] = true);
     let scenario = Scenario {
@@ -126,6 +136,7 @@ fn validate_nodes_and_links(
         ports,
         shared_buffer,
         pairs,
+        events,
         overrides: overrides.to_vec(),
         flow_meta: flows_meta(&flows),
         crossing,
@@ -152,16 +163,22 @@ fn flows_meta(flows: &[FlowSpec]) -> std::sync::Arc<[crate::qdisc::FlowMeta]> {
 
 /// The conversations crossing each port (`ends`: each port's nodes): each flow's data where its
 /// data route goes, then its ACKs (if it has any) where its ACK route goes, flow by flow. A flow
-/// whose path is chosen at each switch crosses every port of every fewest-hop path; a workload
-/// crosses every port.
-fn crossing(flows: &[FlowSpec], nodes: usize, ends: &[(NodeId, NodeId)]) -> Vec<Vec<(FlowId, PacketKind)>> {
+/// whose path is chosen at each switch crosses every port of every fewest-hop path, or every port
+/// where links fail (`detours`: forwarding then finds its way round them); a workload crosses
+/// every port.
+fn crossing(
+    flows: &[FlowSpec],
+    nodes: usize,
+    ends: &[(NodeId, NodeId)],
+    detours: bool,
+) -> Vec<Vec<(FlowId, PacketKind)>> {
     let mut crossing: Vec<Vec<(FlowId, PacketKind)>> = vec![vec![]; ends.len()];
     let mut multipath = flows.iter().any(|f| f.forwarding != Forwarding::Static).then(|| EqualCost::new(nodes, ends));
     for (f, spec) in flows.iter().enumerate() {
         let everywhere: Vec<PortId>;
         let (data, acks) = match &mut multipath {
-            _ if spec.draws_ends() => {
-                // a workload's connections run between any of its hosts
+            _ if spec.draws_ends() || (detours && spec.forwarding != Forwarding::Static) => {
+                // a workload's connections run between any of its hosts, and a detour goes anywhere
                 everywhere = (0..ends.len()).map(PortId::from_idx).collect();
                 (everywhere.as_slice().into(), everywhere.as_slice().into())
             }

@@ -4,7 +4,7 @@ use super::problems::Problems;
 use crate::error::unknown;
 use crate::limits;
 use crate::scenario::schema::{RawFlow, RawRun};
-use crate::scenario::spec::{FlowSpec, LinkSpec, PortSpec, RunSpec};
+use crate::scenario::spec::{FlowSpec, LinkSpec, PortSpec, RunSpec, DEFAULT_FAILURE_DETECTION};
 use crate::units::Time;
 
 pub(super) fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut Problems) -> RunSpec {
@@ -57,6 +57,7 @@ pub(super) fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut
         clock_jitter: raw.clock_jitter.unwrap_or(Time::ZERO),
         transfer_rows: raw.transfer_rows.unwrap_or(true),
         flowlet_timeout,
+        failure_detection: raw.failure_detection.unwrap_or(DEFAULT_FAILURE_DETECTION),
     }
 }
 
