@@ -188,10 +188,12 @@ mod tests {
     #[test]
     fn interval_records_are_kept_in_room_doubling_from_one() {
         let mut v = Vec::new();
-        let caps: Vec<usize> = (0..5).map(|i| {
-            super::push_from_one(&mut v, i);
-            v.capacity()
-        }).collect();
+        let caps: Vec<usize> = (0..5)
+            .map(|i| {
+                super::push_from_one(&mut v, i);
+                v.capacity()
+            })
+            .collect();
         assert_eq!(caps, [1, 2, 4, 4, 8]);
     }
 }
