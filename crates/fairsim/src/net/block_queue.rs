@@ -14,7 +14,11 @@
 //! A queue that fits in one block uses it as a ring, as a `VecDeque` would, and keeps it when
 //! it empties: most queues and pipes hold a few packets at a time, and a block that stays with
 //! its port stays in the cache. (A first form read every block straight through and took the
-//! next from the free list: the k = 8 fat-tree ran 16% longer than with `VecDeque`s.)
+//! next from the free list: the k = 8 fat-tree ran 16% longer than with `VecDeque`s.) The ring
+//! starts at `FIRST_RING` entries and doubles as its queue first needs it, up to a block: a
+//! k = 64 fat-tree has 393,216 ports, most of whose pipes never hold more than a packet or two,
+//! and a whole block for each port's queue and pipe was most of its run's memory
+//! (docs/performance.md, "A k = 64 fat-tree").
 //!
 //! The free list is per thread because the engine runs a simulation on one thread; a queue
 //! dropped on another thread gives its blocks to that thread's list, which is harmless. Nothing
@@ -30,7 +34,9 @@ use std::thread::LocalKey;
 /// Entries in a block (a power of two, for the ring's index): 16 packets are 1.3-1.4 kB, small
 /// beside a busy queue and a few kilobytes at a port (its queue's and its pipe's block).
 pub const BLOCK: usize = 16;
-const MASK: usize = BLOCK - 1;
+/// Entries in a queue's first ring (a power of two): a pipe of a 1 µs, 10 Gb/s link holds one
+/// full-size packet at a time.
+const FIRST_RING: usize = 2;
 
 type Block<T> = Box<[T; BLOCK]>;
 
@@ -86,11 +92,20 @@ fn give_back<T: Pooled>(block: Block<T>) {
     T::free_blocks().with_borrow_mut(|free| free.push(block));
 }
 
-/// A FIFO of `T`. Within one block it is a ring: entry i at `(head + i) % BLOCK` of `front`.
-/// Longer, it is a chain: `front` from `head` to its end, the full blocks of `middle`, then
-/// `back` from its start, every block but the last full.
+/// `front` (a whole block, or a ring smaller than one) back to the free list, or to the
+/// allocator if smaller.
+fn give_back_front<T: Pooled>(front: Box<[T]>) {
+    if let Ok(block) = Block::<T>::try_from(front) {
+        give_back(block);
+    }
+}
+
+/// A FIFO of `T`. Within one block it is a ring: entry i at `(head + i) % front.len()` of
+/// `front`, whose length is a power of two up to `BLOCK`. Longer, it is a chain: `front` (a
+/// whole block) from `head` to its end, the full blocks of `middle`, then `back` from its
+/// start, every block but the last full.
 pub struct BlockQueue<T: Pooled> {
-    front: Option<Block<T>>,
+    front: Option<Box<[T]>>,
     head: usize,
     len: usize,
     middle: VecDeque<Block<T>>,
@@ -112,7 +127,8 @@ impl<T: Pooled + std::fmt::Debug> std::fmt::Debug for BlockQueue<T> {
 
 impl<T: Pooled> Drop for BlockQueue<T> {
     fn drop(&mut self) {
-        self.front.take().into_iter().chain(self.middle.drain(..)).chain(self.back.take()).for_each(give_back);
+        self.front.take().into_iter().for_each(give_back_front);
+        self.middle.drain(..).chain(self.back.take()).for_each(give_back);
     }
 }
 
@@ -137,7 +153,8 @@ impl<T: Pooled> BlockQueue<T> {
     pub fn push_back(&mut self, entry: T) {
         let in_back = self.len.wrapping_sub(BLOCK - self.head).wrapping_sub(self.middle.len() * BLOCK);
         match (&mut self.front, &mut self.back) {
-            (Some(ring), None) if self.len < BLOCK => ring[(self.head + self.len) & MASK] = entry,
+            // the ring's length is a power of two: the mask is the modulo, and spares the bounds check
+            (Some(ring), None) if self.len < ring.len() => ring[(self.head + self.len) & (ring.len() - 1)] = entry,
             (_, Some(back)) if in_back < BLOCK => back[in_back] = entry,
             _ => self.push_slow(entry),
         }
@@ -149,11 +166,20 @@ impl<T: Pooled> BlockQueue<T> {
     #[inline(never)]
     fn push_slow(&mut self, entry: T) {
         let Some(front) = &mut self.front else {
-            let mut ring = take_block(entry);
-            ring[0] = entry;
-            (self.front, self.head) = (Some(ring), 0);
+            (self.front, self.head) = (Some(Box::new([entry; FIRST_RING]) as Box<[T]>), 0);
             return;
         };
+        if front.len() < BLOCK {
+            // a full ring smaller than a block: twice its size, its entries in order from 0
+            let mut ring: Box<[T]> = match 2 * front.len() {
+                BLOCK => take_block(entry),
+                size => vec![entry; size].into_boxed_slice(),
+            };
+            (0..self.len).for_each(|i| ring[i] = front[(self.head + i) & (front.len() - 1)]);
+            ring[self.len] = entry;
+            (self.front, self.head) = (Some(ring), 0);
+            return;
+        }
         if self.back.is_none() {
             // the ring is full: straighten it into the chain's first block
             front.rotate_left(self.head);
@@ -170,17 +196,17 @@ impl<T: Pooled> BlockQueue<T> {
 
     #[inline]
     pub fn front(&self) -> Option<&T> {
-        // `head` is below `BLOCK`: the mask only spares the bounds check
-        self.front.as_ref().filter(|_| self.len > 0).map(|block| &block[self.head & MASK])
+        // `head` is below the block's length, a power of two: the mask only spares the bounds check
+        self.front.as_ref().filter(|_| self.len > 0).map(|block| &block[self.head & (block.len() - 1)])
     }
 
     #[inline(always)]
     pub fn pop_front(&mut self) -> Option<T> {
         let block = self.front.as_ref().filter(|_| self.len > 0)?;
-        let entry = block[self.head & MASK];
+        let entry = block[self.head & (block.len() - 1)];
         self.len -= 1;
         self.head += 1;
-        if self.head == BLOCK {
+        if self.head == block.len() {
             self.past_the_end();
         }
         Some(entry)
@@ -199,34 +225,35 @@ impl<T: Pooled> BlockQueue<T> {
             Some(block) => block,
             None => self.back.take().expect("a chain"),
         };
-        give_back(self.front.replace(next).expect("a chain"));
+        give_back_front(self.front.replace(next).expect("a chain"));
     }
 
     /// Block and place of the entry `index` places behind the head (`index < len`).
     fn locate(&self, index: usize) -> (usize, usize) {
         if self.back.is_none() {
-            return (0, (self.head + index) & MASK);
+            let ring = self.front.as_ref().map_or(BLOCK, |ring| ring.len());
+            return (0, (self.head + index) & (ring - 1));
         }
         let at = self.head + index;
         (at / BLOCK, at % BLOCK)
     }
 
-    fn block(&self, k: usize) -> &[T; BLOCK] {
-        let block = match k {
-            0 => &self.front,
-            k if k <= self.middle.len() => return &self.middle[k - 1],
-            _ => &self.back,
-        };
-        block.as_ref().expect("a block where entries are")
+    fn block(&self, k: usize) -> &[T] {
+        match k {
+            0 => self.front.as_deref(),
+            k if k <= self.middle.len() => return &self.middle[k - 1][..],
+            _ => self.back.as_deref().map(|b| &b[..]),
+        }
+        .expect("a block where entries are")
     }
 
-    fn block_mut(&mut self, k: usize) -> &mut [T; BLOCK] {
-        let block = match k {
-            0 => &mut self.front,
-            k if k <= self.middle.len() => return &mut self.middle[k - 1],
-            _ => &mut self.back,
-        };
-        block.as_mut().expect("a block where entries are")
+    fn block_mut(&mut self, k: usize) -> &mut [T] {
+        match k {
+            0 => self.front.as_deref_mut(),
+            k if k <= self.middle.len() => return &mut self.middle[k - 1][..],
+            _ => self.back.as_deref_mut().map(|b| &mut b[..]),
+        }
+        .expect("a block where entries are")
     }
 
     /// The entry `index` places behind the head.
@@ -349,6 +376,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_ring_is_as_long_as_its_queue_has_been_at_most() {
+        let ring = |q: &BlockQueue<Packet>| q.front.as_ref().map_or(0, |f| f.len());
+        let mut q = BlockQueue::default();
+        assert_eq!(ring(&q), 0, "a queue never used holds nothing");
+        for held in 1..=BLOCK {
+            (0..held as u64).for_each(|i| q.push_back(entry(i)));
+            assert_eq!(ring(&q), held.next_power_of_two().max(FIRST_RING));
+            assert_eq!(ids(&q), (0..held as u64).collect::<Vec<_>>());
+            (0..held).for_each(|_| assert!(q.pop_front().is_some()));
+        }
+        assert_eq!((ring(&q), q.block_count()), (BLOCK, 1), "a ring grows to a block, not beyond");
     }
 
     #[test]

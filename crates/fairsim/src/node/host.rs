@@ -282,7 +282,7 @@ impl FlowState {
     /// Ends the measurement interval under way, at `now`.
     pub fn close_interval(&mut self, now: Time) {
         self.count_window_limited(now);
-        self.intervals.push(std::mem::take(&mut self.counters));
+        crate::stats::counters::push_from_one(&mut self.intervals, std::mem::take(&mut self.counters));
     }
 
     pub fn tally_drop(&mut self, port: PortId, reason: crate::qdisc::DropReason) {

@@ -116,6 +116,16 @@ pub struct PortCounters {
     pub link_down: u64,
 }
 
+/// `v` with `x` at its end, its capacity doubling from one rather than from `Vec`'s four: a
+/// short run closes one or two intervals, and a k = 64 fat-tree's 393,216 ports each held room
+/// for four (126 MB; docs/performance.md, "A k = 64 fat-tree").
+pub fn push_from_one<T>(v: &mut Vec<T>, x: T) {
+    if v.len() == v.capacity() {
+        v.reserve_exact(v.len().max(1));
+    }
+    v.push(x);
+}
+
 impl PortCounters {
     /// Field-wise sum (maximum for the maximum), for totals over several intervals.
     pub fn merge(&mut self, o: &PortCounters) {
@@ -171,8 +181,23 @@ impl PortStats {
         if let Some(s) = tx_started {
             self.add_busy(s, now);
         }
-        self.intervals.push(self.current);
+        push_from_one(&mut self.intervals, self.current);
         self.current = PortCounters { max_occupancy: self.len as u64, ..Default::default() };
         self.interval_start = now;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn interval_records_are_kept_in_room_doubling_from_one() {
+        let mut v = Vec::new();
+        let caps: Vec<usize> = (0..5)
+            .map(|i| {
+                super::push_from_one(&mut v, i);
+                v.capacity()
+            })
+            .collect();
+        assert_eq!(caps, [1, 2, 4, 4, 8]);
     }
 }

@@ -1,0 +1,59 @@
+//! The engine's resident memory, phase by phase, for one run of a scenario (docs/performance.md,
+//! "A k = 64 fat-tree"): `cargo run --release --example memory -- SCENARIO [PAIR] [KEY=VALUE ...]`.
+//!
+//! Prints a line per phase (loading and validating the scenario, building the run, running it,
+//! its report, the report as JSON text, as the Python package takes it): the resident memory
+//! after it (`VmRSS`) and the phase's own peak (`VmHWM`, reset before each phase through
+//! /proc/self/clear_refs). Linux only; `scripts/measure_memory.py` does the same through Python.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A field of /proc/self/status in MiB.
+fn status_mib(field: &str) -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb = status.lines().find(|l| l.starts_with(field)).and_then(|l| l.split_whitespace().nth(1));
+    kb.and_then(|kb| kb.parse::<f64>().ok()).map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+/// The peak set back to the present resident memory.
+fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+struct Phases(Instant);
+
+impl Phases {
+    fn done(&mut self, phase: &str) {
+        let (rss, peak) = (status_mib("VmRSS:"), status_mib("VmHWM:"));
+        println!("{phase:<12} {:>7.2} s  rss {rss:>8.1} MiB  peak {peak:>8.1} MiB", self.0.elapsed().as_secs_f64());
+        reset_peak();
+        self.0 = Instant::now();
+    }
+}
+
+fn main() -> fairsim::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(path) = args.first() else {
+        eprintln!("usage: memory SCENARIO [PAIR] [KEY=VALUE ...]");
+        std::process::exit(2);
+    };
+    let pair = args.get(1).filter(|a| !a.contains('='));
+    let sets: Vec<String> = args.iter().skip(1).filter(|a| a.contains('=')).cloned().collect();
+    reset_peak();
+    let mut phases = Phases(Instant::now());
+    let scenario = Arc::new(fairsim::Scenario::load(path, &sets)?);
+    phases.done("load");
+    let mut sim = fairsim::Simulation::shared(scenario, pair.map(String::as_str), None)?;
+    phases.done("build");
+    sim.run();
+    phases.done("run");
+    // the run stays alive while its report is made and written, as in the Python package
+    let report = sim.report();
+    phases.done("report");
+    let json = serde_json::to_string(&report).expect("reports serialise");
+    phases.done("json");
+    let (flows, queues) = (report.flows.len(), report.queues.len());
+    println!("{} events; {flows} flows, {queues} queues; {} bytes of JSON", sim.events_processed(), json.len());
+    Ok(())
+}
