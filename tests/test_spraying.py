@@ -10,7 +10,8 @@ from pathlib import Path
 import fairsim
 
 PERMUTATION = Path(__file__).resolve().parent.parent / "validation" / "forwarding" / "permutation.toml"
-DUPACKS_ALONE = {f"workloads.perm.transport.{k}": "false" for k in ("rack", "tlp", "undo", "adaptive_reordering")}
+LINUX_LOSS_DETECTION = ("rack", "tlp", "undo", "adaptive_reordering")
+DUPACKS_ALONE = {f"workloads.perm.transport.{k}": "false" for k in LINUX_LOSS_DETECTION}
 
 
 def sprayed(extra: dict) -> tuple[float, dict]:
