@@ -35,6 +35,28 @@ def test_a_variant_changes_what_runs_where_it_applies():
     assert exact.overrides(fairsim.load("csfq98/fig3a_udp")) == {}, "no noise to remove"
 
 
+def test_every_variant_with_overrides_changes_what_runs_where_it_applies():
+    """A variant that applies to an experiment changes its resolved scenario, and so its run
+    ids: "no start jitter" once read a field the resolved scenario never holds and reran
+    nothing."""
+    for name in reproduce.papers():
+        paper = reproduce.paper(name)
+        applied = {v.name: 0 for v in variants(paper) if v.seeds is None}
+        for exp in paper.experiments:
+            sc = fairsim.load(exp.file, set=exp.overrides)
+            for v in variants(paper):
+                extra = v.overrides(sc)
+                if v.seeds is not None or not extra:
+                    continue
+                applied[v.name] += 1
+                changed = sc.with_overrides(extra)
+                assert any(
+                    changed.resolved_toml(pair, 0) != sc.resolved_toml(pair, 0) for pair in sc.pairs
+                ), f"{name}/{exp.id}: {v.name} changes nothing ({extra})"
+        if name == "dks89":
+            assert applied["no start jitter"] > 0, "dks89's sources draw their starts"
+
+
 def test_a_verdict_that_changes_with_more_replications_is_flagged():
     table = {
         "a": {"default": "held", "20 replications": "held", "exact clocks": "not held"},

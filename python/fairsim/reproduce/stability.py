@@ -48,6 +48,25 @@ def _run_field(name: str, value: str) -> Callable[[Scenario], dict[str, Any]]:
     return overrides
 
 
+def _written_start_jitter(value: str) -> Callable[[Scenario], dict[str, Any]]:
+    """`start_jitter = value` in `[run]` and in every flow whose file sets it to something else.
+    Read from the file as written: a resolved scenario holds no jitter, only the starts it drew
+    (so a variant that looked there changed nothing)."""
+
+    def overrides(sc: Scenario) -> dict[str, Any]:
+        import json
+        import tomllib
+
+        written = tomllib.loads(sc.text)
+        found = {"run.start_jitter": written.get("run", {}).get("start_jitter")}
+        for name, flow in written.get("flows", {}).items():
+            if isinstance(flow, dict):
+                found[f"flows.{json.dumps(name)}.start_jitter"] = flow.get("start_jitter")
+        return {key: value for key, was in found.items() if was not in (None, value)}
+
+    return overrides
+
+
 def transport_field(name: str, value: str) -> Callable[[Scenario], dict[str, Any]]:
     """`NAME = value` in the transport of every pair whose file sets `NAME` to something else."""
 
@@ -82,7 +101,7 @@ COMMON = (
     Variant(
         "no start jitter",
         "every flow starts when its scenario says (`run.start_jitter = 0s`), where a scenario draws starts",
-        overrides=_run_field("start_jitter", "0s"),
+        overrides=_written_start_jitter("0s"),
     ),
 )
 
