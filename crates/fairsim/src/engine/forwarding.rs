@@ -150,28 +150,33 @@ impl Forwarder {
             (_, Forwarding::Adaptive) => least_occupied(choices, ecmp_pick(key, salt, n), ports),
             (_, Forwarding::Flowlet) => {
                 let drawn = choices[spray_pick(key, salt, pkt, n)];
-                // a flowlet whose hop forwarding no longer offers (its link failed) moves
-                let kept = self.flowlets.get(&(at.0, key)).is_some_and(|&(_, hop)| choices.contains(&hop));
-                return Some(self.flowlet(at, key, drawn, now, kept));
+                return Some(flowlet(&mut self.flowlets, self.flowlet_timeout, (at, key), drawn, choices, now));
             }
             _ => ecmp_pick(key, salt, n),
         };
         Some(choices[i])
     }
+}
 
-    /// The next hop at switch `at` of conversation `key`'s packet arriving at `now`: its
-    /// flowlet's, or `drawn` if the gap since its last packet exceeds the timeout, if it has
-    /// none yet, or if its hop is not `kept` among the choices.
-    #[inline(never)]
-    fn flowlet(&mut self, at: NodeId, key: u64, drawn: PortId, now: Time, kept: bool) -> PortId {
-        let timeout = self.flowlet_timeout;
-        let entry = self.flowlets.entry((at.0, key)).or_insert((now, drawn));
-        if !kept || now.saturating_sub(entry.0) > timeout {
-            entry.1 = drawn;
-        }
-        entry.0 = now;
-        entry.1
+/// The next hop at switch `at` of conversation `key`'s packet arriving at `now`, from the
+/// switch's flowlet table: its flowlet's hop, or `drawn` if the gap since its last packet
+/// exceeds `timeout`, if it has none yet, or if forwarding no longer offers its hop among
+/// `choices` (its link failed). One lookup of the table a packet.
+#[inline(never)]
+fn flowlet(
+    table: &mut fnv::FnvHashMap<(u32, u64), (Time, PortId)>,
+    timeout: Time,
+    (at, key): (NodeId, u64),
+    drawn: PortId,
+    choices: &[PortId],
+    now: Time,
+) -> PortId {
+    let entry = table.entry((at.0, key)).or_insert((now, drawn));
+    if now.saturating_sub(entry.0) > timeout || !choices.contains(&entry.1) {
+        entry.1 = drawn;
     }
+    entry.0 = now;
+    entry.1
 }
 
 /// The index of the port among `choices` whose queue holds the fewest bytes: the first such in
