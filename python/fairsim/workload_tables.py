@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from fairsim import _core
 from fairsim.tables import NA, Stat, _table, duration, lost_columns, plural, rate, size
 
 if TYPE_CHECKING:  # pandas only where a workload's table is made: `fairsim run` of others stays light
@@ -25,29 +26,30 @@ if TYPE_CHECKING:  # pandas only where a workload's table is made: `fairsim run`
 BINS = 10
 
 
-def workload_flows(runs: list[dict]) -> set[str]:
-    """The workloads whose transfers have a size (an ideal completion time), by flow name: a
-    permutation of files without end has no completion time, and keeps its row in the flows
-    table."""
+def _workloads(runs: list[dict], sized: bool) -> set[str]:
+    """The workloads, by flow name, with a transfer of a size (an ideal completion time) if
+    `sized`, else with a file without end."""
     names = set()
     for r in runs:
         t = r.get("transfers") or {}
         if t.get("src"):
-            sized = (f for f, ideal in zip(t["flow"], t["ideal_s"], strict=True) if ideal is not None)
-            names |= {r["flows"][f]["name"] for f in sized}
+            flows = (
+                f for f, ideal in zip(t["flow"], t["ideal_s"], strict=True) if (ideal is not None) == sized
+            )
+            names |= {r["flows"][f]["name"] for f in flows}
     return names
+
+
+def workload_flows(runs: list[dict]) -> set[str]:
+    """The workloads whose transfers have a size (an ideal completion time), by flow name: their
+    first screen shows completion times."""
+    return _workloads(runs, sized=True)
 
 
 def endless_flows(runs: list[dict]) -> set[str]:
     """The workloads whose transfers are files without end (a permutation's, say), by flow name:
     they have no completion time, and show their goodput against their lines instead."""
-    names = set()
-    for r in runs:
-        t = r.get("transfers") or {}
-        if t.get("src"):
-            endless = (f for f, ideal in zip(t["flow"], t["ideal_s"], strict=True) if ideal is None)
-            names |= {r["flows"][f]["name"] for f in endless}
-    return names - workload_flows(runs)
+    return _workloads(runs, sized=False) - workload_flows(runs)
 
 
 def endless_parts(runs: list[dict], names: set[str]) -> list:
@@ -67,8 +69,7 @@ def endless_parts(runs: list[dict], names: set[str]) -> list:
             bits = flow["packet_size"] * 8 / r["duration_s"]
             rates = [d * bits for f, d in zip(t["flow"], t["delivered"], strict=True) if f == i]
             total = sum(rates)
-            squares = sum(x * x for x in rates)
-            jain = total**2 / (len(rates) * squares) if squares else None
+            jain = _core.jain(rates)  # the engine's index: None for no rates or all zero
             figures.append(
                 (
                     len(rates),

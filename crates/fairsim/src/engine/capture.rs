@@ -65,8 +65,7 @@ impl Simulation {
             };
             let flow = &self.scenario.flows[pkt.flow.idx()].name;
             // a transfer of an open population by its row of `transfers`; a scenario's flow: -
-            let row = self.connections.is_connection(pkt.conn).then(|| self.connections.row_at(pkt.conn, at)).flatten();
-            let conn = row.map_or("-".to_string(), |r| r.to_string());
+            let conn = self.connections.row_at(pkt.conn, at).map_or("-".to_string(), |r| r.to_string());
             let kind = if pkt.is_data() { "data" } else { "ack" };
             let _ = write!(out, "{letter} {:.9} {flow} {conn} {kind} {} {}", at.as_secs_f64(), pkt.seq, pkt.size);
             let _ = writeln!(out, "{}{reason}", if reason.is_empty() { "" } else { " " });

@@ -87,9 +87,10 @@ impl Connections {
         }
     }
 
-    /// The `transfers` row of the connection whose packet, of ends `f`, was seen at `at`.
+    /// The `transfers` row of the connection whose packet, of ends `f`, was seen at `at`
+    /// (`None` for a scenario's flow, or when rows are not kept).
     pub(super) fn row_at(&self, f: FlowId, at: crate::units::Time) -> Option<u32> {
-        let taken = self.taken.as_ref()?.get(f.idx() - self.first)?;
+        let taken = self.taken.as_ref()?.get(f.idx().checked_sub(self.first)?)?;
         let after = taken.partition_point(|&(t, _)| t <= at);
         after.checked_sub(1).map(|i| taken[i].1)
     }
