@@ -37,6 +37,11 @@ pub trait RetransmitTimer: Send + Sync + 'static {
     fn after_expiry_sends(&mut self, _ctx: &mut AgentCtx) {}
     /// The round-trip estimate, seconds (`None` before a sample), and what gives the timeout.
     fn estimate(&self) -> (Option<f64>, Timeout);
+    /// The smoothed round trip (`None` before a sample): `estimate`'s, without building the
+    /// timeout's state (RACK-TLP reads it on every ACK).
+    fn srtt(&self) -> Option<Time> {
+        self.estimate().0.map(Time::from_secs_f64)
+    }
     /// When the timer will expire, if it is armed and says (a tail loss probe is never later).
     fn deadline(&self) -> Option<Time> {
         None
@@ -126,6 +131,9 @@ impl RetransmitTimer for RtoTimer {
     }
     fn deadline(&self) -> Option<Time> {
         self.deadline
+    }
+    fn srtt(&self) -> Option<Time> {
+        self.rto.srtt().map(Time::from_secs_f64)
     }
     fn expired(&mut self, win: &mut SendWindow, _ctx: &mut AgentCtx) {
         self.rto.back_off();

@@ -28,7 +28,6 @@ use crate::transport::reliability::retransmit::RetransmitTimer;
 use crate::transport::reliability::sack::dsack_block;
 use crate::transport::reliability::tlp::{self, AckView, Episode, Outcome};
 use crate::transport::sender::{AgentCtx, Event};
-use crate::units::Time;
 
 impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
     fn rack_mut(&mut self) -> &mut RackState {
@@ -62,7 +61,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
     /// Not while the layer repairs a timeout by going back (see the module's choices).
     fn detect_losses(&mut self, ctx: &mut AgentCtx) {
         let repairing_timeout = !self.in_recovery && self.win.una() < self.recover;
-        let srtt = self.timer.estimate().0.map(Time::from_secs_f64);
+        let srtt = self.timer.srtt();
         let (seen, in_recovery, threshold) = (self.reordering.seen(), self.in_recovery, self.threshold());
         let r = self.rack.as_deref_mut().expect("a RACK flow");
         if repairing_timeout {
@@ -83,7 +82,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
     pub(super) fn arm_rack_timer(&mut self, restart: bool, ctx: &mut AgentCtx) {
         let may_probe =
             !self.in_recovery && self.win.una() >= self.recover && self.win.sacked() == 0 && self.win.in_flight() > 0;
-        let srtt = self.timer.estimate().0.map(Time::from_secs_f64);
+        let srtt = self.timer.srtt();
         let rto_expiry = self.timer.deadline();
         let flight = self.win.in_flight();
         let r = self.rack.as_deref_mut().expect("a RACK flow");
