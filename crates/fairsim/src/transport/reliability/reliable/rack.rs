@@ -164,6 +164,9 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             r.episode = None;
         }
         if outcome == Outcome::Loss && !self.in_recovery {
+            // a real loss: the D-SACKs of an earlier recovery must not undo this reduction (the
+            // controller's state to restore is now this one's)
+            self.undo = None;
             let load = self.load();
             self.ecn_recover = self.win.nxt();
             let event = Congestion::FastRetransmit { dupacks: 0, recovering: true };
