@@ -88,6 +88,7 @@ fn validate_nodes_and_links(
     }
     check_pair_transports(&pairs, &flows, &raw.flows, &mut pb);
     let mut run = build_run(&raw.run, &flows, ports.len(), &mut pb);
+    run::unused_settings(&raw.run, &flows, !raw.events.is_empty(), &mut pb);
     let port_names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
     let port = |n: &str| port_names.iter().position(|p| p == n).into_iter().collect();
     let flow = |n: &str| flows_named(&flows, n).iter().map(|f| f.idx()).collect();

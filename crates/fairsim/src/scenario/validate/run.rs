@@ -67,6 +67,23 @@ pub(super) fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut
 /// holding a few hundred packets adds (docs/decisions.md).
 pub const DEFAULT_FLOWLET_TIMEOUT: Time = Time::from_micros(500);
 
+/// `[run]` settings of something the scenario does not have cannot take effect: refused, as
+/// `transport::dominated` refuses a dominated option, unless written at their default (a
+/// resolved scenario writes neither where it does not apply).
+pub(super) fn unused_settings(raw: &RawRun, flows: &[FlowSpec], has_events: bool, pb: &mut Problems) {
+    use crate::net::Forwarding;
+    if raw.flowlet_timeout.is_some_and(|t| t != DEFAULT_FLOWLET_TIMEOUT)
+        && !flows.iter().any(|f| f.forwarding == Forwarding::Flowlet)
+    {
+        let why = "flowlet_timeout cannot take effect: no flow is forwarded by flowlets (forwarding = \"flowlet\")";
+        pb.add(&["run", "flowlet_timeout"], why);
+    }
+    if raw.failure_detection.is_some_and(|t| t != DEFAULT_FAILURE_DETECTION) && !has_events {
+        let why = "failure_detection cannot take effect: the scenario has no [[events]] for forwarding to learn of";
+        pb.add(&["run", "failure_detection"], why);
+    }
+}
+
 /// Every interval (the warm-up's too) is recorded for every flow and port, kept in memory and
 /// written to the results.
 pub(super) fn check_records(intervals: u64, warmup: bool, rows: usize) -> Result<(), String> {
@@ -140,6 +157,17 @@ mod tests {
     use super::super::{net, one, problems};
 
     const FLOW: &str = "[flows]\nf = { src = \"a\", dst = \"b\", app = \"ftp\" }\n";
+
+    #[test]
+    fn a_setting_for_flowlets_or_failures_the_scenario_lacks_is_refused() {
+        let why = "flowlet_timeout cannot take effect: no flow is forwarded by flowlets (forwarding = \"flowlet\")";
+        assert_eq!(problems(&net("flowlet_timeout = \"50us\"", FLOW)), one("run.flowlet_timeout", why));
+        assert_eq!(problems(&net("flowlet_timeout = \"500us\"", FLOW)), vec![], "the default, written out");
+        let flowlets = "[flows]\nf = { src = \"a\", dst = \"b\", app = \"ftp\", forwarding = \"flowlet\" }\n";
+        assert_eq!(problems(&net("flowlet_timeout = \"50us\"", flowlets)), vec![]);
+        let why = "failure_detection cannot take effect: the scenario has no [[events]] for forwarding to learn of";
+        assert_eq!(problems(&net("failure_detection = \"5ms\"", FLOW)), one("run.failure_detection", why));
+    }
 
     #[test]
     fn the_run_is_cut_into_whole_intervals_after_the_warm_up() {
