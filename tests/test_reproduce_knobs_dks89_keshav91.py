@@ -3,7 +3,7 @@ choice was made, and nothing else; and dks89's JK backoff runs uncapped (issue 2
 
 import fairsim
 from fairsim import reproduce
-from fairsim.reproduce.reproductions.dks89 import JK_CAP
+from fairsim.reproduce.reproductions.dks89 import JK_BACKOFF
 from fairsim.reproduce.reproductions.keshav91 import HOP_DELAY, PP_SETPOINT
 
 
@@ -34,17 +34,24 @@ def test_dks89_jk_backoff_has_no_cap_within_a_run():
         assert jk, name
 
 
-def test_the_jk_cap_knob_sets_500_s_wherever_a_jk_transport_is_written():
-    s2 = JK_CAP.overrides(fairsim.load("dks89/s2_overloaded"))
+def test_the_jk_backoff_knobs_change_every_written_jk_transport_and_nothing_else():
+    cap500, bsd, cap64 = JK_BACKOFF
+    s2 = cap500.overrides(fairsim.load("dks89/s2_overloaded"))
     assert s2 == {'pairs."JK/FCFS".transport.max_rto': "500s", 'pairs."JK/FQ".transport.max_rto': "500s"}
     s4 = fairsim.load("dks89/s4_mixed")
-    resolved = s4.with_overrides(JK_CAP.overrides(s4)).resolved("FCFS")
+    resolved = s4.with_overrides(cap500.overrides(s4)).resolved("FCFS")
     assert {f: t["transport"]["max_rto"] for f, t in resolved["flows"].items() if f.startswith("jk")} == {
         "jk3": "500s",
         "jk4": "500s",
     }
-    assert JK_CAP.overrides(fairsim.load("dks89/fig1_telnet_delay")) == {}
-    assert JK_CAP in reproduce.paper("dks89").knobs
+    dropped = s4.with_overrides(bsd.overrides(s4)).resolved("FCFS")["flows"]
+    assert {(f["transport"]["max_rto"], f["transport"]["max_backoffs"]) for n, f in dropped.items() if n.startswith("jk")} == {
+        ("64s", 12)
+    }
+    assert set(cap64.overrides(s4).values()) == {"64s"}
+    for knob in JK_BACKOFF:
+        assert knob.overrides(fairsim.load("dks89/fig1_telnet_delay")) == {}
+        assert knob in reproduce.paper("dks89").knobs
 
 
 def test_the_setpoint_knob_changes_only_the_setpoints_derived_by_littles_law():

@@ -7,9 +7,10 @@ verdicts change (tests/test_reproduce.py checks exactly that).
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 
 #: Every verdict's label, in the order reports count them.
-LABELS = ("held", "not held", "not checkable", "not evaluated")
+LABELS = ("held", "not held", "derived", "undecided", "not checkable", "not evaluated")
 
 
 @dataclass(frozen=True)
@@ -29,12 +30,38 @@ class Verdict:
     measured: str
     #: Why the claim cannot fail in our runs (it holds by construction), if it cannot.
     unchecked: str = ""
+    #: The constant of ours that was derived from the numbers this claim tests, if any: it is
+    #: close by construction, so its check's result is shown but counts neither way.
+    derived: str = ""
+    #: The numbers the check looked at, by name (a discussion's `{{claim:name}}`).
+    values: Mapping[str, float] = field(default_factory=dict)
+    #: Why the runs cannot decide the claim either way, if they cannot (too few replications
+    #: for its test): counts neither way.
+    undecided: str = ""
 
     @property
     def label(self) -> str:
         if self.unchecked:
             return "not checkable"
+        if self.undecided:
+            return "undecided"
+        if self.derived and self.held is not None:
+            return "derived"
         return {True: "held", False: "not held", None: "not evaluated"}[self.held]
+
+    @property
+    def checked(self) -> str:
+        """What the check itself found (a derived claim's label hides it)."""
+        return {True: "held", False: "not held", None: "not evaluated"}[self.held]
+
+    def caveats(self) -> list[str]:
+        """Why the verdict counts neither way, in words, if it does not."""
+        out = [f"cannot fail: {self.unchecked}"] if self.unchecked else []
+        if self.undecided:
+            out.append(f"undecided: {self.undecided}")
+        if self.derived and self.held is not None:
+            out.append(f"derived: {self.derived} (its own check: {self.checked})")
+        return out
 
 
 class Missing(Exception):
@@ -70,13 +97,18 @@ class Claim:
     #: Why the claim cannot fail in our reconstruction, if it cannot: it is reported as not
     #: checkable, with the numbers its check looked at, and counts neither way.
     cannot_fail: str = ""
+    #: The constant of ours derived from the very numbers this claim tests, if one was: it is
+    #: reported as derived, with its check's result, and counts neither way.
+    derived: str = ""
 
     def evaluate(self, ctx: Context) -> Verdict:
         try:
             v = self.check(ctx)
         except Missing as e:
             return Verdict(None, f"experiment {e} did not run")
-        return Verdict(None, v.measured, unchecked=self.cannot_fail) if self.cannot_fail else v
+        if self.cannot_fail:
+            return Verdict(None, v.measured, unchecked=self.cannot_fail)
+        return dataclasses.replace(v, derived=self.derived) if self.derived else v
 
 
 class Claims(list):
@@ -92,10 +124,18 @@ class Claims(list):
     `add` declares a claim whose check is made by a function (one check for several claims)."""
 
     def claim(
-        self, id: str, *, experiment: str, text: str, tolerance: str, source: str = "", cannot_fail: str = ""
+        self,
+        id: str,
+        *,
+        experiment: str,
+        text: str,
+        tolerance: str,
+        source: str = "",
+        cannot_fail: str = "",
+        derived: str = "",
     ):
         def declare(check: Callable[[Context], Verdict]):
-            self.append(Claim(id, experiment, text, tolerance, check, source, cannot_fail))
+            self.append(Claim(id, experiment, text, tolerance, check, source, cannot_fail, derived))
             return check
 
         return declare
@@ -110,8 +150,9 @@ class Claims(list):
         check,
         source: str = "",
         cannot_fail: str = "",
+        derived: str = "",
     ) -> None:
-        self.append(Claim(id, experiment, text, tolerance, check, source, cannot_fail))
+        self.append(Claim(id, experiment, text, tolerance, check, source, cannot_fail, derived))
 
 
 @dataclass(frozen=True)
@@ -141,7 +182,7 @@ def verdict(held: bool, **named: float) -> Verdict:
     """A verdict on the named numbers; a condition on a value that was never measured (NaN)
     does not hold."""
     bad = any(isinstance(v, float) and math.isnan(v) for v in named.values())
-    return Verdict(bool(held) and not bad, numbers(**named))
+    return Verdict(bool(held) and not bad, numbers(**named), values=named)
 
 
 #: The level of the one-sided binomial test that decides a claim about most runs.
@@ -169,12 +210,16 @@ def in_most_runs(m: Measurements, check: Callable[[Measurements], tuple[bool, di
         return Verdict(None, "no runs")
     held = sum(bool(ok) for ok, _ in outcomes)
     p = binomial_tail(held, len(outcomes))
+    # even all of n runs cannot reject "at most half" when ½ⁿ ≥ the level (n < 5 at 5%)
+    decidable = binomial_tail(len(outcomes), len(outcomes)) < MOST_RUNS_LEVEL
     detail = "; ".join(f"run {i}: {numbers(**named)}" for i, (_, named) in enumerate(outcomes[:3], 1))
     more = " …" if len(outcomes) > 3 else ""
     return Verdict(
         p < MOST_RUNS_LEVEL,
         f"holds in {held} of {len(outcomes)} runs, binomial p = {p:.3g} against at most half "
         f"(held if below {MOST_RUNS_LEVEL:g}) ({detail}{more})",
+        values={"runs_held": held, "runs": len(outcomes), "p": p},
+        undecided="" if decidable else f"{len(outcomes)} runs cannot show 'most runs' at the {MOST_RUNS_LEVEL:g} level",
     )
 
 

@@ -171,6 +171,7 @@ def _summary(console: Console, report, folder: Path) -> None:
         "held": "[green]held[/]",
         "not held": "[red]not held[/]",
         "not checkable": "[yellow]not checkable[/]",
+        "derived": "[cyan]derived[/]",
     }
     table = Table(box=None, header_style="bold", title=f"{report.paper.id}: claims", title_justify="left")
     for col in ("claim", "verdict", "measured"):

@@ -43,11 +43,11 @@ VERDICT_CLASS = {True: "held", False: "not-held", None: "none"}
 
 
 def verdict_class(v: Verdict) -> str:
-    return "unchecked" if v.unchecked else VERDICT_CLASS[v.held]
+    return "unchecked" if v.caveats() else VERDICT_CLASS[v.held]
 
 
-def _unchecked(v: Verdict) -> str:
-    return f"<span class='small'>cannot fail: {inline(v.unchecked)}</span><br>" if v.unchecked else ""
+def _caveats(v: Verdict) -> str:
+    return "".join(f"<span class='small'>{inline(c)}</span><br>" for c in v.caveats())
 
 
 def badge(v: Verdict) -> str:
@@ -207,9 +207,9 @@ def _section(sec: Section) -> str:
                 f"<div class='claim {verdict_class(v)}' id='{claim_anchor(c)}'>{badge(v)} "
                 f"{inline(c.text)} <i class='small'>({inline(c.source)})</i><br>"
                 f"<span class='small'>tolerance: {inline(c.tolerance)}</span><br>"
-                f"{_unchecked(v)}"
+                f"{_caveats(v)}"
                 f"<span class='measured'>{escape(v.measured)}</span></div>"
             )
-    if exp.discussion:
-        out.append(f"<h3>Discussion</h3>{blocks(exp.discussion)}")
+    if sec.discussion.strip():
+        out.append(f"<h3>Discussion</h3>{blocks(sec.discussion)}")
     return "\n".join(out)

@@ -50,8 +50,8 @@ def verdict_text(v: Verdict) -> str:
     return f"*{v.label}*" if v.held is None else f"**{v.label}**"
 
 
-def _unchecked(v: Verdict) -> list[str]:
-    return [f"  - cannot fail: {v.unchecked}"] if v.unchecked else []
+def _caveats(v: Verdict) -> list[str]:
+    return [f"  - {c}" for c in v.caveats()]
 
 
 def _anchor(name: str) -> str:
@@ -181,9 +181,9 @@ def _section(sec: Section, figure_dir: str) -> list[str]:
             lines += [
                 f"- {_anchor(claim_anchor(c))}{verdict_text(v)} — {c.text} *({c.source})*",
                 f"  - tolerance: {c.tolerance}",
-                *_unchecked(v),
+                *_caveats(v),
                 f"  - measured: {v.measured}",
             ]
-    if exp.discussion:
-        lines += ["", "### Discussion", "", exp.discussion.strip()]
+    if sec.discussion.strip():
+        lines += ["", "### Discussion", "", sec.discussion.strip()]
     return lines

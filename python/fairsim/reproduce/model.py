@@ -17,6 +17,7 @@ from fairsim import FairsimError, ScenarioError
 from fairsim.api import Scenario, load
 from fairsim.catalogue import BUNDLED
 from fairsim.reproduce.claims import Claim, Context, TestedClaim
+from fairsim.reproduce.discussion import Discussion
 from fairsim.reproduce.history import History
 from fairsim.reproduce.published import Published, Table, read_published
 from fairsim.reproduce.stability import Variant
@@ -70,8 +71,9 @@ class Experiment:
     tables: tuple[str, ...] | None = None
     #: Replications, if fewer than the paper's default (long sweeps).
     seeds: int | None = None
-    #: Our discussion of how and why our results differ from the paper's (Markdown).
-    discussion: str = ""
+    #: Our discussion of how and why our results differ from the paper's (Markdown; a
+    #: `Discussion` fills its numbers from the runs).
+    discussion: Discussion | str = ""
 
     @property
     def path(self) -> Path:

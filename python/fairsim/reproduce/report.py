@@ -25,6 +25,7 @@ from fairsim.reproduce.added import (
     rows_of_added,
 )
 from fairsim.reproduce.claims import LABELS, Claim, Context, Missing, Verdict, fmt
+from fairsim.reproduce.discussion import prose
 from fairsim.reproduce.compare import Comparison, compare_rows, compare_table
 from fairsim.reproduce.figures import cells as cells_figure
 from fairsim.reproduce.figures import goodput as goodput_figure
@@ -79,6 +80,8 @@ class Section:
     goodput: GoodputTable | None = None
     #: (pair, message) of each added pair that failed here: it has no numbers in this section.
     failures: list[tuple[str, str]] = field(default_factory=list)
+    #: Our discussion, its fields filled from the runs (Markdown).
+    discussion: str = ""
 
     @property
     def added_values(self) -> list[tuple[str, AddedRow, AddedValue]]:
@@ -209,8 +212,10 @@ def build(outcome: Outcome, progress: bool | None = None) -> Report:
     pending: list[tuple[Callable[[DrawnFigure], None], str, str, str, Callable[[], Figure]]] = []
     #: the first section of each network: experiments that run the same one share its drawing
     networks: dict[Network, Section] = {}
+    verdicts = {c.id: c.evaluate(ctx) for c in paper.claims}
     for exp_id, loaded in outcome.loaded.items():
         sec = Section(loaded.experiment, loaded)
+        sec.discussion = prose(loaded.experiment.discussion).render(ctx, verdicts)
         net = network(loaded.scenario)
         if net in networks:
             sec.network_as = networks[net].experiment.id
@@ -235,7 +240,7 @@ def build(outcome: Outcome, progress: bool | None = None) -> Report:
         for f in figures:
             if f.experiment == exp_id:
                 pending.append((sec.figures.append, f.id, f.title, f.caption, partial(f.draw, ctx)))
-        sec.claims = [(c, c.evaluate(ctx)) for c in paper.claims if c.experiment == exp_id]
+        sec.claims = [(c, verdicts[c.id]) for c in paper.claims if c.experiment == exp_id]
         sections.append(sec)
     jobs = [partial(_svg, draw, fig_id) for _, fig_id, _, _, draw in pending]
     for (place, fig_id, title, caption, _), svg in zip(

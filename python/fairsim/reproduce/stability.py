@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from fairsim.api import Scenario
+    from fairsim.reproduce.claims import Verdict
     from fairsim.reproduce.model import Outcome, Paper
 
 #: The replications that decide whether a verdict is stable (issue 28: at least 20).
@@ -123,10 +124,15 @@ def variants(paper: Paper) -> tuple[Variant, ...]:
 
 
 def verdicts(paper: Paper, outcome: Outcome) -> dict[str, str]:
-    """Each claim's verdict label from an outcome (no figures drawn, no cells compared)."""
+    """Each claim's verdict label from an outcome (no figures drawn, no cells compared); a
+    derived claim's with what its check found, since a knob may move it."""
     ctx = outcome.context
     ran = set(outcome.loaded)
-    return {c.id: c.evaluate(ctx).label for c in paper.claims if c.experiment in ran}
+    return {c.id: _shown(c.evaluate(ctx)) for c in paper.claims if c.experiment in ran}
+
+
+def _shown(v: Verdict) -> str:
+    return f"{v.label}: {v.checked}" if v.label == "derived" else v.label
 
 
 def stability(

@@ -57,6 +57,7 @@ impl Simulation {
                     crate::transport::Event::FastRetransmit => c.fast_retransmits += 1,
                     crate::transport::Event::SpuriousRetransmit => c.spurious_retransmits += 1,
                     crate::transport::Event::LossProbe => c.loss_probes += 1,
+                    crate::transport::Event::Abandoned => c.abandoned += 1,
                 }
             }
             Action::ReducedForEcn => flow.cwr_pending = true,

@@ -43,6 +43,8 @@ pub struct FlowCounters {
     pub spurious_retransmits: u64,
     /// Tail loss probes sent (RFC 8985 §7).
     pub loss_probes: u64,
+    /// The sender gave up (`max_backoffs` expiries of its timer in a row): 0 or 1.
+    pub abandoned: u64,
     /// Time the sender was held back by the flow's own `window` (the receiver's window): full,
     /// with data waiting, while its congestion control would have sent more.
     pub window_limited_ns: u64,
@@ -89,6 +91,7 @@ impl FlowCounters {
         self.fast_retransmits += o.fast_retransmits;
         self.spurious_retransmits += o.spurious_retransmits;
         self.loss_probes += o.loss_probes;
+        self.abandoned += o.abandoned;
         self.window_limited_ns += o.window_limited_ns;
     }
 }

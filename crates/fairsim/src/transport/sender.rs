@@ -140,6 +140,8 @@ pub enum Event {
     SpuriousRetransmit,
     /// A tail loss probe was sent (RFC 8985 §7).
     LossProbe,
+    /// The sender gave up after `max_backoffs` expiries of its timer in a row.
+    Abandoned,
 }
 
 /// What a sender may see and do while handling an event.

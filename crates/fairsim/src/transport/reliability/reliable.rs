@@ -155,6 +155,10 @@ pub struct TcpReliability {
     /// first, which spares a burst when few packets are outstanding (`linux`: Linux never
     /// bursts a window out at the end of a recovery either).
     pub recovery_exit: RecoveryExit,
+    /// The sender gives up after the timer has expired this many times in a row without a
+    /// new ACK, and sends nothing more (4.3BSD's `TCP_MAXRXTSHIFT`, 12: `tcp_timers.c` drops
+    /// the connection at the next expiry; counted as `abandoned`); 0 never gives up.
+    pub max_backoffs: u32,
 }
 
 /// The window when a NewReno recovery ends.
@@ -231,6 +235,7 @@ impl Default for TcpReliability {
             dsack: false,
             adaptive_reordering: false,
             undo: false,
+            max_backoffs: 0,
         }
     }
 }
@@ -306,6 +311,7 @@ struct Features {
     adaptive_reordering: bool,
     undo: bool,
     timestamps: bool,
+    max_backoffs: u32,
 }
 
 /// The reliability layer under controller `C`, with retransmission timer `T` (the TCP family's
@@ -341,6 +347,10 @@ pub struct Reliable<C, T = RtoTimer> {
     rack: Option<Box<RackState>>,
     /// The last fast recovery, while its reduction may still be undone.
     undo: Option<Undo>,
+    /// Expiries of the timer since the last new ACK (4.3BSD's `t_rxtshift`).
+    timeouts_in_a_row: u32,
+    /// Gave up after `max_backoffs` expiries in a row: sends and answers nothing more.
+    abandoned: bool,
 }
 
 /// A fast recovery whose retransmissions may yet prove spurious (Linux's `undo_marker`,
@@ -399,6 +409,7 @@ impl<C: Controller> Reliable<C, RtoTimer> {
             adaptive_reordering: cfg.adaptive_reordering,
             undo: cfg.undo,
             timestamps: cfg.rtt_samples == RttSamples::Timestamps,
+            max_backoffs: cfg.max_backoffs,
         };
         let acks = ack_policy(cfg)?;
         let max_ack_delay = if acks.every > 1 { acks.delay } else { Time::ZERO };
@@ -439,6 +450,8 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             reordering: Reordering::new(3, false),
             rack: None,
             undo: None,
+            timeouts_in_a_row: 0,
+            abandoned: false,
         }
     }
 
@@ -480,6 +493,9 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
 
     /// Sends what the controller's window (capped by the flow's) and the application allow.
     fn fill(&mut self, ctx: &mut AgentCtx) {
+        if self.abandoned {
+            return;
+        }
         let idle = self.win.in_flight() == 0;
         let window = self.ctrl.window();
         let mut allowed = window.clamp(1, self.cap);
@@ -567,6 +583,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             tell!(self.on_ack(count, ctx));
         }
         self.dupacks = 0;
+        self.timeouts_in_a_row = 0;
         self.timer.after_new_ack(self.win.in_flight() > 0, ctx);
         tell!(self.trace(ctx));
     }
@@ -620,6 +637,9 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
     }
 
     fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
+        if self.abandoned {
+            return;
+        }
         tell!(self.on_ack_arrival(ack, &self.win, ctx));
         if self.features.sack {
             self.on_sack_ack(ack, ctx);
@@ -662,7 +682,13 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
             return;
         }
         self.timer.fired();
-        if self.win.in_flight() == 0 {
+        if self.win.in_flight() == 0 || self.abandoned {
+            return;
+        }
+        self.timeouts_in_a_row += 1;
+        if self.features.max_backoffs != 0 && self.timeouts_in_a_row > self.features.max_backoffs {
+            self.abandoned = true;
+            ctx.count(Event::Abandoned);
             return;
         }
         let load = self.load();

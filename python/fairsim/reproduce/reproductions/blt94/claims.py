@@ -143,6 +143,12 @@ def table1_check(scheme: str, config: str):
     return check
 
 
+#: Why TCP's Table 1 claims count neither way.
+TIMER_DERIVED = (
+    "the baseline TCP's retransmission timer (its floor and clock, which the paper does not give) was "
+    "chosen as the one whose log10 P_m come nearest these cells (scripts/blt_calibrate_timer.py)"
+)
+
 for _scheme in ("BLT", "TCP"):
     for _config, _bw in (("ref", "150 Mb/s"), ("gbit", "1 Gb/s")):
         CLAIMS.add(
@@ -152,6 +158,7 @@ for _scheme in ("BLT", "TCP"):
             tolerance="each within ±0.3",
             check=table1_check(_scheme, _config),
             source=f"{P} Table 1",
+            derived=TIMER_DERIVED if _scheme == "TCP" else "",
         )
 
 

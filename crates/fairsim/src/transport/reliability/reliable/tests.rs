@@ -34,7 +34,11 @@ struct Harness {
 
 impl Harness {
     fn new(recovery: Recovery, cfg: TcpConfig) -> Harness {
-        let mut h = Harness { tcp: tcp(recovery, cfg), now: Time::ZERO, sent: vec![], timer: None };
+        Harness::started(tcp(recovery, cfg))
+    }
+
+    fn started(tcp: Reliable<Aimd>) -> Harness {
+        let mut h = Harness { tcp, now: Time::ZERO, sent: vec![], timer: None };
         h.call(|t, c| t.on_start(c));
         h
     }
@@ -349,4 +353,52 @@ fn an_ecn_echo_halves_the_window_once_per_window_without_resending_and_asks_for_
     // once the data sent after the reduction is acknowledged, an echo reduces again
     let next = h.tcp.win.nxt();
     assert!(echo(&mut h, next).contains(&Action::ReducedForEcn));
+}
+
+#[test]
+fn after_max_backoffs_expiries_in_a_row_the_sender_gives_up_as_4_3bsd_drops_a_connection() {
+    let reliability = TcpReliability { max_backoffs: 2, ..Default::default() };
+    let aimd = Aimd::checked(&AimdConfig::default(), 64).unwrap();
+    let mut h = Harness::started(Reliable::tcp(&reliability, Recovery::Reno, aimd).unwrap());
+    h.sent_since();
+    let mut counted = vec![];
+    for expiry in 1..=3 {
+        h.now = h.timer.unwrap();
+        let mut actions = vec![];
+        h.tcp.on_timer(RETRANSMIT, &mut AgentCtx::new(h.now, u64::MAX, &mut actions));
+        let sent = actions.iter().filter(|a| matches!(a, Action::Send { .. })).count();
+        counted.extend(actions.iter().filter_map(|a| match a {
+            Action::Count(e) => Some(*e),
+            _ => None,
+        }));
+        if expiry <= 2 {
+            assert_eq!(sent, 1, "expiry {expiry}: the oldest packet again");
+            let rearmed = actions.iter().find_map(|a| match a {
+                Action::SetTimeout(_, at) => Some(*at),
+                _ => None,
+            });
+            h.timer = rearmed;
+        } else {
+            assert_eq!(sent, 0, "the third expiry in a row gives up");
+            assert!(!actions.iter().any(|a| matches!(a, Action::SetTimeout(..))), "and arms nothing");
+        }
+    }
+    assert_eq!(counted.iter().filter(|e| **e == Event::Abandoned).count(), 1);
+    h.ack(1, 100.0);
+    h.call(|t, c| t.on_data(c));
+    assert!(h.sent_since().is_empty(), "an abandoned sender answers nothing");
+}
+
+#[test]
+fn a_new_ack_starts_the_count_of_expiries_again() {
+    let reliability = TcpReliability { max_backoffs: 1, ..Default::default() };
+    let aimd = Aimd::checked(&AimdConfig::default(), 64).unwrap();
+    let mut h = Harness::started(Reliable::tcp(&reliability, Recovery::Reno, aimd).unwrap());
+    h.now = h.timer.unwrap();
+    h.call(|t, c| t.on_timer(RETRANSMIT, c)); // the first expiry: packet 0 again
+    h.ack(1, h.now.as_secs_f64() + 0.5);
+    h.sent_since();
+    h.now = h.timer.unwrap();
+    h.call(|t, c| t.on_timer(RETRANSMIT, c)); // the first expiry since that ACK
+    assert_eq!(h.sent_since(), vec![1], "not given up: the ACK began a new count");
 }

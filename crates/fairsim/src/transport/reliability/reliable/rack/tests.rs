@@ -95,6 +95,7 @@ impl Net {
                         Event::FastRetransmit => "recoveries",
                         Event::SpuriousRetransmit => "spurious",
                         Event::LossProbe => "probes",
+                        Event::Abandoned => "abandoned",
                     };
                     *self.counts.entry(name).or_default() += 1;
                 }
