@@ -219,7 +219,7 @@ def in_most_runs(m: Measurements, check: Callable[[Measurements], tuple[bool, di
         f"holds in {held} of {len(outcomes)} runs, binomial p = {p:.3g} against at most half "
         f"(held if below {MOST_RUNS_LEVEL:g}) ({detail}{more})",
         values={"runs_held": held, "runs": len(outcomes), "p": p},
-        undecided="" if decidable else f"{len(outcomes)} runs cannot show 'most runs' at the {MOST_RUNS_LEVEL:g} level",
+        undecided="" if decidable else f"{len(outcomes)} runs cannot show most runs at {MOST_RUNS_LEVEL:g}",
     )
 
 

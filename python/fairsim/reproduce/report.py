@@ -25,8 +25,8 @@ from fairsim.reproduce.added import (
     rows_of_added,
 )
 from fairsim.reproduce.claims import LABELS, Claim, Context, Missing, Verdict, fmt
-from fairsim.reproduce.discussion import prose
 from fairsim.reproduce.compare import Comparison, compare_rows, compare_table
+from fairsim.reproduce.discussion import prose
 from fairsim.reproduce.figures import cells as cells_figure
 from fairsim.reproduce.figures import goodput as goodput_figure
 from fairsim.reproduce.figures import to_svg

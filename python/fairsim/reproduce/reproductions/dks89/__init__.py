@@ -36,9 +36,16 @@ def _jk(**fields: str | int):
             f"flows.{json.dumps(name)}.transport": spec.get("transport")
             for name, spec in doc.get("flows", {}).items()
         }
-        jk = {key: t for key, t in tables.items() if isinstance(t, dict) and t.get("kind") == "jk" and "max_rto" in t}
+        jk = {
+            key: t
+            for key, t in tables.items()
+            if isinstance(t, dict) and t.get("kind") == "jk" and "max_rto" in t
+        }
         return {
-            f"{key}.{name}": value for key, t in jk.items() for name, value in fields.items() if t.get(name) != value
+            f"{key}.{name}": value
+            for key, t in jk.items()
+            for name, value in fields.items()
+            if t.get(name) != value
         }
 
     return overrides
