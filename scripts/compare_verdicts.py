@@ -5,7 +5,9 @@
 Each DIR holds one folder per paper with its reproduction.json (`fairsim reproduce PAPER --out
 DIR/PAPER`). Prints, per paper, the claims held before and after, every claim whose verdict
 changed, and the fraction of graded cells that are close, over all cells and over the cells
-whose published value is not zero (a printed zero is easy to be close to).
+whose published value is not zero (a printed zero is easy to be close to). A `--quick` report is
+compared only with another `--quick` one of the same replications: its coarse grids and single
+replication are not the full run's, and a difference between them would be no change at all.
 """
 
 from __future__ import annotations
@@ -30,12 +32,24 @@ def close_fractions(report: dict) -> str:
     return f"close: all {frac(graded)}, non-zero {frac(nonzero)}"
 
 
+def options(report: dict) -> tuple:
+    o = report["options"]
+    return bool(o["quick"]), o["seeds"]
+
+
 def main() -> None:
     before_dir, after_dir, *papers = sys.argv[1:]
     papers = papers or sorted(p.name for p in Path(after_dir).iterdir() if (p / "reproduction.json").exists())
     for paper in papers:
         before, after = load(Path(before_dir), paper), load(Path(after_dir), paper)
-        held = [sum(c["held"] is True for c in r["claims"]) for r in (before, after)]
+        if options(before) != options(after):
+            print(
+                f"{paper}: the reports ran differently (quick, seeds: {options(before)} against "
+                f"{options(after)}); compare a --quick report only with a --quick one",
+                file=sys.stderr,
+            )
+            sys.exit(2)
+        held = [sum(c["verdict"] == "held" for c in r["claims"]) for r in (before, after)]
         print(f"## {paper}: claims held {held[0]} -> {held[1]} of {len(after['claims'])}")
         print(f"   before {close_fractions(before)}")
         print(f"   after  {close_fractions(after)}")

@@ -107,7 +107,7 @@ class Claim:
         except Missing as e:
             return Verdict(None, f"experiment {e} did not run")
         if self.cannot_fail:
-            return Verdict(None, v.measured, unchecked=self.cannot_fail)
+            return Verdict(None, v.measured, unchecked=self.cannot_fail, values=v.values)
         return dataclasses.replace(v, derived=self.derived) if self.derived else v
 
 

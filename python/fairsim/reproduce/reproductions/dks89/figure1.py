@@ -16,6 +16,7 @@ import math
 from typing import TYPE_CHECKING
 
 from fairsim.reproduce.claims import Claim, Claims, Context, Missing, verdict
+from fairsim.reproduce.discussion import Discussion
 from fairsim.reproduce.model import Experiment, Sweep
 
 if TYPE_CHECKING:
@@ -74,15 +75,23 @@ EXPERIMENTS = (
             pairs=lambda rho: list(PAIRS.values()) if rho < 1 else ["FCFS"],
         ),
         quick={"run.duration": "4000s", "run.warmup": "400s", "run.interval": "360s"},
-        discussion="""
+        discussion=Discussion(
+            """
 The simulated FQ curves follow the paper's decomposition D_N = D_0((N+1)P) + A(P) with an
 M/D/1 Telnet queue served at its fair share, not the formula as printed: the printed first
 term ρ/(2(1 − ρ)) lacks the factor N + 1 (§2.3's own decomposition). At ρ → 0 the two agree (1.5 and
 0.5 packet times), and both diverge at ρ = 1; in between the printed curve is too low (at
-ρ = 0.5 it gives 2.0 packet times for δ = 0 where the decomposition and our runs give 3.5).
-The FCFS points follow our Little's-law estimate within a few percent. With δ = P the
-formula assumes evenly staggered FTPs, which our start times arrange.
+ρ = 0.5 it gives {{printed_half|.1f}} packet times for δ = 0 where the decomposition gives
+{{decomposed_half|.1f}} and our runs {{ours_half|.1f}}). The FCFS points follow our Little's-law
+estimate (fig1-fcfs-finite). With δ = P the formula assumes evenly staggered FTPs, which our
+start times arrange.
 """,
+            facts={
+                "printed_half": lambda ctx: fq_delay(0.5),
+                "decomposed_half": lambda ctx: fq_delay(0.5, first_term="mdl"),
+                "ours_half": lambda ctx: _need(ctx) or _at(ctx, PAIRS["FQ δ=0"], 0.5),
+            },
+        ),
     ),
     Experiment(
         WINDOWS,
