@@ -267,33 +267,34 @@ def _fields(**values: str):
 
 
 def knobs():
-    """The retransmission timer and TCP's duplicate-ACK filter at their other plausible values
-    (issue 28 §2), each for every scheme that has the option."""
+    """The retransmission timer at the other values the derivation left or rejected, and TCP's
+    duplicate-ACK filter (issue 47 §2), each for every scheme that has the option."""
     from fairsim.reproduce.stability import Variant
 
     return (
         Variant(
-            "RTO floor 1 ms, G = 0",
-            "the timer of an earlier reading of this reproduction: a 1 ms floor and a perfect clock "
-            "(G = 0), a sample every ACK, so that the variance term can fall to a fraction of a millisecond",
-            overrides=_fields(min_rto="1ms", clock_granularity="0s"),
+            "RTO floor 20 ms",
+            "the largest floor the derivation from Table 1's TCP column leaves open (every floor up to 20 ms "
+            "fits it alike, since at D = 30 ms no timeout falls below the round trip); it binds at D = 3 "
+            "and 1.8 ms",
+            overrides=_fields(min_rto="20ms"),
         ),
         Variant(
-            "clock 1 ms",
-            "RFC 1323's finest timestamp clock (1 ms a tick) instead of the kernel's 10 ms, with the "
-            "same two-tick floor: G = 1 ms, an RTO of at least 2 ms",
-            overrides=_fields(min_rto="2ms", clock_granularity="1ms"),
+            "clock 10 ms, floor 20 ms",
+            "the timer of the reproduction before issue 47: a 10 ms clock (hz = 100) as the granularity G "
+            "flooring the variance term, and a two-tick floor; Table 1's TCP column fits it less well",
+            overrides=_fields(min_rto="20ms", clock_granularity="10ms"),
         ),
         Variant(
             "RTO floor 200 ms",
-            "a 200 ms floor (Linux's; the 500 ms-tick BSD timers the paper criticises give 1 s) "
-            "over the same 10 ms clock",
+            "a 200 ms floor (Linux's; the 500 ms-tick BSD timers the paper criticises give 1 s)",
             overrides=_fields(min_rto="200ms"),
         ),
         Variant(
-            "TCP counts duplicate deliveries",
-            "TCP without BLT's filter (`ignore_duplicate_deliveries = false`): every duplicate ACK "
-            "starts a fast retransmit, also one caused by a packet the receiver already had",
-            overrides=_fields(ignore_duplicate_deliveries="false"),
+            "TCP filters duplicate deliveries",
+            "TCP with BLT's filter (`ignore_duplicate_deliveries = true`): a duplicate ACK caused by a packet "
+            "the receiver already had, as go-back-N sends after a timeout, starts no fast retransmit; the "
+            "paper's TCP has no such filter (footnote 5 takes every duplicate ACK as a drop)",
+            overrides=_fields(ignore_duplicate_deliveries="true"),
         ),
     )
