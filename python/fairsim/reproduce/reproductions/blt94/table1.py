@@ -8,7 +8,8 @@ own largest power; since the best of an average is never above the average of th
 replications' values lie at or above ours on average. The printed values have one decimal, so
 a cell is graded by the relative difference of the powers (10% close, 25% near) plus 0.05 of a
 decade of rounding (reproduce/compare.py, `LOG10`). TCP's six cells are the evidence the baseline
-TCP's timer was derived from (`TIMER_DERIVATION`), so they are marked ◇ and not graded."""
+TCP's timer was derived from (the scenario's notes; scripts/blt_calibrate_timer.py), so they are
+marked ◇ and not graded."""
 
 from __future__ import annotations
 
