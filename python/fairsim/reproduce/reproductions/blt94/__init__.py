@@ -40,12 +40,12 @@ trips, smaller round trips, a slower network and three file sizes.
     method="""
 The paper's network, buffer rule (BW_b·D/3), file sizes, packet size, schemes and metrics;
 where it is silent, our choices, once for every configuration, in the scenario's notes:
-each connection its own access line; BLT paced at its line; for all three schemes the RTO of a
-1994 fine-grained-timer TCP with timestamps (a sample from every ACK, RFC 1323's RTTM; the
-kernel's 10 ms clock as the granularity G that floors the variance term, RTO = srtt +
-max(G, 4·rttvar), RFC 6298 §2.3; 4.4BSD's two-tick minimum, 20 ms; 1 s before the first
-sample); TCP, like BLT, counting a duplicate ACK as a loss only when a packet beyond the hole
-caused it (footnote 5's reasoning); 40-byte ACKs that are never dropped; 2000 arrivals of 100 KB files a run (4000 of 10 KB, 400 of 1 MB), the first tenth of
+each connection its own access line; BLT paced at its line; TCP as the paper describes it (fast
+retransmit on one duplicate ACK with no filter, round trips from every ACK's timestamp); for
+all three schemes one retransmission timer, srtt + max(G, 4·rttvar), whose clock G and floor,
+which the paper does not give, are derived once from Table 1's TCP column (G = 0, a 1 ms floor;
+the scenario's notes), so that those six cells are close by construction and not graded;
+40-byte ACKs that are never dropped; 2000 arrivals of 100 KB files a run (4000 of 10 KB, 400 of 1 MB), the first tenth of
 the arrival window a warm-up; offered loads of 5% to 95% of the bottleneck. The paper's λ grid is
 lost, so P_m is the largest power over ours; Θ is given both per run and the paper's
 pessimistic way (the longest of the three runs, its footnote 13). Which reading of each of the

@@ -1,77 +1,151 @@
 """Kim & Farber 1994: our discussion of how and why the results differ from the paper's, by
-experiment (shown under each in the report). The numbers are those of the default run (three
-replications a point) unless said otherwise."""
+experiment (shown under each in the report), its numbers filled from the run
+(reproduce/discussion.py). What other timers and filters give is the stability table's and
+docs/reproductions.md's (scripts/blt_sensitivity.py)."""
 
 from __future__ import annotations
 
-REFERENCE = """
+from collections.abc import Callable
+
+from fairsim.reproduce.claims import Context, Missing
+from fairsim.reproduce.discussion import Discussion
+
+
+def _runs(ctx: Context, exp: str, pair: str, load: float) -> list[dict]:
+    if exp not in ctx.sweeps:
+        raise Missing(exp)
+    for x, m in ctx.sweeps[exp]:
+        if abs(x - load) < 1e-9:
+            return [r for r in m.results.runs if r["pair"] == pair]
+    raise Missing(f"{exp} at load {load}")
+
+
+def per_run(exp: str, pair: str, load: float, counter: str) -> Callable[[Context], float]:
+    """A sender counter (timeouts, fast retransmits) per run at one load, over the whole run."""
+
+    def get(ctx: Context) -> float:
+        runs = _runs(ctx, exp, pair, load)
+        return sum(r["flows"][0]["run_totals"][counter] for r in runs) / len(runs)
+
+    return get
+
+
+def duplicates(exp: str, pair: str, load: float) -> Callable[[Context], float]:
+    """The share of the deliveries at one load that were copies the receiver already had."""
+
+    def get(ctx: Context) -> float:
+        t = [r["flows"][0]["run_totals"] for r in _runs(ctx, exp, pair, load)]
+        return 1 - sum(x["delivered_unique"] for x in t) / sum(x["delivered"] for x in t)
+
+    return get
+
+
+REFERENCE = Discussion(
+    """
 The paper's curves are lost but for their captions and prose, so its findings are the claims and
 the figures are ours.
 
-**The timer.** Every scheme's retransmission timer is that of a 1994 TCP with timestamps and a
-fine-grained timer (the method): a sample from every ACK, the variance term floored at the 10 ms
-clock granularity, never below two ticks (20 ms). With a 1 ms floor and a perfect clock instead
-(an earlier reading of this reproduction, the stability knob `RTO floor 1 ms, G = 0`), a sample
-from every ACK lets the variance term fall to a fraction of a millisecond, and TCP's timer fires
-while its data is still queued. BLT leans on its timer more than TCP: when a burst's tail is
-pushed out no later packet makes a duplicate ACK, and only the timer recovers it. Here BLT has 137
-timeouts a run at 5% load and 2542 at 50% (2000 files a run), TCP 2 and 575; each costs BLT at
-least srtt + 10 ms where it costs about srtt with the 1 ms floor, so BLT's R at light load is
-0.122 s, and it reaches three times that at 70% of λ_cap (80% with the 1 ms floor), while TCP's,
-which does not time out spuriously, does so only at 80% (60% with the 1 ms floor). The paper's
-"more than 200%" speedup therefore holds only at the lightest load (R_TCP/R_BLT = 2.07 at 5%, 1.72
-at 40%). The stability table's knobs give every claim under the 1 ms floor without G, a 1 ms clock
-and a 200 ms floor.
+**The baseline.** TCP is the paper's: Reno with fast retransmit on one duplicate ACK, round trips
+from timestamps on every ACK, and no filter for the duplicate ACKs that packets the receiver
+already had cause (footnote 5 takes every one as a drop). The paper gives no floor or clock for
+its timer; they are derived once from Table 1's TCP column (the scenario's notes): a perfect
+clock and a 1 ms floor, the same for all three schemes. Those six cells are therefore close by
+construction (◇ in Table 1), and the two claims on them are marked derived. At 5% load TCP has
+{{tcp_timeouts_light|.0f}} timeouts a run and {{tcp_fr_light|.0f}} fast retransmits, at 50%
+{{tcp_timeouts_half|.0f}} and {{tcp_fr_half|.0f}}; BLT, whose tail losses only its timer
+recovers (no later packet makes a duplicate ACK when a burst's tail is pushed out), has
+{{blt_timeouts_light|.0f}} and {{blt_timeouts_half|.0f}} timeouts a run.
 
-How much the timer moves log10 P_m (BLT / TCP; the other floors from `scripts/blt_sensitivity.py`
-with two replications and TCP without its filter; the reproduction's timer from this run): at
-BW_b = 30 Mb/s, with a 1 ms floor and no granularity 6.98 / 6.47, with a 200 ms floor
-6.73 / 6.54, with a 1 s floor 6.29 / 6.45, with the reproduction's timer 6.93 / 6.69; at 1 Gb/s,
-BW_b = BW_N, 9.50 / 8.15, 9.48 / 8.61, 9.48 / 8.61 and 9.49 / 8.60. A coarse floor costs BLT at 30 Mb/s; at 1 Gb/s BLT does not move and TCP does: any
-timer that does not fire while TCP's data is queued gives it 8.6.
+**Response time.** TCP's R diverges (three times its light-load value) at
+{{ref-response:TCP_diverges_at_load|.0%}} of λ_cap and BLT's at
+{{ref-response:BLT_diverges_at_load|.0%}}; R_TCP/R_BLT is at least
+{{ref-response:smallest_speedup|.2f}} up to 50% load, where the paper has "more than 200%":
+ref-response is {{ref-response}}.
 
-**Utilisation.** BLT keeps the bottleneck busier than TCP at almost every load (the paper found
-it less busy, "seemingly counterintuitive"): BLT sends every packet after a hole again (go-back-N
-from the lost packet, which the paper accepts as its "obvious overhead"), and its opportunistic
-packets cross the bottleneck before duplicates are discarded at the receiver: 11% of BLT's
-deliveries here are duplicates at every load up to 70%, against at most 5.1% of TCP's.
+**Utilisation.** The paper found BLT's bottleneck less busy than TCP's ("seemingly
+counterintuitive"); here BLT's is at most TCP's at {{ref-utilisation:loads_lower}} of
+{{ref-utilisation:loads}} loads. BLT sends every packet after a hole again (go-back-N from the
+lost packet, which the paper accepts as its "obvious overhead"), and its opportunistic packets
+cross the bottleneck before duplicates are discarded at the receiver: at 50% load
+{{blt_dup_half|.0%}} of BLT's deliveries are copies the receiver already had, against
+{{tcp_dup_half|.0%}} of TCP's.
+
+**Power.** The gaps log10 P_m(BLT) − log10 P_m(TCP) are {{ref-power-ratios:gap_1/5|.2f}},
+{{ref-power-ratios:gap_3/5|.2f}} and {{ref-power-ratios:gap_1|.2f}} at BW_b = 30, 90 and
+150 Mb/s (the paper 0.5, 0.8 and 1.0). Averaged over the fifteen bottlenecks of the five 100 KB
+configurations the gap is {{headline:mean_gap|.2f}} orders ({{headline:mean_ratio|.1f}}×; the
+paper "around 10").
+
+**Fairness.** The paper finds no clear winner, BLT fairer at BW_b = 30 and 150 Mb/s and TCP at
+90. Jain's index averaged over loads, BLT's less TCP's, is
+{{fairness-mixed:BLT_minus_TCP_ref_30|.3f}}, {{fairness-mixed:BLT_minus_TCP_ref_90|.3f}} and
+{{fairness-mixed:BLT_minus_TCP_ref_150|.3f}} here. A transfer's share is set by when its burst
+meets others at the push-out switch, which the averages over loads mix: the differences are a
+few hundredths, the size of the spread between replications, so the sign the paper reads from
+its curves at each bottleneck is not one our runs can reproduce reliably.
 
 **Bully-Tyrant.** Without priorities the switch is drop-tail, and Bully-Tyrant's bursts push
-each other out: at light load its power is BLT's (1.01 times), but it peaks at 30% load where
-BLT peaks at 50%, and its Jain index (0.50 averaged over loads) is the lowest of the three, as the
-paper describes.
-"""
+each other out: at the lightest load its power is {{bully-tyrant:BT_over_BLT_light|.2f}} times
+BLT's, it peaks at {{bully-tyrant:BT_peak_load|.0%}} load where BLT peaks at
+{{bully-tyrant:BLT_peak_load|.0%}}, and its Jain index averaged over loads is
+{{bully-tyrant:jain_BT|.2f}} (BLT {{bully-tyrant:jain_BLT|.2f}}, TCP {{bully-tyrant:jain_TCP|.2f}}).
+""",
+    facts={
+        "tcp_timeouts_light": per_run("ref-30", "TCP", 0.05, "timeouts"),
+        "tcp_fr_light": per_run("ref-30", "TCP", 0.05, "fast_retransmits"),
+        "tcp_timeouts_half": per_run("ref-30", "TCP", 0.5, "timeouts"),
+        "tcp_fr_half": per_run("ref-30", "TCP", 0.5, "fast_retransmits"),
+        "blt_timeouts_light": per_run("ref-30", "BLT", 0.05, "timeouts"),
+        "blt_timeouts_half": per_run("ref-30", "BLT", 0.5, "timeouts"),
+        "blt_dup_half": duplicates("ref-30", "BLT", 0.5),
+        "tcp_dup_half": duplicates("ref-30", "TCP", 0.5),
+    },
+)
 
-GBIT = """
-**TCP at 1 Gb/s, and the timer.** With the 10 ms clock's timer TCP has no timeout and no fast
-retransmit at 1 Gb/s up to 90% load (26 timeouts a run at 95%); with the 1 ms floor it had 210
-timeouts a run at 50% load and 30% of its deliveries were duplicates at 90% (an audit of runs with
-that timer), each timeout a go-back-N restart from one packet. So TCP's P_m at BW_b = BW_N rises from 8.15 to
-8.60 (Table 1: 8.1) and its maximum-power point moves to 92% load (796 Mb/s, R = 0.250 s), while
-BLT's is unchanged (9.49). The paper's TCP is thus weaker than ours at 1 Gb/s: what made it so is
-not in the paper (it gives no timer; its Θ is pessimistic, footnote 13, but BLT's would be as
-pessimistic). BLT's advantage at 1 Gb/s is 0.89 orders (7.7×), not "17 to 20 times".
+GBIT = Discussion(
+    """
+**TCP at 1 Gb/s.** At BW_b = BW_N the derived timer gives TCP {{tcp_timeouts_half|.0f}} timeouts a
+run at 50% load and {{tcp_fr_half|.0f}} fast retransmits, and {{tcp_dup_top|.0%}} of its
+deliveries at 90% load are copies the receiver already had: each timeout is a go-back-N restart
+from one packet. TCP's maximum-power point is at R = {{gbit-operating-points:TCP_R|.3f}} s and
+{{gbit-operating-points:TCP_Mbps|.0f}} Mb/s (the paper 0.2894 s and 318 Mb/s), BLT's at
+R = {{gbit-operating-points:BLT_R|.4f}} s and {{gbit-operating-points:BLT_Mbps|.0f}} Mb/s (the
+paper 0.032 s and 605-725 Mb/s). The gap at 1 Gb/s is {{scalability:gap_at_1Gbps|.2f}} orders
+({{scalability:ratio_at_1Gbps|.1f}}×; the paper 17 to 20 times).
 
 **The operating points (§4.3.1).** The paper's outstanding connections are Little's law on its
 own numbers, N = Θ·R/F (318 Mb/s × 0.2894 s / 100 KB = 115 for TCP; 725 Mb/s × 0.032 s = 29 for
-BLT), so ours are formed the same way; λR, the arrival rate times R, is given beside them and is
-larger where some arrivals do not finish within the run. BLT's point (R = 0.0328 s, 804 Mb/s,
-N = 33) is the paper's; TCP's is not, for the reason above.
-"""
+BLT), so ours are formed the same way: {{gbit-operating-points:TCP_N|.0f}} for TCP and
+{{gbit-operating-points:BLT_N|.0f}} for BLT. λR, the arrival rate times R, is given beside them
+and is larger where some arrivals do not finish within the run.
+""",
+    facts={
+        "tcp_timeouts_half": per_run("gbit-1000", "TCP", 0.5, "timeouts"),
+        "tcp_fr_half": per_run("gbit-1000", "TCP", 0.5, "fast_retransmits"),
+        "tcp_dup_top": duplicates("gbit-1000", "TCP", 0.9),
+    },
+)
 
-FILE_1MB = """
-**TCP's duplicate-ACK filter.** The paper's footnote 5 takes one duplicate ACK as a drop because
-its network never reorders; that is true of a duplicate ACK caused by a packet beyond a hole, not
-of one caused by a packet the receiver already had. After a timeout go-back-N sends again packets
-that had arrived, and each brings such an ACK; BLT ignores them (its filter), and so does TCP
-here. Without the filter each one started a fast retransmit and halved TCP's window again, and
-1 MB files suffered most (`--quick` runs, 40 files, 20% load: R = 14.0 s with 22,603 fast
-retransmits a run, against 2.0 s and 214 with the filter; an audit of longer runs: 14.6 s against
-3.6 s with NewReno's rule at 5% load).
-"""
+FILE_1MB = Discussion(
+    """
+**1 MB files.** From 100 KB to 1 MB BLT's maximum power falls by {{file-1mb:BLT_fall|.2f}}
+orders and TCP's by {{file-1mb:TCP_fall|.2f}}, averaged over the bottlenecks (the paper: BLT's
+by at least one order, TCP's by about half of one); the gap is {{file-1mb:gap_150|.2f}} at
+150 Mb/s and {{file-1mb:gap_1G|.2f}} at 1 Gb/s. TCP without a filter treats every duplicate ACK
+as a drop: after a timeout, go-back-N sends again packets that had arrived, each brings a
+duplicate ACK, and each starts a fast retransmit that halves the window again. A 1 MB transfer
+lives long enough to meet many timeouts, so it suffers most: at 20% load TCP has
+{{tcp_fr|.0f}} fast retransmits and {{tcp_timeouts|.0f}} timeouts a run here. The stability
+table's knob `TCP filters duplicate deliveries` gives every verdict with BLT's filter in TCP.
+""",
+    facts={
+        "tcp_fr": per_run("ref-1MB-30", "TCP", 0.2, "fast_retransmits"),
+        "tcp_timeouts": per_run("ref-1MB-30", "TCP", 0.2, "timeouts"),
+    },
+)
 
-#: Experiment id -> its discussion (Markdown).
-DISCUSSION: dict[str, str] = {
+#: Experiment id -> its discussion.
+DISCUSSION: dict[str, Discussion] = {
     "ref-30": REFERENCE,
     "gbit-1000": GBIT,
     "ref-1MB-30": FILE_1MB,
