@@ -513,50 +513,10 @@ TESTED = (
     ),
 )
 
-#: Why a claim's verdict differs from the one recorded before issue 12 (`verdicts_before.json`).
+#: Why a claim's verdict differs from the one `verdicts_before.json` records (commit bf30935, before
+#: issue 47).
 WHY_CHANGED: dict[str, str] = {
-    "s1-fair": "Not checkable: two FTPs with equal windows through an underloaded gateway are equal "
-    "under any discipline, so the check could not fail.",
-    "s6-smooth": "Not checkable: the buffers hold every window, so no pair can drop a packet and the "
-    "check could not fail.",
-    "s2-g-fcfs-segregation": "Decided on most runs by a one-sided binomial test at 5% (issue 28 §3), "
-    "no longer by 'at least half': it holds in 4 of 5 runs (p = 0.19), which does not show most. At "
-    "20 replications it holds in 17 (p = 0.0013) and is held (`--seeds 20 -e s2`).",
-    "s2-jk-fcfs-telnet": "JK's backoff now runs uncapped (issue 28 §4), derived once from the paper's own "
-    "row: JK/FCFS Telnet 8 delivers 0 packets and retransmits 0 in the 500 s window, which 4.3BSD's 64 s cap "
-    "cannot give (at least 7 retransmissions). With the 64 s cap a Telnet whose packets met the full buffer resent "
-    "every 64 s and, with the noisy clock, got through (168 and 159 packets); uncapped, its timer outgrows the "
-    "window and the Telnets deliver 0 and 0 (the paper 3 and 0): 'the Telnet sources are almost completely shut "
-    "out'.",
-    "s2-fq-improves": "The paper's 'dramatically improved the Telnet performance' is now tested on delay as well "
-    "as throughput (issue 28 §4; its DECbit example, 'lowers the Telnet delay by a factor of 9', is delay only): "
-    "the Telnets' round trip under FQ below a third of FCFS's, and their packets judged against their offered "
-    "load (200 in 500 s), since FCFS's surplus above it is a backlog from the warm-up. G: 4.74 s under FCFS "
-    "against 0.081 s under FQ, 199 and 198 packets. JK: the uncapped backoff (s2-jk-fcfs-telnet) shuts the FCFS "
-    "Telnets out again (0 packets, none acknowledged) against 198 at 0.085 s under FQ. Under the old test (more "
-    "than twice the packets) G would still fail: its FCFS Telnets deliver their whole load.",
-    "s2-g-fq": "Generic's timeouts now resend every unacknowledged packet (go-back-N), the paper's own "
-    "reading: its G/FQ row has 1043 retransmissions for 631 drops. The duplicates leave useful "
-    "throughput about 16% below the line (paper 12%).",
-    "s2-fq-needs-flow-control": "Go-back-N makes Generic under FQ lose and resend as the paper "
-    "prints: Generic FTPs drop about twice JK's packets and deliver fewer unique ones.",
-    "s4-reversal": "With go-back-N and the noisy clock (clock jitter) together, the two Generic sources "
-    "under FCFS no longer win: their duplicate retransmissions fill the buffer and JK out-earns them "
-    "(2882 against 618), so the FCFS half of the reversal does not happen. Under FQ JK still wins. "
-    "Start jitter is not the cause: with exact clocks the claim holds with or without it (Generic "
-    "FCFS 1982 and 2527 against JK 1518 and 973), and with a noisy clock it fails without it too "
-    "(1229 against 2271); with one retransmission per timeout ('oldest') it holds despite the "
-    "noisy clock (2333 against 1167) (issue 28 §6: reruns of s4).",
-    "s4-fcfs-jk-losses": "Under FCFS the Generic sources now bear the losses (38 drops) and JK few (6), "
-    "the opposite of the paper. With go-back-N it holds with exact clocks and sources started "
-    "together (JK 43, Generic 0), not with exact clocks alone (JK 5, Generic 9.6) nor without start "
-    "jitter alone (JK 16.8, Generic 28); with one retransmission per timeout ('oldest') exact clocks "
-    "suffice (JK 10.2, Generic 0) (issue 28 §6: reruns of s4).",
-    "s5-dec-waste": "Issue 32: events of one instant run in a canonical order (a transmission's end "
-    "before an arrival at the same instant), not in the order they were scheduled. DEC/DEC in Scenario 5 "
-    "settles into one of two modes, its lines 92-94% or 96% busy; 3 of the 5 seeds now take the busier one "
-    "(1 of 5 before), and the waste averaged over them, 4.95% (6.4% before), falls just under the 5% bound. "
-    "With 20 replications it holds before and after (5.4%, 5.7%): not stable at the default count.",
-    "fqbit-effective": "New: the paper's conclusion that FQ with DECbit is particularly effective, "
-    "not checked before (issue 12 §5).",
+    "s2-jk-fcfs-telnet": "Marked derived (issue 47 §3): JK's uncapped backoff was derived from this very row "
+    "(JK/FCFS Telnet 8: 0 sent, 0 retransmitted in 500 s), so the claim is close by construction and counts "
+    "neither way; its check still finds the Telnets shut out (0 packets against 198 under JK/FQ).",
 }
