@@ -11,10 +11,10 @@ that timer, and the six cells are marked ◇ (close by construction, not graded)
     python3 scripts/blt_calibrate_timer.py [SEEDS] [CACHE]
 
 SEEDS is the replications per point (the reproduction's 3 by default); CACHE a folder whose runs
-are reused and kept. The grid: clock granularity G of 0 (a perfect clock), 1 ms (RFC 1323's
-finest timestamp clock), 10 ms (hz = 100), 100 ms and 500 ms (4.4BSD's PR_SLOWHZ tick); floors
-from 1 ms to 1 s, none below two ticks (2G, BSD's "minimum feasible timer"), so the grid includes
-4.4BSD's own timer (G = 500 ms, floor 1 s). Prints one line per timer and the choice.
+are reused and kept. The grid: a perfect clock (G = 0) under floors from 1 ms to 1 s, and the
+clocks of 1 ms (RFC 1323's finest timestamp clock), 10 ms (hz = 100), 100 ms and 500 ms (4.4BSD's
+PR_SLOWHZ tick) each under its two-tick floor 2G (BSD's "minimum feasible timer"), so the grid
+includes 4.4BSD's own timer (G = 500 ms, floor 1 s). Prints one line per timer and the choice.
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ CONFIGS = tuple(config for scheme, config in ROWS if scheme == "TCP")
 
 
 def timers() -> list[tuple[float, float]]:
-    """(G, floor) pairs of the grid: a floor of at least two ticks of its clock."""
-    return [(g, floor) for g in CLOCKS for floor in FLOORS if floor >= 2 * g - 1e-12]
+    """(G, floor) pairs of the grid: a perfect clock under every floor, and every other clock
+    under its two-tick floor (BSD's "minimum feasible timer")."""
+    return [(0.0, floor) for floor in FLOORS] + [(g, 2 * g) for g in CLOCKS if g > 0]
 
 
 def seconds(x: float) -> str:

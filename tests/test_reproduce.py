@@ -157,7 +157,9 @@ def test_the_pp_order_claim_compares_sources_by_start_order_not_by_label():
 @pytest.mark.parametrize(
     "held, runs, verdict",
     [
-        (1, 1, False),
+        (1, 1, None),
+        (0, 1, None),
+        (4, 4, None),
         (3, 5, False),
         (4, 5, False),
         (5, 5, True),
@@ -168,7 +170,8 @@ def test_the_pp_order_claim_compares_sources_by_start_order_not_by_label():
 )
 def test_a_claim_about_most_runs_is_decided_by_a_one_sided_binomial_test(held, runs, verdict):
     """'In most runs' holds when a one-sided binomial test at 5% rejects 'in at most half of
-    them': 3 of 5 (p = 0.5) is no evidence, 5 of 5 (p = 1/32) and 15 of 20 (p = 0.021) are."""
+    them': 3 of 5 (p = 0.5) is no evidence, 5 of 5 (p = 1/32) and 15 of 20 (p = 0.021) are.
+    Fewer than 5 runs cannot reject it even if all hold (½⁴ > 0.05): undecided, not 'not held'."""
     from fairsim.reproduce.claims import binomial_tail, in_most_runs
 
     class Runs:
@@ -177,6 +180,7 @@ def test_a_claim_about_most_runs_is_decided_by_a_one_sided_binomial_test(held, r
 
     v = in_most_runs(Runs(), lambda ok: (ok, {}))
     assert v.held is verdict
+    assert (v.label == "undecided") == (verdict is None)
     assert v.measured.startswith(f"holds in {held} of {runs} runs, binomial p = ")
     exact = sum(math.comb(runs, i) for i in range(held, runs + 1)) / 2**runs
     assert binomial_tail(held, runs) == pytest.approx(exact)

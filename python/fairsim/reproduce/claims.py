@@ -215,7 +215,7 @@ def in_most_runs(m: Measurements, check: Callable[[Measurements], tuple[bool, di
     detail = "; ".join(f"run {i}: {numbers(**named)}" for i, (_, named) in enumerate(outcomes[:3], 1))
     more = " …" if len(outcomes) > 3 else ""
     return Verdict(
-        p < MOST_RUNS_LEVEL,
+        p < MOST_RUNS_LEVEL if decidable else None,
         f"holds in {held} of {len(outcomes)} runs, binomial p = {p:.3g} against at most half "
         f"(held if below {MOST_RUNS_LEVEL:g}) ({detail}{more})",
         values={"runs_held": held, "runs": len(outcomes), "p": p},
