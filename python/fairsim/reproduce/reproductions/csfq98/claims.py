@@ -386,7 +386,8 @@ TESTED = (
     ),
 )
 
-#: Why a claim's verdict differs from the one recorded before issue 12 (`verdicts_before.json`).
+#: Why a claim's verdict differs from the one `verdicts_before.json` records: a full reproduction
+#: at commit a5fb635, before issue 12 (the file's `commit` and `since`).
 WHY_CHANGED: dict[str, str] = {
     "fig3b-udp": "The claim now tests the printed values (within 25% of 0.361, 0.396 and 1.8 Mb/s) "
     "instead of 'below twice the share'. CSFQ (0.43) and DRR (0.48) are within; the better FRED "

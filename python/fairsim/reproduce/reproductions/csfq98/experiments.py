@@ -377,7 +377,7 @@ than 0.1 of its share above CSFQ's at {{fred_ahead_points}} values of N, none ab
 N = {{fred_ahead_last}}, and up to {{fred_ahead_most|.2f}} more (at N = {{fred_ahead_most_n}},
 {{fred_at_most_n|.2f}} against {{csfq_at_most_n|.2f}}). Under CSFQ a TCP's rate estimate swings above α
 with each window and its packets are dropped at random; under FRED a flow with few packets buffered
-is never dropped. Reno in place of Tahoe does not close the gap (docs/reproductions.md). For many
+is never dropped. Reno in place of Tahoe narrows the gap without closing it (docs/reproductions.md). For many
 flows FRED-1 starves the TCP ({{fred2-many-flows:FRED_1_N_22_up|.2f}} of its share on average from
 N = 22) and FRED-2 gives it {{fred2-many-flows:FRED_2_N_22_up|.2f}}, far below CSFQ. FRED-2 beats FRED-1
 with few flows as well ({{fred2-many-flows:FRED_2_N_below_22|.2f}} against
