@@ -11,24 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from fairsim.reproduce.claims import Claims, Context, TestedClaim, verdict, within
-from fairsim.reproduce.reproductions.csfq98.experiments import FAIR3, FAIR6, PAIRS, _sweep, mbps
-
-
-def _fig4(ctx: Context) -> dict[str, dict[int, float]]:
-    out: dict[str, dict[int, float]] = {p: {} for p in PAIRS}
-    for n, m in _sweep(ctx, "fig4"):
-        for p in PAIRS:
-            out[p][int(n)] = mbps(m, p, "tcp0") / (10 / n)
-    return out
-
-
-def _fig6(ctx: Context, exp: str, flow: str) -> dict[str, dict[int, float]]:
-    out: dict[str, dict[int, float]] = {p: {} for p in PAIRS}
-    for k, m in _sweep(ctx, exp):
-        for p in PAIRS:
-            out[p][int(k)] = mbps(m, p, flow) / FAIR6
-    return out
-
+from fairsim.reproduce.reproductions.csfq98.experiments import FAIR3, PAIRS, _fig4, _fig6, mbps
 
 CLAIMS = Claims()
 
@@ -403,7 +386,8 @@ TESTED = (
     ),
 )
 
-#: Why a claim's verdict differs from the one recorded before issue 12 (`verdicts_before.json`).
+#: Why a claim's verdict differs from the one `verdicts_before.json` records: a full reproduction
+#: at commit a5fb635, before issue 12 (the file's `commit` and `since`).
 WHY_CHANGED: dict[str, str] = {
     "fig3b-udp": "The claim now tests the printed values (within 25% of 0.361, 0.396 and 1.8 Mb/s) "
     "instead of 'below twice the share'. CSFQ (0.43) and DRR (0.48) are within; the better FRED "
