@@ -73,7 +73,8 @@ class Discussion:
 def _format(x: float, spec: str | None) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "n/a"
-    return format(x, spec) if spec else fmt(x)
+    text = format(x, spec) if spec else fmt(x)
+    return "−" + text[1:] if text.startswith("-") else text  # the minus sign of the prose around it
 
 
 def prose(d: Discussion | str) -> Discussion:
