@@ -12,11 +12,12 @@ from fairsim.reproduce.discussion import Discussion, ProseError, number_set, pro
 
 def test_fields_are_filled_from_the_verdicts_and_the_facts():
     d = Discussion(
-        "waste {{s5-dec-waste:waste|.1%}}, so {{s5-dec-waste}}; busy {{busy}} of {{s5-dec-waste:runs}}",
-        facts={"busy": lambda ctx: 0.9375},
+        "waste {{s5-dec-waste:waste|.1%}}, so {{s5-dec-waste}}; busy {{busy}} of {{s5-dec-waste:runs}}, {{who}}",
+        facts={"busy": lambda ctx: 0.9375, "who": lambda ctx: "DRR ahead"},
     )
-    v = verdict(False, waste=0.0495, runs=5)
-    assert d.render(Context({}), {"s5-dec-waste": v}) == "waste 5.0%, so not held; busy 0.938 of 5"
+    v = verdict(False, waste=0.0495, runs=5, gap=-0.25)
+    assert d.render(Context({}), {"s5-dec-waste": v}) == "waste 5.0%, so not held; busy 0.938 of 5, DRR ahead"
+    assert Discussion("{{s:gap}}").render(Context({}), {"s": v}) == "−0.25"
 
 
 def test_a_field_that_names_nothing_stops_the_report_with_its_name():

@@ -4,7 +4,8 @@ A discussion is Markdown with fields in double braces, filled when the report is
 
 - `{{s5-dec-waste}}`: the claim's verdict (`held`, `not held`, ...);
 - `{{s5-dec-waste:waste}}`: a number its check looked at, by the name it gave it;
-- `{{waste_20}}`: a fact, a number the discussion computes itself from the runs (`facts`);
+- `{{waste_20}}`: a fact, a number (or a word, such as which of two schemes is ahead) the
+  discussion computes itself from the runs (`facts`);
 - a `|spec` after either kind formats it (`{{s5-dec-waste:waste|.1%}}`), else `claims.fmt`.
 
 So a rerun that moves a number moves the sentence with it, and no sentence states a number the
@@ -37,9 +38,9 @@ class ProseError(ValueError):
 @dataclass(frozen=True)
 class Discussion:
     text: str
-    #: Numbers computed from the runs for the text (`{{name}}`), each by a function of the
-    #: context; a fact whose experiment did not run reads "n/a".
-    facts: Mapping[str, Callable[[Context], float]] = field(default_factory=dict)
+    #: Numbers (or words) computed from the runs for the text (`{{name}}`), each by a function
+    #: of the context; a fact whose experiment did not run reads "n/a".
+    facts: Mapping[str, Callable[[Context], float | str]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.text.strip())
@@ -70,7 +71,9 @@ class Discussion:
         return [m.group(1).strip() for m in FIELD.finditer(self.text)]
 
 
-def _format(x: float, spec: str | None) -> str:
+def _format(x: float | str, spec: str | None) -> str:
+    if isinstance(x, str):  # a word the runs choose ("DRR", "above")
+        return x
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "n/a"
     text = format(x, spec) if spec else fmt(x)
