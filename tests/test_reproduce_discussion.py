@@ -12,7 +12,8 @@ from fairsim.reproduce.discussion import Discussion, ProseError, number_set, pro
 
 def test_fields_are_filled_from_the_verdicts_and_the_facts():
     d = Discussion(
-        "waste {{s5-dec-waste:waste|.1%}}, so {{s5-dec-waste}}; busy {{busy}} of {{s5-dec-waste:runs}}, {{who}}",
+        "waste {{s5-dec-waste:waste|.1%}}, so {{s5-dec-waste}}; busy {{busy}} of {{s5-dec-waste:runs}}, "
+        "{{who}}",
         facts={"busy": lambda ctx: 0.9375, "who": lambda ctx: "DRR ahead"},
     )
     v = verdict(False, waste=0.0495, runs=5, gap=-0.25)
