@@ -59,9 +59,7 @@ def avg(exp: str, pair: str, flows: Iterable[str], metric: str = "throughput", i
     return lambda ctx: _mean(ctx(exp).value(pair, f, metric, interval) for f in flows)
 
 
-def over(
-    exp: str, pairs: Iterable[str], flows: Iterable[str], metric: str, pick, interval=None
-) -> Fact:
+def over(exp: str, pairs: Iterable[str], flows: Iterable[str], metric: str, pick, interval=None) -> Fact:
     """`pick` (min, max) of a metric over several pairs and flows."""
     pairs, flows = tuple(pairs), tuple(flows)
     return lambda ctx: pick(ctx(exp).value(p, f, metric, interval) for p in pairs for f in flows)
@@ -86,7 +84,7 @@ def _jk_phases(ctx: Context) -> list[tuple[int, int, int, float]]:
     for run in ctx("s2").replications():
         rates = jk_fcfs_interval_rates(run)
         df = run.results.intervals
-        length = _mean((df["end_s"] - df["start_s"]).tolist())
+        length = _mean((df["end_s"] - df["start_s"])[~df["warmup"]].tolist())
         win = lose = both = 0
         longest = 0
         for r in rates.values():
@@ -98,6 +96,13 @@ def _jk_phases(ctx: Context) -> list[tuple[int, int, int, float]]:
                 longest = max(longest, stretch)
         out.append((win, lose, both, longest * length))
     return out
+
+
+def s2_measured(ctx: Context) -> float:
+    """The seconds of a Scenario 2 run that are measured (the warm-up left out)."""
+    df = ctx("s2").replications()[0].results.intervals
+    df = df[~df["warmup"]].drop_duplicates("start_s")
+    return float((df["end_s"] - df["start_s"]).sum())
 
 
 def s2_g_fcfs_worst(ctx: Context) -> float:
@@ -203,8 +208,8 @@ source 1's setpoint-2 delay falls below s1-pp-setpoint's band: that claim turns 
         "Scenario 2: overloaded single bottleneck",
         discussion=Discussion(
             """
-Both DECbit pairs give every FTP its 1.66 packets/s (s2-dec-fair: {{s2-dec-fair}}), DEC/DEC's
-FTPs at {{s2-delays:DEC/DEC FTP|.2f}} s (thesis 0.60) and DEC/FQbit's at
+That both DECbit pairs give every FTP 1.66 packets/s with no loss is {{s2-dec-fair}}
+(s2-dec-fair), DEC/DEC's FTPs at {{s2-delays:DEC/DEC FTP|.2f}} s (thesis 0.60) and DEC/FQbit's at
 {{s2-delays:DEC/FQbit FTP|.2f}} s (1.09–1.14). Under every FQ pair the Telnets get at least
 {{s2-telnets-fq:lowest_rate|.2f}} packets/s at {{s2-telnets-fq:highest_delay|.2f}} s at most
 (thesis 0.20–0.21 at 0.06 s). JK/FQ gives each FTP {{s2-jk-fq:FTP_lowest|.2f}} to
@@ -224,10 +229,11 @@ Under JK/FCFS the Telnets, which exact clocks lock out, get
 against the thesis's 0.08 and 0.03 (s2-telnets-fcfs: {{s2-telnets-fcfs}}). Its FTPs do not
 take turns at winning and losing as the thesis describes: in no run do more than
 {{jk_alternating_most}} of the six have both an interval above 1.25× the fair share and one
-below 0.75× of it (s2-jk-fcfs-phases: {{s2-jk-fcfs-phases}}, {{s2-jk-fcfs-phases:runs_held}}
-of {{s2-jk-fcfs-phases:runs}} runs). Winning is common, at least {{jk_winning_fewest}} FTPs
+below 0.75× of it (s2-jk-fcfs-phases: {{s2-jk-fcfs-phases}}; true of {{s2-jk-fcfs-phases:runs_held}} of
+{{s2-jk-fcfs-phases:runs}} runs). Winning is common, at least {{jk_winning_fewest}} FTPs
 winning an interval in every run; losing is rare, at most {{jk_losing_most}} FTPs losing one.
-The losers come one at a time and stay out long, up to {{jk_longest_loss|.0f}} s: a JK source
+The losers are few and stay out long, up to {{jk_longest_loss|.0f}} s of the
+{{s2_measured|.0f}} s measured: a JK source
 shut out under FCFS resends into the buffer the winners keep full, its timer doubling between
 tries up to 4.3BSD's cap, while the others share the line at about a fifth each, near the
 1.25× mark. With a smaller backoff cap, shorter intervals or a longer run more FTPs take a turn
@@ -247,6 +253,7 @@ PP/FQ, with the setpoint of 3.8 derived from the thesis's own row, gives every F
                 "jk_winning_fewest": lambda ctx: _lo(r[0] for r in _jk_phases(ctx)),
                 "jk_losing_most": lambda ctx: _hi(r[1] for r in _jk_phases(ctx)),
                 "jk_longest_loss": lambda ctx: _hi(r[3] for r in _jk_phases(ctx)),
+                "s2_measured": s2_measured,
                 "pp_drops": avg("s2", "PP/FQ", FTPS2, "drop_rate"),
                 "pp_queue": lambda ctx: ctx("s2").queue("PP/FQ", "sw->sink", "occupancy_pkts"),
             },
@@ -258,8 +265,8 @@ PP/FQ, with the setpoint of 3.8 derived from the thesis's own row, gives every F
         "Scenario 3: long delay, on/off background",
         discussion=Discussion(
             """
-With the background off, PP/FQ, DEC/FQbit and DEC/DEC give the FTPs what the thesis's did
-(s3-off: {{s3-off}}); with it on, DEC/FQbit splits the line three ways,
+The claim on the background-off rows of PP/FQ, DEC/FQbit and DEC/DEC is {{s3-off}} (s3-off);
+with the background on, DEC/FQbit splits the line three ways,
 {{s3-on-fq:DEC/FQbit ftp1|.2f}}, {{s3-on-fq:DEC/FQbit ftp2|.2f}} and
 {{s3-on-fq:DEC/FQbit bkg|.2f}} (thesis 3.33, 3.33 and 3.34), and DEC/DEC gives the background
 {{s3-on-dec:background|.2f}} (5.00; s3-on-dec: {{s3-on-dec}}). The background, which exact
@@ -329,19 +336,18 @@ and the FTPs never recover (the thesis's did), so under G/FCFS the background ge
         "Scenario 4: ill-behaved source at the line rate",
         discussion=Discussion(
             """
-FQ is the firewall the thesis reports (s4-fq-firewall: {{s4-fq-firewall}}): under every FQ
-pair the FTP gets {{fq_ftp_low|.2f}} to {{fq_ftp_high|.2f}} packets/s, the Telnet
-{{fq_tel_low|.2f}} to {{fq_tel_high|.2f}} at {{fq_tel_delay|.2f}} s at most, and the
-ill-behaved source {{fq_bad_low|.2f}} to {{fq_bad_high|.2f}}, dropping {{fq_bad_drops|.2f}} a
-second at most (thesis about 5.0; 0.21–0.23 at 0.06 s; 4.90–4.97, dropping about 5).
+FQ as the thesis's firewall (s4-fq-firewall: {{s4-fq-firewall}}): under every FQ pair the FTP
+gets {{fq_ftp_low|.2f}} packets/s at least, the Telnet {{fq_tel_low|.2f}} at least at
+{{fq_tel_delay|.2f}} s at most, and the ill-behaved source {{fq_bad_high|.2f}} at most, dropping
+{{fq_bad_drops|.2f}} a second at most (thesis about 5.0; 0.21–0.23 at 0.06 s; 4.90–4.97,
+dropping about 5).
 PP/FQ's FTP, with the setpoint of 3.1 its row implies, sees {{pp_delay|.2f}} s (0.73).
 
 Under FCFS the ill-behaved source, at exactly the line rate, keeps the buffer nearly full: the
 FTP gets {{s4-fcfs-collapse:G/FCFS FTP|.2f}} packets/s with Generic (thesis 0.03),
 {{s4-fcfs-collapse:DEC/DEC FTP|.2f}} with DECbit (0.48) and {{s4-fcfs-collapse:JK/FCFS FTP|.2f}}
 with JK, where the thesis's JK kept 2.38. The Telnets, which exact clocks shut out under G and
-JK, get {{fcfs_tel_low|.2f}} to {{fcfs_tel_high|.2f}} packets/s under the three FCFS pairs,
-against the thesis's 0 (s4-fcfs-collapse: {{s4-fcfs-collapse}}). The G/FCFS row's Telnet and
+JK, get {{fcfs_tel_low|.2f}} packets/s at least under the three FCFS pairs, against the thesis's 0 (s4-fcfs-collapse: {{s4-fcfs-collapse}}). The G/FCFS row's Telnet and
 ill-behaved columns are swapped in the thesis, its values show. Charging dropped packets (the
 1989 rule) cuts the ill-behaved source from {{s4-punish:ill_behaved_uncharged|.2f}} to
 {{s4-punish:ill_behaved_charged|.2f}} packets/s (s4-punish: {{s4-punish}}); it is not zero
@@ -358,7 +364,9 @@ because FQ is work-conserving and serves it whenever the window-limited FTP has 
                 "fq_bad_drops": over("s4", FQ_PAIRS, ("bad3",), "drop_rate", max),
                 "pp_delay": avg("s4", "PP/FQ", ("ftp1",), "delay"),
                 "fcfs_tel_low": over("s4", ("G/FCFS", "JK/FCFS", "DEC/DEC"), ("telnet2",), "throughput", min),
-                "fcfs_tel_high": over("s4", ("G/FCFS", "JK/FCFS", "DEC/DEC"), ("telnet2",), "throughput", max),
+                "fcfs_tel_high": over(
+                    "s4", ("G/FCFS", "JK/FCFS", "DEC/DEC"), ("telnet2",), "throughput", max
+                ),
             },
         ),
     ),
@@ -374,9 +382,9 @@ each, the starved JK source 0.18). In those runs the Generic sources get
 {{shown_g_low|.2f}} to {{shown_g_high|.2f}} each and the starved JK source
 {{shown_starved|.2f}} at most; in the others the losing JK source keeps {{other_jk_low|.2f}}
 to {{other_jk_high|.2f}}. Which JK source loses changes from run to run, so the averaged JK
-cells ({{jk1|.2f}} and {{jk2|.2f}}) are far from the thesis's single run. With FQ the result
-reverses as printed (s5-fq: {{s5-fq}}, in {{s5-fq:runs_held}} of {{s5-fq:runs}} runs): the JK
-sources get {{fq_jk|.2f}} on average against 2.75 and 2.83, and the worse Generic source
+cells ({{jk1|.2f}} and {{jk2|.2f}}) are far from the thesis's single run. With FQ the thesis's
+result reverses; that each JK source beats each Generic one is true of {{s5-fq:runs_held}} of
+{{s5-fq:runs}} runs (s5-fq: {{s5-fq}}): the JK sources get {{fq_jk|.2f}} on average against 2.75 and 2.83, and the worse Generic source
 {{fq_worse_g|.2f}} averaged over the runs, against 1.20, which one changing from run to run.
 
 The PP pairs, with the setpoint of 3.4 derived from the thesis's PP+G row, lose packets the
@@ -410,18 +418,17 @@ thesis's did not: each PP source drops {{pg_drops|.2f}} packets a second beside 
         "Scenario 6: a long path against short ones",
         discussion=Discussion(
             """
-FCFS gives throughput inversely proportional to round trip: {{s6-fcfs:G/FCFS short|.2f}} on
-the short paths and {{s6-fcfs:G/FCFS long|.2f}} on the long one under G/FCFS,
-{{s6-fcfs:JK/FCFS short|.2f}} and {{s6-fcfs:JK/FCFS long|.2f}} under JK/FCFS, against 7.14 and
-2.86 (s6-fcfs: {{s6-fcfs}}). Each hop has 85 ms of propagation, derived from the thesis's own
+The thesis's FCFS throughputs are inversely proportional to round trip, 7.14 on the short
+paths and 2.86 on the long one; ours are {{s6-fcfs:G/FCFS short|.2f}} and
+{{s6-fcfs:G/FCFS long|.2f}} under G/FCFS, {{s6-fcfs:JK/FCFS short|.2f}} and
+{{s6-fcfs:JK/FCFS long|.2f}} under JK/FCFS (s6-fcfs: {{s6-fcfs}}). Each hop has 85 ms of propagation, derived from the thesis's own
 DEC/DEC round trips (0.37 s here against 0.20 s over Scenario 1's single hop); with it selective
 DECbit leaves lines idle and wastes {{s6-dec:bandwidth_wasted|.1%}} of the bandwidth (thesis
 12%), giving the short paths {{s6-dec:short_lowest|.2f}} to {{dec_short_high|.2f}} and the long
 one {{s6-dec:long|.2f}} (6.1 and 2.67; s6-dec: {{s6-dec}}), with short-path round trips of
 {{dec_delay|.2f}} s, close to the printed ones by construction.
 
-JK/FQ gives each path {{s6-fq:JK/FQ lowest|.2f}} to {{s6-fq:JK/FQ highest|.2f}} and DEC/FQbit
-{{s6-fq:DEC/FQbit lowest|.2f}} to {{s6-fq:DEC/FQbit highest|.2f}}, against 5.00 each; G/FQ
+JK/FQ and DEC/FQbit give every path within {{fq_off}} of 5.00 (thesis 5.00 each); G/FQ
 gives the short paths {{g_fq_short|.2f}} and the long one {{s6-fq:G_FQ_long|.2f}}, where the
 thesis has 5.29 and 4.71 (within its spread of 0.21); PP/FQ gives the short paths
 {{pp_short|.2f}} and the long one {{pp_long|.2f}}, so the claim that the FQ pairs divide the
@@ -431,6 +438,9 @@ ports hold every window, so nothing can be dropped, and a timeout that fired bef
 returned would show as a retransmission.
 """,
             facts={
+                "fq_off": lambda ctx: max(
+                    abs(thr(ctx("s6"), p, f) - 5) for p in ("JK/FQ", "DEC/FQbit") for f in FTPS6
+                ),
                 "dec_short_high": over("s6", ("DEC/DEC",), FTPS6[:3], "throughput", max),
                 "dec_delay": avg("s6", "DEC/DEC", FTPS6[:3], "delay"),
                 "g_fq_short": avg("s6", "G/FQ", FTPS6[:3]),
@@ -448,7 +458,8 @@ returned would show as a retransmission.
             """
 PP/FQ gets {{s7-pp:lowest|.2f}} packets/s a source at least (thesis 1.70 and 1.72) with
 {{s7-pp:drops_plus_retx}} drops and retransmissions a second, its packets outstanding
-saturating at {{s7-pp:most_outstanding|.0f}}, the window of 60 (s7-pp: {{s7-pp}}); DEC/FQbit
+reaching {{s7-pp:most_outstanding|.0f}} at most, against its window of 60 (s7-pp: {{s7-pp}});
+DEC/FQbit
 gets {{s7-windows:DEC/FQbit mean|.2f}} (1.65). PP's probe takes multiples of 0.1 s, as Fig.
 6.21 shows, but fixed packet times force that whatever PP does (s7-probe: {{s7-probe}}). JK
 gets {{s7-windows:JK/FQ mean|.2f}} under FQ and {{s7-windows:JK/FCFS mean|.2f}} under FCFS,
@@ -457,12 +468,13 @@ against 1.62–1.72 and 0.79–0.82, at round trips of {{jk_delay_low|.1f}} to
 {{s7-windows:JK_FQ_largest_window|.0f}} under FQ and {{s7-windows:JK_FCFS_largest_window|.0f}}
 under FCFS, where the thesis's reached about 35 and 25 (s7-windows: {{s7-windows}}).
 
-DEC/DEC starves, as printed ({{s7-dec:highest|.2f}} packets/s at most against 0.08–0.10), but
+DEC/DEC starves ({{s7-dec:highest|.2f}} packets/s at most, against 0.08–0.10), but
 its window reaches {{s7-dec:largest_window_after_warm_up|.1f}} after the warm-up, not 2
 (s7-dec: {{s7-dec}}), and by Little's law its mean window (throughput × round trip) is
 {{dec_window|.1f}} packets, where the thesis's 0.08–0.10 packets/s at 12.97 s mean about one.
-Panic mode is what holds the windows down: the Poisson sources keep the gateway's average
-queue near the panic level of 2, above which every packet is marked, and without panic mode the
+Panic mode is what holds the windows down: the Poisson sources keep the first gateway's queue
+at {{dec_queue|.1f}} packets on average, near the panic level of 2 above which every packet is
+marked, and {{dec_marked|.0%}} of the packets reaching it are marked; without panic mode the
 windows grow to tens of packets. Near that level the sources' decisions, once every two round
 trips, alternate between adding one packet and cutting by an eighth, and runs of clear windows
 walk the window up to several packets. Exact clocks, sources started together, a capacity factor
@@ -479,6 +491,11 @@ bottleneck migration the thesis allows for does not happen here.
                 "jk_delay_low": over("s7", ("JK/FQ", "JK/FCFS"), FTPS78, "delay", min),
                 "jk_delay_high": over("s7", ("JK/FQ", "JK/FCFS"), FTPS78, "delay", max),
                 "dec_window": s7_dec_window,
+                "dec_queue": lambda ctx: ctx("s7").queue("DEC/DEC", "sw0->sw1", "occupancy_pkts"),
+                "dec_marked": lambda ctx: (
+                    ctx("s7").queue("DEC/DEC", "sw0->sw1", "marks")
+                    / ctx("s7").queue("DEC/DEC", "sw0->sw1", "arrivals")
+                ),
                 "g_delay": over("s7", ("G/FCFS", "G/FQ"), FTPS78, "delay", min),
             },
         ),
@@ -490,8 +507,8 @@ bottleneck migration the thesis allows for does not happen here.
         quick=QUICK_LONG,
         discussion=Discussion(
             """
-PP/FQ splits the line with no loss, {{s8-pp:PP_1|.2f}} and {{s8-pp:PP_2|.2f}} against 1.73
-and 1.64 (s8-pp: {{s8-pp}}). JK/FQ gives the two sources {{jkfq_1|.2f}} and {{jkfq_2|.2f}}
+PP/FQ gives the two sources {{s8-pp:PP_1|.2f}} and {{s8-pp:PP_2|.2f}} against 1.73 and 1.64,
+losing {{pp_lost}} packets a second (s8-pp: {{s8-pp}}). JK/FQ gives the two sources {{jkfq_1|.2f}} and {{jkfq_2|.2f}}
 (thesis 1.39 and 0.86) and DEC/FQbit gives the long-round-trip source {{decfqb_2|.2f}} (0.03),
 so the claim that JK and DEC/FQbit strongly favour source 1 is {{s8-unfair}} (source 1 over
 source 2: {{s8-unfair:JK/FCFS source 1/source 2|.2f}} under JK/FCFS,
@@ -503,24 +520,27 @@ Scenario 6 did not have. The thesis's DECbit delays for source 2 (about 12.3 s) 
 24 s propagation round trip, which cannot be; ours are {{dec_d2_low|.1f}} to
 {{dec_d2_high|.1f}} s.
 
-G/FCFS's source 2 sends almost nothing, new or resent: {{g_thr2|.3f}} packets/s delivered and
-{{g_retx2|.4f}} resent, so resent packets are {{s8-generic:retransmitted_share_of_source_2|.1%}}
-of what it sends, where the thesis's resent 0.43 a second beside 0.05 delivered, nearly 90%
+G/FCFS's source 2 resends almost nothing: {{g_retx2|.4f}} packets a second beside
+{{g_thr2|.3f}} delivered, so resent packets are
+{{s8-generic:retransmitted_share_of_source_2|.1%}} of what it sends, where the thesis's resent 0.43 a second beside 0.05 delivered, nearly 90%
 (s8-generic: {{s8-generic}}). The Generic pairs collapse here as in Scenarios 3 and 7: both
 windows of 60 meet the Poisson load at start-up and lose packets, and each timeout resends only
 the oldest one, whose round trip, counted from its first transmission, is longer than the last,
 so the timeout grows with every loss repaired (source 2's round trips average {{g_delay2|.0f}}
-s) and the source is all but silent. The thesis's source 2 kept resending. Resending every
+s) and the source waits out ever longer timeouts, resending one packet after each. The thesis's source 2 kept resending. Resending every
 unacknowledged packet on a timeout (go-back-N, the 1989 paper's reading) gives source 2's
 retransmissions back a large share of what it sends, though well short of nine tenths; exact
 clocks, sources started together and no floor on the timeout leave the share below a tenth
 (docs/reproductions.md).
 """,
             facts={
+                "pp_lost": lambda ctx: losses(ctx("s8"), "PP/FQ", FTPS78),
                 "jkfq_1": avg("s8", "JK/FQ", ("ftp1",)),
                 "jkfq_2": avg("s8", "JK/FQ", ("ftp2",)),
                 "decfqb_2": avg("s8", "DEC/FQbit", ("ftp2",)),
-                "fq_lost": lambda ctx: max(losses(ctx("s8"), p, (f,)) for p in ("JK/FQ", "DEC/FQbit") for f in FTPS78),
+                "fq_lost": lambda ctx: max(
+                    losses(ctx("s8"), p, (f,)) for p in ("JK/FQ", "DEC/FQbit") for f in FTPS78
+                ),
                 "dec_d2_low": over("s8", ("DEC/DEC", "DEC/FQbit"), ("ftp2",), "delay", min),
                 "dec_d2_high": over("s8", ("DEC/DEC", "DEC/FQbit"), ("ftp2",), "delay", max),
                 "g_thr2": avg("s8", "G/FCFS", ("ftp2",)),
