@@ -301,8 +301,10 @@ the per-packet timer resends the packet three round trips later. The cumulative 
 follows empties S at once, the law sends faster than the share to refill the setpoint, the
 burst overflows the source's FQ queue, and it loses packets again. FQ gives the share it leaves
 to the background and the other FTP: in those runs the background gets {{pp_lossy_bkg|.2f}} on
-average. Neither a single timer, the per-epoch law, exact clocks, sources started together nor
-larger windows restore the three-way split (docs/reproductions.md).
+average. With the per-packet timer at half its three round trips, a lost packet is resent
+before the window stalls and the cycle does not start; with twice the buffer the bursts fit;
+either way the split is three-way in every run. A single timer, the per-epoch law, exact clocks,
+sources started together or larger windows do not restore it (docs/reproductions.md).
 
 The Generic pairs collapse: at t = 0 the two windows of 40 meet 40 places and both FTPs lose
 packets; resending one packet per timeout, with each round trip counted from first
@@ -472,16 +474,19 @@ DEC/DEC starves ({{s7-dec:highest|.2f}} packets/s at most, against 0.08–0.10),
 its window reaches {{s7-dec:largest_window_after_warm_up|.1f}} after the warm-up, not 2
 (s7-dec: {{s7-dec}}), and by Little's law its mean window (throughput × round trip) is
 {{dec_window|.1f}} packets, where the thesis's 0.08–0.10 packets/s at 12.97 s mean about one.
-Panic mode is what holds the windows down: the Poisson sources keep the first gateway's queue
-at {{dec_queue|.1f}} packets on average, near the panic level of 2 above which every packet is
+Panic mode is what holds the windows down: the Poisson sources keep {{dec_queue|.1f}} packets
+waiting at the first gateway on average, around the panic level of 2 above which every packet is
 marked, and {{dec_marked|.0%}} of the packets reaching it are marked; without panic mode the
 windows grow to tens of packets. Near that level the sources' decisions, once every two round
 trips, alternate between adding one packet and cutting by an eighth, and runs of clear windows
 walk the window up to several packets. Exact clocks, sources started together, a capacity factor
-of 1 and a lower or higher panic level all leave it above 2 (docs/reproductions.md). What held
-the thesis's windows at 2 we could not find; its topology figure is lost, and in our
-reconstruction, the only one that puts six sources at each line as the text says, only the first
-line ever queues.
+of 1, a lower or higher panic level, and sources that cut sooner or harder all leave it above 2
+(docs/reproductions.md). What held the thesis's windows at 2 we could not find. Our gateway
+averages its queue over the last regeneration cycle, which the Poisson sources' idle periods keep
+short, so the average often dips below the panic level and the FTPs' windows grow; a gateway that
+averaged over longer would stay above it more of the time, but ours has no such option to try. The topology figure
+is lost too, and in our reconstruction, the only one that puts six sources at each line as the
+text says, only the first line ever queues.
 
 The Generic pairs collapse as in Scenario 3 (round trips of {{g_delay|.0f}} s and more). In our
 reconstruction every source crosses all three lines, so only the first ever queues: the
