@@ -366,18 +366,12 @@ because FQ is work-conserving and serves it whenever the window-limited FTP has 
 """,
             facts={
                 "fq_ftp_low": over("s4", FQ_PAIRS, ("ftp1",), "throughput", min),
-                "fq_ftp_high": over("s4", FQ_PAIRS, ("ftp1",), "throughput", max),
                 "fq_tel_low": over("s4", FQ_PAIRS, ("telnet2",), "throughput", min),
-                "fq_tel_high": over("s4", FQ_PAIRS, ("telnet2",), "throughput", max),
                 "fq_tel_delay": over("s4", FQ_PAIRS, ("telnet2",), "delay", max),
-                "fq_bad_low": over("s4", FQ_PAIRS, ("bad3",), "throughput", min),
                 "fq_bad_high": over("s4", FQ_PAIRS, ("bad3",), "throughput", max),
                 "fq_bad_drops": over("s4", FQ_PAIRS, ("bad3",), "drop_rate", max),
                 "pp_delay": avg("s4", "PP/FQ", ("ftp1",), "delay"),
                 "fcfs_tel_low": over("s4", ("G/FCFS", "JK/FCFS", "DEC/DEC"), ("telnet2",), "throughput", min),
-                "fcfs_tel_high": over(
-                    "s4", ("G/FCFS", "JK/FCFS", "DEC/DEC"), ("telnet2",), "throughput", max
-                ),
             },
         ),
     ),
