@@ -868,7 +868,8 @@ WHY_CHANGED: dict[str, str] = {
     "s2-telnets-fcfs": "The JK/FCFS Telnets' shut-out was a phase lock: with clock jitter (one packet time, issue 12 §2) they get "
     "0.19 and 0.20 packets/s, their whole load; under G/FCFS they are still shut out (0.03-0.04).",
     "s2-jk-fcfs-phases": "New (issue 12 §5): the thesis's winning and losing phases under JK/FCFS "
-    "were not checked before; in our runs at most 2 of the 6 FTPs alternate, fewer than half.",
+    "were not checked before; in our runs at least half of the 6 FTPs alternate in 1 of 5 runs "
+    '(docs/reproductions.md, "The thesis (keshav91)").',
     "s3-pp-spike": "The spike returns with any one of the changes since: clock jitter alone (highest "
     "rate 300-330 s 12.5 packets/s), start jitter alone (12.5), or per-packet timers (thesis §4.4) "
     "with neither jitter (12.0). Only a single timer with exact clocks and sources started together, "
