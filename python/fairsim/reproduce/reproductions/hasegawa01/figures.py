@@ -11,7 +11,6 @@ from fairsim.models import hasegawa01 as model
 from fairsim.plots import log_axis
 from fairsim.reproduce.claims import Context, Missing
 from fairsim.reproduce.model import Figure
-from fairsim.reproduce.reproductions.hasegawa01.claims import relative, throughputs, timeouts
 from fairsim.reproduce.reproductions.hasegawa01.experiments import (
     ACCESS,
     CAPACITIES,
@@ -21,7 +20,10 @@ from fairsim.reproduce.reproductions.hasegawa01.experiments import (
     ered_p,
     mean_window,
     packets,
+    relative,
     sweep,
+    throughputs,
+    timeouts,
 )
 
 COLORS = {"c1": "#1f77b4", "c2": "#ff7f0e", "c3": "#2ca02c", "c4": "#d62728"}
