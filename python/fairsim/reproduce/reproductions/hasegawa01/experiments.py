@@ -247,6 +247,14 @@ def traced(capacity: float) -> dict:
     return {"links.out.rate": f"{capacity:g}kbps", "run.trace": list(FLOWS)}
 
 
+def measured(m) -> tuple[float, float]:
+    """The measured interval (start, end) in seconds of a sweep point's runs: from the end of the
+    warm-up over every measurement interval (the intervals table also has the warm-up's row)."""
+    got = m.results.runs[0]["measurement"]
+    start = float(got["warmup_s"])
+    return start, start + float(got["interval_s"]) * int(got["intervals"])
+
+
 def mean_window(m, flow: str, start_s: float, end_s: float) -> float:
     """The time-average of a recorded window over [start, end): a step function."""
     t = m.traces("Vegas/FIFO", flow, "cwnd")
@@ -549,8 +557,7 @@ def window_at(flow: str, smallest: bool = True):
     def fact(ctx: Context) -> float:
         points = dict(sweep(ctx, "windows"))
         m = points[min(points) if smallest else max(points)]
-        iv = m.results.intervals
-        return mean_window(m, flow, float(iv["start_s"].min()), float(iv["end_s"].max()))
+        return mean_window(m, flow, *measured(m))
 
     return fact
 
@@ -566,6 +573,16 @@ def eq19_at(flow: str | None = None, smallest: bool = True, most: bool = False):
         if flow is not None:
             return w[FLOWS.index(flow)]
         return max(w) if most else min(w)
+
+    return fact
+
+
+def measured_s(exp: str = "forward"):
+    """A fact: the length (s) of the measured interval of experiment `exp`'s runs."""
+
+    def fact(ctx: Context) -> float:
+        start, end = measured(sweep(ctx, exp, joined=False)[0][1])
+        return end - start
 
     return fact
 
@@ -666,7 +683,7 @@ Enhanced RED {{ered_at_400|.3f}}; averaged over BW below 960 kb/s: FIFO
 Enhanced RED {{reverse-same-tendencies:ERED mean|.3f}} and DRR (the experiment reverse-drr, each
 queue its own 60 KB) {{reverse-same-tendencies:DRR mean|.3f}}. At 400 kb/s Enhanced RED's 64 kb/s
 connection gets {{ered_c1_400|.2f}} of its line, after {{ered_c1_timeouts|.0f}} timeouts in the
-4900 s measured, as in the forward model (whose discussion says why). The claim
+{{measured_s|.0f}} s measured, as in the forward model (whose discussion says why). The claim
 reverse-same-tendencies ({{reverse-same-tendencies}}) asks, with the paper's "fairly good"
 improvement by Enhanced RED, that Enhanced RED's average be above RED's.
 """,
@@ -674,6 +691,7 @@ improvement by Enhanced RED, that Enhanced RED's average be above RED's.
         "ered_at_400": jain_at("Reno/ERED", "reverse"),
         "ered_c1_400": relative_at("Reno/ERED", "c1", "reverse"),
         "ered_c1_timeouts": timeouts_at("Reno/ERED", "c1", "reverse"),
+        "measured_s": measured_s("reverse"),
     },
 )
 WINDOWS_DISCUSSION = Discussion(
@@ -684,8 +702,8 @@ connection's input link bandwidth". At 400 kb/s ours are {{c1_400|.1f}}, {{c2_40
 {{c3_400|.1f}} and {{c4_400|.1f}} packets, from the smallest input line to the largest, and the
 analysis's Eq. 19 with α = 1, β = 3 gives {{eq19_least_400|.1f}} to {{eq19_most_400|.1f}}; at
 960 kb/s the 512 kb/s connection's window is {{c4_960|.1f}} packets, Eq. 19's
-{{eq19_c4_960|.1f}}. The analysis counts no access-line serialisation in the round trip (a
-packet takes a quarter of a second on the 64 kb/s line).
+{{eq19_c4_960|.1f}}. Eq. 19's round trip has no access-line serialisation in it (a packet takes
+a quarter of a second on the 64 kb/s line); ours does.
 """,
     facts={
         **{f"{f}_400": window_at(f) for f in FLOWS},
@@ -721,8 +739,8 @@ suffers the more bursty losses).
 
 **RED against FIFO** (red-better-than-fifo: {{red-better-than-fifo}}). RED's index averaged
 {{red-better-than-fifo:RED_mean|.3f}}, FIFO's {{red-better-than-fifo:FIFO_mean|.3f}}, a
-difference of {{red-better-than-fifo:RED_minus_FIFO|+.3f}}, small beside DRR's lead over RED
-({{drr-better-than-fifo-red:Reno DRR minus RED|+.3f}}). RED's index is
+difference of {{red-better-than-fifo:RED_minus_FIFO|+.3f}}; DRR's over RED is
+{{drr-better-than-fifo-red:Reno DRR minus RED|+.3f}}. RED's index is
 {{red-better-than-fifo:RED_at_400|.3f}} at 400 kb/s and {{red-better-than-fifo:RED_at_880|.3f}}
 at the largest BW up to 880 kb/s.
 
@@ -752,10 +770,11 @@ difference from its ideal in packets/s (the text's "largest difference"), applie
 is: p_1 is {{p1_400|.3f}} at 400 kb/s and {{p1_880|.3f}} at 880, p_4 at most {{p4_most|.4f}}
 below 960 kb/s (figure `ered-p`). With them the model predicts throughputs in proportion to the
 input lines. At 400 kb/s the 64 kb/s connection gets {{ered_c1_400|.2f}} of its line, the
-others {{ered_others_low|.2f}} to {{ered_others_high|.2f}}. Its window is a few packets (a packet
-takes a quarter of a second on its line), so three duplicate ACKs are rare: it has
-{{ered_c1_timeouts|.0f}} timeouts and {{ered_c1_fast|.0f}} fast retransmits in the 4900 s
-measured (under RED {{red_c1_timeouts|.0f}} and {{red_c1_fast|.0f}}; figure `timeouts`), each
+others {{ered_others_low|.2f}} to {{ered_others_high|.2f}}. Its p_1 keeps its window at a few
+packets (a packet takes a quarter of a second on its line), so three duplicate ACKs are rare: it
+has
+{{ered_c1_timeouts|.0f}} timeouts and {{ered_c1_fast|.0f}} fast retransmits in the
+{{measured_s|.0f}} s measured (under RED {{red_c1_timeouts|.0f}} and {{red_c1_fast|.0f}}; figure `timeouts`), each
 timeout at least the 1 s minimum RTO of idle time and doubled while they repeat. The analysis
 counts a timeout only when two packets of one window are lost (Eq. 12), as one RTO of idle
 time, and cannot see this; the paper gives neither its p_i nor how its model handles unequal
@@ -817,6 +836,7 @@ every BW and averages {{vegas-drr:Vegas_DRR_mean|.3f}} against Reno's DRR
         "ered_c1_fast": timeouts_at("Reno/ERED", "c1", what="fast_retransmits"),
         "red_c1_timeouts": timeouts_at("Reno/RED", "c1"),
         "red_c1_fast": timeouts_at("Reno/RED", "c1", what="fast_retransmits"),
+        "measured_s": measured_s(),
         "drr_lowest": lowest_jain("Reno/DRR"),
         "drr_plus_lowest": lowest_jain("Reno/DRR+"),
         "drr_divided_mean": mean_jain("Reno/DRR", "drr-divided"),
