@@ -1,10 +1,11 @@
-"""hasegawa01 after issue 28 §1: Enhanced RED's reading of "the largest difference" and how its
-p_i are applied, the knobs that keep the other readings, the split claims, and the sensitivity
-study the report shows."""
+"""hasegawa01 after issue 28 §1 and issue 47 §4: Enhanced RED's reading of "the largest
+difference", every RED applying its p (0.02 or the p_i) as §3.2.1 describes it, the knobs that
+keep the other readings, the split claims, and the sensitivity study in the docs."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -15,13 +16,12 @@ from fairsim.models import hasegawa01 as model
 from fairsim.reproduce.claims import Context
 from fairsim.reproduce.reproductions.hasegawa01.experiments import (
     ACCESS,
-    ERED_PAIRS,
     FLOWS,
+    RED_PAIRS,
     SENSITIVITY_FILE,
     TAU,
-    ered_knob,
-    ered_p_mode,
-    sensitivity_text,
+    red_knob,
+    red_p_mode,
     vegas_knob,
 )
 
@@ -63,28 +63,46 @@ def test_an_unknown_reading_is_refused():
         model.enhanced_red(BW, model.packets_per_s(400), TAU, difference="squared")
 
 
+#: §3.2.1's sentence on how RED applies p, which Enhanced RED's p_i take the place of.
+SECTION_321 = (
+    "with which incoming packets are dropped when the avarage queue length is over the threshold th_min"
+)
+
+
 @pytest.mark.parametrize("file", ["forward.toml", "reverse.toml", "forward-drr.toml"])
-def test_every_enhanced_red_applies_its_p_i_as_a_constant_probability(file):
+def test_every_red_applies_its_p_as_a_constant_probability_citing_the_text(file):
+    # plain RED and Enhanced RED the same way: §3.2.1's p, whose place the p_i take
     s = load(BUNDLED / "hasegawa01" / file)
-    modes = {p: ered_p_mode(s.resolved(p), p) for p in s.pairs}
-    ered = {p: m for p, m in modes.items() if p in ERED_PAIRS}
-    assert ered and set(ered.values()) == {"constant"}
-    assert all(m is None for p, m in modes.items() if p not in ERED_PAIRS)
-    assert "p_mode" in s.notes or "constant" in s.notes
+    modes = {p: red_p_mode(s.resolved(p), p) for p in s.pairs}
+    red = {p: m for p, m in modes.items() if p in RED_PAIRS}
+    assert red and set(red.values()) == {"constant"}
+    assert all(m is None for p, m in modes.items() if p not in RED_PAIRS)
+    notes = " ".join(s.notes.split())
+    assert SECTION_321 in notes or "§3.2.1" in notes
 
 
-def test_the_ered_knob_applies_the_p_i_linearly_and_touches_nothing_else():
+def test_both_reds_of_a_model_differ_only_in_their_p():
+    s = load(BUNDLED / "hasegawa01" / "forward.toml")
+    red, ered = (s.resolved(p)["links"]["out"]["forward"]["qdisc"] for p in ("Reno/RED", "Reno/ERED"))
+    assert {k: v for k, v in ered.items() if k != "flow_p"} == {k: v for k, v in red.items() if k != "flow_p"}
+
+
+def test_the_red_knob_applies_every_p_linearly_and_touches_nothing_else():
     s = load(BUNDLED / "hasegawa01" / "forward-drr.toml")
-    got = ered_knob("linear").overrides(s)
-    assert got == {'pairs."Reno/DRR+ 2q".qdisc.red.p_mode': "linear"}
+    got = red_knob("linear").overrides(s)
+    assert got == {
+        'pairs."Reno/DRR+".qdisc.red.p_mode': "linear",
+        'pairs."Reno/DRR+ 2q".qdisc.red.p_mode': "linear",
+    }
     changed = s.with_overrides(got)
-    assert ered_p_mode(changed.resolved("Reno/DRR+ 2q"), "Reno/DRR+ 2q") == "linear"
-    assert changed.resolved("Reno/DRR+")["links"]["out"]["forward"]["qdisc"]["red"]["p_mode"] == "linear"
+    assert {red_p_mode(changed.resolved(p), p) for p in ("Reno/DRR+", "Reno/DRR+ 2q")} == {"linear"}
     forward = load(BUNDLED / "hasegawa01" / "forward.toml")
-    assert ered_knob("linear").overrides(forward) == {'pairs."Reno/ERED".qdisc.p_mode': "linear"}
-    assert ered_knob("constant").overrides(forward) == {}
+    assert set(red_knob("linear").overrides(forward)) == {
+        f'pairs."{p}".qdisc.p_mode' for p in ("Reno/RED", "Reno/ERED", "Vegas/RED")
+    }
+    assert red_knob("constant").overrides(forward) == {}
     with pytest.raises(ValueError):
-        ered_knob("gentle")
+        red_knob("gentle")
 
 
 def test_the_vegas_knob_changes_only_the_vegas_pairs():
@@ -98,7 +116,7 @@ def test_the_vegas_knob_changes_only_the_vegas_pairs():
 
 def test_the_paper_has_the_knobs():
     names = [k.name for k in PAPER.knobs]
-    assert "ERED p linear" in names and "Vegas α 2, β 4" in names
+    assert "RED p linear" in names and "Vegas α 2, β 4" in names
 
 
 class FakeRuns:
@@ -190,12 +208,32 @@ def test_every_new_claim_says_why():
     assert all(c in history.why for c in new)
 
 
-def test_the_report_shows_the_sensitivity_study():
+def test_the_docs_show_the_sensitivity_study_and_the_report_does_not():
+    # its numbers come from runs of its own, which no report holds
     doc = json.loads(SENSITIVITY_FILE.read_text())
-    text = sensitivity_text()
+    docs = (Path(__file__).parent.parent / "docs" / "reproductions.md").read_text()
+    section = docs[docs.index("## The 2001 DRR/RED paper (hasegawa01)") :]
+    rows = [
+        line for line in section.splitlines() if line.startswith("| Reno/") or line.startswith("| Vegas/")
+    ]
     assert doc["rows"] and all({"pair", "variant", "mean", "at_400", "seeds"} <= set(r) for r in doc["rows"])
     for r in doc["rows"]:
-        assert f"{r['variant']}: {r['mean']:.3f} ({r['at_400']:.3f})" in text
+        cells = f"| {r['mean']:.3f} | {r['at_400']:.3f} |"
+        assert any(row.startswith(f"| {r['pair']} |") and row.endswith(cells) for row in rows), r
     variants = {r["variant"] for r in doc["rows"] if r["pair"] == "Reno/ERED"}
     assert any("relative" in v for v in variants) and any("linear" in v for v in variants)
-    assert text in PAPER.experiment("forward").discussion
+    for e in PAPER.experiments:
+        assert "sensitivity.json" not in str(e.discussion)
+
+
+def test_red_equal_says_why_its_tolerance_is_what_it_is():
+    claim = {c.id: c for c in PAPER.claims}["red-equal-at-small-bw"]
+    assert "almost identical" in claim.tolerance and "1.5" in claim.tolerance
+    assert "halfway" in claim.tolerance
+
+
+def test_the_reasons_are_about_claims_and_the_recorded_commit():
+    history = PAPER.history
+    ids = {c.id for c in PAPER.claims}
+    assert set(history.why) <= ids
+    assert history.commit == "0cbba2e" and history.since == "issue 28 §1"

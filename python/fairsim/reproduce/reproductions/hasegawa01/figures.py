@@ -11,7 +11,6 @@ from fairsim.models import hasegawa01 as model
 from fairsim.plots import log_axis
 from fairsim.reproduce.claims import Context, Missing
 from fairsim.reproduce.model import Figure
-from fairsim.reproduce.reproductions.hasegawa01.claims import relative, throughputs, timeouts
 from fairsim.reproduce.reproductions.hasegawa01.experiments import (
     ACCESS,
     CAPACITIES,
@@ -20,8 +19,12 @@ from fairsim.reproduce.reproductions.hasegawa01.experiments import (
     TAU,
     ered_p,
     mean_window,
+    measured,
     packets,
+    relative,
     sweep,
+    throughputs,
+    timeouts,
 )
 
 COLORS = {"c1": "#1f77b4", "c2": "#ff7f0e", "c3": "#2ca02c", "c4": "#d62728"}
@@ -91,8 +94,7 @@ def draw_windows(ctx: Context):
     for i, f in enumerate(FLOWS):
         ours = []
         for _, m in points:
-            iv = m.results.intervals
-            ours.append(mean_window(m, f, float(iv["start_s"].min()), float(iv["end_s"].max())))
+            ours.append(mean_window(m, f, *measured(m)))
         _line(ax, f, xs, ours)
         analysis = [model.vegas_converged(bw, packets(x), TAU).window[i] for x in xs]
         ax.plot(xs, analysis, "--", color=COLORS[f], linewidth=1)
@@ -236,7 +238,7 @@ def _timeouts(pairs: tuple[str, ...], title: str, exp: str):
             for i, f in enumerate(FLOWS):
                 ax.plot(xs, [got[x][i] for x in xs], "o-", markersize=3, color=COLORS[f], label=LABELS[f])
                 ax.plot(xs, [fast[x][i] for x in xs], "--", linewidth=1, color=COLORS[f])
-            ax.set_ylabel("count in 4900 s")
+            ax.set_ylabel("count, measured interval")
             ax.set_title(f"{pair}", fontsize="small")
         axes[-1].set_xlabel("output line BW (kb/s)")
         fig.suptitle(title, fontsize="medium")
@@ -369,7 +371,7 @@ FIGURES = (
     Figure(
         "timeouts",
         "Retransmission timeouts of each connection, forward model",
-        "Each connection's retransmission timeouts (solid) and fast retransmits (dashed) in the 4900 s measured, the mean over the replications, under Reno with RED and with Enhanced RED. A connection whose window is a few packets cannot get three duplicate ACKs, so its losses end in timeouts, each at least the 1 s minimum RTO of idle time and doubled while they repeat (up to 64 s): the analysis counts a timeout only when two packets of one window are lost (Eq. 12) and as one RTO of idle time, and cannot see this starvation.",
+        "Each connection's retransmission timeouts (solid) and fast retransmits (dashed) in the measured interval (4900 s; 1000 s with `--quick`), the mean over the replications, under Reno with RED and with Enhanced RED. A connection whose window is a few packets cannot get three duplicate ACKs, so its losses end in timeouts, each at least the 1 s minimum RTO of idle time and doubled while they repeat (up to 64 s): the analysis counts a timeout only when two packets of one window are lost (Eq. 12) and as one RTO of idle time, and cannot see this starvation.",
         "forward",
         _timeouts(("Reno/RED", "Reno/ERED"), "Retransmission timeouts in the measured interval", "forward"),
     ),
