@@ -60,9 +60,9 @@ def fairness(
 def main(seeds: int, only: str = "") -> None:
     drr = {"Reno/DRR": DRR_QUEUES["Reno/DRR"]}
     rows = [
-        ("Reno/RED", "as reproduced (linear p, w_q 0.002)", {}, {}),
+        ("Reno/RED", "as reproduced (constant p, §3.2.1's and the analysis's reading; w_q 0.002)", {}, {}),
         ("Reno/RED", "w_q 0.02", {}, {f"{RED}.w_q": 0.02}),
-        ("Reno/RED", "constant p (the analysis's reading)", {}, {f"{RED}.p_mode": "constant"}),
+        ("Reno/RED", "Floyd and Jacobson's linear p (knob `RED p linear`)", {}, {f"{RED}.p_mode": "linear"}),
         (
             "Reno/RED",
             "window halved after a timeout (the paper's Reno)",
@@ -77,7 +77,7 @@ def main(seeds: int, only: str = "") -> None:
         ),
         (
             "Reno/ERED",
-            "p_i by Floyd and Jacobson's linear rule, max_p = p_i (knob `ERED p linear`)",
+            "p_i by Floyd and Jacobson's linear rule, max_p = p_i (knob `RED p linear`)",
             ered_axes(),
             {f"{ERED}.p_mode": "linear"},
         ),
