@@ -22,13 +22,8 @@ from pathlib import Path
 
 import fairsim
 from fairsim.models import hasegawa01 as model
-from fairsim.reproduce.reproductions.hasegawa01.experiments import (
-    ACCESS,
-    DRR_QUEUES,
-    FLOWS,
-    drr_buffers,
-    ered_p,
-)
+from fairsim.reproduce.reproductions.hasegawa01.experiments import DRR_QUEUES, drr_buffers
+from fairsim.reproduce.reproductions.hasegawa01.network import ACCESS, FLOWS, ered_p
 
 #: FIFO, RED and Enhanced RED in the router's 60 KB; DRR with each queue its own 60 KB (240 KB).
 SCENARIO = "hasegawa01/forward.toml"

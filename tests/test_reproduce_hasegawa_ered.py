@@ -15,15 +15,13 @@ from fairsim.catalogue import BUNDLED
 from fairsim.models import hasegawa01 as model
 from fairsim.reproduce.claims import Context
 from fairsim.reproduce.reproductions.hasegawa01.experiments import (
-    ACCESS,
-    FLOWS,
     RED_PAIRS,
     SENSITIVITY_FILE,
-    TAU,
     red_knob,
     red_p_mode,
     vegas_knob,
 )
+from fairsim.reproduce.reproductions.hasegawa01.network import ACCESS, FLOWS, TAU
 
 PAPER = reproduce.paper("hasegawa01")
 BW = [model.packets_per_s(k) for k in ACCESS.values()]

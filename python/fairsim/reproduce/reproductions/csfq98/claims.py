@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from fairsim.reproduce.claims import Claims, Context, TestedClaim, verdict, within
-from fairsim.reproduce.reproductions.csfq98.experiments import FAIR3, PAIRS, _fig4, _fig6, mbps
+from fairsim.reproduce.reproductions.csfq98.reading import FAIR3, PAIRS, _fig4, _fig6, mbps
 
 CLAIMS = Claims()
 

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure as MplFigure
 from fairsim.plots import log_axis
 from fairsim.reproduce.claims import Context
 from fairsim.reproduce.model import Figure
-from fairsim.reproduce.reproductions.csfq98.experiments import FAIR3, PAIRS, _fig4, _fig6, mbps
+from fairsim.reproduce.reproductions.csfq98.reading import FAIR3, PAIRS, _fig4, _fig6, mbps
 
 COLORS = {
     "FIFO": "#7f7f7f",

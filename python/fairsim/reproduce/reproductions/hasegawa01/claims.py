@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from fairsim.models import hasegawa01 as model
 from fairsim.reproduce.claims import Claims, Context, TestedClaim, verdict
-from fairsim.reproduce.reproductions.hasegawa01.experiments import (
-    ACCESS,
-    TAU,
+from fairsim.reproduce.reproductions.hasegawa01.network import ACCESS, TAU, packets
+from fairsim.reproduce.reproductions.hasegawa01.reading import (
     below,
     jain,
     losses,
     mean_below,
-    packets,
     relative,
     throughputs,
 )

@@ -11,16 +11,11 @@ from fairsim.models import hasegawa01 as model
 from fairsim.plots import log_axis
 from fairsim.reproduce.claims import Context, Missing
 from fairsim.reproduce.model import Figure
-from fairsim.reproduce.reproductions.hasegawa01.experiments import (
-    ACCESS,
-    CAPACITIES,
-    DRR_QUEUES,
-    FLOWS,
-    TAU,
-    ered_p,
+from fairsim.reproduce.reproductions.hasegawa01.experiments import DRR_QUEUES
+from fairsim.reproduce.reproductions.hasegawa01.network import ACCESS, CAPACITIES, FLOWS, TAU, ered_p, packets
+from fairsim.reproduce.reproductions.hasegawa01.reading import (
     mean_window,
     measured,
-    packets,
     relative,
     sweep,
     throughputs,
