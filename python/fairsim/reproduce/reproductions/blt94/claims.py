@@ -450,28 +450,23 @@ TESTED = (
 )
 
 
-#: Why a claim's verdict differs from the one before issue 28 §2 (verdicts_before.json).
+#: Why a claim's verdict differs from the one `verdicts_before.json` records (commit bf30935, before
+#: issue 47: a 10 ms clock with a 20 ms floor, TCP with BLT's duplicate-delivery filter), on the same
+#: engine build.
 WHY_CHANGED: dict[str, str] = {
-    "ref-response": "TCP now diverges at 80% of λ_cap (60% before) and BLT at 70% (80%): TCP's timer "
-    "no longer fires while its data is queued, and each of BLT's tail losses, which only the timer "
-    "recovers (137 timeouts a run at 5% load, 2542 at 50%), waits at least srtt + 10 ms where the "
-    "1 ms floor let it go after about srtt; the smallest speedup up to 50% load is 1.72 (2.16).",
-    "ref-power-ratios": "TCP's P_m rises by 0.2-0.3 with the 10 ms clock's timer and the duplicate-ACK "
-    "filter (7.39 -> 7.71 at 150 Mb/s), BLT's hardly moves, so the gaps are 0.24 / 0.50 / 0.64 "
-    "(0.50 / 0.81 / 0.96 before; the paper 0.5 / 0.8 / 1.0).",
-    "table1-tcp-ref": "TCP's P_m is 6.69 / 7.41 / 7.71 (6.49 / 7.12 / 7.39 before; Table 1 6.4 / 7.1 / "
-    "7.4): fewer spurious timeouts, and no fast retransmits on duplicate deliveries.",
-    "table1-tcp-gbit": "At 1 Gb/s TCP has no timeout up to 90% load with the 10 ms clock's timer (the "
-    "1 ms floor gave 210 a run at 50% load): 7.88 / 8.38 / 8.60 (7.47 / 7.94 / 8.15 before; Table 1 "
-    "7.5 / 7.9 / 8.1).",
-    "scalability": "TCP gains 1.19 / 0.97 / 0.89 from 150 Mb/s to 1 Gb/s (0.99 / 0.82 / 0.76 before) "
-    "while BLT's gains stay (1.58 / 1.31 / 1.14), so BLT's extra gain is 0.39 / 0.34 / 0.25 and the "
-    "1 Gb/s gap 0.89 orders (7.7 times; 1.33 before).",
-    "d3ms": "BLT's P_m at D = 3 ms falls below its 30 ms value at BW_b = 90 Mb/s (7.85 against 7.91): "
-    "the timer's 20 ms floor (two ticks of the 10 ms clock) is about seven round trips of a 3 ms "
-    "network, and BLT recovers each tail loss by a timeout (in `--quick` runs the claim holds with "
-    "the old 1 ms floor, the stability table's knob 'RTO before issue 28', and not without it).",
-    "headline": "The mean gap over the 15 bottlenecks of the five 100 KB configurations is 0.42 orders "
-    "(2.6 times): TCP is stronger (the timer and the filter), and the tolerance is now 1 ± 0.3 (it was "
-    "1 ± 0.5, which let 4.5 times pass as 'around 10'; 0.42 fails either).",
+    "ref-response": "TCP is the paper's (no filter) under the timer Table 1's TCP column gives (G = 0, 1 ms "
+    "floor): BLT's tail losses, which only its timer recovers, wait about srtt instead of srtt + 10 ms, so BLT's "
+    "R stays low longer (it diverges at 80% of λ_cap, 70% before) and R_TCP/R_BLT is at least 2.16 up to 50% load "
+    "(1.72 before).",
+    "ref-power-ratios": "TCP's P_m is the paper's now that its timer was derived from Table 1's TCP column "
+    "(7.38 at 150 Mb/s against 7.71 before), so the gaps are 0.51 / 0.81 / 0.97 (0.24 / 0.50 / 0.64 before).",
+    "table1-tcp-ref": "Derived (issue 47 §2): the timer was chosen from these very cells, so the claim counts "
+    "neither way; its check holds (6.48 / 7.12 / 7.38).",
+    "table1-tcp-gbit": "Derived (issue 47 §2), as table1-tcp-ref; its check holds (7.47 / 7.94 / 8.16).",
+    "scalability": "TCP gains 0.99 / 0.82 / 0.78 from 150 Mb/s to 1 Gb/s (1.19 / 0.97 / 0.89 before) while "
+    "BLT's gains stay, so the 1 Gb/s gap is 1.32 orders (21×; 0.89 before).",
+    "gbit-operating-points": "TCP's maximum-power point at 1 Gb/s moves to R = 0.300 s and 349 Mb/s (0.250 s and "
+    "796 Mb/s before), the paper's 0.2894 s and 318 Mb/s within 25%; N = Θ·R/F = 131 (the paper 115).",
+    "d3ms": "The 1 ms floor no longer holds BLT's tail losses for seven round trips of the 3 ms network, so "
+    "BLT's P_m at D = 3 ms is above its 30 ms value at every BW_b and the gaps narrow as the paper says.",
 }
