@@ -456,10 +456,10 @@ TESTED = (
 WHY_CHANGED: dict[str, str] = {
     "ref-response": "TCP is the paper's (no filter) under the timer Table 1's TCP column gives (G = 0, 1 ms "
     "floor): BLT's tail losses, which only its timer recovers, wait about srtt instead of srtt + 10 ms, so BLT's "
-    "R stays low longer (it diverges at 80% of λ_cap, 70% before) and R_TCP/R_BLT is at least 2.16 up to 50% load "
-    "(1.72 before).",
+    "R stays low longer (it diverges at 80% of λ_cap, 70% before), while the filterless TCP's diverges at 60% "
+    "(80% before); R_TCP/R_BLT is at least 2.16 up to 50% load (1.72 before).",
     "ref-power-ratios": "TCP's P_m is the paper's now that its timer was derived from Table 1's TCP column "
-    "(7.38 at 150 Mb/s against 7.71 before), so the gaps are 0.51 / 0.81 / 0.97 (0.24 / 0.50 / 0.64 before).",
+    "(7.38 at 150 Mb/s against 7.71 before), so the gaps are 0.51 / 0.81 / 0.97 (0.24 / 0.50 / 0.63 before).",
     "table1-tcp-ref": "Derived (issue 47 §2): the timer was chosen from these very cells, so the claim counts "
     "neither way; its check holds (6.48 / 7.12 / 7.38).",
     "table1-tcp-gbit": "Derived (issue 47 §2), as table1-tcp-ref; its check holds (7.47 / 7.94 / 8.16).",
