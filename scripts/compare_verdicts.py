@@ -22,7 +22,10 @@ def load(folder: Path, paper: str) -> dict:
 
 
 def close_fractions(report: dict) -> str:
-    graded = [c for c in report["cells"] if c["grade"] in ("close", "near", "far")]
+    # cells close by construction (◇) are left out, as the report leaves them out
+    graded = [
+        c for c in report["cells"] if c["grade"] in ("close", "near", "far") and not c["paper"].get("construction")
+    ]
     nonzero = [c for c in graded if c["paper"]["value"] not in (0, None)]
 
     def frac(cells: list) -> str:

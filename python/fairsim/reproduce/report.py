@@ -338,6 +338,8 @@ def to_json(report: Report) -> dict:
                     "value": c.paper.value,
                     "std": c.paper.std,
                     "garbled": c.paper.garbled,
+                    "unprinted": c.paper.unprinted,
+                    "construction": c.paper.construction,
                 },
                 "ours": estimate_json(c.ours),
                 "ranked": c.ranked,
