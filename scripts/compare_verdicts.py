@@ -23,9 +23,8 @@ def load(folder: Path, paper: str) -> dict:
 
 def close_fractions(report: dict) -> str:
     # cells close by construction (◇) are left out, as the report leaves them out
-    graded = [
-        c for c in report["cells"] if c["grade"] in ("close", "near", "far") and not c["paper"].get("construction")
-    ]
+    cells = [c for c in report["cells"] if not c["paper"].get("construction")]
+    graded = [c for c in cells if c["grade"] in ("close", "near", "far")]
     nonzero = [c for c in graded if c["paper"]["value"] not in (0, None)]
 
     def frac(cells: list) -> str:
