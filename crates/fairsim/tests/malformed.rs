@@ -218,7 +218,7 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
             &["flows.ftp1.transport={ kind = \"reno\", windw = 3 }"],
             "x.toml: flows.ftp1.transport.windw: unknown field `windw`; did you mean `window`? (expected one of \
              `stack`, `window`, `dupack_threshold`, `initial_rto`, `min_rto`, `max_rto`, `rttvar_factor`, `clock_granularity`, `rtt_samples`, \
-             `ack_every`, `ack_delay`, `ecn`, `sack`, `prr`, `limited_transmit`, `ignore_duplicate_deliveries`, `rack`, `tlp`, `dsack`, `adaptive_reordering`, `undo`, `recovery_exit`, `initial_cwnd`, `initial_ssthresh`, `counting`, `after_timeout`, \
+             `ack_every`, `ack_delay`, `ecn`, `sack`, `prr`, `limited_transmit`, `ignore_duplicate_deliveries`, `rack`, `tlp`, `dsack`, `adaptive_reordering`, `undo`, `recovery_exit`, `max_backoffs`, `initial_cwnd`, `initial_ssthresh`, `counting`, `after_timeout`, \
              `ssthresh_from`) (from --set flows.ftp1.transport={ \
              kind = \"reno\", windw = 3 })",
         ),
