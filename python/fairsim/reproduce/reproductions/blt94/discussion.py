@@ -10,17 +10,35 @@ from collections.abc import Callable
 from fairsim.reproduce.claims import Context, Missing
 from fairsim.reproduce.discussion import Discussion
 
+#: The ends of a load sweep, which `--quick`'s coarser grid has too.
+LIGHTEST, HEAVIEST = "lightest", "heaviest"
 
-def _runs(ctx: Context, exp: str, pair: str, load: float) -> list[dict]:
+
+def _at(ctx: Context, exp: str, load: float | str):
+    """The sweep point at `load`, or at its lightest or heaviest load."""
     if exp not in ctx.sweeps:
         raise Missing(exp)
-    for x, m in ctx.sweeps[exp]:
+    sweep = sorted(ctx.sweeps[exp], key=lambda point: point[0])
+    if load == LIGHTEST:
+        return sweep[0]
+    if load == HEAVIEST:
+        return sweep[-1]
+    for x, m in sweep:
         if abs(x - load) < 1e-9:
-            return [r for r in m.results.runs if r["pair"] == pair]
+            return x, m
     raise Missing(f"{exp} at load {load}")
 
 
-def per_run(exp: str, pair: str, load: float, counter: str) -> Callable[[Context], float]:
+def _runs(ctx: Context, exp: str, pair: str, load: float | str) -> list[dict]:
+    return [r for r in _at(ctx, exp, load)[1].results.runs if r["pair"] == pair]
+
+
+def load_of(exp: str, load: str) -> Callable[[Context], float]:
+    """The load of a sweep's end, as a fraction of λ_cap."""
+    return lambda ctx: _at(ctx, exp, load)[0]
+
+
+def per_run(exp: str, pair: str, load: float | str, counter: str) -> Callable[[Context], float]:
     """A sender counter (timeouts, fast retransmits) per run at one load, over the whole run."""
 
     def get(ctx: Context) -> float:
@@ -30,7 +48,7 @@ def per_run(exp: str, pair: str, load: float, counter: str) -> Callable[[Context
     return get
 
 
-def duplicates(exp: str, pair: str, load: float) -> Callable[[Context], float]:
+def duplicates(exp: str, pair: str, load: float | str) -> Callable[[Context], float]:
     """The share of the deliveries at one load that were copies the receiver already had."""
 
     def get(ctx: Context) -> float:
@@ -99,7 +117,8 @@ from timestamps on every ACK, and no filter for the duplicate ACKs that packets 
 already had cause (footnote 5 takes every one as a drop). The paper gives no floor or clock for
 its timer; they are derived once from Table 1's TCP column (the scenario's notes): a perfect
 clock and a 1 ms floor, the same for all three schemes. Those six cells are therefore close by
-construction (◇ in Table 1), and the two claims on them are marked derived. At 5% load TCP has
+construction (◇ in Table 1), and the two claims on them are marked derived. At the lightest
+load ({{light|.0%}} of λ_cap) TCP has
 {{tcp_timeouts_light|.0f}} timeouts a run and {{tcp_fr_light|.0f}} fast retransmits, at 50%
 {{tcp_timeouts_half|.0f}} and {{tcp_fr_half|.0f}}; BLT, whose tail losses only its timer
 recovers (no later packet makes a duplicate ACK when a burst's tail is pushed out), has
@@ -149,11 +168,12 @@ BLT's, it peaks at {{bully-tyrant:BT_peak_load|.0%}} load where BLT peaks at
 {{bully-tyrant:jain_BT|.2f}} (BLT {{bully-tyrant:jain_BLT|.2f}}, TCP {{bully-tyrant:jain_TCP|.2f}}).
 """,
     facts={
-        "tcp_timeouts_light": per_run("ref-30", "TCP", 0.05, "timeouts"),
-        "tcp_fr_light": per_run("ref-30", "TCP", 0.05, "fast_retransmits"),
+        "light": load_of("ref-30", LIGHTEST),
+        "tcp_timeouts_light": per_run("ref-30", "TCP", LIGHTEST, "timeouts"),
+        "tcp_fr_light": per_run("ref-30", "TCP", LIGHTEST, "fast_retransmits"),
         "tcp_timeouts_half": per_run("ref-30", "TCP", 0.5, "timeouts"),
         "tcp_fr_half": per_run("ref-30", "TCP", 0.5, "fast_retransmits"),
-        "blt_timeouts_light": per_run("ref-30", "BLT", 0.05, "timeouts"),
+        "blt_timeouts_light": per_run("ref-30", "BLT", LIGHTEST, "timeouts"),
         "blt_timeouts_half": per_run("ref-30", "BLT", 0.5, "timeouts"),
         "blt_dup_half": duplicates("ref-30", "BLT", 0.5),
         "tcp_dup_half": duplicates("ref-30", "TCP", 0.5),
@@ -172,7 +192,7 @@ GBIT = Discussion(
     """
 **TCP at 1 Gb/s.** At BW_b = BW_N the derived timer gives TCP {{tcp_timeouts_half|.0f}} timeouts a
 run at 50% load and {{tcp_fr_half|.0f}} fast retransmits, and {{tcp_dup_top|.0%}} of its
-deliveries at 90% load are copies the receiver already had: each timeout is a go-back-N restart
+deliveries at the heaviest load ({{top|.0%}}) are copies the receiver already had: each timeout is a go-back-N restart
 from one packet. TCP's maximum-power point is at R = {{gbit-operating-points:TCP_R|.3f}} s and
 {{gbit-operating-points:TCP_Mbps|.0f}} Mb/s (the paper 0.2894 s and 318 Mb/s), BLT's at
 R = {{gbit-operating-points:BLT_R|.4f}} s and {{gbit-operating-points:BLT_Mbps|.0f}} Mb/s (the
@@ -188,7 +208,8 @@ and is larger where some arrivals do not finish within the run.
     facts={
         "tcp_timeouts_half": per_run("gbit-1000", "TCP", 0.5, "timeouts"),
         "tcp_fr_half": per_run("gbit-1000", "TCP", 0.5, "fast_retransmits"),
-        "tcp_dup_top": duplicates("gbit-1000", "TCP", 0.9),
+        "top": load_of("gbit-1000", HEAVIEST),
+        "tcp_dup_top": duplicates("gbit-1000", "TCP", HEAVIEST),
     },
 )
 
@@ -225,14 +246,14 @@ FILE_1MB = Discussion(
 orders and TCP's by {{file-1mb:TCP_fall|.2f}}, averaged over the bottlenecks (the paper: BLT's
 by at least one order, TCP's by about half of one); the gap is {{file-1mb:gap_150|.2f}} at
 150 Mb/s and {{file-1mb:gap_1G|.2f}} at 1 Gb/s, so file-1mb is {{file-1mb}} (the conditions
-missed: {{file1mb_misses}}). TCP's transfers recover badly even alone: at 5% load a
+missed: {{file1mb_misses}}). TCP's transfers recover badly even alone: at the lightest load a
 100 KB transfer takes {{tcp_light_100|.2f}} s and a 1 MB one {{tcp_light_1mb|.1f}} s (BLT
 {{blt_light_100|.2f}} s and {{blt_light_1mb|.2f}} s). A 1 MB transfer's slow start overshoots the
 bottleneck's buffer (BW_b·D/3) with many losses in one window; Reno repairs one loss per
 recovery and leaves the rest to its timer, each timeout's go-back-N sends again packets that had
 arrived, and without a filter every duplicate ACK these bring is taken for a new drop (footnote
 5) and starts another fast retransmit: {{tcp_fr_light|.0f}} fast retransmits and
-{{tcp_timeouts_light|.0f}} timeouts a run at 5% load, {{tcp_dup_light|.0%}} of the deliveries
+{{tcp_timeouts_light|.0f}} timeouts a run there, {{tcp_dup_light|.0%}} of the deliveries
 copies the receiver already had. The stability table's knob `TCP filters duplicate deliveries`
 gives every verdict with BLT's filter in TCP; docs/reproductions.md gives what the filter and
 NewReno's recovery each change here.
@@ -243,9 +264,9 @@ NewReno's recovery each change here.
         "tcp_light_1mb": light_response("ref-1MB-30", "TCP"),
         "blt_light_100": light_response("ref-30", "BLT"),
         "blt_light_1mb": light_response("ref-1MB-30", "BLT"),
-        "tcp_fr_light": per_run("ref-1MB-30", "TCP", 0.05, "fast_retransmits"),
-        "tcp_timeouts_light": per_run("ref-1MB-30", "TCP", 0.05, "timeouts"),
-        "tcp_dup_light": duplicates("ref-1MB-30", "TCP", 0.05),
+        "tcp_fr_light": per_run("ref-1MB-30", "TCP", LIGHTEST, "fast_retransmits"),
+        "tcp_timeouts_light": per_run("ref-1MB-30", "TCP", LIGHTEST, "timeouts"),
+        "tcp_dup_light": duplicates("ref-1MB-30", "TCP", LIGHTEST),
     },
 )
 
