@@ -281,7 +281,7 @@ def knobs():
         ),
         Variant(
             "clock 10 ms, floor 20 ms",
-            "the timer of the reproduction before issue 47: a 10 ms clock (hz = 100) as the granularity G "
+            "an earlier reading of this reproduction's: a 10 ms clock (hz = 100) as the granularity G "
             "flooring the variance term, and a two-tick floor; Table 1's TCP column fits it less well",
             overrides=_fields(min_rto="20ms", clock_granularity="10ms"),
         ),
