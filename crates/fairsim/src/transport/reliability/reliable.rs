@@ -347,10 +347,9 @@ pub struct Reliable<C, T = RtoTimer> {
     rack: Option<Box<RackState>>,
     /// The last fast recovery, while its reduction may still be undone.
     undo: Option<Undo>,
-    /// Expiries of the timer since the last new ACK (4.3BSD's `t_rxtshift`).
+    /// Expiries of the timer since the last new ACK (4.3BSD's `t_rxtshift`); past
+    /// `max_backoffs`, the sender has given up (`abandoned`).
     timeouts_in_a_row: u32,
-    /// Gave up after `max_backoffs` expiries in a row: sends and answers nothing more.
-    abandoned: bool,
 }
 
 /// A fast recovery whose retransmissions may yet prove spurious (Linux's `undo_marker`,
@@ -451,8 +450,20 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             rack: None,
             undo: None,
             timeouts_in_a_row: 0,
-            abandoned: false,
         }
+    }
+
+    /// Whether the sender gave up after `max_backoffs` expiries in a row: it sends and answers
+    /// nothing more. No new ACK is taken after that, so the count stays past the limit.
+    fn abandoned(&self) -> bool {
+        self.features.max_backoffs != 0 && self.timeouts_in_a_row > self.features.max_backoffs
+    }
+
+    /// An ACK of new data: the count of expiries in a row starts again, and the timer restarts
+    /// (or stops, with nothing outstanding).
+    fn timer_after_new_ack(&mut self, ctx: &mut AgentCtx) {
+        self.timeouts_in_a_row = 0;
+        self.timer.after_new_ack(self.win.in_flight() > 0, ctx);
     }
 
     /// The sink echoes ECN marks as `echo` (DCTCP's exact echo instead of RFC 3168's).
@@ -493,7 +504,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
 
     /// Sends what the controller's window (capped by the flow's) and the application allow.
     fn fill(&mut self, ctx: &mut AgentCtx) {
-        if self.abandoned {
+        if self.abandoned() {
             return;
         }
         let idle = self.win.in_flight() == 0;
@@ -583,8 +594,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
             tell!(self.on_ack(count, ctx));
         }
         self.dupacks = 0;
-        self.timeouts_in_a_row = 0;
-        self.timer.after_new_ack(self.win.in_flight() > 0, ctx);
+        self.timer_after_new_ack(ctx);
         tell!(self.trace(ctx));
     }
 
@@ -637,7 +647,7 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
     }
 
     fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
-        if self.abandoned {
+        if self.abandoned() {
             return;
         }
         tell!(self.on_ack_arrival(ack, &self.win, ctx));
@@ -672,6 +682,9 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
     }
 
     fn on_timer(&mut self, timer: TimerId, ctx: &mut AgentCtx) {
+        if self.abandoned() {
+            return; // a pacing slot, a loss probe or a reordering timer would send again
+        }
         if timer == PACE {
             self.pacer.fired();
             self.fill(ctx);
@@ -682,12 +695,11 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
             return;
         }
         self.timer.fired();
-        if self.win.in_flight() == 0 || self.abandoned {
+        if self.win.in_flight() == 0 {
             return;
         }
         self.timeouts_in_a_row += 1;
-        if self.features.max_backoffs != 0 && self.timeouts_in_a_row > self.features.max_backoffs {
-            self.abandoned = true;
+        if self.abandoned() {
             ctx.count(Event::Abandoned);
             return;
         }

@@ -124,8 +124,7 @@ impl<C: Controller, T: RetransmitTimer> Reliable<C, T> {
         } else {
             self.sack_recovery.slid(self.win.una());
         }
-        self.timeouts_in_a_row = 0;
-        self.timer.after_new_ack(self.win.in_flight() > 0, ctx);
+        self.timer_after_new_ack(ctx);
         tell!(self.trace(ctx));
     }
 

@@ -386,6 +386,9 @@ fn after_max_backoffs_expiries_in_a_row_the_sender_gives_up_as_4_3bsd_drops_a_co
     assert_eq!(counted.iter().filter(|e| **e == Event::Abandoned).count(), 1);
     h.ack(1, 100.0);
     h.call(|t, c| t.on_data(c));
+    for timer in [RETRANSMIT, PACE, RACK_TIMER] {
+        h.call(|t, c| t.on_timer(timer, c)); // none of its timers sends again
+    }
     assert!(h.sent_since().is_empty(), "an abandoned sender answers nothing");
 }
 
