@@ -47,7 +47,7 @@ class Verdict:
             return "undecided"
         if self.derived and self.held is not None:
             return "derived"
-        return {True: "held", False: "not held", None: "not evaluated"}[self.held]
+        return self.checked
 
     @property
     def checked(self) -> str:

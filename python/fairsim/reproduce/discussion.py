@@ -42,9 +42,6 @@ class Discussion:
     #: of the context; a fact whose experiment did not run reads "n/a".
     facts: Mapping[str, Callable[[Context], float | str]] = field(default_factory=dict)
 
-    def __bool__(self) -> bool:
-        return bool(self.text.strip())
-
     def render(self, ctx: Context, verdicts: Mapping[str, Verdict]) -> str:
         def fill(m: re.Match) -> str:
             name, spec = m.group(1).strip(), m.group(2)
@@ -103,14 +100,15 @@ def typed_numbers(text: str) -> list[str]:
     accepts (words are the rule for small counts)."""
     out = []
     for m in _NUMBER.finditer(_NOT_QUANTITY.sub(" ", text)):
-        raw = m.group(0).replace("−", "-").replace(",", "").rstrip(".")
-        try:
-            value = float(raw)
-        except ValueError:
-            continue
-        if "." in raw or abs(value) >= 10:
-            out.append(raw.lstrip("-"))
+        raw = _written(m.group(0))
+        if "." in raw or float(raw) >= 10:
+            out.append(raw)
     return out
+
+
+def _written(number: str) -> str:
+    """A number as the test compares it: no sign, no thousands' commas, no sentence's full stop."""
+    return number.replace("−", "").replace("-", "").replace(",", "").rstrip(".")
 
 
 def number_set(*texts: str) -> set[str]:
@@ -119,7 +117,7 @@ def number_set(*texts: str) -> set[str]:
     found = set()
     for t in texts:
         for m in _NUMBER.finditer(t):
-            raw = m.group(0).replace("−", "-").replace(",", "").rstrip(".").lstrip("-")
+            raw = _written(m.group(0))
             found.add(raw)
             if "." in raw:
                 found.add(raw.rstrip("0").rstrip("."))

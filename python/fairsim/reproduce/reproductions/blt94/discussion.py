@@ -92,19 +92,9 @@ def mean_gap(configs: tuple[str, ...]) -> Callable[[Context], float]:
 
 def fairness_misses(ctx: Context) -> str:
     """Which of fairness-mixed's conditions the run misses, in words."""
-    from fairsim.reproduce.reproductions.blt94.claims import fairness_mixed
+    from fairsim.reproduce.reproductions.blt94.claims import FAIRNESS, fairness_mixed, missed
 
-    d = fairness_mixed(ctx).values
-    wanted = {
-        "BLT_minus_TCP_ref_30": ("BLT fairer at 30 Mb/s", lambda x: x > 0),
-        "BLT_minus_TCP_ref_90": ("TCP fairer at 90 Mb/s", lambda x: x < 0),
-        "BLT_minus_TCP_ref_150": ("BLT fairer at 150 Mb/s", lambda x: x > 0),
-        "BLT_minus_TCP_gbit_200": ("the two within 0.05 at 1 Gb/s, 200 Mb/s", lambda x: abs(x) <= 0.05),
-        "BLT_minus_TCP_gbit_600": ("BLT fairer at 1 Gb/s, 600 Mb/s", lambda x: x > 0),
-        "BLT_minus_TCP_gbit_1000": ("BLT fairer at 1 Gb/s, 1000 Mb/s", lambda x: x > 0),
-    }
-    missed = [f"{words} ({d[key]:+.3f})" for key, (words, ok) in wanted.items() if not ok(d[key])]
-    return "; ".join(missed) if missed else "none"
+    return "; ".join(missed(FAIRNESS, fairness_mixed(ctx).values)) or "none"
 
 
 REFERENCE = Discussion(
@@ -216,17 +206,9 @@ and is larger where some arrivals do not finish within the run.
 
 def file1mb_misses(ctx: Context) -> str:
     """Which of file-1mb's conditions the run misses, in words."""
-    from fairsim.reproduce.reproductions.blt94.claims import file_1mb
+    from fairsim.reproduce.reproductions.blt94.claims import FILE_1MB, file_1mb, missed
 
-    d = file_1mb(ctx).values
-    missed = []
-    if d["BLT_fall"] < 0.8:
-        missed.append(f"BLT's fall of at least 0.8 ({d['BLT_fall']:.2f})")
-    if not 0.2 <= d["TCP_fall"] <= 0.8:
-        missed.append(f"TCP's fall between 0.2 and 0.8 ({d['TCP_fall']:.2f})")
-    if d["gap_1G"] <= d["gap_150"]:
-        missed.append("a wider gap at 1 Gb/s")
-    return "; ".join(missed) if missed else "none"
+    return "; ".join(missed(FILE_1MB, file_1mb(ctx).values)) or "none"
 
 
 def light_response(exp: str, pair: str) -> Callable[[Context], float]:

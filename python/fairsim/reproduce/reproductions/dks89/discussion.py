@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from fairsim.reproduce.claims import Context
 from fairsim.reproduce.discussion import Discussion
-from fairsim.reproduce.reproductions.dks89.claims import FTPS2, TELNETS2, pk
+from fairsim.reproduce.reproductions.dks89.claims import FAIR2, FTPS2, LINE, PAIRS, TELNETS2, pk
 
 
 def value(exp: str, pair: str, flow: str, metric: str = "packets") -> Callable[[Context], float]:
@@ -43,6 +43,12 @@ def runs_with(pair: str, test: Callable[[list[float]], bool]) -> Callable[[Conte
     return lambda ctx: sum(test([pk(r, pair, f) for f in FTPS2]) for r in ctx("s2").replications())
 
 
+def ftp_ratios(ctx: Context) -> list[float]:
+    """Scenario 1: FTP1's packets over FTP2's under each pair."""
+    m = ctx("s1")
+    return [pk(m, p, "ftp1") / pk(m, p, "ftp2") for p in PAIRS]
+
+
 S1 = Discussion(
     """
 The paper's table is lost. Of its two sentences, the first cannot fail here: our reconstruction
@@ -54,14 +60,8 @@ FCFS, and selective DECbit's ({{s1-telnet-delay:DEC/DEC Telnet RTT|.2f}} s) lies
 because it keeps the queue short.
 """,
     facts={
-        "ratio_low": lambda ctx: min(
-            ctx("s1").value(p, "ftp1", "packets") / ctx("s1").value(p, "ftp2", "packets")
-            for p in ("G/FCFS", "G/FQ", "JK/FCFS", "JK/FQ", "DEC/DEC", "DEC/FQbit")
-        ),
-        "ratio_high": lambda ctx: max(
-            ctx("s1").value(p, "ftp1", "packets") / ctx("s1").value(p, "ftp2", "packets")
-            for p in ("G/FCFS", "G/FQ", "JK/FCFS", "JK/FQ", "DEC/DEC", "DEC/FQbit")
-        ),
+        "ratio_low": lambda ctx: min(ftp_ratios(ctx)),
+        "ratio_high": lambda ctx: max(ftp_ratios(ctx)),
     },
 )
 
@@ -120,7 +120,7 @@ FQbit's threshold, and we use the thesis's third of the fair buffer share.
         **{f"g{k}": ranked("G/FCFS", k) for k in range(1, 7)},
         **{f"jk{k}": ranked("JK/FCFS", k) for k in range(1, 7)},
         "jk_segregated": runs_with(
-            "JK/FCFS", lambda xs: sorted(xs)[2] < 0.2 * 583 <= 1.5 * 583 <= sorted(xs)[3]
+            "JK/FCFS", lambda xs: sorted(xs)[2] < 0.2 * FAIR2 <= 1.5 * FAIR2 <= sorted(xs)[3]
         ),
         "g_telnet7": value("s2", "G/FCFS", "telnet7"),
         "g_telnet8": value("s2", "G/FCFS", "telnet8"),
@@ -131,7 +131,7 @@ FQbit's threshold, and we use the thesis's third of the fair buffer share.
         "gfq_retransmitted": summed("s2", "G/FQ", FTPS2 + TELNETS2, "retransmissions"),
         "gfq_drops": summed("s2", "G/FQ", FTPS2 + TELNETS2, "drops"),
         "gfq_deficit": lambda ctx: (
-            1 - sum(ctx("s2").value("G/FQ", f, "packets_unique") for f in FTPS2) / 3500
+            1 - sum(ctx("s2").value("G/FQ", f, "packets_unique") for f in FTPS2) / LINE
         ),
     },
 )
