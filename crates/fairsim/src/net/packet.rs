@@ -38,6 +38,19 @@ pub enum PacketKind {
     Ack,
 }
 
+/// What a packet of kind `Ack` says: an acknowledgement, or one of a receiver-driven transport's
+/// control packets (NDP, Handley et al. 2017 §3.2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Control {
+    /// An acknowledgement (and every data packet's value).
+    Ack,
+    /// The receiver got the header of a trimmed packet (`echo_seq`): send it again.
+    Nack,
+    /// A pull: the sender may send one more packet. `seq` is the pull's number, counted per
+    /// flow, so that a lost pull is made up by the next.
+    Pull,
+}
+
 /// A packet's kind and its one-bit header fields, packed in one byte: as an enum and four
 /// `bool`s they took five and pushed `Packet` past 80 bytes. Read and set them through
 /// `Packet`'s accessors (`kind()`, `congestion()`, `set_congestion()`, ...), which document
@@ -56,8 +69,11 @@ impl Flags {
     const CWR: u8 = 1 << 3;
     /// [`Packet::retransmission`].
     const RETRANSMISSION: u8 = 1 << 4;
-    // Bits 5 to 7 are free for future header bits (NDP's trimmed header is next): name the bit
-    // here, give `Packet` its accessors and add it to `Debug` below.
+    /// [`Packet::trimmed`].
+    const TRIMMED: u8 = 1 << 5;
+    /// Bits 6 and 7: a control packet's subtype, [`Packet::control`] (an ACK's only).
+    const CONTROL_SHIFT: u8 = 6;
+    const CONTROL: u8 = 0b11 << Flags::CONTROL_SHIFT;
 
     /// A packet of `kind` with every header bit clear.
     #[inline]
@@ -66,6 +82,11 @@ impl Flags {
             PacketKind::Data => Flags(0),
             PacketKind::Ack => Flags(Flags::ACK),
         }
+    }
+
+    #[cfg(test)]
+    fn without_control(self) -> Flags {
+        Flags(self.0 & !Flags::CONTROL)
     }
 
     #[inline]
@@ -88,13 +109,18 @@ impl std::fmt::Debug for Flags {
             (Flags::ECT, "ECT"),
             (Flags::CWR, "CWR"),
             (Flags::RETRANSMISSION, "RETRANSMISSION"),
+            (Flags::TRIMMED, "TRIMMED"),
         ];
         for (bit, name) in named {
             if self.has(bit) {
                 write!(f, " | {name}")?;
             }
         }
-        Ok(())
+        match (self.0 & Flags::CONTROL) >> Flags::CONTROL_SHIFT {
+            0 => Ok(()),
+            1 => f.write_str(" | NACK"),
+            _ => f.write_str(" | PULL"),
+        }
     }
 }
 
@@ -172,6 +198,39 @@ impl Packet {
     #[inline]
     pub fn is_data(&self) -> bool {
         !self.flags.has(Flags::ACK)
+    }
+
+    /// Whether a queue cut this data packet to its header (NDP's packet trimming, `qdisc::trim`):
+    /// its payload is gone; its receiver learns what was sent, not what it held.
+    #[inline]
+    pub fn trimmed(&self) -> bool {
+        self.flags.has(Flags::TRIMMED)
+    }
+
+    /// Cuts the packet to its `header` bytes (at most its size), keeping its other fields.
+    pub fn trim(&mut self, header: u32) {
+        self.flags.set(Flags::TRIMMED, true);
+        self.size = self.size.min(header);
+    }
+
+    /// What an ACK-kind packet says (`Control::Ack` for data).
+    #[inline]
+    pub fn control(&self) -> Control {
+        match (self.flags.0 & Flags::CONTROL) >> Flags::CONTROL_SHIFT {
+            0 => Control::Ack,
+            1 => Control::Nack,
+            _ => Control::Pull,
+        }
+    }
+
+    pub fn with_control(mut self, control: Control) -> Packet {
+        let bits = match control {
+            Control::Ack => 0,
+            Control::Nack => 1,
+            Control::Pull => 2,
+        };
+        self.flags.0 = self.flags.0 & !Flags::CONTROL | bits << Flags::CONTROL_SHIFT;
+        self
     }
 
     /// This packet as a packet of `kind`.
@@ -263,6 +322,14 @@ mod tests {
             .with_cwr(true)
             .with_retransmission(true);
         assert_eq!(format!("{:?}", all.flags), "Ack | CONGESTION | ECT | CWR | RETRANSMISSION");
+        let mut cut = all.with_control(super::Control::Nack);
+        cut.size = 9064;
+        cut.trim(64);
+        assert_eq!(format!("{:?}", cut.flags), "Ack | CONGESTION | ECT | CWR | RETRANSMISSION | TRIMMED | NACK");
+        assert_eq!((cut.size, cut.trimmed(), cut.control()), (64, true, super::Control::Nack));
+        let pull = cut.with_control(super::Control::Pull);
+        assert_eq!((pull.control(), pull.with_control(super::Control::Ack).flags), (super::Control::Pull, cut.flags.without_control()));
+        assert!(!all.trimmed() && all.control() == super::Control::Ack);
         let cleared = [
             all.with_kind(PacketKind::Data),
             all.with_congestion(false),

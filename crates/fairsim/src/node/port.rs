@@ -254,6 +254,7 @@ impl Port {
         };
         let on_line = on_line.filter(|_| self.buffer_includes_line);
         let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks)
+            .with_trims(&mut self.stats.current.trims)
             .with_line(on_line)
             .with_share(self.share);
         self.qdisc.enqueue(pkt, &mut ctx);
@@ -307,7 +308,8 @@ impl Port {
     fn start_chain(&mut self, mut at: Time, now: Time) {
         let mut no_drops = Vec::new(); // a chainable discipline drops only arrivals
         loop {
-            let mut ctx = QdiscCtx::new(at, self.rate, &mut self.rng, &mut no_drops, &mut self.stats.current.marks);
+            let mut ctx = QdiscCtx::new(at, self.rate, &mut self.rng, &mut no_drops, &mut self.stats.current.marks)
+            .with_trims(&mut self.stats.current.trims);
             let Some(pkt) = self.qdisc.dequeue(&mut ctx) else { return };
             self.queue_changed(at);
             self.stats.sojourn.record((at - pkt.enqueued_at).0);
@@ -330,7 +332,8 @@ impl Port {
     #[cold]
     fn ask_empty_queue(&mut self, at: Time) {
         let mut drops = Vec::new();
-        let mut ctx = QdiscCtx::new(at, self.rate, &mut self.rng, &mut drops, &mut self.stats.current.marks);
+        let mut ctx = QdiscCtx::new(at, self.rate, &mut self.rng, &mut drops, &mut self.stats.current.marks)
+            .with_trims(&mut self.stats.current.trims);
         let none = self.qdisc.dequeue(&mut ctx);
         debug_assert!(none.is_none() && drops.is_empty(), "a discipline holding no packet gave one");
         self.queue_changed(at);
@@ -391,7 +394,8 @@ impl Port {
     /// its transmission needs (`transmit`).
     #[inline]
     pub fn start_tx(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Next {
-        let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks);
+        let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks)
+            .with_trims(&mut self.stats.current.trims);
         let next = self.qdisc.dequeue(&mut ctx);
         let waiting = self.queue_changed(now);
         let Some(pkt) = next else {

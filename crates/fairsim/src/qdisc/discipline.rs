@@ -97,6 +97,8 @@ pub struct QdiscCtx<'a> {
     rng: &'a mut LazyStream,
     drops: &'a mut Vec<(Packet, DropReason)>,
     pub(in crate::qdisc) marks: &'a mut u64,
+    /// Where the port counts the packets its discipline trims (`trim`); `None` outside a port.
+    trims: Option<&'a mut u64>,
     /// Size of the packet on the line when it takes one of the buffer's places (ports with
     /// `buffer_includes_line`); `None` otherwise.
     line: Option<u32>,
@@ -141,7 +143,21 @@ impl<'a> QdiscCtx<'a> {
         drops: &'a mut Vec<(Packet, DropReason)>,
         marks: &'a mut u64,
     ) -> Self {
-        QdiscCtx { now, rate, rng, drops, marks, line: None, share: u64::MAX }
+        QdiscCtx { now, rate, rng, drops, marks, trims: None, line: None, share: u64::MAX }
+    }
+
+    /// Counts the packets the discipline trims in `trims`.
+    pub fn with_trims(mut self, trims: &'a mut u64) -> Self {
+        self.trims = Some(trims);
+        self
+    }
+
+    /// Cuts data packet `pkt` to its `header` bytes (NDP's packet trimming); counted per queue.
+    pub fn trim(&mut self, pkt: &mut Packet, header: u32) {
+        pkt.trim(header);
+        if let Some(n) = &mut self.trims {
+            **n += 1;
+        }
     }
 
     /// The discipline's own random stream.

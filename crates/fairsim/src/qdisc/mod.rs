@@ -31,6 +31,7 @@ mod scfq;
 mod sfq;
 mod strict_priority;
 pub mod tagged;
+mod trim;
 mod virtual_clock;
 mod wf2q;
 
@@ -80,6 +81,7 @@ pub static QDISCS: &[&QdiscKind] = &[
     &pie::DECLARATION,
     &ecn_threshold::DECLARATION,
     &strict_priority::DECLARATION,
+    &trim::DECLARATION,
 ];
 
 /// Disciplines written outside Rust (`crate::foreign`: the Python package's).

@@ -111,6 +111,9 @@ pub struct PortCounters {
     pub max_occupancy: u64,
     /// Packets whose congestion bit this queue set.
     pub marks: u64,
+    /// Data packets this queue cut to their headers (`trim`): counted in `departures` when
+    /// sent, never in `drops`.
+    pub trims: u64,
     /// Packets the line lost after sending them (the link's `loss` model): counted in
     /// `departures` too, never in `drops`.
     pub losses: u64,
@@ -140,6 +143,7 @@ impl PortCounters {
         self.occupancy_area += o.occupancy_area;
         self.max_occupancy = self.max_occupancy.max(o.max_occupancy);
         self.marks += o.marks;
+        self.trims += o.trims;
         self.losses += o.losses;
         self.link_down += o.link_down;
     }
