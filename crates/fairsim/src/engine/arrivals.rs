@@ -158,6 +158,9 @@ impl Simulation {
         self.connections.note_taken(c.idx() - first, self.now, row);
         let slot = self.connections.slot(c);
         (slot.row, slot.in_network, slot.done) = (row, 0, false);
+        if let Some(pulls) = &mut ends.pulls {
+            pulls.tag = row as u64 + 1; // its pacer's turns are its own, not the slot's last connection's
+        }
         if c.idx() == self.flows.len() {
             self.flows.push(ends);
         } else {

@@ -16,7 +16,7 @@
 //! chance: a run is a pure function of its scenario and seed. Events name their target by dense
 //! id; the main loop dispatches them with `match`.
 
-use crate::net::{FlowId, PortId};
+use crate::net::{FlowId, NodeId, PortId};
 use crate::timer::TimerId;
 use crate::units::Time;
 
@@ -46,6 +46,9 @@ pub enum Event {
     /// forwarding learns of it): the run's `n`-th change. With the clock's events, after all
     /// else at its instant.
     Network(u32),
+    /// A receiving host's pull pacer may send its next pull (`node::pull`): with the clock's
+    /// events, after the network's changes, by node.
+    Pace(NodeId),
 }
 
 /// Bits of an event's code that name its target (a port, or a flow and one of its timers).
@@ -75,6 +78,8 @@ impl Code {
     /// The interval's end (target 0), the run's (target 1), or the network's change n (target
     /// 2 + n): the kinds' three bits are all taken, and these are rare.
     pub const CLOCK: u32 = 7;
+    /// A clock event's target bit that makes it a pull pacer's, its node in the bits below.
+    const PACE: u32 = 1 << (TARGET_BITS - 1);
 
     #[inline]
     pub fn kind(self) -> u32 {
@@ -106,7 +111,12 @@ impl Code {
     /// end).
     #[inline]
     pub fn network(self) -> Option<u32> {
-        self.target().checked_sub(2)
+        (self.target() & Code::PACE == 0).then(|| self.target().checked_sub(2)).flatten()
+    }
+    /// A clock event: the host whose pull pacer it is, if it is one.
+    #[inline]
+    pub fn pace(self) -> Option<NodeId> {
+        (self.target() & Code::PACE != 0).then(|| NodeId(self.target() & !Code::PACE))
     }
 }
 
@@ -124,6 +134,7 @@ impl Event {
             Event::IntervalEnd => (Code::CLOCK, 0),
             Event::End => (Code::CLOCK, 1),
             Event::Network(n) => (Code::CLOCK, 2 + n),
+            Event::Pace(node) => (Code::CLOCK, Code::PACE | node.0),
         };
         debug_assert!(target < 1 << TARGET_BITS, "{self:?} does not fit the event's code");
         Code(kind << TARGET_BITS | target)
@@ -139,6 +150,7 @@ impl Event {
             Code::ARRIVAL => Event::Arrival(code.flow()),
             Code::TIMER => Event::Timer(code.timer().0, code.timer().1),
             _ if code.is_end() => Event::End,
+            _ if code.pace().is_some() => Event::Pace(code.pace().expect("a pacer's event")),
             _ => code.network().map_or(Event::IntervalEnd, Event::Network),
         }
     }
@@ -468,6 +480,8 @@ mod tests {
             Event::End,
             Event::Network(0),
             Event::Network(9),
+            Event::Pace(crate::net::NodeId(0)),
+            Event::Pace(crate::net::NodeId(77)),
         ];
         for ev in all.into_iter().chain(timers) {
             assert_eq!(Event::decode(ev.encode()), ev);

@@ -23,6 +23,7 @@ pub mod event;
 mod failures;
 mod forwarding;
 mod intervals;
+mod pulls;
 mod routes;
 mod shared_buffer;
 mod sim;

@@ -15,7 +15,7 @@ use super::forwarding::Forwarder;
 use super::routes::Routes;
 use super::shared_buffer::SharedBuffers;
 use crate::error::Result;
-use crate::net::{FlowId, Forwarding, Packet, PortId};
+use crate::net::{Control, FlowId, Forwarding, Packet, PortId};
 use crate::node::{FlowState, Line, Next, Port, SinkReply, Woken};
 use crate::qdisc::DropReason;
 use crate::scenario::{Component, PairSpec, Scenario};
@@ -71,6 +71,9 @@ pub struct Simulation {
     /// Scratch space reused across events so the hot path does not allocate.
     pub(super) drops: Vec<(Packet, DropReason)>,
     pub(super) actions: Vec<crate::transport::Action>,
+    /// Each receiving host's pull pacer, by node, for receiver-driven transports (`pulls.rs`);
+    /// empty in runs without them.
+    pub(super) pacers: Vec<crate::node::PullPacer>,
     wall: Duration,
 }
 
@@ -145,6 +148,7 @@ impl Simulation {
             sack_options,
             drops: vec![],
             actions: vec![],
+            pacers: vec![],
             wall: Duration::ZERO,
         };
         sim.schedule_run();
@@ -229,6 +233,7 @@ impl Simulation {
                 self.close_interval();
                 self.done = true;
             }
+            _ if ev.pace().is_some() => self.pace(ev.pace().expect("a pacer's event")),
             _ => match ev.network() {
                 Some(n) => self.network_change(n),
                 None => {
@@ -241,7 +246,7 @@ impl Simulation {
 
     // ----- ports ---------------------------------------------------------------------------
 
-    fn enqueue(&mut self, p: PortId, pkt: Packet) {
+    pub(super) fn enqueue(&mut self, p: PortId, pkt: Packet) {
         let shared = self.shared_before(p);
         let port = &mut self.ports[p.idx()];
         let line = port.enqueue(pkt, self.now, &mut self.drops);
@@ -386,7 +391,7 @@ impl Simulation {
 
     // ----- hosts ---------------------------------------------------------------------------
 
-    fn next_id(&mut self) -> u64 {
+    pub(super) fn next_id(&mut self) -> u64 {
         self.next_packet_id += 1;
         self.next_packet_id
     }
@@ -413,6 +418,9 @@ impl Simulation {
                 self.connection_left(c);
             }
             SinkReply::Nothing => self.connection_left(c),
+        }
+        if self.flows[c.idx()].pulls.is_some() {
+            self.pull_for(c);
         }
     }
 
@@ -466,7 +474,10 @@ impl Simulation {
 
     fn source_receive(&mut self, ack: Packet) {
         let c = ack.conn;
-        self.flows[c.idx()].source_receive(&ack, self.now);
+        // a pull acknowledges nothing: it is for the sender alone
+        if ack.control() != Control::Pull {
+            self.flows[c.idx()].source_receive(&ack, self.now);
+        }
         let sack =
             if self.flows[c.idx()].uses_sack() { self.sack_options.arrived(ack.id) } else { SackBlocks::default() };
         if self.connections.listening(c) {

@@ -11,4 +11,4 @@ pub mod routing;
 
 pub use headers::Headers;
 pub use multipath::Forwarding;
-pub use packet::{Flags, FlowId, NodeId, Packet, PacketKind, PortId};
+pub use packet::{Control, Flags, FlowId, NodeId, Packet, PacketKind, PortId};

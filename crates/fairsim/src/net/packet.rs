@@ -328,7 +328,10 @@ mod tests {
         assert_eq!(format!("{:?}", cut.flags), "Ack | CONGESTION | ECT | CWR | RETRANSMISSION | TRIMMED | NACK");
         assert_eq!((cut.size, cut.trimmed(), cut.control()), (64, true, super::Control::Nack));
         let pull = cut.with_control(super::Control::Pull);
-        assert_eq!((pull.control(), pull.with_control(super::Control::Ack).flags), (super::Control::Pull, cut.flags.without_control()));
+        assert_eq!(
+            (pull.control(), pull.with_control(super::Control::Ack).flags),
+            (super::Control::Pull, cut.flags.without_control())
+        );
         assert!(!all.trimmed() && all.control() == super::Control::Ack);
         let cleared = [
             all.with_kind(PacketKind::Data),

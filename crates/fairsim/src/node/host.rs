@@ -4,7 +4,7 @@
 //! the instant its packet arrives.
 
 use super::clock::HostClock;
-use crate::net::{Flags, FlowId, NodeId, Packet, PacketKind, PortId};
+use crate::net::{Control, Flags, FlowId, NodeId, Packet, PacketKind, PortId};
 use crate::rng::LazyStream;
 use crate::stats::FlowCounters;
 use crate::timer::{TimerSlot, TIMERS_PER_FLOW};
@@ -92,6 +92,8 @@ pub struct FlowState {
     pub cwr_pending: bool,
     /// Since when the flow's own window has held the sender back, if it does now.
     pub window_limited_since: Option<Time>,
+    /// A receiver-driven transport's pulls at the sink (`node::pull`); `None` for the rest.
+    pub pulls: Option<super::pull::Pulls>,
 }
 
 impl FlowState {
@@ -139,6 +141,9 @@ impl FlowState {
     /// packet id), waits for the delayed-ACK timer, or there is none (an unacknowledged flow).
     #[inline]
     pub fn sink_receive(&mut self, pkt: Packet, now: Time) -> SinkReply {
+        if pkt.trimmed() {
+            return self.header_receive(pkt, now);
+        }
         let c = &mut self.counters;
         c.delivered += 1;
         c.bytes_delivered += pkt.size as u64;
@@ -166,11 +171,45 @@ impl FlowState {
         match reply {
             AckNow::Send(echo) => {
                 let cumulative = if closed_loop { echo.cumulative } else { pkt.seq + 1 };
-                SinkReply::Ack(self.ack_route[0], self.ack(now, cumulative, echo, pkt.priority, pkt.label))
+                // a receiver-driven transport's control packets go ahead of its data (priority 0)
+                let priority = if self.pulls.is_some() { 0 } else { pkt.priority };
+                SinkReply::Ack(self.ack_route[0], self.ack(now, cumulative, echo, priority, pkt.label))
             }
             AckNow::Hold(Some(at)) => SinkReply::Arm(at),
             AckNow::Hold(None) => SinkReply::Nothing,
         }
+    }
+
+    /// The sink takes the header of a trimmed data packet (`qdisc::trim`) at `now`: its payload
+    /// is lost. A receiver-driven transport answers with a NACK for it; any other has no way to
+    /// hear of it, and the packet counts as lost, as a drop would (never as delivered).
+    #[cold]
+    fn header_receive(&mut self, pkt: Packet, now: Time) -> SinkReply {
+        self.counters.trimmed += 1;
+        if self.pulls.is_none() || !self.ends.acks {
+            return SinkReply::Nothing;
+        }
+        let echo = Echo {
+            sent_at: pkt.sent_at,
+            arrived: now,
+            seq: pkt.seq,
+            congestion: pkt.congestion(),
+            cumulative: self.receiver.ack(),
+        };
+        let nack = self.ack(now, echo.cumulative, echo, 0, 0.0).with_control(Control::Nack);
+        SinkReply::Ack(self.ack_route[0], nack)
+    }
+
+    /// The sink's pull number `number` at `now` (packet id 0 until the caller gives it one).
+    pub fn pull(&mut self, now: Time, number: u64) -> (PortId, Packet) {
+        let echo = Echo { sent_at: now, arrived: now, seq: 0, congestion: false, cumulative: 0 };
+        self.counters.pulls += 1;
+        (self.ack_route[0], self.reply(now, number, echo, 0, 0.0).with_control(Control::Pull))
+    }
+
+    /// Whether every packet of the flow's file has reached the sink.
+    pub fn all_in(&self) -> bool {
+        self.file_packets.is_some_and(|n| self.receiver.ack() >= n)
     }
 
     /// Whether the flow's ACKs carry SACK blocks.
@@ -189,12 +228,17 @@ impl FlowState {
     /// header priority and rate label of the data packet that caused it.
     fn ack(&mut self, now: Time, cumulative: u64, echo: Echo, priority: u8, label: f32) -> Packet {
         self.counters.acks_sent += 1;
+        self.reply(now, cumulative, echo, priority, label)
+    }
+
+    /// A packet from the sink to the source, of kind `Ack`, with `seq` and the echo of `echo`.
+    fn reply(&self, now: Time, seq: u64, echo: Echo, priority: u8, label: f32) -> Packet {
         let e = self.ends;
         Packet {
             id: 0,
             flow: e.id,
             conn: e.conn,
-            seq: cumulative,
+            seq,
             size: e.ack_size,
             src: e.dst,
             dst: e.src,
@@ -337,6 +381,7 @@ mod tests {
             trace: None,
             cwr_pending: false,
             window_limited_since: None,
+            pulls: None,
         }
     }
 

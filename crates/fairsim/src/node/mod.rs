@@ -7,9 +7,11 @@ pub mod clock;
 pub mod host;
 pub mod loss;
 pub mod port;
+pub mod pull;
 
 pub use clock::HostClock;
 pub use host::{FlowEnds, FlowState, SinkReply};
 pub use loss::{LinkLoss, LossModel};
 pub use port::link_state::Cut;
 pub use port::{Line, Next, Port, PortSetup, PortTrace, Woken, MAX_QUEUE_PACKETS};
+pub use pull::{Ask, PullPacer, Pulls};

@@ -309,7 +309,7 @@ impl Port {
         let mut no_drops = Vec::new(); // a chainable discipline drops only arrivals
         loop {
             let mut ctx = QdiscCtx::new(at, self.rate, &mut self.rng, &mut no_drops, &mut self.stats.current.marks)
-            .with_trims(&mut self.stats.current.trims);
+                .with_trims(&mut self.stats.current.trims);
             let Some(pkt) = self.qdisc.dequeue(&mut ctx) else { return };
             self.queue_changed(at);
             self.stats.sojourn.record((at - pkt.enqueued_at).0);

@@ -76,6 +76,8 @@ pub static COLUMNS: &[Column] = &[
     flow("spurious_retransmits", "count", "retransmissions the receiver already had (D-SACK)"),
     flow("loss_probes", "count", "tail loss probes sent (RACK-TLP)"),
     flow("abandoned", "count", "1 if the sender gave up after max_backoffs timeouts in a row"),
+    flow("trimmed", "packets", "headers of trimmed data packets that reached the sink (payload lost)"),
+    flow("pulls", "packets", "pulls the sink sent (receiver-driven transports)"),
     flow("window_limited_ns", "ns", "time the flow's own window held the sender back"),
     flow_figure("throughput_pps", "packets/s", "data packets delivered per second, duplicates included"),
     flow_figure("goodput_pps", "packets/s", "first copies delivered per second"),

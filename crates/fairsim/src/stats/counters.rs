@@ -45,6 +45,10 @@ pub struct FlowCounters {
     pub loss_probes: u64,
     /// The sender gave up (`max_backoffs` expiries of its timer in a row): 0 or 1.
     pub abandoned: u64,
+    /// Headers of trimmed data packets (`trim`) that reached the sink: the payload was lost.
+    pub trimmed: u64,
+    /// Pulls the sink sent (a receiver-driven transport, NDP).
+    pub pulls: u64,
     /// Time the sender was held back by the flow's own `window` (the receiver's window): full,
     /// with data waiting, while its congestion control would have sent more.
     pub window_limited_ns: u64,
@@ -92,6 +96,8 @@ impl FlowCounters {
         self.spurious_retransmits += o.spurious_retransmits;
         self.loss_probes += o.loss_probes;
         self.abandoned += o.abandoned;
+        self.trimmed += o.trimmed;
+        self.pulls += o.pulls;
         self.window_limited_ns += o.window_limited_ns;
     }
 }

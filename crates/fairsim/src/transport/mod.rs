@@ -99,6 +99,7 @@ pub static TRANSPORTS: &[&TransportKind] = &[
     &controllers::vegas::DECLARATION,
     &senders::blt::DECLARATION,
     &senders::blt::BULLY_TYRANT,
+    &senders::ndp::DECLARATION,
 ];
 
 /// The name that means "no flow control" (open-loop sources).

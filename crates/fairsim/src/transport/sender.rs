@@ -217,6 +217,12 @@ pub trait Sender: Send + Sync {
     fn ack_policy(&self) -> AckPolicy {
         AckPolicy::default()
     }
+    /// A receiver-driven transport (NDP): its sink answers every data packet at once and every
+    /// trimmed header with a NACK, and asks its host's pull pacer for a pull for each, paced at
+    /// this fraction of the receiving host's line (`node::pull`). `None`: no pulls.
+    fn pull_rate(&self) -> Option<f64> {
+        None
+    }
     /// Whether the flow's own window can hold this sender back below what its control allows
     /// (it then says when, `AgentCtx::window_limited`, and the time is reported).
     fn has_window_limit(&self) -> bool {

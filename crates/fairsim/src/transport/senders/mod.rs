@@ -1,5 +1,6 @@
 pub mod blt;
 pub mod fuzzy;
+pub mod ndp;
 pub mod packet_pair;
 pub mod pp_law;
 pub mod pp_timers;

@@ -1,0 +1,222 @@
+//! NDP's sender: a first window at line rate, then one packet per pull from the receiver,
+//! retransmissions first, each as soon as the receiver reports the header of a trimmed packet.
+//!
+//! Reference: Handley, Raiciu, Agache, Voinescu, Moore, Antichi and Wójcik, "Re-architecting
+//! datacenter networks and stacks for low latency and high performance", SIGCOMM 2017 (NDP).
+//! A sender starts at line rate with an initial window; switches trim what their short queues
+//! cannot hold (`qdisc::trim`); the receiver answers every packet with an ACK and every header
+//! with a NACK at once, and adds a pull for each to its pull queue, which it paces at its line
+//! rate (`node::pull`); each pull releases one packet, a retransmission if one waits. The
+//! defaults are htsim's `NdpSrc` (Broadcom/csg-htsim 841d9e7, `sim/ndp.cpp`), against which this
+//! is validated (docs/validation.md, "NDP").
+//!
+//! Choices, and where the paper and htsim differ:
+//! - Pulls carry a number per flow; the sender serves every number up to the highest it has
+//!   heard, so a lost pull is made up by the next (as htsim). A pull that finds nothing to send
+//!   is kept, and spent on the next NACK or new data.
+//! - Retransmissions are sent in the order of their sequence numbers, before new data (htsim's
+//!   `_rtx_queue`).
+//! - No retransmission timer, as htsim's build (its `rtx_timer_hook` returns unless
+//!   `RESEND_ON_TIMEOUT` is defined, which it is nowhere). The paper keeps one as a last resort.
+//!   A packet whose header is lost too (the header queue full) stalls its flow, and the flow
+//!   shows as unfinished.
+//! - Control packets (ACK, NACK, pull) have priority 0 and data `data_priority` (1), for a
+//!   host's `strict_priority` interface; htsim queues NACKs with the host's data, round robin
+//!   by flow.
+//! - Paths: any forwarding (`spray` is htsim's `-strat rand`); the per-sender permutation of
+//!   paths (htsim's `-strat perm`) is not built.
+//! - Return-to-sender of headers (the paper's, for a full header queue) is left out, as htsim.
+
+use crate::component::{About, Declaration};
+use crate::net::{Control, Packet};
+use crate::params::ParamError;
+use crate::transport::sender::TransportDeclaration;
+use crate::transport::sender::{AgentCtx, Sender, TimerId};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct NdpConfig {
+    /// Packets sent at line rate before the first pull (htsim's `-cwnd`, 15 by default).
+    pub initial_window: u32,
+    /// The receiving host paces its pulls at this fraction of its line's rate (htsim's 0.99).
+    pub pull_rate: f64,
+    /// The header priority of data packets; control packets have 0.
+    pub data_priority: u8,
+}
+
+impl Default for NdpConfig {
+    fn default() -> Self {
+        NdpConfig { initial_window: 15, pull_rate: 0.99, data_priority: 1 }
+    }
+}
+
+pub struct Ndp {
+    initial_window: u64,
+    pull_rate: f64,
+    data_priority: u8,
+    /// The next new sequence number.
+    next_new: u64,
+    /// Packets the receiver got as headers: sent again, lowest first, on the next pulls.
+    resend: BTreeSet<u64>,
+    /// The highest pull number heard, and how many pulls were served.
+    pulled: u64,
+    served: u64,
+}
+
+impl Ndp {
+    pub fn new(c: &NdpConfig) -> Result<Ndp, ParamError> {
+        if c.initial_window == 0 {
+            return Err(ParamError::at("initial_window", "must be at least 1: pulls answer packets"));
+        }
+        if !(c.pull_rate > 0.0 && c.pull_rate <= 1.0) {
+            return Err(ParamError::at("pull_rate", "must be above 0 and at most 1 (a fraction of the line)"));
+        }
+        Ok(Ndp {
+            initial_window: c.initial_window.into(),
+            pull_rate: c.pull_rate,
+            data_priority: c.data_priority,
+            next_new: 0,
+            resend: BTreeSet::new(),
+            pulled: 0,
+            served: 0,
+        })
+    }
+
+    /// Sends a retransmission, else new data; returns whether there was anything to send.
+    fn send_one(&mut self, ctx: &mut AgentCtx) -> bool {
+        let seq = match self.resend.pop_first() {
+            Some(seq) => seq,
+            None if self.next_new < ctx.app_limit => {
+                self.next_new += 1;
+                self.next_new - 1
+            }
+            None => return false,
+        };
+        ctx.send_with_priority(seq, self.data_priority);
+        true
+    }
+
+    /// Spends the pulls heard and not yet served, while there is something to send.
+    fn serve(&mut self, ctx: &mut AgentCtx) {
+        while self.served < self.pulled && self.send_one(ctx) {
+            self.served += 1;
+        }
+    }
+}
+
+impl Sender for Ndp {
+    fn on_start(&mut self, ctx: &mut AgentCtx) {
+        for _ in 0..self.initial_window {
+            if !self.send_one(ctx) {
+                break;
+            }
+        }
+    }
+
+    fn on_data(&mut self, ctx: &mut AgentCtx) {
+        self.serve(ctx);
+    }
+
+    fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
+        match ack.control() {
+            Control::Ack => return,
+            // a header of a packet not yet acknowledged (a duplicate's NACK is stale)
+            Control::Nack if ack.echo_seq >= ack.seq => {
+                self.resend.insert(ack.echo_seq);
+            }
+            Control::Nack => {}
+            Control::Pull => self.pulled = self.pulled.max(ack.seq),
+        }
+        self.serve(ctx);
+    }
+
+    fn on_timer(&mut self, _timer: TimerId, _ctx: &mut AgentCtx) {}
+
+    fn pull_rate(&self) -> Option<f64> {
+        Some(self.pull_rate)
+    }
+}
+
+/// The `ndp` transport, as scenarios name it.
+pub static DECLARATION: TransportDeclaration<(NdpConfig,)> = Declaration {
+    about: About {
+        name: "ndp",
+        summary: "NDP: a first window at line rate, then one packet per receiver pull; NACKed trimmed packets sent again first",
+        reference: "Handley et al., SIGCOMM 2017; htsim's NdpSrc/NdpSink",
+    },
+    defaults: || (NdpConfig::default(),),
+    build: |(c,), _flow| Ok(Box::new(Ndp::new(c)?)),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::PacketKind;
+    use crate::transport::Action;
+    use crate::units::Time;
+
+    fn sent(actions: &[Action]) -> Vec<u64> {
+        actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::SendWithPriority { seq, priority: 1 } => Some(*seq),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn control(control: Control, seq: u64, echo_seq: u64) -> Packet {
+        Packet { seq, echo_seq, ..Packet::blank() }.with_kind(PacketKind::Ack).with_control(control)
+    }
+
+    /// Calls `f` on `ndp` with a file of `file` packets; returns the sequence numbers sent.
+    fn call(ndp: &mut Ndp, file: u64, f: impl FnOnce(&mut Ndp, &mut AgentCtx)) -> Vec<u64> {
+        let mut actions = vec![];
+        f(ndp, &mut AgentCtx::new(Time::ZERO, file, &mut actions));
+        sent(&actions)
+    }
+
+    #[test]
+    fn a_first_window_then_one_packet_per_pull_number_retransmissions_first() {
+        let mut ndp = Ndp::new(&NdpConfig { initial_window: 3, ..Default::default() }).unwrap();
+        assert_eq!(call(&mut ndp, 10, |s, ctx| s.on_start(ctx)), vec![0, 1, 2]);
+        assert_eq!(
+            call(&mut ndp, 10, |s, ctx| s.on_ack(&control(Control::Ack, 1, 0), ctx)),
+            Vec::<u64>::new(),
+            "ACKs pull nothing"
+        );
+        assert_eq!(call(&mut ndp, 10, |s, ctx| s.on_ack(&control(Control::Pull, 1, 0), ctx)), vec![3]);
+        // pull 2 was lost: pull 3 makes up for it
+        assert_eq!(call(&mut ndp, 10, |s, ctx| s.on_ack(&control(Control::Pull, 3, 0), ctx)), vec![4, 5]);
+        assert_eq!(
+            call(&mut ndp, 10, |s, ctx| s.on_ack(&control(Control::Pull, 2, 0), ctx)),
+            Vec::<u64>::new(),
+            "late and stale"
+        );
+        // headers of 2 and 1 came back: the NACKs send nothing until pulled, then the lowest first
+        assert_eq!(call(&mut ndp, 10, |s, ctx| s.on_ack(&control(Control::Nack, 1, 2), ctx)), Vec::<u64>::new());
+        assert_eq!(call(&mut ndp, 10, |s, ctx| s.on_ack(&control(Control::Nack, 1, 1), ctx)), Vec::<u64>::new());
+        assert_eq!(call(&mut ndp, 10, |s, ctx| s.on_ack(&control(Control::Pull, 5, 0), ctx)), vec![1, 2]);
+        assert_eq!(call(&mut ndp, 10, |s, ctx| s.on_ack(&control(Control::Pull, 6, 0), ctx)), vec![6]);
+    }
+
+    #[test]
+    fn a_pull_with_nothing_to_send_is_kept_for_the_next_nack() {
+        let mut ndp = Ndp::new(&NdpConfig { initial_window: 2, ..Default::default() }).unwrap();
+        assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_start(ctx)), vec![0, 1]);
+        assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_ack(&control(Control::Pull, 1, 0), ctx)), Vec::<u64>::new());
+        assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_ack(&control(Control::Nack, 1, 1), ctx)), vec![1], "sent at once");
+        // a NACK of a packet the receiver has since acknowledged is stale
+        assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_ack(&control(Control::Pull, 2, 0), ctx)), Vec::<u64>::new());
+        assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_ack(&control(Control::Nack, 2, 0), ctx)), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn settings_out_of_range_are_refused() {
+        assert!(Ndp::new(&NdpConfig { initial_window: 0, ..Default::default() }).is_err());
+        assert!(Ndp::new(&NdpConfig { pull_rate: 1.5, ..Default::default() }).is_err());
+        assert!(Ndp::new(&NdpConfig { pull_rate: 0.0, ..Default::default() }).is_err());
+    }
+}
