@@ -351,9 +351,10 @@ def _fairness_line(runs: list[dict]) -> Text:
     )
 
 
-#: Counts of packets a queue lost other than by its discipline, each shown in a column of its
-#: own only where some queue has one: (total, column).
-LOST_COLUMNS = (("losses", "losses"), ("link_down", "link down"))
+#: Counts of packets a queue lost other than by a drop (on the line, to a failed link, or their
+#: payload to trimming), each shown in a column of its own only where some queue has one:
+#: (total, column).
+LOST_COLUMNS = (("losses", "losses"), ("link_down", "link down"), ("trims", "trims"))
 
 
 def _busy(queue: dict) -> bool:
@@ -363,8 +364,8 @@ def _busy(queue: dict) -> bool:
 
 
 def lost_columns(runs: list[dict]) -> list[tuple[str, str]]:
-    """The columns of packets lost on the line (a link's `loss`) or to a failed link that some
-    queue of `runs` has: other tables stay as they were."""
+    """The columns of packets lost on the line (a link's `loss`), to a failed link or to trimming
+    that some queue of `runs` has: other tables stay as they were."""
     return [
         (key, col)
         for key, col in LOST_COLUMNS
