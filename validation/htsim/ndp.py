@@ -93,14 +93,23 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int) -> dict:
     }
 
 
+def matrix_sizes(matrix: str) -> dict[str, int]:
+    """Each connection's size in an htsim matrix (`src->dst id I start T size B`), by its id."""
+    sizes = {}
+    for line in Path(matrix).read_text().splitlines():
+        words = line.split()
+        if "id" in words and "size" in words:
+            sizes[words[words.index("id") + 1]] = int(words[words.index("size") + 1])
+    return sizes
+
+
 def htsim_figures(h: dict) -> dict:
     """htsim's figures, with Jain's index over its flows' received bytes and its size bins."""
     received = list(h.get("flow_received_bytes", {}).values())
     fcts = h.get("flow_fcts_us", {})
-    sizes = h.get("flow_sizes", {})
-    by_size = h.get("by_size", {})
-    if sizes and fcts:
-        by_size = {}
+    sizes = matrix_sizes(h["matrix"])
+    by_size = {}
+    if fcts:
         for low, high in zip((0, *BINS), BINS):
             xs = [fcts[f] for f in fcts if low < sizes[f] <= high]
             by_size[f"{low}-{high}"] = {"n": len(xs), "p50_us": percentile(xs, 50), "p99_us": percentile(xs, 99)}

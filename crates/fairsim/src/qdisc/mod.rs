@@ -12,6 +12,7 @@ mod drr;
 mod ecn_threshold;
 mod fcfs;
 pub mod fifo;
+mod flow_ring;
 pub mod fq;
 pub mod fq_codel;
 pub mod fred;

@@ -15,10 +15,14 @@
 //!   queue, while the port keeps one buffer of the given size.
 //! - No preemption: the packet on the line finishes.
 //! - ACKs carry their data packet's priority (as the sink gives them).
+//! - `round_robin`: within a band, connections take turns one packet each instead of FIFO order
+//!   (`flow_ring`), as a data-centre host's interface in htsim (`FairPriorityQueue`) serves its
+//!   flows; a push-out then takes the last packet of the connection that would be served last.
 
 use super::discipline::QdiscDeclaration;
 use super::discipline::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
+use super::flow_ring::FlowRing;
 use crate::component::{About, Declaration};
 use crate::net::Packet;
 use crate::units::BufferLimit;
@@ -29,16 +33,62 @@ use serde::{Deserialize, Serialize};
 pub struct StrictPriorityConfig {
     /// How many bands (1 to 256); band 0 is served first.
     pub bands: u32,
+    /// Within a band, connections take turns one packet each (htsim's host interface), instead
+    /// of first come, first served.
+    pub round_robin: bool,
 }
 
 impl Default for StrictPriorityConfig {
     fn default() -> Self {
-        StrictPriorityConfig { bands: 8 }
+        StrictPriorityConfig { bands: 8, round_robin: false }
+    }
+}
+
+/// One band's packets: in arrival order, or by connection in turn.
+enum Band {
+    Fifo(Fifo),
+    Ring(FlowRing),
+}
+
+impl Band {
+    fn push(&mut self, pkt: Packet) {
+        match self {
+            Band::Fifo(q) => q.push(pkt),
+            Band::Ring(r) => r.push(pkt),
+        }
+    }
+
+    fn pop(&mut self) -> Option<Packet> {
+        match self {
+            Band::Fifo(q) => q.pop(),
+            Band::Ring(r) => r.pop(),
+        }
+    }
+
+    fn pop_last(&mut self) -> Option<Packet> {
+        match self {
+            Band::Fifo(q) => q.remove(q.len().checked_sub(1)?),
+            Band::Ring(r) => r.pop_last(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        match self {
+            Band::Fifo(q) => q.is_empty(),
+            Band::Ring(r) => r.is_empty(),
+        }
+    }
+
+    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        match self {
+            Band::Fifo(q) => q.for_each_packet(f),
+            Band::Ring(r) => r.for_each_packet(f),
+        }
     }
 }
 
 pub struct StrictPriority {
-    bands: Vec<Fifo>,
+    bands: Vec<Band>,
     limit: BufferLimit,
     packets: usize,
     bytes: u64,
@@ -53,7 +103,7 @@ impl Qdisc for StrictPriority {
                 ctx.drop(pkt, DropReason::TailDrop);
                 return;
             };
-            let out = victim.remove(victim.len() - 1).expect("a band that is not empty");
+            let out = victim.pop_last().expect("a band that is not empty");
             self.packets -= 1;
             self.bytes -= out.size as u64;
             ctx.drop(out, DropReason::PushOut);
@@ -103,7 +153,8 @@ pub static DECLARATION: QdiscDeclaration<StrictPriorityConfig> = Declaration {
         if !(1..=256).contains(&c.bands) {
             return Err(crate::params::ParamError::at("bands", "must be 1 to 256"));
         }
-        let bands = (0..c.bands).map(|_| Fifo::default()).collect();
+        let band = || if c.round_robin { Band::Ring(FlowRing::default()) } else { Band::Fifo(Fifo::default()) };
+        let bands = (0..c.bands).map(|_| band()).collect();
         Ok(Box::new(StrictPriority { bands, limit: port.buffer, packets: 0, bytes: 0 }))
     },
 };
@@ -145,9 +196,24 @@ mod tests {
         assert_eq!(order, vec![3, 0, 4]);
     }
 
+    #[test]
+    fn with_round_robin_connections_take_turns_within_a_band() {
+        let info = port(BufferLimit::Unlimited, &[]);
+        let mut q =
+            (DECLARATION.build)(&mut (StrictPriorityConfig { bands: 2, round_robin: true },), &info).ok().unwrap();
+        let data = |conn: u32, seq: u64| Packet { conn: crate::net::FlowId(conn), priority: 1, ..pkt(conn, seq, 100) };
+        let control = Packet { conn: crate::net::FlowId(9), priority: 0, ..pkt(9, 0, 64) };
+        with_ctx(|ctx| {
+            [data(1, 0), data(1, 1), data(2, 0), control, data(2, 1)].into_iter().for_each(|p| q.enqueue(p, ctx))
+        });
+        let (order, _) =
+            with_ctx(|ctx| std::iter::from_fn(|| q.dequeue(ctx)).map(|p| (p.conn.0, p.seq)).collect::<Vec<_>>());
+        assert_eq!(order, vec![(9, 0), (1, 0), (2, 0), (1, 1), (2, 1)]);
+    }
+
     fn three_bands(buffer: u64) -> StrictPriority {
         StrictPriority {
-            bands: (0..3).map(|_| Fifo::default()).collect(),
+            bands: (0..3).map(|_| Band::Fifo(Fifo::default())).collect(),
             limit: port(BufferLimit::Packets(buffer), &[]).buffer,
             packets: 0,
             bytes: 0,
