@@ -70,9 +70,12 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int) -> dict:
     queues = res.runs[0]["queues"]
     totals = res.runs[0]["flows"][0]["run_totals"]
     received = [d * PAYLOAD for d in t["delivered"]]
+    # binned by the matrix's sizes, as htsim's: fairsim's `bytes` counts whole packets
+    sizes = [size for _, size in sorted(matrix_starts(matrix))]
+    t = t.sort_values("arrival_s", kind="stable").assign(size=sizes)
     by_size = {}
     for low, high in zip((0, *BINS), BINS):
-        inside = t[(t["bytes"] > low) & (t["bytes"] <= high) & ~t["unfinished"]]
+        inside = t[(t["size"] > low) & (t["size"] <= high) & ~t["unfinished"]]
         xs = [f * 1e6 for f in inside["fct_s"]]
         by_size[f"{low}-{high}"] = {"n": len(xs), "p50_us": percentile(xs, 50), "p99_us": percentile(xs, 99)}
     return {
@@ -93,14 +96,24 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int) -> dict:
     }
 
 
-def matrix_sizes(matrix: str) -> dict[str, int]:
-    """Each connection's size in an htsim matrix (`src->dst id I start T size B`), by its id."""
-    sizes = {}
+def matrix_rows(matrix: str) -> list[dict[str, str]]:
+    """An htsim matrix's connections (`src->dst id I start T size B`), each as its words' pairs."""
+    rows = []
     for line in Path(matrix).read_text().splitlines():
         words = line.split()
-        if "id" in words and "size" in words:
-            sizes[words[words.index("id") + 1]] = int(words[words.index("size") + 1])
-    return sizes
+        if "->" in line and "size" in words:
+            rows.append(dict(zip(words[1::2], words[2::2])))
+    return rows
+
+
+def matrix_sizes(matrix: str) -> dict[str, int]:
+    """Each connection's size, by its id."""
+    return {row["id"]: int(row["size"]) for row in matrix_rows(matrix)}
+
+
+def matrix_starts(matrix: str) -> list[tuple[float, int]]:
+    """Each connection's start (ps) and size, in the matrix's order."""
+    return [(float(row["start"]), int(row["size"])) for row in matrix_rows(matrix)]
 
 
 def htsim_figures(h: dict) -> dict:
