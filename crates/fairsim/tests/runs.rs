@@ -160,7 +160,13 @@ fn every_data_packet_is_delivered_dropped_or_still_in_the_network() {
             let r = simulate(&sc, Some(&pair.name), None);
             for f in &r.flows {
                 let t = &f.run_totals;
-                assert_eq!(t.sent, t.delivered + t.dropped + f.in_network, "{file} {} {}", pair.name, f.name);
+                assert_eq!(
+                    t.sent,
+                    t.delivered + t.dropped + t.trimmed + f.in_network,
+                    "{file} {} {}",
+                    pair.name,
+                    f.name
+                );
                 assert_eq!(t.dropped, f.drops.iter().map(|d| d.count).sum::<u64>());
                 assert!(t.delivered_unique <= t.delivered);
             }

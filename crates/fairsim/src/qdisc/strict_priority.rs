@@ -128,6 +128,10 @@ impl Qdisc for StrictPriority {
         self.packets == 0
     }
 
+    fn chainable(&self) -> bool {
+        true // its dequeue reads only its own bands, draws and drops nothing
+    }
+
     fn len_packets(&self) -> usize {
         self.packets
     }

@@ -117,6 +117,17 @@ impl Qdisc for Trim {
         self.data.is_empty() && self.headers.is_empty()
     }
 
+    fn bypass(&self, pkt: &Packet) -> bool {
+        // the line is idle and both queues empty: the packet is queued and leaves at once, its
+        // turn counter untouched (no data waits behind a header that goes alone)
+        let limit = if !pkt.is_data() || pkt.trimmed() { self.header_limit } else { self.limit };
+        self.data.is_empty() && self.headers.is_empty() && limit.admits(0, 0, pkt.size)
+    }
+
+    fn chainable(&self) -> bool {
+        true // its dequeue reads only its own queues and turn counter, draws and drops nothing
+    }
+
     fn len_packets(&self) -> usize {
         self.data.len() + self.headers.len()
     }
