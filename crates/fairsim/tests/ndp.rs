@@ -72,6 +72,18 @@ fn an_incast_trims_resends_on_nacks_and_finishes_near_the_line_rate() {
 }
 
 #[test]
+fn an_incast_of_128_finishes_within_a_few_percent_of_its_ideal() {
+    // the paper's incast: 128 senders at once, first windows of 30 into 8 places
+    let (n, packets) = (128, 30);
+    let r = run(&incast(n, packets, "{ kind = \"ndp\", initial_window = 30 }"), None, &[]);
+    let done: Vec<f64> = (0..n).map(|i| flow(&r, &format!("f{i}")).completion_s.expect("finished")).collect();
+    let last = done.iter().cloned().fold(0.0, f64::max);
+    let ideal = (n as f64 * packets as f64 * 9064.0 * 8.0) / (0.99 * 100e9);
+    assert!(last < ideal * 1.02 + 20e-6, "last done at {last} s, ideal {ideal} s");
+    assert_eq!(port(&r, "sw->r").drops, 0, "no header lost");
+}
+
+#[test]
 fn the_receiver_paces_one_pull_per_packet_or_header_at_its_line_rate() {
     let (n, packets) = (4, 200);
     let r = run(&incast(n, packets, "{ kind = \"ndp\", initial_window = 10 }"), None, &[]);
