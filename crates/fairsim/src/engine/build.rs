@@ -109,7 +109,7 @@ pub(super) fn ends(
         file_packets: None,
         stopped: false,
         receiver: Receiver::new(sender.as_ref().map(|s| s.ack_policy()).unwrap_or_default()),
-        pulls: sender.as_ref().and_then(|s| s.pull_rate()).map(crate::node::Pulls::new),
+        pulls: sender.as_ref().and_then(|s| s.pulls()).map(crate::node::Pulls::new),
         sender,
         next_new_seq: 0,
         highest_ack: 0,

@@ -398,7 +398,12 @@ impl Simulation {
 
     pub(super) fn send_data(&mut self, f: FlowId, seq: u64, priority: u8) {
         let id = self.next_id();
-        let (first, pkt) = self.flows[f.idx()].send_data(seq, id, self.now, priority);
+        let flow = &mut self.flows[f.idx()];
+        let (first, mut pkt) = flow.send_data(seq, id, self.now, priority);
+        if flow.pulls.as_ref().is_some_and(|p| !p.spec.per_arrival) {
+            // a sender that asks for credit says how much in each data packet (EQDS's pull target)
+            pkt.echo_seq = flow.sender.as_ref().map_or(0, |s| s.pull_target());
+        }
         self.connection_sent(f);
         self.enqueue(first, pkt);
     }
@@ -410,7 +415,7 @@ impl Simulation {
         if let Some(q) = self.queueing.get_mut(pkt.flow.idx()) {
             q.record((self.now - pkt.sent_at).0.saturating_sub(fixed));
         }
-        let c = pkt.conn;
+        let (c, trimmed, target) = (pkt.conn, pkt.trimmed(), pkt.echo_seq);
         match self.flows[c.idx()].sink_receive(pkt, self.now) {
             SinkReply::Ack(first, ack) => self.send_ack(first, ack),
             SinkReply::Arm(at) => {
@@ -420,7 +425,7 @@ impl Simulation {
             SinkReply::Nothing => self.connection_left(c),
         }
         if self.flows[c.idx()].pulls.is_some() {
-            self.pull_for(c);
+            self.pull_for(c, trimmed, target);
         }
     }
 

@@ -14,4 +14,4 @@ pub use host::{FlowEnds, FlowState, SinkReply};
 pub use loss::{LinkLoss, LossModel};
 pub use port::link_state::Cut;
 pub use port::{Line, Next, Port, PortSetup, PortTrace, Woken, MAX_QUEUE_PACKETS};
-pub use pull::{Ask, PullPacer, Pulls};
+pub use pull::{Ask, PullPacer, PullSpec, Pulls};

@@ -217,17 +217,37 @@ pub trait Sender: Send + Sync {
     fn ack_policy(&self) -> AckPolicy {
         AckPolicy::default()
     }
-    /// A receiver-driven transport (NDP): its sink answers every data packet at once and every
-    /// trimmed header with a NACK, and asks its host's pull pacer for a pull for each, paced at
-    /// this fraction of the receiving host's line (`node::pull`). `None`: no pulls.
-    fn pull_rate(&self) -> Option<f64> {
+    /// A receiver-driven transport (NDP, EQDS): its sink answers every data packet at once and
+    /// every trimmed header with a NACK, and asks its host's pull pacer for pulls as this says
+    /// (`node::pull`). `None`: no pulls.
+    fn pulls(&self) -> Option<PullSpec> {
         None
+    }
+    /// With pulls that are not one per arrival (EQDS): the pull number up to which the sender
+    /// asks for credit now, carried by each data packet it sends (in `echo_seq`).
+    fn pull_target(&self) -> u64 {
+        0
     }
     /// Whether the flow's own window can hold this sender back below what its control allows
     /// (it then says when, `AgentCtx::window_limited`, and the time is reported).
     fn has_window_limit(&self) -> bool {
         false
     }
+}
+
+/// How a receiver-driven transport's sink asks for pulls, and how its host paces them: a
+/// transport's answer to `Sender::pulls`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct PullSpec {
+    /// The pacer's rate as a fraction of the receiver's line.
+    pub fraction: f64,
+    /// The bytes a pull's slot takes at that rate: `None`, the flow's packet size (NDP: a pull
+    /// per packet); EQDS gives its own, a pull granting credit rather than a packet.
+    pub slot: Option<u32>,
+    /// Each packet or header that arrives asks for one pull (NDP); otherwise the sender's data
+    /// packets say up to which pull number it asks (`Packet::echo_seq`, EQDS's pull target), and
+    /// a trimmed header asks for one pull ahead of every flow's others.
+    pub per_arrival: bool,
 }
 
 /// Flow properties a transport is built with.

@@ -31,7 +31,7 @@ use crate::component::{About, Declaration};
 use crate::net::{Control, Packet};
 use crate::params::ParamError;
 use crate::transport::sender::TransportDeclaration;
-use crate::transport::sender::{AgentCtx, Sender, TimerId};
+use crate::transport::sender::{AgentCtx, PullSpec, Sender, TimerId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -134,8 +134,8 @@ impl Sender for Ndp {
 
     fn on_timer(&mut self, _timer: TimerId, _ctx: &mut AgentCtx) {}
 
-    fn pull_rate(&self) -> Option<f64> {
-        Some(self.pull_rate)
+    fn pulls(&self) -> Option<PullSpec> {
+        Some(PullSpec { fraction: self.pull_rate, slot: None, per_arrival: true })
     }
 }
 
