@@ -1,20 +1,24 @@
-"""fairsim's NDP beside htsim's `htsim_ndp` on the same connection matrices (docs/validation.md,
-*NDP*): a permutation's goodput and Jain's index, an incast's completion times, trims and
-retransmissions, web-search's completion times by size, and each side's CPU time.
+"""fairsim's NDP and EQDS beside htsim's `htsim_ndp` and `htsim_eqds` on the same connection
+matrices (docs/validation.md, *NDP and EQDS*): a permutation's goodput and Jain's index, an
+incast's completion times, trims and retransmissions, web-search's completion times by size, and
+each side's CPU time.
 
-    python3 validation/htsim/ndp.py HTSIM_RESULTS_DIR [--only LABEL ...]
+    python3 validation/htsim/ndp.py HTSIM_RESULTS_DIR [--transport ndp|eqds] [--only LABEL ...]
 
 HTSIM_RESULTS_DIR holds htsim's side, one JSON per run, as `ndp_htsim_results.py` writes them
-from `htsim_ndp`'s output (`<kind>..._ndp_rand_s<seed>.json`: its matrix, end time, per-flow
+(`<kind>..._ndp_rand_s<seed>.json`, `<kind>..._eqds_s<seed>.json`: its matrix, end time, per-flow
 completion times and received bytes, trims, retransmissions, CPU time and peak memory). For
 each, fairsim runs the same matrix (`pattern = "matrix"`) on the fabric of
 `ndp-permutation.toml` (k = 8, or k = 10 for a 250-node matrix) for the same time, measured
 whole, and the two are printed side by side. htsim's `-strat rand` (a random fewest-hop path per
-packet) is fairsim's `spray`; `-strat perm` has no fairsim counterpart yet.
+packet) and EQDS's 64 entropies are fairsim's `spray`; NDP's `-strat perm` has no fairsim
+counterpart yet.
 
-Both sides count a packet's payload as 9,000 bytes: htsim's files are ⌈size / 9,000⌉ packets of
-9,064 bytes, fairsim's ⌈size / 9,064⌉, the same count for every size these matrices hold but
-the 1 GB files of the permutation, which never finish."""
+NDP: both sides count a packet's payload as 9,000 bytes: htsim's files are ⌈size / 9,000⌉ packets
+of 9,064 bytes, fairsim's ⌈size / 9,064⌉, the same count for every size these matrices hold but
+the 1 GB files of the permutation, which never finish. EQDS: packets of 4,150 bytes on both
+sides; htsim's carry 4,086 bytes of payload and its last packet is short, fairsim's are all
+whole (a 270,000-byte file: 67 packets, 274,294 bytes on the wire, against 66 and 273,900)."""
 
 from __future__ import annotations
 
@@ -26,7 +30,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 FABRIC = HERE / "ndp-permutation.toml"
-PAYLOAD = 9000
+#: each transport's htsim results, packet size on the wire, payload, switch buffer and transport
+TRANSPORTS = {
+    "ndp": ("*_ndp_rand_s*.json", "9064B", 9000, "135000B", {"kind": "ndp", "initial_window": 30}),
+    "eqds": ("*_eqds_s*.json", "4150B", 4086, "145250B", {"kind": "eqds", "speculative_window": 50}),
+}
 #: web-search's size bins (bytes), as ndp_htsim_results.py bins htsim's completions
 BINS = (100_000, 1_000_000, float("inf"))
 
@@ -46,10 +54,11 @@ def jain(x: list[float]) -> float:
     return sum(x) ** 2 / (len(x) * sum(v * v for v in x)) if x and any(x) else float("nan")
 
 
-def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int) -> dict:
+def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int, transport: str) -> dict:
     """fairsim on `matrix` for `end_us`, measured whole; its figures as htsim's JSON names them."""
     import fairsim
 
+    _, packet_size, payload, buffer, kind = TRANSPORTS[transport]
     k = {128: 8, 250: 10}[nodes]
     end = f"{end_us}us"
     sets = {
@@ -58,8 +67,8 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int) -> dict:
         "run.interval": end,
         "run.transfer_rows": True,
         "topology.k": k,
-        "workloads": {"m": {"pattern": "matrix", "file": matrix, "packet_size": "9064B",
-                            "transport": {"kind": "ndp", "initial_window": 30}}},
+        "topology.hosts.buffer": buffer,
+        "workloads": {"m": {"pattern": "matrix", "file": matrix, "packet_size": packet_size, "transport": kind}},
     }
     sc = fairsim.load(FABRIC, set=sets)
     before = cpu()
@@ -69,7 +78,7 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int) -> dict:
     fcts = [f * 1e6 for f in t["fct_s"][~t["unfinished"]]]
     queues = res.runs[0]["queues"]
     totals = res.runs[0]["flows"][0]["run_totals"]
-    received = [d * PAYLOAD for d in t["delivered"]]
+    received = [d * payload for d in t["delivered"]]
     # binned by the matrix's sizes, as htsim's: fairsim's `bytes` counts whole packets
     sizes = [size for _, size in sorted(matrix_starts(matrix))]
     t = t.sort_values("arrival_s", kind="stable").assign(size=sizes)
@@ -170,12 +179,14 @@ def compare(h: dict, f: dict) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path, help="htsim's side: a folder of ndp_htsim_results.py JSON files")
+    parser.add_argument("--transport", choices=list(TRANSPORTS), default="ndp")
     parser.add_argument("--only", action="append", default=[], help="only runs whose label contains this")
     parser.add_argument("--json", type=Path, help="write both sides' figures here")
     args = parser.parse_args()
-    found = sorted(args.results.glob("*_ndp_rand_s*.json"))
+    pattern = TRANSPORTS[args.transport][0]
+    found = sorted(args.results.glob(pattern))
     if not found:
-        print(f"{args.results}: no *_ndp_rand_s*.json files (htsim_ndp -strat rand runs)", file=sys.stderr)
+        print(f"{args.results}: no {pattern} files (htsim's runs of {args.transport})", file=sys.stderr)
         return 2
     both = {}
     for path in found:
@@ -185,7 +196,7 @@ def main() -> int:
             continue
         nodes = int(Path(h["matrix"]).read_text().split()[1])
         seed = int(label.rsplit("_s", 1)[1])
-        f = fairsim_side(h["matrix"], h["end_us"], nodes, seed)
+        f = fairsim_side(h["matrix"], h["end_us"], nodes, seed, args.transport)
         h = htsim_figures(h)
         both[label] = {"htsim": {k: v for k, v in h.items() if not k.startswith("flow_")}, "fairsim": f}
         print(f"\n### {label} ({Path(h['matrix']).name}, {h['end_us']:,.0f} µs)\n")

@@ -100,6 +100,7 @@ pub static TRANSPORTS: &[&TransportKind] = &[
     &senders::blt::DECLARATION,
     &senders::blt::BULLY_TYRANT,
     &senders::ndp::DECLARATION,
+    &senders::eqds::DECLARATION,
 ];
 
 /// The name that means "no flow control" (open-loop sources).

@@ -1,4 +1,5 @@
 pub mod blt;
+pub mod eqds;
 pub mod fuzzy;
 pub mod ndp;
 pub mod packet_pair;

@@ -1,6 +1,7 @@
-//! NDP over trimming switches in whole runs (Handley et al., SIGCOMM 2017): an incast finishes
-//! with every packet delivered once, its trimmed packets sent again on NACKs, and its receiver's
-//! line busy at the pull rate; a transport without NACKs loses what is trimmed.
+//! NDP (Handley et al., SIGCOMM 2017) and EQDS (Olteanu et al., NSDI 2022) over trimming
+//! switches in whole runs: an incast finishes with every packet delivered once, its trimmed
+//! packets sent again on NACKs, and its receiver's line busy at the pull rate; a transport
+//! without NACKs loses what is trimmed.
 
 mod common;
 
@@ -81,6 +82,25 @@ fn an_incast_of_128_finishes_within_a_few_percent_of_its_ideal() {
     let ideal = (n as f64 * packets as f64 * 9064.0 * 8.0) / (0.99 * 100e9);
     assert!(last < ideal * 1.02 + 20e-6, "last done at {last} s, ideal {ideal} s");
     assert_eq!(port(&r, "sw->r").drops, 0, "no header lost");
+}
+
+#[test]
+fn an_eqds_incast_spends_its_credit_and_finishes_near_the_line_rate() {
+    let (n, packets) = (16, 100);
+    let r = run(&incast(n, packets, "{ kind = \"eqds\", speculative_window = 30 }"), None, &[]);
+    assert!(port(&r, "sw->r").trims > 0, "the speculative round trip overflows the queue");
+    assert_eq!(port(&r, "sw->r").drops, 0);
+    let mut last = 0.0f64;
+    for i in 0..n {
+        let f = flow(&r, &format!("f{i}"));
+        last = last.max(f.completion_s.unwrap_or_else(|| panic!("f{i} did not finish")));
+        let t = &f.run_totals;
+        assert_eq!((t.delivered, t.delivered_unique), (packets, packets), "every packet once");
+        assert_eq!(t.retransmitted, t.trimmed, "each trimmed packet sent again once");
+    }
+    // credit of 4,096 bytes per 4,156 bytes of the line: 98.6% of it
+    let ideal = (n as f64 * packets as f64 * 9064.0 * 8.0) / (4096.0 / 4156.0 * 100e9);
+    assert!(last > ideal && last < ideal * 1.03 + 20e-6, "last done at {last} s, ideal {ideal} s");
 }
 
 #[test]

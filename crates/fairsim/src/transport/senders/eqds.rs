@@ -1,0 +1,257 @@
+//! EQDS's sender: a speculative first round trip at line rate, then credit from the receiver's
+//! paced pulls; packets the network trimmed are NACKed and sent again on urgent credit.
+//!
+//! Reference: Olteanu, Eran, Dumitrescu, Popescu, Antichi, Raiciu, Handley, "An edge-queued
+//! datagram service for all datacenter traffic", NSDI 2022 (EQDS). A sender keeps its data in
+//! its own queue at the edge and sends only against credit; the receiver grants credit in pulls
+//! paced at its line rate, shared among its senders; in the first round trip a sender may send
+//! speculatively; the core trims (`qdisc::trim`), and a trimmed packet's header makes the
+//! receiver NACK it and grant credit for it ahead of everything else. The defaults are htsim's
+//! `EqdsSrc`/`EqdsSink`/`EqdsPullPacer` (Broadcom/csg-htsim 841d9e7, `sim/eqds.cpp`;
+//! validation/htsim/ndp-eqds-model.md §6), against which this is validated.
+//!
+//! Choices, and where this differs from htsim's EQDS:
+//! - Credit is in bytes: `speculative_window` packets' worth at the start (htsim's `-cwnd 50`
+//!   × 4,150 B), `pull_bytes` (4,096) per pull. A packet may go while credit is above zero and
+//!   spends its size, so credit may go below zero by up to a packet (htsim's `spendCredit`).
+//!   Speculation ends at the first ACK, NACK or pull; speculative credit left then is dropped.
+//! - Each data packet asks for credit up to pull number pulled + ⌈(min(backlog, window) −
+//!   credit) / pull_bytes⌉ (htsim's `computePullTarget`, in pulls rather than 512-byte quanta),
+//!   the backlog counting packets to send again.
+//! - The receiver's pacer sends one pull per `pull_spacing` bytes of its line (htsim: 0.99 ×
+//!   (4,160 + 38) bytes, 332.48 ns at 100 Gb/s): urgent pulls (one per trimmed header) first,
+//!   then its senders in turn while they ask for more (`node::pull`). htsim grants 9 quanta of
+//!   urgent credit per trimmed 4,150-byte packet, here one pull of 4,096 bytes, which the
+//!   negative-credit rule makes enough.
+//! - The sink acknowledges every packet; htsim's every 16 KB, with a SACK bitmap. Completion is
+//!   at the source on the covering ACK in both.
+//! - Left out: the retransmission timeout and RTS (htsim's fixed 219.7 µs), idle senders' slow
+//!   speculative pulls, the NIC's 20:1 control-to-data service, per-entropy path penalties
+//!   (fairsim sprays with `forwarding = "spray"`), the short last packet (fairsim's last packet
+//!   is full), ECN.
+
+use crate::component::{About, Declaration};
+use crate::net::{Control, Packet};
+use crate::params::ParamError;
+use crate::transport::sender::TransportDeclaration;
+use crate::transport::sender::{AgentCtx, PullSpec, Sender, TimerId};
+use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct EqdsConfig {
+    /// Packets a sender may send speculatively in its first round trip, and the most credit it
+    /// asks for beyond what it holds (htsim's `-cwnd`, 50 by default).
+    pub speculative_window: u32,
+    /// The credit one pull grants.
+    pub pull_bytes: Bytes,
+    /// The receiver sends one pull per this many bytes of its line's time.
+    pub pull_spacing: Bytes,
+    /// The header priority of data packets; control packets have 0.
+    pub data_priority: u8,
+}
+
+impl Default for EqdsConfig {
+    fn default() -> Self {
+        EqdsConfig { speculative_window: 50, pull_bytes: Bytes(4096), pull_spacing: Bytes(4156), data_priority: 1 }
+    }
+}
+
+pub struct Eqds {
+    packet_size: i64,
+    window: i64,
+    pull_bytes: i64,
+    pull_spacing: u32,
+    data_priority: u8,
+    /// Speculative and pulled credit, bytes; speculation ends at the first answer.
+    speculative: i64,
+    pulled_credit: i64,
+    speculating: bool,
+    /// The highest pull number heard.
+    pulled: u64,
+    next_new: u64,
+    /// Packets the receiver got as headers, sent again lowest first.
+    resend: BTreeSet<u64>,
+    /// The application's data so far, packets.
+    app_limit: u64,
+}
+
+impl Eqds {
+    pub fn new(c: &EqdsConfig, packet_size: u32) -> Result<Eqds, ParamError> {
+        if c.speculative_window == 0 {
+            return Err(ParamError::at("speculative_window", "must be at least 1"));
+        }
+        let positive = |b: Bytes, field: &str| {
+            u32::try_from(b.0)
+                .ok()
+                .filter(|&v| v > 0)
+                .ok_or_else(|| ParamError::at(field, "must be at least one byte and below 4 GB"))
+        };
+        let pull_bytes = positive(c.pull_bytes, "pull_bytes")?;
+        let pull_spacing = positive(c.pull_spacing, "pull_spacing")?;
+        Ok(Eqds {
+            packet_size: packet_size.into(),
+            window: i64::from(c.speculative_window) * i64::from(packet_size),
+            pull_bytes: pull_bytes.into(),
+            pull_spacing,
+            data_priority: c.data_priority,
+            speculative: 0,
+            pulled_credit: 0,
+            speculating: false,
+            pulled: 0,
+            next_new: 0,
+            resend: BTreeSet::new(),
+            app_limit: 0,
+        })
+    }
+
+    fn credit(&self) -> i64 {
+        self.speculative + self.pulled_credit
+    }
+
+    /// Sends while credit lasts: retransmissions first, then new data.
+    fn send(&mut self, ctx: &mut AgentCtx) {
+        self.app_limit = ctx.app_limit;
+        while self.credit() > 0 {
+            let seq = match self.resend.pop_first() {
+                Some(seq) => seq,
+                None if self.next_new < ctx.app_limit => {
+                    self.next_new += 1;
+                    self.next_new - 1
+                }
+                None => return,
+            };
+            if self.speculative > 0 {
+                self.speculative -= self.packet_size;
+            } else {
+                self.pulled_credit -= self.packet_size;
+            }
+            ctx.send_with_priority(seq, self.data_priority);
+        }
+    }
+
+    /// The receiver answered: the first round trip is over, and its credit with it (a debt
+    /// stays).
+    fn stop_speculating(&mut self) {
+        self.speculating = false;
+        self.speculative = self.speculative.min(0);
+    }
+}
+
+impl Sender for Eqds {
+    fn on_start(&mut self, ctx: &mut AgentCtx) {
+        self.speculating = true;
+        self.speculative = self.window;
+        self.send(ctx);
+    }
+
+    fn on_data(&mut self, ctx: &mut AgentCtx) {
+        self.send(ctx);
+    }
+
+    fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
+        if self.speculating {
+            self.stop_speculating();
+        }
+        match ack.control() {
+            Control::Ack => {}
+            Control::Nack => {
+                if ack.echo_seq >= ack.seq {
+                    self.resend.insert(ack.echo_seq);
+                }
+            }
+            Control::Pull => {
+                if ack.seq > self.pulled {
+                    self.pulled_credit += (ack.seq - self.pulled) as i64 * self.pull_bytes;
+                    self.pulled = ack.seq;
+                }
+            }
+        }
+        self.send(ctx);
+    }
+
+    fn on_timer(&mut self, _timer: TimerId, _ctx: &mut AgentCtx) {}
+
+    fn pulls(&self) -> Option<PullSpec> {
+        Some(PullSpec { fraction: 1.0, slot: Some(self.pull_spacing), per_arrival: false })
+    }
+
+    fn pull_target(&self) -> u64 {
+        let backlog =
+            (self.app_limit.saturating_sub(self.next_new) + self.resend.len() as u64) as i64 * self.packet_size;
+        let wanted = backlog.min(self.window) - self.credit();
+        self.pulled + if wanted > 0 { (wanted as u64).div_ceil(self.pull_bytes as u64) } else { 0 }
+    }
+}
+
+/// The `eqds` transport, as scenarios name it.
+pub static DECLARATION: TransportDeclaration<(EqdsConfig,)> = Declaration {
+    about: About {
+        name: "eqds",
+        summary: "EQDS: a speculative first round trip, then credit from the receiver's paced pulls; trimmed packets NACKed and sent again first",
+        reference: "Olteanu et al., NSDI 2022; htsim's EqdsSrc/EqdsSink",
+    },
+    defaults: || (EqdsConfig::default(),),
+    build: |(c,), flow| Ok(Box::new(Eqds::new(c, flow.packet_size)?)),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::PacketKind;
+    use crate::transport::Action;
+    use crate::units::Time;
+
+    fn sent(actions: &[Action]) -> Vec<u64> {
+        actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::SendWithPriority { seq, .. } => Some(*seq),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn control(control: Control, seq: u64, echo_seq: u64) -> Packet {
+        Packet { seq, echo_seq, ..Packet::blank() }.with_kind(PacketKind::Ack).with_control(control)
+    }
+
+    fn call(s: &mut Eqds, file: u64, f: impl FnOnce(&mut Eqds, &mut AgentCtx)) -> Vec<u64> {
+        let mut actions = vec![];
+        f(s, &mut AgentCtx::new(Time::ZERO, file, &mut actions));
+        sent(&actions)
+    }
+
+    fn eqds() -> Eqds {
+        // packets of 4,150 bytes, a speculative window of 3, pulls of 4,096 bytes
+        Eqds::new(&EqdsConfig { speculative_window: 3, ..Default::default() }, 4150).unwrap()
+    }
+
+    #[test]
+    fn a_speculative_window_then_a_packet_whenever_credit_is_above_zero() {
+        let mut s = eqds();
+        assert_eq!(call(&mut s, 20, |s, ctx| s.on_start(ctx)), vec![0, 1, 2]);
+        // it asks for a window beyond its credit (none left): ⌈12,450 / 4,096⌉ = 4 pulls
+        assert_eq!(s.pull_target(), 4);
+        // the first ACK ends speculation; pull 1 gives 4,096 bytes: one packet, 54 bytes in debt
+        assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Ack, 1, 0), ctx)), Vec::<u64>::new());
+        assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Pull, 1, 0), ctx)), vec![3]);
+        assert_eq!(s.credit(), -54);
+        // pulls 2 and 3 (2 lost, 3 makes up for it): 8,192 − 54 bytes, two packets
+        assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Pull, 3, 0), ctx)), vec![4, 5]);
+        // a NACK of 1: sent again first, on the next credit
+        assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Nack, 1, 1), ctx)), Vec::<u64>::new());
+        assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Pull, 4, 0), ctx)), vec![1]);
+    }
+
+    #[test]
+    fn a_short_file_asks_for_no_more_than_its_backlog() {
+        let mut s = eqds();
+        assert_eq!(call(&mut s, 2, |s, ctx| s.on_start(ctx)), vec![0, 1]);
+        assert_eq!(s.pull_target(), 0, "all sent, credit left");
+        call(&mut s, 2, |s, ctx| s.on_ack(&control(Control::Nack, 0, 1), ctx));
+        assert_eq!(s.pull_target(), 2, "one packet to send again, no credit: ⌈4,150 / 4,096⌉");
+    }
+}
