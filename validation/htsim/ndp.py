@@ -133,7 +133,7 @@ def htsim_figures(h: dict) -> dict:
     by_size = {}
     if fcts:
         for low, high in zip((0, *BINS), BINS):
-            xs = [fcts[f] for f in fcts if low < sizes[f] <= high]
+            xs = [fcts[f] for f in fcts if fcts[f] is not None and low < sizes[f] <= high]
             by_size[f"{low}-{high}"] = {"n": len(xs), "p50_us": percentile(xs, 50), "p99_us": percentile(xs, 99)}
     return {**h, "jain_bytes": jain(received) if received else h.get("jain"), "by_size": by_size}
 
