@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# htsim's side of issue 48's validation runs, one process at a time, each under /usr/bin/time -v.
+#
+#   validation/htsim/ndp_htsim_runs.sh OUTDIR [SEEDS...]        (default seeds 1 2 3)
+#   RUNS="perm incast32" validation/htsim/ndp_htsim_runs.sh OUTDIR 1   # a subset
+#
+# Needs the binaries from build.sh (FAIRSIM_VALIDATION_CACHE, default ~/.cache/fairsim-validation)
+# and writes OUTDIR/matrices/*.cm (ndp_matrices.py all), OUTDIR/raw/<label>.{out,time} and
+# OUTDIR/<label>.json (ndp_htsim_results.py). Seed S uses the matrices drawn with seed S and
+# htsim's -seed S. Runs: permutation (k = 8, 1 GB each, 10 ms), incast of 32 and 127 senders
+# on k = 8 and 128 on k = 10 (270,000 B each), web search at 60% (arrivals over 10 ms, run to
+# 30 ms); each under htsim_ndp -strat perm, htsim_ndp -strat rand and htsim_eqds.
+set -euo pipefail
+OUT="$(readlink -f "${1:?OUTDIR}")"; shift
+SEEDS=("${@:-1 2 3}"); [ $# -eq 0 ] && SEEDS=(1 2 3)
+RUNS="${RUNS:-perm incast32 incast127 incast128k10 websearch}"
+HERE="$(dirname "$(readlink -f "$0")")"
+BIN="${FAIRSIM_VALIDATION_CACHE:-$HOME/.cache/fairsim-validation}/htsim/bin"
+M="$OUT/matrices"
+mkdir -p "$OUT/raw" "$M"
+python3 "$HERE/ndp_matrices.py" all --out "$M" --seeds "${SEEDS[@]}"
+
+NDP="-q 15 -cwnd 30"
+EQDS="-q 35 -cwnd 50 -paths 64"
+
+run() {  # label kind matrix end_us program args...
+    local label=$1 kind=$2 matrix=$3 end=$4 prog=$5; shift 5
+    local tmp; tmp="$(mktemp -d)"
+    echo "== $label: $prog $* -tm $matrix -end $end" >&2
+    ( cd "$tmp" && /usr/bin/time -v -o "$OUT/raw/$label.time" nice -n 10 "$BIN/htsim_$prog" "$@" \
+        -tm "$matrix" -end "$end" -o "$tmp/log" > "$OUT/raw/$label.out" )
+    rm -rf "$tmp"
+    python3 "$HERE/ndp_htsim_results.py" --stdout "$OUT/raw/$label.out" --time "$OUT/raw/$label.time" \
+        --matrix "$matrix" --end-us "$end" --kind "$kind" --program "$prog" --label "$label" \
+        -o "$OUT/$label.json"
+}
+
+three() {  # name kind matrix end nodes seed
+    local n=$1 k=$2 m=$3 e=$4 nodes=$5 s=$6
+    run "${n}_ndp_perm_s$s" "$k" "$m" "$e" ndp -nodes "$nodes" -strat perm $NDP -seed "$s"
+    run "${n}_ndp_rand_s$s" "$k" "$m" "$e" ndp -nodes "$nodes" -strat rand $NDP -seed "$s"
+    run "${n}_eqds_s$s" "$k" "$m" "$e" eqds $EQDS -seed "$s"
+}
+
+for s in "${SEEDS[@]}"; do
+    for r in $RUNS; do
+        case $r in
+            perm)         three perm permutation "$M/perm128_1GB_s$s.cm" 10000 128 "$s" ;;
+            incast32)     three incast32 incast "$M/incast32_270KB_s$s.cm" 100000 128 "$s" ;;
+            incast127)    three incast127 incast "$M/incast127_270KB_s$s.cm" 100000 128 "$s" ;;
+            incast128k10) three incast128k10 incast "$M/incast128_k10_270KB_s$s.cm" 100000 250 "$s" ;;
+            websearch)    three websearch60 websearch "$M/websearch60_10ms_s$s.cm" 30000 128 "$s" ;;
+            *) echo "unknown run $r" >&2; exit 2 ;;
+        esac
+    done
+done
+python3 "$HERE/ndp_htsim_results.py" --table "$OUT" | tee "$OUT/table.md"
