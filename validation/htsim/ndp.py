@@ -68,7 +68,9 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int, transport: s
         "run.transfer_rows": True,
         "topology.k": k,
         "topology.hosts.buffer": buffer,
-        "workloads": {"m": {"pattern": "matrix", "file": matrix, "packet_size": packet_size, "transport": kind}},
+        "workloads": {
+            "m": {"pattern": "matrix", "file": matrix, "packet_size": packet_size, "transport": kind}
+        },
     }
     sc = fairsim.load(FABRIC, set=sets)
     before = cpu()
@@ -83,7 +85,7 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int, transport: s
     sizes = [size for _, size in sorted(matrix_starts(matrix))]
     t = t.sort_values("arrival_s", kind="stable").assign(size=sizes)
     by_size = {}
-    for low, high in zip((0, *BINS), BINS):
+    for low, high in zip((0, *BINS), BINS, strict=False):
         inside = t[(t["size"] > low) & (t["size"] <= high) & ~t["unfinished"]]
         xs = [f * 1e6 for f in inside["fct_s"]]
         by_size[f"{low}-{high}"] = {"n": len(xs), "p50_us": percentile(xs, 50), "p99_us": percentile(xs, 99)}
@@ -111,7 +113,7 @@ def matrix_rows(matrix: str) -> list[dict[str, str]]:
     for line in Path(matrix).read_text().splitlines():
         words = line.split()
         if "->" in line and "size" in words:
-            rows.append(dict(zip(words[1::2], words[2::2])))
+            rows.append(dict(zip(words[1::2], words[2::2], strict=False)))
     return rows
 
 
@@ -132,9 +134,13 @@ def htsim_figures(h: dict) -> dict:
     sizes = matrix_sizes(h["matrix"])
     by_size = {}
     if fcts:
-        for low, high in zip((0, *BINS), BINS):
+        for low, high in zip((0, *BINS), BINS, strict=False):
             xs = [fcts[f] for f in fcts if fcts[f] is not None and low < sizes[f] <= high]
-            by_size[f"{low}-{high}"] = {"n": len(xs), "p50_us": percentile(xs, 50), "p99_us": percentile(xs, 99)}
+            by_size[f"{low}-{high}"] = {
+                "n": len(xs),
+                "p50_us": percentile(xs, 50),
+                "p99_us": percentile(xs, 99),
+            }
     return {**h, "jain_bytes": jain(received) if received else h.get("jain"), "by_size": by_size}
 
 
@@ -172,13 +178,16 @@ def compare(h: dict, f: dict) -> list[str]:
         for q in ("p50_us", "p99_us"):
             a, b = hs.get(q), fs.get(q)
             ratio = f"{b / a:.3f}" if a and b else ""
-            lines.append(f"| {name} B {q} (n {hs.get('n')} / {fs['n']}) | {cell(a, '{:,.1f}')} | {cell(b, '{:,.1f}')} | {ratio} |")
+            counts = f"(n {hs.get('n')} / {fs['n']})"
+            lines.append(f"| {name} B {q} {counts} | {cell(a, '{:,.1f}')} | {cell(b, '{:,.1f}')} | {ratio} |")
     return lines
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("results", type=Path, help="htsim's side: a folder of ndp_htsim_results.py JSON files")
+    parser.add_argument(
+        "results", type=Path, help="htsim's side: a folder of ndp_htsim_results.py JSON files"
+    )
     parser.add_argument("--transport", choices=list(TRANSPORTS), default="ndp")
     parser.add_argument("--only", action="append", default=[], help="only runs whose label contains this")
     parser.add_argument("--json", type=Path, help="write both sides' figures here")

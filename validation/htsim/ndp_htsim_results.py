@@ -16,6 +16,7 @@ goodput (permutation: received over the run; otherwise size / FCT of the flows t
 finished); trims and drops over the switch queues; new and retransmitted packets (and RTS for
 EQDS); CPU seconds (user + system) and peak RSS.
 """
+
 import argparse
 import json
 import math
@@ -46,9 +47,16 @@ def read_matrix(path):
             if not m:
                 continue
             kv = m.group(3).split()
-            d = dict(zip(kv[::2], kv[1::2]))
-            flows.append({"id": int(d["id"]), "src": int(m.group(1)), "dst": int(m.group(2)),
-                          "start_us": float(d["start"]) / 1e6, "size": int(d["size"])})
+            d = dict(zip(kv[::2], kv[1::2], strict=False))
+            flows.append(
+                {
+                    "id": int(d["id"]),
+                    "src": int(m.group(1)),
+                    "dst": int(m.group(2)),
+                    "start_us": float(d["start"]) / 1e6,
+                    "size": int(d["size"]),
+                }
+            )
     return flows
 
 
@@ -58,9 +66,13 @@ def read_time(path):
         return out
     for line in open(path):
         line = line.strip()
-        for key, name in (("User time (seconds)", "user"), ("System time (seconds)", "sys"),
-                          ("Maximum resident set size (kbytes)", "rss_kb"),
-                          ("Elapsed (wall clock) time", "wall"), ("Exit status", "exit")):
+        for key, name in (
+            ("User time (seconds)", "user"),
+            ("System time (seconds)", "sys"),
+            ("Maximum resident set size (kbytes)", "rss_kb"),
+            ("Elapsed (wall clock) time", "wall"),
+            ("Exit status", "exit"),
+        ):
             if line.startswith(key):
                 out[name] = line.rsplit(": ", 1)[1]
     res = {}
@@ -70,7 +82,7 @@ def read_time(path):
         res["peak_rss_mb"] = round(int(out["rss_kb"]) / 1024.0, 1)
     if "wall" in out:
         parts = [float(x) for x in out["wall"].split(":")]
-        res["wall_s"] = round(sum(v * 60 ** i for i, v in enumerate(reversed(parts))), 2)
+        res["wall_s"] = round(sum(v * 60**i for i, v in enumerate(reversed(parts))), 2)
     if "exit" in out:
         res["exit_status"] = int(out["exit"])
     return res
@@ -106,7 +118,7 @@ def summarise(stdout, time_path, matrix, end_us, label, kind, program=None):
         sys.exit(f"{stdout}: no TRIMS line (not built by build.sh, or the run did not end)")
     if len(sinks) != len(flows):
         sys.exit(f"{stdout}: {len(sinks)} SINK lines for {len(flows)} connections")
-    for f, (name, inorder, received) in zip(flows, sinks):
+    for f, (name, inorder, received) in zip(flows, sinks, strict=True):
         assert name.endswith(f"_{f['src']}_{f['dst']}"), (name, f)
         f["in_order_bytes"], f["received_bytes"] = inorder, received
         if f["id"] in finish:
@@ -115,9 +127,15 @@ def summarise(stdout, time_path, matrix, end_us, label, kind, program=None):
     assert not extra, extra
 
     fcts = sorted(f["fct_us"] for f in flows if "fct_us" in f)
-    res.update(kind=kind, flows=len(flows), finished=len(fcts), unfinished=len(flows) - len(fcts),
-               fct_p50_us=pct(fcts, 50), fct_p99_us=pct(fcts, 99),
-               fct_max_us=fcts[-1] if fcts else None)
+    res.update(
+        kind=kind,
+        flows=len(flows),
+        finished=len(fcts),
+        unfinished=len(flows) - len(fcts),
+        fct_p50_us=pct(fcts, 50),
+        fct_p99_us=pct(fcts, 99),
+        fct_max_us=fcts[-1] if fcts else None,
+    )
     total = sum(f["received_bytes"] for f in flows)
     res["received_bytes"] = total
     res["goodput_gbps"] = round(total * 8 / (end_us * 1e-6) / 1e9, 2)
@@ -137,8 +155,13 @@ def summarise(stdout, time_path, matrix, end_us, label, kind, program=None):
         for b, (lo, hi) in bins.items():
             sel = [f for f in flows if lo <= f["size"] < hi]
             x = sorted(f["fct_us"] for f in sel if "fct_us" in f)
-            res["by_size"][b] = {"flows": len(sel), "finished": len(x), "p50_us": pct(x, 50),
-                                 "p99_us": pct(x, 99), "max_us": x[-1] if x else None}
+            res["by_size"][b] = {
+                "flows": len(sel),
+                "finished": len(x),
+                "p50_us": pct(x, 50),
+                "p99_us": pct(x, 99),
+                "max_us": x[-1] if x else None,
+            }
     res.update(read_time(time_path))
     res["flow_fcts_us"] = {str(f["id"]): f.get("fct_us") for f in flows}
     res["flow_received_bytes"] = {str(f["id"]): f["received_bytes"] for f in flows}
@@ -148,10 +171,24 @@ def summarise(stdout, time_path, matrix, end_us, label, kind, program=None):
 def table(folder):
     """One row per run JSON in folder, sorted by label."""
     import glob
-    cols = [("label", "run"), ("finished", "done"), ("unfinished", "open"), ("fct_p50_us", "p50 µs"),
-            ("fct_p99_us", "p99 µs"), ("fct_max_us", "max µs"), ("goodput_gbps", "Gb/s"),
-            ("jain", "Jain"), ("trims", "trims"), ("drops", "drops"), ("new_packets", "new"),
-            ("rtx_packets", "rtx"), ("rts_packets", "RTS"), ("cpu_s", "CPU s"), ("peak_rss_mb", "RSS MB")]
+
+    cols = [
+        ("label", "run"),
+        ("finished", "done"),
+        ("unfinished", "open"),
+        ("fct_p50_us", "p50 µs"),
+        ("fct_p99_us", "p99 µs"),
+        ("fct_max_us", "max µs"),
+        ("goodput_gbps", "Gb/s"),
+        ("jain", "Jain"),
+        ("trims", "trims"),
+        ("drops", "drops"),
+        ("new_packets", "new"),
+        ("rtx_packets", "rtx"),
+        ("rts_packets", "RTS"),
+        ("cpu_s", "CPU s"),
+        ("peak_rss_mb", "RSS MB"),
+    ]
     print("| " + " | ".join(c[1] for c in cols) + " |")
     print("|" + "---|" * len(cols))
     for path in sorted(glob.glob(f"{folder}/*.json")):
@@ -163,7 +200,17 @@ def table(folder):
             v = r.get(k)
             if k == "goodput_gbps" and r.get("kind") != "permutation":
                 v = None  # over the whole run: only meaningful for the permutation
-            row.append("" if v is None else (f"{v:,.1f}" if isinstance(v, float) and k != "jain" else f"{v:,}" if isinstance(v, int) else str(v)))
+            row.append(
+                ""
+                if v is None
+                else (
+                    f"{v:,.1f}"
+                    if isinstance(v, float) and k != "jain"
+                    else f"{v:,}"
+                    if isinstance(v, int)
+                    else str(v)
+                )
+            )
         print("| " + " | ".join(row) + " |")
 
 

@@ -28,8 +28,9 @@ the same transfers. Every matrix is drawn from `--seed` alone (Python's `random.
   CDF, read from crates/fairsim/src/traffic/population.rs (points in 1460-B packets, linear
   between points, the first point a mass), so the two simulators draw from one table.
 """
+
 import argparse
-import math
+import itertools
 import os
 import random
 import re
@@ -47,8 +48,10 @@ def websearch_cdf(path=POPULATION_RS):
     m = re.search(r"const WEBSEARCH: &\[\(f64, f64\)\] = &\[(.*?)\];", text, re.S)
     if not m:
         sys.exit(f"ndp_matrices: no WEBSEARCH table in {path}")
-    pts = [(float(a) * TABLE_PACKET, float(b))
-           for a, b in re.findall(r"\(\s*([0-9.]+)\s*,\s*([0-9.]+)\s*\)", m.group(1))]
+    pts = [
+        (float(a) * TABLE_PACKET, float(b))
+        for a, b in re.findall(r"\(\s*([0-9.]+)\s*,\s*([0-9.]+)\s*\)", m.group(1))
+    ]
     assert pts and pts[-1][1] == 1.0, pts
     return pts
 
@@ -56,7 +59,7 @@ def websearch_cdf(path=POPULATION_RS):
 def cdf_mean(pts):
     """Mean as drawn (fairsim's SizeCdf::mean)."""
     m = pts[0][0] * pts[0][1]
-    for (s0, c0), (s1, c1) in zip(pts, pts[1:]):
+    for (s0, c0), (s1, c1) in itertools.pairwise(pts):
         m += (c1 - c0) * (s0 + s1) / 2.0
     return m
 
@@ -74,7 +77,7 @@ def cdf_draw(pts, rng):
     else:
         (s0, c0), (s1, c1) = pts[i - 1], pts[i]
         s = s0 + (u - c0) / (c1 - c0) * (s1 - s0)
-    return max(1, int(round(s)))
+    return max(1, round(s))
 
 
 def write(path, nodes, conns):
@@ -88,7 +91,7 @@ def write(path, nodes, conns):
 def permutation(nodes, size, seed):
     rng = random.Random(seed)
     dst = list(range(nodes))
-    for i in range(nodes - 1, 0, -1):          # Sattolo: one cycle, no fixed point
+    for i in range(nodes - 1, 0, -1):  # Sattolo: one cycle, no fixed point
         j = rng.randrange(i)
         dst[i], dst[j] = dst[j], dst[i]
     return [(s, dst[s], 0, size) for s in range(nodes)]
@@ -105,7 +108,7 @@ def incast(nodes, senders, size, seed, receiver=0):
 
 def websearch(nodes, load, duration_ms, seed):
     pts = websearch_cdf()
-    lam = load * nodes * LINE_BPS / (8.0 * cdf_mean(pts))   # transfers per second
+    lam = load * nodes * LINE_BPS / (8.0 * cdf_mean(pts))  # transfers per second
     rng = random.Random(seed)
     conns, t = [], 0.0
     end = duration_ms * 1e-3
@@ -123,17 +126,21 @@ def websearch(nodes, load, duration_ms, seed):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("perm"); p.add_argument("--size", type=int, default=1_000_000_000)
-    p = sub.add_parser("incast"); p.add_argument("--senders", type=int, default=32)
+    p = sub.add_parser("perm")
+    p.add_argument("--size", type=int, default=1_000_000_000)
+    p = sub.add_parser("incast")
+    p.add_argument("--senders", type=int, default=32)
     p.add_argument("--size", type=int, default=270_000)
-    p = sub.add_parser("websearch"); p.add_argument("--load", type=float, default=0.6)
+    p = sub.add_parser("websearch")
+    p.add_argument("--load", type=float, default=0.6)
     p.add_argument("--duration-ms", type=float, default=10.0)
     for name in ("perm", "incast", "websearch"):
         q = sub.choices[name]
         q.add_argument("--nodes", type=int, default=128)
         q.add_argument("--seed", type=int, default=1)
         q.add_argument("-o", "--out", required=True)
-    p = sub.add_parser("all"); p.add_argument("--out", required=True)
+    p = sub.add_parser("all")
+    p.add_argument("--out", required=True)
     p.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     a = ap.parse_args()
 

@@ -1,8 +1,12 @@
 """fairsim's speed and memory beside htsim's on the same networks (docs/performance.md, *Side by
 side with htsim*): the 256-flow dumbbell, the k = 8 and k = 16 TCP permutations and the k = 8
-DCTCP permutation, each simulator's whole process timed, rounds alternated.
+DCTCP permutation, and NDP's and EQDS's k = 8 permutation and web search at 60% (issue 48), each
+simulator's whole process timed, rounds alternated.
 
-    python3 validation/htsim/speed.py [--rounds 5] [--case dumbbell k8 k16 dctcp] [--bench PATH]
+    python3 validation/htsim/speed.py [--rounds 5] [--case dumbbell k8 k16 dctcp ndp-perm ...] [--bench PATH]
+
+The NDP and EQDS cases run the matrices of `ndp_matrices.py` (seed 1) on `ndp-permutation.toml`'s
+fabric and htsim's `htsim_ndp -strat rand` and `htsim_eqds` built by `build.sh`.
 
 fairsim's side is its engine alone, the Rust bench (`examples/bench.rs`: loading, the run and its
 report, no Python), built here unless `--bench` names one; htsim's is `htsim_dumbbell` and
@@ -45,6 +49,10 @@ class Case:
     htsim: tuple[str, str] = ("FAIRSIM_HTSIM_TCP", "htsim_tcp")
     options: tuple[str, ...] = ("-ackpath",)
     k: int = 8
+    #: a receiver-driven transport's case: `ndp_matrices.py`'s matrix (its arguments), fairsim's
+    #: overrides of `ndp-permutation.toml`
+    matrix: tuple[str, ...] = ()
+    sets: tuple[tuple[str, str], ...] = ()
 
 
 CASES = {
@@ -55,6 +63,22 @@ CASES = {
     "k16": Case("k = 16 TCP permutation", 20.0, compare.SCENARIO, k=16),
     "dctcp": Case("k = 8 DCTCP permutation", 100.0, compare.DCTCP_SCENARIO, options=("-ackpath", "-dctcp")),
 }
+NDP_FABRIC = compare.HERE / "ndp-permutation.toml"
+NDP = (("FAIRSIM_HTSIM_NDP", "htsim_ndp"), ("-nodes", "128", "-strat", "rand", "-q", "15", "-cwnd", "30"))
+EQDS = (("FAIRSIM_HTSIM_EQDS", "htsim_eqds"), ("-q", "35", "-cwnd", "50", "-paths", "64"))
+EQDS_SETS = (
+    ("workloads.m.packet_size", "4150B"),
+    ("workloads.m.transport", '{ kind = "eqds", speculative_window = 50 }'),
+    ("topology.hosts.buffer", "145250B"),
+)
+PERM = ("perm", "--nodes", "128", "--size", "1000000000", "--seed", "1")
+WEB = ("websearch", "--nodes", "128", "--load", "0.6", "--duration-ms", "10", "--seed", "1")
+for name, title, end, matrix, (htsim, options), sets in (
+    ("ndp-perm", "k = 8 NDP permutation", 10.0, PERM, NDP, ()),
+    ("ndp-web", "k = 8 NDP web search, 60%", 30.0, WEB, NDP, ()),
+    ("eqds-perm", "k = 8 EQDS permutation", 10.0, PERM, EQDS, EQDS_SETS),
+):
+    CASES[name] = Case(title, end, NDP_FABRIC, htsim, options, matrix=matrix, sets=sets)
 
 
 def measured(command: list[str]) -> tuple[str, float, float]:
@@ -82,7 +106,29 @@ def commands(case: Case, bench: str, scratch: str) -> tuple[list[str], list[str]
     variable, program = case.htsim
     htsim = os.environ.get(variable) or str(CACHE / program)
     overrides = {**compare.one_interval(case.end_ms), "run.seed": "1"}
-    if case.scenario is None:
+    if case.matrix:
+        matrix = Path(scratch) / "matrix.cm"
+        generator = [sys.executable, str(compare.HERE / "ndp_matrices.py"), *case.matrix, "-o", str(matrix)]
+        subprocess.run(generator, check=True, stdout=subprocess.DEVNULL)
+        # the matrix in place of the scenario's own permutation; EQDS's settings over NDP's
+        ndp = '{ kind = "ndp", initial_window = 30 }'
+        workload = (
+            f'{{ m = {{ pattern = "matrix", file = "{matrix}", packet_size = "9064B", transport = {ndp} }} }}'
+        )
+        overrides.update({"workloads": workload, **dict(case.sets)})
+        command = [
+            htsim,
+            *case.options,
+            "-seed",
+            "1",
+            "-tm",
+            str(matrix),
+            "-end",
+            str(round(case.end_ms * 1000)),
+        ]
+        theirs = [*command, "-o", f"{scratch}/log"]
+        scenario = case.scenario
+    elif case.scenario is None:
         scenario = Path(scratch) / "dumbbell.toml"
         scenario.write_text(dumbbell.scenario_text(DUMBBELL_FLOWS, case.end_ms))
         theirs = dumbbell.htsim_command(htsim, DUMBBELL_FLOWS, 1, case.end_ms)
