@@ -16,10 +16,12 @@
 //!   is kept, and spent on the next NACK or new data.
 //! - Retransmissions are sent in the order of their sequence numbers, before new data (htsim's
 //!   `_rtx_queue`).
-//! - No retransmission timer, as htsim's build (its `rtx_timer_hook` returns unless
-//!   `RESEND_ON_TIMEOUT` is defined, which it is nowhere). The paper keeps one as a last resort.
-//!   A packet whose header is lost too (the header queue full) stalls its flow, and the flow
-//!   shows as unfinished.
+//! - The timeout for lost pulls and headers is off by default (`rto` absent), as htsim's build
+//!   has none (its `rtx_timer_hook` returns unless `RESEND_ON_TIMEOUT` is defined, which it is
+//!   nowhere): a flow whose header or last pulls are lost (a full header queue) then stalls and
+//!   shows as unfinished. With `rto`, the paper's last resort: when nothing has come back for
+//!   `rto` while packets are unacknowledged, the lowest of them is sent again, unpulled, and the
+//!   flow counts a timeout; the receiver's answer to it brings pulls again.
 //! - Control packets (ACK, NACK, pull) have priority 0 and data `data_priority` (1), for a
 //!   host's `strict_priority` interface; htsim queues NACKs with the host's data, round robin
 //!   by flow.
@@ -31,7 +33,8 @@ use crate::component::{About, Declaration};
 use crate::net::{Control, Packet};
 use crate::params::ParamError;
 use crate::transport::sender::TransportDeclaration;
-use crate::transport::sender::{AgentCtx, PullSpec, Sender, TimerId};
+use crate::transport::sender::{AgentCtx, Event, PullSpec, Sender, TimerId};
+use crate::units::Time;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -44,13 +47,19 @@ pub struct NdpConfig {
     pub pull_rate: f64,
     /// The header priority of data packets; control packets have 0.
     pub data_priority: u8,
+    /// Sends the lowest unacknowledged packet again when nothing has come back for this long;
+    /// absent: never (htsim).
+    pub rto: Option<Time>,
 }
 
 impl Default for NdpConfig {
     fn default() -> Self {
-        NdpConfig { initial_window: 15, pull_rate: 0.99, data_priority: 1 }
+        NdpConfig { initial_window: 15, pull_rate: 0.99, data_priority: 1, rto: None }
     }
 }
+
+/// The timer of `rto`.
+const RETRANSMIT: TimerId = TimerId(0);
 
 pub struct Ndp {
     initial_window: u64,
@@ -63,6 +72,9 @@ pub struct Ndp {
     /// The highest pull number heard, and how many pulls were served.
     pulled: u64,
     served: u64,
+    rto: Option<Time>,
+    /// With `rto`: the packets sent and not yet acknowledged.
+    unacked: BTreeSet<u64>,
 }
 
 impl Ndp {
@@ -81,6 +93,8 @@ impl Ndp {
             resend: BTreeSet::new(),
             pulled: 0,
             served: 0,
+            rto: c.rto.filter(|t| *t > Time::ZERO),
+            unacked: BTreeSet::new(),
         })
     }
 
@@ -95,7 +109,22 @@ impl Ndp {
             None => return false,
         };
         ctx.send_with_priority(seq, self.data_priority);
+        if self.rto.is_some() {
+            self.unacked.insert(seq);
+        }
         true
+    }
+
+    /// Something came back, or was sent unpulled: the timeout starts again, if packets are
+    /// unacknowledged.
+    fn restart_timer(&mut self, ctx: &mut AgentCtx) {
+        if let Some(rto) = self.rto {
+            if self.unacked.is_empty() {
+                ctx.cancel_timer(RETRANSMIT);
+            } else {
+                ctx.set_timeout(RETRANSMIT, ctx.now + rto);
+            }
+        }
     }
 
     /// Spends the pulls heard and not yet served, while there is something to send.
@@ -113,6 +142,7 @@ impl Sender for Ndp {
                 break;
             }
         }
+        self.restart_timer(ctx);
     }
 
     fn on_data(&mut self, ctx: &mut AgentCtx) {
@@ -120,6 +150,16 @@ impl Sender for Ndp {
     }
 
     fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
+        if self.rto.is_some() {
+            // an ACK's and a NACK's `seq` is the cumulative acknowledgement; a pull's, its number
+            if ack.control() != Control::Pull {
+                if ack.control() == Control::Ack {
+                    self.unacked.remove(&ack.echo_seq);
+                }
+                self.unacked = self.unacked.split_off(&ack.seq);
+            }
+            self.restart_timer(ctx);
+        }
         match ack.control() {
             Control::Ack => return,
             // a header of a packet not yet acknowledged (a duplicate's NACK is stale)
@@ -132,7 +172,13 @@ impl Sender for Ndp {
         self.serve(ctx);
     }
 
-    fn on_timer(&mut self, _timer: TimerId, _ctx: &mut AgentCtx) {}
+    fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {
+        let Some(&lowest) = self.unacked.first() else { return };
+        ctx.count(Event::Timeout);
+        self.resend.remove(&lowest);
+        ctx.send_with_priority(lowest, self.data_priority);
+        self.restart_timer(ctx);
+    }
 
     fn pulls(&self) -> Option<PullSpec> {
         Some(PullSpec { fraction: self.pull_rate, slot: None, per_arrival: true })
@@ -211,6 +257,26 @@ mod tests {
         // a NACK of a packet the receiver has since acknowledged is stale
         assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_ack(&control(Control::Pull, 2, 0), ctx)), Vec::<u64>::new());
         assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_ack(&control(Control::Nack, 2, 0), ctx)), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn with_rto_the_lowest_unacknowledged_packet_goes_again_when_nothing_comes_back() {
+        let rto = Some(Time::from_micros(100));
+        let mut ndp = Ndp::new(&NdpConfig { initial_window: 3, rto, ..Default::default() }).unwrap();
+        let mut actions = vec![];
+        ndp.on_start(&mut AgentCtx::new(Time::ZERO, 3, &mut actions));
+        assert_eq!(actions.last(), Some(&Action::SetTimeout(RETRANSMIT, Time::from_micros(100))));
+        // 0 and 2 are acknowledged (1's header and its pulls were lost): 1 goes again on the timeout
+        call(&mut ndp, 3, |s, ctx| s.on_ack(&control(Control::Ack, 1, 0), ctx));
+        call(&mut ndp, 3, |s, ctx| s.on_ack(&control(Control::Ack, 1, 2), ctx));
+        let mut actions = vec![];
+        ndp.on_timer(RETRANSMIT, &mut AgentCtx::new(Time::from_micros(150), 3, &mut actions));
+        assert_eq!(sent(&actions), vec![1]);
+        assert!(actions.contains(&Action::Count(Event::Timeout)));
+        // its ACK covers all: the timer stops
+        let mut actions = vec![];
+        ndp.on_ack(&control(Control::Ack, 3, 1), &mut AgentCtx::new(Time::from_micros(160), 3, &mut actions));
+        assert_eq!(actions, vec![Action::CancelTimer(RETRANSMIT)]);
     }
 
     #[test]
