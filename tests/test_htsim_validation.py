@@ -79,3 +79,68 @@ def test_fairsim_and_htsim_agree_on_a_short_dumbbell():
 def test_the_incast_finishes_every_transfer_in_both():
     rows = table(script(COMPARE, "--incast", "--seeds", "1", htsim=os.environ["FAIRSIM_HTSIM_TCP"]))
     assert {r[1]: int(r[2]) for r in rows} == {"fairsim": 32, "htsim": 32}
+
+
+NDP = ROOT / "validation" / "htsim" / "ndp.py"
+MATRICES = ROOT / "validation" / "htsim" / "ndp_matrices.py"
+HTSIM_BIN = (
+    Path(os.environ.get("FAIRSIM_VALIDATION_CACHE", Path.home() / ".cache" / "fairsim-validation"))
+    / "htsim"
+    / "bin"
+)
+
+
+def incast_matrix(folder: Path) -> Path:
+    """An incast of 32 senders of 270,000 bytes to host 0 of k = 8, as the validation draws it."""
+    path = folder / "incast32.cm"
+    command = [sys.executable, str(MATRICES), "incast", "--nodes", "128", "--senders", "32"]
+    subprocess.run(
+        [*command, "--size", "270000", "--seed", "1", "-o", str(path)], check=True, capture_output=True
+    )
+    return path
+
+
+def test_fairsims_side_of_the_ndp_and_eqds_incast_runs(tmp_path):
+    sys.path.insert(0, str(NDP.parent))
+    import ndp
+
+    matrix = incast_matrix(tmp_path)
+    for transport in ("ndp", "eqds"):
+        f = ndp.fairsim_side(str(matrix), 2000.0, 128, 1, transport)
+        assert f["finished"] == 32 and f["drops"] == 0, transport
+        assert f["trims"] == f["rtx_packets"] > 0, "every trimmed packet sent again once"
+        assert f["fct_max_us"] < 800, "32 × 270 KB at 100 Gb/s: about 700 µs"
+
+
+@pytest.mark.skipif(
+    not (HTSIM_BIN / "htsim_ndp").exists(), reason="no htsim_ndp built by validation/htsim/build.sh"
+)
+def test_fairsim_and_htsim_agree_on_an_ndp_incast(tmp_path):
+    matrix = incast_matrix(tmp_path)
+    out, results = tmp_path / "out", tmp_path / "results"
+    results.mkdir()
+    command = [str(HTSIM_BIN / "htsim_ndp"), "-nodes", "128", "-strat", "rand", "-q", "15", "-cwnd", "30"]
+    command += ["-seed", "1", "-tm", str(matrix), "-end", "2000", "-o", str(tmp_path / "log")]
+    out.write_text(subprocess.run(command, capture_output=True, text=True, check=True, cwd=tmp_path).stdout)
+    parse = [
+        sys.executable,
+        str(NDP.parent / "ndp_htsim_results.py"),
+        "--stdout",
+        str(out),
+        "--matrix",
+        str(matrix),
+    ]
+    parse += ["--end-us", "2000", "--kind", "incast", "--program", "ndp", "--label", "incast32_ndp_rand_s1"]
+    subprocess.run(
+        [*parse, "-o", str(results / "incast32_ndp_rand_s1.json")], check=True, capture_output=True
+    )
+    rows = {
+        r[0]: r
+        for r in table(
+            subprocess.run(
+                [sys.executable, str(NDP), str(results)], capture_output=True, text=True, check=True
+            ).stdout
+        )
+    }
+    for measure, within in (("fct_p50_us", 0.05), ("fct_max_us", 0.10), ("trims", 0.05)):
+        assert abs(float(rows[measure][3]) - 1) <= within, rows[measure]

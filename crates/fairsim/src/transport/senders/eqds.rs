@@ -200,29 +200,8 @@ pub static DECLARATION: TransportDeclaration<(EqdsConfig,)> = Declaration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::PacketKind;
-    use crate::transport::Action;
-    use crate::units::Time;
 
-    fn sent(actions: &[Action]) -> Vec<u64> {
-        actions
-            .iter()
-            .filter_map(|a| match a {
-                Action::SendWithPriority { seq, .. } => Some(*seq),
-                _ => None,
-            })
-            .collect()
-    }
-
-    fn control(control: Control, seq: u64, echo_seq: u64) -> Packet {
-        Packet { seq, echo_seq, ..Packet::blank() }.with_kind(PacketKind::Ack).with_control(control)
-    }
-
-    fn call(s: &mut Eqds, file: u64, f: impl FnOnce(&mut Eqds, &mut AgentCtx)) -> Vec<u64> {
-        let mut actions = vec![];
-        f(s, &mut AgentCtx::new(Time::ZERO, file, &mut actions));
-        sent(&actions)
-    }
+    use super::super::pull_testing::{call, control};
 
     fn eqds() -> Eqds {
         // packets of 4,150 bytes, a speculative window of 3, pulls of 4,096 bytes

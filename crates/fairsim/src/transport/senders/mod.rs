@@ -5,4 +5,6 @@ pub mod ndp;
 pub mod packet_pair;
 pub mod pp_law;
 pub mod pp_timers;
+#[cfg(test)]
+mod pull_testing;
 pub mod rlm;

@@ -199,30 +199,10 @@ pub static DECLARATION: TransportDeclaration<(NdpConfig,)> = Declaration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::PacketKind;
     use crate::transport::Action;
     use crate::units::Time;
 
-    fn sent(actions: &[Action]) -> Vec<u64> {
-        actions
-            .iter()
-            .filter_map(|a| match a {
-                Action::SendWithPriority { seq, priority: 1 } => Some(*seq),
-                _ => None,
-            })
-            .collect()
-    }
-
-    fn control(control: Control, seq: u64, echo_seq: u64) -> Packet {
-        Packet { seq, echo_seq, ..Packet::blank() }.with_kind(PacketKind::Ack).with_control(control)
-    }
-
-    /// Calls `f` on `ndp` with a file of `file` packets; returns the sequence numbers sent.
-    fn call(ndp: &mut Ndp, file: u64, f: impl FnOnce(&mut Ndp, &mut AgentCtx)) -> Vec<u64> {
-        let mut actions = vec![];
-        f(ndp, &mut AgentCtx::new(Time::ZERO, file, &mut actions));
-        sent(&actions)
-    }
+    use super::super::pull_testing::{call, control, sent};
 
     #[test]
     fn a_first_window_then_one_packet_per_pull_number_retransmissions_first() {
