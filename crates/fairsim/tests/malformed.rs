@@ -225,14 +225,14 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
         (
             &["flows.ftp1.transport=renno"],
             "x.toml: flows.ftp1.transport: unknown transport `renno`; did you mean `reno`? (the transports are \
-             generic, jk, reno, newreno, cubic, dctcp, bbr, decbit, pp, rlm, vegas, blt, bully_tyrant, none) (from --set \
+             generic, jk, reno, newreno, cubic, dctcp, bbr, decbit, pp, rlm, vegas, blt, bully_tyrant, ndp, eqds, none) (from --set \
              flows.ftp1.transport=renno)",
         ),
         (
             &["links.ab.qdisc=fqq"],
             "x.toml: links.ab.qdisc: unknown discipline `fqq`; did you mean `fq`? (the disciplines are fcfs, lifo, \
              random_drop, red, csfq, fred, decbit, selective_decbit, loss_list, fq, fqbit, wfq, scfq, virtual_clock, \
-             wf2qplus, drr, sfq, nagle, pushout, codel, ... (24 in all)) (from --set links.ab.qdisc=fqq)",
+             wf2qplus, drr, sfq, nagle, pushout, codel, ... (25 in all)) (from --set links.ab.qdisc=fqq)",
         ),
         (
             &["flows.ftp1.app=ftpp"],
