@@ -217,8 +217,10 @@ def test_every_registered_transport_carries_ftp_and_telnet(small_path):
     for t in names:
         if t == "none":
             continue
-        # Packet-Pair needs fair queueing, BLT and Bully-Tyrant a push-out switch
-        pair_qdisc = {"pp": "fq", "blt": "pushout", "bully_tyrant": "pushout"}.get(t, "fcfs")
+        # Packet-Pair needs fair queueing, BLT and Bully-Tyrant a push-out switch, NDP and EQDS
+        # (without a timeout) a trimming one
+        needs = {"pp": "fq", "blt": "pushout", "bully_tyrant": "pushout", "ndp": "trim", "eqds": "trim"}
+        pair_qdisc = needs.get(t, "fcfs")
         over = {"flows.ftp.transport": t, 'pairs."G/FCFS".qdisc': pair_qdisc, "run.duration": "300s"}
         if t in self_paced:
             with pytest.raises(fairsim.ScenarioError, match=r"flows.telnet.transport: RLM .* \"ftp\""):

@@ -25,6 +25,10 @@
 //!   negative-credit rule makes enough.
 //! - The sink acknowledges every packet; htsim's every 16 KB, with a SACK bitmap. Completion is
 //!   at the source on the covering ACK in both.
+//! - New data that finds the sender idle (all sent, no credit) starts a new speculative window,
+//!   as at the start: otherwise an application producing data over time (Telnet) would wait
+//!   forever, the receiver knowing nothing to pull. htsim grants idle senders slow speculative
+//!   pulls instead; its files have all their data at the start.
 //! - Left out: the retransmission timeout and RTS (htsim's fixed 219.7 µs), idle senders' slow
 //!   speculative pulls, the NIC's 20:1 control-to-data service, per-entropy path penalties
 //!   (fairsim sprays with `forwarding = "spray"`), the short last packet (fairsim's last packet
@@ -148,6 +152,13 @@ impl Sender for Eqds {
     }
 
     fn on_data(&mut self, ctx: &mut AgentCtx) {
+        // new data finds the sender idle (all sent, no credit): it sends speculatively again, as
+        // at its start, since the receiver cannot know of the data to pull it
+        let idle = self.next_new == self.app_limit && self.resend.is_empty() && self.credit() <= 0;
+        if idle && !self.speculating {
+            self.speculating = true;
+            self.speculative = self.window;
+        }
         self.send(ctx);
     }
 
@@ -223,6 +234,14 @@ mod tests {
         // a NACK of 1: sent again first, on the next credit
         assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Nack, 1, 1), ctx)), Vec::<u64>::new());
         assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Pull, 4, 0), ctx)), vec![1]);
+    }
+
+    #[test]
+    fn new_data_for_an_idle_sender_goes_speculatively() {
+        let mut s = eqds();
+        assert_eq!(call(&mut s, 1, |s, ctx| s.on_start(ctx)), vec![0]);
+        call(&mut s, 1, |s, ctx| s.on_ack(&control(Control::Ack, 1, 0), ctx));
+        assert_eq!(call(&mut s, 2, |s, ctx| s.on_data(ctx)), vec![1], "no credit, yet sent");
     }
 
     #[test]

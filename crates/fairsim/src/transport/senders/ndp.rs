@@ -11,9 +11,12 @@
 //! is validated (docs/validation.md, "NDP").
 //!
 //! Choices, and where the paper and htsim differ:
-//! - Pulls carry a number per flow; the sender serves every number up to the highest it has
-//!   heard, so a lost pull is made up by the next (as htsim). A pull that finds nothing to send
-//!   is kept, and spent on the next NACK or new data.
+//! - The initial window is credit: a packet may go while the sender holds credit, which starts
+//!   at `initial_window` packets and grows by one for each pull. Pulls carry a number per flow;
+//!   the sender counts every number up to the highest it has heard, so a lost pull is made up by
+//!   the next (as htsim). Credit that finds nothing to send is kept, and spent on the next NACK
+//!   or new data: an application that produces its data over time (Telnet) sends its first
+//!   packets on the window and later ones on the pulls its earlier ones brought.
 //! - Retransmissions are sent in the order of their sequence numbers, before new data (htsim's
 //!   `_rtx_queue`).
 //! - The timeout for lost pulls and headers is off by default (`rto` absent), as htsim's build
@@ -62,16 +65,15 @@ impl Default for NdpConfig {
 const RETRANSMIT: TimerId = TimerId(0);
 
 pub struct Ndp {
-    initial_window: u64,
     pull_rate: f64,
     data_priority: u8,
     /// The next new sequence number.
     next_new: u64,
     /// Packets the receiver got as headers: sent again, lowest first, on the next pulls.
     resend: BTreeSet<u64>,
-    /// The highest pull number heard, and how many pulls were served.
+    /// The highest pull number heard, and the packets the sender may still send unpulled.
     pulled: u64,
-    served: u64,
+    credit: u64,
     rto: Option<Time>,
     /// With `rto`: the packets sent and not yet acknowledged.
     unacked: BTreeSet<u64>,
@@ -86,13 +88,12 @@ impl Ndp {
             return Err(ParamError::at("pull_rate", "must be above 0 and at most 1 (a fraction of the line)"));
         }
         Ok(Ndp {
-            initial_window: c.initial_window.into(),
             pull_rate: c.pull_rate,
             data_priority: c.data_priority,
             next_new: 0,
             resend: BTreeSet::new(),
             pulled: 0,
-            served: 0,
+            credit: c.initial_window.into(),
             rto: c.rto.filter(|t| *t > Time::ZERO),
             unacked: BTreeSet::new(),
         })
@@ -127,26 +128,23 @@ impl Ndp {
         }
     }
 
-    /// Spends the pulls heard and not yet served, while there is something to send.
+    /// Spends the credit, while there is something to send.
     fn serve(&mut self, ctx: &mut AgentCtx) {
-        while self.served < self.pulled && self.send_one(ctx) {
-            self.served += 1;
+        while self.credit > 0 && self.send_one(ctx) {
+            self.credit -= 1;
         }
     }
 }
 
 impl Sender for Ndp {
     fn on_start(&mut self, ctx: &mut AgentCtx) {
-        for _ in 0..self.initial_window {
-            if !self.send_one(ctx) {
-                break;
-            }
-        }
+        self.serve(ctx);
         self.restart_timer(ctx);
     }
 
     fn on_data(&mut self, ctx: &mut AgentCtx) {
         self.serve(ctx);
+        self.restart_timer(ctx);
     }
 
     fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
@@ -167,7 +165,11 @@ impl Sender for Ndp {
                 self.resend.insert(ack.echo_seq);
             }
             Control::Nack => {}
-            Control::Pull => self.pulled = self.pulled.max(ack.seq),
+            Control::Pull if ack.seq > self.pulled => {
+                self.credit += ack.seq - self.pulled;
+                self.pulled = ack.seq;
+            }
+            Control::Pull => {}
         }
         self.serve(ctx);
     }
