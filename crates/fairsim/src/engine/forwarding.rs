@@ -10,7 +10,7 @@
 //! hops are found again without the failed ones (`EqualCost::set_down`): ECMP hashes over those
 //! left, spraying and the adaptive choice choose among them.
 
-use crate::net::multipath::{ecmp_pick, spray_pick, EqualCost};
+use crate::net::multipath::{ecmp_pick, permute_pick, spray_pick, EqualCost};
 use crate::net::{Forwarding, NodeId, Packet, PortId};
 use crate::node::Port;
 use crate::scenario::Scenario;
@@ -147,6 +147,7 @@ impl Forwarder {
         let i = match (n, chosen.how) {
             (1, _) | (_, Forwarding::Static) => 0,
             (_, Forwarding::Spray) => spray_pick(key, salt, pkt, n),
+            (_, Forwarding::Permute) => permute_pick(key, salt, pkt, n),
             (_, Forwarding::Adaptive) => least_occupied(choices, ecmp_pick(key, salt, n), ports),
             (_, Forwarding::Flowlet) => {
                 let drawn = choices[spray_pick(key, salt, pkt, n)];
@@ -259,6 +260,38 @@ mod tests {
                 assert_eq!(want.len(), hops(src, dst));
             }
         }
+    }
+
+    #[test]
+    fn a_permuted_flow_takes_every_path_once_per_pass_in_a_new_order_each_pass() {
+        let sc = fat_tree(8, "permute");
+        let mut fw = Forwarder::new(&sc, 5).unwrap();
+        let spec = &sc.flows[0];
+        let flow = FlowId(0);
+        // data packet `seq` of flow 0 (h0 to h127, another pod: 16 paths), hop by hop
+        // a retransmission (packet id `resent` > 0) is sprayed instead
+        let mut way = |seq: u64, resent: u64| {
+            // as the ports count them: one hop more at each arrival
+            let mut pkt =
+                Packet { id: resent, seq, flow, conn: flow, src: spec.src, dst: spec.dst, hop: 1, ..Packet::blank() }
+                    .with_retransmission(resent > 0);
+            let mut ports = vec![spec.data_route[0]];
+            while let Some(next) = fw.next(*ports.last().unwrap(), &pkt, &[], Time::ZERO) {
+                ports.push(next);
+                pkt.hop += 1;
+            }
+            ports
+        };
+        let passes: Vec<Vec<Vec<PortId>>> =
+            (0..3).map(|p| (16 * p..16 * p + 16).map(|s| way(s, 0)).collect()).collect();
+        for pass in &passes {
+            let distinct: std::collections::HashSet<_> = pass.iter().collect();
+            assert_eq!(distinct.len(), 16, "every path once in a pass");
+        }
+        assert!(passes[0] != passes[1] && passes[1] != passes[2], "a new order each pass");
+        assert_eq!(way(3, 0), passes[0][3], "the same packet, the same path");
+        let resent: std::collections::HashSet<_> = (1..=32).map(|id| way(3, id)).collect();
+        assert!(resent.len() > 4, "retransmissions of one packet take {} paths", resent.len());
     }
 
     #[test]

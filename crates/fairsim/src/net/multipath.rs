@@ -25,6 +25,17 @@
 //!   the switch's name, so a run repeats with its seed and another seed places flows anew.
 //! - Spraying hashes the key with the packet's id, which is unique in a run, so each packet,
 //!   retransmissions too, is placed anew.
+//! - Permuting (NDP's sender, which cycles through all its paths in an order shuffled anew on
+//!   each pass: Handley et al., SIGCOMM 2017; htsim's `-strat perm`, `ndp.cpp` 231–265,
+//!   793–802) without a source route, which the packet has no room for: the switch at the ℓ-th
+//!   choice of a data packet's way (ℓ = its hops so far, less one: a fat-tree's ToR 0, its
+//!   aggregation switch 1) takes digit ℓ, in base n (its number of next hops), of the packet's
+//!   sequence number, through a permutation of the n digits that the conversation's key, the
+//!   switch's salt and the pass (the sequence number over n^(ℓ+1)) draw. Where every switch at a
+//!   level has n next hops (a fat-tree), n^L packets in a row take the n^L paths once each, in
+//!   an order that changes from pass to pass. A retransmission, an ACK or a control packet is
+//!   sprayed (htsim's retransmission takes its sender's next path; its ACKs its receiver's own
+//!   permutation).
 //! - A flowlet's next hop is the one spraying would give its first packet (a uniform draw that
 //!   repeats with the seed); each switch keeps its own flowlets, per conversation and direction,
 //!   as LetFlow's switches do in their flowlet tables (here without a table's size or
@@ -53,6 +64,9 @@ pub enum Forwarding {
     Ecmp,
     /// Each switch hashes the flow's key with the packet's id: a path per packet.
     Spray,
+    /// A flow's data packets take its paths in turn, every path once per pass, in an order
+    /// drawn anew each pass (NDP's sender permutation).
+    Permute,
     /// Each switch takes the next hop with the fewest bytes queued.
     Adaptive,
     /// Each switch keeps a flow's next hop until a gap of `flowlet_timeout`, then draws one
@@ -67,6 +81,7 @@ impl Forwarding {
             Forwarding::Static => "static",
             Forwarding::Ecmp => "ecmp",
             Forwarding::Spray => "spray",
+            Forwarding::Permute => "permute",
             Forwarding::Adaptive => "adaptive",
             Forwarding::Flowlet => "flowlet",
         }
@@ -98,6 +113,28 @@ pub fn ecmp_pick(key: u64, salt: u64, choices: usize) -> usize {
 #[inline]
 pub fn spray_pick(key: u64, salt: u64, pkt: &Packet, choices: usize) -> usize {
     ecmp_pick(key ^ mix(pkt.id), salt, choices)
+}
+
+/// Which of `choices` next hops permuting picks for `pkt` (module comment).
+#[inline]
+pub fn permute_pick(key: u64, salt: u64, pkt: &Packet, choices: usize) -> usize {
+    const MOST: usize = 64; // next hops of a switch the permutation is drawn over; more are sprayed
+    if !pkt.is_data() || pkt.retransmission() || choices > MOST {
+        return spray_pick(key, salt, pkt, choices);
+    }
+    let n = choices as u64;
+    let block = n.saturating_pow(u32::from(pkt.hop.saturating_sub(1)));
+    let digit = (pkt.seq / block % n) as usize;
+    let pass = pkt.seq / block.saturating_mul(n);
+    // Fisher–Yates over the first `choices` digits, drawn from SplitMix64's stream
+    let mut order: [u8; MOST] = std::array::from_fn(|i| i as u8);
+    let mut state = key ^ salt ^ mix(pass);
+    for i in (1..choices).rev() {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let j = (mix(state) % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order[digit] as usize
 }
 
 /// Each switch's equal-cost next hops toward each destination, found when first asked for.
