@@ -3,7 +3,7 @@ matrices (docs/validation.md, *NDP and EQDS*): a permutation's goodput and Jain'
 incast's completion times, trims and retransmissions, web-search's completion times by size, and
 each side's CPU time.
 
-    python3 validation/htsim/ndp.py HTSIM_RESULTS_DIR [--transport ndp|eqds] [--only LABEL ...]
+    python3 validation/htsim/ndp.py HTSIM_RESULTS_DIR [--transport ndp|ndp-perm|eqds] [--only LABEL ...]
 
 HTSIM_RESULTS_DIR holds htsim's side, one JSON per run, as `ndp_htsim_results.py` writes them
 (`<kind>..._ndp_rand_s<seed>.json`, `<kind>..._eqds_s<seed>.json`: its matrix, end time, per-flow
@@ -11,8 +11,8 @@ completion times and received bytes, trims, retransmissions, CPU time and peak m
 each, fairsim runs the same matrix (`pattern = "matrix"`) on the fabric of
 `ndp-permutation.toml` (k = 8, or k = 10 for a 250-node matrix) for the same time, measured
 whole, and the two are printed side by side. htsim's `-strat rand` (a random fewest-hop path per
-packet) and EQDS's 64 entropies are fairsim's `spray`; NDP's `-strat perm` has no fairsim
-counterpart yet.
+packet) and EQDS's 64 entropies are fairsim's `spray`; NDP's `-strat perm` (`--transport
+ndp-perm`) is fairsim's `permute`.
 
 NDP: both sides count a packet's payload as 9,000 bytes: htsim's files are ⌈size / 9,000⌉ packets
 of 9,064 bytes, fairsim's ⌈size / 9,064⌉, the same count for every size these matrices hold but
@@ -31,9 +31,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 FABRIC = HERE / "ndp-permutation.toml"
 #: each transport's htsim results, packet size on the wire, payload, switch buffer and transport
+#: each comparison's htsim results, fairsim's forwarding, packet size on the wire, payload, switch
+#: buffer and transport
+NDP = {"kind": "ndp", "initial_window": 30}
 TRANSPORTS = {
-    "ndp": ("*_ndp_rand_s*.json", "9064B", 9000, "135000B", {"kind": "ndp", "initial_window": 30}),
-    "eqds": ("*_eqds_s*.json", "4150B", 4086, "145250B", {"kind": "eqds", "speculative_window": 50}),
+    "ndp": ("*_ndp_rand_s*.json", "spray", "9064B", 9000, "135000B", NDP),
+    "ndp-perm": ("*_ndp_perm_s*.json", "permute", "9064B", 9000, "135000B", NDP),
+    "eqds": ("*_eqds_s*.json", "spray", "4150B", 4086, "145250B", {"kind": "eqds", "speculative_window": 50}),
 }
 #: web-search's size bins (bytes), as ndp_htsim_results.py bins htsim's completions
 BINS = (100_000, 1_000_000, float("inf"))
@@ -58,7 +62,7 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int, transport: s
     """fairsim on `matrix` for `end_us`, measured whole; its figures as htsim's JSON names them."""
     import fairsim
 
-    _, packet_size, payload, buffer, kind = TRANSPORTS[transport]
+    _, forwarding, packet_size, payload, buffer, kind = TRANSPORTS[transport]
     k = {128: 8, 250: 10}[nodes]
     end = f"{end_us}us"
     sets = {
@@ -66,6 +70,7 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int, transport: s
         "run.warmup": "0s",
         "run.interval": end,
         "run.transfer_rows": True,
+        "run.forwarding": forwarding,
         "topology.k": k,
         "topology.hosts.buffer": buffer,
         "workloads": {

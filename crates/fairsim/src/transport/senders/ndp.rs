@@ -28,8 +28,9 @@
 //! - Control packets (ACK, NACK, pull) have priority 0 and data `data_priority` (1), for a
 //!   host's `strict_priority` interface; htsim queues NACKs with the host's data, round robin
 //!   by flow.
-//! - Paths: any forwarding (`spray` is htsim's `-strat rand`); the per-sender permutation of
-//!   paths (htsim's `-strat perm`) is not built.
+//! - Paths: any forwarding; `spray` is htsim's `-strat rand`, `permute` its `-strat perm` (each
+//!   sender's packets over all its paths in turn, a new order each pass), chosen by the switches
+//!   from the packet's sequence number rather than carried as a source route.
 //! - Return-to-sender of headers (the paper's, for a full header queue) is left out, as htsim.
 
 use crate::component::{About, Declaration};
