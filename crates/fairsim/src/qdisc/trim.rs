@@ -118,10 +118,11 @@ impl Qdisc for Trim {
     }
 
     fn bypass(&self, pkt: &Packet) -> bool {
-        // the line is idle and both queues empty: the packet is queued and leaves at once, its
-        // turn counter untouched (no data waits behind a header that goes alone)
+        // the line is idle and both queues empty: the packet would be queued and leave at once,
+        // leaving the turn counter as it is only if it is 0 (a data packet resets it; a tail
+        // trim can empty the data queue while headers had the turn)
         let limit = if !pkt.is_data() || pkt.trimmed() { self.header_limit } else { self.limit };
-        self.data.is_empty() && self.headers.is_empty() && limit.admits(0, 0, pkt.size)
+        self.streak == 0 && self.data.is_empty() && self.headers.is_empty() && limit.admits(0, 0, pkt.size)
     }
 
     fn chainable(&self) -> bool {
