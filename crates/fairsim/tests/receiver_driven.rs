@@ -74,9 +74,12 @@ fn an_incast_trims_resends_on_nacks_and_finishes_near_the_line_rate() {
 
 #[test]
 fn an_incast_of_128_finishes_within_a_few_percent_of_its_ideal() {
-    // the paper's incast: 128 senders at once, first windows of 30 into 8 places
+    // the paper's incast: 128 senders at once, first windows of 30 into 8 places, with the
+    // paper's last-resort timeout armed (1 ms), which never fires
     let (n, packets) = (128, 30);
-    let r = run(&incast(n, packets, "{ kind = \"ndp\", initial_window = 30 }"), None, &[]);
+    let r = run(&incast(n, packets, "{ kind = \"ndp\", initial_window = 30, rto = \"1ms\" }"), None, &[]);
+    let timeouts: u64 = (0..n).map(|i| flow(&r, &format!("f{i}")).run_totals.timeouts).sum();
+    assert_eq!(timeouts, 0, "no header and no pull lost: nothing waits for the timer");
     let done: Vec<f64> = (0..n).map(|i| flow(&r, &format!("f{i}")).completion_s.expect("finished")).collect();
     let last = done.iter().cloned().fold(0.0, f64::max);
     let ideal = (n as f64 * packets as f64 * 9064.0 * 8.0) / (0.99 * 100e9);
