@@ -1,7 +1,8 @@
-//! The receiving host's side of a receiver-driven transport (NDP, Handley et al., SIGCOMM 2017):
-//! each data packet or trimmed header that arrives asks for one pull, and the host's one pull
-//! pacer sends the pulls of all its flows in turn, spaced so that the packets they pull arrive
-//! at the rate of its line.
+//! The receiving host's side of a receiver-driven transport (NDP, Handley et al., SIGCOMM 2017;
+//! EQDS, Olteanu et al., NSDI 2022): each data packet or trimmed header that arrives asks for
+//! pulls (NDP: one; EQDS: up to the target its sender's packet names, and one urgent pull for a
+//! header), and the host's one pull pacer sends the pulls of all its flows in turn, urgent ones
+//! first, spaced so that what they pull arrives at the rate of its line.
 //!
 //! As htsim's `NdpPullPacer` (Broadcom/csg-htsim 841d9e7, `sim/ndp.cpp`), which fairsim's NDP is
 //! validated against: one pacer per receiving host; a round robin over its flows, one pull per
@@ -11,7 +12,9 @@
 //! numbers its pulls, and a sender serves every number up to the highest it has seen, so a
 //! lost pull is made up by the next. htsim's ACK carries the pull when the pacer is idle; here
 //! the pull is its own packet, sent at the same instant (a 64-byte packet more on the reverse
-//! path).
+//! path). EQDS's pacer (htsim's `EqdsPullPacer`, `sim/eqds.cpp` 1553–1621) is the same with a
+//! slot of its own size per pull and its retransmission list served first; its idle senders'
+//! slow pulls are left out.
 
 use crate::net::FlowId;
 pub use crate::transport::sender::PullSpec;
