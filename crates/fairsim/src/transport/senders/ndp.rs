@@ -139,13 +139,17 @@ impl Ndp {
 
 impl Sender for Ndp {
     fn on_start(&mut self, ctx: &mut AgentCtx) {
-        self.serve(ctx);
-        self.restart_timer(ctx);
+        self.on_data(ctx);
     }
 
     fn on_data(&mut self, ctx: &mut AgentCtx) {
+        // the timeout runs from the first packet sent with none unacknowledged: new data while
+        // packets wait for their answers must not put it off (nothing came back)
+        let idle = self.unacked.is_empty();
         self.serve(ctx);
-        self.restart_timer(ctx);
+        if idle {
+            self.restart_timer(ctx);
+        }
     }
 
     fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
@@ -260,6 +264,19 @@ mod tests {
         let mut actions = vec![];
         ndp.on_ack(&control(Control::Ack, 3, 1), &mut AgentCtx::new(Time::from_micros(160), 3, &mut actions));
         assert_eq!(actions, vec![Action::CancelTimer(RETRANSMIT)]);
+    }
+
+    #[test]
+    fn new_data_does_not_put_off_the_timeout() {
+        let rto = Some(Time::from_micros(100));
+        let mut ndp = Ndp::new(&NdpConfig { initial_window: 1, rto, ..Default::default() }).unwrap();
+        let mut actions = vec![];
+        ndp.on_start(&mut AgentCtx::new(Time::ZERO, 1, &mut actions));
+        assert_eq!(actions.last(), Some(&Action::SetTimeout(RETRANSMIT, Time::from_micros(100))));
+        // more data at 50 µs, no credit left, packet 0 unanswered: the timer stays as it was
+        let mut actions = vec![];
+        ndp.on_data(&mut AgentCtx::new(Time::from_micros(50), 2, &mut actions));
+        assert_eq!(actions, vec![]);
     }
 
     #[test]
