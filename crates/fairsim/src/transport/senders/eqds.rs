@@ -34,6 +34,7 @@
 //!   (fairsim sprays with `forwarding = "spray"`), the short last packet (fairsim's last packet
 //!   is full), ECN.
 
+use super::backlog::{Backlog, PullsHeard};
 use crate::component::{About, Declaration};
 use crate::net::{Control, Packet};
 use crate::params::ParamError;
@@ -41,7 +42,6 @@ use crate::transport::sender::TransportDeclaration;
 use crate::transport::sender::{AgentCtx, PullSpec, Sender, TimerId};
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -73,11 +73,8 @@ pub struct Eqds {
     speculative: i64,
     pulled_credit: i64,
     speculating: bool,
-    /// The highest pull number heard.
-    pulled: u64,
-    next_new: u64,
-    /// Packets the receiver got as headers, sent again lowest first.
-    resend: BTreeSet<u64>,
+    pulled: PullsHeard,
+    backlog: Backlog,
     /// The application's data so far, packets.
     app_limit: u64,
 }
@@ -104,9 +101,8 @@ impl Eqds {
             speculative: 0,
             pulled_credit: 0,
             speculating: false,
-            pulled: 0,
-            next_new: 0,
-            resend: BTreeSet::new(),
+            pulled: PullsHeard::default(),
+            backlog: Backlog::default(),
             app_limit: 0,
         })
     }
@@ -119,14 +115,7 @@ impl Eqds {
     fn send(&mut self, ctx: &mut AgentCtx) {
         self.app_limit = ctx.app_limit;
         while self.credit() > 0 {
-            let seq = match self.resend.pop_first() {
-                Some(seq) => seq,
-                None if self.next_new < ctx.app_limit => {
-                    self.next_new += 1;
-                    self.next_new - 1
-                }
-                None => return,
-            };
+            let Some(seq) = self.backlog.take(ctx.app_limit) else { return };
             if self.speculative > 0 {
                 self.speculative -= self.packet_size;
             } else {
@@ -154,7 +143,7 @@ impl Sender for Eqds {
     fn on_data(&mut self, ctx: &mut AgentCtx) {
         // new data finds the sender idle (all sent, no credit): it sends speculatively again, as
         // at its start, since the receiver cannot know of the data to pull it
-        let idle = self.next_new == self.app_limit && self.resend.is_empty() && self.credit() <= 0;
+        let idle = self.backlog.len(self.app_limit) == 0 && self.credit() <= 0;
         if idle && !self.speculating {
             self.speculating = true;
             self.speculative = self.window;
@@ -168,17 +157,8 @@ impl Sender for Eqds {
         }
         match ack.control() {
             Control::Ack => {}
-            Control::Nack => {
-                if ack.echo_seq >= ack.seq {
-                    self.resend.insert(ack.echo_seq);
-                }
-            }
-            Control::Pull => {
-                if ack.seq > self.pulled {
-                    self.pulled_credit += (ack.seq - self.pulled) as i64 * self.pull_bytes;
-                    self.pulled = ack.seq;
-                }
-            }
+            Control::Nack => self.backlog.nacked(ack),
+            Control::Pull => self.pulled_credit += self.pulled.heard(ack.seq) as i64 * self.pull_bytes,
         }
         self.send(ctx);
     }
@@ -190,10 +170,9 @@ impl Sender for Eqds {
     }
 
     fn pull_target(&self) -> u64 {
-        let backlog =
-            (self.app_limit.saturating_sub(self.next_new) + self.resend.len() as u64) as i64 * self.packet_size;
+        let backlog = self.backlog.len(self.app_limit) as i64 * self.packet_size;
         let wanted = backlog.min(self.window) - self.credit();
-        self.pulled + if wanted > 0 { (wanted as u64).div_ceil(self.pull_bytes as u64) } else { 0 }
+        self.pulled.last() + if wanted > 0 { (wanted as u64).div_ceil(self.pull_bytes as u64) } else { 0 }
     }
 }
 

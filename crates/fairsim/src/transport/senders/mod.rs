@@ -1,3 +1,4 @@
+mod backlog;
 pub mod blt;
 pub mod eqds;
 pub mod fuzzy;

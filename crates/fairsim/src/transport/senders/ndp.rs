@@ -33,6 +33,7 @@
 //!   from the packet's sequence number rather than carried as a source route.
 //! - Return-to-sender of headers (the paper's, for a full header queue) is left out, as htsim.
 
+use super::backlog::{Backlog, PullsHeard};
 use crate::component::{About, Declaration};
 use crate::net::{Control, Packet};
 use crate::params::ParamError;
@@ -68,12 +69,9 @@ const RETRANSMIT: TimerId = TimerId(0);
 pub struct Ndp {
     pull_rate: f64,
     data_priority: u8,
-    /// The next new sequence number.
-    next_new: u64,
-    /// Packets the receiver got as headers: sent again, lowest first, on the next pulls.
-    resend: BTreeSet<u64>,
-    /// The highest pull number heard, and the packets the sender may still send unpulled.
-    pulled: u64,
+    backlog: Backlog,
+    pulled: PullsHeard,
+    /// The packets the sender may still send unpulled.
     credit: u64,
     rto: Option<Time>,
     /// With `rto`: the packets sent and not yet acknowledged.
@@ -91,9 +89,8 @@ impl Ndp {
         Ok(Ndp {
             pull_rate: c.pull_rate,
             data_priority: c.data_priority,
-            next_new: 0,
-            resend: BTreeSet::new(),
-            pulled: 0,
+            backlog: Backlog::default(),
+            pulled: PullsHeard::default(),
             credit: c.initial_window.into(),
             rto: c.rto.filter(|t| *t > Time::ZERO),
             unacked: BTreeSet::new(),
@@ -102,14 +99,7 @@ impl Ndp {
 
     /// Sends a retransmission, else new data; returns whether there was anything to send.
     fn send_one(&mut self, ctx: &mut AgentCtx) -> bool {
-        let seq = match self.resend.pop_first() {
-            Some(seq) => seq,
-            None if self.next_new < ctx.app_limit => {
-                self.next_new += 1;
-                self.next_new - 1
-            }
-            None => return false,
-        };
+        let Some(seq) = self.backlog.take(ctx.app_limit) else { return false };
         ctx.send_with_priority(seq, self.data_priority);
         if self.rto.is_some() {
             self.unacked.insert(seq);
@@ -165,16 +155,8 @@ impl Sender for Ndp {
         }
         match ack.control() {
             Control::Ack => return,
-            // a header of a packet not yet acknowledged (a duplicate's NACK is stale)
-            Control::Nack if ack.echo_seq >= ack.seq => {
-                self.resend.insert(ack.echo_seq);
-            }
-            Control::Nack => {}
-            Control::Pull if ack.seq > self.pulled => {
-                self.credit += ack.seq - self.pulled;
-                self.pulled = ack.seq;
-            }
-            Control::Pull => {}
+            Control::Nack => self.backlog.nacked(ack),
+            Control::Pull => self.credit += self.pulled.heard(ack.seq),
         }
         self.serve(ctx);
     }
@@ -182,7 +164,7 @@ impl Sender for Ndp {
     fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {
         let Some(&lowest) = self.unacked.first() else { return };
         ctx.count(Event::Timeout);
-        self.resend.remove(&lowest);
+        self.backlog.forget(lowest);
         ctx.send_with_priority(lowest, self.data_priority);
         self.restart_timer(ctx);
     }
