@@ -150,8 +150,11 @@ impl Event {
             Code::ARRIVAL => Event::Arrival(code.flow()),
             Code::TIMER => Event::Timer(code.timer().0, code.timer().1),
             _ if code.is_end() => Event::End,
-            _ if code.pace().is_some() => Event::Pace(code.pace().expect("a pacer's event")),
-            _ => code.network().map_or(Event::IntervalEnd, Event::Network),
+            _ => match (code.pace(), code.network()) {
+                (Some(node), _) => Event::Pace(node),
+                (None, Some(n)) => Event::Network(n),
+                (None, None) => Event::IntervalEnd,
+            },
         }
     }
 }

@@ -233,10 +233,10 @@ impl Simulation {
                 self.close_interval();
                 self.done = true;
             }
-            _ if ev.pace().is_some() => self.pace(ev.pace().expect("a pacer's event")),
-            _ => match ev.network() {
-                Some(n) => self.network_change(n),
-                None => {
+            _ => match (ev.pace(), ev.network()) {
+                (Some(node), _) => self.pace(node),
+                (None, Some(n)) => self.network_change(n),
+                (None, None) => {
                     self.close_interval();
                     self.schedule_next_interval_end();
                 }

@@ -84,6 +84,16 @@ impl Flags {
         }
     }
 
+    /// The control subtype in bits 6 and 7 (3 is unused and read as a pull).
+    #[inline]
+    fn control(self) -> Control {
+        match (self.0 & Flags::CONTROL) >> Flags::CONTROL_SHIFT {
+            0 => Control::Ack,
+            1 => Control::Nack,
+            _ => Control::Pull,
+        }
+    }
+
     #[cfg(test)]
     fn without_control(self) -> Flags {
         Flags(self.0 & !Flags::CONTROL)
@@ -116,10 +126,10 @@ impl std::fmt::Debug for Flags {
                 write!(f, " | {name}")?;
             }
         }
-        match (self.0 & Flags::CONTROL) >> Flags::CONTROL_SHIFT {
-            0 => Ok(()),
-            1 => f.write_str(" | NACK"),
-            _ => f.write_str(" | PULL"),
+        match self.control() {
+            Control::Ack => Ok(()),
+            Control::Nack => f.write_str(" | NACK"),
+            Control::Pull => f.write_str(" | PULL"),
         }
     }
 }
@@ -216,11 +226,7 @@ impl Packet {
     /// What an ACK-kind packet says (`Control::Ack` for data).
     #[inline]
     pub fn control(&self) -> Control {
-        match (self.flags.0 & Flags::CONTROL) >> Flags::CONTROL_SHIFT {
-            0 => Control::Ack,
-            1 => Control::Nack,
-            _ => Control::Pull,
-        }
+        self.flags.control()
     }
 
     pub fn with_control(mut self, control: Control) -> Packet {

@@ -49,29 +49,36 @@ impl Pulls {
         self.urgent = 0;
     }
 
+    /// Whether pulls of the kind (`urgent` or not) wait.
+    fn waits(&self, urgent: bool) -> bool {
+        if urgent {
+            self.urgent > 0
+        } else {
+            self.target > self.issued
+        }
+    }
+
+    /// Whether the flow has a turn of the kind in its pacer's queues.
+    fn queued(&mut self, urgent: bool) -> &mut bool {
+        if urgent {
+            &mut self.queued_urgent
+        } else {
+            &mut self.queued
+        }
+    }
+
     /// The flow's turn came (an `urgent` one or not): `None` if none of those pulls waits any
     /// more, else one is counted as sent and whether more of the kind wait (it then takes
     /// another turn).
     pub fn take_turn(&mut self, urgent: bool) -> Option<bool> {
-        let more = if urgent {
-            if self.urgent == 0 {
-                self.queued_urgent = false;
-                return None;
-            }
-            self.urgent -= 1;
+        let sent = self.waits(urgent);
+        if sent {
+            self.urgent -= u32::from(urgent);
             self.issued += 1;
-            self.queued_urgent = self.urgent > 0;
-            self.queued_urgent
-        } else {
-            if self.target <= self.issued {
-                self.queued = false;
-                return None;
-            }
-            self.issued += 1;
-            self.queued = self.target > self.issued;
-            self.queued
-        };
-        Some(more)
+        }
+        let more = self.waits(urgent);
+        *self.queued(urgent) = more;
+        sent.then_some(more)
     }
 }
 
@@ -102,13 +109,11 @@ pub enum Ask {
 impl PullPacer {
     /// Flow `f`, whose `pulls` were just asked for more, takes a turn at `now` if it has none.
     pub fn ask(&mut self, f: FlowId, pulls: &mut Pulls, now: Time) -> Ask {
-        if !pulls.queued && pulls.target > pulls.issued {
-            pulls.queued = true;
-            self.turns.push_back((f, pulls.tag));
-        }
-        if !pulls.queued_urgent && pulls.urgent > 0 {
-            pulls.queued_urgent = true;
-            self.urgent.push_back((f, pulls.tag));
+        for urgent in [false, true] {
+            if pulls.waits(urgent) && !*pulls.queued(urgent) {
+                *pulls.queued(urgent) = true;
+                self.again(f, pulls.tag, urgent);
+            }
         }
         if self.armed {
             Ask::Wait
@@ -131,7 +136,7 @@ impl PullPacer {
         }
     }
 
-    /// Flow `f` has more pulls of the kind waiting: a turn at the back.
+    /// Flow `f` has (more) pulls of the kind waiting: a turn at the back.
     pub fn again(&mut self, f: FlowId, tag: u64, urgent: bool) {
         if urgent {
             self.urgent.push_back((f, tag));
