@@ -29,7 +29,6 @@ impl Simulation {
         if self.pacers.len() <= node.idx() {
             self.pacers.resize_with(node.idx() + 1, Default::default);
         }
-        let pulls = self.flows[c.idx()].pulls.as_mut().expect("a receiver-driven flow");
         match self.pacers[node.idx()].ask(c, pulls, self.now) {
             Ask::Now => self.pace(node),
             Ask::Arm(at) => self.events.push(at, Event::Pace(node)),
