@@ -89,11 +89,8 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int, transport: s
     # binned by the matrix's sizes, as htsim's: fairsim's `bytes` counts whole packets
     sizes = [size for _, size in sorted(matrix_starts(matrix))]
     t = t.sort_values("arrival_s", kind="stable").assign(size=sizes)
-    by_size = {}
-    for low, high in zip((0, *BINS), BINS, strict=False):
-        inside = t[(t["size"] > low) & (t["size"] <= high) & ~t["unfinished"]]
-        xs = [f * 1e6 for f in inside["fct_s"]]
-        by_size[f"{low}-{high}"] = {"n": len(xs), "p50_us": percentile(xs, 50), "p99_us": percentile(xs, 99)}
+    done = t[~t["unfinished"]]
+    by_size = size_bins(list(zip(done["size"], done["fct_s"] * 1e6, strict=True)))
     return {
         "flows": len(t),
         "finished": len(fcts),
@@ -110,6 +107,16 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int, transport: s
         "cpu_s": spent,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
+
+
+def size_bins(finished: list[tuple[int, float]]) -> dict:
+    """The completion times (µs) of finished transfers, each given with its size, by size bin:
+    count, median and 99th percentile."""
+    by_size = {}
+    for low, high in zip((0, *BINS), BINS, strict=False):
+        xs = [fct for size, fct in finished if low < size <= high]
+        by_size[f"{low}-{high}"] = {"n": len(xs), "p50_us": percentile(xs, 50), "p99_us": percentile(xs, 99)}
+    return by_size
 
 
 def matrix_rows(matrix: str) -> list[dict[str, str]]:
@@ -137,15 +144,8 @@ def htsim_figures(h: dict) -> dict:
     received = list(h.get("flow_received_bytes", {}).values())
     fcts = h.get("flow_fcts_us", {})
     sizes = matrix_sizes(h["matrix"])
-    by_size = {}
-    if fcts:
-        for low, high in zip((0, *BINS), BINS, strict=False):
-            xs = [fcts[f] for f in fcts if fcts[f] is not None and low < sizes[f] <= high]
-            by_size[f"{low}-{high}"] = {
-                "n": len(xs),
-                "p50_us": percentile(xs, 50),
-                "p99_us": percentile(xs, 99),
-            }
+    finished = [(sizes[f], fct) for f, fct in fcts.items() if fct is not None]
+    by_size = size_bins(finished) if fcts else {}
     return {**h, "jain_bytes": jain(received) if received else h.get("jain"), "by_size": by_size}
 
 
