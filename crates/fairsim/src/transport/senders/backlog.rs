@@ -33,6 +33,11 @@ impl Backlog {
         }
     }
 
+    /// Whether a packet waits to be sent again (it goes next).
+    pub fn resending(&self) -> bool {
+        !self.resend.is_empty()
+    }
+
     /// Packet `seq` no longer waits to be sent again (it was, another way).
     pub fn forget(&mut self, seq: u64) {
         self.resend.remove(&seq);

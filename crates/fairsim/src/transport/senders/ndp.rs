@@ -11,12 +11,13 @@
 //! is validated (docs/validation.md, "NDP").
 //!
 //! Choices, and where the paper and htsim differ:
-//! - The initial window is credit: a packet may go while the sender holds credit, which starts
-//!   at `initial_window` packets and grows by one for each pull. Pulls carry a number per flow;
-//!   the sender counts every number up to the highest it has heard, so a lost pull is made up by
-//!   the next (as htsim). Credit that finds nothing to send is kept, and spent on the next NACK
-//!   or new data: an application that produces its data over time (Telnet) sends its first
-//!   packets on the window and later ones on the pulls its earlier ones brought.
+//! - New data goes on what is left of the initial window, then on pulls; a retransmission only
+//!   on a pull (htsim's). Pulls carry a number per flow; the sender counts every number up to the
+//!   highest it has heard, so a lost pull is made up by the next (as htsim). A pull that finds
+//!   nothing to send is kept, and spent on the next NACK or new data (htsim's banked pulls). The
+//!   window left over is kept too, for data produced later: an application that produces its
+//!   data over time (Telnet) sends its first packets on the window and later ones on the pulls
+//!   its earlier ones brought (htsim's files have all their data at the start).
 //! - Retransmissions are sent in the order of their sequence numbers, before new data (htsim's
 //!   `_rtx_queue`).
 //! - The timeout for lost pulls and headers is off by default (`rto` absent), as htsim's build
@@ -71,7 +72,8 @@ pub struct Ndp {
     data_priority: u8,
     backlog: Backlog,
     pulled: PullsHeard,
-    /// The packets the sender may still send unpulled.
+    /// What is left of the initial window (for new data), and the pulls heard and not spent.
+    window: u64,
     credit: u64,
     rto: Option<Time>,
     /// With `rto`: the packets sent and not yet acknowledged.
@@ -91,7 +93,8 @@ impl Ndp {
             data_priority: c.data_priority,
             backlog: Backlog::default(),
             pulled: PullsHeard::default(),
-            credit: c.initial_window.into(),
+            window: c.initial_window.into(),
+            credit: 0,
             rto: c.rto.filter(|t| *t > Time::ZERO),
             unacked: BTreeSet::new(),
         })
@@ -119,10 +122,19 @@ impl Ndp {
         }
     }
 
-    /// Spends the credit, while there is something to send.
+    /// Sends while it may: new data on the window left, else (and a retransmission always) on
+    /// a pull heard.
     fn serve(&mut self, ctx: &mut AgentCtx) {
-        while self.credit > 0 && self.send_one(ctx) {
-            self.credit -= 1;
+        loop {
+            let on_window = self.window > 0 && !self.backlog.resending();
+            if !on_window && self.credit == 0 || !self.send_one(ctx) {
+                return;
+            }
+            if on_window {
+                self.window -= 1;
+            } else {
+                self.credit -= 1;
+            }
         }
     }
 }
@@ -246,6 +258,17 @@ mod tests {
         let mut actions = vec![];
         ndp.on_ack(&control(Control::Ack, 3, 1), &mut AgentCtx::new(Time::from_micros(160), 3, &mut actions));
         assert_eq!(actions, vec![Action::CancelTimer(RETRANSMIT)]);
+    }
+
+    #[test]
+    fn a_retransmission_waits_for_a_pull_while_new_data_may_use_the_window_left() {
+        // a file of 2 packets and a window of 5: 3 places left, which no retransmission takes
+        let mut ndp = Ndp::new(&NdpConfig { initial_window: 5, ..Default::default() }).unwrap();
+        assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_start(ctx)), vec![0, 1]);
+        assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_ack(&control(Control::Nack, 0, 1), ctx)), Vec::<u64>::new());
+        assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_ack(&control(Control::Pull, 1, 0), ctx)), vec![1]);
+        // data produced later (a timed application) goes on the window left
+        assert_eq!(call(&mut ndp, 5, |s, ctx| s.on_data(ctx)), vec![2, 3, 4]);
     }
 
     #[test]
