@@ -85,6 +85,9 @@ impl Ndp {
         if c.initial_window == 0 {
             return Err(ParamError::at("initial_window", "must be at least 1: pulls answer packets"));
         }
+        if c.rto == Some(Time::ZERO) {
+            return Err(ParamError::at("rto", "must be above 0 (leave it out for no timeout)"));
+        }
         if !(c.pull_rate > 0.0 && c.pull_rate <= 1.0) {
             return Err(ParamError::at("pull_rate", "must be above 0 and at most 1 (a fraction of the line)"));
         }
@@ -95,7 +98,7 @@ impl Ndp {
             pulled: PullsHeard::default(),
             window: c.initial_window.into(),
             credit: 0,
-            rto: c.rto.filter(|t| *t > Time::ZERO),
+            rto: c.rto,
             unacked: BTreeSet::new(),
         })
     }
@@ -289,5 +292,6 @@ mod tests {
         assert!(Ndp::new(&NdpConfig { initial_window: 0, ..Default::default() }).is_err());
         assert!(Ndp::new(&NdpConfig { pull_rate: 1.5, ..Default::default() }).is_err());
         assert!(Ndp::new(&NdpConfig { pull_rate: 0.0, ..Default::default() }).is_err());
+        assert!(Ndp::new(&NdpConfig { rto: Some(Time::ZERO), ..Default::default() }).is_err(), "0 is not none");
     }
 }
