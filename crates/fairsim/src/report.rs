@@ -50,6 +50,10 @@ pub struct RunReport {
     /// cost is in each queue's `link_down` and each flow's `drops` (reason `link_down`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub network_events: Vec<NetworkEventReport>,
+    /// What priority flow control counted (`[pfc]`); absent without it. Each queue's `pauses`
+    /// and `paused_ns` are in its totals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pfc: Option<crate::engine::PfcReport>,
 }
 
 /// A change of the network during the run, as the scenario gave it.
@@ -477,6 +481,7 @@ impl Simulation {
                 t
             }),
             network_events: self.network_event_reports(),
+            pfc: self.pfc_report(),
         }
     }
 

@@ -19,9 +19,11 @@ impl Simulation {
         sack: &[(u64, u64)],
         call: impl FnOnce(&mut dyn Sender, &mut AgentCtx),
     ) {
+        let paused = self.line_paused(f);
         let flow = &mut self.flows[f.idx()];
         let Some(sender) = flow.sender.as_mut() else { return };
         let mut ctx = AgentCtx::new(self.now, flow.app_limit, &mut self.actions);
+        ctx.paused = paused;
         if flow.trace.is_none() {
             ctx = ctx.without_records();
         }

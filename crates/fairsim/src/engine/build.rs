@@ -97,8 +97,13 @@ pub(super) fn ends(
             ack_size: spec.ack_size,
             header_bytes: spec.packet_size - spec.payload_size,
             acks: spec.acks,
-            ect: sender.as_ref().is_some_and(|s| s.ack_policy().ecn != EcnEcho::Off),
-            ect_all: sender.as_ref().is_some_and(|s| s.ack_policy().ecn == EcnEcho::Dctcp),
+            ect: sender
+                .as_ref()
+                .is_some_and(|s| s.ack_policy().ecn != EcnEcho::Off || s.ack_policy().cnp_interval.is_some()),
+            // DCQCN's packets are all ECN-capable: a lossless fabric marks, it never drops
+            ect_all: sender
+                .as_ref()
+                .is_some_and(|s| s.ack_policy().ecn == EcnEcho::Dctcp || s.ack_policy().cnp_interval.is_some()),
             priority: spec.priority,
         },
         source: match spec.app.source() {

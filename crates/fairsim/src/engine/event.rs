@@ -49,6 +49,9 @@ pub enum Event {
     /// A receiving host's pull pacer may send its next pull (`node::pull`): with the clock's
     /// events, after the network's changes, by node.
     Pace(NodeId),
+    /// A PFC pause frame reaches the port it stops (`true`) or lets resume (`false`)
+    /// (`engine::pfc`): with the clock's events, after the pacers', by port, resumes first.
+    Pause(PortId, bool),
 }
 
 /// Bits of an event's code that name its target (a port, or a flow and one of its timers).
@@ -58,6 +61,8 @@ const TIMER_BITS: u32 = crate::timer::TIMERS_PER_FLOW.trailing_zeros();
 /// The most ports and flows the event set can name: far beyond what memory holds (a port or a
 /// flow takes hundreds of bytes), and checked when a simulation is built.
 pub const MAX_PORTS: usize = 1 << TARGET_BITS;
+/// The most ports a PFC run may have: a pause frame's event names its port in fewer bits.
+pub const MAX_PAUSED_PORTS: usize = 1 << (TARGET_BITS - 3);
 pub const MAX_FLOWS: usize = 1 << (TARGET_BITS - TIMER_BITS);
 const _: () = assert!(crate::limits::MAX_FLOWS + crate::limits::MAX_OPEN_CONNECTIONS <= MAX_FLOWS);
 
@@ -80,6 +85,9 @@ impl Code {
     pub const CLOCK: u32 = 7;
     /// A clock event's target bit that makes it a pull pacer's, its node in the bits below.
     const PACE: u32 = 1 << (TARGET_BITS - 1);
+    /// Both bits make it a pause frame's: the port below the next bit, which says XOFF.
+    const PAUSE: u32 = 0b11 << (TARGET_BITS - 2);
+    const XOFF: u32 = 1 << (TARGET_BITS - 3);
 
     #[inline]
     pub fn kind(self) -> u32 {
@@ -116,7 +124,13 @@ impl Code {
     /// A clock event: the host whose pull pacer it is, if it is one.
     #[inline]
     pub fn pace(self) -> Option<NodeId> {
-        (self.target() & Code::PACE != 0).then(|| NodeId(self.target() & !Code::PACE))
+        (self.target() & Code::PAUSE == Code::PACE).then(|| NodeId(self.target() & !Code::PACE))
+    }
+    /// A clock event: the port a pause frame reaches and whether it is an XOFF, if it is one.
+    #[inline]
+    pub fn pause(self) -> Option<(PortId, bool)> {
+        (self.target() & Code::PAUSE == Code::PAUSE)
+            .then(|| (PortId(self.target() & (Code::XOFF - 1)), self.target() & Code::XOFF != 0))
     }
 }
 
@@ -135,6 +149,7 @@ impl Event {
             Event::End => (Code::CLOCK, 1),
             Event::Network(n) => (Code::CLOCK, 2 + n),
             Event::Pace(node) => (Code::CLOCK, Code::PACE | node.0),
+            Event::Pause(port, xoff) => (Code::CLOCK, Code::PAUSE | if xoff { Code::XOFF } else { 0 } | port.0),
         };
         debug_assert!(target < 1 << TARGET_BITS, "{self:?} does not fit the event's code");
         Code(kind << TARGET_BITS | target)
@@ -150,10 +165,11 @@ impl Event {
             Code::ARRIVAL => Event::Arrival(code.flow()),
             Code::TIMER => Event::Timer(code.timer().0, code.timer().1),
             _ if code.is_end() => Event::End,
-            _ => match (code.pace(), code.network()) {
-                (Some(node), _) => Event::Pace(node),
-                (None, Some(n)) => Event::Network(n),
-                (None, None) => Event::IntervalEnd,
+            _ => match (code.pause(), code.pace(), code.network()) {
+                (Some((port, xoff)), ..) => Event::Pause(port, xoff),
+                (None, Some(node), _) => Event::Pace(node),
+                (None, None, Some(n)) => Event::Network(n),
+                (None, None, None) => Event::IntervalEnd,
             },
         }
     }
@@ -485,11 +501,35 @@ mod tests {
             Event::Network(9),
             Event::Pace(crate::net::NodeId(0)),
             Event::Pace(crate::net::NodeId(77)),
+            Event::Pause(PortId(0), true),
+            Event::Pause(PortId(0), false),
+            Event::Pause(PortId::from_idx(MAX_PAUSED_PORTS - 1), true),
         ];
         for ev in all.into_iter().chain(timers) {
             assert_eq!(Event::decode(ev.encode()), ev);
             assert!(ev.encode().kind() <= Code::CLOCK);
         }
+    }
+
+    #[test]
+    fn pause_frames_come_after_the_pacers_resumes_first() {
+        let mut q = EventQueue::default();
+        q.push(Time(3), Event::Pause(PortId(2), true));
+        q.push(Time(3), Event::Pace(crate::net::NodeId(5)));
+        q.push(Time(3), Event::Pause(PortId(9), false));
+        q.push(Time(3), Event::Network(4));
+        q.push(Time(3), Event::Arrive(PortId(1)));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
+        assert_eq!(
+            order,
+            vec![
+                Event::Arrive(PortId(1)),
+                Event::Network(4),
+                Event::Pace(crate::net::NodeId(5)),
+                Event::Pause(PortId(9), false),
+                Event::Pause(PortId(2), true)
+            ]
+        );
     }
 
     #[test]

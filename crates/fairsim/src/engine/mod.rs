@@ -11,7 +11,8 @@
 //! - `forwarding`: the next hops of flows whose paths are chosen at each switch;
 //! - `changes`, `failures`: the network's changes (`[[events]]`: links down, up, at another
 //!   rate) in their order, and carried out;
-//! - `shared_buffer`: switches whose queues share a buffer under dynamic thresholds.
+//! - `shared_buffer`: switches whose queues share a buffer under dynamic thresholds;
+//! - `pfc`: priority flow control, switches pausing the ports that feed them.
 
 mod agent;
 mod arrivals;
@@ -23,9 +24,11 @@ pub mod event;
 mod failures;
 mod forwarding;
 mod intervals;
+mod pfc;
 mod pulls;
 mod routes;
 mod shared_buffer;
 mod sim;
 
+pub use pfc::PfcReport;
 pub use sim::Simulation;

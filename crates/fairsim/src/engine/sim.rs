@@ -52,6 +52,8 @@ pub struct Simulation {
     pub(super) forwarder: Option<Box<Forwarder>>,
     /// The switches' shared buffers, if the scenario has any.
     shared: Option<Box<SharedBuffers>>,
+    /// Priority flow control at the switches' ingresses, if the scenario has it (`pfc.rs`).
+    pub(super) pfc: Option<Box<super::pfc::Pfc>>,
     /// The network's changes (`[[events]]`), by their events' numbers (`failures.rs`).
     pub(super) changes: Vec<super::changes::Change>,
     pub(super) connections: Connections,
@@ -117,6 +119,10 @@ impl Simulation {
         if shared.is_some() || scenario.flows.iter().any(|f| f.forwarding == Forwarding::Adaptive) {
             ports.iter_mut().for_each(Port::keep_end_events);
         }
+        let pfc = super::pfc::Pfc::new(&scenario);
+        if let Some(pfc) = &pfc {
+            pfc.prepare(&scenario, &mut ports)?;
+        }
         let mut connections = Connections::new(flows.len(), ports.len());
         connections.transfers.detailed = scenario.flows.iter().any(|f| f.draws_ends());
         connections.taken = (!scenario.run.events.is_empty()).then(Vec::new);
@@ -139,6 +145,7 @@ impl Simulation {
             routes,
             forwarder,
             shared,
+            pfc,
             changes,
             connections,
             queueing,
@@ -233,10 +240,11 @@ impl Simulation {
                 self.close_interval();
                 self.done = true;
             }
-            _ => match (ev.pace(), ev.network()) {
-                (Some(node), _) => self.pace(node),
-                (None, Some(n)) => self.network_change(n),
-                (None, None) => {
+            _ => match (ev.pause(), ev.pace(), ev.network()) {
+                (Some((port, xoff)), ..) => self.pause_frame(port, xoff),
+                (None, Some(node), _) => self.pace(node),
+                (None, None, Some(n)) => self.network_change(n),
+                (None, None, None) => {
                     self.close_interval();
                     self.schedule_next_interval_end();
                 }
@@ -264,7 +272,7 @@ impl Simulation {
         }
     }
 
-    fn start_tx(&mut self, p: PortId) {
+    pub(super) fn start_tx(&mut self, p: PortId) {
         let shared = self.shared_before(p);
         let next = self.ports[p.idx()].start_tx(self.now, &mut self.drops);
         if let Some(before) = shared {
@@ -325,10 +333,15 @@ impl Simulation {
 
     #[inline(always)]
     fn tx_end(&mut self, p: PortId) {
+        // the packet whose last bit leaves a PFC switch releases its ingress's bytes
+        let leaving = if self.pfc.is_some() { self.ports[p.idx()].on_line().copied() } else { None };
         if let Some(arrival) = self.ports[p.idx()].finish_tx(self.now, &mut self.drops) {
             self.events.push(arrival, Event::Arrive(p));
         }
         self.account_drops(p); // a packet the line lost
+        if let Some(pkt) = leaving {
+            self.pfc_left(&pkt);
+        }
         self.start_tx(p);
     }
 
@@ -338,9 +351,18 @@ impl Simulation {
             self.events.push(next, Event::Arrive(p));
         }
         match self.routes.hop(pkt.flow.idx(), pkt.is_data(), pkt.hop) {
-            Some(next) => self.enqueue(next, pkt),
+            Some(next) => self.forward(p, next, pkt),
             None => self.at_route_end(p, pkt),
         }
+    }
+
+    /// `pkt`, arrived over port `p`, is queued at port `next` of the node it reached.
+    #[inline]
+    fn forward(&mut self, p: PortId, next: PortId, pkt: Packet) {
+        if self.pfc.is_some() {
+            self.pfc_arrived(p, &pkt);
+        }
+        self.enqueue(next, pkt)
     }
 
     /// `pkt` came over port `p` to the end of its route: to its destination, or, if its path is
@@ -348,7 +370,7 @@ impl Simulation {
     #[inline]
     fn at_route_end(&mut self, p: PortId, pkt: Packet) {
         if let Some(next) = self.forwarder.as_mut().and_then(|f| f.next(p, &pkt, &self.ports, self.now)) {
-            self.enqueue(next, pkt);
+            self.forward(p, next, pkt);
         } else if pkt.is_data() {
             self.sink_receive(pkt);
         } else {
@@ -369,6 +391,9 @@ impl Simulation {
     #[cold]
     fn account_drops_now(&mut self, p: PortId) {
         for (pkt, reason) in std::mem::take(&mut self.drops).drain(..) {
+            if self.pfc.is_some() {
+                self.pfc_left(&pkt);
+            }
             let flow = &mut self.flows[pkt.flow.idx()];
             if pkt.is_data() {
                 flow.counters.dropped += 1;
@@ -415,7 +440,10 @@ impl Simulation {
         if let Some(q) = self.queueing.get_mut(pkt.flow.idx()) {
             q.record((self.now - pkt.sent_at).0.saturating_sub(fixed));
         }
-        let (c, trimmed, target) = (pkt.conn, pkt.trimmed(), pkt.echo_seq);
+        let (c, trimmed, target, marked) = (pkt.conn, pkt.trimmed(), pkt.echo_seq, pkt.congestion());
+        if marked {
+            self.notify_congestion(c);
+        }
         match self.flows[c.idx()].sink_receive(pkt, self.now) {
             SinkReply::Ack(first, ack) => self.send_ack(first, ack),
             SinkReply::Arm(at) => {
@@ -426,6 +454,17 @@ impl Simulation {
         }
         if self.flows[c.idx()].pulls.is_some() {
             self.pull_for(c, trimmed, target);
+        }
+    }
+
+    /// A CE-marked data packet of ends `c` reached its sink: a CNP goes back if its transport
+    /// asks for them and one is due (DCQCN).
+    #[cold]
+    fn notify_congestion(&mut self, c: FlowId) {
+        if let Some((first, mut cnp)) = self.flows[c.idx()].cnp(self.now) {
+            cnp.id = self.next_id();
+            self.connection_sent(c);
+            self.enqueue(first, cnp);
         }
     }
 
@@ -479,8 +518,8 @@ impl Simulation {
 
     fn source_receive(&mut self, ack: Packet) {
         let c = ack.conn;
-        // a pull acknowledges nothing: it is for the sender alone
-        if ack.control() != Control::Pull {
+        // a pull or a CNP acknowledges nothing: it is for the sender alone
+        if !matches!(ack.control(), Control::Pull | Control::Cnp) {
             self.flows[c.idx()].source_receive(&ack, self.now);
         }
         let sack =

@@ -49,6 +49,8 @@ pub enum Control {
     /// A pull: the sender may send one more packet. `seq` is the pull's number, counted per
     /// flow, so that a lost pull is made up by the next.
     Pull,
+    /// A congestion notification (RoCEv2's CNP, DCQCN): the receiver saw a CE mark.
+    Cnp,
 }
 
 /// A packet's kind and its one-bit header fields, packed in one byte: as an enum and four
@@ -84,13 +86,14 @@ impl Flags {
         }
     }
 
-    /// The control subtype in bits 6 and 7 (3 is unused and read as a pull).
+    /// The control subtype in bits 6 and 7.
     #[inline]
     fn control(self) -> Control {
         match (self.0 & Flags::CONTROL) >> Flags::CONTROL_SHIFT {
             0 => Control::Ack,
             1 => Control::Nack,
-            _ => Control::Pull,
+            2 => Control::Pull,
+            _ => Control::Cnp,
         }
     }
 
@@ -130,6 +133,7 @@ impl std::fmt::Debug for Flags {
             Control::Ack => Ok(()),
             Control::Nack => f.write_str(" | NACK"),
             Control::Pull => f.write_str(" | PULL"),
+            Control::Cnp => f.write_str(" | CNP"),
         }
     }
 }
@@ -234,6 +238,7 @@ impl Packet {
             Control::Ack => 0,
             Control::Nack => 1,
             Control::Pull => 2,
+            Control::Cnp => 3,
         };
         self.flags.0 = self.flags.0 & !Flags::CONTROL | bits << Flags::CONTROL_SHIFT;
         self
@@ -339,6 +344,11 @@ mod tests {
             (super::Control::Pull, cut.flags.without_control())
         );
         assert!(!all.trimmed() && all.control() == super::Control::Ack);
+        let cnp = all.with_control(super::Control::Cnp);
+        assert_eq!(
+            (cnp.control(), format!("{:?}", cnp.flags)),
+            (super::Control::Cnp, "Ack | CONGESTION | ECT | CWR | RETRANSMISSION | CNP".into())
+        );
         let cleared = [
             all.with_kind(PacketKind::Data),
             all.with_congestion(false),

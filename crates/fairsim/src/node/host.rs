@@ -152,6 +152,9 @@ impl FlowState {
             Echo { sent_at: pkt.sent_at, arrived: now, seq: pkt.seq, congestion: pkt.congestion(), cumulative: 0 };
         // open-loop sources never retransmit, so they need no reordering state
         let closed_loop = self.sender.is_some();
+        if closed_loop && self.receiver.go_back_n() && pkt.seq > self.receiver.ack() {
+            return self.go_back(now, echo);
+        }
         let (new, reply) = if !closed_loop {
             (true, AckNow::Send(echo))
         } else if self.receiver.is_classic() {
@@ -198,6 +201,31 @@ impl FlowState {
         };
         let nack = self.ack(now, echo.cumulative, echo, 0, 0.0).with_control(Control::Nack);
         SinkReply::Ack(self.ack_route[0], nack)
+    }
+
+    /// A go-back-N sink discards a packet above the next expected and NACKs it with its
+    /// cumulative acknowledgement, which the sender goes back to (RoCEv2).
+    #[cold]
+    fn go_back(&mut self, now: Time, echo: Echo) -> SinkReply {
+        if !self.ends.acks {
+            return SinkReply::Nothing;
+        }
+        let cumulative = self.receiver.ack();
+        let nack = self.ack(now, cumulative, Echo { cumulative, ..echo }, 0, 0.0).with_control(Control::Nack);
+        SinkReply::Ack(self.ack_route[0], nack)
+    }
+
+    /// A CE-marked data packet arrived at `now`: the CNP the sink sends, if one is due (DCQCN's
+    /// notification point, `AckPolicy::cnp_interval`), with packet id 0 until the caller gives it
+    /// one.
+    pub fn cnp(&mut self, now: Time) -> Option<(PortId, Packet)> {
+        if !self.receiver.cnp_due(now) {
+            return None;
+        }
+        self.counters.cnps += 1;
+        let cumulative = self.receiver.ack();
+        let echo = Echo { sent_at: now, arrived: now, seq: 0, congestion: true, cumulative };
+        Some((self.ack_route[0], self.reply(now, cumulative, echo, 0, 0.0).with_control(Control::Cnp)))
     }
 
     /// The sink's pull number `number` at `now` (packet id 0 until the caller gives it one).

@@ -36,7 +36,9 @@
 //! A port with a loss model (`node::loss`) may lose a packet on the wire as its transmission
 //! ends: it is reported as a drop (`DropReason::Loss`) instead of entering the pipe.
 //!
-//! Its link may go down, come back and change rate (`link_state`).
+//! Its link may go down, come back and change rate (`link_state`), and a PFC switch at its far
+//! end may pause it (`pause`, `engine::pfc`): the packet on the line finishes, and no other
+//! starts until it resumes.
 
 use super::loss::LinkLoss;
 use crate::net::block_queue::{BlockQueue, InFlight};
@@ -48,6 +50,7 @@ use crate::stats::PortStats;
 use crate::units::{Rate, Time};
 
 pub mod link_state;
+mod pause;
 
 /// What the line does after an arrival (`Port::enqueue`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -130,6 +133,8 @@ pub struct Port {
     /// it is not set (8 bytes, not an option's 16, on a struct every hop reads): its event is a
     /// `TxDone` of the port that finds no transmission ending (`woken`).
     wake: Time,
+    /// Since when a PFC switch at the far end has paused the port (`pause`); `Time::MAX` if not.
+    paused_since: Time,
 }
 
 /// What a `TxDone` event of a port whose discipline has a timer set is (`Port::woken`).
@@ -213,6 +218,7 @@ impl Port {
             trace: s.traced.then(PortTrace::default),
             share: None,
             wake: Time::MAX,
+            paused_since: Time::MAX,
         }
     }
 
@@ -240,7 +246,7 @@ impl Port {
             rec.arrived(now.0, &pkt);
         }
         self.settle(now);
-        if self.transmitting.is_none() && self.qdisc.bypass(&pkt) {
+        if self.transmitting.is_none() && self.qdisc.bypass(&pkt) && !self.paused() {
             // what an enqueue and the dequeue at once would have done: the queue's length
             // recorded, a sojourn of zero, the packet on the line
             self.queue_changed(now);
@@ -394,6 +400,9 @@ impl Port {
     /// its transmission needs (`transmit`).
     #[inline]
     pub fn start_tx(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Next {
+        if self.paused() {
+            return Next::Nothing; // its resume starts the line again
+        }
         let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks)
             .with_trims(&mut self.stats.current.trims);
         let next = self.qdisc.dequeue(&mut ctx);
@@ -524,6 +533,7 @@ impl Port {
     pub fn close_interval(&mut self, now: Time) {
         self.settle(now);
         let tx = self.transmitting.as_ref().map(OnLine::started);
+        self.count_paused(now);
         self.stats.close_interval(now, tx);
     }
 
@@ -541,6 +551,11 @@ impl Port {
     #[inline]
     pub fn queued_bytes(&self) -> u64 {
         self.qdisc.len_bytes()
+    }
+
+    /// Visits every packet waiting in the port's queue.
+    pub fn for_each_queued(&self, f: &mut dyn FnMut(&Packet)) {
+        self.qdisc.for_each_packet(f);
     }
 
     /// Visits every packet held by the port: queued, on the line, or propagating.

@@ -27,7 +27,7 @@ pub use overrides::Override;
 pub use problem::Problem;
 pub use schema::Component;
 pub use spec::{
-    Configured, Draw, FlowSpec, LinkSpec, NetworkAction, NetworkEvent, PairSpec, PortSpec, RunSpec, Scenario,
+    Configured, Draw, FlowSpec, LinkSpec, NetworkAction, NetworkEvent, PairSpec, PfcSpec, PortSpec, RunSpec, Scenario,
     TransportChoice, CLI_ORIGIN, DEFAULT_FAILURE_DETECTION, DEFAULT_PAIR, DEFAULT_QDISC, DEFAULT_TRANSPORT,
 };
 

@@ -151,6 +151,19 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
         t.insert("nodes".into(), Value::Array(b.nodes.iter().map(|&n| s(sc.node_name(n))).collect()));
         doc.insert("shared_buffer".into(), Value::Table(t));
     }
+    if let Some(p) = &sc.pfc {
+        let mut t = Table::new();
+        t.insert("xoff".into(), s(Bytes(p.xoff)));
+        t.insert("xon".into(), s(Bytes(p.xon)));
+        if let Some(h) = p.headroom {
+            t.insert("headroom".into(), s(Bytes(h)));
+        }
+        t.insert("frame".into(), s(Bytes(p.frame.into())));
+        let lossless = (0..8).filter(|i| p.priorities & 1 << i != 0).map(|i| Value::Integer(i.into()));
+        t.insert("priorities".into(), Value::Array(lossless.collect()));
+        t.insert("nodes".into(), Value::Array(p.nodes.iter().map(|&n| s(sc.node_name(n))).collect()));
+        doc.insert("pfc".into(), Value::Table(t));
+    }
 
     let mut flows = Table::new();
     let mut workloads = Table::new();

@@ -46,6 +46,8 @@ pub struct RawScenario {
     pub topology: Option<RawTopology>,
     /// Switches whose output queues share one buffer under dynamic thresholds.
     pub shared_buffer: Option<RawSharedBuffer>,
+    /// Switches whose ingresses pause their upstream ports (IEEE 802.1Qbb priority flow control).
+    pub pfc: Option<RawPfc>,
     #[serde(default)]
     pub links: IndexMap<String, RawLink>,
     #[serde(default)]
@@ -282,6 +284,26 @@ pub struct RawSharedBuffer {
     pub size: Bytes,
     /// Choudhury and Hahne's α: a queue may grow to α times the free buffer.
     pub alpha: Option<f64>,
+    /// The switches (default: every node with more than one link).
+    pub nodes: Option<Vec<String>>,
+}
+
+/// `[pfc]` as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPfc {
+    /// Bytes held from one ingress above which the switch pauses the port feeding it.
+    pub xoff: Bytes,
+    /// Bytes below which it lets that port resume.
+    pub xon: Bytes,
+    /// Bytes an ingress may take above `xoff` (what arrives while its pause travels): an arrival
+    /// beyond it is counted, never dropped. Default: not checked.
+    pub headroom: Option<Bytes>,
+    /// A pause frame's bytes, which take the reverse line's time besides its delay (default 0:
+    /// the delay alone, as htsim).
+    pub frame: Option<Bytes>,
+    /// The packet priorities that are lossless (default: all).
+    pub priorities: Option<Vec<u8>>,
     /// The switches (default: every node with more than one link).
     pub nodes: Option<Vec<String>>,
 }

@@ -27,6 +27,8 @@ pub struct Scenario {
     pub ports: Vec<PortSpec>,
     /// The switches whose output queues share a buffer, if any (`engine::shared_buffer`).
     pub shared_buffer: Option<SharedBufferSpec>,
+    /// The switches with priority flow control, if any (`engine::pfc`).
+    pub pfc: Option<PfcSpec>,
     pub flows: Vec<FlowSpec>,
     /// Protocol pairs; a scenario without `[pairs]` has one, named `default`.
     pub pairs: Vec<PairSpec>,
@@ -218,6 +220,20 @@ pub struct SharedBufferSpec {
     /// Each switch's buffer, bytes.
     pub size: u64,
     pub alpha: f64,
+    pub nodes: Vec<NodeId>,
+}
+
+/// `[pfc]`: priority flow control at some switches' ingresses (`engine::pfc`).
+#[derive(Debug, Clone)]
+pub struct PfcSpec {
+    pub xoff: u64,
+    pub xon: u64,
+    /// Bytes above `xoff` an ingress may hold before an arrival counts as beyond its headroom.
+    pub headroom: Option<u64>,
+    /// A pause frame's bytes on the reverse line (0: it takes the line's delay alone).
+    pub frame: u32,
+    /// Bit `i` set: priority `i` is lossless (priorities above 7 count as 7).
+    pub priorities: u8,
     pub nodes: Vec<NodeId>,
 }
 

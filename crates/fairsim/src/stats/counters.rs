@@ -49,6 +49,9 @@ pub struct FlowCounters {
     pub trimmed: u64,
     /// Pulls the sink sent (a receiver-driven transport, NDP).
     pub pulls: u64,
+    /// Congestion notifications the sink sent (DCQCN's CNPs); left out of the report when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub cnps: u64,
     /// Time the sender was held back by the flow's own `window` (the receiver's window): full,
     /// with data waiting, while its congestion control would have sent more.
     pub window_limited_ns: u64,
@@ -98,6 +101,7 @@ impl FlowCounters {
         self.abandoned += o.abandoned;
         self.trimmed += o.trimmed;
         self.pulls += o.pulls;
+        self.cnps += o.cnps;
         self.window_limited_ns += o.window_limited_ns;
     }
 }
@@ -126,6 +130,17 @@ pub struct PortCounters {
     /// Packets lost because the link was down (`[[events]]`): on the line or queued when it
     /// went down, or arriving while it was down; never in `drops`.
     pub link_down: u64,
+    /// Pause frames (XOFF) that stopped the port (`engine::pfc`). Left out of the report when
+    /// 0, as in every run without PFC.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub pauses: u64,
+    /// Time the port was paused.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub paused_ns: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// `v` with `x` at its end, its capacity doubling from one rather than from `Vec`'s four: a
@@ -152,6 +167,8 @@ impl PortCounters {
         self.trims += o.trims;
         self.losses += o.losses;
         self.link_down += o.link_down;
+        self.pauses += o.pauses;
+        self.paused_ns += o.paused_ns;
     }
 }
 

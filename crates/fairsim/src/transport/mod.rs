@@ -101,6 +101,8 @@ pub static TRANSPORTS: &[&TransportKind] = &[
     &senders::blt::BULLY_TYRANT,
     &senders::ndp::DECLARATION,
     &senders::eqds::DECLARATION,
+    &senders::roce::ROCE,
+    &senders::roce::DCQCN,
 ];
 
 /// The name that means "no flow control" (open-loop sources).

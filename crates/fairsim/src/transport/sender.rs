@@ -151,6 +151,9 @@ pub struct AgentCtx<'a> {
     pub app_limit: u64,
     /// On an ACK: its SACK blocks (packets `start..end` received), if the flow uses SACK.
     pub sack: &'a [(u64, u64)],
+    /// Whether priority flow control holds the source's line paused (`engine::pfc`): a sender
+    /// that sets its own pace (RoCE's NIC) waits instead of sending.
+    pub paused: bool,
     actions: &'a mut Vec<Action>,
     /// Whether the flow keeps its time series (`Action::Record`): most do not, and an ACK's
     /// two or three records would otherwise be queued and carried out only to be dropped.
@@ -159,7 +162,7 @@ pub struct AgentCtx<'a> {
 
 impl<'a> AgentCtx<'a> {
     pub fn new(now: Time, app_limit: u64, actions: &'a mut Vec<Action>) -> Self {
-        AgentCtx { now, app_limit, sack: &[], actions, records: true }
+        AgentCtx { now, app_limit, sack: &[], paused: false, actions, records: true }
     }
     /// The same for a flow that keeps no time series: `record` does nothing.
     pub fn without_records(self) -> Self {
@@ -284,11 +287,25 @@ pub struct AckPolicy {
     /// With `sack`, the ACK of a duplicate packet reports it in a first, D-SACK block
     /// (RFC 2883).
     pub dsack: bool,
+    /// Go-back-N, as RoCEv2 NICs receive: a packet above the next expected is discarded and
+    /// answered with a NACK carrying the cumulative acknowledgement.
+    pub go_back_n: bool,
+    /// DCQCN's notification point: data packets are ECN-capable, and a CE-marked one makes the
+    /// sink send a CNP (`Control::Cnp`), at most one per this interval.
+    pub cnp_interval: Option<Time>,
 }
 
 impl Default for AckPolicy {
     fn default() -> Self {
-        AckPolicy { every: 1, delay: Time::ZERO, ecn: EcnEcho::Off, sack: false, dsack: false }
+        AckPolicy {
+            every: 1,
+            delay: Time::ZERO,
+            ecn: EcnEcho::Off,
+            sack: false,
+            dsack: false,
+            go_back_n: false,
+            cnp_interval: None,
+        }
     }
 }
 

@@ -111,6 +111,7 @@ fn validate_nodes_and_links(
     run.events = named(&raw.run.events, "events", all_ports, &port, &no_port, &mut pb).map(PortId::from_idx).collect();
 
     let shared_buffer = raw.shared_buffer.as_ref().and_then(|b| shared_buffer(b, &lines, &node, &mut pb));
+    let pfc = raw.pfc.as_ref().map(|p| pfc(p, &lines, &node, &mut pb));
     let events = if topology_ok {
         let changes = events::Network { links: &links, ports: &ports, nodes: &nodes };
         build_events(&raw.events, run.duration, run.failure_detection, &changes, &mut pb)
@@ -136,6 +137,7 @@ fn validate_nodes_and_links(
         links,
         ports,
         shared_buffer,
+        pfc,
         pairs,
         events,
         overrides: overrides.to_vec(),
@@ -225,6 +227,47 @@ fn shared_buffer(
         None => (0..lines.len()).filter(|&n| lines[n].0 > 1).map(NodeId::from_idx).collect(),
     };
     Some(super::spec::SharedBufferSpec { size: b.size.0, alpha, nodes })
+}
+
+/// `[pfc]`: its switches (named, or every node with several links) and its thresholds.
+fn pfc(
+    p: &super::schema::RawPfc,
+    lines: &[(u32, Option<PortId>)],
+    node: &nodes::NodeLookup,
+    pb: &mut Problems,
+) -> super::spec::PfcSpec {
+    if p.xoff.0 == 0 {
+        pb.add(&["pfc", "xoff"], "xoff must be above 0 bytes");
+    }
+    if p.xon.0 > p.xoff.0 {
+        pb.add(&["pfc", "xon"], format!("xon ({} B) must not be above xoff ({} B)", p.xon.0, p.xoff.0));
+    }
+    let frame = p.frame.map_or(0, |b| b.0);
+    if frame > u64::from(u32::MAX) {
+        pb.add(&["pfc", "frame"], "a pause frame of more than 4 GB");
+    }
+    let mut priorities = 0u8;
+    for &prio in p.priorities.as_deref().unwrap_or(&[0, 1, 2, 3, 4, 5, 6, 7]) {
+        if prio > 7 {
+            pb.add(&["pfc", "priorities"], format!("priority {prio}: PFC has eight, 0 to 7"));
+        }
+        priorities |= 1 << prio.min(7);
+    }
+    if priorities == 0 {
+        pb.add(&["pfc", "priorities"], "no priority is lossless: leave [pfc] out instead");
+    }
+    let nodes = match &p.nodes {
+        Some(names) => names.iter().filter_map(|n| node(n, &["pfc", "nodes"], pb)).collect(),
+        None => (0..lines.len()).filter(|&n| lines[n].0 > 1).map(NodeId::from_idx).collect(),
+    };
+    super::spec::PfcSpec {
+        xoff: p.xoff.0,
+        xon: p.xon.0,
+        headroom: p.headroom.map(|b| b.0),
+        frame: frame as u32,
+        priorities,
+        nodes,
+    }
 }
 
 /// Each node's lines: how many ports leave it, and the first of them.

@@ -81,6 +81,8 @@ pub struct Receiver {
     sack: Option<SackList>,
     /// A duplicate packet the next ACK reports in a D-SACK block.
     duplicate: Option<u64>,
+    /// When the last CNP went (`AckPolicy::cnp_interval`).
+    last_cnp: Option<Time>,
 }
 
 impl Receiver {
@@ -250,6 +252,23 @@ impl Receiver {
     /// The cumulative acknowledgement: the next sequence number expected.
     pub fn ack(&self) -> u64 {
         self.next
+    }
+
+    /// Whether a packet above the next expected is discarded and NACKed (`AckPolicy::go_back_n`).
+    #[inline]
+    pub fn go_back_n(&self) -> bool {
+        self.policy.go_back_n
+    }
+
+    /// A CE-marked packet arrived at `now`: whether a CNP goes now, at most one per the policy's
+    /// interval (DCQCN's notification point; never without `cnp_interval`).
+    pub fn cnp_due(&mut self, now: Time) -> bool {
+        let Some(interval) = self.policy.cnp_interval else { return false };
+        if self.last_cnp.is_some_and(|last| now < last + interval) {
+            return false;
+        }
+        self.last_cnp = Some(now);
+        true
     }
 }
 

@@ -156,7 +156,7 @@ impl Sender for Eqds {
             self.stop_speculating();
         }
         match ack.control() {
-            Control::Ack => {}
+            Control::Ack | Control::Cnp => {} // no CNP comes without `cnp_interval`
             Control::Nack => self.backlog.nacked(ack),
             Control::Pull => self.pulled_credit += self.pulled.heard(ack.seq) as i64 * self.pull_bytes,
         }

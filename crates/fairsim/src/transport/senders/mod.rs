@@ -1,5 +1,6 @@
 mod backlog;
 pub mod blt;
+pub mod dcqcn;
 pub mod eqds;
 pub mod fuzzy;
 pub mod ndp;
@@ -9,3 +10,4 @@ pub mod pp_timers;
 #[cfg(test)]
 mod pull_testing;
 pub mod rlm;
+pub mod roce;

@@ -169,7 +169,7 @@ impl Sender for Ndp {
             self.restart_timer(ctx);
         }
         match ack.control() {
-            Control::Ack => return,
+            Control::Ack | Control::Cnp => return, // no CNP comes without `cnp_interval`
             Control::Nack => self.backlog.nacked(ack),
             Control::Pull => self.credit += self.pulled.heard(ack.seq),
         }

@@ -1,0 +1,314 @@
+//! Priority flow control: a switch counts the bytes each ingress has brought in and not yet
+//! sent on, pauses the port feeding that ingress when they pass `xoff`, and lets it resume when
+//! they fall below `xon`. Nothing is dropped for want of room: the upstream port holds its
+//! packets instead, and the pause can spread back hop by hop to the senders' own lines.
+//!
+//! Reference: IEEE 802.1Qbb-2011, Priority-based Flow Control (per-priority PAUSE frames with a
+//! quanta timer); the accounting and thresholds follow the RoCE deployments of Guo et al., "RDMA
+//! over Commodity Ethernet at Scale", SIGCOMM 2016 (ingress counters, XOFF/XON, headroom), and
+//! htsim's `LosslessInputQueue` (Broadcom/csg-htsim 841d9e7), against which fairsim is validated
+//! (docs/validation.md, "RoCE and PFC").
+//!
+//! Choices, and where the standard leaves them open:
+//! - An ingress counts a packet from its arrival at the switch until its last bit leaves the
+//!   egress port it was queued at (htsim's `completedService`): the packets waiting, and the one
+//!   on the line. The egress ports of a PFC switch therefore end every transmission with an
+//!   event (`Port::end_every_transmission`).
+//! - A pause is an XOFF sent when the count passes `xoff` and an XON when it falls below `xon`:
+//!   no quanta timer (a pause lasts until its XON, as htsim's 1000-quanta frame that is never let
+//!   expire). A frame takes the reverse line's delay, plus the time of `frame` bytes at its rate
+//!   when given; it never waits behind data (MAC control frames go next).
+//! - Headroom is not reserved: it is a level, `xoff + headroom`, above which an arrival is counted
+//!   (`headroom_overflows`) and kept. A discipline's own `buffer` still drops at a PFC switch's
+//!   egress (counted as a drop as anywhere): give those ports room for every ingress's `xoff`
+//!   and headroom, or an unlimited buffer, for a lossless network.
+//! - Only packets of the lossless `priorities` are counted; a paused port stops whole, lossy
+//!   packets included: fairsim's port has one queue, so per-priority queues at the transmitter are
+//!   left out (htsim's lossless queues have one class too).
+//! - A host's line is paused like any port; its packets wait in its queue, and a sender that sets
+//!   its own pace (RoCE) sees the pause (`AgentCtx::paused`) and waits.
+//! - Deadlock: at the end of the run, the cycles among the ports that are paused with packets
+//!   waiting, each waiting on a port its packets are queued for at the next switch, are reported
+//!   (`deadlocks`).
+
+use super::event::Event;
+use super::sim::Simulation;
+use crate::net::{FlowId, Packet, PortId};
+use crate::node::Port;
+use crate::scenario::PfcSpec;
+use crate::scenario::Scenario;
+use crate::units::Time;
+use fnv::FnvHashMap;
+
+pub(super) struct Pfc {
+    spec: PfcSpec,
+    /// By scenario port: whether its far end is a PFC switch (it feeds an ingress that counts).
+    counted: Vec<bool>,
+    /// By port: the ingress its far end keeps for it.
+    ingress: Vec<Ingress>,
+    /// The ingress (the port it came over) of every counted packet still in a PFC switch, by id.
+    held: FnvHashMap<u64, PortId>,
+}
+
+#[derive(Copy, Clone, Default)]
+struct Ingress {
+    bytes: u64,
+    /// An XOFF was sent and no XON since.
+    paused: bool,
+    max_bytes: u64,
+    headroom_overflows: u64,
+}
+
+/// What a change of an ingress's count asks for: a pause frame for the port feeding it, to
+/// arrive at the given instant.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) struct Frame {
+    pub port: PortId,
+    pub pause: bool,
+    pub at: Time,
+}
+
+/// What a run's PFC counted, for its report.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PfcReport {
+    /// By port, in scenario order: the most bytes its far end's ingress held for it (0 where the
+    /// far end has no PFC).
+    pub max_ingress_bytes: Vec<u64>,
+    /// Arrivals beyond `xoff + headroom`, over all ingresses (0 when no headroom is given).
+    pub headroom_overflows: u64,
+    /// Cycles of ports paused with packets waiting, each on the next (a deadlock), by port name.
+    pub deadlocks: Vec<Vec<String>>,
+}
+
+impl Pfc {
+    /// The scenario's PFC, if it has any.
+    pub fn new(scenario: &Scenario) -> Option<Box<Pfc>> {
+        let spec = scenario.pfc.clone()?;
+        let mut at_switch = vec![false; scenario.nodes.len()];
+        spec.nodes.iter().for_each(|n| at_switch[n.idx()] = true);
+        let counted: Vec<bool> = scenario.ports.iter().map(|p| at_switch[p.to.idx()]).collect();
+        let ingress = vec![Ingress::default(); counted.len()];
+        Some(Box::new(Pfc { spec, counted, ingress, held: FnvHashMap::default() }))
+    }
+
+    /// Whether port `p` feeds a PFC switch (it may be paused).
+    pub fn feeds_switch(&self, p: PortId) -> bool {
+        self.counted.get(p.idx()).copied().unwrap_or(false)
+    }
+
+    fn lossless(&self, pkt: &Packet) -> bool {
+        self.spec.priorities & 1 << pkt.priority.min(7) != 0
+    }
+
+    /// `pkt` came over port `p` into a switch at `now` and is queued on: its ingress counts it.
+    /// Returns the XOFF to send if the count passed `xoff`; `reverse` is the line the frame takes
+    /// back (its rate and delay).
+    #[inline]
+    pub fn arrived(
+        &mut self,
+        p: PortId,
+        pkt: &Packet,
+        now: Time,
+        reverse: (crate::units::Rate, Time),
+    ) -> Option<Frame> {
+        if !self.feeds_switch(p) || !self.lossless(pkt) {
+            return None;
+        }
+        self.held.insert(pkt.id, p);
+        let xoff = self.spec.xoff;
+        let headroom = self.spec.headroom;
+        let ingress = &mut self.ingress[p.idx()];
+        ingress.bytes += u64::from(pkt.size);
+        ingress.max_bytes = ingress.max_bytes.max(ingress.bytes);
+        if headroom.is_some_and(|h| ingress.bytes > xoff + h) {
+            ingress.headroom_overflows += 1;
+        }
+        if ingress.bytes > xoff && !ingress.paused {
+            ingress.paused = true;
+            return Some(self.frame(p, true, now, reverse));
+        }
+        None
+    }
+
+    /// `pkt` has left its PFC switch (its last bit sent at `now`, or dropped there): its ingress
+    /// forgets it. Returns the XON to send if the count fell below `xon`.
+    #[inline]
+    pub fn left(
+        &mut self,
+        pkt: &Packet,
+        now: Time,
+        reverse: impl Fn(PortId) -> (crate::units::Rate, Time),
+    ) -> Option<Frame> {
+        let p = self.held.remove(&pkt.id)?;
+        let xon = self.spec.xon;
+        let ingress = &mut self.ingress[p.idx()];
+        ingress.bytes -= u64::from(pkt.size);
+        if ingress.bytes < xon && ingress.paused {
+            ingress.paused = false;
+            return Some(self.frame(p, false, now, reverse(p)));
+        }
+        None
+    }
+
+    fn frame(&self, port: PortId, pause: bool, now: Time, (rate, delay): (crate::units::Rate, Time)) -> Frame {
+        let on_line = if self.spec.frame == 0 { Time::ZERO } else { rate.tx_time(self.spec.frame) };
+        Frame { port, pause, at: now + on_line + delay }
+    }
+
+    /// What the run's PFC counted; `waiting_on` gives, for each port paused with packets
+    /// waiting, the ports those packets' ingress bytes wait at (built by the caller from the
+    /// queues), for the deadlock report.
+    pub fn report(&self, names: &[String], paused_waiting: &[(PortId, Vec<PortId>)]) -> PfcReport {
+        PfcReport {
+            max_ingress_bytes: self.ingress.iter().map(|i| i.max_bytes).collect(),
+            headroom_overflows: self.ingress.iter().map(|i| i.headroom_overflows).sum(),
+            deadlocks: cycles(paused_waiting)
+                .into_iter()
+                .map(|c| c.iter().map(|p| names[p.idx()].clone()).collect())
+                .collect(),
+        }
+    }
+
+    /// The ports a PFC run may pause, and those whose transmissions' ends release bytes, end
+    /// every transmission with an event; a run with more ports than a pause's event can name
+    /// is refused.
+    pub fn prepare(&self, scenario: &Scenario, ports: &mut [Port]) -> crate::error::Result<()> {
+        if ports.len() > super::event::MAX_PAUSED_PORTS {
+            return Err(crate::error::Error::Usage(format!(
+                "{} ports are more than a run with [pfc] can name ({})",
+                ports.len(),
+                super::event::MAX_PAUSED_PORTS
+            )));
+        }
+        for (i, port) in ports.iter_mut().enumerate().take(scenario.ports.len()) {
+            let p = PortId::from_idx(i);
+            if self.feeds_switch(p) || self.spec.nodes.contains(&scenario.ports[i].from) {
+                port.end_every_transmission();
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Simulation {
+    /// The line a pause frame for port `p` takes back: its link's other direction.
+    fn reverse(ports: &[Port], p: PortId) -> (crate::units::Rate, Time) {
+        let back = &ports[p.idx() ^ 1];
+        (back.rate, back.delay)
+    }
+
+    /// `pkt` came over port `p` into a node and is queued on there.
+    #[cold]
+    pub(super) fn pfc_arrived(&mut self, p: PortId, pkt: &Packet) {
+        let Some(pfc) = self.pfc.as_deref_mut() else { return };
+        if let Some(frame) = pfc.arrived(p, pkt, self.now, Simulation::reverse(&self.ports, p)) {
+            self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
+        }
+    }
+
+    /// `pkt` left the node it was queued at (sent on, or dropped).
+    #[cold]
+    pub(super) fn pfc_left(&mut self, pkt: &Packet) {
+        let Some(pfc) = self.pfc.as_deref_mut() else { return };
+        let ports = &self.ports;
+        if let Some(frame) = pfc.left(pkt, self.now, |p| Simulation::reverse(ports, p)) {
+            self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
+        }
+    }
+
+    /// A pause frame reaches port `p`.
+    pub(super) fn pause_frame(&mut self, p: PortId, xoff: bool) {
+        if self.ports[p.idx()].pause(xoff, self.now) {
+            self.start_tx(p);
+        }
+    }
+
+    /// Whether the line of flow `f`'s source is paused (a sender that paces itself waits).
+    pub(super) fn line_paused(&self, f: FlowId) -> bool {
+        self.pfc.is_some() && self.flows[f.idx()].data_route.first().is_some_and(|p| self.ports[p.idx()].paused())
+    }
+
+    /// What PFC counted, for the report; `None` without it.
+    pub(crate) fn pfc_report(&self) -> Option<PfcReport> {
+        let pfc = self.pfc.as_deref()?;
+        let ports = self.ports();
+        // each port paused with packets waiting, and the ports its packets wait at next: those
+        // where the packets its far end holds for it are queued
+        let mut waits: std::collections::BTreeMap<PortId, Vec<PortId>> = Default::default();
+        for (q, port) in ports.iter().enumerate() {
+            port.for_each_queued(&mut |pkt| {
+                if let Some(from) = pfc.held.get(&pkt.id) {
+                    let to = waits.entry(*from).or_default();
+                    if !to.contains(&PortId::from_idx(q)) {
+                        to.push(PortId::from_idx(q));
+                    }
+                }
+            });
+        }
+        let stuck: Vec<(PortId, Vec<PortId>)> = waits
+            .into_iter()
+            .filter(|(p, _)| ports[p.idx()].paused() && ports[p.idx()].queued_bytes() > 0)
+            .map(|(p, mut to)| {
+                to.retain(|q| ports[q.idx()].paused());
+                (p, to)
+            })
+            .collect();
+        let names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
+        Some(pfc.report(&names, &stuck))
+    }
+}
+
+/// The cycles of the graph whose edges go from each port to the ports it waits on, each once,
+/// starting at its lowest port; ports that are in no cycle are left out.
+fn cycles(edges: &[(PortId, Vec<PortId>)]) -> Vec<Vec<PortId>> {
+    let out: std::collections::BTreeMap<PortId, &Vec<PortId>> = edges.iter().map(|(p, to)| (*p, to)).collect();
+    let mut found: Vec<Vec<PortId>> = vec![];
+    // a depth-first walk from each port, keeping only cycles through the start and above it, so
+    // each is found once; the graphs are the few paused ports of one run's end
+    for &start in out.keys() {
+        let mut path = vec![start];
+        let mut next = vec![0usize];
+        while let Some(&at) = path.last() {
+            let i = *next.last().unwrap();
+            let succ = out.get(&at).and_then(|v| v.get(i)).copied();
+            *next.last_mut().unwrap() += 1;
+            match succ {
+                None => {
+                    path.pop();
+                    next.pop();
+                }
+                Some(s) if s == start => found.push(path.clone()),
+                Some(s) if s > start && !path.contains(&s) && out.contains_key(&s) => {
+                    path.push(s);
+                    next.push(0);
+                }
+                Some(_) => {}
+            }
+            if found.len() >= 64 {
+                return found; // enough to see the deadlock; a report need not list thousands
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cycles_are_found_once_each_from_their_lowest_port() {
+        let p = PortId;
+        let edges = vec![
+            (p(1), vec![p(2)]),
+            (p(2), vec![p(3), p(5)]),
+            (p(3), vec![p(1)]),
+            (p(5), vec![p(6)]),
+            (p(6), vec![]),
+            (p(7), vec![p(8)]),
+            (p(8), vec![p(7)]),
+        ];
+        assert_eq!(cycles(&edges), vec![vec![p(1), p(2), p(3)], vec![p(7), p(8)]]);
+        assert!(cycles(&[(p(1), vec![p(2)]), (p(2), vec![])]).is_empty(), "a chain of pauses is no deadlock");
+    }
+}

@@ -1,0 +1,95 @@
+//! A port paused by the PFC switch at its far end (`engine::pfc`): the packet on the line
+//! finishes (IEEE 802.1Qbb stops a transmitter between frames), none starts until the port
+//! resumes, and the time paused is counted per interval.
+
+use super::{OnLine, Port};
+use crate::units::Time;
+
+impl Port {
+    /// A PFC switch at the far end may pause the port: every transmission ends with an event
+    /// (no chained starts, which would go on the line while paused). Also the egress ports of a
+    /// PFC switch, whose transmissions' ends release their ingresses' bytes.
+    pub fn end_every_transmission(&mut self) {
+        self.lazy_ends = false;
+        self.chained = false;
+    }
+
+    /// Whether the port is paused: `start_tx` starts nothing.
+    #[inline]
+    pub fn paused(&self) -> bool {
+        self.paused_since != Time::MAX
+    }
+
+    /// A pause frame arrives at `now`: `pause` stops the port (after the packet on the line),
+    /// a resume lets it go on. Returns whether the line is idle with the port resumed: the caller
+    /// then starts a transmission. A frame that changes nothing (a second XOFF) is ignored.
+    pub fn pause(&mut self, pause: bool, now: Time) -> bool {
+        self.settle(now);
+        if pause == self.paused() {
+            return false;
+        }
+        if pause {
+            self.paused_since = now;
+            self.stats.current.pauses += 1;
+            return false;
+        }
+        self.count_paused(now);
+        self.paused_since = Time::MAX;
+        !matches!(self.transmitting, Some(OnLine::Sending { .. } | OnLine::Lazy { .. }))
+    }
+
+    /// The time paused up to `now` goes into the current interval.
+    pub(super) fn count_paused(&mut self, now: Time) {
+        if self.paused() {
+            self.stats.current.paused_ns += (now - self.paused_since).0;
+            self.paused_since = now;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::a_port_recording;
+    use super::super::{Line, Next};
+    use crate::qdisc::testing::pkt;
+    use crate::units::Time;
+
+    fn ms(n: u64) -> Time {
+        Time::from_millis(n)
+    }
+
+    #[test]
+    fn a_paused_port_finishes_its_packet_then_holds_the_rest_until_it_resumes() {
+        // 1 Mb/s, 1000-byte packets: 8 ms each
+        let mut p = a_port_recording(10, false);
+        p.end_every_transmission();
+        let mut drops = vec![];
+        // FCFS sends an arrival at an idle line straight on (`bypass`), with its end an event
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops), Line::Then(Next::TxDone(ms(8))));
+        assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(1), &mut drops), Line::Then(Next::Nothing));
+        assert!(!p.pause(true, ms(2)), "paused while sending");
+        assert!(!p.pause(true, ms(3)), "a second XOFF changes nothing");
+        assert_eq!(p.finish_tx(ms(8), &mut drops), Some(ms(18)), "the packet on the line finishes");
+        assert_eq!(p.start_tx(ms(8), &mut drops), Next::Nothing, "the next waits");
+        assert_eq!(p.enqueue(pkt(0, 2, 1000), ms(9), &mut drops), Line::Idle, "no bypass while paused");
+        assert_eq!(p.start_tx(ms(9), &mut drops), Next::Nothing, "an arrival starts nothing either");
+        assert!(p.pause(false, ms(12)), "resumed with the line idle");
+        assert_eq!(p.start_tx(ms(12), &mut drops), Next::TxDone(ms(20)));
+        p.close_interval(ms(30));
+        let c = p.stats.intervals[0];
+        assert_eq!((c.pauses, c.paused_ns), (1, ms(10).0));
+        assert!(!p.pause(false, ms(31)), "a resume of a port not paused");
+    }
+
+    #[test]
+    fn paused_time_is_split_at_the_intervals_ends() {
+        let mut p = a_port_recording(10, false);
+        p.end_every_transmission();
+        p.pause(true, ms(5));
+        p.close_interval(ms(10));
+        p.pause(false, ms(14));
+        p.close_interval(ms(20));
+        let got: Vec<_> = p.stats.intervals.iter().map(|c| (c.pauses, c.paused_ns)).collect();
+        assert_eq!(got, vec![(1, ms(5).0), (0, ms(4).0)]);
+    }
+}
