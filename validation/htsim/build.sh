@@ -310,8 +310,11 @@ for name, cls, snk, srcs, var in (("roce", "RoceSrc", "RoceSink", "roce_srcs", "
              << ({srcs}[ix]->fairsim_fin ? (int64_t){srcs}[ix]->fairsim_fin : (int64_t)-1)
              << " bytes " << fairsim_sinks[ix]->cumulative_ack() << " size " << fc->size << endl;
     }}
-    LosslessInputQueue::fairsim_print(eventlist.now()); // fairsim
-    LosslessOutputQueue::fairsim_print(eventlist.now()); // fairsim""", where="before")
+    // fairsim: the run ends at -end, though the last event (htsim's 50-ms Clock, scheduled before
+    // the end time is set) may come later
+    simtime_picosec fairsim_end = min(eventlist.now(), timeFromUs((uint32_t)end_time));
+    LosslessInputQueue::fairsim_print(fairsim_end); // fairsim
+    LosslessOutputQueue::fairsim_print(fairsim_end); // fairsim""", where="before")
 
 # htsim_swift: (1) per-flow size from the matrix when -flowsize is not given: ceil(size/MSS)
 # packets, finished when all are acknowledged (htsim's set_flowsize(B) adds one MSS: -flowsize
