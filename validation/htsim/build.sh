@@ -36,7 +36,8 @@
 #   * main_roce.cpp, main_hpcc.cpp, main_swift.cpp: one `FSFLOW <matrix id> <name> start_ps s
 #     fin_ps f|-1 bytes <sink in-order bytes> size <matrix size>` line per connection at the end;
 #   * main_swift.cpp: per-flow size from the matrix (ceil(size/MSS) packets) unless -flowsize is
-#     given, the start read in ps (was x 10^6), `TRIMS 0 DROPS n` at the end;
+#     given, the start read in ps (was x 10^6), `TRIMS 0 DROPS n` at the end; randomqueue.cpp
+#     counts every drop (early and tail) in num_drops (it counted none there);
 #   * connection_matrix.cpp: a line without `size` has size 0 (was uninitialised).
 # htsim_tcp_stock is main_tcp.cpp unchanged: it has none of the hand changes docs/validation.md
 # lists for the htsim_tcp that compare.py runs (-ackpath, -end, ...), hence its name.
@@ -60,7 +61,7 @@ else
 fi
 FULL="$("${GIT[@]}" rev-parse --verify "$COMMIT^{commit}")"
 SUM="$(sha256sum "$SELF" | cut -d' ' -f1)"
-INFO="commit $FULL build.sh $SUM additions: ndp-eqds(sinks,trims,eqds-2-fixes) roce-hpcc(pfc-counters,egress-occupancy,start,prestart-pause,no-srand-time,fsflow) swift(matrix-size,start-ps,fsflow,drops) connection_matrix(size-0)"
+INFO="commit $FULL build.sh $SUM additions: ndp-eqds(sinks,trims,eqds-2-fixes) roce-hpcc(pfc-counters,egress-occupancy,start,prestart-pause,no-srand-time,fsflow) swift(matrix-size,start-ps,fsflow,drops,randomqueue-drops) connection_matrix(size-0)"
 
 if [ "$FORCE" = 0 ] && [ -f "$CACHE/bin/BUILD_INFO" ] && [ "$(cat "$CACHE/bin/BUILD_INFO")" = "$INFO" ] \
    && [ -x "$CACHE/bin/htsim_ndp" ] && [ -x "$CACHE/bin/htsim_eqds" ] && [ -x "$CACHE/bin/htsim_roce" ] \
@@ -326,6 +327,10 @@ edit("swift.h", "void update_dsn_ack(SwiftAck::seq_t ds_ackno);",
      "    simtime_picosec fairsim_fin = 0; // fairsim: first finish time")
 edit("swift.cpp", 'cout << "Flow " << _name << " finished at "',
      "        if (!fairsim_fin) fairsim_fin = eventlist().now(); // fairsim")
+# RandomQueue (Swift's switch ports) counted only its tail drops, in _buffer_drops: every drop
+# (early, p = 0.1 above max - 3 MTU, and tail) is counted in Queue::_num_drops, which DROPS sums.
+edit("randomqueue.cpp", '//cout << "Buffer Drop" << endl;',
+     "        _num_drops++; // fairsim: every drop, see build.sh")
 M = "datacenter/main_swift.cpp"
 edit(M, '#include "fat_tree_topology.h"', '#include "fairsim_counts.h" // fairsim')
 replace(M, "            swiftSrc->set_flowsize(flowsize*Packet::data_packet_size());\n        }\n",
