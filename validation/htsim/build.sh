@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Build htsim's NDP and EQDS programs (and its stock TCP one) for issue 48's validation runs,
-# from htsim's public source, into a cache outside this repository.
+# Build htsim's NDP and EQDS programs (and its stock TCP one) for issue 48's validation runs, and
+# its RoCE, HPCC and Swift ones for issue 49's, from htsim's public source, into a cache outside
+# this repository.
 #
 #   validation/htsim/build.sh [HTSIM_SRC]        # or FAIRSIM_HTSIM_SRC=...; --force rebuilds
 #
@@ -8,7 +9,8 @@
 # 841d9e7 is extracted from it (FAIRSIM_HTSIM_COMMIT overrides). Default: the mirror below.
 # The cache is $FAIRSIM_VALIDATION_CACHE/htsim (default ~/.cache/fairsim-validation/htsim):
 #   src/  the extracted source with our additions   bin/  htsim_ndp, htsim_eqds, htsim_tcp_stock,
-#   parse_output, and BUILD_INFO (commit, this script's checksum).
+#   htsim_roce, htsim_hpcc, htsim_swift, parse_output, and BUILD_INFO (commit, this script's
+#   checksum, and the list of additions below).
 # Nothing of htsim is kept in this repository. Our additions (a few inserted lines, listed in
 # ADDITIONS below; each anchor must match exactly once or the build stops):
 #   * at the end of htsim_ndp and htsim_eqds: `TRIMS <n> DROPS <n>`, the sums over every
@@ -20,6 +22,23 @@
 #   * eqds.cpp: one condition changed and one call moved earlier, so that htsim_eqds does not
 #     abort on a trimmed packet of a flow that fits in its speculative window (web search);
 #     runs that did not abort are unchanged (see below).
+# Issue 49 (htsim_roce, htsim_hpcc, htsim_swift; validation/htsim/roce-htsim-side.md):
+#   * queue_lossless_input.{h,cpp}: per switch ingress, XOFFs sent, XOFF->XON time and the largest
+#     ingress count; queue_lossless_output.{h,cpp}: per switch egress, largest size, time
+#     non-empty and the size's time integral; printed at the end of htsim_roce/htsim_hpcc as
+#     `PFCQ <VirtualQueue(upstream port)> pauses n paused_us t max_bytes b [open]`, a total
+#     `PFC queues n pauses n paused_us t open n`, and `EGQ <port> max_bytes b busy_us t
+#     area_byte_us a` (no other output or behaviour of any program changes);
+#   * roce.cpp, hpcc.cpp: the matrix start is honoured (htsim started every flow at t = 0;
+#     -start_at_zero restores that), a source not yet started keeps its host's pause state, the
+#     per-source srand(time(NULL)) is removed (paths from the seeded stream), first finish time
+#     kept; runs whose flows all start at 0 differ from stock htsim only by the path draw;
+#   * main_roce.cpp, main_hpcc.cpp, main_swift.cpp: one `FSFLOW <matrix id> <name> start_ps s
+#     fin_ps f|-1 bytes <sink in-order bytes> size <matrix size>` line per connection at the end;
+#   * main_swift.cpp: per-flow size from the matrix (ceil(size/MSS) packets) unless -flowsize is
+#     given, the start read in ps (was x 10^6), `TRIMS 0 DROPS n` at the end; randomqueue.cpp
+#     counts every drop (early and tail) in num_drops (it counted none there);
+#   * connection_matrix.cpp: a line without `size` has size 0 (was uninitialised).
 # htsim_tcp_stock is main_tcp.cpp unchanged: it has none of the hand changes docs/validation.md
 # lists for the htsim_tcp that compare.py runs (-ackpath, -end, ...), hence its name.
 set -euo pipefail
@@ -42,10 +61,11 @@ else
 fi
 FULL="$("${GIT[@]}" rev-parse --verify "$COMMIT^{commit}")"
 SUM="$(sha256sum "$SELF" | cut -d' ' -f1)"
-INFO="commit $FULL build.sh $SUM"
+INFO="commit $FULL build.sh $SUM additions: ndp-eqds(sinks,trims,eqds-2-fixes) roce-hpcc(pfc-counters,egress-occupancy,start,prestart-pause,no-srand-time,fsflow) swift(matrix-size,start-ps,fsflow,drops,randomqueue-drops) connection_matrix(size-0)"
 
 if [ "$FORCE" = 0 ] && [ -f "$CACHE/bin/BUILD_INFO" ] && [ "$(cat "$CACHE/bin/BUILD_INFO")" = "$INFO" ] \
-   && [ -x "$CACHE/bin/htsim_ndp" ] && [ -x "$CACHE/bin/htsim_eqds" ]; then
+   && [ -x "$CACHE/bin/htsim_ndp" ] && [ -x "$CACHE/bin/htsim_eqds" ] && [ -x "$CACHE/bin/htsim_roce" ] \
+   && [ -x "$CACHE/bin/htsim_hpcc" ] && [ -x "$CACHE/bin/htsim_swift" ]; then
     echo "htsim up to date in $CACHE/bin ($INFO)"; exit 0
 fi
 
@@ -64,7 +84,7 @@ sim = pathlib.Path(sys.argv[1])
 def edit(rel, anchor, text, where="after"):
     """Insert text after (or before) the single line containing anchor."""
     p = sim / rel
-    lines = p.read_text().split("\n")
+    lines = p.read_text().replace("\r\n", "\n").split("\n")  # some htsim files are CRLF
     hits = [i for i, l in enumerate(lines) if anchor in l]
     if len(hits) != 1:
         sys.exit(f"build.sh: {rel}: {len(hits)} lines contain {anchor!r}, expected 1")
@@ -75,7 +95,7 @@ def edit(rel, anchor, text, where="after"):
 def replace(rel, old, new):
     """Replace the single occurrence of old."""
     p = sim / rel
-    text = p.read_text()
+    text = p.read_text().replace("\r\n", "\n")
     if text.count(old) != 1:
         sys.exit(f"build.sh: {rel}: {text.count(old)} occurrences of {old!r}, expected 1")
     p.write_text(text.replace(old, new))
@@ -162,14 +182,185 @@ replace("eqds.cpp", "if (_backlog > 0 && _state == SPECULATING) {",
 replace("eqds.cpp", "    _send_times.erase(send_time);\n    queueForRtx(seqno, pkt_size);\n",
         "    _send_times.erase(send_time);\n    stopSpeculating(); // fairsim: before the send queueForRtx tries, see build.sh\n"
         "    queueForRtx(seqno, pkt_size);\n")
+# ---- issue 49: htsim_roce, htsim_hpcc, htsim_swift ------------------------------------------
+# PFC counters. Every LosslessInputQueue (a switch ingress; its name is "VirtualQueue(<the
+# upstream port it pauses>)") counts the XOFFs it sends, the time from each XOFF to its XON
+# (a pause still on at the end is counted up to the end and flagged "open") and the largest
+# ingress count it saw (bytes that came in through it and are still in the switch). A queue is
+# listed once a packet reaches it. At the end: one `PFCQ` line per listed queue and a `PFC`
+# total line (see fairsim_print).
+edit("queue_lossless_input.h", "#include <list>", "#include <vector> // fairsim")
+edit("queue_lossless_input.h", "void sendPause(unsigned int wait);", """\
+    uint64_t fairsim_pauses = 0; // fairsim: XOFFs sent
+    simtime_picosec fairsim_paused_since = 0, fairsim_paused_ps = 0; // fairsim: XOFF->XON time
+    mem_b fairsim_max_bytes = 0; bool fairsim_listed = false; // fairsim: largest ingress count
+    static std::vector<LosslessInputQueue*> fairsim_all; // fairsim
+    static void fairsim_print(simtime_picosec now); // fairsim""")
+edit("queue_lossless_input.cpp", "_queuesize += pkt.size();", """\
+    if (!fairsim_listed) { fairsim_listed = true; fairsim_all.push_back(this); } // fairsim
+    if (_queuesize > fairsim_max_bytes) fairsim_max_bytes = _queuesize; // fairsim""")
+edit("queue_lossless_input.cpp", "sendPause(1000);",
+     "        fairsim_pauses++; fairsim_paused_since = eventlist().now(); // fairsim")
+edit("queue_lossless_input.cpp", "sendPause(0);",
+     "        fairsim_paused_ps += eventlist().now() - fairsim_paused_since; // fairsim")
+(sim / "queue_lossless_input.cpp").write_text((sim / "queue_lossless_input.cpp").read_text() + """
+// fairsim: added by fairsim's validation/htsim/build.sh (PFC counters).
+#include <cstdio>
+std::vector<LosslessInputQueue*> LosslessInputQueue::fairsim_all;
+void LosslessInputQueue::fairsim_print(simtime_picosec now) {
+    uint64_t pauses = 0, open = 0; simtime_picosec paused = 0;
+    for (size_t i = 0; i < fairsim_all.size(); i++) {
+        LosslessInputQueue* q = fairsim_all[i];
+        simtime_picosec t = q->fairsim_paused_ps;
+        bool on = q->_state_recv == PAUSED;
+        if (on) { t += now - q->fairsim_paused_since; open++; }
+        pauses += q->fairsim_pauses; paused += t;
+        printf("PFCQ %s pauses %llu paused_us %.6f max_bytes %lld%s\\n", q->_nodename.c_str(),
+               (unsigned long long)q->fairsim_pauses, t / 1e6, (long long)q->fairsim_max_bytes, on ? " open" : "");
+    }
+    printf("PFC queues %zu pauses %llu paused_us %.6f open %llu\\n", fairsim_all.size(),
+           (unsigned long long)pauses, paused / 1e6, (unsigned long long)open);
+    fflush(stdout);
+}
+""")
+# Egress occupancy. Every LosslessOutputQueue (a switch port; names as the topology's, e.g.
+# "LS0->DST5(0)" = ToR 0's downlink to host 5) keeps its largest size (bytes queued, the packet
+# on the line included, as htsim counts it), the time it was non-empty and the integral of its
+# size over time, so any mean can be formed afterwards. One `EGQ` line per port that saw a packet.
+edit("queue_lossless_output.h", "#include <list>", "#include <vector> // fairsim")
+edit("queue_lossless_output.h", "bool is_paused()", """\
+    mem_b fairsim_max = 0; simtime_picosec fairsim_last = 0, fairsim_busy = 0; // fairsim
+    double fairsim_area = 0; bool fairsim_listed = false; // fairsim: bytes x ps
+    void fairsim_acc(simtime_picosec n) { if (_queuesize > 0) fairsim_busy += n - fairsim_last;
+        fairsim_area += (double)_queuesize * (double)(n - fairsim_last); fairsim_last = n; } // fairsim
+    static std::vector<LosslessOutputQueue*> fairsim_all; // fairsim
+    static void fairsim_print(simtime_picosec now); // fairsim""")
+edit("queue_lossless_output.cpp", "_queuesize += pkt.size();", """\
+    if (_queuesize > fairsim_max) fairsim_max = _queuesize; // fairsim""")
+edit("queue_lossless_output.cpp", "_queuesize += pkt.size();", """\
+    fairsim_acc(eventlist().now()); // fairsim
+    if (!fairsim_listed) { fairsim_listed = true; fairsim_all.push_back(this); } // fairsim""", where="before")
+edit("queue_lossless_output.cpp", "_queuesize -= pkt->size();",
+     "    fairsim_acc(eventlist().now()); // fairsim", where="before")
+(sim / "queue_lossless_output.cpp").write_text((sim / "queue_lossless_output.cpp").read_text() + """
+// fairsim: added by fairsim's validation/htsim/build.sh (egress occupancy).
+#include <cstdio>
+std::vector<LosslessOutputQueue*> LosslessOutputQueue::fairsim_all;
+void LosslessOutputQueue::fairsim_print(simtime_picosec now) {
+    for (size_t i = 0; i < fairsim_all.size(); i++) {
+        LosslessOutputQueue* q = fairsim_all[i];
+        q->fairsim_acc(now);
+        printf("EGQ %s max_bytes %lld busy_us %.6f area_byte_us %.3f\\n", q->str().c_str(),
+               (long long)q->fairsim_max, q->fairsim_busy / 1e6, q->fairsim_area / 1e6);
+    }
+    fflush(stdout);
+}
+""")
+
+# A connection-matrix line without `size` left the size uninitialised; it is 0 ("no size").
+edit("datacenter/connection_matrix.cpp", "c->flowid = 0;",
+     "            c->size = 0; // fairsim: was uninitialised when the line has no size")
+
+# RoCE and HPCC sources: (1) honour the matrix start (htsim started every flow at once, the
+# scheduling call commented out); a start at or before now, and every start with
+# -start_at_zero (htsim's behaviour), still starts at once, so start-0 runs are unchanged;
+# (2) a source not yet started keeps its host's pause state (htsim dropped the XOFF/XON its
+# host queue relays to a source that had not started: no run had one); (3) the path id is
+# drawn from the seeded random() stream: htsim re-seeded it with srand(time(NULL)) in every
+# source's constructor, which made the ECMP paths depend on the wall clock second and -seed
+# moot for them; (4) the first finish time, kept for the FSFLOW lines.
+for name, cls in (("roce", "RoceSrc"), ("hpcc", "HPCCSrc")):
+    edit(f"{name}.h", "uint32_t _rtx_packets_sent;",
+         "    simtime_picosec fairsim_fin = 0; // fairsim: first finish time\n"
+         "    static bool fairsim_start_at_zero; // fairsim: -start_at_zero")
+    edit(f"{name}.cpp", f"uint32_t {cls}::_global_node_count = 0;",
+         f"bool {cls}::fairsim_start_at_zero = false; // fairsim")
+    replace(f"{name}.cpp", "        //eventlist().sourceIsPending(*this,starttime);\n        startflow();\n",
+            "        if (!fairsim_start_at_zero && starttime > eventlist().now()) // fairsim: see build.sh\n"
+            "            eventlist().sourceIsPending(*this,starttime);\n"
+            "        else\n"
+            "            startflow();\n")
+    replace(f"{name}.cpp", "    /*if (!_flow_started){\n      startflow();\n      return;\n      }*/",
+            "    if (!_flow_started){ // fairsim: was commented out; the start scheduled by connect\n"
+            "      startflow();\n      return;\n      }")
+    edit(f"{name}.cpp", "assert(pkt.type()==ETH_PAUSE);",
+         "        _state_send = ((const EthPausePacket&)pkt).sleepTime() > 0 ? PAUSED : READY; // fairsim")
+    replace(f"{name}.cpp", "    srand(time(NULL));\n    _pathid = random()%256;",
+            "    _pathid = random()%256; // fairsim: srand(time(NULL)) removed, see build.sh")
+    edit(f"{name}.cpp", 'cout << "Flow " << _name << ',
+         "        if (!fairsim_fin) fairsim_fin = eventlist().now(); // fairsim")
+
+# htsim_roce / htsim_hpcc mains: -start_at_zero; keep the sinks; at the end, one line per
+# connection in the matrix's order, `FSFLOW <matrix id> <name> start_ps <s> fin_ps <f|-1>
+# bytes <sink in-order bytes> size <matrix size>` (start as used: the matrix's, read by htsim
+# as a float, or 0 with -start_at_zero), then the PFC and EGQ lines.
+for name, cls, snk, srcs, var in (("roce", "RoceSrc", "RoceSink", "roce_srcs", "roceSnk"),
+                                  ("hpcc", "HPCCSrc", "HPCCSink", "hpcc_srcs", "hpccSnk")):
+    main = f"datacenter/main_{name}.cpp"
+    edit(main, '#include "queue_lossless_input.h"', '#include "queue_lossless_output.h" // fairsim')
+    edit(main, 'else if (!strcmp(argv[i],"-seed")){', f"""\
+        }} else if (!strcmp(argv[i],"-start_at_zero")) {{ // fairsim: htsim's own behaviour
+            {cls}::fairsim_start_at_zero = true;""", where="before")
+    edit(main, f"{snk}* {var};", f"    vector<{snk}*> fairsim_sinks; // fairsim")
+    edit(main, f"{var} = new {snk}();", f"        fairsim_sinks.push_back({var}); // fairsim")
+    edit(main, 'cout << "New: " << new_pkts', f"""\
+    for (size_t ix = 0; ix < {srcs}.size(); ix++) {{ // fairsim
+        connection* fc = all_conns->at(ix);
+        cout << "FSFLOW " << fc->flowid << " " << {srcs}[ix]->str() << " start_ps "
+             << ({cls}::fairsim_start_at_zero ? 0 : fc->start) << " fin_ps "
+             << ({srcs}[ix]->fairsim_fin ? (int64_t){srcs}[ix]->fairsim_fin : (int64_t)-1)
+             << " bytes " << fairsim_sinks[ix]->cumulative_ack() << " size " << fc->size << endl;
+    }}
+    // fairsim: the run ends at -end, though the last event (htsim's 50-ms Clock, scheduled before
+    // the end time is set) may come later
+    simtime_picosec fairsim_end = min(eventlist.now(), timeFromUs((uint32_t)end_time));
+    LosslessInputQueue::fairsim_print(fairsim_end); // fairsim
+    LosslessOutputQueue::fairsim_print(fairsim_end); // fairsim""", where="before")
+
+# htsim_swift: (1) per-flow size from the matrix when -flowsize is not given: ceil(size/MSS)
+# packets, finished when all are acknowledged (htsim's set_flowsize(B) adds one MSS: -flowsize
+# N sends N+1 packets and finishes on the (N+1)th; a B that is no multiple of the MSS never
+# finished); -flowsize keeps htsim's behaviour. (2) start = the matrix's start in ps (htsim
+# read it as microseconds: x 10^6, truncated to 32 bits). (3) FSFLOW lines as above (bytes:
+# the sink's in-order data bytes) and `TRIMS 0 DROPS n` over the switch queues.
+edit("swift.h", "void update_dsn_ack(SwiftAck::seq_t ds_ackno);",
+     "    simtime_picosec fairsim_fin = 0; // fairsim: first finish time")
+edit("swift.cpp", 'cout << "Flow " << _name << " finished at "',
+     "        if (!fairsim_fin) fairsim_fin = eventlist().now(); // fairsim")
+# RandomQueue (Swift's switch ports) counted only its tail drops, in _buffer_drops: every drop
+# (early, p = 0.1 above max - 3 MTU, and tail) is counted in Queue::_num_drops, which DROPS sums.
+edit("randomqueue.cpp", '//cout << "Buffer Drop" << endl;',
+     "        _num_drops++; // fairsim: every drop, see build.sh")
+M = "datacenter/main_swift.cpp"
+edit(M, '#include "fat_tree_topology.h"', '#include "fairsim_counts.h" // fairsim')
+replace(M, "            swiftSrc->set_flowsize(flowsize*Packet::data_packet_size());\n        }\n",
+        "            swiftSrc->set_flowsize(flowsize*Packet::data_packet_size());\n"
+        "        } else if (crt->size > 0) { // fairsim: the matrix size, see build.sh\n"
+        "            uint64_t fairsim_pk = ((uint64_t)crt->size + Packet::data_packet_size() - 1) / Packet::data_packet_size();\n"
+        "            swiftSrc->set_flowsize((fairsim_pk - 1) * Packet::data_packet_size());\n"
+        "        }\n")
+replace(M, "swiftSrc->connect(*routeout, *routein, *swiftSnk, timeFromUs((uint32_t)crt->start));",
+        "swiftSrc->connect(*routeout, *routein, *swiftSnk, (simtime_picosec)crt->start); // fairsim: ps, see build.sh")
+edit(M, "SwiftSink* swiftSnk;", "    vector<SwiftSrc*> fairsim_srcs; vector<SwiftSink*> fairsim_sinks; // fairsim")
+edit(M, "swiftSnk = new SwiftSink();",
+     "        fairsim_srcs.push_back(swiftSrc); fairsim_sinks.push_back(swiftSnk); // fairsim")
+edit(M, 'cout << "Done" << endl;', """\
+    for (size_t ix = 0; ix < fairsim_srcs.size(); ix++) { // fairsim
+        connection* fc = all_conns->at(ix);
+        cout << "FSFLOW " << fc->flowid << " " << fairsim_srcs[ix]->str() << " start_ps " << fc->start
+             << " fin_ps " << (fairsim_srcs[ix]->fairsim_fin ? (int64_t)fairsim_srcs[ix]->fairsim_fin : (int64_t)-1)
+             << " bytes " << fairsim_sinks[ix]->_cumulative_data_ack << " size " << fc->size << endl;
+    }
+    fairsim_print_trims(top); // fairsim""")
 print("build.sh: additions applied")
 ADDITIONS
 
 # ---- build (g++ and make only; niced: the machine is shared) -------------------------------
 nice -n 19 make -j"$JOBS" -C "$SIM" libhtsim.a parse_output
-nice -n 19 make -j"$JOBS" -C "$SIM/datacenter" htsim_ndp htsim_eqds htsim_tcp
+nice -n 19 make -j"$JOBS" -C "$SIM/datacenter" htsim_ndp htsim_eqds htsim_tcp htsim_roce htsim_hpcc htsim_swift
 
 install -m 755 "$SIM/datacenter/htsim_ndp" "$SIM/datacenter/htsim_eqds" "$SIM/parse_output" "$CACHE/bin/"
+install -m 755 "$SIM/datacenter/htsim_roce" "$SIM/datacenter/htsim_hpcc" "$SIM/datacenter/htsim_swift" "$CACHE/bin/"
 install -m 755 "$SIM/datacenter/htsim_tcp" "$CACHE/bin/htsim_tcp_stock"
 echo "$INFO" > "$CACHE/bin/BUILD_INFO"
 echo "htsim built: $CACHE/bin ($INFO)"

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""One htsim_roce / htsim_hpcc / htsim_swift run's output as JSON (issue 49's validation runs).
+
+    roce_htsim_results.py --stdout OUT --time TIME --matrix M.cm --end-us 10000 \
+        --program roce|hpcc|swift --kind permutation|incast|websearch --label L [-o run.json]
+    roce_htsim_results.py --table DIR        # markdown table of DIR/*.json
+
+OUT is the program's stdout as built by validation/htsim/build.sh: one `FSFLOW <matrix id>
+<name> start_ps s fin_ps f|-1 bytes b size B` line per connection, `PFCQ`/`PFC` lines (PFC
+counters per switch ingress) and `EGQ` lines (egress occupancy per switch port) for roce and
+hpcc, `TRIMS 0 DROPS n` for swift. TIME is `/usr/bin/time -v`'s report.
+
+Per run: each flow's completion time = first finish time - start as htsim used it (from the
+FSFLOW lines, in ps, so not rounded as htsim's 6-digit `finished at` lines are); p50/p99/max
+over the flows that finished (nearest rank) and how many did not; for the permutation, goodput
+= sum over flows of the sink's in-order bytes x 8 / (end - start) and per-flow min/max/Jain;
+pauses and paused time in total, by the kind of port paused (host NIC, ToR uplink, agg
+downlink, agg uplink, core downlink) and for the ports towards the incast receiver's ToR;
+the receiver's ToR downlink occupancy (incast: max, mean while non-empty, mean over the
+incast = area / last finish); switch drops (swift); CPU seconds (user + system), peak RSS.
+"""
+
+import argparse
+import glob
+import json
+import math
+import re
+import sys
+
+FSFLOW = re.compile(r"^FSFLOW (\d+) (\S+) start_ps (\d+) fin_ps (-?\d+) bytes (\d+) size (-?\d+)")
+PFCQ = re.compile(r"^PFCQ VirtualQueue\((\S+)\) pauses (\d+) paused_us ([0-9.]+) max_bytes (\d+)( open)?")
+PFC = re.compile(r"^PFC queues (\d+) pauses (\d+) paused_us ([0-9.]+) open (\d+)")
+EGQ = re.compile(r"^EGQ (\S+) max_bytes (\d+) busy_us ([0-9.]+) area_byte_us ([0-9.]+)")
+
+
+def pct(xs, p):
+    """Nearest-rank percentile of sorted xs."""
+    if not xs:
+        return None
+    return xs[max(0, math.ceil(p / 100.0 * len(xs)) - 1)]
+
+
+def jain(xs):
+    s, q = sum(xs), sum(x * x for x in xs)
+    return s * s / (len(xs) * q) if xs and q > 0 else None
+
+
+def read_matrix(path):
+    flows = []
+    for line in open(path):
+        m = re.match(r"^(\d+)->(\d+)\s+(.*)$", line.strip())
+        if m:
+            kv = m.group(3).split()
+            d = dict(zip(kv[::2], kv[1::2], strict=False))
+            src, dst = int(m.group(1)), int(m.group(2))
+            flows.append({"id": int(d["id"]), "src": src, "dst": dst, "size": int(d["size"])})
+    return flows
+
+
+def read_time(path):
+    out = {}
+    for line in open(path) if path else []:
+        line = line.strip()
+        for key, name in (
+            ("User time (seconds)", "user"),
+            ("System time (seconds)", "sys"),
+            ("Maximum resident set size (kbytes)", "rss_kb"),
+            ("Elapsed (wall clock) time", "wall"),
+            ("Exit status", "exit"),
+        ):
+            if line.startswith(key):
+                out[name] = line.rsplit(": ", 1)[1]
+    res = {}
+    if "user" in out:
+        res["cpu_s"] = round(float(out["user"]) + float(out.get("sys", 0)), 2)
+    if "rss_kb" in out:
+        res["peak_rss_mb"] = round(int(out["rss_kb"]) / 1024.0, 1)
+    if "wall" in out:
+        parts = [float(x) for x in out["wall"].split(":")]
+        res["wall_s"] = round(sum(v * 60**i for i, v in enumerate(reversed(parts))), 2)
+    if "exit" in out:
+        res["exit_status"] = int(out["exit"])
+    return res
+
+
+def port_kind(name):
+    """The kind of port a PFCQ line pauses (its upstream port), from htsim's queue names."""
+    if name.startswith("SRC"):
+        return "host_nic"  # host -> ToR
+    if name.startswith("LS"):
+        return "tor_up"  # ToR -> agg
+    if name.startswith("US") and "->LS" in name:
+        return "agg_down"  # agg -> ToR
+    if name.startswith("US") and "->CS" in name:
+        return "agg_up"  # agg -> core
+    if name.startswith("CS"):
+        return "core_down"  # core -> agg
+    return "other"
+
+
+def summarise(stdout, time_path, matrix, end_us, label, kind, program):
+    flows = read_matrix(matrix)
+    by_id = {f["id"]: f for f in flows}
+    res = {"label": label, "program": program, "kind": kind, "matrix": matrix, "end_us": end_us}
+    seen, pfcq, egq = set(), [], []
+    for line in open(stdout, errors="replace"):
+        if line.startswith("FSFLOW "):
+            m = FSFLOW.match(line)
+            fid = int(m.group(1))
+            f = by_id[fid]
+            assert m.group(2).endswith(f"_{f['src']}_{f['dst']}"), (line, f)
+            assert int(m.group(6)) == f["size"], (line, f)
+            seen.add(fid)
+            f["start_us"] = int(m.group(3)) / 1e6
+            f["sink_bytes"] = int(m.group(5))
+            if int(m.group(4)) >= 0:
+                f["fct_us"] = round((int(m.group(4)) - int(m.group(3))) / 1e6, 6)
+        elif line.startswith("PFCQ "):
+            m = PFCQ.match(line)
+            pfcq.append((m.group(1), int(m.group(2)), float(m.group(3)), int(m.group(4)), bool(m.group(5))))
+        elif line.startswith("PFC queues "):
+            m = PFC.match(line)
+            res["pfc"] = {
+                "ingresses_listed": int(m.group(1)),
+                "pauses": int(m.group(2)),
+                "paused_us": float(m.group(3)),
+                "open_at_end": int(m.group(4)),
+            }
+        elif line.startswith("EGQ "):
+            m = EGQ.match(line)
+            egq.append((m.group(1), int(m.group(2)), float(m.group(3)), float(m.group(4))))
+        elif line.startswith("TRIMS "):
+            res["drops"] = int(line.split()[3])
+        elif line.startswith("LOSSLESS_WARN "):
+            res["lossless_warnings"] = res.get("lossless_warnings", 0) + int(line.split()[2])
+    if seen != set(by_id):
+        sys.exit(f"{stdout}: FSFLOW lines for {len(seen)} of {len(by_id)} connections (run did not end?)")
+
+    fcts = sorted(f["fct_us"] for f in flows if "fct_us" in f)
+    res.update(
+        flows=len(flows),
+        finished=len(fcts),
+        unfinished=len(flows) - len(fcts),
+        fct_p50_us=pct(fcts, 50),
+        fct_p99_us=pct(fcts, 99),
+        fct_max_us=fcts[-1] if fcts else None,
+    )
+    if kind == "permutation":
+        g = [f["sink_bytes"] * 8 / ((end_us - f["start_us"]) * 1e-6) / 1e9 for f in flows]
+        res["goodput_gbps"] = round(sum(g), 2)
+        res["goodput_per_host_gbps"] = round(sum(g) / len(g), 3)
+        res["flow_goodput_gbps_min"] = round(min(g), 3)
+        res["flow_goodput_gbps_max"] = round(max(g), 3)
+        res["jain"] = round(jain(g), 4)
+        res["goodput_over"] = "sink in-order bytes x 8 / (end - start), summed over flows"
+    else:
+        g = [f["size"] * 8 / (f["fct_us"] * 1e-6) / 1e9 for f in flows if "fct_us" in f]
+        res["jain"] = round(jain(g), 4) if g else None
+        res["jain_over"] = "size / FCT of the flows that finished"
+    if kind == "websearch":
+        res["by_size"] = {}
+        for b, (lo, hi) in {"lt100KB": (0, 100e3), "100KB-1MB": (100e3, 1e6), "ge1MB": (1e6, 1e12)}.items():
+            sel = [f for f in flows if lo <= f["size"] < hi]
+            x = sorted(f["fct_us"] for f in sel if "fct_us" in f)
+            res["by_size"][b] = {
+                "flows": len(sel),
+                "finished": len(x),
+                "p50_us": pct(x, 50),
+                "p99_us": pct(x, 99),
+                "max_us": x[-1] if x else None,
+            }
+
+    if pfcq:
+        kinds = {}
+        for name, n, t, _mx, _open in pfcq:
+            zero = {"ports": 0, "paused_ports": 0, "pauses": 0, "paused_us": 0.0}
+            k = kinds.setdefault(port_kind(name), zero)
+            k["ports"] += 1
+            k["paused_ports"] += n > 0
+            k["pauses"] += n
+            k["paused_us"] = round(k["paused_us"] + t, 6)
+        res["pfc_by_kind"] = kinds
+        res["max_ingress_bytes"] = max(q[3] for q in pfcq)
+        res["pfc_ports"] = {
+            name: {"pauses": n, "paused_us": t, "max_ingress_bytes": mx, "open": op}
+            for name, n, t, mx, op in pfcq
+            if n > 0
+        }
+    if kind == "incast" and egq:
+        dst = flows[0]["dst"]
+        tor = dst // 4  # k = 8: 4 hosts per ToR (htsim's HOST_POD_SWITCH)
+        last = fcts[-1] if fcts else end_us
+        for name, mx, busy, area in egq:
+            if name == f"LS{tor}->DST{dst}(0)":
+                res["receiver_downlink"] = {
+                    "port": name,
+                    "max_bytes": mx,
+                    "busy_us": busy,
+                    "mean_bytes_while_busy": round(area / busy, 1) if busy else 0,
+                    "mean_bytes_to_last_finish": round(area / last, 1),
+                }
+        into = {
+            n: v
+            for n, v in (res.get("pfc_ports") or {}).items()
+            if n.startswith("US") and n.split("->")[1].startswith(f"LS_{tor}(")
+        }
+        res["pfc_agg_to_receiver_tor"] = {
+            "ports": len(into),
+            "pauses": sum(v["pauses"] for v in into.values()),
+            "paused_us": round(sum(v["paused_us"] for v in into.values()), 6),
+        }
+    res.update(read_time(time_path))
+    res["flow_fcts_us"] = {str(f["id"]): f.get("fct_us") for f in flows}
+    res["flow_sink_bytes"] = {str(f["id"]): f["sink_bytes"] for f in flows}
+    return res
+
+
+def table(folder):
+    cols = [
+        ("label", "run"),
+        ("finished", "done"),
+        ("unfinished", "open"),
+        ("fct_p50_us", "p50 µs"),
+        ("fct_p99_us", "p99 µs"),
+        ("fct_max_us", "last µs"),
+        ("goodput_gbps", "Gb/s"),
+        ("jain", "Jain"),
+        ("pauses", "pauses"),
+        ("paused_us", "paused µs"),
+        ("drops", "drops"),
+        ("cpu_s", "CPU s"),
+        ("peak_rss_mb", "RSS MB"),
+    ]
+    print("| " + " | ".join(c[1] for c in cols) + " |")
+    print("|" + "---|" * len(cols))
+    for path in sorted(glob.glob(f"{folder}/*.json")):
+        r = json.load(open(path))
+        if "label" not in r:
+            continue
+        r.update({k: v for k, v in (r.get("pfc") or {}).items() if k in ("pauses", "paused_us")})
+        row = []
+        for k, _ in cols:
+            v = r.get(k)
+            if v is None:
+                row.append("")
+            elif isinstance(v, float):
+                row.append(f"{v:,.4f}" if k == "jain" else f"{v:,.1f}")
+            elif isinstance(v, int):
+                row.append(f"{v:,}")
+            else:
+                row.append(str(v))
+        print("| " + " | ".join(row) + " |")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--table", metavar="DIR", help="print a markdown table of DIR/*.json and stop")
+    ap.add_argument("--stdout")
+    ap.add_argument("--time")
+    ap.add_argument("--matrix")
+    ap.add_argument("--end-us", type=float)
+    ap.add_argument("--program", choices=["roce", "hpcc", "swift"])
+    ap.add_argument("--label", default="")
+    ap.add_argument("--kind", choices=["permutation", "incast", "websearch"], default="permutation")
+    ap.add_argument("-o", "--out")
+    a = ap.parse_args()
+    if a.table:
+        return table(a.table)
+    if not (a.stdout and a.matrix and a.end_us and a.program):
+        ap.error("--stdout, --matrix, --end-us and --program are needed")
+    res = summarise(a.stdout, a.time, a.matrix, a.end_us, a.label, a.kind, a.program)
+    text = json.dumps(res, indent=1)
+    if a.out:
+        open(a.out, "w").write(text + "\n")
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()
