@@ -44,7 +44,7 @@ fn flow_scaling_is_alpha_over_root_cwnd_plus_beta_clamped_to_the_range() {
     // all of the range at fs_min_cwnd, nothing at fs_max_cwnd, clamped beyond
     assert!(close(s.at(0.1), 100.0 * US));
     assert!(s.at(100.0).abs() < 1e-18);
-    assert_eq!((s.at(0.01), s.at(1000.0)), (100.0 * US, 0.0));
+    assert_eq!((s.at(0.01), s.at(1000.0)), (1e-4, 0.0));
     // in between, exactly the formula; and the target grows as the window shrinks (more flows)
     for w in [0.2, 0.5, 1.0, 4.0, 15.0, 50.0] {
         assert!(close(s.at(w), s.alpha / w.sqrt() + s.beta), "{w}");
@@ -58,8 +58,8 @@ fn fs_integer_reads_the_whole_packets_of_the_window_as_htsim() {
     let s = swift_with(SwiftConfig { fs_integer: true, ..Default::default() }, 2).scaling;
     let exact = swift().scaling;
     assert_eq!(s.at(3.9), exact.at(3.0));
-    assert_eq!(s.at(0.5), 100.0 * US, "below one packet: √0, the top of the clamp");
-    assert!(exact.at(0.5) < 100.0 * US);
+    assert_eq!(s.at(0.5), 1e-4, "below one packet: √0, the top of the clamp");
+    assert!(exact.at(0.5) < 1e-4);
 }
 
 #[test]
@@ -74,7 +74,8 @@ fn below_target_the_window_grows_by_ai_per_window_of_acks() {
     for k in 0..10 {
         s.on_measure(at(101 + k), 5.0 * US, 0.0, 1);
     }
-    assert!((s.fabric.cwnd - 11.1).abs() < 0.01, "{}", s.fabric.cwnd);
+    let gain = s.fabric.cwnd - 10.1;
+    assert!(gain > 10.0 / 11.1 && gain < 10.0 / 10.1, "{}", s.fabric.cwnd);
     // an ACK of several packets counts each; below one packet the increase is ai per packet
     let before = s.fabric.cwnd;
     s.on_measure(at(200), 5.0 * US, 0.0, 3);
@@ -196,7 +197,7 @@ fn every_ack_runs_the_law_through_the_layer() {
     let ack = Packet { seq: 1, echo_sent_at: at(0), echo_seq: 0, ..Packet::blank() }.with_kind(PacketKind::Ack);
     tcp.on_ack(&ack, &mut AgentCtx::new(at(5), 100, &mut actions));
     assert!(close(tcp.ctrl.fabric.cwnd, 15.0 + 1.0 / 15.0));
-    assert_eq!(tcp.ctrl.srtt, Some(5.0 * US));
+    assert!(close(tcp.ctrl.srtt.unwrap(), 5.0 * US));
 }
 
 #[test]
