@@ -106,6 +106,12 @@ pub fn drr(cfg: DrrConfig, port: &PortInfo) -> Result<RoundRobin, ParamError> {
             "ECN marking is not supported by DRR's per-queue RED, which drops early (`red` alone marks)",
         ));
     }
+    if red.count_arrival {
+        return Err(unsupported(
+            "count_arrival",
+            "is `red`'s alone: DRR's per-queue RED measures the queue an arrival finds",
+        ));
+    }
     if !red.hard_drop {
         return Err(unsupported(
             "hard_drop",

@@ -28,7 +28,8 @@
 //! probability rises linearly from `max_p` to 1 instead of jumping to 1; s is the transmission
 //! time of a `mean_packet_size` packet (1000 bytes) on the line; the port's `buffer` is the hard
 //! limit, beyond which arrivals are tail-dropped; the average is updated before the arrival is
-//! counted in the queue, as the paper's q is "the current queue size".
+//! counted in the queue, as the paper's q is "the current queue size" (`count_arrival` counts it
+//! in, for htsim's RandomQueue: see its parameter).
 
 use super::discipline::QdiscDeclaration;
 use super::discipline::{inspect_store, PortInfo, Qdisc, QdiscCtx};
@@ -75,6 +76,11 @@ pub struct RedConfig {
     /// `max_th`, or twice it when `gentle`), as ns-3's `UseHardDrop` does; `false` marks there
     /// too (a DCTCP threshold: `min_th = K`, `max_th = K + 1`, `w_q = 1`).
     pub hard_drop: bool,
+    /// The queue measured is the one the arrival would make (what it finds plus itself) instead
+    /// of the one it finds (`red` only): with `w_q = 1`, `p_mode = "constant"`, `min_th` one
+    /// above the early-drop level and `max_th` above the buffer, this is htsim's RandomQueue,
+    /// which drops an arrival that would take the queue above `max − 3·MTU` with probability 0.1.
+    pub count_arrival: bool,
 }
 
 /// How the drop probability depends on the average between the thresholds.
@@ -101,6 +107,7 @@ impl Default for RedConfig {
             ecn: false,
             hard_drop: true,
             wait: false,
+            count_arrival: false,
         }
     }
 }
@@ -404,6 +411,7 @@ pub struct Red {
     early_drops: u64,
     ecn: bool,
     hard_drop: bool,
+    count_arrival: bool,
 }
 
 impl Red {
@@ -417,13 +425,18 @@ impl Red {
             early_drops: 0,
             ecn: cfg.ecn,
             hard_drop: cfg.hard_drop,
+            count_arrival: cfg.count_arrival,
         })
     }
 }
 
 impl Qdisc for Red {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
-        let q = self.rule.measure(self.queue.len(), self.queue.bytes());
+        let q = if self.count_arrival {
+            self.rule.measure(self.queue.len() + 1, self.queue.bytes() + pkt.size as u64)
+        } else {
+            self.rule.measure(self.queue.len(), self.queue.bytes())
+        };
         let pkt = if self.gate.early_drop(&self.rule, ctx.now, q, &pkt, ctx.rng()) {
             let hard = self.hard_drop && self.rule.forced(self.gate.average());
             match ctx.signal(pkt, self.ecn && !hard) {
@@ -586,6 +599,52 @@ mod tests {
         });
         let early = |f: u32| drops.iter().filter(|(p, r)| p.flow.0 == f && *r == DropReason::Early).count();
         [early(0), early(1)]
+    }
+
+    /// Of `trials` arrivals of `size` bytes, each to a fresh queue first filled with `level`
+    /// packets of 4,000 bytes (arrivals dropped while filling are sent again), the fraction
+    /// dropped, under htsim's RandomQueue at `-q 8 -mtu 4000` (`count_arrival`) or not.
+    fn htsim_drop_rate(level: usize, size: u32, count_arrival: bool, trials: u32) -> f64 {
+        let cfg = RedConfig {
+            min_th: BufferLimit::Bytes(20_001),
+            max_th: BufferLimit::Bytes(32_001),
+            w_q: 1.0,
+            max_p: 0.1,
+            p_mode: PMode::Constant,
+            count_arrival,
+            ..Default::default()
+        };
+        let mut rng = crate::rng::LazyStream::new(5, "random_queue");
+        let mut dropped = 0;
+        for _ in 0..trials {
+            let mut q = Red::new(cfg.clone(), &port(BufferLimit::Bytes(32_000), &[])).unwrap();
+            let (mut drops, mut marks) = (vec![], 0);
+            let mut ctx = QdiscCtx::new(Time::ZERO, Rate(1), &mut rng, &mut drops, &mut marks);
+            let mut seq = 0;
+            while q.len_packets() < level {
+                q.enqueue(pkt(0, seq, 4000), &mut ctx);
+                seq += 1;
+            }
+            q.enqueue(pkt(0, seq, size), &mut ctx);
+            dropped += (q.len_packets() == level) as u32;
+        }
+        dropped as f64 / trials as f64
+    }
+
+    #[test]
+    fn count_arrival_reproduces_htsims_random_queue() {
+        // htsim: an arrival that would take the queue above max − 3·MTU = 20,000 B is dropped with
+        // probability 0.1, one that would take it above 32,000 B always
+        assert_eq!(htsim_drop_rate(4, 4000, true, 2_000), 0.0, "16,000 + 4,000 is not above 20,000");
+        let p = htsim_drop_rate(5, 4000, true, 20_000);
+        assert!((p - 0.1).abs() < 0.01, "20,000 + 4,000: {p}");
+        let p = htsim_drop_rate(7, 4000, true, 20_000);
+        assert!((p - 0.1).abs() < 0.01, "28,000 + 4,000 fits the buffer: {p}");
+        assert_eq!(htsim_drop_rate(8, 4000, true, 2_000), 1.0, "32,000 + 4,000 never fits");
+        let p = htsim_drop_rate(4, 4001, true, 20_000);
+        assert!((p - 0.1).abs() < 0.01, "the arrival's own bytes count: 16,000 + 4,001: {p}");
+        // measuring the queue found instead: 20,000 B is below min_th, nothing goes early
+        assert_eq!(htsim_drop_rate(5, 4000, false, 2_000), 0.0);
     }
 
     #[test]

@@ -64,6 +64,7 @@ impl Scenario {
             name: flow.name.clone(),
             unending: matches!(flow.app.source(), Source::Bulk { packets: None }),
             access_rate: flow.data_route.first().map_or(crate::units::Rate(0), |p| self.ports[p.idx()].rate),
+            links: u32::try_from(flow.data_route.len()).unwrap_or(u32::MAX),
         }
     }
 

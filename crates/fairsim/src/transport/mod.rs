@@ -6,8 +6,8 @@
 //!   ACKs, SACK, the retransmission timer), the `Controller` trait it drives, and the sink side
 //!   (`sink`), common to all;
 //! - `controllers/`: congestion controllers under the reliability layer: Jacobson's window for
-//!   JK, Reno and NewReno (`aimd`), CUBIC, DCTCP, BBR (paced), Vegas, DECbit's window law,
-//!   Generic's fixed window;
+//!   JK, Reno and NewReno (`aimd`), CUBIC, DCTCP, BBR (paced), Vegas, Swift (delay targets,
+//!   paced below a packet), DECbit's window law, Generic's fixed window;
 //! - `senders/`: whole senders that set their own rates: Packet-Pair, RLM, BLT;
 //! - `dominated.rs`: settings another setting keeps from taking effect, which validation refuses;
 //! - this file: the registry, and building a sender from a scenario's parameters.
@@ -103,6 +103,7 @@ pub static TRANSPORTS: &[&TransportKind] = &[
     &senders::eqds::DECLARATION,
     &senders::roce::ROCE,
     &senders::roce::DCQCN,
+    &controllers::swift::DECLARATION,
 ];
 
 /// The name that means "no flow control" (open-loop sources).

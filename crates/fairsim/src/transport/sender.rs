@@ -266,6 +266,10 @@ pub struct FlowInfo {
     pub unending: bool,
     /// The rate of the flow's first line (its source's access line).
     pub access_rate: crate::units::Rate,
+    /// The links of the flow's path of fewest hops, host links included (its data route; with
+    /// forwarding that chooses paths at each switch, every path a fat tree offers has as many):
+    /// the switches crossed are one fewer. Swift scales its target by it; packets carry no TTL.
+    pub links: u32,
 }
 
 /// A transport's declaration: its parts' configurations, built for a flow.

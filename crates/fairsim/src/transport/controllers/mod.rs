@@ -4,4 +4,5 @@ pub mod cubic;
 pub mod dctcp;
 pub mod decbit;
 pub mod generic;
+pub mod swift;
 pub mod vegas;

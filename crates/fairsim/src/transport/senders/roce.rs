@@ -328,6 +328,7 @@ mod tests {
             name: "f".into(),
             unending: false,
             access_rate: Rate(8_000_000_000), // 1000 B in 1 µs
+            links: 2,
         }
     }
 

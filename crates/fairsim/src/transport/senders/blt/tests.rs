@@ -10,6 +10,7 @@ fn flow() -> FlowInfo {
         name: "f".into(),
         unending: false,
         access_rate: Rate(4_000_000),
+        links: 2,
     }
 }
 
