@@ -19,9 +19,12 @@
 //!   expire). A frame takes the reverse line's delay, plus the time of `frame` bytes at its rate
 //!   when given; it never waits behind data (MAC control frames go next).
 //! - Headroom is not reserved: it is a level, `xoff + headroom`, above which an arrival is counted
-//!   (`headroom_overflows`) and kept. A discipline's own `buffer` still drops at a PFC switch's
-//!   egress (counted as a drop as anywhere): give those ports room for every ingress's `xoff`
-//!   and headroom, or an unlimited buffer, for a lossless network.
+//!   (`headroom_overflows`) and kept.
+//! - A lossless priority never loses a packet at a PFC switch: if the egress port's discipline
+//!   drops one (its `buffer` full, an AQM's early drop of a packet that is not ECN-capable), the
+//!   run stops with an error naming the port and the reason, rather than report a lossless
+//!   network that lost packets. Give those ports room for every ingress's `xoff` and headroom (or
+//!   an unlimited buffer, the default), and ECN-capable transports under a marking AQM.
 //! - Only packets of the lossless `priorities` are counted; a paused port stops whole, lossy
 //!   packets included: fairsim's port has one queue, so per-priority queues at the transmitter are
 //!   left out (htsim's lossless queues have one class too).
@@ -44,6 +47,8 @@ pub(super) struct Pfc {
     spec: PfcSpec,
     /// By scenario port: whether its far end is a PFC switch (it feeds an ingress that counts).
     counted: Vec<bool>,
+    /// By scenario port: whether it leaves a PFC switch.
+    leaves: Vec<bool>,
     /// By port: the ingress its far end keeps for it.
     ingress: Vec<Ingress>,
     /// The ingress (the port it came over) of every counted packet still in a PFC switch, by id.
@@ -87,8 +92,9 @@ impl Pfc {
         let mut at_switch = vec![false; scenario.nodes.len()];
         spec.nodes.iter().for_each(|n| at_switch[n.idx()] = true);
         let counted: Vec<bool> = scenario.ports.iter().map(|p| at_switch[p.to.idx()]).collect();
+        let leaves = scenario.ports.iter().map(|p| at_switch[p.from.idx()]).collect();
         let ingress = vec![Ingress::default(); counted.len()];
-        Some(Box::new(Pfc { spec, counted, ingress, held: FnvHashMap::default() }))
+        Some(Box::new(Pfc { spec, counted, leaves, ingress, held: FnvHashMap::default() }))
     }
 
     /// Whether port `p` feeds a PFC switch (it may be paused).
@@ -150,6 +156,20 @@ impl Pfc {
         None
     }
 
+    /// Why the run cannot go on, if port `p`'s discipline dropped `pkt` of a lossless priority
+    /// at a PFC switch (the line's losses and a link down are not the discipline's).
+    pub fn lost(&self, p: PortId, pkt: &Packet, reason: crate::qdisc::DropReason, name: &str) -> Option<String> {
+        (self.leaves.get(p.idx()).copied().unwrap_or(false) && self.lossless(pkt) && reason.by_discipline()).then(|| {
+            format!(
+                "port {name} of a PFC switch dropped a packet of lossless priority {} ({}): a lossless network must not; \
+                 give its queue an unlimited buffer (or room for every ingress's xoff and headroom), and a marking AQM \
+                 ECN-capable transports (dcqcn, dctcp), or make the priority lossy ([pfc] priorities)",
+                pkt.priority,
+                reason.as_str()
+            )
+        })
+    }
+
     fn frame(&self, port: PortId, pause: bool, now: Time, (rate, delay): (crate::units::Rate, Time)) -> Frame {
         let on_line = if self.spec.frame == 0 { Time::ZERO } else { rate.tx_time(self.spec.frame) };
         Frame { port, pause, at: now + on_line + delay }
@@ -182,7 +202,7 @@ impl Pfc {
         }
         for (i, port) in ports.iter_mut().enumerate().take(scenario.ports.len()) {
             let p = PortId::from_idx(i);
-            if self.feeds_switch(p) || self.spec.nodes.contains(&scenario.ports[i].from) {
+            if self.feeds_switch(p) || self.leaves[i] {
                 port.end_every_transmission();
             }
         }
@@ -213,6 +233,20 @@ impl Simulation {
         let ports = &self.ports;
         if let Some(frame) = pfc.left(pkt, self.now, |p| Simulation::reverse(ports, p)) {
             self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
+        }
+    }
+
+    /// Port `p` dropped `pkt`: its ingress forgets it, and a lossless packet dropped by a PFC
+    /// switch's discipline stops the run.
+    #[cold]
+    pub(super) fn pfc_dropped(&mut self, p: PortId, pkt: &Packet, reason: crate::qdisc::DropReason) {
+        self.pfc_left(pkt);
+        let Some(pfc) = self.pfc.as_deref() else { return };
+        if let Some(why) = pfc.lost(p, pkt, reason, &self.ports[p.idx()].name) {
+            if self.failure.is_none() {
+                self.failure = Some(why);
+            }
+            self.done = true;
         }
     }
 

@@ -392,7 +392,7 @@ impl Simulation {
     fn account_drops_now(&mut self, p: PortId) {
         for (pkt, reason) in std::mem::take(&mut self.drops).drain(..) {
             if self.pfc.is_some() {
-                self.pfc_left(&pkt);
+                self.pfc_dropped(p, &pkt, reason);
             }
             let flow = &mut self.flows[pkt.flow.idx()];
             if pkt.is_data() {
