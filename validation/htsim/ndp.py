@@ -168,9 +168,11 @@ def cell(value, spec: str) -> str:
     return "—" if value is None else spec.format(value)
 
 
-def compare(h: dict, f: dict) -> list[str]:
+def compare(h: dict, f: dict, rows: tuple[tuple[str, str], ...] = ROWS) -> list[str]:
+    """The table's rows for `rows` (name, format) of htsim's figures `h` and fairsim's `f`, and
+    their size bins."""
     lines = []
-    for key, spec in ROWS:
+    for key, spec in rows:
         a, b = h.get(key), f.get(key)
         if a is None and b is None:
             continue

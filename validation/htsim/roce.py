@@ -1,0 +1,191 @@
+"""fairsim's RoCE over PFC (and, with --transport, HPCC or Swift) beside htsim's `htsim_roce`
+(`htsim_hpcc`, `htsim_swift`) on the same connection matrices (docs/validation.md, *RoCE and
+PFC*): completion times, a permutation's goodput, the pauses and the time paused, the largest
+ingress count, the incast's last hop, and each side's CPU time.
+
+    python3 validation/htsim/roce.py HTSIM_RESULTS_DIR [--transport roce|hpcc|swift] [--only LABEL ...]
+
+HTSIM_RESULTS_DIR holds htsim's side as `roce_htsim_results.py` writes it
+(`<kind>..._<program>_s<seed>.json`). For each run fairsim runs the same matrix (`pattern =
+"matrix"`) on `roce-fabric.toml` (k = 8, 100 Gb/s, 1 µs links, PFC at htsim's 15 and 12
+packets of 9,000 bytes, ECMP) for the same time, measured whole.
+
+Sizes: htsim sends ⌈size / 9,000⌉ packets of 9,064 bytes (its MTU is the payload); fairsim's
+matrix reader sends ⌈size / packet_size⌉, so each size is given to fairsim as ⌈size / 9,000⌉ ×
+9,064 bytes: the same packets on both sides. Paused time: htsim's is measured at each ingress
+(XOFF sent to XON sent), fairsim's at the paused port (one link delay later, the same length);
+both are summed over ports."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import tempfile
+from pathlib import Path
+
+from ndp import compare, cpu, jain, matrix_rows, percentile, size_bins
+
+HERE = Path(__file__).resolve().parent
+FABRIC = HERE / "roce-fabric.toml"
+#: each comparison's htsim results, packet size on the wire, payload and transport
+TRANSPORTS = {
+    "roce": ("*_roce_s*.json", 9064, 9000, "roce"),
+}
+
+
+def wire_matrix(matrix: str, payload: int, packet: int, into: Path) -> Path:
+    """`matrix` with each size as the bytes on the wire of htsim's packets for it."""
+    lines = []
+    for line in Path(matrix).read_text().splitlines():
+        words = line.split()
+        if "->" in line and "size" in words:
+            i = words.index("size") + 1
+            words[i] = str(-(-int(words[i]) // payload) * packet)
+            line = " ".join(words)
+        lines.append(line)
+    into.write_text("\n".join(lines) + "\n")
+    return into
+
+
+def receiver_ports(queues: list[dict], receiver: str) -> tuple[list[dict], dict | None]:
+    """The ports into the receiver's ToR from the aggregation tier, and the ToR's port to it."""
+    downlink = next((q for q in queues if q["to"] == receiver), None)
+    tor = downlink["from"] if downlink else None
+    return [q for q in queues if q["to"] == tor and q["from"].startswith("agg")], downlink
+
+
+def fairsim_side(h: dict, transport: str) -> dict:
+    """fairsim on htsim run `h`'s matrix for its time, measured whole; its figures as htsim's
+    JSON names them."""
+    import fairsim
+
+    _, packet, payload, kind = TRANSPORTS[transport]
+    end = f"{h['end_us']}us"
+    with tempfile.TemporaryDirectory() as tmp:
+        matrix = wire_matrix(h["matrix"], payload, packet, Path(tmp) / "m.cm")
+        sets = {
+            "run.duration": end,
+            "run.interval": end,
+            "workloads": {
+                "m": {
+                    "pattern": "matrix",
+                    "file": str(matrix),
+                    "packet_size": f"{packet}B",
+                    "transport": kind,
+                }
+            },
+        }
+        sc = fairsim.load(FABRIC, set=sets)
+        before = cpu()
+        res = fairsim.run(sc, seed=int(h["label"].rsplit("_s", 1)[1]), progress=False)
+        spent = cpu() - before
+    run = res.runs[0]
+    t = res.transfers
+    fcts = [f * 1e6 for f in t["fct_s"][~t["unfinished"]]]
+    queues = run["queues"]
+    received = [d * payload for d in t["delivered"]]
+    sizes = [int(row["size"]) for row in matrix_rows(h["matrix"])]
+    t = t.sort_values("arrival_s", kind="stable").assign(size=sizes)
+    done = t[~t["unfinished"]]
+    into_tor, downlink = receiver_ports(queues, "h0")
+    seconds = h["end_us"] * 1e-6
+    figures = {
+        "flows": len(t),
+        "finished": len(fcts),
+        "fct_p50_us": percentile(fcts, 50),
+        "fct_p99_us": percentile(fcts, 99),
+        "fct_max_us": max(fcts) if fcts else None,
+        "by_size": size_bins(list(zip(done["size"], done["fct_s"] * 1e6, strict=True))),
+        "pauses": sum(q["totals"].get("pauses", 0) for q in queues),
+        "paused_us": sum(q["totals"].get("paused_ns", 0) for q in queues) / 1e3,
+        "max_ingress_bytes": max(run["pfc"]["max_ingress_bytes"]),
+        "drops": sum(q["totals"]["drops"] for q in queues),
+        "deadlocks": len(run["pfc"]["deadlocks"]),
+        "goodput_gbps": sum(received) * 8 / seconds / 1e9,
+        "jain_bytes": jain(received),
+        "cpu_s": spent,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    if h["kind"] == "incast":
+        figures["tor_downlink_pauses"] = sum(q["totals"].get("pauses", 0) for q in into_tor)
+        figures["tor_downlink_paused_us"] = sum(q["totals"].get("paused_ns", 0) for q in into_tor) / 1e3
+        # fairsim counts the packets waiting, htsim the bytes with the one on the line
+        figures["last_hop_max_bytes"] = (downlink["totals"]["max_occupancy"] + 1) * packet
+    return figures
+
+
+def htsim_figures(h: dict) -> dict:
+    """htsim's figures under fairsim's names."""
+    sizes = {row["id"]: int(row["size"]) for row in matrix_rows(h["matrix"])}
+    fcts = h.get("flow_fcts_us", {})
+    finished = [(sizes[f], fct) for f, fct in fcts.items() if fct is not None]
+    received = list(h.get("flow_sink_bytes", {}).values())
+    downlinks = h.get("pfc_agg_to_receiver_tor", {})
+    return {
+        **h,
+        "by_size": size_bins(finished) if fcts else {},
+        "pauses": h["pfc"]["pauses"],
+        "paused_us": h["pfc"]["paused_us"],
+        "jain_bytes": jain(received) if received else None,
+        "tor_downlink_pauses": downlinks.get("pauses"),
+        "tor_downlink_paused_us": downlinks.get("paused_us"),
+        "last_hop_max_bytes": h.get("receiver_downlink", {}).get("max_bytes"),
+    }
+
+
+ROWS = (
+    ("finished", "{:,}"),
+    ("fct_p50_us", "{:,.1f}"),
+    ("fct_p99_us", "{:,.1f}"),
+    ("fct_max_us", "{:,.1f}"),
+    ("goodput_gbps", "{:,.0f}"),
+    ("jain_bytes", "{:.4f}"),
+    ("pauses", "{:,}"),
+    ("paused_us", "{:,.0f}"),
+    ("tor_downlink_pauses", "{:,}"),
+    ("tor_downlink_paused_us", "{:,.0f}"),
+    ("max_ingress_bytes", "{:,}"),
+    ("last_hop_max_bytes", "{:,}"),
+    ("drops", "{:,}"),
+    ("cpu_s", "{:.2f}"),
+    ("peak_rss_mb", "{:.0f}"),
+)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "results", type=Path, help="htsim's side: a folder of roce_htsim_results.py JSON files"
+    )
+    parser.add_argument("--transport", choices=list(TRANSPORTS), default="roce")
+    parser.add_argument("--only", action="append", default=[], help="only runs whose label contains this")
+    parser.add_argument("--json", type=Path, help="write both sides' figures here")
+    args = parser.parse_args()
+    pattern = TRANSPORTS[args.transport][0]
+    found = sorted(args.results.glob(pattern))
+    if not found:
+        print(f"{args.results}: no {pattern} files (htsim's runs of {args.transport})", file=sys.stderr)
+        return 2
+    both = {}
+    for path in found:
+        h = json.loads(path.read_text())
+        if args.only and not any(o in h["label"] for o in args.only):
+            continue
+        f = fairsim_side(h, args.transport)
+        h = htsim_figures(h)
+        both[h["label"]] = {
+            "htsim": {k: v for k, v in h.items() if not k.startswith(("flow_", "pfc_ports"))},
+            "fairsim": f,
+        }
+        print(f"\n### {h['label']} ({Path(h['matrix']).name}, {h['end_us']:,.0f} µs)\n")
+        print("| measure | htsim | fairsim | fairsim / htsim |\n|---|---:|---:|---:|")
+        print("\n".join(compare(h, f, ROWS)), flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(both, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
