@@ -352,9 +352,9 @@ def _fairness_line(runs: list[dict]) -> Text:
 
 
 #: Counts of packets a queue lost other than by a drop (on the line, to a failed link, or their
-#: payload to trimming), each shown in a column of its own only where some queue has one:
-#: (total, column).
-LOST_COLUMNS = (("losses", "losses"), ("link_down", "link down"), ("trims", "trims"))
+#: payload to trimming), and of the PFC pauses that stopped it, each shown in a column of its own
+#: only where some queue has one: (total, column).
+LOST_COLUMNS = (("losses", "losses"), ("link_down", "link down"), ("trims", "trims"), ("pauses", "pauses"))
 
 
 def _busy(queue: dict) -> bool:
@@ -481,6 +481,8 @@ def pair_tables(runs: list[dict], queues: str = "auto") -> Group:
         parts += wt.tier_parts(runs)
     else:
         parts += _queue_parts(runs, every=queues == "all")
+    if runs[0].get("pfc"):
+        parts += _pfc_parts(runs)
     for port in runs[0].get("fluid", []):
         parts += [Text(""), *_fluid_parts(runs, port["port"])]
     if runs[0].get("network_events"):
@@ -493,6 +495,30 @@ def pair_tables(runs: list[dict], queues: str = "auto") -> Group:
     over = "" if len(runs) == 1 else f" ({plural(len(runs), 'run')})"
     parts.append(Text(f"values: {legend} · {events:,} events in {wall:.2f} s{over}", style="dim"))
     return Group(*parts)
+
+
+def _pfc_parts(runs: list[dict]) -> list:
+    """What priority flow control did: its pauses and the time paused over every port, the most
+    an ingress held, and each deadlock (a cycle of paused ports), named."""
+    pauses = sum(q["totals"].get("pauses", 0) for r in runs for q in r["queues"])
+    paused = sum(q["totals"].get("paused_ns", 0) for r in runs for q in r["queues"]) * 1e-9
+    most = max(max(r["pfc"]["max_ingress_bytes"], default=0) for r in runs)
+    over = "" if len(runs) == 1 else f", over {plural(len(runs), 'run')}"
+    parts: list = [
+        Text(""),
+        Text(
+            f"PFC: {pauses:,} pauses, {duration(Stat(paused))} paused in all (summed over ports){over}; "
+            f"the most an ingress held: {size(Stat(most))}"
+        ),
+    ]
+    overflows = sum(r["pfc"]["headroom_overflows"] for r in runs)
+    if overflows:
+        parts.append(Text(f"{overflows:,} arrivals beyond an ingress's xoff + headroom", style="bold yellow"))
+    for r in runs:
+        for cycle in r["pfc"]["deadlocks"]:
+            ring = " → ".join([*cycle, cycle[0]])
+            parts.append(Text(f"deadlock (seed {r['seed']}): {ring}", style="bold red"))
+    return parts
 
 
 def never_started(run: dict) -> bool:

@@ -49,8 +49,7 @@ pub struct FlowCounters {
     pub trimmed: u64,
     /// Pulls the sink sent (a receiver-driven transport, NDP).
     pub pulls: u64,
-    /// Congestion notifications the sink sent (DCQCN's CNPs); left out of the report when 0.
-    #[serde(skip_serializing_if = "is_zero")]
+    /// Congestion notifications the sink sent (DCQCN's CNPs).
     pub cnps: u64,
     /// Time the sender was held back by the flow's own `window` (the receiver's window): full,
     /// with data waiting, while its congestion control would have sent more.
@@ -130,17 +129,10 @@ pub struct PortCounters {
     /// Packets lost because the link was down (`[[events]]`): on the line or queued when it
     /// went down, or arriving while it was down; never in `drops`.
     pub link_down: u64,
-    /// Pause frames (XOFF) that stopped the port (`engine::pfc`). Left out of the report when
-    /// 0, as in every run without PFC.
-    #[serde(skip_serializing_if = "is_zero")]
+    /// Pause frames (XOFF) that stopped the port (`engine::pfc`).
     pub pauses: u64,
     /// Time the port was paused.
-    #[serde(skip_serializing_if = "is_zero")]
     pub paused_ns: u64,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 /// `v` with `x` at its end, its capacity doubling from one rather than from `Vec`'s four: a
