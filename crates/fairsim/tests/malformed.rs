@@ -225,7 +225,7 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
         (
             &["flows.ftp1.transport=renno"],
             "x.toml: flows.ftp1.transport: unknown transport `renno`; did you mean `reno`? (the transports are \
-             generic, jk, reno, newreno, cubic, dctcp, bbr, decbit, pp, rlm, vegas, blt, bully_tyrant, ndp, eqds, none) (from --set \
+             generic, jk, reno, newreno, cubic, dctcp, bbr, decbit, pp, rlm, vegas, blt, bully_tyrant, ndp, eqds, hpcc, none) (from --set \
              flows.ftp1.transport=renno)",
         ),
         (

@@ -100,6 +100,7 @@ pub(super) fn ends(
             ect: sender.as_ref().is_some_and(|s| s.ack_policy().ecn != EcnEcho::Off),
             ect_all: sender.as_ref().is_some_and(|s| s.ack_policy().ecn == EcnEcho::Dctcp),
             priority: spec.priority,
+            telemetry: sender.as_ref().and_then(|s| s.telemetry()),
         },
         source: match spec.app.source() {
             Source::Timed(timing) => Some(timing),

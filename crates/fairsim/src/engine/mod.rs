@@ -11,7 +11,9 @@
 //! - `forwarding`: the next hops of flows whose paths are chosen at each switch;
 //! - `changes`, `failures`: the network's changes (`[[events]]`: links down, up, at another
 //!   rate) in their order, and carried out;
-//! - `shared_buffer`: switches whose queues share a buffer under dynamic thresholds.
+//! - `shared_buffer`: switches whose queues share a buffer under dynamic thresholds;
+//! - `telemetry`: the INT records of the packets in the network (`net::int`), in runs with a
+//!   flow that asks for them.
 
 mod agent;
 mod arrivals;
@@ -27,5 +29,6 @@ mod pulls;
 mod routes;
 mod shared_buffer;
 mod sim;
+pub mod telemetry;
 
 pub use sim::Simulation;

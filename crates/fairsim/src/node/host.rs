@@ -46,6 +46,8 @@ pub struct FlowEnds {
     pub ect_all: bool,
     /// The header priority of its data packets, unless its transport gives each its own (BLT).
     pub priority: u8,
+    /// Whether switches stamp INT records into its data packets, and where (`net::int`).
+    pub telemetry: Option<crate::net::int::IntStamp>,
 }
 
 pub struct FlowState {
@@ -174,6 +176,11 @@ impl FlowState {
                 // a receiver-driven transport's control packets go ahead of its data (priority 0)
                 let priority = if self.pulls.is_some() { 0 } else { pkt.priority };
                 SinkReply::Ack(self.ack_route[0], self.ack(now, cumulative, echo, priority, pkt.label))
+            }
+            AckNow::Nack(echo) => {
+                // go-back-N: the packet was discarded; the NACK asks for the cumulative ACK on
+                let nack = self.ack(now, echo.cumulative, echo, pkt.priority, pkt.label).with_control(Control::Nack);
+                SinkReply::Ack(self.ack_route[0], nack)
             }
             AckNow::Hold(Some(at)) => SinkReply::Arm(at),
             AckNow::Hold(None) => SinkReply::Nothing,
@@ -356,6 +363,7 @@ mod tests {
                 ect: false,
                 ect_all: false,
                 priority: 0,
+                telemetry: None,
             },
             source: None,
             app_limit: u64::MAX,

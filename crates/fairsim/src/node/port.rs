@@ -40,6 +40,7 @@
 
 use super::loss::LinkLoss;
 use crate::net::block_queue::{BlockQueue, InFlight};
+use crate::net::int::PortInt;
 use crate::net::prefetch::prefetch;
 use crate::net::Packet;
 use crate::qdisc::{DropReason, PortEvent, PortQdisc, Qdisc, QdiscCtx};
@@ -130,6 +131,8 @@ pub struct Port {
     /// it is not set (8 bytes, not an option's 16, on a struct every hop reads): its event is a
     /// `TxDone` of the port that finds no transmission ending (`woken`).
     wake: Time,
+    /// The port's INT stamper (`net::int`), on switch egresses in runs with a telemetry flow.
+    int: Option<Box<PortInt>>,
 }
 
 /// What a `TxDone` event of a port whose discipline has a timer set is (`Port::woken`).
@@ -213,6 +216,7 @@ impl Port {
             trace: s.traced.then(PortTrace::default),
             share: None,
             wake: Time::MAX,
+            int: None,
         }
     }
 
@@ -221,6 +225,18 @@ impl Port {
     /// dequeues the next at its end.
     pub fn keep_end_events(&mut self) {
         self.chained = false;
+    }
+
+    /// The port stamps INT records into the data packets of the flows `flows` asks it to
+    /// (`net::int`).
+    pub fn stamp_int(&mut self, flows: crate::net::int::FlowStamps) {
+        self.int = Some(Box::new(PortInt::new(flows)));
+    }
+
+    /// The port's INT stamper, if it stamps.
+    #[inline]
+    pub fn int_mut(&mut self) -> Option<&mut PortInt> {
+        self.int.as_deref_mut()
     }
 
     /// Figures particular to the port's discipline, for the report.
@@ -258,6 +274,9 @@ impl Port {
             .with_line(on_line)
             .with_share(self.share);
         self.qdisc.enqueue(pkt, &mut ctx);
+        if let Some(int) = self.int.as_deref_mut() {
+            int.queued(now, self.qdisc.len_bytes());
+        }
         match &mut self.transmitting {
             None => Line::Idle, // the caller starts a transmission at once, which records the length
             Some(line) => {
@@ -354,6 +373,9 @@ impl Port {
             self.last_tx = (pkt.size, self.rate.tx_time(pkt.size));
         }
         let ends = now + self.last_tx.1;
+        if let Some(int) = self.int.as_deref_mut() {
+            int.transmit(&pkt, now, ends, self.qdisc.len_bytes(), self.rate);
+        }
         // lazy, and whether its end must still ask the empty queue: `drained` first, the cheaper
         // question, which implies an empty queue
         let drained = self.lazy_ends && self.qdisc.drained();

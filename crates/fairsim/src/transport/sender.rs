@@ -151,6 +151,9 @@ pub struct AgentCtx<'a> {
     pub app_limit: u64,
     /// On an ACK: its SACK blocks (packets `start..end` received), if the flow uses SACK.
     pub sack: &'a [(u64, u64)],
+    /// On an ACK: the INT records it echoes (`net::int`), one per switch egress its data packet
+    /// crossed, in path order, if the transport asks for telemetry (`Sender::telemetry`).
+    pub int: &'a [crate::net::int::IntHop],
     actions: &'a mut Vec<Action>,
     /// Whether the flow keeps its time series (`Action::Record`): most do not, and an ACK's
     /// two or three records would otherwise be queued and carried out only to be dropped.
@@ -159,7 +162,7 @@ pub struct AgentCtx<'a> {
 
 impl<'a> AgentCtx<'a> {
     pub fn new(now: Time, app_limit: u64, actions: &'a mut Vec<Action>) -> Self {
-        AgentCtx { now, app_limit, sack: &[], actions, records: true }
+        AgentCtx { now, app_limit, sack: &[], int: &[], actions, records: true }
     }
     /// The same for a flow that keeps no time series: `record` does nothing.
     pub fn without_records(self) -> Self {
@@ -233,6 +236,11 @@ pub trait Sender: Send + Sync {
     fn has_window_limit(&self) -> bool {
         false
     }
+    /// Whether switches stamp in-band telemetry into the flow's data packets, and where
+    /// (`net::int`); its ACKs then echo the records (`AgentCtx::int`). `None`: no telemetry.
+    fn telemetry(&self) -> Option<crate::net::int::IntStamp> {
+        None
+    }
 }
 
 /// How a receiver-driven transport's sink asks for pulls, and how its host paces them: a
@@ -284,11 +292,16 @@ pub struct AckPolicy {
     /// With `sack`, the ACK of a duplicate packet reports it in a first, D-SACK block
     /// (RFC 2883).
     pub dsack: bool,
+    /// A go-back-N sink (a RoCE NIC's, htsim's `RoceSink`/`HPCCSink`): a packet above the next
+    /// expected is discarded and answered at once by a NACK carrying the cumulative ACK
+    /// (`Control::Nack`); the sender is to send again from it. Every packet is acknowledged at
+    /// once; `every`, `ecn` and `sack` are not read.
+    pub go_back_n: bool,
 }
 
 impl Default for AckPolicy {
     fn default() -> Self {
-        AckPolicy { every: 1, delay: Time::ZERO, ecn: EcnEcho::Off, sack: false, dsack: false }
+        AckPolicy { every: 1, delay: Time::ZERO, ecn: EcnEcho::Off, sack: false, dsack: false, go_back_n: false }
     }
 }
 

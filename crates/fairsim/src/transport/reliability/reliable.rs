@@ -286,7 +286,14 @@ fn ack_policy(cfg: &TcpReliability) -> Result<AckPolicy, ParamError> {
         return Err(ParamError::at("ack_delay", "delayed ACKs need a timer above 0s"));
     }
     let ecn = if cfg.ecn { EcnEcho::Classic } else { EcnEcho::Off };
-    Ok(AckPolicy { every: cfg.ack_every, delay: cfg.ack_delay, ecn, sack: cfg.sack, dsack: cfg.dsack })
+    Ok(AckPolicy {
+        every: cfg.ack_every,
+        delay: cfg.ack_delay,
+        ecn,
+        sack: cfg.sack,
+        dsack: cfg.dsack,
+        go_back_n: false,
+    })
 }
 
 /// Acknowledging fewer than one packet in this many would starve any window the layer allows.

@@ -2,6 +2,7 @@ mod backlog;
 pub mod blt;
 pub mod eqds;
 pub mod fuzzy;
+pub mod hpcc;
 pub mod ndp;
 pub mod packet_pair;
 pub mod pp_law;

@@ -14,7 +14,7 @@ fn marked(seq: u64) -> Echo {
 }
 
 fn delayed() -> Receiver {
-    Receiver::new(AckPolicy { every: 2, delay: Time::from_millis(200), ecn: EcnEcho::Off, sack: false, dsack: false })
+    Receiver::new(AckPolicy { every: 2, delay: Time::from_millis(200), ecn: EcnEcho::Off, ..Default::default() })
 }
 
 #[test]
@@ -107,13 +107,8 @@ fn classic_ecn_echoes_ece_from_a_mark_until_a_cwr() {
 #[test]
 fn dctcp_echoes_each_packets_mark_and_acks_at_once_when_it_changes() {
     // RFC 8257 §3.2, with delayed ACKs
-    let mut r = Receiver::new(AckPolicy {
-        every: 2,
-        delay: Time::from_millis(200),
-        ecn: EcnEcho::Dctcp,
-        sack: false,
-        dsack: false,
-    });
+    let mut r =
+        Receiver::new(AckPolicy { every: 2, delay: Time::from_millis(200), ecn: EcnEcho::Dctcp, ..Default::default() });
     assert!(matches!(r.take(0, echo(0), false, Time::ZERO).1, AckNow::Hold(Some(_))));
     // the mark changes: packet 0 is acknowledged at once, unmarked, and 1 waits
     assert_eq!(r.take(1, marked(1), false, Time::ZERO).1, ack(0, 1));
