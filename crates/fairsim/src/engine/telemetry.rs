@@ -72,18 +72,19 @@ mod tests {
             let mut ports = std::mem::take(&mut sim.ports);
             for p in &mut ports {
                 let (name, rate) = (p.name.clone(), p.rate);
+                let sent: u64 =
+                    p.stats.intervals.iter().map(|c| c.bytes_sent).sum::<u64>() + p.stats.current.bytes_sent;
                 match p.int_mut() {
                     Some(int) => {
+                        assert!(name.starts_with("sw->"), "a switch egress: {name}");
                         assert_eq!(int.pending(), 0, "{name}");
                         assert_eq!(rate.0, 100_000_000_000);
                         if name == "sw->r" {
                             // every byte the port sent is in its counter: two files, no loss
-                            let sent: u64 = p.stats.intervals.iter().map(|c| c.bytes_sent).sum::<u64>()
-                                + p.stats.current.bytes_sent;
                             assert_eq!((int.tx_bytes(), sent), (1_000_000, 1_000_000), "{name}");
                         }
                     }
-                    None => assert!(name.starts_with('s') || name == "r->sw", "only switch egresses stamp: {name}"),
+                    None => assert!(!name.starts_with("sw->"), "every switch egress stamps: {name}"),
                 }
             }
         }
@@ -105,7 +106,8 @@ mod tests {
 
     /// The issue's whole-run check: eight HPCC flows into one 100 Gb/s port. After the first
     /// millisecond (the initial windows' burst), the port runs near η = 0.95 with a queue near
-    /// zero (the paper's Fig. 9-10 shape: utilisation at η, queue of a few packets).
+    /// zero (the paper's claim: utilisation at η, a queue of a few packets). Measured: 0.975,
+    /// a mean of 1.0 packet.
     #[test]
     fn eight_flows_into_one_port_keep_its_queue_near_zero_at_utilisation_near_eta() {
         let mut sim = incast(8, None, "3ms", "");
@@ -115,8 +117,10 @@ mod tests {
         let q = r.queues.iter().find(|q| q.port == "sw->r").unwrap();
         let util = q.utilisation.as_ref().unwrap().mean;
         let occupancy = q.occupancy_pkts.as_ref().unwrap().mean;
-        assert!((0.90..=0.985).contains(&util), "utilisation {util}");
-        assert!(occupancy < 10.0, "mean queue {occupancy} packets");
+        // η plus what the eight additive steps add before each decrease: W_AI = W_init(1 − η)/10
+        // per flow, so at most 0.95 + 8 · 0.005 = 0.99
+        assert!((0.93..=0.99).contains(&util), "utilisation {util}");
+        assert!(occupancy < 5.0, "mean queue {occupancy} packets");
         assert_eq!(q.totals.drops, 0);
         // and the eight share it: each within 25% of an eighth
         let goodputs: Vec<f64> = r.flows.iter().map(|f| f.goodput_bps.as_ref().map_or(0.0, |s| s.mean)).collect();

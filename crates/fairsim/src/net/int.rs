@@ -249,9 +249,10 @@ mod tests {
         for (at, id) in [(18, 1), (22, 2), (30, 3), (38, 4)] {
             let (pkt, _) = p.deliver(ms(at));
             assert_eq!(pkt.id, id);
-            let hop = p.int_mut().unwrap().take(id);
-            assert_eq!(hop.is_some(), id != 2, "flow 1 is not stamped");
-            got.extend(hop);
+            // the engine asks only for the packets of flows it stamps: not B's
+            if id != 2 {
+                got.extend(p.int_mut().unwrap().take(id));
+            }
         }
         assert!(drops.is_empty());
         assert_eq!((p.int_mut().unwrap().pending(), p.int_mut().unwrap().tx_bytes()), (0, 3500));

@@ -23,12 +23,13 @@
 //! Choices and deviations, the paper's first:
 //! - W_AI = W_init · (1 − η) / N, N = `flows` (10 by default, htsim's unused constant `N`; the
 //!   paper leaves N to the operator as the expected number of flows on a link), or `w_ai` bytes.
-//! - W is kept within `[min_window, W_init]`: the upper bound is the paper's (W_init is the
-//!   window at line rate; the authors' ns-3 code bounds the rate by the line rate), the lower one
-//!   fairsim's (one packet by default, so a flow can always send; the ns-3 code has a minimum
-//!   rate of 100 Mb/s). Both are checked on W and on Wc.
+//! - W is kept within `[min_window, W_init]`: the upper bound as the paper is recalled (W_init
+//!   is the window at line rate, and a flow's rate W/T stays at most the NIC's; not checked
+//!   against the text here), the lower one fairsim's (one packet by default, so a flow can
+//!   always send; the authors' ns-3 code has a minimum rate, 100 Mb/s). Both bound W and Wc.
 //! - The first ACK with records (and any whose hop count differs from the last) only sets L
-//!   (and `lastUpdateSeq`, as the ns-3 code does): there is no rate before a second record. A
+//!   and `lastUpdateSeq`, as the authors' ns-3 code (`UpdateRateHp`, "first RTT") does: there is
+//!   no rate before a second record. A
 //!   hop whose two records have the same `ts` is skipped; if every hop is, U is left as it was.
 //!   U is taken as at least 10⁻⁹ in U/η, so an idle path cannot divide by zero.
 //! - An ACK without records (a path without switches, a delayed ACK's timer) changes nothing but
@@ -471,7 +472,8 @@ mod tests {
     #[test]
     fn the_window_from_one_record_is_algorithm_1() {
         let mut l = law(false);
-        assert_eq!((l.w_init(), l.w_ai(), l.w, l.u), (150_000.0, 750.0, 150_000.0, 0.95));
+        assert_eq!((l.w_init(), l.w, l.u), (150_000.0, 150_000.0, 0.95));
+        assert!(close(l.w_ai(), 750.0));
         // the first ACK only sets L (and lastUpdateSeq)
         let first = [hop(30_000, 1_000_000, 100_000), hop(0, 5_000_000, 99_000)];
         assert_eq!(l.on_ack(1, &first, 20), 150_000.0);
@@ -485,8 +487,8 @@ mod tests {
         assert!(u0 > u1);
         let tau_over_t = 6.0 / 12.0; // hop 0's τ
         let big_u = (1.0 - tau_over_t) * 0.95 + tau_over_t * u0; // 1.075 ≥ η
-        let w = 150_000.0 / (big_u / 0.95) + 750.0; // multiplicative decrease from Wc
-                                                    // ACK 21 > lastUpdateSeq 20: an update
+        let w = 150_000.0 / (big_u / 0.95) + 150_000.0 * (1.0 - 0.95) / 10.0; // decrease from Wc
+                                                                              // ACK 21 > lastUpdateSeq 20: an update
         let got = l.on_ack(21, &next, 40);
         assert!(close(l.u, big_u), "U {} against {big_u}", l.u);
         assert!(close(got, w), "W {got} against {w}");
@@ -545,10 +547,11 @@ mod tests {
         let mut h = law(true);
         assert_eq!(h.w_ai(), 1000.0, "W_AI = MSS");
         let first = [hop(0, 0, 100_000)];
-        h.on_ack(1, &first, 10);
+        // htsim computes the window on the first ACK too: U = η, so W/(η/η) + one packet
+        assert_eq!(h.on_ack(1, &first, 10), 151_000.0);
         // 6 µs later: τ/T = 0 in whole numbers, U stays at η, and the window grows by a packet
         let w = h.on_ack(2, &[hop(20_000, 75_000, 106_000)], 11);
-        assert_eq!((h.u, w), (0.95, 150_000.0 / 1.0 + 1000.0));
+        assert_eq!((h.u, w), (0.95, 151_000.0 / 1.0 + 1000.0));
         assert!(w > h.w_init(), "no cap at W_init");
         assert_eq!(h.prev.as_slice(), &first[..], "L frozen at the first record");
         // 14 µs after the first: τ ≥ T, so U = u exactly, against the first record: the average
@@ -607,8 +610,14 @@ mod tests {
         s.on_ack(&ack(7, Control::Nack, Time(20)), &mut AgentCtx::new(Time(2_000), 1000, &mut actions));
         assert_eq!((s.snd_nxt, sent(&actions)), (8, vec![]));
         // one for a packet sent after it: back again
+        // one for a packet sent after it: back again, once the pacer (one packet per T = 12 µs
+        // at a window of one packet) lets it go
         let mut actions = vec![];
         s.on_ack(&ack(7, Control::Nack, Time(1_500)), &mut AgentCtx::new(Time(3_000), 1000, &mut actions));
+        assert_eq!((s.snd_nxt, sent(&actions)), (7, vec![]));
+        assert_eq!(actions.last(), Some(&Action::SetTimer(PACE, Time(13_000))));
+        let mut actions = vec![];
+        s.on_timer(PACE, &mut AgentCtx::new(Time(13_000), 1000, &mut actions));
         assert_eq!(sent(&actions), vec![7]);
     }
 
