@@ -418,7 +418,7 @@ impl Sender for Hpcc {
         if timer == RETRANSMIT {
             self.timing = false;
             if self.snd_una < self.snd_nxt {
-                ctx.count(crate::transport::Event::Timeout);
+                ctx.count(crate::transport::sender::Event::Timeout);
                 self.go_back(ctx);
             }
         } else {
