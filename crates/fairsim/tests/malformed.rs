@@ -191,7 +191,7 @@ fn overrides_that_name_no_flow_link_or_pair_say_so() {
         (
             "runn.seed=2",
             "x.toml: runn: unknown field `runn`; did you mean `run`? (expected one of `scenario`, `run`, `nodes`, \
-             `topology`, `shared_buffer`, `links`, `flows`, `workloads`, `pairs`, `events`, `published`, `sweep`) (from set= runn.seed=2)",
+             `topology`, `shared_buffer`, `pfc`, `links`, `flows`, `workloads`, `pairs`, `events`, `published`, `sweep`) (from set= runn.seed=2)",
         ),
     ];
     for (set, want) in cases {
@@ -225,7 +225,7 @@ fn names_that_are_looked_up_suggest_the_likely_one() {
         (
             &["flows.ftp1.transport=renno"],
             "x.toml: flows.ftp1.transport: unknown transport `renno`; did you mean `reno`? (the transports are \
-             generic, jk, reno, newreno, cubic, dctcp, bbr, decbit, pp, rlm, vegas, blt, bully_tyrant, ndp, eqds, swift, none) (from --set \
+             generic, jk, reno, newreno, cubic, dctcp, bbr, decbit, pp, rlm, vegas, blt, bully_tyrant, ndp, eqds, roce, dcqcn, swift, hpcc, none) (from --set \
              flows.ftp1.transport=renno)",
         ),
         (

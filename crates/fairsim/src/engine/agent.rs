@@ -19,6 +19,17 @@ impl Simulation {
         sack: &[(u64, u64)],
         call: impl FnOnce(&mut dyn Sender, &mut AgentCtx),
     ) {
+        self.with_sender_options(f, sack, &[], call);
+    }
+
+    /// The same, for an ACK that carried SACK blocks `sack` and INT records `int`.
+    pub(super) fn with_sender_options(
+        &mut self,
+        f: FlowId,
+        sack: &[(u64, u64)],
+        int: &[crate::net::int::IntHop],
+        call: impl FnOnce(&mut dyn Sender, &mut AgentCtx),
+    ) {
         let paused = self.line_paused(f);
         let flow = &mut self.flows[f.idx()];
         let Some(sender) = flow.sender.as_mut() else { return };
@@ -28,6 +39,7 @@ impl Simulation {
             ctx = ctx.without_records();
         }
         ctx.sack = sack;
+        ctx.int = int;
         call(sender.as_mut(), &mut ctx);
         let mut actions = std::mem::take(&mut self.actions);
         for a in actions.drain(..) {

@@ -105,6 +105,7 @@ pub(super) fn ends(
                 .as_ref()
                 .is_some_and(|s| s.ack_policy().ecn == EcnEcho::Dctcp || s.ack_policy().cnp_interval.is_some()),
             priority: spec.priority,
+            telemetry: sender.as_ref().and_then(|s| s.telemetry()),
         },
         source: match spec.app.source() {
             Source::Timed(timing) => Some(timing),

@@ -12,7 +12,10 @@
 //! - `changes`, `failures`: the network's changes (`[[events]]`: links down, up, at another
 //!   rate) in their order, and carried out;
 //! - `shared_buffer`: switches whose queues share a buffer under dynamic thresholds;
-//! - `pfc`: priority flow control, switches pausing the ports that feed them.
+//! - `pfc`, `pausing`: priority flow control, switches pausing the ports that feed them (the
+//!   counts, and the loop's part);
+//! - `telemetry`: the INT records of the packets in the network (`net::int`), in runs with a
+//!   flow that asks for them.
 
 mod agent;
 mod arrivals;
@@ -24,11 +27,13 @@ pub mod event;
 mod failures;
 mod forwarding;
 mod intervals;
+mod pausing;
 mod pfc;
 mod pulls;
 mod routes;
 mod shared_buffer;
 mod sim;
+pub mod telemetry;
 
 pub use pfc::PfcReport;
 pub use sim::Simulation;

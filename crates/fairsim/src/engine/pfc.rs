@@ -34,9 +34,7 @@
 //!   waiting, each waiting on a port its packets are queued for at the next switch, are reported
 //!   (`deadlocks`).
 
-use super::event::Event;
-use super::sim::Simulation;
-use crate::net::{FlowId, Packet, PortId};
+use crate::net::{Packet, PortId};
 use crate::node::Port;
 use crate::scenario::PfcSpec;
 use crate::scenario::Scenario;
@@ -52,7 +50,7 @@ pub(super) struct Pfc {
     /// By port: the ingress its far end keeps for it.
     ingress: Vec<Ingress>,
     /// The ingress (the port it came over) of every counted packet still in a PFC switch, by id.
-    held: FnvHashMap<u64, PortId>,
+    pub(super) held: FnvHashMap<u64, PortId>,
 }
 
 #[derive(Copy, Clone, Default)]
@@ -207,88 +205,6 @@ impl Pfc {
             }
         }
         Ok(())
-    }
-}
-
-impl Simulation {
-    /// The line a pause frame for port `p` takes back: its link's other direction.
-    fn reverse(ports: &[Port], p: PortId) -> (crate::units::Rate, Time) {
-        let back = &ports[p.idx() ^ 1];
-        (back.rate, back.delay)
-    }
-
-    /// `pkt` came over port `p` into a node and is queued on there.
-    #[cold]
-    pub(super) fn pfc_arrived(&mut self, p: PortId, pkt: &Packet) {
-        let Some(pfc) = self.pfc.as_deref_mut() else { return };
-        if let Some(frame) = pfc.arrived(p, pkt, self.now, Simulation::reverse(&self.ports, p)) {
-            self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
-        }
-    }
-
-    /// `pkt` left the node it was queued at (sent on, or dropped).
-    #[cold]
-    pub(super) fn pfc_left(&mut self, pkt: &Packet) {
-        let Some(pfc) = self.pfc.as_deref_mut() else { return };
-        let ports = &self.ports;
-        if let Some(frame) = pfc.left(pkt, self.now, |p| Simulation::reverse(ports, p)) {
-            self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
-        }
-    }
-
-    /// Port `p` dropped `pkt`: its ingress forgets it, and a lossless packet dropped by a PFC
-    /// switch's discipline stops the run.
-    #[cold]
-    pub(super) fn pfc_dropped(&mut self, p: PortId, pkt: &Packet, reason: crate::qdisc::DropReason) {
-        self.pfc_left(pkt);
-        let Some(pfc) = self.pfc.as_deref() else { return };
-        if let Some(why) = pfc.lost(p, pkt, reason, &self.ports[p.idx()].name) {
-            if self.failure.is_none() {
-                self.failure = Some(why);
-            }
-            self.done = true;
-        }
-    }
-
-    /// A pause frame reaches port `p`.
-    pub(super) fn pause_frame(&mut self, p: PortId, xoff: bool) {
-        if self.ports[p.idx()].pause(xoff, self.now) {
-            self.start_tx(p);
-        }
-    }
-
-    /// Whether the line of flow `f`'s source is paused (a sender that paces itself waits).
-    pub(super) fn line_paused(&self, f: FlowId) -> bool {
-        self.pfc.is_some() && self.flows[f.idx()].data_route.first().is_some_and(|p| self.ports[p.idx()].paused())
-    }
-
-    /// What PFC counted, for the report; `None` without it.
-    pub(crate) fn pfc_report(&self) -> Option<PfcReport> {
-        let pfc = self.pfc.as_deref()?;
-        let ports = self.ports();
-        // each port paused with packets waiting, and the ports its packets wait at next: those
-        // where the packets its far end holds for it are queued
-        let mut waits: std::collections::BTreeMap<PortId, Vec<PortId>> = Default::default();
-        for (q, port) in ports.iter().enumerate() {
-            port.for_each_queued(&mut |pkt| {
-                if let Some(from) = pfc.held.get(&pkt.id) {
-                    let to = waits.entry(*from).or_default();
-                    if !to.contains(&PortId::from_idx(q)) {
-                        to.push(PortId::from_idx(q));
-                    }
-                }
-            });
-        }
-        let stuck: Vec<(PortId, Vec<PortId>)> = waits
-            .into_iter()
-            .filter(|(p, _)| ports[p.idx()].paused() && ports[p.idx()].queued_bytes() > 0)
-            .map(|(p, mut to)| {
-                to.retain(|q| ports[q.idx()].paused());
-                (p, to)
-            })
-            .collect();
-        let names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
-        Some(pfc.report(&names, &stuck))
     }
 }
 

@@ -76,6 +76,9 @@ pub struct Simulation {
     /// Each receiving host's pull pacer, by node, for receiver-driven transports (`pulls.rs`);
     /// empty in runs without them.
     pub(super) pacers: Vec<crate::node::PullPacer>,
+    /// The INT records of the packets in the network, in runs with a telemetry flow
+    /// (`telemetry.rs`).
+    pub(super) telemetry: Option<Box<crate::net::int::IntRecords>>,
     wall: Duration,
 }
 
@@ -129,6 +132,13 @@ impl Simulation {
         let (queueing, path_delay) =
             (vec![DelayStats::default(); scenario.flows.len()], vec![(u32::MAX, 0); scenario.flows.len()]);
         let sack_options = SackOptions::new(!scenario.run.pcap.is_empty());
+        let telemetry =
+            crate::net::int::IntRecords::new(flows.iter().map(|f| f.ends.telemetry)).map(|(table, stamps)| {
+                // every switch egress stamps (a host's access line does not, as htsim's)
+                let switch_ports = scenario.ports.iter().zip(ports.iter_mut()).filter(|(spec, _)| !spec.host);
+                switch_ports.for_each(|(_, port)| port.stamp_int(stamps.clone()));
+                Box::new(table)
+            });
         let changes = super::changes::changes(&scenario);
         let mut sim = Simulation {
             scenario,
@@ -156,6 +166,7 @@ impl Simulation {
             drops: vec![],
             actions: vec![],
             pacers: vec![],
+            telemetry,
             wall: Duration::ZERO,
         };
         sim.schedule_run();
@@ -350,6 +361,9 @@ impl Simulation {
         if let Some(next) = next {
             self.events.push(next, Event::Arrive(p));
         }
+        if self.telemetry.is_some() && pkt.is_data() {
+            self.collect_int(p, &pkt);
+        }
         match self.routes.hop(pkt.flow.idx(), pkt.is_data(), pkt.hop) {
             Some(next) => self.forward(p, next, pkt),
             None => self.at_route_end(p, pkt),
@@ -398,10 +412,16 @@ impl Simulation {
             if pkt.is_data() {
                 flow.counters.dropped += 1;
                 flow.tally_drop(p, reason);
+                if let Some(t) = self.telemetry.as_deref_mut() {
+                    t.dropped(pkt.id);
+                }
             } else {
                 flow.counters.acks_dropped += 1;
                 if flow.uses_sack() {
                     self.sack_options.dropped(pkt.id);
+                }
+                if let Some(t) = self.telemetry.as_deref_mut() {
+                    t.dropped(pkt.id);
                 }
             }
             let counters = &mut self.ports[p.idx()].stats.current;
@@ -440,12 +460,18 @@ impl Simulation {
         if let Some(q) = self.queueing.get_mut(pkt.flow.idx()) {
             q.record((self.now - pkt.sent_at).0.saturating_sub(fixed));
         }
-        let (c, trimmed, target, marked) = (pkt.conn, pkt.trimmed(), pkt.echo_seq, pkt.congestion());
+        let (c, trimmed, target, id, marked) = (pkt.conn, pkt.trimmed(), pkt.echo_seq, pkt.id, pkt.congestion());
         if marked {
             self.notify_congestion(c);
         }
-        match self.flows[c.idx()].sink_receive(pkt, self.now) {
-            SinkReply::Ack(first, ack) => self.send_ack(first, ack),
+        let reply = self.flows[c.idx()].sink_receive(pkt, self.now);
+        if let Some(t) = self.telemetry.as_deref_mut() {
+            if !matches!(reply, SinkReply::Ack(..)) {
+                t.dropped(id); // no ACK of its own echoes its records
+            }
+        }
+        match reply {
+            SinkReply::Ack(first, ack) => self.send_ack(first, ack, id),
             SinkReply::Arm(at) => {
                 self.arm(c, DELAYED_ACK, at);
                 self.connection_left(c);
@@ -492,9 +518,13 @@ impl Simulation {
         ns
     }
 
-    /// The data packet that caused `ack` left the network as the ACK joins it.
-    fn send_ack(&mut self, first: PortId, mut ack: Packet) {
+    /// The data packet that caused `ack` (packet `data`, 0 for none) left the network as the
+    /// ACK joins it, with the data packet's INT records if it has any.
+    fn send_ack(&mut self, first: PortId, mut ack: Packet, data: u64) {
         ack.id = self.next_id();
+        if let Some(t) = self.telemetry.as_deref_mut() {
+            t.echo(data, ack.id);
+        }
         if self.flows[ack.conn.idx()].uses_sack() {
             self.attach_sack(&mut ack);
         }
@@ -512,7 +542,7 @@ impl Simulation {
     fn delayed_ack(&mut self, c: FlowId) {
         if let Some((first, ack)) = self.flows[c.idx()].delayed_ack(self.now) {
             self.connection_sent(c);
-            self.send_ack(first, ack);
+            self.send_ack(first, ack, 0);
         }
     }
 
@@ -524,7 +554,12 @@ impl Simulation {
         }
         let sack =
             if self.flows[c.idx()].uses_sack() { self.sack_options.arrived(ack.id) } else { SackBlocks::default() };
-        if self.connections.listening(c) {
+        if let Some(t) = self.telemetry.as_deref_mut() {
+            let int = t.arrived(ack.id);
+            if self.connections.listening(c) {
+                self.with_sender_options(c, sack.as_slice(), &int, |s, ctx| s.on_ack(&ack, ctx));
+            }
+        } else if self.connections.listening(c) {
             self.with_sender_sacked(c, sack.as_slice(), |s, ctx| s.on_ack(&ack, ctx));
         }
         if self.connections.is_connection(c) {

@@ -4,6 +4,7 @@
 
 pub mod block_queue;
 pub mod headers;
+pub mod int;
 pub mod multipath;
 mod packet;
 pub(crate) mod prefetch; // a hint for the engine's loop, not part of the crate's interface

@@ -46,6 +46,8 @@ pub struct FlowEnds {
     pub ect_all: bool,
     /// The header priority of its data packets, unless its transport gives each its own (BLT).
     pub priority: u8,
+    /// Whether switches stamp INT records into its data packets, and where (`net::int`).
+    pub telemetry: Option<crate::net::int::IntStamp>,
 }
 
 pub struct FlowState {
@@ -152,9 +154,6 @@ impl FlowState {
             Echo { sent_at: pkt.sent_at, arrived: now, seq: pkt.seq, congestion: pkt.congestion(), cumulative: 0 };
         // open-loop sources never retransmit, so they need no reordering state
         let closed_loop = self.sender.is_some();
-        if closed_loop && self.receiver.go_back_n() && pkt.seq > self.receiver.ack() {
-            return self.go_back(now, echo);
-        }
         let (new, reply) = if !closed_loop {
             (true, AckNow::Send(echo))
         } else if self.receiver.is_classic() {
@@ -178,6 +177,11 @@ impl FlowState {
                 let priority = if self.pulls.is_some() { 0 } else { pkt.priority };
                 SinkReply::Ack(self.ack_route[0], self.ack(now, cumulative, echo, priority, pkt.label))
             }
+            AckNow::Nack(echo) => {
+                // go-back-N: the packet was discarded; the NACK asks for the cumulative ACK on
+                let nack = self.ack(now, echo.cumulative, echo, pkt.priority, pkt.label).with_control(Control::Nack);
+                SinkReply::Ack(self.ack_route[0], nack)
+            }
             AckNow::Hold(Some(at)) => SinkReply::Arm(at),
             AckNow::Hold(None) => SinkReply::Nothing,
         }
@@ -200,18 +204,6 @@ impl FlowState {
             cumulative: self.receiver.ack(),
         };
         let nack = self.ack(now, echo.cumulative, echo, 0, 0.0).with_control(Control::Nack);
-        SinkReply::Ack(self.ack_route[0], nack)
-    }
-
-    /// A go-back-N sink discards a packet above the next expected and NACKs it with its
-    /// cumulative acknowledgement, which the sender goes back to (RoCEv2).
-    #[cold]
-    fn go_back(&mut self, now: Time, echo: Echo) -> SinkReply {
-        if !self.ends.acks {
-            return SinkReply::Nothing;
-        }
-        let cumulative = self.receiver.ack();
-        let nack = self.ack(now, cumulative, Echo { cumulative, ..echo }, 0, 0.0).with_control(Control::Nack);
         SinkReply::Ack(self.ack_route[0], nack)
     }
 
@@ -384,6 +376,7 @@ mod tests {
                 ect: false,
                 ect_all: false,
                 priority: 0,
+                telemetry: None,
             },
             source: None,
             app_limit: u64::MAX,

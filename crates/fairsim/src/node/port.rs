@@ -42,6 +42,7 @@
 
 use super::loss::LinkLoss;
 use crate::net::block_queue::{BlockQueue, InFlight};
+use crate::net::int::PortInt;
 use crate::net::prefetch::prefetch;
 use crate::net::Packet;
 use crate::qdisc::{DropReason, PortEvent, PortQdisc, Qdisc, QdiscCtx};
@@ -135,6 +136,8 @@ pub struct Port {
     wake: Time,
     /// Since when a PFC switch at the far end has paused the port (`pause`); `Time::MAX` if not.
     paused_since: Time,
+    /// The port's INT stamper (`net::int`), on switch egresses in runs with a telemetry flow.
+    int: Option<Box<PortInt>>,
 }
 
 /// What a `TxDone` event of a port whose discipline has a timer set is (`Port::woken`).
@@ -219,6 +222,7 @@ impl Port {
             share: None,
             wake: Time::MAX,
             paused_since: Time::MAX,
+            int: None,
         }
     }
 
@@ -227,6 +231,18 @@ impl Port {
     /// dequeues the next at its end.
     pub fn keep_end_events(&mut self) {
         self.chained = false;
+    }
+
+    /// The port stamps INT records into the data packets of the flows `flows` asks it to
+    /// (`net::int`).
+    pub fn stamp_int(&mut self, flows: crate::net::int::FlowStamps) {
+        self.int = Some(Box::new(PortInt::new(flows)));
+    }
+
+    /// The port's INT stamper, if it stamps.
+    #[inline]
+    pub fn int_mut(&mut self) -> Option<&mut PortInt> {
+        self.int.as_deref_mut()
     }
 
     /// Figures particular to the port's discipline, for the report.
@@ -264,6 +280,9 @@ impl Port {
             .with_line(on_line)
             .with_share(self.share);
         self.qdisc.enqueue(pkt, &mut ctx);
+        if let Some(int) = self.int.as_deref_mut() {
+            int.queued(now, self.qdisc.len_bytes());
+        }
         match &mut self.transmitting {
             None => Line::Idle, // the caller starts a transmission at once, which records the length
             Some(line) => {
@@ -360,6 +379,9 @@ impl Port {
             self.last_tx = (pkt.size, self.rate.tx_time(pkt.size));
         }
         let ends = now + self.last_tx.1;
+        if let Some(int) = self.int.as_deref_mut() {
+            int.transmit(&pkt, now, ends, self.qdisc.len_bytes(), self.rate);
+        }
         // lazy, and whether its end must still ask the empty queue: `drained` first, the cheaper
         // question, which implies an empty queue
         let drained = self.lazy_ends && self.qdisc.drained();

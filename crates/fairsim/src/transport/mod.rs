@@ -8,7 +8,8 @@
 //! - `controllers/`: congestion controllers under the reliability layer: Jacobson's window for
 //!   JK, Reno and NewReno (`aimd`), CUBIC, DCTCP, BBR (paced), Vegas, Swift (delay targets,
 //!   paced below a packet), DECbit's window law, Generic's fixed window;
-//! - `senders/`: whole senders that set their own rates: Packet-Pair, RLM, BLT;
+//! - `senders/`: whole senders that set their own rates: Packet-Pair, RLM, BLT, NDP, EQDS,
+//!   RoCE and DCQCN, HPCC;
 //! - `dominated.rs`: settings another setting keeps from taking effect, which validation refuses;
 //! - this file: the registry, and building a sender from a scenario's parameters.
 
@@ -104,6 +105,7 @@ pub static TRANSPORTS: &[&TransportKind] = &[
     &senders::roce::ROCE,
     &senders::roce::DCQCN,
     &controllers::swift::DECLARATION,
+    &senders::hpcc::DECLARATION,
 ];
 
 /// The name that means "no flow control" (open-loop sources).

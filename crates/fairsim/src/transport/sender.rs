@@ -154,6 +154,9 @@ pub struct AgentCtx<'a> {
     /// Whether priority flow control holds the source's line paused (`engine::pfc`): a sender
     /// that sets its own pace (RoCE's NIC) waits instead of sending.
     pub paused: bool,
+    /// On an ACK: the INT records it echoes (`net::int`), one per switch egress its data packet
+    /// crossed, in path order, if the transport asks for telemetry (`Sender::telemetry`).
+    pub int: &'a [crate::net::int::IntHop],
     actions: &'a mut Vec<Action>,
     /// Whether the flow keeps its time series (`Action::Record`): most do not, and an ACK's
     /// two or three records would otherwise be queued and carried out only to be dropped.
@@ -162,7 +165,7 @@ pub struct AgentCtx<'a> {
 
 impl<'a> AgentCtx<'a> {
     pub fn new(now: Time, app_limit: u64, actions: &'a mut Vec<Action>) -> Self {
-        AgentCtx { now, app_limit, sack: &[], paused: false, actions, records: true }
+        AgentCtx { now, app_limit, sack: &[], int: &[], paused: false, actions, records: true }
     }
     /// The same for a flow that keeps no time series: `record` does nothing.
     pub fn without_records(self) -> Self {
@@ -236,6 +239,11 @@ pub trait Sender: Send + Sync {
     fn has_window_limit(&self) -> bool {
         false
     }
+    /// Whether switches stamp in-band telemetry into the flow's data packets, and where
+    /// (`net::int`); its ACKs then echo the records (`AgentCtx::int`). `None`: no telemetry.
+    fn telemetry(&self) -> Option<crate::net::int::IntStamp> {
+        None
+    }
 }
 
 /// How a receiver-driven transport's sink asks for pulls, and how its host paces them: a
@@ -291,8 +299,10 @@ pub struct AckPolicy {
     /// With `sack`, the ACK of a duplicate packet reports it in a first, D-SACK block
     /// (RFC 2883).
     pub dsack: bool,
-    /// Go-back-N, as RoCEv2 NICs receive: a packet above the next expected is discarded and
-    /// answered with a NACK carrying the cumulative acknowledgement.
+    /// A go-back-N sink (a RoCE NIC's, htsim's `RoceSink`/`HPCCSink`): a packet above the next
+    /// expected is discarded and answered at once by a NACK carrying the cumulative ACK
+    /// (`Control::Nack`); the sender is to send again from it. Every packet is acknowledged at
+    /// once; `every`, `ecn` and `sack` are not read.
     pub go_back_n: bool,
     /// DCQCN's notification point: data packets are ECN-capable, and a CE-marked one makes the
     /// sink send a CNP (`Control::Cnp`), at most one per this interval.

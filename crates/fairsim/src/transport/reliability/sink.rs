@@ -62,6 +62,9 @@ pub enum AckNow {
     Send(Echo),
     /// Hold it; arm the delayed-ACK timer for this instant if given (it is not yet armed).
     Hold(Option<Time>),
+    /// A go-back-N sink discarded the packet, which came above the next expected: send a NACK
+    /// with the cumulative acknowledgement now, echoing this (`AckPolicy::go_back_n`).
+    Nack(Echo),
 }
 
 #[derive(Debug, Default)]
@@ -100,7 +103,7 @@ impl Receiver {
     /// its owner then calls `receive` and acknowledges at once, the cheapest path.
     #[inline]
     pub fn is_classic(&self) -> bool {
-        self.policy.every == 1 && self.policy.ecn == EcnEcho::Off && !self.policy.sack
+        self.policy.every == 1 && self.policy.ecn == EcnEcho::Off && !self.policy.sack && !self.policy.go_back_n
     }
 
     /// Records packet `seq`; returns whether it is new and whether it arrived in order, with no
@@ -185,6 +188,9 @@ impl Receiver {
     /// Takes data packet `seq` (echo `echo`, with TCP's CWR flag `cwr`) at `now`: records it and
     /// decides about its ACK. Returns whether the packet is new, and what to do.
     pub fn take(&mut self, seq: u64, echo: Echo, cwr: bool, now: Time) -> (bool, AckNow) {
+        if self.policy.go_back_n {
+            return self.go_back_n(seq, echo);
+        }
         if self.policy.every == 1 && self.policy.ecn == EcnEcho::Off && !self.policy.sack {
             // the classic sink: every packet acknowledged at once, echoing itself
             let (new, _) = self.arrive(seq);
@@ -223,6 +229,16 @@ impl Receiver {
         (new, AckNow::Hold((self.unacked == 1).then_some(now + self.policy.delay)))
     }
 
+    /// A go-back-N sink takes packet `seq` (`AckPolicy::go_back_n`): the next expected is
+    /// acknowledged, a duplicate too, and a packet above it discarded and NACKed, each at once.
+    #[cold]
+    fn go_back_n(&mut self, seq: u64, echo: Echo) -> (bool, AckNow) {
+        let new = seq == self.next;
+        self.next += new as u64;
+        let echo = Echo { cumulative: self.next, ..echo };
+        (new, if seq > self.next { AckNow::Nack(echo) } else { AckNow::Send(echo) })
+    }
+
     /// The delayed-ACK timer expired: the ACK to send, if anything is still unacknowledged.
     pub fn on_timer(&mut self) -> Option<Echo> {
         self.flush().map(|e| self.stamped(e))
@@ -252,12 +268,6 @@ impl Receiver {
     /// The cumulative acknowledgement: the next sequence number expected.
     pub fn ack(&self) -> u64 {
         self.next
-    }
-
-    /// Whether a packet above the next expected is discarded and NACKed (`AckPolicy::go_back_n`).
-    #[inline]
-    pub fn go_back_n(&self) -> bool {
-        self.policy.go_back_n
     }
 
     /// A CE-marked packet arrived at `now`: whether a CNP goes now, at most one per the policy's

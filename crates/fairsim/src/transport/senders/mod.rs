@@ -3,6 +3,7 @@ pub mod blt;
 pub mod dcqcn;
 pub mod eqds;
 pub mod fuzzy;
+pub mod hpcc;
 pub mod ndp;
 pub mod packet_pair;
 pub mod pp_law;

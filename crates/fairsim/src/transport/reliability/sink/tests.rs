@@ -95,7 +95,7 @@ fn classic_ecn_echoes_ece_from_a_mark_until_a_cwr() {
     let mut r = Receiver::new(AckPolicy { ecn: EcnEcho::Classic, ..Default::default() });
     let ece = |reply: AckNow| match reply {
         AckNow::Send(e) => e.congestion,
-        AckNow::Hold(_) => panic!("every packet is acknowledged"),
+        AckNow::Hold(_) | AckNow::Nack(_) => panic!("every packet is acknowledged"),
     };
     assert!(!ece(r.take(0, echo(0), false, Time::ZERO).1));
     assert!(ece(r.take(1, marked(1), false, Time::ZERO).1), "the CE mark");
@@ -119,4 +119,24 @@ fn dctcp_echoes_each_packets_mark_and_acks_at_once_when_it_changes() {
     let back = r.take(4, echo(4), false, Time::ZERO).1;
     assert_eq!(back, AckNow::Send(Echo { congestion: true, cumulative: 4, ..echo(3) }), "3 alone, marked");
     assert_eq!(r.on_timer(), Some(Echo { cumulative: 5, ..echo(4) }), "4 alone, unmarked");
+}
+
+#[test]
+fn a_go_back_n_sink_discards_a_packet_above_the_next_expected_and_nacks_it() {
+    let mut r = Receiver::new(AckPolicy { go_back_n: true, ..Default::default() });
+    assert!(!r.is_classic());
+    assert_eq!(r.take(0, echo(0), false, Time::ZERO), (true, ack(0, 1)));
+    // 1 is lost: 2 and 3 are discarded, each NACKed with the cumulative ACK at once
+    for seq in [2, 3] {
+        assert_eq!(
+            r.take(seq, echo(seq), false, Time::ZERO),
+            (false, AckNow::Nack(Echo { cumulative: 1, ..echo(seq) }))
+        );
+    }
+    // the go-back: 1, 2, 3 in order; a duplicate is acknowledged
+    for seq in 1..=3 {
+        assert_eq!(r.take(seq, echo(seq), false, Time::ZERO), (true, ack(seq, seq + 1)));
+    }
+    assert_eq!(r.take(0, echo(0), false, Time::ZERO), (false, ack(0, 4)));
+    assert_eq!(r.ack(), 4);
 }
