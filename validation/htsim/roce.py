@@ -32,6 +32,10 @@ FABRIC = HERE / "roce-fabric.toml"
 #: each comparison's htsim results, packet size on the wire, payload and transport
 TRANSPORTS = {
     "roce": ("*_roce_s*.json", 9064, 9000, "roce"),
+    # htsim's HPCC departs from the paper's Algorithm 1 (roce-hpcc-swift-model.md §3.4):
+    # `htsim_compat` follows it; `hpcc-paper` runs the paper's law on the same fabric
+    "hpcc": ("*_hpcc_s*.json", 9064, 9000, {"kind": "hpcc", "htsim_compat": True}),
+    "hpcc-paper": ("*_hpcc_s*.json", 9064, 9000, "hpcc"),
 }
 
 
