@@ -161,8 +161,8 @@ fn a_lossless_packet_dropped_at_a_pfc_switch_stops_the_run_with_the_reason() {
     let r = run(INCAST, None, &[marking]);
     let error = r.error.as_deref().expect("the run stops");
     assert!(!r.complete);
-    assert!(error.contains("PFC switch dropped a packet of lossless priority 0 (early)"), "{error}");
+    assert!(error.contains("PFC switch dropped a packet of lossless priority 1 (early)"), "{error}");
     // the same drops on a lossy priority are the discipline's business
-    let r = run(INCAST, None, &[marking, "pfc.priorities=[1]"]);
+    let r = run(INCAST, None, &[marking, "pfc.priorities=[0]"]);
     assert!(r.error.is_none() && totals(&r).0 > 0);
 }

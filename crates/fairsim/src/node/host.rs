@@ -173,13 +173,14 @@ impl FlowState {
         match reply {
             AckNow::Send(echo) => {
                 let cumulative = if closed_loop { echo.cumulative } else { pkt.seq + 1 };
-                // a receiver-driven transport's control packets go ahead of its data (priority 0)
-                let priority = if self.pulls.is_some() { 0 } else { pkt.priority };
+                // a receiver-driven transport's control packets, and an RDMA NIC's ACKs, go ahead
+                // of its data (priority 0)
+                let priority = if self.pulls.is_some() || self.receiver.answers_first() { 0 } else { pkt.priority };
                 SinkReply::Ack(self.ack_route[0], self.ack(now, cumulative, echo, priority, pkt.label))
             }
             AckNow::Nack(echo) => {
                 // go-back-N: the packet was discarded; the NACK asks for the cumulative ACK on
-                let nack = self.ack(now, echo.cumulative, echo, pkt.priority, pkt.label).with_control(Control::Nack);
+                let nack = self.ack(now, echo.cumulative, echo, 0, pkt.label).with_control(Control::Nack);
                 SinkReply::Ack(self.ack_route[0], nack)
             }
             AckNow::Hold(Some(at)) => SinkReply::Arm(at),

@@ -270,6 +270,13 @@ impl Receiver {
         self.next
     }
 
+    /// Whether the sink's answers go ahead of data at a host's priority interface: an RDMA NIC's
+    /// (go-back-N) ACKs and NACKs, htsim's `PRIO_HI`.
+    #[inline]
+    pub fn answers_first(&self) -> bool {
+        self.policy.go_back_n
+    }
+
     /// A CE-marked packet arrived at `now`: whether a CNP goes now, at most one per the policy's
     /// interval (DCQCN's notification point; never without `cnp_interval`).
     pub fn cnp_due(&mut self, now: Time) -> bool {

@@ -341,7 +341,7 @@ impl Hpcc {
                 }
                 return;
             }
-            ctx.send(self.snd_nxt);
+            ctx.send_with_priority(self.snd_nxt, super::roce::DATA_PRIORITY);
             self.snd_nxt += 1;
             if let (Some(rto), false) = (self.rto, self.timing) {
                 self.timing = true;
@@ -582,7 +582,10 @@ mod tests {
     }
 
     fn sent(actions: &[Action]) -> Vec<u64> {
-        actions.iter().filter_map(|a| if let Action::Send { seq } = a { Some(*seq) } else { None }).collect()
+        actions
+            .iter()
+            .filter_map(|a| if let Action::SendWithPriority { seq, .. } = a { Some(*seq) } else { None })
+            .collect()
     }
 
     fn ack(seq: u64, control: Control, echo_sent_at: Time) -> Packet {

@@ -18,6 +18,8 @@
 //!   cumulative acknowledgement; the sender goes back there. A NACK caused by a packet sent
 //!   before the last go-back is stale and ignored (htsim goes back on every NACK; with PFC and
 //!   one path per flow it never NACKs).
+//! - Data packets have priority 1 and the sink's answers 0, for a host's `strict_priority`
+//!   interface (htsim's host queue sends ACKs first).
 //! - While PFC pauses the host's line the NIC sends nothing and looks again one packet time
 //!   later (htsim's source stops its clock and restarts at the resume: the difference is under
 //!   one packet time).
@@ -58,6 +60,10 @@ impl Default for NotificationConfig {
         NotificationConfig { cnp_interval: Time::from_micros(50) }
     }
 }
+
+/// The header priority of an RDMA NIC's data packets: its ACKs, NACKs and CNPs have 0 and go
+/// first at a host's `strict_priority` interface (htsim's `PRIO_LO` and `PRIO_HI`).
+pub const DATA_PRIORITY: u8 = 1;
 
 /// The pace's timer.
 const PACE: TimerId = TimerId(0);
@@ -155,7 +161,7 @@ impl Roce {
                 self.pacing = false;
                 return;
             }
-            ctx.send(self.next);
+            ctx.send_with_priority(self.next, DATA_PRIORITY);
             if self.rto.is_some() && self.next == self.acked {
                 self.arm_rto(ctx);
             }
@@ -354,24 +360,33 @@ mod tests {
         let mut r = Roce::new(&RoceConfig::default(), None, &flow()).unwrap();
         assert_eq!(
             call(&mut r, us(0), 10, false, |s, c| s.on_start(c)),
-            vec![Action::Send { seq: 0 }, Action::SetTimer(PACE, us(1))]
+            vec![Action::SendWithPriority { seq: 0, priority: 1 }, Action::SetTimer(PACE, us(1))]
         );
         assert_eq!(
             call(&mut r, us(1), 10, false, |s, c| s.on_timer(PACE, c)),
-            vec![Action::Send { seq: 1 }, Action::SetTimer(PACE, us(2))]
+            vec![Action::SendWithPriority { seq: 1, priority: 1 }, Action::SetTimer(PACE, us(2))]
         );
         assert_eq!(
             call(&mut r, us(2), 10, true, |s, c| s.on_timer(PACE, c)),
             vec![Action::SetTimer(PACE, us(3))],
             "paused: looks again"
         );
-        assert_eq!(call(&mut r, us(3), 10, false, |s, c| s.on_timer(PACE, c))[0], Action::Send { seq: 2 });
+        assert_eq!(
+            call(&mut r, us(3), 10, false, |s, c| s.on_timer(PACE, c))[0],
+            Action::SendWithPriority { seq: 2, priority: 1 }
+        );
         // packet 1 was lost: the NACK of 2 says 1 is expected
         call(&mut r, us(4), 10, false, |s, c| s.on_ack(&reply(Control::Nack, 1, us(3)), c));
-        assert_eq!(call(&mut r, us(4), 10, false, |s, c| s.on_timer(PACE, c))[0], Action::Send { seq: 1 });
+        assert_eq!(
+            call(&mut r, us(4), 10, false, |s, c| s.on_timer(PACE, c))[0],
+            Action::SendWithPriority { seq: 1, priority: 1 }
+        );
         // a NACK of a packet sent before the go-back is stale
         call(&mut r, us(5), 10, false, |s, c| s.on_ack(&reply(Control::Nack, 1, us(3)), c));
-        assert_eq!(call(&mut r, us(5), 10, false, |s, c| s.on_timer(PACE, c))[0], Action::Send { seq: 2 });
+        assert_eq!(
+            call(&mut r, us(5), 10, false, |s, c| s.on_timer(PACE, c))[0],
+            Action::SendWithPriority { seq: 2, priority: 1 }
+        );
         assert!(r.ack_policy().go_back_n);
         assert_eq!(r.ack_policy().cnp_interval, None, "no CNPs without DCQCN");
     }
