@@ -38,6 +38,9 @@
 #   * main_swift.cpp: per-flow size from the matrix (ceil(size/MSS) packets) unless -flowsize is
 #     given, the start read in ps (was x 10^6), `TRIMS 0 DROPS n` at the end; randomqueue.cpp
 #     counts every drop (early and tail) in num_drops (it counted none there);
+#   * queue.cpp: a host queue (FairPriorityQueue) that gets an XON while a packet is on the line
+#     no longer starts a second transmission (htsim lost that packet and aborted later, as in
+#     websearch60_roce_s2); runs that did not abort are unchanged;
 #   * connection_matrix.cpp: a line without `size` has size 0 (was uninitialised).
 # htsim_tcp_stock is main_tcp.cpp unchanged: it has none of the hand changes docs/validation.md
 # lists for the htsim_tcp that compare.py runs (-ackpath, -end, ...), hence its name.
@@ -61,7 +64,7 @@ else
 fi
 FULL="$("${GIT[@]}" rev-parse --verify "$COMMIT^{commit}")"
 SUM="$(sha256sum "$SELF" | cut -d' ' -f1)"
-INFO="commit $FULL build.sh $SUM additions: ndp-eqds(sinks,trims,eqds-2-fixes) roce-hpcc(pfc-counters,egress-occupancy,start,prestart-pause,no-srand-time,fsflow) swift(matrix-size,start-ps,fsflow,drops,randomqueue-drops) connection_matrix(size-0)"
+INFO="commit $FULL build.sh $SUM additions: ndp-eqds(sinks,trims,eqds-2-fixes) roce-hpcc(pfc-counters,egress-occupancy,start,prestart-pause,no-srand-time,fsflow) swift(matrix-size,start-ps,fsflow,drops,randomqueue-drops) host-queue(xon-in-flight) connection_matrix(size-0)"
 
 if [ "$FORCE" = 0 ] && [ -f "$CACHE/bin/BUILD_INFO" ] && [ "$(cat "$CACHE/bin/BUILD_INFO")" = "$INFO" ] \
    && [ -x "$CACHE/bin/htsim_ndp" ] && [ -x "$CACHE/bin/htsim_eqds" ] && [ -x "$CACHE/bin/htsim_roce" ] \
@@ -331,6 +334,16 @@ edit("swift.cpp", 'cout << "Flow " << _name << " finished at "',
 # (early, p = 0.1 above max - 3 MTU, and tail) is counted in Queue::_num_drops, which DROPS sums.
 edit("randomqueue.cpp", '//cout << "Buffer Drop" << endl;',
      "        _num_drops++; // fairsim: every drop, see build.sh")
+# Host queue (FairPriorityQueue, the RoCE/HPCC hosts' NIC queue): an XON arriving while a packet
+# is still on the line (an XOFF came during its transmission, state PAUSE_RECEIVED, and the XON
+# followed within the packet's 725 ns) called beginService() again: the packet on the line was
+# overwritten (lost, its bytes left in the queue size) and a second service chain started, and
+# htsim aborts at `assert(_sending != NULL)` when the queue drains (websearch60_roce_s2). The
+# XON now starts service only when no packet is on the line, as htsim's own switch port
+# (LosslessOutputQueue: `if(_enqueued.size()>0&&!_sending)`) does. Only runs that hit it change.
+replace("queue.cpp", " FPQ \" << _name << \" GO \"<<endl;\n\n            //start transmission if we have packets to send!\n            if(queuesize()>0)\n",
+        " FPQ \" << _name << \" GO \"<<endl;\n\n            //start transmission if we have packets to send!\n"
+        "            if(queuesize()>0 && _sending == NULL) // fairsim: not while a packet is on the line\n")
 M = "datacenter/main_swift.cpp"
 edit(M, '#include "fat_tree_topology.h"', '#include "fairsim_counts.h" // fairsim')
 replace(M, "            swiftSrc->set_flowsize(flowsize*Packet::data_packet_size());\n        }\n",

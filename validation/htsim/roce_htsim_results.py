@@ -227,6 +227,8 @@ def table(folder):
         ("jain", "Jain"),
         ("pauses", "pauses"),
         ("paused_us", "paused µs"),
+        ("max_ingress_bytes", "max ingress B"),
+        ("last_hop_max_bytes", "last-hop max B"),
         ("drops", "drops"),
         ("cpu_s", "CPU s"),
         ("peak_rss_mb", "RSS MB"),
@@ -238,6 +240,7 @@ def table(folder):
         if "label" not in r:
             continue
         r.update({k: v for k, v in (r.get("pfc") or {}).items() if k in ("pauses", "paused_us")})
+        r["last_hop_max_bytes"] = (r.get("receiver_downlink") or {}).get("max_bytes")  # incasts
         row = []
         for k, _ in cols:
             v = r.get(k)

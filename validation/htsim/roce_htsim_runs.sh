@@ -33,6 +33,8 @@ mkdir -p "$OUT/raw" "$M"
 # it. 1000 packets (9 MB) keeps the output and the CPU time about the simulation.
 # htsim_swift's RTO doubles on every timeout with no cap and is checked every 10 ms: after an
 # incast's losses a flow can wait seconds, so its finite runs last 5 s (idle time costs little).
+# (Flows that stay open at 5 s are stuck for good: htsim_swift never resends some lost data;
+# see roce-htsim-side.md, quirks.)
 SWIFT_END="${SWIFT_END:-5000000}"
 ROCE="-nodes 128 -strat ecmp_host -paths 256 -q 1000 -pfc_thresholds 12 15"
 
