@@ -1,12 +1,14 @@
 """fairsim's speed and memory beside htsim's on the same networks (docs/performance.md, *Side by
 side with htsim*): the 256-flow dumbbell, the k = 8 and k = 16 TCP permutations and the k = 8
-DCTCP permutation, and NDP's and EQDS's k = 8 permutation and web search at 60% (issue 48), each
-simulator's whole process timed, rounds alternated.
+DCTCP permutation, NDP's and EQDS's k = 8 permutation and web search at 60% (issue 48), and RoCE's
+and HPCC's over PFC (issue 49), each simulator's whole process timed, rounds alternated.
 
     python3 validation/htsim/speed.py [--rounds 5] [--case dumbbell k8 k16 dctcp ndp-perm ...] [--bench PATH]
 
 The NDP and EQDS cases run the matrices of `ndp_matrices.py` (seed 1) on `ndp-permutation.toml`'s
-fabric and htsim's `htsim_ndp -strat rand` and `htsim_eqds` built by `build.sh`.
+fabric and htsim's `htsim_ndp -strat rand` and `htsim_eqds` built by `build.sh`; the RoCE and HPCC
+cases the same matrices on `roce-fabric.toml` and `htsim_roce`/`htsim_hpcc` (HPCC as htsim's, with
+`htsim_compat`; htsim_hpcc writes a line per ACK as shipped, which its CPU time includes).
 
 fairsim's side is its engine alone, the Rust bench (`examples/bench.rs`: loading, the run and its
 report, no Python), built here unless `--bench` names one; htsim's is `htsim_dumbbell` and
@@ -32,6 +34,7 @@ from pathlib import Path
 
 import compare
 import dumbbell
+import roce
 
 ROOT = compare.HERE.parent.parent
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "fairsim-validation/htsim/bin"
@@ -49,10 +52,13 @@ class Case:
     htsim: tuple[str, str] = ("FAIRSIM_HTSIM_TCP", "htsim_tcp")
     options: tuple[str, ...] = ("-ackpath",)
     k: int = 8
-    #: a receiver-driven transport's case: `ndp_matrices.py`'s matrix (its arguments), fairsim's
-    #: overrides of `ndp-permutation.toml`
+    #: a data-centre transport's case: `ndp_matrices.py`'s matrix (its arguments), fairsim's
+    #: overrides of its fabric, its workload's transport, and for RDMA the payload of htsim's
+    #: packets (the matrix's sizes given to fairsim as htsim's packets of 9,064 bytes)
     matrix: tuple[str, ...] = ()
     sets: tuple[tuple[str, str], ...] = ()
+    transport: str = '{ kind = "ndp", initial_window = 30 }'
+    payload: int | None = None
 
 
 CASES = {
@@ -79,6 +85,20 @@ for name, title, end, matrix, (htsim, options), sets in (
     ("eqds-perm", "k = 8 EQDS permutation", 10.0, PERM, EQDS, EQDS_SETS),
 ):
     CASES[name] = Case(title, end, NDP_FABRIC, htsim, options, matrix=matrix, sets=sets)
+ROCE_FABRIC = compare.HERE / "roce-fabric.toml"
+LOSSLESS = ("-nodes", "128", "-strat", "ecmp_host", "-paths", "256", "-q", "1000")
+LOSSLESS += ("-pfc_thresholds", "12", "15")
+HPCC = '{ kind = "hpcc", htsim_compat = true }'
+for name, title, end, matrix, program, transport in (
+    ("roce-perm", "k = 8 RoCE permutation, PFC", 10.0, PERM, "roce", '"roce"'),
+    ("roce-web", "k = 8 RoCE web search, 60%, PFC", 30.0, WEB, "roce", '"roce"'),
+    ("hpcc-perm", "k = 8 HPCC permutation, PFC", 10.0, PERM, "hpcc", HPCC),
+    ("hpcc-web", "k = 8 HPCC web search, 60%, PFC", 30.0, WEB, "hpcc", HPCC),
+):
+    htsim = (f"FAIRSIM_HTSIM_{program.upper()}", f"htsim_{program}")
+    CASES[name] = Case(
+        title, end, ROCE_FABRIC, htsim, LOSSLESS, matrix=matrix, transport=transport, payload=9000
+    )
 
 
 def measured(command: list[str]) -> tuple[str, float, float]:
@@ -110,11 +130,12 @@ def commands(case: Case, bench: str, scratch: str) -> tuple[list[str], list[str]
         matrix = Path(scratch) / "matrix.cm"
         generator = [sys.executable, str(compare.HERE / "ndp_matrices.py"), *case.matrix, "-o", str(matrix)]
         subprocess.run(generator, check=True, stdout=subprocess.DEVNULL)
-        # the matrix in place of the scenario's own permutation; EQDS's settings over NDP's
-        ndp = '{ kind = "ndp", initial_window = 30 }'
-        workload = (
-            f'{{ m = {{ pattern = "matrix", file = "{matrix}", packet_size = "9064B", transport = {ndp} }} }}'
-        )
+        ours = matrix
+        if case.payload:
+            ours = roce.wire_matrix(str(matrix), case.payload, 9064, Path(scratch) / "wire.cm")
+        # the matrix in place of the scenario's own workload; EQDS's settings over NDP's
+        m = f'pattern = "matrix", file = "{ours}", packet_size = "9064B", transport = {case.transport}'
+        workload = f"{{ m = {{ {m} }} }}"
         overrides.update({"workloads": workload, **dict(case.sets)})
         command = [
             htsim,
