@@ -190,19 +190,27 @@ def compare(h: dict, f: dict, rows: tuple[tuple[str, str], ...] = ROWS) -> list[
     return lines
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "results", type=Path, help="htsim's side: a folder of ndp_htsim_results.py JSON files"
-    )
-    parser.add_argument("--transport", choices=list(TRANSPORTS), default="ndp")
+def command_line(
+    doc: str, transports: dict, default: str, producer: str
+) -> tuple[argparse.Namespace, list[Path]]:
+    """The command line of a side-by-side script (`ndp.py`, `roce.py`): its arguments and htsim's
+    result files for the transport chosen, none if there are none (said on stderr)."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("results", type=Path, help=f"htsim's side: a folder of {producer} JSON files")
+    parser.add_argument("--transport", choices=list(transports), default=default)
     parser.add_argument("--only", action="append", default=[], help="only runs whose label contains this")
     parser.add_argument("--json", type=Path, help="write both sides' figures here")
     args = parser.parse_args()
-    pattern = TRANSPORTS[args.transport][0]
+    pattern = transports[args.transport][0]
     found = sorted(args.results.glob(pattern))
     if not found:
         print(f"{args.results}: no {pattern} files (htsim's runs of {args.transport})", file=sys.stderr)
+    return args, found
+
+
+def main() -> int:
+    args, found = command_line(__doc__, TRANSPORTS, "ndp", "ndp_htsim_results.py")
+    if not found:
         return 2
     both = {}
     for path in found:

@@ -18,14 +18,13 @@ both are summed over ports."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import resource
 import sys
 import tempfile
 from pathlib import Path
 
-from ndp import compare, cpu, jain, matrix_rows, percentile, size_bins
+from ndp import command_line, compare, cpu, jain, matrix_rows, percentile, size_bins
 
 HERE = Path(__file__).resolve().parent
 FABRIC = HERE / "roce-fabric.toml"
@@ -159,18 +158,8 @@ ROWS = (
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "results", type=Path, help="htsim's side: a folder of roce_htsim_results.py JSON files"
-    )
-    parser.add_argument("--transport", choices=list(TRANSPORTS), default="roce")
-    parser.add_argument("--only", action="append", default=[], help="only runs whose label contains this")
-    parser.add_argument("--json", type=Path, help="write both sides' figures here")
-    args = parser.parse_args()
-    pattern = TRANSPORTS[args.transport][0]
-    found = sorted(args.results.glob(pattern))
+    args, found = command_line(__doc__, TRANSPORTS, "roce", "roce_htsim_results.py")
     if not found:
-        print(f"{args.results}: no {pattern} files (htsim's runs of {args.transport})", file=sys.stderr)
         return 2
     both = {}
     for path in found:

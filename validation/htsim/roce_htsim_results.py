@@ -23,64 +23,15 @@ incast = area / last finish); switch drops (swift); CPU seconds (user + system),
 import argparse
 import glob
 import json
-import math
 import re
 import sys
+
+from ndp_htsim_results import jain, pct, read_matrix, read_time
 
 FSFLOW = re.compile(r"^FSFLOW (\d+) (\S+) start_ps (\d+) fin_ps (-?\d+) bytes (\d+) size (-?\d+)")
 PFCQ = re.compile(r"^PFCQ VirtualQueue\((\S+)\) pauses (\d+) paused_us ([0-9.]+) max_bytes (\d+)( open)?")
 PFC = re.compile(r"^PFC queues (\d+) pauses (\d+) paused_us ([0-9.]+) open (\d+)")
 EGQ = re.compile(r"^EGQ (\S+) max_bytes (\d+) busy_us ([0-9.]+) area_byte_us ([0-9.]+)")
-
-
-def pct(xs, p):
-    """Nearest-rank percentile of sorted xs."""
-    if not xs:
-        return None
-    return xs[max(0, math.ceil(p / 100.0 * len(xs)) - 1)]
-
-
-def jain(xs):
-    s, q = sum(xs), sum(x * x for x in xs)
-    return s * s / (len(xs) * q) if xs and q > 0 else None
-
-
-def read_matrix(path):
-    flows = []
-    for line in open(path):
-        m = re.match(r"^(\d+)->(\d+)\s+(.*)$", line.strip())
-        if m:
-            kv = m.group(3).split()
-            d = dict(zip(kv[::2], kv[1::2], strict=False))
-            src, dst = int(m.group(1)), int(m.group(2))
-            flows.append({"id": int(d["id"]), "src": src, "dst": dst, "size": int(d["size"])})
-    return flows
-
-
-def read_time(path):
-    out = {}
-    for line in open(path) if path else []:
-        line = line.strip()
-        for key, name in (
-            ("User time (seconds)", "user"),
-            ("System time (seconds)", "sys"),
-            ("Maximum resident set size (kbytes)", "rss_kb"),
-            ("Elapsed (wall clock) time", "wall"),
-            ("Exit status", "exit"),
-        ):
-            if line.startswith(key):
-                out[name] = line.rsplit(": ", 1)[1]
-    res = {}
-    if "user" in out:
-        res["cpu_s"] = round(float(out["user"]) + float(out.get("sys", 0)), 2)
-    if "rss_kb" in out:
-        res["peak_rss_mb"] = round(int(out["rss_kb"]) / 1024.0, 1)
-    if "wall" in out:
-        parts = [float(x) for x in out["wall"].split(":")]
-        res["wall_s"] = round(sum(v * 60**i for i, v in enumerate(reversed(parts))), 2)
-    if "exit" in out:
-        res["exit_status"] = int(out["exit"])
-    return res
 
 
 def port_kind(name):

@@ -280,6 +280,15 @@ pub struct FlowInfo {
     pub links: u32,
 }
 
+#[cfg(test)]
+impl FlowInfo {
+    /// A flow of 1000-byte packets from a line of `access_rate`, two links long, for senders'
+    /// tests.
+    pub fn for_tests(access_rate: crate::units::Rate) -> FlowInfo {
+        FlowInfo { window: None, packet_size: 1000, seed: 1, name: "f".into(), unending: false, access_rate, links: 2 }
+    }
+}
+
 /// A transport's declaration: its parts' configurations, built for a flow.
 pub type TransportDeclaration<P> = Declaration<P, FlowInfo, dyn Sender>;
 

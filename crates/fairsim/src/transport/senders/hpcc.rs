@@ -570,15 +570,7 @@ mod tests {
     }
 
     fn flow_info() -> FlowInfo {
-        FlowInfo {
-            window: None,
-            packet_size: 1000,
-            seed: 1,
-            name: "f".into(),
-            unending: false,
-            access_rate: GBPS_100,
-            links: 2,
-        }
+        FlowInfo::for_tests(GBPS_100)
     }
 
     fn sent(actions: &[Action]) -> Vec<u64> {

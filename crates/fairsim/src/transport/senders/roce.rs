@@ -327,15 +327,7 @@ mod tests {
     use crate::transport::Action;
 
     fn flow() -> FlowInfo {
-        FlowInfo {
-            window: None,
-            packet_size: 1000,
-            seed: 1,
-            name: "f".into(),
-            unending: false,
-            access_rate: Rate(8_000_000_000), // 1000 B in 1 µs
-            links: 2,
-        }
+        FlowInfo::for_tests(Rate(8_000_000_000)) // 1000 B in 1 µs
     }
 
     fn reply(control: Control, seq: u64, echo_sent_at: Time) -> Packet {
