@@ -546,7 +546,9 @@ impl Simulation {
         for port in self.ports() {
             let Some(trace) = &port.trace else { continue };
             let queue = trace.queue.iter().map(|&(t, n)| (t, n as f64)).collect();
-            for (series, points) in std::iter::once(("queue", queue)).chain(trace.gauge.clone()) {
+            // PFC's pause state, where a pause frame reached the port
+            let paused = (!trace.paused.is_empty()).then(|| ("paused", trace.paused.clone()));
+            for (series, points) in std::iter::once(("queue", queue)).chain(trace.gauge.clone()).chain(paused) {
                 let (t_s, value) = points.iter().map(|p| (p.0.as_secs_f64(), p.1)).unzip();
                 out.push(Trace { source: "queue", name: port.name.clone(), series, t_s, value });
             }

@@ -175,6 +175,8 @@ pub struct PortTrace {
     pub queue: Vec<(Time, u32)>,
     /// The discipline's gauge (`Qdisc::gauge`), if it has one: its name, and (time, value).
     pub gauge: Option<(&'static str, Vec<(Time, f64)>)>,
+    /// (time, 1 paused or 0 resumed) at each PFC pause frame that changed the port's state.
+    pub paused: Vec<(Time, f64)>,
 }
 
 impl PortTrace {

@@ -28,6 +28,9 @@ impl Port {
         if pause == self.paused() {
             return false;
         }
+        if let Some(trace) = &mut self.trace {
+            trace.paused.push((now, f64::from(u8::from(pause))));
+        }
         if pause {
             self.paused_since = now;
             self.stats.current.pauses += 1;
@@ -78,6 +81,7 @@ mod tests {
         p.close_interval(ms(30));
         let c = p.stats.intervals[0];
         assert_eq!((c.pauses, c.paused_ns), (1, ms(10).0));
+        assert_eq!(p.trace.as_ref().unwrap().paused, vec![(ms(2), 1.0), (ms(12), 0.0)], "a traced port's pauses");
         assert!(!p.pause(false, ms(31)), "a resume of a port not paused");
     }
 
