@@ -15,11 +15,11 @@ report, no Python), built here unless `--bench` names one; htsim's is `htsim_dum
 `htsim_tcp -ackpath` (`FAIRSIM_HTSIM_DUMBBELL`, `FAIRSIM_HTSIM_TCP`, or the validation cache that
 docs/validation.md describes). The networks and command lines are dumbbell.py's and compare.py's,
 seed 1. Each round runs fairsim then htsim, so that a change in the machine's load hits both
-alike; CPU time is user + system time and memory the peak resident set, both from the kernel's
-accounting of the finished process (`wait4`). Prints each round, then per case the medians with
-their ranges and fairsim's speed-up (htsim's median CPU time over fairsim's), and fairsim's events,
-packet-hops and engine nanoseconds per hop. Run it on an otherwise idle machine: a ratio taken
-under load is not the simulators'."""
+alike; CPU time is user + system time from the kernel's accounting of the finished process
+(`wait4`), memory the peak resident set from GNU time (`/usr/bin/time`, Debian's `time`). Prints
+each round, then per case the medians with their ranges and fairsim's speed-up (htsim's median
+CPU time over fairsim's), and fairsim's events, packet-hops and engine nanoseconds per hop. Run
+it on an otherwise idle machine: a ratio taken under load is not the simulators'."""
 
 from __future__ import annotations
 
@@ -102,15 +102,22 @@ for name, title, end, matrix, program, transport in (
 
 
 def measured(command: list[str]) -> tuple[str, float, float]:
-    """Runs `command` to its end: its output, CPU seconds (user + system) and peak memory (MB)."""
-    with tempfile.TemporaryFile("w+") as out:
-        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
+    """Runs `command` to its end: its output, CPU seconds (user + system) and peak memory (MB).
+
+    The memory is GNU time's report of the command alone (`/usr/bin/time -f %M`): a process forked
+    from this one and then exec'd counts this interpreter's own resident set in its peak (Linux
+    keeps the larger of the two at the exec), which made small runs look as large as the script.
+    CPU time is the kernel's accounting of the finished process and what it waited for (`wait4`)."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.NamedTemporaryFile("r") as peak:
+        timed = ["/usr/bin/time", "-f", "%M", "-o", peak.name, *command]
+        proc = subprocess.Popen(timed, stdout=out, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(proc.pid, 0)  # its own resource usage, not all children's
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait
         if proc.returncode != 0:
             raise SystemExit(f"{command[0]} exited with {proc.returncode}: {' '.join(command)}")
         out.seek(0)
-        return out.read(), usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # kB on Linux
+        kilobytes = int(peak.read().split()[-1])
+        return out.read(), usage.ru_utime + usage.ru_stime, kilobytes / 1024
 
 
 def engine_figures(output: str) -> tuple[int, int, float]:

@@ -54,6 +54,9 @@ pub struct Simulation {
     shared: Option<Box<SharedBuffers>>,
     /// Priority flow control at the switches' ingresses, if the scenario has it (`pfc.rs`).
     pub(super) pfc: Option<Box<super::pfc::Pfc>>,
+    /// Whether an arrival must be seen by PFC or telemetry (either is present): one flag on the
+    /// hot path instead of two.
+    per_hop: bool,
     /// The network's changes (`[[events]]`), by their events' numbers (`failures.rs`).
     pub(super) changes: Vec<super::changes::Change>,
     pub(super) connections: Connections,
@@ -155,6 +158,7 @@ impl Simulation {
             routes,
             forwarder,
             shared,
+            per_hop: pfc.is_some() || telemetry.is_some(),
             pfc,
             changes,
             connections,
@@ -361,6 +365,20 @@ impl Simulation {
         if let Some(next) = next {
             self.events.push(next, Event::Arrive(p));
         }
+        if self.per_hop {
+            return self.arrive_watched(p, pkt);
+        }
+        match self.routes.hop(pkt.flow.idx(), pkt.is_data(), pkt.hop) {
+            Some(next) => self.enqueue(next, pkt),
+            None => self.at_route_end(p, pkt),
+        }
+    }
+
+    /// `arrive` in a run that watches each hop (`per_hop`): INT records collected, and PFC's
+    /// ingress counts. Out of line: the common run tests one flag per arrival.
+    #[cold]
+    #[inline(never)]
+    fn arrive_watched(&mut self, p: PortId, pkt: Packet) {
         if self.telemetry.is_some() && pkt.is_data() {
             self.collect_int(p, &pkt);
         }
@@ -373,7 +391,7 @@ impl Simulation {
     /// `pkt`, arrived over port `p`, is queued at port `next` of the node it reached.
     #[inline]
     fn forward(&mut self, p: PortId, next: PortId, pkt: Packet) {
-        if self.pfc.is_some() {
+        if self.per_hop && self.pfc.is_some() {
             self.pfc_arrived(p, &pkt);
         }
         self.enqueue(next, pkt)
