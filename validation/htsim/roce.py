@@ -134,6 +134,8 @@ def fairsim_side(h: dict, transport: str) -> dict:
         "cpu_s": spent,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
+    if h["kind"] != "permutation":
+        figures["goodput_gbps"] = figures["flow_goodput_gbps_min"] = None
     if h["kind"] == "incast" and pfc:
         figures["tor_downlink_pauses"] = sum(q["totals"].get("pauses", 0) for q in into_tor)
         figures["tor_downlink_paused_us"] = sum(q["totals"].get("paused_ns", 0) for q in into_tor) / 1e3
