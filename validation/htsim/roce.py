@@ -1,9 +1,10 @@
 """fairsim's RoCE over PFC (and, with --transport, HPCC or Swift) beside htsim's `htsim_roce`
-(`htsim_hpcc`, `htsim_swift`) on the same connection matrices (docs/validation.md, *RoCE and
-PFC*): completion times, a permutation's goodput, the pauses and the time paused, the largest
-ingress count, the incast's last hop, and each side's CPU time.
+(`htsim_hpcc`, `htsim_swift`) on the same connection matrices (docs/validation.md, *RoCE over
+PFC, and HPCC* and *Swift*): completion times, a permutation's goodput, the pauses and the time
+paused, the largest ingress count, the incast's last hop, drops, and each side's CPU time.
 
-    python3 validation/htsim/roce.py HTSIM_RESULTS_DIR [--transport roce|hpcc|swift] [--only LABEL ...]
+    python3 validation/htsim/roce.py HTSIM_RESULTS_DIR [--transport roce|hpcc|swift-q400|swift-q8]
+        [--only LABEL ...]
 
 HTSIM_RESULTS_DIR holds htsim's side as `roce_htsim_results.py` writes it
 (`<kind>..._<program>_s<seed>.json`). For each run fairsim runs the same matrix (`pattern =
@@ -14,7 +15,12 @@ Sizes: htsim sends ⌈size / 9,000⌉ packets of 9,064 bytes (its MTU is the pay
 matrix reader sends ⌈size / packet_size⌉, so each size is given to fairsim as ⌈size / 9,000⌉ ×
 9,064 bytes: the same packets on both sides. Paused time: htsim's is measured at each ingress
 (XOFF sent to XON sent), fairsim's at the paused port (one link delay later, the same length);
-both are summed over ports."""
+both are summed over ports.
+
+Swift (`swift-q400`, `swift-q8`) runs on `swift-fabric.toml` instead: no PFC, switch ports as
+htsim's RandomQueue at `-q 400` (`red` with `count_arrival`; `swift-q8` sets `-q 8`'s buffer and
+thresholds), packets of 4,000 bytes with no header on both sides (htsim: ⌈size / 4,000⌉ packets
+of its MTU, which is the whole packet), ACKs of 40 bytes."""
 
 from __future__ import annotations
 
@@ -28,13 +34,26 @@ from ndp import command_line, compare, cpu, jain, matrix_rows, percentile, size_
 
 HERE = Path(__file__).resolve().parent
 FABRIC = HERE / "roce-fabric.toml"
-#: each comparison's htsim results, packet size on the wire, payload and transport
+SWIFT_FABRIC = HERE / "swift-fabric.toml"
+#: Swift as htsim runs it (docs/decisions.md, Swift): hops per link, flow scaling on ⌊cwnd⌋, one
+#: delay (the round trip); htsim's constants are the defaults, `-cwnd 15` the initial window
+SWIFT = {"kind": "swift", "hops": "links", "fs_integer": True, "delay": "rtt", "initial_cwnd": 15.0}
+#: htsim's RandomQueue at -q 8 -mtu 4000: 32,000 B, early drops above 32,000 − 3 × 4,000
+Q8 = {
+    "topology.hosts.buffer": "32000B",
+    "topology.hosts.qdisc.min_th": "20001B",
+    "topology.hosts.qdisc.max_th": "32001B",
+}
+#: each comparison's htsim results, packet size on the wire, payload, transport, fabric and
+#: changes to the fabric
 TRANSPORTS = {
-    "roce": ("*_roce_s*.json", 9064, 9000, "roce"),
+    "roce": ("*_roce_s*.json", 9064, 9000, "roce", FABRIC, {}),
     # htsim's HPCC departs from the paper's Algorithm 1 (roce-hpcc-swift-model.md §3.4):
     # `htsim_compat` follows it; `hpcc-paper` runs the paper's law on the same fabric
-    "hpcc": ("*_hpcc_s*.json", 9064, 9000, {"kind": "hpcc", "htsim_compat": True}),
-    "hpcc-paper": ("*_hpcc_s*.json", 9064, 9000, "hpcc"),
+    "hpcc": ("*_hpcc_s*.json", 9064, 9000, {"kind": "hpcc", "htsim_compat": True}, FABRIC, {}),
+    "hpcc-paper": ("*_hpcc_s*.json", 9064, 9000, "hpcc", FABRIC, {}),
+    "swift-q400": ("*_swift_q400_s*.json", 4000, 4000, SWIFT, SWIFT_FABRIC, {}),
+    "swift-q8": ("*_swift_q8_s*.json", 4000, 4000, SWIFT, SWIFT_FABRIC, Q8),
 }
 
 
@@ -64,11 +83,12 @@ def fairsim_side(h: dict, transport: str) -> dict:
     JSON names them."""
     import fairsim
 
-    _, packet, payload, kind = TRANSPORTS[transport]
+    _, packet, payload, kind, fabric, changes = TRANSPORTS[transport]
     end = f"{h['end_us']}us"
     with tempfile.TemporaryDirectory() as tmp:
         matrix = wire_matrix(h["matrix"], payload, packet, Path(tmp) / "m.cm")
         sets = {
+            **changes,
             "run.duration": end,
             "run.interval": end,
             "workloads": {
@@ -80,7 +100,7 @@ def fairsim_side(h: dict, transport: str) -> dict:
                 }
             },
         }
-        sc = fairsim.load(FABRIC, set=sets)
+        sc = fairsim.load(fabric, set=sets)
         before = cpu()
         res = fairsim.run(sc, seed=int(h["label"].rsplit("_s", 1)[1]), progress=False)
         spent = cpu() - before
@@ -94,26 +114,32 @@ def fairsim_side(h: dict, transport: str) -> dict:
     done = t[~t["unfinished"]]
     into_tor, downlink = receiver_ports(queues, "h0")
     seconds = h["end_us"] * 1e-6
+    pfc = run.get("pfc") or {}
     figures = {
         "flows": len(t),
         "finished": len(fcts),
+        "unfinished": len(t) - len(fcts),
         "fct_p50_us": percentile(fcts, 50),
         "fct_p99_us": percentile(fcts, 99),
         "fct_max_us": max(fcts) if fcts else None,
         "by_size": size_bins(list(zip(done["size"], done["fct_s"] * 1e6, strict=True))),
-        "pauses": sum(q["totals"].get("pauses", 0) for q in queues),
-        "paused_us": sum(q["totals"].get("paused_ns", 0) for q in queues) / 1e3,
-        "max_ingress_bytes": max(run["pfc"]["max_ingress_bytes"]),
+        "pauses": sum(q["totals"].get("pauses", 0) for q in queues) if pfc else None,
+        "paused_us": sum(q["totals"].get("paused_ns", 0) for q in queues) / 1e3 if pfc else None,
+        "max_ingress_bytes": max(pfc["max_ingress_bytes"]) if pfc else None,
         "drops": sum(q["totals"]["drops"] for q in queues),
-        "deadlocks": len(run["pfc"]["deadlocks"]),
+        "deadlocks": len(pfc["deadlocks"]) if pfc else None,
         "goodput_gbps": sum(received) * 8 / seconds / 1e9,
+        "flow_goodput_gbps_min": min(received) * 8 / seconds / 1e9,
         "jain_bytes": jain(received),
         "cpu_s": spent,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
-    if h["kind"] == "incast":
+    if h["kind"] != "permutation":
+        figures["goodput_gbps"] = figures["flow_goodput_gbps_min"] = None
+    if h["kind"] == "incast" and pfc:
         figures["tor_downlink_pauses"] = sum(q["totals"].get("pauses", 0) for q in into_tor)
         figures["tor_downlink_paused_us"] = sum(q["totals"].get("paused_ns", 0) for q in into_tor) / 1e3
+    if h["kind"] == "incast":
         # fairsim counts the packets waiting, htsim the bytes with the one on the line
         figures["last_hop_max_bytes"] = (downlink["totals"]["max_occupancy"] + 1) * packet
     return figures
@@ -129,8 +155,8 @@ def htsim_figures(h: dict) -> dict:
     return {
         **h,
         "by_size": size_bins(finished) if fcts else {},
-        "pauses": h["pfc"]["pauses"],
-        "paused_us": h["pfc"]["paused_us"],
+        "pauses": h.get("pfc", {}).get("pauses"),
+        "paused_us": h.get("pfc", {}).get("paused_us"),
         "jain_bytes": jain(received) if received else None,
         "tor_downlink_pauses": downlinks.get("pauses"),
         "tor_downlink_paused_us": downlinks.get("paused_us"),
@@ -140,11 +166,13 @@ def htsim_figures(h: dict) -> dict:
 
 ROWS = (
     ("finished", "{:,}"),
+    ("unfinished", "{:,}"),
     ("fct_p50_us", "{:,.1f}"),
     ("fct_p99_us", "{:,.1f}"),
     ("fct_max_us", "{:,.1f}"),
     ("goodput_gbps", "{:,.0f}"),
     ("jain_bytes", "{:.4f}"),
+    ("flow_goodput_gbps_min", "{:.3f}"),
     ("pauses", "{:,}"),
     ("paused_us", "{:,.0f}"),
     ("tor_downlink_pauses", "{:,}"),
