@@ -170,7 +170,6 @@ def summarise(stdout, time_path, matrix, end_us, label, kind, program=None):
 
 def table(folder):
     """One row per run JSON in folder, sorted by label."""
-    import glob
 
     cols = [
         ("label", "run"),
@@ -189,28 +188,39 @@ def table(folder):
         ("cpu_s", "CPU s"),
         ("peak_rss_mb", "RSS MB"),
     ]
+    markdown_table(folder, cols, without_goodput_beyond_permutations)
+
+
+def without_goodput_beyond_permutations(r):
+    """A run's figures for the table: goodput over the whole run only for a permutation."""
+    if r.get("kind") != "permutation":
+        r["goodput_gbps"] = None
+    return r
+
+
+def markdown_table(folder, cols, prepare):
+    """Prints one row per run JSON in `folder` (sorted by label), its `cols` (key, heading) after
+    `prepare` gives each its figures."""
+    import glob
+
     print("| " + " | ".join(c[1] for c in cols) + " |")
     print("|" + "---|" * len(cols))
     for path in sorted(glob.glob(f"{folder}/*.json")):
         r = json.load(open(path))
         if "label" not in r:
             continue
+        r = prepare(r)
         row = []
         for k, _ in cols:
             v = r.get(k)
-            if k == "goodput_gbps" and r.get("kind") != "permutation":
-                v = None  # over the whole run: only meaningful for the permutation
-            row.append(
-                ""
-                if v is None
-                else (
-                    f"{v:,.1f}"
-                    if isinstance(v, float) and k != "jain"
-                    else f"{v:,}"
-                    if isinstance(v, int)
-                    else str(v)
-                )
-            )
+            if v is None:
+                row.append("")
+            elif isinstance(v, float):
+                row.append(f"{v:,.4f}" if k == "jain" else f"{v:,.1f}")
+            elif isinstance(v, int):
+                row.append(f"{v:,}")
+            else:
+                row.append(str(v))
         print("| " + " | ".join(row) + " |")
 
 

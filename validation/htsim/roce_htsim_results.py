@@ -21,12 +21,11 @@ incast = area / last finish); switch drops (swift); CPU seconds (user + system),
 """
 
 import argparse
-import glob
 import json
 import re
 import sys
 
-from ndp_htsim_results import jain, pct, read_matrix, read_time
+from ndp_htsim_results import jain, markdown_table, pct, read_matrix, read_time
 
 FSFLOW = re.compile(r"^FSFLOW (\d+) (\S+) start_ps (\d+) fin_ps (-?\d+) bytes (\d+) size (-?\d+)")
 PFCQ = re.compile(r"^PFCQ VirtualQueue\((\S+)\) pauses (\d+) paused_us ([0-9.]+) max_bytes (\d+)( open)?")
@@ -184,26 +183,14 @@ def table(folder):
         ("cpu_s", "CPU s"),
         ("peak_rss_mb", "RSS MB"),
     ]
-    print("| " + " | ".join(c[1] for c in cols) + " |")
-    print("|" + "---|" * len(cols))
-    for path in sorted(glob.glob(f"{folder}/*.json")):
-        r = json.load(open(path))
-        if "label" not in r:
-            continue
-        r.update({k: v for k, v in (r.get("pfc") or {}).items() if k in ("pauses", "paused_us")})
-        r["last_hop_max_bytes"] = (r.get("receiver_downlink") or {}).get("max_bytes")  # incasts
-        row = []
-        for k, _ in cols:
-            v = r.get(k)
-            if v is None:
-                row.append("")
-            elif isinstance(v, float):
-                row.append(f"{v:,.4f}" if k == "jain" else f"{v:,.1f}")
-            elif isinstance(v, int):
-                row.append(f"{v:,}")
-            else:
-                row.append(str(v))
-        print("| " + " | ".join(row) + " |")
+    markdown_table(folder, cols, with_pfc_figures)
+
+
+def with_pfc_figures(r):
+    """A run's figures for the table: its PFC totals and (incasts) the last hop's largest queue."""
+    r.update({k: v for k, v in (r.get("pfc") or {}).items() if k in ("pauses", "paused_us")})
+    r["last_hop_max_bytes"] = (r.get("receiver_downlink") or {}).get("max_bytes")
+    return r
 
 
 def main():
