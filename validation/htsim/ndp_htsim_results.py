@@ -168,18 +168,25 @@ def summarise(stdout, time_path, matrix, end_us, label, kind, program=None):
     return res
 
 
+#: The first columns of every results table: the run, its transfers, their completion times,
+#: goodput and Jain's index (key, heading).
+RUN_COLUMNS = [
+    ("label", "run"),
+    ("finished", "done"),
+    ("unfinished", "open"),
+    ("fct_p50_us", "p50 µs"),
+    ("fct_p99_us", "p99 µs"),
+    ("fct_max_us", "last µs"),
+    ("goodput_gbps", "Gb/s"),
+    ("jain", "Jain"),
+]
+
+
 def table(folder):
     """One row per run JSON in folder, sorted by label."""
 
     cols = [
-        ("label", "run"),
-        ("finished", "done"),
-        ("unfinished", "open"),
-        ("fct_p50_us", "p50 µs"),
-        ("fct_p99_us", "p99 µs"),
-        ("fct_max_us", "max µs"),
-        ("goodput_gbps", "Gb/s"),
-        ("jain", "Jain"),
+        *RUN_COLUMNS,
         ("trims", "trims"),
         ("drops", "drops"),
         ("new_packets", "new"),

@@ -25,7 +25,7 @@ import json
 import re
 import sys
 
-from ndp_htsim_results import jain, markdown_table, pct, read_matrix, read_time
+from ndp_htsim_results import RUN_COLUMNS, jain, markdown_table, pct, read_matrix, read_time
 
 FSFLOW = re.compile(r"^FSFLOW (\d+) (\S+) start_ps (\d+) fin_ps (-?\d+) bytes (\d+) size (-?\d+)")
 PFCQ = re.compile(r"^PFCQ VirtualQueue\((\S+)\) pauses (\d+) paused_us ([0-9.]+) max_bytes (\d+)( open)?")
@@ -167,14 +167,7 @@ def summarise(stdout, time_path, matrix, end_us, label, kind, program):
 
 def table(folder):
     cols = [
-        ("label", "run"),
-        ("finished", "done"),
-        ("unfinished", "open"),
-        ("fct_p50_us", "p50 µs"),
-        ("fct_p99_us", "p99 µs"),
-        ("fct_max_us", "last µs"),
-        ("goodput_gbps", "Gb/s"),
-        ("jain", "Jain"),
+        *RUN_COLUMNS,
         ("pauses", "pauses"),
         ("paused_us", "paused µs"),
         ("max_ingress_bytes", "max ingress B"),
