@@ -231,28 +231,35 @@ def markdown_table(folder, cols, prepare):
         print("| " + " | ".join(row) + " |")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def command(doc, programs, summarise, table):
+    """The command line of a results script: `--table DIR`, or one run's htsim output (`--stdout`,
+    `--time`, `--matrix`, `--end-us`, `--program`, `--label`, `--kind`) summarised as JSON, to
+    `--out` or standard output."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--table", metavar="DIR", help="print a markdown table of DIR/*.json and stop")
     ap.add_argument("--stdout")
     ap.add_argument("--time")
     ap.add_argument("--matrix")
     ap.add_argument("--end-us", type=float)
-    ap.add_argument("--program", choices=["ndp", "eqds"])
+    ap.add_argument("--program", choices=programs)
     ap.add_argument("--label", default="")
     ap.add_argument("--kind", choices=["permutation", "incast", "websearch"], default="permutation")
     ap.add_argument("-o", "--out")
     a = ap.parse_args()
     if a.table:
         return table(a.table)
-    if not (a.stdout and a.matrix and a.end_us):
-        ap.error("--stdout, --matrix and --end-us are needed")
+    if not (a.stdout and a.matrix and a.end_us and a.program):
+        ap.error("--stdout, --matrix, --end-us and --program are needed")
     res = summarise(a.stdout, a.time, a.matrix, a.end_us, a.label, a.kind, a.program)
     text = json.dumps(res, indent=1)
     if a.out:
         open(a.out, "w").write(text + "\n")
     else:
         print(text)
+
+
+def main():
+    return command(__doc__, ["ndp", "eqds"], summarise, table)
 
 
 if __name__ == "__main__":

@@ -20,12 +20,10 @@ the receiver's ToR downlink occupancy (incast: max, mean while non-empty, mean o
 incast = area / last finish); switch drops (swift); CPU seconds (user + system), peak RSS.
 """
 
-import argparse
-import json
 import re
 import sys
 
-from ndp_htsim_results import RUN_COLUMNS, jain, markdown_table, pct, read_matrix, read_time
+from ndp_htsim_results import RUN_COLUMNS, command, jain, markdown_table, pct, read_matrix, read_time
 
 FSFLOW = re.compile(r"^FSFLOW (\d+) (\S+) start_ps (\d+) fin_ps (-?\d+) bytes (\d+) size (-?\d+)")
 PFCQ = re.compile(r"^PFCQ VirtualQueue\((\S+)\) pauses (\d+) paused_us ([0-9.]+) max_bytes (\d+)( open)?")
@@ -187,27 +185,7 @@ def with_pfc_figures(r):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--table", metavar="DIR", help="print a markdown table of DIR/*.json and stop")
-    ap.add_argument("--stdout")
-    ap.add_argument("--time")
-    ap.add_argument("--matrix")
-    ap.add_argument("--end-us", type=float)
-    ap.add_argument("--program", choices=["roce", "hpcc", "swift"])
-    ap.add_argument("--label", default="")
-    ap.add_argument("--kind", choices=["permutation", "incast", "websearch"], default="permutation")
-    ap.add_argument("-o", "--out")
-    a = ap.parse_args()
-    if a.table:
-        return table(a.table)
-    if not (a.stdout and a.matrix and a.end_us and a.program):
-        ap.error("--stdout, --matrix, --end-us and --program are needed")
-    res = summarise(a.stdout, a.time, a.matrix, a.end_us, a.label, a.kind, a.program)
-    text = json.dumps(res, indent=1)
-    if a.out:
-        open(a.out, "w").write(text + "\n")
-    else:
-        print(text)
+    return command(__doc__, ["roce", "hpcc", "swift"], summarise, table)
 
 
 if __name__ == "__main__":
