@@ -88,6 +88,24 @@ def read_time(path):
     return res
 
 
+def by_size(flows):
+    """Web search's completion times by size bin (< 100 KB, 100 KB–1 MB, ≥ 1 MB): the flows, those
+    finished, and their p50, p99 and largest."""
+    bins = {"lt100KB": (0, 100e3), "100KB-1MB": (100e3, 1e6), "ge1MB": (1e6, 1e12)}
+    out = {}
+    for b, (lo, hi) in bins.items():
+        sel = [f for f in flows if lo <= f["size"] < hi]
+        x = sorted(f["fct_us"] for f in sel if "fct_us" in f)
+        out[b] = {
+            "flows": len(sel),
+            "finished": len(x),
+            "p50_us": pct(x, 50),
+            "p99_us": pct(x, 99),
+            "max_us": x[-1] if x else None,
+        }
+    return out
+
+
 def summarise(stdout, time_path, matrix, end_us, label, kind, program=None):
     flows = read_matrix(matrix)
     by_id = {f["id"]: f for f in flows}
@@ -150,18 +168,7 @@ def summarise(stdout, time_path, matrix, end_us, label, kind, program=None):
         res["jain"] = round(jain(g), 4) if g else None
         res["jain_over"] = "size / FCT of the flows that finished"
     if kind == "websearch":
-        bins = {"lt100KB": (0, 100e3), "100KB-1MB": (100e3, 1e6), "ge1MB": (1e6, 1e12)}
-        res["by_size"] = {}
-        for b, (lo, hi) in bins.items():
-            sel = [f for f in flows if lo <= f["size"] < hi]
-            x = sorted(f["fct_us"] for f in sel if "fct_us" in f)
-            res["by_size"][b] = {
-                "flows": len(sel),
-                "finished": len(x),
-                "p50_us": pct(x, 50),
-                "p99_us": pct(x, 99),
-                "max_us": x[-1] if x else None,
-            }
+        res["by_size"] = by_size(flows)
     res.update(read_time(time_path))
     res["flow_fcts_us"] = {str(f["id"]): f.get("fct_us") for f in flows}
     res["flow_received_bytes"] = {str(f["id"]): f["received_bytes"] for f in flows}

@@ -23,7 +23,7 @@ incast = area / last finish); switch drops (swift); CPU seconds (user + system),
 import re
 import sys
 
-from ndp_htsim_results import RUN_COLUMNS, command, jain, markdown_table, pct, read_matrix, read_time
+from ndp_htsim_results import RUN_COLUMNS, by_size, command, jain, markdown_table, pct, read_matrix, read_time
 
 FSFLOW = re.compile(r"^FSFLOW (\d+) (\S+) start_ps (\d+) fin_ps (-?\d+) bytes (\d+) size (-?\d+)")
 PFCQ = re.compile(r"^PFCQ VirtualQueue\((\S+)\) pauses (\d+) paused_us ([0-9.]+) max_bytes (\d+)( open)?")
@@ -106,17 +106,7 @@ def summarise(stdout, time_path, matrix, end_us, label, kind, program):
         res["jain"] = round(jain(g), 4) if g else None
         res["jain_over"] = "size / FCT of the flows that finished"
     if kind == "websearch":
-        res["by_size"] = {}
-        for b, (lo, hi) in {"lt100KB": (0, 100e3), "100KB-1MB": (100e3, 1e6), "ge1MB": (1e6, 1e12)}.items():
-            sel = [f for f in flows if lo <= f["size"] < hi]
-            x = sorted(f["fct_us"] for f in sel if "fct_us" in f)
-            res["by_size"][b] = {
-                "flows": len(sel),
-                "finished": len(x),
-                "p50_us": pct(x, 50),
-                "p99_us": pct(x, 99),
-                "max_us": x[-1] if x else None,
-            }
+        res["by_size"] = by_size(flows)
 
     if pfcq:
         kinds = {}
