@@ -166,3 +166,19 @@ fn a_lossless_packet_dropped_at_a_pfc_switch_stops_the_run_with_the_reason() {
     let r = run(INCAST, None, &[marking, "pfc.priorities=[0]"]);
     assert!(r.error.is_none() && totals(&r).0 > 0);
 }
+
+#[test]
+fn connections_with_their_own_copy_of_a_line_are_refused_under_pfc() {
+    // an open population between its own ends on a fixed route gives each connection its own
+    // copy of the host's line, a port PFC cannot count: refused, not silently lossy
+    let text = RING.replace(
+        "f0 = { src = \"h0\", dst = \"h2\", route = [\"h0\", \"s0\", \"s1\", \"s2\", \"h2\"], app = \"ftp\", packet_size = \"9064B\" }",
+        "f0 = { src = \"h0\", dst = \"h2\", app = \"files\", arrivals = 1000, size = \"90640B\", transport = \"roce\", packet_size = \"9064B\" }",
+    );
+    let sc = common::parse(&text);
+    let error = fairsim::Simulation::new(&sc, None, None).err().expect("refused").to_string();
+    assert!(error.contains("flow f0: its connections each get a copy of their host's access line"), "{error}");
+    // forwarded at each switch, the connections share the host's line: accepted
+    let ecmp = common::parse_with(&text, &["flows.f0.forwarding=\"ecmp\""]);
+    assert!(fairsim::Simulation::new(&ecmp, None, None).is_ok());
+}

@@ -8,7 +8,7 @@ use super::event::Event;
 use super::sim::Simulation;
 
 use crate::limits::MAX_OPEN_CONNECTIONS;
-use crate::net::{FlowId, Forwarding, NodeId, PortId};
+use crate::net::{FlowId, NodeId, PortId};
 use crate::node::{Port, PortSetup};
 use crate::qdisc::PortInfo;
 use crate::traffic::population::{derangement, Ends, Listed, Pairs, Population};
@@ -192,11 +192,7 @@ impl Simulation {
     /// route. A slot with its own line serves only connections that start on the line it copies;
     /// one without, any connection without.
     fn take_slot(&mut self, f: FlowId) -> FlowId {
-        let spec = &self.scenario.flows[f.idx()];
-        let first = spec.data_route[0];
-        let own_ends = matches!(spec.app.source(), Source::Population(_)) && !spec.draws_ends();
-        let copies = (own_ends && self.scenario.ports[first.idx()].host && spec.forwarding == Forwarding::Static)
-            .then_some(first);
+        let copies = self.scenario.copied_access_line(f.idx());
         if let Some(k) = self.connections.free.get_mut(&copies).and_then(Vec::pop) {
             return FlowId::from_idx(self.connections.first + k as usize);
         }

@@ -191,6 +191,16 @@ impl Pfc {
     /// every transmission with an event; a run with more ports than a pause's event can name
     /// is refused.
     pub fn prepare(&self, scenario: &Scenario, ports: &mut [Port]) -> crate::error::Result<()> {
+        // a connection's own copy of its host's line (`engine::arrivals`) is a port the run adds:
+        // its ingress would go uncounted and its switch's end of the link unreleased
+        if let Some(f) = (0..scenario.flows.len()).find(|&f| scenario.copied_access_line(f).is_some()) {
+            return Err(crate::error::Error::Usage(format!(
+                "flow {}: its connections each get a copy of their host's access line, which [pfc] \
+                 cannot pause; run it with `forwarding = \"ecmp\"` (the connections then share the \
+                 host's line), or without [pfc]",
+                scenario.flows[f].name
+            )));
+        }
         if ports.len() > super::event::MAX_PAUSED_PORTS {
             return Err(crate::error::Error::Usage(format!(
                 "{} ports are more than a run with [pfc] can name ({})",

@@ -267,6 +267,16 @@ impl FlowSpec {
 }
 
 impl Scenario {
+    /// The host access line flow `f`'s connections each get a copy of (`engine::arrivals`): an
+    /// open population between the flow's own ends that starts on a host's line and follows its
+    /// fixed route; `None` for any other flow.
+    pub fn copied_access_line(&self, f: usize) -> Option<PortId> {
+        let spec = &self.flows[f];
+        let first = *spec.data_route.first()?;
+        let own_ends = matches!(spec.app.source(), crate::traffic::Source::Population(_)) && !spec.draws_ends();
+        (own_ends && self.ports[first.idx()].host && spec.forwarding == crate::net::Forwarding::Static).then_some(first)
+    }
+
     /// The pair called `name`, or the first pair when `name` is `None`.
     pub fn pair(&self, name: Option<&str>) -> Result<&PairSpec> {
         match name {
