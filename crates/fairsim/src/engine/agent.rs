@@ -9,17 +9,7 @@ use crate::transport::{Action, AgentCtx, Sender};
 impl Simulation {
     /// Calls the flow's sender (if it has one) and carries out its actions, in order.
     pub(super) fn with_sender(&mut self, f: FlowId, call: impl FnOnce(&mut dyn Sender, &mut AgentCtx)) {
-        self.with_sender_sacked(f, &[], call);
-    }
-
-    /// The same, for an ACK that carried SACK blocks `sack`.
-    pub(super) fn with_sender_sacked(
-        &mut self,
-        f: FlowId,
-        sack: &[(u64, u64)],
-        call: impl FnOnce(&mut dyn Sender, &mut AgentCtx),
-    ) {
-        self.with_sender_options(f, sack, &[], call);
+        self.with_sender_options(f, &[], &[], call);
     }
 
     /// The same, for an ACK that carried SACK blocks `sack` and INT records `int`.

@@ -87,6 +87,8 @@ pub(super) fn ends(
     sender: Option<Box<dyn Sender>>,
 ) -> FlowState {
     let spec = &scenario.flows[id.idx()];
+    // the transport's sink settings, asked once (an open-loop flow's: the default, no ECN)
+    let policy = sender.as_ref().map(|s| s.ack_policy()).unwrap_or_default();
     FlowState {
         ends: FlowEnds {
             id,
@@ -97,13 +99,9 @@ pub(super) fn ends(
             ack_size: spec.ack_size,
             header_bytes: spec.packet_size - spec.payload_size,
             acks: spec.acks,
-            ect: sender
-                .as_ref()
-                .is_some_and(|s| s.ack_policy().ecn != EcnEcho::Off || s.ack_policy().cnp_interval.is_some()),
+            ect: policy.ecn != EcnEcho::Off || policy.cnp_interval.is_some(),
             // DCQCN's packets are all ECN-capable: a lossless fabric marks, it never drops
-            ect_all: sender
-                .as_ref()
-                .is_some_and(|s| s.ack_policy().ecn == EcnEcho::Dctcp || s.ack_policy().cnp_interval.is_some()),
+            ect_all: policy.ecn == EcnEcho::Dctcp || policy.cnp_interval.is_some(),
             priority: spec.priority,
             telemetry: sender.as_ref().and_then(|s| s.telemetry()),
         },
@@ -114,7 +112,7 @@ pub(super) fn ends(
         app_limit: 0,
         file_packets: None,
         stopped: false,
-        receiver: Receiver::new(sender.as_ref().map(|s| s.ack_policy()).unwrap_or_default()),
+        receiver: Receiver::new(policy),
         pulls: sender.as_ref().and_then(|s| s.pulls()).map(crate::node::Pulls::new),
         sender,
         next_new_seq: 0,

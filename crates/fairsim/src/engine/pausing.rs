@@ -87,7 +87,6 @@ impl Simulation {
                 (p, to)
             })
             .collect();
-        let names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
-        Some(pfc.report(&names, &stuck))
+        Some(pfc.report(|p| ports[p.idx()].name.clone(), &stuck))
     }
 }

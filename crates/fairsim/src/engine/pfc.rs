@@ -173,17 +173,14 @@ impl Pfc {
         Frame { port, pause, at: now + on_line + delay }
     }
 
-    /// What the run's PFC counted; `waiting_on` gives, for each port paused with packets
+    /// What the run's PFC counted; `paused_waiting` gives, for each port paused with packets
     /// waiting, the ports those packets' ingress bytes wait at (built by the caller from the
-    /// queues), for the deadlock report.
-    pub fn report(&self, names: &[String], paused_waiting: &[(PortId, Vec<PortId>)]) -> PfcReport {
+    /// queues), for the deadlock report, whose ports `name` names.
+    pub fn report(&self, name: impl Fn(PortId) -> String, paused_waiting: &[(PortId, Vec<PortId>)]) -> PfcReport {
         PfcReport {
             max_ingress_bytes: self.ingress.iter().map(|i| i.max_bytes).collect(),
             headroom_overflows: self.ingress.iter().map(|i| i.headroom_overflows).sum(),
-            deadlocks: cycles(paused_waiting)
-                .into_iter()
-                .map(|c| c.iter().map(|p| names[p.idx()].clone()).collect())
-                .collect(),
+            deadlocks: cycles(paused_waiting).into_iter().map(|c| c.into_iter().map(&name).collect()).collect(),
         }
     }
 

@@ -391,7 +391,7 @@ impl Simulation {
     /// `pkt`, arrived over port `p`, is queued at port `next` of the node it reached.
     #[inline]
     fn forward(&mut self, p: PortId, next: PortId, pkt: Packet) {
-        if self.per_hop && self.pfc.is_some() {
+        if self.pfc.is_some() {
             self.pfc_arrived(p, &pkt);
         }
         self.enqueue(next, pkt)
@@ -426,20 +426,17 @@ impl Simulation {
             if self.pfc.is_some() {
                 self.pfc_dropped(p, &pkt, reason);
             }
+            if let Some(t) = self.telemetry.as_deref_mut() {
+                t.dropped(pkt.id); // a data packet's records, or those its ACK echoed
+            }
             let flow = &mut self.flows[pkt.flow.idx()];
             if pkt.is_data() {
                 flow.counters.dropped += 1;
                 flow.tally_drop(p, reason);
-                if let Some(t) = self.telemetry.as_deref_mut() {
-                    t.dropped(pkt.id);
-                }
             } else {
                 flow.counters.acks_dropped += 1;
                 if flow.uses_sack() {
                     self.sack_options.dropped(pkt.id);
-                }
-                if let Some(t) = self.telemetry.as_deref_mut() {
-                    t.dropped(pkt.id);
                 }
             }
             let counters = &mut self.ports[p.idx()].stats.current;
@@ -572,13 +569,10 @@ impl Simulation {
         }
         let sack =
             if self.flows[c.idx()].uses_sack() { self.sack_options.arrived(ack.id) } else { SackBlocks::default() };
-        if let Some(t) = self.telemetry.as_deref_mut() {
-            let int = t.arrived(ack.id);
-            if self.connections.listening(c) {
-                self.with_sender_options(c, sack.as_slice(), &int, |s, ctx| s.on_ack(&ack, ctx));
-            }
-        } else if self.connections.listening(c) {
-            self.with_sender_sacked(c, sack.as_slice(), |s, ctx| s.on_ack(&ack, ctx));
+        // the INT records the ACK echoes, if the run has any (an empty `Vec` allocates nothing)
+        let int = self.telemetry.as_deref_mut().map(|t| t.arrived(ack.id)).unwrap_or_default();
+        if self.connections.listening(c) {
+            self.with_sender_options(c, sack.as_slice(), &int, |s, ctx| s.on_ack(&ack, ctx));
         }
         if self.connections.is_connection(c) {
             self.connection_check_done(c);
