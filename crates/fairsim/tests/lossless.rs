@@ -182,3 +182,18 @@ fn connections_with_their_own_copy_of_a_line_are_refused_under_pfc() {
     let ecmp = common::parse_with(&text, &["flows.f0.forwarding=\"ecmp\""]);
     assert!(fairsim::Simulation::new(&ecmp, None, None).is_ok());
 }
+
+#[test]
+fn bad_pfc_settings_are_refused_naming_the_field() {
+    for (set, field, says) in [
+        ("pfc.xoff=\"0B\"", "pfc.xoff", "above 0"),
+        ("pfc.xon=\"200000B\"", "pfc.xon", "must not be above xoff"),
+        ("pfc.priorities=[8]", "pfc.priorities", "eight, 0 to 7"),
+        ("pfc.priorities=[]", "pfc.priorities", "no priority is lossless"),
+        ("pfc.nodes=[\"nowhere\"]", "pfc.nodes", "nowhere"),
+    ] {
+        let sets = [set.to_string()];
+        let error = fairsim::Scenario::parse(RING, "ring.toml", &sets).err().expect(set).to_string();
+        assert!(error.contains(field) && error.contains(says), "{set}: {error}");
+    }
+}
