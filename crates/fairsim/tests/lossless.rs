@@ -193,7 +193,10 @@ fn bad_pfc_settings_are_refused_naming_the_field() {
         ("pfc.nodes=[\"nowhere\"]", "pfc.nodes", "nowhere"),
     ] {
         let sets = [set.to_string()];
-        let error = fairsim::Scenario::parse(RING, "ring.toml", &sets).err().expect(set).to_string();
+        let Err(error) = fairsim::Scenario::parse(RING, "ring.toml", &sets) else {
+            panic!("{set} was accepted");
+        };
+        let error = error.to_string();
         assert!(error.contains(field) && error.contains(says), "{set}: {error}");
     }
 }
