@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # README command 2: installs what the tests need into the project's virtual environment (.venv,
 # made here if missing; FAIRSIM_VENV names another), then runs every check and test: formatting
-# and lints, the Rust engine's tests, the Python package's tests (API and command line), the same
-# Python tests at the lowest dependency versions pyproject.toml claims, and every reproduction in
-# quick mode. CI (.ci/run) runs exactly this, from a copy of the checkout in a folder named
+# and lints, the Rust engine's tests, the Python package's tests (API and command line, on every
+# core: pytest-xdist), the Python tests not marked slow at the lowest dependency versions
+# pyproject.toml claims, and every reproduction in quick mode. CI (.ci/run) runs exactly this, from a copy of the checkout in a folder named
 # `fairsim` under a path containing a space.
 #
 #   bash scripts/test.sh           everything (CI)
@@ -121,8 +121,10 @@ failed=()
 step() {
     local name="$1"
     shift
+    local start=$SECONDS
     note "== $name"
     "$@" || failed+=("$name")
+    echo "   ($((SECONDS - start)) s)"
 }
 
 # every pytest run prints its failures, errors and skip reasons (-rfEs) and keeps its output for the summary at the end
@@ -136,14 +138,17 @@ pytest_logged() {
 }
 
 lowest_versions() {
-    # the same Python tests in a second environment holding the lowest versions pyproject.toml
-    # allows (constraints-lowest.txt), so the ranges users install into their own environments
-    # are tested ranges; the engine is the one built above
+    # the Python tests in a second environment holding the lowest versions pyproject.toml allows
+    # (constraints-lowest.txt), so the ranges users install into their own environments are
+    # tested ranges; the engine is the one built above. The tests marked slow are left out: they
+    # are the same calls into the dependencies, made with more simulated time, and they ran at
+    # the pinned versions (docs/decisions.md, "Ranges for users, pins for CI")
     local low="${FAIRSIM_VENV_LOWEST:-.venv-lowest}"
     [ -x "$low/bin/python" ] || python3 -m venv "$low" || return 1
     "$low/bin/python" -m pip install --quiet --disable-pip-version-check \
         -c constraints-lowest.txt -e '.[test]' || return 1
-    PATH="$PWD/$low/bin:$PATH" pytest_logged "at the lowest versions" "$low/bin/python" -m pytest -q -p no:cacheprovider
+    PATH="$PWD/$low/bin:$PATH" pytest_logged "at the lowest versions" "$low/bin/python" -m pytest -q -p no:cacheprovider \
+        -n auto -m "not slow"
 }
 
 # each in a subshell whose temporary folder goes when it ends, however it ends
@@ -195,13 +200,13 @@ step "ruff check" ruff check python tests scripts validation
 step "ruff format" ruff format --check python tests scripts validation
 step "Rust tests" rust_tests
 if [ -n "$quick" ]; then
-    step "Python tests, not marked slow" pytest_logged "Python tests" python -m pytest -q -m "not slow"
+    step "Python tests, not marked slow" pytest_logged "Python tests" python -m pytest -q -n auto -m "not slow"
     step "one quick reproduction (dks89)" quick_reproductions dks89
     not_tested+=("not run by --quick: the tests marked slow, the doc tests, the benchmarks' build, the fuzzer's minute, the lowest versions, the other reproductions")
 else
     step "Rust doc tests" cargo test --doc -p fairsim --quiet
     step "benchmarks compile" cargo bench -p fairsim --no-run --quiet
-    step "Python tests" pytest_logged "Python tests" python -m pytest -q
+    step "Python tests" pytest_logged "Python tests" python -m pytest -q -n auto
     # a minute of the scenario loader's mutation fuzzer (the run above gave it 10 s): the same
     # inputs every time; fails on any panic, abort, hang or non-fairsim exception, saving the input
     step "fuzzer, 60 s" env FAIRSIM_FUZZ_SECONDS=60 python -m pytest -q -s tests/test_fuzz.py

@@ -139,7 +139,7 @@ impl Simulation {
             crate::net::int::IntRecords::new(flows.iter().map(|f| f.ends.telemetry)).map(|(table, stamps)| {
                 // every switch egress stamps (a host's access line does not, as htsim's)
                 let switch_ports = scenario.ports.iter().zip(ports.iter_mut()).filter(|(spec, _)| !spec.host);
-                switch_ports.for_each(|(_, port)| port.stamp_int(stamps.clone()));
+                switch_ports.for_each(|(_, port)| port.start_stamping(stamps.clone()));
                 Box::new(table)
             });
         let changes = super::changes::changes(&scenario);

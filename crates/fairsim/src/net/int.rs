@@ -225,33 +225,61 @@ mod tests {
             fluid: false,
             traced: false,
         });
-        p.stamp_int(vec![stamp_code(Some(stamp)), 0].into());
+        p.start_stamping(vec![stamp_code(Some(stamp)), 0].into());
         p
     }
 
     /// Packets A (flow 0, 1000 B) at 0 ms, B (flow 1, 500 B) at 1 ms, C (flow 0) at 2 ms and
     /// D (flow 0) at 15 ms: A is on the line 0–8 ms, B 8–12, C 12–20 (D arrives meanwhile),
-    /// D 20–28. Nothing but arrivals and deliveries looks at the (chained) port: its starts are
-    /// made when it is next looked at, as of the ends before them. Returns A's, C's and D's
-    /// records as the far end takes each packet out.
+    /// D 20–28, each end an event (a stamping port's every transmission ends with one), as the
+    /// engine drives it. Returns A's, C's and D's records as the far end takes each packet out.
     fn records(stamp: IntStamp) -> Vec<IntHop> {
+        enum Step {
+            Arrive(Packet),
+            End,
+            Deliver(u64),
+        }
         let mut p = stamping_port(stamp);
         let mut drops = vec![];
         let a = Packet { id: 1, ..pkt(0, 0, 1000) };
         let b = Packet { id: 2, ..pkt(1, 0, 500) };
         let c = Packet { id: 3, ..pkt(0, 1, 1000) };
         let d = Packet { id: 4, ..pkt(0, 2, 1000) };
-        assert!(matches!(p.enqueue(a, ms(0), &mut drops), Line::Then(_)), "straight to the idle line");
-        p.enqueue(b, ms(1), &mut drops);
-        p.enqueue(c, ms(2), &mut drops);
-        p.enqueue(d, ms(15), &mut drops);
+        let steps = [
+            (0, Step::Arrive(a)),
+            (1, Step::Arrive(b)),
+            (2, Step::Arrive(c)),
+            (8, Step::End),
+            (12, Step::End),
+            (15, Step::Arrive(d)),
+            (18, Step::Deliver(1)),
+            (20, Step::End),
+            (22, Step::Deliver(2)),
+            (28, Step::End),
+            (30, Step::Deliver(3)),
+            (38, Step::Deliver(4)),
+        ];
         let mut got = vec![];
-        for (at, id) in [(18, 1), (22, 2), (30, 3), (38, 4)] {
-            let (pkt, _) = p.deliver(ms(at));
-            assert_eq!(pkt.id, id);
-            // the engine asks only for the packets of flows it stamps: not B's
-            if id != 2 {
-                got.extend(p.int_mut().unwrap().take(id));
+        for (at, step) in steps {
+            let now = ms(at);
+            match step {
+                Step::Arrive(pkt) => {
+                    if p.enqueue(pkt, now, &mut drops) == Line::Idle {
+                        p.start_tx(now, &mut drops);
+                    }
+                }
+                Step::End => {
+                    p.finish_tx(now, &mut drops);
+                    p.start_tx(now, &mut drops);
+                }
+                Step::Deliver(id) => {
+                    let (pkt, _) = p.deliver(now);
+                    assert_eq!(pkt.id, id);
+                    // the engine asks only for the packets of flows it stamps: not B's
+                    if id != 2 {
+                        got.extend(p.int_mut().unwrap().take(id));
+                    }
+                }
             }
         }
         assert!(drops.is_empty());

@@ -50,6 +50,7 @@ use crate::rng::LazyStream;
 use crate::stats::PortStats;
 use crate::units::{Rate, Time};
 
+mod int;
 pub mod link_state;
 mod pause;
 
@@ -138,6 +139,9 @@ pub struct Port {
     paused_since: Time,
     /// The port's INT stamper (`net::int`), on switch egresses in runs with a telemetry flow.
     int: Option<Box<PortInt>>,
+    /// The port is paused or stamps INT: no packet bypasses its queue and every start takes the
+    /// out-of-line way (`start_tx_watched`). One flag on the hot path for both.
+    watched: bool,
 }
 
 /// What a `TxDone` event of a port whose discipline has a timer set is (`Port::woken`).
@@ -225,6 +229,7 @@ impl Port {
             wake: Time::MAX,
             paused_since: Time::MAX,
             int: None,
+            watched: false,
         }
     }
 
@@ -233,18 +238,6 @@ impl Port {
     /// dequeues the next at its end.
     pub fn keep_end_events(&mut self) {
         self.chained = false;
-    }
-
-    /// The port stamps INT records into the data packets of the flows `flows` asks it to
-    /// (`net::int`).
-    pub fn stamp_int(&mut self, flows: crate::net::int::FlowStamps) {
-        self.int = Some(Box::new(PortInt::new(flows)));
-    }
-
-    /// The port's INT stamper, if it stamps.
-    #[inline]
-    pub fn int_mut(&mut self) -> Option<&mut PortInt> {
-        self.int.as_deref_mut()
     }
 
     /// Figures particular to the port's discipline, for the report.
@@ -264,7 +257,7 @@ impl Port {
             rec.arrived(now.0, &pkt);
         }
         self.settle(now);
-        if self.transmitting.is_none() && self.qdisc.bypass(&pkt) && !self.paused() {
+        if self.transmitting.is_none() && !self.watched && self.qdisc.bypass(&pkt) {
             // what an enqueue and the dequeue at once would have done: the queue's length
             // recorded, a sojourn of zero, the packet on the line
             self.queue_changed(now);
@@ -282,8 +275,8 @@ impl Port {
             .with_line(on_line)
             .with_share(self.share);
         self.qdisc.enqueue(pkt, &mut ctx);
-        if let Some(int) = self.int.as_deref_mut() {
-            int.queued(now, self.qdisc.len_bytes());
+        if self.watched {
+            self.stamp_arrival(now);
         }
         match &mut self.transmitting {
             None => Line::Idle, // the caller starts a transmission at once, which records the length
@@ -381,9 +374,6 @@ impl Port {
             self.last_tx = (pkt.size, self.rate.tx_time(pkt.size));
         }
         let ends = now + self.last_tx.1;
-        if let Some(int) = self.int.as_deref_mut() {
-            int.transmit(&pkt, now, ends, self.qdisc.len_bytes(), self.rate);
-        }
         // lazy, and whether its end must still ask the empty queue: `drained` first, the cheaper
         // question, which implies an empty queue
         let drained = self.lazy_ends && self.qdisc.drained();
@@ -422,11 +412,17 @@ impl Port {
 
     /// Puts the discipline's next packet, if any, on the idle line at `now`; returns the event
     /// its transmission needs (`transmit`).
-    #[inline]
+    #[inline(always)]
     pub fn start_tx(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Next {
-        if self.paused() {
-            return Next::Nothing; // its resume starts the line again
+        if self.watched {
+            return self.start_tx_watched(now, drops);
         }
+        self.start_tx_now(now, drops)
+    }
+
+    /// `start_tx` on a port neither paused nor stamping.
+    #[inline(always)]
+    fn start_tx_now(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Next {
         let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks)
             .with_trims(&mut self.stats.current.trims);
         let next = self.qdisc.dequeue(&mut ctx);

@@ -2,7 +2,9 @@
 //! finishes (IEEE 802.1Qbb stops a transmitter between frames), none starts until the port
 //! resumes, and the time paused is counted per interval.
 
-use super::{OnLine, Port};
+use super::{Next, OnLine, Port};
+use crate::net::Packet;
+use crate::qdisc::DropReason;
 use crate::units::Time;
 
 impl Port {
@@ -12,6 +14,28 @@ impl Port {
     pub fn end_every_transmission(&mut self) {
         self.lazy_ends = false;
         self.chained = false;
+    }
+
+    /// `watched` after the port's pause or stamper changed.
+    pub(super) fn update_watched(&mut self) {
+        self.watched = self.paused() || self.int.is_some();
+    }
+
+    /// `start_tx` on a watched port: a paused one starts nothing (its resume starts the line
+    /// again); a stamping one stamps the packet it starts (`int.rs`). Out of line: only PFC
+    /// and telemetry runs come here.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn start_tx_watched(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Next {
+        if self.paused() {
+            return Next::Nothing;
+        }
+        if self.int.is_none() {
+            return self.start_tx_now(now, drops);
+        }
+        let next = self.start_tx_now(now, drops);
+        self.stamp_line_start(now);
+        next
     }
 
     /// Whether the port is paused: `start_tx` starts nothing.
@@ -34,10 +58,12 @@ impl Port {
         if pause {
             self.paused_since = now;
             self.stats.current.pauses += 1;
+            self.update_watched();
             return false;
         }
         self.count_paused(now);
         self.paused_since = Time::MAX;
+        self.update_watched();
         !matches!(self.transmitting, Some(OnLine::Sending { .. } | OnLine::Lazy { .. }))
     }
 
