@@ -54,9 +54,6 @@ pub struct Simulation {
     shared: Option<Box<SharedBuffers>>,
     /// Priority flow control at the switches' ingresses, if the scenario has it (`pfc.rs`).
     pub(super) pfc: Option<Box<super::pfc::Pfc>>,
-    /// Whether an arrival must be seen by PFC or telemetry (either is present): one flag on the
-    /// hot path instead of two.
-    per_hop: bool,
     /// The network's changes (`[[events]]`), by their events' numbers (`failures.rs`).
     pub(super) changes: Vec<super::changes::Change>,
     pub(super) connections: Connections,
@@ -158,7 +155,6 @@ impl Simulation {
             routes,
             forwarder,
             shared,
-            per_hop: pfc.is_some() || telemetry.is_some(),
             pfc,
             changes,
             connections,
@@ -365,20 +361,6 @@ impl Simulation {
         if let Some(next) = next {
             self.events.push(next, Event::Arrive(p));
         }
-        if self.per_hop {
-            return self.arrive_watched(p, pkt);
-        }
-        match self.routes.hop(pkt.flow.idx(), pkt.is_data(), pkt.hop) {
-            Some(next) => self.enqueue(next, pkt),
-            None => self.at_route_end(p, pkt),
-        }
-    }
-
-    /// `arrive` in a run that watches each hop (`per_hop`): INT records collected, and PFC's
-    /// ingress counts. Out of line: the common run tests one flag per arrival.
-    #[cold]
-    #[inline(never)]
-    fn arrive_watched(&mut self, p: PortId, pkt: Packet) {
         if self.telemetry.is_some() && pkt.is_data() {
             self.collect_int(p, &pkt);
         }
@@ -388,8 +370,10 @@ impl Simulation {
         }
     }
 
-    /// `pkt`, arrived over port `p`, is queued at port `next` of the node it reached.
-    #[inline]
+    /// `pkt`, arrived over port `p`, is queued at port `next` of the node it reached. PFC's and
+    /// telemetry's work is out of line and by reference: `arrive` and `at_route_end` keep one
+    /// caller each and stay inlined, and the packet is never copied into a call.
+    #[inline(always)]
     fn forward(&mut self, p: PortId, next: PortId, pkt: Packet) {
         if self.pfc.is_some() {
             self.pfc_arrived(p, &pkt);
@@ -399,7 +383,7 @@ impl Simulation {
 
     /// `pkt` came over port `p` to the end of its route: to its destination, or, if its path is
     /// chosen at each switch, to a node that chooses its next port.
-    #[inline]
+    #[inline(always)]
     fn at_route_end(&mut self, p: PortId, pkt: Packet) {
         if let Some(next) = self.forwarder.as_mut().and_then(|f| f.next(p, &pkt, &self.ports, self.now)) {
             self.forward(p, next, pkt);
