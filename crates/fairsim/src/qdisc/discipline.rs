@@ -178,6 +178,12 @@ impl<'a> QdiscCtx<'a> {
         self
     }
 
+    /// The size of the packet on the line, if it takes one of the buffer's places.
+    #[inline]
+    pub fn line(&self) -> Option<u32> {
+        self.line
+    }
+
     /// The room a queue has under `limit`: all of it, or what the packet on the line leaves,
     /// within its share of a shared buffer. Disciplines check their buffer against this when a
     /// packet arrives.

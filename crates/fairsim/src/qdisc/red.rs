@@ -29,7 +29,8 @@
 //! time of a `mean_packet_size` packet (1000 bytes) on the line; the port's `buffer` is the hard
 //! limit, beyond which arrivals are tail-dropped; the average is updated before the arrival is
 //! counted in the queue, as the paper's q is "the current queue size" (`count_arrival` counts it
-//! in, for htsim's RandomQueue: see its parameter).
+//! in, and the packet on the line where the buffer holds it, for htsim's RandomQueue: see its
+//! parameter).
 
 use super::discipline::QdiscDeclaration;
 use super::discipline::{inspect_store, PortInfo, Qdisc, QdiscCtx};
@@ -76,10 +77,12 @@ pub struct RedConfig {
     /// `max_th`, or twice it when `gentle`), as ns-3's `UseHardDrop` does; `false` marks there
     /// too (a DCTCP threshold: `min_th = K`, `max_th = K + 1`, `w_q = 1`).
     pub hard_drop: bool,
-    /// The queue measured is the one the arrival would make (what it finds plus itself) instead
-    /// of the one it finds (`red` only): with `w_q = 1`, `p_mode = "constant"`, `min_th` one
-    /// above the early-drop level and `max_th` above the buffer, this is htsim's RandomQueue,
-    /// which drops an arrival that would take the queue above `max − 3·MTU` with probability 0.1.
+    /// The queue measured is the one the arrival would make (what it finds plus itself, and the
+    /// packet on the line where the buffer holds it: `buffer_includes_line`) instead of the one
+    /// it finds (`red` only): with `w_q = 1`, `p_mode = "constant"`, `min_th` one above the
+    /// early-drop level, `max_th` above the buffer and the line in the buffer, this is htsim's
+    /// RandomQueue, which drops an arrival that would take the port above `max − 3·MTU` with
+    /// probability 0.1.
     pub count_arrival: bool,
 }
 
@@ -433,7 +436,10 @@ impl Red {
 impl Qdisc for Red {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         let q = if self.count_arrival {
-            self.rule.measure(self.queue.len() + 1, self.queue.bytes() + pkt.size as u64)
+            // the port as the arrival would leave it: the packet on the line too, where it takes
+            // a place in the buffer (htsim's `_queuesize + size`)
+            let (line_pkts, line_bytes) = ctx.line().map_or((0, 0), |size| (1, size as u64));
+            self.rule.measure(self.queue.len() + 1 + line_pkts, self.queue.bytes() + pkt.size as u64 + line_bytes)
         } else {
             self.rule.measure(self.queue.len(), self.queue.bytes())
         };
@@ -605,6 +611,11 @@ mod tests {
     /// packets of 4,000 bytes (arrivals dropped while filling are sent again), the fraction
     /// dropped, under htsim's RandomQueue at `-q 8 -mtu 4000` (`count_arrival`) or not.
     fn htsim_drop_rate(level: usize, size: u32, count_arrival: bool, trials: u32) -> f64 {
+        htsim_drop_rate_behind(None, level, size, count_arrival, trials)
+    }
+
+    /// `htsim_drop_rate` at a port whose buffer holds the packet on its line (`line`: its size).
+    fn htsim_drop_rate_behind(line: Option<u32>, level: usize, size: u32, count_arrival: bool, trials: u32) -> f64 {
         let cfg = RedConfig {
             min_th: BufferLimit::Bytes(20_001),
             max_th: BufferLimit::Bytes(32_001),
@@ -619,7 +630,7 @@ mod tests {
         for _ in 0..trials {
             let mut q = Red::new(cfg.clone(), &port(BufferLimit::Bytes(32_000), &[])).unwrap();
             let (mut drops, mut marks) = (vec![], 0);
-            let mut ctx = QdiscCtx::new(Time::ZERO, Rate(1), &mut rng, &mut drops, &mut marks);
+            let mut ctx = QdiscCtx::new(Time::ZERO, Rate(1), &mut rng, &mut drops, &mut marks).with_line(line);
             let mut seq = 0;
             while q.len_packets() < level {
                 q.enqueue(pkt(0, seq, 4000), &mut ctx);
@@ -645,6 +656,11 @@ mod tests {
         assert!((p - 0.1).abs() < 0.01, "the arrival's own bytes count: 16,000 + 4,001: {p}");
         // measuring the queue found instead: 20,000 B is below min_th, nothing goes early
         assert_eq!(htsim_drop_rate(5, 4000, false, 2_000), 0.0);
+        // htsim's `_queuesize` holds the packet on the line: 3 waiting + 1 on the line + the
+        // arrival make 16,000 B, 4 + 1 + 1 make 24,000 B
+        assert_eq!(htsim_drop_rate_behind(Some(4000), 3, 4000, true, 2_000), 0.0, "16,000 with the line");
+        let p = htsim_drop_rate_behind(Some(4000), 4, 4000, true, 20_000);
+        assert!((p - 0.1).abs() < 0.01, "16,000 waiting + 4,000 on the line + 4,000: {p}");
     }
 
     #[test]

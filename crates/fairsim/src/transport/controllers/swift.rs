@@ -2,9 +2,9 @@
 //!
 //! Reference: G. Kumar, N. Dukkipati, K. Jang, H. M. G. Wassel, X. Wu, B. Montazeri, Y. Wang,
 //! K. Springborn, C. Alfeld, M. Ryan, D. Wetherall, A. Vahdat, "Swift: Delay is Simple and
-//! Effective for Congestion Control in the Datacenter", SIGCOMM 2020. The paper's text was not
-//! at hand: its Algorithm 1 and §3 formulas below are *(paper, recalled)*, to be checked
-//! against it before they are cited; the defaults the paper leaves open are htsim's
+//! Effective for Congestion Control in the Datacenter", SIGCOMM 2020. Algorithm 1 and the §3
+//! formulas below were checked against the paper's text (its §3.3–3.5 and Algorithm 1 lines
+//! 7–32); the defaults the paper leaves open (its Table 2 names the parameters only) are htsim's
 //! (Broadcom/csg-htsim 841d9e7, `sim/swift.cpp`, read for validation/htsim/
 //! roce-hpcc-swift-model.md §4).
 //!
@@ -53,8 +53,9 @@
 //! Deviations and choices the paper leaves open:
 //! - constants (htsim's "guesses", as defaults): ai = 1, β = 0.8, max_mdf = 0.5, base 20 µs,
 //!   h = base/6.55 ≈ 3.053 µs per hop (3,053 ns here), fs_range = 5·base = 100 µs,
-//!   fs_min_cwnd 0.1, fs_max_cwnd 100, retransmit reset after 5 timeouts, min_cwnd 0.0025
-//!   packets (htsim's 10 bytes of 4,000-byte packets), max_cwnd 1,000, initial cwnd 15 (htsim's
+//!   fs_min_cwnd 0.1, fs_max_cwnd 100, retransmit reset after 5 timeouts, min_cwnd 0.001
+//!   packets (the paper's §3.4, "down to a minimum of 0.001 packets"; htsim's is 0.0025, 10 bytes
+//!   of 4,000-byte packets, which validation/htsim/swift-fabric.toml sets), max_cwnd 1,000, initial cwnd 15 (htsim's
 //!   `-cwnd`), endpoint target 20 µs (a choice: htsim has none; it only binds when the sink holds
 //!   ACKs or a host delay is modelled), RTO initial 1 ms, min 100 µs (htsim), checked on an
 //!   exact timer (htsim scans every 10 ms);
@@ -144,7 +145,8 @@ pub struct SwiftConfig {
     pub max_mdf: f64,
     /// The window at the start, packets (htsim's `-cwnd`: 15).
     pub initial_cwnd: f64,
-    /// The smallest window, packets (htsim: 10 bytes, 0.0025 of its 4,000-byte packets).
+    /// The smallest window, packets (the paper's 0.001; htsim: 10 bytes, 0.0025 of its 4,000-byte
+    /// packets).
     pub min_cwnd: f64,
     /// The largest window, packets (htsim: 1,000).
     pub max_cwnd: f64,
@@ -170,7 +172,7 @@ impl Default for SwiftConfig {
             beta: 0.8,
             max_mdf: 0.5,
             initial_cwnd: 15.0,
-            min_cwnd: 0.0025,
+            min_cwnd: 0.001,
             max_cwnd: 1000.0,
             retx_reset_threshold: 5,
         }

@@ -13,12 +13,17 @@
 //!   pass `F`, hyper increase `Rt = Rt + i·R_HAI` with `i = min(stages) − F`; then
 //!   `Rc = (Rt + Rc)/2`.
 //!
-//! The defaults are the paper's as recalled (g = 1/256, K = T = 55 µs, B = 10 MB, F = 5,
-//! R_AI = 40 Mb/s; the NP's CNP interval N = 50 µs is the sink's, `roce::RoceConfig`), not
-//! checked against its text in this repository: each is a parameter.
+//! The defaults (g = 1/256, K = T = 55 µs, B = 10 MB, F = 5, R_AI = 40 Mb/s; the NP's CNP
+//! interval N = 50 µs is the sink's, `roce::RoceConfig`), each a parameter, were checked against
+//! the authors' own simulator (`bobzhuyb/ns3-rdma`, its sample `config.txt`) and htsim, the
+//! paper's PDF not being reachable here: g, K, F, R_AI and N match the authors'; their sample
+//! sets T = 60 µs and B = 300 MB (htsim 55 µs and 10 MB, kept); ns-3's QCN default T is 1.5 ms.
+//! The authors' code enters hyper increase one stage earlier (at min(stages) = F, i = min − F +
+//! 1) than the reading below, which htsim's fork shares (docs/decisions.md, DCQCN).
 //!
 //! Choices the paper leaves open:
 //! - `R_HAI`: 10 × `R_AI` (400 Mb/s), the ratio of QCN's defaults (802.1Qau: 5 and 50 Mb/s);
+//!   the authors' sample configuration uses 200 Mb/s, htsim's fork 2 × its R_AI;
 //! - the rates never exceed the line's and never fall below `min_rate` (100 Mb/s, as NIC
 //!   models use);
 //! - α starts at 1, and its timer and the increase timer run from the first CNP on (a flow that

@@ -23,9 +23,8 @@
 //! Choices and deviations, the paper's first:
 //! - W_AI = W_init · (1 − η) / N, N = `flows` (10 by default, htsim's unused constant `N`; the
 //!   paper leaves N to the operator as the expected number of flows on a link), or `w_ai` bytes.
-//! - W is kept within `[min_window, W_init]`: the upper bound as the paper is recalled (W_init
-//!   is the window at line rate, and a flow's rate W/T stays at most the NIC's; not checked
-//!   against the text here), the lower one fairsim's (one packet by default, so a flow can
+//! - W is kept within `[min_window, W_init]`: the upper bound as the authors' ns-3 code keeps
+//!   it (the rate at most the NIC's; W_init is the window at line rate), the lower one fairsim's (one packet by default, so a flow can
 //!   always send; the authors' ns-3 code has a minimum rate, 100 Mb/s). Both bound W and Wc.
 //! - The first ACK with records (and any whose hop count differs from the last) only sets L
 //!   and `lastUpdateSeq`, as the authors' ns-3 code (`UpdateRateHp`, "first RTT") does: there is

@@ -107,9 +107,9 @@ fn above_target_the_window_falls_once_per_rtt_by_beta_bounded_by_max_mdf() {
     s.on_measure(later, 10.0 * target, 0.0, 1);
     assert!(close(s.fabric.cwnd, want * 0.5), "{}", s.fabric.cwnd);
     // and never below min_cwnd
-    s.fabric.cwnd = 0.003;
+    s.fabric.cwnd = 0.0015;
     s.on_measure(later + at(1000), 10.0 * target, 0.0, 1);
-    assert_eq!(s.fabric.cwnd, 0.0025);
+    assert_eq!(s.fabric.cwnd, 0.001, "the paper's minimum");
 }
 
 #[test]
@@ -155,7 +155,7 @@ fn losses_take_max_mdf_and_repeated_timeouts_reset_to_min_cwnd() {
         assert_eq!(s.cwnd(), 7.5, "no second decrease within the round trip");
     }
     s.on_congestion(Congestion::Timeout, Load::default(), &win, &mut ctx);
-    assert_eq!(s.cwnd(), 0.0025, "the fifth timeout in a row: min_cwnd");
+    assert_eq!(s.cwnd(), 0.001, "the fifth timeout in a row: min_cwnd");
     // an ACK starts the count again
     s.on_measure(at(20), 1.0 * US, 0.0, 1);
     assert_eq!(s.retransmit_cnt, 0);
