@@ -36,8 +36,16 @@ HERE = Path(__file__).resolve().parent
 FABRIC = HERE / "roce-fabric.toml"
 SWIFT_FABRIC = HERE / "swift-fabric.toml"
 #: Swift as htsim runs it (docs/decisions.md, Swift): hops per link, flow scaling on ⌊cwnd⌋, one
-#: delay (the round trip); htsim's constants are the defaults, `-cwnd 15` the initial window
-SWIFT = {"kind": "swift", "hops": "links", "fs_integer": True, "delay": "rtt", "initial_cwnd": 15.0}
+#: delay (the round trip); htsim's constants are the defaults but its smallest window (10 bytes of
+#: 4,000, the paper's being 0.001 packets), `-cwnd 15` the initial window
+SWIFT = {
+    "kind": "swift",
+    "hops": "links",
+    "fs_integer": True,
+    "delay": "rtt",
+    "initial_cwnd": 15.0,
+    "min_cwnd": 0.0025,
+}
 #: htsim's RandomQueue at -q 8 -mtu 4000: 32,000 B, early drops above 32,000 − 3 × 4,000
 Q8 = {
     "topology.hosts.buffer": "32000B",
