@@ -108,9 +108,15 @@ def measured(command: list[str]) -> tuple[str, float, float]:
     from this one and then exec'd counts this interpreter's own resident set in its peak (Linux
     keeps the larger of the two at the exec), which made small runs look as large as the script.
     CPU time is the kernel's accounting of the finished process and what it waited for (`wait4`)."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.NamedTemporaryFile("r") as peak:
-        timed = ["/usr/bin/time", "-f", "%M", "-o", peak.name, *command]
-        proc = subprocess.Popen(timed, stdout=out, stderr=subprocess.DEVNULL)
+    # in a folder of its own: htsim writes its `idmap.txt` where it runs
+    program = str(Path(command[0]).resolve()) if Path(command[0]).exists() else command[0]
+    with (
+        tempfile.TemporaryFile("w+") as out,
+        tempfile.NamedTemporaryFile("r") as peak,
+        tempfile.TemporaryDirectory() as here,
+    ):
+        timed = ["/usr/bin/time", "-f", "%M", "-o", peak.name, program, *command[1:]]
+        proc = subprocess.Popen(timed, stdout=out, stderr=subprocess.DEVNULL, cwd=here)
         _, status, usage = os.wait4(proc.pid, 0)  # its own resource usage, not all children's
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait
         if proc.returncode != 0:
