@@ -13,7 +13,8 @@
 //! - An ingress counts a packet from its arrival at the switch until its last bit leaves the
 //!   egress port it was queued at (htsim's `completedService`): the packets waiting, and the one
 //!   on the line. The egress ports of a PFC switch therefore end every transmission with an
-//!   event (`Port::end_every_transmission`).
+//!   event (`Port::end_every_transmission`); a port that only feeds one (a host's line) keeps
+//!   its lazy and chained transmissions, whose chain a pause stops.
 //! - A pause is an XOFF sent when the count passes `xoff` and an XON when it falls below `xon`:
 //!   no quanta timer (a pause lasts until its XON, as htsim's 1000-quanta frame that is never let
 //!   expire). A frame takes the reverse line's delay, plus the time of `frame` bytes at its rate
@@ -205,12 +206,9 @@ impl Pfc {
                 super::event::MAX_PAUSED_PORTS
             )));
         }
-        for (i, port) in ports.iter_mut().enumerate().take(scenario.ports.len()) {
-            let p = PortId::from_idx(i);
-            if self.feeds_switch(p) || self.leaves[i] {
-                port.end_every_transmission();
-            }
-        }
+        // a port that only feeds a switch may chain: a pause stops its chain (`Port::settle`)
+        let leaving = ports.iter_mut().zip(&self.leaves).filter(|(_, &leaves)| leaves);
+        leaving.for_each(|(port, _)| port.end_every_transmission());
         Ok(())
     }
 }

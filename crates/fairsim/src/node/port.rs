@@ -312,7 +312,8 @@ impl Port {
                 if ask_at_end {
                     self.ask_empty_queue(ends);
                 }
-                if self.chained && self.qdisc.len_packets() > 0 {
+                // a pause lets the packet on the line finish and starts none after it
+                if self.chained && self.qdisc.len_packets() > 0 && ends < self.paused_since {
                     self.start_chain(ends, now);
                 }
             }
