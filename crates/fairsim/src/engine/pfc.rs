@@ -185,9 +185,10 @@ impl Pfc {
         }
     }
 
-    /// The ports a PFC run may pause, and those whose transmissions' ends release bytes, end
-    /// every transmission with an event; a run with more ports than a pause's event can name
-    /// is refused.
+    /// The ports whose transmissions' ends release an ingress's bytes (a PFC switch's egresses)
+    /// end every transmission with an event; a port that may only be paused keeps its chain,
+    /// which a pause stops (`Port::settle`). A run with more ports than a pause's event can
+    /// name, or with connections on their own copies of a host's line, is refused.
     pub fn prepare(&self, scenario: &Scenario, ports: &mut [Port]) -> crate::error::Result<()> {
         // a connection's own copy of its host's line (`engine::arrivals`) is a port the run adds:
         // its ingress would go uncounted and its switch's end of the link unreleased
@@ -206,7 +207,6 @@ impl Pfc {
                 super::event::MAX_PAUSED_PORTS
             )));
         }
-        // a port that only feeds a switch may chain: a pause stops its chain (`Port::settle`)
         let leaving = ports.iter_mut().zip(&self.leaves).filter(|(_, &leaves)| leaves);
         leaving.for_each(|(port, _)| port.end_every_transmission());
         Ok(())

@@ -30,21 +30,19 @@ impl Port {
     #[cold]
     #[inline(never)]
     pub(super) fn stamp_arrival(&mut self, now: Time) {
-        let queued = self.qdisc.len_bytes();
         if let Some(int) = self.int.as_deref_mut() {
-            int.queued(now, queued);
+            int.queued(now, self.qdisc.len_bytes());
         }
     }
 
     /// After a start at `now`: the packet that went on the line, if any, is stamped (every
     /// packet counts in the bytes sent), with the bytes that wait behind it.
     pub(super) fn stamp_line_start(&mut self, now: Time) {
-        let queued = self.qdisc.len_bytes();
         let (Some(int), Some(OnLine::Sending { pkt, started })) = (self.int.as_deref_mut(), &self.transmitting) else {
             return;
         };
         if *started == now {
-            int.transmit(pkt, now, now + self.rate.tx_time(pkt.size), queued, self.rate);
+            int.transmit(pkt, now, now + self.rate.tx_time(pkt.size), self.qdisc.len_bytes(), self.rate);
         }
     }
 }

@@ -30,9 +30,6 @@ impl Port {
         if self.paused() {
             return Next::Nothing;
         }
-        if self.int.is_none() {
-            return self.start_tx_now(now, drops);
-        }
         let next = self.start_tx_now(now, drops);
         self.stamp_line_start(now);
         next
@@ -109,6 +106,27 @@ mod tests {
         assert_eq!((c.pauses, c.paused_ns), (1, ms(10).0));
         assert_eq!(p.trace.as_ref().unwrap().paused, vec![(ms(2), 1.0), (ms(12), 0.0)], "a traced port's pauses");
         assert!(!p.pause(false, ms(31)), "a resume of a port not paused");
+    }
+
+    #[test]
+    fn a_chained_port_paused_finishes_its_packet_and_chains_no_other_until_it_resumes() {
+        // no `end_every_transmission`: a host's line feeding a PFC switch keeps its chain
+        let mut p = a_port_recording(10, false);
+        let mut drops = vec![];
+        for seq in 0..3 {
+            if p.enqueue(pkt(0, seq, 1000), Time::ZERO, &mut drops) == Line::Idle {
+                p.start_tx(Time::ZERO, &mut drops);
+            }
+        }
+        assert!(!p.pause(true, ms(4)), "paused while the first packet is on the line");
+        p.settle(ms(30));
+        assert_eq!(p.queued_bytes(), 2000, "the chain started nothing after the pause");
+        assert!(p.pause(false, ms(30)), "resumed with the line idle");
+        // the second packet goes on the line at 30 ms, into the pipe behind the first
+        assert_eq!(p.start_tx(ms(30), &mut drops), Next::Nothing);
+        assert_eq!(p.queued_bytes(), 1000);
+        let (first, next) = p.deliver(ms(30));
+        assert_eq!((first.seq, next), (0, Some(ms(48))), "the second arrives 8 + 10 ms after its start");
     }
 
     #[test]
