@@ -71,8 +71,8 @@ impl Simulation {
         let mut waits: std::collections::BTreeMap<PortId, Vec<PortId>> = Default::default();
         for (q, port) in ports.iter().enumerate() {
             port.for_each_queued(&mut |pkt| {
-                if let Some(from) = pfc.held.get(&pkt.id) {
-                    let to = waits.entry(*from).or_default();
+                if let Some(from) = pfc.held.get(pkt.id) {
+                    let to = waits.entry(from).or_default();
                     if !to.contains(&PortId::from_idx(q)) {
                         to.push(PortId::from_idx(q));
                     }

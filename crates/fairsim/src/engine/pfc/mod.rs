@@ -40,7 +40,9 @@ use crate::node::Port;
 use crate::scenario::PfcSpec;
 use crate::scenario::Scenario;
 use crate::units::Time;
-use fnv::FnvHashMap;
+use held::HeldIngress;
+
+mod held;
 
 pub(super) struct Pfc {
     spec: PfcSpec,
@@ -51,7 +53,7 @@ pub(super) struct Pfc {
     /// By port: the ingress its far end keeps for it.
     ingress: Vec<Ingress>,
     /// The ingress (the port it came over) of every counted packet still in a PFC switch, by id.
-    pub(super) held: FnvHashMap<u64, PortId>,
+    pub(super) held: HeldIngress,
 }
 
 #[derive(Copy, Clone, Default)]
@@ -93,7 +95,7 @@ impl Pfc {
         let counted: Vec<bool> = scenario.ports.iter().map(|p| at_switch[p.to.idx()]).collect();
         let leaves = scenario.ports.iter().map(|p| at_switch[p.from.idx()]).collect();
         let ingress = vec![Ingress::default(); counted.len()];
-        Some(Box::new(Pfc { spec, counted, leaves, ingress, held: FnvHashMap::default() }))
+        Some(Box::new(Pfc { spec, counted, leaves, ingress, held: HeldIngress::default() }))
     }
 
     /// Whether port `p` feeds a PFC switch (it may be paused).
@@ -144,7 +146,7 @@ impl Pfc {
         now: Time,
         reverse: impl Fn(PortId) -> (crate::units::Rate, Time),
     ) -> Option<Frame> {
-        let p = self.held.remove(&pkt.id)?;
+        let p = self.held.remove(pkt.id)?;
         let xon = self.spec.xon;
         let ingress = &mut self.ingress[p.idx()];
         ingress.bytes -= u64::from(pkt.size);
