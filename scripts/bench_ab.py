@@ -52,7 +52,8 @@ def hops_per_s(binary: Path, args: list[str]) -> dict[str, float]:
     rows = {}
     for line in out.splitlines():
         fields = line.split()
-        if len(fields) == 8 and "/" in fields[0]:
+        # a pair's row: its name (`NR/FIFO`, or a transport's pair such as `roce`), then numbers
+        if len(fields) == 8 and fields[1].isdigit():
             rows[fields[0]] = float(fields[6])
     return rows
 
@@ -104,6 +105,8 @@ def compare(old: Path, new: Path, args: argparse.Namespace) -> None:
         for name, binary in (("old", old), ("new", new)):
             for pair, value in hops_per_s(binary, args.bench_args).items():
                 samples[name].setdefault(pair, []).append(value)
+    if not samples["old"]:
+        sys.exit("the bench printed no pair's row")
     width = max(8, *(len(p) for p in samples["old"]))
     head = f"{'pair':<{width}} {'old ns/hop':>10} {'new ns/hop':>10} {'change':>8}"
     print(f"{head}   ({args.rounds} alternated rounds)")

@@ -4,7 +4,7 @@
 //! reads what PFC counted and the deadlocks left at the end.
 
 use super::event::Event;
-use super::pfc::PfcReport;
+use super::pfc::{LazyStart, PfcReport};
 use super::sim::Simulation;
 use crate::net::{FlowId, Packet, PortId};
 use crate::node::Port;
@@ -17,11 +17,73 @@ impl Simulation {
         (back.rate, back.delay)
     }
 
-    /// `pkt` came over port `p` into a node and is queued on there.
+    /// `forward` in a run with PFC: `pkt`, arrived over port `p`, is counted by its ingress and
+    /// queued at port `next`, which may put it on the line at once.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn forward_pfc(&mut self, p: PortId, next: PortId, pkt: Packet) {
+        self.pfc_arrived(p, &pkt);
+        self.enqueue(next, pkt);
+        self.pfc_started(next);
+    }
+
+    /// `tx_end` in a run with PFC: the packet whose last bit leaves a PFC switch releases its
+    /// ingress's bytes, or the lazy transmission that ends makes the release it owes; the next
+    /// transmission may owe one.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn tx_end_pfc(&mut self, p: PortId) {
+        let leaving = self.ports[p.idx()].on_line().copied();
+        if let Some(arrival) = self.ports[p.idx()].finish_tx(self.now, &mut self.drops) {
+            self.events.push(arrival, Event::Arrive(p));
+        }
+        self.account_drops(p); // a packet the line lost
+        match leaving {
+            Some(pkt) => self.pfc_left(&pkt),
+            None => self.pfc_lazy_ended(p),
+        }
+        self.start_tx(p);
+        self.pfc_started(p);
+    }
+
+    /// `pkt` came over port `p` into a node and is queued on there. If its ingress sends XOFF,
+    /// the releases still owed to it get their end events.
     #[cold]
     pub(super) fn pfc_arrived(&mut self, p: PortId, pkt: &Packet) {
         let Some(pfc) = self.pfc.as_deref_mut() else { return };
         if let Some(frame) = pfc.arrived(p, pkt, self.now, Simulation::reverse(&self.ports, p)) {
+            self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
+            for &q in pfc.owed_to(p) {
+                if let Some(ends) = self.ports[q.idx()].schedule_lazy_end() {
+                    self.events.push(ends, Event::TxDone(q));
+                }
+            }
+        }
+    }
+
+    /// Port `p` may have started a transmission: if it leaves a PFC switch and its packet went
+    /// without an end event, the release it owes is kept (or, its ingress paused, its end gets
+    /// an event). Called wherever a PFC switch's egress may start one: after a forwarded
+    /// packet's enqueue (straight to the line, or the idle line's start), a transmission's end,
+    /// a resume, a discipline's timer. Packets a host sends are no ingress's.
+    #[cold]
+    pub(super) fn pfc_started(&mut self, p: PortId) {
+        let Some(pfc) = self.pfc.as_deref_mut() else { return };
+        if !pfc.leaves_switch(p) {
+            return;
+        }
+        let Some((pkt, ends)) = self.ports[p.idx()].lazy_start(self.now) else { return };
+        if pfc.started_lazily(p, pkt, ends, self.now) == Some(LazyStart::EndEvent) {
+            let at = self.ports[p.idx()].schedule_lazy_end().expect("a lazy transmission without its end event");
+            self.events.push(at, Event::TxDone(p));
+        }
+    }
+
+    /// Port `p`'s lazy transmission ended with an event: the release it owed, if any.
+    fn pfc_lazy_ended(&mut self, p: PortId) {
+        let Some(pfc) = self.pfc.as_deref_mut() else { return };
+        let ports = &self.ports;
+        if let Some(frame) = pfc.lazy_ended(p, self.now, |p| Simulation::reverse(ports, p)) {
             self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
         }
     }
@@ -54,6 +116,7 @@ impl Simulation {
     pub(super) fn pause_frame(&mut self, p: PortId, xoff: bool) {
         if self.ports[p.idx()].pause(xoff, self.now) {
             self.start_tx(p);
+            self.pfc_started(p);
         }
     }
 

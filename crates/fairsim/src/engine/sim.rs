@@ -337,22 +337,25 @@ impl Simulation {
     fn tx_done_or_timer(&mut self, p: PortId) {
         match self.ports[p.idx()].woken(self.now) {
             Woken::TxEnd => self.tx_end(p),
-            Woken::Ask => self.start_tx(p),
+            Woken::Ask => {
+                self.start_tx(p);
+                if self.pfc.is_some() {
+                    self.pfc_started(p);
+                }
+            }
             Woken::Stale => {}
         }
     }
 
     #[inline(always)]
     fn tx_end(&mut self, p: PortId) {
-        // the packet whose last bit leaves a PFC switch releases its ingress's bytes
-        let leaving = if self.pfc.is_some() { self.ports[p.idx()].on_line().copied() } else { None };
+        if self.pfc.is_some() {
+            return self.tx_end_pfc(p);
+        }
         if let Some(arrival) = self.ports[p.idx()].finish_tx(self.now, &mut self.drops) {
             self.events.push(arrival, Event::Arrive(p));
         }
         self.account_drops(p); // a packet the line lost
-        if let Some(pkt) = leaving {
-            self.pfc_left(&pkt);
-        }
         self.start_tx(p);
     }
 
@@ -370,13 +373,14 @@ impl Simulation {
         }
     }
 
-    /// `pkt`, arrived over port `p`, is queued at port `next` of the node it reached. PFC's and
-    /// telemetry's work is out of line and by reference: `arrive` and `at_route_end` keep one
-    /// caller each and stay inlined, and the packet is never copied into a call.
+    /// `pkt`, arrived over port `p`, is queued at port `next` of the node it reached. PFC's work
+    /// is out of line (`forward_pfc`), and telemetry's by reference: `arrive` and `at_route_end`
+    /// keep one caller each and stay inlined, and without PFC the packet is never copied into a
+    /// call.
     #[inline(always)]
     fn forward(&mut self, p: PortId, next: PortId, pkt: Packet) {
         if self.pfc.is_some() {
-            self.pfc_arrived(p, &pkt);
+            return self.forward_pfc(p, next, pkt);
         }
         self.enqueue(next, pkt)
     }

@@ -12,9 +12,17 @@
 //! Choices, and where the standard leaves them open:
 //! - An ingress counts a packet from its arrival at the switch until its last bit leaves the
 //!   egress port it was queued at (htsim's `completedService`): the packets waiting, and the one
-//!   on the line. The egress ports of a PFC switch therefore end every transmission with an
-//!   event (`Port::end_every_transmission`); a port that only feeds one (a host's line) keeps
-//!   its lazy and chained transmissions, whose chain a pause stops.
+//!   on the line. The count is read only at an arrival over its ingress (the XOFF test, its
+//!   largest value, the headroom) and, while the ingress is paused, at each release (the XON
+//!   test). So the egress ports of a PFC switch do not chain (each start is at an event, where
+//!   its end becomes known), but a transmission with nothing behind it needs no end event
+//!   (`Port`'s lazy ends): the release it owes is kept (`lazy`, `owed`) and made, as of its
+//!   end, by the next arrival over its ingress, by the port's next lazy start, or by its end
+//!   event if it has one. An ingress that sends XOFF has an end event scheduled for each
+//!   release still owed to it, and while it is paused its packets' lazy starts get one at once,
+//!   so its XON goes at the instant the end events would have sent it. A port that only feeds a
+//!   PFC switch (a host's line) keeps its lazy and chained transmissions, whose chain a pause
+//!   stops.
 //! - A pause is an XOFF sent when the count passes `xoff` and an XON when it falls below `xon`:
 //!   no quanta timer (a pause lasts until its XON, as htsim's 1000-quanta frame that is never let
 //!   expire). A frame takes the reverse line's delay, plus the time of `frame` bytes at its rate
@@ -52,8 +60,32 @@ pub(super) struct Pfc {
     leaves: Vec<bool>,
     /// By port: the ingress its far end keeps for it.
     ingress: Vec<Ingress>,
-    /// The ingress (the port it came over) of every counted packet still in a PFC switch, by id.
+    /// The ingress (the port it came over) of every counted packet still queued in a PFC switch,
+    /// by id (a packet sent lazily leaves it for `lazy`).
     pub(super) held: HeldIngress,
+    /// By port leaving a PFC switch: the release its lazy transmission (one without an end
+    /// event) owes, if it is not made yet.
+    lazy: Vec<Option<Owed>>,
+    /// By ingress: the ports whose lazy transmissions owe it a release.
+    owed: Vec<Vec<PortId>>,
+}
+
+/// A release owed by a lazy transmission: its packet's ingress and size, and its end.
+#[derive(Copy, Clone)]
+struct Owed {
+    ingress: PortId,
+    size: u32,
+    ends: Time,
+}
+
+/// What a lazy transmission's start asks of the loop.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum LazyStart {
+    /// Nothing: its release is owed, and made when the count is next read.
+    Owed,
+    /// Its packet's ingress is paused: its end needs an event, which makes the release (and
+    /// perhaps the XON) at once.
+    EndEvent,
 }
 
 #[derive(Copy, Clone, Default)]
@@ -94,13 +126,20 @@ impl Pfc {
         spec.nodes.iter().for_each(|n| at_switch[n.idx()] = true);
         let counted: Vec<bool> = scenario.ports.iter().map(|p| at_switch[p.to.idx()]).collect();
         let leaves = scenario.ports.iter().map(|p| at_switch[p.from.idx()]).collect();
-        let ingress = vec![Ingress::default(); counted.len()];
-        Some(Box::new(Pfc { spec, counted, leaves, ingress, held: HeldIngress::default() }))
+        let n = counted.len();
+        let ingress = vec![Ingress::default(); n];
+        let (held, lazy, owed) = (HeldIngress::default(), vec![None; n], vec![vec![]; n]);
+        Some(Box::new(Pfc { spec, counted, leaves, ingress, held, lazy, owed }))
     }
 
     /// Whether port `p` feeds a PFC switch (it may be paused).
     pub fn feeds_switch(&self, p: PortId) -> bool {
         self.counted.get(p.idx()).copied().unwrap_or(false)
+    }
+
+    /// Whether port `p` leaves a PFC switch (its transmissions' ends release ingresses' bytes).
+    pub fn leaves_switch(&self, p: PortId) -> bool {
+        self.leaves.get(p.idx()).copied().unwrap_or(false)
     }
 
     fn lossless(&self, pkt: &Packet) -> bool {
@@ -120,6 +159,9 @@ impl Pfc {
     ) -> Option<Frame> {
         if !self.feeds_switch(p) || !self.lossless(pkt) {
             return None;
+        }
+        if !self.owed[p.idx()].is_empty() {
+            self.make_owed_releases(p, now);
         }
         self.held.insert(pkt.id, p);
         let xoff = self.spec.xoff;
@@ -147,14 +189,87 @@ impl Pfc {
         reverse: impl Fn(PortId) -> (crate::units::Rate, Time),
     ) -> Option<Frame> {
         let p = self.held.remove(pkt.id)?;
+        self.release(p, pkt.size).then(|| self.frame(p, false, now, reverse(p)))
+    }
+
+    /// `size` bytes of ingress `p` left: whether its count fell below `xon` while it was paused
+    /// (it is not any more, and its XON goes now).
+    fn release(&mut self, p: PortId, size: u32) -> bool {
         let xon = self.spec.xon;
         let ingress = &mut self.ingress[p.idx()];
-        ingress.bytes -= u64::from(pkt.size);
+        ingress.bytes -= u64::from(size);
         if ingress.bytes < xon && ingress.paused {
             ingress.paused = false;
-            return Some(self.frame(p, false, now, reverse(p)));
+            return true;
         }
-        None
+        false
+    }
+
+    /// Port `q`, leaving a PFC switch, put `pkt` on its line at `now` with no end event (a lazy
+    /// transmission, to end at `ends`); `None` if its ingress does not count it, or if this
+    /// start was seen already. The release its previous lazy transmission owed, ended by now,
+    /// is made first.
+    pub fn started_lazily(&mut self, q: PortId, pkt: &Packet, ends: Time, now: Time) -> Option<LazyStart> {
+        if self.lazy[q.idx()].is_some_and(|o| o.ends == ends) {
+            return None; // this start, seen already
+        }
+        if let Some(before) = self.lazy[q.idx()] {
+            debug_assert!(before.ends <= now, "a start before the line's last end");
+            self.make_owed(q, before);
+        }
+        let ingress = self.held.remove(pkt.id)?;
+        self.lazy[q.idx()] = Some(Owed { ingress, size: pkt.size, ends });
+        self.owed[ingress.idx()].push(q);
+        Some(if self.ingress[ingress.idx()].paused { LazyStart::EndEvent } else { LazyStart::Owed })
+    }
+
+    /// The end event of port `q`'s lazy transmission, at `now`: the release it owed, and the XON
+    /// to send if that brought its ingress's count below `xon`.
+    pub fn lazy_ended(
+        &mut self,
+        q: PortId,
+        now: Time,
+        reverse: impl Fn(PortId) -> (crate::units::Rate, Time),
+    ) -> Option<Frame> {
+        let owed = self.lazy[q.idx()].filter(|o| o.ends == now)?;
+        self.forget_owed(q, owed);
+        let p = owed.ingress;
+        self.release(p, owed.size).then(|| self.frame(p, false, now, reverse(p)))
+    }
+
+    /// The ports whose lazy transmissions owe ingress `p` a release: the ends that need an event
+    /// once it has sent XOFF.
+    pub fn owed_to(&self, p: PortId) -> &[PortId] {
+        &self.owed[p.idx()]
+    }
+
+    /// The releases owed to ingress `p` whose transmissions ended by `now` (an arrival over it
+    /// reads its count). It is not paused (a paused ingress's releases have end events, which
+    /// come before any arrival of their instant), so none sends an XON.
+    #[cold]
+    fn make_owed_releases(&mut self, p: PortId, now: Time) {
+        let mut i = 0;
+        while let Some(&q) = self.owed[p.idx()].get(i) {
+            match self.lazy[q.idx()] {
+                Some(owed) if owed.ends <= now => self.make_owed(q, owed),
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// Makes the release `owed` by port `q` when the count is next read: its ingress is not
+    /// paused (see the callers), so it sends no XON.
+    fn make_owed(&mut self, q: PortId, owed: Owed) {
+        self.forget_owed(q, owed);
+        let xon = self.release(owed.ingress, owed.size);
+        debug_assert!(!xon, "a paused ingress's release has an end event");
+    }
+
+    fn forget_owed(&mut self, q: PortId, owed: Owed) {
+        self.lazy[q.idx()] = None;
+        let list = &mut self.owed[owed.ingress.idx()];
+        let at = list.iter().position(|&o| o == q).expect("an owed release is listed");
+        list.swap_remove(at);
     }
 
     /// Why the run cannot go on, if port `p`'s discipline dropped `pkt` of a lossless priority
@@ -187,10 +302,11 @@ impl Pfc {
         }
     }
 
-    /// The ports whose transmissions' ends release an ingress's bytes (a PFC switch's egresses)
-    /// end every transmission with an event; a port that may only be paused keeps its chain,
-    /// which a pause stops (`Port::settle`). A run with more ports than a pause's event can
-    /// name, or with connections on their own copies of a host's line, is refused.
+    /// The egress ports of a PFC switch do not chain: each start is at an event, where the
+    /// release its end owes becomes known (`started_lazily`). A port that may only be paused
+    /// keeps its chain, which a pause stops (`Port::settle`). A run with more ports than a
+    /// pause's event can name, or with connections on their own copies of a host's line, is
+    /// refused.
     pub fn prepare(&self, scenario: &Scenario, ports: &mut [Port]) -> crate::error::Result<()> {
         // a connection's own copy of its host's line (`engine::arrivals`) is a port the run adds:
         // its ingress would go uncounted and its switch's end of the link unreleased
@@ -210,7 +326,7 @@ impl Pfc {
             )));
         }
         let leaving = ports.iter_mut().zip(&self.leaves).filter(|(_, &leaves)| leaves);
-        leaving.for_each(|(port, _)| port.end_every_transmission());
+        leaving.for_each(|(port, _)| port.keep_end_events());
         Ok(())
     }
 }

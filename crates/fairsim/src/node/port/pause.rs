@@ -16,6 +16,30 @@ impl Port {
         self.chained = false;
     }
 
+    /// The packet the port put on its line at `now` with no end event (a lazy transmission),
+    /// and its end: a PFC switch's egress keeps the release it owes (`engine::pfc`).
+    pub fn lazy_start(&self, now: Time) -> Option<(&Packet, Time)> {
+        match self.transmitting {
+            Some(OnLine::Lazy { started, ends, end_scheduled: false, .. }) if started == now => {
+                let last = self.pipe.get(self.pipe.len() - 1);
+                Some((&last.expect("a lazy transmission's packet is in the pipe").pkt, ends))
+            }
+            _ => None,
+        }
+    }
+
+    /// The lazy transmission under way gets an end event after all (its release at a PFC
+    /// switch may send an XON): its end, unless it has one already.
+    pub fn schedule_lazy_end(&mut self) -> Option<Time> {
+        match &mut self.transmitting {
+            Some(OnLine::Lazy { ends, end_scheduled: scheduled @ false, .. }) => {
+                *scheduled = true;
+                Some(*ends)
+            }
+            _ => None,
+        }
+    }
+
     /// `watched` after the port's pause or stamper changed.
     pub(super) fn update_watched(&mut self) {
         self.watched = self.paused() || self.int.is_some();
