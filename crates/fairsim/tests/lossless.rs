@@ -75,25 +75,47 @@ fn pfc_drops_nothing_and_holds_each_ingress_near_its_threshold() {
 /// release it owes its ingress is made when the count is next read (`engine::pfc`). Ports
 /// recorded for the fluid reference end every transmission with an event, as every egress did
 /// before: recording them all must change nothing PFC counts, pauses or delivers.
-#[test]
-fn releases_owed_by_lazy_transmissions_count_as_end_events_would() {
-    // web search at 90% beside the incast, XON near XOFF: an ingress that sends XOFF still has
-    // releases owed to it by egresses with nothing behind their packet (without their end
-    // events, its XON would go late)
-    let web = r#"workloads.web={ pattern = "poisson", sizes = "websearch", load = 0.9, packet_size = "9064B" }"#;
-    let sets = [web, "pfc.xon=\"120000B\"", "run.duration=\"1ms\"", "run.interval=\"1ms\""];
-    let lazy = run(INCAST, None, &sets);
+fn assert_lazy_releases_count_as_end_events_would(sets: &[&str]) {
+    let lazy = run(INCAST, None, sets);
     let egresses: Vec<String> =
         lazy.queues.iter().filter(|q| !q.from.starts_with('h')).map(|q| format!("\"{}\"", q.port)).collect();
     let every_end = format!("run.fluid_reference=[{}]", egresses.join(", "));
-    let eager = run(INCAST, None, &[&sets[..], &[every_end.as_str()]].concat());
+    let eager = run(INCAST, None, &[sets, &[every_end.as_str()]].concat());
     assert!(eager.events > lazy.events, "the recorded ports' ends are events: {} vs {}", eager.events, lazy.events);
     assert_eq!(eager.pfc, lazy.pfc, "the ingresses' largest counts");
     let queues = |r: &RunReport| {
-        r.queues.iter().map(|q| (q.totals.pauses, q.totals.paused_ns, q.totals.departures)).collect::<Vec<_>>()
+        r.queues
+            .iter()
+            .map(|q| (q.totals.pauses, q.totals.paused_ns, q.totals.departures, q.totals.drops))
+            .collect::<Vec<_>>()
     };
-    assert_eq!(queues(&eager), queues(&lazy), "each port's pauses, paused time and departures");
+    assert_eq!(queues(&eager), queues(&lazy), "each port's pauses, paused time, departures and drops");
     assert_eq!(eager.transfer_summary, lazy.transfer_summary, "the transfers' completion times");
+}
+
+/// Web search at 90% beside the incast, XON near XOFF: an ingress that sends XOFF still has
+/// releases owed to it by egresses with nothing behind their packet (without their end events,
+/// its XON would go late).
+const WEB_BESIDE: [&str; 4] = [
+    r#"workloads.web={ pattern = "poisson", sizes = "websearch", load = 0.9, packet_size = "9064B" }"#,
+    r#"pfc.xon="120000B""#,
+    r#"run.duration="1ms""#,
+    r#"run.interval="1ms""#,
+];
+
+#[test]
+fn releases_owed_by_lazy_transmissions_count_as_end_events_would() {
+    assert_lazy_releases_count_as_end_events_would(&WEB_BESIDE);
+}
+
+/// An aggregation switch goes down and comes back: the packets it loses leave their ingresses'
+/// counts as they did with end events (a cut lazy transmission's own release, made at the cut,
+/// is `engine::pfc`'s unit test).
+#[test]
+fn lazy_releases_count_as_end_events_would_across_a_switch_failure() {
+    let down =
+        r#"events=[{ at = "300us", node = "agg0", action = "down" }, { at = "600us", node = "agg0", action = "up" }]"#;
+    assert_lazy_releases_count_as_end_events_would(&[&WEB_BESIDE[..], &[down]].concat());
 }
 
 #[test]

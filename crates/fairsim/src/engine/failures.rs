@@ -69,6 +69,9 @@ impl Simulation {
         let shared = self.shared_before(p);
         let cut = self.ports[p.idx()].go_down(self.now, &mut self.drops);
         self.events.cancel(Event::TxDone(p));
+        if self.pfc.is_some() {
+            self.pfc_cut(p);
+        }
         if cut.arrival {
             self.events.cancel(Event::Arrive(p));
         }

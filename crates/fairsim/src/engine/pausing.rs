@@ -79,6 +79,17 @@ impl Simulation {
         }
     }
 
+    /// Port `p`'s link went down: the packet of its lazy transmission, if any, is lost now, and
+    /// the release it owed with it.
+    #[cold]
+    pub(super) fn pfc_cut(&mut self, p: PortId) {
+        let Some(pfc) = self.pfc.as_deref_mut() else { return };
+        let ports = &self.ports;
+        if let Some(frame) = pfc.release_owed(p, self.now, |p| Simulation::reverse(ports, p)) {
+            self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
+        }
+    }
+
     /// Port `p`'s lazy transmission ended with an event: the release it owed, if any.
     fn pfc_lazy_ended(&mut self, p: PortId) {
         let Some(pfc) = self.pfc.as_deref_mut() else { return };

@@ -231,7 +231,20 @@ impl Pfc {
         now: Time,
         reverse: impl Fn(PortId) -> (crate::units::Rate, Time),
     ) -> Option<Frame> {
-        let owed = self.lazy[q.idx()].filter(|o| o.ends == now)?;
+        self.lazy[q.idx()].filter(|o| o.ends == now)?;
+        self.release_owed(q, now, reverse)
+    }
+
+    /// The release port `q`'s lazy transmission owes, if any, made at `now`: at its end event,
+    /// or when its link goes down and cuts its packet (lost then, its end event taken back).
+    /// Returns the XON to send if that brought its ingress's count below `xon`.
+    pub fn release_owed(
+        &mut self,
+        q: PortId,
+        now: Time,
+        reverse: impl Fn(PortId) -> (crate::units::Rate, Time),
+    ) -> Option<Frame> {
+        let owed = self.lazy.get(q.idx()).copied().flatten()?;
         self.forget_owed(q, owed);
         let p = owed.ingress;
         self.release(p, owed.size).then(|| self.frame(p, false, now, reverse(p)))
@@ -368,6 +381,50 @@ fn cycles(edges: &[(PortId, Vec<PortId>)]) -> Vec<Vec<PortId>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::Rate;
+
+    /// a -> gw -> b, gw a PFC switch pausing at 1,500 bytes and resuming below 1,500.
+    fn a_switch() -> (Pfc, PortId, PortId) {
+        let text = r#"
+nodes = ["a", "gw", "b"]
+[run]
+duration = "1s"
+[links]
+in = { between = ["a", "gw"], rate = "1Mbps", delay = "3ms" }
+out = { between = ["gw", "b"], rate = "1Mbps", delay = "7ms" }
+[flows]
+f = { src = "a", dst = "b", app = "ftp" }
+[pfc]
+xoff = "1500B"
+xon = "1500B"
+nodes = ["gw"]
+"#;
+        let sc = Scenario::parse(text, "pfc.toml", &[]).unwrap();
+        let port = |name: &str| PortId::from_idx(sc.ports.iter().position(|p| p.name == name).unwrap());
+        let (ingress, egress) = (port("a->gw"), port("gw->b"));
+        (*Pfc::new(&sc).unwrap(), ingress, egress)
+    }
+
+    #[test]
+    fn a_release_owed_to_a_paused_ingress_sends_its_xon_when_made() {
+        let (mut pfc, ingress, egress) = a_switch();
+        let back = (Rate(1_000_000), Time::from_millis(3));
+        let ms = Time::from_millis;
+        let pkt = |id: u64| Packet { id, size: 1000, ..Packet::blank() };
+        assert_eq!(pfc.arrived(ingress, &pkt(1), ms(0), back), None);
+        // the first packet goes on the idle egress at once, lazily, to end at 8 ms
+        assert_eq!(pfc.started_lazily(egress, &pkt(1), ms(8), ms(0)), Some(LazyStart::Owed));
+        assert_eq!(pfc.started_lazily(egress, &pkt(1), ms(8), ms(0)), None, "a start is seen once");
+        // 2,000 bytes counted: XOFF, and the egress owes the ingress its release
+        let xoff = pfc.arrived(ingress, &pkt(2), ms(1), back).expect("an XOFF");
+        assert_eq!((xoff.pause, xoff.at), (true, ms(4)));
+        assert_eq!(pfc.owed_to(ingress), &[egress]);
+        // the link is cut at 5 ms: the release is made then, and the XON goes
+        let xon = pfc.release_owed(egress, ms(5), |_| back).expect("an XON");
+        assert_eq!((xon.pause, xon.at), (false, ms(8)));
+        assert!(pfc.owed_to(ingress).is_empty());
+        assert_eq!(pfc.lazy_ended(egress, ms(8), |_| back), None, "the release is made once");
+    }
 
     #[test]
     fn cycles_are_found_once_each_from_their_lowest_port() {
