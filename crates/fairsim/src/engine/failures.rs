@@ -70,7 +70,7 @@ impl Simulation {
         let cut = self.ports[p.idx()].go_down(self.now, &mut self.drops);
         self.events.cancel(Event::TxDone(p));
         if self.pfc.is_some() {
-            self.pfc_cut(p);
+            self.pfc_release_owed(p);
         }
         if cut.arrival {
             self.events.cancel(Event::Arrive(p));

@@ -34,13 +34,10 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn tx_end_pfc(&mut self, p: PortId) {
         let leaving = self.ports[p.idx()].on_line().copied();
-        if let Some(arrival) = self.ports[p.idx()].finish_tx(self.now, &mut self.drops) {
-            self.events.push(arrival, Event::Arrive(p));
-        }
-        self.account_drops(p); // a packet the line lost
+        self.finish_tx(p);
         match leaving {
             Some(pkt) => self.pfc_left(&pkt),
-            None => self.pfc_lazy_ended(p),
+            None => self.pfc_release_owed(p),
         }
         self.start_tx(p);
         self.pfc_started(p);
@@ -79,22 +76,13 @@ impl Simulation {
         }
     }
 
-    /// Port `p`'s link went down: the packet of its lazy transmission, if any, is lost now, and
-    /// the release it owed with it.
+    /// The release port `p`'s lazy transmission owes, if any, made now: at its end event, or
+    /// when its link goes down and the packet is lost (`failures`).
     #[cold]
-    pub(super) fn pfc_cut(&mut self, p: PortId) {
+    pub(super) fn pfc_release_owed(&mut self, p: PortId) {
         let Some(pfc) = self.pfc.as_deref_mut() else { return };
         let ports = &self.ports;
         if let Some(frame) = pfc.release_owed(p, self.now, |p| Simulation::reverse(ports, p)) {
-            self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
-        }
-    }
-
-    /// Port `p`'s lazy transmission ended with an event: the release it owed, if any.
-    fn pfc_lazy_ended(&mut self, p: PortId) {
-        let Some(pfc) = self.pfc.as_deref_mut() else { return };
-        let ports = &self.ports;
-        if let Some(frame) = pfc.lazy_ended(p, self.now, |p| Simulation::reverse(ports, p)) {
             self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
         }
     }

@@ -352,11 +352,17 @@ impl Simulation {
         if self.pfc.is_some() {
             return self.tx_end_pfc(p);
         }
+        self.finish_tx(p);
+        self.start_tx(p);
+    }
+
+    /// The packet on port `p`'s line is sent: into the pipe, or lost on the line.
+    #[inline(always)]
+    pub(super) fn finish_tx(&mut self, p: PortId) {
         if let Some(arrival) = self.ports[p.idx()].finish_tx(self.now, &mut self.drops) {
             self.events.push(arrival, Event::Arrive(p));
         }
         self.account_drops(p); // a packet the line lost
-        self.start_tx(p);
     }
 
     fn arrive(&mut self, p: PortId) {

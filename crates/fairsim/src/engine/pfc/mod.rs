@@ -18,7 +18,7 @@
 //!   its end becomes known), but a transmission with nothing behind it needs no end event
 //!   (`Port`'s lazy ends): the release it owes is kept (`lazy`, `owed`) and made, as of its
 //!   end, by the next arrival over its ingress, by the port's next lazy start, or by its end
-//!   event if it has one. An ingress that sends XOFF has an end event scheduled for each
+//!   event if it has one (or when its link goes down and cuts its packet). An ingress that sends XOFF has an end event scheduled for each
 //!   release still owed to it, and while it is paused its packets' lazy starts get one at once,
 //!   so its XON goes at the instant the end events would have sent it. A port that only feeds a
 //!   PFC switch (a host's line) keeps its lazy and chained transmissions, whose chain a pause
@@ -223,18 +223,6 @@ impl Pfc {
         Some(if self.ingress[ingress.idx()].paused { LazyStart::EndEvent } else { LazyStart::Owed })
     }
 
-    /// The end event of port `q`'s lazy transmission, at `now`: the release it owed, and the XON
-    /// to send if that brought its ingress's count below `xon`.
-    pub fn lazy_ended(
-        &mut self,
-        q: PortId,
-        now: Time,
-        reverse: impl Fn(PortId) -> (crate::units::Rate, Time),
-    ) -> Option<Frame> {
-        self.lazy[q.idx()].filter(|o| o.ends == now)?;
-        self.release_owed(q, now, reverse)
-    }
-
     /// The release port `q`'s lazy transmission owes, if any, made at `now`: at its end event,
     /// or when its link goes down and cuts its packet (lost then, its end event taken back).
     /// Returns the XON to send if that brought its ingress's count below `xon`.
@@ -288,7 +276,7 @@ impl Pfc {
     /// Why the run cannot go on, if port `p`'s discipline dropped `pkt` of a lossless priority
     /// at a PFC switch (the line's losses and a link down are not the discipline's).
     pub fn lost(&self, p: PortId, pkt: &Packet, reason: crate::qdisc::DropReason, name: &str) -> Option<String> {
-        (self.leaves.get(p.idx()).copied().unwrap_or(false) && self.lossless(pkt) && reason.by_discipline()).then(|| {
+        (self.leaves_switch(p) && self.lossless(pkt) && reason.by_discipline()).then(|| {
             format!(
                 "port {name} of a PFC switch dropped a packet of lossless priority {} ({}): a lossless network must not; \
                  give its queue an unlimited buffer (or room for every ingress's xoff and headroom), and a marking AQM \
@@ -423,7 +411,7 @@ nodes = ["gw"]
         let xon = pfc.release_owed(egress, ms(5), |_| back).expect("an XON");
         assert_eq!((xon.pause, xon.at), (false, ms(8)));
         assert!(pfc.owed_to(ingress).is_empty());
-        assert_eq!(pfc.lazy_ended(egress, ms(8), |_| back), None, "the release is made once");
+        assert_eq!(pfc.release_owed(egress, ms(8), |_| back), None, "the release is made once");
     }
 
     #[test]
