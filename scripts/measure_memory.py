@@ -1,14 +1,15 @@
 """Resident memory of one run through the Python package, phase by phase (docs/performance.md,
 "Memory", "A k = 64 fat-tree"):
 
-    python3 scripts/measure_memory.py SCENARIO [--pair PAIR] [--set KEY=VALUE ...] [--json]
+    python3 scripts/measure_memory.py SCENARIO [--pair PAIR] [--set KEY=VALUE ...] [--json] [--via-json]
 
 Does in one process what `fairsim run SCENARIO` does (`--json`: `fairsim run --json`), one step
 at a time, and prints a line per phase: the resident memory after it (`VmRSS`) and its own peak
 (`VmHWM`, reset before the phase through /proc/self/clear_refs, so each phase's peak is its
 own, not the process's so far). Phases: loading and validating the scenario, building the run,
-running it, the engine's report as JSON text, parsing it into Python's dicts, and the tables
-`fairsim run` prints (or the JSON document it prints). Linux only.
+running it, the engine's report (its long tables as Arrow columns, `fairsim.columns`; with
+`--via-json` as one JSON text, then parsed into Python's dicts, as before issue 50), and the
+tables `fairsim run` prints (or the JSON document it prints). Linux only.
 
 The engine alone: `cargo run --release --example memory -- SCENARIO [KEY=VALUE ...]`.
 """
@@ -22,7 +23,7 @@ import re
 import time
 
 #: The phases' names, in order, as printed.
-PHASES = ("import", "load", "build", "run", "report_json", "parse", "tables")
+PHASES = ("import", "load", "build", "run", "report_columns", "report_json", "parse", "tables")
 
 
 def status_mib(field: str) -> float:
@@ -66,6 +67,9 @@ def main() -> None:
     parser.add_argument("--pair")
     parser.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--json", action="store_true", help="the JSON document instead of the tables")
+    parser.add_argument(
+        "--via-json", action="store_true", help="the report as JSON text parsed into dicts (before issue 50)"
+    )
     args = parser.parse_args()
     phases = Phases()
     import fairsim
@@ -81,13 +85,21 @@ def main() -> None:
     while not sim.step(CHUNK):
         pass
     phases.done("run")
-    text = sim.report_json()
-    del sim
-    return_freed(len(text))
-    phases.done("report_json")
-    report = json.loads(text)
-    del text
-    phases.done("parse")
+    if args.via_json:
+        text = sim.report_json()
+        del sim
+        return_freed(len(text))
+        phases.done("report_json")
+        report = json.loads(text)
+        del text
+        phases.done("parse")
+    else:
+        from fairsim.columns import report_of
+
+        report, size = report_of(sim)
+        del sim
+        return_freed(size)
+        phases.done("report_columns")
     meta = {"name": sc.name, "file": sc.file, "description": sc.description, "overrides": sc.overrides}
     results = Results(meta, [report], source=sc)
     if args.json:

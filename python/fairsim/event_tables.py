@@ -9,6 +9,7 @@ from itertools import pairwise
 
 from rich.text import Text
 
+from fairsim.columns import column
 from fairsim.tables import NA, Stat, _table, add_rows, duration, rate, stat_over
 
 
@@ -17,7 +18,7 @@ def _when(seconds: float | None) -> str:
 
 
 def _lost(run: dict) -> int:
-    return sum(q["totals"].get("link_down", 0) for q in run["queues"])
+    return sum(t.get("link_down", 0) for t in column(run["queues"], "totals"))
 
 
 def _phases(run: dict) -> list[tuple[float, float]]:

@@ -11,6 +11,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from fairsim import _core
+from fairsim.columns import plain
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -399,7 +400,7 @@ class Results:
             "fairsim_version": __version__,
             "scenario": self.scenario,
             "complete": self.complete,
-            "runs": [{k: v for k, v in r.items() if k not in drop} for r in self.runs],
+            "runs": [plain({k: v for k, v in r.items() if k not in drop}) for r in self.runs],
         }
         from fairsim import workload_tables
 

@@ -12,12 +12,12 @@ module imports `logging`, which alone took longer than a small run (docs/perform
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 
 from fairsim import _core
 from fairsim._core import FairsimError, InternalError, RunStopped, Stopped
+from fairsim.columns import report_of
 from fairsim.memory import return_freed
 from fairsim.progress import progress_bar
 
@@ -66,10 +66,11 @@ def execute(
             raise FairsimError(f"{where}: {sim.error}")
         seen = {(port, "pcap"): data for port, data in sim.pcaps()}
         seen |= {(port, "events"): text for port, text in sim.event_traces()}
-        report = sim.report_json()
+        # the long tables cross as columns (fairsim.columns), not as a dict per row
+        report, size = report_of(sim)
         del sim
-        return_freed(len(report))
-        return json.loads(report), seen
+        return_freed(size)
+        return report, seen
 
     done: list = [None] * len(runs)
     failed: list[BaseException | None] = [None] * len(runs)

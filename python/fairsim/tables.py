@@ -12,7 +12,7 @@ import io
 import math
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fairsim import _core
+from fairsim.columns import column
 
 if TYPE_CHECKING:
     from fairsim.results import Results
@@ -223,7 +224,25 @@ def _named(items: list[dict], key: str, name: str) -> dict | None:
 def _by_name(runs: list[dict], section: str, key: str) -> list[dict[str, dict]]:
     """Each run's items of `section` by their `key`: looked up once per cell, not searched for
     (a search per cell made the tables of 100,000 flows take hours)."""
-    return [{x[key]: x for x in run[section]} for run in runs]
+    return [ByName(run[section], key) for run in runs]
+
+
+class ByName(Mapping):
+    """A run's rows of one section by their `key`, each row read when it is looked up: a report
+    whose long tables are columns (`fairsim.columns`) makes no dict for a row never shown."""
+
+    def __init__(self, rows: Sequence[dict], key: str) -> None:
+        self.rows = rows
+        self.index = {name: i for i, name in enumerate(column(rows, key))}
+
+    def __getitem__(self, name: Any) -> dict:
+        return self.rows[self.index[name]]
+
+    def __iter__(self) -> Iterator:
+        return iter(self.index)
+
+    def __len__(self) -> int:
+        return len(self.index)
 
 
 def _field(name: Any, metric: str) -> Callable[[dict[Any, dict]], Any]:
@@ -283,7 +302,7 @@ def _window_limited(runs: list[dict]) -> bool:
 def _delay_aimed(runs: list[dict]) -> bool:
     """Whether some queue of the runs aims at a delay (CoDel, FQ-CoDel, PIE): its studies read
     queueing delays first, so the tables show them."""
-    return any(q["qdisc"] in DELAY_QDISCS for r in runs for q in r["queues"])
+    return any(qdisc in DELAY_QDISCS for r in runs for qdisc in column(r["queues"], "qdisc"))
 
 
 def _flows_parts(runs: list[dict], leave_out: frozenset[str] = frozenset()) -> list:
@@ -366,11 +385,8 @@ def _busy(queue: dict) -> bool:
 def lost_columns(runs: list[dict]) -> list[tuple[str, str]]:
     """The columns of packets lost on the line (a link's `loss`), to a failed link or to trimming
     that some queue of `runs` has: other tables stay as they were."""
-    return [
-        (key, col)
-        for key, col in LOST_COLUMNS
-        if any(q["totals"].get(key, 0) for r in runs for q in r["queues"])
-    ]
+    totals = [t for r in runs for t in column(r["queues"], "totals")]
+    return [(key, col) for key, col in LOST_COLUMNS if any(t.get(key, 0) for t in totals)]
 
 
 #: Disciplines that aim at a queueing delay: the queues table shows their sojourn first.
@@ -500,8 +516,9 @@ def pair_tables(runs: list[dict], queues: str = "auto") -> Group:
 def _pfc_parts(runs: list[dict]) -> list:
     """What priority flow control did: its pauses and the time paused over every port, the most
     an ingress held, and each deadlock (a cycle of paused ports), named."""
-    pauses = sum(q["totals"].get("pauses", 0) for r in runs for q in r["queues"])
-    paused = sum(q["totals"].get("paused_ns", 0) for r in runs for q in r["queues"]) * 1e-9
+    totals = [t for r in runs for t in column(r["queues"], "totals")]
+    pauses = sum(t.get("pauses", 0) for t in totals)
+    paused = sum(t.get("paused_ns", 0) for t in totals) * 1e-9
     most = max(max(r["pfc"]["max_ingress_bytes"], default=0) for r in runs)
     over = "" if len(runs) == 1 else f", over {plural(len(runs), 'run')}"
     parts: list = [

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from fairsim import _core
+from fairsim.columns import column
 from fairsim.tables import NA, Stat, _table, duration, lost_columns, plural, rate, size
 
 if TYPE_CHECKING:  # pandas only where a workload's table is made: `fairsim run` of others stays light
@@ -155,10 +156,14 @@ def tier_parts(runs: list[dict]) -> list:
     """The queues summed by tier: ports, mean and largest utilisation, drops (and losses on the
     line or to failed links, where there are any), marks, the longest queue (over every run of
     the pair)."""
+    # each queue's port, utilisation and totals, read column by column (`fairsim.columns`)
     by_tier: dict[str, list[dict]] = {}
     for r in runs:
-        for q in r["queues"]:
-            by_tier.setdefault(tier(q["port"]), []).append(q)
+        queues = r["queues"]
+        read = (column(queues, "port"), column(queues, "utilisation"), column(queues, "totals"))
+        for port, utilisation, totals in zip(*read, strict=True):
+            queue = {"port": port, "utilisation": utilisation, "totals": totals}
+            by_tier.setdefault(tier(port), []).append(queue)
     lost = lost_columns(runs)
     columns = [
         "tier",

@@ -4,6 +4,7 @@
 //! chunks with the GIL released (so the caller can show progress, honour Ctrl-C and run pairs
 //! on several threads), and hand back the report as JSON. Everything user-facing lives in Python.
 
+mod arrow_report;
 mod panics;
 mod python_app;
 mod python_controller;
@@ -224,6 +225,28 @@ impl PySimulation {
     /// The report so far, as JSON (see docs/results.md).
     fn report_json(&mut self, py: Python<'_>) -> PyResult<String> {
         self.guarded_as(py, true, |sim| serde_json::to_string(&sim.report()).expect("reports serialise"))
+    }
+
+    /// The report so far with those of its long tables (`flows`, `queues`, `flow_intervals`,
+    /// `queue_intervals`) that have at least `min_rows` rows as pyarrow record batches, by name,
+    /// and the rest as JSON, where those tables are empty lists (`arrow_report.rs`;
+    /// `fairsim.columns` reads them back as rows). A table that cannot be laid out as columns
+    /// stays in the JSON.
+    fn report_columns(&mut self, py: Python<'_>, min_rows: usize) -> PyResult<(String, Vec<(&'static str, PyObject)>)> {
+        let (rest, tables) = self.guarded_as(py, true, |sim| {
+            let mut report = sim.report();
+            let mut tables = vec![];
+            arrow_report::take(&mut tables, "flows", &mut report.flows, min_rows);
+            arrow_report::take(&mut tables, "queues", &mut report.queues, min_rows);
+            arrow_report::take(&mut tables, "flow_intervals", &mut report.flow_intervals, min_rows);
+            arrow_report::take(&mut tables, "queue_intervals", &mut report.queue_intervals, min_rows);
+            (serde_json::to_string(&report).expect("reports serialise"), tables)
+        })?;
+        let tables = tables
+            .into_iter()
+            .map(|(name, batch)| Ok((name, pyo3_arrow::PyRecordBatch::new(batch).to_pyarrow(py)?)))
+            .collect::<PyResult<_>>()?;
+        Ok((rest, tables))
     }
 }
 

@@ -1,0 +1,341 @@
+//! A run report's long tables (its flows, queues and their per-interval rows) as Arrow record
+//! batches, so that Python holds them as columns instead of as a dictionary per row: at a
+//! k = 64 fat-tree's 393,216 queues the dictionaries took a gigabyte (docs/performance.md,
+//! "The report as columns").
+//!
+//! Each row is serialised as the JSON report writes it, and its top-level fields are read back
+//! in their order: integers, floats, strings and booleans become typed columns, and a nested
+//! value (a summary, the counters, a discipline's parameters) stays as its JSON text in a
+//! dictionary-encoded column, marked `json` in the field's metadata, which Python decodes as it
+//! reads the row (`fairsim.columns`). A row read from the columns is therefore the JSON report's
+//! row, key for key and value for value; the equal texts of nested values (the zero counters of
+//! idle ports, a shared discipline's parameters) are held once.
+//!
+//! A table whose rows do not all have the same fields in the same order cannot be laid out so;
+//! it is an error, and the caller falls back to the JSON report.
+
+use arrow_array::types::Int32Type;
+use arrow_array::{
+    ArrayRef, BooleanArray, DictionaryArray, Float64Array, Int32Array, Int64Array, NullArray, RecordBatch,
+    RecordBatchOptions, StringArray,
+};
+use arrow_schema::{DataType, Field, Schema};
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The metadata key and value that mark a column of JSON texts.
+pub const ENCODING: (&str, &str) = ("fairsim", "json");
+
+/// Moves `rows` into `tables` as the batch called `name`, if they are at least `min_rows` and
+/// can be laid out as columns; otherwise leaves them where they are, for the JSON report.
+pub fn take<T: Serialize>(
+    tables: &mut Vec<(&'static str, RecordBatch)>,
+    name: &'static str,
+    rows: &mut Vec<T>,
+    min_rows: usize,
+) {
+    if rows.len() < min_rows {
+        return;
+    }
+    if let Ok(batch) = table(rows) {
+        *rows = Vec::new();
+        tables.push((name, batch));
+    }
+}
+
+/// `rows` as one record batch; an error says why they cannot be.
+pub fn table<T: Serialize>(rows: &[T]) -> Result<RecordBatch, String> {
+    let mut names: Vec<String> = vec![];
+    let mut columns: Vec<Cells> = vec![];
+    let mut bytes = vec![];
+    for (n, row) in rows.iter().enumerate() {
+        bytes.clear();
+        serde_json::to_writer(&mut bytes, row).map_err(|e| e.to_string())?;
+        let fields = fields_of(std::str::from_utf8(&bytes).map_err(|e| e.to_string())?)?;
+        if n == 0 {
+            names = fields.iter().map(|(k, _)| k.clone()).collect();
+            columns = names.iter().map(|_| Cells::Nulls(0)).collect();
+        } else if fields.len() != names.len() || fields.iter().zip(&names).any(|((k, _), name)| k != name) {
+            return Err(format!("row {n} has other fields than row 0"));
+        }
+        for ((_, value), cells) in fields.iter().zip(columns.iter_mut()) {
+            cells.push(value.get())?;
+        }
+    }
+    let fields: Vec<Field> = names
+        .iter()
+        .zip(&columns)
+        .map(|(name, cells)| {
+            let field = Field::new(name, cells.data_type(), true);
+            if matches!(cells, Cells::Json(_)) {
+                field.with_metadata(HashMap::from([(ENCODING.0.to_string(), ENCODING.1.to_string())]))
+            } else {
+                field
+            }
+        })
+        .collect();
+    let arrays: Vec<ArrayRef> = columns.into_iter().map(Cells::into_array).collect();
+    let options = RecordBatchOptions::new().with_row_count(Some(rows.len()));
+    RecordBatch::try_new_with_options(Arc::new(Schema::new(fields)), arrays, &options).map_err(|e| e.to_string())
+}
+
+/// A JSON object's fields in their order, each value as its text.
+fn fields_of(text: &str) -> Result<Vec<(String, &RawValue)>, String> {
+    struct Ordered;
+    impl<'de> Visitor<'de> for Ordered {
+        type Value = Vec<(String, &'de RawValue)>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a row as a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut fields = vec![];
+            while let Some(field) = map.next_entry()? {
+                fields.push(field);
+            }
+            Ok(fields)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_map(Ordered).map_err(|e| e.to_string())
+}
+
+/// One column's values so far, in the narrowest form that holds them all exactly.
+enum Cells {
+    /// Only nulls so far: this many.
+    Nulls(usize),
+    Int(Vec<Option<i64>>),
+    Float(Vec<Option<f64>>),
+    Bool(Vec<Option<bool>>),
+    Str(Interned),
+    /// Nested values, or values of more than one kind: their JSON texts.
+    Json(Interned),
+}
+
+/// A scalar of a row, read from its JSON text.
+enum Scalar {
+    Null,
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+    /// An object, an array or an integer past `i64`: kept as its text.
+    Other,
+}
+
+fn scalar(raw: &str) -> Result<Scalar, String> {
+    let bad = |e: serde_json::Error| format!("{raw}: {e}");
+    Ok(match raw.as_bytes().first() {
+        Some(b'n') => Scalar::Null,
+        Some(b't') => Scalar::Bool(true),
+        Some(b'f') => Scalar::Bool(false),
+        Some(b'"') => Scalar::Str(serde_json::from_str(raw).map_err(bad)?),
+        Some(b'{' | b'[') => Scalar::Other,
+        // serde_json writes a float with a point or an exponent, an integer without
+        _ if raw.contains(['.', 'e', 'E']) => Scalar::Float(raw.parse().map_err(|e| format!("{raw}: {e}"))?),
+        _ => raw.parse().map_or(Scalar::Other, Scalar::Int),
+    })
+}
+
+impl Cells {
+    fn len(&self) -> usize {
+        match self {
+            Cells::Nulls(n) => *n,
+            Cells::Int(v) => v.len(),
+            Cells::Float(v) => v.len(),
+            Cells::Bool(v) => v.len(),
+            Cells::Str(v) | Cells::Json(v) => v.keys.len(),
+        }
+    }
+
+    fn push(&mut self, raw: &str) -> Result<(), String> {
+        let value = scalar(raw)?;
+        match (&mut *self, value) {
+            (Cells::Nulls(n), Scalar::Null) => *n += 1,
+            (Cells::Int(v), Scalar::Int(x)) => v.push(Some(x)),
+            (Cells::Float(v), Scalar::Float(x)) => v.push(Some(x)),
+            (Cells::Bool(v), Scalar::Bool(x)) => v.push(Some(x)),
+            (Cells::Str(v), Scalar::Str(x)) => v.push(Some(&x)),
+            (Cells::Json(v), _) => v.push(Some(raw).filter(|r| *r != "null")),
+            (Cells::Int(v), Scalar::Null) => v.push(None),
+            (Cells::Float(v), Scalar::Null) => v.push(None),
+            (Cells::Bool(v), Scalar::Null) => v.push(None),
+            (Cells::Str(v), Scalar::Null) => v.push(None),
+            (Cells::Nulls(n), first) => {
+                let n = *n;
+                *self = match first {
+                    Scalar::Int(x) => Cells::Int(nulls_then(n, x)),
+                    Scalar::Float(x) => Cells::Float(nulls_then(n, x)),
+                    Scalar::Bool(x) => Cells::Bool(nulls_then(n, x)),
+                    Scalar::Str(x) => Cells::Str(Interned::nulls_then(n, &x)),
+                    Scalar::Null | Scalar::Other => Cells::Json(Interned::nulls_then(n, raw)),
+                };
+            }
+            // a second kind of value: the column keeps every value's text
+            (_, _) => {
+                self.keep_texts();
+                self.push(raw)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The column as JSON texts, written as serde_json wrote them.
+    fn keep_texts(&mut self) {
+        let mut texts = Interned::default();
+        let n = self.len();
+        for i in 0..n {
+            let text = match &*self {
+                Cells::Nulls(_) => None,
+                Cells::Int(v) => v[i].map(|x| x.to_string()),
+                Cells::Float(v) => v[i].map(|x| serde_json::to_string(&x).expect("a float writes")),
+                Cells::Bool(v) => v[i].map(|x| x.to_string()),
+                Cells::Str(v) => v.get(i).map(|s| serde_json::to_string(s).expect("a string writes")),
+                Cells::Json(v) => v.get(i).map(str::to_string),
+            };
+            texts.push(text.as_deref());
+        }
+        *self = Cells::Json(texts);
+    }
+
+    fn data_type(&self) -> DataType {
+        match self {
+            Cells::Nulls(_) => DataType::Null,
+            Cells::Int(_) => DataType::Int64,
+            Cells::Float(_) => DataType::Float64,
+            Cells::Bool(_) => DataType::Boolean,
+            Cells::Str(_) | Cells::Json(_) => DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8)),
+        }
+    }
+
+    fn into_array(self) -> ArrayRef {
+        match self {
+            Cells::Nulls(n) => Arc::new(NullArray::new(n)),
+            Cells::Int(v) => Arc::new(Int64Array::from(v)),
+            Cells::Float(v) => Arc::new(Float64Array::from(v)),
+            Cells::Bool(v) => Arc::new(BooleanArray::from(v)),
+            Cells::Str(v) | Cells::Json(v) => Arc::new(v.into_array()),
+        }
+    }
+}
+
+fn nulls_then<T>(n: usize, x: T) -> Vec<Option<T>> {
+    let mut v: Vec<Option<T>> = std::iter::repeat_with(|| None).take(n).collect();
+    v.push(Some(x));
+    v
+}
+
+/// Texts held once each, and each row's index into them.
+#[derive(Default)]
+struct Interned {
+    index: HashMap<Box<str>, i32>,
+    values: Vec<Box<str>>,
+    keys: Vec<Option<i32>>,
+}
+
+impl Interned {
+    fn nulls_then(n: usize, text: &str) -> Interned {
+        let mut interned = Interned { keys: vec![None; n], ..Interned::default() };
+        interned.push(Some(text));
+        interned
+    }
+
+    fn push(&mut self, text: Option<&str>) {
+        let key = text.map(|t| match self.index.get(t) {
+            Some(&k) => k,
+            None => {
+                let k = i32::try_from(self.values.len()).expect("fewer than 2^31 distinct texts in a column");
+                self.values.push(t.into());
+                self.index.insert(t.into(), k);
+                k
+            }
+        });
+        self.keys.push(key);
+    }
+
+    fn get(&self, i: usize) -> Option<&str> {
+        self.keys[i].map(|k| &*self.values[k as usize])
+    }
+
+    fn into_array(self) -> DictionaryArray<Int32Type> {
+        let values = StringArray::from_iter_values(self.values.iter().map(|v| &**v));
+        DictionaryArray::try_new(Int32Array::from(self.keys), Arc::new(values)).expect("keys index the values")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::Array;
+
+    #[derive(Serialize)]
+    struct Row {
+        name: String,
+        n: u64,
+        x: Option<f64>,
+        on: bool,
+        nested: Option<std::collections::BTreeMap<String, f64>>,
+        #[serde(flatten)]
+        more: Inner,
+    }
+    #[derive(Serialize)]
+    struct Inner {
+        a: i64,
+    }
+
+    fn row(name: &str, n: u64, x: Option<f64>) -> Row {
+        let nested = x.map(|x| std::collections::BTreeMap::from([("k".to_string(), x)]));
+        Row { name: name.into(), n, x, on: n % 2 == 0, nested, more: Inner { a: -(n as i64) } }
+    }
+
+    #[test]
+    fn fields_keep_their_order_and_kinds_and_nested_values_their_text() {
+        let rows = [row("p", 1, Some(1.0)), row("q", 2, None), row("r", 3, Some(1.0))];
+        let batch = table(&rows).unwrap();
+        let schema = batch.schema();
+        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+        assert_eq!(names, ["name", "n", "x", "on", "nested", "a"]);
+        assert_eq!(batch.column(1).data_type(), &DataType::Int64);
+        assert_eq!(batch.column(2).data_type(), &DataType::Float64);
+        assert_eq!(batch.column(2).null_count(), 1);
+        assert_eq!(batch.column(3).data_type(), &DataType::Boolean);
+        let nested = batch.column(4).as_any().downcast_ref::<DictionaryArray<Int32Type>>().unwrap();
+        assert_eq!(nested.values().len(), 1, "the equal texts are held once");
+        assert!(nested.is_null(1));
+        assert_eq!(batch.schema().field(4).metadata().get("fairsim").map(String::as_str), Some("json"));
+        assert!(batch.schema().field(0).metadata().is_empty());
+    }
+
+    #[test]
+    fn a_column_of_two_kinds_keeps_each_value_as_written() {
+        #[derive(Serialize)]
+        #[serde(untagged)]
+        enum Either {
+            N(u64),
+            F(f64),
+        }
+        #[derive(Serialize)]
+        struct R {
+            v: Either,
+        }
+        let rows = [R { v: Either::N(3) }, R { v: Either::F(0.5) }, R { v: Either::N(u64::MAX) }];
+        let batch = table(&rows).unwrap();
+        let v = batch.column(0).as_any().downcast_ref::<DictionaryArray<Int32Type>>().unwrap();
+        let texts = v.values().as_any().downcast_ref::<StringArray>().unwrap();
+        let got: Vec<&str> = v.keys().iter().map(|k| texts.value(k.unwrap() as usize)).collect();
+        assert_eq!(got, ["3", "0.5", "18446744073709551615"]);
+    }
+
+    #[test]
+    fn rows_with_other_fields_are_refused_and_no_rows_make_an_empty_batch() {
+        #[derive(Serialize)]
+        struct R {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            v: Option<u64>,
+        }
+        assert!(table(&[R { v: Some(1) }, R { v: None }]).unwrap_err().contains("row 1"));
+        assert_eq!(table::<R>(&[]).unwrap().num_rows(), 0);
+    }
+}

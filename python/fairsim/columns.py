@@ -1,0 +1,156 @@
+"""A run report's long tables held as the engine's Arrow columns and read as the JSON report's rows.
+
+The engine hands a finished run's `flows`, `queues`, `flow_intervals` and `queue_intervals` to
+Python as Arrow record batches (crates/fairsim-py/src/arrow_report.rs): numbers, words and flags
+as typed columns, nested values (summaries, counters, a discipline's parameters) as their JSON
+text, each distinct text held once. A dictionary per row cost about a kilobyte more than that: a
+gigabyte for a k = 64 fat-tree's 393,216 queues (docs/performance.md, "The report as columns").
+
+`Rows` is the table as a sequence of rows, each a new dict equal to the JSON report's row, made
+as it is read (a block of rows at a time), so reading a table once holds one block of dicts at a
+time. Everything that reads a report's rows reads them unchanged; `plain` turns a report back
+into plain lists for writing it as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+#: Rows made at once: enough that Arrow's per-call cost is spread, few enough to stay small.
+BLOCK = 4096
+
+#: A table of fewer rows crosses as JSON, as dicts: they cost a few megabytes at most, and a
+#: small run then needs neither pyarrow nor numpy, whose imports would double a small command's
+#: start-up (tests/test_startup.py). The tests set it to 0 to read every table as columns.
+COLUMNS_FROM = 5_000
+
+
+class Rows(Sequence):
+    """A report table's rows, read from its Arrow record batch (`Rows(batch)`)."""
+
+    def __init__(self, batch) -> None:
+        self.batch = batch
+        #: Each dictionary-encoded column's values, decoded once: by column name, a list of
+        #: (value, text) where `text` is the JSON text of a nested value that must be decoded
+        #: afresh for every row (one whose parts are themselves dicts or lists), else None.
+        self._values: dict[str, list[tuple[Any, str | None]]] = {}
+        #: The block read last, (its first row, its rows): rows read in order are made once.
+        self._last: tuple[int, list[dict]] = (-1, [])
+
+    def __len__(self) -> int:
+        return self.batch.num_rows
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("row index out of range")
+        start = i - i % BLOCK
+        return self._block(start)[i - start]
+
+    def __iter__(self) -> Iterator[dict]:
+        for start in range(0, len(self), BLOCK):
+            yield from self._block(start)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (list, Rows)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other) -> list:
+        return list(self) + list(other)
+
+    def __radd__(self, other) -> list:
+        return list(other) + list(self)
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} rows: {', '.join(self.batch.schema.names)}>"
+
+    def __reduce__(self):
+        return Rows, (self.batch,)
+
+    def column(self, name: str) -> list:
+        """Every row's `name`, decoding no other column; nested values are shared between the
+        rows that have equal ones, so they are for reading only."""
+        i = self.batch.schema.get_field_index(name)
+        field, column = self.batch.schema.field(i), self.batch.column(i)
+        if hasattr(column, "indices"):
+            values = self._decoded(field, column.dictionary)
+            return [None if k is None else values[k][0] for k in column.indices.to_pylist()]
+        return column.to_pylist()
+
+    def _block(self, start: int) -> list[dict]:
+        if self._last[0] == start:
+            return self._last[1]
+        part = self.batch.slice(start, BLOCK)
+        columns = []
+        for field, column in zip(part.schema, part.columns, strict=True):
+            if hasattr(column, "indices"):
+                values = self._decoded(field, column.dictionary)
+                keys = column.indices.to_pylist()
+                columns.append([None if k is None else _fresh(*values[k]) for k in keys])
+            else:
+                columns.append(column.to_pylist())
+        names = part.schema.names
+        rows = [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
+        self._last = (start, rows)
+        return rows
+
+    def _decoded(self, field, dictionary) -> list[tuple[Any, str | None]]:
+        values = self._values.get(field.name)
+        if values is None:
+            texts = dictionary.to_pylist()
+            if (field.metadata or {}).get(b"fairsim") == b"json":
+                values = [_decode(text) for text in texts]
+            else:
+                values = [(text, None) for text in texts]
+            self._values[field.name] = values
+        return values
+
+
+def _decode(text: str) -> tuple[Any, str | None]:
+    value = json.loads(text)
+    parts = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    nested = any(isinstance(p, (dict, list)) for p in parts)
+    return value, text if nested else None
+
+
+def _fresh(value: Any, text: str | None) -> Any:
+    """A row's own copy of a decoded nested value, so that changing one row changes no other."""
+    if text is not None:
+        return json.loads(text)
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, list):
+        return list(value)
+    return value
+
+
+def column(rows: Sequence[dict], name: str) -> list:
+    """Every row's `name`, from `Rows` (one column decoded, its nested values for reading only)
+    or from a list of dicts."""
+    if isinstance(rows, Rows):
+        return rows.column(name)
+    return [row[name] for row in rows]
+
+
+def report_of(sim) -> tuple[dict, int]:
+    """The report of engine run `sim` (a `_core.Simulation`) with its long tables as `Rows`, and
+    the bytes it crossed in (for `fairsim.memory.return_freed`)."""
+    rest, tables = sim.report_columns(COLUMNS_FROM)
+    report = json.loads(rest)
+    for name, batch in tables:
+        report[name] = Rows(batch)
+    return report, len(rest) + sum(batch.nbytes for _, batch in tables)
+
+
+def plain(report: dict) -> dict:
+    """`report` with its `Rows` as lists, to be written as JSON."""
+    return {k: list(v) if isinstance(v, Rows) else v for k, v in report.items()}

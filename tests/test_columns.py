@@ -1,0 +1,108 @@
+"""The report's long tables as Arrow columns (issue 50, `fairsim.columns`): every row read from the
+columns is the JSON report's row, and every table, summary and document made from a run is the
+same whether its tables crossed as columns or as JSON."""
+
+import json
+import pickle
+
+import pytest
+
+import fairsim
+from fairsim import _core, columns
+from fairsim.columns import Rows, plain, report_of
+from tests.conftest import EXAMPLES, ROOT
+
+LONG = ("flows", "queues", "flow_intervals", "queue_intervals")
+
+#: Runs whose reports hold every kind of row the engine writes: disciplines' own figures and
+#: parameters, per-flow drops, delays, workloads' transfers, PFC, failures, telemetry.
+SCENARIOS = [
+    EXAMPLES / "dumbbell.toml",
+    EXAMPLES / "fat_tree_failure.toml",
+    EXAMPLES / "fat_tree_websearch.toml",
+    EXAMPLES / "roce_incast.toml",
+    EXAMPLES / "hpcc_websearch.toml",
+    EXAMPLES / "ndp_incast.toml",
+    ROOT / "scenarios" / "dks89" / "s6_complicated.toml",
+    ROOT / "scenarios" / "csfq98" / "fig6_chain.toml",
+]
+
+
+def finished(path, pair=None):
+    sc = _core.loads(path.read_bytes(), str(path), [])
+    sim = sc.simulation(pair or sc.pairs[0], None)
+    while not sim.step(10**7):
+        pass
+    return sim
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_rows_read_from_columns_are_the_json_reports_rows(path, monkeypatch):
+    monkeypatch.setattr(columns, "COLUMNS_FROM", 0)
+    expected = json.loads(finished(path).report_json())
+    report, size = report_of(finished(path))
+    assert size > 0
+    assert all(isinstance(report[name], Rows) for name in LONG)
+    for doc in (expected, report):
+        doc.pop("wall_s")
+    # key for key in the same order, value for value (a float read back is the float written)
+    assert list(report) == list(expected)
+    for name in LONG:
+        got = list(report[name])
+        assert got == expected[name], name
+        assert [list(row) for row in got] == [list(row) for row in expected[name]], f"{name}: key order"
+    assert json.dumps(plain(report)) == json.dumps(expected)
+
+
+def test_small_tables_cross_as_json_and_large_ones_as_columns(monkeypatch):
+    path = EXAMPLES / "dumbbell.toml"
+    report, _ = report_of(finished(path))
+    assert all(isinstance(report[name], list) for name in LONG), "a small run needs no pyarrow"
+    monkeypatch.setattr(columns, "COLUMNS_FROM", 100)
+    report, _ = report_of(finished(path))
+    kinds = {name: type(report[name]).__name__ for name in LONG}
+    assert kinds == {"flows": "list", "queues": "list", "flow_intervals": "list", "queue_intervals": "Rows"}
+
+
+def test_rows_behave_as_a_list_of_their_dicts(monkeypatch):
+    monkeypatch.setattr(columns, "COLUMNS_FROM", 0)
+    monkeypatch.setattr(columns, "BLOCK", 7)  # rows across several blocks
+    rows = report_of(finished(EXAMPLES / "dumbbell.toml"))[0]["queues"]
+    listed = list(rows)
+    assert len(rows) == len(listed) > 2 * 7
+    assert rows[0] == listed[0] and rows[-1] == listed[-1] and rows[8] == listed[8]
+    assert rows[3:20:4] == listed[3:20:4]
+    assert rows == listed and listed == rows and rows != listed[1:]
+    assert rows + [1] == [*listed, 1] and [1] + rows == [1, *listed]  # noqa: RUF005 (`+` is tested)
+    with pytest.raises(IndexError):
+        rows[len(rows)]
+    assert pickle.loads(pickle.dumps(rows)) == listed
+    # a row's nested values are its own, even where their texts are equal (held once)
+    assert len({id(r[key]) for r in listed for key in ("totals", "sojourn")}) == 2 * len(listed)
+    first = rows[0]
+    first["totals"]["arrivals"] = -1
+    assert all(r["totals"]["arrivals"] != -1 for r in listed[1:])
+    assert columns.column(rows, "port") == [r["port"] for r in listed]
+
+
+def test_results_are_the_same_from_columns_and_from_json(monkeypatch):
+    path = EXAMPLES / "fat_tree_failure.toml"
+    monkeypatch.setattr(columns, "COLUMNS_FROM", 10**9)
+    as_json = fairsim.run(path)
+    monkeypatch.setattr(columns, "COLUMNS_FROM", 0)
+    as_columns = fairsim.run(path)
+    assert isinstance(as_columns.runs[0]["queues"], Rows)
+    assert isinstance(as_json.runs[0]["queues"], list)
+    for table in ("flows", "queues", "intervals", "queue_intervals", "fairness", "network_events"):
+        a, b = getattr(as_json, table), getattr(as_columns, table)
+        wall = {"columns": ["wall_s"], "errors": "ignore"}
+        assert a.drop(**wall).equals(b.drop(**wall)), table
+
+    def document(results):
+        doc = results.to_dict(intervals=True)
+        for run in doc["runs"]:
+            run.pop("wall_s")
+        return json.dumps(doc)
+
+    assert document(as_json) == document(as_columns)
+    assert as_json.summary().split("events in")[0] == as_columns.summary().split("events in")[0]
