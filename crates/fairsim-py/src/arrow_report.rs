@@ -29,31 +29,34 @@ use std::sync::Arc;
 /// The metadata key and value that mark a column of JSON texts.
 pub const ENCODING: (&str, &str) = ("fairsim", "json");
 
-/// Moves `rows` into `tables` as the batch called `name`, if they are at least `min_rows` and
-/// can be laid out as columns; otherwise leaves them where they are, for the JSON report.
-pub fn take<T: Serialize>(
+/// The table called `name`, of `rows` rows that `make` makes a row at a time: into `tables` as
+/// a batch if they are at least `min_rows` and can be laid out as columns, otherwise into
+/// `into`, for the JSON report.
+pub fn take<T: Serialize, I: Iterator<Item = T>>(
     tables: &mut Vec<(&'static str, RecordBatch)>,
-    name: &'static str,
-    rows: &mut Vec<T>,
-    min_rows: usize,
+    (name, rows, min_rows): (&'static str, usize, usize),
+    make: impl Fn() -> I,
+    into: &mut Vec<T>,
 ) {
-    if rows.len() < min_rows {
-        return;
+    if rows >= min_rows {
+        if let Ok(batch) = table(make()) {
+            tables.push((name, batch));
+            return;
+        }
     }
-    if let Ok(batch) = table(rows) {
-        *rows = Vec::new();
-        tables.push((name, batch));
-    }
+    *into = make().collect();
 }
 
 /// `rows` as one record batch; an error says why they cannot be.
-pub fn table<T: Serialize>(rows: &[T]) -> Result<RecordBatch, String> {
+pub fn table<T: Serialize>(rows: impl IntoIterator<Item = T>) -> Result<RecordBatch, String> {
     let mut names: Vec<String> = vec![];
     let mut columns: Vec<Cells> = vec![];
     let mut bytes = vec![];
-    for (n, row) in rows.iter().enumerate() {
+    let mut count = 0;
+    for (n, row) in rows.into_iter().enumerate() {
+        count += 1;
         bytes.clear();
-        serde_json::to_writer(&mut bytes, row).map_err(|e| e.to_string())?;
+        serde_json::to_writer(&mut bytes, &row).map_err(|e| e.to_string())?;
         let fields = fields_of(std::str::from_utf8(&bytes).map_err(|e| e.to_string())?)?;
         if n == 0 {
             names = fields.iter().map(|(k, _)| k.clone()).collect();
@@ -78,7 +81,7 @@ pub fn table<T: Serialize>(rows: &[T]) -> Result<RecordBatch, String> {
         })
         .collect();
     let arrays: Vec<ArrayRef> = columns.into_iter().map(Cells::into_array).collect();
-    let options = RecordBatchOptions::new().with_row_count(Some(rows.len()));
+    let options = RecordBatchOptions::new().with_row_count(Some(count));
     RecordBatch::try_new_with_options(Arc::new(Schema::new(fields)), arrays, &options).map_err(|e| e.to_string())
 }
 
@@ -293,7 +296,7 @@ mod tests {
     #[test]
     fn fields_keep_their_order_and_kinds_and_nested_values_their_text() {
         let rows = [row("p", 1, Some(1.0)), row("q", 2, None), row("r", 3, Some(1.0))];
-        let batch = table(&rows).unwrap();
+        let batch = table(rows).unwrap();
         let schema = batch.schema();
         let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
         assert_eq!(names, ["name", "n", "x", "on", "nested", "a"]);
@@ -321,7 +324,7 @@ mod tests {
             v: Either,
         }
         let rows = [R { v: Either::N(3) }, R { v: Either::F(0.5) }, R { v: Either::N(u64::MAX) }];
-        let batch = table(&rows).unwrap();
+        let batch = table(rows).unwrap();
         let v = batch.column(0).as_any().downcast_ref::<DictionaryArray<Int32Type>>().unwrap();
         let texts = v.values().as_any().downcast_ref::<StringArray>().unwrap();
         let got: Vec<&str> = v.keys().iter().map(|k| texts.value(k.unwrap() as usize)).collect();
@@ -335,7 +338,7 @@ mod tests {
             #[serde(skip_serializing_if = "Option::is_none")]
             v: Option<u64>,
         }
-        assert!(table(&[R { v: Some(1) }, R { v: None }]).unwrap_err().contains("row 1"));
-        assert_eq!(table::<R>(&[]).unwrap().num_rows(), 0);
+        assert!(table([R { v: Some(1) }, R { v: None }]).unwrap_err().contains("row 1"));
+        assert_eq!(table::<R>([]).unwrap().num_rows(), 0);
     }
 }

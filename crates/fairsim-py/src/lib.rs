@@ -234,12 +234,19 @@ impl PySimulation {
     /// stays in the JSON.
     fn report_columns(&mut self, py: Python<'_>, min_rows: usize) -> PyResult<(String, Vec<(&'static str, PyObject)>)> {
         let (rest, tables) = self.guarded_as(py, true, |sim| {
-            let mut report = sim.report();
+            // each long table is made a row at a time into its columns, never whole
+            let made = sim.report_tables();
+            let mut report = made.short_report();
+            let (flow_intervals, queue_intervals) = made.interval_rows();
             let mut tables = vec![];
-            arrow_report::take(&mut tables, "flows", &mut report.flows, min_rows);
-            arrow_report::take(&mut tables, "queues", &mut report.queues, min_rows);
-            arrow_report::take(&mut tables, "flow_intervals", &mut report.flow_intervals, min_rows);
-            arrow_report::take(&mut tables, "queue_intervals", &mut report.queue_intervals, min_rows);
+            let flows = ("flows", made.flows().len(), min_rows);
+            arrow_report::take(&mut tables, flows, || made.flows(), &mut report.flows);
+            let queues = ("queues", made.queues().len(), min_rows);
+            arrow_report::take(&mut tables, queues, || made.queues(), &mut report.queues);
+            let rows = ("flow_intervals", flow_intervals, min_rows);
+            arrow_report::take(&mut tables, rows, || made.flow_intervals(), &mut report.flow_intervals);
+            let rows = ("queue_intervals", queue_intervals, min_rows);
+            arrow_report::take(&mut tables, rows, || made.queue_intervals(), &mut report.queue_intervals);
             (serde_json::to_string(&report).expect("reports serialise"), tables)
         })?;
         let tables = tables

@@ -264,225 +264,298 @@ fn interval_bounds(sim: &Simulation, recorded: usize) -> Vec<(Time, Time, bool)>
     b
 }
 
-impl Simulation {
-    /// The results so far; complete once `run` has returned.
-    pub fn report(&self) -> RunReport {
-        // an unfinished run reports its partial last interval too
-        let partial = |f: &crate::node::FlowState| {
-            let mut v = f.intervals.clone();
-            if !self.is_done() {
-                let mut current = f.counters;
-                if let Some(since) = f.window_limited_since {
-                    current.window_limited_ns += (self.now() - since).0;
-                }
-                v.push(current);
-            }
-            v
-        };
-        let flow_records: Vec<Vec<FlowCounters>> = self.flows().iter().map(partial).collect();
-        let port_records: Vec<Vec<PortCounters>> = self
-            .ports()
-            .iter()
-            .map(|p| {
-                let mut v = p.stats.intervals.clone();
-                if !self.is_done() {
-                    // the loop settled every port as it stopped: lazy departures that ended are counted
-                    v.push(p.stats.current);
-                }
-                v
-            })
-            .collect();
-        let recorded = flow_records.first().map(Vec::len).or(port_records.first().map(Vec::len)).unwrap_or(0);
-        let bounds = interval_bounds(self, recorded);
-        // summaries use complete measurement intervals only
+/// What a report's tables are made from, computed once: the intervals' bounds and which are
+/// measured, each flow's fair share, access rate and packets in the network, each port's
+/// discipline as a table. Each table is then made a row at a time (`flows`, `queues`,
+/// `flow_intervals`, `queue_intervals`), so that a caller can take a long table row by row
+/// instead of whole (the Python binding's columns, `fairsim-py/src/arrow_report.rs`).
+pub struct Tables<'a> {
+    sim: &'a Simulation,
+    bounds: Vec<(Time, Time, bool)>,
+    /// The complete measurement intervals, which summaries use.
+    measured: Vec<usize>,
+    measured_s: f64,
+    fair: Vec<f64>,
+    access: Vec<Option<u64>>,
+    in_network: Vec<u64>,
+    qdisc_tables: Vec<Arc<Params>>,
+}
+
+impl<'a> Tables<'a> {
+    fn new(sim: &'a Simulation) -> Tables<'a> {
+        let open = usize::from(!sim.is_done());
+        let recorded = (sim.flows().first().map(|f| f.intervals.len() + open))
+            .or(sim.ports().first().map(|p| p.stats.intervals.len() + open))
+            .unwrap_or(0);
+        let bounds = interval_bounds(sim, recorded);
         let measured: Vec<usize> =
-            (0..bounds.len()).filter(|&i| !bounds[i].2 && (self.is_done() || i + 1 < bounds.len())).collect();
-        let secs = |i: usize| (bounds[i].1 - bounds[i].0).as_secs_f64();
-        let measured_s: f64 = measured.iter().map(|&i| secs(i)).sum();
-        // every interval's rates and means, for the summaries and the interval rows alike
-        let flow_metrics: Vec<Vec<FlowMetrics>> = flow_records
-            .iter()
-            .map(|rec| rec.iter().take(bounds.len()).enumerate().map(|(i, c)| FlowMetrics::of(c, secs(i))).collect())
-            .collect();
-        let queue_metrics: Vec<Vec<QueueMetrics>> = port_records
-            .iter()
-            .map(|rec| rec.iter().take(bounds.len()).enumerate().map(|(i, c)| QueueMetrics::of(c, secs(i))).collect())
-            .collect();
+            (0..bounds.len()).filter(|&i| !bounds[i].2 && (sim.is_done() || i + 1 < bounds.len())).collect();
+        let measured_s = measured.iter().map(|&i| (bounds[i].1 - bounds[i].0).as_secs_f64()).sum();
+        Tables {
+            sim,
+            bounds,
+            measured,
+            measured_s,
+            fair: sim.fair_shares(),
+            access: sim.access_rates(),
+            in_network: sim.data_in_network(),
+            qdisc_tables: shared_tables(sim.port_qdiscs()),
+        }
+    }
 
-        let fair = self.fair_shares();
-        let access = self.access_rates();
-        let in_network = self.data_in_network();
-        let sc = &self.scenario();
-        let flows: Vec<FlowReport> = sc
-            .flows
-            .iter()
-            .enumerate()
-            .map(|(fi, spec)| {
-                let rec = &flow_records[fi];
-                let state = &self.flows()[fi];
-                let summary = |get: fn(&FlowMetrics) -> Option<f64>| {
-                    Summary::of(measured.iter().map(|&i| get(&flow_metrics[fi][i])))
-                };
-                let mut totals = FlowCounters::default();
-                measured.iter().for_each(|&i| totals.merge(&rec[i]));
-                let mut run_totals = FlowCounters::default();
-                rec.iter().for_each(|r| run_totals.merge(r));
-                let goodput_bps = summary(|m| Some(m.goodput_bps));
-                let transport = &self.flow_transports()[fi];
-                let windowed = state.sender.as_ref().is_some_and(|s| s.has_window_limit());
-                let window_limited_s = windowed.then(|| totals.window_limited_ns as f64 / 1e9);
-                let access_bps = access[spec.src.idx()];
-                // a workload's connections run between hosts it draws: its ends are any
-                let drawn = spec.draws_ends();
-                let end = |n| if drawn { "*".to_string() } else { sc.node_name(n).to_string() };
-                FlowReport {
-                    name: spec.name.clone(),
-                    src: end(spec.src),
-                    dst: end(spec.dst),
-                    app: spec.app.name().to_string(),
-                    transport: transport.as_ref().map_or(crate::transport::NONE.to_string(), |c| c.kind.clone()),
-                    transport_params: transport.as_ref().map(|c| c.params.clone()),
-                    packet_size: spec.packet_size,
-                    payload_size: spec.payload_size,
-                    headers: spec.headers.name(),
-                    throughput_pps: summary(|m| Some(m.throughput_pps)),
-                    goodput_pps: summary(|m| Some(m.goodput_pps)),
-                    payload_bps: summary(|m| Some(m.payload_bps)),
-                    rtt_s: summary(|m| m.rtt_s),
-                    rtt_first_s: summary(|m| m.rtt_first_s),
-                    delay_s: summary(|m| m.delay_s),
-                    retransmit_pps: summary(|m| Some(m.retransmit_pps)),
-                    drop_pps: summary(|m| Some(m.drop_pps)),
-                    rtt_mean_s: crate::stats::metrics::rtt_mean_s(&totals),
-                    queueing: self.flow_queueing()[fi].summary(),
-                    share_of_fair: goodput_bps.map(|g| g.mean / fair[fi]).filter(|x| x.is_finite()),
-                    goodput_bps,
-                    totals,
-                    run_totals,
-                    in_network: in_network[fi],
-                    fair_share_bps: fair[fi],
-                    drops: state
-                        .drop_tally
-                        .iter()
-                        .map(|(p, r, n)| DropCount {
-                            queue: self.ports()[p.idx()].name.clone(),
-                            reason: r.as_str().to_string(),
-                            count: *n,
-                        })
-                        .collect(),
-                    completion_s: state.completed_at.map(|t| (t - state.start).as_secs_f64()),
-                    window_limited_share: window_limited_s.filter(|_| measured_s > 0.0).map(|s| s / measured_s),
-                    window_limited_s,
-                    relative_throughput: crate::stats::metrics::relative_throughput(goodput_bps, access_bps),
-                    access_bps,
-                }
+    fn secs(&self, i: usize) -> f64 {
+        (self.bounds[i].1 - self.bounds[i].0).as_secs_f64()
+    }
+
+    /// Flow `fi`'s interval records; an unfinished run reports its partial last interval too.
+    fn flow_record(&self, fi: usize) -> Vec<FlowCounters> {
+        let f = &self.sim.flows()[fi];
+        let mut v = f.intervals.clone();
+        if !self.sim.is_done() {
+            let mut current = f.counters;
+            if let Some(since) = f.window_limited_since {
+                current.window_limited_ns += (self.sim.now() - since).0;
+            }
+            v.push(current);
+        }
+        v
+    }
+
+    /// Port `pi`'s interval records, the partial last one included.
+    fn port_record(&self, pi: usize) -> Vec<PortCounters> {
+        let p = &self.sim.ports()[pi];
+        let mut v = p.stats.intervals.clone();
+        if !self.sim.is_done() {
+            // the loop settled every port as it stopped: lazy departures that ended are counted
+            v.push(p.stats.current);
+        }
+        v
+    }
+
+    /// Every recorded interval's rates and means, for the summaries and the interval rows alike.
+    fn flow_metrics(&self, record: &[FlowCounters]) -> Vec<FlowMetrics> {
+        let n = self.bounds.len();
+        record.iter().take(n).enumerate().map(|(i, c)| FlowMetrics::of(c, self.secs(i))).collect()
+    }
+
+    fn queue_metrics(&self, record: &[PortCounters]) -> Vec<QueueMetrics> {
+        let n = self.bounds.len();
+        record.iter().take(n).enumerate().map(|(i, c)| QueueMetrics::of(c, self.secs(i))).collect()
+    }
+
+    /// The flows table's row of flow `fi`.
+    pub fn flow(&self, fi: usize) -> FlowReport {
+        let (sim, sc) = (self.sim, self.sim.scenario());
+        let spec = &sc.flows[fi];
+        let rec = self.flow_record(fi);
+        let metrics = self.flow_metrics(&rec);
+        let state = &sim.flows()[fi];
+        let summary =
+            |get: fn(&FlowMetrics) -> Option<f64>| Summary::of(self.measured.iter().map(|&i| get(&metrics[i])));
+        let mut totals = FlowCounters::default();
+        self.measured.iter().for_each(|&i| totals.merge(&rec[i]));
+        let mut run_totals = FlowCounters::default();
+        rec.iter().for_each(|r| run_totals.merge(r));
+        let goodput_bps = summary(|m| Some(m.goodput_bps));
+        let transport = &sim.flow_transports()[fi];
+        let windowed = state.sender.as_ref().is_some_and(|s| s.has_window_limit());
+        let window_limited_s = windowed.then(|| totals.window_limited_ns as f64 / 1e9);
+        let access_bps = self.access[spec.src.idx()];
+        let fair = self.fair[fi];
+        // a workload's connections run between hosts it draws: its ends are any
+        let drawn = spec.draws_ends();
+        let end = |n| if drawn { "*".to_string() } else { sc.node_name(n).to_string() };
+        FlowReport {
+            name: spec.name.clone(),
+            src: end(spec.src),
+            dst: end(spec.dst),
+            app: spec.app.name().to_string(),
+            transport: transport.as_ref().map_or(crate::transport::NONE.to_string(), |c| c.kind.clone()),
+            transport_params: transport.as_ref().map(|c| c.params.clone()),
+            packet_size: spec.packet_size,
+            payload_size: spec.payload_size,
+            headers: spec.headers.name(),
+            throughput_pps: summary(|m| Some(m.throughput_pps)),
+            goodput_pps: summary(|m| Some(m.goodput_pps)),
+            payload_bps: summary(|m| Some(m.payload_bps)),
+            rtt_s: summary(|m| m.rtt_s),
+            rtt_first_s: summary(|m| m.rtt_first_s),
+            delay_s: summary(|m| m.delay_s),
+            retransmit_pps: summary(|m| Some(m.retransmit_pps)),
+            drop_pps: summary(|m| Some(m.drop_pps)),
+            rtt_mean_s: crate::stats::metrics::rtt_mean_s(&totals),
+            queueing: sim.flow_queueing()[fi].summary(),
+            share_of_fair: goodput_bps.map(|g| g.mean / fair).filter(|x| x.is_finite()),
+            goodput_bps,
+            totals,
+            run_totals,
+            in_network: self.in_network[fi],
+            fair_share_bps: fair,
+            drops: state
+                .drop_tally
+                .iter()
+                .map(|(p, r, n)| DropCount {
+                    queue: sim.ports()[p.idx()].name.clone(),
+                    reason: r.as_str().to_string(),
+                    count: *n,
+                })
+                .collect(),
+            completion_s: state.completed_at.map(|t| (t - state.start).as_secs_f64()),
+            window_limited_share: window_limited_s.filter(|_| self.measured_s > 0.0).map(|s| s / self.measured_s),
+            window_limited_s,
+            relative_throughput: crate::stats::metrics::relative_throughput(goodput_bps, access_bps),
+            access_bps,
+        }
+    }
+
+    /// The flows table, a row at a time.
+    pub fn flows(&self) -> impl ExactSizeIterator<Item = FlowReport> + '_ {
+        (0..self.sim.scenario().flows.len()).map(|fi| self.flow(fi))
+    }
+
+    /// The queues table, a row at a time.
+    pub fn queues(&self) -> impl ExactSizeIterator<Item = QueueReport> + '_ {
+        let sc = self.sim.scenario();
+        (0..self.sim.ports().len().min(sc.ports.len())).map(move |pi| {
+            let (port, spec) = (&self.sim.ports()[pi], &sc.ports[pi]);
+            let rec = self.port_record(pi);
+            let metrics = self.queue_metrics(&rec);
+            let measured = &self.measured;
+            let mut totals = PortCounters::default();
+            measured.iter().for_each(|&i| totals.merge(&rec[i]));
+            QueueReport {
+                port: port.name.clone(),
+                from: sc.node_name(spec.from).to_string(),
+                to: sc.node_name(spec.to).to_string(),
+                // as built: a rate changed during the run is in `network_events`
+                rate_bps: spec.rate.0,
+                delay_s: port.delay.as_secs_f64(),
+                buffer_packets: match spec.buffer {
+                    crate::units::BufferLimit::Packets(n) => Some(n),
+                    _ => None,
+                },
+                buffer_bytes: match spec.buffer {
+                    crate::units::BufferLimit::Bytes(n) => Some(n),
+                    _ => None,
+                },
+                qdisc: self.sim.port_qdiscs()[pi].kind.clone(),
+                qdisc_params: Arc::clone(&self.qdisc_tables[pi]),
+                qdisc_stats: port.qdisc_stats().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+                utilisation: Summary::of(measured.iter().map(|&i| Some(metrics[i].utilisation))),
+                occupancy_pkts: Summary::of(measured.iter().map(|&i| Some(metrics[i].occupancy_pkts))),
+                drop_fraction: Summary::of(measured.iter().map(|&i| metrics[i].drop_fraction)),
+                totals,
+                sojourn: port.stats.sojourn.summary(),
+            }
+        })
+    }
+
+    /// Interval `i`'s number, start, end and warm-up flag.
+    fn interval(&self, i: usize) -> (usize, f64, f64, bool) {
+        let (start, end, warmup) = self.bounds[i];
+        (i, start.as_secs_f64(), end.as_secs_f64(), warmup)
+    }
+
+    /// Rows of `flow_intervals` and of `queue_intervals`, counted without making them.
+    pub fn interval_rows(&self) -> (usize, usize) {
+        let open = usize::from(!self.sim.is_done());
+        let n = |recorded: usize| (recorded + open).min(self.bounds.len());
+        let flows = self.sim.flows().iter().map(|f| n(f.intervals.len())).sum();
+        let ports = self.sim.ports().iter().map(|p| n(p.stats.intervals.len())).sum();
+        (flows, ports)
+    }
+
+    /// Every flow's interval rows, flow by flow.
+    pub fn flow_intervals(&self) -> impl Iterator<Item = FlowInterval> + '_ {
+        let flows = &self.sim.scenario().flows;
+        (0..flows.len()).flat_map(move |fi| {
+            let rec = self.flow_record(fi);
+            let metrics = self.flow_metrics(&rec);
+            rec.into_iter().zip(metrics).enumerate().map(move |(i, (counters, metrics))| {
+                let (interval, start_s, end_s, warmup) = self.interval(i);
+                FlowInterval { flow: flows[fi].name.clone(), interval, start_s, end_s, warmup, counters, metrics }
             })
-            .collect();
+        })
+    }
 
-        let qdisc_tables = shared_tables(self.port_qdiscs());
-        let queues = self
-            .ports()
-            .iter()
-            .zip(&sc.ports)
-            .enumerate()
-            .map(|(pi, (port, spec))| {
-                let rec = &port_records[pi];
-                let mut totals = PortCounters::default();
-                measured.iter().for_each(|&i| totals.merge(&rec[i]));
-                QueueReport {
-                    port: port.name.clone(),
-                    from: sc.node_name(spec.from).to_string(),
-                    to: sc.node_name(spec.to).to_string(),
-                    // as built: a rate changed during the run is in `network_events`
-                    rate_bps: spec.rate.0,
-                    delay_s: port.delay.as_secs_f64(),
-                    buffer_packets: match spec.buffer {
-                        crate::units::BufferLimit::Packets(n) => Some(n),
-                        _ => None,
-                    },
-                    buffer_bytes: match spec.buffer {
-                        crate::units::BufferLimit::Bytes(n) => Some(n),
-                        _ => None,
-                    },
-                    qdisc: self.port_qdiscs()[pi].kind.clone(),
-                    qdisc_params: Arc::clone(&qdisc_tables[pi]),
-                    qdisc_stats: port.qdisc_stats().into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
-                    utilisation: Summary::of(measured.iter().map(|&i| Some(queue_metrics[pi][i].utilisation))),
-                    occupancy_pkts: Summary::of(measured.iter().map(|&i| Some(queue_metrics[pi][i].occupancy_pkts))),
-                    drop_fraction: Summary::of(measured.iter().map(|&i| queue_metrics[pi][i].drop_fraction)),
-                    totals,
-                    sojourn: port.stats.sojourn.summary(),
-                }
-            })
-            .collect();
-
-        let chosen: Vec<usize> = sc.run.fairness.iter().map(|f| f.idx()).collect();
-        let goodput = |i: usize| flows[i].goodput_bps.map_or(0.0, |s| s.mean);
-        let fairness = Fairness {
-            flows: chosen.iter().map(|&i| flows[i].name.clone()).collect(),
-            jain: jain(&chosen.iter().map(|&i| goodput(i) / fair[i]).collect::<Vec<_>>()),
-            jain_raw: jain(&chosen.iter().map(|&i| goodput(i)).collect::<Vec<_>>()),
-            // a flow without a relative throughput makes the index undefined, as any NaN would
-            jain_access: jain(
-                &chosen.iter().map(|&i| flows[i].relative_throughput.unwrap_or(f64::NAN)).collect::<Vec<_>>(),
-            ),
-        };
-
-        let row = |i: usize| (i, bounds[i].0.as_secs_f64(), bounds[i].1.as_secs_f64(), bounds[i].2);
-        let flow_intervals = flow_records
-            .iter()
-            .enumerate()
-            .flat_map(|(fi, rec)| rec.iter().take(bounds.len()).enumerate().map(move |(i, c)| (fi, i, *c)))
-            .map(|(fi, i, counters)| {
-                let (interval, start_s, end_s, warmup) = row(i);
-                let metrics = flow_metrics[fi][i];
-                FlowInterval { flow: sc.flows[fi].name.clone(), interval, start_s, end_s, warmup, counters, metrics }
-            })
-            .collect();
-        let queue_intervals = port_records
-            .iter()
-            .enumerate()
-            .flat_map(|(pi, rec)| rec.iter().take(bounds.len()).enumerate().map(move |(i, c)| (pi, i, *c)))
-            .map(|(pi, i, counters)| {
-                let (interval, start_s, end_s, warmup) = row(i);
-                let (port, metrics) = (self.ports()[pi].name.clone(), queue_metrics[pi][i]);
+    /// Every port's interval rows, port by port.
+    pub fn queue_intervals(&self) -> impl Iterator<Item = QueueInterval> + '_ {
+        (0..self.sim.ports().len()).flat_map(move |pi| {
+            let rec = self.port_record(pi);
+            let metrics = self.queue_metrics(&rec);
+            rec.into_iter().zip(metrics).enumerate().map(move |(i, (counters, metrics))| {
+                let (interval, start_s, end_s, warmup) = self.interval(i);
+                let port = self.sim.ports()[pi].name.clone();
                 QueueInterval { port, interval, start_s, end_s, warmup, counters, metrics }
             })
-            .collect();
+        })
+    }
 
+    /// The report without its four long tables, which are left empty: the caller takes them
+    /// from `flows`, `queues`, `flow_intervals` and `queue_intervals`.
+    pub fn short_report(&self) -> RunReport {
+        let (sim, sc) = (self.sim, self.sim.scenario());
+        let chosen: Vec<FlowReport> = sc.run.fairness.iter().map(|f| self.flow(f.idx())).collect();
+        let fair: Vec<f64> = sc.run.fairness.iter().map(|f| self.fair[f.idx()]).collect();
+        let goodput = |f: &FlowReport| f.goodput_bps.map_or(0.0, |s| s.mean);
+        let fairness = Fairness {
+            flows: chosen.iter().map(|f| f.name.clone()).collect(),
+            jain: jain(&chosen.iter().zip(&fair).map(|(f, share)| goodput(f) / share).collect::<Vec<_>>()),
+            jain_raw: jain(&chosen.iter().map(goodput).collect::<Vec<_>>()),
+            // a flow without a relative throughput makes the index undefined, as any NaN would
+            jain_access: jain(&chosen.iter().map(|f| f.relative_throughput.unwrap_or(f64::NAN)).collect::<Vec<_>>()),
+        };
         RunReport {
             scenario: sc.name.clone(),
-            pair: self.pair().name.clone(),
-            seed: self.seed(),
-            complete: self.is_done() && self.error().is_none(),
-            error: self.error().map(str::to_string),
-            simulated_s: self.now().as_secs_f64(),
+            pair: sim.pair().name.clone(),
+            seed: sim.seed(),
+            complete: sim.is_done() && sim.error().is_none(),
+            error: sim.error().map(str::to_string),
+            simulated_s: sim.now().as_secs_f64(),
             duration_s: sc.run.duration.as_secs_f64(),
-            events: self.events_processed(),
-            wall_s: self.wall().as_secs_f64(),
+            events: sim.events_processed(),
+            wall_s: sim.wall().as_secs_f64(),
             measurement: Measurement {
                 warmup_s: sc.run.warmup.as_secs_f64(),
                 interval_s: sc.run.interval.as_secs_f64(),
-                intervals: measured.len(),
+                intervals: self.measured.len(),
             },
-            flows,
-            queues,
+            flows: vec![],
+            queues: vec![],
             fairness,
-            fluid: self.fluid_reports(),
-            traces: self.traces(),
-            flow_intervals,
-            queue_intervals,
-            transfer_summary: self.transfer_summary(),
-            transfers: (sc.run.transfer_rows && self.has_transfers()).then(|| {
-                let mut t = self.transfers().clone();
+            fluid: sim.fluid_reports(),
+            traces: sim.traces(),
+            flow_intervals: vec![],
+            queue_intervals: vec![],
+            transfer_summary: sim.transfer_summary(),
+            transfers: (sc.run.transfer_rows && sim.has_transfers()).then(|| {
+                let mut t = sim.transfers().clone();
                 if t.detailed {
                     t.nodes = sc.nodes.to_vec();
                 }
                 t
             }),
-            network_events: self.network_event_reports(),
-            pfc: self.pfc_report(),
+            network_events: sim.network_event_reports(),
+            pfc: sim.pfc_report(),
         }
+    }
+}
+
+impl Simulation {
+    /// The results so far; complete once `run` has returned.
+    pub fn report(&self) -> RunReport {
+        let tables = self.report_tables();
+        let mut report = tables.short_report();
+        report.flows = tables.flows().collect();
+        report.queues = tables.queues().collect();
+        report.flow_intervals = tables.flow_intervals().collect();
+        report.queue_intervals = tables.queue_intervals().collect();
+        report
+    }
+
+    /// What the report's tables are made from, to make them a row at a time.
+    pub fn report_tables(&self) -> Tables<'_> {
+        Tables::new(self)
     }
 
     fn network_event_reports(&self) -> Vec<NetworkEventReport> {
@@ -599,6 +672,37 @@ fn wire_demand_bps(f: &crate::scenario::FlowSpec) -> Option<f64> {
 mod tests {
     use crate::{Scenario, Simulation};
     use std::sync::Arc;
+
+    /// The interval rows counted without making them are those made, in a run stopped in an
+    /// interval (its partial one reported) and in a finished one.
+    #[test]
+    fn interval_rows_are_counted_as_made() {
+        let text = r#"
+nodes = ["a", "b"]
+[run]
+duration = "2s"
+warmup = "0.5s"
+interval = "0.3s"
+[links]
+ab = { between = ["a", "b"], rate = "1Mbps", delay = "1ms" }
+[flows]
+f = { src = "a", dst = "b", app = "ftp" }
+w = { src = "a", dst = "b", app = "telnet", transport = "reno" }
+"#;
+        let sc = Arc::new(Scenario::parse(text, "rows.toml", &[]).unwrap());
+        let mut sim = Simulation::shared(sc, None, None).unwrap();
+        let counted = |sim: &Simulation| {
+            let report = sim.report();
+            let made = (report.flow_intervals.len(), report.queue_intervals.len());
+            assert_eq!(sim.report_tables().interval_rows(), made);
+            made
+        };
+        assert!(!sim.run_events(300));
+        let early = counted(&sim);
+        sim.run();
+        let late = counted(&sim);
+        assert!(early.0 < late.0 && early.1 < late.1 && late.0 == 2 * 6, "{early:?} {late:?}");
+    }
 
     /// Flows that each write the same transport table, and ports that share a discipline,
     /// hold one parameter table between them, in the scenario and in the report.
