@@ -14,10 +14,11 @@
 //! A table whose rows do not all have the same fields in the same order cannot be laid out so;
 //! it is an error, and the caller falls back to the JSON report.
 
+use arrow_array::builder::StringDictionaryBuilder;
 use arrow_array::types::Int32Type;
 use arrow_array::{
-    ArrayRef, BooleanArray, DictionaryArray, Float64Array, Int32Array, Int64Array, NullArray, RecordBatch,
-    RecordBatchOptions, StringArray,
+    ArrayRef, BooleanArray, DictionaryArray, Float64Array, Int64Array, NullArray, RecordBatch, RecordBatchOptions,
+    StringArray,
 };
 use arrow_schema::{DataType, Field, Schema};
 use serde::de::{Deserializer, MapAccess, Visitor};
@@ -143,16 +144,6 @@ fn scalar(raw: &str) -> Result<Scalar, String> {
 }
 
 impl Cells {
-    fn len(&self) -> usize {
-        match self {
-            Cells::Nulls(n) => *n,
-            Cells::Int(v) => v.len(),
-            Cells::Float(v) => v.len(),
-            Cells::Bool(v) => v.len(),
-            Cells::Str(v) | Cells::Json(v) => v.keys.len(),
-        }
-    }
-
     fn push(&mut self, raw: &str) -> Result<(), String> {
         let value = scalar(raw)?;
         match (&mut *self, value) {
@@ -188,17 +179,19 @@ impl Cells {
     /// The column as JSON texts, written as serde_json wrote them.
     fn keep_texts(&mut self) {
         let mut texts = Interned::default();
-        let n = self.len();
-        for i in 0..n {
-            let text = match &*self {
-                Cells::Nulls(_) => None,
-                Cells::Int(v) => v[i].map(|x| x.to_string()),
-                Cells::Float(v) => v[i].map(|x| serde_json::to_string(&x).expect("a float writes")),
-                Cells::Bool(v) => v[i].map(|x| x.to_string()),
-                Cells::Str(v) => v.get(i).map(|s| serde_json::to_string(s).expect("a string writes")),
-                Cells::Json(v) => v.get(i).map(str::to_string),
-            };
-            texts.push(text.as_deref());
+        match &*self {
+            Cells::Nulls(n) => (0..*n).for_each(|_| texts.push(None)),
+            Cells::Int(v) => v.iter().for_each(|x| texts.push(x.map(|x| x.to_string()).as_deref())),
+            Cells::Float(v) => {
+                let write = |x: f64| serde_json::to_string(&x).expect("a float writes");
+                v.iter().for_each(|x| texts.push(x.map(write).as_deref()))
+            }
+            Cells::Bool(v) => v.iter().for_each(|x| texts.push(x.map(|x| x.to_string()).as_deref())),
+            Cells::Str(v) => {
+                let write = |s: String| serde_json::to_string(&s).expect("a string writes");
+                v.texts().into_iter().for_each(|s| texts.push(s.map(write).as_deref()))
+            }
+            Cells::Json(_) => return,
         }
         *self = Cells::Json(texts);
     }
@@ -230,41 +223,36 @@ fn nulls_then<T>(n: usize, x: T) -> Vec<Option<T>> {
     v
 }
 
-/// Texts held once each, and each row's index into them.
-#[derive(Default)]
-struct Interned {
-    index: HashMap<Box<str>, i32>,
-    values: Vec<Box<str>>,
-    keys: Vec<Option<i32>>,
+/// Texts held once each, and each row's index into them (Arrow's dictionary builder).
+struct Interned(StringDictionaryBuilder<Int32Type>);
+
+impl Default for Interned {
+    fn default() -> Interned {
+        Interned(StringDictionaryBuilder::new())
+    }
 }
 
 impl Interned {
     fn nulls_then(n: usize, text: &str) -> Interned {
-        let mut interned = Interned { keys: vec![None; n], ..Interned::default() };
-        interned.push(Some(text));
+        let mut interned = Interned::default();
+        interned.0.append_nulls(n);
+        interned.0.append_value(text);
         interned
     }
 
     fn push(&mut self, text: Option<&str>) {
-        let key = text.map(|t| match self.index.get(t) {
-            Some(&k) => k,
-            None => {
-                let k = i32::try_from(self.values.len()).expect("fewer than 2^31 distinct texts in a column");
-                self.values.push(t.into());
-                self.index.insert(t.into(), k);
-                k
-            }
-        });
-        self.keys.push(key);
+        self.0.append_option(text);
     }
 
-    fn get(&self, i: usize) -> Option<&str> {
-        self.keys[i].map(|k| &*self.values[k as usize])
+    /// Every row's text so far, for a column that turns out to need another kind.
+    fn texts(&self) -> Vec<Option<String>> {
+        let array = self.0.finish_cloned();
+        let texts = array.downcast_dict::<StringArray>().expect("a dictionary of strings");
+        texts.into_iter().map(|t| t.map(str::to_string)).collect()
     }
 
-    fn into_array(self) -> DictionaryArray<Int32Type> {
-        let values = StringArray::from_iter_values(self.values.iter().map(|v| &**v));
-        DictionaryArray::try_new(Int32Array::from(self.keys), Arc::new(values)).expect("keys index the values")
+    fn into_array(mut self) -> DictionaryArray<Int32Type> {
+        self.0.finish()
     }
 }
 
@@ -318,17 +306,26 @@ mod tests {
         enum Either {
             N(u64),
             F(f64),
+            S(&'static str),
         }
         #[derive(Serialize)]
         struct R {
             v: Either,
+            w: Either,
         }
-        let rows = [R { v: Either::N(3) }, R { v: Either::F(0.5) }, R { v: Either::N(u64::MAX) }];
+        let rows = [
+            R { v: Either::N(3), w: Either::S("a\"b") },
+            R { v: Either::F(0.5), w: Either::F(1e300) },
+            R { v: Either::N(u64::MAX), w: Either::S("a\"b") },
+        ];
         let batch = table(rows).unwrap();
-        let v = batch.column(0).as_any().downcast_ref::<DictionaryArray<Int32Type>>().unwrap();
-        let texts = v.values().as_any().downcast_ref::<StringArray>().unwrap();
-        let got: Vec<&str> = v.keys().iter().map(|k| texts.value(k.unwrap() as usize)).collect();
-        assert_eq!(got, ["3", "0.5", "18446744073709551615"]);
+        let texts = |c: usize| -> Vec<String> {
+            let v = batch.column(c).as_any().downcast_ref::<DictionaryArray<Int32Type>>().unwrap();
+            let texts = v.downcast_dict::<StringArray>().unwrap();
+            texts.into_iter().map(|t| t.unwrap().to_string()).collect()
+        };
+        assert_eq!(texts(0), ["3", "0.5", "18446744073709551615"]);
+        assert_eq!(texts(1), [r#""a\"b""#, "1e+300", r#""a\"b""#]); // as serde_json writes it
     }
 
     #[test]
