@@ -9,8 +9,7 @@ from itertools import pairwise
 
 from rich.text import Text
 
-from fairsim.columns import column
-from fairsim.tables import NA, Stat, _table, add_rows, duration, rate, stat_over
+from fairsim.tables import NA, Stat, _table, add_rows, duration, queue_totals, rate, stat_over
 
 
 def _when(seconds: float | None) -> str:
@@ -18,7 +17,7 @@ def _when(seconds: float | None) -> str:
 
 
 def _lost(run: dict) -> int:
-    return sum(t.get("link_down", 0) for t in column(run["queues"], "totals"))
+    return sum(t.get("link_down", 0) for t in queue_totals([run]))
 
 
 def _phases(run: dict) -> list[tuple[float, float]]:

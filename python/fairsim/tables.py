@@ -221,7 +221,7 @@ def _named(items: list[dict], key: str, name: str) -> dict | None:
     return next((x for x in items if x[key] == name), None)
 
 
-def _by_name(runs: list[dict], section: str, key: str) -> list[dict[str, dict]]:
+def _by_name(runs: list[dict], section: str, key: str) -> list[ByName]:
     """Each run's items of `section` by their `key`: looked up once per cell, not searched for
     (a search per cell made the tables of 100,000 flows take hours)."""
     return [ByName(run[section], key) for run in runs]
@@ -385,8 +385,13 @@ def _busy(queue: dict) -> bool:
 def lost_columns(runs: list[dict]) -> list[tuple[str, str]]:
     """The columns of packets lost on the line (a link's `loss`), to a failed link or to trimming
     that some queue of `runs` has: other tables stay as they were."""
-    totals = [t for r in runs for t in column(r["queues"], "totals")]
+    totals = queue_totals(runs)
     return [(key, col) for key, col in LOST_COLUMNS if any(t.get(key, 0) for t in totals)]
+
+
+def queue_totals(runs: list[dict]) -> list[dict]:
+    """Every queue's `totals` over `runs`, read from that column alone (`fairsim.columns`)."""
+    return [t for r in runs for t in column(r["queues"], "totals")]
 
 
 #: Disciplines that aim at a queueing delay: the queues table shows their sojourn first.
@@ -516,7 +521,7 @@ def pair_tables(runs: list[dict], queues: str = "auto") -> Group:
 def _pfc_parts(runs: list[dict]) -> list:
     """What priority flow control did: its pauses and the time paused over every port, the most
     an ingress held, and each deadlock (a cycle of paused ports), named."""
-    totals = [t for r in runs for t in column(r["queues"], "totals")]
+    totals = queue_totals(runs)
     pauses = sum(t.get("pauses", 0) for t in totals)
     paused = sum(t.get("paused_ns", 0) for t in totals) * 1e-9
     most = max(max(r["pfc"]["max_ingress_bytes"], default=0) for r in runs)

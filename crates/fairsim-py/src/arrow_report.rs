@@ -130,15 +130,15 @@ enum Scalar {
 }
 
 fn scalar(raw: &str) -> Result<Scalar, String> {
-    let bad = |e: serde_json::Error| format!("{raw}: {e}");
+    let bad = |e: &dyn std::fmt::Display| format!("{raw}: {e}");
     Ok(match raw.as_bytes().first() {
         Some(b'n') => Scalar::Null,
         Some(b't') => Scalar::Bool(true),
         Some(b'f') => Scalar::Bool(false),
-        Some(b'"') => Scalar::Str(serde_json::from_str(raw).map_err(bad)?),
+        Some(b'"') => Scalar::Str(serde_json::from_str(raw).map_err(|e| bad(&e))?),
         Some(b'{' | b'[') => Scalar::Other,
         // serde_json writes a float with a point or an exponent, an integer without
-        _ if raw.contains(['.', 'e', 'E']) => Scalar::Float(raw.parse().map_err(|e| format!("{raw}: {e}"))?),
+        _ if raw.contains(['.', 'e', 'E']) => Scalar::Float(raw.parse().map_err(|e| bad(&e))?),
         _ => raw.parse().map_or(Scalar::Other, Scalar::Int),
     })
 }

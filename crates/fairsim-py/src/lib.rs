@@ -2,7 +2,8 @@
 //!
 //! Only what the Python package needs: parse a scenario, build a simulation, advance it in
 //! chunks with the GIL released (so the caller can show progress, honour Ctrl-C and run pairs
-//! on several threads), and hand back the report as JSON. Everything user-facing lives in Python.
+//! on several threads), and hand back the report as JSON, its long tables as Arrow columns
+//! (`arrow_report.rs`). Everything user-facing lives in Python.
 
 mod arrow_report;
 mod panics;

@@ -343,6 +343,19 @@ impl<'a> Tables<'a> {
         record.iter().take(n).enumerate().map(|(i, c)| QueueMetrics::of(c, self.secs(i))).collect()
     }
 
+    /// The summary of a flow's goodput over the measured intervals, from its intervals' metrics.
+    fn goodput_bps(&self, metrics: &[FlowMetrics]) -> Option<Summary> {
+        Summary::of(self.measured.iter().map(|&i| Some(metrics[i].goodput_bps)))
+    }
+
+    /// Flow `fi`'s goodput summary and goodput relative to its access line, which the fairness
+    /// indices need, without making its whole row.
+    fn goodput_of(&self, fi: usize) -> (Option<Summary>, Option<f64>) {
+        let goodput = self.goodput_bps(&self.flow_metrics(&self.flow_record(fi)));
+        let access = self.access[self.sim.scenario().flows[fi].src.idx()];
+        (goodput, crate::stats::metrics::relative_throughput(goodput, access))
+    }
+
     /// The flows table's row of flow `fi`.
     pub fn flow(&self, fi: usize) -> FlowReport {
         let (sim, sc) = (self.sim, self.sim.scenario());
@@ -356,7 +369,7 @@ impl<'a> Tables<'a> {
         self.measured.iter().for_each(|&i| totals.merge(&rec[i]));
         let mut run_totals = FlowCounters::default();
         rec.iter().for_each(|r| run_totals.merge(r));
-        let goodput_bps = summary(|m| Some(m.goodput_bps));
+        let goodput_bps = self.goodput_bps(&metrics);
         let transport = &sim.flow_transports()[fi];
         let windowed = state.sender.as_ref().is_some_and(|s| s.has_window_limit());
         let window_limited_s = windowed.then(|| totals.window_limited_ns as f64 / 1e9);
@@ -495,15 +508,21 @@ impl<'a> Tables<'a> {
     /// from `flows`, `queues`, `flow_intervals` and `queue_intervals`.
     pub fn short_report(&self) -> RunReport {
         let (sim, sc) = (self.sim, self.sim.scenario());
-        let chosen: Vec<FlowReport> = sc.run.fairness.iter().map(|f| self.flow(f.idx())).collect();
-        let fair: Vec<f64> = sc.run.fairness.iter().map(|f| self.fair[f.idx()]).collect();
-        let goodput = |f: &FlowReport| f.goodput_bps.map_or(0.0, |s| s.mean);
+        let chosen: Vec<usize> = sc.run.fairness.iter().map(|f| f.idx()).collect();
+        // (goodput's mean, relative throughput) of each chosen flow
+        let figures: Vec<(f64, Option<f64>)> = chosen
+            .iter()
+            .map(|&i| self.goodput_of(i))
+            .map(|(goodput, relative)| (goodput.map_or(0.0, |s| s.mean), relative))
+            .collect();
         let fairness = Fairness {
-            flows: chosen.iter().map(|f| f.name.clone()).collect(),
-            jain: jain(&chosen.iter().zip(&fair).map(|(f, share)| goodput(f) / share).collect::<Vec<_>>()),
-            jain_raw: jain(&chosen.iter().map(goodput).collect::<Vec<_>>()),
+            flows: chosen.iter().map(|&i| sc.flows[i].name.clone()).collect(),
+            jain: jain(
+                &chosen.iter().zip(&figures).map(|(&i, (goodput, _))| goodput / self.fair[i]).collect::<Vec<_>>(),
+            ),
+            jain_raw: jain(&figures.iter().map(|(goodput, _)| *goodput).collect::<Vec<_>>()),
             // a flow without a relative throughput makes the index undefined, as any NaN would
-            jain_access: jain(&chosen.iter().map(|f| f.relative_throughput.unwrap_or(f64::NAN)).collect::<Vec<_>>()),
+            jain_access: jain(&figures.iter().map(|(_, relative)| relative.unwrap_or(f64::NAN)).collect::<Vec<_>>()),
         };
         RunReport {
             scenario: sc.name.clone(),
