@@ -168,7 +168,10 @@ impl Simulation {
         }
         self.connections.open += 1;
         self.connections.transfers.most_open = self.connections.transfers.most_open.max(self.connections.open as u64);
-        self.with_sender(c, |s, ctx| s.on_start(ctx));
+        // in a parallel run every partition makes every connection; its source's starts it
+        if self.elsewhere.as_ref().is_none_or(|elsewhere| !elsewhere[src.idx()]) {
+            self.with_sender(c, |s, ctx| s.on_start(ctx));
+        }
     }
 
     /// A fresh sender for a connection of flow `f`, from the flow's transport read once.
@@ -238,7 +241,10 @@ impl Simulation {
     #[inline]
     pub(super) fn connection_sent(&mut self, c: FlowId) {
         if self.connections.is_connection(c) {
-            self.connections.slot(c).in_network += 1;
+            // wrapping: in a parallel run a packet may leave in another partition than the one
+            // that counted it in, and only the partitions' sum is the count (`engine::parallel`)
+            let slot = self.connections.slot(c);
+            slot.in_network = slot.in_network.wrapping_add(1);
         }
     }
 
@@ -247,7 +253,7 @@ impl Simulation {
     pub(super) fn connection_left(&mut self, c: FlowId) {
         if self.connections.is_connection(c) {
             let slot = self.connections.slot(c);
-            slot.in_network -= 1;
+            slot.in_network = slot.in_network.wrapping_sub(1);
             if slot.done && slot.in_network == 0 {
                 self.release(c);
             }

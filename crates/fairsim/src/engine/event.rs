@@ -69,7 +69,7 @@ const _: () = assert!(crate::limits::MAX_FLOWS + crate::limits::MAX_OPEN_CONNECT
 /// An event as 32 bits: a 3-bit kind (`Code::TX_DONE`, ...) and its target. The loop dispatches
 /// on the kind directly: decoding into `Event` and then matching on it would be two jumps
 /// through tables, and the kind of the next event is what no predictor can guess.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Code(u32);
 
 impl Code {
@@ -89,6 +89,11 @@ impl Code {
     const PAUSE: u32 = 0b11 << (TARGET_BITS - 2);
     const XOFF: u32 = 1 << (TARGET_BITS - 3);
 
+    /// The code as a number: kind and target, the order of events of one instant.
+    #[inline]
+    pub fn raw(self) -> u32 {
+        self.0
+    }
     #[inline]
     pub fn kind(self) -> u32 {
         self.0 >> TARGET_BITS
@@ -336,6 +341,16 @@ impl EventQueue {
             self.last = top.time;
         }
         Some((Time(top.time), Code((top.rest >> 32) as u32)))
+    }
+
+    /// The next event, as its code, left in the set (`engine::parallel` looks before it takes).
+    #[inline]
+    pub fn peek_code(&mut self) -> Option<(Time, Code)> {
+        self.packets.remove_taken_root();
+        self.timers.remove_taken_root();
+        let (p, t) = (self.packets.heap[0], self.timers.heap[0]);
+        let top = if t.key() < p.key() { t } else { p };
+        (top != SENTINEL).then_some((Time(top.time), Code((top.rest >> 32) as u32)))
     }
 
     /// The port whose transmission's end or arrival is most likely the next event after the

@@ -14,6 +14,7 @@
 //! - `shared_buffer`: switches whose queues share a buffer under dynamic thresholds;
 //! - `pfc`, `pausing`: priority flow control, switches pausing the ports that feed them (the
 //!   counts, and the loop's part);
+//! - `parallel`: one run on several threads, split into partitions that advance in windows;
 //! - `telemetry`: the INT records of the packets in the network (`net::int`), in runs with a
 //!   flow that asks for them.
 
@@ -27,6 +28,7 @@ pub mod event;
 mod failures;
 mod forwarding;
 mod intervals;
+mod parallel;
 mod pausing;
 mod pfc;
 mod pulls;

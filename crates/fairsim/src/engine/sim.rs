@@ -40,7 +40,7 @@ pub struct Simulation {
     /// Why the run stopped early, if something made it impossible to go on.
     pub(super) failure: Option<String>,
     pub(super) events: EventQueue,
-    events_processed: u64,
+    pub(super) events_processed: u64,
     pub(super) intervals_closed: usize,
     /// The scenario's ports, then connections' own access lines.
     pub(super) ports: Vec<Port>,
@@ -65,7 +65,21 @@ pub struct Simulation {
     /// The pair's index in the scenario: its resolved components (`port_qdiscs`,
     /// `flow_transports`) are read there, not copied into each run.
     configured: usize,
-    next_packet_id: u64,
+    pub(super) next_packet_id: u64,
+    /// Packet ids count up by this: 1, or in a parallel run the number of partitions, each
+    /// starting from its own, so that ids stay unique across partitions (`engine::parallel`).
+    pub(super) id_stride: u64,
+    /// In a parallel run, the instant and event of each first drop of a (flow, port, reason),
+    /// in the order of the flows' `drop_tally` entries, to merge them in the run's order.
+    pub(super) first_drops: Option<Vec<(FlowId, Time, u32)>>,
+    /// The event being handled, in a parallel run (what `first_drops` notes).
+    pub(super) current: Code,
+    /// In a parallel run, the queueing delays of connections' packets (a population's sinks are
+    /// in every partition, and its delays' jitter is over all of them in the run's order), to be
+    /// recorded in that order at the window's end (`engine::parallel`).
+    pub(super) delays_later: Option<Vec<DelaySample>>,
+    /// In a parallel run, by node, whether another partition holds it (`engine::parallel`).
+    pub(super) elsewhere: Option<Arc<[bool]>>,
     /// The SACK blocks of the ACKs in the network, by packet id (an ACK's options, kept beside
     /// it so that packets stay small for the flows that do not use SACK); kept for the whole
     /// run when ports are captured, for their pcap files.
@@ -79,7 +93,16 @@ pub struct Simulation {
     /// The INT records of the packets in the network, in runs with a telemetry flow
     /// (`telemetry.rs`).
     pub(super) telemetry: Option<Box<crate::net::int::IntRecords>>,
-    wall: Duration,
+    pub(super) wall: Duration,
+}
+
+/// A queueing delay recorded later, in the run's order: at `at`, in the event coded `event`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct DelaySample {
+    pub at: Time,
+    pub event: u32,
+    pub flow: u32,
+    pub ns: u64,
 }
 
 impl Simulation {
@@ -162,6 +185,11 @@ impl Simulation {
             path_delay,
             configured,
             next_packet_id: 0,
+            id_stride: 1,
+            first_drops: None,
+            current: Code::default(),
+            elsewhere: None,
+            delays_later: None,
             sack_options,
             drops: vec![],
             actions: vec![],
@@ -235,7 +263,7 @@ impl Simulation {
     }
 
     #[inline(always)]
-    fn dispatch(&mut self, ev: Code) {
+    pub(super) fn dispatch(&mut self, ev: Code) {
         match ev.kind() {
             Code::TX_DONE => self.tx_done(ev.port()),
             Code::ARRIVE => self.arrive(ev.port()),
@@ -426,7 +454,11 @@ impl Simulation {
             let flow = &mut self.flows[pkt.flow.idx()];
             if pkt.is_data() {
                 flow.counters.dropped += 1;
+                let tallied = flow.drop_tally.len();
                 flow.tally_drop(p, reason);
+                if let Some(firsts) = self.first_drops.as_mut().filter(|_| flow.drop_tally.len() > tallied) {
+                    firsts.push((pkt.flow, self.now, self.current.raw()));
+                }
             } else {
                 flow.counters.acks_dropped += 1;
                 if flow.uses_sack() {
@@ -446,7 +478,7 @@ impl Simulation {
     // ----- hosts ---------------------------------------------------------------------------
 
     pub(super) fn next_id(&mut self) -> u64 {
-        self.next_packet_id += 1;
+        self.next_packet_id += self.id_stride;
         self.next_packet_id
     }
 
@@ -466,8 +498,11 @@ impl Simulation {
         // the one-way delay less the route's transmissions and propagations: the time the packet
         // waited in the queues it crossed
         let fixed = self.path_delay(&pkt);
-        if let Some(q) = self.queueing.get_mut(pkt.flow.idx()) {
-            q.record((self.now - pkt.sent_at).0.saturating_sub(fixed));
+        let queued = (self.now - pkt.sent_at).0.saturating_sub(fixed);
+        if let Some(later) = self.delays_later.as_mut().filter(|_| self.connections.is_connection(pkt.conn)) {
+            later.push(DelaySample { at: self.now, event: self.current.raw(), flow: pkt.flow.0, ns: queued });
+        } else if let Some(q) = self.queueing.get_mut(pkt.flow.idx()) {
+            q.record(queued);
         }
         let (c, trimmed, target, id, marked) = (pkt.conn, pkt.trimmed(), pkt.echo_seq, pkt.id, pkt.congestion());
         if marked {

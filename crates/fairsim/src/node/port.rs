@@ -536,6 +536,19 @@ impl Port {
         (pkt, self.pipe.front().map(|next| next.arrival))
     }
 
+    /// Takes the packet leading the pipe out as it is, to propagate in another partition's copy
+    /// of the port (`engine::parallel`): only the far end's partition delivers it.
+    pub fn take_in_flight(&mut self) -> Option<InFlight> {
+        self.pipe.pop_front()
+    }
+
+    /// Puts a packet propagating on the link into the pipe, behind those there; returns
+    /// whether it leads the pipe (and so its arrival needs an event).
+    pub fn push_in_flight(&mut self, entry: InFlight) -> bool {
+        self.pipe.push_back(entry);
+        self.pipe.len() == 1
+    }
+
     /// What the port's discipline wrote down, if it is logged (`[run] pcap`, `[run] events`).
     pub fn log(&self) -> Option<&[(Time, crate::qdisc::logged::PortEvent, Packet)]> {
         self.qdisc.log()

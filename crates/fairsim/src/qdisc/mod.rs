@@ -88,6 +88,11 @@ pub static QDISCS: &[&QdiscKind] = &[
 /// Disciplines written outside Rust (`crate::foreign`: the Python package's).
 pub static FOREIGN: crate::foreign::Door<PortInfo, dyn Qdisc> = crate::foreign::Door::closed();
 
+/// The built-in discipline called `name`, if there is one (none the foreign door knows).
+pub fn builtin(name: &str) -> Option<&'static QdiscKind> {
+    crate::component::find(QDISCS, name)
+}
+
 /// The discipline called `name`: a built-in one, else one the foreign door knows.
 pub fn find(name: &str) -> Option<&'static QdiscKind> {
     crate::component::find(QDISCS, name).or_else(|| FOREIGN.find(name))

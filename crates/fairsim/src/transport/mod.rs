@@ -114,6 +114,11 @@ pub const NONE: &str = "none";
 /// Transports written outside Rust (`crate::foreign`: the Python package's controllers).
 pub static FOREIGN: crate::foreign::Door<FlowInfo, dyn Sender> = crate::foreign::Door::closed();
 
+/// The built-in transport called `name`, if there is one (none the foreign door knows).
+pub fn builtin(name: &str) -> Option<&'static TransportKind> {
+    crate::component::find(TRANSPORTS, name)
+}
+
 /// The transport called `name`: a built-in one, else one the foreign door knows.
 pub fn find(name: &str) -> Option<&'static TransportKind> {
     crate::component::find(TRANSPORTS, name).or_else(|| FOREIGN.find(name))

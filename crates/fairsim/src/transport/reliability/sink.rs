@@ -325,6 +325,16 @@ impl SackOptions {
         }
     }
 
+    /// The blocks of ACK `id`, taken out to travel with it to another partition of a parallel
+    /// run (`engine::parallel`), which `put`s them back.
+    pub fn take(&mut self, id: u64) -> Option<SackBlocks> {
+        self.by_packet.remove(&id)
+    }
+
+    pub fn put(&mut self, id: u64, blocks: SackBlocks) {
+        self.by_packet.insert(id, blocks);
+    }
+
     /// The blocks ACK `id` carried (for captures, with `keep`).
     pub fn of(&self, id: u64) -> SackBlocks {
         self.by_packet.get(&id).copied().unwrap_or_default()

@@ -1,0 +1,104 @@
+//! A parallel run's partitions put together into the first, as one run would have left it:
+//! each port as its near end's partition left it, with the packets still propagating on a cut
+//! link (in the far end's copy of its pipe) ahead of those that entered it last; each flow as its
+//! source's partition left it, with the sink of its sink's partition and the queueing delays
+//! the sink recorded (a population's, recorded at each window's end: `DelaySample`); each flow's counters summed over the partitions (a sender counts what it
+//! sent, a sink what it received, any switch what it dropped: `FlowCounters::merge`), and so
+//! each transfer's (a batch population's connections count into them in every partition); each
+//! flow's drops by (port, reason) in the order of their first drops in the run; and the events
+//! summed.
+
+use super::plan::Plan;
+use crate::engine::sim::Simulation;
+use crate::net::FlowId;
+use crate::stats::DelayStats;
+use crate::units::Time;
+
+/// Puts `parts` (partition 0 first, into which all go) together.
+pub(super) fn merge(parts: &mut [&mut Simulation], plan: &Plan, mut delays: Vec<DelayStats>) {
+    let tallies = drop_tallies(parts);
+    pipes_back(parts, plan);
+    let (first, rest) = parts.split_first_mut().expect("two partitions or more");
+    for p in (0..plan.near.len()).filter(|&p| plan.near[p] != 0) {
+        std::mem::swap(&mut first.ports[p], &mut rest[plan.near[p] as usize - 1].ports[p]);
+    }
+    for (f, &(src, dst)) in plan.ends.iter().enumerate() {
+        let (src, dst) = (src as usize, dst as usize);
+        if src != 0 {
+            std::mem::swap(&mut first.flows[f], &mut rest[src - 1].flows[f]);
+        }
+        // where the sink's partition's own copy of the flow is now
+        let sink_copy = if dst == 0 { src } else { dst };
+        if dst != src && sink_copy != 0 {
+            std::mem::swap(&mut first.flows[f].receiver, &mut rest[sink_copy - 1].flows[f].receiver);
+        }
+        if plan.population[f] {
+            std::mem::swap(&mut first.queueing[f], &mut delays[f]);
+        } else if dst != 0 {
+            std::mem::swap(&mut first.queueing[f], &mut rest[dst - 1].queueing[f]);
+        }
+        for other in rest.iter() {
+            let (to, from) = (&mut first.flows[f], &other.flows[f]);
+            to.counters.merge(&from.counters);
+            to.intervals.iter_mut().zip(&from.intervals).for_each(|(a, b)| a.merge(b));
+        }
+    }
+    for (f, tally) in tallies {
+        first.flows[f.idx()].drop_tally = tally;
+    }
+    for other in rest.iter() {
+        first.events_processed += other.events_processed;
+        let (to, from) = (&mut first.connections.transfers, &other.connections.transfers);
+        let sum = |a: &mut Vec<u64>, b: &Vec<u64>| a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
+        sum(&mut to.sent, &from.sent);
+        sum(&mut to.retransmitted, &from.retransmitted);
+        sum(&mut to.delivered, &from.delivered);
+    }
+    first.first_drops = None;
+    first.id_stride = 1;
+}
+
+type Tally = Vec<(crate::net::PortId, crate::qdisc::DropReason, u64)>;
+
+/// Each flow that dropped packets: its drops by (port, reason) from every partition (a port is
+/// in one partition only), in the order of each entry's first drop: its instant, then its
+/// event's place in that instant's order (one event is handled in one partition only).
+fn drop_tallies(parts: &[&mut Simulation]) -> Vec<(FlowId, Tally)> {
+    let mut firsts: Vec<(FlowId, Time, u32, usize, usize)> = vec![]; // flow, instant, event, partition, entry
+    for (r, part) in parts.iter().enumerate() {
+        let mut entries = std::collections::HashMap::<FlowId, usize>::new();
+        for &(f, t, code) in part.first_drops.as_deref().unwrap_or_default() {
+            let k = entries.entry(f).or_default();
+            firsts.push((f, t, code, r, *k));
+            *k += 1;
+        }
+    }
+    firsts.sort_unstable();
+    let mut merged: Vec<(FlowId, Tally)> = vec![];
+    for (f, _, _, r, k) in firsts {
+        if merged.last().is_none_or(|(g, _)| *g != f) {
+            merged.push((f, vec![]));
+        }
+        let tally = &mut merged.last_mut().expect("pushed").1;
+        tally.push(parts[r].flows[f.idx()].drop_tally[k]);
+    }
+    merged
+}
+
+/// Packets still propagating on a cut link at the end: those already handed to the far end's
+/// partition go back ahead of those its near end's partition sent last.
+fn pipes_back(parts: &mut [&mut Simulation], plan: &Plan) {
+    for &p in &plan.cut {
+        let (near, far) = (plan.near[p.idx()] as usize, plan.far[p.idx()] as usize);
+        let mut moved = vec![];
+        while let Some(entry) = parts[far].ports[p.idx()].take_in_flight() {
+            moved.push(entry);
+        }
+        while let Some(entry) = parts[near].ports[p.idx()].take_in_flight() {
+            moved.push(entry);
+        }
+        for entry in moved {
+            parts[near].ports[p.idx()].push_in_flight(entry);
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! One run on several threads, with the results of one thread to the bit (issue 50): a
+//! conservative parallel engine in windows bounded by the lookahead.
+//!
+//! The network is split into partitions (`plan`), each a whole copy of the run that handles
+//! only its own events (`replica`). They advance in windows: a window starts at the earliest
+//! event of any partition and lasts the lookahead, the smallest delay of a link between
+//! partitions, so no packet sent in a window reaches another partition before the window's end.
+//! At its end each partition hands the packets that entered its cut links to the partitions
+//! they reach, which put them into their copies of the links' pipes. The events of one instant
+//! run in the canonical order (kind, then target: `engine::event`), which is the same in every
+//! partition as in one run, and no event reads what another partition holds, so each
+//! partition's events do exactly what they do in one run; at the end the partitions are put
+//! together (`merge`). The tests run every kind of network that splits on 1, 2 and 4 threads
+//! and compare the reports byte for byte.
+//!
+//! Threads take partitions as they come each window, the busiest of the last window first
+//! (Unison's load-adaptive scheduling, in its simplest form), and meet at a barrier at its end.
+//! A run with a queue that outgrows memory in a partition is made again on one thread, which
+//! stops it as one run does.
+
+mod merge;
+mod plan;
+mod replica;
+
+use crate::engine::sim::{DelaySample, Simulation};
+use crate::stats::DelayStats;
+use plan::Plan;
+use replica::{Mail, Own};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Barrier, Mutex};
+use std::time::Instant;
+
+impl Simulation {
+    /// Runs to the end with up to `threads` threads. Returns why the run went on one thread, if
+    /// it did (one thread asked for, a network that does not split, a run under way).
+    pub fn run_on(&mut self, threads: usize) -> Option<String> {
+        let plan = match Plan::of(self, threads) {
+            Ok(plan) => plan,
+            Err(why) => {
+                self.run();
+                return Some(why);
+            }
+        };
+        let started = Instant::now();
+        let (scenario, pair, seed) = (self.scenario.clone(), self.pair.name.clone(), self.seed);
+        let again = || Simulation::shared(scenario.clone(), Some(&pair), Some(seed));
+        let mut others: Vec<Simulation> = (1..plan.parts).map(|_| again().expect("built once already")).collect();
+        let failed = {
+            let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *self).chain(others.iter_mut()).collect();
+            for (i, part) in parts.iter_mut().enumerate() {
+                part.become_partition(i as u16, &plan);
+            }
+            let (failed, delays) = windows(&mut parts, &plan, threads);
+            if !failed {
+                merge::merge(&mut parts, &plan, delays);
+            }
+            failed
+        };
+        drop(others);
+        if failed {
+            *self = again().expect("built once already");
+            self.run();
+            return Some("a queue outgrew memory in a partition: the run was made again on one thread".into());
+        }
+        self.wall = started.elapsed();
+        None
+    }
+}
+
+/// The state the threads share: each partition with its outgoing mail, and by window parity the
+/// mail between partitions (`from * n + to`), each partition's next event and its last load.
+struct Shared<'a, 'b> {
+    plan: &'a Plan,
+    parts: Vec<Mutex<(&'b mut Simulation, Vec<Vec<Mail>>)>>,
+    mail: [Vec<Mutex<Vec<Mail>>>; 2],
+    next: [Vec<AtomicU64>; 2],
+    load: [Vec<AtomicU64>; 2],
+    /// Partitions taken so far, over all windows: window k's are `k·n .. (k + 1)·n`.
+    taken: AtomicUsize,
+    barrier: Barrier,
+    failed: AtomicBool,
+    /// By window parity, the queueing delays of connections' packets in the window, and each
+    /// population flow's delays recorded from them in the run's order (`DelaySample`).
+    samples: [Mutex<Vec<DelaySample>>; 2],
+    delays: Mutex<Vec<DelayStats>>,
+}
+
+/// Runs the partitions to the end on `threads` threads; returns whether one failed, and the
+/// queueing delays of populations' packets.
+fn windows(parts: &mut [&mut Simulation], plan: &Plan, threads: usize) -> (bool, Vec<DelayStats>) {
+    let n = parts.len();
+    let first = parts.iter_mut().enumerate().map(|(i, p)| p.next_own_event(Own { plan, me: i as u16 })).min();
+    let atomics = |v: u64| (0..n).map(|_| AtomicU64::new(v)).collect::<Vec<_>>();
+    let boxes = || (0..n * n).map(|_| Mutex::new(vec![])).collect::<Vec<_>>();
+    let shared = Shared {
+        plan,
+        parts: parts.iter_mut().map(|p| Mutex::new((&mut **p, (0..n).map(|_| vec![]).collect()))).collect(),
+        mail: [boxes(), boxes()],
+        next: [atomics(u64::MAX), atomics(u64::MAX)],
+        load: [atomics(0), atomics(0)],
+        taken: AtomicUsize::new(0),
+        barrier: Barrier::new(threads.min(n)),
+        failed: AtomicBool::new(false),
+        samples: [Mutex::new(vec![]), Mutex::new(vec![])],
+        delays: Mutex::new(vec![DelayStats::default(); plan.ends.len()]),
+    };
+    let start = first.unwrap_or(crate::units::Time::MAX);
+    std::thread::scope(|s| {
+        for _ in 1..threads.min(n) {
+            s.spawn(|| work(&shared, start, false));
+        }
+        work(&shared, start, true);
+    });
+    // the last window's mail: packets still propagating when the run ended, for the merge
+    for boxes in &shared.mail {
+        for (i, mail) in boxes.iter().enumerate() {
+            let to = &mut shared.parts[i % n].lock().expect("no thread panicked").0;
+            to.take_mail(&mut mail.lock().expect("no thread panicked"));
+        }
+    }
+    (shared.failed.load(Ordering::Relaxed), shared.delays.into_inner().expect("no thread panicked"))
+}
+
+/// One thread's share of the run: window after window, it takes partitions (the busiest of the
+/// last window first) and runs each to the window's end, then waits for the others. The
+/// `leader` records the window's queueing delays of populations' packets.
+fn work(shared: &Shared, mut start: crate::units::Time, leader: bool) {
+    use crate::units::Time;
+    let n = shared.parts.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut k = 0;
+    while start != Time::MAX {
+        let end = Time(start.0.saturating_add(shared.plan.lookahead.0));
+        let (now, last) = (k % 2, 1 - k % 2);
+        while let Some(c) = take(&shared.taken, k, n) {
+            let i = order[c];
+            let own = Own { plan: shared.plan, me: i as u16 };
+            let mut guard = shared.parts[i].lock().expect("no thread panicked");
+            let (sim, outbox) = &mut *guard;
+            for from in 0..n {
+                sim.take_mail(&mut shared.mail[last][from * n + i].lock().expect("no thread panicked"));
+            }
+            let events = sim.run_window(end, own);
+            let mut samples = shared.samples[now].lock().expect("no thread panicked");
+            let mut next = sim.close_window(end, own, outbox, &mut samples);
+            drop(samples);
+            if sim.failure.is_some() {
+                shared.failed.store(true, Ordering::Relaxed);
+                next = Time::MAX;
+            }
+            for (to, mail) in outbox.iter_mut().enumerate() {
+                std::mem::swap(mail, &mut *shared.mail[now][i * n + to].lock().expect("no thread panicked"));
+            }
+            shared.next[now][i].store(next.0, Ordering::Relaxed);
+            shared.load[now][i].store(events, Ordering::Relaxed);
+        }
+        shared.barrier.wait();
+        if leader {
+            record_delays(shared, now);
+        }
+        let next = shared.next[now].iter().map(|t| t.load(Ordering::Relaxed)).min().unwrap_or(u64::MAX);
+        start = if shared.failed.load(Ordering::Relaxed) { Time::MAX } else { Time(next) };
+        order.sort_by_key(|&i| (std::cmp::Reverse(shared.load[now][i].load(Ordering::Relaxed)), i));
+        k += 1;
+    }
+}
+
+/// Records the queueing delays of populations' packets of the window of parity `now`, in the
+/// run's order; as one run does, without those of the warm-up (cleared at its end, after
+/// everything else at that instant).
+fn record_delays(shared: &Shared, now: usize) {
+    let mut samples = shared.samples[now].lock().expect("no thread panicked");
+    samples.sort_unstable();
+    let warmup = shared.plan.warmup;
+    let mut delays = shared.delays.lock().expect("no thread panicked");
+    for s in samples.drain(..).filter(|s| warmup == crate::units::Time::ZERO || s.at > warmup) {
+        delays[s.flow as usize].record(s.ns);
+    }
+}
+
+/// The place in window `k`'s order of the next partition to run, if one is left.
+fn take(taken: &AtomicUsize, k: usize, n: usize) -> Option<usize> {
+    let mut c = taken.load(Ordering::Acquire);
+    loop {
+        if c >= (k + 1) * n {
+            return None;
+        }
+        match taken.compare_exchange_weak(c, c + 1, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => return Some(c - k * n),
+            Err(now) => c = now,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,163 @@
+//! One partition of a parallel run: a whole `Simulation` that handles only the events of what
+//! its partition holds, and hands the packets that leave it to the partitions they reach.
+//!
+//! Every partition builds the whole run (the same scenario, pair and seed), so each port and
+//! flow has the same index everywhere, and runs only its own events: a port's transmissions by
+//! the partition of its near end, its arrivals by that of its far end; a flow's application,
+//! sender and timers by its source's, its sink and delayed ACKs by its sink's; the clock's
+//! interval ends and the run's end by every partition (each closes the intervals of what it
+//! holds), counted once; so is a batch population's start, which makes every connection in
+//! every partition, started by its source's. What another partition does to its own copy of a port or flow is
+//! never read here, and the run's figures are put together at its end (`merge`).
+
+use super::plan::Plan;
+use crate::engine::event::{Code, Event};
+use crate::engine::sim::{DelaySample, Simulation};
+use crate::net::block_queue::InFlight;
+use crate::net::{FlowId, PortId};
+use crate::node::FlowState;
+use crate::transport::reliability::sack::SackBlocks;
+use crate::transport::reliability::sink::DELAYED_ACK;
+use crate::units::Time;
+
+/// A packet on a link that crosses into another partition: its copy of the port's pipe takes
+/// it, with the ACK's SACK blocks if it has some.
+pub(super) struct Mail {
+    port: PortId,
+    entry: InFlight,
+    sack: Option<SackBlocks>,
+}
+
+/// Which events partition `me` handles.
+#[derive(Copy, Clone)]
+pub(super) struct Own<'a> {
+    pub plan: &'a Plan,
+    pub me: u16,
+}
+
+/// Whose an event is: this partition's, every partition's (the clock's, and an open
+/// population's start and stop, which make and stop its connections everywhere), or another's.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Whose {
+    Mine,
+    Every,
+    Other,
+}
+
+impl Own<'_> {
+    #[inline]
+    fn whose(self, code: Code, flows: &[FlowState]) -> Whose {
+        let p = self.plan;
+        let mine = |part: u16| if part == self.me { Whose::Mine } else { Whose::Other };
+        // a flow's or connection's source's partition, or its sink's
+        let end = |f: FlowId, sink: bool| {
+            let ends = &flows[f.idx()].ends;
+            mine(p.node[if sink { ends.dst } else { ends.src }.idx()])
+        };
+        match code.kind() {
+            Code::TX_DONE => Whose::Mine, // only the near end's partition ever schedules one
+            Code::ARRIVE => mine(p.far[code.port().idx()]),
+            Code::TIMER => {
+                let (f, t) = code.timer();
+                end(f, t == DELAYED_ACK)
+            }
+            Code::CLOCK => code.pace().map_or(Whose::Every, |n| mine(p.node[n.idx()])),
+            _ if p.population.get(code.flow().idx()) == Some(&true) => Whose::Every,
+            _ => end(code.flow(), false), // a flow's start, stop, application
+        }
+    }
+}
+
+impl Simulation {
+    /// Prepares this copy of the run to be partition `me` of `parts`: packet ids unique across
+    /// partitions, first drops noted for the merge.
+    pub(super) fn become_partition(&mut self, me: u16, plan: &Plan) {
+        self.id_stride = plan.parts as u64;
+        self.next_packet_id = me as u64;
+        self.first_drops = Some(vec![]);
+        self.elsewhere = Some(plan.node.iter().map(|&p| p != me).collect());
+        self.delays_later = plan.population.contains(&true).then(Vec::new);
+    }
+
+    /// Handles this partition's events before `until`.
+    pub(super) fn run_window(&mut self, until: Time, own: Own) -> u64 {
+        let before = self.events_processed;
+        while let Some((t, code)) = self.events.peek_code() {
+            if t >= until || self.done {
+                break;
+            }
+            self.events.pop_code();
+            let whose = own.whose(code, &self.flows);
+            if whose == Whose::Other {
+                continue;
+            }
+            self.now = t;
+            self.current = code;
+            self.dispatch(code);
+            // an event every partition handles counts once, in partition 0's events
+            self.events_processed += (whose == Whose::Mine || own.me == 0) as u64;
+        }
+        self.events_processed - before
+    }
+
+    /// The window ends at `at`: the packets that entered the pipes of this partition's cut ports
+    /// go into `outbox`, by the partition they reach, and the queueing delays kept for later into
+    /// `delays`. A port that sends without end events is
+    /// looked at first, as an arrival at `at` would, so that every packet it started by then is
+    /// in its pipe. Returns the earliest of those packets' arrivals and this partition's next
+    /// event, or `Time::MAX` once the run has ended here.
+    pub(super) fn close_window(
+        &mut self,
+        at: Time,
+        own: Own,
+        outbox: &mut [Vec<Mail>],
+        delays: &mut Vec<DelaySample>,
+    ) -> Time {
+        if let Some(later) = self.delays_later.as_mut() {
+            delays.append(later);
+        }
+        if self.done {
+            return Time::MAX;
+        }
+        let mut next = Time::MAX;
+        for &p in own.plan.cut.iter().filter(|p| own.plan.near[p.idx()] == own.me) {
+            let to = own.plan.far[p.idx()] as usize;
+            self.ports[p.idx()].settle(at);
+            while let Some(entry) = self.ports[p.idx()].take_in_flight() {
+                next = next.min(entry.arrival);
+                let pkt = &entry.pkt;
+                let sack = (!pkt.is_data() && self.flows[pkt.conn.idx()].uses_sack())
+                    .then(|| self.sack_options.take(pkt.id))
+                    .flatten();
+                outbox[to].push(Mail { port: p, entry, sack });
+            }
+        }
+        next.min(self.next_own_event(own))
+    }
+
+    /// The time of this partition's next event, dropping the others' at the head of its set
+    /// (a cut port's arrivals, which its sender scheduled here), so that they never shorten a
+    /// window.
+    pub(super) fn next_own_event(&mut self, own: Own) -> Time {
+        while let Some((t, code)) = self.events.peek_code() {
+            if own.whose(code, &self.flows) != Whose::Other {
+                return t;
+            }
+            self.events.pop_code();
+        }
+        Time::MAX
+    }
+
+    /// Takes the packets other partitions sent into this one's copies of their ports.
+    pub(super) fn take_mail(&mut self, mail: &mut Vec<Mail>) {
+        for Mail { port, entry, sack } in mail.drain(..) {
+            if let Some(blocks) = sack {
+                self.sack_options.put(entry.pkt.id, blocks);
+            }
+            let arrival = entry.arrival;
+            if self.ports[port.idx()].push_in_flight(entry) && !self.done {
+                self.events.push(arrival, Event::Arrive(port));
+            }
+        }
+    }
+}

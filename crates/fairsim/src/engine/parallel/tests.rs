@@ -1,0 +1,115 @@
+use crate::engine::sim::Simulation;
+use crate::scenario::Scenario;
+
+/// The report of `text`'s run (seed 1) on `threads` threads, without its wall time, and why it
+/// went on one thread, if it did.
+fn report(text: &str, threads: usize) -> (String, Option<String>) {
+    let sc = Scenario::parse(text, "p.toml", &[]).unwrap();
+    let mut sim = Simulation::new(&sc, None, Some(1)).unwrap();
+    let serial = sim.run_on(threads);
+    let mut report = sim.report();
+    report.wall_s = 0.0;
+    (serde_json::to_string_pretty(&report).unwrap(), serial)
+}
+
+/// The run of `text` gives the same report, byte for byte, on 1 thread and on each of `threads`,
+/// on which it splits.
+fn same_on(text: &str, threads: &[usize]) {
+    let (one, why) = report(text, 1);
+    assert_eq!(why.as_deref(), Some("one thread"));
+    for &threads in threads {
+        let (many, why) = report(text, threads);
+        assert_eq!(why, None, "{threads} threads");
+        if one != many {
+            let line = one.lines().zip(many.lines()).position(|(a, b)| a != b).unwrap_or(0);
+            let around = |r: &str| r.lines().skip(line.saturating_sub(12)).take(16).collect::<Vec<_>>().join("\n");
+            panic!("{threads} threads differ at line {line}:\n{}\n---\n{}", around(&one), around(&many));
+        }
+    }
+}
+
+fn same_on_any_threads(text: &str) {
+    same_on(text, &[2, 4]);
+}
+
+fn fat_tree(transport: &str, hosts: &str) -> String {
+    format!(
+        r#"
+[run]
+duration = "20ms"
+warmup = "2ms"
+interval = "3ms"
+forwarding = "ecmp"
+[topology]
+kind = "fat_tree"
+k = 4
+hosts = {{ rate = "10Gbps", delay = "1us", {hosts} }}
+[workloads.perm]
+pattern = "permutation"
+packet_size = "1500B"
+transport = {transport}
+"#
+    )
+}
+
+#[test]
+fn a_fat_tree_of_newreno_flows_with_drops_is_the_same_on_any_threads() {
+    let text = fat_tree(r#"{ kind = "newreno", initial_cwnd = 10 }"#, "buffer = 8");
+    same_on_any_threads(&text);
+    assert!(report(&text, 1).0.contains("\"drops\": [\n"), "the run drops packets");
+}
+
+#[test]
+fn dctcp_with_ecn_marks_and_delayed_acks_is_the_same_on_any_threads() {
+    let text = fat_tree(
+        r#"{ kind = "dctcp", ack_every = 2, min_rto = "1ms", clock_granularity = "1ms" }"#,
+        r#"qdisc = { kind = "ecn_threshold", k = 20 }, buffer = 100"#,
+    );
+    same_on_any_threads(&text);
+}
+
+#[test]
+fn cubic_with_sack_under_fq_is_the_same_on_any_threads() {
+    let text =
+        fat_tree(r#"{ kind = "cubic", min_rto = "1ms", clock_granularity = "1ms" }"#, r#"qdisc = "fq", buffer = 12"#);
+    same_on_any_threads(&text);
+}
+
+#[test]
+fn a_dumbbell_with_timed_sources_and_noisy_clocks_is_the_same_on_any_threads() {
+    let text = r#"
+nodes = ["a1", "a2", "r1", "r2", "b1", "b2"]
+[run]
+duration = "2s"
+warmup = "200ms"
+interval = "300ms"
+clock_jitter = "1ms"
+[links]
+a1 = { between = ["a1", "r1"], rate = "10Mbps", delay = "1ms" }
+a2 = { between = ["a2", "r1"], rate = "10Mbps", delay = "2ms" }
+mid = { between = ["r1", "r2"], rate = "2Mbps", delay = "10ms", buffer = 15, qdisc = "red" }
+b1 = { between = ["r2", "b1"], rate = "10Mbps", delay = "1ms" }
+b2 = { between = ["r2", "b2"], rate = "10Mbps", delay = "1ms" }
+[flows]
+ftp = { src = "a1", dst = "b1", app = "ftp", transport = "reno" }
+back = { src = "b2", dst = "a2", app = "ftp", transport = "vegas" }
+poi = { src = "a2", dst = "b2", app = "poisson", mean_gap = "4ms", packet_size = "500B" }
+file = { src = "b1", dst = "a1", app = "ftp", size = 300, transport = "newreno", start = "300ms" }
+"#;
+    same_on(text, &[2]);
+}
+
+#[test]
+fn a_single_link_does_not_split_and_says_why() {
+    let text = r#"
+nodes = ["a", "b"]
+[run]
+duration = "1s"
+[links]
+l = { between = ["a", "b"], rate = "1Mbps", delay = "1ms" }
+[flows]
+f = { src = "a", dst = "b", app = "ftp" }
+"#;
+    let (_, why) = report(text, 2);
+    assert!(why.unwrap().contains("even parts"));
+}
