@@ -67,11 +67,14 @@ impl Simulation {
     }
 }
 
+/// A partition's run, with its mail to each partition in the window under way.
+type Partition<'b> = (&'b mut Simulation, Vec<Vec<Mail>>);
+
 /// The state the threads share: each partition with its outgoing mail, and by window parity the
 /// mail between partitions (`from * n + to`), each partition's next event and its last load.
 struct Shared<'a, 'b> {
     plan: &'a Plan,
-    parts: Vec<Mutex<(&'b mut Simulation, Vec<Vec<Mail>>)>>,
+    parts: Vec<Mutex<Partition<'b>>>,
     mail: [Vec<Mutex<Vec<Mail>>>; 2],
     next: [Vec<AtomicU64>; 2],
     load: [Vec<AtomicU64>; 2],

@@ -206,7 +206,7 @@ fn partition(sc: &Scenario, parts: usize) -> Result<(Vec<u16>, Time), String> {
     }
     let total: u64 = load.iter().sum();
     let heaviest = load.iter().copied().max().unwrap_or(0);
-    if load.iter().any(|&l| l == 0) || heaviest * parts as u64 > total * 3 / 2 {
+    if load.contains(&0) || heaviest * parts as u64 > total * 3 / 2 {
         return Err(format!(
             "the network does not split into {parts} even parts (the heaviest would hold {heaviest} of its {total} \
              ports): one bottleneck or too few switches"
