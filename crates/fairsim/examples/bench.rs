@@ -38,7 +38,11 @@ fn run_once(scenario: &Arc<fairsim::Scenario>, pair: &str) -> fairsim::Result<Sa
     // shared, not copied, as the Python package and the CLI run it
     let mut sim = fairsim::Simulation::shared(Arc::clone(scenario), Some(pair), None)?;
     let started = Instant::now();
-    sim.run();
+    if let Some(why) = sim.run_on(scenario.run.threads.unwrap_or(1)) {
+        if scenario.run.threads.is_some_and(|t| t > 1) {
+            eprintln!("on one thread: {why}");
+        }
+    }
     let wall_s = started.elapsed().as_secs_f64();
     let report = sim.report();
     Ok(Sample {

@@ -120,6 +120,9 @@ pub struct RawRun {
     /// How long after a link goes down or comes back forwarding learns of it (default 1 ms),
     /// unless the event says otherwise.
     pub failure_detection: Option<Time>,
+    /// Threads one run may use (`engine::parallel`; default: the cores left free by the runs
+    /// going on at once). Results are the same at any count.
+    pub threads: Option<usize>,
 }
 
 /// An `[[events]]` table as written: at `at`, a `link` (both directions), a `port` (one

@@ -91,6 +91,9 @@ pub struct RunSpec {
     /// How long after a link goes down or comes back forwarding learns of it, unless the event
     /// says otherwise.
     pub failure_detection: Time,
+    /// Threads one run may use, if the scenario says (`None`: the caller decides); never part of
+    /// the results, which are the same at any count.
+    pub threads: Option<usize>,
 }
 
 /// A change of the network during the run (`[[events]]`).

@@ -15,86 +15,155 @@
 //!
 //! Threads take partitions as they come each window, the busiest of the last window first
 //! (Unison's load-adaptive scheduling, in its simplest form), and meet at a barrier at its end.
-//! A run with a queue that outgrows memory in a partition is made again on one thread, which
-//! stops it as one run does.
+//! A run advances in stretches of about a given number of events (`step_on`), between which the
+//! caller draws progress and may stop it; the threads live for a stretch. A run with a queue
+//! that outgrows memory in a partition is made again on one thread, which stops it as one run
+//! does.
 
+mod barrier;
 mod merge;
 mod plan;
 mod replica;
 
 use crate::engine::sim::{DelaySample, Simulation};
 use crate::stats::DelayStats;
+use crate::units::Time;
+use barrier::SpinBarrier;
 use plan::Plan;
 use replica::{Mail, Own};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Barrier, Mutex};
+use std::sync::Mutex;
 use std::time::Instant;
+
+/// A parallel run under way, between two stretches: the other partitions (the run itself is
+/// partition 0), where the next window starts, and the populations' queueing delays so far.
+pub struct Parallel {
+    plan: Plan,
+    others: Vec<Simulation>,
+    start: Time,
+    delays: Vec<DelayStats>,
+}
 
 impl Simulation {
     /// Runs to the end with up to `threads` threads. Returns why the run went on one thread, if
     /// it did (one thread asked for, a network that does not split, a run under way).
     pub fn run_on(&mut self, threads: usize) -> Option<String> {
-        let plan = match Plan::of(self, threads) {
-            Ok(plan) => plan,
-            Err(why) => {
-                self.run();
-                return Some(why);
+        while !self.step_on(threads, u64::MAX) {}
+        self.serial_reason.clone()
+    }
+
+    /// Processes about `budget` events (whole windows) with up to `threads` threads; returns
+    /// whether the run has ended. The first call decides whether the run splits (`plan`); one
+    /// that does not goes on one thread, `serial_reason` says why.
+    pub fn step_on(&mut self, threads: usize, budget: u64) -> bool {
+        if self.parallel.is_none() && self.serial_reason.is_none() {
+            match Plan::of(self, threads) {
+                Ok(plan) => self.split(plan),
+                Err(why) => self.serial_reason = Some(why),
             }
-        };
-        let started = Instant::now();
-        let (scenario, pair, seed) = (self.scenario.clone(), self.pair.name.clone(), self.seed);
-        let again = || Simulation::shared(scenario.clone(), Some(&pair), Some(seed));
-        let mut others: Vec<Simulation> = (1..plan.parts).map(|_| again().expect("built once already")).collect();
-        let failed = {
-            let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *self).chain(others.iter_mut()).collect();
-            for (i, part) in parts.iter_mut().enumerate() {
-                part.become_partition(i as u16, &plan);
-            }
-            let (failed, delays) = windows(&mut parts, &plan, threads);
-            if !failed {
-                merge::merge(&mut parts, &plan, delays);
-            }
-            failed
-        };
-        drop(others);
-        if failed {
-            *self = again().expect("built once already");
-            self.run();
-            return Some("a queue outgrew memory in a partition: the run was made again on one thread".into());
         }
-        self.wall = started.elapsed();
-        None
+        let Some(mut parallel) = self.parallel.take() else { return self.run_events(budget) };
+        let started = Instant::now();
+        let failed = {
+            let Parallel { plan, others, start, delays } = &mut *parallel;
+            let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *self).chain(others.iter_mut()).collect();
+            stretch(&mut parts, plan, (start, delays), threads, budget)
+        };
+        if failed {
+            self.start_again();
+            self.serial_reason =
+                Some("a queue outgrew memory in a partition: the run was made again on one thread".into());
+            return self.run_events(budget);
+        }
+        self.wall += started.elapsed();
+        if parallel.start == Time::MAX {
+            self.join(parallel);
+            return true;
+        }
+        self.parallel = Some(parallel);
+        false
+    }
+
+    /// Why the run goes on one thread, once it has started, if it does.
+    pub fn serial_reason(&self) -> Option<&str> {
+        self.serial_reason.as_deref()
+    }
+
+    /// A parallel run stopped before its end (Ctrl-C) is put together as it stands, for its
+    /// report so far; it cannot go on.
+    pub fn stop_parallel(&mut self) {
+        if let Some(parallel) = self.parallel.take() {
+            self.join(parallel);
+            self.serial_reason = Some("stopped".into());
+        }
+    }
+
+    /// Makes the other partitions, as copies of this run, and the first window.
+    fn split(&mut self, plan: Plan) {
+        let mut others: Vec<Simulation> = (1..plan.parts).map(|_| self.again()).collect();
+        let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *self).chain(others.iter_mut()).collect();
+        let mut start = Time::MAX;
+        for (i, part) in parts.iter_mut().enumerate() {
+            part.become_partition(i as u16, &plan);
+            start = start.min(part.next_own_event(Own { plan: &plan, me: i as u16 }));
+        }
+        let delays = vec![DelayStats::default(); plan.ends.len()];
+        self.parallel = Some(Box::new(Parallel { plan, others, start, delays }));
+    }
+
+    /// The run as built, not yet started.
+    fn again(&self) -> Simulation {
+        Simulation::shared(self.scenario.clone(), Some(&self.pair.name), Some(self.seed)).expect("built once already")
+    }
+
+    fn start_again(&mut self) {
+        *self = self.again();
+    }
+
+    /// Puts the partitions together into this one (`merge`).
+    fn join(&mut self, mut parallel: Box<Parallel>) {
+        let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *self).chain(parallel.others.iter_mut()).collect();
+        merge::merge(&mut parts, &parallel.plan, std::mem::take(&mut parallel.delays));
     }
 }
 
 /// A partition's run, with its mail to each partition in the window under way.
 type Partition<'b> = (&'b mut Simulation, Vec<Vec<Mail>>);
 
-/// The state the threads share: each partition with its outgoing mail, and by window parity the
-/// mail between partitions (`from * n + to`), each partition's next event and its last load.
+/// The state the threads share in a stretch: each partition with its outgoing mail, and by
+/// window parity the mail between partitions (`from * n + to`), each partition's next event and
+/// its load in the window.
 struct Shared<'a, 'b> {
     plan: &'a Plan,
     parts: Vec<Mutex<Partition<'b>>>,
     mail: [Vec<Mutex<Vec<Mail>>>; 2],
     next: [Vec<AtomicU64>; 2],
     load: [Vec<AtomicU64>; 2],
-    /// Partitions taken so far, over all windows: window k's are `k·n .. (k + 1)·n`.
+    /// Partitions taken so far in the stretch: window k's are `k·n .. (k + 1)·n`.
     taken: AtomicUsize,
-    barrier: Barrier,
+    barrier: SpinBarrier,
     failed: AtomicBool,
     /// By window parity, the queueing delays of connections' packets in the window, and each
     /// population flow's delays recorded from them in the run's order (`DelaySample`).
     samples: [Mutex<Vec<DelaySample>>; 2],
     delays: Mutex<Vec<DelayStats>>,
+    budget: u64,
 }
 
-/// Runs the partitions to the end on `threads` threads; returns whether one failed, and the
-/// queueing delays of populations' packets.
-fn windows(parts: &mut [&mut Simulation], plan: &Plan, threads: usize) -> (bool, Vec<DelayStats>) {
+/// Runs windows of the partitions on `threads` threads until about `budget` events are done or
+/// the run ends; returns whether a partition failed. The last window's mail is delivered, so
+/// the next stretch starts with none.
+fn stretch(
+    parts: &mut [&mut Simulation],
+    plan: &Plan,
+    (start, delays): (&mut Time, &mut Vec<DelayStats>),
+    threads: usize,
+    budget: u64,
+) -> bool {
     let n = parts.len();
-    let first = parts.iter_mut().enumerate().map(|(i, p)| p.next_own_event(Own { plan, me: i as u16 })).min();
     let atomics = |v: u64| (0..n).map(|_| AtomicU64::new(v)).collect::<Vec<_>>();
     let boxes = || (0..n * n).map(|_| Mutex::new(vec![])).collect::<Vec<_>>();
+    let threads = threads.clamp(1, n);
     let shared = Shared {
         plan,
         parts: parts.iter_mut().map(|p| Mutex::new((&mut **p, (0..n).map(|_| vec![]).collect()))).collect(),
@@ -102,37 +171,39 @@ fn windows(parts: &mut [&mut Simulation], plan: &Plan, threads: usize) -> (bool,
         next: [atomics(u64::MAX), atomics(u64::MAX)],
         load: [atomics(0), atomics(0)],
         taken: AtomicUsize::new(0),
-        barrier: Barrier::new(threads.min(n)),
+        barrier: SpinBarrier::new(threads),
         failed: AtomicBool::new(false),
         samples: [Mutex::new(vec![]), Mutex::new(vec![])],
-        delays: Mutex::new(vec![DelayStats::default(); plan.ends.len()]),
+        delays: Mutex::new(std::mem::take(delays)),
+        budget,
     };
-    let start = first.unwrap_or(crate::units::Time::MAX);
-    std::thread::scope(|s| {
-        for _ in 1..threads.min(n) {
-            s.spawn(|| work(&shared, start, false));
+    let first = *start;
+    let next = std::thread::scope(|s| {
+        for _ in 1..threads {
+            s.spawn(|| work(&shared, first, false));
         }
-        work(&shared, start, true);
+        work(&shared, first, true)
     });
-    // the last window's mail: packets still propagating when the run ended, for the merge
     for boxes in &shared.mail {
         for (i, mail) in boxes.iter().enumerate() {
             let to = &mut shared.parts[i % n].lock().expect("no thread panicked").0;
             to.take_mail(&mut mail.lock().expect("no thread panicked"));
         }
     }
-    (shared.failed.load(Ordering::Relaxed), shared.delays.into_inner().expect("no thread panicked"))
+    *start = next;
+    *delays = shared.delays.into_inner().expect("no thread panicked");
+    shared.failed.load(Ordering::Relaxed)
 }
 
-/// One thread's share of the run: window after window, it takes partitions (the busiest of the
-/// last window first) and runs each to the window's end, then waits for the others. The
-/// `leader` records the window's queueing delays of populations' packets.
-fn work(shared: &Shared, mut start: crate::units::Time, leader: bool) {
-    use crate::units::Time;
+/// One thread's share of a stretch: window after window, it takes partitions (the busiest of
+/// the last window first) and runs each to the window's end, then waits for the others. The
+/// `leader` records the window's queueing delays of populations' packets. Returns where the
+/// next window starts (`Time::MAX`: the run has ended).
+fn work(shared: &Shared, mut start: Time, leader: bool) -> Time {
     let n = shared.parts.len();
     let mut order: Vec<usize> = (0..n).collect();
-    let mut k = 0;
-    while start != Time::MAX {
+    let (mut k, mut events) = (0, 0);
+    while start != Time::MAX && events < shared.budget {
         let end = Time(start.0.saturating_add(shared.plan.lookahead.0));
         let (now, last) = (k % 2, 1 - k % 2);
         while let Some(c) = take(&shared.taken, k, n) {
@@ -143,7 +214,7 @@ fn work(shared: &Shared, mut start: crate::units::Time, leader: bool) {
             for from in 0..n {
                 sim.take_mail(&mut shared.mail[last][from * n + i].lock().expect("no thread panicked"));
             }
-            let events = sim.run_window(end, own);
+            let done = sim.run_window(end, own);
             let mut samples = shared.samples[now].lock().expect("no thread panicked");
             let mut next = sim.close_window(end, own, outbox, &mut samples);
             drop(samples);
@@ -155,7 +226,7 @@ fn work(shared: &Shared, mut start: crate::units::Time, leader: bool) {
                 std::mem::swap(mail, &mut *shared.mail[now][i * n + to].lock().expect("no thread panicked"));
             }
             shared.next[now][i].store(next.0, Ordering::Relaxed);
-            shared.load[now][i].store(events, Ordering::Relaxed);
+            shared.load[now][i].store(done, Ordering::Relaxed);
         }
         shared.barrier.wait();
         if leader {
@@ -163,9 +234,11 @@ fn work(shared: &Shared, mut start: crate::units::Time, leader: bool) {
         }
         let next = shared.next[now].iter().map(|t| t.load(Ordering::Relaxed)).min().unwrap_or(u64::MAX);
         start = if shared.failed.load(Ordering::Relaxed) { Time::MAX } else { Time(next) };
+        events += shared.load[now].iter().map(|l| l.load(Ordering::Relaxed)).sum::<u64>();
         order.sort_by_key(|&i| (std::cmp::Reverse(shared.load[now][i].load(Ordering::Relaxed)), i));
         k += 1;
     }
+    start
 }
 
 /// Records the queueing delays of populations' packets of the window of parity `now`, in the

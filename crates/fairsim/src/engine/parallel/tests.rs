@@ -113,3 +113,19 @@ f = { src = "a", dst = "b", app = "ftp" }
     let (_, why) = report(text, 2);
     assert!(why.unwrap().contains("even parts"));
 }
+
+#[test]
+fn a_parallel_run_in_short_stretches_is_the_run_in_one_go() {
+    let text = fat_tree(r#"{ kind = "newreno", initial_cwnd = 10 }"#, "buffer = 8");
+    let sc = Scenario::parse(&text, "p.toml", &[]).unwrap();
+    let mut sim = Simulation::new(&sc, None, Some(1)).unwrap();
+    let mut stretches = 0;
+    while !sim.step_on(2, 5_000) {
+        stretches += 1;
+    }
+    assert_eq!(sim.serial_reason(), None);
+    assert!(stretches > 20, "{stretches} stretches");
+    let mut report = sim.report();
+    report.wall_s = 0.0;
+    assert_eq!(serde_json::to_string_pretty(&report).unwrap(), self::report(&text, 1).0);
+}

@@ -38,6 +38,9 @@ pub(super) fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut
             intervals = (measured.0 / interval.0) as usize;
         }
     }
+    if raw.threads == Some(0) {
+        pb.add(&["run", "threads"], "a run needs at least 1 thread");
+    }
     let flowlet_timeout = raw.flowlet_timeout.unwrap_or(DEFAULT_FLOWLET_TIMEOUT);
     if flowlet_timeout == Time::ZERO {
         pb.add(&["run", "flowlet_timeout"], "a flowlet timeout must be longer than 0s (0 would spray every packet)");
@@ -58,6 +61,7 @@ pub(super) fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut
         transfer_rows: raw.transfer_rows.unwrap_or(true),
         flowlet_timeout,
         failure_detection: raw.failure_detection.unwrap_or(DEFAULT_FAILURE_DETECTION),
+        threads: raw.threads,
     }
 }
 
