@@ -198,6 +198,7 @@ def run(
     progress: bool | None = None,
     jobs: int | None = None,
     pair: str | Sequence[str] | None = None,
+    verbose: bool = False,
 ) -> Results:
     """Runs a scenario and returns its :class:`Results`.
 
@@ -208,7 +209,9 @@ def run(
     - ``set``: overrides, as ``{"flows.ftp1.window": 8}`` or ``["flows.ftp1.window=8"]``;
     - ``progress``: show one progress bar for all the runs (default: in a Jupyter notebook, or
       when standard error is a terminal);
-    - ``jobs``: runs in parallel (default: one per core).
+    - ``jobs``: runs in parallel (default: one per core). Each run may use the cores they leave
+      free (``[run] threads`` says otherwise); its results are the same on any number of threads;
+    - ``verbose``: print on how many threads each run went, or why on one.
 
     On Ctrl-C the runs stop and the partial results are returned (``results.complete`` is False).
     When every seed of a pair gives the same results (a scenario without a random element),
@@ -224,7 +227,7 @@ def run(
     from fairsim.runner import execute  # threads: not needed to load or check a scenario
 
     reports, captures, interrupted = execute(
-        sc._core, [(p, s) for p in pairs for s in seeds], progress=progress, jobs=jobs
+        sc._core, [(p, s) for p in pairs for s in seeds], progress=progress, jobs=jobs, verbose=verbose
     )
     warn_if_identical(reports)
     meta = {

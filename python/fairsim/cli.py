@@ -275,6 +275,9 @@ overrides_option = click.option(
     default=None,
     help="One progress bar for all the runs (default: on a terminal).",
 )
+@click.option(
+    "--verbose", "-v", is_flag=True, help="Say on how many threads each run went, or why on one."
+)
 def run_cmd(
     scenario,
     pairs,
@@ -293,6 +296,7 @@ def run_cmd(
     event_ports,
     queues,
     progress,
+    verbose,
 ):
     """Run SCENARIO (a file, or a bundled name such as examples/dumbbell) under its pairs."""
     sets = list(sets)
@@ -328,6 +332,7 @@ def run_cmd(
             seeds=replications,
             progress=progress,
             jobs=jobs,
+            verbose=verbose,
         )
     for w in caught:
         stderr().print(f"[bold yellow]warning[/]: {_escape(str(w.message))}", soft_wrap=True)

@@ -13,11 +13,13 @@ module imports `logging`, which alone took longer than a small run (docs/perform
 from __future__ import annotations
 
 import os
+import sys
 import threading
 
 from fairsim import _core
 from fairsim._core import FairsimError, InternalError, RunStopped, Stopped
 from fairsim.columns import report_of
+from fairsim.cores import threads_per_run
 from fairsim.memory import return_freed
 from fairsim.progress import progress_bar
 
@@ -31,21 +33,25 @@ def execute(
     *,
     progress: bool | None,
     jobs: int | None,
+    verbose: bool = False,
 ):
     """Runs `(pair, seed)` pairs; returns their reports (dicts), what their chosen ports saw (a
     dict by (port, "pcap" or "events") of a pcap file's bytes or an event trace's text, empty
     unless `[run] pcap` or `[run] events` names ports) and whether Ctrl-C stopped them. One
     progress bar counts all the runs. (Sweeps and reproductions run on worker processes instead:
-    `fairsim.sweep`.)
+    `fairsim.sweep`.) Each run may use the cores the runs going on at once leave free (`[run]
+    threads` says otherwise; the results are the same at any count); `verbose` prints on how
+    many threads each went, or why on one.
     """
     done_fraction = [0.0] * len(runs)
+    notes: list[str | None] = [None] * len(runs)
     stop = threading.Event()
 
     def work(i: int) -> tuple[dict, dict[tuple[str, str], bytes | str]]:
         # Each run is built when a worker takes it and let go before its report is parsed: with
         # 100,000 flows a run holds over a gigabyte, so only the running ones may be alive.
         pair, seed = runs[i]
-        sim = core_scenario.simulation(pair, seed)
+        sim = core_scenario.simulation(pair, seed, run_threads)
         where = f"{core_scenario.file}: pair {pair}, seed {seed}"
         try:
             while not stop.is_set():
@@ -62,6 +68,8 @@ def execute(
             pass  # Ctrl-C stopped a Python hook (`_interrupt_hooks`): the run reports what it has
         except Stopped:
             pass  # the same, landed just after a hook returned: the run stops here as asked
+        why = sim.serial_reason
+        notes[i] = f"{where}: " + (f"on {run_threads} threads" if why is None else f"on one thread: {why}")
         if sim.error:
             raise FairsimError(f"{where}: {sim.error}")
         seen = {(port, "pcap"): data for port, data in sim.pcaps()}
@@ -78,6 +86,7 @@ def execute(
     taking = threading.Lock()
     label = core_scenario.name
     workers = max(1, min(jobs or os.cpu_count() or 1, len(runs)))
+    run_threads = threads_per_run(core_scenario, workers)
     working = [workers]
     # The main thread waits on this event, not on Thread.join: a join that Ctrl-C interrupts
     # marks a running thread as stopped (Python 3.11), and the next join would not wait for it.
@@ -132,6 +141,10 @@ def execute(
         bar.close(sum(done_fraction), stopped=interrupted, finished=runs_finished())
     for t in threads:
         t.join()
+    if verbose:
+        for note in notes:
+            if note is not None:
+                print(f"fairsim: {note}", file=sys.stderr)
     for error in failed:
         if error is not None:
             raise error

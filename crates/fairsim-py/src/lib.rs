@@ -135,11 +135,18 @@ impl PyScenario {
         guard(|| self.inner.pair(Some(name)).map(|_| ()).map_err(to_py))
     }
 
-    /// A run of this scenario under `pair` (the first if None) seeded with `seed`.
-    #[pyo3(signature = (pair=None, seed=None))]
-    fn simulation(&self, pair: Option<&str>, seed: Option<u64>) -> PyResult<PySimulation> {
+    /// A run of this scenario under `pair` (the first if None) seeded with `seed`, on up to
+    /// `threads` threads (`engine::parallel`; the results are the same at any count).
+    #[pyo3(signature = (pair=None, seed=None, threads=1))]
+    fn simulation(&self, pair: Option<&str>, seed: Option<u64>, threads: usize) -> PyResult<PySimulation> {
         let inner = guard(|| Simulation::shared(Arc::clone(&self.inner), pair, seed).map_err(to_py))?;
-        Ok(PySimulation { inner, broken: None })
+        Ok(PySimulation { inner, broken: None, threads: threads.max(1) })
+    }
+
+    /// The threads `[run] threads` gives one run, if it says.
+    #[getter]
+    fn threads(&self) -> Option<usize> {
+        self.inner.run.threads
     }
 }
 
@@ -150,6 +157,8 @@ struct PySimulation {
     /// What stopped this run (a panic, or a Python discipline's failure): its state is unknown,
     /// so it refuses to go on.
     broken: Option<panics::Caught>,
+    /// Threads the run may use.
+    threads: usize,
 }
 
 impl PySimulation {
@@ -172,7 +181,15 @@ impl PySimulation {
             None => {}
         }
         let sim = &mut self.inner;
-        py.allow_threads(|| panics::catch(|| f(sim))).map_err(|caught| {
+        py.allow_threads(|| {
+            panics::catch(|| {
+                if reading {
+                    sim.stop_parallel(); // a run stopped early on several threads, put together
+                }
+                f(sim)
+            })
+        })
+        .map_err(|caught| {
             let err = panics::error_of(&caught);
             self.broken = Some(caught);
             err
@@ -184,7 +201,14 @@ impl PySimulation {
 impl PySimulation {
     /// Processes up to `max_events` events without holding the GIL; returns whether the run ended.
     fn step(&mut self, py: Python<'_>, max_events: u64) -> PyResult<bool> {
-        self.guarded(py, |sim| sim.run_events(max_events))
+        let threads = self.threads;
+        self.guarded(py, |sim| sim.step_on(threads, max_events))
+    }
+
+    /// Why the run goes on one thread, once it has started, if it does; `None` on several.
+    #[getter]
+    fn serial_reason(&self) -> Option<String> {
+        self.inner.serial_reason().map(str::to_string)
     }
 
     /// Panics inside a step, for the tests of the panic boundary (hidden: not part of the API).

@@ -50,7 +50,7 @@ impl Plan {
     /// How `sim`, not yet started, splits into `parts` partitions; or why it runs on one thread.
     pub fn of(sim: &Simulation, parts: usize) -> Result<Plan, String> {
         if parts < 2 {
-            return Err("one thread".into());
+            return Err("one thread was given".into());
         }
         if sim.events_processed > 0 {
             return Err("the run is under way".into());

@@ -16,7 +16,7 @@ fn report(text: &str, threads: usize) -> (String, Option<String>) {
 /// on which it splits.
 fn same_on(text: &str, threads: &[usize]) {
     let (one, why) = report(text, 1);
-    assert_eq!(why.as_deref(), Some("one thread"));
+    assert_eq!(why.as_deref(), Some("one thread was given"));
     for &threads in threads {
         let (many, why) = report(text, threads);
         assert_eq!(why, None, "{threads} threads");
