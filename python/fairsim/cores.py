@@ -16,6 +16,6 @@ def threads_per_run(core_scenario, runs_at_once: int) -> int:
     given = os.environ.get("FAIRSIM_THREADS")
     if given is not None:
         if not given.strip().isdigit() or int(given) < 1:
-            raise FairsimError(f"FAIRSIM_THREADS must be a whole number of threads, at least 1, not {given!r}")
+            raise FairsimError(f"FAIRSIM_THREADS must be a whole number, at least 1, not {given!r}")
         return int(given)
     return max(1, (os.cpu_count() or 1) // max(1, runs_at_once))
