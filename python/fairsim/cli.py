@@ -275,9 +275,7 @@ overrides_option = click.option(
     default=None,
     help="One progress bar for all the runs (default: on a terminal).",
 )
-@click.option(
-    "--verbose", "-v", is_flag=True, help="Say on how many threads each run went, or why on one."
-)
+@click.option("--verbose", "-v", is_flag=True, help="Say on how many threads each run went, or why on one.")
 def run_cmd(
     scenario,
     pairs,
