@@ -140,7 +140,7 @@ impl PyScenario {
     #[pyo3(signature = (pair=None, seed=None, threads=1))]
     fn simulation(&self, pair: Option<&str>, seed: Option<u64>, threads: usize) -> PyResult<PySimulation> {
         let inner = guard(|| Simulation::shared(Arc::clone(&self.inner), pair, seed).map_err(to_py))?;
-        Ok(PySimulation { inner, broken: None, threads: threads.max(1) })
+        Ok(PySimulation { inner, broken: None, threads: fairsim::Threads::new(threads) })
     }
 
     /// The threads `[run] threads` gives one run, if it says.
@@ -157,8 +157,8 @@ struct PySimulation {
     /// What stopped this run (a panic, or a Python discipline's failure): its state is unknown,
     /// so it refuses to go on.
     broken: Option<panics::Caught>,
-    /// Threads the run may use.
-    threads: usize,
+    /// How the run goes on the threads it may use.
+    threads: fairsim::Threads,
 }
 
 impl PySimulation {
@@ -180,11 +180,11 @@ impl PySimulation {
             Some(caught) => return Err(panics::error_of(&caught.earlier())),
             None => {}
         }
-        let sim = &mut self.inner;
+        let (sim, threads) = (&mut self.inner, &mut self.threads);
         py.allow_threads(|| {
             panics::catch(|| {
                 if reading {
-                    sim.stop_parallel(); // a run stopped early on several threads, put together
+                    threads.stop(sim); // a run stopped early on several threads, put together
                 }
                 f(sim)
             })
@@ -201,14 +201,17 @@ impl PySimulation {
 impl PySimulation {
     /// Processes up to `max_events` events without holding the GIL; returns whether the run ended.
     fn step(&mut self, py: Python<'_>, max_events: u64) -> PyResult<bool> {
-        let threads = self.threads;
-        self.guarded(py, |sim| sim.step_on(threads, max_events))
+        // taken out while it steps: the closure has the run, and the threads' state beside it
+        let mut threads = std::mem::replace(&mut self.threads, fairsim::Threads::new(1));
+        let ended = self.guarded(py, |sim| threads.step(sim, max_events));
+        self.threads = threads;
+        ended
     }
 
     /// Why the run goes on one thread, once it has started, if it does; `None` on several.
     #[getter]
     fn serial_reason(&self) -> Option<String> {
-        self.inner.serial_reason().map(str::to_string)
+        self.threads.serial_reason().map(str::to_string)
     }
 
     /// Panics inside a step, for the tests of the panic boundary (hidden: not part of the API).

@@ -37,7 +37,7 @@ pub mod traffic;
 pub mod transport;
 pub mod units;
 
-pub use engine::Simulation;
+pub use engine::{Simulation, Threads};
 pub use error::{Diagnostic, Error, Result};
 pub use report::RunReport;
 pub use scenario::Scenario;

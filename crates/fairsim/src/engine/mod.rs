@@ -37,5 +37,6 @@ mod shared_buffer;
 mod sim;
 pub mod telemetry;
 
+pub use parallel::Threads;
 pub use pfc::PfcReport;
 pub use sim::Simulation;

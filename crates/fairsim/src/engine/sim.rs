@@ -94,10 +94,6 @@ pub struct Simulation {
     /// (`telemetry.rs`).
     pub(super) telemetry: Option<Box<crate::net::int::IntRecords>>,
     pub(super) wall: Duration,
-    /// A run under way on several threads, between two stretches (`engine::parallel`).
-    pub(super) parallel: Option<Box<super::parallel::Parallel>>,
-    /// Why the run goes on one thread, once decided (`Simulation::step_on`).
-    pub(super) serial_reason: Option<String>,
 }
 
 /// A queueing delay recorded later, in the run's order: at `at`, in the event coded `event`.
@@ -200,8 +196,6 @@ impl Simulation {
             pacers: vec![],
             telemetry,
             wall: Duration::ZERO,
-            parallel: None,
-            serial_reason: None,
         };
         sim.schedule_run();
         Ok(sim)

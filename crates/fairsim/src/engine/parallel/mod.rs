@@ -15,8 +15,8 @@
 //!
 //! Threads take partitions as they come each window, the busiest of the last window first
 //! (Unison's load-adaptive scheduling, in its simplest form), and meet at a barrier at its end.
-//! A run advances in stretches of about a given number of events (`step_on`), between which the
-//! caller draws progress and may stop it; the threads live for a stretch. A run with a queue
+//! A run advances in stretches of about a given number of events, between which the
+//! caller draws progress and may stop it (`Threads`); the threads live for a stretch. A run with a queue
 //! that outgrows memory in a partition is made again on one thread, which stops it as one run
 //! does.
 
@@ -37,47 +37,63 @@ use std::time::Instant;
 
 /// A parallel run under way, between two stretches: the other partitions (the run itself is
 /// partition 0), where the next window starts, and the populations' queueing delays so far.
-pub struct Parallel {
+struct Parallel {
     plan: Plan,
     others: Vec<Simulation>,
     start: Time,
     delays: Vec<DelayStats>,
 }
 
+/// How one run goes on up to a number of threads, stretch by stretch (`step`): split into
+/// partitions at its first stretch, or on one thread, for a reason.
+pub struct Threads {
+    threads: usize,
+    parallel: Option<Box<Parallel>>,
+    serial_reason: Option<String>,
+}
+
 impl Simulation {
     /// Runs to the end with up to `threads` threads. Returns why the run went on one thread, if
-    /// it did (one thread asked for, a network that does not split, a run under way).
+    /// it did (one thread given, a network that does not split, a run under way).
     pub fn run_on(&mut self, threads: usize) -> Option<String> {
-        while !self.step_on(threads, u64::MAX) {}
-        self.serial_reason.clone()
+        let mut on = Threads::new(threads);
+        while !on.step(self, u64::MAX) {}
+        on.serial_reason
+    }
+}
+
+impl Threads {
+    pub fn new(threads: usize) -> Threads {
+        Threads { threads: threads.max(1), parallel: None, serial_reason: None }
     }
 
-    /// Processes about `budget` events (whole windows) with up to `threads` threads; returns
-    /// whether the run has ended. The first call decides whether the run splits (`plan`); one
-    /// that does not goes on one thread, `serial_reason` says why.
-    pub fn step_on(&mut self, threads: usize, budget: u64) -> bool {
+    /// Processes about `budget` events of `sim` (whole windows) with up to the threads given;
+    /// returns whether the run has ended. The first call decides whether the run splits
+    /// (`plan`); one that does not goes on one thread, and `serial_reason` says why. Every call
+    /// must be for the same run.
+    pub fn step(&mut self, sim: &mut Simulation, budget: u64) -> bool {
         if self.parallel.is_none() && self.serial_reason.is_none() {
-            match Plan::of(self, threads) {
-                Ok(plan) => self.split(plan),
+            match Plan::of(sim, self.threads) {
+                Ok(plan) => self.parallel = Some(split(sim, plan)),
                 Err(why) => self.serial_reason = Some(why),
             }
         }
-        let Some(mut parallel) = self.parallel.take() else { return self.run_events(budget) };
+        let Some(mut parallel) = self.parallel.take() else { return sim.run_events(budget) };
         let started = Instant::now();
         let failed = {
             let Parallel { plan, others, start, delays } = &mut *parallel;
-            let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *self).chain(others.iter_mut()).collect();
-            stretch(&mut parts, plan, (start, delays), threads, budget)
+            let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *sim).chain(others.iter_mut()).collect();
+            stretch(&mut parts, plan, (start, delays), self.threads, budget)
         };
         if failed {
-            self.start_again();
+            *sim = again(sim);
             self.serial_reason =
                 Some("a queue outgrew memory in a partition: the run was made again on one thread".into());
-            return self.run_events(budget);
+            return sim.run_events(budget);
         }
-        self.wall += started.elapsed();
+        sim.wall += started.elapsed();
         if parallel.start == Time::MAX {
-            self.join(parallel);
+            join(sim, parallel);
             return true;
         }
         self.parallel = Some(parallel);
@@ -91,40 +107,36 @@ impl Simulation {
 
     /// A parallel run stopped before its end (Ctrl-C) is put together as it stands, for its
     /// report so far; it cannot go on.
-    pub fn stop_parallel(&mut self) {
+    pub fn stop(&mut self, sim: &mut Simulation) {
         if let Some(parallel) = self.parallel.take() {
-            self.join(parallel);
+            join(sim, parallel);
             self.serial_reason = Some("stopped".into());
         }
     }
+}
 
-    /// Makes the other partitions, as copies of this run, and the first window.
-    fn split(&mut self, plan: Plan) {
-        let mut others: Vec<Simulation> = (1..plan.parts).map(|_| self.again()).collect();
-        let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *self).chain(others.iter_mut()).collect();
-        let mut start = Time::MAX;
-        for (i, part) in parts.iter_mut().enumerate() {
-            part.become_partition(i as u16, &plan);
-            start = start.min(part.next_own_event(Own { plan: &plan, me: i as u16 }));
-        }
-        let delays = vec![DelayStats::default(); plan.ends.len()];
-        self.parallel = Some(Box::new(Parallel { plan, others, start, delays }));
+/// `sim`'s partitions: the other partitions made as copies of it, and the first window.
+fn split(sim: &mut Simulation, plan: Plan) -> Box<Parallel> {
+    let mut others: Vec<Simulation> = (1..plan.parts).map(|_| again(sim)).collect();
+    let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *sim).chain(others.iter_mut()).collect();
+    let mut start = Time::MAX;
+    for (i, part) in parts.iter_mut().enumerate() {
+        part.become_partition(i as u16, &plan);
+        start = start.min(part.next_own_event(Own { plan: &plan, me: i as u16 }));
     }
+    let delays = vec![DelayStats::default(); plan.ends.len()];
+    Box::new(Parallel { plan, others, start, delays })
+}
 
-    /// The run as built, not yet started.
-    fn again(&self) -> Simulation {
-        Simulation::shared(self.scenario.clone(), Some(&self.pair.name), Some(self.seed)).expect("built once already")
-    }
+/// `sim` as built, not yet started.
+fn again(sim: &Simulation) -> Simulation {
+    Simulation::shared(sim.scenario.clone(), Some(&sim.pair.name), Some(sim.seed)).expect("built once already")
+}
 
-    fn start_again(&mut self) {
-        *self = self.again();
-    }
-
-    /// Puts the partitions together into this one (`merge`).
-    fn join(&mut self, mut parallel: Box<Parallel>) {
-        let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *self).chain(parallel.others.iter_mut()).collect();
-        merge::merge(&mut parts, &parallel.plan, std::mem::take(&mut parallel.delays));
-    }
+/// Puts the partitions together into `sim` (`merge`).
+fn join(sim: &mut Simulation, mut parallel: Box<Parallel>) {
+    let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *sim).chain(parallel.others.iter_mut()).collect();
+    merge::merge(&mut parts, &parallel.plan, std::mem::take(&mut parallel.delays));
 }
 
 /// A partition's run, with its mail to each partition in the window under way.

@@ -119,11 +119,11 @@ fn a_parallel_run_in_short_stretches_is_the_run_in_one_go() {
     let text = fat_tree(r#"{ kind = "newreno", initial_cwnd = 10 }"#, "buffer = 8");
     let sc = Scenario::parse(&text, "p.toml", &[]).unwrap();
     let mut sim = Simulation::new(&sc, None, Some(1)).unwrap();
-    let mut stretches = 0;
-    while !sim.step_on(2, 5_000) {
+    let (mut on, mut stretches) = (super::Threads::new(2), 0);
+    while !on.step(&mut sim, 5_000) {
         stretches += 1;
     }
-    assert_eq!(sim.serial_reason(), None);
+    assert_eq!(on.serial_reason(), None);
     assert!(stretches > 20, "{stretches} stretches");
     let mut report = sim.report();
     report.wall_s = 0.0;
