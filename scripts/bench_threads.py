@@ -45,7 +45,8 @@ def main() -> int:
     parser.add_argument("scenario")
     parser.add_argument("sets", nargs="*", metavar="KEY=VALUE")
     args = parser.parse_args()
-    subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "bench", "-p", "fairsim"], check=True)
+    build = ["cargo", "build", "--release", "--quiet", "--example", "bench", "-p", "fairsim"]
+    subprocess.run(build, check=True, cwd=ROOT)
     wall: dict[int, list[float]] = {t: [] for t in args.threads}
     cpu: dict[int, list[float]] = {t: [] for t in args.threads}
     figures = None
