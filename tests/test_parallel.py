@@ -1,0 +1,73 @@
+"""One run on several threads (issue 50, `engine::parallel`): the same results as on one thread,
+to the byte, through the Python package and the CLI; the runs that do not split say why at -v;
+a run stopped early still reports."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import fairsim
+from fairsim import _core
+from tests.conftest import EXAMPLES, ROOT
+
+PERMUTATION = ROOT / "validation" / "htsim" / "fat-tree-permutation.toml"
+SHORT = ["topology.k=4", "run.duration=5ms", "run.warmup=1ms", "run.interval=2ms"]
+
+
+def document(path, sets, threads):
+    results = fairsim.run(path, set=[*sets, f"run.threads={threads}"], seed=[1, 2])
+    doc = results.to_dict()
+    doc["scenario"]["overrides"] = [o for o in doc["scenario"]["overrides"] if not o.startswith("run.threads")]
+    for run in doc["runs"]:
+        run.pop("wall_s")
+    return json.dumps(doc, sort_keys=True)
+
+
+@pytest.mark.parametrize(
+    "path, sets",
+    [
+        (PERMUTATION, SHORT),
+        (ROOT / "validation" / "htsim" / "fat-tree-permutation-dctcp.toml", SHORT),
+        (EXAMPLES / "parking_lot.toml", []),
+    ],
+    ids=["newreno-permutation", "dctcp-permutation", "parking-lot"],
+)
+def test_a_run_on_two_threads_is_the_run_on_one(path, sets):
+    assert document(path, sets, 2) == document(path, sets, 1)
+
+
+def test_the_runs_say_how_many_threads_they_took_or_why_one_at_verbose():
+    def notes(path, *sets):
+        args = [sys.executable, "-m", "fairsim.cli", "run", str(path), "-v", "--no-progress", "--seed", "1"]
+        for s in sets:
+            args += ["--set", s]
+        done = subprocess.run(args, capture_output=True, text=True, check=True)
+        return [line for line in done.stderr.splitlines() if line.startswith("fairsim: ")]
+
+    split = notes(PERMUTATION, *SHORT, "run.threads=2")
+    assert split == [f"fairsim: {PERMUTATION}: pair default, seed 1: on 2 threads"]
+    (why,) = notes(EXAMPLES / "fat_tree_spray.toml", "run.threads=2")
+    assert why.endswith("on one thread: spraying chooses paths by packet ids, which partitions number apart")
+    (one,) = notes(PERMUTATION, *SHORT, "run.threads=1")
+    assert one.endswith("on one thread: one thread was given")
+
+
+def test_a_bad_thread_count_is_refused_with_its_source(monkeypatch):
+    with pytest.raises(fairsim.FairsimError, match="run.threads"):
+        fairsim.run(PERMUTATION, set=[*SHORT, "run.threads=0"])
+    monkeypatch.setenv("FAIRSIM_THREADS", "two")
+    with pytest.raises(fairsim.FairsimError, match="FAIRSIM_THREADS must be a whole number"):
+        fairsim.run(PERMUTATION, set=SHORT)
+
+
+def test_a_run_stopped_early_on_two_threads_reports_what_it_has():
+    sc = _core.loads(PERMUTATION.read_bytes(), str(PERMUTATION), SHORT)
+    sim = sc.simulation(None, None, 2)
+    assert not sim.step(20_000)
+    report = json.loads(sim.report_json())
+    assert sim.serial_reason == "stopped"
+    # whole windows: at least the stretch's events, far fewer than the run's
+    assert 20_000 <= report["events"] < 100_000
+    assert report["flows"] and not report["complete"]
