@@ -19,7 +19,8 @@ SHORT = ["topology.k=4", "run.duration=5ms", "run.warmup=1ms", "run.interval=2ms
 def document(path, sets, threads):
     results = fairsim.run(path, set=[*sets, f"run.threads={threads}"], seed=[1, 2])
     doc = results.to_dict()
-    doc["scenario"]["overrides"] = [o for o in doc["scenario"]["overrides"] if not o.startswith("run.threads")]
+    overrides = doc["scenario"]["overrides"]
+    doc["scenario"]["overrides"] = [o for o in overrides if not o.startswith("run.threads")]
     for run in doc["runs"]:
         run.pop("wall_s")
     return json.dumps(doc, sort_keys=True)
@@ -55,7 +56,7 @@ def test_the_runs_say_how_many_threads_they_took_or_why_one_at_verbose():
 
 
 def test_a_bad_thread_count_is_refused_with_its_source(monkeypatch):
-    with pytest.raises(fairsim.FairsimError, match="run.threads"):
+    with pytest.raises(fairsim.FairsimError, match=r"run\.threads"):
         fairsim.run(PERMUTATION, set=[*SHORT, "run.threads=0"])
     monkeypatch.setenv("FAIRSIM_THREADS", "two")
     with pytest.raises(fairsim.FairsimError, match="FAIRSIM_THREADS must be a whole number"):
