@@ -38,9 +38,14 @@ fn run_once(scenario: &Arc<fairsim::Scenario>, pair: &str) -> fairsim::Result<Sa
     // shared, not copied, as the Python package and the CLI run it
     let mut sim = fairsim::Simulation::shared(Arc::clone(scenario), Some(pair), None)?;
     let started = Instant::now();
-    if let Some(why) = sim.run_on(scenario.run.threads.unwrap_or(1)) {
-        if scenario.run.threads.is_some_and(|t| t > 1) {
-            eprintln!("on one thread: {why}");
+    let mut on = fairsim::Threads::new(scenario.run.threads.unwrap_or(1));
+    while !on.step(&mut sim, u64::MAX) {}
+    match on.serial_reason() {
+        Some(why) if scenario.run.threads.is_some_and(|t| t > 1) => eprintln!("on one thread: {why}"),
+        Some(_) => {}
+        None => {
+            let (windows, waited) = on.windows();
+            eprintln!("windows: {windows}, waiting at their ends: {:.3} s (all threads)", waited.as_secs_f64());
         }
     }
     let wall_s = started.elapsed().as_secs_f64();

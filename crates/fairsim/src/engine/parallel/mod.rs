@@ -33,7 +33,7 @@ use plan::Plan;
 use replica::{Mail, Own};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A parallel run under way, between two stretches: the other partitions (the run itself is
 /// partition 0), where the next window starts, and the populations' queueing delays so far.
@@ -50,6 +50,10 @@ pub struct Threads {
     threads: usize,
     parallel: Option<Box<Parallel>>,
     serial_reason: Option<String>,
+    /// Windows run so far, and the threads' time waiting at their ends (for the model of
+    /// docs/performance.md).
+    windows: u64,
+    waited: Duration,
 }
 
 impl Simulation {
@@ -64,7 +68,7 @@ impl Simulation {
 
 impl Threads {
     pub fn new(threads: usize) -> Threads {
-        Threads { threads: threads.max(1), parallel: None, serial_reason: None }
+        Threads { threads: threads.max(1), parallel: None, serial_reason: None, windows: 0, waited: Duration::ZERO }
     }
 
     /// Processes about `budget` events of `sim` (whole windows) with up to the threads given;
@@ -83,7 +87,10 @@ impl Threads {
         let failed = {
             let Parallel { plan, others, start, delays } = &mut *parallel;
             let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *sim).chain(others.iter_mut()).collect();
-            stretch(&mut parts, plan, (start, delays), self.threads, budget)
+            let (failed, windows, waited) = stretch(&mut parts, plan, (start, delays), self.threads, budget);
+            self.windows += windows;
+            self.waited += waited;
+            failed
         };
         if failed {
             *sim = again(sim);
@@ -98,6 +105,11 @@ impl Threads {
         }
         self.parallel = Some(parallel);
         false
+    }
+
+    /// Windows run so far, and the time all threads spent waiting at their ends.
+    pub fn windows(&self) -> (u64, Duration) {
+        (self.windows, self.waited)
     }
 
     /// Why the run goes on one thread, once it has started, if it does.
@@ -160,18 +172,21 @@ struct Shared<'a, 'b> {
     samples: [Mutex<Vec<DelaySample>>; 2],
     delays: Mutex<Vec<DelayStats>>,
     budget: u64,
+    /// Windows run, and nanoseconds the threads waited at the barrier.
+    windows: AtomicU64,
+    waited_ns: AtomicU64,
 }
 
 /// Runs windows of the partitions on `threads` threads until about `budget` events are done or
 /// the run ends; returns whether a partition failed. The last window's mail is delivered, so
-/// the next stretch starts with none.
+/// the next stretch starts with none. Also returns the windows run and the threads' time waiting.
 fn stretch(
     parts: &mut [&mut Simulation],
     plan: &Plan,
     (start, delays): (&mut Time, &mut Vec<DelayStats>),
     threads: usize,
     budget: u64,
-) -> bool {
+) -> (bool, u64, Duration) {
     let n = parts.len();
     let atomics = |v: u64| (0..n).map(|_| AtomicU64::new(v)).collect::<Vec<_>>();
     let boxes = || (0..n * n).map(|_| Mutex::new(vec![])).collect::<Vec<_>>();
@@ -188,6 +203,8 @@ fn stretch(
         samples: [Mutex::new(vec![]), Mutex::new(vec![])],
         delays: Mutex::new(std::mem::take(delays)),
         budget,
+        windows: AtomicU64::new(0),
+        waited_ns: AtomicU64::new(0),
     };
     let first = *start;
     let next = std::thread::scope(|s| {
@@ -204,7 +221,8 @@ fn stretch(
     }
     *start = next;
     *delays = shared.delays.into_inner().expect("no thread panicked");
-    shared.failed.load(Ordering::Relaxed)
+    let waited = Duration::from_nanos(shared.waited_ns.load(Ordering::Relaxed));
+    (shared.failed.load(Ordering::Relaxed), shared.windows.load(Ordering::Relaxed), waited)
 }
 
 /// One thread's share of a stretch: window after window, it takes partitions (the busiest of
@@ -240,9 +258,12 @@ fn work(shared: &Shared, mut start: Time, leader: bool) -> Time {
             shared.next[now][i].store(next.0, Ordering::Relaxed);
             shared.load[now][i].store(done, Ordering::Relaxed);
         }
+        let waiting = Instant::now();
         shared.barrier.wait();
+        shared.waited_ns.fetch_add(waiting.elapsed().as_nanos() as u64, Ordering::Relaxed);
         if leader {
             record_delays(shared, now);
+            shared.windows.fetch_add(1, Ordering::Relaxed);
         }
         let next = shared.next[now].iter().map(|t| t.load(Ordering::Relaxed)).min().unwrap_or(u64::MAX);
         start = if shared.failed.load(Ordering::Relaxed) { Time::MAX } else { Time(next) };
