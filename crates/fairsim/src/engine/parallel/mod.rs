@@ -163,7 +163,8 @@ struct Shared<'a, 'b> {
     mail: [Vec<Mutex<Vec<Mail>>>; 2],
     next: [Vec<AtomicU64>; 2],
     load: [Vec<AtomicU64>; 2],
-    /// Partitions taken so far in the stretch: window k's are `k·n .. (k + 1)·n`.
+    /// Tasks taken so far in the stretch: window k's are `k·(n + 1) .. (k + 1)·(n + 1)`, its
+    /// partitions and the last window's queueing delays.
     taken: AtomicUsize,
     barrier: SpinBarrier,
     failed: AtomicBool,
@@ -219,6 +220,8 @@ fn stretch(
             to.take_mail(&mut mail.lock().expect("no thread panicked"));
         }
     }
+    record_delays(&shared, 0);
+    record_delays(&shared, 1); // the last window's (the other parity's were recorded in it)
     *start = next;
     *delays = shared.delays.into_inner().expect("no thread panicked");
     let waited = Duration::from_nanos(shared.waited_ns.load(Ordering::Relaxed));
@@ -227,8 +230,8 @@ fn stretch(
 
 /// One thread's share of a stretch: window after window, it takes partitions (the busiest of
 /// the last window first) and runs each to the window's end, then waits for the others. The
-/// `leader` records the window's queueing delays of populations' packets. Returns where the
-/// next window starts (`Time::MAX`: the run has ended).
+/// `leader` counts the windows. Returns where the next window starts (`Time::MAX`: the run has
+/// ended).
 fn work(shared: &Shared, mut start: Time, leader: bool) -> Time {
     let n = shared.parts.len();
     let mut order: Vec<usize> = (0..n).collect();
@@ -236,7 +239,13 @@ fn work(shared: &Shared, mut start: Time, leader: bool) -> Time {
     while start != Time::MAX && events < shared.budget {
         let end = Time(start.0.saturating_add(shared.plan.lookahead.0));
         let (now, last) = (k % 2, 1 - k % 2);
-        while let Some(c) = take(&shared.taken, k, n) {
+        // the last task of a window records the last window's queueing delays of populations'
+        // packets: the first thread done with its partitions takes it
+        while let Some(c) = take(&shared.taken, k, n + 1) {
+            if c == n {
+                record_delays(shared, last);
+                continue;
+            }
             let i = order[c];
             let own = Own { plan: shared.plan, me: i as u16 };
             let mut guard = shared.parts[i].lock().expect("no thread panicked");
@@ -262,7 +271,6 @@ fn work(shared: &Shared, mut start: Time, leader: bool) -> Time {
         shared.barrier.wait();
         shared.waited_ns.fetch_add(waiting.elapsed().as_nanos() as u64, Ordering::Relaxed);
         if leader {
-            record_delays(shared, now);
             shared.windows.fetch_add(1, Ordering::Relaxed);
         }
         let next = shared.next[now].iter().map(|t| t.load(Ordering::Relaxed)).min().unwrap_or(u64::MAX);
@@ -287,7 +295,7 @@ fn record_delays(shared: &Shared, now: usize) {
     }
 }
 
-/// The place in window `k`'s order of the next partition to run, if one is left.
+/// The place in window `k`'s order of its next task of `n`, if one is left.
 fn take(taken: &AtomicUsize, k: usize, n: usize) -> Option<usize> {
     let mut c = taken.load(Ordering::Acquire);
     loop {
