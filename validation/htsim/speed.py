@@ -4,6 +4,7 @@ DCTCP permutation, NDP's and EQDS's k = 8 permutation and web search at 60% (iss
 and HPCC's over PFC (issue 49), each simulator's whole process timed, rounds alternated.
 
     python3 validation/htsim/speed.py [--rounds 5] [--case dumbbell k8 k16 dctcp ndp-perm ...] [--bench PATH]
+        [--memory]
 
 The NDP and EQDS cases run the matrices of `ndp_matrices.py` (seed 1) on `ndp-permutation.toml`'s
 fabric and htsim's `htsim_ndp -strat rand` and `htsim_eqds` built by `build.sh`; the RoCE and HPCC
@@ -19,12 +20,21 @@ alike; CPU time is user + system time from the kernel's accounting of the finish
 (`wait4`), memory the peak resident set from GNU time (`/usr/bin/time`, Debian's `time`). Prints
 each round, then per case the medians with their ranges and fairsim's speed-up (htsim's median
 CPU time over fairsim's), and fairsim's events, packet-hops and engine nanoseconds per hop. Run
-it on an otherwise idle machine: a ratio taken under load is not the simulators'."""
+it on an otherwise idle machine: a ratio taken under load is not the simulators'.
+
+`--memory` (issue 50) also runs, each round, the same run as a user runs it, the whole `fairsim
+run` process on the bench's scenario and overrides, and the interpreter's share of it, Python with
+fairsim imported (`python -c "import fairsim"`), and prints a second table: their peaks, the
+engine's own (the whole process less the interpreter's, round by round), the bench's and htsim's,
+and whether the engine's own is at most htsim's whole process. Run it with the Python that has
+fairsim installed: the `fairsim` program is the one beside it. A case whose htsim program is not
+there is measured on fairsim's side alone, its htsim cells left empty."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -39,6 +49,10 @@ import roce
 ROOT = compare.HERE.parent.parent
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "fairsim-validation/htsim/bin"
 DUMBBELL_FLOWS = 256
+#: `--memory`: the interpreter's share of a `fairsim run` process, Python with fairsim imported
+INTERPRETER = [sys.executable, "-c", "import fairsim"]
+#: what a round runs: the bench, htsim and (`--memory`) `fairsim run` and the interpreter alone
+SIDES = ("fairsim", "htsim", "fairsim run", "interpreter")
 
 
 @dataclass(frozen=True)
@@ -109,7 +123,8 @@ def measured(command: list[str]) -> tuple[str, float, float]:
     keeps the larger of the two at the exec), which made small runs look as large as the script.
     CPU time is the kernel's accounting of the finished process and what it waited for (`wait4`)."""
     # in a folder of its own: htsim writes its `idmap.txt` where it runs
-    program = str(Path(command[0]).resolve()) if Path(command[0]).exists() else command[0]
+    # absolute, not resolved: a virtual environment's python is a link that must stay its own
+    program = str(Path(command[0]).absolute()) if Path(command[0]).exists() else command[0]
     with (
         tempfile.TemporaryFile("w+") as out,
         tempfile.NamedTemporaryFile("r") as peak,
@@ -172,6 +187,14 @@ def commands(case: Case, bench: str, scratch: str) -> tuple[list[str], list[str]
     return [bench, str(scenario), "1", *(f"{key}={value}" for key, value in overrides.items())], theirs
 
 
+def cli(bench: list[str]) -> list[str]:
+    """The bench's run (`bench SCENARIO 1 KEY=VALUE ...`) as a user runs it: `fairsim run` on the
+    same scenario and overrides (the seed is their `run.seed`)."""
+    _, scenario, _, *overrides = bench
+    fairsim = Path(sys.executable).with_name("fairsim")
+    return [str(fairsim), "run", scenario, *(f"--set={override}" for override in overrides)]
+
+
 def built_bench() -> str:
     build = ["cargo", "build", "--release", "--quiet", "--example", "bench", "-p", "fairsim"]
     subprocess.run(build, cwd=ROOT, check=True)
@@ -179,35 +202,56 @@ def built_bench() -> str:
     return str(target / "release" / "examples" / "bench")
 
 
+def middle(xs: list[float], digits: int = 1) -> str:
+    """The median; a dash for a side not measured."""
+    return f"{statistics.median(xs):.{digits}f}" if xs else "—"
+
+
 def span(xs: list[float], digits: int = 2) -> str:
-    return f"{statistics.median(xs):.{digits}f} ({min(xs):.{digits}f}–{max(xs):.{digits}f})"
+    """The median with the range; a dash for a side not measured."""
+    return f"{middle(xs, digits)} ({min(xs):.{digits}f}–{max(xs):.{digits}f})" if xs else "—"
 
 
-def row(name: str, bench: str, rounds: int) -> str:
-    """Runs case `name` `rounds` times alternated, printing each round: its row of the table."""
+def row(name: str, bench: str, rounds: int, memory: bool) -> tuple[str, str]:
+    """Runs case `name` `rounds` times alternated, printing each round: its rows of the speed
+    table and (`memory`) of the memory table."""
     case = CASES[name]
-    cpu: dict[str, list[float]] = {"fairsim": [], "htsim": []}
-    memory: dict[str, list[float]] = {"fairsim": [], "htsim": []}
-    engine_s: list[float] = []
     with tempfile.TemporaryDirectory() as scratch:
         ours, theirs = commands(case, bench, scratch)
+        sides = {"fairsim": ours, "htsim": theirs}
+        if memory:
+            sides |= {"fairsim run": cli(ours), "interpreter": INTERPRETER}
+        if shutil.which(theirs[0]) is None:
+            print(f"{name}: no {theirs[0]}: htsim's side left out", flush=True)
+            del sides["htsim"]
+        cpu: dict[str, list[float]] = {side: [] for side in SIDES}
+        peak: dict[str, list[float]] = {side: [] for side in SIDES}
+        engine_s: list[float] = []
         for round_ in range(1, rounds + 1):
-            for simulator, command in (("fairsim", ours), ("htsim", theirs)):
-                out, spent, peak = measured(command)
-                cpu[simulator].append(spent)
-                memory[simulator].append(peak)
-                if simulator == "fairsim":  # the same work every round: the engine is deterministic
+            for side, command in sides.items():
+                out, spent, most = measured(command)
+                cpu[side].append(spent)
+                peak[side].append(most)
+                if side == "fairsim":  # the same work every round: the engine is deterministic
                     events, hops, engine = engine_figures(out)
                     engine_s.append(engine)
-                print(f"{name} round {round_}: {simulator} {spent:.2f} s CPU, {peak:.1f} MB", flush=True)
-    ratios = [h / f for f, h in zip(cpu["fairsim"], cpu["htsim"], strict=True)]
-    speed_up = statistics.median(cpu["htsim"]) / statistics.median(cpu["fairsim"])
-    cells = [case.title, f"{case.end_ms:g} ms", span(cpu["fairsim"]), span(cpu["htsim"])]
-    cells.append(f"**{speed_up:.2f}×** ({min(ratios):.2f}–{max(ratios):.2f})")
-    cells.append(f"{statistics.median(memory['fairsim']):.1f} / {statistics.median(memory['htsim']):.1f} MB")
+                print(f"{name} round {round_}: {side} {spent:.2f} s CPU, {most:.1f} MB", flush=True)
+    cells = [case.title, f"{case.end_ms:g} ms", span(cpu["fairsim"]), span(cpu["htsim"]), "—"]
+    if cpu["htsim"]:
+        ratios = [h / f for f, h in zip(cpu["fairsim"], cpu["htsim"], strict=True)]
+        speed_up = statistics.median(cpu["htsim"]) / statistics.median(cpu["fairsim"])
+        cells[-1] = f"**{speed_up:.2f}×** ({min(ratios):.2f}–{max(ratios):.2f})"
+    cells.append(f"{middle(peak['fairsim'])} / {middle(peak['htsim'])} MB")
     cells.append(f"{events / 1e6:.1f} M / {hops / 1e6:.1f} M")
     cells.append(f"{statistics.median(engine_s) / hops * 1e9:.0f} ns")
-    return "| " + " | ".join(cells) + " |"
+    # the engine's own: the whole process less the interpreter's, round by round
+    own = [whole - python for whole, python in zip(peak["fairsim run"], peak["interpreter"], strict=True)]
+    within = "—"
+    if own and peak["htsim"]:
+        within = "yes" if statistics.median(own) <= statistics.median(peak["htsim"]) else "**no**"
+    sizes = [span(peak[side], 1) for side in ("fairsim run", "interpreter")]
+    sizes += [span(own, 1), span(peak["fairsim"], 1), span(peak["htsim"], 1)]
+    return "| " + " | ".join(cells) + " |", "| " + " | ".join([case.title, *sizes, within]) + " |"
 
 
 def rounds(text: str) -> int:
@@ -222,16 +266,25 @@ def main() -> int:
     parser.add_argument("--rounds", type=rounds, default=5, help="rounds per case, at least 1 (default 5)")
     parser.add_argument("--case", nargs="+", choices=list(CASES), default=list(CASES))
     parser.add_argument("--bench", help="fairsim's bench program (default: built here)")
+    whole = "also the whole `fairsim run` process and the interpreter's share"
+    parser.add_argument("--memory", action="store_true", help=whole)
     args = parser.parse_args()
     bench = args.bench or built_bench()
-    rows = [row(name, bench, args.rounds) for name in args.case]
+    rows = [row(name, bench, args.rounds, args.memory) for name in args.case]
     print(f"\n{args.rounds} rounds, alternated fairsim then htsim, seed 1; medians (range)\n")
     print(
         "| run | simulated | fairsim CPU (s) | htsim CPU (s) | speed-up (per round)"
         " | peak memory fairsim / htsim | fairsim's events / hops | per hop |"
     )
     print("|---|---|---:|---:|---:|---:|---:|---:|")
-    print("\n".join(rows))
+    print("\n".join(speed for speed, _ in rows))
+    if args.memory:
+        print(
+            "\n| run | `fairsim run`, whole (MB) | interpreter, fairsim imported (MB) | engine's own (MB)"
+            " | bench, engine alone (MB) | htsim, whole (MB) | engine's own ≤ htsim |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---|")
+        print("\n".join(memory for _, memory in rows))
     return 0
 
 
