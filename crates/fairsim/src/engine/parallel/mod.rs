@@ -1,5 +1,8 @@
 //! One run on several threads, with the results of one thread to the bit (issue 50): a
-//! conservative parallel engine in windows bounded by the lookahead.
+//! conservative parallel engine in windows bounded by the lookahead, after Chandy and Misra's
+//! conservative simulation (IEEE TSE 1979) in its synchronous-window form (Lubachevsky, CACM
+//! 1989), and Unison (Bai et al., EuroSys 2024) for a network simulator's partitions and their
+//! load-adaptive scheduling.
 //!
 //! The network is split into partitions (`plan`), each a whole copy of the run that handles
 //! only its own events (`replica`). They advance in windows: a window starts at the earliest
@@ -10,15 +13,21 @@
 //! run in the canonical order (kind, then target: `engine::event`), which is the same in every
 //! partition as in one run, and no event reads what another partition holds, so each
 //! partition's events do exactly what they do in one run; at the end the partitions are put
-//! together (`merge`). The tests run every kind of network that splits on 1, 2 and 4 threads
-//! and compare the reports byte for byte.
+//! together (`merge`). The tests run fat-trees under several transports and disciplines and a
+//! chain of switches on 1, 2 and 4 threads and compare the reports byte for byte;
+//! `scripts/snapshot_results.py` under `FAIRSIM_THREADS` does the same for every example and
+//! reproduction.
 //!
-//! Threads take partitions as they come each window, the busiest of the last window first
-//! (Unison's load-adaptive scheduling, in its simplest form), and meet at a barrier at its end.
-//! A run advances in stretches of about a given number of events, between which the
-//! caller draws progress and may stop it (`Threads`); the threads live for a stretch. A run with a queue
-//! that outgrows memory in a partition is made again on one thread, which stops it as one run
-//! does.
+//! Deviations from the sources, and choices they leave open: a partition is a whole copy of the
+//! run rather than the part it holds (the loop's code stays as it was, at the cost of memory);
+//! one partition per thread; the window is the smallest cut delay for every partition (no
+//! per-pair lookahead); Unison's finer partitions and its scheduling by the last round's
+//! processing time reduce here to taking a window's partitions busiest-first.
+//!
+//! A run advances in stretches of about a given number of events, between which the caller
+//! draws progress and may stop it (`Threads`); the threads live for a stretch. A run with a
+//! queue that outgrows memory in a partition is made again on one thread, which stops it as
+//! one run does.
 
 mod barrier;
 mod merge;
@@ -176,6 +185,14 @@ struct Shared<'a, 'b> {
     /// Windows run, and nanoseconds the threads waited at the barrier.
     windows: AtomicU64,
     waited_ns: AtomicU64,
+    /// What a partition panicked with, if one did.
+    panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
+}
+
+impl Shared<'_, '_> {
+    fn panicked(&self) -> bool {
+        self.panic.lock().unwrap_or_else(|e| e.into_inner()).is_some()
+    }
 }
 
 /// Runs windows of the partitions on `threads` threads until about `budget` events are done or
@@ -206,6 +223,7 @@ fn stretch(
         budget,
         windows: AtomicU64::new(0),
         waited_ns: AtomicU64::new(0),
+        panic: Mutex::new(None),
     };
     let first = *start;
     let next = std::thread::scope(|s| {
@@ -214,6 +232,9 @@ fn stretch(
         }
         work(&shared, first, true)
     });
+    if let Some(payload) = shared.panic.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        std::panic::resume_unwind(payload);
+    }
     for boxes in &shared.mail {
         for (i, mail) in boxes.iter().enumerate() {
             let to = &mut shared.parts[i % n].lock().expect("no thread panicked").0;
@@ -246,26 +267,14 @@ fn work(shared: &Shared, mut start: Time, leader: bool) -> Time {
                 record_delays(shared, last);
                 continue;
             }
-            let i = order[c];
-            let own = Own { plan: shared.plan, me: i as u16 };
-            let mut guard = shared.parts[i].lock().expect("no thread panicked");
-            let (sim, outbox) = &mut *guard;
-            for from in 0..n {
-                sim.take_mail(&mut shared.mail[last][from * n + i].lock().expect("no thread panicked"));
+            // a panic (a bug) ends the stretch for every thread, then goes on from the caller:
+            // left here, it would leave the others waiting at the barrier for ever
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_partition(shared, order[c], end, (now, last))
+            }));
+            if let Err(payload) = ran {
+                shared.panic.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(payload);
             }
-            let done = sim.run_window(end, own);
-            let mut samples = shared.samples[now].lock().expect("no thread panicked");
-            let mut next = sim.close_window(end, own, outbox, &mut samples);
-            drop(samples);
-            if sim.failure.is_some() {
-                shared.failed.store(true, Ordering::Relaxed);
-                next = Time::MAX;
-            }
-            for (to, mail) in outbox.iter_mut().enumerate() {
-                std::mem::swap(mail, &mut *shared.mail[now][i * n + to].lock().expect("no thread panicked"));
-            }
-            shared.next[now][i].store(next.0, Ordering::Relaxed);
-            shared.load[now][i].store(done, Ordering::Relaxed);
         }
         let waiting = Instant::now();
         shared.barrier.wait();
@@ -274,7 +283,8 @@ fn work(shared: &Shared, mut start: Time, leader: bool) -> Time {
             shared.windows.fetch_add(1, Ordering::Relaxed);
         }
         let next = shared.next[now].iter().map(|t| t.load(Ordering::Relaxed)).min().unwrap_or(u64::MAX);
-        start = if shared.failed.load(Ordering::Relaxed) { Time::MAX } else { Time(next) };
+        let stop = shared.failed.load(Ordering::Relaxed) || shared.panicked();
+        start = if stop { Time::MAX } else { Time(next) };
         events += shared.load[now].iter().map(|l| l.load(Ordering::Relaxed)).sum::<u64>();
         order.sort_by_key(|&i| (std::cmp::Reverse(shared.load[now][i].load(Ordering::Relaxed)), i));
         k += 1;
@@ -293,6 +303,31 @@ fn record_delays(shared: &Shared, now: usize) {
     for s in samples.drain(..).filter(|s| warmup == crate::units::Time::ZERO || s.at > warmup) {
         delays[s.flow as usize].record(s.ns);
     }
+}
+
+/// Runs partition `i` to the window's `end`: its mail first, then its events, then its mail out
+/// and where its next window could start (window parities `now` and `last`).
+fn run_partition(shared: &Shared, i: usize, end: Time, (now, last): (usize, usize)) {
+    let n = shared.parts.len();
+    let own = Own { plan: shared.plan, me: i as u16 };
+    let mut guard = shared.parts[i].lock().expect("no thread panicked");
+    let (sim, outbox) = &mut *guard;
+    for from in 0..n {
+        sim.take_mail(&mut shared.mail[last][from * n + i].lock().expect("no thread panicked"));
+    }
+    let done = sim.run_window(end, own);
+    let mut samples = shared.samples[now].lock().expect("no thread panicked");
+    let mut next = sim.close_window(end, own, outbox, &mut samples);
+    drop(samples);
+    if sim.failure.is_some() {
+        shared.failed.store(true, Ordering::Relaxed);
+        next = Time::MAX;
+    }
+    for (to, mail) in outbox.iter_mut().enumerate() {
+        std::mem::swap(mail, &mut *shared.mail[now][i * n + to].lock().expect("no thread panicked"));
+    }
+    shared.next[now][i].store(next.0, Ordering::Relaxed);
+    shared.load[now][i].store(done, Ordering::Relaxed);
 }
 
 /// The place in window `k`'s order of its next task of `n`, if one is left.

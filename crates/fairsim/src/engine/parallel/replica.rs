@@ -77,6 +77,9 @@ impl Simulation {
         self.first_drops = Some(vec![]);
         self.elsewhere = Some(plan.node.iter().map(|&p| p != me).collect());
         self.delays_later = plan.population.contains(&true).then(Vec::new);
+        for p in plan.cut.iter().filter(|p| plan.near[p.idx()] == me) {
+            self.ports[p.idx()].hand_over();
+        }
     }
 
     /// Handles this partition's events before `until`.
@@ -86,11 +89,12 @@ impl Simulation {
             if t >= until || self.done {
                 break;
             }
-            self.events.pop_code();
             let whose = own.whose(code, &self.flows);
             if whose == Whose::Other {
+                self.events.discard_next();
                 continue;
             }
+            self.events.pop_code();
             self.now = t;
             self.current = code;
             self.dispatch(code);
@@ -104,8 +108,9 @@ impl Simulation {
     /// go into `outbox`, by the partition they reach, and the queueing delays kept for later into
     /// `delays`. A port that sends without end events is
     /// looked at first, as an arrival at `at` would, so that every packet it started by then is
-    /// in its pipe. Returns the earliest of those packets' arrivals and this partition's next
-    /// event, or `Time::MAX` once the run has ended here.
+    /// in its pipe. Returns the earliest of those packets' arrivals, of the starts such a port
+    /// will make without an event, and of this partition's next event; or `Time::MAX` once the
+    /// run has ended here.
     pub(super) fn close_window(
         &mut self,
         at: Time,
@@ -131,6 +136,9 @@ impl Simulation {
                     .flatten();
                 outbox[to].push(Mail { port: p, entry, sack });
             }
+            if let Some(start) = self.ports[p.idx()].next_chained_start() {
+                next = next.min(start);
+            }
         }
         next.min(self.next_own_event(own))
     }
@@ -143,7 +151,7 @@ impl Simulation {
             if own.whose(code, &self.flows) != Whose::Other {
                 return t;
             }
-            self.events.pop_code();
+            self.events.discard_next();
         }
         Time::MAX
     }
@@ -155,6 +163,9 @@ impl Simulation {
                 self.sack_options.put(entry.pkt.id, blocks);
             }
             let arrival = entry.arrival;
+            // a packet reaching this partition before the window it came in: the window was
+            // too long, and the run would no longer be one thread's; never silently
+            assert!(self.done || arrival >= self.now, "a packet handed over arrives at {arrival}, before {}", self.now);
             if self.ports[port.idx()].push_in_flight(entry) && !self.done {
                 self.events.push(arrival, Event::Arrive(port));
             }
