@@ -88,7 +88,7 @@ fn drop_tallies(parts: &[&mut Simulation]) -> Vec<(FlowId, Tally)> {
 /// Packets still propagating on a cut link at the end: those already handed to the far end's
 /// partition go back ahead of those its near end's partition sent last.
 fn pipes_back(parts: &mut [&mut Simulation], plan: &Plan) {
-    for &p in &plan.cut {
+    for &p in plan.cut.iter().flatten() {
         let (near, far) = (plan.near[p.idx()] as usize, plan.far[p.idx()] as usize);
         let mut moved = vec![];
         while let Some(entry) = parts[far].ports[p.idx()].take_in_flight() {

@@ -37,8 +37,9 @@ pub(in crate::engine) struct Plan {
     pub population: Vec<bool>,
     /// Each node's partition.
     pub node: Vec<u16>,
-    /// The ports whose far end is in another partition than their near end.
-    pub cut: Vec<PortId>,
+    /// By partition, the ports it sends on whose far end is in another partition: what it
+    /// hands over at each window's end.
+    pub cut: Vec<Vec<PortId>>,
     /// The smallest delay of a cut port: no packet sent in a window reaches another partition
     /// before the window's end.
     pub lookahead: Time,
@@ -62,7 +63,10 @@ impl Plan {
         let (node, lookahead) = partition(sc, parts)?;
         let near: Vec<u16> = sc.ports.iter().map(|p| node[p.from.idx()]).collect();
         let far: Vec<u16> = sc.ports.iter().map(|p| node[p.to.idx()]).collect();
-        let cut = (0..sc.ports.len()).filter(|&i| near[i] != far[i]).map(|i| PortId(i as u32)).collect();
+        let mut cut = vec![vec![]; parts];
+        for i in (0..sc.ports.len()).filter(|&i| near[i] != far[i]) {
+            cut[near[i] as usize].push(PortId(i as u32));
+        }
         let ends = sc.flows.iter().map(|f| (node[f.src.idx()], node[f.dst.idx()])).collect();
         let population = sc.flows.iter().map(|f| matches!(f.app.source(), Source::Population(_))).collect();
         Ok(Plan { parts, near, far, ends, population, node, cut, lookahead, warmup: sc.run.warmup })
@@ -277,7 +281,9 @@ transport = {{ kind = "newreno" }}
         let cores: Vec<u16> = (0..4).map(|c| part(&format!("core{c}"))).collect();
         assert_eq!(cores.iter().filter(|&&p| p == 0).count(), 2, "cores {cores:?}");
         assert_eq!(plan.lookahead, Time::from_micros(1));
-        assert!(plan.cut.iter().all(|p| plan.near[p.idx()] != plan.far[p.idx()]));
+        for (part, cut) in plan.cut.iter().enumerate() {
+            assert!(cut.iter().all(|p| plan.near[p.idx()] == part as u16 && plan.far[p.idx()] != part as u16));
+        }
     }
 
     #[test]

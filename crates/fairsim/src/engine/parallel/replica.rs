@@ -77,7 +77,7 @@ impl Simulation {
         self.first_drops = Some(vec![]);
         self.elsewhere = Some(plan.node.iter().map(|&p| p != me).collect());
         self.delays_later = plan.population.contains(&true).then(Vec::new);
-        for p in plan.cut.iter().filter(|p| plan.near[p.idx()] == me) {
+        for p in &plan.cut[me as usize] {
             self.ports[p.idx()].hand_over();
         }
     }
@@ -106,9 +106,8 @@ impl Simulation {
 
     /// The window ends at `at`: the packets that entered the pipes of this partition's cut ports
     /// go into `outbox`, by the partition they reach, and the queueing delays kept for later into
-    /// `delays`. A port that sends without end events is
-    /// looked at first, as an arrival at `at` would, so that every packet it started by then is
-    /// in its pipe. Returns the earliest of those packets' arrivals, of the starts such a port
+    /// `delays`. A port that sends without end events is looked at first, as an arrival at `at`
+    /// would, so that every packet it started by then is in its pipe. Returns the earliest of those packets' arrivals, of the starts such a port
     /// will make without an event, and of this partition's next event; or `Time::MAX` once the
     /// run has ended here.
     pub(super) fn close_window(
@@ -125,7 +124,7 @@ impl Simulation {
             return Time::MAX;
         }
         let mut next = Time::MAX;
-        for &p in own.plan.cut.iter().filter(|p| own.plan.near[p.idx()] == own.me) {
+        for &p in &own.plan.cut[own.me as usize] {
             let to = own.plan.far[p.idx()] as usize;
             self.ports[p.idx()].settle(at);
             while let Some(entry) = self.ports[p.idx()].take_in_flight() {
