@@ -58,6 +58,11 @@ def test_the_runs_say_how_many_threads_they_took_or_why_one_at_verbose():
 def test_a_bad_thread_count_is_refused_with_its_source(monkeypatch):
     with pytest.raises(fairsim.FairsimError, match=r"run\.threads"):
         fairsim.run(PERMUTATION, set=[*SHORT, "run.threads=0"])
+    with pytest.raises(fairsim.FairsimError, match=r"run\.threads.*limit of 1024"):
+        fairsim.run(PERMUTATION, set=[*SHORT, "run.threads=1025"])
+    monkeypatch.setenv("FAIRSIM_THREADS", "100000000")
+    with pytest.raises(fairsim.FairsimError, match="FAIRSIM_THREADS must be a whole number from 1 to 1024"):
+        fairsim.run(PERMUTATION, set=SHORT)
     monkeypatch.setenv("FAIRSIM_THREADS", "two")
     with pytest.raises(fairsim.FairsimError, match="FAIRSIM_THREADS must be a whole number"):
         fairsim.run(PERMUTATION, set=SHORT)

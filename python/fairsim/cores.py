@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from fairsim._core import FairsimError
+from fairsim._core import MAX_THREADS, FairsimError
 
 
 def threads_per_run(core_scenario, runs_at_once: int) -> int:
@@ -15,7 +15,8 @@ def threads_per_run(core_scenario, runs_at_once: int) -> int:
         return core_scenario.threads
     given = os.environ.get("FAIRSIM_THREADS")
     if given is not None:
-        if not given.strip().isdigit() or int(given) < 1:
-            raise FairsimError(f"FAIRSIM_THREADS must be a whole number, at least 1, not {given!r}")
+        if not given.strip().isdigit() or not 1 <= int(given) <= MAX_THREADS:
+            why = f"FAIRSIM_THREADS must be a whole number from 1 to {MAX_THREADS}"
+            raise FairsimError(f"{why}, not {given!r}")
         return int(given)
     return max(1, (os.cpu_count() or 1) // max(1, runs_at_once))

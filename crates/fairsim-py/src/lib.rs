@@ -480,5 +480,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(python_host::interrupt_hooks, m)?)?;
     m.add_function(wrap_pyfunction!(panics::panic_for_tests, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("MAX_THREADS", fairsim::limits::MAX_THREADS)?;
     Ok(())
 }

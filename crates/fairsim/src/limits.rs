@@ -39,6 +39,9 @@ pub const MAX_INTERVAL_RECORDS: u64 = 1_000_000;
 /// results. A failure a millisecond for a minute is 60,000.
 pub const MAX_EVENTS: usize = 1 << 16;
 
+/// Threads of one run (`[run] threads`): each is a partition, a whole copy of the run.
+pub const MAX_THREADS: usize = 1024;
+
 /// Refuses `value` above `limit`: the message names the limit and what it bounds.
 pub fn check<T: PartialOrd + std::fmt::Display>(value: T, limit: T, what: &str) -> Result<(), String> {
     if value > limit {

@@ -77,7 +77,15 @@ impl Simulation {
 
 impl Threads {
     pub fn new(threads: usize) -> Threads {
-        Threads { threads: threads.max(1), parallel: None, serial_reason: None, windows: 0, waited: Duration::ZERO }
+        // a partition per thread, each a copy of the run: beyond the scenario's limit (the
+        // binding and the environment give counts too) none could help
+        Threads {
+            threads: threads.clamp(1, crate::limits::MAX_THREADS),
+            parallel: None,
+            serial_reason: None,
+            windows: 0,
+            waited: Duration::ZERO,
+        }
     }
 
     /// Processes about `budget` events of `sim` (whole windows) with up to the threads given;

@@ -38,8 +38,14 @@ pub(super) fn build_run(raw: &RawRun, flows: &[FlowSpec], ports: usize, pb: &mut
             intervals = (measured.0 / interval.0) as usize;
         }
     }
-    if raw.threads == Some(0) {
-        pb.add(&["run", "threads"], "a run needs at least 1 thread");
+    match raw.threads {
+        Some(0) => pb.add(&["run", "threads"], "a run needs at least 1 thread"),
+        Some(n) => {
+            if let Err(e) = crate::limits::check(n, crate::limits::MAX_THREADS, "threads") {
+                pb.add(&["run", "threads"], e);
+            }
+        }
+        None => {}
     }
     let flowlet_timeout = raw.flowlet_timeout.unwrap_or(DEFAULT_FLOWLET_TIMEOUT);
     if flowlet_timeout == Time::ZERO {
