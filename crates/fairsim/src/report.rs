@@ -549,6 +549,7 @@ impl<'a> Tables<'a> {
             transfer_summary: sim.transfer_summary(),
             transfers: (sc.run.transfer_rows && sim.has_transfers()).then(|| {
                 let mut t = sim.transfers().clone();
+                t.most_open = t.open_at_most();
                 if t.detailed {
                     t.nodes = sc.nodes.to_vec();
                 }

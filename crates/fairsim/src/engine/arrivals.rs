@@ -93,6 +93,7 @@ impl Simulation {
         if self.flows[f.idx()].stopped {
             return;
         }
+        self.connections.free_reusable(self.now);
         if self.connections.open >= MAX_OPEN_CONNECTIONS {
             let name = &self.scenario.flows[f.idx()].name;
             self.failure = Some(format!(
@@ -157,7 +158,10 @@ impl Simulation {
         let first = self.connections.first;
         self.connections.note_taken(c.idx() - first, self.now, row);
         let slot = self.connections.slot(c);
-        (slot.row, slot.in_network, slot.done) = (row, 0, false);
+        (slot.row, slot.in_network, slot.done, slot.released) = (row, 0, false, false);
+        if let Some(notes) = &mut self.connections.notes {
+            notes.taken(c.idx() - first);
+        }
         if let Some(pulls) = &mut ends.pulls {
             pulls.tag = row as u64 + 1; // its pacer's turns are its own, not the slot's last connection's
         }
@@ -167,7 +171,6 @@ impl Simulation {
             self.flows[c.idx()] = ends;
         }
         self.connections.open += 1;
-        self.connections.transfers.most_open = self.connections.transfers.most_open.max(self.connections.open as u64);
         // in a parallel run every partition makes every connection; its source's starts it
         if self.elsewhere.as_ref().is_none_or(|elsewhere| !elsewhere[src.idx()]) {
             self.with_sender(c, |s, ctx| s.on_start(ctx));
@@ -201,7 +204,8 @@ impl Simulation {
         }
         let c = FlowId::from_idx(self.flows.len());
         let own_line = copies.map(|first| self.own_line(first, c));
-        self.connections.slots.push(Slot { row: 0, in_network: 0, done: true, copies, own_line });
+        let slot = Slot { row: 0, in_network: 0, done: true, done_at: Time::ZERO, left_at: Time::ZERO, released: true, copies, own_line };
+        self.connections.slots.push(slot);
         c
     }
 
@@ -245,6 +249,7 @@ impl Simulation {
             // that counted it in, and only the partitions' sum is the count (`engine::parallel`)
             let slot = self.connections.slot(c);
             slot.in_network = slot.in_network.wrapping_add(1);
+            self.connection_noted(c);
         }
     }
 
@@ -252,63 +257,84 @@ impl Simulation {
     #[inline]
     pub(super) fn connection_left(&mut self, c: FlowId) {
         if self.connections.is_connection(c) {
+            let now = self.now;
             let slot = self.connections.slot(c);
             slot.in_network = slot.in_network.wrapping_sub(1);
-            if slot.done && slot.in_network == 0 {
-                self.release(c);
+            slot.left_at = now;
+            let gone = slot.done && slot.in_network == 0;
+            if self.connections.notes.is_some() {
+                self.connection_noted(c);
+            } else if gone {
+                self.release(c, now);
             }
         }
     }
 
-    /// Connection `c` may just have had its file acknowledged: its transfer ends, its timers stop.
+    /// In a parallel run, connection `c`'s slot changed: the other partitions hear of it at the
+    /// window's end, and the slot is freed when all have counted its packets gone
+    /// (`engine::parallel::slots`).
+    #[inline]
+    fn connection_noted(&mut self, c: FlowId) {
+        let first = self.connections.first;
+        if let Some(notes) = &mut self.connections.notes {
+            notes.changed(c.idx() - first);
+        }
+    }
+
+    /// Connection `c` may just have had its file acknowledged: its transfer ends, its timers stop
+    /// (and with them its time limited by its window).
     pub(super) fn connection_check_done(&mut self, c: FlowId) {
+        let now = self.now;
         let ends = &mut self.flows[c.idx()];
         let Some(finish) = ends.completed_at else { return };
         for t in &mut ends.timers {
             t.cancel();
         }
+        ends.count_window_limited(now);
+        ends.window_limited_since = None;
         let slot = self.connections.slot(c);
         if slot.done {
             return;
         }
-        slot.done = true;
-        let row = slot.row;
-        let t = &mut self.connections.transfers;
-        t.finish_s[row] = Some(finish.as_secs_f64());
-        t.count(row, &ends.counters);
-        self.connections.open -= 1;
-        if self.connections.slot(c).in_network == 0 {
-            self.release(c);
+        (slot.done, slot.done_at) = (true, now);
+        let (row, gone) = (slot.row, slot.in_network == 0);
+        self.connections.transfers.finish_s[row] = Some(finish.as_secs_f64());
+        if self.connections.notes.is_some() {
+            self.connection_noted(c);
+        } else if gone {
+            self.release(c, now);
         }
     }
 
-    /// Connection `c` is done and gone from the network: its counts go to its flow, its slot to
-    /// the next arrival.
-    fn release(&mut self, c: FlowId) {
-        self.fold_into_flow(c);
-        let k = (c.idx() - self.connections.first) as u32;
-        let copies = self.connections.slot(c).copies;
-        self.connections.free.entry(copies).or_default().push(k);
+    /// Connection `c` is done and its last packet left the network at `at`: its counts go to its
+    /// transfer and its flow, and its slot to a later arrival (`Connections::free_slot`).
+    pub(in crate::engine) fn release(&mut self, c: FlowId, at: Time) {
+        let row = self.connections.slot(c).row;
+        self.connections.transfers.count(row, &self.flows[c.idx()].counters);
+        self.fold_into_flow(c, at);
+        self.connections.slot(c).released = true;
+        let k = c.idx() - self.connections.first;
+        self.connections.free_slot(k, at);
     }
 
-    /// Adds what connection `c` counted since it last did to its flow's counters.
-    fn fold_into_flow(&mut self, c: FlowId) {
-        self.flows[c.idx()].count_window_limited(self.now);
+    /// Adds what connection `c` counted since it last did, up to `now`, to its flow's counters.
+    fn fold_into_flow(&mut self, c: FlowId, now: Time) {
+        self.flows[c.idx()].count_window_limited(now);
         let counts = std::mem::take(&mut self.flows[c.idx()].counters);
         let flow = self.flows[c.idx()].ends.id;
         self.flows[flow.idx()].counters.merge(&counts);
     }
 
-    /// Before an interval closes: every open connection's counts go to its flow.
+    /// Before an interval closes: every open connection's counts go to its flow, and to its
+    /// transfer (a released one's went when it was released).
     pub(super) fn fold_connections(&mut self) {
         for i in self.connections.first..self.flows.len() {
             let c = FlowId::from_idx(i);
-            if !self.connections.slot(c).done {
-                // a transfer's packet counts are taken when it ends, so they are kept here
+            if !self.connections.slot(c).released {
                 let row = self.connections.slot(c).row;
                 self.connections.transfers.count(row, &self.flows[i].counters);
             }
-            self.fold_into_flow(c);
+            self.fold_into_flow(c, self.now);
         }
     }
 }

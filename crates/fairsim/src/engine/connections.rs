@@ -8,11 +8,20 @@
 //! its own access line, if it has one) serves the next arrival: the state grows with the
 //! connections open at once, never with those already finished, and so does the work per
 //! event. Each transfer leaves one row (arrival, finish, packets), the run's only record of it.
+//!
+//! A slot freed at t may be taken again from t + `reuse_after` on (the smallest delay of any
+//! link), slots freed at one instant in their order: so which slot an arrival takes never
+//! depends on what happened less than a link's delay before it, and every partition of a
+//! parallel run, which learns of a slot freed elsewhere at the end of the window it was freed
+//! in, takes the same one (`engine::parallel`). A slot with its own access line is free at once
+//! (such runs stay on one thread). docs/decisions.md, "Connection slots".
 
 use crate::net::{FlowId, PortId};
 use crate::stats::transfers::Transfers;
 use crate::transport::SenderBuilder;
-use std::collections::HashMap;
+use crate::units::Time;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 /// The connections of a run: their slots past the scenario's flows, and their transfers.
 #[derive(Default)]
@@ -24,6 +33,11 @@ pub struct Connections {
     pub(super) slots: Vec<Slot>,
     /// Free slots, by the access line their own line copies (`Slot::copies`).
     pub(super) free: HashMap<Option<PortId>, Vec<u32>>,
+    /// Slots freed and not yet free for the next arrival, by (when they may be taken, slot).
+    pub(super) reusable: BinaryHeap<Reverse<(Time, u32)>>,
+    /// How long a freed slot waits: the smallest nonzero delay of a link.
+    pub(super) reuse_after: Time,
+    /// Slots taken and not yet free again (what `MAX_OPEN_CONNECTIONS` bounds).
     pub(super) open: usize,
     /// Arrivals so far, which name each connection's random streams.
     pub(super) arrived: u64,
@@ -31,6 +45,9 @@ pub struct Connections {
     listed: Vec<usize>,
     /// Each open-population flow's senders, its transport's parameters read once.
     pub(super) makers: Vec<Option<SenderBuilder>>,
+    /// In a parallel run, what this partition tells the others about its slots
+    /// (`engine::parallel::slots`); `None` in one run.
+    pub(in crate::engine) notes: Option<Box<crate::engine::parallel::SlotNotes>>,
     pub transfers: Transfers,
     /// When a port's events are written down (`[run] events`): by slot, when it was taken and
     /// by which `transfers` row, so that a packet's line names its transfer (a slot serves one
@@ -46,6 +63,13 @@ pub(super) struct Slot {
     pub(super) in_network: u32,
     /// Its file is acknowledged: its sender hears nothing more.
     pub(super) done: bool,
+    /// When that was.
+    pub(super) done_at: Time,
+    /// When the last of its packets left the network (was delivered or dropped).
+    pub(super) left_at: Time,
+    /// It is done and gone: its counts went to its transfer and its flow, and its slot waits in
+    /// `reusable` or is free.
+    pub(super) released: bool,
     /// The scenario's access line its own line copies, if it has one.
     pub(super) copies: Option<PortId>,
     /// Its own copy of that line.
@@ -53,9 +77,36 @@ pub(super) struct Slot {
 }
 
 impl Connections {
-    /// No connections yet, in a run of `flows` flows and `ports` ports.
-    pub fn new(flows: usize, ports: usize) -> Connections {
-        Connections { first: flows, first_own_port: ports, ..Default::default() }
+    /// No connections yet, in a run of `flows` flows and `ports` ports whose smallest nonzero
+    /// link delay is `reuse_after`.
+    pub fn new(flows: usize, ports: usize, reuse_after: Time) -> Connections {
+        Connections { first: flows, first_own_port: ports, reuse_after, ..Default::default() }
+    }
+
+    /// Slot `k`'s connection is gone since `at`: an arrival may take it from `at` +
+    /// `reuse_after` on; or at once if it has its own access line (such connections never run
+    /// in parallel, `engine::parallel::plan`), in the order they were freed.
+    pub(super) fn free_slot(&mut self, k: usize, at: Time) {
+        let copies = self.slots[k].copies;
+        if copies.is_some() {
+            self.free.entry(copies).or_default().push(k as u32);
+            self.open -= 1;
+        } else {
+            self.reusable.push(Reverse((at + self.reuse_after, k as u32)));
+        }
+    }
+
+    /// The slots freed by `now` become free for arrivals, in the order they were freed.
+    pub(super) fn free_reusable(&mut self, now: Time) {
+        while let Some(&Reverse((at, k))) = self.reusable.peek() {
+            if at > now {
+                break;
+            }
+            self.reusable.pop();
+            let copies = self.slots[k as usize].copies;
+            self.free.entry(copies).or_default().push(k);
+            self.open -= 1;
+        }
     }
 
     #[inline]

@@ -149,7 +149,8 @@ impl Simulation {
         if let Some(pfc) = &pfc {
             pfc.prepare(&scenario, &mut ports)?;
         }
-        let mut connections = Connections::new(flows.len(), ports.len());
+        let shortest = scenario.ports.iter().map(|p| p.delay).filter(|d| *d > Time::ZERO).min();
+        let mut connections = Connections::new(flows.len(), ports.len(), shortest.unwrap_or(Time::ZERO));
         connections.transfers.detailed = scenario.flows.iter().any(|f| f.draws_ends());
         connections.taken = (!scenario.run.events.is_empty()).then(Vec::new);
         let (queueing, path_delay) =

@@ -60,6 +60,22 @@ impl Transfers {
         self.retransmitted[row] += counted.retransmitted;
         self.delivered[row] += counted.delivered_unique;
     }
+
+    /// The most transfers open at once: arrived and not finished, a transfer that finishes at
+    /// an instant counted out before one that arrives at it (an ACK's arrival comes before a
+    /// connection's in the order of an instant's events: `engine::event`). Counted from the rows
+    /// at the run's end, so that every partition of a parallel run agrees.
+    pub fn open_at_most(&self) -> u64 {
+        let mut changes: Vec<(f64, i64)> = self.arrival_s.iter().map(|&a| (a, 1)).collect();
+        changes.extend(self.finish_s.iter().flatten().map(|&f| (f, -1)));
+        changes.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let (mut open, mut most) = (0i64, 0i64);
+        for (_, change) in changes {
+            open += change;
+            most = most.max(open);
+        }
+        most as u64
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

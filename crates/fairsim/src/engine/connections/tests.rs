@@ -50,8 +50,8 @@ fn finished_connections_free_their_slots_so_state_does_not_grow_with_the_transfe
     assert!(t.flow.len() > 2000, "{} transfers", t.flow.len());
     assert!(t.finish_s.iter().all(Option::is_some), "every transfer finishes");
     let slots = s.flows.len() - s.connections.first;
-    assert_eq!(slots as u64, t.most_open.max(slots as u64), "no more slots than were ever needed");
-    assert!(slots < 40, "{slots} slots for {} transfers ({} open at most)", t.flow.len(), t.most_open);
+    assert_eq!(slots as u64, t.open_at_most().max(slots as u64), "no more slots than were ever needed");
+    assert!(slots < 40, "{slots} slots for {} transfers ({} open at most)", t.flow.len(), t.open_at_most());
     assert_eq!(s.ports.len() - s.connections.first_own_port, slots, "one own access line per slot");
     assert_eq!(s.ports().len(), 4, "reports see the scenario's ports");
     assert_eq!(s.flows().len(), 1, "reports see the scenario's flow");

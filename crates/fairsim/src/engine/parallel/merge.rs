@@ -4,7 +4,8 @@
 //! source's partition left it, with the sink of its sink's partition and the queueing delays
 //! the sink recorded (a population's, recorded at each window's end: `DelaySample`); each flow's counters summed over the partitions (a sender counts what it
 //! sent, a sink what it received, any switch what it dropped: `FlowCounters::merge`), and so
-//! each transfer's (a batch population's connections count into them in every partition); each
+//! each transfer's (a population's connections count into them in every partition), whose
+//! finish is its source's partition's; each
 //! flow's drops by (port, reason) in the order of their first drops in the run; and the events
 //! summed.
 
@@ -53,6 +54,8 @@ pub(super) fn merge(parts: &mut [&mut Simulation], plan: &Plan, mut delays: Vec<
         sum(&mut to.sent, &from.sent);
         sum(&mut to.retransmitted, &from.retransmitted);
         sum(&mut to.delivered, &from.delivered);
+        // a transfer finishes where its sender is
+        to.finish_s.iter_mut().zip(&from.finish_s).for_each(|(a, b)| *a = a.or(*b));
     }
     first.first_drops = None;
     first.id_stride = 1;

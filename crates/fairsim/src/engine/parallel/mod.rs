@@ -33,6 +33,7 @@ mod barrier;
 mod merge;
 mod plan;
 mod replica;
+mod slots;
 
 use crate::engine::sim::{DelaySample, Simulation};
 use crate::stats::DelayStats;
@@ -40,6 +41,8 @@ use crate::units::Time;
 use barrier::SpinBarrier;
 use plan::Plan;
 use replica::{Mail, Own};
+pub(in crate::engine) use slots::SlotNotes;
+use slots::SlotNote;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -168,16 +171,18 @@ fn join(sim: &mut Simulation, mut parallel: Box<Parallel>) {
     merge::merge(&mut parts, &parallel.plan, std::mem::take(&mut parallel.delays));
 }
 
-/// A partition's run, with its mail to each partition in the window under way.
-type Partition<'b> = (&'b mut Simulation, Vec<Vec<Mail>>);
+/// A partition's run, with its mail to each partition and its notes of connection slots in the
+/// window under way.
+type Partition<'b> = (&'b mut Simulation, Vec<Vec<Mail>>, Vec<SlotNote>);
 
 /// The state the threads share in a stretch: each partition with its outgoing mail, and by
-/// window parity the mail between partitions (`from * n + to`), each partition's next event and
-/// its load in the window.
+/// window parity the mail between partitions (`from * n + to`), each partition's notes of
+/// connection slots (which every partition reads), next event and load in the window.
 struct Shared<'a, 'b> {
     plan: &'a Plan,
     parts: Vec<Mutex<Partition<'b>>>,
     mail: [Vec<Mutex<Vec<Mail>>>; 2],
+    notes: [Vec<Mutex<Vec<SlotNote>>>; 2],
     next: [Vec<AtomicU64>; 2],
     load: [Vec<AtomicU64>; 2],
     /// Tasks taken so far in the stretch: window k's are `k·(n + 1) .. (k + 1)·(n + 1)`, its
@@ -216,11 +221,13 @@ fn stretch(
     let n = parts.len();
     let atomics = |v: u64| (0..n).map(|_| AtomicU64::new(v)).collect::<Vec<_>>();
     let boxes = || (0..n * n).map(|_| Mutex::new(vec![])).collect::<Vec<_>>();
+    let notes = || (0..n).map(|_| Mutex::new(vec![])).collect::<Vec<_>>();
     let threads = threads.clamp(1, n);
     let shared = Shared {
         plan,
-        parts: parts.iter_mut().map(|p| Mutex::new((&mut **p, (0..n).map(|_| vec![]).collect()))).collect(),
+        parts: parts.iter_mut().map(|p| Mutex::new((&mut **p, (0..n).map(|_| vec![]).collect(), vec![]))).collect(),
         mail: [boxes(), boxes()],
+        notes: [notes(), notes()],
         next: [atomics(u64::MAX), atomics(u64::MAX)],
         load: [atomics(0), atomics(0)],
         taken: AtomicUsize::new(0),
@@ -247,6 +254,13 @@ fn stretch(
         for (i, mail) in boxes.iter().enumerate() {
             let to = &mut shared.parts[i % n].lock().expect("no thread panicked").0;
             to.take_mail(&mut mail.lock().expect("no thread panicked"));
+        }
+    }
+    // the last window's notes (the window before's were heard in it)
+    let windows = shared.windows.load(Ordering::Relaxed) as usize;
+    if windows > 0 {
+        for part in &shared.parts {
+            hear_slots(&shared, &mut part.lock().expect("no thread panicked").0, (windows - 1) % 2);
         }
     }
     record_delays(&shared, 0);
@@ -319,7 +333,8 @@ fn run_partition(shared: &Shared, i: usize, end: Time, (now, last): (usize, usiz
     let n = shared.parts.len();
     let own = Own { plan: shared.plan, me: i as u16 };
     let mut guard = shared.parts[i].lock().expect("no thread panicked");
-    let (sim, outbox) = &mut *guard;
+    let (sim, outbox, notes) = &mut *guard;
+    hear_slots(shared, sim, last);
     for from in 0..n {
         sim.take_mail(&mut shared.mail[last][from * n + i].lock().expect("no thread panicked"));
     }
@@ -327,6 +342,10 @@ fn run_partition(shared: &Shared, i: usize, end: Time, (now, last): (usize, usiz
     let mut samples = shared.samples[now].lock().expect("no thread panicked");
     let mut next = sim.close_window(end, own, outbox, &mut samples);
     drop(samples);
+    sim.note_slots(notes);
+    // every partition has read the notes of two windows ago, which come back here
+    std::mem::swap(notes, &mut *shared.notes[now][i].lock().expect("no thread panicked"));
+    notes.clear();
     if sim.failure.is_some() {
         shared.failed.store(true, Ordering::Relaxed);
         next = Time::MAX;
@@ -336,6 +355,15 @@ fn run_partition(shared: &Shared, i: usize, end: Time, (now, last): (usize, usiz
     }
     shared.next[now][i].store(next.0, Ordering::Relaxed);
     shared.load[now][i].store(done, Ordering::Relaxed);
+}
+
+/// Every partition's notes of connection slots of the window of parity `last`, heard by `sim`
+/// in the partitions' order, and the slots they free freed.
+fn hear_slots(shared: &Shared, sim: &mut Simulation, last: usize) {
+    for notes in &shared.notes[last] {
+        sim.hear_slots(&notes.lock().expect("no thread panicked"));
+    }
+    sim.free_heard();
 }
 
 /// The place in window `k`'s order of its next task of `n`, if one is left.

@@ -5,11 +5,12 @@
 //! A run splits only if what one partition does never reads what another holds between the
 //! windows' ends: so not with a shared buffer or adaptive forwarding (they read other ports'
 //! queues), PFC (pause frames act at once across a link), in-band telemetry and receiver pulls
-//! (state at both ends of a flow outside its sender and sink), open populations (their
-//! connections take slots that others free: only a batch of files without end splits), the network's changes, spraying (it hashes
-//! packet ids, which partitions number apart), captures and fluid records (they write packet
-//! ids), or Python components (they take the interpreter's lock). Such a run goes on one
-//! thread and says why.
+//! (state at both ends of a flow outside its sender and sink), connections on their own copies
+//! of an access line (the copies are made as slots are, and named by them), delayed ACKs of
+//! connections (a finished connection's sink would answer after its sender's partition has
+//! freed its slot; files without end never finish), the network's changes, spraying (it hashes packet ids, which partitions
+//! number apart), captures and fluid records (they write packet ids), or Python components
+//! (they take the interpreter's lock). Such a run goes on one thread and says why.
 //!
 //! The partition is chosen from the topology alone (docs/decisions.md, "One run on every
 //! core"): links without delay join their ends; a node with one neighbour (a host) joins it; the
@@ -40,8 +41,10 @@ pub(in crate::engine) struct Plan {
     /// By partition, the ports it sends on whose far end is in another partition: what it
     /// hands over at each window's end.
     pub cut: Vec<Vec<PortId>>,
-    /// The smallest delay of a cut port: no packet sent in a window reaches another partition
-    /// before the window's end.
+    /// The smallest nonzero delay of any link, so of any cut port: no packet sent in a window
+    /// reaches another partition before the window's end; and the wait of a freed connection
+    /// slot, so every partition hears of a slot freed in a window before an arrival may take it
+    /// (`slots`).
     pub lookahead: Time,
     /// The run's warm-up, whose queueing delays are forgotten.
     pub warmup: Time,
@@ -61,6 +64,7 @@ impl Plan {
         }
         let sc = sim.scenario();
         let (node, lookahead) = partition(sc, parts)?;
+        debug_assert_eq!(lookahead, sim.connections.reuse_after, "a window is at most a slot's wait");
         let near: Vec<u16> = sc.ports.iter().map(|p| node[p.from.idx()]).collect();
         let far: Vec<u16> = sc.ports.iter().map(|p| node[p.to.idx()]).collect();
         let mut cut = vec![vec![]; parts];
@@ -89,7 +93,7 @@ fn unsplittable(sim: &Simulation) -> Option<String> {
     if !sc.run.pcap.is_empty() || !sc.run.events.is_empty() || !sc.run.fluid_reference.is_empty() {
         return why("captures, event logs and fluid references write packet ids, which partitions number apart");
     }
-    for f in &sc.flows {
+    for (i, f) in sc.flows.iter().enumerate() {
         match f.forwarding {
             Forwarding::Adaptive => return why("adaptive forwarding reads the queues of other ports"),
             Forwarding::Spray | Forwarding::Permute => {
@@ -97,12 +101,14 @@ fn unsplittable(sim: &Simulation) -> Option<String> {
             }
             _ => {}
         }
-        match f.app.source() {
-            Source::Population(Population::Batch { sizes: Sizes::Packets(None), .. }) | Source::Bulk { .. } => {}
-            Source::Population(_) => {
-                return why("an open population's connections, finite or arriving, take slots freed across the network")
+        if let Source::Population(population) = f.app.source() {
+            if sc.copied_access_line(i).is_some() {
+                return why("connections on their own copies of an access line are made as their slots are freed");
             }
-            Source::Timed(_) => {}
+            let endless = matches!(population, Population::Batch { sizes: Sizes::Packets(None), .. });
+            if !endless && sim.flows[i].receiver.delays_acks() {
+                return why("a finished connection's sink may still send a delayed ACK after its slot is freed");
+            }
         }
     }
     if sim.flows.iter().any(|f| f.ends.telemetry.is_some()) {

@@ -6,8 +6,9 @@
 //! the partition of its near end, its arrivals by that of its far end; a flow's application,
 //! sender and timers by its source's, its sink and delayed ACKs by its sink's; the clock's
 //! interval ends and the run's end by every partition (each closes the intervals of what it
-//! holds), counted once; so is a batch population's start, which makes every connection in
-//! every partition, started by its source's. What another partition does to its own copy of a port or flow is
+//! holds), counted once; so are an open population's start and arrivals, which make every
+//! connection in every partition, started by its source's (and whose slots are freed as the
+//! partitions' notes say: `slots`). What another partition does to its own copy of a port or flow is
 //! never read here, and the run's figures are put together at its end (`merge`).
 
 use super::plan::Plan;
@@ -77,6 +78,7 @@ impl Simulation {
         self.first_drops = Some(vec![]);
         self.elsewhere = Some(plan.node.iter().map(|&p| p != me).collect());
         self.delays_later = plan.population.contains(&true).then(Vec::new);
+        self.connections.notes = plan.population.contains(&true).then(Box::default);
         for p in &plan.cut[me as usize] {
             self.ports[p.idx()].hand_over();
         }
@@ -91,7 +93,7 @@ impl Simulation {
             }
             let whose = own.whose(code, &self.flows);
             if whose == Whose::Other {
-                self.events.discard_next();
+                self.discard_other(code);
                 continue;
             }
             self.events.pop_code();
@@ -150,9 +152,17 @@ impl Simulation {
             if own.whose(code, &self.flows) != Whose::Other {
                 return t;
             }
-            self.events.discard_next();
+            self.discard_other(code);
         }
         Time::MAX
+    }
+
+    /// Drops the next event, another partition's. A timer's can only be a finished
+    /// connection's, whose slot a connection of another partition's source has taken since: one
+    /// run pops it too, finds it superseded and ignores it, and counts it, so it counts here.
+    fn discard_other(&mut self, code: Code) {
+        self.events_processed += (code.kind() == Code::TIMER) as u64;
+        self.events.discard_next();
     }
 
     /// Takes the packets other partitions sent into this one's copies of their ports.

@@ -129,3 +129,65 @@ fn a_parallel_run_in_short_stretches_is_the_run_in_one_go() {
     report.wall_s = 0.0;
     assert_eq!(serde_json::to_string_pretty(&report).unwrap(), self::report(&text, 1).0);
 }
+
+/// A k = 4 fat-tree under web-search transfers arriving as a Poisson process: connections finish
+/// in one partition and their slots are taken again by arrivals everywhere.
+fn web_search(transport: &str, load: f64) -> String {
+    format!(
+        r#"
+[run]
+duration = "30ms"
+warmup = "3ms"
+interval = "9ms"
+forwarding = "ecmp"
+transfer_rows = true
+[topology]
+kind = "fat_tree"
+k = 4
+hosts = {{ rate = "10Gbps", delay = "1us", qdisc = {{ kind = "ecn_threshold", k = 20 }}, buffer = 60 }}
+[workloads.web]
+pattern = "poisson"
+sizes = "websearch"
+load = {load}
+packet_size = "1460B"
+transport = {transport}
+"#
+    )
+}
+
+/// Which transfer each connection slot of `text`'s run on `threads` threads served last.
+fn slots(text: &str, threads: usize) -> Vec<usize> {
+    let sc = Scenario::parse(text, "p.toml", &[]).unwrap();
+    let mut sim = Simulation::new(&sc, None, Some(1)).unwrap();
+    sim.run_on(threads);
+    sim.connections.slots.iter().map(|s| s.row).collect()
+}
+
+#[test]
+fn web_search_transfers_reusing_slots_are_the_same_on_any_threads() {
+    let text = web_search(r#"{ kind = "dctcp", ack_every = 1, min_rto = "1ms", clock_granularity = "1ms" }"#, 0.6);
+    same_on_any_threads(&text);
+    // the slots' identities tie the order of simultaneous timers: each transfer takes the same
+    let one = slots(&text, 1);
+    assert_eq!(slots(&text, 2), one);
+    assert_eq!(slots(&text, 4), one);
+    let report: serde_json::Value = serde_json::from_str(&report(&text, 1).0).unwrap();
+    let t = &report["transfers"];
+    let (rows, most_open) = (t["flow"].as_array().unwrap().len(), t["most_open"].as_u64().unwrap());
+    let finished = t["finish_s"].as_array().unwrap().iter().filter(|f| !f.is_null()).count();
+    assert!(finished > 100 && (rows as u64) > 2 * most_open, "{rows} transfers, {finished} finished, {most_open} open at most");
+}
+
+#[test]
+fn newreno_web_search_with_drops_is_the_same_on_any_threads() {
+    let text = web_search(r#"{ kind = "newreno", ack_every = 1, initial_cwnd = 10 }"#, 0.8).replace("buffer = 60", "buffer = 10");
+    same_on(&text, &[2]);
+    assert_eq!(slots(&text, 2), slots(&text, 1));
+    assert!(report(&text, 1).0.contains("\"drops\": [\n"), "the run drops packets");
+}
+
+#[test]
+fn finite_transfers_with_delayed_acks_stay_on_one_thread() {
+    let (_, why) = report(&web_search(r#"{ kind = "dctcp", ack_every = 2 }"#, 0.3), 2);
+    assert!(why.unwrap().contains("delayed ACK"));
+}

@@ -106,6 +106,11 @@ impl Receiver {
         self.policy.every == 1 && self.policy.ecn == EcnEcho::Off && !self.policy.sack && !self.policy.go_back_n
     }
 
+    /// Whether an in-order packet may wait for its ACK (on the delayed-ACK timer).
+    pub fn delays_acks(&self) -> bool {
+        self.policy.every > 1
+    }
+
     /// Records packet `seq`; returns whether it is new and whether it arrived in order, with no
     /// hole behind or ahead of it (the only data whose ACK may be delayed).
     #[inline]
