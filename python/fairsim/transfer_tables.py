@@ -1,11 +1,11 @@
 """The transfers table and the completion-time slowdown table as plain Python lists and dicts,
 without pandas: what `fairsim run` prints for a workload, puts in its JSON document
 (`completion_times`) and writes (`transfers.csv`, `slowdown.csv`), and what `fairsim.transfers`
-makes its DataFrames of. Importing pandas for these tables took a workload run's process from
-about 20 to over 100 MB (issue 50; docs/performance.md).
+makes its DataFrames of. Importing pandas for these tables took a k = 8 workload run's whole
+process from 36–74 MB to 133–165 MB (issue 50; docs/performance.md).
 
 The figures are the ones pandas gave, bit for bit: a percentile is `numpy.quantile`'s (its
-linear method, which pandas' `Series.quantile` calls), a mean FCT numpy's sum (pairwise
+linear method, which pandas 3's `Series.quantile` calls), a mean FCT numpy's sum (pairwise
 summation) over the count, and the size bins pandas' `cut`. tests/test_transfer_tables.py checks
 them against numpy and pandas on random inputs.
 """
