@@ -4,10 +4,11 @@ without pandas: what `fairsim run` prints for a workload, puts in its JSON docum
 makes its DataFrames of. Importing pandas for these tables took a k = 8 workload run's whole
 process from 36–74 MB to 133–165 MB (issue 50; docs/performance.md).
 
-The figures are the ones pandas gave, bit for bit: a percentile is `numpy.quantile`'s (its
-linear method, which pandas 3's `Series.quantile` calls), a mean FCT numpy's sum (pairwise
-summation) over the count, and the size bins pandas' `cut`. tests/test_transfer_tables.py checks
-them against numpy and pandas on random inputs.
+The figures are the ones pandas 3 with numpy 2.3 or later gives, bit for bit: a percentile is
+`numpy.quantile`'s (its linear method, which pandas 3's `Series.quantile` calls), a mean FCT
+numpy's sum (pairwise summation) over the count, and the size bins pandas' `cut`.
+tests/test_transfer_tables.py checks them against numpy and pandas on random inputs
+(docs/decisions.md: older pandas and numpy gave other last bits).
 """
 
 from __future__ import annotations
@@ -196,7 +197,8 @@ def quantiles(values: Sequence, qs) -> list[float]:
 def mean(values: Sequence[float]) -> float:
     """The mean of floats as pandas' `Series.mean` gives it, bit for bit: numpy's sum, which
     adds in pairs (`_pairwise_sum`), over the count of those not NaN, which count as 0 in the
-    sum; NaN if none is."""
+    sum; NaN if none is. (numpy 2.3 and later sums in one pass; numpy 2.0 to 2.2 summed in
+    blocks of 8,192 values, so that a longer column's mean could differ in its last bit.)"""
     count = sum(v == v for v in values)
     if not count:
         return _NAN
