@@ -6,7 +6,6 @@ by hand, and mistakes named at their place."""
 import subprocess
 import sys
 
-import pandas as pd
 import pytest
 
 import fairsim
@@ -253,13 +252,13 @@ def test_unfinished_transfers_count_in_the_slowdown_table_as_lower_bounds():
 
 
 def test_a_size_never_splits_across_two_bins():
-    from fairsim.transfers import _size_bins
+    from fairsim.transfer_tables import size_bins
 
-    sizes = pd.Series([1, 1, 1, 1, 1, 2, 2, 3, 4, 5, 6, 6])
-    bins = _size_bins(sizes, 4)
-    assert all(bins[sizes == size].nunique() == 1 for size in sizes.unique())
-    assert list(bins) == sorted(bins) and bins.min() == 0
-    assert set(_size_bins(pd.Series([50_000] * 32), 10)) == {0}, "one size: one bin (an incast's)"
+    sizes = [1, 1, 1, 1, 1, 2, 2, 3, 4, 5, 6, 6]
+    bins = size_bins(sizes, 4)
+    assert all(len({b for b, s in zip(bins, sizes, strict=True) if s == size}) == 1 for size in sizes)
+    assert bins == sorted(bins) and min(bins) == 0
+    assert set(size_bins([50_000] * 32, 10)) == {0}, "one size: one bin (an incast's)"
 
 
 def test_the_first_screen_of_a_workload_run_shows_completion_times_and_queues_by_tier(tmp_path):

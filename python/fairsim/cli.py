@@ -6,10 +6,10 @@ standard output closed by its reader (`fairsim list | head`), which is not repor
 
 Start-up: this module imports click and fairsim's light modules only. rich is imported by the
 commands that print through it (and for messages on standard error); pandas only where a
-DataFrame is made: `--format parquet`, the traces and transfers tables (`--trace`,
-`run.transfer_rows`), sweeps, reproductions and studies. `fairsim --version`, `--help`, `list`,
-`validate` and `run` (tables, JSON, CSV) never load it. tests/test_startup.py checks this, and
-docs/performance.md ("Start-up") has the numbers.
+DataFrame is made: `--format parquet`, sweeps, reproductions and studies. `fairsim --version`,
+`--help`, `list`, `validate` and `run` (tables, JSON, CSV, a workload's completion times and
+transfers too) never load it. tests/test_startup.py checks this, and docs/performance.md
+("Start-up", "Side by side with htsim") has the numbers.
 """
 
 from __future__ import annotations

@@ -67,20 +67,16 @@ def safe_name(pair: str) -> str:
 def _csv_without_pandas(results: Results, table: str) -> str | None:
     """Table `table` as the CSV text pandas would write, made without pandas (importing it takes
     longer than a small run): "" for an optional table without rows, None when only pandas can
-    say (the transfers table when it has rows, and values `fairsim.csv_tables` does not cover)."""
+    say (values `fairsim.csv_tables` does not cover)."""
     from fairsim.csv_tables import Unsupported, csv_text
 
-    if table in ROW_TABLES:
-        rows = [row for r in results.runs for row in ROW_TABLES[table](r)]
-        if not rows and table in OPTIONAL:
-            return ""
-        try:
-            return csv_text(rows)
-        except Unsupported:
-            return None
-    if table == "transfers" and not any((r.get("transfers") or {}).get("flow") for r in results.runs):
+    rows = [row for r in results.runs for row in ROW_TABLES[table](r)]
+    if not rows and table in OPTIONAL:
         return ""
-    return None
+    try:
+        return csv_text(rows)
+    except Unsupported:
+        return None
 
 
 def check_folder(folder: str | Path, label: str | None = None) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from fairsim import _core
 from fairsim.columns import plain
+from fairsim.transfer_tables import slowdown_table, transfer_rows, workload_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -112,13 +113,10 @@ def transfer_summary_rows(r: dict) -> list[dict]:
 
 def slowdown_rows(r: dict) -> list[dict]:
     """Per workload of run report `r`: its completion-time slowdown by size, ten equal-count
-    bins (`Results.slowdown`'s rows, for sweeps); none without workload transfers."""
-    if not (r.get("transfers") or {}).get("src"):
-        return []
-    from fairsim.transfers import slowdown_frame, transfer_frame
-
-    table = slowdown_frame(transfer_frame([r]), 10).drop(columns=["pair"])
-    return [{"pair": r["pair"], "seed": r["seed"], **row} for row in table.to_dict("records")]
+    bins (`Results.slowdown`'s rows, for sweeps and `slowdown.csv`); none without workload
+    transfers."""
+    head = {"pair": r["pair"], "seed": r["seed"]}
+    return [{**head, **row} for row in slowdown_table(workload_columns([r]), 10)]
 
 
 def fluid_rows(r: dict) -> list[dict]:
@@ -184,6 +182,7 @@ TABLES = {
 #: them as CSV without pandas (`fairsim.csv_tables`).
 ROW_TABLES = {
     **TABLES,
+    "transfers": transfer_rows,  # one row per transfer (`fairsim.transfer_tables`)
     "fluid": fluid_rows,
     "fairness": fairness_rows,
     "traces": trace_rows,

@@ -12,16 +12,13 @@ numbers) sum them, and `--queues all` shows every port.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 
 from fairsim import _core
 from fairsim.columns import column
 from fairsim.tables import NA, Stat, _table, duration, lost_columns, plural, rate, size
-
-if TYPE_CHECKING:  # pandas only where a workload's table is made: `fairsim run` of others stays light
-    import pandas as pd
+from fairsim.transfer_tables import slowdown_table, workload_columns
 
 #: The size bins of the first screen's table: ten of about equal counts, as HPCC and Homa read them.
 BINS = 10
@@ -104,41 +101,39 @@ def is_workload_run(runs: list[dict]) -> bool:
     return bool(workload_flows(runs))
 
 
-def completion_table(runs: list[dict]) -> pd.DataFrame:
-    """The completion-time table of runs of one pair: `Results.slowdown(10)` over all their
-    transfers (seeds pooled)."""
-    from fairsim.transfers import slowdown_frame, transfer_frame
-
-    return slowdown_frame(transfer_frame(runs), BINS)
+def completion_table(runs: list[dict]) -> list[dict]:
+    """The completion-time table of runs of one pair: `Results.slowdown(10)`'s rows over all
+    their transfers (seeds pooled), made without pandas (`fairsim.transfer_tables`)."""
+    return slowdown_table(workload_columns(runs), BINS)
 
 
 def completion_rows(runs: list[dict]) -> list[dict]:
-    """The completion-time table of every pair, as the JSON document carries it."""
+    """The completion-time table of every pair, as the JSON document carries it (null for NaN)."""
     rows = []
     for pair in dict.fromkeys(r["pair"] for r in runs):
         table = completion_table([r for r in runs if r["pair"] == pair])
-        rows += table.astype(object).where(table.notna(), None).to_dict("records")
+        rows += [{k: None if v != v else v for k, v in row.items()} for row in table]
     return rows
 
 
 def completion_parts(runs: list[dict]) -> list:
     """The completion-time table, and what its figures mean."""
-    frame = completion_table(runs)
-    several = frame["flow"].nunique() > 1
+    rows = completion_table(runs)
+    several = len({row["flow"] for row in rows}) > 1
     columns = [*(["workload"] if several else []), "size up to", "transfers", "unfinished"]
     table = _table([*columns, "p50 slowdown", "p99", "p99.9", "mean FCT"], left=len(columns) - 2)
-    for row in frame.itertuples():
-        bound = "≥ " if row.lower_bound else ""
+    for row in rows:
+        bound = "≥ " if row["lower_bound"] else ""
         table.add_row(
-            *([row.flow] if several else []),
-            size(Stat(row.max_bytes)),
-            f"{row.count:,}",
-            f"{row.unfinished:,}",
-            *(f"{bound}{getattr(row, p):.2f}" for p in ("p50", "p99", "p999")),
-            bound + duration(Stat(row.mean_fct_s)),
+            *([row["flow"]] if several else []),
+            size(Stat(row["max_bytes"])),
+            f"{row['count']:,}",
+            f"{row['unfinished']:,}",
+            *(f"{bound}{row[p]:.2f}" for p in ("p50", "p99", "p999")),
+            bound + duration(Stat(row["mean_fct_s"])),
         )
-    unfinished = int(frame["unfinished"].sum())
-    total = int(frame["count"].sum())
+    unfinished = sum(row["unfinished"] for row in rows)
+    total = sum(row["count"] for row in rows)
     note = f"slowdown: completion time over its ideal alone on the network; {plural(total, 'transfer')}" + (
         f", {unfinished:,} unfinished at the run's end, counted at their elapsed time (≥: a lower bound)"
         if unfinished
