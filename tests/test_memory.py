@@ -29,21 +29,3 @@ def test_a_finished_run_offers_its_reports_size(monkeypatch, small_path):
     monkeypatch.setattr("fairsim.runner.return_freed", reported.append)
     fairsim.run(small_path, pair="G/FCFS", seed=[1, 2], progress=False)
     assert len(reported) == 2 and min(reported) > 1000, "each run's report, as text"
-
-
-def test_glibc_has_mallopt_where_it_is_the_c_library():
-    if platform.libc_ver()[0] != "glibc":
-        pytest.skip("not glibc")
-    assert memory._glibc("mallopt") is not None
-
-
-def test_runs_one_at_a_time_share_the_main_heap(monkeypatch, small_path):
-    import fairsim
-
-    calls = []
-    monkeypatch.setattr("fairsim.runner.one_heap", lambda: calls.append(True))
-    fairsim.run(small_path, pair="G/FCFS", seed=[1, 2], progress=False, jobs=1)
-    assert calls == [True], "one worker: its runs use the heap the scenario was loaded in"
-    calls.clear()
-    fairsim.run(small_path, pair="G/FCFS", seed=[1, 2], progress=False, jobs=2)
-    assert calls == [], "runs side by side keep a heap each"

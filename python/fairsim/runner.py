@@ -20,7 +20,7 @@ from fairsim import _core
 from fairsim._core import FairsimError, InternalError, RunStopped, Stopped
 from fairsim.columns import report_of
 from fairsim.cores import threads_per_run
-from fairsim.memory import one_heap, return_freed
+from fairsim.memory import return_freed
 from fairsim.progress import progress_bar
 
 #: Events per chunk: a few milliseconds of work, so Ctrl-C and progress stay responsive.
@@ -87,8 +87,6 @@ def execute(
     label = core_scenario.name
     workers = max(1, min(jobs or os.cpu_count() or 1, len(runs)))
     run_threads = threads_per_run(core_scenario, workers)
-    if workers == 1:
-        one_heap()  # the run reuses the room its scenario's loading freed (fairsim.memory)
     working = [workers]
     # The main thread waits on this event, not on Thread.join: a join that Ctrl-C interrupts
     # marks a running thread as stopped (Python 3.11), and the next join would not wait for it.
