@@ -39,9 +39,10 @@ class Rows(Sequence):
 
     def __init__(self, batch) -> None:
         self.batch = batch
-        #: Each dictionary-encoded column's values, decoded once: by column name, a list of
-        #: (value, text) where `text` is the JSON text of a nested value that must be decoded
-        #: afresh for every row (one whose parts are themselves dicts or lists), else None.
+        #: The values of each dictionary-encoded column of `SHARED_UP_TO` or fewer, decoded once:
+        #: by column name, a list of (value, text) where `text` is the JSON text of a nested value
+        #: that must be decoded afresh for every row (one whose parts are themselves dicts or
+        #: lists), else None.
         self._values: dict[str, list[tuple[Any, str | None]]] = {}
         #: The block read last, (its first row, its rows): rows read in order are made once.
         self._last: tuple[int, list[dict]] = (-1, [])
