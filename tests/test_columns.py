@@ -85,6 +85,22 @@ def test_rows_behave_as_a_list_of_their_dicts(monkeypatch):
     assert columns.column(rows, "port") == [r["port"] for r in listed]
 
 
+@pytest.mark.parametrize("path", SCENARIOS[:3], ids=lambda p: p.stem)
+def test_values_decoded_a_block_at_a_time_are_those_decoded_once(path, monkeypatch):
+    monkeypatch.setattr(columns, "COLUMNS_FROM", 0)
+    report = report_of(finished(path))[0]
+    monkeypatch.setattr(columns, "SHARED_UP_TO", 0)  # every dictionary counts as large
+    apart = report_of(finished(path))[0]
+    for name in LONG:
+        rows, rows_apart = report[name], apart[name]
+        assert [list(r.items()) for r in rows_apart] == [list(r.items()) for r in rows], name
+        for key in rows.batch.schema.names:
+            assert columns.column(rows_apart, key) == columns.column(rows, key), (name, key)
+    listed = list(apart["queues"])
+    listed[0]["totals"]["arrivals"] = -1  # a row's nested values are its own
+    assert all(r["totals"]["arrivals"] != -1 for r in listed[1:])
+
+
 def test_results_are_the_same_from_columns_and_from_json(monkeypatch):
     path = EXAMPLES / "fat_tree_failure.toml"
     monkeypatch.setattr(columns, "COLUMNS_FROM", 10**9)

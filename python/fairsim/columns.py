@@ -21,6 +21,13 @@ from typing import Any
 #: Rows made at once: enough that Arrow's per-call cost is spread, few enough to stay small.
 BLOCK = 4096
 
+#: A dictionary-encoded column of at most this many distinct values has them decoded once and
+#: kept (a discipline's parameters, idle ports' zero counters). One of more (a flow's counters
+#: and summaries: a text per row) has only the values of the block being read decoded: kept
+#: whole, they were a dict per row for as long as the table lived, 400 MB of the printed tables
+#: at 100,000 flows (docs/performance.md, "Memory at 100,000 flows").
+SHARED_UP_TO = 4096
+
 #: A table of fewer rows crosses as JSON, as dicts: they cost a few megabytes at most, and a
 #: small run then needs neither pyarrow nor numpy, whose imports would double a small command's
 #: start-up (tests/test_startup.py). The tests set it to 0 to read every table as columns.
@@ -32,9 +39,10 @@ class Rows(Sequence):
 
     def __init__(self, batch) -> None:
         self.batch = batch
-        #: Each dictionary-encoded column's values, decoded once: by column name, a list of
-        #: (value, text) where `text` is the JSON text of a nested value that must be decoded
-        #: afresh for every row (one whose parts are themselves dicts or lists), else None.
+        #: The values of each dictionary-encoded column of `SHARED_UP_TO` or fewer, decoded once:
+        #: by column name, a list of (value, text) where `text` is the JSON text of a nested value
+        #: that must be decoded afresh for every row (one whose parts are themselves dicts or
+        #: lists), else None.
         self._values: dict[str, list[tuple[Any, str | None]]] = {}
         #: The block read last, (its first row, its rows): rows read in order are made once.
         self._last: tuple[int, list[dict]] = (-1, [])
@@ -82,6 +90,8 @@ class Rows(Sequence):
         i = self.batch.schema.get_field_index(name)
         field, column = self.batch.schema.field(i), self.batch.column(i)
         if hasattr(column, "indices"):
+            if len(column.dictionary) > SHARED_UP_TO:
+                return _each(field, column)
             values = self._decoded(field, column.dictionary)
             return [None if k is None else values[k][0] for k in column.indices.to_pylist()]
         return column.to_pylist()
@@ -92,7 +102,9 @@ class Rows(Sequence):
         part = self.batch.slice(start, BLOCK)
         columns = []
         for field, column in zip(part.schema, part.columns, strict=True):
-            if hasattr(column, "indices"):
+            if hasattr(column, "indices") and len(column.dictionary) > SHARED_UP_TO:
+                columns.append(_each(field, column))
+            elif hasattr(column, "indices"):
                 values = self._decoded(field, column.dictionary)
                 keys = column.indices.to_pylist()
                 columns.append([None if k is None else _fresh(*values[k]) for k in keys])
@@ -107,12 +119,26 @@ class Rows(Sequence):
         values = self._values.get(field.name)
         if values is None:
             texts = dictionary.to_pylist()
-            if (field.metadata or {}).get(b"fairsim") == b"json":
+            if _is_json(field):
                 values = [_decode(text) for text in texts]
             else:
                 values = [(text, None) for text in texts]
             self._values[field.name] = values
         return values
+
+
+def _is_json(field) -> bool:
+    """Whether the column holds JSON texts of nested values (`arrow_report.rs`)."""
+    return (field.metadata or {}).get(b"fairsim") == b"json"
+
+
+def _each(field, column) -> list:
+    """The values of dictionary-encoded `column`'s rows, each decoded from its text apart: the
+    same values as the decoded-once path's fresh copies."""
+    texts = column.dictionary.take(column.indices).to_pylist()
+    if _is_json(field):
+        return [None if text is None else json.loads(text) for text in texts]
+    return texts
 
 
 def _decode(text: str) -> tuple[Any, str | None]:

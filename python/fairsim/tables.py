@@ -314,13 +314,16 @@ def _flows_parts(runs: list[dict], leave_out: frozenset[str] = frozenset()) -> l
     columns += ["retx/s", "drops/s"]
     columns += ["of fair share", "window-limited"] if limited else ["of fair share"]
     table = _table(columns)
-    flows = [f for f in runs[0]["flows"] if f["name"] not in leave_out]
-    if not flows:
+    every_flow = runs[0]["flows"]
+    # the positions of the flows shown, not their rows: a row is made only if shown (a list of
+    # every row held 100,000 dicts at once; docs/performance.md, "Memory at 100,000 flows")
+    kept = [i for i, name in enumerate(column(every_flow, "name")) if name not in leave_out]
+    if not kept:
         return []
     by_name = _by_name(runs, "flows", "name")
 
     def row(i: int) -> list[str]:
-        f = flows[i]
+        f = every_flow[kept[i]]
 
         def cell(metric: str) -> Stat | None:
             return stat_over(by_name, _field(f["name"], metric))
@@ -347,7 +350,7 @@ def _flows_parts(runs: list[dict], leave_out: frozenset[str] = frozenset()) -> l
         ]
         return [*cells, pct(cell("window_limited_share"))] if limited else cells
 
-    parts = add_rows(table, len(flows), row, "flows")
+    parts = add_rows(table, len(kept), row, "flows")
     if limited:
         parts.append(
             Text(
@@ -409,15 +412,17 @@ def _queue_parts(runs: list[dict], every: bool = False) -> list:
     columns += ["utilisation", "mean queue pkts", "drops"]
     table = _table([*columns, *(col for _, col in lost)], left=2)
     by_port = _by_name(runs, "queues", "port")
+    every_queue = runs[0]["queues"]
+    # positions, not rows, as in the flows table
     shown = [
-        q
-        for q in runs[0]["queues"]
-        if every or any(_busy(x) for ports in by_port if (x := ports.get(q["port"])))
+        i
+        for i, port in enumerate(column(every_queue, "port"))
+        if every or any(_busy(x) for ports in by_port if (x := ports.get(port)))
     ]
-    hidden = len(runs[0]["queues"]) - len(shown)
+    hidden = len(every_queue) - len(shown)
 
     def row(i: int) -> list[str]:
-        q = shown[i]
+        q = every_queue[shown[i]]
         port = q["port"]
 
         def count(key: str) -> str:

@@ -14,12 +14,9 @@
 //! A table whose rows do not all have the same fields in the same order cannot be laid out so;
 //! it is an error, and the caller falls back to the JSON report.
 
-use arrow_array::builder::StringDictionaryBuilder;
+use arrow_array::builder::{BooleanBuilder, Float64Builder, Int64Builder, StringDictionaryBuilder};
 use arrow_array::types::Int32Type;
-use arrow_array::{
-    ArrayRef, BooleanArray, DictionaryArray, Float64Array, Int64Array, NullArray, RecordBatch, RecordBatchOptions,
-    StringArray,
-};
+use arrow_array::{ArrayRef, DictionaryArray, NullArray, RecordBatch, RecordBatchOptions, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Serialize;
@@ -40,7 +37,7 @@ pub fn take<T: Serialize, I: Iterator<Item = T>>(
     into: &mut Vec<T>,
 ) {
     if rows >= min_rows {
-        if let Ok(batch) = table(make()) {
+        if let Ok(batch) = table(make(), rows) {
             tables.push((name, batch));
             return;
         }
@@ -48,8 +45,12 @@ pub fn take<T: Serialize, I: Iterator<Item = T>>(
     *into = make().collect();
 }
 
-/// `rows` as one record batch; an error says why they cannot be.
-pub fn table<T: Serialize>(rows: impl IntoIterator<Item = T>) -> Result<RecordBatch, String> {
+/// `rows` as one record batch; an error says why they cannot be. `expected` is how many rows
+/// there will be: each column is made that long at once, as Arrow will hold it (8 bytes a number),
+/// rather than grown by doubling, which at a 100,000-flow run's 400,000 interval rows of a few
+/// dozen columns held about twice the final columns while the last table was made
+/// (docs/performance.md, "Memory at 100,000 flows"). A wrong count costs only growth.
+pub fn table<T: Serialize>(rows: impl IntoIterator<Item = T>, expected: usize) -> Result<RecordBatch, String> {
     let mut names: Vec<String> = vec![];
     let mut columns: Vec<Cells> = vec![];
     let mut bytes = vec![];
@@ -66,7 +67,7 @@ pub fn table<T: Serialize>(rows: impl IntoIterator<Item = T>) -> Result<RecordBa
             return Err(format!("row {n} has other fields than row 0"));
         }
         for ((_, value), cells) in fields.iter().zip(columns.iter_mut()) {
-            cells.push(value.get())?;
+            cells.push(value.get(), expected)?;
         }
     }
     let fields: Vec<Field> = names
@@ -110,9 +111,9 @@ fn fields_of(text: &str) -> Result<Vec<(String, &RawValue)>, String> {
 enum Cells {
     /// Only nulls so far: this many.
     Nulls(usize),
-    Int(Vec<Option<i64>>),
-    Float(Vec<Option<f64>>),
-    Bool(Vec<Option<bool>>),
+    Int(Int64Builder),
+    Float(Float64Builder),
+    Bool(BooleanBuilder),
     Str(Interned),
     /// Nested values, or values of more than one kind: their JSON texts.
     Json(Interned),
@@ -144,33 +145,44 @@ fn scalar(raw: &str) -> Result<Scalar, String> {
 }
 
 impl Cells {
-    fn push(&mut self, raw: &str) -> Result<(), String> {
+    /// Appends a row's value, given as its JSON text; `expected` is the column's length to be.
+    fn push(&mut self, raw: &str, expected: usize) -> Result<(), String> {
         let value = scalar(raw)?;
         match (&mut *self, value) {
             (Cells::Nulls(n), Scalar::Null) => *n += 1,
-            (Cells::Int(v), Scalar::Int(x)) => v.push(Some(x)),
-            (Cells::Float(v), Scalar::Float(x)) => v.push(Some(x)),
-            (Cells::Bool(v), Scalar::Bool(x)) => v.push(Some(x)),
+            (Cells::Int(v), Scalar::Int(x)) => v.append_value(x),
+            (Cells::Float(v), Scalar::Float(x)) => v.append_value(x),
+            (Cells::Bool(v), Scalar::Bool(x)) => v.append_value(x),
             (Cells::Str(v), Scalar::Str(x)) => v.push(Some(&x)),
             (Cells::Json(v), _) => v.push(Some(raw).filter(|r| *r != "null")),
-            (Cells::Int(v), Scalar::Null) => v.push(None),
-            (Cells::Float(v), Scalar::Null) => v.push(None),
-            (Cells::Bool(v), Scalar::Null) => v.push(None),
+            (Cells::Int(v), Scalar::Null) => v.append_null(),
+            (Cells::Float(v), Scalar::Null) => v.append_null(),
+            (Cells::Bool(v), Scalar::Null) => v.append_null(),
             (Cells::Str(v), Scalar::Null) => v.push(None),
             (Cells::Nulls(n), first) => {
                 let n = *n;
+                // the column's kind is known at its first value: its builder is made whole then
+                let rows = expected.max(n + 1);
+                macro_rules! begun {
+                    ($builder:ident, $cells:ident, $x:expr) => {{
+                        let mut b = $builder::with_capacity(rows);
+                        b.append_nulls(n);
+                        b.append_value($x);
+                        Cells::$cells(b)
+                    }};
+                }
                 *self = match first {
-                    Scalar::Int(x) => Cells::Int(nulls_then(n, x)),
-                    Scalar::Float(x) => Cells::Float(nulls_then(n, x)),
-                    Scalar::Bool(x) => Cells::Bool(nulls_then(n, x)),
-                    Scalar::Str(x) => Cells::Str(Interned::nulls_then(n, &x)),
-                    Scalar::Null | Scalar::Other => Cells::Json(Interned::nulls_then(n, raw)),
+                    Scalar::Int(x) => begun!(Int64Builder, Int, x),
+                    Scalar::Float(x) => begun!(Float64Builder, Float, x),
+                    Scalar::Bool(x) => begun!(BooleanBuilder, Bool, x),
+                    Scalar::Str(x) => Cells::Str(Interned::nulls_then(rows, n, &x)),
+                    Scalar::Null | Scalar::Other => Cells::Json(Interned::nulls_then(rows, n, raw)),
                 };
             }
             // a second kind of value: the column keeps every value's text
             (_, _) => {
                 self.keep_texts();
-                self.push(raw)?;
+                self.push(raw, expected)?;
             }
         }
         Ok(())
@@ -181,12 +193,12 @@ impl Cells {
         let mut texts = Interned::default();
         match &*self {
             Cells::Nulls(n) => (0..*n).for_each(|_| texts.push(None)),
-            Cells::Int(v) => v.iter().for_each(|x| texts.push(x.map(|x| x.to_string()).as_deref())),
+            Cells::Int(v) => v.finish_cloned().iter().for_each(|x| texts.push(x.map(|x| x.to_string()).as_deref())),
             Cells::Float(v) => {
                 let write = |x: f64| serde_json::to_string(&x).expect("a float writes");
-                v.iter().for_each(|x| texts.push(x.map(write).as_deref()))
+                v.finish_cloned().iter().for_each(|x| texts.push(x.map(write).as_deref()))
             }
-            Cells::Bool(v) => v.iter().for_each(|x| texts.push(x.map(|x| x.to_string()).as_deref())),
+            Cells::Bool(v) => v.finish_cloned().iter().for_each(|x| texts.push(x.map(|x| x.to_string()).as_deref())),
             Cells::Str(v) => {
                 let write = |s: String| serde_json::to_string(&s).expect("a string writes");
                 v.texts().into_iter().for_each(|s| texts.push(s.map(write).as_deref()))
@@ -209,18 +221,12 @@ impl Cells {
     fn into_array(self) -> ArrayRef {
         match self {
             Cells::Nulls(n) => Arc::new(NullArray::new(n)),
-            Cells::Int(v) => Arc::new(Int64Array::from(v)),
-            Cells::Float(v) => Arc::new(Float64Array::from(v)),
-            Cells::Bool(v) => Arc::new(BooleanArray::from(v)),
+            Cells::Int(mut v) => Arc::new(v.finish()),
+            Cells::Float(mut v) => Arc::new(v.finish()),
+            Cells::Bool(mut v) => Arc::new(v.finish()),
             Cells::Str(v) | Cells::Json(v) => Arc::new(v.into_array()),
         }
     }
-}
-
-fn nulls_then<T>(n: usize, x: T) -> Vec<Option<T>> {
-    let mut v: Vec<Option<T>> = std::iter::repeat_with(|| None).take(n).collect();
-    v.push(Some(x));
-    v
 }
 
 /// Texts held once each, and each row's index into them (Arrow's dictionary builder).
@@ -233,8 +239,10 @@ impl Default for Interned {
 }
 
 impl Interned {
-    fn nulls_then(n: usize, text: &str) -> Interned {
-        let mut interned = Interned::default();
+    /// `n` nulls then `text`, in a column of `rows` rows to be (the keys' length; the texts'
+    /// is not known).
+    fn nulls_then(rows: usize, n: usize, text: &str) -> Interned {
+        let mut interned = Interned(StringDictionaryBuilder::with_capacity(rows, 0, 0));
         interned.0.append_nulls(n);
         interned.0.append_value(text);
         interned
@@ -284,7 +292,7 @@ mod tests {
     #[test]
     fn fields_keep_their_order_and_kinds_and_nested_values_their_text() {
         let rows = [row("p", 1, Some(1.0)), row("q", 2, None), row("r", 3, Some(1.0))];
-        let batch = table(rows).unwrap();
+        let batch = table(rows, 3).unwrap();
         let schema = batch.schema();
         let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
         assert_eq!(names, ["name", "n", "x", "on", "nested", "a"]);
@@ -318,7 +326,7 @@ mod tests {
             R { v: Either::F(0.5), w: Either::F(1e300) },
             R { v: Either::N(u64::MAX), w: Either::S("a\"b") },
         ];
-        let batch = table(rows).unwrap();
+        let batch = table(rows, 1).unwrap(); // fewer rows expected than come: the columns grow
         let texts = |c: usize| -> Vec<String> {
             let v = batch.column(c).as_any().downcast_ref::<DictionaryArray<Int32Type>>().unwrap();
             let texts = v.downcast_dict::<StringArray>().unwrap();
@@ -335,7 +343,7 @@ mod tests {
             #[serde(skip_serializing_if = "Option::is_none")]
             v: Option<u64>,
         }
-        assert!(table([R { v: Some(1) }, R { v: None }]).unwrap_err().contains("row 1"));
-        assert_eq!(table::<R>([]).unwrap().num_rows(), 0);
+        assert!(table([R { v: Some(1) }, R { v: None }], 2).unwrap_err().contains("row 1"));
+        assert_eq!(table::<R>([], 0).unwrap().num_rows(), 0);
     }
 }
