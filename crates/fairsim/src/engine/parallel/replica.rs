@@ -159,7 +159,8 @@ impl Simulation {
 
     /// Drops the next event, another partition's. A timer's can only be a finished
     /// connection's, whose slot a connection of another partition's source has taken since: one
-    /// run pops it too, finds it superseded and ignores it, and counts it, so it counts here.
+    /// run pops it too and counts it, and it does nothing there but what the new connection's
+    /// own event at that instant does (`TimerSlot::on_event`), so it is counted here.
     fn discard_other(&mut self, code: Code) {
         self.events_processed += (code.kind() == Code::TIMER) as u64;
         self.events.discard_next();
