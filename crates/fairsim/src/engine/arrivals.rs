@@ -159,6 +159,7 @@ impl Simulation {
         self.connections.note_taken(c.idx() - first, self.now, row);
         let slot = self.connections.slot(c);
         (slot.row, slot.in_network, slot.done, slot.released) = (row, 0, false, false);
+        slot.endless = packets.is_none();
         if let Some(notes) = &mut self.connections.notes {
             notes.taken(c.idx() - first);
         }
@@ -204,7 +205,17 @@ impl Simulation {
         }
         let c = FlowId::from_idx(self.flows.len());
         let own_line = copies.map(|first| self.own_line(first, c));
-        let slot = Slot { row: 0, in_network: 0, done: true, done_at: Time::ZERO, left_at: Time::ZERO, released: true, copies, own_line };
+        let slot = Slot {
+            row: 0,
+            in_network: 0,
+            done: true,
+            done_at: Time::ZERO,
+            left_at: Time::ZERO,
+            released: true,
+            endless: false,
+            copies,
+            own_line,
+        };
         self.connections.slots.push(slot);
         c
     }
@@ -272,12 +283,12 @@ impl Simulation {
 
     /// In a parallel run, connection `c`'s slot changed: the other partitions hear of it at the
     /// window's end, and the slot is freed when all have counted its packets gone
-    /// (`engine::parallel::slots`).
+    /// (`engine::parallel::slots`). A file without end never finishes: nothing to tell.
     #[inline]
     fn connection_noted(&mut self, c: FlowId) {
-        let first = self.connections.first;
-        if let Some(notes) = &mut self.connections.notes {
-            notes.changed(c.idx() - first);
+        let k = c.idx() - self.connections.first;
+        if let Some(notes) = self.connections.notes.as_deref_mut().filter(|_| !self.connections.slots[k].endless) {
+            notes.changed(k);
         }
     }
 

@@ -70,6 +70,8 @@ pub(super) struct Slot {
     /// It is done and gone: its counts went to its transfer and its flow, and its slot waits in
     /// `reusable` or is free.
     pub(super) released: bool,
+    /// Its file has no end (a permutation's): it never finishes.
+    pub(super) endless: bool,
     /// The scenario's access line its own line copies, if it has one.
     pub(super) copies: Option<PortId>,
     /// Its own copy of that line.

@@ -41,8 +41,8 @@ use crate::units::Time;
 use barrier::SpinBarrier;
 use plan::Plan;
 use replica::{Mail, Own};
-pub(in crate::engine) use slots::SlotNotes;
 use slots::SlotNote;
+pub(in crate::engine) use slots::SlotNotes;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -360,6 +360,9 @@ fn run_partition(shared: &Shared, i: usize, end: Time, (now, last): (usize, usiz
 /// Every partition's notes of connection slots of the window of parity `last`, heard by `sim`
 /// in the partitions' order, and the slots they free freed.
 fn hear_slots(shared: &Shared, sim: &mut Simulation, last: usize) {
+    if !shared.plan.finite {
+        return;
+    }
     for notes in &shared.notes[last] {
         sim.hear_slots(&notes.lock().expect("no thread panicked"));
     }

@@ -36,6 +36,8 @@ pub(in crate::engine) struct Plan {
     pub ends: Vec<(u16, u16)>,
     /// By scenario flow, whether it is a population (its start makes its connections).
     pub population: Vec<bool>,
+    /// Whether some connection may finish, and its slot be taken again (`slots`).
+    pub finite: bool,
     /// Each node's partition.
     pub node: Vec<u16>,
     /// By partition, the ports it sends on whose far end is in another partition: what it
@@ -73,7 +75,8 @@ impl Plan {
         }
         let ends = sc.flows.iter().map(|f| (node[f.src.idx()], node[f.dst.idx()])).collect();
         let population = sc.flows.iter().map(|f| matches!(f.app.source(), Source::Population(_))).collect();
-        Ok(Plan { parts, near, far, ends, population, node, cut, lookahead, warmup: sc.run.warmup })
+        let finite = sc.flows.iter().any(|f| matches!(f.app.source(), Source::Population(p) if !endless(&p)));
+        Ok(Plan { parts, near, far, ends, population, finite, node, cut, lookahead, warmup: sc.run.warmup })
     }
 }
 
@@ -105,8 +108,7 @@ fn unsplittable(sim: &Simulation) -> Option<String> {
             if sc.copied_access_line(i).is_some() {
                 return why("connections on their own copies of an access line are made as their slots are freed");
             }
-            let endless = matches!(population, Population::Batch { sizes: Sizes::Packets(None), .. });
-            if !endless && sim.flows[i].receiver.delays_acks() {
+            if !endless(&population) && sim.flows[i].receiver.delays_acks() {
                 return why("a finished connection's sink may still send a delayed ACK after its slot is freed");
             }
         }
@@ -124,6 +126,12 @@ fn unsplittable(sim: &Simulation) -> Option<String> {
         return why("a Python component runs under the interpreter's one lock");
     }
     None
+}
+
+/// Whether a population's connections are files without end (a permutation's), which never
+/// finish.
+fn endless(population: &Population) -> bool {
+    matches!(population, Population::Batch { sizes: Sizes::Packets(None), .. })
 }
 
 /// Each node's partition and the lookahead, or why the network does not split usefully.

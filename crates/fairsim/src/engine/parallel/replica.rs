@@ -78,7 +78,7 @@ impl Simulation {
         self.first_drops = Some(vec![]);
         self.elsewhere = Some(plan.node.iter().map(|&p| p != me).collect());
         self.delays_later = plan.population.contains(&true).then(Vec::new);
-        self.connections.notes = plan.population.contains(&true).then(Box::default);
+        self.connections.notes = plan.finite.then(Box::default);
         for p in &plan.cut[me as usize] {
             self.ports[p.idx()].hand_over();
         }

@@ -175,12 +175,16 @@ fn web_search_transfers_reusing_slots_are_the_same_on_any_threads() {
     let t = &report["transfers"];
     let (rows, most_open) = (t["flow"].as_array().unwrap().len(), t["most_open"].as_u64().unwrap());
     let finished = t["finish_s"].as_array().unwrap().iter().filter(|f| !f.is_null()).count();
-    assert!(finished > 100 && (rows as u64) > 2 * most_open, "{rows} transfers, {finished} finished, {most_open} open at most");
+    assert!(
+        finished > 100 && (rows as u64) > 2 * most_open,
+        "{rows} transfers, {finished} finished, {most_open} open at most"
+    );
 }
 
 #[test]
 fn newreno_web_search_with_drops_is_the_same_on_any_threads() {
-    let text = web_search(r#"{ kind = "newreno", ack_every = 1, initial_cwnd = 10 }"#, 0.8).replace("buffer = 60", "buffer = 10");
+    let text = web_search(r#"{ kind = "newreno", ack_every = 1, initial_cwnd = 10 }"#, 0.8)
+        .replace("buffer = 60", "buffer = 10");
     same_on(&text, &[2]);
     assert_eq!(slots(&text, 2), slots(&text, 1));
     assert!(report(&text, 1).0.contains("\"drops\": [\n"), "the run drops packets");
