@@ -260,7 +260,7 @@ fn stretch(
     let windows = shared.windows.load(Ordering::Relaxed) as usize;
     if windows > 0 {
         for part in &shared.parts {
-            hear_slots(&shared, &mut part.lock().expect("no thread panicked").0, (windows - 1) % 2);
+            hear_slots(&shared, part.lock().expect("no thread panicked").0, (windows - 1) % 2);
         }
     }
     record_delays(&shared, 0);
