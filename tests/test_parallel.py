@@ -13,6 +13,7 @@ from fairsim import _core
 from tests.conftest import EXAMPLES, ROOT
 
 PERMUTATION = ROOT / "validation" / "htsim" / "fat-tree-permutation.toml"
+WEB_SEARCH = ROOT / "scenarios" / "bench" / "fat-tree-k16-websearch.toml"
 SHORT = ["topology.k=4", "run.duration=5ms", "run.warmup=1ms", "run.interval=2ms"]
 
 
@@ -32,8 +33,10 @@ def document(path, sets, threads):
         (PERMUTATION, SHORT),
         (ROOT / "validation" / "htsim" / "fat-tree-permutation-dctcp.toml", SHORT),
         (EXAMPLES / "parking_lot.toml", []),
+        # transfers that arrive and finish: their slots are taken again (docs/decisions.md)
+        (WEB_SEARCH, ["topology.k=4", "run.duration=10ms", "run.warmup=1ms", "run.interval=3ms"]),
     ],
-    ids=["newreno-permutation", "dctcp-permutation", "parking-lot"],
+    ids=["newreno-permutation", "dctcp-permutation", "parking-lot", "dctcp-web-search"],
 )
 def test_a_run_on_two_threads_is_the_run_on_one(path, sets):
     assert document(path, sets, 2) == document(path, sets, 1)
@@ -51,6 +54,8 @@ def test_the_runs_say_how_many_threads_they_took_or_why_one_at_verbose():
     assert split == [f"fairsim: {PERMUTATION}: pair default, seed 1: on 2 threads"]
     (why,) = notes(EXAMPLES / "fat_tree_spray.toml", "run.threads=2")
     assert why.endswith("on one thread: spraying chooses paths by packet ids, which partitions number apart")
+    (web,) = notes(WEB_SEARCH, *SHORT, "run.threads=2")
+    assert web.endswith("seed 1: on 2 threads")
     (one,) = notes(PERMUTATION, *SHORT, "run.threads=1")
     assert one.endswith("on one thread: one thread was given")
 
