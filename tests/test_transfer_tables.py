@@ -29,6 +29,7 @@ from fairsim.transfer_tables import (
     transfer_rows,
 )
 from fairsim.transfers import slowdown_frame, transfer_frame
+from tests.test_workloads import fat_tree
 
 #: pandas 3 takes `Series.quantile` to `numpy.quantile`; pandas 2 went through
 #: `numpy.percentile` with q × 100, which numpy divides back (0.999 comes back an ulp off)
@@ -203,29 +204,12 @@ def old_transfer_frame(runs: list[dict]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
 
 
-WORKLOAD = """
-[run]
-duration = "3ms"
-forwarding = "ecmp"
-
-[topology]
-kind = "fat_tree"
-k = 4
-hosts = { rate = "10Gbps", delay = "1us", buffer = 100 }
-
-[workloads.w]
-pattern = "poisson"
-sizes = "websearch"
-load = 0.8
-packet_size = "1460B"
-"""
-
-
 @pytest.fixture(scope="module")
 def runs():
     """A workload whose run ends with transfers under way, over two seeds; and open-population
     files without a workload (blt94), as runs of one table."""
-    workload = fairsim.run(fairsim.loads(WORKLOAD), seeds=2, progress=False)
+    web = 'pattern = "poisson"\nsizes = "websearch"\nload = 0.8'
+    workload = fairsim.run(fat_tree(web, duration="3ms"), seeds=2, progress=False)
     files = fairsim.run(
         "blt94/network",
         set=["run.duration=15s", "run.warmup=5s", "run.interval=5s", "run.transfer_rows=true"],
