@@ -45,9 +45,9 @@ pub struct Connections {
     listed: Vec<usize>,
     /// Each open-population flow's senders, its transport's parameters read once.
     pub(super) makers: Vec<Option<SenderBuilder>>,
-    /// In a parallel run, what this partition tells the others about its slots
-    /// (`engine::parallel::slots`); `None` in one run.
-    pub(in crate::engine) notes: Option<Box<crate::engine::parallel::SlotNotes>>,
+    /// In a parallel run, what this partition tells the others about its slots (`notes`,
+    /// `engine::parallel::slots`); `None` in one run.
+    pub(in crate::engine) notes: Option<Box<SlotNotes>>,
     pub transfers: Transfers,
     /// When a port's events are written down (`[run] events`): by slot, when it was taken and
     /// by which `transfers` row, so that a packet's line names its transfer (a slot serves one
@@ -154,6 +154,9 @@ impl Connections {
         !self.is_connection(f) || !self.slots[f.idx() - self.first].done
     }
 }
+
+mod notes;
+pub(in crate::engine) use notes::{SlotNote, SlotNotes};
 
 #[cfg(test)]
 mod tests;

@@ -35,14 +35,13 @@ mod plan;
 mod replica;
 mod slots;
 
+use crate::engine::connections::SlotNote;
 use crate::engine::sim::{DelaySample, Simulation};
 use crate::stats::DelayStats;
 use crate::units::Time;
 use barrier::SpinBarrier;
 use plan::Plan;
 use replica::{Mail, Own};
-use slots::SlotNote;
-pub(in crate::engine) use slots::SlotNotes;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
