@@ -2,7 +2,6 @@
 //! has heard of the whole run (`engine::parallel::slots` says how they agree on when a slot is
 //! freed). Kept here, beside the slots, so that the connections need nothing of `parallel`.
 
-use super::Slot;
 use crate::units::Time;
 
 /// What a partition saw of a slot in a window.
@@ -64,18 +63,17 @@ impl SlotNotes {
         self.whole[k] = Whole::default();
     }
 
-    /// At a window's end: what this partition saw of each slot changed in the window.
-    pub fn note(&mut self, slots: &[Slot], out: &mut Vec<SlotNote>) {
+    /// At a window's end: what this partition saw of each slot changed in the window, as
+    /// `seen` tells it of slot k (its packets in the network here, when one last left, when
+    /// its file was acknowledged if it was here).
+    pub fn note(&mut self, seen: impl Fn(usize) -> (u32, Time, Option<Time>), out: &mut Vec<SlotNote>) {
         for k in self.changed.drain(..) {
-            let (i, slot) = (k as usize, &slots[k as usize]);
+            let i = k as usize;
+            let (in_network, left_at, done_at) = seen(i);
             self.marked[i] = false;
-            out.push(SlotNote {
-                slot: k,
-                entered_less_left: slot.in_network.wrapping_sub(self.noted[i]),
-                left_at: slot.left_at,
-                done_at: slot.done.then_some(slot.done_at),
-            });
-            self.noted[i] = slot.in_network;
+            let entered_less_left = in_network.wrapping_sub(self.noted[i]);
+            out.push(SlotNote { slot: k, entered_less_left, left_at, done_at });
+            self.noted[i] = in_network;
         }
     }
 
@@ -93,14 +91,14 @@ impl SlotNotes {
         }
     }
 
-    /// The slots the notes heard say are done and empty and not yet freed, each with the time
-    /// one run frees it (the later of its acknowledgement and its last packet's leaving), in
-    /// that order.
-    pub fn gone(&mut self, slots: &[Slot]) -> Vec<(Time, u32)> {
+    /// The slots the notes heard say are done and empty and not yet `released`, each with the
+    /// time one run frees it (the later of its acknowledgement and its last packet's leaving),
+    /// in that order.
+    pub fn gone(&mut self, released: impl Fn(usize) -> bool) -> Vec<(Time, u32)> {
         let mut gone: Vec<(Time, u32)> = vec![];
         for k in self.heard.drain(..) {
             let whole = self.whole[k as usize];
-            if let (Some(done_at), 0, false) = (whole.done_at, whole.in_network, slots[k as usize].released) {
+            if let (Some(done_at), 0, false) = (whole.done_at, whole.in_network, released(k as usize)) {
                 gone.push((done_at.max(whole.left_at), k));
             }
         }

@@ -20,9 +20,9 @@ use crate::net::FlowId;
 impl Simulation {
     /// At a window's end: what this partition saw of each slot changed in the window.
     pub(super) fn note_slots(&mut self, out: &mut Vec<SlotNote>) {
-        if let Some(notes) = self.connections.notes.as_deref_mut() {
-            notes.note(&self.connections.slots, out);
-        }
+        let Some(notes) = self.connections.notes.as_deref_mut() else { return };
+        let slots = &self.connections.slots;
+        notes.note(|k| (slots[k].in_network, slots[k].left_at, slots[k].done.then_some(slots[k].done_at)), out);
     }
 
     /// Hears one partition's notes of the window before (every partition's, in their order,
@@ -37,7 +37,8 @@ impl Simulation {
     pub(super) fn free_heard(&mut self) {
         let Some(notes) = self.connections.notes.as_deref_mut() else { return };
         let first = self.connections.first;
-        for (at, k) in notes.gone(&self.connections.slots) {
+        let slots = &self.connections.slots;
+        for (at, k) in notes.gone(|k| slots[k].released) {
             self.release(FlowId::from_idx(first + k as usize), at);
         }
     }
