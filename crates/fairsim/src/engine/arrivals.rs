@@ -273,11 +273,18 @@ impl Simulation {
             slot.in_network = slot.in_network.wrapping_sub(1);
             slot.left_at = now;
             let gone = slot.done && slot.in_network == 0;
-            if self.connections.notes.is_some() {
-                self.connection_noted(c);
-            } else if gone {
-                self.release(c, now);
-            }
+            self.slot_changed(c, gone);
+        }
+    }
+
+    /// Connection `c`'s slot changed, and it is now done and `gone` from the network or not: in
+    /// one run it is released at once if it is; in a parallel run the partitions decide together
+    /// (`connection_noted`).
+    fn slot_changed(&mut self, c: FlowId, gone: bool) {
+        if self.connections.notes.is_some() {
+            self.connection_noted(c);
+        } else if gone {
+            self.release(c, self.now);
         }
     }
 
@@ -301,20 +308,16 @@ impl Simulation {
         for t in &mut ends.timers {
             t.cancel();
         }
-        ends.count_window_limited(now);
-        ends.window_limited_since = None;
         let slot = self.connections.slot(c);
         if slot.done {
             return;
         }
         (slot.done, slot.done_at) = (true, now);
         let (row, gone) = (slot.row, slot.in_network == 0);
+        ends.count_window_limited(now);
+        ends.window_limited_since = None;
         self.connections.transfers.finish_s[row] = Some(finish.as_secs_f64());
-        if self.connections.notes.is_some() {
-            self.connection_noted(c);
-        } else if gone {
-            self.release(c, now);
-        }
+        self.slot_changed(c, gone);
     }
 
     /// Connection `c` is done and its last packet left the network at `at`: its counts go to its

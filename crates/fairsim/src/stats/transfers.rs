@@ -33,7 +33,8 @@ pub struct Transfers {
     /// file without end (a permutation's) or an unfinished one is what it delivered by the
     /// run's end (`sent − retransmitted` also counts packets lost or still on their way).
     pub delivered: Vec<u64>,
-    /// The most connections open at once during the run.
+    /// The most transfers open at once during the run; set for the report, from the rows
+    /// (`open_at_most`), so that the partitions of a parallel run agree.
     pub most_open: u64,
     /// Whether the rows below are kept: when some flow's connections run between hosts it
     /// draws (a workload), for completion-time slowdowns.
@@ -172,5 +173,17 @@ mod tests {
         assert!(close(s.jain, 325_000f64.powi(2) / (2.0 * (200_000f64.powi(2) + 125_000f64.powi(2)))));
         let none = summarize(&t, 0, "files", 5.0, 6.0);
         assert_eq!((none.arrivals, none.response_s, none.power), (0, None, None));
+        // open: 1 at 0.5 s, 0 at 0.6, then 1, 2, 3 at 1.0, 1.1 and 1.2, down to 2 at 1.3
+        assert_eq!(t.open_at_most(), t.most_open);
+    }
+
+    #[test]
+    fn a_transfer_that_finishes_at_an_instant_is_out_before_one_that_arrives_at_it() {
+        let t = Transfers {
+            arrival_s: vec![0.0, 1.0, 1.0],
+            finish_s: vec![Some(1.0), Some(2.0), None],
+            ..Default::default()
+        };
+        assert_eq!(t.open_at_most(), 2);
     }
 }
