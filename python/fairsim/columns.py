@@ -170,11 +170,29 @@ def column(rows: Sequence[dict], name: str) -> list:
 def report_of(sim) -> tuple[dict, int]:
     """The report of engine run `sim` (a `_core.Simulation`) with its long tables as `Rows`, and
     the bytes it crossed in (for `fairsim.memory.return_freed`)."""
-    rest, tables = sim.report_columns(COLUMNS_FROM)
+    taken = taken_report(sim)
+    return read_report(taken), taken_size(taken)
+
+
+def taken_report(sim) -> tuple[str, list]:
+    """What `read_report` needs of run `sim`'s report: once taken, the run may be let go before
+    the report is read, so that its rows are not made beside the run's state."""
+    return sim.report_columns(COLUMNS_FROM)
+
+
+def taken_size(taken: tuple[str, list]) -> int:
+    """The bytes a taken report crossed in (for `fairsim.memory.return_freed`)."""
+    rest, tables = taken
+    return len(rest) + sum(batch.nbytes for _, batch in tables)
+
+
+def read_report(taken: tuple[str, list]) -> dict:
+    """A taken report (`taken_report`) as the report, its long tables as `Rows`."""
+    rest, tables = taken
     report = json.loads(rest)
     for name, batch in tables:
         report[name] = Rows(batch)
-    return report, len(rest) + sum(batch.nbytes for _, batch in tables)
+    return report
 
 
 def plain(report: dict) -> dict:

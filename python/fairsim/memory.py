@@ -5,9 +5,13 @@ allocations rather than returning it, and Python allocates its objects apart fro
 So a finished 100,000-flow run's state (two gigabytes) stayed counted while Python parsed the
 run's report, and the process's peak was their sum: `malloc_trim` after the run took the peak
 from 4,102 to 3,483 MiB (docs/performance.md, "Memory per flow"). It walks the heap, a
-millisecond or so, so it is called only after big runs (told by their report's size). Trimming
-after loading a big scenario was measured too, and changed nothing: what a loaded scenario
-holds is the scenario.
+millisecond or so, so it is called only after big runs (told by their report's size).
+
+It is also called once before the runs begin (`return_loading_room`): parsing a scenario frees
+much of what it allocated, in the main thread's heap, and a run goes on a worker thread, which
+glibc gives a heap of its own, so that room would stay counted beside the run's. For a
+100,000-flow scenario that room is small beside what it keeps, and trimming changed nothing; for
+the 256-flow dumbbell it is about 6 of 8 MB (docs/performance.md, "engine's own ≤ htsim").
 """
 
 from __future__ import annotations
@@ -15,8 +19,9 @@ from __future__ import annotations
 import ctypes
 import functools
 
-#: Runs whose report is shorter than this (bytes of JSON) leave the heap alone.
-BIG = 4 * 1024 * 1024
+#: Runs whose report is shorter than this (bytes of JSON) leave the heap alone: a small example's
+#: is about 130 kB, the 256-flow dumbbell's 1.7 MB, whose run holds 8 MB.
+BIG = 256 * 1024
 
 
 @functools.cache
@@ -30,5 +35,12 @@ def _malloc_trim():
 def return_freed(size: int) -> None:
     """After a run whose report is `size` bytes: freed memory back to the system, if big."""
     trim = _malloc_trim() if size >= BIG else None
+    if trim is not None:
+        trim(0)
+
+
+def return_loading_room() -> None:
+    """Before the runs: the memory that loading their scenario freed back to the system."""
+    trim = _malloc_trim()
     if trim is not None:
         trim(0)

@@ -18,9 +18,9 @@ import threading
 
 from fairsim import _core
 from fairsim._core import FairsimError, InternalError, RunStopped, Stopped
-from fairsim.columns import report_of
+from fairsim.columns import read_report, taken_report, taken_size
 from fairsim.cores import threads_per_run
-from fairsim.memory import return_freed
+from fairsim.memory import return_freed, return_loading_room
 from fairsim.progress import progress_bar
 
 #: Events per chunk: a few milliseconds of work, so Ctrl-C and progress stay responsive.
@@ -74,11 +74,13 @@ def execute(
             raise FairsimError(f"{where}: {sim.error}")
         seen = {(port, "pcap"): data for port, data in sim.pcaps()}
         seen |= {(port, "events"): text for port, text in sim.event_traces()}
-        # the long tables cross as columns (fairsim.columns), not as a dict per row
-        report, size = report_of(sim)
+        # the long tables cross as columns (fairsim.columns), not as a dict per row; the rest is
+        # read once the run is let go and its memory returned, not beside it: a 256-flow
+        # dumbbell's rows are about 4 MB of dicts (docs/performance.md, "engine's own ≤ htsim")
+        taken = taken_report(sim)
         del sim
-        return_freed(size)
-        return report, seen
+        return_freed(taken_size(taken))
+        return read_report(taken), seen
 
     done: list = [None] * len(runs)
     failed: list[BaseException | None] = [None] * len(runs)
@@ -113,6 +115,7 @@ def execute(
                     finished.set()
 
     threads = [threading.Thread(target=worker, name=f"fairsim-run-{k}") for k in range(workers)]
+    return_loading_room()
     bar = progress_bar(label, len(runs), progress)
     for k, t in enumerate(threads):
         try:

@@ -4,7 +4,7 @@ DCTCP permutation, NDP's and EQDS's k = 8 permutation and web search at 60% (iss
 and HPCC's over PFC (issue 49), each simulator's whole process timed, rounds alternated.
 
     python3 validation/htsim/speed.py [--rounds 5] [--case dumbbell k8 k16 dctcp ndp-perm ...] [--bench PATH]
-        [--memory]
+        [--memory [--all-threads]]
 
 The NDP and EQDS cases run the matrices of `ndp_matrices.py` (seed 1) on `ndp-permutation.toml`'s
 fabric and htsim's `htsim_ndp -strat rand` and `htsim_eqds` built by `build.sh`; the RoCE and HPCC
@@ -26,7 +26,10 @@ it on an otherwise idle machine: a ratio taken under load is not the simulators'
 run` process on the bench's scenario and overrides, and the interpreter's share of it, Python with
 fairsim imported (`python -c "import fairsim"`), and prints a second table: their peaks, the
 engine's own (the whole process less the interpreter's, round by round), the bench's and htsim's,
-and whether the engine's own is at most htsim's whole process. Run it with the Python that has
+and whether the engine's own is at most htsim's whole process. `fairsim run` goes on one thread
+there (`run.threads=1`), like the bench and htsim: by default a run takes every core, and a run
+split into partitions holds a copy of itself per partition. `--all-threads` also runs it with
+the default threads, in a column of its own. Run it with the Python that has
 fairsim installed: the `fairsim` program is the one beside it. A case whose htsim program is not
 there is measured on fairsim's side alone, its htsim cells left empty."""
 
@@ -52,7 +55,9 @@ DUMBBELL_FLOWS = 256
 #: `--memory`: the interpreter's share of a `fairsim run` process, Python with fairsim imported
 INTERPRETER = [sys.executable, "-c", "import fairsim"]
 #: what a round runs: the bench, htsim and (`--memory`) `fairsim run` and the interpreter alone
-SIDES = ("fairsim", "htsim", "fairsim run", "interpreter")
+SIDES = ("fairsim", "htsim", "fairsim run", "interpreter", "fairsim run, all threads")
+#: `--memory`: `fairsim run` on one thread, as the bench and htsim run (`--all-threads`: also not)
+ONE_THREAD = "--set=run.threads=1"
 
 
 @dataclass(frozen=True)
@@ -212,15 +217,18 @@ def span(xs: list[float], digits: int = 2) -> str:
     return f"{middle(xs, digits)} ({min(xs):.{digits}f}–{max(xs):.{digits}f})" if xs else "—"
 
 
-def row(name: str, bench: str, rounds: int, memory: bool) -> tuple[str, str]:
+def row(name: str, bench: str, rounds: int, memory: bool, all_threads: bool = False) -> tuple[str, str]:
     """Runs case `name` `rounds` times alternated, printing each round: its rows of the speed
-    table and (`memory`) of the memory table."""
+    table and (`memory`) of the memory table, with (`all_threads`) `fairsim run` on the default
+    threads too."""
     case = CASES[name]
     with tempfile.TemporaryDirectory() as scratch:
         ours, theirs = commands(case, bench, scratch)
         sides = {"fairsim": ours, "htsim": theirs}
         if memory:
-            sides |= {"fairsim run": cli(ours), "interpreter": INTERPRETER}
+            sides |= {"fairsim run": [*cli(ours), ONE_THREAD], "interpreter": INTERPRETER}
+        if memory and all_threads:
+            sides["fairsim run, all threads"] = cli(ours)
         if shutil.which(theirs[0]) is None:
             print(f"{name}: no {theirs[0]}: htsim's side left out", flush=True)
             del sides["htsim"]
@@ -251,7 +259,8 @@ def row(name: str, bench: str, rounds: int, memory: bool) -> tuple[str, str]:
         within = "yes" if statistics.median(own) <= statistics.median(peak["htsim"]) else "**no**"
     sizes = [span(peak[side], 1) for side in ("fairsim run", "interpreter")]
     sizes += [span(own, 1), span(peak["fairsim"], 1), span(peak["htsim"], 1)]
-    return "| " + " | ".join(cells) + " |", "| " + " | ".join([case.title, *sizes, within]) + " |"
+    extra = [span(peak["fairsim run, all threads"], 1)] if all_threads else []
+    return "| " + " | ".join(cells) + " |", "| " + " | ".join([case.title, *sizes, within, *extra]) + " |"
 
 
 def rounds(text: str) -> int:
@@ -267,10 +276,12 @@ def main() -> int:
     parser.add_argument("--case", nargs="+", choices=list(CASES), default=list(CASES))
     parser.add_argument("--bench", help="fairsim's bench program (default: built here)")
     whole = "also the whole `fairsim run` process and the interpreter's share"
-    parser.add_argument("--memory", action="store_true", help=whole)
+    parser.add_argument("--memory", action="store_true", help=whole + " (on one thread)")
+    default = "with --memory: also `fairsim run` on the default threads (every core)"
+    parser.add_argument("--all-threads", action="store_true", help=default)
     args = parser.parse_args()
     bench = args.bench or built_bench()
-    rows = [row(name, bench, args.rounds, args.memory) for name in args.case]
+    rows = [row(name, bench, args.rounds, args.memory, args.all_threads) for name in args.case]
     print(f"\n{args.rounds} rounds, alternated fairsim then htsim, seed 1; medians (range)\n")
     print(
         "| run | simulated | fairsim CPU (s) | htsim CPU (s) | speed-up (per round)"
@@ -279,11 +290,13 @@ def main() -> int:
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     print("\n".join(speed for speed, _ in rows))
     if args.memory:
+        extra = " `fairsim run`, all threads (MB) |" if args.all_threads else ""
         print(
-            "\n| run | `fairsim run`, whole (MB) | interpreter, fairsim imported (MB) | engine's own (MB)"
-            " | bench, engine alone (MB) | htsim, whole (MB) | engine's own ≤ htsim |"
+            "\n| run | `fairsim run`, one thread, whole (MB) | interpreter, fairsim imported (MB)"
+            " | engine's own (MB) | bench, engine alone (MB) | htsim, whole (MB) | engine's own ≤ htsim |"
+            + extra
         )
-        print("|---|---:|---:|---:|---:|---:|---|")
+        print("|---|---:|---:|---:|---:|---:|---|" + ("---:|" if args.all_threads else ""))
         print("\n".join(memory for _, memory in rows))
     return 0
 
