@@ -101,6 +101,21 @@ def test_values_decoded_a_block_at_a_time_are_those_decoded_once(path, monkeypat
     assert all(r["totals"]["arrivals"] != -1 for r in listed[1:])
 
 
+@pytest.mark.parametrize("shared_up_to", [0, 4096])
+def test_a_column_read_in_turn_is_the_column(shared_up_to, monkeypatch):
+    monkeypatch.setattr(columns, "COLUMNS_FROM", 0)
+    monkeypatch.setattr(columns, "BLOCK", 7)  # rows across several blocks, the last one short
+    monkeypatch.setattr(columns, "SHARED_UP_TO", shared_up_to)  # texts decoded apart, or once
+    report = report_of(finished(EXAMPLES / "fat_tree_failure.toml"))[0]
+    assert len(report["queues"]) % 7 and len(report["queues"]) > 7
+    for name in LONG:
+        rows = report[name]
+        for key in rows.batch.schema.names:
+            assert list(columns.each(rows, key)) == columns.column(rows, key), (name, key)
+    listed = list(report["queues"])
+    assert list(columns.each(listed, "totals")) == [r["totals"] for r in listed]
+
+
 def test_results_are_the_same_from_columns_and_from_json(monkeypatch):
     path = EXAMPLES / "fat_tree_failure.toml"
     monkeypatch.setattr(columns, "COLUMNS_FROM", 10**9)

@@ -96,6 +96,22 @@ class Rows(Sequence):
             return [None if k is None else values[k][0] for k in column.indices.to_pylist()]
         return column.to_pylist()
 
+    def each(self, name: str) -> Iterator:
+        """Every row's `name` in turn, decoding a block of rows at a time: what `column` gives,
+        without holding it, for a scan that keeps only a sum or a maximum (393,216 queues'
+        `totals` as dicts at once were 1.2 GB of a k = 64 fabric's printed tables)."""
+        field = self.batch.schema.field(self.batch.schema.get_field_index(name))
+        if not hasattr(self.batch.column(name), "indices"):
+            yield from self.batch.column(name).to_pylist()
+            return
+        for start in range(0, len(self), BLOCK):
+            column = self.batch.slice(start, BLOCK).column(name)
+            if len(column.dictionary) > SHARED_UP_TO:
+                yield from _each(field, column)
+            else:
+                values = self._decoded(field, column.dictionary)
+                yield from (None if k is None else values[k][0] for k in column.indices.to_pylist())
+
     def _block(self, start: int) -> list[dict]:
         if self._last[0] == start:
             return self._last[1]
@@ -165,6 +181,14 @@ def column(rows: Sequence[dict], name: str) -> list:
     if isinstance(rows, Rows):
         return rows.column(name)
     return [row[name] for row in rows]
+
+
+def each(rows: Sequence[dict], name: str) -> Iterator:
+    """Every row's `name` in turn, for reading only: from `Rows` a block of rows decoded at a
+    time (`Rows.each`), or from a list of dicts."""
+    if isinstance(rows, Rows):
+        return rows.each(name)
+    return (row[name] for row in rows)
 
 
 def report_of(sim) -> tuple[dict, int]:

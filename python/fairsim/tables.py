@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fairsim import _core
-from fairsim.columns import column
+from fairsim.columns import column, each
 
 if TYPE_CHECKING:
     from fairsim.results import Results
@@ -388,13 +388,16 @@ def _busy(queue: dict) -> bool:
 def lost_columns(runs: list[dict]) -> list[tuple[str, str]]:
     """The columns of packets lost on the line (a link's `loss`), to a failed link or to trimming
     that some queue of `runs` has: other tables stay as they were."""
-    totals = queue_totals(runs)
-    return [(key, col) for key, col in LOST_COLUMNS if any(t.get(key, 0) for t in totals)]
+    present = set()
+    for t in queue_totals(runs):
+        present.update(key for key, _ in LOST_COLUMNS if t.get(key, 0))
+    return [(key, col) for key, col in LOST_COLUMNS if key in present]
 
 
-def queue_totals(runs: list[dict]) -> list[dict]:
-    """Every queue's `totals` over `runs`, read from that column alone (`fairsim.columns`)."""
-    return [t for r in runs for t in column(r["queues"], "totals")]
+def queue_totals(runs: list[dict]) -> Iterator[dict]:
+    """Every queue's `totals` over `runs` in turn, read from that column alone, a block at a
+    time (`fairsim.columns.each`): for one pass that sums or scans them."""
+    return (t for r in runs for t in each(r["queues"], "totals"))
 
 
 #: Disciplines that aim at a queueing delay: the queues table shows their sojourn first.
@@ -526,9 +529,11 @@ def pair_tables(runs: list[dict], queues: str = "auto") -> Group:
 def _pfc_parts(runs: list[dict]) -> list:
     """What priority flow control did: its pauses and the time paused over every port, the most
     an ingress held, and each deadlock (a cycle of paused ports), named."""
-    totals = queue_totals(runs)
-    pauses = sum(t.get("pauses", 0) for t in totals)
-    paused = sum(t.get("paused_ns", 0) for t in totals) * 1e-9
+    pauses = paused_ns = 0
+    for t in queue_totals(runs):
+        pauses += t.get("pauses", 0)
+        paused_ns += t.get("paused_ns", 0)
+    paused = paused_ns * 1e-9
     most = max(max(r["pfc"]["max_ingress_bytes"], default=0) for r in runs)
     over = "" if len(runs) == 1 else f", over {plural(len(runs), 'run')}"
     parts: list = [

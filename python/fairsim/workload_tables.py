@@ -12,11 +12,12 @@ numbers) sum them, and `--queues all` shows every port.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from rich.text import Text
 
 from fairsim import _core
-from fairsim.columns import column
+from fairsim.columns import column, each
 from fairsim.tables import NA, Stat, _table, duration, lost_columns, plural, rate, size
 from fairsim.transfer_tables import slowdown_table, workload_columns
 
@@ -147,19 +148,38 @@ def tier(port: str) -> str:
     return re.sub(r"\d+", "", port)
 
 
+@dataclass
+class Tier:
+    """A tier's queues so far: their ports, utilisations, summed counters and longest queue."""
+
+    ports: set
+    utilisation: list
+    sums: dict
+    longest: int
+
+
 def tier_parts(runs: list[dict]) -> list:
     """The queues summed by tier: ports, mean and largest utilisation, drops (and losses on the
     line or to failed links, where there are any), marks, the longest queue (over every run of
     the pair)."""
-    # each queue's port, utilisation and totals, read column by column (`fairsim.columns`)
-    by_tier: dict[str, list[dict]] = {}
+    # each queue's port and utilisation, read column by column (`fairsim.columns`); its totals
+    # one at a time into their tier's sums, not held (a dict each, 393,216 of them at k = 64)
+    lost = lost_columns(runs)
+    keys = ["drops", *(key for key, _ in lost), "marks"]
+    by_tier: dict[str, Tier] = {}
     for r in runs:
         queues = r["queues"]
-        read = (column(queues, "port"), column(queues, "utilisation"), column(queues, "totals"))
+        read = (column(queues, "port"), each(queues, "utilisation"), each(queues, "totals"))
         for port, utilisation, totals in zip(*read, strict=True):
-            queue = {"port": port, "utilisation": utilisation, "totals": totals}
-            by_tier.setdefault(tier(port), []).append(queue)
-    lost = lost_columns(runs)
+            name = tier(port)
+            if name not in by_tier:
+                by_tier[name] = Tier(set(), [], dict.fromkeys(keys, 0), 0)
+            t = by_tier[name]
+            t.ports.add(port)
+            t.utilisation.append((utilisation or {}).get("mean", 0.0))
+            for key in keys:
+                t.sums[key] += totals.get(key, 0)
+            t.longest = max(t.longest, totals["max_occupancy"])
     columns = [
         "tier",
         "ports",
@@ -171,19 +191,14 @@ def tier_parts(runs: list[dict]) -> list:
         "longest queue",
     ]
     table = _table(columns, left=1)
-    for name, queues in by_tier.items():
-        utilisation = [(q["utilisation"] or {}).get("mean", 0.0) for q in queues]
-        ports = len({q["port"] for q in queues})
-        totals = [q["totals"] for q in queues]
+    for name, t in by_tier.items():
         table.add_row(
             name,
-            f"{ports:,}",
-            f"{sum(utilisation) / len(utilisation):.1%}",
-            f"{max(utilisation):.1%}",
-            f"{sum(t['drops'] for t in totals):,}",
-            *(f"{sum(t.get(key, 0) for t in totals):,}" for key, _ in lost),
-            f"{sum(t['marks'] for t in totals):,}",
-            f"{max(t['max_occupancy'] for t in totals):,} pkts",
+            f"{len(t.ports):,}",
+            f"{sum(t.utilisation) / len(t.utilisation):.1%}",
+            f"{max(t.utilisation):.1%}",
+            *(f"{t.sums[key]:,}" for key in keys),
+            f"{t.longest:,} pkts",
         )
     over = "" if len(runs) == 1 else f", summed over {plural(len(runs), 'run')}"
     note = f"queues by tier (a port's name without its numbers){over}; --queues all shows every port"
