@@ -75,9 +75,9 @@ impl Conversations {
         self.total_bytes += pkt.size as u64;
         self.total_pkts += 1;
         let q = &mut self.queues[c];
-        // room doubling from one rather than `VecDeque`'s first four: with 100,000 conversations
-        // most hold a packet or two, and four 112-byte entries each came to 134 MB over the three
-        // FQ ports of a 100,000-flow run (docs/performance.md, "Memory at 100,000 flows")
+        // room doubling from one rather than `VecDeque`'s first four: a 100,000-flow run's FQ
+        // ports have a conversation per flow, and four 112-byte entries for each that held a
+        // packet cost 69 MiB more than this (docs/performance.md, "FQ's conversations from one")
         if q.len() == q.capacity() {
             q.reserve_exact(q.len().max(1));
         }
