@@ -616,6 +616,12 @@ impl Port {
         self.qdisc.for_each_packet(f);
     }
 
+    /// Lets go of the packets propagating, once the run has ended and they are counted
+    /// (`Simulation::shed_packets`).
+    pub fn shed_pipe(&mut self) {
+        self.pipe = BlockQueue::default();
+    }
+
     /// Visits every packet held by the port: queued, on the line, or propagating.
     pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
         self.qdisc.for_each_packet(f);
