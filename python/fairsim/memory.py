@@ -32,15 +32,18 @@ def _malloc_trim():
         return None
 
 
-def return_freed(size: int) -> None:
-    """After a run whose report is `size` bytes: freed memory back to the system, if big."""
-    trim = _malloc_trim() if size >= BIG else None
+def _return_all_freed() -> None:
+    trim = _malloc_trim()
     if trim is not None:
         trim(0)
+
+
+def return_freed(size: int) -> None:
+    """After a run whose report is `size` bytes: freed memory back to the system, if big."""
+    if size >= BIG:
+        _return_all_freed()
 
 
 def return_loading_room() -> None:
     """Before the runs: the memory that loading their scenario freed back to the system."""
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
+    _return_all_freed()
