@@ -18,7 +18,7 @@ from rich.text import Text
 
 from fairsim import _core
 from fairsim.columns import column, each
-from fairsim.tables import NA, Stat, _table, duration, lost_columns, plural, rate, size
+from fairsim.tables import LOST_COLUMNS, NA, Stat, _table, duration, plural, rate, size
 from fairsim.transfer_tables import slowdown_table, workload_columns
 
 #: The size bins of the first screen's table: ten of about equal counts, as HPCC and Homa read them.
@@ -163,9 +163,10 @@ def tier_parts(runs: list[dict]) -> list:
     line or to failed links, where there are any), marks, the longest queue (over every run of
     the pair)."""
     # each queue's port and utilisation, read column by column (`fairsim.columns`); its totals
-    # one at a time into their tier's sums, not held (a dict each, 393,216 of them at k = 64)
-    lost = lost_columns(runs)
-    keys = ["drops", *(key for key, _ in lost), "marks"]
+    # one at a time into their tier's sums, not held (a dict each, 393,216 of them at k = 64),
+    # in one pass: the loss columns shown are those some tier's sum has (counts, so a sum is
+    # nonzero where some queue's count is, as `lost_columns` asks)
+    keys = ["drops", *(key for key, _ in LOST_COLUMNS), "marks"]
     by_tier: dict[str, Tier] = {}
     for r in runs:
         queues = r["queues"]
@@ -180,6 +181,8 @@ def tier_parts(runs: list[dict]) -> list:
             for key in keys:
                 t.sums[key] += totals.get(key, 0)
             t.longest = max(t.longest, totals["max_occupancy"])
+    lost = [(key, col) for key, col in LOST_COLUMNS if any(t.sums[key] for t in by_tier.values())]
+    shown = ["drops", *(key for key, _ in lost), "marks"]
     columns = [
         "tier",
         "ports",
@@ -197,7 +200,7 @@ def tier_parts(runs: list[dict]) -> list:
             f"{len(t.ports):,}",
             f"{sum(t.utilisation) / len(t.utilisation):.1%}",
             f"{max(t.utilisation):.1%}",
-            *(f"{t.sums[key]:,}" for key in keys),
+            *(f"{t.sums[key]:,}" for key in shown),
             f"{t.longest:,} pkts",
         )
     over = "" if len(runs) == 1 else f", summed over {plural(len(runs), 'run')}"
