@@ -255,9 +255,9 @@ impl Simulation {
     }
 
     /// An ended run lets go of what its report does not read: the packets propagating on its
-    /// links (counted first, for `data_in_network`) and its pending events. At 100,000 flows
-    /// they were about 175 MB held while the report's columns were made. The queues keep
-    /// theirs: a discipline's own figures may read them.
+    /// links (counted first, for `data_in_network`) and its pending events, which were held
+    /// while the report's columns were made (10,000 flows through FQ: that peak 11 MiB lower,
+    /// docs/performance.md). The queues keep theirs: a discipline's own figures may read them.
     #[inline(never)]
     fn shed_packets(&mut self) {
         self.in_network_at_end = Some(self.data_in_network());
