@@ -22,6 +22,7 @@ pub mod error;
 pub mod foreign;
 pub mod heap;
 pub mod limits;
+pub mod memory;
 pub mod net;
 pub mod node;
 pub mod params;

@@ -17,7 +17,7 @@ use syn::visit::Visit;
 /// Layers from the ground up; a module may use the modules of lower layers only.
 const LAYERS: &[&[&str]] = &[
     &["error"],
-    &["units", "heap", "rng", "limits", "params"],
+    &["units", "heap", "rng", "limits", "params", "memory"],
     &["component"],
     &["foreign"],
     &["net", "timer"],

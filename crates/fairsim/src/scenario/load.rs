@@ -35,52 +35,78 @@ impl Scenario {
             }])
         };
         let text = locate::utf8(bytes).map_err(|why| unreadable(None, why))?;
-        let mut sets = overrides.iter().map(|o| Override::parse(o, origin)).collect::<Result<Vec<_>>>()?;
-        let doc = ImDocument::parse(text.to_string()).map_err(|e| {
-            let (place, message) = syntax::toml_error(text, &e);
-            unreadable(place, message)
-        })?;
+        let sets = overrides.iter().map(|o| Override::parse(o, origin)).collect::<Result<Vec<_>>>()?;
         let lines = locate::Lines::new(text);
-        let (raw, doc) = if sets.is_empty() {
-            // the file as written: read from the document parsed above, which is then gone; the
-            // rare scenario with problems parses it again to find their places
-            if let Some(p) = schema::member_not_a_table(doc.as_table()) {
-                let located = Locator { file, text, lines: &lines, doc: &doc, overrides: &[], origin };
-                return Err(Error::Scenario(vec![located.diagnostic(&p)]));
+        // The text is parsed into its raw form on a thread of its own, so that the parse's
+        // pieces go to that thread's heap (glibc gives each thread one) and leave it whole
+        // when freed, rather than holes between the scenario's pieces in this thread's heap
+        // that no later allocation of a run on a worker thread could use (300 MiB of a
+        // 100,000-flow run; docs/performance.md, "Memory at 100,000 flows").
+        let (raw, sets) = std::thread::scope(|scope| {
+            let parse = || read_raw(text, file, &lines, sets.clone(), origin, &unreadable);
+            match std::thread::Builder::new().name("fairsim-parse".into()).spawn_scoped(scope, parse) {
+                Ok(parsing) => parsing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(_) => parse(), // no thread to be had: parsed here, with the holes
             }
-            let raw = serde_path_to_error::deserialize(toml_edit::de::Deserializer::from(doc));
-            let doc = || ImDocument::parse(text.to_string()).expect("parsed above");
-            match raw {
-                Ok(raw) => (raw, None),
-                Err(e) => {
-                    let located = Locator { file, text, lines: &lines, doc: &doc(), overrides: &[], origin };
-                    return Err(Error::Scenario(vec![located.serde_error(e.path(), e.inner().message())]));
-                }
-            }
-        } else {
-            let mut editable: DocumentMut = text.parse().expect("parsed above");
-            let mut located = Locator { file, text, lines: &lines, doc: &doc, overrides: &[], origin };
-            for s in sets.iter_mut() {
-                if let Err(p) = s.apply(&mut editable) {
-                    return Err(Error::Scenario(vec![located.diagnostic_in(&p, Some(s))]));
-                }
-            }
-            located.overrides = &sets;
-            if let Some(p) = schema::member_not_a_table(editable.as_table()) {
-                return Err(Error::Scenario(vec![located.diagnostic(&p)]));
-            }
-            let merged = editable.to_string();
-            drop(editable);
-            let raw: schema::RawScenario = serde_path_to_error::deserialize(toml::Deserializer::new(&merged))
-                .map_err(|e| Error::Scenario(vec![located.serde_error(e.path(), e.inner().message())]))?;
-            (raw, Some(doc))
-        };
-        validate::validate(raw, file, overrides).map_err(|problems| {
-            let doc = doc.unwrap_or_else(|| ImDocument::parse(text.to_string()).expect("parsed above"));
+        })?;
+        let scenario = validate::validate(raw, file, overrides).map_err(|problems| {
+            let doc = ImDocument::parse(text.to_string()).expect("parsed above");
             let located = Locator { file, text, lines: &lines, doc: &doc, overrides: &sets, origin };
             let mut diags: Vec<Diagnostic> = problems.iter().map(|p| located.diagnostic(p)).collect();
             diags.dedup();
             Error::Scenario(at_most(MAX_DIAGNOSTICS, diags))
-        })
+        })?;
+        // the parse's heap, now empty, and validation's pieces back to the system
+        crate::memory::return_freed();
+        Ok(scenario)
     }
+}
+
+/// The text parsed, `sets` applied, read into the raw schema: the raw scenario and the overrides
+/// as applied (which know what they created, for messages).
+fn read_raw(
+    text: &str,
+    file: &str,
+    lines: &locate::Lines,
+    mut sets: Vec<Override>,
+    origin: &str,
+    unreadable: &(impl Fn(Option<(usize, usize)>, String) -> Error + Sync),
+) -> Result<(schema::RawScenario, Vec<Override>)> {
+    let doc = ImDocument::parse(text.to_string()).map_err(|e| {
+        let (place, message) = syntax::toml_error(text, &e);
+        unreadable(place, message)
+    })?;
+    if sets.is_empty() {
+        // the file as written: read from the document parsed above, which is then gone; the
+        // rare scenario with problems parses it again to find their places
+        if let Some(p) = schema::member_not_a_table(doc.as_table()) {
+            let located = Locator { file, text, lines, doc: &doc, overrides: &[], origin };
+            return Err(Error::Scenario(vec![located.diagnostic(&p)]));
+        }
+        let raw = serde_path_to_error::deserialize(toml_edit::de::Deserializer::from(doc));
+        return match raw {
+            Ok(raw) => Ok((raw, sets)),
+            Err(e) => {
+                let doc = ImDocument::parse(text.to_string()).expect("parsed above");
+                let located = Locator { file, text, lines, doc: &doc, overrides: &[], origin };
+                Err(Error::Scenario(vec![located.serde_error(e.path(), e.inner().message())]))
+            }
+        };
+    }
+    let mut editable: DocumentMut = text.parse().expect("parsed above");
+    let mut located = Locator { file, text, lines, doc: &doc, overrides: &[], origin };
+    for s in sets.iter_mut() {
+        if let Err(p) = s.apply(&mut editable) {
+            return Err(Error::Scenario(vec![located.diagnostic_in(&p, Some(s))]));
+        }
+    }
+    located.overrides = &sets;
+    if let Some(p) = schema::member_not_a_table(editable.as_table()) {
+        return Err(Error::Scenario(vec![located.diagnostic(&p)]));
+    }
+    let merged = editable.to_string();
+    drop(editable);
+    let raw = serde_path_to_error::deserialize(toml::Deserializer::new(&merged))
+        .map_err(|e| Error::Scenario(vec![located.serde_error(e.path(), e.inner().message())]))?;
+    Ok((raw, sets))
 }
