@@ -144,3 +144,19 @@ def test_fairsim_and_htsim_agree_on_an_ndp_incast(tmp_path):
     }
     for measure, within in (("fct_p50_us", 0.05), ("fct_max_us", 0.10), ("trims", 0.05)):
         assert abs(float(rows[measure][3]) - 1) <= within, rows[measure]
+
+
+def test_the_memory_tables_python_sides_read_compiled_modules(tmp_path, monkeypatch):
+    """speed.py --memory runs Python as an installed package runs: modules compiled once into a
+    cache and read from there, even where PYTHONDONTWRITEBYTECODE asks for none."""
+    monkeypatch.syspath_prepend(str(COMPARE.parent))
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    import speed
+
+    env = speed.with_bytecode(str(tmp_path / "bytecode"))
+    ask = "import sys, fairsim; print(sys.dont_write_bytecode, sys.pycache_prefix)"
+    out = subprocess.run(
+        [sys.executable, "-c", ask], env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split() == ["False", str(tmp_path / "bytecode")]
+    assert list((tmp_path / "bytecode").rglob("fairsim/catalogue.*.pyc"))

@@ -26,7 +26,11 @@ it on an otherwise idle machine: a ratio taken under load is not the simulators'
 run` process on the bench's scenario and overrides, and the interpreter's share of it, Python with
 fairsim imported (`python -c "import fairsim"`), and prints a second table: their peaks, the
 engine's own (the whole process less the interpreter's, round by round), the bench's and htsim's,
-and whether the engine's own is at most htsim's whole process. `fairsim run` goes on one thread
+and whether the engine's own is at most htsim's whole process. Both Python sides read their
+modules' compiled bytecode, as an installed package does (a cache of the case's own, filled by
+one unmeasured run of each before the rounds), even where `PYTHONDONTWRITEBYTECODE` is set:
+compiling the modules' source at every start cost `fairsim run` about 1 MB more than it cost
+the interpreter alone (docs/decisions.md). `fairsim run` goes on one thread
 there (`run.threads=1`), like the bench and htsim: by default a run takes every core, and a run
 split into partitions holds a copy of itself per partition. `--all-threads` also runs it with
 the default threads, in a column of its own. Run it with the Python that has
@@ -56,6 +60,8 @@ DUMBBELL_FLOWS = 256
 INTERPRETER = [sys.executable, "-c", "import fairsim"]
 #: what a round runs: the bench, htsim and (`--memory`) `fairsim run` and the interpreter alone
 SIDES = ("fairsim", "htsim", "fairsim run", "interpreter", "fairsim run, all threads")
+#: the sides that are Python: run with their modules' bytecode (`with_bytecode`)
+PYTHON_SIDES = ("fairsim run", "interpreter", "fairsim run, all threads")
 #: `--memory`: `fairsim run` on one thread, as the bench and htsim run (`--all-threads`: also not)
 ONE_THREAD = "--set=run.threads=1"
 
@@ -120,7 +126,15 @@ for name, title, end, matrix, program, transport in (
     )
 
 
-def measured(command: list[str]) -> tuple[str, float, float]:
+def with_bytecode(cache: str) -> dict[str, str]:
+    """The environment for `--memory`'s Python sides: modules read from compiled bytecode kept in
+    `cache`, as an installed package has it (pip compiles a wheel's modules when it installs
+    them), not compiled from source at every start, which `PYTHONDONTWRITEBYTECODE` asks for."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return env | {"PYTHONPYCACHEPREFIX": cache}
+
+
+def measured(command: list[str], env: dict[str, str] | None = None) -> tuple[str, float, float]:
     """Runs `command` to its end: its output, CPU seconds (user + system) and peak memory (MB).
 
     The memory is GNU time's report of the command alone (`/usr/bin/time -f %M`): a process forked
@@ -136,7 +150,7 @@ def measured(command: list[str]) -> tuple[str, float, float]:
         tempfile.TemporaryDirectory() as here,
     ):
         timed = ["/usr/bin/time", "-f", "%M", "-o", peak.name, program, *command[1:]]
-        proc = subprocess.Popen(timed, stdout=out, stderr=subprocess.DEVNULL, cwd=here)
+        proc = subprocess.Popen(timed, stdout=out, stderr=subprocess.DEVNULL, cwd=here, env=env)
         _, status, usage = os.wait4(proc.pid, 0)  # its own resource usage, not all children's
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait
         if proc.returncode != 0:
@@ -232,12 +246,16 @@ def row(name: str, bench: str, rounds: int, memory: bool, all_threads: bool = Fa
         if shutil.which(theirs[0]) is None:
             print(f"{name}: no {theirs[0]}: htsim's side left out", flush=True)
             del sides["htsim"]
+        # the Python sides' modules compiled once, before the rounds, into the case's own cache
+        python = {side: with_bytecode(f"{scratch}/bytecode") for side in sides if side in PYTHON_SIDES}
+        for side in python:
+            measured(sides[side], python[side])
         cpu: dict[str, list[float]] = {side: [] for side in SIDES}
         peak: dict[str, list[float]] = {side: [] for side in SIDES}
         engine_s: list[float] = []
         for round_ in range(1, rounds + 1):
             for side, command in sides.items():
-                out, spent, most = measured(command)
+                out, spent, most = measured(command, python.get(side))
                 cpu[side].append(spent)
                 peak[side].append(most)
                 if side == "fairsim":  # the same work every round: the engine is deterministic
