@@ -2,9 +2,11 @@
 
 The engine hands a finished run's `flows`, `queues`, `flow_intervals` and `queue_intervals` to
 Python as Arrow record batches (crates/fairsim-py/src/arrow_report.rs): numbers, words and flags
-as typed columns, nested values (summaries, counters, a discipline's parameters) as their JSON
-text, each distinct text held once. A dictionary per row cost about a kilobyte more than that: a
-gigabyte for a k = 64 fat-tree's 393,216 queues (docs/performance.md, "The report as columns").
+as typed columns; nested values as record columns (Arrow's structs, read back as dicts) where
+each row has its own (a flow's summaries and counters), otherwise as their JSON text, each
+distinct text held once (a discipline's parameters, idle ports' zero counters). A dictionary per
+row cost about a kilobyte more than that: a gigabyte for a k = 64 fat-tree's 393,216 queues
+(docs/performance.md, "The report as columns").
 
 `Rows` is the table as a sequence of rows, each a new dict equal to the JSON report's row, made
 as it is read (a block of rows at a time), so reading a table once holds one block of dicts at a
