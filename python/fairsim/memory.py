@@ -12,38 +12,27 @@ much of what it allocated, in the main thread's heap, and a run goes on a worker
 glibc gives a heap of its own, so that room would stay counted beside the run's. For a
 100,000-flow scenario that room is small beside what it keeps, and trimming changed nothing; for
 the 256-flow dumbbell it is about 6 of 8 MB (docs/performance.md, "engine's own ≤ htsim").
+
+The trim is the engine's (`fairsim::memory::return_freed`: glibc's `malloc_trim`, elsewhere
+nothing), which the engine also calls once a scenario is loaded, rather than `ctypes`', whose
+import alone is 0.3 MB of every command.
 """
 
 from __future__ import annotations
 
-import ctypes
-import functools
+from fairsim._core import return_freed as _trim
 
 #: Runs whose report is shorter than this (bytes of JSON) leave the heap alone: a small example's
 #: is about 130 kB, the 256-flow dumbbell's 1.7 MB, whose run holds 8 MB.
 BIG = 256 * 1024
 
 
-@functools.cache
-def _malloc_trim():
-    try:
-        return ctypes.CDLL(None).malloc_trim  # glibc
-    except (OSError, AttributeError, TypeError):  # another C library or system: nothing to call
-        return None
-
-
-def _return_all_freed() -> None:
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
 def return_freed(size: int) -> None:
     """After a run whose report is `size` bytes: freed memory back to the system, if big."""
     if size >= BIG:
-        _return_all_freed()
+        _trim()
 
 
 def return_loading_room() -> None:
     """Before the runs: the memory that loading their scenario freed back to the system."""
-    _return_all_freed()
+    _trim()

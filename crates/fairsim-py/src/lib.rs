@@ -447,6 +447,13 @@ fn locate(text: &str, path: Vec<String>) -> PyResult<Option<(usize, usize)>> {
     guard(|| Ok(fairsim::scenario::locate_field(text, &path)))
 }
 
+/// Returns the heaps' free pages to the system: glibc's `malloc_trim`, elsewhere nothing
+/// (`fairsim::memory`; `fairsim.memory` says when Python calls it).
+#[pyfunction]
+fn return_freed(py: Python<'_>) {
+    py.allow_threads(fairsim::memory::return_freed)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     panics::install_hook();
@@ -460,6 +467,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyScenario>()?;
     m.add_class::<PySimulation>()?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
+    m.add_function(wrap_pyfunction!(return_freed, m)?)?;
     m.add_function(wrap_pyfunction!(suggest, m)?)?;
     m.add_function(wrap_pyfunction!(did_you_mean, m)?)?;
     m.add_function(wrap_pyfunction!(nearest_unit, m)?)?;
