@@ -38,10 +38,11 @@ impl Scenario {
         let sets = overrides.iter().map(|o| Override::parse(o, origin)).collect::<Result<Vec<_>>>()?;
         let lines = locate::Lines::new(text);
         // The text is parsed into its raw form on a thread of its own, so that the parse's
-        // pieces go to that thread's heap (glibc gives each thread one) and leave it whole
-        // when freed, rather than holes between the scenario's pieces in this thread's heap
-        // that no later allocation of a run on a worker thread could use (300 MiB of a
-        // 100,000-flow run; docs/performance.md, "Memory at 100,000 flows").
+        // pieces go to that thread's heap (glibc gives each thread one) and leave it nearly
+        // empty when freed, rather than holes between the scenario's pieces in this thread's
+        // heap that no later allocation of a run on a worker thread could use: a 100,000-flow
+        // run held 243 MiB less (docs/performance.md, "The scenario parsed on a thread of its
+        // own"). A program that then runs on this thread no longer fills those holes.
         let (raw, sets) = std::thread::scope(|scope| {
             let parse = || read_raw(text, file, &lines, sets.clone(), origin, &unreadable);
             match std::thread::Builder::new().name("fairsim-parse".into()).spawn_scoped(scope, parse) {
@@ -56,7 +57,7 @@ impl Scenario {
             diags.dedup();
             Error::Scenario(at_most(MAX_DIAGNOSTICS, diags))
         })?;
-        // the parse's heap, now empty, and validation's pieces back to the system
+        // the parse's heap, now nearly empty, and validation's pieces back to the system
         crate::memory::return_freed();
         Ok(scenario)
     }
