@@ -247,15 +247,15 @@ def row(name: str, bench: str, rounds: int, memory: bool, all_threads: bool = Fa
             print(f"{name}: no {theirs[0]}: htsim's side left out", flush=True)
             del sides["htsim"]
         # the Python sides' modules compiled once, before the rounds, into the case's own cache
-        python = {side: with_bytecode(f"{scratch}/bytecode") for side in sides if side in PYTHON_SIDES}
-        for side in python:
-            measured(sides[side], python[side])
+        environment = {side: with_bytecode(f"{scratch}/bytecode") for side in sides if side in PYTHON_SIDES}
+        for side, env in environment.items():
+            measured(sides[side], env)
         cpu: dict[str, list[float]] = {side: [] for side in SIDES}
         peak: dict[str, list[float]] = {side: [] for side in SIDES}
         engine_s: list[float] = []
         for round_ in range(1, rounds + 1):
             for side, command in sides.items():
-                out, spent, most = measured(command, python.get(side))
+                out, spent, most = measured(command, environment.get(side))
                 cpu[side].append(spent)
                 peak[side].append(most)
                 if side == "fairsim":  # the same work every round: the engine is deterministic
