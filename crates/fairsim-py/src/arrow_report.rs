@@ -118,7 +118,7 @@ fn each_row<T: Serialize>(
         let fields = fields_of(std::str::from_utf8(&bytes).map_err(|e| e.to_string())?)?;
         if n == 0 {
             names = fields.iter().map(|(k, _)| k.clone()).collect();
-        } else if fields.len() != names.len() || fields.iter().zip(&names).any(|((k, _), name)| k != name) {
+        } else if !same_keys(&fields, &names) {
             return Err(format!("row {n} has other fields than row 0"));
         }
         each(n, &fields)?;
@@ -126,20 +126,33 @@ fn each_row<T: Serialize>(
     Ok(names)
 }
 
+/// Whether an object's `fields` are `keys`, in that order.
+fn same_keys(fields: &[(String, &RawValue)], keys: &[String]) -> bool {
+    fields.len() == keys.len() && fields.iter().zip(keys).all(|((k, _), key)| k == key)
+}
+
 /// What the survey found of a column: whether it can be a record column, and how large it would
 /// be as texts held once each.
 #[derive(Default)]
 struct Shape {
     rows: usize,
-    /// `None` until the first value that is not null; then the keys and each key's kinds of
-    /// value so far, while every value is an object of those keys.
-    record: Option<(Vec<String>, Vec<Kinds>)>,
-    /// A value that is not such an object was seen.
-    not_record: bool,
+    layout: Layout,
     /// The distinct texts (their hashes) and their bytes: what the dictionary of texts holds.
     /// A collision of hashes only changes the choice of layout, never a value.
     distinct: HashSet<u64, BuildHasherDefault<DefaultHasher>>,
     distinct_bytes: usize,
+}
+
+/// The layout a column's values so far allow.
+#[derive(Default)]
+enum Layout {
+    /// Only nulls so far.
+    #[default]
+    Unseen,
+    /// Every value an object of these keys; each key's kinds of value so far.
+    Record(Vec<String>, Vec<Kinds>),
+    /// A value that is no such object: texts.
+    Texts,
 }
 
 /// The kinds of value a record's key took, as flags.
@@ -172,15 +185,14 @@ impl Kinds {
 impl Shape {
     fn see(&mut self, raw: &str) {
         self.rows += 1;
-        if self.not_record || raw == "null" {
+        if matches!(self.layout, Layout::Texts) || raw == "null" {
             return;
         }
         if self.distinct.insert(self.distinct.hasher().hash_one(raw)) {
             self.distinct_bytes += raw.len();
         }
         if !self.fits(raw) {
-            self.not_record = true;
-            self.record = None;
+            self.layout = Layout::Texts;
             self.distinct = HashSet::default();
         }
     }
@@ -192,10 +204,12 @@ impl Shape {
             return false;
         }
         let Ok(fields) = fields_of(raw) else { return false };
-        let (keys, kinds) = self.record.get_or_insert_with(|| {
-            (fields.iter().map(|(k, _)| k.clone()).collect(), vec![Kinds::default(); fields.len()])
-        });
-        if fields.len() != keys.len() || fields.iter().zip(keys.iter()).any(|((k, _), key)| k != key) {
+        if matches!(self.layout, Layout::Unseen) {
+            let keys = fields.iter().map(|(k, _)| k.clone()).collect();
+            self.layout = Layout::Record(keys, vec![Kinds::default(); fields.len()]);
+        }
+        let Layout::Record(keys, kinds) = &mut self.layout else { return false };
+        if !same_keys(&fields, keys) {
             return false;
         }
         for ((_, value), kind) in fields.iter().zip(kinds.iter_mut()) {
@@ -213,24 +227,23 @@ impl Shape {
     /// The column to fill: a record column if every value fits one and its typed columns (8
     /// bytes a value) are smaller than its distinct texts and a key per row; otherwise values.
     fn cells(self, expected: usize) -> Cells {
-        match self.record {
-            Some((keys, _)) if !self.not_record && self.rows * keys.len() * 8 < self.rows * 4 + self.distinct_bytes => {
-                let rows = expected.max(self.rows);
+        match self.layout {
+            Layout::Record(keys, _) if self.rows * keys.len() * 8 < self.rows * 4 + self.distinct_bytes => {
                 let children = keys.iter().map(|_| Cells::Nulls(0)).collect();
-                Cells::Record(Box::new(Record { keys, children, valid: NullBufferBuilder::new(rows), rows: 0 }))
+                let valid = NullBufferBuilder::new(expected.max(self.rows));
+                Cells::Record(Box::new(Record { keys, children, valid }))
             }
             _ => Cells::Nulls(0),
         }
     }
 }
 
-/// A record column being filled: each key's column, and which rows have a record.
+/// A record column being filled: each key's column, and which rows have a record (which also
+/// counts its rows: a record of no keys has no column to count them).
 struct Record {
     keys: Vec<String>,
     children: Vec<Cells>,
     valid: NullBufferBuilder,
-    /// Its rows so far (a record of no keys has no column to count them).
-    rows: usize,
 }
 
 /// A JSON object's fields in their order, each value as its text.
@@ -411,7 +424,6 @@ impl Record {
     /// `false` (nothing appended) for any other value.
     fn push(&mut self, raw: &str, expected: usize) -> Result<bool, String> {
         if raw == "null" {
-            self.rows += 1;
             self.valid.append_null();
             self.children.iter_mut().try_for_each(|child| child.push("null", expected))?;
             return Ok(true);
@@ -420,12 +432,11 @@ impl Record {
             return Ok(false);
         }
         let fields = fields_of(raw)?;
-        let same_keys = fields.len() == self.keys.len() && fields.iter().zip(&self.keys).all(|((k, _), key)| k == key);
         let kinds = fields.iter().map(|(_, value)| Kinds::of(value.get())).collect::<Result<Vec<_>, _>>()?;
-        if !same_keys || kinds.iter().zip(&self.children).any(|(&kind, child)| !child.takes(kind)) {
+        if !same_keys(&fields, &self.keys) || kinds.iter().zip(&self.children).any(|(&kind, child)| !child.takes(kind))
+        {
             return Ok(false);
         }
-        self.rows += 1;
         self.valid.append_non_null();
         for ((_, value), child) in fields.iter().zip(self.children.iter_mut()) {
             child.push(value.get(), expected)?;
@@ -438,7 +449,7 @@ impl Record {
         let keys: Vec<String> = self.keys.iter().map(|k| serde_json::to_string(k).expect("a string writes")).collect();
         let children: Vec<Vec<Option<String>>> = self.children.iter().map(Cells::texts).collect();
         let valid = self.valid.finish_cloned();
-        (0..self.rows)
+        (0..self.valid.len())
             .map(|row| {
                 valid.as_ref().is_none_or(|v| v.is_valid(row)).then(|| {
                     let field = |(key, child): (&String, &Vec<Option<String>>)| {
@@ -455,10 +466,10 @@ impl Record {
     }
 
     fn into_array(mut self) -> Result<StructArray, String> {
-        let fields = self.fields();
+        let (fields, rows) = (self.fields(), self.valid.len());
         let nulls: Option<NullBuffer> = self.valid.finish();
         let children = self.children.into_iter().map(Cells::into_array).collect::<Result<Vec<_>, _>>()?;
-        StructArray::try_new_with_length(fields, children, nulls, self.rows).map_err(|e| e.to_string())
+        StructArray::try_new_with_length(fields, children, nulls, rows).map_err(|e| e.to_string())
     }
 }
 
