@@ -7,15 +7,10 @@ run's report, and the process's peak was their sum: `malloc_trim` after the run 
 from 4,102 to 3,483 MiB (docs/performance.md, "Memory per flow"). It walks the heap, a
 millisecond or so, so it is called only after big runs (told by their report's size).
 
-It is also called once before the runs begin (`return_loading_room`): parsing a scenario frees
-much of what it allocated, in the main thread's heap, and a run goes on a worker thread, which
-glibc gives a heap of its own, so that room would stay counted beside the run's. For a
-100,000-flow scenario that room is small beside what it keeps, and trimming changed nothing; for
-the 256-flow dumbbell it is about 6 of 8 MB (docs/performance.md, "engine's own ≤ htsim").
-
-The trim is the engine's (`fairsim::memory::return_freed`: glibc's `malloc_trim`, elsewhere
-nothing), which the engine also calls once a scenario is loaded, rather than `ctypes`', whose
-import alone is 0.3 MB of every command.
+The engine trims the same way once it has loaded a scenario (`fairsim::memory::return_freed`,
+glibc's `malloc_trim`, elsewhere nothing): parsing frees much of what it allocated, and a run on
+a worker thread, in a heap of its own, could not use that room. This module calls the same trim,
+not `ctypes`', whose import alone is 0.3 MB of every command.
 """
 
 from __future__ import annotations
@@ -31,8 +26,3 @@ def return_freed(size: int) -> None:
     """After a run whose report is `size` bytes: freed memory back to the system, if big."""
     if size >= BIG:
         _trim()
-
-
-def return_loading_room() -> None:
-    """Before the runs: the memory that loading their scenario freed back to the system."""
-    _trim()

@@ -20,7 +20,7 @@ from fairsim import _core
 from fairsim._core import FairsimError, InternalError, RunStopped, Stopped
 from fairsim.columns import read_report, taken_report, taken_size
 from fairsim.cores import threads_per_run
-from fairsim.memory import return_freed, return_loading_room
+from fairsim.memory import return_freed
 from fairsim.progress import progress_bar
 
 #: Events per chunk: a few milliseconds of work, so Ctrl-C and progress stay responsive.
@@ -115,7 +115,6 @@ def execute(
                     finished.set()
 
     threads = [threading.Thread(target=worker, name=f"fairsim-run-{k}") for k in range(workers)]
-    return_loading_room()
     bar = progress_bar(label, len(runs), progress)
     for k, t in enumerate(threads):
         try:
