@@ -2,11 +2,12 @@
 //!
 //! Why: glibc's malloc keeps what is freed for later allocations rather than returning it, and
 //! gives each thread that allocates a heap (arena) of its own. A scenario is parsed on a thread
-//! of its own (`scenario::load`), so that the parse's pieces, freed once it is done, leave
-//! that heap nearly empty (the scenario keeps a few: names, parameters) rather than holes
-//! between the scenario's pieces; but an emptied heap still counts in the process's memory until it is trimmed: the bench's 256-flow dumbbell, loaded
-//! and run on one thread, peaked at 24.6 MB untrimmed against 17.3 MB before the parse had a
-//! thread of its own (docs/performance.md, "Memory at 100,000 flows").
+//! of its own (`scenario::load`), so that the parse's pieces, freed once it is done, leave that
+//! heap nearly empty (the scenario keeps a few: names, parameters) rather than holes between the
+//! scenario's pieces; but an emptied heap still counts in the process's memory until it is
+//! trimmed: the bench's 256-flow dumbbell, loaded and run on one thread, peaked at 24.6 MB
+//! untrimmed against 17.3 MB before the parse had a thread of its own (docs/performance.md,
+//! "The scenario parsed on a thread of its own").
 
 /// Returns the heaps' free pages to the system: on glibc `malloc_trim`, elsewhere nothing (other
 /// C libraries and systems return memory their own way). It walks every heap: a millisecond or
