@@ -51,7 +51,7 @@ impl Scenario {
             }
         })?;
         let scenario = validate::validate(raw, file, overrides).map_err(|problems| {
-            let doc = ImDocument::parse(text.to_string()).expect("parsed above");
+            let doc = parsed_again(text);
             let located = Locator { file, text, lines: &lines, doc: &doc, overrides: &sets, origin };
             let mut diags: Vec<Diagnostic> = problems.iter().map(|p| located.diagnostic(p)).collect();
             diags.dedup();
@@ -88,7 +88,7 @@ fn read_raw(
         return match raw {
             Ok(raw) => Ok((raw, sets)),
             Err(e) => {
-                let doc = ImDocument::parse(text.to_string()).expect("parsed above");
+                let doc = parsed_again(text);
                 let located = Locator { file, text, lines, doc: &doc, overrides: &[], origin };
                 Err(Error::Scenario(vec![located.serde_error(e.path(), e.inner().message())]))
             }
@@ -110,4 +110,10 @@ fn read_raw(
     let raw = serde_path_to_error::deserialize(toml::Deserializer::new(&merged))
         .map_err(|e| Error::Scenario(vec![located.serde_error(e.path(), e.inner().message())]))?;
     Ok((raw, sets))
+}
+
+/// Text that parsed once, parsed again: the document is kept only while it is read, and a
+/// scenario with problems needs it again to find their places.
+fn parsed_again(text: &str) -> ImDocument<String> {
+    ImDocument::parse(text.to_string()).expect("parsed above")
 }
