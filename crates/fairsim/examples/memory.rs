@@ -3,7 +3,8 @@
 //!
 //! Prints a line per phase (loading and validating the scenario, building the run, running it,
 //! its report, the report as JSON text, as the Python package takes it): the resident memory
-//! after it (`VmRSS`) and the phase's own peak (`VmHWM`, reset before each phase through
+//! after it (`VmRSS`), split into the run's state (`RssAnon`) and the program's code and
+//! libraries (`RssFile`), and the phase's own peak (`VmHWM`, reset before each phase through
 //! /proc/self/clear_refs). Linux only; `scripts/measure_memory.py` does the same through Python.
 
 use std::sync::Arc;
@@ -26,7 +27,11 @@ struct Phases(Instant);
 impl Phases {
     fn done(&mut self, phase: &str) {
         let (rss, peak) = (status_mib("VmRSS:"), status_mib("VmHWM:"));
-        println!("{phase:<12} {:>7.2} s  rss {rss:>8.1} MiB  peak {peak:>8.1} MiB", self.0.elapsed().as_secs_f64());
+        let (state, code) = (status_mib("RssAnon:"), status_mib("RssFile:"));
+        let took = self.0.elapsed().as_secs_f64();
+        println!(
+            "{phase:<12} {took:>7.2} s  rss {rss:>8.1} MiB (state {state:>7.1}, code {code:>5.1})  peak {peak:>8.1} MiB"
+        );
         reset_peak();
         self.0 = Instant::now();
     }
