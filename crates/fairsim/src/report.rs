@@ -408,7 +408,7 @@ impl<'a> Tables<'a> {
                 .drop_tally
                 .iter()
                 .map(|(p, r, n)| DropCount {
-                    queue: sim.ports()[p.idx()].name.clone(),
+                    queue: sim.port_name(*p).into_owned(),
                     reason: r.as_str().to_string(),
                     count: *n,
                 })
@@ -437,7 +437,7 @@ impl<'a> Tables<'a> {
             let mut totals = PortCounters::default();
             measured.iter().for_each(|&i| totals.merge(&rec[i]));
             QueueReport {
-                port: port.name.clone(),
+                port: spec.name.clone(),
                 from: sc.node_name(spec.from).to_string(),
                 to: sc.node_name(spec.to).to_string(),
                 // as built: a rate changed during the run is in `network_events`
@@ -498,7 +498,7 @@ impl<'a> Tables<'a> {
             let metrics = self.queue_metrics(&rec);
             rec.into_iter().zip(metrics).enumerate().map(move |(i, (counters, metrics))| {
                 let (interval, start_s, end_s, warmup) = self.interval(i);
-                let port = self.sim.ports()[pi].name.clone();
+                let port = self.sim.scenario().ports[pi].name.clone();
                 QueueInterval { port, interval, start_s, end_s, warmup, counters, metrics }
             })
         })
@@ -636,14 +636,14 @@ impl Simulation {
                 out.push(Trace { source: "flow", name: spec.name.clone(), series: s.name(), t_s, value });
             }
         }
-        for port in self.ports() {
+        for (port, spec) in self.ports().iter().zip(&self.scenario().ports) {
             let Some(trace) = &port.trace else { continue };
             let queue = trace.queue.iter().map(|&(t, n)| (t, n as f64)).collect();
             // PFC's pause state, where a pause frame reached the port
             let paused = (!trace.paused.is_empty()).then(|| ("paused", trace.paused.clone()));
             for (series, points) in std::iter::once(("queue", queue)).chain(trace.gauge.clone()).chain(paused) {
                 let (t_s, value) = points.iter().map(|p| (p.0.as_secs_f64(), p.1)).unzip();
-                out.push(Trace { source: "queue", name: port.name.clone(), series, t_s, value });
+                out.push(Trace { source: "queue", name: spec.name.clone(), series, t_s, value });
             }
         }
         out
@@ -653,9 +653,11 @@ impl Simulation {
         let names: Vec<String> = self.scenario().flows.iter().map(|f| f.name.clone()).collect();
         let weights: Vec<f64> = self.scenario().flows.iter().map(|f| f.weight).collect();
         let from = self.scenario().run.warmup.0 as f64;
-        self.ports()
-            .iter()
-            .filter_map(|p| p.fluid.as_ref().map(|rec| rec.analyse(&p.name, p.rate.0 as f64, &names, &weights, from)))
+        let specs = &self.scenario().ports;
+        (self.ports().iter().zip(specs))
+            .filter_map(|(p, spec)| {
+                p.fluid.as_ref().map(|rec| rec.analyse(&spec.name, p.rate.0 as f64, &names, &weights, from))
+            })
             .collect()
     }
 

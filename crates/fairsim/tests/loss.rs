@@ -88,8 +88,8 @@ fn the_same_seed_repeats_the_losses_and_another_seed_moves_them() {
     assert!(resolved.contains("model = \"bernoulli\""), "{resolved}");
     let again = Scenario::parse(&resolved, "resolved.toml", &[]).unwrap();
     assert_eq!(
-        again.ports.iter().map(|p| p.loss).collect::<Vec<_>>(),
-        sc.ports.iter().map(|p| p.loss).collect::<Vec<_>>()
+        again.ports.iter().map(|p| p.loss.clone()).collect::<Vec<_>>(),
+        sc.ports.iter().map(|p| p.loss.clone()).collect::<Vec<_>>()
     );
     assert_eq!(fingerprint(a), fingerprint(simulate(&again, None, Some(1))));
 }

@@ -237,11 +237,11 @@ impl Simulation {
         // built directly, not looked up by name: no registry (and no door to foreign
         // components) on the run's path
         let qdisc = Box::new(crate::qdisc::Fcfs::new(crate::qdisc::FcfsConfig::default(), &info));
-        let name = format!("{}#{}", spec.name, c.idx() - self.connections.first);
+        let number = (c.idx() - self.connections.first) as u32;
+        let name = format!("{}#{number}", spec.name);
         self.ports.push(Port::new(PortSetup {
             rng: crate::rng::LazyStream::new(self.seed, &format!("port:{name}")),
-            loss: super::build::link_loss(spec.loss, self.seed, &name),
-            name,
+            loss: super::build::link_loss(spec.loss.as_deref(), self.seed, &name),
             rate: spec.rate,
             delay: spec.delay,
             buffer_includes_line: false,
@@ -249,6 +249,7 @@ impl Simulation {
             fluid: false,
             traced: false,
         }));
+        self.connections.own_lines.push((of, number));
         PortId::from_idx(self.ports.len() - 1)
     }
 

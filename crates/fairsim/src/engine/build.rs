@@ -34,13 +34,12 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<V
         let qdisc: Box<dyn crate::qdisc::Qdisc> =
             if watched { Box::new(crate::qdisc::logged::Logged::new(qdisc)) } else { qdisc };
         ports.push(Port::new(PortSetup {
-            name: spec.name.clone(),
             rate: spec.rate,
             delay: spec.delay,
             buffer_includes_line: spec.buffer_includes_line,
             qdisc,
             rng: rng::LazyStream::new(seed, &format!("port:{}", spec.name)),
-            loss: link_loss(spec.loss, seed, &spec.name),
+            loss: link_loss(spec.loss.as_deref(), seed, &spec.name),
             fluid: fluid[i],
             traced: traced[i],
         }));
@@ -50,8 +49,8 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<V
 
 /// The loss model `model` of the port called `name`, drawing from its own stream (`loss:<port>`),
 /// apart from the discipline's: enabling loss on one link changes no other draw.
-pub(super) fn link_loss(model: Option<LossModel>, seed: u64, name: &str) -> Option<LinkLoss> {
-    model.map(|m| LinkLoss::new(m, rng::stream(seed, &format!("loss:{name}"))))
+pub(super) fn link_loss(model: Option<&LossModel>, seed: u64, name: &str) -> Option<LinkLoss> {
+    model.map(|&m| LinkLoss::new(m, rng::stream(seed, &format!("loss:{name}"))))
 }
 
 /// Every flow with a fresh sender, if flow-controlled (its resolved component stays in the

@@ -31,7 +31,7 @@ impl Simulation {
             .map(|p| {
                 let port = &self.ports[p.idx()];
                 let sack = |pkt: &Packet| self.sack_options.of(pkt.id);
-                (port.name.clone(), pcap::encode(&sent_whole(port), stream, sack))
+                (self.port_name(*p).into_owned(), pcap::encode(&sent_whole(port), stream, sack))
             })
             .collect()
     }
@@ -43,18 +43,18 @@ impl Simulation {
             .run
             .events
             .iter()
-            .map(|p| {
-                let port = &self.ports[p.idx()];
-                (port.name.clone(), self.event_text(port))
+            .map(|&p| {
+                let name = self.port_name(p).into_owned();
+                let text = self.event_text(&name, &self.ports[p.idx()]);
+                (name, text)
             })
             .collect()
     }
 
-    fn event_text(&self, port: &Port) -> String {
+    fn event_text(&self, name: &str, port: &Port) -> String {
         let mut out = format!(
-            "# fairsim events at {}: + arrived, - sent, d dropped (reason), r received at the far end\n\
-             # event time_s flow transfer kind seq size_bytes [reason]\n",
-            port.name
+            "# fairsim events at {name}: + arrived, - sent, d dropped (reason), r received at the far end\n\
+             # event time_s flow transfer kind seq size_bytes [reason]\n"
         );
         for (at, event, pkt) in with_receptions(port, self.now()) {
             let (letter, reason) = match event {

@@ -30,6 +30,9 @@ pub struct Connections {
     pub first: usize,
     /// The number of the scenario's ports; connections' own access lines come after them.
     pub first_own_port: usize,
+    /// Each own access line's, in order: the access line it copies and the number of the
+    /// connection it was made for (its name, `Simulation::port_name`).
+    pub(super) own_lines: Vec<(PortId, u32)>,
     pub(super) slots: Vec<Slot>,
     /// Free slots, by the access line their own line copies (`Slot::copies`).
     pub(super) free: HashMap<Option<PortId>, Vec<u32>>,

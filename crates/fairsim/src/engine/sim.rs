@@ -16,7 +16,7 @@ use super::routes::Routes;
 use super::shared_buffer::SharedBuffers;
 use crate::error::Result;
 use crate::net::{Control, FlowId, Forwarding, Packet, PortId};
-use crate::node::{FlowState, Line, Next, Port, SinkReply, Woken};
+use crate::node::{FlowState, Line, Next, Port, SinkReply, Woken, MAX_QUEUE_PACKETS};
 use crate::qdisc::DropReason;
 use crate::scenario::{Component, PairSpec, Scenario};
 use crate::stats::DelayStats;
@@ -26,6 +26,7 @@ use crate::transport::reliability::sack::SackBlocks;
 use crate::transport::reliability::sink::SackOptions;
 use crate::transport::reliability::sink::DELAYED_ACK;
 use crate::units::Time;
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -314,8 +315,8 @@ impl Simulation {
         let shared = self.shared_before(p);
         let port = &mut self.ports[p.idx()];
         let line = port.enqueue(pkt, self.now, &mut self.drops);
-        if let Some(why) = port.overflow(self.now) {
-            self.failure = Some(why);
+        if port.overflowed() {
+            self.failure = Some(self.overflow_message(p));
             self.done = true;
         }
         if let Some(before) = shared {
@@ -703,6 +704,27 @@ impl Simulation {
     pub fn wall(&self) -> Duration {
         self.wall
     }
+    /// Port `p`'s name: its scenario's, or for a connection's own access line, the line it
+    /// copies and the connection's number (`tor1->h3#12`).
+    pub fn port_name(&self, p: PortId) -> Cow<'_, str> {
+        let Some(own) = p.idx().checked_sub(self.connections.first_own_port) else {
+            return Cow::Borrowed(&self.scenario.ports[p.idx()].name);
+        };
+        let (of, number) = self.connections.own_lines[own];
+        Cow::Owned(format!("{}#{number}", self.scenario.ports[of.idx()].name))
+    }
+
+    /// Why the run stops at port `p`: its queue outgrew any memory (`Port::overflowed`).
+    #[cold]
+    pub(super) fn overflow_message(&self, p: PortId) -> String {
+        format!(
+            "the queue at port {} passed {MAX_QUEUE_PACKETS} packets at {}: an unlimited buffer is fed faster \
+             than its line drains it; give the link a `buffer` or slow the sources",
+            self.port_name(p),
+            self.now
+        )
+    }
+
     /// The scenario's ports (connections' own access lines left out).
     pub fn ports(&self) -> &[Port] {
         &self.ports[..self.connections.first_own_port]

@@ -215,7 +215,6 @@ mod tests {
     fn stamping_port(stamp: IntStamp) -> Port {
         let info = port(BufferLimit::Packets(10), &[(0, 1), (0, 1)]);
         let mut p = Port::new(PortSetup {
-            name: "sw->b".into(),
             rate: Rate(1_000_000),
             delay: ms(10),
             buffer_includes_line: false,

@@ -239,7 +239,7 @@ mod loading {
     /// Port `name`'s rate and loss.
     fn port(sc: &Scenario, name: &str) -> (Rate, Option<LossModel>) {
         let p = sc.ports.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("no port {name}"));
-        (p.rate, p.loss)
+        (p.rate, p.loss.as_deref().copied())
     }
 
     /// Every port's line: name, rate, delay, buffer, loss (its discipline is the pair's to say).

@@ -54,6 +54,15 @@ fn finished_connections_free_their_slots_so_state_does_not_grow_with_the_transfe
     assert!(slots < 40, "{slots} slots for {} transfers ({} open at most)", t.flow.len(), t.open_at_most());
     assert_eq!(s.ports.len() - s.connections.first_own_port, slots, "one own access line per slot");
     assert_eq!(s.ports().len(), 4, "reports see the scenario's ports");
+    // each own line is named after the line it copies and the connection it was made for
+    let names: Vec<_> = (0..s.ports.len()).map(|p| s.port_name(crate::net::PortId::from_idx(p)).into_owned()).collect();
+    let scenario: Vec<_> = s.scenario().ports.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names[..4], scenario[..]);
+    let (copied, first) = s.connections.own_lines[0];
+    assert_eq!(names[4], format!("{}#{first}", scenario[copied.idx()]));
+    assert!(names[4..].iter().all(|n| n.starts_with(&format!("{}#", scenario[copied.idx()]))), "{names:?}");
+    let why = s.overflow_message(crate::net::PortId::from_idx(4));
+    assert!(why.starts_with(&format!("the queue at port {} passed 4000000 packets at", names[4])), "{why}");
     assert_eq!(s.flows().len(), 1, "reports see the scenario's flow");
 }
 

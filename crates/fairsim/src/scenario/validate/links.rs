@@ -44,8 +44,8 @@ pub(super) fn build_links(
         {
             let over = over.clone().unwrap_or_default();
             let qdisc = match (&over.qdisc, &l.qdisc) {
-                (Some(q), _) => Some(with_path(q.clone(), &["links", n, dir, "qdisc"])),
-                (None, Some(q)) => Some(with_path(q.clone(), &["links", n, "qdisc"])),
+                (Some(q), _) => Some(Box::new(with_path(q.clone(), &["links", n, dir, "qdisc"]))),
+                (None, Some(q)) => Some(Box::new(with_path(q.clone(), &["links", n, "qdisc"]))),
                 _ => None,
             };
             check_loss(over.loss.as_ref(), &["links", n, dir, "loss"], pb);
@@ -60,7 +60,7 @@ pub(super) fn build_links(
                 buffer_includes_line: over.buffer_includes_line.or(l.buffer_includes_line).unwrap_or(false),
                 qdisc,
                 host: false,
-                loss: over.loss.or(l.loss),
+                loss: over.loss.or(l.loss).map(Box::new),
             });
         }
     }
@@ -124,7 +124,7 @@ mod tests {
              reverse = { loss = { model = \"gilbert_elliott\", p = 0.01, r = 0.3 } } }",
         );
         let sc = crate::Scenario::parse(&text, "t.toml", &[]).unwrap();
-        let loss = |name: &str| sc.ports.iter().find(|p| p.name == name).unwrap().loss;
+        let loss = |name: &str| sc.ports.iter().find(|p| p.name == name).unwrap().loss.as_deref().copied();
         assert_eq!(loss("a->gw"), None);
         assert_eq!(loss("gw->b"), Some(LossModel::Bernoulli { rate: 0.01 }));
         let ge = LossModel::GilbertElliott { p: 0.01, r: 0.3, loss_good: 0.0, loss_bad: 1.0 };
