@@ -5,7 +5,9 @@
 Runs COMMAND under `/usr/bin/time -v` and prints one JSON line: the wall time, the peak
 resident memory (`Maximum resident set size`), the `N events in X s` lines the command printed
 (fairsim's engine time), and, with `--every`, the command's resident memory (`VmRSS` of
-/proc/PID/status) sampled every SECONDS, to show whether it grows over a long run.
+/proc/PID/status) sampled every SECONDS, to show whether it grows over a long run, and the
+largest sample split into the program's state (`RssAnon`: its heap and stacks) and its code
+(`RssFile`: the program's and its libraries' pages read from their files).
 """
 
 from __future__ import annotations
@@ -17,14 +19,20 @@ import subprocess
 import threading
 import time
 
+#: the fields of /proc/PID/status sampled, and what they are: the whole, the state and the code
+FIELDS = ("VmRSS", "RssAnon", "RssFile")
+PARTS = ("whole", "state", "code")
 
-def rss_mib(pid: int) -> float | None:
+
+def rss_mib(pid: int) -> tuple[float, ...] | None:
+    """`FIELDS` of process `pid`, in MiB; None once it is gone."""
     try:
         with open(f"/proc/{pid}/status") as status:
-            found = re.search(r"VmRSS:\s+(\d+)", status.read())
+            text = status.read()
     except OSError:
         return None
-    return int(found.group(1)) / 1024 if found else None
+    found = [re.search(rf"{field}:\s+(\d+)", text) for field in FIELDS]
+    return tuple(int(f.group(1)) / 1024 for f in found) if all(found) else None
 
 
 def child_of(pid: int) -> int | None:
@@ -51,14 +59,17 @@ def main() -> None:
         ["/usr/bin/time", "-v", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     samples: list[tuple[float, float]] = []
+    largest: tuple[float, ...] = (0.0, 0.0, 0.0)
     finished = threading.Event()
 
     def sample() -> None:
+        nonlocal largest
         while not finished.wait(args.every):
             child = child_of(proc.pid)
             mib = rss_mib(child) if child else None
             if mib is not None:
-                samples.append((round(time.monotonic() - started, 1), round(mib, 1)))
+                samples.append((round(time.monotonic() - started, 1), round(mib[0], 1)))
+                largest = max(largest, mib)
 
     sampler = threading.Thread(target=sample)
     if args.every:
@@ -78,6 +89,7 @@ def main() -> None:
                 "peak_mib": round(int(peak.group(1)) / 1024, 1) if peak else None,
                 "engine": re.findall(r"([\d,]+) events in ([\d.]+) s", out),
                 "rss_mib_over_time": samples,
+                "largest_sample_mib": {name: round(m, 1) for name, m in zip(PARTS, largest, strict=True)},
             }
         )
     )

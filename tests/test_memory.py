@@ -83,3 +83,22 @@ def test_runs_are_read_once_let_go(monkeypatch, small_path):
     monkeypatch.setattr(runner, "read_report", lambda taken: calls.append("read") or read(taken))
     fairsim.run(small_path, pair="G/FCFS", seed=[1, 2], progress=False, jobs=1)
     assert calls == ["freed", "read", "freed", "read"]
+
+
+def test_measure_rss_splits_the_resident_memory_into_state_and_code(monkeypatch):
+    """`scripts/measure_rss.py` reads a process's whole resident memory, its state (heap and
+    stacks) and its code; memory this process writes shows in its state."""
+    import os
+    from pathlib import Path
+
+    if platform.system() != "Linux":
+        pytest.skip("/proc is Linux's")
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "scripts"))
+    import measure_rss
+
+    whole, state, code = measure_rss.rss_mib(os.getpid())
+    assert state > 0 and code > 0 and whole >= state + code - 0.1  # less shared memory, if any
+    written = bytearray(50_000_000)  # zeroed, so every page written
+    assert measure_rss.rss_mib(os.getpid())[1] > state + 40
+    del written
+    assert measure_rss.rss_mib(-1) is None, "a process gone reads as nothing"
