@@ -238,7 +238,8 @@ impl Simulation {
         // components) on the run's path
         let qdisc = Box::new(crate::qdisc::Fcfs::new(crate::qdisc::FcfsConfig::default(), &info));
         let number = (c.idx() - self.connections.first) as u32;
-        let name = format!("{}#{number}", spec.name);
+        self.connections.own_lines.push((of, number));
+        let name = self.port_name(PortId::from_idx(self.ports.len())).into_owned();
         self.ports.push(Port::new(PortSetup {
             rng: crate::rng::LazyStream::new(self.seed, &format!("port:{name}")),
             loss: super::build::link_loss(spec.loss.as_deref(), self.seed, &name),
@@ -249,7 +250,6 @@ impl Simulation {
             fluid: false,
             traced: false,
         }));
-        self.connections.own_lines.push((of, number));
         PortId::from_idx(self.ports.len() - 1)
     }
 
