@@ -609,6 +609,14 @@ impl Port {
         self.pipe = BlockQueue::default();
     }
 
+    /// Lets go of the packets waiting in an FCFS queue held in place, likewise: other
+    /// disciplines keep theirs, which their own figures may read.
+    pub fn shed_fcfs_queue(&mut self) {
+        if let PortQdisc::Fcfs(fcfs) = &mut self.qdisc {
+            fcfs.shed();
+        }
+    }
+
     /// Visits every packet held by the port: queued, on the line, or propagating.
     pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
         self.qdisc.for_each_packet(f);

@@ -28,6 +28,12 @@ impl Fcfs {
     pub fn new(_config: FcfsConfig, port: &PortInfo) -> Self {
         Fcfs { queue: Fifo::default(), limit: port.buffer }
     }
+
+    /// Lets go of the waiting packets, once the run has ended and they are counted: a FIFO
+    /// reports no figures of its own from them (`Port::shed_fcfs_queue`).
+    pub(crate) fn shed(&mut self) {
+        self.queue = Fifo::default();
+    }
 }
 
 // inline: held in place by every port (`dispatch.rs`), FCFS's verbs are a few instructions each,
