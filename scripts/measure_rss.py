@@ -59,7 +59,7 @@ def main() -> None:
         ["/usr/bin/time", "-v", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     samples: list[tuple[float, float]] = []
-    largest: tuple[float, ...] = (0.0, 0.0, 0.0)
+    largest: tuple[float, ...] | None = None  # none without samples, not a sample of zeros
     finished = threading.Event()
 
     def sample() -> None:
@@ -69,7 +69,7 @@ def main() -> None:
             mib = rss_mib(child) if child else None
             if mib is not None:
                 samples.append((round(time.monotonic() - started, 1), round(mib[0], 1)))
-                largest = max(largest, mib)
+                largest = mib if largest is None else max(largest, mib)
 
     sampler = threading.Thread(target=sample)
     if args.every:
@@ -80,6 +80,7 @@ def main() -> None:
     if args.every:
         sampler.join()
     peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
+    split = largest and {name: round(m, 1) for name, m in zip(PARTS, largest, strict=True)}
     print(
         json.dumps(
             {
@@ -89,7 +90,7 @@ def main() -> None:
                 "peak_mib": round(int(peak.group(1)) / 1024, 1) if peak else None,
                 "engine": re.findall(r"([\d,]+) events in ([\d.]+) s", out),
                 "rss_mib_over_time": samples,
-                "largest_sample_mib": {name: round(m, 1) for name, m in zip(PARTS, largest, strict=True)},
+                "largest_sample_mib": split,
             }
         )
     )
