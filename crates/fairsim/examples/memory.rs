@@ -5,7 +5,8 @@
 //! its report, the report as JSON text, as the Python package takes it): the resident memory
 //! after it (`VmRSS`), split into the run's state (`RssAnon`) and the program's code and
 //! libraries (`RssFile`), and the phase's own peak (`VmHWM`, reset before each phase through
-//! /proc/self/clear_refs). Linux only; `scripts/measure_memory.py` does the same through Python.
+//! /proc/self/clear_refs), and below it what malloc holds. Linux only; `scripts/measure_memory.py`
+//! does the same through Python.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,6 +23,23 @@ fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
+/// What malloc holds (glibc): the bytes in use, of them those in pages of their own (large
+/// allocations, resident only where touched), and the bytes freed but kept among the live ones,
+/// which count in the resident memory until trimmed (`fairsim::memory::return_freed`).
+fn heap() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: mallinfo2 only reads the allocator's own bookkeeping, under its locks.
+        let m = unsafe { libc::mallinfo2() };
+        let mib = |bytes: usize| bytes as f64 / (1024.0 * 1024.0);
+        let (used, own_pages, free) = (mib(m.uordblks + m.hblkhd), mib(m.hblkhd), mib(m.fordblks));
+        println!(
+            "{:12} heap: in use {used:.1} MiB ({own_pages:.1} in pages of their own), freed and kept {free:.1}",
+            ""
+        );
+    }
+}
+
 struct Phases(Instant);
 
 impl Phases {
@@ -32,6 +50,7 @@ impl Phases {
         println!(
             "{phase:<12} {took:>7.2} s  rss {rss:>8.1} MiB (state {state:>7.1}, code {code:>5.1})  peak {peak:>8.1} MiB"
         );
+        heap();
         reset_peak();
         self.0 = Instant::now();
     }

@@ -244,9 +244,13 @@ impl Simulation {
         }
         if self.done {
             // the packets propagating and the pending events go, once counted, and with them
-            // the blocks the queues no longer use, for the report to reuse (net::block_queue)
+            // the blocks the queues no longer use, for the report to reuse (net::block_queue);
+            // after a big run, what that frees in whole pages goes back to the system, which
+            // lowers the peak that the report's columns make (memory::WORTH_TRIMMING)
             self.shed_packets();
-            crate::net::block_queue::release_free_blocks();
+            if crate::net::block_queue::release_free_blocks() >= crate::memory::WORTH_TRIMMING {
+                crate::memory::return_freed();
+            }
         } else {
             self.settle_ports();
         }

@@ -76,10 +76,13 @@ pub struct InFlight {
 
 /// Gives every free block of this thread back to the allocator: when a run ends, for its
 /// report to reuse, and so that a long-lived process (Python's) keeps none between runs.
+/// Returns the bytes it gave back.
 #[inline(never)]
-pub fn release_free_blocks() {
-    FREE_PACKET_BLOCKS.with_borrow_mut(Vec::clear);
-    FREE_IN_FLIGHT_BLOCKS.with_borrow_mut(Vec::clear);
+pub fn release_free_blocks() -> usize {
+    fn release<T: Pooled>() -> usize {
+        T::free_blocks().with_borrow_mut(std::mem::take).len() * std::mem::size_of::<[T; BLOCK]>()
+    }
+    release::<Packet>() + release::<InFlight>()
 }
 
 /// A block from the free list, or a new one filled with `entry` (a block holds initialised
@@ -408,7 +411,7 @@ mod tests {
         assert_eq!((q.block_count(), q.is_empty(), free()), (1, true, 6), "an empty queue keeps its last block");
         drop((q, other));
         assert_eq!(free(), 10, "a dropped queue gives back every block");
-        release_free_blocks();
+        assert_eq!(release_free_blocks(), 10 * std::mem::size_of::<[Packet; BLOCK]>(), "the bytes given back");
         assert_eq!(free(), 0);
     }
 }
