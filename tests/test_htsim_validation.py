@@ -160,3 +160,38 @@ def test_the_memory_tables_python_sides_read_compiled_modules(tmp_path, monkeypa
     ).stdout
     assert out.split() == ["False", str(tmp_path / "bytecode")]
     assert list((tmp_path / "bytecode").rglob("fairsim/catalogue.*.pyc"))
+
+
+def test_the_memory_tables_api_side_runs_the_bench_run_through_fairsim_run(tmp_path, monkeypatch):
+    """speed.py --memory's `fairsim.run` side: the bench's scenario and overrides given to the
+    Python API by `api_run.py`, on one thread, which runs it (and refuses no arguments)."""
+    monkeypatch.syspath_prepend(str(COMPARE.parent))
+    import speed
+
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(
+        'nodes = ["a", "b"]\n[run]\nduration = "1s"\n[links]\n'
+        'ab = { between = ["a", "b"], rate = "1Mbps", buffer = 5 }\n'
+        '[flows]\nf = { src = "a", dst = "b", app = "ftp" }\n'
+    )
+    command = speed.api(["bench", str(scenario), "1", "run.duration=2s", "run.seed=1"])
+    assert command == [
+        sys.executable,
+        str(speed.API_RUN),
+        str(scenario),
+        "run.duration=2s",
+        "run.seed=1",
+        speed.ONE_THREAD,
+    ]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, ""), done.stderr
+    # the scenario and overrides reach fairsim.run: a bad override fails the run, naming it
+    bad = subprocess.run(
+        speed.api(["bench", str(scenario), "1", "run.duration=soon"]), capture_output=True, text=True
+    )
+    assert bad.returncode != 0 and "run.duration" in bad.stderr, bad.stderr
+    refused = subprocess.run([sys.executable, str(speed.API_RUN)], capture_output=True, text=True)
+    assert refused.returncode == 2 and "api_run.py SCENARIO" in refused.stderr
+    assert speed.less_interpreter(
+        {"fairsim.run": [30.0, 31.0], "interpreter": [16.0, 16.5]}, "fairsim.run"
+    ) == [14.0, 14.5]

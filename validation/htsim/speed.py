@@ -26,11 +26,13 @@ it on an otherwise idle machine: a ratio taken under load is not the simulators'
 run` process on the bench's scenario and overrides, and the interpreter's share of it, Python with
 fairsim imported (`python -c "import fairsim"`), and prints a second table: their peaks, the
 engine's own (the whole process less the interpreter's, round by round), the bench's and htsim's,
-and whether the engine's own is at most htsim's whole process. Both Python sides read their
+and whether the engine's own is at most htsim's whole process; and the engine's own through
+the Python API, `fairsim.run` called by a script (`api_run.py`) on the same scenario and
+overrides, the process the issue's aim names, which imports no CLI. The Python sides read their
 modules' compiled bytecode, as an installed package does (a cache of the case's own, filled by
 one unmeasured run of each before the rounds), even where `PYTHONDONTWRITEBYTECODE` is set:
 compiling the modules' source at every start cost `fairsim run` about 1 MB more than it cost
-the interpreter alone (docs/decisions.md). `fairsim run` goes on one thread
+the interpreter alone (docs/decisions.md). `fairsim run` and `fairsim.run` go on one thread
 there (`run.threads=1`), like the bench and htsim: by default a run takes every core, and a run
 split into partitions holds a copy of itself per partition. `--all-threads` also runs it with
 the default threads, in a column of its own. Run it with the Python that has
@@ -58,12 +60,15 @@ CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "fairsi
 DUMBBELL_FLOWS = 256
 #: `--memory`: the interpreter's share of a `fairsim run` process, Python with fairsim imported
 INTERPRETER = [sys.executable, "-c", "import fairsim"]
-#: what a round runs: the bench, htsim and (`--memory`) `fairsim run` and the interpreter alone
-SIDES = ("fairsim", "htsim", "fairsim run", "interpreter", "fairsim run, all threads")
+#: what a round runs: the bench, htsim and (`--memory`) `fairsim run`, the same through the
+#: Python API (`fairsim.run`) and the interpreter alone
+SIDES = ("fairsim", "htsim", "fairsim run", "fairsim.run", "interpreter", "fairsim run, all threads")
 #: the sides that are Python: run with their modules' bytecode (`with_bytecode`)
-PYTHON_SIDES = ("fairsim run", "interpreter", "fairsim run, all threads")
+PYTHON_SIDES = ("fairsim run", "fairsim.run", "interpreter", "fairsim run, all threads")
 #: `--memory`: `fairsim run` on one thread, as the bench and htsim run (`--all-threads`: also not)
-ONE_THREAD = "--set=run.threads=1"
+ONE_THREAD = "run.threads=1"
+#: `--memory`'s `fairsim.run` side: a script that calls the API on a scenario and overrides
+API_RUN = Path(__file__).resolve().with_name("api_run.py")
 
 
 @dataclass(frozen=True)
@@ -214,6 +219,13 @@ def cli(bench: list[str]) -> list[str]:
     return [str(fairsim), "run", scenario, *(f"--set={override}" for override in overrides)]
 
 
+def api(bench: list[str]) -> list[str]:
+    """The bench's run as a script runs it: `fairsim.run` on the same scenario and overrides,
+    on one thread (`api_run.py`)."""
+    _, scenario, _, *overrides = bench
+    return [sys.executable, str(API_RUN), scenario, *overrides, ONE_THREAD]
+
+
 def built_bench() -> str:
     build = ["cargo", "build", "--release", "--quiet", "--example", "bench", "-p", "fairsim"]
     subprocess.run(build, cwd=ROOT, check=True)
@@ -240,7 +252,8 @@ def row(name: str, bench: str, rounds: int, memory: bool, all_threads: bool = Fa
         ours, theirs = commands(case, bench, scratch)
         sides = {"fairsim": ours, "htsim": theirs}
         if memory:
-            sides |= {"fairsim run": [*cli(ours), ONE_THREAD], "interpreter": INTERPRETER}
+            sides |= {"fairsim run": [*cli(ours), f"--set={ONE_THREAD}"], "fairsim.run": api(ours)}
+            sides["interpreter"] = INTERPRETER
         if memory and all_threads:
             sides["fairsim run, all threads"] = cli(ours)
         if shutil.which(theirs[0]) is None:
@@ -270,15 +283,24 @@ def row(name: str, bench: str, rounds: int, memory: bool, all_threads: bool = Fa
     cells.append(f"{middle(peak['fairsim'])} / {middle(peak['htsim'])} MB")
     cells.append(f"{events / 1e6:.1f} M / {hops / 1e6:.1f} M")
     cells.append(f"{statistics.median(engine_s) / hops * 1e9:.0f} ns")
-    # the engine's own: the whole process less the interpreter's, round by round
-    own = [whole - python for whole, python in zip(peak["fairsim run"], peak["interpreter"], strict=True)]
+    own = less_interpreter(peak, "fairsim run")
     within = "—"
     if own and peak["htsim"]:
         within = "yes" if statistics.median(own) <= statistics.median(peak["htsim"]) else "**no**"
     sizes = [span(peak[side], 1) for side in ("fairsim run", "interpreter")]
-    sizes += [span(own, 1), span(peak["fairsim"], 1), span(peak["htsim"], 1)]
+    sizes += [
+        span(own, 1),
+        span(less_interpreter(peak, "fairsim.run"), 1),
+        span(peak["fairsim"], 1),
+        span(peak["htsim"], 1),
+    ]
     extra = [span(peak["fairsim run, all threads"], 1)] if all_threads else []
     return "| " + " | ".join(cells) + " |", "| " + " | ".join([case.title, *sizes, within, *extra]) + " |"
+
+
+def less_interpreter(peak: dict[str, list[float]], side: str) -> list[float]:
+    """The engine's own of Python side `side`: its peaks less the interpreter's, round by round."""
+    return [whole - python for whole, python in zip(peak[side], peak["interpreter"], strict=True)]
 
 
 def rounds(text: str) -> int:
@@ -311,10 +333,10 @@ def main() -> int:
         extra = " `fairsim run`, all threads (MB) |" if args.all_threads else ""
         print(
             "\n| run | `fairsim run`, one thread, whole (MB) | interpreter, fairsim imported (MB)"
-            " | engine's own (MB) | bench, engine alone (MB) | htsim, whole (MB) | engine's own ≤ htsim |"
-            + extra
+            " | engine's own (MB) | engine's own, `fairsim.run` (MB) | bench, engine alone (MB)"
+            " | htsim, whole (MB) | engine's own ≤ htsim |" + extra
         )
-        print("|---|---:|---:|---:|---:|---:|---|" + ("---:|" if args.all_threads else ""))
+        print("|---|---:|---:|---:|---:|---:|---:|---|" + ("---:|" if args.all_threads else ""))
         print("\n".join(memory for _, memory in rows))
     return 0
 
