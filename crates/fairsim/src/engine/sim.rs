@@ -268,9 +268,12 @@ impl Simulation {
     #[inline(never)]
     fn shed_packets(&mut self) {
         self.in_network_at_end = Some(self.data_in_network());
-        self.ports.iter_mut().for_each(Port::shed_pipe);
-        if self.pfc.is_none() {
-            self.ports.iter_mut().for_each(Port::shed_fcfs_queue);
+        let queues_too = self.pfc.is_none();
+        for port in &mut self.ports {
+            port.shed_pipe();
+            if queues_too {
+                port.shed_fcfs_queue();
+            }
         }
         self.events = EventQueue::default();
     }

@@ -79,7 +79,11 @@ fn read_raw(
         unreadable(place, message)
     };
     // Each way keeps one parsed document at a time, read into the raw schema as it goes; a
-    // scenario with problems parses the text again to find their places (`parsed_again`).
+    // scenario with problems parses the text again, as written, to find their places
+    let placed = |overrides: &[Override], diagnose: &dyn Fn(&Locator) -> Diagnostic| {
+        let doc = parsed_again(text);
+        Error::Scenario(vec![diagnose(&Locator { file, text, lines, doc: &doc, overrides, origin })])
+    };
     if sets.is_empty() {
         // the file as written
         let doc = ImDocument::parse(text.to_string()).map_err(syntax_error)?;
@@ -90,11 +94,7 @@ fn read_raw(
         let raw = serde_path_to_error::deserialize(toml_edit::de::Deserializer::from(doc));
         return match raw {
             Ok(raw) => Ok((raw, sets)),
-            Err(e) => {
-                let doc = parsed_again(text);
-                let located = Locator { file, text, lines, doc: &doc, overrides: &[], origin };
-                Err(Error::Scenario(vec![located.serde_error(e.path(), e.inner().message())]))
-            }
+            Err(e) => Err(placed(&[], &|l| l.serde_error(e.path(), e.inner().message()))),
         };
     }
     // with overrides: an editable document, changed in place and read as it stands (as text
@@ -102,23 +102,15 @@ fn read_raw(
     let mut editable: DocumentMut = text.parse().map_err(syntax_error)?;
     for set in &mut sets {
         if let Err(p) = set.apply(&mut editable) {
-            let doc = parsed_again(text);
-            let located = Locator { file, text, lines, doc: &doc, overrides: &[], origin };
-            return Err(Error::Scenario(vec![located.diagnostic_in(&p, Some(set))]));
+            return Err(placed(&[], &|l| l.diagnostic_in(&p, Some(set))));
         }
     }
     if let Some(p) = schema::member_not_a_table(editable.as_table()) {
-        let doc = parsed_again(text);
-        let located = Locator { file, text, lines, doc: &doc, overrides: &sets, origin };
-        return Err(Error::Scenario(vec![located.diagnostic(&p)]));
+        return Err(placed(&sets, &|l| l.diagnostic(&p)));
     }
     match serde_path_to_error::deserialize(toml_edit::de::Deserializer::from(editable)) {
         Ok(raw) => Ok((raw, sets)),
-        Err(e) => {
-            let doc = parsed_again(text);
-            let located = Locator { file, text, lines, doc: &doc, overrides: &sets, origin };
-            Err(Error::Scenario(vec![located.serde_error(e.path(), e.inner().message())]))
-        }
+        Err(e) => Err(placed(&sets, &|l| l.serde_error(e.path(), e.inner().message()))),
     }
 }
 
