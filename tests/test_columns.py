@@ -64,6 +64,32 @@ def test_small_tables_cross_as_json_and_large_ones_as_columns(monkeypatch):
     assert kinds == {"flows": "list", "queues": "list", "flow_intervals": "list", "queue_intervals": "Rows"}
 
 
+#: A fresh interpreter takes a finished run's report as columns and lets the run go before
+#: pyarrow is imported: the import (tens of megabytes) and the conversion then add nothing to the
+#: run's state, which is gone by then (docs/performance.md, "pyarrow after the run").
+PYARROW_AFTER_THE_RUN = """
+import sys
+from fairsim import _core, columns
+from tests.test_columns import finished, EXAMPLES
+columns.COLUMNS_FROM = 0
+taken = columns.taken_report(finished(EXAMPLES / "dumbbell.toml"))
+assert "pyarrow" not in sys.modules, "imported while the run was alive"
+assert columns.taken_size(taken) > len(taken[0])
+report = columns.read_report(taken)
+assert "pyarrow" in sys.modules and len(report["queues"]) > 0
+assert list(report["queues"]) == list(columns.read_report(taken)["queues"]), "read twice, the same"
+"""
+
+
+def test_pyarrow_comes_after_the_run_is_let_go():
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-c", PYARROW_AFTER_THE_RUN]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
 def test_rows_behave_as_a_list_of_their_dicts(monkeypatch):
     monkeypatch.setattr(columns, "COLUMNS_FROM", 0)
     monkeypatch.setattr(columns, "BLOCK", 7)  # rows across several blocks

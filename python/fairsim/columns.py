@@ -200,23 +200,25 @@ def report_of(sim) -> tuple[dict, int]:
     return read_report(taken), taken_size(taken)
 
 
-def taken_report(sim) -> tuple[str, list]:
-    """What `read_report` needs of run `sim`'s report: once taken, the run may be let go before
-    the report is read, so that its rows are not made beside the run's state."""
+def taken_report(sim) -> tuple[str, Any]:
+    """What `read_report` needs of run `sim`'s report: the JSON of its short part and its long
+    tables' columns (`_core.Columns`), still the engine's. Once taken, the run may be let go
+    before the report is read, so that its rows, and pyarrow's import, come after the run's
+    state has gone, not beside it."""
     return sim.report_columns(COLUMNS_FROM)
 
 
-def taken_size(taken: tuple[str, list]) -> int:
+def taken_size(taken: tuple[str, Any]) -> int:
     """The bytes a taken report crossed in (for `fairsim.memory.return_freed`)."""
     rest, tables = taken
-    return len(rest) + sum(batch.nbytes for _, batch in tables)
+    return len(rest) + tables.nbytes
 
 
-def read_report(taken: tuple[str, list]) -> dict:
+def read_report(taken: tuple[str, Any]) -> dict:
     """A taken report (`taken_report`) as the report, its long tables as `Rows`."""
     rest, tables = taken
     report = json.loads(rest)
-    for name, batch in tables:
+    for name, batch in tables.to_pyarrow():
         report[name] = Rows(batch)
     return report
 

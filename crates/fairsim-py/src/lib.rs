@@ -256,11 +256,11 @@ impl PySimulation {
     }
 
     /// The report so far with those of its long tables (`flows`, `queues`, `flow_intervals`,
-    /// `queue_intervals`) that have at least `min_rows` rows as pyarrow record batches, by name,
-    /// and the rest as JSON, where those tables are empty lists (`arrow_report.rs`;
-    /// `fairsim.columns` reads them back as rows). A table that cannot be laid out as columns
-    /// stays in the JSON.
-    fn report_columns(&mut self, py: Python<'_>, min_rows: usize) -> PyResult<(String, Vec<(&'static str, PyObject)>)> {
+    /// `queue_intervals`) that have at least `min_rows` rows as Arrow record batches, held in
+    /// `Columns` until Python asks for them, and the rest as JSON, where those tables are empty
+    /// lists (`arrow_report.rs`; `fairsim.columns` reads them back as rows). A table that cannot
+    /// be laid out as columns stays in the JSON.
+    fn report_columns(&mut self, py: Python<'_>, min_rows: usize) -> PyResult<(String, Columns)> {
         let (rest, tables) = self.guarded_as(py, true, |sim| {
             // each long table is made a row at a time into its columns, never whole
             let made = sim.report_tables();
@@ -277,11 +277,34 @@ impl PySimulation {
             arrow_report::take(&mut tables, rows, || made.queue_intervals(), &mut report.queue_intervals);
             (serde_json::to_string(&report).expect("reports serialise"), tables)
         })?;
-        let tables = tables
-            .into_iter()
-            .map(|(name, batch)| Ok((name, pyo3_arrow::PyRecordBatch::new(batch).to_pyarrow(py)?)))
-            .collect::<PyResult<_>>()?;
-        Ok((rest, tables))
+        Ok((rest, Columns { tables }))
+    }
+}
+
+/// A report's long tables as Arrow record batches (`Simulation.report_columns`), handed to
+/// pyarrow only when Python asks (`to_pyarrow`): the caller lets the run go first, so that pyarrow's
+/// import (about 43 MB) and the conversion do not add to the run's state. At k = 64 they were
+/// the last 31 MiB of the peak of `fairsim run` (docs/performance.md).
+#[pyclass(name = "Columns", module = "fairsim._core")]
+struct Columns {
+    tables: Vec<(&'static str, arrow_array::RecordBatch)>,
+}
+
+#[pymethods]
+impl Columns {
+    /// The bytes the batches hold (`fairsim.memory.return_freed` reads it).
+    #[getter]
+    fn nbytes(&self) -> usize {
+        self.tables.iter().map(|(_, batch)| batch.get_array_memory_size()).sum()
+    }
+
+    /// The tables as (name, pyarrow record batch), sharing these batches' memory. With no
+    /// tables, pyarrow is not imported.
+    fn to_pyarrow(&self, py: Python<'_>) -> PyResult<Vec<(&'static str, PyObject)>> {
+        self.tables
+            .iter()
+            .map(|(name, batch)| Ok((*name, pyo3_arrow::PyRecordBatch::new(batch.clone()).to_pyarrow(py)?)))
+            .collect()
     }
 }
 
@@ -466,6 +489,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<python_qdisc::Context>()?;
     m.add_class::<PyScenario>()?;
     m.add_class::<PySimulation>()?;
+    m.add_class::<Columns>()?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(return_freed, m)?)?;
     m.add_function(wrap_pyfunction!(suggest, m)?)?;
