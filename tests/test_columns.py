@@ -9,7 +9,7 @@ import pytest
 
 import fairsim
 from fairsim import _core, columns
-from fairsim.columns import Rows, plain, report_of
+from fairsim.columns import JsonRows, Rows, plain, report_of
 from tests.conftest import EXAMPLES, ROOT
 
 LONG = ("flows", "queues", "flow_intervals", "queue_intervals")
@@ -57,11 +57,37 @@ def test_rows_read_from_columns_are_the_json_reports_rows(path, monkeypatch):
 def test_small_tables_cross_as_json_and_large_ones_as_columns(monkeypatch):
     path = EXAMPLES / "dumbbell.toml"
     report, _ = report_of(finished(path))
-    assert all(isinstance(report[name], list) for name in LONG), "a small run needs no pyarrow"
+    assert all(isinstance(report[name], JsonRows) for name in LONG), "a small run needs no pyarrow"
     monkeypatch.setattr(columns, "COLUMNS_FROM", 100)
     report, _ = report_of(finished(path))
     kinds = {name: type(report[name]).__name__ for name in LONG}
-    assert kinds == {"flows": "list", "queues": "list", "flow_intervals": "list", "queue_intervals": "Rows"}
+    assert kinds == {
+        "flows": "JsonRows",
+        "queues": "JsonRows",
+        "flow_intervals": "JsonRows",
+        "queue_intervals": "Rows",
+    }
+
+
+def test_short_tables_are_the_json_reports_rows_read_when_first_asked_for():
+    path = EXAMPLES / "dumbbell.toml"
+    expected = json.loads(finished(path).report_json())
+    report, _ = report_of(finished(path))
+    queues = report["queues"]
+    assert queues._rows is None, "decoded before anyone read it"
+    assert pickle.loads(pickle.dumps(queues)) == expected["queues"]
+    assert queues._rows is None, "pickled as its text"
+    assert len(queues) == len(expected["queues"]) and queues[0] == expected["queues"][0]
+    assert queues == expected["queues"] and expected["queues"] == list(queues)
+    assert [list(row) for row in queues] == [list(row) for row in expected["queues"]], "key order"
+    queues[0]["port"] = "changed"  # read, its rows are a list's: a change stays
+    assert report["queues"][0]["port"] == "changed"
+    assert pickle.loads(pickle.dumps(queues))[0]["port"] == "changed", "pickled as its rows, once read"
+    assert queues + [] == list(queues) and [] + queues == list(queues)
+    for doc in (expected, report):
+        doc.pop("wall_s")
+    expected["queues"][0]["port"] = "changed"
+    assert json.dumps(plain(report)) == json.dumps(expected)
 
 
 #: A fresh interpreter takes a finished run's report as columns and lets the run go before
@@ -149,7 +175,7 @@ def test_results_are_the_same_from_columns_and_from_json(monkeypatch):
     monkeypatch.setattr(columns, "COLUMNS_FROM", 0)
     as_columns = fairsim.run(path)
     assert isinstance(as_columns.runs[0]["queues"], Rows)
-    assert isinstance(as_json.runs[0]["queues"], list)
+    assert isinstance(as_json.runs[0]["queues"], JsonRows)
     for table in ("flows", "queues", "intervals", "queue_intervals", "fairness", "network_events"):
         a, b = getattr(as_json, table), getattr(as_columns, table)
         wall = {"columns": ["wall_s"], "errors": "ignore"}

@@ -10,8 +10,9 @@ row cost about a kilobyte more than that: a gigabyte for a k = 64 fat-tree's 393
 
 `Rows` is the table as a sequence of rows, each a new dict equal to the JSON report's row, made
 as it is read (a block of rows at a time), so reading a table once holds one block of dicts at a
-time. Everything that reads a report's rows reads them unchanged; `plain` turns a report back
-into plain lists for writing it as JSON.
+time. A short table (fewer than `COLUMNS_FROM` rows) crosses as the JSON text of its rows instead
+(`JsonRows`), decoded when first read. Everything that reads a report's rows reads them
+unchanged; `plain` turns a report back into plain lists for writing it as JSON.
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ BLOCK = 4096
 #: at 100,000 flows (docs/performance.md, "Memory at 100,000 flows").
 SHARED_UP_TO = 4096
 
-#: A table of fewer rows crosses as JSON, as dicts: they cost a few megabytes at most, and a
-#: small run then needs neither pyarrow nor numpy, whose imports would double a small command's
-#: start-up (tests/test_startup.py). The tests set it to 0 to read every table as columns.
+#: A table of fewer rows crosses as its JSON text (`JsonRows`): it costs a few megabytes at most
+#: as dicts, and a small run then needs neither pyarrow nor numpy, whose imports would double a
+#: small command's start-up (tests/test_startup.py). The tests set it to 0 to read every table as
+#: columns.
 COLUMNS_FROM = 5_000
 
 
@@ -145,6 +147,53 @@ class Rows(Sequence):
         return values
 
 
+class JsonRows(Sequence):
+    """A short report table as the engine wrote it, the JSON text of its rows, decoded into a
+    list of dicts when first read and kept so (the rows may then be changed, as a list's).
+    Until read it holds the text only: a few times smaller than its dicts (a 256-flow dumbbell's
+    tables, 1.7 MB of text, were 4 MB of dicts), so that a run whose tables nobody reads, or a
+    sweep holding many results, never makes them (docs/performance.md, "Short tables as text")."""
+
+    def __init__(self, text: str) -> None:
+        self._text: str | None = text
+        self._rows: list[dict] | None = None
+
+    def _list(self) -> list[dict]:
+        if self._rows is None:
+            self._rows, self._text = json.loads(self._text or "[]"), None
+        return self._rows
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    def __getitem__(self, i):
+        return self._list()[i]
+
+    def __iter__(self) -> Iterator[dict]:
+        return iter(self._list())
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (list, Rows, JsonRows)):
+            return self._list() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other) -> list:
+        return self._list() + list(other)
+
+    def __radd__(self, other) -> list:
+        return list(other) + self._list()
+
+    def __repr__(self) -> str:
+        return repr(self._list())
+
+    def __reduce__(self):
+        # unread, the text crosses (to a worker process, into a pickle); read, the rows, as
+        # they may have been changed
+        return (JsonRows, (self._text,)) if self._rows is None else (list, (self._rows,))
+
+
 def _is_json(field) -> bool:
     """Whether the column holds JSON texts of nested values (`arrow_report.rs`)."""
     return (field.metadata or {}).get(b"fairsim") == b"json"
@@ -200,29 +249,32 @@ def report_of(sim) -> tuple[dict, int]:
     return read_report(taken), taken_size(taken)
 
 
-def taken_report(sim) -> tuple[str, Any]:
-    """What `read_report` needs of run `sim`'s report: the JSON of its short part and its long
-    tables' columns (`_core.Columns`), still the engine's. Once taken, the run may be let go
-    before the report is read, so that its rows, and pyarrow's import, come after the run's
-    state has gone, not beside it."""
+def taken_report(sim) -> tuple[str, Any, list[tuple[str, str]]]:
+    """What `read_report` needs of run `sim`'s report: the JSON of its short part, its long
+    tables' columns (`_core.Columns`, still the engine's) and its short tables' JSON texts. Once
+    taken, the run may be let go before the report is read, so that its rows, and pyarrow's
+    import, come after the run's state has gone, not beside it."""
     return sim.report_columns(COLUMNS_FROM)
 
 
-def taken_size(taken: tuple[str, Any]) -> int:
+def taken_size(taken: tuple[str, Any, list[tuple[str, str]]]) -> int:
     """The bytes a taken report crossed in (for `fairsim.memory.return_freed`)."""
-    rest, tables = taken
-    return len(rest) + tables.nbytes
+    rest, tables, texts = taken
+    return len(rest) + tables.nbytes + sum(len(text) for _, text in texts)
 
 
-def read_report(taken: tuple[str, Any]) -> dict:
-    """A taken report (`taken_report`) as the report, its long tables as `Rows`."""
-    rest, tables = taken
+def read_report(taken: tuple[str, Any, list[tuple[str, str]]]) -> dict:
+    """A taken report (`taken_report`) as the report: its long tables as `Rows`, its short ones
+    as `JsonRows`, in the places the JSON report has them."""
+    rest, tables, texts = taken
     report = json.loads(rest)
     for name, batch in tables.to_pyarrow():
         report[name] = Rows(batch)
+    for name, text in texts:
+        report[name] = JsonRows(text)
     return report
 
 
 def plain(report: dict) -> dict:
-    """`report` with its `Rows` as lists, to be written as JSON."""
-    return {k: list(v) if isinstance(v, Rows) else v for k, v in report.items()}
+    """`report` with its `Rows` and `JsonRows` as lists, to be written as JSON."""
+    return {k: list(v) if isinstance(v, (Rows, JsonRows)) else v for k, v in report.items()}

@@ -35,22 +35,42 @@ use std::sync::Arc;
 /// The metadata key and value that mark a column of JSON texts.
 pub const ENCODING: (&str, &str) = ("fairsim", "json");
 
-/// The table called `name`, of `rows` rows that `make` makes a row at a time: into `tables` as
-/// a batch if they are at least `min_rows` and can be laid out as columns, otherwise into
-/// `into`, for the JSON report.
+/// A report's long table as it crosses into Python: Arrow columns, or (a short table, or one that
+/// cannot be laid out so) the JSON text of its rows, as the JSON report writes them.
+pub enum Taken {
+    Columns(RecordBatch),
+    Json(String),
+}
+
+/// The table called `name`, of `rows` rows that `make` makes a row at a time, into `tables`: as
+/// a batch if they are at least `min_rows` and can be laid out as columns, otherwise as their
+/// JSON text, written a row at a time, so that the rows are never held all at once beside the
+/// run (a 256-flow dumbbell's were 4 MB, the top of its report's peak).
 pub fn take<T: Serialize, I: Iterator<Item = T>>(
-    tables: &mut Vec<(&'static str, RecordBatch)>,
+    tables: &mut Vec<(&'static str, Taken)>,
     (name, rows, min_rows): (&'static str, usize, usize),
     make: impl Fn() -> I,
-    into: &mut Vec<T>,
 ) {
     if rows >= min_rows {
         if let Ok(batch) = table(&make, rows) {
-            tables.push((name, batch));
+            tables.push((name, Taken::Columns(batch)));
             return;
         }
     }
-    *into = make().collect();
+    tables.push((name, Taken::Json(json_rows(make()))));
+}
+
+/// `rows` as a JSON array, byte for byte what `serde_json` writes for a `Vec` of them.
+fn json_rows<T: Serialize>(rows: impl Iterator<Item = T>) -> String {
+    let mut text = vec![b'['];
+    for (n, row) in rows.enumerate() {
+        if n > 0 {
+            text.push(b',');
+        }
+        serde_json::to_writer(&mut text, &row).expect("report rows serialise");
+    }
+    text.push(b']');
+    String::from_utf8(text).expect("serde_json writes UTF-8")
 }
 
 /// Rows surveyed for their columns' layout, at most (about): an even sample of a longer table.

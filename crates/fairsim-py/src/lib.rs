@@ -255,29 +255,34 @@ impl PySimulation {
         self.guarded_as(py, true, |sim| serde_json::to_string(&sim.report()).expect("reports serialise"))
     }
 
-    /// The report so far with those of its long tables (`flows`, `queues`, `flow_intervals`,
-    /// `queue_intervals`) that have at least `min_rows` rows as Arrow record batches, held in
-    /// `Columns` until Python asks for them, and the rest as JSON, where those tables are empty
-    /// lists (`arrow_report.rs`; `fairsim.columns` reads them back as rows). A table that cannot
-    /// be laid out as columns stays in the JSON.
-    fn report_columns(&mut self, py: Python<'_>, min_rows: usize) -> PyResult<(String, Columns)> {
+    /// The report so far: its long tables (`flows`, `queues`, `flow_intervals`,
+    /// `queue_intervals`) apart, each as Arrow record batches if it has at least `min_rows` rows
+    /// (held in `Columns` until Python asks for them), otherwise as the JSON text of its rows;
+    /// the rest as JSON, where those tables are empty lists (`arrow_report.rs`; `fairsim.columns`
+    /// reads them back as rows). A table that cannot be laid out as columns is JSON text too.
+    fn report_columns(&mut self, py: Python<'_>, min_rows: usize) -> PyResult<(String, Columns, Vec<(&'static str, String)>)> {
         let (rest, tables) = self.guarded_as(py, true, |sim| {
-            // each long table is made a row at a time into its columns, never whole
+            // each long table is made a row at a time into its columns or its text, never whole
             let made = sim.report_tables();
-            let mut report = made.short_report();
+            let report = made.short_report();
             let (flow_intervals, queue_intervals) = made.interval_rows();
             let mut tables = vec![];
-            let flows = ("flows", made.flows().len(), min_rows);
-            arrow_report::take(&mut tables, flows, || made.flows(), &mut report.flows);
-            let queues = ("queues", made.queues().len(), min_rows);
-            arrow_report::take(&mut tables, queues, || made.queues(), &mut report.queues);
+            arrow_report::take(&mut tables, ("flows", made.flows().len(), min_rows), || made.flows());
+            arrow_report::take(&mut tables, ("queues", made.queues().len(), min_rows), || made.queues());
             let rows = ("flow_intervals", flow_intervals, min_rows);
-            arrow_report::take(&mut tables, rows, || made.flow_intervals(), &mut report.flow_intervals);
+            arrow_report::take(&mut tables, rows, || made.flow_intervals());
             let rows = ("queue_intervals", queue_intervals, min_rows);
-            arrow_report::take(&mut tables, rows, || made.queue_intervals(), &mut report.queue_intervals);
+            arrow_report::take(&mut tables, rows, || made.queue_intervals());
             (serde_json::to_string(&report).expect("reports serialise"), tables)
         })?;
-        Ok((rest, Columns { tables }))
+        let (mut columns, mut texts) = (Columns { tables: vec![] }, vec![]);
+        for (name, table) in tables {
+            match table {
+                arrow_report::Taken::Columns(batch) => columns.tables.push((name, batch)),
+                arrow_report::Taken::Json(text) => texts.push((name, text)),
+            }
+        }
+        Ok((rest, columns, texts))
     }
 }
 
