@@ -83,7 +83,8 @@ def test_short_tables_are_the_json_reports_rows_read_when_first_asked_for():
     queues[0]["port"] = "changed"  # read, its rows are a list's: a change stays
     assert report["queues"][0]["port"] == "changed"
     assert pickle.loads(pickle.dumps(queues))[0]["port"] == "changed", "pickled as its rows, once read"
-    assert queues + [] == list(queues) and [] + queues == list(queues)
+    extra = [{"port": "another"}]
+    assert queues + extra == [*list(queues), *extra] and extra + queues == [*extra, *list(queues)]
     for doc in (expected, report):
         doc.pop("wall_s")
     expected["queues"][0]["port"] = "changed"

@@ -260,7 +260,11 @@ impl PySimulation {
     /// (held in `Columns` until Python asks for them), otherwise as the JSON text of its rows;
     /// the rest as JSON, where those tables are empty lists (`arrow_report.rs`; `fairsim.columns`
     /// reads them back as rows). A table that cannot be laid out as columns is JSON text too.
-    fn report_columns(&mut self, py: Python<'_>, min_rows: usize) -> PyResult<(String, Columns, Vec<(&'static str, String)>)> {
+    fn report_columns(
+        &mut self,
+        py: Python<'_>,
+        min_rows: usize,
+    ) -> PyResult<(String, Columns, Vec<(&'static str, String)>)> {
         let (rest, tables) = self.guarded_as(py, true, |sim| {
             // each long table is made a row at a time into its columns or its text, never whole
             let made = sim.report_tables();
