@@ -249,28 +249,29 @@ def report_of(sim) -> tuple[dict, int]:
     return read_report(taken), taken_size(taken)
 
 
-def taken_report(sim) -> tuple[str, Any, list[tuple[str, str]]]:
-    """What `read_report` needs of run `sim`'s report: the JSON of its short part, its long
-    tables' columns (`_core.Columns`, still the engine's) and its short tables' JSON texts. Once
-    taken, the run may be let go before the report is read, so that its rows, and pyarrow's
-    import, come after the run's state has gone, not beside it."""
+def taken_report(sim) -> tuple[str, Any]:
+    """What `read_report` needs of run `sim`'s report: the JSON of its short part and its long
+    tables (`_core.Columns`: Arrow columns, or a short table's JSON text), still the engine's.
+    Once taken, the run may be let go before the report is read, so that its rows, pyarrow's
+    import and the texts' Python strings come after the run's state has gone, not beside it."""
     return sim.report_columns(COLUMNS_FROM)
 
 
-def taken_size(taken: tuple[str, Any, list[tuple[str, str]]]) -> int:
+def taken_size(taken: tuple[str, Any]) -> int:
     """The bytes a taken report crossed in (for `fairsim.memory.return_freed`)."""
-    rest, tables, texts = taken
-    return len(rest) + tables.nbytes + sum(len(text) for _, text in texts)
+    rest, tables = taken
+    return len(rest) + tables.nbytes
 
 
-def read_report(taken: tuple[str, Any, list[tuple[str, str]]]) -> dict:
+def read_report(taken: tuple[str, Any]) -> dict:
     """A taken report (`taken_report`) as the report: its long tables as `Rows`, its short ones
-    as `JsonRows`, in the places the JSON report has them."""
-    rest, tables, texts = taken
+    as `JsonRows`, in the places the JSON report has them. A taken report is read once: its
+    texts are handed over as they are read."""
+    rest, tables = taken
     report = json.loads(rest)
     for name, batch in tables.to_pyarrow():
         report[name] = Rows(batch)
-    for name, text in texts:
+    for name, text in tables.take_texts():
         report[name] = JsonRows(text)
     return report
 

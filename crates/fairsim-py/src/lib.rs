@@ -256,15 +256,11 @@ impl PySimulation {
     }
 
     /// The report so far: its long tables (`flows`, `queues`, `flow_intervals`,
-    /// `queue_intervals`) apart, each as Arrow record batches if it has at least `min_rows` rows
-    /// (held in `Columns` until Python asks for them), otherwise as the JSON text of its rows;
-    /// the rest as JSON, where those tables are empty lists (`arrow_report.rs`; `fairsim.columns`
-    /// reads them back as rows). A table that cannot be laid out as columns is JSON text too.
-    fn report_columns(
-        &mut self,
-        py: Python<'_>,
-        min_rows: usize,
-    ) -> PyResult<(String, Columns, Vec<(&'static str, String)>)> {
+    /// `queue_intervals`) apart, in `Columns`, each as Arrow record batches if it has at least
+    /// `min_rows` rows, otherwise as the JSON text of its rows; the rest as JSON, where those
+    /// tables are empty lists (`arrow_report.rs`; `fairsim.columns` reads them back as rows). A
+    /// table that cannot be laid out as columns is JSON text too.
+    fn report_columns(&mut self, py: Python<'_>, min_rows: usize) -> PyResult<(String, Columns)> {
         let (rest, tables) = self.guarded_as(py, true, |sim| {
             // each long table is made a row at a time into its columns or its text, never whole
             let made = sim.report_tables();
@@ -279,41 +275,55 @@ impl PySimulation {
             arrow_report::take(&mut tables, rows, || made.queue_intervals());
             (serde_json::to_string(&report).expect("reports serialise"), tables)
         })?;
-        let (mut columns, mut texts) = (Columns { tables: vec![] }, vec![]);
-        for (name, table) in tables {
-            match table {
-                arrow_report::Taken::Columns(batch) => columns.tables.push((name, batch)),
-                arrow_report::Taken::Json(text) => texts.push((name, text)),
-            }
-        }
-        Ok((rest, columns, texts))
+        Ok((rest, Columns { tables }))
     }
 }
 
-/// A report's long tables as Arrow record batches (`Simulation.report_columns`), handed to
-/// pyarrow only when Python asks (`to_pyarrow`): the caller lets the run go first, so that pyarrow's
-/// import (about 43 MB) and the conversion do not add to the run's state. At k = 64 they were
-/// the last 31 MiB of the peak of `fairsim run` (docs/performance.md).
+/// A report's long tables (`Simulation.report_columns`), still the engine's: Arrow record
+/// batches, handed to pyarrow when Python asks (`to_pyarrow`), and short tables' JSON texts,
+/// handed over once (`take_texts`). The caller lets the run go first, so that neither adds to
+/// the run's state: pyarrow's import (about 43 MB) and its conversion were the last 31 MiB of
+/// the peak of a k = 64 `fairsim run`, and a text made into a Python string while the run was
+/// alive was there twice over (docs/performance.md, "The report after the run").
 #[pyclass(name = "Columns", module = "fairsim._core")]
 struct Columns {
-    tables: Vec<(&'static str, arrow_array::RecordBatch)>,
+    tables: Vec<(&'static str, arrow_report::Taken)>,
 }
 
 #[pymethods]
 impl Columns {
-    /// The bytes the batches hold (`fairsim.memory.return_freed` reads it).
+    /// The bytes the tables hold (`fairsim.memory.return_freed` reads it).
     #[getter]
     fn nbytes(&self) -> usize {
-        self.tables.iter().map(|(_, batch)| batch.get_array_memory_size()).sum()
+        let size = |table: &arrow_report::Taken| match table {
+            arrow_report::Taken::Columns(batch) => batch.get_array_memory_size(),
+            arrow_report::Taken::Json(text) => text.len(),
+        };
+        self.tables.iter().map(|(_, table)| size(table)).sum()
     }
 
-    /// The tables as (name, pyarrow record batch), sharing these batches' memory. With no
-    /// tables, pyarrow is not imported.
+    /// The tables laid out as columns, as (name, pyarrow record batch), sharing these batches'
+    /// memory. With none, pyarrow is not imported.
     fn to_pyarrow(&self, py: Python<'_>) -> PyResult<Vec<(&'static str, PyObject)>> {
-        self.tables
-            .iter()
-            .map(|(name, batch)| Ok((*name, pyo3_arrow::PyRecordBatch::new(batch.clone()).to_pyarrow(py)?)))
-            .collect()
+        let batches = self.tables.iter().filter_map(|(name, table)| match table {
+            arrow_report::Taken::Columns(batch) => Some((*name, batch)),
+            arrow_report::Taken::Json(_) => None,
+        });
+        batches.map(|(name, batch)| Ok((name, pyo3_arrow::PyRecordBatch::new(batch.clone()).to_pyarrow(py)?))).collect()
+    }
+
+    /// The short tables' JSON texts, as (name, text), each given up as it is handed over: a
+    /// second call finds none.
+    fn take_texts(&mut self) -> Vec<(&'static str, String)> {
+        let (texts, batches) = std::mem::take(&mut self.tables)
+            .into_iter()
+            .partition::<Vec<_>, _>(|(_, table)| matches!(table, arrow_report::Taken::Json(_)));
+        self.tables = batches;
+        let text = |table| match table {
+            arrow_report::Taken::Json(text) => text,
+            arrow_report::Taken::Columns(_) => unreachable!("partitioned just above"),
+        };
+        texts.into_iter().map(|(name, table)| (name, text(table))).collect()
     }
 }
 
