@@ -195,3 +195,33 @@ def test_the_memory_tables_api_side_runs_the_bench_run_through_fairsim_run(tmp_p
     assert speed.less_interpreter(
         {"fairsim.run": [30.0, 31.0], "interpreter": [16.0, 16.5]}, "fairsim.run"
     ) == [14.0, 14.5]
+
+
+def test_the_memory_verdict_is_the_python_apis(tmp_path, monkeypatch):
+    """speed.py --memory says whether the engine's own through `fairsim.run`, the process the
+    issue's aim names, is at most htsim's whole process; the command's is shown beside it."""
+    monkeypatch.syspath_prepend(str(COMPARE.parent))
+    import speed
+
+    # peaks (MB) by side, told apart by their commands: the command over htsim's, the API under
+    peaks = {"fairsim run": 36.0, "fairsim.run": 26.0, "interpreter": 16.0, "htsim": 11.0, "bench": 12.0}
+
+    def side(command):
+        if command[0] in ("bench", "htsim_dumbbell"):
+            return "bench" if command[0] == "bench" else "htsim"
+        if command[1:2] == ["run"]:
+            return "fairsim run"
+        return "fairsim.run" if command[1] == str(speed.API_RUN) else "interpreter"
+
+    def measured(command, env=None):
+        return "pair events hops x engine\nG 10 20 x 0.5\n", 1.0, peaks[side(command)]
+
+    monkeypatch.setattr(speed, "measured", measured)
+    monkeypatch.setattr(speed.shutil, "which", lambda program: program)
+    monkeypatch.setattr(speed.dumbbell, "htsim_command", lambda *args: ["htsim_dumbbell"])
+    _, memory = speed.row("dumbbell", "bench", 1, True)
+    cells = [cell.strip() for cell in memory.strip("|").split("|")]
+    assert cells[3:6] == ["20.0 (20.0–20.0)", "10.0 (10.0–10.0)", "12.0 (12.0–12.0)"], cells
+    assert cells[-1] == "yes", "the API's 10 MB is under htsim's 11; the command's 20 is not"
+    peaks["fairsim.run"] = 28.0
+    assert speed.row("dumbbell", "bench", 1, True)[1].rstrip(" |").endswith("**no**")
