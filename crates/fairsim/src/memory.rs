@@ -14,11 +14,14 @@
 /// among the run's live state; in whole pages that room goes back to the system before the
 /// report is made. A k = 64 fat-tree over 20 µs gives back 123 MiB of blocks, and trimming then
 /// takes 67 MiB off its resident memory (k = 32: 15 MiB of blocks, 8 MiB off); the 256-flow
-/// dumbbell over 10 s gives back 4.9 MiB, and trimming takes 2.9 MiB off, so that its report is
-/// made in that room and not on top of the run's peak. The trim took 0.9 ms there, against the
-/// run's seconds; a run that frees a mebibyte of blocks has moved at least 10,000 packets. Runs
-/// that give back less, of which a sweep may make thousands one after another, are left alone.
-pub const WORTH_TRIMMING: usize = 1 << 20;
+/// dumbbell over 10 s gives back 4.9 MiB and trimming takes 2.9 MiB off, the k = 8 HPCC
+/// permutation 0.99 MiB and 0.6 MiB off (the RoCE one, 0.81 MiB, nothing: its blocks lie among
+/// the packets PFC's queues keep), so that the report is made in that room, not on top of the
+/// run's peak. The trim took 0.9 ms after the dumbbell, 0.07 ms after a run that freed 34 kB;
+/// a run that frees half a mebibyte of blocks has had some 6,000 packets in flight, tens of
+/// milliseconds of work at least. Runs that give back less, of which a sweep may make
+/// thousands one after another, are left alone.
+pub const WORTH_TRIMMING: usize = 512 << 10;
 
 /// Returns the heaps' free pages to the system: on glibc `malloc_trim`, elsewhere nothing (other
 /// C libraries and systems return memory their own way). It walks every heap: a millisecond or
