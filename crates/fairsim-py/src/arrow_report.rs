@@ -560,6 +560,21 @@ mod tests {
     }
 
     #[test]
+    fn a_short_tables_text_is_what_serde_json_writes_for_its_rows() {
+        let rows = [row("p", 1, Some(1.5)), row("a longer name", 22, None), row("r", 3, Some(-0.25))];
+        for n in 0..=rows.len() {
+            let expected = serde_json::to_string(&rows[..n]).unwrap();
+            // told too few rows, too many or the right count: the same text, room or not
+            for told in [0, n, 10 * n + 1] {
+                assert_eq!(json_rows(rows[..n].iter(), told), expected, "{n} rows, told {told}");
+            }
+        }
+        let mut tables = vec![];
+        take(&mut tables, ("t", 3, 4), || rows.iter());
+        assert!(matches!(&tables[..], [("t", Taken::Json(text))] if *text == serde_json::to_string(&rows).unwrap()));
+    }
+
+    #[test]
     fn fields_keep_their_order_and_kinds_and_nested_values_their_text() {
         let rows = [row("p", 1, Some(1.0)), row("q", 2, None), row("r", 3, Some(1.0))];
         let batch = table(|| rows.iter(), 3).unwrap();

@@ -275,7 +275,14 @@ impl PySimulation {
             arrow_report::take(&mut tables, rows, || made.queue_intervals());
             (serde_json::to_string(&report).expect("reports serialise"), tables)
         })?;
-        Ok((rest, Columns { tables }))
+        let mut columns = Columns { batches: vec![], texts: vec![] };
+        for (name, table) in tables {
+            match table {
+                arrow_report::Taken::Columns(batch) => columns.batches.push((name, batch)),
+                arrow_report::Taken::Json(text) => columns.texts.push((name, text)),
+            }
+        }
+        Ok((rest, columns))
     }
 }
 
@@ -287,7 +294,8 @@ impl PySimulation {
 /// alive was there twice over (docs/performance.md, "The report after the run").
 #[pyclass(name = "Columns", module = "fairsim._core")]
 struct Columns {
-    tables: Vec<(&'static str, arrow_report::Taken)>,
+    batches: Vec<(&'static str, arrow_array::RecordBatch)>,
+    texts: Vec<(&'static str, String)>,
 }
 
 #[pymethods]
@@ -295,35 +303,21 @@ impl Columns {
     /// The bytes the tables hold (`fairsim.memory.return_freed` reads it).
     #[getter]
     fn nbytes(&self) -> usize {
-        let size = |table: &arrow_report::Taken| match table {
-            arrow_report::Taken::Columns(batch) => batch.get_array_memory_size(),
-            arrow_report::Taken::Json(text) => text.len(),
-        };
-        self.tables.iter().map(|(_, table)| size(table)).sum()
+        let batches: usize = self.batches.iter().map(|(_, batch)| batch.get_array_memory_size()).sum();
+        batches + self.texts.iter().map(|(_, text)| text.len()).sum::<usize>()
     }
 
     /// The tables laid out as columns, as (name, pyarrow record batch), sharing these batches'
     /// memory. With none, pyarrow is not imported.
     fn to_pyarrow(&self, py: Python<'_>) -> PyResult<Vec<(&'static str, PyObject)>> {
-        let batches = self.tables.iter().filter_map(|(name, table)| match table {
-            arrow_report::Taken::Columns(batch) => Some((*name, batch)),
-            arrow_report::Taken::Json(_) => None,
-        });
-        batches.map(|(name, batch)| Ok((name, pyo3_arrow::PyRecordBatch::new(batch.clone()).to_pyarrow(py)?))).collect()
+        let pyarrow = |batch: &arrow_array::RecordBatch| pyo3_arrow::PyRecordBatch::new(batch.clone()).to_pyarrow(py);
+        self.batches.iter().map(|(name, batch)| Ok((*name, pyarrow(batch)?))).collect()
     }
 
-    /// The short tables' JSON texts, as (name, text), each given up as it is handed over: a
-    /// second call finds none.
+    /// The short tables' JSON texts, as (name, text), given up as they are handed over: a second
+    /// call finds none.
     fn take_texts(&mut self) -> Vec<(&'static str, String)> {
-        let (texts, batches) = std::mem::take(&mut self.tables)
-            .into_iter()
-            .partition::<Vec<_>, _>(|(_, table)| matches!(table, arrow_report::Taken::Json(_)));
-        self.tables = batches;
-        let text = |table| match table {
-            arrow_report::Taken::Json(text) => text,
-            arrow_report::Taken::Columns(_) => unreachable!("partitioned just above"),
-        };
-        texts.into_iter().map(|(name, table)| (name, text(table))).collect()
+        std::mem::take(&mut self.texts)
     }
 }
 
