@@ -95,7 +95,7 @@ def test_short_tables_are_the_json_reports_rows_read_when_first_asked_for():
 
 #: A fresh interpreter takes a finished run's report as columns and lets the run go before
 #: pyarrow is imported: the import (tens of megabytes) and the conversion then add nothing to the
-#: run's state, which is gone by then (docs/performance.md, "pyarrow after the run").
+#: run's state, which is gone by then (docs/performance.md, "The report after the run").
 PYARROW_AFTER_THE_RUN = """
 import sys
 from fairsim import _core, columns

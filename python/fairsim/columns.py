@@ -152,7 +152,7 @@ class JsonRows(Sequence):
     list of dicts when first read and kept so (the rows may then be changed, as a list's).
     Until read it holds the text only: a few times smaller than its dicts (a 256-flow dumbbell's
     tables, 1.7 MB of text, were 4 MB of dicts), so that a run whose tables nobody reads, or a
-    sweep holding many results, never makes them (docs/performance.md, "Short tables as text")."""
+    sweep holding many results, never makes them (docs/performance.md, "The report after the run")."""
 
     def __init__(self, text: str) -> None:
         self._text: str | None = text
