@@ -160,7 +160,7 @@ class JsonRows(Sequence):
 
     def _list(self) -> list[dict]:
         if self._rows is None:
-            self._rows, self._text = json.loads(self._text or "[]"), None
+            self._rows, self._text = json.loads(self._text), None
         return self._rows
 
     def __len__(self) -> int:

@@ -35,29 +35,30 @@ use std::sync::Arc;
 /// The metadata key and value that mark a column of JSON texts.
 pub const ENCODING: (&str, &str) = ("fairsim", "json");
 
-/// A report's long table as it crosses into Python: Arrow columns, or (a short table, or one that
-/// cannot be laid out so) the JSON text of its rows, as the JSON report writes them.
-pub enum Taken {
-    Columns(RecordBatch),
-    Json(String),
+/// A report's long tables as they cross into Python: Arrow columns, and (a short table, or one
+/// that cannot be laid out so) the JSON text of its rows, as the JSON report writes them.
+#[derive(Default)]
+pub struct Taken {
+    pub batches: Vec<(&'static str, RecordBatch)>,
+    pub texts: Vec<(&'static str, String)>,
 }
 
-/// The table called `name`, of `rows` rows that `make` makes a row at a time, into `tables`: as
+/// The table called `name`, of `rows` rows that `make` makes a row at a time, into `taken`: as
 /// a batch if they are at least `min_rows` and can be laid out as columns, otherwise as their
 /// JSON text, written a row at a time, so that the rows are never held all at once beside the
 /// run (a 256-flow dumbbell's were 4 MB, the top of its report's peak).
 pub fn take<T: Serialize, I: Iterator<Item = T>>(
-    tables: &mut Vec<(&'static str, Taken)>,
+    taken: &mut Taken,
     (name, rows, min_rows): (&'static str, usize, usize),
     make: impl Fn() -> I,
 ) {
     if rows >= min_rows {
         if let Ok(batch) = table(&make, rows) {
-            tables.push((name, Taken::Columns(batch)));
+            taken.batches.push((name, batch));
             return;
         }
     }
-    tables.push((name, Taken::Json(json_rows(make(), rows))));
+    taken.texts.push((name, json_rows(make(), rows)));
 }
 
 /// `rows` rows as a JSON array, byte for byte what `serde_json` writes for a `Vec` of them. The
@@ -569,9 +570,10 @@ mod tests {
                 assert_eq!(json_rows(rows[..n].iter(), told), expected, "{n} rows, told {told}");
             }
         }
-        let mut tables = vec![];
-        take(&mut tables, ("t", 3, 4), || rows.iter());
-        assert!(matches!(&tables[..], [("t", Taken::Json(text))] if *text == serde_json::to_string(&rows).unwrap()));
+        let mut taken = Taken::default();
+        take(&mut taken, ("t", 3, 4), || rows.iter());
+        assert!(taken.batches.is_empty());
+        assert_eq!(taken.texts, [("t", serde_json::to_string(&rows).unwrap())]);
     }
 
     #[test]

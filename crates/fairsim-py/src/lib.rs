@@ -266,7 +266,7 @@ impl PySimulation {
             let made = sim.report_tables();
             let report = made.short_report();
             let (flow_intervals, queue_intervals) = made.interval_rows();
-            let mut tables = vec![];
+            let mut tables = arrow_report::Taken::default();
             arrow_report::take(&mut tables, ("flows", made.flows().len(), min_rows), || made.flows());
             arrow_report::take(&mut tables, ("queues", made.queues().len(), min_rows), || made.queues());
             let rows = ("flow_intervals", flow_intervals, min_rows);
@@ -275,14 +275,7 @@ impl PySimulation {
             arrow_report::take(&mut tables, rows, || made.queue_intervals());
             (serde_json::to_string(&report).expect("reports serialise"), tables)
         })?;
-        let mut columns = Columns { batches: vec![], texts: vec![] };
-        for (name, table) in tables {
-            match table {
-                arrow_report::Taken::Columns(batch) => columns.batches.push((name, batch)),
-                arrow_report::Taken::Json(text) => columns.texts.push((name, text)),
-            }
-        }
-        Ok((rest, columns))
+        Ok((rest, Columns(tables)))
     }
 }
 
@@ -293,31 +286,28 @@ impl PySimulation {
 /// the peak of a k = 64 `fairsim run`, and a text made into a Python string while the run was
 /// alive was there twice over (docs/performance.md, "The report after the run").
 #[pyclass(name = "Columns", module = "fairsim._core")]
-struct Columns {
-    batches: Vec<(&'static str, arrow_array::RecordBatch)>,
-    texts: Vec<(&'static str, String)>,
-}
+struct Columns(arrow_report::Taken);
 
 #[pymethods]
 impl Columns {
     /// The bytes the tables hold (`fairsim.memory.return_freed` reads it).
     #[getter]
     fn nbytes(&self) -> usize {
-        let batches: usize = self.batches.iter().map(|(_, batch)| batch.get_array_memory_size()).sum();
-        batches + self.texts.iter().map(|(_, text)| text.len()).sum::<usize>()
+        let batches: usize = self.0.batches.iter().map(|(_, batch)| batch.get_array_memory_size()).sum();
+        batches + self.0.texts.iter().map(|(_, text)| text.len()).sum::<usize>()
     }
 
     /// The tables laid out as columns, as (name, pyarrow record batch), sharing these batches'
     /// memory. With none, pyarrow is not imported.
     fn to_pyarrow(&self, py: Python<'_>) -> PyResult<Vec<(&'static str, PyObject)>> {
         let pyarrow = |batch: &arrow_array::RecordBatch| pyo3_arrow::PyRecordBatch::new(batch.clone()).to_pyarrow(py);
-        self.batches.iter().map(|(name, batch)| Ok((*name, pyarrow(batch)?))).collect()
+        self.0.batches.iter().map(|(name, batch)| Ok((*name, pyarrow(batch)?))).collect()
     }
 
     /// The short tables' JSON texts, as (name, text), given up as they are handed over: a second
     /// call finds none.
     fn take_texts(&mut self) -> Vec<(&'static str, String)> {
-        std::mem::take(&mut self.texts)
+        std::mem::take(&mut self.0.texts)
     }
 }
 

@@ -18,9 +18,10 @@
 /// permutation 0.99 MiB and 0.6 MiB off (the RoCE one, 0.81 MiB, nothing: its blocks lie among
 /// the packets PFC's queues keep), so that the report is made in that room, not on top of the
 /// run's peak. The trim took 0.9 ms after the dumbbell, 0.07 ms after a run that freed 34 kB;
-/// a run that frees half a mebibyte of blocks has had some 6,000 packets in flight, tens of
-/// milliseconds of work at least. Runs that give back less, of which a sweep may make
-/// thousands one after another, are left alone.
+/// a run that frees half a mebibyte of blocks has had some 6,000 packets queued or in flight,
+/// so tens of thousands of events, a few milliseconds of work at the least and seconds for the
+/// runs above. Runs that give back less, of which a sweep may make thousands one after
+/// another, are left alone.
 pub const WORTH_TRIMMING: usize = 512 << 10;
 
 /// Returns the heaps' free pages to the system: on glibc `malloc_trim`, elsewhere nothing (other
