@@ -7,8 +7,10 @@ Runs the reference benchmark (`examples/bench.rs`, built here: the run and its r
 Python) on SCENARIO with `run.threads` set to each count in turn, `--rounds` times, the counts
 alternated within each round so that a change in the machine's load hits all alike. Prints each
 round, then per count the median wall time of the run alone (the bench's `wall_s`), the median
-CPU time of the process (user + system, from the kernel's accounting), and the speed-up of the
-median wall time against the first count's. Stops if two counts give different events, hops or
+CPU time of the process (user + system, from the kernel's accounting), the speed-up of the
+median wall time against the first count's, and the median of the rounds' own speed-ups (each
+round's runs follow each other, so a machine whose speed drifts between rounds moves this one
+less). Stops if two counts give different events, hops or
 deliveries: a parallel run's results must be one thread's.
 """
 
@@ -61,13 +63,15 @@ def main() -> int:
             print(f"round {r + 1}, {t} thread(s): run {w:.3f} s, process CPU {c:.3f} s", flush=True)
     base = statistics.median(wall[args.threads[0]])
     print(f"\nevents, hops, deliveries: {', '.join(figures or ())}")
-    print("| threads | run (wall), median | range | process CPU, median | speed-up |")
-    print("|---:|---:|---:|---:|---:|")
+    print("| threads | run (wall), median | range | process CPU, median | speed-up | rounds', median |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    first = wall[args.threads[0]]
     for t in args.threads:
         m = statistics.median(wall[t])
+        paired = statistics.median(a / b for a, b in zip(first, wall[t], strict=True))
         print(
             f"| {t} | {m:.3f} s | {min(wall[t]):.3f}–{max(wall[t]):.3f} | "
-            f"{statistics.median(cpu[t]):.3f} s | {base / m:.2f}× |"
+            f"{statistics.median(cpu[t]):.3f} s | {base / m:.2f}× | {paired:.2f}× |"
         )
     return 0
 
