@@ -3,6 +3,8 @@ to the byte, through the Python package and the CLI; the runs that do not split 
 a run stopped early still reports."""
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 
@@ -50,14 +52,32 @@ def test_the_runs_say_how_many_threads_they_took_or_why_one_at_verbose():
         done = subprocess.run(args, capture_output=True, text=True, check=True)
         return [line for line in done.stderr.splitlines() if line.startswith("fairsim: ")]
 
-    split = notes(PERMUTATION, *SHORT, "run.threads=2")
-    assert split == [f"fairsim: {PERMUTATION}: pair default, seed 1: on 2 threads"]
+    (split,) = notes(PERMUTATION, *SHORT, "run.threads=2")
+    on_two = f"fairsim: {PERMUTATION}: pair default, seed 1: on 2 threads; its partitions handled "
+    assert split.startswith(on_two)
+    listed = split.removeprefix(on_two).removesuffix(" of its events").split(" and ")
+    shares = [float(s.rstrip("%")) for s in listed]
+    assert len(shares) == 2 and all(s > 20 for s in shares) and abs(sum(shares) - 100) < 0.2, split
     (why,) = notes(EXAMPLES / "fat_tree_spray.toml", "run.threads=2")
     assert why.endswith("on one thread: spraying chooses paths by packet ids, which partitions number apart")
     (web,) = notes(WEB_SEARCH, *SHORT, "run.threads=2")
-    assert web.endswith("seed 1: on 2 threads")
+    assert "seed 1: on 2 threads; its partitions handled " in web
     (one,) = notes(PERMUTATION, *SHORT, "run.threads=1")
     assert one.endswith("on one thread: one thread was given")
+
+
+@pytest.mark.skipif(
+    shutil.which("taskset") is None or not hasattr(os, "sched_getaffinity"),
+    reason="needs taskset and CPU affinity",
+)
+def test_a_run_takes_the_cores_its_process_may_use_not_the_machines():
+    count = "from fairsim.cores import usable_cores; print(usable_cores())"
+    one_core = str(min(os.sched_getaffinity(0)))
+    run = [sys.executable, "-c", count]
+    on_one = subprocess.run(["taskset", "-c", one_core, *run], capture_output=True, text=True, check=True)
+    assert on_one.stdout.split() == ["1"]
+    on_ours = subprocess.run(run, capture_output=True, text=True, check=True)
+    assert on_ours.stdout.split() == [str(len(os.sched_getaffinity(0)))]
 
 
 def test_a_bad_thread_count_is_refused_with_its_source(monkeypatch):

@@ -1,12 +1,22 @@
 """How many threads one run may use (docs/decisions.md, "One run on every core"): what the
 scenario's `[run] threads` says; else the environment's `FAIRSIM_THREADS`; else the cores that
-the runs going on at once leave free. A run's results are the same on any number of threads."""
+the runs going on at once leave free. A run's results are the same on any number of threads.
+
+The cores are those the process may run on (its CPU affinity: what `taskset`, a container's
+CPU set or a cluster's job gave it), not every core of the machine."""
 
 from __future__ import annotations
 
 import os
 
 from fairsim._core import MAX_THREADS, FairsimError
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: its affinity where the system has one, else all."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
 
 
 def threads_per_run(core_scenario, runs_at_once: int) -> int:
@@ -19,4 +29,4 @@ def threads_per_run(core_scenario, runs_at_once: int) -> int:
             why = f"FAIRSIM_THREADS must be a whole number from 1 to {MAX_THREADS}"
             raise FairsimError(f"{why}, not {given!r}")
         return int(given)
-    return max(1, (os.cpu_count() or 1) // max(1, runs_at_once))
+    return max(1, usable_cores() // max(1, runs_at_once))

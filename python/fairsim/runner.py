@@ -12,14 +12,13 @@ module imports `logging`, which alone took longer than a small run (docs/perform
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 
 from fairsim import _core
 from fairsim._core import FairsimError, InternalError, RunStopped, Stopped
 from fairsim.columns import read_report, taken_report, taken_size
-from fairsim.cores import threads_per_run
+from fairsim.cores import threads_per_run, usable_cores
 from fairsim.memory import return_freed
 from fairsim.progress import progress_bar
 
@@ -68,8 +67,7 @@ def execute(
             pass  # Ctrl-C stopped a Python hook (`_interrupt_hooks`): the run reports what it has
         except Stopped:
             pass  # the same, landed just after a hook returned: the run stops here as asked
-        why = sim.serial_reason
-        notes[i] = f"{where}: " + (f"on {run_threads} threads" if why is None else f"on one thread: {why}")
+        notes[i] = f"{where}: {threads_note(sim, run_threads)}"
         if sim.error:
             raise FairsimError(f"{where}: {sim.error}")
         seen = {(port, "pcap"): data for port, data in sim.pcaps()}
@@ -87,7 +85,7 @@ def execute(
     todo = iter(range(len(runs)))
     taking = threading.Lock()
     label = core_scenario.name
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(runs)))
+    workers = max(1, min(jobs or usable_cores(), len(runs)))
     run_threads = threads_per_run(core_scenario, workers)
     working = [workers]
     # The main thread waits on this event, not on Thread.join: a join that Ctrl-C interrupts
@@ -151,3 +149,15 @@ def execute(
         if error is not None:
             raise error
     return [r for r, _ in done], [c for _, c in done], interrupted
+
+
+def threads_note(sim, threads: int) -> str:
+    """How a run went: on how many threads and how evenly its partitions shared its events (the
+    busiest's share bounds the speed-up), or on one thread and why."""
+    why = sim.serial_reason
+    if why is not None:
+        return f"on one thread: {why}"
+    handled = sim.partition_events
+    total = sum(handled) or 1
+    *most, last = [f"{100 * h / total:.1f}%" for h in handled]
+    return f"on {threads} threads; its partitions handled {', '.join(most)} and {last} of its events"

@@ -214,6 +214,12 @@ impl PySimulation {
         self.threads.serial_reason().map(str::to_string)
     }
 
+    /// The events each partition has handled so far, by partition; empty on one thread.
+    #[getter]
+    fn partition_events(&self) -> Vec<u64> {
+        self.threads.handled().to_vec()
+    }
+
     /// Panics inside a step, for the tests of the panic boundary (hidden: not part of the API).
     fn _panic_for_tests(&mut self, py: Python<'_>) -> PyResult<()> {
         self.guarded(py, |_| panic!("deliberate panic for tests"))

@@ -45,7 +45,11 @@ fn run_once(scenario: &Arc<fairsim::Scenario>, pair: &str) -> fairsim::Result<Sa
         Some(_) => {}
         None => {
             let (windows, waited) = on.windows();
-            eprintln!("windows: {windows}, waiting at their ends: {:.3} s (all threads)", waited.as_secs_f64());
+            eprintln!(
+                "windows: {windows}, waiting at their ends: {:.3} s (all threads); events by partition: {:?}",
+                waited.as_secs_f64(),
+                on.handled()
+            );
         }
     }
     let wall_s = started.elapsed().as_secs_f64();

@@ -11,7 +11,6 @@ of every figure are the same either way (`to_svg` fixes ids and dates).
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Sequence
 
@@ -38,7 +37,9 @@ def draw_all(
 
     bar = progress_bar(label, len(jobs), progress, unit="figures")
     drawn: list[str | None] = [None] * len(jobs)
-    count = min(len(jobs), workers or os.cpu_count() or 1)
+    from fairsim.cores import usable_cores
+
+    count = min(len(jobs), workers or usable_cores())
     try:
         if count > 1 and _can_fork():
             import multiprocessing

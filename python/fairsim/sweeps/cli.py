@@ -200,7 +200,6 @@ def _client(address: str):
 
 
 def _dry_run(plan, folder: Path, jobs, scheduler, progress) -> None:
-    import os
 
     from rich.table import Table
 
@@ -233,7 +232,9 @@ def _dry_run(plan, folder: Path, jobs, scheduler, progress) -> None:
         todo = len(plan.points) * len(plan.seeds) - per_pair[pair]
         events += per_s_events * duration * todo
         cpu += per_s_cpu * duration * todo
-    cores = jobs or (None if scheduler else os.cpu_count()) or 1
+    from fairsim.cores import usable_cores
+
+    cores = jobs or (None if scheduler else usable_cores()) or 1
     estimate = Estimate(len(plan), sum(per_pair.values()), events, cpu, cores)
     stderr().print(escape(estimate.text()) + (" (on the cluster: divide by its cores)" if scheduler else ""))
 

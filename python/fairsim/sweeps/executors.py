@@ -78,7 +78,9 @@ class LocalPool:
     DEATHS = 2
 
     def __init__(self, jobs: int | None = None):
-        self.jobs = max(1, jobs or os.cpu_count() or 1)
+        from fairsim.cores import usable_cores
+
+        self.jobs = max(1, jobs or usable_cores())
         # fork where there is one: a script without `if __name__ == "__main__":` then works, and
         # workers start without importing anything (spawn re-runs the main script in each)
         methods = multiprocessing.get_all_start_methods()

@@ -15,12 +15,11 @@ is still the hash of its resolved scenario, which by construction runs identical
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 from dataclasses import dataclass
 
 from fairsim import _core
-from fairsim.cores import threads_per_run
+from fairsim.cores import threads_per_run, usable_cores
 from fairsim.runner import CHUNK  # time limits and stop requests are checked between chunks
 
 OK, FAILED, TIMEOUT, STOPPED = "ok", "failed", "timeout", "stopped"
@@ -69,7 +68,7 @@ def run_task(task: Task, stop=None) -> Outcome:
             import_modules(task.imports)
         # the sweep's runs fill the cores: a run takes more threads only if told to
         core = loaded(task)
-        sim = core.simulation(task.pair, task.seed, threads_per_run(core, os.cpu_count() or 1))
+        sim = core.simulation(task.pair, task.seed, threads_per_run(core, usable_cores()))
         while not sim.step(CHUNK):
             if stop is not None and stop.is_set():
                 return _ended(task, STOPPED, "stopped before its end", sim, started)

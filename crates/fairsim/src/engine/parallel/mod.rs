@@ -22,10 +22,11 @@
 //! run rather than the part it holds (the loop's code stays as it was, at the cost of memory);
 //! one partition per thread; the window is the smallest cut delay for every partition (no
 //! per-pair lookahead); Unison's finer partitions and its scheduling by the last round's
-//! processing time reduce here to a partition per thread, which keeps its thread for the whole
-//! stretch: with as many partitions as threads no order of them shortens a window, and taking
-//! them busiest-first moved them between cores, their state with them (a k = 8 fat-tree's
-//! speed-up on two threads rose from 1.56× to 1.78× once each kept its thread).
+//! processing time reduce here to a partition per thread, each run by its own thread unless
+//! that thread is late: with as many partitions as threads no order of them shortens a window,
+//! and taking them busiest-first moved them between cores, their state with them (a k = 8
+//! fat-tree's speed-up on two threads rose from 1.46–1.64× to 1.79–1.92× once each kept its
+//! thread).
 //!
 //! A run advances in stretches of about a given number of events, between which the caller
 //! draws progress and may stop it (`Threads`); the threads live for a stretch. A run with a
@@ -68,6 +69,9 @@ pub struct Threads {
     /// docs/performance.md).
     windows: u64,
     waited: Duration,
+    /// The events each partition handled so far (an event every partition handles counts in
+    /// partition 0's): how evenly the run split.
+    handled: Vec<u64>,
 }
 
 impl Simulation {
@@ -90,6 +94,7 @@ impl Threads {
             serial_reason: None,
             windows: 0,
             waited: Duration::ZERO,
+            handled: vec![],
         }
     }
 
@@ -109,9 +114,11 @@ impl Threads {
         let failed = {
             let Parallel { plan, others, start, delays } = &mut *parallel;
             let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *sim).chain(others.iter_mut()).collect();
-            let (failed, windows, waited) = stretch(&mut parts, plan, (start, delays), budget);
+            let (failed, windows, waited, handled) = stretch(&mut parts, plan, (start, delays), budget);
             self.windows += windows;
             self.waited += waited;
+            self.handled.resize(handled.len(), 0);
+            self.handled.iter_mut().zip(handled).for_each(|(sum, h)| *sum += h);
             failed
         };
         if failed {
@@ -132,6 +139,12 @@ impl Threads {
     /// Windows run so far, and the time all threads spent waiting at their ends.
     pub fn windows(&self) -> (u64, Duration) {
         (self.windows, self.waited)
+    }
+
+    /// The events each partition has handled so far, by partition (empty on one thread): the
+    /// busiest one's share bounds the speed-up.
+    pub fn handled(&self) -> &[u64] {
+        &self.handled
     }
 
     /// Why the run goes on one thread, once it has started, if it does.
@@ -187,9 +200,9 @@ struct Shared<'a, 'b> {
     notes: [Vec<Mutex<Vec<SlotNote>>>; 2],
     next: [Vec<AtomicU64>; 2],
     load: [Vec<AtomicU64>; 2],
-    /// Windows whose task of recording the window before's queueing delays has been taken:
-    /// the first thread done with its partition in window k takes it.
-    taken: AtomicUsize,
+    /// By partition, then for the task of recording the window before's queueing delays: the
+    /// windows whose run of it has been taken (window k's is taken when it goes from k to k + 1).
+    taken: Vec<AtomicUsize>,
     barrier: SpinBarrier,
     failed: AtomicBool,
     /// By window parity, the queueing delays of connections' packets in the window, and each
@@ -197,9 +210,10 @@ struct Shared<'a, 'b> {
     samples: [Mutex<Vec<DelaySample>>; 2],
     delays: Mutex<Vec<DelayStats>>,
     budget: u64,
-    /// Windows run, and nanoseconds the threads waited at the barrier.
+    /// Windows run, nanoseconds the threads waited at the barrier, and each partition's events.
     windows: AtomicU64,
     waited_ns: AtomicU64,
+    handled: Vec<AtomicU64>,
     /// What a partition panicked with, if one did.
     panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
 }
@@ -212,13 +226,14 @@ impl Shared<'_, '_> {
 
 /// Runs windows of the partitions, each on a thread of its own, until about `budget` events are done or
 /// the run ends; returns whether a partition failed. The last window's mail is delivered, so
-/// the next stretch starts with none. Also returns the windows run and the threads' time waiting.
+/// the next stretch starts with none. Also returns the windows run, the threads' time waiting
+/// and the events each partition handled.
 fn stretch(
     parts: &mut [&mut Simulation],
     plan: &Plan,
     (start, delays): (&mut Time, &mut Vec<DelayStats>),
     budget: u64,
-) -> (bool, u64, Duration) {
+) -> (bool, u64, Duration, Vec<u64>) {
     let n = parts.len();
     let atomics = |v: u64| (0..n).map(|_| AtomicU64::new(v)).collect::<Vec<_>>();
     let boxes = || (0..n * n).map(|_| Mutex::new(vec![])).collect::<Vec<_>>();
@@ -230,7 +245,7 @@ fn stretch(
         notes: [notes(), notes()],
         next: [atomics(u64::MAX), atomics(u64::MAX)],
         load: [atomics(0), atomics(0)],
-        taken: AtomicUsize::new(0),
+        taken: (0..=n).map(|_| AtomicUsize::new(0)).collect(),
         barrier: SpinBarrier::new(n),
         failed: AtomicBool::new(false),
         samples: [Mutex::new(vec![]), Mutex::new(vec![])],
@@ -238,6 +253,7 @@ fn stretch(
         budget,
         windows: AtomicU64::new(0),
         waited_ns: AtomicU64::new(0),
+        handled: atomics(0),
         panic: Mutex::new(None),
     };
     let first = *start;
@@ -269,13 +285,17 @@ fn stretch(
     *start = next;
     *delays = shared.delays.into_inner().expect("no thread panicked");
     let waited = Duration::from_nanos(shared.waited_ns.load(Ordering::Relaxed));
-    (shared.failed.load(Ordering::Relaxed), shared.windows.load(Ordering::Relaxed), waited)
+    let handled = shared.handled.iter().map(|h| h.load(Ordering::Relaxed)).collect();
+    (shared.failed.load(Ordering::Relaxed), shared.windows.load(Ordering::Relaxed), waited, handled)
 }
 
 /// Thread `me`'s share of a stretch: window after window, it runs partition `me` to the
-/// window's end, then the window before's queueing delays if it is the first thread done, then
-/// waits for the others. Thread 0 counts the windows. Returns where the next window starts
-/// (`Time::MAX`: the run has ended).
+/// window's end, then any partition no thread has taken yet (one whose thread is late: not
+/// given a core, or slow to wake), then the window before's queueing delays if no thread has
+/// taken them, then waits for the others. Each partition so keeps its thread while the threads
+/// have their cores (moving between cores, its state would go with it), and a thread that has
+/// none holds no window up for longer than the other threads take to do its work. Thread 0
+/// counts the windows. Returns where the next window starts (`Time::MAX`: the run has ended).
 fn work(shared: &Shared, mut start: Time, me: usize) -> Time {
     let (mut k, mut events) = (0, 0);
     while start != Time::MAX && events < shared.budget {
@@ -284,9 +304,16 @@ fn work(shared: &Shared, mut start: Time, me: usize) -> Time {
         // a panic (a bug) ends the stretch for every thread, then goes on from the caller: left
         // here, it would leave the others waiting at the barrier for ever
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_partition(shared, me, end, (now, last));
-            if shared.taken.compare_exchange(k, k + 1, Ordering::AcqRel, Ordering::Acquire).is_ok() {
-                record_delays(shared, last);
+            let n = shared.parts.len();
+            for task in (me..n).chain(0..me).chain([n]) {
+                if shared.taken[task].compare_exchange(k, k + 1, Ordering::AcqRel, Ordering::Acquire).is_err() {
+                    continue;
+                }
+                if task == n {
+                    record_delays(shared, last);
+                } else {
+                    run_partition(shared, task, end, (now, last));
+                }
             }
         }));
         if let Err(payload) = ran {
@@ -348,6 +375,7 @@ fn run_partition(shared: &Shared, i: usize, end: Time, (now, last): (usize, usiz
     }
     shared.next[now][i].store(next.0, Ordering::Relaxed);
     shared.load[now][i].store(done, Ordering::Relaxed);
+    shared.handled[i].fetch_add(done, Ordering::Relaxed);
 }
 
 /// Every partition's notes of connection slots of the window of parity `last`, heard by `sim`
