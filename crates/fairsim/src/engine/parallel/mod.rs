@@ -224,9 +224,9 @@ impl Shared<'_, '_> {
     }
 }
 
-/// Runs windows of the partitions, each on a thread of its own, until about `budget` events are done or
-/// the run ends; returns whether a partition failed. The last window's mail is delivered, so
-/// the next stretch starts with none. Also returns the windows run, the threads' time waiting
+/// Runs windows of the partitions, each on a thread of its own, until about `budget` events are
+/// done or the run ends; returns whether a partition failed. The last window's mail is
+/// delivered, so the next stretch starts with none. Also returns the windows run, the threads' time waiting
 /// and the events each partition handled.
 fn stretch(
     parts: &mut [&mut Simulation],
