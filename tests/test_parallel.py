@@ -80,6 +80,22 @@ def test_a_run_takes_the_cores_its_process_may_use_not_the_machines():
     assert on_ours.stdout.split() == [str(len(os.sched_getaffinity(0)))]
 
 
+def test_a_run_stopped_before_its_first_step_says_so():
+    from fairsim.runner import threads_note
+
+    def simulation(threads):
+        scenario = _core.loads(PERMUTATION.read_bytes(), str(PERMUTATION), SHORT)
+        return scenario.simulation("default", 1, threads)
+
+    sim = simulation(2)
+    assert threads_note(sim, 2) == "stopped before it started"
+    sim.step(1_000)
+    assert threads_note(sim, 2).startswith("on 2 threads; its partitions handled ")
+    one = simulation(1)
+    one.step(1_000)
+    assert threads_note(one, 1) == "on one thread: one thread was given"
+
+
 def test_a_bad_thread_count_is_refused_with_its_source(monkeypatch):
     with pytest.raises(fairsim.FairsimError, match=r"run\.threads"):
         fairsim.run(PERMUTATION, set=[*SHORT, "run.threads=0"])

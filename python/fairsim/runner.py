@@ -158,6 +158,8 @@ def threads_note(sim, threads: int) -> str:
     if why is not None:
         return f"on one thread: {why}"
     handled = sim.partition_events
+    if not handled:  # its first step, which splits it or says why not, never came (Ctrl-C)
+        return "stopped before it started"
     total = sum(handled) or 1
     *most, last = [f"{100 * h / total:.1f}%" for h in handled]
     return f"on {threads} threads; its partitions handled {', '.join(most)} and {last} of its events"
