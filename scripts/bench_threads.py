@@ -10,8 +10,8 @@ round, then per count the median wall time of the run alone (the bench's `wall_s
 CPU time of the process (user + system, from the kernel's accounting), the speed-up of the
 median wall time against the first count's, and the median of the rounds' own speed-ups (each
 round's runs follow each other, so a machine whose speed drifts between rounds moves this one
-less). Stops if two counts give different events, hops or
-deliveries: a parallel run's results must be one thread's.
+less). Stops if two counts give different events, hops or deliveries: a parallel run's results
+must be one thread's.
 """
 
 from __future__ import annotations

@@ -200,7 +200,6 @@ def _client(address: str):
 
 
 def _dry_run(plan, folder: Path, jobs, scheduler, progress) -> None:
-
     from rich.table import Table
 
     from fairsim.sweeps import held_runs

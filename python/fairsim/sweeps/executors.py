@@ -26,6 +26,7 @@ import uuid
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
+from fairsim.cores import usable_cores
 from fairsim.sweeps.worker import FAILED, Outcome, Task, run_batch
 
 #: Set in each local worker process: the driver's request to stop.
@@ -78,8 +79,6 @@ class LocalPool:
     DEATHS = 2
 
     def __init__(self, jobs: int | None = None):
-        from fairsim.cores import usable_cores
-
         self.jobs = max(1, jobs or usable_cores())
         # fork where there is one: a script without `if __name__ == "__main__":` then works, and
         # workers start without importing anything (spawn re-runs the main script in each)

@@ -297,6 +297,7 @@ fn stretch(
 /// none holds no window up for longer than the other threads take to do its work. Thread 0
 /// counts the windows. Returns where the next window starts (`Time::MAX`: the run has ended).
 fn work(shared: &Shared, mut start: Time, me: usize) -> Time {
+    let n = shared.parts.len();
     let (mut k, mut events) = (0, 0);
     while start != Time::MAX && events < shared.budget {
         let end = Time(start.0.saturating_add(shared.plan.lookahead.0));
@@ -304,7 +305,6 @@ fn work(shared: &Shared, mut start: Time, me: usize) -> Time {
         // a panic (a bug) ends the stretch for every thread, then goes on from the caller: left
         // here, it would leave the others waiting at the barrier for ever
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let n = shared.parts.len();
             for task in (me..n).chain(0..me).chain([n]) {
                 if shared.taken[task].compare_exchange(k, k + 1, Ordering::AcqRel, Ordering::Acquire).is_err() {
                     continue;
