@@ -1,12 +1,14 @@
 //! The engine's resident memory, phase by phase, for one run of a scenario (docs/performance.md,
-//! "A k = 64 fat-tree"): `cargo run --release --example memory -- SCENARIO [PAIR] [KEY=VALUE ...]`.
+//! "A k = 64 fat-tree"): `cargo run --release --example memory -- SCENARIO [PAIR] [KEY=VALUE ...]
+//! [--until PHASE]`.
 //!
 //! Prints a line per phase (loading and validating the scenario, building the run, running it,
 //! its report, the report as JSON text, as the Python package takes it): the resident memory
 //! after it (`VmRSS`), split into the run's state (`RssAnon`) and the program's code and
 //! libraries (`RssFile`), and the phase's own peak (`VmHWM`, reset before each phase through
-//! /proc/self/clear_refs), and below it what malloc holds. Linux only; `scripts/measure_memory.py`
-//! does the same through Python.
+//! /proc/self/clear_refs), and below it what malloc holds. `--until load` (or `build`, `run`)
+//! stops after that phase, so that a heap profiler's last snapshot shows it. Linux only;
+//! `scripts/measure_memory.py` does the same through Python.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -56,22 +58,38 @@ impl Phases {
     }
 }
 
+fn usage() -> ! {
+    eprintln!("usage: memory SCENARIO [PAIR] [KEY=VALUE ...] [--until load|build|run]");
+    std::process::exit(2);
+}
+
 fn main() -> fairsim::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(path) = args.first() else {
-        eprintln!("usage: memory SCENARIO [PAIR] [KEY=VALUE ...]");
-        std::process::exit(2);
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let until = match args.iter().position(|a| a == "--until") {
+        Some(i) if i + 1 < args.len() => Some(args.drain(i..i + 2).nth(1).unwrap_or_default()),
+        Some(_) => usage(),
+        None => None,
     };
+    let Some(path) = args.first() else { usage() };
     let pair = args.get(1).filter(|a| !a.contains('='));
     let sets: Vec<String> = args.iter().skip(1).filter(|a| a.contains('=')).cloned().collect();
     reset_peak();
     let mut phases = Phases(Instant::now());
     let scenario = Arc::new(fairsim::Scenario::load(path, &sets)?);
     phases.done("load");
+    if until.as_deref() == Some("load") {
+        return Ok(());
+    }
     let mut sim = fairsim::Simulation::shared(scenario, pair.map(String::as_str), None)?;
     phases.done("build");
+    if until.as_deref() == Some("build") {
+        return Ok(());
+    }
     sim.run();
     phases.done("run");
+    if until.as_deref() == Some("run") {
+        return Ok(());
+    }
     // the run stays alive while its report is made and written, as in the Python package
     let report = sim.report();
     phases.done("report");

@@ -7,7 +7,7 @@
 use crate::engine::Simulation;
 use crate::params::Params;
 use crate::reference::max_min::max_min;
-use crate::scenario::{params_table, Component};
+use crate::scenario::{params_table, Component, Recent};
 use crate::stats::fairness::jain;
 use crate::stats::{DelaySummary, FlowCounters, FlowMetrics, PortCounters, QueueMetrics, Summary};
 use crate::units::Time;
@@ -231,20 +231,16 @@ pub struct QueueInterval {
     pub metrics: QueueMetrics,
 }
 
-/// Each port's discipline as a table for the report, one table for a run of ports that share
-/// their discipline's configuration (`scenario::components`): a thousand FCFS ports, one table.
+/// Each port's discipline as a table for the report, one table for the ports that share their
+/// discipline's configuration (`scenario::components`): a thousand FCFS ports, one table. Ports
+/// alike interleave in a fabric (`scenario::share`), so the last few tables are looked at.
 fn shared_tables(qdiscs: &[Arc<Component>]) -> Vec<Arc<Params>> {
-    let mut tables: Vec<Arc<Params>> = Vec::with_capacity(qdiscs.len());
-    for (i, c) in qdiscs.iter().enumerate() {
-        let table = match i.checked_sub(1) {
-            Some(last) if qdiscs[last].kind == c.kind && Arc::ptr_eq(&qdiscs[last].params, &c.params) => {
-                Arc::clone(&tables[last])
-            }
-            _ => Arc::new(params_table(c)),
-        };
-        tables.push(table);
-    }
-    tables
+    // a configuration is the same if it is the same value (its kind, and its shared parameters)
+    let mut recent = Recent::default();
+    qdiscs
+        .iter()
+        .map(|c| recent.get((c.kind.as_str(), Arc::as_ptr(&c.params)), |_, _| Arc::new(params_table(c))))
+        .collect()
 }
 
 /// Start, end and warm-up flag of every recorded interval (the last may be partial).

@@ -3,6 +3,7 @@
 
 use super::problem::Problem;
 use super::schema::Component;
+use super::share::Recent;
 use super::spec::{Configured, FlowSpec, PairSpec, Scenario, TransportChoice, DEFAULT_TRANSPORT};
 use crate::error::{unknown, Result};
 use crate::net::{FlowId, PortId};
@@ -42,7 +43,7 @@ impl Scenario {
     /// What the discipline of port `p` is built for: the port and the conversations crossing it.
     fn port_info(&self, p: PortId) -> PortInfo {
         let port = &self.ports[p.idx()];
-        let crossing = self.crossing[p.idx()].clone();
+        let crossing = self.crossing.at(p);
         PortInfo {
             name: port.name.clone(),
             nodes: self.nodes.clone(),
@@ -160,18 +161,16 @@ impl Scenario {
         let mut all = vec![];
         for pair in &self.pairs {
             let mut c = Configured::default();
+            let (mut qdiscs, mut transports) = (Recent::default(), Recent::default());
             for p in 0..self.ports.len() {
                 match self.configure_qdisc(PortId::from_idx(p), pair) {
-                    Ok(q) => c.qdiscs.push(shared(c.qdiscs.last(), q)),
+                    Ok(q) => c.qdiscs.push(shared(&mut qdiscs, q)),
                     Err(e) => note(e),
                 }
             }
             for f in 0..self.flows.len() {
                 match self.configure_transport(FlowId::from_idx(f), pair) {
-                    Ok(t) => {
-                        let last = c.transports.last().and_then(Option::as_ref);
-                        c.transports.push(t.map(|t| shared(last, t)));
-                    }
+                    Ok(t) => c.transports.push(t.map(|t| shared(&mut transports, t))),
                     Err(e) => note(e),
                 }
             }
@@ -193,14 +192,12 @@ pub fn params_table(c: &Component) -> Params {
     t
 }
 
-/// `component`, as the `Arc` of the one before it if they are the same, else with that one's
-/// parameter table if only their paths differ (flows that each name the same transport).
-fn shared(last: Option<&Arc<Component>>, component: Component) -> Arc<Component> {
-    match last {
-        Some(last) if **last == component => Arc::clone(last),
-        Some(last) if last.params == component.params => {
-            Arc::new(Component { params: Arc::clone(&last.params), ..component })
-        }
-        _ => Arc::new(component),
-    }
+/// `component`, as an equal one resolved just before (`Recent`), else with the parameter table
+/// of one of those that differs only in where it is written (flows that each name the same
+/// transport).
+fn shared(recent: &mut Recent<Component, Arc<Component>>, component: Component) -> Arc<Component> {
+    recent.get(component, |c, kept| match kept.iter().rev().find(|(k, _)| k.params == c.params) {
+        Some((_, alike)) => Arc::new(Component { params: Arc::clone(&alike.params), ..c.clone() }),
+        None => Arc::new(c.clone()),
+    })
 }

@@ -7,6 +7,7 @@
 
 mod apps;
 mod components;
+mod crossing;
 mod diagnostics;
 mod draws;
 mod link_changes;
@@ -16,6 +17,7 @@ mod overrides;
 mod problem;
 mod resolved;
 pub mod schema;
+mod share;
 mod spec;
 mod syntax;
 pub mod topology;
@@ -26,6 +28,7 @@ pub use diagnostics::MAX_DIAGNOSTICS;
 pub use overrides::Override;
 pub use problem::Problem;
 pub use schema::Component;
+pub(crate) use share::Recent;
 pub use spec::{
     Configured, Draw, FlowSpec, LinkSpec, NetworkAction, NetworkEvent, PairSpec, PfcSpec, PortSpec, RunSpec, Scenario,
     TransportChoice, CLI_ORIGIN, DEFAULT_FAILURE_DETECTION, DEFAULT_PAIR, DEFAULT_QDISC, DEFAULT_TRANSPORT,

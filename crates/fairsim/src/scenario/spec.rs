@@ -3,7 +3,7 @@
 
 use super::schema::Component;
 use crate::error::{Error, Result};
-use crate::net::{FlowId, Headers, NodeId, PacketKind, PortId};
+use crate::net::{FlowId, Headers, NodeId, PortId};
 use crate::qdisc::FlowMeta;
 use crate::traffic::Application;
 use crate::units::{BufferLimit, Bytes, Rate, Time};
@@ -40,8 +40,8 @@ pub struct Scenario {
     pub flow_meta: Arc<[FlowMeta]>,
     /// Every pair's components with their parameters resolved, in the order of `pairs`.
     pub configured: Vec<Configured>,
-    /// The conversations crossing each port: (flow, data or ACK), in flow order, data first.
-    pub(crate) crossing: Vec<Vec<(FlowId, PacketKind)>>,
+    /// The conversations crossing each port (`Crossing::at`).
+    pub(crate) crossing: super::crossing::Crossing,
     /// Whether each flow is in `run.trace`.
     pub(crate) traced: Vec<bool>,
 }
@@ -147,10 +147,11 @@ pub struct PortSpec {
     pub buffer: BufferLimit,
     /// Whether the packet on the line takes one of the buffer's places.
     pub buffer_includes_line: bool,
-    /// The discipline set for this port in the file; `None` = the pair's (or FCFS). Boxed, as
-    /// the loss model is: most ports of a large fabric have neither, and inline the two took 96
-    /// of a port's 176 bytes (38 MB of a k = 64 fat-tree's 393,216 ports).
-    pub qdisc: Option<Box<Component>>,
+    /// The discipline set for this port in the file; `None` = the pair's (or FCFS). Behind a
+    /// pointer, as the loss model is: most ports of a large fabric have neither, and inline the
+    /// two took 96 of a port's 176 bytes (38 MB of a k = 64 fat-tree's 393,216 ports); shared by
+    /// the ports that set the same one (`scenario::share`).
+    pub qdisc: Option<Arc<Component>>,
     /// Sends from a node with a single link: a host's access line. Such ports keep FCFS unless
     /// the file names their discipline, because the papers' hosts have no queueing discipline.
     pub host: bool,

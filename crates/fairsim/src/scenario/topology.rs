@@ -98,21 +98,36 @@ impl Expanded {
     }
 }
 
-/// `problems` with those of generated links (`links.tor0-agg1.qdisc`) told at their tier instead
-/// (`topology.tor_agg.qdisc`), each once: a tier's bad component would otherwise be reported
-/// for every link of the tier, and at no line of the file. A key the file's change of the link
-/// wrote (`written`) is told where the file wrote it.
-pub fn at_tiers(problems: Vec<Problem>, tiers: &Tiers, written: &Written) -> Vec<Problem> {
+/// Where a generated link's keys are told (`Places::tell`): its tiers and the keys the file's
+/// changes of its links wrote.
+pub struct Places<'a> {
+    pub tiers: &'a Tiers,
+    pub written: &'a Written,
+}
+
+impl Places<'_> {
+    /// `path` within a generated link (`links.tor0-agg1.qdisc`) told at its tier instead
+    /// (`topology.tor_agg.qdisc`), unless the file's change of the link wrote that key: a
+    /// tier's bad component would otherwise be reported for every link of the tier, and at no
+    /// line of the file; and the tier's component, told at the tier, is one value that every
+    /// port of the tier shares (`scenario::share`).
+    pub fn tell(&self, path: &mut Vec<String>) {
+        if let [first, link, within @ ..] = path.as_slice() {
+            let changed = self.written.get(link).is_some_and(|keys| wrote(keys, within));
+            if let (true, false, Some(tier)) = (first == "links", changed, self.tiers.get(link)) {
+                path.splice(..2, ["topology".to_string(), tier.to_string()]);
+            }
+        }
+    }
+}
+
+/// `problems` told where the file wrote them (`Places::tell`), each once.
+pub fn at_tiers(problems: Vec<Problem>, places: &Places) -> Vec<Problem> {
     let mut told = HashSet::new();
     problems
         .into_iter()
         .map(|mut p| {
-            if let [first, link, within @ ..] = p.path.as_slice() {
-                let changed = written.get(link).is_some_and(|keys| wrote(keys, within));
-                if let (true, false, Some(tier)) = (first == "links", changed, tiers.get(link)) {
-                    p.path.splice(..2, ["topology".to_string(), tier.to_string()]);
-                }
-            }
+            places.tell(&mut p.path);
             p
         })
         .filter(|p| told.insert((p.path.clone(), p.message.clone())))

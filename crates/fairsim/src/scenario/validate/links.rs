@@ -1,21 +1,28 @@
 //! Links and their two ports: endpoints, rates, delays, buffers, loss, each direction's overrides.
 
 use super::nodes::NodeLookup;
-use super::problems::{with_path, Problems};
+use super::problems::Problems;
 use crate::net::NodeId;
 use crate::node::LossModel;
-use crate::scenario::schema::RawLink;
+use crate::scenario::schema::{Component, RawLink};
+use crate::scenario::share::Recent;
 use crate::scenario::spec::{LinkSpec, PortSpec};
+use crate::scenario::topology::Places;
 use crate::units::{BufferLimit, Time};
 use std::collections::HashMap;
+use std::sync::Arc;
 
+/// The links and their ports. A port's discipline is told where the file wrote it (`places`: a
+/// generated link's at its tier), and ports alike share one (`Recent`).
 pub(super) fn build_links(
     raw: &indexmap::IndexMap<String, RawLink>,
     node: &NodeLookup,
+    places: &Places,
     pb: &mut Problems,
 ) -> (Vec<LinkSpec>, Vec<PortSpec>) {
     let mut links = vec![];
     let mut ports: Vec<PortSpec> = vec![];
+    let mut qdiscs = Recent::default();
     for (name, l) in raw {
         let n = name.as_str();
         // optional in the schema only for changes to generated links, which have them by now
@@ -43,11 +50,16 @@ pub(super) fn build_links(
             [("forward", a, b, format!("{na}->{nb}"), &l.forward), ("reverse", b, a, format!("{nb}->{na}"), &l.reverse)]
         {
             let over = over.clone().unwrap_or_default();
-            let qdisc = match (&over.qdisc, &l.qdisc) {
-                (Some(q), _) => Some(Box::new(with_path(q.clone(), &["links", n, dir, "qdisc"]))),
-                (None, Some(q)) => Some(Box::new(with_path(q.clone(), &["links", n, "qdisc"]))),
+            let written = match (&over.qdisc, &l.qdisc) {
+                (Some(q), _) => Some((q, &["links", n, dir, "qdisc"][..])),
+                (None, Some(q)) => Some((q, &["links", n, "qdisc"][..])),
                 _ => None,
             };
+            let qdisc = written.map(|(q, at)| {
+                let mut path = at.iter().map(|s| s.to_string()).collect();
+                places.tell(&mut path);
+                qdiscs.get(Component { path, ..q.clone() }, |q, _| Arc::new(q.clone()))
+            });
             check_loss(over.loss.as_ref(), &["links", n, dir, "loss"], pb);
             ports.push(PortSpec {
                 name: label,

@@ -1,9 +1,10 @@
 //! From the raw schema to a resolved `Scenario`: names become ids, defaults are filled in,
 //! routes are computed, and everything that can be wrong is reported together.
 
+use super::crossing::Crossing;
 use super::link_changes::{join, Written};
 use super::schema::RawScenario;
-use super::topology::{at_tiers, expand, Expanded, Tiers};
+use super::topology::{at_tiers, expand, Expanded, Places, Tiers};
 use super::{
     problem::Problem,
     spec::{FlowSpec, NetworkAction, Scenario},
@@ -35,7 +36,8 @@ use workloads::build_workload;
 
 pub fn validate(mut raw: RawScenario, file: &str, overrides: &[String]) -> Result<Scenario, Vec<Problem>> {
     let (listed, tiers, written) = with_topology(&mut raw)?;
-    validate_nodes_and_links(raw, listed, file, overrides).map_err(|problems| at_tiers(problems, &tiers, &written))
+    let places = Places { tiers: &tiers, written: &written };
+    validate_nodes_and_links(raw, listed, file, overrides, &places).map_err(|problems| at_tiers(problems, &places))
 }
 
 /// `validate` once the topology, if any, has been expanded into `raw`'s links and `listed`.
@@ -44,6 +46,7 @@ fn validate_nodes_and_links(
     listed: Vec<String>,
     file: &str,
     overrides: &[String],
+    places: &Places,
 ) -> Result<Scenario, Vec<Problem>> {
     let mut pb = Problems::default();
     let nodes = check_nodes(&listed, &mut pb);
@@ -58,7 +61,7 @@ fn validate_nodes_and_links(
     };
 
     let before_links = pb.0.len();
-    let (links, ports) = build_links(&raw.links, &node, &mut pb);
+    let (links, ports) = build_links(&raw.links, &node, places, &mut pb);
     // a broken link would make every flow across it look unroutable: say it once
     let topology_ok = pb.0.len() == before_links;
     let endpoints: Vec<(NodeId, NodeId)> = ports.iter().map(|p| (p.from, p.to)).collect();
@@ -166,24 +169,19 @@ fn flows_meta(flows: &[FlowSpec]) -> std::sync::Arc<[crate::qdisc::FlowMeta]> {
 
 /// The conversations crossing each port (`ends`: each port's nodes): each flow's data where its
 /// data route goes, then its ACKs (if it has any) where its ACK route goes, flow by flow. A flow
-/// whose path is chosen at each switch crosses every port of every fewest-hop path, or every port
-/// where links fail (`detours`: forwarding then finds its way round them); a workload crosses
-/// every port.
-fn crossing(
-    flows: &[FlowSpec],
-    nodes: usize,
-    ends: &[(NodeId, NodeId)],
-    detours: bool,
-) -> Vec<Vec<(FlowId, PacketKind)>> {
-    let mut crossing: Vec<Vec<(FlowId, PacketKind)>> = vec![vec![]; ends.len()];
+/// whose path is chosen at each switch crosses every port of every fewest-hop path; one that may
+/// go anywhere (a workload, whose connections run between any of its hosts, or a flow that
+/// detours round failed links) is listed once for every port.
+fn crossing(flows: &[FlowSpec], nodes: usize, ends: &[(NodeId, NodeId)], detours: bool) -> Crossing {
+    let mut everywhere = vec![];
+    let mut by_port: Vec<Vec<(FlowId, PacketKind)>> = vec![vec![]; ends.len()];
     let mut multipath = flows.iter().any(|f| f.forwarding != Forwarding::Static).then(|| EqualCost::new(nodes, ends));
     for (f, spec) in flows.iter().enumerate() {
-        let everywhere: Vec<PortId>;
+        let f = FlowId::from_idx(f);
         let (data, acks) = match &mut multipath {
             _ if spec.draws_ends() || (detours && spec.forwarding != Forwarding::Static) => {
-                // a workload's connections run between any of its hosts, and a detour goes anywhere
-                everywhere = (0..ends.len()).map(PortId::from_idx).collect();
-                (everywhere.as_slice().into(), everywhere.as_slice().into())
+                everywhere.extend([(f, PacketKind::Data), (f, PacketKind::Ack)]);
+                continue;
             }
             Some(paths) if spec.forwarding != Forwarding::Static => {
                 let acks = if spec.acks { paths.ports_between(spec.dst, spec.src) } else { vec![] };
@@ -196,16 +194,15 @@ fn crossing(
         };
         for (route, kind) in [(data, PacketKind::Data), (acks, PacketKind::Ack)] {
             for p in route.iter() {
-                let at = &mut crossing[p.idx()];
-                let entry = (FlowId::from_idx(f), kind);
+                let at = &mut by_port[p.idx()];
                 // once per port, should a route pass a port twice
-                if at.last() != Some(&entry) {
-                    at.push(entry);
+                if at.last() != Some(&(f, kind)) {
+                    at.push((f, kind));
                 }
             }
         }
     }
-    crossing
+    Crossing::new(everywhere, by_port)
 }
 
 /// `[shared_buffer]`: its switches (named, or every node with several links) and its figures.
@@ -337,13 +334,16 @@ mod crossing {
                     data.into_iter().chain(acks)
                 })
                 .collect();
-            assert_eq!(sc.crossing[p], expected, "port {}", sc.ports[p].name);
+            assert_eq!(sc.crossing.at(id), expected, "port {}", sc.ports[p].name);
         }
         let bc = sc.ports.iter().position(|p| p.name == "b->c").unwrap();
-        assert_eq!(sc.crossing[bc], [(FlowId(0), PacketKind::Data), (FlowId(1), PacketKind::Data)]);
+        assert_eq!(
+            sc.crossing.at(PortId::from_idx(bc)),
+            [(FlowId(0), PacketKind::Data), (FlowId(1), PacketKind::Data)]
+        );
         let cb = sc.ports.iter().position(|p| p.name == "c->b").unwrap();
         let acks_and_udp = [(FlowId(0), PacketKind::Ack), (FlowId(1), PacketKind::Ack), (FlowId(2), PacketKind::Data)];
-        assert_eq!(sc.crossing[cb], acks_and_udp);
+        assert_eq!(sc.crossing.at(PortId::from_idx(cb)), acks_and_udp);
     }
 }
 
