@@ -69,8 +69,9 @@ mod tests {
 
     #[test]
     fn a_new_value_may_take_parts_of_those_kept() {
-        let mut recent: Recent<(i32, i32), Arc<(i32, i32)>> = Recent::default();
-        let make = |key: &(i32, i32), kept: &[((i32, i32), Arc<(i32, i32)>)]| {
+        type Pair = (i32, i32);
+        let mut recent: Recent<Pair, Arc<Pair>> = Recent::default();
+        let make = |key: &Pair, kept: &[(Pair, Arc<Pair>)]| {
             assert_eq!(kept.len(), usize::from(key.1 == 2));
             Arc::new(*key)
         };
