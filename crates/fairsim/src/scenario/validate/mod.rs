@@ -387,6 +387,32 @@ mod components {
             "{found:?}"
         );
     }
+
+    #[test]
+    fn a_tiers_discipline_is_one_value_told_at_the_tier_unless_a_change_wrote_it() {
+        use std::sync::Arc;
+        let text = "[topology]\nkind = \"fat_tree\"\nk = 4\n\
+                    hosts = { rate = \"10Gbps\", forward = { qdisc = \"fcfs\" } }\n\
+                    [run]\nduration = \"10ms\"\n[flows]\nf = { src = \"h0\", dst = \"h5\", app = \"ftp\" }\n\
+                    [pairs]\nfq = { qdisc = \"fq\" }\n\
+                    [links.h3]\nforward = { qdisc = { kind = \"fcfs\" } }\n";
+        let sc = crate::scenario::Scenario::parse(text, "t.toml", &[]).unwrap();
+        let host_lines: Vec<usize> = (0..sc.ports.len()).filter(|&p| sc.ports[p].name.starts_with('h')).collect();
+        assert_eq!(host_lines.len(), 16);
+        let written = |p: usize| sc.ports[p].qdisc.clone().expect("the tier's forward discipline");
+        let h3 = host_lines.iter().position(|&p| sc.ports[p].name.starts_with("h3->")).unwrap();
+        assert_eq!(written(host_lines[h3]).path, ["links", "h3", "forward", "qdisc"], "the change's own");
+        let others: Vec<usize> = host_lines.iter().copied().filter(|&p| p != host_lines[h3]).collect();
+        assert_eq!(written(others[0]).path, ["topology", "hosts", "forward", "qdisc"]);
+        assert!(others.iter().all(|&p| Arc::ptr_eq(&written(p), &written(others[0]))), "one value for the tier");
+        // resolved: the host lines' FCFS, and the ToRs' ports towards them the pair's FQ, which
+        // alternate in the ports' order, each one value
+        let resolved = &sc.configured[0].qdiscs;
+        assert!(others.iter().all(|&p| Arc::ptr_eq(&resolved[p], &resolved[others[0]])));
+        let towards: Vec<usize> = (0..sc.ports.len()).filter(|&p| sc.ports[p].name.contains("->h")).collect();
+        assert_eq!(resolved[towards[0]].kind, "fq");
+        assert!(towards.iter().all(|&p| Arc::ptr_eq(&resolved[p], &resolved[towards[0]])));
+    }
 }
 
 /// The scenario's nodes: those its `[topology]` generates, then those it lists; the generated
