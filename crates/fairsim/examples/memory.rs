@@ -42,10 +42,12 @@ fn heap() {
     }
 }
 
-struct Phases(Instant);
+/// When the phase now measured started, and the phase to stop after (`--until`), if any.
+struct Phases(Instant, Option<String>);
 
 impl Phases {
-    fn done(&mut self, phase: &str) {
+    /// Prints the phase's figures; whether the program stops after it.
+    fn done(&mut self, phase: &str) -> bool {
         let (rss, peak) = (status_mib("VmRSS:"), status_mib("VmHWM:"));
         let (state, code) = (status_mib("RssAnon:"), status_mib("RssFile:"));
         let took = self.0.elapsed().as_secs_f64();
@@ -55,8 +57,12 @@ impl Phases {
         heap();
         reset_peak();
         self.0 = Instant::now();
+        self.1.as_deref() == Some(phase)
     }
 }
+
+/// The phases `--until` may name.
+const STOPS: [&str; 3] = ["load", "build", "run"];
 
 fn usage() -> ! {
     eprintln!("usage: memory SCENARIO [PAIR] [KEY=VALUE ...] [--until load|build|run]");
@@ -66,7 +72,7 @@ fn usage() -> ! {
 fn main() -> fairsim::Result<()> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let until = match args.iter().position(|a| a == "--until") {
-        Some(i) if i + 1 < args.len() => Some(args.drain(i..i + 2).nth(1).unwrap_or_default()),
+        Some(i) if i + 1 < args.len() && STOPS.contains(&args[i + 1].as_str()) => args.drain(i..i + 2).nth(1),
         Some(_) => usage(),
         None => None,
     };
@@ -74,20 +80,17 @@ fn main() -> fairsim::Result<()> {
     let pair = args.get(1).filter(|a| !a.contains('='));
     let sets: Vec<String> = args.iter().skip(1).filter(|a| a.contains('=')).cloned().collect();
     reset_peak();
-    let mut phases = Phases(Instant::now());
+    let mut phases = Phases(Instant::now(), until);
     let scenario = Arc::new(fairsim::Scenario::load(path, &sets)?);
-    phases.done("load");
-    if until.as_deref() == Some("load") {
+    if phases.done("load") {
         return Ok(());
     }
     let mut sim = fairsim::Simulation::shared(scenario, pair.map(String::as_str), None)?;
-    phases.done("build");
-    if until.as_deref() == Some("build") {
+    if phases.done("build") {
         return Ok(());
     }
     sim.run();
-    phases.done("run");
-    if until.as_deref() == Some("run") {
+    if phases.done("run") {
         return Ok(());
     }
     // the run stays alive while its report is made and written, as in the Python package

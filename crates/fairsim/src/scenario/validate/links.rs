@@ -1,10 +1,10 @@
 //! Links and their two ports: endpoints, rates, delays, buffers, loss, each direction's overrides.
 
 use super::nodes::NodeLookup;
-use super::problems::Problems;
+use super::problems::{with_path, Problems};
 use crate::net::NodeId;
 use crate::node::LossModel;
-use crate::scenario::schema::{Component, RawLink};
+use crate::scenario::schema::RawLink;
 use crate::scenario::share::Recent;
 use crate::scenario::spec::{LinkSpec, PortSpec};
 use crate::scenario::topology::Places;
@@ -56,9 +56,9 @@ pub(super) fn build_links(
                 _ => None,
             };
             let qdisc = written.map(|(q, at)| {
-                let mut path = at.iter().map(|s| s.to_string()).collect();
-                places.tell(&mut path);
-                qdiscs.get(Component { path, ..q.clone() }, |q, _| Arc::new(q.clone()))
+                let mut q = with_path(q.clone(), at);
+                places.tell(&mut q.path);
+                qdiscs.get(q, |q, _| Arc::new(q.clone()))
             });
             check_loss(over.loss.as_ref(), &["links", n, dir, "loss"], pb);
             ports.push(PortSpec {
