@@ -89,7 +89,11 @@ fn main() -> fairsim::Result<()> {
     if phases.done("build") {
         return Ok(());
     }
-    sim.run();
+    // on the threads `[run] threads` gives, as `fairsim run` would (one if it does not say)
+    let threads = sim.scenario().run.threads.unwrap_or(1);
+    if let Some(why) = sim.run_on(threads).filter(|_| threads > 1) {
+        println!("on one thread: {why}");
+    }
     if phases.done("run") {
         return Ok(());
     }

@@ -1,5 +1,6 @@
 //! A run's ports and flows, made from a validated scenario under one pair and seed.
 
+use super::port_table::PortTable;
 use crate::error::{Error, Result};
 use crate::net::{FlowId, PortId};
 use crate::node::{FlowEnds, FlowState, HostClock, LinkLoss, LossModel, Port, PortSetup};
@@ -14,9 +15,11 @@ fn built<T>(scenario: &Scenario, r: std::result::Result<T, Problem>) -> Result<T
     r.map_err(|p| Error::Usage(format!("{}: {}: {}", scenario.file, crate::error::dotted(&p.path), p.message)))
 }
 
-/// Every port with a fresh discipline (its resolved component stays in the scenario).
-pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<Vec<Port>> {
-    let mut ports = Vec::with_capacity(scenario.ports.len());
+/// Every port with a fresh discipline (its resolved component stays in the scenario); only those
+/// `held` marks, by id, if given (a partition of a parallel run).
+pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64, held: Option<&[bool]>) -> Result<PortTable> {
+    let holds = |i: usize| held.is_none_or(|held| held[i]);
+    let mut ports = Vec::with_capacity((0..scenario.ports.len()).filter(|&i| holds(i)).count());
     // which ports each list names, looked up once (a list may name every port)
     let marked = |ids: &[PortId]| {
         let mut marks = vec![false; scenario.ports.len()];
@@ -26,7 +29,7 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<V
     let run = &scenario.run;
     let (pcap, events) = (marked(&run.pcap), marked(&run.events));
     let (fluid, traced) = (marked(&run.fluid_reference), marked(&run.trace_queues));
-    for (i, spec) in scenario.ports.iter().enumerate() {
+    for (i, spec) in scenario.ports.iter().enumerate().filter(|(i, _)| holds(*i)) {
         let id = PortId::from_idx(i);
         let qdisc = built(scenario, scenario.build_qdisc(id, pair))?;
         // only the ports the user watches pay for writing their packets down
@@ -44,7 +47,10 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64) -> Result<V
             traced: traced[i],
         }));
     }
-    Ok(ports)
+    Ok(match held {
+        None => PortTable::whole(ports),
+        Some(held) => PortTable::partial(ports, held),
+    })
 }
 
 /// The loss model `model` of the port called `name`, drawing from its own stream (`loss:<port>`),

@@ -10,9 +10,9 @@
 //! hops are found again without the failed ones (`EqualCost::set_down`): ECMP hashes over those
 //! left, spraying and the adaptive choice choose among them.
 
+use super::port_table::PortTable;
 use crate::net::multipath::{ecmp_pick, permute_pick, spray_pick, EqualCost};
 use crate::net::{Forwarding, NodeId, Packet, PortId};
-use crate::node::Port;
 use crate::scenario::Scenario;
 use crate::units::Time;
 use rand::Rng;
@@ -134,7 +134,7 @@ impl Forwarder {
     /// The port `pkt`, just arrived over port `p` at `now`, leaves by; `None` if its flow
     /// follows its route, or if it has reached its destination.
     #[inline]
-    pub fn next(&mut self, p: PortId, pkt: &Packet, ports: &[Port], now: Time) -> Option<PortId> {
+    pub fn next(&mut self, p: PortId, pkt: &Packet, ports: &PortTable, now: Time) -> Option<PortId> {
         let chosen = (*self.chosen.get(pkt.conn.idx())?)?;
         let at = self.far[p.idx()];
         if at == pkt.dst {
@@ -182,7 +182,7 @@ fn flowlet(
 
 /// The index of the port among `choices` whose queue holds the fewest bytes: the first such in
 /// order from `from`, wrapping round.
-fn least_occupied(choices: &[PortId], from: usize, ports: &[Port]) -> usize {
+fn least_occupied(choices: &[PortId], from: usize, ports: &PortTable) -> usize {
     let n = choices.len();
     (0..n).map(|k| (from + k) % n).min_by_key(|&i| ports[choices[i].idx()].queued_bytes()).unwrap_or(0)
 }
@@ -225,7 +225,7 @@ mod tests {
         let flow = FlowId::from_idx(f);
         let pkt = Packet { id, flow, conn: flow, src, dst, ..Packet::blank() }.with_kind(kind);
         let mut ports = vec![if ack { spec.ack_route[0] } else { spec.data_route[0] }];
-        while let Some(next) = fw.next(*ports.last().unwrap(), &pkt, &[], now) {
+        while let Some(next) = fw.next(*ports.last().unwrap(), &pkt, &PortTable::default(), now) {
             ports.push(next);
         }
         ports
@@ -276,7 +276,7 @@ mod tests {
                 Packet { id: resent, seq, flow, conn: flow, src: spec.src, dst: spec.dst, hop: 1, ..Packet::blank() }
                     .with_retransmission(resent > 0);
             let mut ports = vec![spec.data_route[0]];
-            while let Some(next) = fw.next(*ports.last().unwrap(), &pkt, &[], Time::ZERO) {
+            while let Some(next) = fw.next(*ports.last().unwrap(), &pkt, &PortTable::default(), Time::ZERO) {
                 ports.push(next);
                 pkt.hop += 1;
             }

@@ -36,7 +36,7 @@ impl Simulation {
         for flow in &mut self.flows[..self.connections.first] {
             flow.close_interval(self.now);
         }
-        for port in &mut self.ports[..self.connections.first_own_port] {
+        for port in self.ports.iter_mut_below(self.connections.first_own_port) {
             port.close_interval(self.now);
         }
     }

@@ -7,6 +7,7 @@
 //! - `agent`: a sender called with its context, and its actions carried out;
 //! - `connections`: the arriving and leaving connections of open-population flows;
 //! - `intervals`: the measurement intervals' clock;
+//! - `port_table`: the ports by id, all of them or a partition's;
 //! - `routes`: every flow's routes in one table, for forwarding;
 //! - `forwarding`: the next hops of flows whose paths are chosen at each switch;
 //! - `changes`, `failures`: the network's changes (`[[events]]`: links down, up, at another
@@ -31,6 +32,7 @@ mod intervals;
 mod parallel;
 mod pausing;
 mod pfc;
+mod port_table;
 mod pulls;
 mod routes;
 mod shared_buffer;

@@ -5,14 +5,14 @@
 
 use super::event::Event;
 use super::pfc::{LazyStart, PfcReport};
+use super::port_table::PortTable;
 use super::sim::Simulation;
 use crate::net::{FlowId, Packet, PortId};
-use crate::node::Port;
 use crate::units::Time;
 
 impl Simulation {
     /// The line a pause frame for port `p` takes back: its link's other direction.
-    fn reverse(ports: &[Port], p: PortId) -> (crate::units::Rate, Time) {
+    fn reverse(ports: &PortTable, p: PortId) -> (crate::units::Rate, Time) {
         let back = &ports[p.idx() ^ 1];
         (back.rate, back.delay)
     }

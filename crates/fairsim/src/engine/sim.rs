@@ -12,6 +12,7 @@ use super::build;
 use super::connections::Connections;
 use super::event::{Code, Event, EventQueue};
 use super::forwarding::Forwarder;
+use super::port_table::PortTable;
 use super::routes::Routes;
 use super::shared_buffer::SharedBuffers;
 use crate::error::Result;
@@ -43,8 +44,9 @@ pub struct Simulation {
     pub(super) events: EventQueue,
     pub(super) events_processed: u64,
     pub(super) intervals_closed: usize,
-    /// The scenario's ports, then connections' own access lines.
-    pub(super) ports: Vec<Port>,
+    /// The scenario's ports, then connections' own access lines; in a partition of a parallel
+    /// run, only those it handles events of.
+    pub(super) ports: PortTable,
     /// The scenario's flows, then the connections of open-population flows (`connections`).
     pub(super) flows: Vec<FlowState>,
     /// Each scenario flow's routes, for forwarding (`routes.rs`).
@@ -118,9 +120,20 @@ impl Simulation {
 
     /// `new` for a scenario held in an `Arc`, which the run shares instead of copying.
     pub fn shared(scenario: Arc<Scenario>, pair: Option<&str>, seed: Option<u64>) -> Result<Simulation> {
+        Simulation::holding(scenario, pair, seed, None)
+    }
+
+    /// `shared`, holding only the ports `held` marks, by id, if given: a partition of a parallel
+    /// run (`engine::parallel`), whose other ports are the other partitions'.
+    pub(super) fn holding(
+        scenario: Arc<Scenario>,
+        pair: Option<&str>,
+        seed: Option<u64>,
+        held: Option<&[bool]>,
+    ) -> Result<Simulation> {
         let pair = scenario.pair(pair)?.clone();
         let seed = seed.unwrap_or(scenario.run.seed);
-        let mut ports = build::ports(&scenario, &pair, seed)?;
+        let mut ports = build::ports(&scenario, &pair, seed, held)?;
         // connections may add an access line each way
         if ports.len() + 2 * crate::limits::MAX_OPEN_CONNECTIONS > super::event::MAX_PORTS {
             return Err(crate::error::Error::Usage(format!(
@@ -151,7 +164,7 @@ impl Simulation {
         }
         let pfc = super::pfc::Pfc::new(&scenario);
         if let Some(pfc) = &pfc {
-            pfc.prepare(&scenario, &mut ports)?;
+            pfc.prepare(&scenario, ports.all_mut())?;
         }
         let shortest = scenario.ports.iter().map(|p| p.delay).filter(|d| *d > Time::ZERO).min();
         let mut connections = Connections::new(flows.len(), ports.len(), shortest.unwrap_or(Time::ZERO));
@@ -269,7 +282,7 @@ impl Simulation {
     fn shed_packets(&mut self) {
         self.in_network_at_end = Some(self.data_in_network());
         let queues_too = self.pfc.is_none();
-        for port in &mut self.ports {
+        for port in self.ports.iter_mut() {
             port.shed_pipe();
             if queues_too {
                 port.shed_fcfs_queue();
@@ -586,8 +599,12 @@ impl Simulation {
     #[inline(never)]
     fn path_delay_of(&mut self, pkt: &Packet) -> u64 {
         let Some(spec) = self.scenario.flows.get(pkt.flow.idx()) else { return 0 };
-        let ports = &self.ports;
-        let ns = spec.data_route.iter().map(|p| (ports[p.idx()].rate.tx_time(pkt.size) + ports[p.idx()].delay).0).sum();
+        // a port another partition holds is as the scenario has it: a run whose lines change
+        // does not split
+        let (ports, specs) = (&self.ports, &self.scenario.ports);
+        let line =
+            |p: &PortId| ports.get(p.idx()).map_or((specs[p.idx()].rate, specs[p.idx()].delay), |l| (l.rate, l.delay));
+        let ns = spec.data_route.iter().map(line).map(|(rate, delay)| (rate.tx_time(pkt.size) + delay).0).sum();
         self.path_delay[pkt.flow.idx()] = (pkt.size, ns);
         ns
     }
@@ -739,7 +756,7 @@ impl Simulation {
 
     /// The scenario's ports (connections' own access lines left out).
     pub fn ports(&self) -> &[Port] {
-        &self.ports[..self.connections.first_own_port]
+        &self.ports.all()[..self.connections.first_own_port]
     }
     /// Each scenario flow's queueing delays since the warm-up ended.
     pub fn flow_queueing(&self) -> &[DelayStats] {
@@ -768,7 +785,7 @@ impl Simulation {
             return n.clone();
         }
         let mut n = vec![0; self.connections.first];
-        for port in &self.ports {
+        for port in self.ports.iter() {
             port.for_each_packet(&mut |p| {
                 if p.is_data() {
                     n[p.flow.idx()] += 1;

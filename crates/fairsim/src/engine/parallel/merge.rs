@@ -10,6 +10,7 @@
 //! summed.
 
 use super::plan::Plan;
+use crate::engine::port_table::PortTable;
 use crate::engine::sim::Simulation;
 use crate::net::FlowId;
 use crate::stats::DelayStats;
@@ -19,10 +20,9 @@ use crate::units::Time;
 pub(super) fn merge(parts: &mut [&mut Simulation], plan: &Plan, mut delays: Vec<DelayStats>) {
     let tallies = drop_tallies(parts);
     pipes_back(parts, plan);
+    let tables = parts.iter_mut().map(|part| std::mem::take(&mut part.ports)).collect();
     let (first, rest) = parts.split_first_mut().expect("two partitions or more");
-    for p in (0..plan.near.len()).filter(|&p| plan.near[p] != 0) {
-        std::mem::swap(&mut first.ports[p], &mut rest[plan.near[p] as usize - 1].ports[p]);
-    }
+    first.ports = PortTable::merged(tables, |p| plan.near[p] as usize);
     for (f, &(src, dst)) in plan.ends.iter().enumerate() {
         let (src, dst) = (src as usize, dst as usize);
         if src != 0 {

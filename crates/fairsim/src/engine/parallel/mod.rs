@@ -4,8 +4,8 @@
 //! 1989), and Unison (Bai et al., EuroSys 2024) for a network simulator's partitions and their
 //! load-adaptive scheduling.
 //!
-//! The network is split into partitions (`plan`), each a whole copy of the run that handles
-//! only its own events (`replica`). They advance in windows: a window starts at the earliest
+//! The network is split into partitions (`plan`), each a copy of the run that handles only its
+//! own events (`replica`) and holds only its own ports (`engine::port_table`). They advance in windows: a window starts at the earliest
 //! event of any partition and lasts the lookahead, the smallest delay of a link between
 //! partitions, so no packet sent in a window reaches another partition before the window's end.
 //! At its end each partition hands the packets that entered its cut links to the partitions
@@ -18,9 +18,10 @@
 //! `scripts/snapshot_results.py` under `FAIRSIM_THREADS` does the same for every example and
 //! reproduction.
 //!
-//! Deviations from the sources, and choices they leave open: a partition is a whole copy of the
-//! run rather than the part it holds (the loop's code stays as it was, at the cost of memory);
-//! one partition per thread; the window is the smallest cut delay for every partition (no
+//! Deviations from the sources, and choices they leave open: a partition is a copy of the run
+//! whose ports are only those it sends on or receives from, but whose flows are all the run's
+//! (the loop's code stays as it was, at the cost of a flow's state in every partition); one
+//! partition per thread; the window is the smallest cut delay for every partition (no
 //! per-pair lookahead); Unison's finer partitions and its scheduling by the last round's
 //! processing time reduce here to a partition per thread, each run by its own thread unless
 //! that thread is late: with as many partitions as threads no order of them shortens a window,
@@ -162,9 +163,12 @@ impl Threads {
     }
 }
 
-/// `sim`'s partitions: the other partitions made as copies of it, and the first window.
+/// `sim`'s partitions: the other partitions made as copies of it, each holding only its own
+/// ports (`port_table`), and the first window.
 fn split(sim: &mut Simulation, plan: Plan) -> Box<Parallel> {
-    let mut others: Vec<Simulation> = (1..plan.parts).map(|_| again(sim)).collect();
+    // the first partition lets go of the others' ports before they are made
+    sim.ports.keep_only(&plan.held_by(0));
+    let mut others: Vec<Simulation> = (1..plan.parts).map(|i| part_of(sim, &plan.held_by(i as u16))).collect();
     let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *sim).chain(others.iter_mut()).collect();
     let mut start = Time::MAX;
     for (i, part) in parts.iter_mut().enumerate() {
@@ -178,6 +182,12 @@ fn split(sim: &mut Simulation, plan: Plan) -> Box<Parallel> {
 /// `sim` as built, not yet started.
 fn again(sim: &Simulation) -> Simulation {
     Simulation::shared(sim.scenario.clone(), Some(&sim.pair.name), Some(sim.seed)).expect("built once already")
+}
+
+/// `sim` as built, not yet started, holding only the ports `held` marks.
+fn part_of(sim: &Simulation, held: &[bool]) -> Simulation {
+    let (scenario, pair) = (sim.scenario.clone(), Some(sim.pair.name.as_str()));
+    Simulation::holding(scenario, pair, Some(sim.seed), Some(held)).expect("built once already")
 }
 
 /// Puts the partitions together into `sim` (`merge`).

@@ -81,6 +81,14 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// By port, whether partition `me` holds it: it sends on it, or the port brings packets to
+    /// it (its copy of a cut link's pipe).
+    pub fn held_by(&self, me: u16) -> Vec<bool> {
+        self.near.iter().zip(&self.far).map(|(&near, &far)| near == me || far == me).collect()
+    }
+}
+
 /// Why the run cannot split, if it cannot.
 fn unsplittable(sim: &Simulation) -> Option<String> {
     let sc = sim.scenario();

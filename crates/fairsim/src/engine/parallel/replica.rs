@@ -1,15 +1,16 @@
-//! One partition of a parallel run: a whole `Simulation` that handles only the events of what
-//! its partition holds, and hands the packets that leave it to the partitions they reach.
+//! One partition of a parallel run: a `Simulation` that handles only the events of what its
+//! partition holds, and hands the packets that leave it to the partitions they reach.
 //!
-//! Every partition builds the whole run (the same scenario, pair and seed), so each port and
-//! flow has the same index everywhere, and runs only its own events: a port's transmissions by
-//! the partition of its near end, its arrivals by that of its far end; a flow's application,
-//! sender and timers by its source's, its sink and delayed ACKs by its sink's; the clock's
-//! interval ends and the run's end by every partition (each closes the intervals of what it
-//! holds), counted once; so are an open population's start and arrivals, which make every
-//! connection in every partition, started by its source's (and whose slots are freed as the
-//! partitions' notes say: `slots`). What another partition does to its own copy of a port or flow is
-//! never read here, and the run's figures are put together at its end (`merge`).
+//! Every partition builds the run (the same scenario, pair and seed), so each port and flow has
+//! the same index everywhere; of the ports it holds only those it handles events of
+//! (`port_table`). It runs only its own events: a port's transmissions by the partition of its
+//! near end, its arrivals by that of its far end; a flow's application, sender and timers by its
+//! source's, its sink and delayed ACKs by its sink's; the clock's interval ends and the run's
+//! end by every partition (each closes the intervals of what it holds), counted once; so are an
+//! open population's start and arrivals, which make every connection in every partition,
+//! started by its source's (and whose slots are freed as the partitions' notes say: `slots`).
+//! What another partition does to its own copy of a port or flow is never read here, and the
+//! run's figures are put together at its end (`merge`).
 
 use super::plan::Plan;
 use crate::engine::event::{Code, Event};

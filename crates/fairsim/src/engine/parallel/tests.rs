@@ -195,3 +195,24 @@ fn finite_transfers_with_delayed_acks_stay_on_one_thread() {
     let (_, why) = report(&web_search(r#"{ kind = "dctcp", ack_every = 2 }"#, 0.3), 2);
     assert!(why.unwrap().contains("delayed ACK"));
 }
+
+#[test]
+fn each_partition_holds_only_the_ports_it_sends_on_or_receives_from() {
+    let sc = Scenario::parse(&fat_tree(r#""newreno""#, "buffer = 8"), "p.toml", &[]).unwrap();
+    let mut sim = Simulation::new(&sc, None, Some(1)).unwrap();
+    let mut threads = super::Threads::new(4);
+    assert!(!threads.step(&mut sim, 1000), "the run is under way on 4 threads");
+    let ports = sc.ports.len();
+    {
+        let parallel = threads.parallel.as_deref().expect("the run split");
+        let parts: Vec<&Simulation> = std::iter::once(&sim).chain(&parallel.others).collect();
+        let held: Vec<usize> = parts.iter().map(|p| p.ports.iter().count()).collect();
+        // a cut link's port is held at both its ends, every other port once
+        let cut: usize = parallel.plan.cut.iter().map(Vec::len).sum();
+        assert_eq!(held.iter().sum::<usize>(), ports + cut, "{held:?} of {ports} ports, {cut} cut");
+        assert!(held.iter().all(|&h| h < ports / 2), "{held:?} of {ports}");
+        assert!(parts.iter().all(|p| p.ports.len() == ports), "ids are the run's in every partition");
+    }
+    while !threads.step(&mut sim, u64::MAX) {}
+    assert!(sim.ports.is_whole() && sim.ports().len() == ports, "the run put together holds every port");
+}
