@@ -5,10 +5,11 @@
 //! thread (its 393,216 ports are 258 MiB), so a run on every core of a big machine would need
 //! memory in proportion to its cores.
 //!
-//! A whole table is a `Vec` in id order and an index is the id; a partition's also keeps each
-//! id's place among the ports it holds. The loop reads ports by index on every event, so the
-//! whole table's way is the first branch, and one thread's run reads no more than a `Vec` does
-//! but that branch.
+//! A whole table is a `Vec` in id order, read by id; a partition's `Vec` is empty, and its ports
+//! are in another, read by each id's place among them. The loop reads ports on every event: one
+//! thread's run reads the whole `Vec` as it did before the table, whose bounds check is also
+//! the choice of the way (a branch on whether the table was whole cost its dumbbells 2–3% more
+//! instructions), and a partition's takes the other way at once.
 
 use crate::node::Port;
 use std::ops::{Index, IndexMut};
@@ -18,70 +19,92 @@ const ELSEWHERE: u32 = u32::MAX;
 
 #[derive(Default)]
 pub(crate) struct PortTable {
+    /// A whole table's ports, in id order; empty in a partition's.
+    all: Vec<Port>,
+    /// A partition's ports, in id order, and each port's place among them, by id (`ELSEWHERE`
+    /// for another's); both empty in a whole table.
     held: Vec<Port>,
-    /// In a partition, each port's place in `held`, by id (`ELSEWHERE` for another's); `None`
-    /// when the table holds every port, in id order.
-    places: Option<Box<[u32]>>,
+    places: Box<[u32]>,
 }
 
 impl PortTable {
     /// Every port, in id order.
     pub fn whole(ports: Vec<Port>) -> PortTable {
-        PortTable { held: ports, places: None }
+        PortTable { all: ports, held: vec![], places: Box::default() }
     }
 
-    /// A partition's ports: of `len` ids, those `held` marks, given in id order.
+    /// A partition's ports: of `held.len()` ids, those `held` marks, given in id order.
     pub fn partial(ports: Vec<Port>, held: &[bool]) -> PortTable {
         let mut places = vec![ELSEWHERE; held.len()].into_boxed_slice();
         let ids = (0..held.len()).filter(|&id| held[id]);
         ids.enumerate().for_each(|(place, id)| places[id] = place as u32);
         assert_eq!(ports.len(), held.iter().filter(|&&h| h).count(), "a port for each id held");
-        PortTable { held: ports, places: Some(places) }
+        PortTable { all: vec![], held: ports, places }
     }
 
     /// Keeps of a whole table only the ports `held` marks, by id (the first partition, which
     /// the run was before it split).
     pub fn keep_only(&mut self, held: &[bool]) {
         assert!(self.is_whole() && held.len() == self.len(), "a whole table, and a mark for each port");
-        let ports = std::mem::take(&mut self.held);
+        let ports = std::mem::take(&mut self.all);
         let kept = ports.into_iter().zip(held).filter_map(|(port, &h)| h.then_some(port)).collect();
         *self = PortTable::partial(kept, held);
     }
 
     /// The number of port ids (in a partition, the ports it does not hold too).
     pub fn len(&self) -> usize {
-        self.places.as_ref().map_or(self.held.len(), |places| places.len())
+        if self.is_whole() {
+            self.all.len()
+        } else {
+            self.places.len()
+        }
     }
 
     /// Whether the table holds every port.
     pub fn is_whole(&self) -> bool {
-        self.places.is_none()
+        self.places.is_empty()
+    }
+
+    /// The ports held, in id order.
+    fn ports(&self) -> &Vec<Port> {
+        if self.is_whole() {
+            &self.all
+        } else {
+            &self.held
+        }
+    }
+
+    fn ports_mut(&mut self) -> &mut Vec<Port> {
+        if self.is_whole() {
+            &mut self.all
+        } else {
+            &mut self.held
+        }
     }
 
     /// A connection's own access line, with the next id: only a whole table grows (a run with
     /// such lines does not split: `parallel::plan`).
     pub fn push(&mut self, port: Port) {
         assert!(self.is_whole(), "a partition's ports are the scenario's");
-        self.held.push(port);
+        self.all.push(port);
     }
 
     /// The ports held, in id order.
     pub fn iter(&self) -> std::slice::Iter<'_, Port> {
-        self.held.iter()
+        self.ports().iter()
     }
 
     pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Port> {
-        self.held.iter_mut()
+        self.ports_mut().iter_mut()
     }
 
     /// The ports held whose ids are below `end` (the scenario's, before connections' own lines).
     pub fn iter_mut_below(&mut self, end: usize) -> std::slice::IterMut<'_, Port> {
-        match self.places {
-            None => self.held[..end].iter_mut(),
-            Some(_) => {
-                assert_eq!(end, self.len(), "a partition's ports are the scenario's");
-                self.held.iter_mut()
-            }
+        if self.is_whole() {
+            self.all[..end].iter_mut()
+        } else {
+            assert_eq!(end, self.len(), "a partition's ports are the scenario's");
+            self.held.iter_mut()
         }
     }
 
@@ -89,20 +112,17 @@ impl PortTable {
     /// again once its partitions are put together).
     pub fn all(&self) -> &[Port] {
         assert!(self.is_whole(), "a partition's ports are read as a whole only once put together");
-        &self.held
+        &self.all
     }
 
     pub fn all_mut(&mut self) -> &mut [Port] {
         assert!(self.is_whole(), "a partition's ports are read as a whole only once put together");
-        &mut self.held
+        &mut self.all
     }
 
     /// Port `id`, if this table holds it.
     pub fn get(&self, id: usize) -> Option<&Port> {
-        match &self.places {
-            None => self.held.get(id),
-            Some(places) => self.held.get(*places.get(id)? as usize),
-        }
+        self.all.get(id).or_else(|| self.held.get(*self.places.get(id)? as usize))
     }
 
     /// The whole table again from the partitions' tables: each port from the partition
@@ -118,18 +138,28 @@ impl PortTable {
                 if table.get(id).is_none() {
                     continue;
                 }
-                let port = table.held.pop().expect("the table holds the port");
+                let held = table.ports_mut();
+                let port = held.pop().expect("the table holds the port");
                 if part == from(id) {
                     mine = Some(port);
                 }
-                if table.held.capacity() - table.held.len() >= SHRINK_EVERY {
-                    table.held.shrink_to_fit();
+                if held.capacity() - held.len() >= SHRINK_EVERY {
+                    held.shrink_to_fit();
                 }
             }
             ports.push(mine.unwrap_or_else(|| panic!("port {id} is not in the partition that sends on it")));
         }
         ports.reverse();
         PortTable::whole(ports)
+    }
+
+    /// A partition's port `id` (the whole table's way has found none).
+    #[inline(always)]
+    fn held_at(&self, id: usize) -> usize {
+        match self.places.get(id) {
+            Some(&place) if (place as usize) < self.held.len() => place as usize,
+            _ => elsewhere(id),
+        }
     }
 }
 
@@ -141,9 +171,9 @@ impl Index<usize> for PortTable {
 
     #[inline(always)]
     fn index(&self, id: usize) -> &Port {
-        match &self.places {
-            None => &self.held[id],
-            Some(places) => self.held.get(places[id] as usize).unwrap_or_else(|| elsewhere(id)),
+        match self.all.get(id) {
+            Some(port) => port,
+            None => &self.held[self.held_at(id)],
         }
     }
 }
@@ -151,18 +181,20 @@ impl Index<usize> for PortTable {
 impl IndexMut<usize> for PortTable {
     #[inline(always)]
     fn index_mut(&mut self, id: usize) -> &mut Port {
-        match &self.places {
-            None => &mut self.held[id],
-            Some(places) => self.held.get_mut(places[id] as usize).unwrap_or_else(|| elsewhere(id)),
+        if id < self.all.len() {
+            return &mut self.all[id];
         }
+        let place = self.held_at(id);
+        &mut self.held[place]
     }
 }
 
-/// A partition read a port it does not hold: a fault of the engine, never of the scenario.
+/// A partition read a port it does not hold, or an id past the last: a fault of the engine,
+/// never of the scenario.
 #[cold]
 #[inline(never)]
 fn elsewhere(id: usize) -> ! {
-    panic!("port {id} is another partition's: a partition reads only its own ports")
+    panic!("port {id} is not in this table: a partition reads only its own ports")
 }
 
 #[cfg(test)]
