@@ -256,20 +256,26 @@ impl Simulation {
             }
         }
         if self.done {
-            // the packets propagating and the pending events go, once counted, and with them
-            // the blocks the queues no longer use, for the report to reuse (net::block_queue);
-            // after a big run, what that frees in whole pages goes back to the system, which
-            // lowers the peak that the report's columns make (memory::WORTH_TRIMMING)
-            self.shed_packets();
-            if crate::net::block_queue::release_free_blocks() >= crate::memory::WORTH_TRIMMING {
-                crate::memory::return_freed();
-            }
+            self.ended();
         } else {
             self.settle_ports();
         }
         self.events_processed += n;
         self.wall += started.elapsed();
         self.done
+    }
+
+    /// The run has ended (on one thread, or its partitions put together): the packets
+    /// propagating and the pending events go, once counted, and with them the blocks the queues
+    /// no longer use, for the report to reuse (net::block_queue); after a big run, what that
+    /// frees in whole pages goes back to the system, which lowers the peak that the report's
+    /// columns make (memory::WORTH_TRIMMING).
+    #[inline(never)]
+    pub(super) fn ended(&mut self) {
+        self.shed_packets();
+        if crate::net::block_queue::release_free_blocks() >= crate::memory::WORTH_TRIMMING {
+            crate::memory::return_freed();
+        }
     }
 
     /// An ended run lets go of what its report does not read: the packets propagating on its

@@ -131,6 +131,7 @@ impl Threads {
         sim.wall += started.elapsed();
         if parallel.start == Time::MAX {
             join(sim, parallel);
+            sim.ended();
             return true;
         }
         self.parallel = Some(parallel);
