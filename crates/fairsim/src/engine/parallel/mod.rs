@@ -123,7 +123,7 @@ impl Threads {
             failed
         };
         if failed {
-            *sim = again(sim);
+            *sim = again(sim, None);
             self.serial_reason =
                 Some("a queue outgrew memory in a partition: the run was made again on one thread".into());
             return sim.run_events(budget);
@@ -165,11 +165,20 @@ impl Threads {
 }
 
 /// `sim`'s partitions: the other partitions made as copies of it, each holding only its own
-/// ports (`port_table`), and the first window.
+/// ports where that saves memory worth having (`Plan::own_ports_only`), and the first window.
 fn split(sim: &mut Simulation, plan: Plan) -> Box<Parallel> {
+    let own_only = plan.own_ports_only();
+    split_holding(sim, plan, own_only)
+}
+
+/// `split`, each partition holding only its own ports (`port_table`) if `own_only`.
+fn split_holding(sim: &mut Simulation, plan: Plan, own_only: bool) -> Box<Parallel> {
+    let held = |me: usize| own_only.then(|| plan.held_by(me as u16));
     // the first partition lets go of the others' ports before they are made
-    sim.ports.keep_only(&plan.held_by(0));
-    let mut others: Vec<Simulation> = (1..plan.parts).map(|i| part_of(sim, &plan.held_by(i as u16))).collect();
+    if let Some(held) = held(0) {
+        sim.ports.keep_only(&held);
+    }
+    let mut others: Vec<Simulation> = (1..plan.parts).map(|i| again(sim, held(i).as_deref())).collect();
     let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *sim).chain(others.iter_mut()).collect();
     let mut start = Time::MAX;
     for (i, part) in parts.iter_mut().enumerate() {
@@ -180,15 +189,10 @@ fn split(sim: &mut Simulation, plan: Plan) -> Box<Parallel> {
     Box::new(Parallel { plan, others, start, delays })
 }
 
-/// `sim` as built, not yet started.
-fn again(sim: &Simulation) -> Simulation {
-    Simulation::shared(sim.scenario.clone(), Some(&sim.pair.name), Some(sim.seed)).expect("built once already")
-}
-
-/// `sim` as built, not yet started, holding only the ports `held` marks.
-fn part_of(sim: &Simulation, held: &[bool]) -> Simulation {
+/// `sim` as built, not yet started; holding only the ports `held` marks, if given.
+fn again(sim: &Simulation, held: Option<&[bool]>) -> Simulation {
     let (scenario, pair) = (sim.scenario.clone(), Some(sim.pair.name.as_str()));
-    Simulation::holding(scenario, pair, Some(sim.seed), Some(held)).expect("built once already")
+    Simulation::holding(scenario, pair, Some(sim.seed), held).expect("built once already")
 }
 
 /// Puts the partitions together into `sim` (`merge`).

@@ -12,20 +12,40 @@ fn report(text: &str, threads: usize) -> (String, Option<String>) {
     (serde_json::to_string_pretty(&report).unwrap(), serial)
 }
 
+/// The report of `text`'s run (seed 1) on `threads` threads, each partition holding only its
+/// own ports (which a run decides by their size: `Plan::own_ports_only`), without its wall time.
+fn report_own_ports_only(text: &str, threads: usize) -> String {
+    let sc = Scenario::parse(text, "p.toml", &[]).unwrap();
+    let mut sim = Simulation::new(&sc, None, Some(1)).unwrap();
+    let plan = super::Plan::of(&sim, threads).unwrap();
+    let mut on = super::Threads::new(threads);
+    on.parallel = Some(super::split_holding(&mut sim, plan, true));
+    while !on.step(&mut sim, u64::MAX) {}
+    let mut report = sim.report();
+    report.wall_s = 0.0;
+    serde_json::to_string_pretty(&report).unwrap()
+}
+
+/// Reports `one` and `many` (of the run on `threads`) are the same, byte for byte.
+fn assert_same(one: &str, many: &str, threads: &str) {
+    if one != many {
+        let line = one.lines().zip(many.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        let around = |r: &str| r.lines().skip(line.saturating_sub(12)).take(16).collect::<Vec<_>>().join("\n");
+        panic!("{threads} threads differ at line {line}:\n{}\n---\n{}", around(one), around(many));
+    }
+}
+
 /// The run of `text` gives the same report, byte for byte, on 1 thread and on each of `threads`,
-/// on which it splits.
+/// on which it splits; and on the first of them with partitions holding only their own ports.
 fn same_on(text: &str, threads: &[usize]) {
     let (one, why) = report(text, 1);
     assert_eq!(why.as_deref(), Some("one thread was given"));
     for &threads in threads {
         let (many, why) = report(text, threads);
         assert_eq!(why, None, "{threads} threads");
-        if one != many {
-            let line = one.lines().zip(many.lines()).position(|(a, b)| a != b).unwrap_or(0);
-            let around = |r: &str| r.lines().skip(line.saturating_sub(12)).take(16).collect::<Vec<_>>().join("\n");
-            panic!("{threads} threads differ at line {line}:\n{}\n---\n{}", around(&one), around(&many));
-        }
+        assert_same(&one, &many, &threads.to_string());
     }
+    assert_same(&one, &report_own_ports_only(text, threads[0]), &format!("{}, own ports only,", threads[0]));
 }
 
 fn same_on_any_threads(text: &str) {
@@ -197,22 +217,29 @@ fn finite_transfers_with_delayed_acks_stay_on_one_thread() {
 }
 
 #[test]
-fn each_partition_holds_only_the_ports_it_sends_on_or_receives_from() {
+fn each_partition_holds_only_its_own_ports_where_the_copies_would_be_large() {
     let sc = Scenario::parse(&fat_tree(r#""newreno""#, "buffer = 8"), "p.toml", &[]).unwrap();
     let mut sim = Simulation::new(&sc, None, Some(1)).unwrap();
+    let plan = super::Plan::of(&sim, 4).unwrap();
+    assert!(!plan.own_ports_only(), "a k = 4 fat-tree's copies are small: made so here");
     let mut threads = super::Threads::new(4);
+    threads.parallel = Some(super::split_holding(&mut sim, plan, true));
     assert!(!threads.step(&mut sim, 1000), "the run is under way on 4 threads");
     let ports = sc.ports.len();
-    {
-        let parallel = threads.parallel.as_deref().expect("the run split");
-        let parts: Vec<&Simulation> = std::iter::once(&sim).chain(&parallel.others).collect();
-        let held: Vec<usize> = parts.iter().map(|p| p.ports.iter().count()).collect();
-        // a cut link's port is held at both its ends, every other port once
-        let cut: usize = parallel.plan.cut.iter().map(Vec::len).sum();
-        assert_eq!(held.iter().sum::<usize>(), ports + cut, "{held:?} of {ports} ports, {cut} cut");
-        assert!(held.iter().all(|&h| h < ports / 2), "{held:?} of {ports}");
-        assert!(parts.iter().all(|p| p.ports.len() == ports), "ids are the run's in every partition");
-    }
-    while !threads.step(&mut sim, u64::MAX) {}
-    assert!(sim.ports.is_whole() && sim.ports().len() == ports, "the run put together holds every port");
+    let parallel = threads.parallel.as_deref().expect("the run split");
+    let parts: Vec<&Simulation> = std::iter::once(&sim).chain(&parallel.others).collect();
+    let held: Vec<usize> = parts.iter().map(|p| p.ports.iter().count()).collect();
+    // a cut link's port is held at both its ends, every other port once
+    let cut: usize = parallel.plan.cut.iter().map(Vec::len).sum();
+    assert_eq!(held.iter().sum::<usize>(), ports + cut, "{held:?} of {ports} ports, {cut} cut");
+    assert!(held.iter().all(|&h| h < ports / 2), "{held:?} of {ports}");
+    assert!(parts.iter().all(|p| p.ports.len() == ports), "ids are the run's in every partition");
+    let big = Scenario::parse(
+        &fat_tree(r#""newreno""#, "buffer = 8"),
+        "p.toml",
+        &["topology.k=48".into(), "run.interval=18ms".into()],
+    )
+    .unwrap();
+    let plan = super::Plan::of(&Simulation::new(&big, None, Some(1)).unwrap(), 2).unwrap();
+    assert!(plan.own_ports_only(), "a k = 48 fat-tree's copies on 2 threads are {} ports", big.ports.len() / 2);
 }
