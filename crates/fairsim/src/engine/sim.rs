@@ -176,7 +176,7 @@ impl Simulation {
         let telemetry =
             crate::net::int::IntRecords::new(flows.iter().map(|f| f.ends.telemetry)).map(|(table, stamps)| {
                 // every switch egress stamps (a host's access line does not, as htsim's)
-                let switch_ports = scenario.ports.iter().zip(ports.iter_mut()).filter(|(spec, _)| !spec.host);
+                let switch_ports = scenario.ports.iter().zip(ports.all_mut()).filter(|(spec, _)| !spec.host);
                 switch_ports.for_each(|(_, port)| port.start_stamping(stamps.clone()));
                 Box::new(table)
             });
