@@ -1,6 +1,7 @@
 //! A run's ports by id (`PortId`): every one of them, or, in a partition of a parallel run
-//! (`engine::parallel`), only those it handles events of, the ports its nodes send on and
-//! those that bring packets to them. The others are the other partitions' business, and a copy
+//! (`engine::parallel`) where copies of every port would be large (`Plan::own_ports_only`),
+//! only those it handles events of, the ports its nodes send on and those that bring packets to
+//! them. The others are the other partitions' business, and a copy
 //! of each in every partition made a k = 64 fat-tree's run take about 490 MiB more with each
 //! thread (its 393,216 ports are 258 MiB), so a run on every core of a big machine would need
 //! memory in proportion to its cores.

@@ -5,8 +5,9 @@
 //! load-adaptive scheduling.
 //!
 //! The network is split into partitions (`plan`), each a copy of the run that handles only its
-//! own events (`replica`) and holds only its own ports (`engine::port_table`). They advance in windows: a window starts at the earliest
-//! event of any partition and lasts the lookahead, the smallest delay of a link between
+//! own events (`replica`) and, where copies of every port would be large, holds only its own
+//! ports (`engine::port_table`). They advance in windows: a window starts at the earliest event
+//! of any partition and lasts the lookahead, the smallest delay of a link between
 //! partitions, so no packet sent in a window reaches another partition before the window's end.
 //! At its end each partition hands the packets that entered its cut links to the partitions
 //! they reach, which put them into their copies of the links' pipes. The events of one instant
@@ -19,8 +20,9 @@
 //! reproduction.
 //!
 //! Deviations from the sources, and choices they leave open: a partition is a copy of the run
-//! whose ports are only those it sends on or receives from, but whose flows are all the run's
-//! (the loop's code stays as it was, at the cost of a flow's state in every partition); one
+//! whose ports are those it sends on or receives from (every port in a small network:
+//! `Plan::own_ports_only`), but whose flows are all the run's (the loop's code stays as it was,
+//! at the cost of a flow's state in every partition); one
 //! partition per thread; the window is the smallest cut delay for every partition (no
 //! per-pair lookahead); Unison's finer partitions and its scheduling by the last round's
 //! processing time reduce here to a partition per thread, each run by its own thread unless

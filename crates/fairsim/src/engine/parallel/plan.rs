@@ -79,9 +79,7 @@ impl Plan {
         let finite = sc.flows.iter().any(|f| matches!(f.app.source(), Source::Population(p) if !endless(&p)));
         Ok(Plan { parts, near, far, ends, population, finite, node, cut, lookahead, warmup: sc.run.warmup })
     }
-}
 
-impl Plan {
     /// By port, whether partition `me` holds it: it sends on it, or the port brings packets to
     /// it (its copy of a cut link's pipe).
     pub fn held_by(&self, me: u16) -> Vec<bool> {
