@@ -92,8 +92,9 @@ impl Plan {
     /// took 2.5% more instructions on the k = 8 fat-tree and the TCP dumbbell, where the copies
     /// are a few hundred kilobytes).
     pub fn own_ports_only(&self) -> bool {
-        let others = |me: u16| self.held_by(me).iter().filter(|&&held| !held).count();
-        let copies: usize = (0..self.parts as u16).map(others).sum();
+        // every partition would hold every port; its own are one partition's, a cut one two's
+        let own: usize = self.near.iter().zip(&self.far).map(|(near, far)| 1 + usize::from(near != far)).sum();
+        let copies = self.parts * self.near.len() - own;
         copies * std::mem::size_of::<crate::node::Port>() >= OWN_PORTS_FROM
     }
 }

@@ -12,14 +12,21 @@ fn report(text: &str, threads: usize) -> (String, Option<String>) {
     (serde_json::to_string_pretty(&report).unwrap(), serial)
 }
 
-/// The report of `text`'s run (seed 1) on `threads` threads, each partition holding only its
-/// own ports (which a run decides by their size: `Plan::own_ports_only`), without its wall time.
-fn report_own_ports_only(text: &str, threads: usize) -> String {
+/// `text`'s run (seed 1), split for `threads` threads with each partition holding only its own
+/// ports (which a run decides by their size: `Plan::own_ports_only`), not yet started.
+fn split_own_ports_only(text: &str, threads: usize) -> (Simulation, super::Threads) {
     let sc = Scenario::parse(text, "p.toml", &[]).unwrap();
     let mut sim = Simulation::new(&sc, None, Some(1)).unwrap();
     let plan = super::Plan::of(&sim, threads).unwrap();
     let mut on = super::Threads::new(threads);
     on.parallel = Some(super::split_holding(&mut sim, plan, true));
+    (sim, on)
+}
+
+/// The report of `text`'s run (seed 1) on `threads` threads, each partition holding only its
+/// own ports, without its wall time.
+fn report_own_ports_only(text: &str, threads: usize) -> String {
+    let (mut sim, mut on) = split_own_ports_only(text, threads);
     while !on.step(&mut sim, u64::MAX) {}
     let mut report = sim.report();
     report.wall_s = 0.0;
@@ -218,14 +225,14 @@ fn finite_transfers_with_delayed_acks_stay_on_one_thread() {
 
 #[test]
 fn each_partition_holds_only_its_own_ports_where_the_copies_would_be_large() {
-    let sc = Scenario::parse(&fat_tree(r#""newreno""#, "buffer = 8"), "p.toml", &[]).unwrap();
-    let mut sim = Simulation::new(&sc, None, Some(1)).unwrap();
-    let plan = super::Plan::of(&sim, 4).unwrap();
-    assert!(!plan.own_ports_only(), "a k = 4 fat-tree's copies are small: made so here");
-    let mut threads = super::Threads::new(4);
-    threads.parallel = Some(super::split_holding(&mut sim, plan, true));
+    let text = fat_tree(r#""newreno""#, "buffer = 8");
+    let (mut sim, mut threads) = split_own_ports_only(&text, 4);
+    assert!(
+        !threads.parallel.as_ref().unwrap().plan.own_ports_only(),
+        "a k = 4 fat-tree's copies are small: made so here"
+    );
     assert!(!threads.step(&mut sim, 1000), "the run is under way on 4 threads");
-    let ports = sc.ports.len();
+    let ports = sim.scenario().ports.len();
     let parallel = threads.parallel.as_deref().expect("the run split");
     let parts: Vec<&Simulation> = std::iter::once(&sim).chain(&parallel.others).collect();
     let held: Vec<usize> = parts.iter().map(|p| p.ports.iter().count()).collect();
@@ -234,12 +241,7 @@ fn each_partition_holds_only_its_own_ports_where_the_copies_would_be_large() {
     assert_eq!(held.iter().sum::<usize>(), ports + cut, "{held:?} of {ports} ports, {cut} cut");
     assert!(held.iter().all(|&h| h < ports / 2), "{held:?} of {ports}");
     assert!(parts.iter().all(|p| p.ports.len() == ports), "ids are the run's in every partition");
-    let big = Scenario::parse(
-        &fat_tree(r#""newreno""#, "buffer = 8"),
-        "p.toml",
-        &["topology.k=48".into(), "run.interval=18ms".into()],
-    )
-    .unwrap();
+    let big = Scenario::parse(&text, "p.toml", &["topology.k=48".into(), "run.interval=18ms".into()]).unwrap();
     let plan = super::Plan::of(&Simulation::new(&big, None, Some(1)).unwrap(), 2).unwrap();
     assert!(plan.own_ports_only(), "a k = 48 fat-tree's copies on 2 threads are {} ports", big.ports.len() / 2);
 }
