@@ -16,9 +16,13 @@ use crate::net::{Forwarding, NodeId, Packet, PortId};
 use crate::scenario::Scenario;
 use crate::units::Time;
 use rand::Rng;
+use std::sync::Arc;
 
 pub(super) struct Forwarder {
-    paths: EqualCost,
+    /// Shared by a parallel run's partitions, with every table toward a host made before they
+    /// split (`share_paths`): the tables are the same in each, and at k = 64 they are 47 MB.
+    /// A table made after that, if any, is made in a copy of the partition's own.
+    paths: Arc<EqualCost>,
     /// Once a link has failed: the network's tables without failures, for the paths ideal
     /// completion times are measured on; and by port, whether forwarding knows it down.
     healthy: Option<(Box<EqualCost>, Vec<bool>)>,
@@ -52,7 +56,7 @@ impl Forwarder {
         let salts =
             scenario.nodes.iter().map(|name| crate::rng::stream(seed, &format!("ecmp:{name}")).random()).collect();
         let mut forwarder = Forwarder {
-            paths: EqualCost::new(scenario.nodes.len(), &ends),
+            paths: Arc::new(EqualCost::new(scenario.nodes.len(), &ends)),
             healthy: None,
             far: ends.iter().map(|&(_, to)| to).collect(),
             salts,
@@ -110,8 +114,15 @@ impl Forwarder {
             changed |= std::mem::replace(&mut down[p.idx()], is_down) != is_down;
         }
         if changed {
-            self.paths.set_down(down);
+            Arc::make_mut(&mut self.paths).set_down(down);
         }
+    }
+
+    /// Makes every table toward a host, and shares them with `others`' forwarders (the other
+    /// partitions of a parallel run, built from the same scenario).
+    pub fn share_paths<'a>(&mut self, others: impl Iterator<Item = &'a mut Forwarder>) {
+        Arc::make_mut(&mut self.paths).make_tables_to_hosts();
+        others.for_each(|other| other.paths = Arc::clone(&self.paths));
     }
 
     /// The ports of the path from `src` to `dst` that takes the first next hop at every node, on
@@ -119,12 +130,17 @@ impl Forwarder {
     pub fn first_path(&mut self, src: NodeId, dst: NodeId) -> Vec<PortId> {
         let mut path = vec![];
         let mut at = src;
-        let paths = match &mut self.healthy {
-            Some((healthy, _)) => healthy,
-            None => &mut self.paths,
-        };
         while at != dst {
-            let Some(&p) = paths.choices(at, dst).first() else { break };
+            let first = match &mut self.healthy {
+                Some((healthy, _)) => healthy.choices(at, dst).first().copied(),
+                None => {
+                    if let Err(anchor) = self.paths.made_choices(at, dst) {
+                        make_table(&mut self.paths, anchor);
+                    }
+                    self.paths.made_choices(at, dst).unwrap_or_default().first().copied()
+                }
+            };
+            let Some(p) = first else { break };
             path.push(p);
             at = self.far[p.idx()];
         }
@@ -142,7 +158,13 @@ impl Forwarder {
         }
         let salt = self.salts[at.idx()];
         let key = chosen.keys[usize::from(!pkt.is_data())];
-        let choices = self.paths.choices(at, pkt.dst);
+        let choices = match self.paths.made_choices(at, pkt.dst) {
+            Ok(choices) => choices,
+            Err(anchor) => {
+                make_table(&mut self.paths, anchor);
+                self.paths.made_choices(at, pkt.dst).unwrap_or_default()
+            }
+        };
         let n = choices.len();
         let i = match (n, chosen.how) {
             (1, _) | (_, Forwarding::Static) => 0,
@@ -157,6 +179,14 @@ impl Forwarder {
         };
         Some(choices[i])
     }
+}
+
+/// Makes the table toward `anchor` that the forwarder's tables lack: in a copy of the
+/// partition's own if they are shared (`Forwarder::share_paths`).
+#[cold]
+#[inline(never)]
+fn make_table(paths: &mut Arc<EqualCost>, anchor: NodeId) {
+    Arc::make_mut(paths).make_table(anchor);
 }
 
 /// The next hop at switch `at` of conversation `key`'s packet arriving at `now`, from the
@@ -260,6 +290,27 @@ mod tests {
                 assert_eq!(want.len(), hops(src, dst));
             }
         }
+    }
+
+    #[test]
+    fn partitions_share_the_tables_toward_hosts_and_make_others_in_a_copy_of_their_own() {
+        let sc = fat_tree(4, "ecmp");
+        let (mut first, mut other) = (Forwarder::new(&sc, 3).unwrap(), Forwarder::new(&sc, 3).unwrap());
+        first.share_paths(std::iter::once(&mut *other));
+        assert!(Arc::ptr_eq(&first.paths, &other.paths));
+        let mut alone = Forwarder::new(&sc, 3).unwrap();
+        for f in 0..sc.flows.len() {
+            for ack in [false, true] {
+                assert_eq!(path(&sc, &mut other, f, ack, 0), path(&sc, &mut alone, f, ack, 0));
+            }
+        }
+        assert!(Arc::ptr_eq(&first.paths, &other.paths), "every table a host's packet needs was made");
+        // a way toward a switch needs a table no host's does
+        let (host, switch) = (sc.flows[0].src, sc.ports[sc.flows[0].data_route[0].idx()].to);
+        let core = sc.nodes.iter().position(|n| n.starts_with('c')).map(NodeId::from_idx).expect("a core switch");
+        assert_eq!(other.first_path(host, core), alone.first_path(host, core));
+        assert!(!Arc::ptr_eq(&first.paths, &other.paths), "made in a copy of its own");
+        assert_eq!(first.first_path(host, switch), alone.first_path(host, switch));
     }
 
     #[test]

@@ -143,6 +143,7 @@ pub fn permute_pick(key: u64, salt: u64, pkt: &Packet, choices: usize) -> usize 
 /// router): tables are kept per such anchor, so a fat-tree's k³/4 hosts need k²/2 tables (one
 /// per ToR), each with an entry per node of several ports. Equal lists of next hops are stored
 /// once.
+#[derive(Clone)]
 pub struct EqualCost {
     /// Each port's (from, to).
     ends: Vec<(NodeId, NodeId)>,
@@ -264,25 +265,45 @@ impl EqualCost {
     // instructions on the k = 16 fat-tree bench)
     #[inline(always)]
     pub fn choices(&mut self, at: NodeId, dst: NodeId) -> &[PortId] {
+        if let Err(anchor) = self.made_choices(at, dst) {
+            self.make_table(anchor);
+        }
+        self.made_choices(at, dst).unwrap_or_default()
+    }
+
+    /// `choices`, or the anchor whose table it needs if that is not yet made (`make_table`).
+    #[inline(always)]
+    pub fn made_choices(&self, at: NodeId, dst: NodeId) -> Result<&[PortId], NodeId> {
         let s = self.switch[at.idx()];
         if s == NONE {
-            return self.ports_from(at);
+            return Ok(self.ports_from(at));
         }
         let anchor = self.anchor[dst.idx()];
         if anchor == at {
             // `dst` is a host of `at`'s (a node is its own anchor only if it is the destination)
             let i = dst.idx();
-            return &self.way_in[i..i + 1];
+            return Ok(&self.way_in[i..i + 1]);
         }
         let table = match self.table_of[anchor.idx()] {
-            NONE => self.make_table(anchor),
+            NONE => return Err(anchor),
             t => t as usize,
         };
-        match self.tables[table + s as usize] {
+        Ok(match self.tables[table + s as usize] {
             NONE => &[],
             g => {
                 let (start, len) = self.groups[g as usize];
                 &self.group_ports[start as usize..(start + len) as usize]
+            }
+        })
+    }
+
+    /// Makes the tables toward every node with one port (a host), so that a copy shared among
+    /// a parallel run's partitions is never made again (`engine::forwarding`).
+    pub fn make_tables_to_hosts(&mut self) {
+        for n in 0..self.anchor.len() {
+            let anchor = self.anchor[n];
+            if anchor.idx() != n && self.table_of[anchor.idx()] == NONE {
+                self.make_table(anchor);
             }
         }
     }
@@ -314,7 +335,7 @@ impl EqualCost {
     /// a switch's next hops are its ports to nodes one hop closer. With failed ports, over the
     /// ports that work; a switch that then has no way keeps its ways over every port.
     #[cold]
-    fn make_table(&mut self, anchor: NodeId) -> usize {
+    pub fn make_table(&mut self, anchor: NodeId) {
         let hops = self.hops_to(anchor, true);
         let every = if self.down.is_empty() { None } else { Some(self.hops_to(anchor, false)) };
         let mut table = vec![NONE; self.switches];
@@ -332,10 +353,8 @@ impl EqualCost {
             };
             table[s as usize] = self.group(&next, s);
         }
-        let start = self.tables.len();
+        self.table_of[anchor.idx()] = self.tables.len() as u32;
         self.tables.extend_from_slice(&table);
-        self.table_of[anchor.idx()] = start as u32;
-        start
     }
 
     /// Each node's hops to `anchor`, over the ports that work (`working`) or over all. A leaf's

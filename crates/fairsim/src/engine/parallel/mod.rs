@@ -180,6 +180,9 @@ fn split_holding(sim: &mut Simulation, plan: Plan, own_only: bool) -> Box<Parall
         sim.ports.keep_only(&held);
     }
     let mut others: Vec<Simulation> = (1..plan.parts).map(|i| again(sim, held(i).as_deref())).collect();
+    if let Some(forwarder) = sim.forwarder.as_deref_mut() {
+        forwarder.share_paths(others.iter_mut().filter_map(|other| other.forwarder.as_deref_mut()));
+    }
     let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *sim).chain(others.iter_mut()).collect();
     let mut start = Time::MAX;
     for (i, part) in parts.iter_mut().enumerate() {
