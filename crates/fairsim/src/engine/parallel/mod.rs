@@ -22,9 +22,11 @@
 //! Deviations from the sources, and choices they leave open: a partition is a copy of the run
 //! whose ports are those it sends on or receives from (every port in a small network:
 //! `Plan::own_ports_only`), but whose flows are all the run's (the loop's code stays as it was,
-//! at the cost of a flow's state in every partition); one partition per thread; the window is
-//! the smallest cut delay for every partition (no per-pair lookahead); Unison's finer partitions and its scheduling by the last round's
-//! processing time reduce here to a partition per thread, each run by its own thread unless
+//! at the cost of a flow's state in every partition; a connection's sender only where its
+//! source or sink is), and whose ECMP tables are one copy they share; one partition per thread;
+//! the window is the smallest cut delay for every partition (no per-pair lookahead); Unison's
+//! finer partitions and its scheduling by the last round's processing time reduce here to a
+//! partition per thread, each run by its own thread unless
 //! that thread is late: with as many partitions as threads no order of them shortens a window,
 //! and taking them busiest-first moved them between cores, their state with them (a k = 8
 //! fat-tree's speed-up on two threads rose from 1.46–1.64× to 1.79–1.92× once each kept its

@@ -245,3 +245,23 @@ fn each_partition_holds_only_its_own_ports_where_the_copies_would_be_large() {
     let plan = super::Plan::of(&Simulation::new(&big, None, Some(1)).unwrap(), 2).unwrap();
     assert!(plan.own_ports_only(), "a k = 48 fat-tree's copies on 2 threads are {} ports", big.ports.len() / 2);
 }
+
+#[test]
+fn a_partition_keeps_no_sender_of_a_connection_it_holds_neither_end_of() {
+    let text = fat_tree(r#""newreno""#, "buffer = 8");
+    let (mut sim, mut threads) = split_own_ports_only(&text, 4);
+    assert!(!threads.step(&mut sim, 1000), "the run is under way on 4 threads");
+    let parallel = threads.parallel.as_deref().expect("the run split");
+    let first = sim.connections.first;
+    let parts: Vec<&Simulation> = std::iter::once(&sim).chain(&parallel.others).collect();
+    let mut neither = 0;
+    for (me, part) in parts.iter().enumerate() {
+        for flow in &part.flows[first..] {
+            let (src, dst) = (parallel.plan.node[flow.ends.src.idx()], parallel.plan.node[flow.ends.dst.idx()]);
+            let holds_an_end = src as usize == me || dst as usize == me;
+            assert_eq!(flow.sender.is_some(), holds_an_end, "partition {me}, ends in {src} and {dst}");
+            neither += usize::from(!holds_an_end);
+        }
+    }
+    assert!(neither > 0, "some partition holds neither end of some connection");
+}
