@@ -118,10 +118,17 @@ impl Forwarder {
         }
     }
 
-    /// Makes every table toward a host, and shares them with `others`' forwarders (the other
-    /// partitions of a parallel run, built from the same scenario).
-    pub fn share_paths<'a>(&mut self, others: impl Iterator<Item = &'a mut Forwarder>) {
-        Arc::make_mut(&mut self.paths).make_tables_to_hosts();
+    /// Makes every table `scenario`'s packets may need (toward every host where a population
+    /// draws its connections' ends, else toward each flow's ends), and shares them with
+    /// `others`' forwarders (the other partitions of a parallel run of it).
+    pub fn share_paths<'a>(&mut self, scenario: &Scenario, others: impl Iterator<Item = &'a mut Forwarder>) {
+        let paths = Arc::make_mut(&mut self.paths);
+        if scenario.flows.iter().any(|f| f.draws_ends()) {
+            let hosts = paths.hosts();
+            paths.make_tables_toward(hosts);
+        } else {
+            paths.make_tables_toward(scenario.flows.iter().flat_map(|f| [f.src, f.dst]));
+        }
         others.for_each(|other| other.paths = Arc::clone(&self.paths));
     }
 
@@ -296,8 +303,10 @@ mod tests {
     fn partitions_share_the_tables_toward_hosts_and_make_others_in_a_copy_of_their_own() {
         let sc = fat_tree(4, "ecmp");
         let (mut first, mut other) = (Forwarder::new(&sc, 3).unwrap(), Forwarder::new(&sc, 3).unwrap());
-        first.share_paths(std::iter::once(&mut *other));
+        first.share_paths(&sc, std::iter::once(&mut *other));
         assert!(Arc::ptr_eq(&first.paths, &other.paths));
+        // each flow runs between the first pod's racks and the last pod's: those racks' tables
+        assert_eq!(first.paths.tables_made(), 4, "the tables toward the flows' ends only");
         let mut alone = Forwarder::new(&sc, 3).unwrap();
         for f in 0..sc.flows.len() {
             for ack in [false, true] {

@@ -297,15 +297,26 @@ impl EqualCost {
         })
     }
 
-    /// Makes the tables toward every node with one port (a host), so that a copy shared among
-    /// a parallel run's partitions is never made again (`engine::forwarding`).
-    pub fn make_tables_to_hosts(&mut self) {
-        for n in 0..self.anchor.len() {
-            let anchor = self.anchor[n];
-            if anchor.idx() != n && self.table_of[anchor.idx()] == NONE {
+    /// Makes the tables `choices` reads toward each of `dsts`, so that a copy shared among a
+    /// parallel run's partitions need not make them again (`engine::forwarding`).
+    pub fn make_tables_toward(&mut self, dsts: impl IntoIterator<Item = NodeId>) {
+        for dst in dsts {
+            let anchor = self.anchor[dst.idx()];
+            if self.table_of[anchor.idx()] == NONE {
                 self.make_table(anchor);
             }
         }
+    }
+
+    /// Every node with one port (a host).
+    pub fn hosts(&self) -> Vec<NodeId> {
+        (0..self.anchor.len()).filter(|&n| self.anchor[n].idx() != n).map(NodeId::from_idx).collect()
+    }
+
+    /// How many tables are made.
+    #[cfg(test)]
+    pub fn tables_made(&self) -> usize {
+        self.table_of.iter().filter(|&&t| t != NONE).count()
     }
 
     /// Every port on a fewest-hop path from `src` to `dst`, ascending.

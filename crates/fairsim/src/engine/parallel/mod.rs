@@ -183,7 +183,7 @@ fn split_holding(sim: &mut Simulation, plan: Plan, own_only: bool) -> Box<Parall
     }
     let mut others: Vec<Simulation> = (1..plan.parts).map(|i| again(sim, held(i).as_deref())).collect();
     if let Some(forwarder) = sim.forwarder.as_deref_mut() {
-        forwarder.share_paths(others.iter_mut().filter_map(|other| other.forwarder.as_deref_mut()));
+        forwarder.share_paths(&sim.scenario, others.iter_mut().filter_map(|other| other.forwarder.as_deref_mut()));
     }
     let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *sim).chain(others.iter_mut()).collect();
     let mut start = Time::MAX;
