@@ -19,8 +19,8 @@ use rand::Rng;
 use std::sync::Arc;
 
 pub(super) struct Forwarder {
-    /// Shared by a parallel run's partitions, with every table toward a host made before they
-    /// split (`share_paths`): the tables are the same in each, and at k = 64 they are 47 MB.
+    /// Shared by a parallel run's partitions, with the tables its packets may need made before
+    /// they split (`share_paths`): the tables are the same in each, and at k = 64 they are 47 MB.
     /// A table made after that, if any, is made in a copy of the partition's own.
     paths: Arc<EqualCost>,
     /// Once a link has failed: the network's tables without failures, for the paths ideal
@@ -300,7 +300,7 @@ mod tests {
     }
 
     #[test]
-    fn partitions_share_the_tables_toward_hosts_and_make_others_in_a_copy_of_their_own() {
+    fn partitions_share_the_tables_made_before_the_split_and_make_others_in_a_copy_of_their_own() {
         let sc = fat_tree(4, "ecmp");
         let (mut first, mut other) = (Forwarder::new(&sc, 3).unwrap(), Forwarder::new(&sc, 3).unwrap());
         first.share_paths(&sc, std::iter::once(&mut *other));
