@@ -186,10 +186,13 @@ impl EqualCost {
     pub fn new(nodes: usize, ends: &[(NodeId, NodeId)]) -> EqualCost {
         let (first_out, out) = adjacency(nodes, ends, |&(from, _)| from);
         let (first_in, into) = adjacency(nodes, ends, |&(_, to)| to);
+        let out_to = out.iter().map(|p| ends[p.idx()].1).collect();
+        let into_from: Vec<NodeId> = into.iter().map(|p| ends[p.idx()].0).collect();
         let mut switch = vec![NONE; nodes];
         let mut switches = 0;
         let mut way_in = vec![PortId(NONE); nodes];
         let mut anchor: Vec<NodeId> = (0..nodes).map(NodeId::from_idx).collect();
+        let mut leaf = vec![false; nodes];
         for n in 0..nodes {
             let ports = &out[first_out[n] as usize..first_out[n + 1] as usize];
             if ports.len() > 1 {
@@ -197,23 +200,13 @@ impl EqualCost {
                 switches += 1;
             } else if let [only] = ports {
                 let (host, router) = ends[only.idx()];
-                let back =
-                    into[first_in[n] as usize..first_in[n + 1] as usize].iter().find(|p| ends[p.idx()].0 == router);
-                way_in[host.idx()] = back.copied().unwrap_or(PortId(NONE));
+                let (first, last) = (first_in[n] as usize, first_in[n + 1] as usize);
+                let back = into[first..last].iter().zip(&into_from[first..last]).find(|&(_, &from)| from == router);
+                way_in[host.idx()] = back.map_or(PortId(NONE), |(&p, _)| p);
                 anchor[host.idx()] = router;
+                leaf[n] = into_from[first..last].iter().all(|&from| from == router);
             }
         }
-        let out_to = out.iter().map(|p| ends[p.idx()].1).collect();
-        let into_from: Vec<NodeId> = into.iter().map(|p| ends[p.idx()].0).collect();
-        let leaf = (0..nodes)
-            .map(|n| {
-                let (first, last) = (first_in[n] as usize, first_in[n + 1] as usize);
-                match out[first_out[n] as usize..first_out[n + 1] as usize] {
-                    [only] => into_from[first..last].iter().all(|&from| from == ends[only.idx()].1),
-                    _ => false,
-                }
-            })
-            .collect();
         EqualCost {
             ends: ends.to_vec(),
             first_out,
