@@ -2,9 +2,10 @@
 # README command 2: installs what the tests need into the project's virtual environment (.venv,
 # made here if missing; FAIRSIM_VENV names another), then runs every check and test: formatting
 # and lints, the Rust engine's tests, the Python package's tests (API and command line, on every
-# core: pytest-xdist), the Python tests not marked slow at the lowest dependency versions
-# pyproject.toml claims, and every reproduction in quick mode. CI (.ci/run) runs exactly this, from a copy of the checkout in a folder named
-# `fairsim` under a path containing a space.
+# core: pytest-xdist; among them every reproduction in quick mode), the Python tests not marked
+# slow at the lowest dependency versions pyproject.toml claims, and, under CI, the README's quick
+# start and the wheel. CI (.ci/run) runs exactly this, from a copy of the checkout in a folder
+# named `fairsim` under a path containing a space.
 #
 #   bash scripts/test.sh           everything (CI)
 #   bash scripts/test.sh --quick   "did my install work?": lints, the Rust tests, the Python tests
@@ -156,14 +157,11 @@ lowest_versions() {
 }
 
 # each in a subshell whose temporary folder goes when it ends, however it ends
-quick_reproductions() (
+quick_reproduction() (
     reports="$(mktemp -d)"
     trap 'rm -rf "$reports"' EXIT
-    papers="${1:-$(python -c 'from fairsim import reproduce; print(*reproduce.papers())')}" || exit 1
-    for paper in $papers; do
-        fairsim reproduce "$paper" --quick --no-progress --out "$reports/$paper" >/dev/null || exit 1
-    done
-    echo "reproductions (quick) ran and wrote their reports:" $papers
+    fairsim reproduce "$1" --quick --no-progress --out "$reports/$1" >/dev/null &&
+        echo "the reproduction of $1 (quick) ran and wrote its report"
 )
 
 readme_quick_start() (
@@ -180,14 +178,17 @@ readme_quick_start() (
 
 wheel_without_root() (
     # README's "A wheel file": built here, then installed and run by a user without root (nobody),
-    # with the system's Python in a fresh virtual environment: no Rust, no root, no sudo
+    # with the system's Python in a fresh virtual environment: no Rust, no root, no sudo. Built
+    # from the tests' `release` build, which it reuses: the `dist` profile users build (the same
+    # code, optimised as a whole program) took 7 of CI's 45 minutes from nothing
+    # (docs/decisions.md, "The build users install")
     command -v setpriv >/dev/null && [ -x /usr/bin/python3 ] || {
         note "skipped: the wheel as a user without root (needs setpriv and /usr/bin/python3)"
         return 0
     }
     dir="$(mktemp -d)"
     trap 'rm -rf "$dir"' EXIT
-    env -u MATURIN_PEP517_ARGS pip wheel . --no-deps --quiet -w "$dir" >/dev/null && cp constraints.txt "$dir/" &&
+    pip wheel . --no-deps --quiet -w "$dir" >/dev/null && cp constraints.txt "$dir/" &&
         chown -R nobody:nogroup "$dir" &&
         setpriv --reuid=nobody --regid=nogroup --clear-groups env -i HOME="$dir" PATH=/usr/bin:/bin \
             bash -euc 'cd "$1" && python3 -m venv venv && venv/bin/pip install --quiet -c constraints.txt ./fairsim-*.whl &&
@@ -207,17 +208,18 @@ step "ruff format" ruff format --check python tests scripts validation
 step "Rust tests" rust_tests
 if [ -n "$quick" ]; then
     step "Python tests, not marked slow" pytest_logged "Python tests" python -m pytest -q -n auto -m "not slow"
-    step "one quick reproduction (dks89)" quick_reproductions dks89
+    step "one quick reproduction (dks89)" quick_reproduction dks89
     not_tested+=("not run by --quick: the tests marked slow, the doc tests, the fuzzer's minute, the lowest versions, the other reproductions")
 else
     step "Rust doc tests" cargo test --doc -p fairsim --quiet
     step "Python tests" pytest_logged "Python tests" python -m pytest -q -n auto
     # a minute of the scenario loader's mutation fuzzer (the run above gave it 10 s): the same
     # inputs every time; fails on any panic, abort, hang or non-fairsim exception, saving the input
-    step "fuzzer, 60 s" env FAIRSIM_FUZZ_SECONDS=60 python -m pytest -q -s tests/test_fuzz.py
+    step "fuzzer, 60 s" env FAIRSIM_FUZZ_SECONDS=60 python -m pytest -q -s \
+        tests/test_fuzz.py::test_loader_survives_mutated_scenarios tests/test_fuzz.py::test_sweep_descriptions_survive_fuzzing
     step "Python tests at the lowest versions" lowest_versions
-    # the reproductions end to end, quickly: any run that errors fails
-    step "quick reproductions" quick_reproductions
+    # every reproduction ran end to end, quickly, in the Python tests above
+    # (tests/test_reproduce_prose.py: a run that errors fails)
     if [ -n "$ci" ]; then
         step "README quick start in a fresh clone" readme_quick_start
         if [ "$(id -u)" = 0 ]; then

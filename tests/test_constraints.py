@@ -1,7 +1,8 @@
 """The pins CI installs stay in step with the ranges users install: every dependency pyproject.toml
 declares is pinned in constraints.txt at a version its range allows, and in
 constraints-lowest.txt at exactly its lower bound (scripts/update_constraints.py writes both; an
-edit of pyproject.toml without rerunning it fails here, not in a user's environment)."""
+edit of pyproject.toml without rerunning it fails here, not in a user's environment); and the
+build users install is the one CI tests, optimised further."""
 
 import tomllib
 from pathlib import Path
@@ -48,3 +49,15 @@ def test_the_lowest_pins_are_the_ranges_lower_bounds():
         got = pinned.get(canonicalize_name(r.name))
         # `>=2` is pinned as `2` (pip's dry run may spell it 2.0.0): compare as versions
         assert got and Version(got) == Version(lower[0]), f"{r.name}: pinned {got}, lower bound {lower[0]}"
+
+
+def test_what_users_build_is_the_tested_release_build_optimised_further():
+    # CI builds and tests Cargo's `release` profile (scripts/test.sh); what users install is built
+    # with the profile pyproject.toml names, which may differ from `release` only in how far the
+    # compiler optimises (docs/decisions.md, "The build users install")
+    profile = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["maturin"]["profile"]
+    profiles = tomllib.loads((ROOT / "Cargo.toml").read_text())["profile"]
+    assert profile in profiles, f"pyproject.toml's maturin profile `{profile}` is not in Cargo.toml"
+    settings = dict(profiles[profile])
+    assert settings.pop("inherits", None) == "release", f"the `{profile}` profile must inherit `release`"
+    assert set(settings) <= {"lto", "codegen-units"}, f"`{profile}` sets more than optimisation: {settings}"

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from fairsim.reproduce import papers
 from fairsim.reproduce.prose import blocks, reflow
 
 FAIRSIM = [sys.executable, "-m", "fairsim.cli"]
@@ -37,7 +38,8 @@ def test_items_of_a_wrapped_note_stay_items_and_paragraphs_stay_whole():
 
 
 # The reports speak to a reader of the paper: what runs and why, not the project's history.
-PAPERS = ("dks89", "keshav91", "csfq98", "hasegawa01", "blt94")
+# Every paper's quick reproduction runs here, end to end: scripts/test.sh counts on it.
+PAPERS = tuple(papers())
 ISSUE = re.compile(r"\bissues? \d+", re.I)
 # A commit hash: 7-40 hex digits with a digit and a letter, not a colour (`#1f77b4`) nor the
 # fraction of a number (`4.43e-05`).
