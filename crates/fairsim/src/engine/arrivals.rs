@@ -139,12 +139,18 @@ impl Simulation {
             ends.data_route = vec![forwarder.line(src)];
             ends.ack_route = vec![forwarder.line(dst)];
         }
-        if self.elsewhere.as_ref().is_some_and(|elsewhere| elsewhere[src.idx()] && elsewhere[dst.idx()]) {
-            // a parallel run's partition that holds neither end: only the ends (whose events are
-            // whose) and the sink's settings (whether ACKs crossing it carry SACK blocks) are
-            // read here, never the sender or the routes (a k = 64 fat-tree's 65,536 senders
-            // took 29 MB in each such partition)
-            (ends.sender, ends.data_route, ends.ack_route) = (None, vec![], vec![]);
+        if let Some(elsewhere) = &self.elsewhere {
+            // a parallel run's partition that does not hold the source never reads the sender
+            // (the sink reads only `closed_loop`): a k = 64 fat-tree's 65,536 senders took 29 MB
+            // in each partition. One that holds neither end reads only the ends (whose events
+            // are whose) and the sink's settings (whether ACKs crossing it carry SACK blocks),
+            // never the routes.
+            if elsewhere[src.idx()] {
+                ends.sender = None;
+            }
+            if elsewhere[src.idx()] && elsewhere[dst.idx()] {
+                (ends.data_route, ends.ack_route) = (vec![], vec![]);
+            }
         }
         let payload = spec.payload_size as u64;
         let ideal = self.connections.transfers.detailed.then(|| self.ideal_fct(f, src, dst, packets));

@@ -104,6 +104,7 @@ pub(super) fn ends(
             ack_size: spec.ack_size,
             header_bytes: spec.packet_size - spec.payload_size,
             acks: spec.acks,
+            closed_loop: sender.is_some(),
             ect: policy.ecn != EcnEcho::Off || policy.cnp_interval.is_some(),
             // DCQCN's packets are all ECN-capable: a lossless fabric marks, it never drops
             ect_all: policy.ecn == EcnEcho::Dctcp || policy.cnp_interval.is_some(),

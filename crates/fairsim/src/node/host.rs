@@ -38,6 +38,10 @@ pub struct FlowEnds {
     pub header_bytes: u32,
     /// Whether the sink acknowledges (open-loop sources may go unacknowledged).
     pub acks: bool,
+    /// Whether the flow has a sender (flow control): its sink then keeps reordering state and
+    /// acknowledges cumulatively. Kept here for the sink, which in a parallel run's partition
+    /// may not hold the sender (`engine::arrivals`).
+    pub closed_loop: bool,
     /// Whether data packets are ECN-capable (the transport's `ecn`).
     pub ect: bool,
     /// Whether every packet of the flow is, retransmissions and the sink's ACKs too: DCTCP's
@@ -153,7 +157,7 @@ impl FlowState {
         let echo =
             Echo { sent_at: pkt.sent_at, arrived: now, seq: pkt.seq, congestion: pkt.congestion(), cumulative: 0 };
         // open-loop sources never retransmit, so they need no reordering state
-        let closed_loop = self.sender.is_some();
+        let closed_loop = self.ends.closed_loop;
         let (new, reply) = if !closed_loop {
             (true, AckNow::Send(echo))
         } else if self.receiver.is_classic() {
@@ -382,6 +386,7 @@ mod tests {
                 ack_size: 40,
                 header_bytes: 0,
                 acks: true,
+                closed_loop,
                 ect: false,
                 ect_all: false,
                 priority: 0,

@@ -247,21 +247,24 @@ fn each_partition_holds_only_its_own_ports_where_the_copies_would_be_large() {
 }
 
 #[test]
-fn a_partition_keeps_no_sender_of_a_connection_it_holds_neither_end_of() {
+fn a_partition_keeps_a_connections_sender_only_where_its_source_is_and_routes_where_an_end_is() {
     let text = fat_tree(r#""newreno""#, "buffer = 8");
     let (mut sim, mut threads) = split_own_ports_only(&text, 4);
     assert!(!threads.step(&mut sim, 1000), "the run is under way on 4 threads");
     let parallel = threads.parallel.as_deref().expect("the run split");
     let first = sim.connections.first;
     let parts: Vec<&Simulation> = std::iter::once(&sim).chain(&parallel.others).collect();
-    let mut neither = 0;
+    let (mut sink_only, mut neither) = (0, 0);
     for (me, part) in parts.iter().enumerate() {
         for flow in &part.flows[first..] {
             let (src, dst) = (parallel.plan.node[flow.ends.src.idx()], parallel.plan.node[flow.ends.dst.idx()]);
-            let holds_an_end = src as usize == me || dst as usize == me;
-            assert_eq!(flow.sender.is_some(), holds_an_end, "partition {me}, ends in {src} and {dst}");
-            neither += usize::from(!holds_an_end);
+            let (source, sink) = (src as usize == me, dst as usize == me);
+            assert_eq!(flow.sender.is_some(), source, "partition {me}, ends in {src} and {dst}");
+            assert_eq!(!flow.ack_route.is_empty(), source || sink, "partition {me}, ends in {src} and {dst}");
+            assert!(flow.ends.closed_loop, "the sink of a NewReno connection acknowledges cumulatively");
+            sink_only += usize::from(sink && !source);
+            neither += usize::from(!source && !sink);
         }
     }
-    assert!(neither > 0, "some partition holds neither end of some connection");
+    assert!(sink_only > 0 && neither > 0, "partitions that hold only a sink ({sink_only}) and neither end ({neither})");
 }
