@@ -147,9 +147,9 @@ impl Simulation {
             // never the routes.
             if elsewhere[src.idx()] {
                 ends.sender = None;
-            }
-            if elsewhere[src.idx()] && elsewhere[dst.idx()] {
-                (ends.data_route, ends.ack_route) = (vec![], vec![]);
+                if elsewhere[dst.idx()] {
+                    (ends.data_route, ends.ack_route) = (vec![], vec![]);
+                }
             }
         }
         let payload = spec.payload_size as u64;

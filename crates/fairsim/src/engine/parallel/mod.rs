@@ -23,7 +23,7 @@
 //! whose ports are those it sends on or receives from (every port in a small network:
 //! `Plan::own_ports_only`), but whose flows are all the run's (the loop's code stays as it was,
 //! at the cost of a flow's state in every partition; a connection's sender only where its
-//! source or sink is), and whose ECMP tables are one copy they share; one partition per thread;
+//! source is), and whose ECMP tables are one copy they share; one partition per thread;
 //! the window is the smallest cut delay for every partition (no per-pair lookahead); Unison's
 //! finer partitions and its scheduling by the last round's processing time reduce here to a
 //! partition per thread, each run by its own thread unless

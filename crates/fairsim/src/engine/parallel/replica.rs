@@ -8,7 +8,7 @@
 //! source's, its sink and delayed ACKs by its sink's; the clock's interval ends and the run's
 //! end by every partition (each closes the intervals of what it holds), counted once; so are an
 //! open population's start and arrivals, which make every connection in every partition (with
-//! its sender only in its source's and its sink's), started by its source's (and whose slots
+//! its sender only in its source's), started by its source's (and whose slots
 //! are freed as the partitions' notes say: `slots`).
 //! What another partition does to its own copy of a port or flow is never read here, and the
 //! run's figures are put together at its end (`merge`).
