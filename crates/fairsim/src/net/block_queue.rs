@@ -11,14 +11,21 @@
 //! held at once, as in simulators that keep one pool of packets (htsim's queues hold pointers
 //! into one).
 //!
-//! A queue that fits in one block uses it as a ring, as a `VecDeque` would, and keeps it when
-//! it empties: most queues and pipes hold a few packets at a time, and a block that stays with
-//! its port stays in the cache. (A first form read every block straight through and took the
-//! next from the free list: the k = 8 fat-tree ran 16% longer than with `VecDeque`s.) The ring
-//! starts at `FIRST_RING` entries and doubles as its queue first needs it, up to a block: a
-//! k = 64 fat-tree has 393,216 ports, most of whose pipes never hold more than a packet or two,
-//! and a whole block for each port's queue and pipe was most of its run's memory
-//! (docs/performance.md, "A k = 64 fat-tree").
+//! A queue that fits in one block uses it as a ring, as a `VecDeque` would: most queues and
+//! pipes hold a few packets at a time, and a ring that stays with its port stays in the cache.
+//! (A first form read every block straight through and took the next from the free list: the
+//! k = 8 fat-tree ran 16% longer than with `VecDeque`s.) The ring starts at `FIRST_RING` entries
+//! and doubles as its queue first needs it, up to a block: a k = 64 fat-tree has 393,216 ports,
+//! most of whose pipes never hold more than a packet or two, and a whole block for each port's
+//! queue and pipe was most of its run's memory (docs/performance.md, "A k = 64 fat-tree"). A
+//! ring smaller than a block stays when its queue empties. A discipline's ring of a whole block
+//! goes back to the free list then, and the queue starts again from `FIRST_RING`: a host's
+//! queue fills to its initial window once and then holds a packet or two, and at k = 64 the
+//! 62,973 hosts' empty blocks were 82 MB of the run's end (docs/performance.md, "A k = 64
+//! fabric: an emptied queue's block"). A pipe keeps its block: a long link's pipe empties
+//! between a window's bursts, every round trip (the TCP dumbbell's 18 pipes did so 32,000
+//! times, 2% more instructions when they gave their blocks back), and at k = 64 only 35 pipes
+//! ever need one.
 //!
 //! The free list is per thread because the engine runs a simulation on one thread; a queue
 //! dropped on another thread gives its blocks to that thread's list, which is harmless. Nothing
@@ -43,10 +50,13 @@ type Block<T> = Box<[T; BLOCK]>;
 /// What a `BlockQueue` can hold: a small `Copy` record with a free list of blocks of its own.
 pub trait Pooled: Copy + 'static {
     fn free_blocks() -> &'static LocalKey<RefCell<Vec<Block<Self>>>>;
+    /// Whether a ring of a whole block goes back to the free list when its queue empties: a
+    /// discipline's queue's does, a pipe's stays (the module's comment).
+    const GIVES_BACK_EMPTIED: bool;
 }
 
 macro_rules! pooled {
-    ($t:ty, $list:ident) => {
+    ($t:ty, $list:ident, $gives_back:expr) => {
         thread_local! {
             static $list: RefCell<Vec<Block<$t>>> = const { RefCell::new(Vec::new()) };
         }
@@ -54,12 +64,13 @@ macro_rules! pooled {
             fn free_blocks() -> &'static LocalKey<RefCell<Vec<Block<Self>>>> {
                 &$list
             }
+            const GIVES_BACK_EMPTIED: bool = $gives_back;
         }
     };
 }
 
-pooled!(Packet, FREE_PACKET_BLOCKS);
-pooled!(InFlight, FREE_IN_FLIGHT_BLOCKS);
+pooled!(Packet, FREE_PACKET_BLOCKS, true);
+pooled!(InFlight, FREE_IN_FLIGHT_BLOCKS, false);
 
 /// A packet propagating on a link, with when it reaches the far end: what a port's pipe holds.
 /// The packet comes first (`repr(C)`), so that taking it out copies it in the 16-byte pieces
@@ -213,13 +224,28 @@ impl<T: Pooled> BlockQueue<T> {
     #[inline(always)]
     pub fn pop_front(&mut self) -> Option<T> {
         let block = self.front.as_ref().filter(|_| self.len > 0)?;
-        let entry = block[self.head & (block.len() - 1)];
+        let (entry, ring) = (block[self.head & (block.len() - 1)], block.len());
         self.len -= 1;
         self.head += 1;
-        if self.head == block.len() {
+        if self.head == ring {
             self.past_the_end();
         }
+        // a chain never empties here (its `back` holds an entry), so this is a ring
+        if T::GIVES_BACK_EMPTIED && self.len == 0 && ring == BLOCK {
+            self.emptied();
+        }
         Some(entry)
+    }
+
+    /// The queue emptied from a ring of a whole block, which goes back to the free list for the
+    /// queues that fill meanwhile; the next entry starts a ring of `FIRST_RING` (`push_slow`).
+    /// (Taking a whole block again at once made a host's queue, which empties after nearly every
+    /// packet, pass a block to and from the free list each time: 0.6% more instructions on the
+    /// TCP dumbbell, against 0.14% now.) A queue emptied by `remove` keeps its ring.
+    #[inline(never)]
+    fn emptied(&mut self) {
+        give_back_front(self.front.take().expect("a ring"));
+        self.head = 0;
     }
 
     /// The head passed the end of `front`: a ring goes round; a chain's next block takes the
@@ -403,18 +429,43 @@ mod tests {
         assert!(std::mem::size_of::<BlockQueue<Packet>>() <= 48, "{}", std::mem::size_of::<BlockQueue<Packet>>());
     }
 
+    fn ring<T: Pooled>(q: &BlockQueue<T>) -> usize {
+        q.front.as_ref().map_or(0, |f| f.len())
+    }
+
     #[test]
     fn a_ring_is_as_long_as_its_queue_has_been_at_most() {
-        let ring = |q: &BlockQueue<Packet>| q.front.as_ref().map_or(0, |f| f.len());
         let mut q = BlockQueue::default();
         assert_eq!(ring(&q), 0, "a queue never used holds nothing");
         for held in 1..=BLOCK {
             (0..held as u64).for_each(|i| q.push_back(entry(i)));
             assert_eq!(ring(&q), held.next_power_of_two().max(FIRST_RING));
             assert_eq!(ids(&q), (0..held as u64).collect::<Vec<_>>());
+            assert_eq!(q.block_count(), 1, "a ring grows to a block, not beyond");
             (0..held).for_each(|_| assert!(q.pop_front().is_some()));
+            let kept = if held <= BLOCK / 2 { held.next_power_of_two().max(FIRST_RING) } else { 0 };
+            assert_eq!(ring(&q), kept, "after {held}: a smaller ring stays when emptied, a block goes");
         }
-        assert_eq!((ring(&q), q.block_count()), (BLOCK, 1), "a ring grows to a block, not beyond");
+    }
+
+    #[test]
+    fn an_emptied_block_goes_back_from_a_queue_and_stays_in_a_pipe() {
+        release_free_blocks();
+        let free_packets = || FREE_PACKET_BLOCKS.with_borrow(Vec::len);
+        let mut queue = BlockQueue::default();
+        (0..BLOCK as u64).for_each(|i| queue.push_back(entry(i)));
+        (0..BLOCK).for_each(|_| assert!(queue.pop_front().is_some()));
+        assert_eq!((ring(&queue), free_packets()), (0, 1), "the discipline's block is on the free list");
+        queue.push_back(entry(7));
+        assert_eq!((ring(&queue), free_packets(), ids(&queue)), (FIRST_RING, 1, vec![7]), "and it starts again small");
+
+        let mut pipe = BlockQueue::default();
+        let in_flight = |id| InFlight { pkt: entry(id), arrival: Time::ZERO };
+        (0..BLOCK as u64).for_each(|i| pipe.push_back(in_flight(i)));
+        (0..BLOCK).for_each(|_| assert!(pipe.pop_front().is_some()));
+        assert_eq!(ring(&pipe), BLOCK, "a pipe's block stays with it");
+        drop((queue, pipe));
+        release_free_blocks();
     }
 
     #[test]
@@ -430,7 +481,7 @@ mod tests {
         (0..3 * BLOCK as u64).for_each(|i| other.push_back(entry(i)));
         assert_eq!(free(), 6, "another queue takes them from there");
         (0..BLOCK).for_each(|_| assert!(q.pop_front().is_some()));
-        assert_eq!((q.block_count(), q.is_empty(), free()), (1, true, 6), "an empty queue keeps its last block");
+        assert_eq!((q.block_count(), q.is_empty(), free()), (0, true, 7), "an emptied queue gives back its last block");
         drop((q, other));
         assert_eq!(free(), 10, "a dropped queue gives back every block");
         assert_eq!(release_free_blocks(), 10 * std::mem::size_of::<[Packet; BLOCK]>(), "the bytes given back");
