@@ -300,6 +300,19 @@ mod tests {
     }
 
     #[test]
+    fn an_ended_run_lets_go_of_its_tables() {
+        let sc = fat_tree(4, "ecmp");
+        let mut sim = crate::engine::Simulation::new(&sc, None, Some(3)).unwrap();
+        let mut delivered_before_end = 0;
+        while !sim.run_events(1) {
+            assert!(sim.forwarder.is_some(), "packets are forwarded until the end");
+            delivered_before_end = sim.flows.iter().map(|f| f.counters.delivered).sum();
+        }
+        assert!(delivered_before_end > 0, "the run forwarded packets");
+        assert!(sim.forwarder.is_none(), "nothing reads the tables once the run has ended");
+    }
+
+    #[test]
     fn partitions_share_the_tables_made_before_the_split_and_make_others_in_a_copy_of_their_own() {
         let sc = fat_tree(4, "ecmp");
         let (mut first, mut other) = (Forwarder::new(&sc, 3).unwrap(), Forwarder::new(&sc, 3).unwrap());

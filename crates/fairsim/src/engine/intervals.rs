@@ -19,6 +19,14 @@ impl Simulation {
         }
     }
 
+    /// Settles the ports whose intervals `close_interval` closes, as it does first: so that
+    /// the run's end may count its packets in the network, and let them go, before the last
+    /// records are made (`Simulation::ended`).
+    pub(super) fn settle_closing_ports(&mut self) {
+        let now = self.now;
+        self.ports.iter_mut_below(self.connections.first_own_port).for_each(|p| p.settle(now));
+    }
+
     pub(super) fn close_interval(&mut self) {
         self.intervals_closed += 1;
         // queueing delays are reported over the measurement intervals: the warm-up's are forgotten

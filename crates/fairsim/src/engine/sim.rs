@@ -265,14 +265,21 @@ impl Simulation {
         self.done
     }
 
-    /// The run has ended (on one thread, or its partitions put together): the packets
-    /// propagating and the pending events go, once counted, and with them the blocks the queues
-    /// no longer use, for the report to reuse (net::block_queue); after a big run, what that
-    /// frees in whole pages goes back to the system, which lowers the peak that the report's
-    /// columns make (memory::WORTH_TRIMMING).
+    /// The run has ended (on one thread, at its `End` event before its last records; or its
+    /// partitions put together): the packets propagating and the pending events go, once
+    /// counted, and with them the blocks the queues no longer use, for the last records and the
+    /// report to reuse (net::block_queue); after a big run, what that frees in whole pages goes
+    /// back to the system, which lowers the peak that the report's columns make
+    /// (memory::WORTH_TRIMMING). Once only: a run that let go at its `End` event is done here.
     #[inline(never)]
     pub(super) fn ended(&mut self) {
+        if self.in_network_at_end.is_some() {
+            return;
+        }
         self.shed_packets();
+        // nothing routes a packet any more, and the report reads no table: ECMP's tables were
+        // 52 MB of a k = 64 fabric's run held while its report's columns are made
+        self.forwarder = None;
         if crate::net::block_queue::release_free_blocks() >= crate::memory::WORTH_TRIMMING {
             crate::memory::return_freed();
         }
@@ -325,6 +332,13 @@ impl Simulation {
                 self.timer(f, t)
             }
             _ if ev.is_end() => {
+                if self.elsewhere.is_none() {
+                    // a whole run lets go of its packets before its last interval's records
+                    // are made, which so take the room the packets had (a partition's go once
+                    // the run is put together: `engine::parallel`)
+                    self.settle_closing_ports();
+                    self.ended();
+                }
                 self.close_interval();
                 self.done = true;
             }
