@@ -332,12 +332,16 @@ impl Simulation {
                 self.timer(f, t)
             }
             _ if ev.is_end() => {
+                // the last interval's records take the room of what the run lets go of first
                 if self.elsewhere.is_none() {
-                    // a whole run lets go of its packets before its last interval's records
-                    // are made, which so take the room the packets had (a partition's go once
-                    // the run is put together: `engine::parallel`)
+                    // a whole run: its packets
                     self.settle_closing_ports();
                     self.ended();
+                } else {
+                    // a partition: its thread's free blocks. Its packets go once the run is put
+                    // together, where those handed between partitions are counted too
+                    // (`engine::parallel`).
+                    crate::net::block_queue::release_free_blocks();
                 }
                 self.close_interval();
                 self.done = true;
