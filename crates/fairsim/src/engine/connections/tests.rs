@@ -49,7 +49,8 @@ fn finished_connections_free_their_slots_so_state_does_not_grow_with_the_transfe
     let t = s.transfers();
     assert!(t.flow.len() > 2000, "{} transfers", t.flow.len());
     assert!(t.finish_s.iter().all(Option::is_some), "every transfer finishes");
-    let slots = s.flows.len() - s.connections.first;
+    let slots = s.connections.slots.len();
+    assert_eq!(s.flows.len(), s.connections.first, "an ended run lets go of its connections' states");
     assert_eq!(slots as u64, t.open_at_most().max(slots as u64), "no more slots than were ever needed");
     assert!(slots < 40, "{slots} slots for {} transfers ({} open at most)", t.flow.len(), t.open_at_most());
     assert_eq!(s.ports.len() - s.connections.first_own_port, slots, "one own access line per slot");
@@ -79,11 +80,9 @@ fn every_packet_of_every_connection_is_accounted_for_under_losses_and_reuse() {
         assert_eq!(done as usize, t.flow.len(), "{transport}: the load (80%) lets every transfer finish");
         let flow = &s.flows()[0];
         let mut all = flow.counters;
+        // the connections' counts, folded into their flow's as its last interval closed
         for c in &flow.intervals {
             all.merge(c);
-        }
-        for c in &s.flows[s.connections.first..] {
-            all.merge(&c.counters);
         }
         assert!(all.dropped > 50, "{transport}: the bottleneck drops ({})", all.dropped);
         let in_network = s.data_in_network()[0];

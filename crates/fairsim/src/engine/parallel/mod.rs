@@ -135,6 +135,7 @@ impl Threads {
         if parallel.start == Time::MAX {
             join(sim, parallel);
             sim.ended();
+            sim.let_go_of_connections();
             return true;
         }
         self.parallel = Some(parallel);
