@@ -352,18 +352,19 @@ impl Simulation {
             }
             _ if ev.is_end() => {
                 // the last interval's records take the room of what the run lets go of first
-                if self.elsewhere.is_none() {
+                let whole = self.elsewhere.is_none();
+                if whole {
                     // a whole run: its packets
                     self.settle_closing_ports();
                     self.ended();
                 } else {
-                    // a partition: its thread's free blocks. Its packets go once the run is put
-                    // together, where those handed between partitions are counted too
-                    // (`engine::parallel`).
+                    // a partition: its thread's free blocks. Its packets and connections go once
+                    // the run is put together, where those handed between partitions are
+                    // counted too (`engine::parallel`).
                     crate::net::block_queue::release_free_blocks();
                 }
                 self.close_interval();
-                if self.elsewhere.is_none() {
+                if whole {
                     self.let_go_of_connections();
                 }
                 self.done = true;
