@@ -9,10 +9,10 @@
 //! untrimmed against 17.3 MB before the parse had a thread of its own (docs/performance.md,
 //! "The scenario parsed on a thread of its own").
 
-/// How many bytes of packet blocks a run must give back at its end for the heaps to be trimmed
-/// then (`return_freed`). The blocks were its queues' and pipes' room at their fullest, freed
-/// among the run's live state; in whole pages that room goes back to the system before the
-/// report is made. A k = 64 fat-tree over 20 µs gives back 123 MiB of blocks, and trimming then
+/// How many bytes a run must give back at its end (its packet blocks, and its connections'
+/// states) for the heaps to be trimmed then, once (`return_freed`). The blocks were its queues'
+/// and pipes' room at their fullest, freed among the run's live state; in whole pages that room
+/// goes back to the system before the report is made. A k = 64 fat-tree over 20 µs gives back 123 MiB of blocks, and trimming then
 /// takes 67 MiB off its resident memory (k = 32: 15 MiB of blocks, 8 MiB off); the 256-flow
 /// dumbbell over 10 s gives back 4.9 MiB and trimming takes 2.9 MiB off, the k = 8 HPCC
 /// permutation 0.99 MiB and 0.6 MiB off (the RoCE one, 0.81 MiB, nothing: its blocks lie among

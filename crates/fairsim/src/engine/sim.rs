@@ -102,6 +102,14 @@ pub struct Simulation {
     pub(super) wall: Duration,
 }
 
+/// Returns the heaps' free pages to the system if a run's end gave back enough to be worth the
+/// trim (memory::WORTH_TRIMMING).
+fn return_freed_if_worth(freed: usize) {
+    if freed >= crate::memory::WORTH_TRIMMING {
+        crate::memory::return_freed();
+    }
+}
+
 /// A queueing delay recorded later, in the run's order: at `at`, in the event coded `event`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct DelaySample {
@@ -265,43 +273,51 @@ impl Simulation {
         self.done
     }
 
-    /// The run has ended (on one thread, at its `End` event before its last records; or its
-    /// partitions put together): the packets propagating and the pending events go, once
-    /// counted, and with them the blocks the queues no longer use, for the last records and the
-    /// report to reuse (net::block_queue); after a big run, what that frees in whole pages goes
-    /// back to the system, which lowers the peak that the report's columns make
-    /// (memory::WORTH_TRIMMING). Once only: a run that let go at its `End` event is done here.
+    /// The run stopped without its `End` event (a failure): what nothing reads any more goes
+    /// (`let_go_of_packets`), and its room goes back to the system if it is worth it. A run
+    /// that ended at its `End` event, or whose partitions were put together, has let go
+    /// already (`finished`).
     #[inline(never)]
     pub(super) fn ended(&mut self) {
+        let freed = self.let_go_of_packets();
+        return_freed_if_worth(freed);
+    }
+
+    /// The run has ended: the packets propagating and the pending events go, once counted, and
+    /// with them the blocks the queues no longer use, for the last records and the report to
+    /// reuse (net::block_queue), and ECMP's tables. Returns the bytes of blocks given back (0 if
+    /// it had let go already: once only).
+    fn let_go_of_packets(&mut self) -> usize {
         if self.in_network_at_end.is_some() {
-            return;
+            return 0;
         }
         self.shed_packets();
         // nothing routes a packet any more, and the report reads no table: ECMP's tables were
         // 52 MB of a k = 64 fabric's run held while its report's columns are made
         self.forwarder = None;
-        if crate::net::block_queue::release_free_blocks() >= crate::memory::WORTH_TRIMMING {
-            crate::memory::return_freed();
-        }
+        crate::net::block_queue::release_free_blocks()
     }
 
     /// Once the run has ended and its last interval is closed, its connections' states go:
     /// their counts are in their flows' and their transfers' (`fold_connections`), and nothing
     /// reads them any more (`flows()` is the scenario's flows). A k = 64 fat-tree's 65,536
     /// connections held about 110 MB, with their senders and routes, while the report's columns
-    /// were made.
-    #[inline(never)]
-    pub(super) fn let_go_of_connections(&mut self) {
+    /// were made. Returns the bytes of the states let go of.
+    pub(super) fn let_go_of_connections(&mut self) -> usize {
         let first = self.connections.first;
-        if self.flows.len() == first {
-            return;
-        }
         let freed = (self.flows.len() - first) * std::mem::size_of::<FlowState>();
         self.flows.truncate(first);
         self.flows.shrink_to_fit();
-        if freed >= crate::memory::WORTH_TRIMMING {
-            crate::memory::return_freed();
-        }
+        freed
+    }
+
+    /// A run's end, its last interval closed: its packets (if it has not let go of them yet:
+    /// `freed` bytes if it has) and its connections go, and what they freed goes back to the
+    /// system in one trim, after a big run only, so that the report is made in that room
+    /// rather than on top of the run's peak.
+    pub(super) fn finished(&mut self, freed: usize) {
+        let freed = freed + self.let_go_of_packets() + self.let_go_of_connections();
+        return_freed_if_worth(freed);
     }
 
     /// An ended run lets go of what its report does not read: the packets propagating on its
@@ -352,20 +368,19 @@ impl Simulation {
             }
             _ if ev.is_end() => {
                 // the last interval's records take the room of what the run lets go of first
-                let whole = self.elsewhere.is_none();
-                if whole {
-                    // a whole run: its packets
+                if self.elsewhere.is_none() {
+                    // a whole run: its packets (the ports those records close settled first, as
+                    // closing them does), then, the records made, its connections
                     self.settle_closing_ports();
-                    self.ended();
+                    let packets = self.let_go_of_packets();
+                    self.close_interval();
+                    self.finished(packets);
                 } else {
                     // a partition: its thread's free blocks. Its packets and connections go once
                     // the run is put together, where those handed between partitions are
                     // counted too (`engine::parallel`).
                     crate::net::block_queue::release_free_blocks();
-                }
-                self.close_interval();
-                if whole {
-                    self.let_go_of_connections();
+                    self.close_interval();
                 }
                 self.done = true;
             }

@@ -134,8 +134,7 @@ impl Threads {
         sim.wall += started.elapsed();
         if parallel.start == Time::MAX {
             join(sim, parallel);
-            sim.ended();
-            sim.let_go_of_connections();
+            sim.finished(0);
             return true;
         }
         self.parallel = Some(parallel);
