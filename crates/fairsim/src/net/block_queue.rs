@@ -18,9 +18,12 @@
 //! pipes hold a few packets at a time, and a ring that stays with its port stays in the cache.
 //! (A first form read every block straight through and took the next from the free list: the
 //! k = 8 fat-tree ran 16% longer than with `VecDeque`s.) The ring starts at `FIRST_RING` entries
-//! and doubles as its queue first needs it, up to a block: a k = 64 fat-tree has 393,216 ports,
-//! most of whose pipes never hold more than a packet or two, and a whole block for each port's
-//! queue and pipe was most of its run's memory (docs/performance.md, "A k = 64 fat-tree"). A
+//! (`Pooled`) and doubles as its queue first needs it, up to a block: a k = 64 fat-tree has
+//! 393,216 ports, most of whose pipes never hold more than a packet or two, and a whole block for
+//! each port's queue and pipe was most of its run's memory (docs/performance.md, "A k = 64
+//! fat-tree"). A discipline's queue starts at 2 entries, a pipe's at 1: a pipe of a 1 µs, 10 Gb/s
+//! link holds one full-size packet at a time, and of the k = 64 fabric's pipes that carried one,
+//! those that never held two kept 9 MB of empty second places at the run's end. A
 //! ring smaller than a block stays when its queue empties. A discipline's ring of a whole block
 //! goes back to the free list then, and the queue starts again from `FIRST_RING`: a host's
 //! queue fills to its initial window once and then holds a packet or two, and at k = 64 the
@@ -44,9 +47,6 @@ use std::thread::LocalKey;
 /// Entries in a block (a power of two, for the ring's index): 16 packets are 1.3-1.4 kB, small
 /// beside a busy queue and a few kilobytes at a port (its queue's and its pipe's block).
 pub const BLOCK: usize = 16;
-/// Entries in a queue's first ring (a power of two): a pipe of a 1 µs, 10 Gb/s link holds one
-/// full-size packet at a time.
-const FIRST_RING: usize = 2;
 /// The most blocks a thread's free list keeps (the module's comment): 5-6 MB of each kind,
 /// enough for a queue of 65,536 packets to drain and fill again without the allocator.
 const MAX_FREE_BLOCKS: usize = 4096;
@@ -59,10 +59,12 @@ pub trait Pooled: Copy + 'static {
     /// Whether a ring of a whole block goes back to the free list when its queue empties: a
     /// discipline's queue's does, a pipe's stays (the module's comment).
     const GIVES_BACK_EMPTIED: bool;
+    /// Entries in a queue's first ring (a power of two; the module's comment).
+    const FIRST_RING: usize;
 }
 
 macro_rules! pooled {
-    ($t:ty, $list:ident, $gives_back:expr) => {
+    ($t:ty, $list:ident, $gives_back:expr, $first:expr) => {
         thread_local! {
             static $list: RefCell<Vec<Block<$t>>> = const { RefCell::new(Vec::new()) };
         }
@@ -71,12 +73,13 @@ macro_rules! pooled {
                 &$list
             }
             const GIVES_BACK_EMPTIED: bool = $gives_back;
+            const FIRST_RING: usize = $first;
         }
     };
 }
 
-pooled!(Packet, FREE_PACKET_BLOCKS, true);
-pooled!(InFlight, FREE_IN_FLIGHT_BLOCKS, false);
+pooled!(Packet, FREE_PACKET_BLOCKS, true, 2);
+pooled!(InFlight, FREE_IN_FLIGHT_BLOCKS, false, 1);
 
 /// A packet propagating on a link, with when it reaches the far end: what a port's pipe holds.
 /// The packet comes first (`repr(C)`), so that taking it out copies it in the 16-byte pieces
@@ -198,7 +201,7 @@ impl<T: Pooled> BlockQueue<T> {
     #[inline(never)]
     fn push_slow(&mut self, entry: T) {
         let Some(front) = &mut self.front else {
-            (self.front, self.head) = (Some(Box::new([entry; FIRST_RING]) as Box<[T]>), 0);
+            (self.front, self.head) = (Some(vec![entry; T::FIRST_RING].into_boxed_slice()), 0);
             return;
         };
         if front.len() < BLOCK {
@@ -448,15 +451,32 @@ mod tests {
     fn a_ring_is_as_long_as_its_queue_has_been_at_most() {
         let mut q = BlockQueue::default();
         assert_eq!(ring(&q), 0, "a queue never used holds nothing");
+        q.push_back(entry(0));
+        assert_eq!(ring(&q), 2, "a discipline's queue starts with two places");
+        assert!(q.pop_front().is_some());
         for held in 1..=BLOCK {
             (0..held as u64).for_each(|i| q.push_back(entry(i)));
-            assert_eq!(ring(&q), held.next_power_of_two().max(FIRST_RING));
+            assert_eq!(ring(&q), held.next_power_of_two().max(2));
             assert_eq!(ids(&q), (0..held as u64).collect::<Vec<_>>());
             assert_eq!(q.block_count(), 1, "a ring grows to a block, not beyond");
             (0..held).for_each(|_| assert!(q.pop_front().is_some()));
-            let kept = if held <= BLOCK / 2 { held.next_power_of_two().max(FIRST_RING) } else { 0 };
+            let kept = if held <= BLOCK / 2 { held.next_power_of_two().max(2) } else { 0 };
             assert_eq!(ring(&q), kept, "after {held}: a smaller ring stays when emptied, a block goes");
         }
+    }
+
+    #[test]
+    fn a_pipe_starts_with_one_place_and_grows_as_a_queue_does() {
+        let in_flight = |id| InFlight { pkt: entry(id), arrival: Time(id) };
+        let mut pipe = BlockQueue::default();
+        pipe.push_back(in_flight(0));
+        assert_eq!(ring(&pipe), 1, "one packet propagating takes one place");
+        for held in 2..=BLOCK {
+            pipe.push_back(in_flight(held as u64 - 1));
+            assert_eq!(ring(&pipe), held.next_power_of_two());
+        }
+        let arrivals: Vec<u64> = std::iter::from_fn(|| pipe.pop_front()).map(|e| e.arrival.0).collect();
+        assert_eq!(arrivals, (0..BLOCK as u64).collect::<Vec<_>>());
     }
 
     #[test]
@@ -479,7 +499,7 @@ mod tests {
         (0..BLOCK).for_each(|_| assert!(queue.pop_front().is_some()));
         assert_eq!((ring(&queue), free_packets()), (0, 1), "the discipline's block is on the free list");
         queue.push_back(entry(7));
-        assert_eq!((ring(&queue), free_packets(), ids(&queue)), (FIRST_RING, 1, vec![7]), "and it starts again small");
+        assert_eq!((ring(&queue), free_packets(), ids(&queue)), (2, 1, vec![7]), "and it starts again small");
 
         let mut pipe = BlockQueue::default();
         let in_flight = |id| InFlight { pkt: entry(id), arrival: Time::ZERO };
