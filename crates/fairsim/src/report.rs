@@ -433,7 +433,7 @@ impl<'a> Tables<'a> {
             let mut totals = PortCounters::default();
             measured.iter().for_each(|&i| totals.merge(&rec[i]));
             QueueReport {
-                port: spec.name.clone(),
+                port: sc.port_name(pi),
                 from: sc.node_name(spec.from).to_string(),
                 to: sc.node_name(spec.to).to_string(),
                 // as built: a rate changed during the run is in `network_events`
@@ -494,7 +494,7 @@ impl<'a> Tables<'a> {
             let metrics = self.queue_metrics(&rec);
             rec.into_iter().zip(metrics).enumerate().map(move |(i, (counters, metrics))| {
                 let (interval, start_s, end_s, warmup) = self.interval(i);
-                let port = self.sim.scenario().ports[pi].name.clone();
+                let port = self.sim.scenario().port_name(pi);
                 QueueInterval { port, interval, start_s, end_s, warmup, counters, metrics }
             })
         })
@@ -590,7 +590,7 @@ impl Simulation {
                     name: e.target.1.clone(),
                     action: e.action.name(),
                     rate_bps: rate,
-                    ports: e.ports.iter().map(|p| sc.ports[p.idx()].name.clone()).collect(),
+                    ports: e.ports.iter().map(|p| sc.port_name(p.idx())).collect(),
                     detected_s: (rate.is_none() && detected < sc.run.duration.0).then(|| Time(detected).as_secs_f64()),
                 }
             })
@@ -632,14 +632,14 @@ impl Simulation {
                 out.push(Trace { source: "flow", name: spec.name.clone(), series: s.name(), t_s, value });
             }
         }
-        for (port, spec) in self.ports().iter().zip(&self.scenario().ports) {
+        for (p, port) in self.ports().iter().enumerate() {
             let Some(trace) = &port.trace else { continue };
             let queue = trace.queue.iter().map(|&(t, n)| (t, n as f64)).collect();
             // PFC's pause state, where a pause frame reached the port
             let paused = (!trace.paused.is_empty()).then(|| ("paused", trace.paused.clone()));
             for (series, points) in std::iter::once(("queue", queue)).chain(trace.gauge.clone()).chain(paused) {
                 let (t_s, value) = points.iter().map(|p| (p.0.as_secs_f64(), p.1)).unzip();
-                out.push(Trace { source: "queue", name: spec.name.clone(), series, t_s, value });
+                out.push(Trace { source: "queue", name: self.scenario().port_name(p), series, t_s, value });
             }
         }
         out
@@ -649,10 +649,10 @@ impl Simulation {
         let names: Vec<String> = self.scenario().flows.iter().map(|f| f.name.clone()).collect();
         let weights: Vec<f64> = self.scenario().flows.iter().map(|f| f.weight).collect();
         let from = self.scenario().run.warmup.0 as f64;
-        let specs = &self.scenario().ports;
-        (self.ports().iter().zip(specs))
-            .filter_map(|(p, spec)| {
-                p.fluid.as_ref().map(|rec| rec.analyse(&spec.name, p.rate.0 as f64, &names, &weights, from))
+        (self.ports().iter().enumerate())
+            .filter_map(|(i, p)| {
+                let rec = p.fluid.as_ref()?;
+                Some(rec.analyse(&self.scenario().port_name(i), p.rate.0 as f64, &names, &weights, from))
             })
             .collect()
     }

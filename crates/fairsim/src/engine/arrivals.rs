@@ -239,7 +239,7 @@ impl Simulation {
     fn own_line(&mut self, of: PortId, c: FlowId) -> PortId {
         let spec = &self.scenario.ports[of.idx()];
         let info = PortInfo {
-            name: spec.name.clone(),
+            name: self.scenario.port_name(of.idx()),
             nodes: self.scenario.nodes.clone(),
             buffer: BufferLimit::Unlimited,
             rate: spec.rate,

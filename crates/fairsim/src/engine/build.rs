@@ -30,7 +30,7 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64, held: Optio
     let (pcap, events) = (marked(&run.pcap), marked(&run.events));
     let (fluid, traced) = (marked(&run.fluid_reference), marked(&run.trace_queues));
     for (i, spec) in scenario.ports.iter().enumerate().filter(|(i, _)| holds(*i)) {
-        let id = PortId::from_idx(i);
+        let (id, name) = (PortId::from_idx(i), scenario.port_name(i));
         let qdisc = built(scenario, scenario.build_qdisc(id, pair))?;
         // only the ports the user watches pay for writing their packets down
         let watched = pcap[i] || events[i];
@@ -41,8 +41,8 @@ pub(super) fn ports(scenario: &Scenario, pair: &PairSpec, seed: u64, held: Optio
             delay: spec.delay,
             buffer_includes_line: spec.buffer_includes_line,
             qdisc,
-            rng: rng::LazyStream::new(seed, &format!("port:{}", spec.name)),
-            loss: link_loss(spec.loss.as_deref(), seed, &spec.name),
+            rng: rng::LazyStream::new(seed, &format!("port:{name}")),
+            loss: link_loss(spec.loss.as_deref(), seed, &name),
             fluid: fluid[i],
             traced: traced[i],
         }));

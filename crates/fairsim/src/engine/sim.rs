@@ -799,10 +799,10 @@ impl Simulation {
     /// copies and the connection's number (`tor1->h3#12`).
     pub fn port_name(&self, p: PortId) -> Cow<'_, str> {
         let Some(own) = p.idx().checked_sub(self.connections.first_own_port) else {
-            return Cow::Borrowed(&self.scenario.ports[p.idx()].name);
+            return Cow::Owned(self.scenario.port_name(p.idx()));
         };
         let (of, number) = self.connections.own_lines[own];
-        Cow::Owned(format!("{}#{number}", self.scenario.ports[of.idx()].name))
+        Cow::Owned(format!("{}#{number}", self.scenario.port_name(of.idx())))
     }
 
     /// Why the run stops at port `p`: its queue outgrew any memory (`Port::overflowed`).

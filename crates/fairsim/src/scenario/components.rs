@@ -45,7 +45,7 @@ impl Scenario {
         let port = &self.ports[p.idx()];
         let crossing = self.crossing.at(p);
         PortInfo {
-            name: port.name.clone(),
+            name: self.port_name(p.idx()),
             nodes: self.nodes.clone(),
             buffer: port.buffer,
             rate: port.rate,

@@ -238,13 +238,16 @@ mod loading {
 
     /// Port `name`'s rate and loss.
     fn port(sc: &Scenario, name: &str) -> (Rate, Option<LossModel>) {
-        let p = sc.ports.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("no port {name}"));
+        let p = &sc.ports[sc.port_named(name).unwrap_or_else(|| panic!("no port {name}"))];
         (p.rate, p.loss.as_deref().copied())
     }
 
     /// Every port's line: name, rate, delay, buffer, loss (its discipline is the pair's to say).
     fn lines(sc: &Scenario) -> Vec<String> {
-        sc.ports.iter().map(|p| format!("{} {} {} {} {:?}", p.name, p.rate, p.delay, p.buffer, p.loss)).collect()
+        sc.ports
+            .iter()
+            .map(|p| format!("{} {} {} {} {:?}", p.name(&sc.nodes, &sc.links), p.rate, p.delay, p.buffer, p.loss))
+            .collect()
     }
 
     const LOSS: LossModel = LossModel::Bernoulli { rate: 0.1 };

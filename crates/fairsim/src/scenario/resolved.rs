@@ -100,7 +100,7 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
     }
     let fair = sc.run.fairness.iter().map(|f| s(&sc.flows[f.idx()].name)).collect();
     run.insert("fairness".into(), Value::Array(fair));
-    let ports = |ids: &[PortId]| Value::Array(ids.iter().map(|p| s(&sc.ports[p.idx()].name)).collect());
+    let ports = |ids: &[PortId]| Value::Array(ids.iter().map(|p| s(sc.port_name(p.idx()))).collect());
     run.insert("fluid_reference".into(), ports(&sc.run.fluid_reference));
     run.insert("trace".into(), Value::Array(sc.run.trace.iter().map(|f| s(&sc.flows[f.idx()].name)).collect()));
     run.insert("trace_queues".into(), ports(&sc.run.trace_queues));

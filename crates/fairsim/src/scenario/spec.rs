@@ -136,9 +136,10 @@ pub struct LinkSpec {
     pub b: NodeId,
 }
 
+/// A port's name is derived from its nodes' (`PortSpec::name`): kept, the names took 22 MB of a
+/// k = 64 fat-tree's 393,216 ports.
 #[derive(Debug, Clone)]
 pub struct PortSpec {
-    pub name: String,
     pub link: usize,
     pub from: NodeId,
     pub to: NodeId,
@@ -155,6 +156,9 @@ pub struct PortSpec {
     /// Sends from a node with a single link: a host's access line. Such ports keep FCFS unless
     /// the file names their discipline, because the papers' hosts have no queueing discipline.
     pub host: bool,
+    /// Another port goes from the same node to the same node (over another link): the port's
+    /// name says its link's (`PortSpec::name`).
+    pub parallel: bool,
     /// Random loss on the wire (`node::loss`); `None`: the line loses nothing.
     pub loss: Option<Box<crate::node::LossModel>>,
 }
@@ -312,6 +316,48 @@ impl Scenario {
     pub fn node_name(&self, n: NodeId) -> &str {
         &self.nodes[n.idx()]
     }
+
+    /// Port `p`'s name (`PortSpec::name`).
+    pub fn port_name(&self, p: usize) -> String {
+        self.ports[p].name(&self.nodes, &self.links)
+    }
+
+    /// The first port named `name`, if any.
+    pub fn port_named(&self, name: &str) -> Option<usize> {
+        port_named(&self.ports, &self.nodes, &self.links, name)
+    }
+}
+
+impl PortSpec {
+    /// Its name: `from->to` by its nodes' names (`nodes`, the scenario's), as its link's
+    /// `between` lists them; with its link's name after it, `a->b (l)`, where another link joins
+    /// the same nodes (`parallel`).
+    pub fn name(&self, nodes: &[String], links: &[LinkSpec]) -> String {
+        let (from, to) = (&nodes[self.from.idx()], &nodes[self.to.idx()]);
+        match self.parallel {
+            false => format!("{from}->{to}"),
+            true => format!("{from}->{to} ({})", links[self.link].name),
+        }
+    }
+
+    /// Whether its name is `name`, without making it.
+    pub fn is_named(&self, nodes: &[String], links: &[LinkSpec], name: &str) -> bool {
+        let rest = (name.strip_prefix(nodes[self.from.idx()].as_str()))
+            .and_then(|r| r.strip_prefix("->"))
+            .and_then(|r| r.strip_prefix(nodes[self.to.idx()].as_str()));
+        match rest {
+            Some("") => !self.parallel,
+            Some(r) => {
+                self.parallel && r.strip_prefix(" (").and_then(|r| r.strip_suffix(')')) == Some(&links[self.link].name)
+            }
+            None => false,
+        }
+    }
+}
+
+/// The first of `ports` named `name` (`PortSpec::name`), if any.
+pub fn port_named(ports: &[PortSpec], nodes: &[String], links: &[LinkSpec], name: &str) -> Option<usize> {
+    ports.iter().position(|p| p.is_named(nodes, links, name))
 }
 
 #[cfg(test)]
@@ -319,7 +365,7 @@ mod tests {
     #[test]
     fn a_port_keeps_what_few_ports_set_out_of_line() {
         // a k = 64 fat-tree's scenario has 393,216 ports: its discipline and loss model inline
-        // took 96 of each port's 176 bytes
-        assert!(std::mem::size_of::<super::PortSpec>() <= 96, "{}", std::mem::size_of::<super::PortSpec>());
+        // took 96 of each port's 176 bytes, and its name 24 (and a string of its own)
+        assert!(std::mem::size_of::<super::PortSpec>() <= 72, "{}", std::mem::size_of::<super::PortSpec>());
     }
 }

@@ -388,7 +388,7 @@ xon = "1500B"
 nodes = ["gw"]
 "#;
         let sc = Scenario::parse(text, "pfc.toml", &[]).unwrap();
-        let port = |name: &str| PortId::from_idx(sc.ports.iter().position(|p| p.name == name).unwrap());
+        let port = |name: &str| PortId::from_idx(sc.port_named(name).unwrap());
         let (ingress, egress) = (port("a->gw"), port("gw->b"));
         (*Pfc::new(&sc).unwrap(), ingress, egress)
     }

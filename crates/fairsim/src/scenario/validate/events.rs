@@ -8,7 +8,7 @@ use crate::error::unknown;
 use crate::limits;
 use crate::net::{NodeId, PortId};
 use crate::scenario::schema::{RawAction, RawEvent};
-use crate::scenario::spec::{LinkSpec, NetworkAction, NetworkEvent, PortSpec};
+use crate::scenario::spec::{port_named, LinkSpec, NetworkAction, NetworkEvent, PortSpec};
 use crate::units::Time;
 
 /// What an event may change.
@@ -91,7 +91,7 @@ fn target(i: &str, e: &RawEvent, net: &Network, pb: &mut Problems) -> Option<((&
     };
     let found = match key {
         "link" => link_ports(name, net),
-        "port" => net.ports.iter().position(|p| &p.name == name).map(|p| vec![PortId::from_idx(p)]),
+        "port" => port_named(net.ports, net.nodes, net.links, name).map(|p| vec![PortId::from_idx(p)]),
         _ => node_ports(name, net),
     };
     match found {
@@ -113,7 +113,7 @@ fn link_ports(name: &str, net: &Network) -> Option<Vec<PortId>> {
         .links
         .iter()
         .position(|l| l.name == name)
-        .or_else(|| net.ports.iter().find(|p| p.name == name).map(|p| p.link))?;
+        .or_else(|| port_named(net.ports, net.nodes, net.links, name).map(|p| net.ports[p].link))?;
     Some(ports_where(net, |p| p.link == link))
 }
 
@@ -128,9 +128,9 @@ fn ports_where(net: &Network, keep: impl Fn(&PortSpec) -> bool) -> Vec<PortId> {
 
 /// Why no `key` (`link`, `port`, `node`) is called `name`.
 fn missing(key: &str, name: &str, net: &Network) -> String {
-    let ports: Vec<&str> = net.ports.iter().map(|p| p.name.as_str()).collect();
+    let ports: Vec<String> = net.ports.iter().map(|p| p.name(net.nodes, net.links)).collect();
     match key {
-        "port" => missing_port(name, net.links, net.ports),
+        "port" => missing_port(name, net.nodes, net.links, net.ports),
         // a name written as a port's is looked up among the ports
         "link" if name.contains("->") => unknown("port", name, &ports),
         "link" => unknown("link", name, &net.links.iter().map(|l| l.name.as_str()).collect::<Vec<_>>()),
@@ -161,7 +161,7 @@ mod tests {
              [[events]]\nat = \"4s\"\nnode = \"gw\"\naction = \"down\"\n",
         );
         let sc = crate::Scenario::parse(&text, "t.toml", &[]).unwrap();
-        let ports = |e: usize| sc.events[e].ports.iter().map(|p| sc.ports[p.idx()].name.as_str()).collect::<Vec<_>>();
+        let ports = |e: usize| sc.events[e].ports.iter().map(|p| sc.port_name(p.idx())).collect::<Vec<_>>();
         assert_eq!(ports(0), ["gw->b", "b->gw"]);
         assert_eq!(ports(1), ["gw->b", "b->gw"], "a port's name in `link` is its link's");
         assert_eq!(ports(2), ["gw->b"]);

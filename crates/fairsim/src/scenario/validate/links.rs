@@ -21,7 +21,8 @@ pub(super) fn build_links(
     pb: &mut Problems,
 ) -> (Vec<LinkSpec>, Vec<PortSpec>) {
     let mut links = vec![];
-    let mut ports: Vec<PortSpec> = vec![];
+    let mut ports: Vec<PortSpec> = Vec::with_capacity(2 * raw.len());
+    let mut labels: Vec<String> = Vec::with_capacity(2 * raw.len());
     let mut qdiscs = Recent::default();
     for (name, l) in raw {
         let n = name.as_str();
@@ -61,8 +62,8 @@ pub(super) fn build_links(
                 qdiscs.get(q, |q, _| Arc::new(q.clone()))
             });
             check_loss(over.loss.as_ref(), &["links", n, dir, "loss"], pb);
+            labels.push(label);
             ports.push(PortSpec {
-                name: label,
                 link,
                 from,
                 to,
@@ -72,6 +73,7 @@ pub(super) fn build_links(
                 buffer_includes_line: over.buffer_includes_line.or(l.buffer_includes_line).unwrap_or(false),
                 qdisc,
                 host: false,
+                parallel: false,
                 loss: over.loss.or(l.loss).map(Box::new),
             });
         }
@@ -82,15 +84,12 @@ pub(super) fn build_links(
         *degree.entry(l.a).or_default() += 1;
         *degree.entry(l.b).or_default() += 1;
     }
-    let mut named: HashMap<String, usize> = HashMap::new();
-    for p in &ports {
-        *named.entry(p.name.clone()).or_default() += 1;
-    }
-    for p in &mut ports {
+    // ports of the same name (over parallel links, or nodes whose names hold `->`) say their links'
+    let mut named: HashMap<&str, usize> = HashMap::new();
+    labels.iter().for_each(|l| *named.entry(l).or_default() += 1);
+    for (p, label) in ports.iter_mut().zip(&labels) {
         p.host = degree[&p.from] == 1;
-        if named[&p.name] > 1 {
-            p.name = format!("{} ({})", p.name, links[p.link].name);
-        }
+        p.parallel = named[label.as_str()] > 1;
     }
     (links, ports)
 }
@@ -122,6 +121,31 @@ mod tests {
         assert!(unknown[0].1.starts_with("unknown node `c`"), "{unknown:?}");
     }
 
+    #[test]
+    fn a_port_is_named_by_its_nodes_and_by_its_link_where_another_joins_them_too() {
+        let spare = format!("spare = {{ between = [\"b\", \"gw\"], rate = \"1Mbps\" }}\n{FLOW}");
+        let sc = crate::Scenario::parse(&net("", &spare), "t.toml", &[]).unwrap();
+        let names: Vec<String> = (0..sc.ports.len()).map(|p| sc.port_name(p)).collect();
+        let expected = ["a->gw", "gw->a", "gw->b (out)", "b->gw (out)", "b->gw (spare)", "gw->b (spare)"];
+        assert_eq!(names, expected);
+        for (p, name) in names.iter().enumerate() {
+            assert_eq!(sc.port_named(name), Some(p), "{name}");
+        }
+        for other in ["gw->b", "b->gw (in)", "a->gw (in)", "a->g", "a->gw ", "", "->"] {
+            assert_eq!(sc.port_named(other), None, "{other}");
+        }
+        // node names may hold `->`: two ports of the same name then say their links'
+        let text = "nodes = [\"a\", \"b->c\", \"a->b\", \"c\"]\n[run]\nduration = \"1s\"\n[links]\n\
+                    one = { between = [\"a\", \"b->c\"], rate = \"1Mbps\" }\n\
+                    two = { between = [\"a->b\", \"c\"], rate = \"1Mbps\" }\n\
+                    [flows]\nf = { src = \"a\", dst = \"b->c\", app = \"ftp\" }\n";
+        let sc = crate::Scenario::parse(text, "t.toml", &[]).unwrap();
+        let names: Vec<String> = (0..sc.ports.len()).map(|p| sc.port_name(p)).collect();
+        assert_eq!(names, ["a->b->c (one)", "b->c->a", "a->b->c (two)", "c->a->b"]);
+        assert_eq!(sc.port_named("a->b->c (two)"), Some(2));
+        assert_eq!(sc.port_named("a->b->c"), None);
+    }
+
     /// The problems of the network with `loss` written into link `out` (`{ ... }` fields).
     fn with_loss(fields: &str) -> Vec<(String, String)> {
         let link = format!("out = {{ between = [\"gw\", \"b\"], rate = \"1Mbps\", {fields} }}");
@@ -136,7 +160,7 @@ mod tests {
              reverse = { loss = { model = \"gilbert_elliott\", p = 0.01, r = 0.3 } } }",
         );
         let sc = crate::Scenario::parse(&text, "t.toml", &[]).unwrap();
-        let loss = |name: &str| sc.ports.iter().find(|p| p.name == name).unwrap().loss.as_deref().copied();
+        let loss = |name: &str| sc.ports[sc.port_named(name).unwrap()].loss.as_deref().copied();
         assert_eq!(loss("a->gw"), None);
         assert_eq!(loss("gw->b"), Some(LossModel::Bernoulli { rate: 0.01 }));
         let ge = LossModel::GilbertElliott { p: 0.01, r: 0.3, loss_good: 0.0, loss_bad: 1.0 };

@@ -7,7 +7,7 @@ use super::schema::RawScenario;
 use super::topology::{at_tiers, expand, Expanded, Places, Tiers};
 use super::{
     problem::Problem,
-    spec::{FlowSpec, NetworkAction, Scenario},
+    spec::{port_named, FlowSpec, NetworkAction, Scenario},
 };
 use crate::error::unknown;
 use crate::limits;
@@ -92,11 +92,10 @@ fn validate_nodes_and_links(
     check_pair_transports(&pairs, &flows, &raw.flows, &mut pb);
     let mut run = build_run(&raw.run, &flows, ports.len(), &mut pb);
     run::unused_settings(&raw.run, &flows, !raw.events.is_empty(), &mut pb);
-    let port_names: Vec<String> = ports.iter().map(|p| p.name.clone()).collect();
-    let port = |n: &str| port_names.iter().position(|p| p == n).into_iter().collect();
+    let port = |n: &str| port_named(&ports, &nodes, &links, n).into_iter().collect();
     let flow = |n: &str| flows_named(&flows, n).iter().map(|f| f.idx()).collect();
     // a port of a broken link, or a flow that failed, was reported already
-    let no_port = |n: &str| topology_ok.then(|| missing_port(n, &links, &ports));
+    let no_port = |n: &str| topology_ok.then(|| missing_port(n, &nodes, &links, &ports));
     let no_flow = |n: &str| missing_flow(n, &raw.flows);
     let (all_ports, all_flows) = (Some(ports.len()), Some(flows.len()));
     run.fairness = match &raw.run.fairness {
@@ -334,14 +333,14 @@ mod crossing {
                     data.into_iter().chain(acks)
                 })
                 .collect();
-            assert_eq!(sc.crossing.at(id), expected, "port {}", sc.ports[p].name);
+            assert_eq!(sc.crossing.at(id), expected, "port {}", sc.port_name(p));
         }
-        let bc = sc.ports.iter().position(|p| p.name == "b->c").unwrap();
+        let bc = sc.port_named("b->c").unwrap();
         assert_eq!(
             sc.crossing.at(PortId::from_idx(bc)),
             [(FlowId(0), PacketKind::Data), (FlowId(1), PacketKind::Data)]
         );
-        let cb = sc.ports.iter().position(|p| p.name == "c->b").unwrap();
+        let cb = sc.port_named("c->b").unwrap();
         let acks_and_udp = [(FlowId(0), PacketKind::Ack), (FlowId(1), PacketKind::Ack), (FlowId(2), PacketKind::Data)];
         assert_eq!(sc.crossing.at(PortId::from_idx(cb)), acks_and_udp);
     }
@@ -397,10 +396,10 @@ mod components {
                     [pairs]\nfq = { qdisc = \"fq\" }\n\
                     [links.h3]\nforward = { qdisc = { kind = \"fcfs\" } }\n";
         let sc = crate::scenario::Scenario::parse(text, "t.toml", &[]).unwrap();
-        let host_lines: Vec<usize> = (0..sc.ports.len()).filter(|&p| sc.ports[p].name.starts_with('h')).collect();
+        let host_lines: Vec<usize> = (0..sc.ports.len()).filter(|&p| sc.port_name(p).starts_with('h')).collect();
         assert_eq!(host_lines.len(), 16);
         let written = |p: usize| sc.ports[p].qdisc.clone().expect("the tier's forward discipline");
-        let h3 = host_lines.iter().position(|&p| sc.ports[p].name.starts_with("h3->")).unwrap();
+        let h3 = host_lines.iter().position(|&p| sc.port_name(p).starts_with("h3->")).unwrap();
         assert_eq!(written(host_lines[h3]).path, ["links", "h3", "forward", "qdisc"], "the change's own");
         let others: Vec<usize> = host_lines.iter().copied().filter(|&p| p != host_lines[h3]).collect();
         assert_eq!(written(others[0]).path, ["topology", "hosts", "forward", "qdisc"]);
@@ -409,7 +408,7 @@ mod components {
         // alternate in the ports' order, each one value
         let resolved = &sc.configured[0].qdiscs;
         assert!(others.iter().all(|&p| Arc::ptr_eq(&resolved[p], &resolved[others[0]])));
-        let towards: Vec<usize> = (0..sc.ports.len()).filter(|&p| sc.ports[p].name.contains("->h")).collect();
+        let towards: Vec<usize> = (0..sc.ports.len()).filter(|&p| sc.port_name(p).contains("->h")).collect();
         assert_eq!(resolved[towards[0]].kind, "fq");
         assert!(towards.iter().all(|&p| Arc::ptr_eq(&resolved[p], &resolved[towards[0]])));
     }

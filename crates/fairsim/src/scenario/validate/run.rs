@@ -148,11 +148,12 @@ pub(super) fn missing_flow(name: &str, raw: &indexmap::IndexMap<String, RawFlow>
 
 /// Why no port is called `name`: a link's name (`bottleneck`) is answered with that link's two
 /// ports, which are what a run captures, traces or compares; any other name as unknown.
-pub(super) fn missing_port(name: &str, links: &[LinkSpec], ports: &[PortSpec]) -> String {
-    let names: Vec<&str> = ports.iter().map(|p| p.name.as_str()).collect();
+pub(super) fn missing_port(name: &str, nodes: &[String], links: &[LinkSpec], ports: &[PortSpec]) -> String {
+    let names: Vec<String> = ports.iter().map(|p| p.name(nodes, links)).collect();
     match links.iter().position(|l| l.name == name) {
         Some(link) => {
-            let its: Vec<String> = ports.iter().filter(|p| p.link == link).map(|p| format!("`{}`", p.name)).collect();
+            let its: Vec<String> =
+                ports.iter().filter(|p| p.link == link).map(|p| format!("`{}`", p.name(nodes, links))).collect();
             format!(
                 "`{name}` is a link, not a port: name one of its two ports (one per direction), {}",
                 its.join(" or ")
