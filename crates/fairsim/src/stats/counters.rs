@@ -170,7 +170,7 @@ pub struct PortStats {
     pub current: PortCounters,
     pub intervals: Vec<PortCounters>,
     /// The sojourn of each packet the line took since the warm-up ended (stats::delay).
-    pub sojourn: super::delay::DelayStats,
+    pub sojourn: super::delay::LazyDelayStats,
     /// Queue length since `last_change`.
     len: usize,
     last_change: Time,

@@ -280,6 +280,59 @@ impl DelayStats {
     }
 }
 
+impl DelayStats {
+    /// As after `n` samples of 0.
+    fn zeros(n: u64) -> DelayStats {
+        let hist = LogHistogram { zeros: n, count: n, ..LogHistogram::default() };
+        DelayStats { hist, ..DelayStats::default() }
+    }
+}
+
+/// `DelayStats` made at the first sample above 0, a count of the samples of 0 until then: a
+/// port's sojourns (`PortStats`). Of a k = 64 fat-tree's 393,216 ports, 232,000 never queue in a
+/// 20 µs run, and their sojourns inline took 176 of each port's 688 bytes; behind a pointer from
+/// the start, every port would pay its allocation. A busy port pays one load more per packet.
+#[derive(Clone, Debug, Default)]
+pub struct LazyDelayStats {
+    zeros: u64,
+    made: Option<Box<DelayStats>>,
+}
+
+impl LazyDelayStats {
+    #[inline]
+    pub fn record(&mut self, ns: u64) {
+        match &mut self.made {
+            Some(stats) => stats.record(ns),
+            None if ns == 0 => self.zeros += 1,
+            None => self.first_above_zero(ns),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn first_above_zero(&mut self, ns: u64) {
+        let mut stats = DelayStats::zeros(self.zeros);
+        stats.record(ns);
+        self.made = Some(Box::new(stats));
+    }
+
+    /// Forgets every sample (at the end of the warm-up).
+    pub fn clear(&mut self) {
+        *self = LazyDelayStats::default();
+    }
+
+    pub fn count(&self) -> u64 {
+        self.made.as_ref().map_or(self.zeros, |s| s.count())
+    }
+
+    pub fn summary(&self) -> DelaySummary {
+        match &self.made {
+            Some(stats) => stats.summary(),
+            None => DelayStats::zeros(self.zeros).summary(),
+        }
+    }
+}
+
 /// Queueing delay over the measurement intervals (docs/results.md): `null` figures without
 /// samples (jitter: with fewer than two).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Serialize)]
@@ -299,6 +352,29 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn lazy_stats_are_the_stats_of_the_same_samples() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for zeros_first in [0, 1, 5, 300] {
+            let mut samples = vec![0; zeros_first];
+            samples.extend((0..200).map(|_| if rng.random_bool(0.5) { 0 } else { rng.random_range(1..10_000_000) }));
+            for upto in [0, zeros_first, zeros_first + 1, samples.len()] {
+                let (mut lazy, mut eager) = (LazyDelayStats::default(), DelayStats::default());
+                for &ns in &samples[..upto] {
+                    lazy.record(ns);
+                    eager.record(ns);
+                }
+                assert_eq!(lazy.summary(), eager.summary(), "{zeros_first} zeros first, {upto} samples");
+                assert_eq!(lazy.count(), eager.count());
+                assert_eq!(lazy.made.is_some(), samples[..upto].iter().any(|&ns| ns > 0), "made at the first above 0");
+            }
+        }
+        let mut cleared = LazyDelayStats::default();
+        [0, 5, 0].iter().for_each(|&ns| cleared.record(ns));
+        cleared.clear();
+        assert_eq!((cleared.count(), cleared.summary()), (0, DelayStats::default().summary()));
+    }
 
     /// The exact nearest-rank quantile of `xs` (sorted).
     fn exact(xs: &[u64], q: f64) -> u64 {
