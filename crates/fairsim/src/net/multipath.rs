@@ -168,19 +168,33 @@ pub struct EqualCost {
     anchor: Vec<NodeId>,
     /// By anchor node: where its table starts in `tables`, once made (`NONE` before).
     table_of: Vec<u32>,
-    /// The tables one after another, each an entry per switch: the index of its next hops in
-    /// `groups` (`NONE`: no way on). One flat table: a hop's lookup is two loads, not four.
-    tables: Vec<u32>,
-    groups: Vec<(u32, u32)>,
+    /// The tables one after another, each an entry per switch: the number of its next hops
+    /// among its own groups (`NO_WAY`: none; `FURTHER`: the number is in `further`). One flat
+    /// table: a hop's lookup is three loads, not five. A byte an entry: a switch's next hops
+    /// toward the destinations are few lists (a fat-tree's core switch has one per pod), and
+    /// with the index of a list of the whole network, 4 bytes, a k = 64 fat-tree's 2,048 tables
+    /// of 5,120 switches took 42 MB.
+    tables: Vec<u8>,
+    /// The numbers of the entries marked `FURTHER`, by their place in `tables`: those of a
+    /// switch with more than `FURTHER` lists of next hops.
+    further: HashMap<usize, u32>,
+    /// By switch, its lists of next hops, by number: where each starts in `group_ports`, and
+    /// its length. Number `NO_WAY` is the empty list: a lookup then needs no test for it.
+    groups: Vec<Vec<(u32, u32)>>,
     group_ports: Vec<PortId>,
+    /// Each list's number in its switch's `groups` (the ports are the switch's own).
     group_index: HashMap<Vec<PortId>, u32>,
-    /// By switch, the group of its last entry made (`NONE` before the first).
+    /// By switch, the number of its last entry made (`NONE` before the first).
     last_group: Vec<u32>,
     /// By port: whether forwarding treats it as failed (`set_down`); empty while none is.
     down: Vec<bool>,
 }
 
 const NONE: u32 = u32::MAX;
+/// A table's entry for a switch with no way on: every switch's first list is empty.
+const NO_WAY: u8 = 0;
+/// A table's entry whose number is in `EqualCost::further`.
+const FURTHER: u8 = u8::MAX;
 
 impl EqualCost {
     pub fn new(nodes: usize, ends: &[(NodeId, NodeId)]) -> EqualCost {
@@ -222,7 +236,8 @@ impl EqualCost {
             anchor,
             table_of: vec![NONE; nodes],
             tables: vec![],
-            groups: vec![],
+            further: HashMap::new(),
+            groups: vec![vec![(0, 0)]; switches],
             group_ports: vec![],
             group_index: HashMap::new(),
             last_group: vec![NONE; switches],
@@ -241,6 +256,7 @@ impl EqualCost {
         self.down = if down.contains(&true) { down.to_vec() } else { vec![] };
         self.table_of.iter_mut().for_each(|t| *t = NONE);
         self.tables.clear();
+        self.further.clear();
     }
 
     fn usable(&self, p: PortId) -> bool {
@@ -281,13 +297,18 @@ impl EqualCost {
             NONE => return Err(anchor),
             t => t as usize,
         };
-        Ok(match self.tables[table + s as usize] {
-            NONE => &[],
-            g => {
-                let (start, len) = self.groups[g as usize];
-                &self.group_ports[start as usize..(start + len) as usize]
-            }
-        })
+        let at = table + s as usize;
+        let number = match self.tables[at] {
+            FURTHER => self.further_number(at),
+            n => n as usize,
+        };
+        let (start, len) = self.groups[s as usize][number];
+        Ok(&self.group_ports[start as usize..(start + len) as usize])
+    }
+
+    #[cold]
+    fn further_number(&self, at: usize) -> usize {
+        self.further[&at] as usize
     }
 
     /// Makes the tables `choices` reads toward each of `dsts`, so that a copy shared among a
@@ -342,7 +363,8 @@ impl EqualCost {
     pub fn make_table(&mut self, anchor: NodeId) {
         let hops = self.hops_to(anchor, true);
         let every = if self.down.is_empty() { None } else { Some(self.hops_to(anchor, false)) };
-        let mut table = vec![NONE; self.switches];
+        let start = self.tables.len();
+        let mut table = vec![NO_WAY; self.switches];
         let mut next = vec![];
         for n in 0..self.switch.len() {
             let s = self.switch[n];
@@ -355,9 +377,16 @@ impl EqualCost {
                 (u32::MAX, Some(every)) => self.closer(n, every, false, &mut next),
                 _ => self.closer(n, &hops, true, &mut next),
             };
-            table[s as usize] = self.group(&next, s);
+            let number = self.group(&next, s);
+            table[s as usize] = match u8::try_from(number) {
+                Ok(n) if n < FURTHER => n,
+                _ => {
+                    self.further.insert(start + s as usize, number);
+                    FURTHER
+                }
+            };
         }
-        self.table_of[anchor.idx()] = self.tables.len() as u32;
+        self.table_of[anchor.idx()] = start as u32;
         self.tables.extend_from_slice(&table);
     }
 
@@ -394,15 +423,17 @@ impl EqualCost {
         }
     }
 
-    /// The index of the group `ports`, stored once, for switch `s`. A switch's next hops are
+    /// The number of the list `ports` among switch `s`'s, stored once. A switch's next hops are
     /// mostly those it had toward the last destination (a fat-tree's ToR sends every packet for
     /// another rack up to all its aggregation switches), so its last group is tried before the
     /// index: a k = 64 fat-tree's 2,048 tables of 5,120 switches took 11 s to make when each
     /// entry allocated and hashed its list.
     fn group(&mut self, ports: &[PortId], s: u32) -> u32 {
-        let last = self.last_group[s as usize];
+        // a list names the switch it is of, whose ports they are: its number is the switch's
+        debug_assert!(!ports.is_empty(), "a switch's next hops toward a destination it can reach");
+        let (last, groups) = (self.last_group[s as usize], &mut self.groups[s as usize]);
         if last != NONE {
-            let (start, len) = self.groups[last as usize];
+            let (start, len) = groups[last as usize];
             if &self.group_ports[start as usize..(start + len) as usize] == ports {
                 return last;
             }
@@ -410,8 +441,8 @@ impl EqualCost {
         let g = match self.group_index.get(ports) {
             Some(&g) => g,
             None => {
-                let g = self.groups.len() as u32;
-                self.groups.push((self.group_ports.len() as u32, ports.len() as u32));
+                let g = groups.len() as u32;
+                groups.push((self.group_ports.len() as u32, ports.len() as u32));
                 self.group_ports.extend_from_slice(ports);
                 self.group_index.insert(ports.to_vec(), g);
                 g
@@ -470,6 +501,29 @@ mod tests {
         want.sort_unstable();
         assert_eq!(all, want);
         assert_eq!(ec.tables.len(), 2 * ec.switches, "one table per router behind which hosts sit");
+    }
+
+    #[test]
+    fn a_switch_with_more_lists_of_next_hops_than_a_byte_numbers_keeps_the_rest_aside() {
+        // a core switch 0 with 300 routers below it, each with a host: toward each host the
+        // core has a next hop of its own, 300 lists, of which the table's byte numbers 254
+        let routers = 300u32;
+        let mut links = vec![];
+        for r in 1..=routers {
+            links.extend([(0, r), (r, routers + r)]);
+        }
+        let ends = duplex(&links);
+        let mut ec = EqualCost::new(1 + 2 * routers as usize, &ends);
+        let port = |a: u32, b: u32| PortId::from_idx(ends.iter().position(|&e| e == (NodeId(a), NodeId(b))).unwrap());
+        for r in 1..=routers {
+            assert_eq!(ec.choices(NodeId(0), NodeId(routers + r)), &[port(0, r)], "toward host {r}");
+            assert_eq!(ec.choices(NodeId(r), NodeId(routers + 1 + r % routers)), &[port(r, 0)]);
+        }
+        assert_eq!(ec.groups[0].len(), 1 + routers as usize, "its lists, after the empty one");
+        assert_eq!(ec.further.len(), 1 + routers as usize - FURTHER as usize, "the lists past the byte's");
+        for r in 1..=routers {
+            assert_eq!(ec.choices(NodeId(0), NodeId(routers + r)), &[port(0, r)], "again, from the tables made");
+        }
     }
 
     #[test]
