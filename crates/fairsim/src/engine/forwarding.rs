@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 pub(super) struct Forwarder {
     /// Shared by a parallel run's partitions, with the tables its packets may need made before
-    /// they split (`share_paths`): the tables are the same in each, and at k = 64 they are 47 MB.
+    /// they split (`share_paths`): the tables are the same in each, and at k = 64 they are 21 MB.
     /// A table made after that, if any, is made in a copy of the partition's own.
     paths: Arc<EqualCost>,
     /// Once a link has failed: the network's tables without failures, for the paths ideal
