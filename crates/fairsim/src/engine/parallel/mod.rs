@@ -134,7 +134,7 @@ impl Threads {
         sim.wall += started.elapsed();
         if parallel.start == Time::MAX {
             join(sim, parallel);
-            sim.finished(0);
+            sim.end_whole();
             return true;
         }
         self.parallel = Some(parallel);
