@@ -403,11 +403,7 @@ impl<'a> Tables<'a> {
             drops: state
                 .drop_tally
                 .iter()
-                .map(|(p, r, n)| DropCount {
-                    queue: sim.port_name(*p).into_owned(),
-                    reason: r.as_str().to_string(),
-                    count: *n,
-                })
+                .map(|(p, r, n)| DropCount { queue: sim.port_name(*p), reason: r.as_str().to_string(), count: *n })
                 .collect(),
             completion_s: state.completed_at.map(|t| (t - state.start).as_secs_f64()),
             window_limited_share: window_limited_s.filter(|_| self.measured_s > 0.0).map(|s| s / self.measured_s),

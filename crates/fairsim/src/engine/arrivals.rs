@@ -252,7 +252,7 @@ impl Simulation {
         let qdisc = Box::new(crate::qdisc::Fcfs::new(crate::qdisc::FcfsConfig::default(), &info));
         let number = (c.idx() - self.connections.first) as u32;
         self.connections.own_lines.push((of, number));
-        let name = self.port_name(PortId::from_idx(self.ports.len())).into_owned();
+        let name = self.port_name(PortId::from_idx(self.ports.len()));
         self.ports.push(Port::new(PortSetup {
             rng: crate::rng::LazyStream::new(self.seed, &format!("port:{name}")),
             loss: super::build::link_loss(spec.loss.as_deref(), self.seed, &name),

@@ -31,7 +31,7 @@ impl Simulation {
             .map(|p| {
                 let port = &self.ports[p.idx()];
                 let sack = |pkt: &Packet| self.sack_options.of(pkt.id);
-                (self.port_name(*p).into_owned(), pcap::encode(&sent_whole(port), stream, sack))
+                (self.port_name(*p), pcap::encode(&sent_whole(port), stream, sack))
             })
             .collect()
     }
@@ -44,7 +44,7 @@ impl Simulation {
             .events
             .iter()
             .map(|&p| {
-                let name = self.port_name(p).into_owned();
+                let name = self.port_name(p);
                 let text = self.event_text(&name, &self.ports[p.idx()]);
                 (name, text)
             })

@@ -149,6 +149,6 @@ impl Simulation {
                 (p, to)
             })
             .collect();
-        Some(pfc.report(|p| self.port_name(p).into_owned(), &stuck))
+        Some(pfc.report(|p| self.port_name(p), &stuck))
     }
 }

@@ -27,7 +27,6 @@ use crate::transport::reliability::sack::SackBlocks;
 use crate::transport::reliability::sink::SackOptions;
 use crate::transport::reliability::sink::DELAYED_ACK;
 use crate::units::Time;
-use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -797,12 +796,12 @@ impl Simulation {
     }
     /// Port `p`'s name: its scenario's, or for a connection's own access line, the line it
     /// copies and the connection's number (`tor1->h3#12`).
-    pub fn port_name(&self, p: PortId) -> Cow<'_, str> {
+    pub fn port_name(&self, p: PortId) -> String {
         let Some(own) = p.idx().checked_sub(self.connections.first_own_port) else {
-            return Cow::Owned(self.scenario.port_name(p.idx()));
+            return self.scenario.port_name(p.idx());
         };
         let (of, number) = self.connections.own_lines[own];
-        Cow::Owned(format!("{}#{number}", self.scenario.port_name(of.idx())))
+        format!("{}#{number}", self.scenario.port_name(of.idx()))
     }
 
     /// Why the run stops at port `p`: its queue outgrew any memory (`Port::overflowed`).

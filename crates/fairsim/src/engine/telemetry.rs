@@ -71,7 +71,7 @@ mod tests {
             assert!(sim.telemetry().unwrap().is_empty(), "{stamp}: {} records left", sim.telemetry().unwrap().len());
             let mut ports = std::mem::take(&mut sim.ports);
             for (i, p) in ports.iter_mut().enumerate() {
-                let (name, rate) = (sim.port_name(crate::net::PortId::from_idx(i)).into_owned(), p.rate);
+                let (name, rate) = (sim.port_name(crate::net::PortId::from_idx(i)), p.rate);
                 let sent: u64 =
                     p.stats.intervals.iter().map(|c| c.bytes_sent).sum::<u64>() + p.stats.current.bytes_sent;
                 match p.int_mut() {

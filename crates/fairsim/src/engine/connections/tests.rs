@@ -56,7 +56,7 @@ fn finished_connections_free_their_slots_so_state_does_not_grow_with_the_transfe
     assert_eq!(s.ports.len() - s.connections.first_own_port, slots, "one own access line per slot");
     assert_eq!(s.ports().len(), 4, "reports see the scenario's ports");
     // each own line is named after the line it copies and the connection it was made for
-    let names: Vec<_> = (0..s.ports.len()).map(|p| s.port_name(crate::net::PortId::from_idx(p)).into_owned()).collect();
+    let names: Vec<_> = (0..s.ports.len()).map(|p| s.port_name(crate::net::PortId::from_idx(p))).collect();
     let scenario: Vec<_> = (0..s.scenario().ports.len()).map(|p| s.scenario().port_name(p)).collect();
     assert_eq!(names[..4], scenario[..]);
     let (copied, first) = s.connections.own_lines[0];
