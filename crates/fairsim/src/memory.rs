@@ -12,8 +12,9 @@
 /// How many bytes a run must give back at its end (its packet blocks, and its connections'
 /// states) for the heaps to be trimmed then, once (`return_freed`). The blocks were its queues'
 /// and pipes' room at their fullest, freed among the run's live state; in whole pages that room
-/// goes back to the system before the report is made. A k = 64 fat-tree over 20 µs gives back 123 MiB of blocks, and trimming then
-/// takes 67 MiB off its resident memory (k = 32: 15 MiB of blocks, 8 MiB off); the 256-flow
+/// goes back to the system before the report is made. A k = 64 fat-tree over 20 µs gives back
+/// 123 MiB of blocks, and trimming then takes 67 MiB off its resident memory (k = 32: 15 MiB of
+/// blocks, 8 MiB off); the 256-flow
 /// dumbbell over 10 s gives back 4.9 MiB and trimming takes 2.9 MiB off, the k = 8 HPCC
 /// permutation 0.99 MiB and 0.6 MiB off (the RoCE one, 0.81 MiB, nothing: its blocks lie among
 /// the packets PFC's queues keep), so that the report is made in that room, not on top of the

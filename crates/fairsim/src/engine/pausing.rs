@@ -103,7 +103,7 @@ impl Simulation {
     pub(super) fn pfc_dropped(&mut self, p: PortId, pkt: &Packet, reason: crate::qdisc::DropReason) {
         self.pfc_left(pkt);
         let Some(pfc) = self.pfc.as_deref() else { return };
-        if let Some(why) = pfc.lost(p, pkt, reason, &self.port_name(p)) {
+        if let Some(why) = pfc.lost(p, pkt, reason, || self.port_name(p)) {
             if self.failure.is_none() {
                 self.failure = Some(why);
             }

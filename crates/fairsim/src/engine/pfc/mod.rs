@@ -275,8 +275,17 @@ impl Pfc {
 
     /// Why the run cannot go on, if port `p`'s discipline dropped `pkt` of a lossless priority
     /// at a PFC switch (the line's losses and a link down are not the discipline's).
-    pub fn lost(&self, p: PortId, pkt: &Packet, reason: crate::qdisc::DropReason, name: &str) -> Option<String> {
+    /// `name` makes the port's name, for the message only: a name is made, not kept
+    /// (`PortSpec::name`), and a run with PFC may drop lossy packets often.
+    pub fn lost(
+        &self,
+        p: PortId,
+        pkt: &Packet,
+        reason: crate::qdisc::DropReason,
+        name: impl FnOnce() -> String,
+    ) -> Option<String> {
         (self.leaves_switch(p) && self.lossless(pkt) && reason.by_discipline()).then(|| {
+            let name = name();
             format!(
                 "port {name} of a PFC switch dropped a packet of lossless priority {} ({}): a lossless network must not; \
                  give its queue an unlimited buffer (or room for every ingress's xoff and headroom), and a marking AQM \

@@ -128,11 +128,12 @@ fn ports_where(net: &Network, keep: impl Fn(&PortSpec) -> bool) -> Vec<PortId> {
 
 /// Why no `key` (`link`, `port`, `node`) is called `name`.
 fn missing(key: &str, name: &str, net: &Network) -> String {
-    let ports: Vec<String> = net.ports.iter().map(|p| p.name(net.nodes, net.links)).collect();
     match key {
         "port" => missing_port(name, net.nodes, net.links, net.ports),
         // a name written as a port's is looked up among the ports
-        "link" if name.contains("->") => unknown("port", name, &ports),
+        "link" if name.contains("->") => {
+            unknown("port", name, &net.ports.iter().map(|p| p.name(net.nodes, net.links)).collect::<Vec<_>>())
+        }
         "link" => unknown("link", name, &net.links.iter().map(|l| l.name.as_str()).collect::<Vec<_>>()),
         _ => unknown("node", name, net.nodes),
     }
