@@ -315,6 +315,20 @@ impl<T: Pooled> BlockQueue<T> {
         })
     }
 
+    /// The entry at the tail.
+    #[inline]
+    pub fn last(&self) -> Option<&T> {
+        self.len.checked_sub(1).and_then(|i| self.get(i))
+    }
+
+    /// The entry at the tail, to change in place.
+    #[inline]
+    pub fn last_mut(&mut self) -> Option<&mut T> {
+        let index = self.len.checked_sub(1)?;
+        let (k, at) = self.locate(index);
+        Some(&mut self.block_mut(k)[at])
+    }
+
     /// Removes the entry `index` places behind the head, closing the gap from the nearer end
     /// (as `VecDeque::remove` does).
     pub fn remove(&mut self, index: usize) -> Option<T> {
@@ -400,10 +414,17 @@ mod tests {
         Push,
         Pop,
         Remove(usize),
+        /// Changes the entry at the tail in place.
+        ChangeLast,
     }
 
     fn op() -> impl Strategy<Value = Op> {
-        prop_oneof![4 => Just(Op::Push), 3 => Just(Op::Pop), 1 => (0usize..80).prop_map(Op::Remove)]
+        prop_oneof![
+            4 => Just(Op::Push),
+            3 => Just(Op::Pop),
+            1 => (0usize..80).prop_map(Op::Remove),
+            1 => Just(Op::ChangeLast)
+        ]
     }
 
     proptest! {
@@ -419,7 +440,13 @@ mod tests {
                     }
                     Op::Pop => prop_assert_eq!(q.pop_front().map(|p| p.id), model.pop_front()),
                     Op::Remove(i) => prop_assert_eq!(q.remove(i).map(|p| p.id), model.remove(i)),
+                    Op::ChangeLast => {
+                        if let (Some(p), Some(id)) = (q.last_mut(), model.back_mut()) {
+                            (p.id, *id) = (1_000 + n as u64, 1_000 + n as u64);
+                        }
+                    }
                 }
+                prop_assert_eq!(q.last().map(|p| p.id), model.back().copied());
                 prop_assert_eq!(q.len(), model.len());
                 prop_assert_eq!(q.front().map(|p| p.id), model.front().copied());
                 prop_assert_eq!(ids(&q), model.iter().copied().collect::<Vec<_>>());

@@ -74,17 +74,24 @@ pub enum Next {
     Arrive(Time),
 }
 
-/// The transmission under way.
+/// The transmission under way: 32 bytes, its packet held in the pipe either way (inline, the
+/// packet on the line took 96 of every port's bytes, 25 MB of a k = 64 fat-tree's ports).
 #[derive(Copy, Clone, Debug)]
 enum OnLine {
-    /// Its packet is on the line, and its end has an event (`finish_tx` puts it into the pipe).
-    Sending { pkt: Packet, started: Time },
+    /// Its packet is on the line, at the pipe's tail with the arrival `ON_LINE`, which no
+    /// reader of the pipe takes for a packet propagating; its end has an event (`finish_tx`
+    /// sets the arrival, or loses the packet).
+    Sending { size: u32, started: Time },
     /// Its packet is already in the pipe; the line is busy until `ends`, which has an event only
     /// if a packet came to wait behind it (`end_scheduled`). If not, and the discipline notes
     /// when its line goes idle (`ask_at_end`: not `Qdisc::drained`), the dequeue the end event
     /// would have made of the empty queue is made when the port is next looked at, as of `ends`.
     Lazy { size: u32, started: Time, ends: Time, end_scheduled: bool, ask_at_end: bool },
 }
+
+/// The arrival of the packet on the line while it waits at the pipe's tail for its end
+/// (`OnLine::Sending`): never a time the run reaches.
+const ON_LINE: Time = Time::MAX;
 
 impl OnLine {
     fn started(&self) -> Time {
@@ -205,6 +212,8 @@ impl PortTrace {
     }
 }
 
+const PACKET_ON_LINE: &str = "the packet on the line at the pipe's tail";
+
 /// A queue longer than this stops the run with an error instead of exhausting memory (about
 /// 100 bytes a packet): only an unlimited buffer fed faster than it drains gets there.
 pub const MAX_QUEUE_PACKETS: usize = 4_000_000;
@@ -287,8 +296,7 @@ impl Port {
             return Line::Then(self.transmit(pkt, now));
         }
         let on_line = match self.transmitting {
-            Some(OnLine::Sending { pkt, .. }) => Some(pkt.size),
-            Some(OnLine::Lazy { size, .. }) => Some(size),
+            Some(OnLine::Sending { size, .. } | OnLine::Lazy { size, .. }) => Some(size),
             None => None,
         };
         let on_line = on_line.filter(|_| self.buffer_includes_line);
@@ -410,7 +418,8 @@ impl Port {
             self.pipe.push_back(InFlight { pkt, arrival });
             return if self.pipe.len() == 1 { Next::Arrive(arrival) } else { Next::Nothing };
         }
-        self.transmitting = Some(OnLine::Sending { pkt, started: now });
+        self.transmitting = Some(OnLine::Sending { size: pkt.size, started: now });
+        self.pipe.push_back(InFlight { pkt, arrival: ON_LINE });
         Next::TxDone(ends)
     }
 
@@ -472,7 +481,7 @@ impl Port {
     pub fn woken(&mut self, now: Time) -> Woken {
         self.settle(now);
         let ends = match self.transmitting {
-            Some(OnLine::Sending { pkt, started }) => Some(started + self.rate.tx_time(pkt.size)),
+            Some(OnLine::Sending { size, started }) => Some(started + self.rate.tx_time(size)),
             Some(OnLine::Lazy { ends, end_scheduled, .. }) => Some(if end_scheduled { ends } else { Time::MAX }),
             None => None,
         };
@@ -497,26 +506,32 @@ impl Port {
     /// line is idle afterwards: the caller starts the next transmission.
     #[inline]
     pub fn finish_tx(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Option<Time> {
-        let (pkt, started) = match self.transmitting.take().expect("TxDone only while transmitting") {
-            OnLine::Sending { pkt, started } => (pkt, started),
+        let (size, started) = match self.transmitting.take().expect("TxDone only while transmitting") {
+            OnLine::Sending { size, started } => (size, started),
             OnLine::Lazy { size, started, ends, .. } => {
                 debug_assert_eq!(ends, now, "a lazy transmission's end event comes at its end");
                 self.count_departure(started, now, size);
                 return None; // its packet is in the pipe already
             }
         };
-        self.count_departure(started, now, pkt.size);
+        self.count_departure(started, now, size);
         if let Some(rec) = &mut self.fluid {
-            rec.departed(now.0, &pkt);
+            rec.departed(now.0, &self.pipe.last().expect(PACKET_ON_LINE).pkt);
         }
         if self.loss.as_deref_mut().is_some_and(LinkLoss::lose) {
+            let InFlight { pkt, .. } = self.take_off_line();
             self.qdisc.record(now, PortEvent::Drop(DropReason::Loss), &pkt);
             drops.push((pkt, DropReason::Loss));
             return None;
         }
         let arrival = now + self.delay;
-        self.pipe.push_back(InFlight { pkt, arrival });
+        self.pipe.last_mut().expect(PACKET_ON_LINE).arrival = arrival;
         (self.pipe.len() == 1).then_some(arrival)
+    }
+
+    /// The packet on the line out of the pipe's tail, where it waited for its end: lost.
+    fn take_off_line(&mut self) -> InFlight {
+        self.pipe.remove(self.pipe.len() - 1).expect(PACKET_ON_LINE)
     }
 
     /// Asks the cache for what an arrival at the port reads first: its pipe.
@@ -544,13 +559,25 @@ impl Port {
         }
         let InFlight { mut pkt, .. } = self.pipe.pop_front().expect("Arrive only with a packet in the pipe");
         pkt.hop += 1;
-        (pkt, self.pipe.front().map(|next| next.arrival))
+        // the packet on the line, if it is next, gets its arrival's event as its end comes
+        (pkt, self.pipe.front().map(|next| next.arrival).filter(|&arrival| arrival != ON_LINE))
     }
 
     /// Takes the packet leading the pipe out as it is, to propagate in another partition's copy
-    /// of the port (`engine::parallel`): only the far end's partition delivers it.
+    /// of the port (`engine::parallel`): only the far end's partition delivers it. The packet
+    /// on the line stays until its end.
     pub fn take_in_flight(&mut self) -> Option<InFlight> {
+        if self.pipe.front()?.arrival == ON_LINE {
+            return None;
+        }
         self.pipe.pop_front()
+    }
+
+    /// Puts packets propagating on the link (ones handed to the far end's partition) back
+    /// ahead of those in the pipe, the packet on the line last.
+    pub fn put_ahead_in_pipe(&mut self, ahead: Vec<InFlight>) {
+        let own = std::mem::take(&mut self.pipe);
+        ahead.into_iter().chain(own.iter().copied()).for_each(|entry| self.pipe.push_back(entry));
     }
 
     /// Puts a packet propagating on the link into the pipe, behind those there; returns
@@ -568,7 +595,7 @@ impl Port {
     /// The packet on the line, if any, unless it already propagates (a lazy transmission's).
     pub fn on_line(&self) -> Option<&Packet> {
         match &self.transmitting {
-            Some(OnLine::Sending { pkt, .. }) => Some(pkt),
+            Some(OnLine::Sending { .. }) => self.pipe.last().map(|entry| &entry.pkt),
             _ => None,
         }
     }
@@ -606,7 +633,10 @@ impl Port {
     /// Lets go of the packets propagating, once the run has ended and they are counted
     /// (`Simulation::shed_packets`).
     pub fn shed_pipe(&mut self) {
+        let on_line = self.on_line().is_some().then(|| self.take_off_line());
         self.pipe = BlockQueue::default();
+        // what the capture reads of the line (`on_line`) stays
+        on_line.into_iter().for_each(|entry| self.pipe.push_back(entry));
     }
 
     /// Lets go of the packets waiting in an FCFS queue held in place, likewise: other
@@ -617,12 +647,10 @@ impl Port {
         }
     }
 
-    /// Visits every packet held by the port: queued, on the line, or propagating.
+    /// Visits every packet held by the port: queued, on the line, or propagating (the pipe
+    /// holds the packet on the line).
     pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
         self.qdisc.for_each_packet(f);
-        if let Some(p) = self.on_line() {
-            f(p);
-        }
         self.pipe.iter().for_each(|e| f(&e.pkt));
     }
 }
@@ -639,7 +667,7 @@ mod tests {
         // a k = 64 fat-tree has 393,216 ports: the trace and the fluid record inline took 160
         // bytes of each, the name 24 (and a string of its own), the queue's and the pipe's
         // chains of blocks 24 each (`BlockQueue`), and the sojourns 160 (`LazyDelayStats`)
-        assert!(std::mem::size_of::<Port>() <= 528, "{}", std::mem::size_of::<Port>());
+        assert!(std::mem::size_of::<Port>() <= 464, "{}", std::mem::size_of::<Port>());
     }
 
     /// A 1 Mb/s port with 10 ms of propagation and room for `buffer` packets (FCFS); `fluid`
@@ -721,6 +749,36 @@ mod tests {
 
     fn ms(n: u64) -> Time {
         Time::from_millis(n)
+    }
+
+    #[test]
+    fn the_packet_on_the_line_waits_at_the_pipes_tail_where_no_reader_takes_it_for_one_propagating() {
+        let mut p = a_port_recording(10, true); // every end an event: the packet on the line is `Sending`
+        let mut drops = vec![];
+        let mut offer = |p: &mut Port, seq, at| match p.enqueue(pkt(0, seq, 1000), at, &mut drops) {
+            Line::Idle => p.start_tx(at, &mut drops),
+            Line::Then(next) => next,
+        };
+        // 1000 bytes at 1 Mb/s: 8 ms on the line, then 10 ms on the wire
+        assert_eq!(offer(&mut p, 0, Time::ZERO), Next::TxDone(ms(8)));
+        assert_eq!(p.finish_tx(ms(8), &mut vec![]), Some(ms(18)));
+        assert_eq!(offer(&mut p, 1, ms(15)), Next::TxDone(ms(23)));
+        // packet 0 propagates, packet 1 is on the line: each held once
+        assert_eq!(p.on_line().map(|q| q.seq), Some(1));
+        let mut held = vec![];
+        p.for_each_packet(&mut |q| held.push(q.seq));
+        assert_eq!(held, [0, 1]);
+        let (arrived, next) = p.deliver(ms(18));
+        assert_eq!((arrived.seq, next), (0, None), "the packet on the line has no arrival yet");
+        assert!(p.take_in_flight().is_none(), "nor does it go to the far end's partition");
+        // one handed back from the far end's partition goes ahead of it
+        p.put_ahead_in_pipe(vec![InFlight { pkt: pkt(0, 7, 1000), arrival: ms(20) }]);
+        assert_eq!(p.on_line().map(|q| q.seq), Some(1));
+        assert_eq!(p.take_in_flight().map(|e| e.pkt.seq), Some(7));
+        assert_eq!(p.finish_tx(ms(23), &mut vec![]), Some(ms(33)), "its end gives it its arrival");
+        assert!(p.on_line().is_none());
+        let (arrived, next) = p.deliver(ms(33));
+        assert_eq!((arrived.seq, arrived.hop, next), (1, 1, None));
     }
 
     /// A delay line: packet `seq` may leave `seq == 0 ? 4 : 0` ms after it arrived, the earliest

@@ -93,15 +93,10 @@ fn drop_tallies(parts: &[&mut Simulation]) -> Vec<(FlowId, Tally)> {
 fn pipes_back(parts: &mut [&mut Simulation], plan: &Plan) {
     for &p in plan.cut.iter().flatten() {
         let (near, far) = (plan.near[p.idx()] as usize, plan.far[p.idx()] as usize);
-        let mut moved = vec![];
+        let mut ahead = vec![];
         while let Some(entry) = parts[far].ports[p.idx()].take_in_flight() {
-            moved.push(entry);
+            ahead.push(entry);
         }
-        while let Some(entry) = parts[near].ports[p.idx()].take_in_flight() {
-            moved.push(entry);
-        }
-        for entry in moved {
-            parts[near].ports[p.idx()].push_in_flight(entry);
-        }
+        parts[near].ports[p.idx()].put_ahead_in_pipe(ahead);
     }
 }

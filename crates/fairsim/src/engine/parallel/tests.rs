@@ -241,9 +241,9 @@ fn each_partition_holds_only_its_own_ports_where_the_copies_would_be_large() {
     assert_eq!(held.iter().sum::<usize>(), ports + cut, "{held:?} of {ports} ports, {cut} cut");
     assert!(held.iter().all(|&h| h < ports / 2), "{held:?} of {ports}");
     assert!(parts.iter().all(|p| p.ports.len() == ports), "ids are the run's in every partition");
-    let big = Scenario::parse(&text, "p.toml", &["topology.k=48".into(), "run.interval=18ms".into()]).unwrap();
+    let big = Scenario::parse(&text, "p.toml", &["topology.k=56".into(), "run.interval=18ms".into()]).unwrap();
     let plan = super::Plan::of(&Simulation::new(&big, None, Some(1)).unwrap(), 2).unwrap();
-    assert!(plan.own_ports_only(), "a k = 48 fat-tree's copies on 2 threads are {} ports", big.ports.len() / 2);
+    assert!(plan.own_ports_only(), "a k = 56 fat-tree's copies on 2 threads are {} ports", big.ports.len() / 2);
 }
 
 #[test]

@@ -38,10 +38,11 @@ impl Port {
     /// After a start at `now`: the packet that went on the line, if any, is stamped (every
     /// packet counts in the bytes sent), with the bytes that wait behind it.
     pub(super) fn stamp_line_start(&mut self, now: Time) {
-        let (Some(int), Some(OnLine::Sending { pkt, started })) = (self.int.as_deref_mut(), &self.transmitting) else {
+        let (Some(int), Some(OnLine::Sending { started, .. })) = (self.int.as_deref_mut(), self.transmitting) else {
             return;
         };
-        if *started == now {
+        if started == now {
+            let pkt = &self.pipe.last().expect(super::PACKET_ON_LINE).pkt;
             int.transmit(pkt, now, now + self.rate.tx_time(pkt.size), self.qdisc.len_bytes(), self.rate);
         }
     }

@@ -37,10 +37,11 @@ impl Port {
         self.settle(now);
         let mut cut = Cut { arrival: false };
         let on_line = match self.transmitting.take() {
-            Some(OnLine::Sending { pkt, started }) => Some((pkt, started)),
+            // either packet waits at the pipe's tail; only a lazy one has its arrival's event,
+            // if it leads the pipe
+            Some(OnLine::Sending { started, .. }) => Some((self.take_off_line().pkt, started)),
             Some(OnLine::Lazy { started, .. }) => {
-                // a lazy transmission's packet is in the pipe already, at its tail
-                let InFlight { pkt, .. } = self.pipe.remove(self.pipe.len() - 1).expect("a lazy packet in the pipe");
+                let InFlight { pkt, .. } = self.take_off_line();
                 cut.arrival = self.pipe.is_empty();
                 Some((pkt, started))
             }
