@@ -432,7 +432,7 @@ impl Simulation {
         let shared = self.shared.as_deref()?;
         let port = &mut self.ports[p.idx()];
         let queued = port.queued_bytes();
-        port.share = Some(shared.share(p, queued)?);
+        port.share = shared.share(p, queued)?;
         Some(queued)
     }
 

@@ -133,14 +133,15 @@ fn give_back_front<T: Pooled>(front: Box<[T]>) {
 /// whole block) from `head` to its end, the full blocks of `middle`, then `back` from its
 /// start, every block but the last full.
 ///
-/// 48 bytes: a port holds two (its discipline's FIFO and its pipe), and a k = 64 fat-tree has
+/// 40 bytes: a port holds two (its discipline's FIFO and its pipe), and a k = 64 fat-tree has
 /// 393,216 ports. The chain's middle is boxed (only a queue of more than two blocks has one),
 /// and the hot path reads only `head` and `len` of it: in a chain, `head + len` is
-/// `BLOCK` times the blocks before `back`, plus the entries in `back`.
+/// `BLOCK` times the blocks before `back`, plus the entries in `back`. Both are 32-bit: `head`
+/// is below `BLOCK`, and 4 billion packets would take 350 GB.
 pub struct BlockQueue<T: Pooled> {
     front: Option<Box<[T]>>,
-    head: usize,
-    len: usize,
+    head: u32,
+    len: u32,
     #[allow(clippy::box_collection)] // boxed: 8 bytes where few queues have one, not 32
     middle: Option<Box<VecDeque<Block<T>>>>,
     /// The block being written when there is more than one (`None`: the ring).
@@ -169,12 +170,18 @@ impl<T: Pooled> Drop for BlockQueue<T> {
 impl<T: Pooled> BlockQueue<T> {
     #[inline]
     pub fn len(&self) -> usize {
-        self.len
+        self.len as usize
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Where the head is in `front`.
+    #[inline(always)]
+    fn head(&self) -> usize {
+        self.head as usize
     }
 
     /// Full blocks between `front` and `back`.
@@ -185,11 +192,12 @@ impl<T: Pooled> BlockQueue<T> {
     // always inlined: out of line, the entry (80-88 bytes) is copied once more, onto the stack
     #[inline(always)]
     pub fn push_back(&mut self, entry: T) {
+        let (head, len) = (self.head(), self.len());
         // a chain's next place in `back`, 0 if it is full (the type's comment)
-        let in_back = (self.head + self.len) % BLOCK;
+        let in_back = (head + len) % BLOCK;
         match (&mut self.front, &mut self.back) {
             // the ring's length is a power of two: the mask is the modulo, and spares the bounds check
-            (Some(ring), None) if self.len < ring.len() => ring[(self.head + self.len) & (ring.len() - 1)] = entry,
+            (Some(ring), None) if len < ring.len() => ring[(head + len) & (ring.len() - 1)] = entry,
             (_, Some(back)) if in_back != 0 => back[in_back] = entry,
             _ => self.push_slow(entry),
         }
@@ -200,6 +208,7 @@ impl<T: Pooled> BlockQueue<T> {
     #[cold]
     #[inline(never)]
     fn push_slow(&mut self, entry: T) {
+        let (head, len) = (self.head(), self.len());
         let Some(front) = &mut self.front else {
             (self.front, self.head) = (Some(vec![entry; T::FIRST_RING].into_boxed_slice()), 0);
             return;
@@ -210,14 +219,14 @@ impl<T: Pooled> BlockQueue<T> {
                 BLOCK => take_block(entry),
                 size => vec![entry; size].into_boxed_slice(),
             };
-            (0..self.len).for_each(|i| ring[i] = front[(self.head + i) & (front.len() - 1)]);
-            ring[self.len] = entry;
+            (0..len).for_each(|i| ring[i] = front[(head + i) & (front.len() - 1)]);
+            ring[len] = entry;
             (self.front, self.head) = (Some(ring), 0);
             return;
         }
         if self.back.is_none() {
             // the ring is full: straighten it into the chain's first block
-            front.rotate_left(self.head);
+            front.rotate_left(head);
             self.head = 0;
             let mut back = take_block(entry);
             back[0] = entry;
@@ -232,20 +241,20 @@ impl<T: Pooled> BlockQueue<T> {
     #[inline]
     pub fn front(&self) -> Option<&T> {
         // `head` is below the block's length, a power of two: the mask only spares the bounds check
-        self.front.as_ref().filter(|_| self.len > 0).map(|block| &block[self.head & (block.len() - 1)])
+        self.front.as_ref().filter(|_| self.len() > 0).map(|block| &block[self.head() & (block.len() - 1)])
     }
 
     #[inline(always)]
     pub fn pop_front(&mut self) -> Option<T> {
-        let block = self.front.as_ref().filter(|_| self.len > 0)?;
-        let (entry, ring) = (block[self.head & (block.len() - 1)], block.len());
+        let block = self.front.as_ref().filter(|_| self.len() > 0)?;
+        let (entry, ring) = (block[self.head() & (block.len() - 1)], block.len());
         self.len -= 1;
         self.head += 1;
-        if self.head == ring {
+        if self.head() == ring {
             self.past_the_end();
         }
         // a chain never empties here (its `back` holds an entry), so this is a ring
-        if T::GIVES_BACK_EMPTIED && self.len == 0 && ring == BLOCK {
+        if T::GIVES_BACK_EMPTIED && self.len() == 0 && ring == BLOCK {
             self.emptied();
         }
         Some(entry)
@@ -282,9 +291,9 @@ impl<T: Pooled> BlockQueue<T> {
     fn locate(&self, index: usize) -> (usize, usize) {
         if self.back.is_none() {
             let ring = self.front.as_ref().map_or(BLOCK, |ring| ring.len());
-            return (0, (self.head + index) & (ring - 1));
+            return (0, (self.head() + index) & (ring - 1));
         }
-        let at = self.head + index;
+        let at = self.head() + index;
         (at / BLOCK, at % BLOCK)
     }
 
@@ -309,7 +318,7 @@ impl<T: Pooled> BlockQueue<T> {
     /// The entry `index` places behind the head.
     #[inline]
     pub fn get(&self, index: usize) -> Option<&T> {
-        (index < self.len).then(|| {
+        (index < self.len()).then(|| {
             let (k, at) = self.locate(index);
             &self.block(k)[at]
         })
@@ -318,13 +327,13 @@ impl<T: Pooled> BlockQueue<T> {
     /// The entry at the tail.
     #[inline]
     pub fn last(&self) -> Option<&T> {
-        self.len.checked_sub(1).and_then(|i| self.get(i))
+        self.len().checked_sub(1).and_then(|i| self.get(i))
     }
 
     /// The entry at the tail, to change in place.
     #[inline]
     pub fn last_mut(&mut self) -> Option<&mut T> {
-        let index = self.len.checked_sub(1)?;
+        let index = self.len().checked_sub(1)?;
         let (k, at) = self.locate(index);
         Some(&mut self.block_mut(k)[at])
     }
@@ -333,11 +342,11 @@ impl<T: Pooled> BlockQueue<T> {
     /// (as `VecDeque::remove` does).
     pub fn remove(&mut self, index: usize) -> Option<T> {
         let entry = *self.get(index)?;
-        if index < self.len / 2 {
+        if index < self.len() / 2 {
             (0..index).rev().for_each(|i| self.copy(i, i + 1));
             self.pop_front();
         } else {
-            (index..self.len - 1).for_each(|i| self.copy(i + 1, i));
+            (index..self.len() - 1).for_each(|i| self.copy(i + 1, i));
             self.drop_last();
         }
         Some(entry)
@@ -353,7 +362,7 @@ impl<T: Pooled> BlockQueue<T> {
     /// Forgets the entry at the tail.
     fn drop_last(&mut self) {
         self.len -= 1;
-        if self.back.is_some() && (self.head + self.len) % BLOCK == 0 {
+        if self.back.is_some() && (self.head() + self.len()) % BLOCK == 0 {
             // the last block is empty: the one before it is the last now
             let emptied = match self.middle.as_mut().and_then(|middle| middle.pop_back()) {
                 Some(last) => self.back.replace(last),
@@ -365,7 +374,7 @@ impl<T: Pooled> BlockQueue<T> {
 
     /// The entries from the head to the tail.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + ExactSizeIterator {
-        (0..self.len).map(|i| self.get(i).expect("an index below the length"))
+        (0..self.len()).map(|i| self.get(i).expect("an index below the length"))
     }
 }
 
@@ -386,7 +395,7 @@ mod tests {
         /// Entries of the chain in `back` (only with more than one block, where `back` holds 1
         /// to `BLOCK`).
         fn in_back(&self) -> usize {
-            match (self.head + self.len) % BLOCK {
+            match (self.head() + self.len()) % BLOCK {
                 0 => BLOCK,
                 some => some,
             }
@@ -396,10 +405,10 @@ mod tests {
         fn block_sizes(&self) -> Vec<usize> {
             match (&self.front, &self.back) {
                 (None, _) => vec![],
-                (Some(_), None) => vec![self.len],
+                (Some(_), None) => vec![self.len()],
                 (Some(_), Some(_)) => {
                     let middle = std::iter::repeat_n(BLOCK, self.middle_len());
-                    std::iter::once(BLOCK - self.head).chain(middle).chain([self.in_back()]).collect()
+                    std::iter::once(BLOCK - self.head()).chain(middle).chain([self.in_back()]).collect()
                 }
             }
         }
@@ -467,7 +476,7 @@ mod tests {
     #[test]
     fn a_queue_is_small_beside_the_packets_it_holds() {
         // two at each of a k = 64 fat-tree's 393,216 ports: 72 bytes each with the middle inline
-        assert!(std::mem::size_of::<BlockQueue<Packet>>() <= 48, "{}", std::mem::size_of::<BlockQueue<Packet>>());
+        assert!(std::mem::size_of::<BlockQueue<Packet>>() <= 40, "{}", std::mem::size_of::<BlockQueue<Packet>>());
     }
 
     fn ring<T: Pooled>(q: &BlockQueue<T>) -> usize {

@@ -166,9 +166,10 @@ impl<'a> QdiscCtx<'a> {
         self.rng.get()
     }
 
-    /// The queue may hold at most `share` bytes now (its share of a shared buffer).
-    pub fn with_share(mut self, share: Option<u64>) -> Self {
-        self.share = share.unwrap_or(u64::MAX);
+    /// The queue may hold at most `share` bytes now (its share of a shared buffer; `u64::MAX`
+    /// without one).
+    pub fn with_share(mut self, share: u64) -> Self {
+        self.share = share;
         self
     }
 

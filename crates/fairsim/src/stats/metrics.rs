@@ -84,7 +84,7 @@ impl QueueMetrics {
     pub fn of(c: &PortCounters, secs: f64) -> QueueMetrics {
         QueueMetrics {
             utilisation: c.busy_ns as f64 / 1e9 / secs,
-            occupancy_pkts: c.occupancy_area as f64 / 1e9 / secs,
+            occupancy_pkts: c.occupancy_area.get() as f64 / 1e9 / secs,
             drop_fraction: (c.arrivals > 0).then(|| c.drops as f64 / c.arrivals as f64),
         }
     }
@@ -114,7 +114,7 @@ mod tests {
         assert_eq!(m.rtt_s, Some(0.1));
         assert_eq!(m.delay_s, Some(0.01), "one sample per delivery");
         assert_eq!(m.rtt_first_s, None, "no samples");
-        let q = PortCounters { busy_ns: 1_500_000_000, occupancy_area: 6_000_000_000, ..Default::default() };
+        let q = PortCounters { busy_ns: 1_500_000_000, occupancy_area: 6_000_000_000.into(), ..Default::default() };
         let none = QueueMetrics { utilisation: 0.75, occupancy_pkts: 3.0, drop_fraction: None };
         assert_eq!(QueueMetrics::of(&q, 2.0), none, "no arrivals: no drop fraction");
         let q = PortCounters { arrivals: 40, drops: 10, ..q };
