@@ -241,12 +241,12 @@ impl<T: Pooled> BlockQueue<T> {
     #[inline]
     pub fn front(&self) -> Option<&T> {
         // `head` is below the block's length, a power of two: the mask only spares the bounds check
-        self.front.as_ref().filter(|_| self.len() > 0).map(|block| &block[self.head() & (block.len() - 1)])
+        self.front.as_ref().filter(|_| self.len > 0).map(|block| &block[self.head() & (block.len() - 1)])
     }
 
     #[inline(always)]
     pub fn pop_front(&mut self) -> Option<T> {
-        let block = self.front.as_ref().filter(|_| self.len() > 0)?;
+        let block = self.front.as_ref().filter(|_| self.len > 0)?;
         let (entry, ring) = (block[self.head() & (block.len() - 1)], block.len());
         self.len -= 1;
         self.head += 1;
@@ -254,7 +254,7 @@ impl<T: Pooled> BlockQueue<T> {
             self.past_the_end();
         }
         // a chain never empties here (its `back` holds an entry), so this is a ring
-        if T::GIVES_BACK_EMPTIED && self.len() == 0 && ring == BLOCK {
+        if T::GIVES_BACK_EMPTIED && self.len == 0 && ring == BLOCK {
             self.emptied();
         }
         Some(entry)
