@@ -119,7 +119,7 @@ pub(super) fn ends(
         file_packets: None,
         stopped: false,
         receiver: Receiver::new(policy),
-        pulls: sender.as_ref().and_then(|s| s.pulls()).map(crate::node::Pulls::new),
+        pulls: sender.as_ref().and_then(|s| s.pulls()).map(|spec| Box::new(crate::node::Pulls::new(spec))),
         sender,
         next_new_seq: 0,
         highest_ack: 0,

@@ -17,7 +17,7 @@ use super::routes::Routes;
 use super::shared_buffer::SharedBuffers;
 use crate::error::Result;
 use crate::net::{Control, FlowId, Forwarding, Packet, PortId};
-use crate::node::{FlowState, Line, Next, Port, SinkReply, Woken, MAX_QUEUE_PACKETS};
+use crate::node::{FlowState, Line, Next, Port, SinkReply, Woken, MAX_QUEUE_PACKETS, NO_ARRIVAL};
 use crate::qdisc::DropReason;
 use crate::scenario::{Component, PairSpec, Scenario};
 use crate::stats::DelayStats;
@@ -499,7 +499,7 @@ impl Simulation {
 
     fn arrive(&mut self, p: PortId) {
         let (pkt, next) = self.ports[p.idx()].deliver(self.now);
-        if let Some(next) = next {
+        if next != NO_ARRIVAL {
             self.events.push(next, Event::Arrive(p));
         }
         if self.telemetry.is_some() && pkt.is_data() {

@@ -13,5 +13,5 @@ pub use clock::HostClock;
 pub use host::{FlowEnds, FlowState, SinkReply};
 pub use loss::{LinkLoss, LossModel};
 pub use port::link_state::Cut;
-pub use port::{Line, Next, Port, PortSetup, PortTrace, Woken, MAX_QUEUE_PACKETS};
+pub use port::{Line, Next, Port, PortSetup, PortTrace, Woken, MAX_QUEUE_PACKETS, NO_ARRIVAL};
 pub use pull::{Ask, PullPacer, PullSpec, Pulls};

@@ -127,7 +127,7 @@ mod tests {
             assert_eq!(lost(&drops), want, "fluid {fluid}");
             assert!(!cut.arrival, "packet 0 still leads the pipe");
             let (arrived, next) = p.deliver(ms(18));
-            assert_eq!((arrived.seq, next), (0, None), "what had left arrives");
+            assert_eq!((arrived.seq, next), (0, super::super::NO_ARRIVAL), "what had left arrives");
             assert!(p.is_down() && p.on_line().is_none());
             assert_eq!(p.stats.current.departures, 1);
             assert_eq!(p.stats.current.busy_ns, ms(12).0, "busy until the cut");

@@ -81,7 +81,8 @@ pub struct Receiver {
     /// Classic ECN: CE seen and no CWR since (ECE on every ACK). DCTCP: the held packets' mark.
     ce_state: bool,
     /// The SACK blocks, if the policy asks for them.
-    sack: Option<SackList>,
+    /// Boxed: 72 bytes inline, in every connection's state whether it uses SACK or not.
+    sack: Option<Box<SackList>>,
     /// A duplicate packet the next ACK reports in a D-SACK block.
     duplicate: Option<u64>,
     /// When the last CNP went (`AckPolicy::cnp_interval`).
@@ -90,7 +91,7 @@ pub struct Receiver {
 
 impl Receiver {
     pub fn new(policy: AckPolicy) -> Receiver {
-        Receiver { policy, sack: policy.sack.then(SackList::default), ..Default::default() }
+        Receiver { policy, sack: policy.sack.then(Box::default), ..Default::default() }
     }
 
     /// Records packet `seq`; returns whether it is new (not a duplicate).
