@@ -182,8 +182,10 @@ pub struct EqualCost {
     /// its length. Number `NO_WAY` is the empty list: a lookup then needs no test for it.
     groups: Vec<Vec<(u32, u32)>>,
     group_ports: Vec<PortId>,
-    /// Each list's number in its switch's `groups` (the ports are the switch's own).
-    group_index: HashMap<Vec<PortId>, u32>,
+    /// Each list's number in its switch's `groups` (the ports are the switch's own), by a hash
+    /// of the list (`list_hash`), whose hit is checked against the list. Keyed by the list
+    /// itself, the index held a copy of each: 15 MB of a k = 64 fat-tree's 180,000 lists.
+    group_index: HashMap<u64, u32, fnv::FnvBuildHasher>,
     /// By switch, the number of its last entry made (`NONE` before the first).
     last_group: Vec<u32>,
     /// By port: whether forwarding treats it as failed (`set_down`); empty while none is.
@@ -239,7 +241,7 @@ impl EqualCost {
             further: HashMap::new(),
             groups: vec![vec![(0, 0)]; switches],
             group_ports: vec![],
-            group_index: HashMap::new(),
+            group_index: HashMap::default(),
             last_group: vec![NONE; switches],
             down: vec![],
         }
@@ -438,19 +440,34 @@ impl EqualCost {
                 return last;
             }
         }
-        let g = match self.group_index.get(ports) {
-            Some(&g) => g,
-            None => {
-                let g = groups.len() as u32;
-                groups.push((self.group_ports.len() as u32, ports.len() as u32));
-                self.group_ports.extend_from_slice(ports);
-                self.group_index.insert(ports.to_vec(), g);
-                g
-            }
+        let is = |&(start, len): &(u32, u32)| &self.group_ports[start as usize..(start + len) as usize] == ports;
+        let hash = list_hash(ports);
+        let g = match self.group_index.get(&hash) {
+            Some(&g) if is(&groups[g as usize]) => g,
+            // another list with the same hash (or none): this one's number, if it has one
+            hit => match groups.iter().position(|list| hit.is_some() && is(list)) {
+                Some(g) => g as u32,
+                None => {
+                    let g = groups.len() as u32;
+                    groups.push((self.group_ports.len() as u32, ports.len() as u32));
+                    self.group_ports.extend_from_slice(ports);
+                    self.group_index.entry(hash).or_insert(g);
+                    g
+                }
+            },
         };
         self.last_group[s as usize] = g;
         g
     }
+}
+
+/// A hash of a list of ports, for `EqualCost::group_index` (ports are a switch's own, so the
+/// list names its switch).
+fn list_hash(ports: &[PortId]) -> u64 {
+    use std::hash::Hasher;
+    let mut h = fnv::FnvHasher::default();
+    ports.iter().for_each(|p| h.write_u32(p.0));
+    h.finish()
 }
 
 /// Ports grouped by the node `key` names: (first index per node, ports), in declaration order.
@@ -524,6 +541,26 @@ mod tests {
         for r in 1..=routers {
             assert_eq!(ec.choices(NodeId(0), NodeId(routers + r)), &[port(0, r)], "again, from the tables made");
         }
+    }
+
+    #[test]
+    fn a_list_whose_hash_another_list_has_keeps_a_number_of_its_own() {
+        // the diamond's s1 (switch 0): its ports to s2 and to s3, each a list of its own
+        let ends = duplex(&[(0, 1), (1, 2), (1, 3), (2, 4), (3, 4), (4, 5)]);
+        let mut ec = EqualCost::new(6, &ends);
+        let port = |a: u32, b: u32| PortId::from_idx(ends.iter().position(|&e| e == (NodeId(a), NodeId(b))).unwrap());
+        let s = ec.switch[1];
+        let (a, b) = ([port(1, 2)], [port(1, 3)]);
+        let ga = ec.group(&a, s);
+        // as if the two lists' hashes were equal: b's leads to a's number
+        ec.group_index.insert(list_hash(&b), ga);
+        let gb = ec.group(&b, s);
+        assert_ne!(gb, ga, "b is not a");
+        ec.last_group[s as usize] = NONE; // past the last list's shortcut
+        assert_eq!(ec.group(&b, s), gb, "b found again by its ports");
+        ec.last_group[s as usize] = NONE;
+        assert_eq!(ec.group(&a, s), ga);
+        assert_eq!(ec.groups[s as usize].len(), 3, "the empty list, a and b, each once");
     }
 
     #[test]
