@@ -629,7 +629,7 @@ impl Simulation {
             }
         }
         for (p, port) in self.ports().iter().enumerate() {
-            let Some(trace) = &port.trace else { continue };
+            let Some(trace) = port.trace() else { continue };
             let queue = trace.queue.iter().map(|&(t, n)| (t, n as f64)).collect();
             // PFC's pause state, where a pause frame reached the port
             let paused = (!trace.paused.is_empty()).then(|| ("paused", trace.paused.clone()));
@@ -647,7 +647,7 @@ impl Simulation {
         let from = self.scenario().run.warmup.0 as f64;
         (self.ports().iter().enumerate())
             .filter_map(|(i, p)| {
-                let rec = p.fluid.as_ref()?;
+                let rec = p.fluid()?;
                 Some(rec.analyse(&self.scenario().port_name(i), p.rate.0 as f64, &names, &weights, from))
             })
             .collect()

@@ -47,9 +47,11 @@ use crate::net::prefetch::prefetch;
 use crate::net::Packet;
 use crate::qdisc::{DropReason, PortEvent, PortQdisc, Qdisc, QdiscCtx};
 use crate::rng::LazyStream;
+use crate::stats::fluid::FluidRecord;
 use crate::stats::PortStats;
 use crate::units::{Rate, Time};
 
+mod extras;
 mod int;
 pub mod link_state;
 mod pause;
@@ -117,10 +119,6 @@ pub struct Port {
     /// The discipline's random stream. Boxed: few disciplines draw, and the generator's state
     /// took 144 of the port's 768 bytes (624 now), 29 MB of a 200,000-port run.
     rng: LazyStream,
-    /// Random loss on the wire, if the link has it (with its own random stream). Boxed: its
-    /// generator's state is several hundred bytes, which a port without loss should not carry
-    /// through the cache on every hop.
-    loss: Option<Box<LinkLoss>>,
     /// Whether a transmission with nothing behind it may go without its end event (`Lazy`), if
     /// the discipline agrees (`Qdisc::drained`): not where the port records each departure.
     lazy_ends: bool,
@@ -137,12 +135,10 @@ pub struct Port {
     /// Packets propagating, with their arrival times at the far end.
     pipe: BlockQueue<InFlight>,
     pub stats: PortStats,
-    /// Arrivals and departures, kept for the comparison with the fluid reference if asked for.
-    /// Boxed, as the trace is: few ports keep them, and inline they took 160 of every port's
-    /// bytes (57 MB of a k = 64 fat-tree's 393,216 ports).
-    pub fluid: Option<Box<crate::stats::fluid::FluidRecord>>,
-    /// Queue length and the discipline's gauge at every change, if the port is traced.
-    pub trace: Option<Box<PortTrace>>,
+    /// What few ports keep (`Extras`): random loss on the wire (with its own random stream),
+    /// the arrivals and departures for the comparison with the fluid reference, the queue's
+    /// length and the discipline's gauge at every change, the INT stamper.
+    extras: Option<Box<Extras>>,
     /// The most bytes its queue may hold now, its share of its switch's shared buffer, set by
     /// the loop before each arrival (`engine::shared_buffer`); `u64::MAX` without one (8 bytes,
     /// not an option's 16).
@@ -153,8 +149,6 @@ pub struct Port {
     wake: Time,
     /// Since when a PFC switch at the far end has paused the port (`pause`); `Time::MAX` if not.
     paused_since: Time,
-    /// The port's INT stamper (`net::int`), on switch egresses in runs with a telemetry flow.
-    int: Option<Box<PortInt>>,
     /// The port is paused or stamps INT: no packet bypasses its queue and every start takes the
     /// out-of-line way (`start_tx_watched`). One flag on the hot path for both.
     watched: bool,
@@ -220,6 +214,34 @@ impl PortTrace {
 
 const PACKET_ON_LINE: &str = "the packet on the line at the pipe's tail";
 
+/// What few ports keep, behind one pointer of the port (`Port::extras`; read in `extras.rs`):
+/// the link's random loss, the record for the fluid reference, the queue's trace and the INT
+/// stamper. Each behind a pointer of its own, they took 32 of every port's bytes (12.6 MB of a
+/// k = 64 fat-tree's 393,216 ports, none of which keeps any); a port that keeps none reads one
+/// word to know it. Each boxed still: the loss model's generator is several hundred bytes,
+/// which a traced port need not carry.
+#[derive(Default)]
+struct Extras {
+    loss: Option<Box<LinkLoss>>,
+    fluid: Option<Box<FluidRecord>>,
+    trace: Option<Box<PortTrace>>,
+    int: Option<Box<PortInt>>,
+}
+
+impl Extras {
+    /// The extras of a port set up with these, if it keeps any.
+    fn of(loss: Option<LinkLoss>, fluid: bool, traced: bool) -> Option<Box<Extras>> {
+        let extras = Extras {
+            loss: loss.map(Box::new),
+            fluid: fluid.then(Box::default),
+            trace: traced.then(Box::default),
+            int: None,
+        };
+        let any = extras.loss.is_some() || extras.fluid.is_some() || extras.trace.is_some();
+        any.then(|| Box::new(extras))
+    }
+}
+
 /// A queue longer than this stops the run with an error instead of exhausting memory (about
 /// 100 bytes a packet): only an unlimited buffer fed faster than it drains gets there.
 pub const MAX_QUEUE_PACKETS: usize = 4_000_000;
@@ -235,19 +257,16 @@ impl Port {
             buffer_includes_line: s.buffer_includes_line,
             qdisc,
             rng: s.rng,
-            loss: s.loss.map(Box::new),
             lazy_ends,
             chained,
             transmitting: None,
             last_tx: (0, s.rate.tx_time(0)),
             pipe: BlockQueue::default(),
             stats: PortStats::default(),
-            fluid: s.fluid.then(Box::default),
-            trace: s.traced.then(Box::default),
+            extras: Extras::of(s.loss, s.fluid, s.traced),
             share: u64::MAX,
             wake: Time::MAX,
             paused_since: Time::MAX,
-            int: None,
             watched: false,
             handed_over: false,
         }
@@ -290,8 +309,8 @@ impl Port {
     pub fn enqueue(&mut self, mut pkt: Packet, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Line {
         pkt.enqueued_at = now;
         self.stats.current.arrivals += 1;
-        if let Some(rec) = &mut self.fluid {
-            rec.arrived(now.0, &pkt);
+        if self.extras.is_some() {
+            self.record_arrival(now, &pkt);
         }
         self.settle(now);
         if self.transmitting.is_none() && !self.watched && self.qdisc.bypass(&pkt) {
@@ -521,10 +540,10 @@ impl Port {
             }
         };
         self.count_departure(started, now, size);
-        if let Some(rec) = &mut self.fluid {
+        if let Some(rec) = self.extras.as_deref_mut().and_then(|x| x.fluid.as_deref_mut()) {
             rec.departed(now.0, &self.pipe.last().expect(PACKET_ON_LINE).pkt);
         }
-        if self.loss.as_deref_mut().is_some_and(LinkLoss::lose) {
+        if self.loss_mut().is_some_and(LinkLoss::lose) {
             let InFlight { pkt, .. } = self.take_off_line();
             self.qdisc.record(now, PortEvent::Drop(DropReason::Loss), &pkt);
             drops.push((pkt, DropReason::Loss));
@@ -619,8 +638,8 @@ impl Port {
     pub fn queue_changed(&mut self, now: Time) -> usize {
         let len = self.qdisc.len_packets();
         self.stats.queue_changed(now, len);
-        if let Some(t) = &mut self.trace {
-            t.record(now, len as u32, self.qdisc.gauge());
+        if self.extras.is_some() {
+            self.record_queue(now, len);
         }
         len
     }
@@ -672,9 +691,10 @@ mod tests {
     fn a_port_keeps_what_few_ports_use_out_of_line() {
         // a k = 64 fat-tree has 393,216 ports: the trace and the fluid record inline took 160
         // bytes of each, the name 24 (and a string of its own), the queue's and the pipe's
-        // chains of blocks 24 each (`BlockQueue`), the sojourns 160 (`LazyDelayStats`), and the
-        // packet on the line 64 (`OnLine`); a 128-bit counter aligned the port to 16 (`WideSum`)
-        assert!(std::mem::size_of::<Port>() <= 424, "{}", std::mem::size_of::<Port>());
+        // chains of blocks 24 each (`BlockQueue`), the sojourns 160 (`LazyDelayStats`), the
+        // packet on the line 64 (`OnLine`), and the rare parts' four pointers 24 (`Extras`); a
+        // 128-bit counter aligned the port to 16 (`WideSum`)
+        assert!(std::mem::size_of::<Port>() <= 400, "{}", std::mem::size_of::<Port>());
     }
 
     /// A 1 Mb/s port with 10 ms of propagation and room for `buffer` packets (FCFS); `fluid`
@@ -884,7 +904,7 @@ mod tests {
         assert_eq!((second.seq, next), (1, NO_ARRIVAL));
         assert!(drops.is_empty());
         assert_eq!(p.stats.current.departures, 2);
-        assert_eq!(p.trace.as_ref().unwrap().queue, vec![(Time::ZERO, 0), (ms(1), 1), (ms(8), 0)]);
+        assert_eq!(p.trace().unwrap().queue, vec![(Time::ZERO, 0), (ms(1), 1), (ms(8), 0)]);
     }
 
     #[test]
@@ -955,7 +975,7 @@ mod tests {
         }
         let records = |p: &Port| {
             let s = &p.stats;
-            (s.intervals.clone(), s.sojourn.summary(), p.trace.as_ref().map(|t| t.queue.clone()))
+            (s.intervals.clone(), s.sojourn.summary(), p.trace().map(|t| t.queue.clone()))
         };
         assert_eq!(records(&chained), records(&with_events));
         let (intervals, sojourn, queue) = records(&chained);
@@ -1010,7 +1030,7 @@ at = "dequeue""#;
         for p in [&mut with_events, &mut chained] {
             p.close_interval(ms(50));
         }
-        let records = |p: &Port| (p.stats.intervals.clone(), p.trace.as_ref().map(|t| t.queue.clone()));
+        let records = |p: &Port| (p.stats.intervals.clone(), p.trace().map(|t| t.queue.clone()));
         assert_eq!(records(&chained), records(&with_events));
         assert_eq!(chained.stats.intervals[0].marks, 2);
     }

@@ -13,15 +13,9 @@ use crate::units::Time;
 impl Port {
     /// The port stamps INT records into the data packets of the flows `flows` asks it to.
     pub fn start_stamping(&mut self, flows: FlowStamps) {
-        self.int = Some(Box::new(PortInt::new(flows)));
+        self.set_stamper(PortInt::new(flows));
         self.end_every_transmission();
         self.update_watched();
-    }
-
-    /// The port's INT stamper, if it stamps.
-    #[inline]
-    pub fn int_mut(&mut self) -> Option<&mut PortInt> {
-        self.int.as_deref_mut()
     }
 
     /// A packet joined the queue at `now`: the record of the packet on the line, if it is of
@@ -30,20 +24,23 @@ impl Port {
     #[cold]
     #[inline(never)]
     pub(super) fn stamp_arrival(&mut self, now: Time) {
-        if let Some(int) = self.int.as_deref_mut() {
-            int.queued(now, self.qdisc.len_bytes());
+        let queued = self.qdisc.len_bytes();
+        if let Some(int) = self.int_mut() {
+            int.queued(now, queued);
         }
     }
 
     /// After a start at `now`: the packet that went on the line, if any, is stamped (every
     /// packet counts in the bytes sent), with the bytes that wait behind it.
     pub(super) fn stamp_line_start(&mut self, now: Time) {
-        let (Some(int), Some(OnLine::Sending { started, .. })) = (self.int.as_deref_mut(), self.transmitting) else {
+        let Some(OnLine::Sending { started, .. }) = self.transmitting else { return };
+        if started != now {
             return;
-        };
-        if started == now {
-            let pkt = &self.pipe.last().expect(super::PACKET_ON_LINE).pkt;
-            int.transmit(pkt, now, now + self.rate.tx_time(pkt.size), self.qdisc.len_bytes(), self.rate);
+        }
+        let pkt = self.pipe.last().expect(super::PACKET_ON_LINE).pkt;
+        let (ends, queued, rate) = (now + self.rate.tx_time(pkt.size), self.qdisc.len_bytes(), self.rate);
+        if let Some(int) = self.int_mut() {
+            int.transmit(&pkt, now, ends, queued, rate);
         }
     }
 }

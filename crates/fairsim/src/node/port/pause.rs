@@ -42,7 +42,7 @@ impl Port {
 
     /// `watched` after the port's pause or stamper changed.
     pub(super) fn update_watched(&mut self) {
-        self.watched = self.paused() || self.int.is_some();
+        self.watched = self.paused() || self.stamps();
     }
 
     /// `start_tx` on a watched port: a paused one starts nothing (its resume starts the line
@@ -73,7 +73,7 @@ impl Port {
         if pause == self.paused() {
             return false;
         }
-        if let Some(trace) = &mut self.trace {
+        if let Some(trace) = self.trace_mut() {
             trace.paused.push((now, f64::from(u8::from(pause))));
         }
         if pause {
@@ -128,7 +128,7 @@ mod tests {
         p.close_interval(ms(30));
         let c = p.stats.intervals[0];
         assert_eq!((c.pauses, c.paused_ns), (1, ms(10).0));
-        assert_eq!(p.trace.as_ref().unwrap().paused, vec![(ms(2), 1.0), (ms(12), 0.0)], "a traced port's pauses");
+        assert_eq!(p.trace().unwrap().paused, vec![(ms(2), 1.0), (ms(12), 0.0)], "a traced port's pauses");
         assert!(!p.pause(false, ms(31)), "a resume of a port not paused");
     }
 
