@@ -2,8 +2,8 @@
 //! transmitted packets then propagate for the link's delay.
 //!
 //! The port owns its three verbs: a packet is queued (`enqueue`), the line takes the next one
-//! (`start_tx`) and puts it into the pipe when its last bit is sent (`finish_tx`); the far end
-//! takes it out (`deliver`). The port never touches the event queue: each verb returns the
+//! (`start_tx`), which waits at the pipe's tail until its last bit is sent (`finish_tx`) and it
+//! propagates; the far end takes it out (`deliver`). The port never touches the event queue: each verb returns the
 //! instant of the event it needs, and the loop schedules it.
 //!
 //! Packets in propagation sit in a FIFO pipe (the delay is constant, so they arrive in the
