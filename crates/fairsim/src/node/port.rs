@@ -808,6 +808,33 @@ mod tests {
         assert_eq!((arrived.seq, arrived.hop, next), (1, 1, NO_ARRIVAL));
     }
 
+    #[test]
+    fn a_packet_the_line_loses_leaves_the_pipe_and_the_one_ahead_of_it_arrives() {
+        let info = port(BufferLimit::Packets(10), &[(0, 1)]);
+        let mut p = Port::new(PortSetup {
+            rate: Rate(1_000_000),
+            delay: Time::from_millis(10),
+            buffer_includes_line: false,
+            qdisc: Box::new(Fcfs::new(FcfsConfig {}, &info)),
+            rng: crate::rng::LazyStream::new(1, "test"),
+            loss: Some(LinkLoss::new(crate::node::LossModel::Bernoulli { rate: 1.0 }, crate::rng::stream(1, "l"))),
+            fluid: false,
+            traced: false,
+        });
+        // packet 7 propagates (from the far end's partition, say) when packet 0 starts
+        p.push_in_flight(InFlight { pkt: pkt(0, 7, 1000), arrival: ms(10) });
+        let mut drops = vec![];
+        // straight to the idle line; a lossy line ends each transmission with an event
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops), Line::Then(Next::TxDone(ms(8))));
+        assert_eq!(p.on_line().map(|q| q.seq), Some(0));
+        assert_eq!(p.finish_tx(ms(8), &mut drops), None, "lost on the wire");
+        assert_eq!(drops.iter().map(|(q, r)| (q.seq, *r)).collect::<Vec<_>>(), [(0, DropReason::Loss)]);
+        assert!(p.on_line().is_none());
+        let (arrived, next) = p.deliver(ms(10));
+        assert_eq!((arrived.seq, next), (7, NO_ARRIVAL), "the pipe held the lost packet no more");
+        assert_eq!(p.stats.current.departures, 1, "its line was used");
+    }
+
     /// A delay line: packet `seq` may leave `seq == 0 ? 4 : 0` ms after it arrived, the earliest
     /// released first; until one is released it asks to be woken when the first will be.
     #[derive(Default)]
