@@ -14,11 +14,10 @@
 /// and pipes' room at their fullest, freed among the run's live state; in whole pages that room
 /// goes back to the system before the report is made. A k = 64 fat-tree over 20 µs gives back
 /// 123 MiB of blocks, and trimming then takes 67 MiB off its resident memory (k = 32: 15 MiB of
-/// blocks, 8 MiB off); the 256-flow
-/// dumbbell over 10 s gives back 4.9 MiB and trimming takes 2.9 MiB off, the k = 8 HPCC
-/// permutation 0.99 MiB and 0.6 MiB off (the RoCE one, 0.81 MiB, nothing: its blocks lie among
-/// the packets PFC's queues keep), so that the report is made in that room, not on top of the
-/// run's peak. The trim took 0.9 ms after the dumbbell, 0.07 ms after a run that freed 34 kB;
+/// blocks, 8 MiB off); the 256-flow dumbbell over 10 s gives back 4.9 MiB and trimming takes
+/// 2.9 MiB off, the k = 8 HPCC permutation 0.99 MiB and 0.6 MiB off (the RoCE one, 0.81 MiB,
+/// nothing: its blocks lie among the packets PFC's queues keep), so that the report is made in
+/// that room, not on top of the run's peak. The trim took 0.9 ms after the dumbbell, 0.07 ms after a run that freed 34 kB;
 /// a run that frees half a mebibyte of blocks has had some 6,000 packets queued or in flight,
 /// so tens of thousands of events, a few milliseconds of work at the least and seconds for the
 /// runs above. Runs that give back less, of which a sweep may make thousands one after

@@ -434,28 +434,24 @@ impl EqualCost {
         // a list names the switch it is of, whose ports they are: its number is the switch's
         debug_assert!(!ports.is_empty(), "a switch's next hops toward a destination it can reach");
         let (last, groups) = (self.last_group[s as usize], &mut self.groups[s as usize]);
-        if last != NONE {
-            let (start, len) = groups[last as usize];
-            if &self.group_ports[start as usize..(start + len) as usize] == ports {
-                return last;
-            }
-        }
         let is = |&(start, len): &(u32, u32)| &self.group_ports[start as usize..(start + len) as usize] == ports;
+        if last != NONE && is(&groups[last as usize]) {
+            return last;
+        }
         let hash = list_hash(ports);
-        let g = match self.group_index.get(&hash) {
-            Some(&g) if is(&groups[g as usize]) => g,
-            // another list with the same hash (or none): this one's number, if it has one
-            hit => match groups.iter().position(|list| hit.is_some() && is(list)) {
-                Some(g) => g as u32,
-                None => {
-                    let g = groups.len() as u32;
-                    groups.push((self.group_ports.len() as u32, ports.len() as u32));
-                    self.group_ports.extend_from_slice(ports);
-                    self.group_index.entry(hash).or_insert(g);
-                    g
-                }
-            },
+        let known = match self.group_index.get(&hash) {
+            Some(&g) if is(&groups[g as usize]) => Some(g),
+            // another list has this one's hash: this one's number, if it has one
+            Some(_) => groups.iter().position(is).map(|g| g as u32),
+            None => None,
         };
+        let g = known.unwrap_or_else(|| {
+            let g = groups.len() as u32;
+            groups.push((self.group_ports.len() as u32, ports.len() as u32));
+            self.group_ports.extend_from_slice(ports);
+            self.group_index.entry(hash).or_insert(g);
+            g
+        });
         self.last_group[s as usize] = g;
         g
     }

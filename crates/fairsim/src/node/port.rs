@@ -3,8 +3,8 @@
 //!
 //! The port owns its three verbs: a packet is queued (`enqueue`), the line takes the next one
 //! (`start_tx`), which waits at the pipe's tail until its last bit is sent (`finish_tx`) and it
-//! propagates; the far end takes it out (`deliver`). The port never touches the event queue: each verb returns the
-//! instant of the event it needs, and the loop schedules it.
+//! propagates; the far end takes it out (`deliver`). The port never touches the event queue:
+//! each verb returns the instant of the event it needs, and the loop schedules it.
 //!
 //! Packets in propagation sit in a FIFO pipe (the delay is constant, so they arrive in the
 //! order they left) and only the head has an event in the queue: a port has at most one pending
@@ -540,8 +540,8 @@ impl Port {
             }
         };
         self.count_departure(started, now, size);
-        if let Some(rec) = self.extras.as_deref_mut().and_then(|x| x.fluid.as_deref_mut()) {
-            rec.departed(now.0, &self.pipe.last().expect(PACKET_ON_LINE).pkt);
+        if self.extras.is_some() {
+            self.record_departure(now);
         }
         if self.loss_mut().is_some_and(LinkLoss::lose) {
             let InFlight { pkt, .. } = self.take_off_line();

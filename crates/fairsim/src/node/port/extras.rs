@@ -20,8 +20,7 @@ impl Port {
         self.extras.as_ref()?.trace.as_deref()
     }
 
-    #[inline]
-    pub(super) fn fluid_mut(&mut self) -> Option<&mut FluidRecord> {
+    fn fluid_mut(&mut self) -> Option<&mut FluidRecord> {
         self.extras.as_mut()?.fluid.as_deref_mut()
     }
 
@@ -41,6 +40,17 @@ impl Port {
     pub(super) fn record_arrival(&mut self, now: Time, pkt: &Packet) {
         if let Some(rec) = self.fluid_mut() {
             rec.arrived(now.0, pkt);
+        }
+    }
+
+    /// The departure at `now` of the packet on the line (at the pipe's tail), for the fluid
+    /// reference if the port keeps its record.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn record_departure(&mut self, now: Time) {
+        let pkt = self.pipe.last().expect(super::PACKET_ON_LINE).pkt;
+        if let Some(rec) = self.fluid_mut() {
+            rec.departed(now.0, &pkt);
         }
     }
 

@@ -24,6 +24,9 @@ impl Port {
     #[cold]
     #[inline(never)]
     pub(super) fn stamp_arrival(&mut self, now: Time) {
+        if !self.stamps() {
+            return; // paused only
+        }
         let queued = self.qdisc.len_bytes();
         if let Some(int) = self.int_mut() {
             int.queued(now, queued);
@@ -34,7 +37,7 @@ impl Port {
     /// packet counts in the bytes sent), with the bytes that wait behind it.
     pub(super) fn stamp_line_start(&mut self, now: Time) {
         let Some(OnLine::Sending { started, .. }) = self.transmitting else { return };
-        if started != now {
+        if started != now || !self.stamps() {
             return;
         }
         let pkt = self.pipe.last().expect(super::PACKET_ON_LINE).pkt;
