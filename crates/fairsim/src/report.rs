@@ -323,7 +323,7 @@ impl<'a> Tables<'a> {
         let mut v = p.stats.intervals.clone();
         if !self.sim.is_done() {
             // the loop settled every port as it stopped: lazy departures that ended are counted
-            v.push(p.stats.current);
+            v.push(p.counters_now());
         }
         v
     }

@@ -569,11 +569,11 @@ impl Simulation {
                     self.sack_options.dropped(pkt.id);
                 }
             }
-            let counters = &mut self.ports[p.idx()].stats.current;
+            let port = &mut self.ports[p.idx()];
             match reason {
-                DropReason::Loss => counters.losses += 1,
-                DropReason::LinkDown => counters.link_down += 1,
-                _ => counters.drops += 1,
+                DropReason::Loss => port.rare_counters().losses += 1,
+                DropReason::LinkDown => port.rare_counters().link_down += 1,
+                _ => port.stats.current.drops += 1,
             }
             self.connection_left(pkt.conn);
         }

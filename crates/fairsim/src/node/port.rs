@@ -48,7 +48,7 @@ use crate::net::Packet;
 use crate::qdisc::{DropReason, PortEvent, PortQdisc, Qdisc, QdiscCtx};
 use crate::rng::LazyStream;
 use crate::stats::fluid::FluidRecord;
-use crate::stats::PortStats;
+use crate::stats::{PortCounters, PortStats, RareCounters};
 use crate::units::{Rate, Time};
 
 mod extras;
@@ -137,8 +137,14 @@ pub struct Port {
     pub stats: PortStats,
     /// What few ports keep (`Extras`): random loss on the wire (with its own random stream),
     /// the arrivals and departures for the comparison with the fluid reference, the queue's
-    /// length and the discipline's gauge at every change, the INT stamper.
+    /// length and the discipline's gauge at every change, the INT stamper, the counters of
+    /// losses, pauses and a link down, and since when the port is paused.
     extras: Option<Box<Extras>>,
+    /// Whether the port records its packets' passage (`Extras`: a loss model, the fluid record,
+    /// the trace or the INT stamper), which the hot paths test, rather than whether it has rare
+    /// parts at all: a port that was paused or lost a packet to a link down keeps its counters
+    /// there, and no recorder is called for it.
+    records: bool,
     /// The most bytes its queue may hold now, its share of its switch's shared buffer, set by
     /// the loop before each arrival (`engine::shared_buffer`); `u64::MAX` without one (8 bytes,
     /// not an option's 16).
@@ -147,8 +153,6 @@ pub struct Port {
     /// it is not set (8 bytes, not an option's 16, on a struct every hop reads): its event is a
     /// `TxDone` of the port that finds no transmission ending (`woken`).
     wake: Time,
-    /// Since when a PFC switch at the far end has paused the port (`pause`); `Time::MAX` if not.
-    paused_since: Time,
     /// The port is paused or stamps INT: no packet bypasses its queue and every start takes the
     /// out-of-line way (`start_tx_watched`). One flag on the hot path for both.
     watched: bool,
@@ -216,16 +220,34 @@ const PACKET_ON_LINE: &str = "the packet on the line at the pipe's tail";
 
 /// What few ports keep, behind one pointer of the port (`Port::extras`; read in `extras.rs`):
 /// the link's random loss, the record for the fluid reference, the queue's trace and the INT
-/// stamper. Each behind a pointer of its own, they took 32 of every port's bytes (12.6 MB of a
-/// k = 64 fat-tree's 393,216 ports, none of which keeps any); a port that keeps none reads one
-/// word to know it. Each boxed still: the loss model's generator is several hundred bytes,
-/// which a traced port need not carry.
-#[derive(Default)]
+/// stamper, which the port sets up with, and the counters and time that only a lossy, failing
+/// or paused line needs, which it makes the first time it counts one. Each of the first four
+/// behind a pointer of its own, they took 32 of every port's bytes (12.6 MB of a k = 64
+/// fat-tree's 393,216 ports, none of which keeps any), and the last two inline 40 more; a port
+/// that keeps none reads one word to know it. The first four boxed still: the loss model's
+/// generator is several hundred bytes, which a traced port need not carry.
 struct Extras {
     loss: Option<Box<LinkLoss>>,
     fluid: Option<Box<FluidRecord>>,
     trace: Option<Box<PortTrace>>,
     int: Option<Box<PortInt>>,
+    /// The interval's losses, packets lost to a link down, pauses and time paused.
+    counters: RareCounters,
+    /// Since when a PFC switch at the far end has paused the port (`pause`); `Time::MAX` if not.
+    paused_since: Time,
+}
+
+impl Default for Extras {
+    fn default() -> Self {
+        Extras {
+            loss: None,
+            fluid: None,
+            trace: None,
+            int: None,
+            counters: RareCounters::default(),
+            paused_since: Time::MAX,
+        }
+    }
 }
 
 impl Extras {
@@ -235,10 +257,14 @@ impl Extras {
             loss: loss.map(Box::new),
             fluid: fluid.then(Box::default),
             trace: traced.then(Box::default),
-            int: None,
+            ..Default::default()
         };
-        let any = extras.loss.is_some() || extras.fluid.is_some() || extras.trace.is_some();
-        any.then(|| Box::new(extras))
+        extras.records().then(|| Box::new(extras))
+    }
+
+    /// Whether these make the port record its packets' passage (`Port::records`).
+    fn records(&self) -> bool {
+        self.loss.is_some() || self.fluid.is_some() || self.trace.is_some() || self.int.is_some()
     }
 }
 
@@ -251,6 +277,7 @@ impl Port {
         let lazy_ends = s.loss.is_none() && !s.fluid;
         let qdisc = PortQdisc::new(s.qdisc);
         let chained = lazy_ends && qdisc.chainable();
+        let extras = Extras::of(s.loss, s.fluid, s.traced);
         Port {
             rate: s.rate,
             delay: s.delay,
@@ -263,10 +290,10 @@ impl Port {
             last_tx: (0, s.rate.tx_time(0)),
             pipe: BlockQueue::default(),
             stats: PortStats::default(),
-            extras: Extras::of(s.loss, s.fluid, s.traced),
+            records: extras.as_ref().is_some_and(|x| x.records()),
+            extras,
             share: u64::MAX,
             wake: Time::MAX,
-            paused_since: Time::MAX,
             watched: false,
             handed_over: false,
         }
@@ -309,7 +336,7 @@ impl Port {
     pub fn enqueue(&mut self, mut pkt: Packet, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Line {
         pkt.enqueued_at = now;
         self.stats.current.arrivals += 1;
-        if self.extras.is_some() {
+        if self.records {
             self.record_arrival(now, &pkt);
         }
         self.settle(now);
@@ -368,7 +395,7 @@ impl Port {
                     self.ask_empty_queue(ends);
                 }
                 // a pause lets the packet on the line finish and starts none after it
-                if self.chained && self.qdisc.len_packets() > 0 && ends < self.paused_since {
+                if self.chained && self.qdisc.len_packets() > 0 && (!self.watched || ends < self.paused_since()) {
                     self.start_chain(ends, now);
                 }
             }
@@ -540,7 +567,7 @@ impl Port {
             }
         };
         self.count_departure(started, now, size);
-        if self.extras.is_some() {
+        if self.records {
             self.record_departure(now);
         }
         if self.loss_mut().is_some_and(LinkLoss::lose) {
@@ -631,14 +658,14 @@ impl Port {
         self.settle(now);
         let tx = self.transmitting.as_ref().map(OnLine::started);
         self.count_paused(now);
-        self.stats.close_interval(now, tx);
+        self.stats.close_interval(now, tx, self.extras.as_mut().map(|x| &mut x.counters));
     }
 
     /// Records the queue's length after a change, in the statistics and the trace; returns it.
     pub fn queue_changed(&mut self, now: Time) -> usize {
         let len = self.qdisc.len_packets();
         self.stats.queue_changed(now, len);
-        if self.extras.is_some() {
+        if self.records {
             self.record_queue(now, len);
         }
         len
@@ -692,9 +719,9 @@ mod tests {
         // a k = 64 fat-tree has 393,216 ports: the trace and the fluid record inline took 160
         // bytes of each, the name 24 (and a string of its own), the queue's and the pipe's
         // chains of blocks 24 each (`BlockQueue`), the sojourns 160 (`LazyDelayStats`), the
-        // packet on the line 64 (`OnLine`), and the rare parts' four pointers 24 (`Extras`); a
-        // 128-bit counter aligned the port to 16 (`WideSum`)
-        assert!(std::mem::size_of::<Port>() <= 400, "{}", std::mem::size_of::<Port>());
+        // packet on the line 64 (`OnLine`), the rare parts' four pointers 24 and the rare
+        // counters and pause 40 (`Extras`); a 128-bit counter aligned the port to 16 (`WideSum`)
+        assert!(std::mem::size_of::<Port>() <= 360, "{}", std::mem::size_of::<Port>());
     }
 
     /// A 1 Mb/s port with 10 ms of propagation and room for `buffer` packets (FCFS); `fluid`

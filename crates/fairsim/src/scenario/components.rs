@@ -161,6 +161,9 @@ impl Scenario {
         let mut all = vec![];
         for pair in &self.pairs {
             let mut c = Configured::default();
+            // exact: a k = 64 fat-tree's 393,216 ports' list grown by doubling held 1 MB unused
+            c.qdiscs.reserve_exact(self.ports.len());
+            c.transports.reserve_exact(self.flows.len());
             let (mut qdiscs, mut transports) = (Recent::default(), Recent::default());
             for p in 0..self.ports.len() {
                 match self.configure_qdisc(PortId::from_idx(p), pair) {

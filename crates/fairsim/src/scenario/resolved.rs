@@ -123,7 +123,7 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
     let mut links = Table::new();
     // each link's ports, in port order (found once, not by a search per link)
     let mut ports_of: Vec<Vec<usize>> = vec![vec![]; sc.links.len()];
-    sc.ports.iter().enumerate().for_each(|(p, port)| ports_of[port.link].push(p));
+    sc.ports.iter().enumerate().for_each(|(p, port)| ports_of[port.link()].push(p));
     for (li, link) in sc.links.iter().enumerate().filter(|(li, _)| at_the_ends(*li, sc.links.len(), ends)) {
         let mut l = Table::new();
         l.insert("between".into(), Value::Array(vec![s(sc.node_name(link.a)), s(sc.node_name(link.b))]));

@@ -140,7 +140,9 @@ pub struct LinkSpec {
 /// k = 64 fat-tree's 393,216 ports.
 #[derive(Debug, Clone)]
 pub struct PortSpec {
-    pub link: usize,
+    /// Its link's index in `Scenario::links` (`link()`): 32 bits, so that a port is 64 bytes,
+    /// not 72.
+    pub link: u32,
     pub from: NodeId,
     pub to: NodeId,
     pub rate: Rate,
@@ -329,6 +331,11 @@ impl Scenario {
 }
 
 impl PortSpec {
+    /// Its link's index in `Scenario::links`.
+    pub fn link(&self) -> usize {
+        self.link as usize
+    }
+
     /// Its name: `from->to` by its nodes' names (`nodes`, the scenario's), as its link's
     /// `between` lists them; with its link's name after it, `a->b (l)`, where another link joins
     /// the same nodes (`parallel`).
@@ -336,7 +343,7 @@ impl PortSpec {
         let (from, to) = (&nodes[self.from.idx()], &nodes[self.to.idx()]);
         match self.parallel {
             false => format!("{from}->{to}"),
-            true => format!("{from}->{to} ({})", links[self.link].name),
+            true => format!("{from}->{to} ({})", links[self.link()].name),
         }
     }
 
@@ -348,7 +355,8 @@ impl PortSpec {
         match rest {
             Some("") => !self.parallel,
             Some(r) => {
-                self.parallel && r.strip_prefix(" (").and_then(|r| r.strip_suffix(')')) == Some(&links[self.link].name)
+                self.parallel
+                    && r.strip_prefix(" (").and_then(|r| r.strip_suffix(')')) == Some(&links[self.link()].name)
             }
             None => false,
         }
@@ -365,7 +373,8 @@ mod tests {
     #[test]
     fn a_port_keeps_what_few_ports_set_out_of_line() {
         // a k = 64 fat-tree's scenario has 393,216 ports: its discipline and loss model inline
-        // took 96 of each port's 176 bytes, and its name 24 (and a string of its own)
-        assert!(std::mem::size_of::<super::PortSpec>() <= 72, "{}", std::mem::size_of::<super::PortSpec>());
+        // took 96 of each port's 176 bytes, its name 24 (and a string of its own), and its link's
+        // index as a `usize` 8 (with the padding it made)
+        assert!(std::mem::size_of::<super::PortSpec>() <= 64, "{}", std::mem::size_of::<super::PortSpec>());
     }
 }

@@ -9,7 +9,7 @@ pub mod metrics;
 pub mod summary;
 pub mod transfers;
 
-pub use counters::{FlowCounters, PortCounters, PortStats};
+pub use counters::{FlowCounters, LiveCounters, PortCounters, PortStats, RareCounters};
 pub use delay::{DelayStats, DelaySummary};
 pub use metrics::{FlowMetrics, QueueMetrics};
 pub use summary::Summary;

@@ -1,7 +1,8 @@
 //! A port's rare parts (`Extras`, behind one pointer of the port): the link's random loss,
-//! the record for the fluid reference, the queue's trace and the INT stamper, read here.
+//! the record for the fluid reference, the queue's trace, the INT stamper, the counters only a
+//! lossy, failing or paused line counts and the time since when it is paused, read here.
 
-use super::{Port, PortTrace};
+use super::{Port, PortCounters, PortTrace, RareCounters};
 use crate::net::int::PortInt;
 use crate::net::Packet;
 use crate::node::loss::LinkLoss;
@@ -77,5 +78,29 @@ impl Port {
 
     pub(super) fn set_stamper(&mut self, int: PortInt) {
         self.extras.get_or_insert_default().int = Some(Box::new(int));
+        self.records = true;
+    }
+
+    /// The interval's counters so far, the rare ones with them.
+    pub fn counters_now(&self) -> PortCounters {
+        self.stats.current.with(self.extras.as_ref().map(|x| &x.counters))
+    }
+
+    /// The interval's rare counters, to count in: the port keeps its rare parts from then on.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn rare_counters(&mut self) -> &mut RareCounters {
+        &mut self.extras.get_or_insert_default().counters
+    }
+
+    /// Since when a PFC switch at the far end has paused the port; `Time::MAX` if it has not.
+    #[inline]
+    pub(super) fn paused_since(&self) -> Time {
+        self.extras.as_ref().map_or(Time::MAX, |x| x.paused_since)
+    }
+
+    /// The port is paused from `since` on (`Time::MAX`: resumed).
+    pub(super) fn set_paused_since(&mut self, since: Time) {
+        self.extras.get_or_insert_default().paused_since = since;
     }
 }

@@ -62,7 +62,7 @@ impl Port {
     /// Whether the port is paused: `start_tx` starts nothing.
     #[inline]
     pub fn paused(&self) -> bool {
-        self.paused_since != Time::MAX
+        self.paused_since() != Time::MAX
     }
 
     /// A pause frame arrives at `now`: `pause` stops the port (after the packet on the line),
@@ -77,13 +77,13 @@ impl Port {
             trace.paused.push((now, f64::from(u8::from(pause))));
         }
         if pause {
-            self.paused_since = now;
-            self.stats.current.pauses += 1;
+            self.set_paused_since(now);
+            self.rare_counters().pauses += 1;
             self.update_watched();
             return false;
         }
         self.count_paused(now);
-        self.paused_since = Time::MAX;
+        self.set_paused_since(Time::MAX);
         self.update_watched();
         !matches!(self.transmitting, Some(OnLine::Sending { .. } | OnLine::Lazy { .. }))
     }
@@ -91,8 +91,9 @@ impl Port {
     /// The time paused up to `now` goes into the current interval.
     pub(super) fn count_paused(&mut self, now: Time) {
         if self.paused() {
-            self.stats.current.paused_ns += (now - self.paused_since).0;
-            self.paused_since = now;
+            let since = self.paused_since();
+            self.rare_counters().paused_ns += (now - since).0;
+            self.set_paused_since(now);
         }
     }
 }
@@ -163,5 +164,25 @@ mod tests {
         p.close_interval(ms(20));
         let got: Vec<_> = p.stats.intervals.iter().map(|c| (c.pauses, c.paused_ns)).collect();
         assert_eq!(got, vec![(1, ms(5).0), (0, ms(4).0)]);
+    }
+
+    #[test]
+    fn a_paused_port_keeps_its_pause_among_its_rare_parts_and_records_no_packet_for_it() {
+        let mut p = a_port_recording(10, false);
+        p.extras = None; // untraced: no rare parts until it is paused
+        p.records = false;
+        p.end_every_transmission();
+        p.pause(true, ms(5));
+        assert!(p.paused() && p.extras.is_some(), "the pause is kept among the rare parts");
+        assert!(!p.records, "and the hot paths call no recorder for it");
+        let mut drops = vec![];
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), ms(6), &mut drops), Line::Idle);
+        assert_eq!(p.counters_now().pauses, 1, "the interval so far, its rare counters with it");
+        p.pause(false, ms(9));
+        p.close_interval(ms(10));
+        let c = p.stats.intervals[0];
+        assert_eq!((c.arrivals, c.pauses, c.paused_ns), (1, 1, ms(4).0));
+        p.close_interval(ms(20));
+        assert_eq!((p.stats.intervals[1].pauses, p.stats.intervals[1].paused_ns), (0, 0), "counted again from 0");
     }
 }

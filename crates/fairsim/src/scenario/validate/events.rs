@@ -113,8 +113,8 @@ fn link_ports(name: &str, net: &Network) -> Option<Vec<PortId>> {
         .links
         .iter()
         .position(|l| l.name == name)
-        .or_else(|| port_named(net.ports, net.nodes, net.links, name).map(|p| net.ports[p].link))?;
-    Some(ports_where(net, |p| p.link == link))
+        .or_else(|| port_named(net.ports, net.nodes, net.links, name).map(|p| net.ports[p].link()))?;
+    Some(ports_where(net, |p| p.link() == link))
 }
 
 fn node_ports(name: &str, net: &Network) -> Option<Vec<PortId>> {

@@ -20,7 +20,7 @@ pub(super) fn build_links(
     places: &Places,
     pb: &mut Problems,
 ) -> (Vec<LinkSpec>, Vec<PortSpec>) {
-    let mut links = vec![];
+    let mut links = Vec::with_capacity(raw.len());
     let mut ports: Vec<PortSpec> = Vec::with_capacity(2 * raw.len());
     let mut labels: Vec<String> = Vec::with_capacity(2 * raw.len());
     let mut qdiscs = Recent::default();
@@ -43,7 +43,7 @@ pub(super) fn build_links(
             pb.add(&["links", n, "between"], format!("a link cannot join `{}` to itself", between[0]));
             continue;
         }
-        let link = links.len();
+        let link = u32::try_from(links.len()).expect("fewer links than 2^32 (limits::MAX_PORTS)");
         links.push(LinkSpec { name: name.clone(), a, b });
         check_loss(l.loss.as_ref(), &["links", n, "loss"], pb);
         let (na, nb) = (&between[0], &between[1]);

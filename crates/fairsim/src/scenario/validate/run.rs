@@ -153,7 +153,7 @@ pub(super) fn missing_port(name: &str, nodes: &[String], links: &[LinkSpec], por
     match links.iter().position(|l| l.name == name) {
         Some(link) => {
             let its: Vec<String> =
-                ports.iter().filter(|p| p.link == link).map(|p| format!("`{}`", p.name(nodes, links))).collect();
+                ports.iter().filter(|p| p.link() == link).map(|p| format!("`{}`", p.name(nodes, links))).collect();
             format!(
                 "`{name}` is a link, not a port: name one of its two ports (one per direction), {}",
                 its.join(" or ")
