@@ -46,7 +46,7 @@ fn conserved(r: &RunReport) {
         assert_eq!(f.drops.iter().map(|d| d.count).sum::<u64>(), t.dropped, "{}", f.name);
     }
     let at_ports: u64 =
-        r.queue_intervals.iter().map(|q| q.counters.drops + q.counters.losses + q.counters.link_down).sum();
+        r.queue_intervals.iter().map(|q| q.counters.drops + q.counters.rare.losses + q.counters.rare.link_down).sum();
     let of_flows: u64 = r.flows.iter().map(|f| f.run_totals.dropped + f.run_totals.acks_dropped).sum();
     assert_eq!(at_ports, of_flows);
 }
@@ -58,19 +58,19 @@ fn a_link_that_fails_loses_what_is_on_it_and_what_comes_to_it_and_counts_every_p
     let out = by_interval(&r, "gw->b");
     // the CBR's 1,000 packets a second (100 an interval) come to the dead line for a second:
     // every one lost
-    let lost: u64 = out[10..20].iter().map(|c| c.link_down).sum();
+    let lost: u64 = out[10..20].iter().map(|c| c.rare.link_down).sum();
     assert!(lost > 900, "{lost} lost while down");
     assert!(out[10..20].iter().all(|c| c.departures == 0 && c.drops == 0), "nothing sent or dropped by the queue");
-    assert!(out[..10].iter().chain(&out[20..]).all(|c| c.link_down == 0), "nothing lost while up");
+    assert!(out[..10].iter().chain(&out[20..]).all(|c| c.rare.link_down == 0), "nothing lost while up");
     assert!(out[21..].iter().all(|c| c.departures >= 100), "the line carries the CBR again once it is back");
     let cbr = &r.flows[0];
     let link_down: u64 = cbr.drops.iter().filter(|d| d.reason == "link_down").map(|d| d.count).sum();
     assert_eq!(link_down, cbr.run_totals.dropped, "the CBR loses only to the failure");
     assert!(cbr.drops.iter().all(|d| d.queue == "gw->b"));
     // the other direction failed too: the FTP's ACKs in flight back were lost there
-    assert!(port(&r, "b->gw").link_down <= 20, "at most a window of ACKs");
+    assert!(port(&r, "b->gw").rare.link_down <= 20, "at most a window of ACKs");
     assert_eq!(
-        port(&r, "gw->b").link_down + port(&r, "b->gw").link_down,
+        port(&r, "gw->b").rare.link_down + port(&r, "b->gw").rare.link_down,
         r.flows.iter().map(|f| f.run_totals.dropped + f.run_totals.acks_dropped).sum::<u64>()
     );
     assert!(r.flows[1].run_totals.timeouts > 0, "the FTP waits for the line to come back");
@@ -81,11 +81,11 @@ fn a_link_that_fails_loses_what_is_on_it_and_what_comes_to_it_and_counts_every_p
 #[test]
 fn one_direction_fails_alone_and_a_node_takes_all_its_links() {
     let one = simulate(&parse(&line("[[events]]\nat = \"1s\"\nport = \"b->gw\"\naction = \"down\"\n")), None, None);
-    assert_eq!(port(&one, "gw->b").link_down, 0, "the data direction still works");
-    assert!(port(&one, "b->gw").link_down > 0, "the ACKs are lost");
+    assert_eq!(port(&one, "gw->b").rare.link_down, 0, "the data direction still works");
+    assert!(port(&one, "b->gw").rare.link_down > 0, "the ACKs are lost");
     conserved(&one);
     let node = simulate(&parse(&line("[[events]]\nat = \"1s\"\nnode = \"gw\"\naction = \"down\"\n")), None, None);
-    assert!(port(&node, "a->gw").link_down > 900, "the sources' own line is the gateway's too");
+    assert!(port(&node, "a->gw").rare.link_down > 900, "the sources' own line is the gateway's too");
     let after = |name: &str| by_interval(&node, name)[10..].iter().map(|c| c.departures).sum::<u64>();
     assert_eq!(["a->gw", "gw->a", "gw->b", "b->gw"].map(after), [0; 4], "none of its lines sends");
     conserved(&node);
@@ -126,14 +126,15 @@ fn ecmp_stops_sending_to_a_failed_link_exactly_when_it_learns_and_uses_it_again_
     let b = by_interval(&r, "s1->s3");
     // intervals of 100 µs: failed at 1 ms (interval 10), learnt at 1.5 ms (15), back at 2 ms
     // (20), learnt at 2.5 ms (25)
-    assert!(a[..10].iter().all(|c| c.departures > 0 && c.link_down == 0), "ECMP uses both ways");
-    assert!(a[10..15].iter().all(|c| c.link_down > 0 && c.departures == 0), "lost until forwarding learns");
+    assert!(a[..10].iter().all(|c| c.departures > 0 && c.rare.link_down == 0), "ECMP uses both ways");
+    assert!(a[10..15].iter().all(|c| c.rare.link_down > 0 && c.departures == 0), "lost until forwarding learns");
     assert!(a[15..25].iter().all(|c| c.arrivals == 0), "forwarding avoids it from the instant it learns");
     assert!(a[25..].iter().all(|c| c.departures > 0), "and uses it again once it learns it is back");
     let (before, avoiding) = (b[5].departures, b[17].departures);
     assert!(avoiding > before, "the flows move to the other way: {before} then {avoiding}");
     // nothing lost once forwarding knows
-    let lost_after: u64 = r.queue_intervals.iter().filter(|q| q.interval >= 15).map(|q| q.counters.link_down).sum();
+    let lost_after: u64 =
+        r.queue_intervals.iter().filter(|q| q.interval >= 15).map(|q| q.counters.rare.link_down).sum();
     assert_eq!(lost_after, 0);
 }
 
@@ -143,8 +144,8 @@ fn a_failure_shorter_than_its_detection_goes_unnoticed_by_forwarding() {
     let events = "[[events]]\nat = \"1ms\"\nlink = \"a\"\naction = \"down\"\n[[events]]\nat = \"1.2ms\"\nlink = \"a\"\naction = \"up\"\n";
     let r = simulate(&parse(&diamond(events)), None, None);
     let a = by_interval(&r, "s1->s2");
-    assert!(a[10..12].iter().all(|c| c.link_down > 0));
-    assert!(a[12..].iter().all(|c| c.departures > 0 && c.link_down == 0), "used throughout");
+    assert!(a[10..12].iter().all(|c| c.rare.link_down > 0));
+    assert!(a[12..].iter().all(|c| c.departures > 0 && c.rare.link_down == 0), "used throughout");
     conserved(&r);
 }
 
@@ -157,7 +158,7 @@ fn a_destination_no_way_reaches_loses_its_packets_at_the_failed_link_without_sto
     let r = sim.report();
     assert!(r.complete);
     conserved(&r);
-    let lost: u64 = ["s2->s4", "s3->s4"].iter().map(|p| port(&r, p).link_down).sum();
+    let lost: u64 = ["s2->s4", "s3->s4"].iter().map(|p| port(&r, p).rare.link_down).sum();
     // 16 flows of 20 packets a millisecond, for 3 ms: every one lost but those still on their way
     assert!((16 * 20 * 3 - 32..=16 * 20 * 3 + 32).contains(&lost), "{lost}");
 }
@@ -208,7 +209,7 @@ fn a_static_route_through_a_failed_link_loses_until_the_link_is_back() {
         None,
     );
     let a = by_interval(&r, "s1->s2");
-    assert!(a[10..].iter().all(|c| c.link_down > 0), "every flow takes s2, the first way: lost to the end");
+    assert!(a[10..].iter().all(|c| c.rare.link_down > 0), "every flow takes s2, the first way: lost to the end");
     conserved(&r);
 }
 
@@ -239,9 +240,9 @@ fn the_event_trace_of_a_failed_port_shows_every_arrival_and_loss_and_no_receptio
     let count = |letter: &str| lines.iter().filter(|l| l.starts_with(letter)).count() as u64;
     let out = port(&r, "gw->b");
     assert_eq!(count("+ "), out.arrivals);
-    assert_eq!(count("d "), out.drops + out.losses + out.link_down);
+    assert_eq!(count("d "), out.drops + out.rare.losses + out.rare.link_down);
     let link_down: Vec<&&str> = lines.iter().filter(|l| l.ends_with(" link_down")).collect();
-    assert_eq!(link_down.len() as u64, out.link_down);
+    assert_eq!(link_down.len() as u64, out.rare.link_down);
     // the packet on the line at 1.0005 s (sent from 1.0000 s, 8 kbit at 10 Mb/s: 0.8 ms) is cut
     let cut = link_down.first().unwrap();
     assert!(cut.starts_with("d 1.000500000 "), "{cut}");

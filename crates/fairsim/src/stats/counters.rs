@@ -145,10 +145,14 @@ impl<'de> serde::Deserialize<'de> for WideSum {
     }
 }
 
-/// What happened at one port (one direction of a link) during one interval.
+/// What happened at one port (one direction of a link) during one interval: the counters every
+/// port keeps, and `rare`, those that only a lossy, failing or paused line counts, written
+/// among the others (`RareCounters`). A port counts the interval under way without them
+/// (`LiveCounters`) and keeps them among its rare parts: inline, they took 32 of each port's
+/// bytes, 13 MB of a k = 64 fat-tree's 393,216 ports (docs/performance.md).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(default)]
-pub struct PortCounters {
+pub struct PortCounters<Rare = RareCounters> {
     pub arrivals: u64,
     pub departures: u64,
     pub drops: u64,
@@ -163,6 +167,14 @@ pub struct PortCounters {
     /// Data packets this queue cut to their headers (`trim`): counted in `departures` when
     /// sent, never in `drops`.
     pub trims: u64,
+    #[serde(flatten)]
+    pub rare: Rare,
+}
+
+/// The counters that few ports count.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct RareCounters {
     /// Packets the line lost after sending them (the link's `loss` model): counted in
     /// `departures` too, never in `drops`.
     pub losses: u64,
@@ -175,6 +187,13 @@ pub struct PortCounters {
     pub paused_ns: u64,
 }
 
+/// No rare counters: those of the interval under way are the port's rare parts' (`Port::extras`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct NoRare {}
+
+/// The counters of the interval under way that every port keeps.
+pub type LiveCounters = PortCounters<NoRare>;
+
 /// `v` with `x` at its end, its capacity doubling from one rather than from `Vec`'s four: a
 /// short run closes one or two intervals, and a k = 64 fat-tree's 393,216 ports each held room
 /// for four (126 MB; docs/performance.md, "A k = 64 fat-tree").
@@ -183,6 +202,15 @@ pub fn push_from_one<T>(v: &mut Vec<T>, x: T) {
         v.reserve_exact(v.len().max(1));
     }
     v.push(x);
+}
+
+impl RareCounters {
+    fn merge(&mut self, o: &RareCounters) {
+        self.losses += o.losses;
+        self.link_down += o.link_down;
+        self.pauses += o.pauses;
+        self.paused_ns += o.paused_ns;
+    }
 }
 
 impl PortCounters {
@@ -197,69 +225,25 @@ impl PortCounters {
         self.max_occupancy = self.max_occupancy.max(o.max_occupancy);
         self.marks += o.marks;
         self.trims += o.trims;
-        self.losses += o.losses;
-        self.link_down += o.link_down;
-        self.pauses += o.pauses;
-        self.paused_ns += o.paused_ns;
+        self.rare.merge(&o.rare);
     }
-}
-
-/// The counters of the interval under way that every port keeps: `PortCounters` but for the
-/// four that only a lossy, failing or paused line counts (`RareCounters`), which the port keeps
-/// among its rare parts. Inline, those four took 32 of each port's bytes, 13 MB of a k = 64
-/// fat-tree's 393,216 ports (docs/performance.md).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct LiveCounters {
-    pub arrivals: u64,
-    pub departures: u64,
-    pub drops: u64,
-    pub bytes_sent: u64,
-    pub busy_ns: u64,
-    pub occupancy_area: WideSum,
-    pub max_occupancy: u64,
-    pub marks: u64,
-    pub trims: u64,
-}
-
-/// The counters of the interval under way that few ports count (`PortCounters` says what each
-/// is).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct RareCounters {
-    pub losses: u64,
-    pub link_down: u64,
-    pub pauses: u64,
-    pub paused_ns: u64,
 }
 
 impl LiveCounters {
     /// The interval's record: these counters with the rare ones (all 0 where the port has none).
     pub fn with(&self, rare: Option<&RareCounters>) -> PortCounters {
-        let LiveCounters {
-            arrivals,
-            departures,
-            drops,
-            bytes_sent,
-            busy_ns,
-            occupancy_area,
-            max_occupancy,
-            marks,
-            trims,
-        } = *self;
-        let RareCounters { losses, link_down, pauses, paused_ns } = rare.copied().unwrap_or_default();
+        let rare = rare.copied().unwrap_or_default();
         PortCounters {
-            arrivals,
-            departures,
-            drops,
-            bytes_sent,
-            busy_ns,
-            occupancy_area,
-            max_occupancy,
-            marks,
-            trims,
-            losses,
-            link_down,
-            pauses,
-            paused_ns,
+            arrivals: self.arrivals,
+            departures: self.departures,
+            drops: self.drops,
+            bytes_sent: self.bytes_sent,
+            busy_ns: self.busy_ns,
+            occupancy_area: self.occupancy_area,
+            max_occupancy: self.max_occupancy,
+            marks: self.marks,
+            trims: self.trims,
+            rare,
         }
     }
 }
@@ -314,20 +298,12 @@ impl PortStats {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn a_record_takes_each_live_and_rare_counter_into_its_own_field() {
-        let live = super::LiveCounters {
-            arrivals: 1,
-            departures: 2,
-            drops: 3,
-            bytes_sent: 4,
-            busy_ns: 5,
-            occupancy_area: 6.into(),
-            max_occupancy: 7,
-            marks: 8,
-            trims: 9,
-        };
-        let rare = super::RareCounters { losses: 10, link_down: 11, pauses: 12, paused_ns: 13 };
-        let record = serde_json::to_value(live.with(Some(&rare))).unwrap();
+    fn a_record_is_written_flat_with_its_rare_counters_last_and_read_back() {
+        let live = super::LiveCounters { arrivals: 1, trims: 9, ..Default::default() };
+        let rare = super::RareCounters { losses: 10, paused_ns: 13, ..Default::default() };
+        let record = live.with(Some(&rare));
+        let text = serde_json::to_string(&record).unwrap();
+        let keys: Vec<&str> = text.split('"').skip(1).step_by(2).collect();
         let want = [
             "arrivals",
             "departures",
@@ -343,11 +319,10 @@ mod tests {
             "pauses",
             "paused_ns",
         ];
-        for (i, key) in want.iter().enumerate() {
-            assert_eq!(record[key], i + 1, "{key}");
-        }
-        let none = live.with(None);
-        assert_eq!((none.trims, none.losses, none.link_down, none.pauses, none.paused_ns), (9, 0, 0, 0, 0));
+        assert_eq!(keys, want, "the tables' columns, in their order");
+        assert_eq!(serde_json::from_str::<super::PortCounters>(&text).unwrap(), record);
+        assert_eq!((record.trims, record.rare.losses, record.rare.paused_ns), (9, 10, 13));
+        assert_eq!(live.with(None).rare, super::RareCounters::default());
     }
 
     #[test]

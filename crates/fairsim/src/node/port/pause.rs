@@ -128,7 +128,7 @@ mod tests {
         assert_eq!(p.start_tx(ms(12), &mut drops), Next::TxDone(ms(20)));
         p.close_interval(ms(30));
         let c = p.stats.intervals[0];
-        assert_eq!((c.pauses, c.paused_ns), (1, ms(10).0));
+        assert_eq!((c.rare.pauses, c.rare.paused_ns), (1, ms(10).0));
         assert_eq!(p.trace().unwrap().paused, vec![(ms(2), 1.0), (ms(12), 0.0)], "a traced port's pauses");
         assert!(!p.pause(false, ms(31)), "a resume of a port not paused");
     }
@@ -162,7 +162,7 @@ mod tests {
         p.close_interval(ms(10));
         p.pause(false, ms(14));
         p.close_interval(ms(20));
-        let got: Vec<_> = p.stats.intervals.iter().map(|c| (c.pauses, c.paused_ns)).collect();
+        let got: Vec<_> = p.stats.intervals.iter().map(|c| (c.rare.pauses, c.rare.paused_ns)).collect();
         assert_eq!(got, vec![(1, ms(5).0), (0, ms(4).0)]);
     }
 
@@ -177,12 +177,16 @@ mod tests {
         assert!(!p.records, "and the hot paths call no recorder for it");
         let mut drops = vec![];
         assert_eq!(p.enqueue(pkt(0, 0, 1000), ms(6), &mut drops), Line::Idle);
-        assert_eq!(p.counters_now().pauses, 1, "the interval so far, its rare counters with it");
+        assert_eq!(p.counters_now().rare.pauses, 1, "the interval so far, its rare counters with it");
         p.pause(false, ms(9));
         p.close_interval(ms(10));
         let c = p.stats.intervals[0];
-        assert_eq!((c.arrivals, c.pauses, c.paused_ns), (1, 1, ms(4).0));
+        assert_eq!((c.arrivals, c.rare.pauses, c.rare.paused_ns), (1, 1, ms(4).0));
         p.close_interval(ms(20));
-        assert_eq!((p.stats.intervals[1].pauses, p.stats.intervals[1].paused_ns), (0, 0), "counted again from 0");
+        assert_eq!(
+            (p.stats.intervals[1].rare.pauses, p.stats.intervals[1].rare.paused_ns),
+            (0, 0),
+            "counted again from 0"
+        );
     }
 }
