@@ -1,13 +1,16 @@
 //! The engine's resident memory, phase by phase, for one run of a scenario (docs/performance.md,
 //! "A k = 64 fat-tree"): `cargo run --release --example memory -- SCENARIO [PAIR] [KEY=VALUE ...]
-//! [--until PHASE]`.
+//! [--until PHASE] [--every EVENTS]`.
 //!
 //! Prints a line per phase (loading and validating the scenario, building the run, running it,
 //! its report, the report as JSON text, as the Python package takes it): the resident memory
 //! after it (`VmRSS`), split into the run's state (`RssAnon`) and the program's code and
 //! libraries (`RssFile`), and the phase's own peak (`VmHWM`, reset before each phase through
 //! /proc/self/clear_refs), and below it what malloc holds. `--until load` (or `build`, `run`)
-//! stops after that phase, so that a heap profiler's last snapshot shows it. Linux only;
+//! stops after that phase, so that a heap profiler's last snapshot shows it. `--every N` runs
+//! on one thread, N events at a time, and prints after each stretch the simulated time, what
+//! malloc holds and the resident memory: when the run holds the most, and what (docs/performance.md,
+//! *A k = 64 fabric: a port's rare counters, and when the run holds the most*). Linux only;
 //! `scripts/measure_memory.py` does the same through Python.
 
 use std::sync::Arc;
@@ -25,20 +28,42 @@ fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
-/// What malloc holds (glibc): the bytes in use, of them those in pages of their own (large
-/// allocations, resident only where touched), and the bytes freed but kept among the live ones,
-/// which count in the resident memory until trimmed (`fairsim::memory::return_freed`).
-fn heap() {
+/// What malloc holds (glibc), in MiB: the bytes in use, of them those in pages of their own
+/// (large allocations, resident only where touched), and the bytes freed but kept among the
+/// live ones, which count in the resident memory until trimmed (`fairsim::memory::return_freed`).
+/// `None` where malloc cannot say.
+fn malloc_holds() -> Option<(f64, f64, f64)> {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         // SAFETY: mallinfo2 only reads the allocator's own bookkeeping, under its locks.
         let m = unsafe { libc::mallinfo2() };
         let mib = |bytes: usize| bytes as f64 / (1024.0 * 1024.0);
-        let (used, own_pages, free) = (mib(m.uordblks + m.hblkhd), mib(m.hblkhd), mib(m.fordblks));
+        Some((mib(m.uordblks + m.hblkhd), mib(m.hblkhd), mib(m.fordblks)))
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    None
+}
+
+/// Prints what malloc holds, below a phase's line.
+fn heap() {
+    if let Some((used, own_pages, free)) = malloc_holds() {
         println!(
             "{:12} heap: in use {used:.1} MiB ({own_pages:.1} in pages of their own), freed and kept {free:.1}",
             ""
         );
+    }
+}
+
+/// Runs `sim` to its end on one thread, `every` events at a time, with a line after each stretch.
+fn run_in_stretches(sim: &mut fairsim::Simulation, every: u64) {
+    loop {
+        let done = sim.run_events(every);
+        let (used, _, free) = malloc_holds().unwrap_or((f64::NAN, f64::NAN, f64::NAN));
+        let (at, rss) = (sim.now().as_secs_f64() * 1e6, status_mib("VmRSS:"));
+        println!("{at:>10.2} µs  heap in use {used:>7.1} MiB, freed and kept {free:>6.1}  rss {rss:>7.1} MiB");
+        if done {
+            return;
+        }
     }
 }
 
@@ -65,7 +90,7 @@ impl Phases {
 const STOPS: [&str; 3] = ["load", "build", "run"];
 
 fn usage() -> ! {
-    eprintln!("usage: memory SCENARIO [PAIR] [KEY=VALUE ...] [--until load|build|run]");
+    eprintln!("usage: memory SCENARIO [PAIR] [KEY=VALUE ...] [--until load|build|run] [--every EVENTS]");
     std::process::exit(2);
 }
 
@@ -76,6 +101,11 @@ fn main() -> fairsim::Result<()> {
         Some(_) => usage(),
         None => None,
     };
+    let every = args.iter().position(|a| a == "--every").map(|i| {
+        let n = args.get(i + 1).and_then(|n| n.parse::<u64>().ok()).filter(|&n| n > 0);
+        args.drain(i..(i + 2).min(args.len()));
+        n.unwrap_or_else(|| usage())
+    });
     let Some(path) = args.first() else { usage() };
     let pair = args.get(1).filter(|a| !a.contains('='));
     let sets: Vec<String> = args.iter().skip(1).filter(|a| a.contains('=')).cloned().collect();
@@ -91,8 +121,13 @@ fn main() -> fairsim::Result<()> {
     }
     // on the threads `[run] threads` gives, as `fairsim run` would (one if it does not say)
     let threads = sim.scenario().run.threads.unwrap_or(1);
-    if let Some(why) = sim.run_on(threads).filter(|_| threads > 1) {
-        println!("on one thread: {why}");
+    match every {
+        Some(every) => run_in_stretches(&mut sim, every),
+        None => {
+            if let Some(why) = sim.run_on(threads).filter(|_| threads > 1) {
+                println!("on one thread: {why}");
+            }
+        }
     }
     if phases.done("run") {
         return Ok(());
