@@ -570,7 +570,7 @@ impl Port {
         if self.records {
             self.record_departure(now);
         }
-        if self.loss_mut().is_some_and(LinkLoss::lose) {
+        if self.records && self.loss_mut().is_some_and(LinkLoss::lose) {
             let InFlight { pkt, .. } = self.take_off_line();
             self.qdisc.record(now, PortEvent::Drop(DropReason::Loss), &pkt);
             drops.push((pkt, DropReason::Loss));

@@ -73,7 +73,8 @@ impl Port {
     }
 
     pub(super) fn stamps(&self) -> bool {
-        self.extras.as_ref().is_some_and(|x| x.int.is_some())
+        // `records` first: a port that was only paused has rare parts, and no stamper in them
+        self.records && self.extras.as_ref().is_some_and(|x| x.int.is_some())
     }
 
     pub(super) fn set_stamper(&mut self, int: PortInt) {

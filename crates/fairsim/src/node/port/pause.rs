@@ -42,7 +42,7 @@ impl Port {
 
     /// `watched` after the port's pause or stamper changed.
     pub(super) fn update_watched(&mut self) {
-        self.watched = self.paused() || self.stamps();
+        self.watched = self.paused_since() != Time::MAX || self.stamps();
     }
 
     /// `start_tx` on a watched port: a paused one starts nothing (its resume starts the line
@@ -62,7 +62,8 @@ impl Port {
     /// Whether the port is paused: `start_tx` starts nothing.
     #[inline]
     pub fn paused(&self) -> bool {
-        self.paused_since() != Time::MAX
+        // a paused port is watched: one that is not reads nothing of its rare parts
+        self.watched && self.paused_since() != Time::MAX
     }
 
     /// A pause frame arrives at `now`: `pause` stops the port (after the packet on the line),
