@@ -17,10 +17,10 @@
 /// blocks, 8 MiB off); the 256-flow dumbbell over 10 s gives back 4.9 MiB and trimming takes
 /// 2.9 MiB off, the k = 8 HPCC permutation 0.99 MiB and 0.6 MiB off (the RoCE one, 0.81 MiB,
 /// nothing: its blocks lie among the packets PFC's queues keep), so that the report is made in
-/// that room, not on top of the run's peak. The trim took 0.9 ms after the dumbbell, 0.07 ms after a run that freed 34 kB;
-/// a run that frees half a mebibyte of blocks has had some 6,000 packets queued or in flight,
-/// so tens of thousands of events, a few milliseconds of work at the least and seconds for the
-/// runs above. Runs that give back less, of which a sweep may make thousands one after
+/// that room, not on top of the run's peak. The trim took 0.9 ms after the dumbbell, 0.07 ms
+/// after a run that freed 34 kB; a run that frees half a mebibyte of blocks has had some 6,000
+/// packets queued or in flight, so tens of thousands of events, a few milliseconds of work at
+/// the least and seconds for the runs above. Runs that give back less, of which a sweep may make thousands one after
 /// another, are left alone.
 pub const WORTH_TRIMMING: usize = 512 << 10;
 

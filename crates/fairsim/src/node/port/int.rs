@@ -24,8 +24,8 @@ impl Port {
     #[cold]
     #[inline(never)]
     pub(super) fn stamp_arrival(&mut self, now: Time) {
-        if !self.stamps() {
-            return; // paused only
+        if !self.records {
+            return; // records nothing, so holds no stamper (a paused port); one is looked up once, below
         }
         let queued = self.qdisc.len_bytes();
         if let Some(int) = self.int_mut() {
@@ -37,7 +37,7 @@ impl Port {
     /// packet counts in the bytes sent), with the bytes that wait behind it.
     pub(super) fn stamp_line_start(&mut self, now: Time) {
         let Some(OnLine::Sending { started, .. }) = self.transmitting else { return };
-        if started != now || !self.stamps() {
+        if started != now || !self.records {
             return;
         }
         let pkt = self.pipe.last().expect(super::PACKET_ON_LINE).pkt;
