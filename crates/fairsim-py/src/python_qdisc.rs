@@ -24,7 +24,7 @@
 
 use crate::python_host::{self, Named, PyHost};
 use fairsim::component::{About, Kind, ParamDoc};
-use fairsim::net::{Packet, PacketKind};
+use fairsim::net::{Packet, PacketKind, PacketPool};
 use fairsim::params::{ParamError, Params};
 use fairsim::qdisc::{DropReason, FlowMeta, PortInfo, Qdisc, QdiscCtx, Room};
 use fairsim::units::{BufferLimit, Time};
@@ -552,7 +552,7 @@ impl Qdisc for PyQdisc {
         self.bytes
     }
 
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+    fn for_each_packet(&self, _: &PacketPool, f: &mut dyn FnMut(&Packet)) {
         self.slots.iter().filter_map(|(e, _)| e.as_ref().map(|(p, _)| p)).for_each(f)
     }
 

@@ -79,13 +79,13 @@ fn bench(c: &mut Criterion) {
             let info = port(n);
             let (mut q, _) = qdisc::find(kind).unwrap().build(&params, &info).unwrap();
             let mut rng = LazyStream::new(1, "bench");
-            let (mut drops, mut marks) = (vec![], 0u64);
+            let (mut drops, mut marks, mut pool) = (vec![], 0u64, fairsim::net::PacketPool::standalone());
             // one 1000-byte packet takes 800 ns at 10 Gb/s
             let mut now = Time::ZERO;
             let mut seq = 0u64;
             for round in 0..2 {
                 for f in 0..n {
-                    let mut ctx = QdiscCtx::new(now, info.rate, &mut rng, &mut drops, &mut marks);
+                    let mut ctx = QdiscCtx::new(now, info.rate, &mut rng, &mut drops, &mut marks, &mut pool);
                     q.enqueue(packet(f, round * n as u64 + f as u64), &mut ctx);
                 }
             }
@@ -93,7 +93,7 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| {
                     now += Time(800);
                     seq += 1;
-                    let mut ctx = QdiscCtx::new(now, info.rate, &mut rng, &mut drops, &mut marks);
+                    let mut ctx = QdiscCtx::new(now, info.rate, &mut rng, &mut drops, &mut marks, &mut pool);
                     q.enqueue(packet(seq as usize % n, seq), &mut ctx);
                     std::hint::black_box(q.dequeue(&mut ctx));
                 })

@@ -47,7 +47,7 @@ impl Simulation {
             What::Up => ports.into_iter().for_each(|p| self.port_up(p)),
             What::Rate(rate) => {
                 for p in ports {
-                    self.ports[p.idx()].set_rate(self.now, rate);
+                    self.ports[p.idx()].set_rate(self.now, rate, &mut self.pool);
                 }
                 self.forget_path_delays();
             }
@@ -67,7 +67,7 @@ impl Simulation {
             return;
         }
         let shared = self.shared_before(p);
-        let cut = self.ports[p.idx()].go_down(self.now, &mut self.drops);
+        let cut = self.ports[p.idx()].go_down(self.now, &mut self.drops, &mut self.pool);
         self.events.cancel(Event::TxDone(p));
         if self.pfc.is_some() {
             self.pfc_release_owed(p);
@@ -86,7 +86,7 @@ impl Simulation {
         if !self.ports[p.idx()].is_down() {
             return;
         }
-        let next = self.ports[p.idx()].come_up(self.now, &mut self.drops);
+        let next = self.ports[p.idx()].come_up(self.now, &mut self.drops, &mut self.pool);
         self.schedule(p, next);
         self.account_drops(p);
     }

@@ -24,7 +24,7 @@ impl Simulation {
     /// records are made (`Simulation::ended`).
     pub(super) fn settle_closing_ports(&mut self) {
         let now = self.now;
-        self.ports.iter_mut_below(self.connections.first_own_port).for_each(|p| p.settle(now));
+        self.ports.iter_mut_below(self.connections.first_own_port).for_each(|p| p.settle(now, &mut self.pool));
     }
 
     pub(super) fn close_interval(&mut self) {
@@ -36,7 +36,7 @@ impl Simulation {
             // the warm-up, as their end events, which come before an interval's end, would
             let now = self.now;
             self.ports.iter_mut().for_each(|p| {
-                p.settle(now);
+                p.settle(now, &mut self.pool);
                 p.stats.sojourn.clear();
             });
         }
@@ -45,7 +45,7 @@ impl Simulation {
             flow.close_interval(self.now);
         }
         for port in self.ports.iter_mut_below(self.connections.first_own_port) {
-            port.close_interval(self.now);
+            port.close_interval(self.now, &mut self.pool);
         }
     }
 }

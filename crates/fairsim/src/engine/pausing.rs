@@ -113,7 +113,7 @@ impl Simulation {
 
     /// A pause frame reaches port `p`.
     pub(super) fn pause_frame(&mut self, p: PortId, xoff: bool) {
-        if self.ports[p.idx()].pause(xoff, self.now) {
+        if self.ports[p.idx()].pause(xoff, self.now, &mut self.pool) {
             self.start_tx(p);
             self.pfc_started(p);
         }
@@ -132,7 +132,7 @@ impl Simulation {
         // where the packets its far end holds for it are queued
         let mut waits: std::collections::BTreeMap<PortId, Vec<PortId>> = Default::default();
         for (q, port) in ports.iter().enumerate() {
-            port.for_each_queued(&mut |pkt| {
+            port.for_each_queued(&self.pool, &mut |pkt| {
                 if let Some(from) = pfc.held.get(pkt.id) {
                     let to = waits.entry(from).or_default();
                     if !to.contains(&PortId::from_idx(q)) {

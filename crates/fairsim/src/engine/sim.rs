@@ -16,7 +16,7 @@ use super::port_table::PortTable;
 use super::routes::Routes;
 use super::shared_buffer::SharedBuffers;
 use crate::error::Result;
-use crate::net::{Control, FlowId, Forwarding, Packet, PortId};
+use crate::net::{Control, FlowId, Forwarding, Packet, PacketPool, PortId};
 use crate::node::{FlowState, Line, Next, Port, SinkReply, Woken, MAX_QUEUE_PACKETS, NO_ARRIVAL};
 use crate::qdisc::DropReason;
 use crate::scenario::{Component, PairSpec, Scenario};
@@ -89,6 +89,9 @@ pub struct Simulation {
     /// it so that packets stay small for the flows that do not use SACK); kept for the whole
     /// run when ports are captured, for their pcap files.
     pub(super) sack_options: SackOptions,
+    /// Where the ports' queues keep their waiting packets (`net::packet_pool`); a partition's
+    /// own, numbered apart from the others' (`PacketPool::sibling`).
+    pub(super) pool: PacketPool,
     /// Scratch space reused across events so the hot path does not allocate.
     pub(super) drops: Vec<(Packet, DropReason)>,
     pub(super) actions: Vec<crate::transport::Action>,
@@ -217,6 +220,7 @@ impl Simulation {
             elsewhere: None,
             delays_later: None,
             sack_options,
+            pool: PacketPool::standalone(),
             drops: vec![],
             actions: vec![],
             pacers: vec![],
@@ -336,7 +340,7 @@ impl Simulation {
         for port in self.ports.iter_mut() {
             port.shed_pipe();
             if queues_too {
-                port.shed_fcfs_queue();
+                port.shed_fcfs_queue(&mut self.pool);
             }
         }
         self.events = EventQueue::default();
@@ -348,7 +352,7 @@ impl Simulation {
     #[inline(never)]
     fn settle_ports(&mut self) {
         let now = self.now;
-        self.ports.iter_mut().for_each(|p| p.settle(now));
+        self.ports.iter_mut().for_each(|p| p.settle(now, &mut self.pool));
     }
 
     /// Runs to the end.
@@ -400,7 +404,7 @@ impl Simulation {
     pub(super) fn enqueue(&mut self, p: PortId, pkt: Packet) {
         let shared = self.shared_before(p);
         let port = &mut self.ports[p.idx()];
-        let line = port.enqueue(pkt, self.now, &mut self.drops);
+        let line = port.enqueue(pkt, self.now, &mut self.drops, &mut self.pool);
         if port.overflowed() {
             self.failure = Some(self.overflow_message(p));
             self.done = true;
@@ -417,7 +421,7 @@ impl Simulation {
 
     pub(super) fn start_tx(&mut self, p: PortId) {
         let shared = self.shared_before(p);
-        let next = self.ports[p.idx()].start_tx(self.now, &mut self.drops);
+        let next = self.ports[p.idx()].start_tx(self.now, &mut self.drops, &mut self.pool);
         if let Some(before) = shared {
             self.shared_after(p, before);
         }
@@ -467,7 +471,7 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn tx_done_or_timer(&mut self, p: PortId) {
-        match self.ports[p.idx()].woken(self.now) {
+        match self.ports[p.idx()].woken(self.now, &mut self.pool) {
             Woken::TxEnd => self.tx_end(p),
             Woken::Ask => {
                 self.start_tx(p);
@@ -498,7 +502,7 @@ impl Simulation {
     }
 
     fn arrive(&mut self, p: PortId) {
-        let (pkt, next) = self.ports[p.idx()].deliver(self.now);
+        let (pkt, next) = self.ports[p.idx()].deliver(self.now, &mut self.pool);
         if next != NO_ARRIVAL {
             self.events.push(next, Event::Arrive(p));
         }
@@ -847,7 +851,7 @@ impl Simulation {
         }
         let mut n = vec![0; self.connections.first];
         for port in self.ports.iter() {
-            port.for_each_packet(&mut |p| {
+            port.for_each_packet(&self.pool, &mut |p| {
                 if p.is_data() {
                     n[p.flow.idx()] += 1;
                 }
@@ -905,7 +909,7 @@ ftp = { src = "a", dst = "b", app = "ftp" }
     fn an_ended_run_lets_go_of_its_propagating_and_fifo_queued_packets_and_still_counts_them() {
         let held = |s: &Simulation| {
             let mut n = 0;
-            s.ports().iter().for_each(|p| p.for_each_packet(&mut |_| n += 1));
+            s.ports().iter().for_each(|p| p.for_each_packet(&s.pool, &mut |_| n += 1));
             n
         };
         let mut s = sim();

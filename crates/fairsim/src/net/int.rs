@@ -239,7 +239,7 @@ mod tests {
             Deliver(u64),
         }
         let mut p = stamping_port(stamp);
-        let mut drops = vec![];
+        let (mut drops, mut pool) = (vec![], crate::net::PacketPool::standalone());
         let a = Packet { id: 1, ..pkt(0, 0, 1000) };
         let b = Packet { id: 2, ..pkt(1, 0, 500) };
         let c = Packet { id: 3, ..pkt(0, 1, 1000) };
@@ -263,16 +263,16 @@ mod tests {
             let now = ms(at);
             match step {
                 Step::Arrive(pkt) => {
-                    if p.enqueue(pkt, now, &mut drops) == Line::Idle {
-                        p.start_tx(now, &mut drops);
+                    if p.enqueue(pkt, now, &mut drops, &mut pool) == Line::Idle {
+                        p.start_tx(now, &mut drops, &mut pool);
                     }
                 }
                 Step::End => {
                     p.finish_tx(now, &mut drops);
-                    p.start_tx(now, &mut drops);
+                    p.start_tx(now, &mut drops, &mut pool);
                 }
                 Step::Deliver(id) => {
-                    let (pkt, _) = p.deliver(now);
+                    let (pkt, _) = p.deliver(now, &mut pool);
                     assert_eq!(pkt.id, id);
                     // the engine asks only for the packets of flows it stamps: not B's
                     if id != 2 {

@@ -7,9 +7,11 @@ pub mod headers;
 pub mod int;
 pub mod multipath;
 mod packet;
+pub mod packet_pool;
 pub(crate) mod prefetch; // a hint for the engine's loop, not part of the crate's interface
 pub mod routing;
 
 pub use headers::Headers;
 pub use multipath::Forwarding;
 pub use packet::{Control, Flags, FlowId, NodeId, Packet, PacketKind, PortId};
+pub use packet_pool::PacketPool;

@@ -44,7 +44,7 @@ use super::loss::LinkLoss;
 use crate::net::block_queue::{BlockQueue, InFlight};
 use crate::net::int::PortInt;
 use crate::net::prefetch::prefetch;
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::qdisc::{DropReason, PortEvent, PortQdisc, Qdisc, QdiscCtx};
 use crate::rng::LazyStream;
 use crate::stats::fluid::FluidRecord;
@@ -333,13 +333,19 @@ impl Port {
     /// to schedule, if any: the end of a transmission the packet now waits behind, or, if the
     /// packet went straight to the line, its transmission's end or its arrival at the far end.
     #[inline]
-    pub fn enqueue(&mut self, mut pkt: Packet, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Line {
+    pub fn enqueue(
+        &mut self,
+        mut pkt: Packet,
+        now: Time,
+        drops: &mut Vec<(Packet, DropReason)>,
+        pool: &mut PacketPool,
+    ) -> Line {
         pkt.enqueued_at = now;
         self.stats.current.arrivals += 1;
         if self.records {
             self.record_arrival(now, &pkt);
         }
-        self.settle(now);
+        self.settle(now, pool);
         if self.transmitting.is_none() && !self.watched && self.qdisc.bypass(&pkt) {
             // what an enqueue and the dequeue at once would have done: the queue's length
             // recorded, a sojourn of zero, the packet on the line
@@ -352,7 +358,7 @@ impl Port {
             None => None,
         };
         let on_line = on_line.filter(|_| self.buffer_includes_line);
-        let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks)
+        let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks, pool)
             .with_trims(&mut self.stats.current.trims)
             .with_line(on_line)
             .with_share(self.share);
@@ -386,17 +392,17 @@ impl Port {
     /// On a chained port, the packets waiting behind it go on the line in turn, each as of the
     /// end of the one before, up to `now` (`start_chain`).
     #[inline]
-    pub fn settle(&mut self, now: Time) {
+    pub fn settle(&mut self, now: Time, pool: &mut PacketPool) {
         if let Some(OnLine::Lazy { size, started, ends, ask_at_end, end_scheduled: false }) = self.transmitting {
             if ends <= now {
                 self.transmitting = None;
                 self.count_departure(started, ends, size);
                 if ask_at_end {
-                    self.ask_empty_queue(ends);
+                    self.ask_empty_queue(ends, pool);
                 }
                 // a pause lets the packet on the line finish and starts none after it
                 if self.chained && self.qdisc.len_packets() > 0 && (!self.watched || ends < self.paused_since()) {
-                    self.start_chain(ends, now);
+                    self.start_chain(ends, now, pool);
                 }
             }
         }
@@ -408,11 +414,12 @@ impl Port {
     /// pipe (its delivery settles the port first), so no arrival needs an event here. Out of
     /// line: most looks at a port find no packet waiting.
     #[inline(never)]
-    fn start_chain(&mut self, mut at: Time, now: Time) {
+    fn start_chain(&mut self, mut at: Time, now: Time, pool: &mut PacketPool) {
         let mut no_drops = Vec::new(); // a chainable discipline drops only arrivals
         loop {
-            let mut ctx = QdiscCtx::new(at, self.rate, &mut self.rng, &mut no_drops, &mut self.stats.current.marks)
-                .with_trims(&mut self.stats.current.trims);
+            let mut ctx =
+                QdiscCtx::new(at, self.rate, &mut self.rng, &mut no_drops, &mut self.stats.current.marks, pool)
+                    .with_trims(&mut self.stats.current.trims);
             let Some(pkt) = self.qdisc.dequeue(&mut ctx) else { return };
             self.queue_changed(at);
             self.stats.sojourn.record((at - pkt.enqueued_at).0);
@@ -434,9 +441,9 @@ impl Port {
     /// packet, so it can neither send nor drop one. Cold: the drained disciplines (FCFS, FQ, …)
     /// never come here, and their path stays small.
     #[cold]
-    fn ask_empty_queue(&mut self, at: Time) {
+    fn ask_empty_queue(&mut self, at: Time, pool: &mut PacketPool) {
         let mut drops = Vec::new();
-        let mut ctx = QdiscCtx::new(at, self.rate, &mut self.rng, &mut drops, &mut self.stats.current.marks)
+        let mut ctx = QdiscCtx::new(at, self.rate, &mut self.rng, &mut drops, &mut self.stats.current.marks, pool)
             .with_trims(&mut self.stats.current.trims);
         let none = self.qdisc.dequeue(&mut ctx);
         debug_assert!(none.is_none() && drops.is_empty(), "a discipline holding no packet gave one");
@@ -486,17 +493,17 @@ impl Port {
     /// Puts the discipline's next packet, if any, on the idle line at `now`; returns the event
     /// its transmission needs (`transmit`).
     #[inline(always)]
-    pub fn start_tx(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Next {
+    pub fn start_tx(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>, pool: &mut PacketPool) -> Next {
         if self.watched {
-            return self.start_tx_watched(now, drops);
+            return self.start_tx_watched(now, drops, pool);
         }
-        self.start_tx_now(now, drops)
+        self.start_tx_now(now, drops, pool)
     }
 
     /// `start_tx` on a port neither paused nor stamping.
     #[inline(always)]
-    fn start_tx_now(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Next {
-        let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks)
+    fn start_tx_now(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>, pool: &mut PacketPool) -> Next {
+        let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks, pool)
             .with_trims(&mut self.stats.current.trims);
         let next = self.qdisc.dequeue(&mut ctx);
         let waiting = self.queue_changed(now);
@@ -530,8 +537,8 @@ impl Port {
     /// What the `TxDone` event at `now` of a port whose discipline's timer is set is: the end of
     /// the transmission under way, the timer (cleared), or a timer overtaken.
     #[cold]
-    pub fn woken(&mut self, now: Time) -> Woken {
-        self.settle(now);
+    pub fn woken(&mut self, now: Time, pool: &mut PacketPool) -> Woken {
+        self.settle(now, pool);
         let ends = match self.transmitting {
             Some(OnLine::Sending { size, started }) => Some(started + self.rate.tx_time(size)),
             Some(OnLine::Lazy { ends, end_scheduled, .. }) => Some(if end_scheduled { ends } else { Time::MAX }),
@@ -605,9 +612,9 @@ impl Port {
     /// if none propagates (on a chained port, after starting the packets whose turn came since
     /// the port was last looked at).
     #[inline]
-    pub fn deliver(&mut self, now: Time) -> (Packet, Time) {
+    pub fn deliver(&mut self, now: Time, pool: &mut PacketPool) -> (Packet, Time) {
         if self.chained {
-            self.settle(now);
+            self.settle(now, pool);
         }
         let InFlight { mut pkt, .. } = self.pipe.pop_front().expect("Arrive only with a packet in the pipe");
         pkt.hop += 1;
@@ -654,8 +661,8 @@ impl Port {
 
     /// Closes the statistics' interval at `now`. A transmission that ended by then counts in it,
     /// one still under way only for its busy time so far.
-    pub fn close_interval(&mut self, now: Time) {
-        self.settle(now);
+    pub fn close_interval(&mut self, now: Time, pool: &mut PacketPool) {
+        self.settle(now, pool);
         let tx = self.transmitting.as_ref().map(OnLine::started);
         self.count_paused(now);
         self.stats.close_interval(now, tx, self.extras.as_mut().map(|x| &mut x.counters));
@@ -678,8 +685,8 @@ impl Port {
     }
 
     /// Visits every packet waiting in the port's queue.
-    pub fn for_each_queued(&self, f: &mut dyn FnMut(&Packet)) {
-        self.qdisc.for_each_packet(f);
+    pub fn for_each_queued(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
+        self.qdisc.for_each_packet(pool, f);
     }
 
     /// Lets go of the packets propagating, once the run has ended and they are counted
@@ -693,16 +700,16 @@ impl Port {
 
     /// Lets go of the packets waiting in an FCFS queue held in place, likewise: other
     /// disciplines keep theirs, which their own figures may read.
-    pub fn shed_fcfs_queue(&mut self) {
+    pub fn shed_fcfs_queue(&mut self, pool: &mut PacketPool) {
         if let PortQdisc::Fcfs(fcfs) = &mut self.qdisc {
-            fcfs.shed();
+            fcfs.shed(pool);
         }
     }
 
     /// Visits every packet held by the port: queued, on the line, or propagating (the pipe
     /// holds the packet on the line).
-    pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-        self.qdisc.for_each_packet(f);
+    pub fn for_each_packet(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
+        self.qdisc.for_each_packet(pool, f);
         self.pipe.iter().for_each(|e| f(&e.pkt));
     }
 }
@@ -760,7 +767,7 @@ mod tests {
             ctx.push_or_drop(&mut self.queue, BufferLimit::Packets(5), pkt);
         }
         fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
-            let pkt = self.queue.pop();
+            let pkt = self.queue.pop(ctx.pool);
             if pkt.is_none() {
                 self.asked_empty.lock().unwrap().push(ctx.now);
             }
@@ -771,6 +778,7 @@ mod tests {
 
     #[test]
     fn a_discipline_noting_the_idle_line_is_asked_as_of_each_lazy_end() {
+        let mut pool = PacketPool::standalone();
         let asked = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
         let mut p = a_port(5);
         p.qdisc = PortQdisc::new(Box::new(NotingIdle { queue: Default::default(), asked_empty: asked.clone() }));
@@ -778,25 +786,25 @@ mod tests {
         let mut drops = vec![];
         // lazy (no end event) although not drained: the empty dequeue its end would have made
         // comes when the port is next looked at, dated at the end (8 ms), not at the look
-        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops), Line::Idle);
-        assert_eq!(p.start_tx(Time::ZERO, &mut drops), Next::Arrive(ms(18)));
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops, &mut pool), Line::Idle);
+        assert_eq!(p.start_tx(Time::ZERO, &mut drops, &mut pool), Next::Arrive(ms(18)));
         assert!(asked.lock().unwrap().is_empty());
-        assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(20), &mut drops), Line::Idle);
+        assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(20), &mut drops, &mut pool), Line::Idle);
         assert_eq!(*asked.lock().unwrap(), vec![ms(8)]);
-        assert_eq!(p.start_tx(ms(20), &mut drops), Next::Nothing, "behind the first in the pipe");
+        assert_eq!(p.start_tx(ms(20), &mut drops, &mut pool), Next::Nothing, "behind the first in the pipe");
         // an interval's end looks at the port: the second ended at 28 ms
-        p.close_interval(ms(40));
+        p.close_interval(ms(40), &mut pool);
         assert_eq!(*asked.lock().unwrap(), vec![ms(8), ms(28)]);
         assert_eq!(p.stats.intervals[0].departures, 2);
         // a packet waiting behind a transmission gives it its end event, whose own dequeue
         // finds the packet: no empty dequeue at a settle
-        assert_eq!(p.enqueue(pkt(0, 2, 1000), ms(50), &mut drops), Line::Idle);
-        assert_eq!(p.start_tx(ms(50), &mut drops), Next::Nothing);
-        assert_eq!(p.enqueue(pkt(0, 3, 1000), ms(51), &mut drops), Line::Then(Next::TxDone(ms(58))));
-        p.settle(ms(58));
+        assert_eq!(p.enqueue(pkt(0, 2, 1000), ms(50), &mut drops, &mut pool), Line::Idle);
+        assert_eq!(p.start_tx(ms(50), &mut drops, &mut pool), Next::Nothing);
+        assert_eq!(p.enqueue(pkt(0, 3, 1000), ms(51), &mut drops, &mut pool), Line::Then(Next::TxDone(ms(58))));
+        p.settle(ms(58), &mut pool);
         assert_eq!(*asked.lock().unwrap(), vec![ms(8), ms(28)], "its end event will ask");
         assert_eq!(p.finish_tx(ms(58), &mut drops), None);
-        assert_eq!(p.start_tx(ms(58), &mut drops), Next::Nothing);
+        assert_eq!(p.start_tx(ms(58), &mut drops, &mut pool), Next::Nothing);
         assert_eq!(*asked.lock().unwrap(), vec![ms(8), ms(28)]);
         assert!(drops.is_empty());
     }
@@ -807,10 +815,11 @@ mod tests {
 
     #[test]
     fn the_packet_on_the_line_waits_at_the_pipes_tail_where_no_reader_takes_it_for_one_propagating() {
+        let mut pool = PacketPool::standalone();
         let mut p = a_port_recording(10, true); // every end an event: the packet on the line is `Sending`
         let mut drops = vec![];
-        let mut offer = |p: &mut Port, seq, at| match p.enqueue(pkt(0, seq, 1000), at, &mut drops) {
-            Line::Idle => p.start_tx(at, &mut drops),
+        let mut offer = |p: &mut Port, seq, at| match p.enqueue(pkt(0, seq, 1000), at, &mut drops, &mut pool) {
+            Line::Idle => p.start_tx(at, &mut drops, &mut pool),
             Line::Then(next) => next,
         };
         // 1000 bytes at 1 Mb/s: 8 ms on the line, then 10 ms on the wire
@@ -820,9 +829,9 @@ mod tests {
         // packet 0 propagates, packet 1 is on the line: each held once
         assert_eq!(p.on_line().map(|q| q.seq), Some(1));
         let mut held = vec![];
-        p.for_each_packet(&mut |q| held.push(q.seq));
+        p.for_each_packet(&pool, &mut |q| held.push(q.seq));
         assert_eq!(held, [0, 1]);
-        let (arrived, next) = p.deliver(ms(18));
+        let (arrived, next) = p.deliver(ms(18), &mut pool);
         assert_eq!((arrived.seq, next), (0, NO_ARRIVAL), "the packet on the line has no arrival yet");
         assert!(p.take_in_flight().is_none(), "nor does it go to the far end's partition");
         // one handed back from the far end's partition goes ahead of it
@@ -831,12 +840,13 @@ mod tests {
         assert_eq!(p.take_in_flight().map(|e| e.pkt.seq), Some(7));
         assert_eq!(p.finish_tx(ms(23), &mut vec![]), Some(ms(33)), "its end gives it its arrival");
         assert!(p.on_line().is_none());
-        let (arrived, next) = p.deliver(ms(33));
+        let (arrived, next) = p.deliver(ms(33), &mut pool);
         assert_eq!((arrived.seq, arrived.hop, next), (1, 1, NO_ARRIVAL));
     }
 
     #[test]
     fn a_packet_the_line_loses_leaves_the_pipe_and_the_one_ahead_of_it_arrives() {
+        let mut pool = PacketPool::standalone();
         let info = port(BufferLimit::Packets(10), &[(0, 1)]);
         let mut p = Port::new(PortSetup {
             rate: Rate(1_000_000),
@@ -852,12 +862,12 @@ mod tests {
         p.push_in_flight(InFlight { pkt: pkt(0, 7, 1000), arrival: ms(10) });
         let mut drops = vec![];
         // straight to the idle line; a lossy line ends each transmission with an event
-        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops), Line::Then(Next::TxDone(ms(8))));
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops, &mut pool), Line::Then(Next::TxDone(ms(8))));
         assert_eq!(p.on_line().map(|q| q.seq), Some(0));
         assert_eq!(p.finish_tx(ms(8), &mut drops), None, "lost on the wire");
         assert_eq!(drops.iter().map(|(q, r)| (q.seq, *r)).collect::<Vec<_>>(), [(0, DropReason::Loss)]);
         assert!(p.on_line().is_none());
-        let (arrived, next) = p.deliver(ms(10));
+        let (arrived, next) = p.deliver(ms(10), &mut pool);
         assert_eq!((arrived.seq, next), (7, NO_ARRIVAL), "the pipe held the lost packet no more");
         assert_eq!(p.stats.current.departures, 1, "its line was used");
     }
@@ -892,46 +902,48 @@ mod tests {
         fn len_bytes(&self) -> u64 {
             self.held.iter().map(|(_, p)| p.size as u64).sum()
         }
-        fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+        fn for_each_packet(&self, _: &PacketPool, f: &mut dyn FnMut(&Packet)) {
             self.held.iter().for_each(|(_, p)| f(p))
         }
     }
 
     #[test]
     fn a_discipline_holding_packets_is_asked_again_when_its_timer_says() {
+        let mut pool = PacketPool::standalone();
         let mut p = a_port_with(Box::new(DelayLine::default()), false);
         let mut drops = vec![];
         // packet 0 at 0 ms, held 4 ms: the idle line gets nothing, and the timer is the event
-        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops), Line::Idle);
-        assert_eq!(p.start_tx(Time::ZERO, &mut drops), Next::TxDone(ms(4)));
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops, &mut pool), Line::Idle);
+        assert_eq!(p.start_tx(Time::ZERO, &mut drops, &mut pool), Next::TxDone(ms(4)));
         assert!(p.timer_set());
         // packet 1 at 1 ms, not held, goes at once (8 ms on the line) with packet 0 behind it
-        assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(1), &mut drops), Line::Idle);
-        assert_eq!(p.start_tx(ms(1), &mut drops), Next::TxDone(ms(9)));
+        assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(1), &mut drops, &mut pool), Line::Idle);
+        assert_eq!(p.start_tx(ms(1), &mut drops, &mut pool), Next::TxDone(ms(9)));
         // the timer finds the line busy: its end asks instead
-        assert_eq!(p.woken(ms(4)), Woken::Stale);
+        assert_eq!(p.woken(ms(4), &mut pool), Woken::Stale);
         assert!(!p.timer_set());
         assert_eq!(p.finish_tx(ms(9), &mut drops), Some(ms(19)));
-        assert_eq!(p.start_tx(ms(9), &mut drops), Next::Nothing, "packet 0 follows packet 1 in the pipe");
-        let got = [19, 27].map(|at| p.deliver(ms(at)).0.seq);
+        assert_eq!(p.start_tx(ms(9), &mut drops, &mut pool), Next::Nothing, "packet 0 follows packet 1 in the pipe");
+        let got = [19, 27].map(|at| p.deliver(ms(at), &mut pool).0.seq);
         assert_eq!(got, [1, 0]);
         // alone, held 4 ms: asked again at its release by the timer, the line idle
-        assert_eq!(p.enqueue(pkt(0, 0, 1000), ms(30), &mut drops), Line::Idle);
-        assert_eq!(p.start_tx(ms(30), &mut drops), Next::TxDone(ms(34)));
-        assert_eq!(p.woken(ms(34)), Woken::Ask);
-        assert_eq!(p.start_tx(ms(34), &mut drops), Next::Arrive(ms(52)));
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), ms(30), &mut drops, &mut pool), Line::Idle);
+        assert_eq!(p.start_tx(ms(30), &mut drops, &mut pool), Next::TxDone(ms(34)));
+        assert_eq!(p.woken(ms(34), &mut pool), Woken::Ask);
+        assert_eq!(p.start_tx(ms(34), &mut drops, &mut pool), Next::Arrive(ms(52)));
         assert!(drops.is_empty());
     }
 
     #[test]
     fn each_packet_takes_the_transmission_time_of_its_own_size() {
+        let mut pool = PacketPool::standalone();
         let mut p = a_port_recording(5, true);
         let mut drops = vec![];
         // 1000, 125, 125, 1000 bytes at 1 Mb/s: 8, 1, 1 and 8 ms, each remembered from the last
         let mut now = Time::ZERO;
         for (seq, (size, ms_on_line)) in [(1000, 8), (125, 1), (125, 1), (1000, 8)].into_iter().enumerate() {
             let ends = now + ms(ms_on_line);
-            assert_eq!(p.enqueue(pkt(0, seq as u64, size), now, &mut drops), Line::Then(Next::TxDone(ends)));
+            assert_eq!(p.enqueue(pkt(0, seq as u64, size), now, &mut drops, &mut pool), Line::Then(Next::TxDone(ends)));
             p.finish_tx(ends, &mut drops);
             now = ends;
         }
@@ -939,22 +951,27 @@ mod tests {
 
     #[test]
     fn a_packet_crosses_the_port_line_then_pipe() {
+        let mut pool = PacketPool::standalone();
         let mut p = a_port_recording(5, true);
         let mut drops = vec![];
         // FCFS with nothing queued: the packet goes straight to the idle line; 1000 bytes at
         // 1 Mb/s take 8 ms
-        let first = p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops);
+        let first = p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops, &mut pool);
         assert_eq!(first, Line::Then(Next::TxDone(ms(8))), "the line was idle");
-        assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(1), &mut drops), Line::Then(Next::Nothing), "busy: it waits");
+        assert_eq!(
+            p.enqueue(pkt(0, 1, 1000), ms(1), &mut drops, &mut pool),
+            Line::Then(Next::Nothing),
+            "busy: it waits"
+        );
         assert_eq!(p.qdisc.len_packets(), 1);
         // the first leaves the line and leads the pipe: its arrival is the event to schedule
         assert_eq!(p.finish_tx(ms(8), &mut drops), Some(ms(18)));
-        assert_eq!(p.start_tx(ms(8), &mut drops), Next::TxDone(ms(16)));
+        assert_eq!(p.start_tx(ms(8), &mut drops, &mut pool), Next::TxDone(ms(16)));
         // the second follows in the pipe: the packet ahead of it holds the pipe's one event
         assert_eq!(p.finish_tx(ms(16), &mut drops), None);
-        let (first, next) = p.deliver(ms(18));
+        let (first, next) = p.deliver(ms(18), &mut pool);
         assert_eq!((first.seq, first.hop, next), (0, 1, ms(26)));
-        let (second, next) = p.deliver(ms(26));
+        let (second, next) = p.deliver(ms(26), &mut pool);
         assert_eq!((second.seq, next), (1, NO_ARRIVAL));
         assert!(drops.is_empty());
         assert_eq!(p.stats.current.departures, 2);
@@ -963,40 +980,41 @@ mod tests {
 
     #[test]
     fn a_transmission_with_nothing_behind_it_has_no_end_event_until_a_packet_waits() {
+        let mut pool = PacketPool::standalone();
         let mut p = a_port(5);
         p.keep_end_events();
         let mut drops = vec![];
         // nothing waits behind the first packet: it enters the pipe at once, and its arrival
         // (8 ms on the line, 10 ms of propagation) is the only event it needs
-        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops), Line::Then(Next::Arrive(ms(18))));
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops, &mut pool), Line::Then(Next::Arrive(ms(18))));
         // a second packet waits behind it: now its end is an event after all, and only once
-        assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(1), &mut drops), Line::Then(Next::TxDone(ms(8))));
-        assert_eq!(p.enqueue(pkt(0, 2, 1000), ms(2), &mut drops), Line::Then(Next::Nothing));
+        assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(1), &mut drops, &mut pool), Line::Then(Next::TxDone(ms(8))));
+        assert_eq!(p.enqueue(pkt(0, 2, 1000), ms(2), &mut drops, &mut pool), Line::Then(Next::Nothing));
         assert_eq!(p.finish_tx(ms(8), &mut drops), None, "its packet is in the pipe already");
         assert_eq!(p.stats.current.departures, 1);
         // the second has the third behind it; the third goes with nothing behind it
-        assert_eq!(p.start_tx(ms(8), &mut drops), Next::TxDone(ms(16)));
+        assert_eq!(p.start_tx(ms(8), &mut drops, &mut pool), Next::TxDone(ms(16)));
         assert_eq!(p.finish_tx(ms(16), &mut drops), None, "the pipe's head has its event");
-        assert_eq!(p.start_tx(ms(16), &mut drops), Next::Nothing, "behind the others in the pipe");
-        let got: Vec<_> = [18, 26, 34].map(|at| p.deliver(ms(at))).map(|(pkt, next)| (pkt.seq, next)).into();
+        assert_eq!(p.start_tx(ms(16), &mut drops, &mut pool), Next::Nothing, "behind the others in the pipe");
+        let got: Vec<_> = [18, 26, 34].map(|at| p.deliver(ms(at), &mut pool)).map(|(pkt, next)| (pkt.seq, next)).into();
         assert_eq!(got, vec![(0, ms(26)), (1, ms(34)), (2, NO_ARRIVAL)]);
         // the third's departure counts once its end has passed: not in an interval closed
         // before it, which gets its busy time so far, and in the next
         assert_eq!(p.stats.current.departures, 2);
-        p.close_interval(ms(20));
+        p.close_interval(ms(20), &mut pool);
         assert_eq!((p.stats.intervals[0].departures, p.stats.intervals[0].busy_ns), (2, ms(20).0));
-        p.settle(ms(24));
+        p.settle(ms(24), &mut pool);
         assert_eq!(p.stats.current.departures, 1, "counted once its end (24 ms) has come");
-        p.close_interval(ms(30));
+        p.close_interval(ms(30), &mut pool);
         assert_eq!((p.stats.intervals[1].departures, p.stats.intervals[1].busy_ns), (1, ms(4).0));
         assert_eq!(p.stats.intervals[1].bytes_sent, 1000);
         // a packet arriving at the very end of a transmission finds the line free, and follows
         // the one before it in the pipe
-        assert_eq!(p.enqueue(pkt(0, 3, 1000), ms(40), &mut drops), Line::Then(Next::Arrive(ms(58))));
-        assert_eq!(p.enqueue(pkt(0, 4, 1000), ms(48), &mut drops), Line::Then(Next::Nothing));
-        p.settle(ms(48));
+        assert_eq!(p.enqueue(pkt(0, 3, 1000), ms(40), &mut drops, &mut pool), Line::Then(Next::Arrive(ms(58))));
+        assert_eq!(p.enqueue(pkt(0, 4, 1000), ms(48), &mut drops, &mut pool), Line::Then(Next::Nothing));
+        p.settle(ms(48), &mut pool);
         assert_eq!(p.stats.current.departures, 1, "the second goes on until 56 ms");
-        p.settle(ms(56));
+        p.settle(ms(56), &mut pool);
         assert_eq!(p.stats.current.departures, 2);
         assert!(drops.is_empty());
     }
@@ -1006,26 +1024,29 @@ mod tests {
     /// and records with end events (`keep_end_events`) and chained (none).
     #[test]
     fn a_chained_port_starts_each_waiting_packet_as_its_end_event_would_have() {
-        let arrive = |p: &mut Port, seq: u64, at: u64| p.enqueue(pkt(0, seq, 1000), ms(at), &mut vec![]);
+        let mut pool = PacketPool::standalone();
+        let arrive = |p: &mut Port, seq: u64, at: u64, pool: &mut PacketPool| {
+            p.enqueue(pkt(0, seq, 1000), ms(at), &mut vec![], pool)
+        };
         let mut with_events = a_port(5);
         with_events.keep_end_events();
-        assert_eq!(arrive(&mut with_events, 0, 0), Line::Then(Next::Arrive(ms(18))));
-        assert_eq!(arrive(&mut with_events, 1, 1), Line::Then(Next::TxDone(ms(8))));
-        assert_eq!(arrive(&mut with_events, 2, 2), Line::Then(Next::Nothing));
+        assert_eq!(arrive(&mut with_events, 0, 0, &mut pool), Line::Then(Next::Arrive(ms(18))));
+        assert_eq!(arrive(&mut with_events, 1, 1, &mut pool), Line::Then(Next::TxDone(ms(8))));
+        assert_eq!(arrive(&mut with_events, 2, 2, &mut pool), Line::Then(Next::Nothing));
         for (end, then) in [(8, Next::TxDone(ms(16))), (16, Next::Nothing)] {
             assert_eq!(with_events.finish_tx(ms(end), &mut vec![]), None);
-            assert_eq!(with_events.start_tx(ms(end), &mut vec![]), then);
+            assert_eq!(with_events.start_tx(ms(end), &mut vec![], &mut pool), then);
         }
         let mut chained = a_port(5);
-        assert_eq!(arrive(&mut chained, 0, 0), Line::Then(Next::Arrive(ms(18))));
-        assert_eq!(arrive(&mut chained, 1, 1), Line::Then(Next::Nothing), "no end event");
-        assert_eq!(arrive(&mut chained, 2, 2), Line::Then(Next::Nothing));
+        assert_eq!(arrive(&mut chained, 0, 0, &mut pool), Line::Then(Next::Arrive(ms(18))));
+        assert_eq!(arrive(&mut chained, 1, 1, &mut pool), Line::Then(Next::Nothing), "no end event");
+        assert_eq!(arrive(&mut chained, 2, 2, &mut pool), Line::Then(Next::Nothing));
         assert_eq!(chained.stats.current.departures, 0, "nothing has looked at the port since");
         for p in [&mut with_events, &mut chained] {
             // the first's delivery starts the second (at 8 ms) and the third (16 ms) in turn
-            let got = [18, 26].map(|at| p.deliver(ms(at))).map(|(pkt, next)| (pkt.seq, next));
+            let got = [18, 26].map(|at| p.deliver(ms(at), &mut pool)).map(|(pkt, next)| (pkt.seq, next));
             assert_eq!(got, [(0, ms(26)), (1, ms(34))]);
-            p.close_interval(ms(30));
+            p.close_interval(ms(30), &mut pool);
         }
         let records = |p: &Port| {
             let s = &p.stats;
@@ -1045,6 +1066,7 @@ mod tests {
     /// next looked at, from the queue as it was at that end: the same marks as with end events.
     #[test]
     fn a_chained_ecn_threshold_marks_as_its_end_events_would_have() {
+        let mut pool = PacketPool::standalone();
         let ecn_port = |chained: bool| {
             let params = r#"k = "1000B"
 at = "dequeue""#;
@@ -1056,33 +1078,35 @@ at = "dequeue""#;
             }
             p
         };
-        let arrive = |p: &mut Port, seq: u64, at: u64| p.enqueue(pkt(0, seq, 1000).with_ect(true), ms(at), &mut vec![]);
-        let end = |p: &mut Port, at: u64| {
-            assert_eq!(p.finish_tx(ms(at), &mut vec![]), None);
-            p.start_tx(ms(at), &mut vec![]);
+        let arrive = |p: &mut Port, seq: u64, at: u64, pool: &mut PacketPool| {
+            p.enqueue(pkt(0, seq, 1000).with_ect(true), ms(at), &mut vec![], pool)
         };
-        let deliver = |p: &mut Port, at: u64| {
-            let (pkt, _) = p.deliver(ms(at));
+        let end = |p: &mut Port, at: u64, pool: &mut PacketPool| {
+            assert_eq!(p.finish_tx(ms(at), &mut vec![]), None);
+            p.start_tx(ms(at), &mut vec![], pool);
+        };
+        let deliver = |p: &mut Port, at: u64, pool: &mut PacketPool| {
+            let (pkt, _) = p.deliver(ms(at), pool);
             (pkt.seq, pkt.congestion())
         };
         // with end events, in time order
         let mut with_events = ecn_port(false);
-        (0..3).for_each(|seq| _ = arrive(&mut with_events, seq, seq));
-        end(&mut with_events, 8);
-        _ = arrive(&mut with_events, 3, 12);
-        end(&mut with_events, 16);
-        let mut seen = vec![deliver(&mut with_events, 18)];
-        end(&mut with_events, 24);
-        seen.extend([26, 34, 42].map(|at| deliver(&mut with_events, at)));
+        (0..3).for_each(|seq| _ = arrive(&mut with_events, seq, seq, &mut pool));
+        end(&mut with_events, 8, &mut pool);
+        _ = arrive(&mut with_events, 3, 12, &mut pool);
+        end(&mut with_events, 16, &mut pool);
+        let mut seen = vec![deliver(&mut with_events, 18, &mut pool)];
+        end(&mut with_events, 24, &mut pool);
+        seen.extend([26, 34, 42].map(|at| deliver(&mut with_events, at, &mut pool)));
         // chained: no end is an event; the arrival at 12 ms and each delivery look at the port
         let mut chained = ecn_port(true);
-        let lines = [(0, 0), (1, 1), (2, 2), (3, 12)].map(|(seq, at)| arrive(&mut chained, seq, at));
+        let lines = [(0, 0), (1, 1), (2, 2), (3, 12)].map(|(seq, at)| arrive(&mut chained, seq, at, &mut pool));
         assert_eq!(lines[1], Line::Then(Next::Nothing), "no end event");
-        let chained_seen = [18, 26, 34, 42].map(|at| deliver(&mut chained, at));
+        let chained_seen = [18, 26, 34, 42].map(|at| deliver(&mut chained, at, &mut pool));
         assert_eq!(seen, vec![(0, false), (1, true), (2, true), (3, false)]);
         assert_eq!(chained_seen.to_vec(), seen);
         for p in [&mut with_events, &mut chained] {
-            p.close_interval(ms(50));
+            p.close_interval(ms(50), &mut pool);
         }
         let records = |p: &Port| (p.stats.intervals.clone(), p.trace().map(|t| t.queue.clone()));
         assert_eq!(records(&chained), records(&with_events));
@@ -1091,14 +1115,15 @@ at = "dequeue""#;
 
     #[test]
     fn a_full_buffer_reports_its_drop_and_an_idle_line_starts_nothing() {
+        let mut pool = PacketPool::standalone();
         let mut p = a_port(1);
         let mut drops = vec![];
-        p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops);
-        p.enqueue(pkt(0, 1, 1000), Time::ZERO, &mut drops);
-        p.enqueue(pkt(0, 2, 1000), Time::ZERO, &mut drops);
+        p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops, &mut pool);
+        p.enqueue(pkt(0, 1, 1000), Time::ZERO, &mut drops, &mut pool);
+        p.enqueue(pkt(0, 2, 1000), Time::ZERO, &mut drops, &mut pool);
         assert_eq!(drops.iter().map(|(p, r)| (p.seq, *r)).collect::<Vec<_>>(), vec![(2, DropReason::TailDrop)]);
         let mut empty = a_port(1);
-        assert_eq!(empty.start_tx(Time::ZERO, &mut drops), Next::Nothing);
+        assert_eq!(empty.start_tx(Time::ZERO, &mut drops, &mut pool), Next::Nothing);
         assert!(!p.overflowed());
     }
 }

@@ -23,7 +23,7 @@ use super::discipline::QdiscDeclaration;
 use super::discipline::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
 use crate::component::{About, Declaration};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::params::ParamError;
 use crate::units::{BufferLimit, Time};
 use serde::{Deserialize, Serialize};
@@ -83,8 +83,14 @@ pub struct CodelState {
 impl CodelState {
     /// RFC 8289's `dodequeue`: the head packet, and whether its sojourn has been above target
     /// for an interval (it may be dropped).
-    fn head(&mut self, cfg: &CodelConfig, queue: &mut Fifo, now: Time) -> (Option<Packet>, bool) {
-        let Some(pkt) = queue.pop() else {
+    fn head(
+        &mut self,
+        cfg: &CodelConfig,
+        queue: &mut Fifo,
+        now: Time,
+        pool: &mut PacketPool,
+    ) -> (Option<Packet>, bool) {
+        let Some(pkt) = queue.pop(pool) else {
             self.first_above = None;
             return (None, false);
         };
@@ -107,7 +113,7 @@ impl CodelState {
     /// sends it, as Linux does: the control law goes on as if it had been dropped.
     pub fn dequeue(&mut self, cfg: &CodelConfig, queue: &mut Fifo, ctx: &mut QdiscCtx) -> Option<Packet> {
         let now = ctx.now;
-        let (mut pkt, mut ok_to_drop) = self.head(cfg, queue, now);
+        let (mut pkt, mut ok_to_drop) = self.head(cfg, queue, now, ctx.pool);
         let Some(mut head) = pkt else {
             self.dropping = false;
             return None;
@@ -123,7 +129,7 @@ impl CodelState {
                     self.drop_next = cfg.next_drop(self.drop_next, self.count);
                     return marked;
                 }
-                (pkt, ok_to_drop) = self.head(cfg, queue, now);
+                (pkt, ok_to_drop) = self.head(cfg, queue, now, ctx.pool);
                 match pkt {
                     Some(p) if ok_to_drop => {
                         head = p;
@@ -139,7 +145,7 @@ impl CodelState {
         } else if ok_to_drop {
             let next = match self.signal(head, cfg, ctx) {
                 Some(marked) => Some(marked),
-                None => self.head(cfg, queue, now).0,
+                None => self.head(cfg, queue, now, ctx.pool).0,
             };
             self.dropping = true;
             // a recent episode: start near the drop rate that controlled the queue then

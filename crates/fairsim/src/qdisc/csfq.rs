@@ -364,8 +364,8 @@ impl Qdisc for Csfq {
         }
     }
 
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
-        self.queue.pop()
+    fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+        self.queue.pop(ctx.pool)
     }
 
     fn drained(&self) -> bool {

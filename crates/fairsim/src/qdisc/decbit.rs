@@ -177,7 +177,7 @@ impl Qdisc for DecbitGateway {
 
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
         self.avg.advance(ctx.now);
-        let pkt = self.queue.pop()?;
+        let pkt = self.queue.pop(ctx.pool)?;
         self.avg.queued -= 1;
         self.avg.busy_until = ctx.now + ctx.rate.tx_time(pkt.size);
         Some(pkt)

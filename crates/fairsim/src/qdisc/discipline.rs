@@ -7,7 +7,7 @@
 
 use super::fifo;
 use crate::component::{Declaration, Kind};
-use crate::net::{FlowId, NodeId, Packet, PacketKind};
+use crate::net::{FlowId, NodeId, Packet, PacketKind, PacketPool};
 use crate::rng::{LazyStream, SimRng};
 use crate::units::{BufferLimit, Rate, Time};
 use serde::Serialize;
@@ -97,6 +97,8 @@ pub struct QdiscCtx<'a> {
     rng: &'a mut LazyStream,
     drops: &'a mut Vec<(Packet, DropReason)>,
     pub(in crate::qdisc) marks: &'a mut u64,
+    /// Where the port's queues keep their packets (`net::packet_pool`).
+    pub pool: &'a mut PacketPool,
     /// Where the port counts the packets its discipline trims (`trim`); `None` outside a port.
     trims: Option<&'a mut u64>,
     /// Size of the packet on the line when it takes one of the buffer's places (ports with
@@ -142,8 +144,9 @@ impl<'a> QdiscCtx<'a> {
         rng: &'a mut LazyStream,
         drops: &'a mut Vec<(Packet, DropReason)>,
         marks: &'a mut u64,
+        pool: &'a mut PacketPool,
     ) -> Self {
-        QdiscCtx { now, rate, rng, drops, marks, trims: None, line: None, share: u64::MAX }
+        QdiscCtx { now, rate, rng, drops, marks, pool, trims: None, line: None, share: u64::MAX }
     }
 
     /// Counts the packets the discipline trims in `trims`.
@@ -200,7 +203,7 @@ impl<'a> QdiscCtx<'a> {
     pub fn push_or_drop(&mut self, queue: &mut fifo::Fifo, limit: BufferLimit, pkt: Packet) -> bool {
         let admitted = self.room(limit).admits(queue.len(), queue.bytes(), pkt.size);
         if admitted {
-            queue.push(pkt);
+            queue.push(pkt, self.pool);
         } else {
             self.drop(pkt, DropReason::TailDrop);
         }
@@ -266,8 +269,9 @@ pub trait Qdisc: std::any::Any + Send + Sync {
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet>;
     fn len_packets(&self) -> usize;
     fn len_bytes(&self) -> u64;
-    /// Visits every queued packet (end-of-run accounting and tests; not on the hot path).
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet));
+    /// Visits every queued packet (end-of-run accounting and tests; not on the hot path); those
+    /// in FIFOs wait in `pool`.
+    fn for_each_packet(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet));
     /// Figures particular to the discipline (operation counts, internal state), for the report.
     fn stats(&self) -> Vec<(&'static str, f64)> {
         vec![]
@@ -330,7 +334,7 @@ pub trait Qdisc: std::any::Any + Send + Sync {
 
 /// Implements the queue-inspection half of `Qdisc` (`len_packets`, `len_bytes`,
 /// `for_each_packet`) by asking the packet store in field `$field` (any type with `len`,
-/// `bytes` and `for_each_packet`).
+/// `bytes` and `for_each_packet`, which is given the pool the FIFOs keep their packets in).
 macro_rules! inspect_store {
     ($field:ident) => {
         fn len_packets(&self) -> usize {
@@ -339,8 +343,8 @@ macro_rules! inspect_store {
         fn len_bytes(&self) -> u64 {
             self.$field.bytes()
         }
-        fn for_each_packet(&self, f: &mut dyn FnMut(&$crate::net::Packet)) {
-            self.$field.for_each_packet(f)
+        fn for_each_packet(&self, pool: &$crate::net::PacketPool, f: &mut dyn FnMut(&$crate::net::Packet)) {
+            self.$field.for_each_packet(pool, f)
         }
     };
 }

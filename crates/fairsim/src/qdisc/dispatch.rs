@@ -16,7 +16,7 @@
 
 use super::discipline::{PortEvent, Qdisc, QdiscCtx};
 use super::fcfs::Fcfs;
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::units::Time;
 use std::any::Any;
 
@@ -63,8 +63,8 @@ impl Qdisc for PortQdisc {
     fn len_bytes(&self) -> u64 {
         on!(self, q => q.len_bytes())
     }
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-        on!(self, q => q.for_each_packet(f))
+    fn for_each_packet(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
+        on!(self, q => q.for_each_packet(pool, f))
     }
     fn stats(&self) -> Vec<(&'static str, f64)> {
         on!(self, q => q.stats())

@@ -10,7 +10,7 @@
 
 use super::discipline::{DropReason, PortEvent, Qdisc, QdiscCtx};
 use super::dispatch::PortQdisc;
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::units::Time;
 use std::any::Any;
 
@@ -36,9 +36,9 @@ impl Qdisc for Down {
     fn len_bytes(&self) -> u64 {
         self.inner.as_ref().map_or(0, |q| q.len_bytes())
     }
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+    fn for_each_packet(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
         if let Some(q) = &self.inner {
-            q.for_each_packet(f)
+            q.for_each_packet(pool, f)
         }
     }
     fn stats(&self) -> Vec<(&'static str, f64)> {
@@ -99,7 +99,8 @@ mod tests {
         q.take_down();
         assert!(q.is_down());
         let (mut rng, mut drops, mut marks) = (LazyStream::new(1, "t"), vec![], 0);
-        let mut ctx = QdiscCtx::new(Time::ZERO, Rate(1_000_000), &mut rng, &mut drops, &mut marks);
+        let mut pool = crate::net::PacketPool::standalone();
+        let mut ctx = QdiscCtx::new(Time::ZERO, Rate(1_000_000), &mut rng, &mut drops, &mut marks, &mut pool);
         q.enqueue(Packet::blank(), &mut ctx);
         assert_eq!(q.dequeue(&mut ctx), None);
         assert_eq!(drops.len(), 1);

@@ -73,7 +73,7 @@ impl Qdisc for EcnThreshold {
 
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
         let marks = self.at == MarkAt::Dequeue && self.above_k();
-        let mut pkt = self.queue.pop()?;
+        let mut pkt = self.queue.pop(ctx.pool)?;
         if marks {
             ctx.mark_ect(&mut pkt);
         }

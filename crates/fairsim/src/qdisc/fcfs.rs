@@ -10,7 +10,7 @@ use super::discipline::QdiscDeclaration;
 use super::discipline::{inspect_store, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
 use crate::component::{About, Declaration};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 
@@ -31,8 +31,8 @@ impl Fcfs {
 
     /// Lets go of the waiting packets, once the run has ended and they are counted: a FIFO
     /// reports no figures of its own from them (`Port::shed_fcfs_queue`).
-    pub(crate) fn shed(&mut self) {
-        self.queue = Fifo::default();
+    pub(crate) fn shed(&mut self, pool: &mut PacketPool) {
+        self.queue.clear(pool);
     }
 }
 
@@ -45,8 +45,8 @@ impl Qdisc for Fcfs {
     }
 
     #[inline]
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
-        self.queue.pop()
+    fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+        self.queue.pop(ctx.pool)
     }
 
     #[inline]

@@ -28,7 +28,7 @@ use super::discipline::QdiscDeclaration;
 use super::discipline::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
 use crate::component::{About, Declaration};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::params::ParamError;
 use crate::units::{BufferLimit, Time};
 use serde::{Deserialize, Serialize};
@@ -191,7 +191,7 @@ impl FqCodel {
         let half = q.fifo.bytes() / 2;
         let mut dropped = 0u64;
         for _ in 0..self.drop_batch {
-            let Some(pkt) = q.fifo.pop() else { break };
+            let Some(pkt) = q.fifo.pop(ctx.pool) else { break };
             dropped += pkt.size as u64;
             self.packets -= 1;
             self.bytes -= pkt.size as u64;
@@ -212,7 +212,7 @@ impl Qdisc for FqCodel {
         }
         let i = self.buckets.of(self.classifier.conv(&pkt));
         let q = &mut self.queues[i];
-        q.fifo.push(pkt);
+        q.fifo.push(pkt, ctx.pool);
         self.packets += 1;
         self.bytes += pkt.size as u64;
         if q.list == List::None {
@@ -268,8 +268,8 @@ impl Qdisc for FqCodel {
         self.bytes
     }
 
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-        self.queues.iter().for_each(|q| q.fifo.for_each_packet(f));
+    fn for_each_packet(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
+        self.queues.iter().for_each(|q| q.fifo.for_each_packet(pool, f));
     }
 
     fn stats(&self) -> Vec<(&'static str, f64)> {

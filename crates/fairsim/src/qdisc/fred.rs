@@ -191,12 +191,12 @@ impl Qdisc for Fred {
             self.active += 1;
         }
         self.flows[c].qlen += size;
-        self.queue.push(pkt);
+        self.queue.push(pkt, ctx.pool);
         self.average.step(self.queued());
     }
 
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
-        let pkt = self.queue.pop()?;
+        let pkt = self.queue.pop(ctx.pool)?;
         let c = self.classifier.conv(&pkt);
         let size = self.size(&pkt);
         let flow = &mut self.flows[c];

@@ -31,8 +31,8 @@ impl Qdisc for Lifo {
         ctx.push_or_drop(&mut self.queue, self.limit, pkt);
     }
 
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
-        self.queue.len().checked_sub(1).and_then(|newest| self.queue.remove(newest))
+    fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+        self.queue.pop_back(ctx.pool)
     }
 
     fn drained(&self) -> bool {

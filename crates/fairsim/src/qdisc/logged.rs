@@ -5,7 +5,7 @@
 
 pub use super::discipline::PortEvent;
 use super::discipline::{DropReason, Qdisc, QdiscCtx};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::units::Time;
 
 pub struct Logged {
@@ -53,8 +53,8 @@ impl Qdisc for Logged {
         self.inner.len_bytes()
     }
 
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-        self.inner.for_each_packet(f)
+    fn for_each_packet(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
+        self.inner.for_each_packet(pool, f)
     }
 
     fn stats(&self) -> Vec<(&'static str, f64)> {

@@ -144,13 +144,28 @@ pub(crate) mod testing {
         port(BufferLimit::Unlimited, flows)
     }
 
+    thread_local! {
+        /// Where the tests' disciplines keep their waiting packets: one pool for each test's
+        /// thread, as for each run.
+        static POOL: std::cell::RefCell<crate::net::PacketPool> = std::cell::RefCell::default();
+    }
+
     /// Runs `f` with a context at time `now`; returns what it returned and the packets dropped.
     pub fn with_ctx_at<R>(now: Time, f: impl FnOnce(&mut QdiscCtx) -> R) -> (R, Vec<(Packet, DropReason)>) {
         let mut rng = crate::rng::LazyStream::new(7, "test");
         let mut drops = vec![];
         let mut marks = 0;
-        let r = f(&mut QdiscCtx::new(now, Rate(1_000_000), &mut rng, &mut drops, &mut marks));
+        let r = POOL.with_borrow_mut(|pool| {
+            f(&mut QdiscCtx::new(now, Rate(1_000_000), &mut rng, &mut drops, &mut marks, pool))
+        });
         (r, drops)
+    }
+
+    /// The packets `q` holds, from its first to be sent (as far as its store knows).
+    pub fn queued(q: &dyn Qdisc) -> Vec<Packet> {
+        let mut held = vec![];
+        POOL.with_borrow(|pool| q.for_each_packet(pool, &mut |p| held.push(*p)));
+        held
     }
 
     pub fn with_ctx<R>(f: impl FnOnce(&mut QdiscCtx) -> R) -> (R, Vec<(Packet, DropReason)>) {

@@ -329,7 +329,7 @@ impl Qdisc for Pie {
 
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
         self.catch_up(ctx.now);
-        let pkt = self.queue.pop();
+        let pkt = self.queue.pop(ctx.pool);
         self.ctl.qdelay = match &pkt {
             Some(p) if !self.queue.is_empty() => (ctx.now - p.enqueued_at).as_secs_f64(),
             _ => 0.0,

@@ -33,7 +33,7 @@ use super::discipline::QdiscDeclaration;
 use super::discipline::{inspect_store, DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
 use crate::component::{About, Declaration};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 
@@ -89,7 +89,7 @@ impl Pushout {
     }
 
     /// The index of the packet `pkt` would push out, if any is less important.
-    fn victim_for(&mut self, pkt: &Packet) -> Option<usize> {
+    fn victim_for(&mut self, pkt: &Packet, pool: &PacketPool) -> Option<usize> {
         while self.lowest > 0 && self.at_level[self.lowest as usize] == 0 {
             self.lowest -= 1;
         }
@@ -104,7 +104,7 @@ impl Pushout {
                     Victim::Lowest => q.priority == self.lowest,
                 }
         };
-        let from_tail = self.queue.iter().rev().position(wanted)?;
+        let from_tail = self.queue.iter(pool).rev().position(wanted)?;
         Some(self.queue.len() - 1 - from_tail)
     }
 
@@ -122,9 +122,9 @@ impl Pushout {
         }
     }
 
-    fn push(&mut self, pkt: Packet) {
+    fn push(&mut self, pkt: Packet, pool: &mut PacketPool) {
         self.counted_in(&pkt);
-        self.queue.push(pkt);
+        self.queue.push(pkt, pool);
     }
 }
 
@@ -132,23 +132,23 @@ impl Qdisc for Pushout {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         let room = ctx.room(self.limit);
         if (!pkt.is_data() && self.keep_acks) || room.admits(self.queue.len(), self.queue.bytes(), pkt.size) {
-            self.push(pkt);
+            self.push(pkt, ctx.pool);
             return;
         }
         while !room.admits(self.queue.len(), self.queue.bytes(), pkt.size) {
-            let Some(i) = self.victim_for(&pkt) else {
+            let Some(i) = self.victim_for(&pkt, ctx.pool) else {
                 return ctx.drop(pkt, DropReason::TailDrop);
             };
-            let out = self.queue.remove(i).expect("a victim is a queued packet");
+            let out = self.queue.remove(i, ctx.pool).expect("a victim is a queued packet");
             self.counted_out(&out);
             self.pushed_out += 1;
             ctx.drop(out, DropReason::PushOut);
         }
-        self.push(pkt);
+        self.push(pkt, ctx.pool);
     }
 
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
-        let pkt = self.queue.pop()?;
+    fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+        let pkt = self.queue.pop(ctx.pool)?;
         self.counted_out(&pkt);
         Some(pkt)
     }
@@ -194,8 +194,7 @@ mod tests {
             }
             q.enqueue(Packet { priority: arriving, ..pkt(0, 99, 500) }, ctx);
         });
-        let mut left = vec![];
-        q.for_each_packet(&mut |p| left.push(p.priority));
+        let left: Vec<u8> = crate::qdisc::testing::queued(&q).iter().map(|p| p.priority).collect();
         (left, drops.iter().map(|(p, r)| (p.priority, *r)).collect())
     }
 
@@ -275,8 +274,7 @@ mod tests {
                     let want = by_the_pseudo_code(victim, &mut reference, limit as usize, p);
                     assert_eq!(drops.first().map(|(d, _)| d.priority), want, "step {step}");
                 }
-                let mut left = vec![];
-                q.for_each_packet(&mut |p| left.push(p.priority));
+                let left: Vec<u8> = crate::qdisc::testing::queued(&q).iter().map(|p| p.priority).collect();
                 assert_eq!(left, reference, "step {step}");
             }
             assert!(q.pushed_out > 1000, "{victim:?}: the comparison pushed out ({})", q.pushed_out);

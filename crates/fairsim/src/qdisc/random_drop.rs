@@ -33,16 +33,16 @@ impl RandomDrop {
 
 impl Qdisc for RandomDrop {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
-        self.queue.push(pkt);
+        self.queue.push(pkt, ctx.pool);
         while ctx.room(self.limit).exceeded(self.queue.len(), self.queue.bytes()) {
             let victim = ctx.rng().random_range(0..self.queue.len());
-            let dropped = self.queue.remove(victim).expect("index in range");
+            let dropped = self.queue.remove(victim, ctx.pool).expect("index in range");
             ctx.drop(dropped, DropReason::RandomDrop);
         }
     }
 
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
-        self.queue.pop()
+    fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+        self.queue.pop(ctx.pool)
     }
 
     fn drained(&self) -> bool {
@@ -81,7 +81,8 @@ mod tests {
                 RandomDrop::new(RandomDropConfig {}, &crate::qdisc::testing::port(BufferLimit::Packets(4), &[]));
             let mut drops = vec![];
             let mut marks = 0;
-            let mut ctx = QdiscCtx::new(crate::units::Time::ZERO, Rate(1), &mut rng, &mut drops, &mut marks);
+            let mut pool = crate::net::PacketPool::standalone();
+            let mut ctx = QdiscCtx::new(crate::units::Time::ZERO, Rate(1), &mut rng, &mut drops, &mut marks, &mut pool);
             for seq in 0..5 {
                 q.enqueue(pkt(0, seq, 100), &mut ctx);
             }

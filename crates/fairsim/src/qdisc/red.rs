@@ -459,7 +459,7 @@ impl Qdisc for Red {
     }
 
     fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
-        let pkt = self.queue.pop();
+        let pkt = self.queue.pop(ctx.pool);
         if self.queue.is_empty() {
             self.gate.emptied(ctx.now);
         }
@@ -630,7 +630,9 @@ mod tests {
         for _ in 0..trials {
             let mut q = Red::new(cfg.clone(), &port(BufferLimit::Bytes(32_000), &[])).unwrap();
             let (mut drops, mut marks) = (vec![], 0);
-            let mut ctx = QdiscCtx::new(Time::ZERO, Rate(1), &mut rng, &mut drops, &mut marks).with_line(line);
+            let mut pool = crate::net::PacketPool::standalone();
+            let mut ctx =
+                QdiscCtx::new(Time::ZERO, Rate(1), &mut rng, &mut drops, &mut marks, &mut pool).with_line(line);
             let mut seq = 0;
             while q.len_packets() < level {
                 q.enqueue(pkt(0, seq, 4000), &mut ctx);

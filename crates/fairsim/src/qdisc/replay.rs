@@ -3,7 +3,7 @@
 //! per-packet cost benchmarks, which need a discipline alone rather than a whole scenario.
 
 use super::discipline::{DropReason, Qdisc, QdiscCtx};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::rng::LazyStream;
 use crate::units::{Rate, Time};
 
@@ -23,6 +23,7 @@ pub fn replay(q: &mut dyn Qdisc, rate: Rate, arrivals: &[(Time, Packet)]) -> Rep
     let mut out = Replay::default();
     let mut rng = LazyStream::new(0, "replay");
     let mut drops = vec![];
+    let mut pool = PacketPool::standalone();
     let mut busy_until: Option<Time> = None;
     let mut i = 0;
     loop {
@@ -34,7 +35,7 @@ pub fn replay(q: &mut dyn Qdisc, rate: Rate, arrivals: &[(Time, Packet)]) -> Rep
             (None, None) => return out,
         };
         while i < arrivals.len() && arrivals[i].0 == now {
-            let mut ctx = QdiscCtx::new(now, rate, &mut rng, &mut drops, &mut out.marks);
+            let mut ctx = QdiscCtx::new(now, rate, &mut rng, &mut drops, &mut out.marks, &mut pool);
             q.enqueue(arrivals[i].1, &mut ctx);
             out.dropped.extend(drops.drain(..).map(|(p, r)| (now, p, r)));
             i += 1;
@@ -43,7 +44,7 @@ pub fn replay(q: &mut dyn Qdisc, rate: Rate, arrivals: &[(Time, Packet)]) -> Rep
             busy_until = None;
         }
         if busy_until.is_none() {
-            let mut ctx = QdiscCtx::new(now, rate, &mut rng, &mut drops, &mut out.marks);
+            let mut ctx = QdiscCtx::new(now, rate, &mut rng, &mut drops, &mut out.marks, &mut pool);
             if let Some(p) = q.dequeue(&mut ctx) {
                 let end = now + rate.tx_time(p.size);
                 out.sent.push((now, end, p));

@@ -11,7 +11,7 @@ use super::classify::{Buckets, Classifier};
 use super::discipline::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::perconv::Conversations;
 use super::red::{RedConfig, RedGate, RedRule};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -233,7 +233,7 @@ impl Qdisc for RoundRobin {
         self.queues.total_bytes()
     }
 
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+    fn for_each_packet(&self, _: &PacketPool, f: &mut dyn FnMut(&Packet)) {
         self.queues.for_each_packet(f)
     }
 

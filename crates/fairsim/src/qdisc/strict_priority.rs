@@ -24,7 +24,7 @@ use super::discipline::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use super::fifo::Fifo;
 use super::flow_ring::FlowRing;
 use crate::component::{About, Declaration};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
 
@@ -51,24 +51,24 @@ enum Band {
 }
 
 impl Band {
-    fn push(&mut self, pkt: Packet) {
+    fn push(&mut self, pkt: Packet, pool: &mut PacketPool) {
         match self {
-            Band::Fifo(q) => q.push(pkt),
-            Band::Ring(r) => r.push(pkt),
+            Band::Fifo(q) => q.push(pkt, pool),
+            Band::Ring(r) => r.push(pkt, pool),
         }
     }
 
-    fn pop(&mut self) -> Option<Packet> {
+    fn pop(&mut self, pool: &mut PacketPool) -> Option<Packet> {
         match self {
-            Band::Fifo(q) => q.pop(),
-            Band::Ring(r) => r.pop(),
+            Band::Fifo(q) => q.pop(pool),
+            Band::Ring(r) => r.pop(pool),
         }
     }
 
-    fn pop_last(&mut self) -> Option<Packet> {
+    fn pop_last(&mut self, pool: &mut PacketPool) -> Option<Packet> {
         match self {
-            Band::Fifo(q) => q.remove(q.len().checked_sub(1)?),
-            Band::Ring(r) => r.pop_last(),
+            Band::Fifo(q) => q.pop_back(pool),
+            Band::Ring(r) => r.pop_last(pool),
         }
     }
 
@@ -79,10 +79,10 @@ impl Band {
         }
     }
 
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+    fn for_each_packet(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
         match self {
-            Band::Fifo(q) => q.for_each_packet(f),
-            Band::Ring(r) => r.for_each_packet(f),
+            Band::Fifo(q) => q.for_each_packet(pool, f),
+            Band::Ring(r) => r.for_each_packet(pool, f),
         }
     }
 }
@@ -103,18 +103,18 @@ impl Qdisc for StrictPriority {
                 ctx.drop(pkt, DropReason::TailDrop);
                 return;
             };
-            let out = victim.pop_last().expect("a band that is not empty");
+            let out = victim.pop_last(ctx.pool).expect("a band that is not empty");
             self.packets -= 1;
             self.bytes -= out.size as u64;
             ctx.drop(out, DropReason::PushOut);
         }
-        self.bands[band].push(pkt);
+        self.bands[band].push(pkt, ctx.pool);
         self.packets += 1;
         self.bytes += pkt.size as u64;
     }
 
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
-        let pkt = self.bands.iter_mut().find(|b| !b.is_empty())?.pop()?;
+    fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
+        let pkt = self.bands.iter_mut().find(|b| !b.is_empty())?.pop(ctx.pool)?;
         self.packets -= 1;
         self.bytes -= pkt.size as u64;
         Some(pkt)
@@ -140,8 +140,8 @@ impl Qdisc for StrictPriority {
         self.bytes
     }
 
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-        self.bands.iter().for_each(|b| b.for_each_packet(f));
+    fn for_each_packet(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
+        self.bands.iter().for_each(|b| b.for_each_packet(pool, f));
     }
 }
 

@@ -10,7 +10,7 @@ use super::classify::{Classifier, ConversationKey};
 use super::discipline::{DropReason, PortInfo, QdiscCtx};
 use super::fq::buffers::{BidStore, Perc};
 use super::perconv::Entry;
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::units::BufferLimit;
 
 pub struct Tagged {
@@ -62,7 +62,8 @@ impl Tagged {
         self.store.bytes()
     }
 
-    pub fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+    /// Its packets are its own: `_pool`, where FIFOs keep theirs, is for `inspect_store`.
+    pub fn for_each_packet(&self, _pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
         self.store.for_each_packet(f)
     }
 }

@@ -31,7 +31,7 @@
 use super::discipline::{DropReason, PortInfo, Qdisc, QdiscCtx, QdiscDeclaration};
 use super::fifo::Fifo;
 use crate::component::{About, Declaration};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::params::ParamError;
 use crate::units::{BufferLimit, Bytes};
 use rand::Rng;
@@ -72,7 +72,7 @@ pub struct Trim {
 impl Trim {
     fn push_header(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         if self.header_limit.admits(self.headers.len(), self.headers.bytes(), pkt.size) {
-            self.headers.push(pkt);
+            self.headers.push(pkt, ctx.pool);
         } else {
             ctx.drop(pkt, DropReason::QueueFull);
         }
@@ -89,28 +89,28 @@ impl Qdisc for Trim {
             return self.push_header(pkt, ctx);
         }
         if self.fits(ctx, &pkt) {
-            return self.data.push(pkt);
+            return self.data.push(pkt, ctx.pool);
         }
         if !self.data.is_empty() && ctx.rng().random::<f64>() < self.tail_probability {
-            let mut tail = self.data.remove(self.data.len() - 1).expect("a data queue that is not empty");
+            let mut tail = self.data.pop_back(ctx.pool).expect("a data queue that is not empty");
             ctx.trim(&mut tail, self.header);
             self.push_header(tail, ctx);
             if self.fits(ctx, &pkt) {
-                return self.data.push(pkt);
+                return self.data.push(pkt, ctx.pool);
             }
         }
         ctx.trim(&mut pkt, self.header);
         self.push_header(pkt, ctx);
     }
 
-    fn dequeue(&mut self, _ctx: &mut QdiscCtx) -> Option<Packet> {
+    fn dequeue(&mut self, ctx: &mut QdiscCtx) -> Option<Packet> {
         let data_waits = !self.data.is_empty();
         if !self.headers.is_empty() && (!data_waits || self.streak < self.header_weight) {
             self.streak += data_waits as u32;
-            return self.headers.pop();
+            return self.headers.pop(ctx.pool);
         }
         self.streak = 0;
-        self.data.pop()
+        self.data.pop(ctx.pool)
     }
 
     fn drained(&self) -> bool {
@@ -137,9 +137,9 @@ impl Qdisc for Trim {
         self.data.bytes() + self.headers.bytes()
     }
 
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
-        self.headers.for_each_packet(f);
-        self.data.for_each_packet(f);
+    fn for_each_packet(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
+        self.headers.for_each_packet(pool, f);
+        self.data.for_each_packet(pool, f);
     }
 }
 

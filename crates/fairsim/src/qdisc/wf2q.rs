@@ -25,7 +25,7 @@ use super::perconv::Conversations;
 use super::tagged::shares;
 use crate::component::{About, Declaration};
 use crate::heap::{IndexedHeap, Tag};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::params::ParamError;
 use crate::units::BufferLimit;
 use serde::{Deserialize, Serialize};
@@ -142,7 +142,7 @@ impl Qdisc for Wf2q {
         self.convs.total_bytes()
     }
 
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+    fn for_each_packet(&self, _: &PacketPool, f: &mut dyn FnMut(&Packet)) {
         self.convs.for_each_packet(f)
     }
 }

@@ -57,6 +57,9 @@ pub(super) fn merge(parts: &mut [&mut Simulation], plan: &Plan, mut delays: Vec<
         // a transfer finishes where its sender is
         to.finish_s.iter_mut().zip(&from.finish_s).for_each(|(a, b)| *a = a.or(*b));
     }
+    for other in rest.iter_mut() {
+        first.pool.absorb(std::mem::take(&mut other.pool));
+    }
     first.first_drops = None;
     first.id_stride = 1;
 }

@@ -182,6 +182,8 @@ fn split_holding(sim: &mut Simulation, plan: Plan, own_only: bool) -> Box<Parall
         sim.ports.keep_only(&held);
     }
     let mut others: Vec<Simulation> = (1..plan.parts).map(|i| again(sim, held(i).as_deref())).collect();
+    // the partitions' pools number their chunks apart, so that they can be put together
+    others.iter_mut().for_each(|other| other.pool = sim.pool.sibling());
     if let Some(forwarder) = sim.forwarder.as_deref_mut() {
         forwarder.share_paths(&sim.scenario, others.iter_mut().filter_map(|other| other.forwarder.as_deref_mut()));
     }

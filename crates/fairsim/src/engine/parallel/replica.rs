@@ -130,7 +130,7 @@ impl Simulation {
         let mut next = Time::MAX;
         for &p in &own.plan.cut[own.me as usize] {
             let to = own.plan.far[p.idx()] as usize;
-            self.ports[p.idx()].settle(at);
+            self.ports[p.idx()].settle(at, &mut self.pool);
             while let Some(entry) = self.ports[p.idx()].take_in_flight() {
                 next = next.min(entry.arrival);
                 let pkt = &entry.pkt;

@@ -13,7 +13,7 @@
 //!   finishes at the rate it started with.
 
 use super::{InFlight, Next, OnLine, Port};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::qdisc::{DropReason, PortEvent, Qdisc, QdiscCtx};
 use crate::units::{Rate, Time};
 
@@ -33,8 +33,8 @@ impl Port {
 
     /// The link goes down at `now`: the packet on the line and those queued are lost into
     /// `drops` (the discipline's own drops during its flush too, as `link_down`).
-    pub fn go_down(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Cut {
-        self.settle(now);
+    pub fn go_down(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>, pool: &mut PacketPool) -> Cut {
+        self.settle(now, pool);
         let mut cut = Cut { arrival: false };
         let on_line = match self.transmitting.take() {
             // either packet waits at the pipe's tail; only a lazy one has its arrival's event,
@@ -56,7 +56,7 @@ impl Port {
         // the discipline's timer goes with its packets (its event is taken back with the cut)
         self.wake = Time::MAX;
         let (mut own_drops, mut marks) = (vec![], 0);
-        let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, &mut own_drops, &mut marks);
+        let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, &mut own_drops, &mut marks, pool);
         let flushed = self.qdisc.flush(&mut ctx);
         let lost = flushed.into_iter().chain(own_drops.into_iter().map(|(p, _)| p));
         drops.extend(lost.map(|p| (p, DropReason::LinkDown)));
@@ -67,18 +67,18 @@ impl Port {
 
     /// The link comes back at `now`: the port's discipline takes its place again; returns the
     /// event its line needs if the discipline still holds packets (ones its timer held back).
-    pub fn come_up(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Next {
+    pub fn come_up(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>, pool: &mut PacketPool) -> Next {
         self.qdisc.bring_up();
         if self.qdisc.len_packets() == 0 {
             return Next::Nothing;
         }
-        self.start_tx(now, drops)
+        self.start_tx(now, drops, pool)
     }
 
     /// Transmissions starting from `now` on take `rate`; the one under way keeps its own.
-    pub fn set_rate(&mut self, now: Time, rate: Rate) {
+    pub fn set_rate(&mut self, now: Time, rate: Rate, pool: &mut PacketPool) {
         // chained transmissions that started before `now` went at the old rate
-        self.settle(now);
+        self.settle(now, pool);
         self.rate = rate;
         self.last_tx = (0, rate.tx_time(0));
     }
@@ -103,64 +103,67 @@ mod tests {
     // 1000-byte packets on the test port's 1 Mb/s line: 8 ms each, then 10 ms of propagation
 
     /// Offers packet `seq` at `at`: the event its port then needs.
-    fn offer(p: &mut Port, seq: u64, at: Time, drops: &mut Vec<(Packet, DropReason)>) -> Next {
-        match p.enqueue(pkt(0, seq, 1000), at, drops) {
-            Line::Idle => p.start_tx(at, drops),
+    fn offer(p: &mut Port, seq: u64, at: Time, drops: &mut Vec<(Packet, DropReason)>, pool: &mut PacketPool) -> Next {
+        match p.enqueue(pkt(0, seq, 1000), at, drops, pool) {
+            Line::Idle => p.start_tx(at, drops, pool),
             Line::Then(next) => next,
         }
     }
 
     #[test]
     fn going_down_cuts_the_packet_on_the_line_loses_the_queue_and_keeps_what_has_left() {
+        let mut pool = PacketPool::standalone();
         for fluid in [false, true] {
             // with `fluid` every end is an event (`Sending`); without, the line is chained
             let mut p = a_port_recording(10, fluid);
             let mut drops = vec![];
-            (0..4).for_each(|seq| _ = offer(&mut p, seq, Time::ZERO, &mut drops));
+            (0..4).for_each(|seq| _ = offer(&mut p, seq, Time::ZERO, &mut drops, &mut pool));
             if fluid {
                 p.finish_tx(ms(8), &mut drops);
-                p.start_tx(ms(8), &mut drops);
+                p.start_tx(ms(8), &mut drops, &mut pool);
             }
             // at 12 ms: packet 0 is on the wire, 1 on the line, 2 and 3 queued
-            let cut = p.go_down(ms(12), &mut drops);
+            let cut = p.go_down(ms(12), &mut drops, &mut pool);
             let want = [(1, DropReason::LinkDown), (2, DropReason::LinkDown), (3, DropReason::LinkDown)];
             assert_eq!(lost(&drops), want, "fluid {fluid}");
             assert!(!cut.arrival, "packet 0 still leads the pipe");
-            let (arrived, next) = p.deliver(ms(18));
+            let (arrived, next) = p.deliver(ms(18), &mut pool);
             assert_eq!((arrived.seq, next), (0, super::super::NO_ARRIVAL), "what had left arrives");
             assert!(p.is_down() && p.on_line().is_none());
             assert_eq!(p.stats.current.departures, 1);
             assert_eq!(p.stats.current.busy_ns, ms(12).0, "busy until the cut");
             // an arrival while down is lost; the line stays idle
             drops.clear();
-            assert_eq!(offer(&mut p, 4, ms(13), &mut drops), Next::Nothing);
+            assert_eq!(offer(&mut p, 4, ms(13), &mut drops, &mut pool), Next::Nothing);
             assert_eq!(lost(&drops), [(4, DropReason::LinkDown)]);
             // back: the line takes packets again
-            assert_eq!(p.come_up(ms(20), &mut drops), Next::Nothing);
+            assert_eq!(p.come_up(ms(20), &mut drops, &mut pool), Next::Nothing);
             assert!(!p.is_down());
             let want = if fluid { Next::TxDone(ms(29)) } else { Next::Arrive(ms(39)) };
-            assert_eq!(offer(&mut p, 5, ms(21), &mut drops), want, "fluid {fluid}");
+            assert_eq!(offer(&mut p, 5, ms(21), &mut drops, &mut pool), want, "fluid {fluid}");
         }
     }
 
     #[test]
     fn a_cut_packet_alone_on_the_wire_takes_its_arrival_back() {
+        let mut pool = PacketPool::standalone();
         let mut p = a_port_recording(10, false);
         let mut drops = vec![];
-        assert_eq!(offer(&mut p, 0, Time::ZERO, &mut drops), Next::Arrive(ms(18)));
-        let cut = p.go_down(ms(4), &mut drops);
+        assert_eq!(offer(&mut p, 0, Time::ZERO, &mut drops, &mut pool), Next::Arrive(ms(18)));
+        let cut = p.go_down(ms(4), &mut drops, &mut pool);
         assert!(cut.arrival, "its arrival was queued, and must not happen");
         assert_eq!(lost(&drops), [(0, DropReason::LinkDown)]);
     }
 
     #[test]
     fn a_new_rate_takes_the_next_transmission_and_the_one_under_way_keeps_its_own() {
+        let mut pool = PacketPool::standalone();
         let mut p = a_port_recording(10, true);
         let mut drops = vec![];
-        offer(&mut p, 0, Time::ZERO, &mut drops);
-        offer(&mut p, 1, Time::ZERO, &mut drops);
-        p.set_rate(ms(4), Rate(2_000_000));
+        offer(&mut p, 0, Time::ZERO, &mut drops, &mut pool);
+        offer(&mut p, 1, Time::ZERO, &mut drops, &mut pool);
+        p.set_rate(ms(4), Rate(2_000_000), &mut pool);
         assert_eq!(p.finish_tx(ms(8), &mut drops), Some(ms(18)), "8 ms at the old rate");
-        assert_eq!(p.start_tx(ms(8), &mut drops), Next::TxDone(ms(12)), "4 ms at the new one");
+        assert_eq!(p.start_tx(ms(8), &mut drops, &mut pool), Next::TxDone(ms(12)), "4 ms at the new one");
     }
 }

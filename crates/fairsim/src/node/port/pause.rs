@@ -3,7 +3,7 @@
 //! resumes, and the time paused is counted per interval.
 
 use super::{Next, OnLine, Port};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::qdisc::DropReason;
 use crate::units::Time;
 
@@ -50,11 +50,16 @@ impl Port {
     /// and telemetry runs come here.
     #[cold]
     #[inline(never)]
-    pub(super) fn start_tx_watched(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Next {
+    pub(super) fn start_tx_watched(
+        &mut self,
+        now: Time,
+        drops: &mut Vec<(Packet, DropReason)>,
+        pool: &mut PacketPool,
+    ) -> Next {
         if self.paused() {
             return Next::Nothing;
         }
-        let next = self.start_tx_now(now, drops);
+        let next = self.start_tx_now(now, drops, pool);
         self.stamp_line_start(now);
         next
     }
@@ -69,8 +74,8 @@ impl Port {
     /// A pause frame arrives at `now`: `pause` stops the port (after the packet on the line),
     /// a resume lets it go on. Returns whether the line is idle with the port resumed: the caller
     /// then starts a transmission. A frame that changes nothing (a second XOFF) is ignored.
-    pub fn pause(&mut self, pause: bool, now: Time) -> bool {
-        self.settle(now);
+    pub fn pause(&mut self, pause: bool, now: Time, pool: &mut PacketPool) -> bool {
+        self.settle(now, pool);
         if pause == self.paused() {
             return false;
         }
@@ -103,6 +108,7 @@ impl Port {
 mod tests {
     use super::super::tests::a_port_recording;
     use super::super::{Line, Next};
+    use crate::net::PacketPool;
     use crate::qdisc::testing::pkt;
     use crate::units::Time;
 
@@ -112,78 +118,82 @@ mod tests {
 
     #[test]
     fn a_paused_port_finishes_its_packet_then_holds_the_rest_until_it_resumes() {
+        let mut pool = PacketPool::standalone();
         // 1 Mb/s, 1000-byte packets: 8 ms each
         let mut p = a_port_recording(10, false);
         p.end_every_transmission();
         let mut drops = vec![];
         // FCFS sends an arrival at an idle line straight on (`bypass`), with its end an event
-        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops), Line::Then(Next::TxDone(ms(8))));
-        assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(1), &mut drops), Line::Then(Next::Nothing));
-        assert!(!p.pause(true, ms(2)), "paused while sending");
-        assert!(!p.pause(true, ms(3)), "a second XOFF changes nothing");
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops, &mut pool), Line::Then(Next::TxDone(ms(8))));
+        assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(1), &mut drops, &mut pool), Line::Then(Next::Nothing));
+        assert!(!p.pause(true, ms(2), &mut pool), "paused while sending");
+        assert!(!p.pause(true, ms(3), &mut pool), "a second XOFF changes nothing");
         assert_eq!(p.finish_tx(ms(8), &mut drops), Some(ms(18)), "the packet on the line finishes");
-        assert_eq!(p.start_tx(ms(8), &mut drops), Next::Nothing, "the next waits");
-        assert_eq!(p.enqueue(pkt(0, 2, 1000), ms(9), &mut drops), Line::Idle, "no bypass while paused");
-        assert_eq!(p.start_tx(ms(9), &mut drops), Next::Nothing, "an arrival starts nothing either");
-        assert!(p.pause(false, ms(12)), "resumed with the line idle");
-        assert_eq!(p.start_tx(ms(12), &mut drops), Next::TxDone(ms(20)));
-        p.close_interval(ms(30));
+        assert_eq!(p.start_tx(ms(8), &mut drops, &mut pool), Next::Nothing, "the next waits");
+        assert_eq!(p.enqueue(pkt(0, 2, 1000), ms(9), &mut drops, &mut pool), Line::Idle, "no bypass while paused");
+        assert_eq!(p.start_tx(ms(9), &mut drops, &mut pool), Next::Nothing, "an arrival starts nothing either");
+        assert!(p.pause(false, ms(12), &mut pool), "resumed with the line idle");
+        assert_eq!(p.start_tx(ms(12), &mut drops, &mut pool), Next::TxDone(ms(20)));
+        p.close_interval(ms(30), &mut pool);
         let c = p.stats.intervals[0];
         assert_eq!((c.rare.pauses, c.rare.paused_ns), (1, ms(10).0));
         assert_eq!(p.trace().unwrap().paused, vec![(ms(2), 1.0), (ms(12), 0.0)], "a traced port's pauses");
-        assert!(!p.pause(false, ms(31)), "a resume of a port not paused");
+        assert!(!p.pause(false, ms(31), &mut pool), "a resume of a port not paused");
     }
 
     #[test]
     fn a_chained_port_paused_finishes_its_packet_and_chains_no_other_until_it_resumes() {
+        let mut pool = PacketPool::standalone();
         // no `end_every_transmission`: a host's line feeding a PFC switch keeps its chain
         let mut p = a_port_recording(10, false);
         let mut drops = vec![];
         for seq in 0..3 {
-            if p.enqueue(pkt(0, seq, 1000), Time::ZERO, &mut drops) == Line::Idle {
-                p.start_tx(Time::ZERO, &mut drops);
+            if p.enqueue(pkt(0, seq, 1000), Time::ZERO, &mut drops, &mut pool) == Line::Idle {
+                p.start_tx(Time::ZERO, &mut drops, &mut pool);
             }
         }
-        assert!(!p.pause(true, ms(4)), "paused while the first packet is on the line");
-        p.settle(ms(30));
+        assert!(!p.pause(true, ms(4), &mut pool), "paused while the first packet is on the line");
+        p.settle(ms(30), &mut pool);
         assert_eq!(p.queued_bytes(), 2000, "the chain started nothing after the pause");
-        assert!(p.pause(false, ms(30)), "resumed with the line idle");
+        assert!(p.pause(false, ms(30), &mut pool), "resumed with the line idle");
         // the second packet goes on the line at 30 ms, into the pipe behind the first
-        assert_eq!(p.start_tx(ms(30), &mut drops), Next::Nothing);
+        assert_eq!(p.start_tx(ms(30), &mut drops, &mut pool), Next::Nothing);
         assert_eq!(p.queued_bytes(), 1000);
-        let (first, next) = p.deliver(ms(30));
+        let (first, next) = p.deliver(ms(30), &mut pool);
         assert_eq!((first.seq, next), (0, ms(48)), "the second arrives 8 + 10 ms after its start");
     }
 
     #[test]
     fn paused_time_is_split_at_the_intervals_ends() {
+        let mut pool = PacketPool::standalone();
         let mut p = a_port_recording(10, false);
         p.end_every_transmission();
-        p.pause(true, ms(5));
-        p.close_interval(ms(10));
-        p.pause(false, ms(14));
-        p.close_interval(ms(20));
+        p.pause(true, ms(5), &mut pool);
+        p.close_interval(ms(10), &mut pool);
+        p.pause(false, ms(14), &mut pool);
+        p.close_interval(ms(20), &mut pool);
         let got: Vec<_> = p.stats.intervals.iter().map(|c| (c.rare.pauses, c.rare.paused_ns)).collect();
         assert_eq!(got, vec![(1, ms(5).0), (0, ms(4).0)]);
     }
 
     #[test]
     fn a_paused_port_keeps_its_pause_among_its_rare_parts_and_records_no_packet_for_it() {
+        let mut pool = PacketPool::standalone();
         let mut p = a_port_recording(10, false);
         p.extras = None; // untraced: no rare parts until it is paused
         p.records = false;
         p.end_every_transmission();
-        p.pause(true, ms(5));
+        p.pause(true, ms(5), &mut pool);
         assert!(p.paused() && p.extras.is_some(), "the pause is kept among the rare parts");
         assert!(!p.records, "and the hot paths call no recorder for it");
         let mut drops = vec![];
-        assert_eq!(p.enqueue(pkt(0, 0, 1000), ms(6), &mut drops), Line::Idle);
+        assert_eq!(p.enqueue(pkt(0, 0, 1000), ms(6), &mut drops, &mut pool), Line::Idle);
         assert_eq!(p.counters_now().rare.pauses, 1, "the interval so far, its rare counters with it");
-        p.pause(false, ms(9));
-        p.close_interval(ms(10));
+        p.pause(false, ms(9), &mut pool);
+        p.close_interval(ms(10), &mut pool);
         let c = p.stats.intervals[0];
         assert_eq!((c.arrivals, c.rare.pauses, c.rare.paused_ns), (1, 1, ms(4).0));
-        p.close_interval(ms(20));
+        p.close_interval(ms(20), &mut pool);
         assert_eq!(
             (p.stats.intervals[1].rare.pauses, p.stats.intervals[1].rare.paused_ns),
             (0, 0),

@@ -75,7 +75,7 @@ fn leaving_the_dropping_state_and_returning_soon_resumes_near_the_last_drop_rate
     let count = q.state.count();
     assert!(count > 3);
     // the queue empties: the episode ends
-    while q.queue.pop().is_some() {}
+    with_ctx_at(Time::ZERO, |ctx| while q.queue.pop(ctx.pool).is_some() {});
     assert!(drain(&mut q, ms(600.0), ms(601.0), ms(1.0)).is_empty());
     assert!(!q.state.dropping());
     // a new standing queue 300 ms later (within 16 intervals)

@@ -45,7 +45,7 @@ use super::classify::{Classifier, ConversationKey};
 use super::discipline::QdiscDeclaration;
 use super::discipline::{DropReason, PortInfo, Qdisc, QdiscCtx};
 use crate::component::{About, Declaration};
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::params::ParamError;
 use crate::reference::round::RoundNumber;
 use crate::units::{BufferLimit, Bytes};
@@ -218,7 +218,7 @@ impl Qdisc for Fq {
         self.store.bytes()
     }
 
-    fn for_each_packet(&self, f: &mut dyn FnMut(&Packet)) {
+    fn for_each_packet(&self, _: &PacketPool, f: &mut dyn FnMut(&Packet)) {
         self.store.for_each_packet(f)
     }
 
