@@ -84,7 +84,7 @@ fn sent_whole(port: &Port) -> Vec<(Time, Packet)> {
         .filter(|(_, e, p)| *e == PortEvent::Dequeue && !cut.contains(&p.id))
         .map(|&(t, _, p)| (t, p))
         .collect();
-    if port.on_line().is_some() {
+    if port.sending() {
         sent.pop(); // the last transmission started has not ended
     }
     sent

@@ -33,7 +33,7 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     pub(super) fn tx_end_pfc(&mut self, p: PortId) {
-        let leaving = self.ports[p.idx()].on_line().copied();
+        let leaving = self.ports[p.idx()].on_line(&self.pool).copied();
         self.finish_tx(p);
         match leaving {
             Some(pkt) => self.pfc_left(&pkt),
@@ -69,7 +69,7 @@ impl Simulation {
         if !pfc.leaves_switch(p) {
             return;
         }
-        let Some((pkt, ends)) = self.ports[p.idx()].lazy_start(self.now) else { return };
+        let Some((pkt, ends)) = self.ports[p.idx()].lazy_start(self.now, &self.pool) else { return };
         if pfc.started_lazily(p, pkt, ends, self.now) == Some(LazyStart::EndEvent) {
             let at = self.ports[p.idx()].schedule_lazy_end().expect("a lazy transmission without its end event");
             self.events.push(at, Event::TxDone(p));

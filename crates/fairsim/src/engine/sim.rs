@@ -263,7 +263,7 @@ impl Simulation {
             }
             self.dispatch(ev);
             if let Some(p) = next {
-                self.ports[p.idx()].prefetch_pipe_head();
+                self.ports[p.idx()].prefetch_pipe_head(&self.pool);
             }
         }
         if self.done {
@@ -287,9 +287,9 @@ impl Simulation {
     }
 
     /// The run has ended: the packets propagating and the pending events go, once counted, and
-    /// with them the blocks the queues no longer use, for the last records and the report to
-    /// reuse (net::block_queue), and ECMP's tables. Returns the bytes of blocks given back (0 if
-    /// it had let go already: once only).
+    /// with them the pool's chunks if no queue still holds a packet, for the last records and
+    /// the report to reuse (`net::packet_pool`), and ECMP's tables. Returns the bytes of chunks
+    /// given back (0 if it had let go already: once only).
     fn let_go_of_packets(&mut self) -> usize {
         if self.in_network_at_end.is_some() {
             return 0;
@@ -298,7 +298,7 @@ impl Simulation {
         // nothing routes a packet any more, and the report reads no table: ECMP's tables, 21 MB
         // of a k = 64 fabric's run, were held while its report's columns were made
         self.forwarder = None;
-        crate::net::block_queue::release_free_blocks()
+        self.pool.release_if_empty()
     }
 
     /// Once the run has ended and its last interval is closed, its connections' states go:
@@ -338,7 +338,7 @@ impl Simulation {
         self.in_network_at_end = Some(self.data_in_network());
         let queues_too = self.pfc.is_none();
         for port in self.ports.iter_mut() {
-            port.shed_pipe();
+            port.shed_pipe(&mut self.pool);
             if queues_too {
                 port.shed_fcfs_queue(&mut self.pool);
             }
@@ -378,12 +378,11 @@ impl Simulation {
                     self.end_whole();
                 } else {
                     // a partition: its connections' counts go to its flows' and transfers', which
-                    // the partitions' are summed into, and its thread's free blocks go back. The
-                    // run put together closes the last interval (`end_whole`), where those
-                    // records take the room of the packets it lets go of first: closed here,
-                    // they were made on top of them (a k = 64 run on two threads: 51 MB).
+                    // the partitions' are summed into. The run put together closes the last
+                    // interval (`end_whole`), where those records take the room of the packets
+                    // it lets go of first: closed here, they were made on top of them (a k = 64
+                    // run on two threads: 51 MB).
                     self.fold_connections();
-                    crate::net::block_queue::release_free_blocks();
                 }
                 self.done = true;
             }
@@ -495,7 +494,7 @@ impl Simulation {
     /// The packet on port `p`'s line is sent: into the pipe, or lost on the line.
     #[inline(always)]
     pub(super) fn finish_tx(&mut self, p: PortId) {
-        if let Some(arrival) = self.ports[p.idx()].finish_tx(self.now, &mut self.drops) {
+        if let Some(arrival) = self.ports[p.idx()].finish_tx(self.now, &mut self.drops, &mut self.pool) {
             self.events.push(arrival, Event::Arrive(p));
         }
         self.account_drops(p); // a packet the line lost

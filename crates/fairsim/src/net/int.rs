@@ -268,7 +268,7 @@ mod tests {
                     }
                 }
                 Step::End => {
-                    p.finish_tx(now, &mut drops);
+                    p.finish_tx(now, &mut drops, &mut pool);
                     p.start_tx(now, &mut drops, &mut pool);
                 }
                 Step::Deliver(id) => {

@@ -2,7 +2,6 @@
 //! the disciplines and transports that handle packets; ports and hosts, which hold those,
 //! live above them in `node`.
 
-pub mod block_queue;
 pub mod headers;
 pub mod int;
 pub mod multipath;

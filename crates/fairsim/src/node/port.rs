@@ -41,8 +41,8 @@
 //! starts until it resumes.
 
 use super::loss::LinkLoss;
-use crate::net::block_queue::{BlockQueue, InFlight};
 use crate::net::int::PortInt;
+use crate::net::packet_pool::{InFlight, List};
 use crate::net::prefetch::prefetch;
 use crate::net::{Packet, PacketPool};
 use crate::qdisc::{DropReason, PortEvent, PortQdisc, Qdisc, QdiscCtx};
@@ -133,7 +133,7 @@ pub struct Port {
     /// division otherwise, on every hop's critical path.
     last_tx: (u32, Time),
     /// Packets propagating, with their arrival times at the far end.
-    pipe: BlockQueue<InFlight>,
+    pipe: List,
     pub stats: PortStats,
     /// What few ports keep (`Extras`): random loss on the wire (with its own random stream),
     /// the arrivals and departures for the comparison with the fluid reference, the queue's
@@ -288,7 +288,7 @@ impl Port {
             chained,
             transmitting: None,
             last_tx: (0, s.rate.tx_time(0)),
-            pipe: BlockQueue::default(),
+            pipe: List::default(),
             stats: PortStats::default(),
             records: extras.as_ref().is_some_and(|x| x.records()),
             extras,
@@ -351,7 +351,7 @@ impl Port {
             // recorded, a sojourn of zero, the packet on the line
             self.queue_changed(now);
             self.stats.sojourn.record(0);
-            return Line::Then(self.transmit(pkt, now));
+            return Line::Then(self.transmit(pkt, now, pool));
         }
         let on_line = match self.transmitting {
             Some(OnLine::Sending { size, .. } | OnLine::Lazy { size, .. }) => Some(size),
@@ -423,7 +423,7 @@ impl Port {
             let Some(pkt) = self.qdisc.dequeue(&mut ctx) else { return };
             self.queue_changed(at);
             self.stats.sojourn.record((at - pkt.enqueued_at).0);
-            let next = self.transmit(pkt, at);
+            let next = self.transmit(pkt, at, pool);
             let behind = next == Next::Nothing || self.handed_over; // its arrival: the far end's partition's
             debug_assert!(behind && no_drops.is_empty(), "a chained start behind the pipe's head");
             let Some(OnLine::Lazy { size, started, ends, .. }) = self.transmitting else { return };
@@ -460,7 +460,7 @@ impl Port {
     /// a chained port, it enters the pipe at once and only its arrival may need an event;
     /// otherwise its end does.
     #[inline(always)] // as it was before it grew `ask_at_end`: out of line it cost 1% on NR/FIFO
-    fn transmit(&mut self, pkt: Packet, now: Time) -> Next {
+    fn transmit(&mut self, pkt: Packet, now: Time, pool: &mut PacketPool) -> Next {
         if pkt.size != self.last_tx.0 {
             self.last_tx = (pkt.size, self.rate.tx_time(pkt.size));
         }
@@ -474,11 +474,11 @@ impl Port {
             self.transmitting =
                 Some(OnLine::Lazy { size: pkt.size, started: now, ends, end_scheduled: false, ask_at_end });
             let arrival = ends + self.delay;
-            self.pipe.push_back(InFlight { pkt, arrival });
+            self.pipe.push_back(InFlight { pkt, arrival }, pool);
             return if self.pipe.len() == 1 { Next::Arrive(arrival) } else { Next::Nothing };
         }
         self.transmitting = Some(OnLine::Sending { size: pkt.size, started: now });
-        self.pipe.push_back(InFlight { pkt, arrival: ON_LINE });
+        self.pipe.push_back(InFlight { pkt, arrival: ON_LINE }, pool);
         Next::TxDone(ends)
     }
 
@@ -511,7 +511,7 @@ impl Port {
             return if waiting == 0 { Next::Nothing } else { self.wake_later(now) };
         };
         self.stats.sojourn.record((now - pkt.enqueued_at).0);
-        self.transmit(pkt, now)
+        self.transmit(pkt, now, pool)
     }
 
     /// The discipline holds packets but sends none now: when its timer asks again, if it set
@@ -564,7 +564,12 @@ impl Port {
     /// packet the link's loss model loses goes into `drops` instead, having used the line. The
     /// line is idle afterwards: the caller starts the next transmission.
     #[inline]
-    pub fn finish_tx(&mut self, now: Time, drops: &mut Vec<(Packet, DropReason)>) -> Option<Time> {
+    pub fn finish_tx(
+        &mut self,
+        now: Time,
+        drops: &mut Vec<(Packet, DropReason)>,
+        pool: &mut PacketPool,
+    ) -> Option<Time> {
         let (size, started) = match self.transmitting.take().expect("TxDone only while transmitting") {
             OnLine::Sending { size, started } => (size, started),
             OnLine::Lazy { size, started, ends, .. } => {
@@ -575,22 +580,22 @@ impl Port {
         };
         self.count_departure(started, now, size);
         if self.records {
-            self.record_departure(now);
+            self.record_departure(now, pool);
         }
         if self.records && self.loss_mut().is_some_and(LinkLoss::lose) {
-            let InFlight { pkt, .. } = self.take_off_line();
+            let InFlight { pkt, .. } = self.take_off_line(pool);
             self.qdisc.record(now, PortEvent::Drop(DropReason::Loss), &pkt);
             drops.push((pkt, DropReason::Loss));
             return None;
         }
         let arrival = now + self.delay;
-        self.pipe.last_mut().expect(PACKET_ON_LINE).arrival = arrival;
+        self.pipe.back_mut(pool).expect(PACKET_ON_LINE).arrival = arrival;
         (self.pipe.len() == 1).then_some(arrival)
     }
 
     /// The packet on the line out of the pipe's tail, where it waited for its end: lost.
-    fn take_off_line(&mut self) -> InFlight {
-        self.pipe.remove(self.pipe.len() - 1).expect(PACKET_ON_LINE)
+    fn take_off_line(&mut self, pool: &mut PacketPool) -> InFlight {
+        self.pipe.pop_back(pool).expect(PACKET_ON_LINE)
     }
 
     /// Asks the cache for what an arrival at the port reads first: its pipe.
@@ -601,8 +606,8 @@ impl Port {
 
     /// Asks the cache for the packet leading the pipe, which the port's arrival delivers.
     #[inline(always)]
-    pub fn prefetch_pipe_head(&self) {
-        if let Some(entry) = self.pipe.front() {
+    pub fn prefetch_pipe_head(&self, pool: &PacketPool) {
+        if let Some(entry) = self.pipe.front(pool) {
             prefetch(entry);
         }
     }
@@ -616,33 +621,34 @@ impl Port {
         if self.chained {
             self.settle(now, pool);
         }
-        let InFlight { mut pkt, .. } = self.pipe.pop_front().expect("Arrive only with a packet in the pipe");
+        let InFlight { mut pkt, .. } = self.pipe.pop_front(pool).expect("Arrive only with a packet in the pipe");
         pkt.hop += 1;
         // the packet on the line, if it is next, gets its arrival's event as its end comes
-        (pkt, self.pipe.front().map_or(NO_ARRIVAL, |next| next.arrival))
+        (pkt, self.pipe.front(pool).map_or(NO_ARRIVAL, |next| next.arrival))
     }
 
     /// Takes the packet leading the pipe out as it is, to propagate in another partition's copy
     /// of the port (`engine::parallel`): only the far end's partition delivers it. The packet
     /// on the line stays until its end.
-    pub fn take_in_flight(&mut self) -> Option<InFlight> {
-        if self.pipe.front()?.arrival == ON_LINE {
+    pub fn take_in_flight(&mut self, pool: &mut PacketPool) -> Option<InFlight> {
+        if self.pipe.front(pool)?.arrival == ON_LINE {
             return None;
         }
-        self.pipe.pop_front()
+        self.pipe.pop_front(pool)
     }
 
     /// Puts packets propagating on the link (ones handed to the far end's partition) back
     /// ahead of those in the pipe, the packet on the line last.
-    pub fn put_ahead_in_pipe(&mut self, ahead: Vec<InFlight>) {
-        let own = std::mem::take(&mut self.pipe);
-        ahead.into_iter().chain(own.iter().copied()).for_each(|entry| self.pipe.push_back(entry));
+    pub fn put_ahead_in_pipe(&mut self, ahead: Vec<InFlight>, pool: &mut PacketPool) {
+        let mut own = std::mem::take(&mut self.pipe);
+        let own = std::iter::from_fn(|| own.pop_front(pool)).collect::<Vec<_>>();
+        ahead.into_iter().chain(own).for_each(|entry| self.pipe.push_back(entry, pool));
     }
 
     /// Puts a packet propagating on the link into the pipe, behind those there; returns
     /// whether it leads the pipe (and so its arrival needs an event).
-    pub fn push_in_flight(&mut self, entry: InFlight) -> bool {
-        self.pipe.push_back(entry);
+    pub fn push_in_flight(&mut self, entry: InFlight, pool: &mut PacketPool) -> bool {
+        self.pipe.push_back(entry, pool);
         self.pipe.len() == 1
     }
 
@@ -651,10 +657,15 @@ impl Port {
         self.qdisc.log()
     }
 
+    /// Whether a packet is on the line that does not propagate yet (not a lazy transmission's).
+    pub fn sending(&self) -> bool {
+        matches!(self.transmitting, Some(OnLine::Sending { .. }))
+    }
+
     /// The packet on the line, if any, unless it already propagates (a lazy transmission's).
-    pub fn on_line(&self) -> Option<&Packet> {
+    pub fn on_line<'a>(&self, pool: &'a PacketPool) -> Option<&'a Packet> {
         match &self.transmitting {
-            Some(OnLine::Sending { .. }) => self.pipe.last().map(|entry| &entry.pkt),
+            Some(OnLine::Sending { .. }) => self.pipe.back(pool).map(|entry| &entry.pkt),
             _ => None,
         }
     }
@@ -691,11 +702,11 @@ impl Port {
 
     /// Lets go of the packets propagating, once the run has ended and they are counted
     /// (`Simulation::shed_packets`).
-    pub fn shed_pipe(&mut self) {
-        let on_line = self.on_line().is_some().then(|| self.take_off_line());
-        self.pipe = BlockQueue::default();
+    pub fn shed_pipe(&mut self, pool: &mut PacketPool) {
+        let on_line = self.on_line(pool).is_some().then(|| self.take_off_line(pool));
+        self.pipe.clear(pool);
         // what the capture reads of the line (`on_line`) stays
-        on_line.into_iter().for_each(|entry| self.pipe.push_back(entry));
+        on_line.into_iter().for_each(|entry| self.pipe.push_back(entry, pool));
     }
 
     /// Lets go of the packets waiting in an FCFS queue held in place, likewise: other
@@ -710,7 +721,7 @@ impl Port {
     /// holds the packet on the line).
     pub fn for_each_packet(&self, pool: &PacketPool, f: &mut dyn FnMut(&Packet)) {
         self.qdisc.for_each_packet(pool, f);
-        self.pipe.iter().for_each(|e| f(&e.pkt));
+        self.pipe.iter(pool).for_each(|e| f(&e.pkt));
     }
 }
 
@@ -725,10 +736,11 @@ mod tests {
     fn a_port_keeps_what_few_ports_use_out_of_line() {
         // a k = 64 fat-tree has 393,216 ports: the trace and the fluid record inline took 160
         // bytes of each, the name 24 (and a string of its own), the queue's and the pipe's
-        // chains of blocks 24 each (`BlockQueue`), the sojourns 160 (`LazyDelayStats`), the
-        // packet on the line 64 (`OnLine`), the rare parts' four pointers 24 and the rare
-        // counters and pause 40 (`Extras`); a 128-bit counter aligned the port to 16 (`WideSum`)
-        assert!(std::mem::size_of::<Port>() <= 360, "{}", std::mem::size_of::<Port>());
+        // chains of blocks 24 each and then their rings 40 (now lists in the run's packet pool,
+        // 12: `net::packet_pool`), the sojourns 160 (`LazyDelayStats`), the packet on the line
+        // 64 (`OnLine`), the rare parts' four pointers 24 and the rare counters and pause 40
+        // (`Extras`); a 128-bit counter aligned the port to 16 (`WideSum`)
+        assert!(std::mem::size_of::<Port>() <= 312, "{}", std::mem::size_of::<Port>());
     }
 
     /// A 1 Mb/s port with 10 ms of propagation and room for `buffer` packets (FCFS); `fluid`
@@ -803,7 +815,7 @@ mod tests {
         assert_eq!(p.enqueue(pkt(0, 3, 1000), ms(51), &mut drops, &mut pool), Line::Then(Next::TxDone(ms(58))));
         p.settle(ms(58), &mut pool);
         assert_eq!(*asked.lock().unwrap(), vec![ms(8), ms(28)], "its end event will ask");
-        assert_eq!(p.finish_tx(ms(58), &mut drops), None);
+        assert_eq!(p.finish_tx(ms(58), &mut drops, &mut pool), None);
         assert_eq!(p.start_tx(ms(58), &mut drops, &mut pool), Next::Nothing);
         assert_eq!(*asked.lock().unwrap(), vec![ms(8), ms(28)]);
         assert!(drops.is_empty());
@@ -818,28 +830,29 @@ mod tests {
         let mut pool = PacketPool::standalone();
         let mut p = a_port_recording(10, true); // every end an event: the packet on the line is `Sending`
         let mut drops = vec![];
-        let mut offer = |p: &mut Port, seq, at| match p.enqueue(pkt(0, seq, 1000), at, &mut drops, &mut pool) {
-            Line::Idle => p.start_tx(at, &mut drops, &mut pool),
-            Line::Then(next) => next,
-        };
+        let mut offer =
+            |p: &mut Port, seq, at, pool: &mut PacketPool| match p.enqueue(pkt(0, seq, 1000), at, &mut drops, pool) {
+                Line::Idle => p.start_tx(at, &mut drops, pool),
+                Line::Then(next) => next,
+            };
         // 1000 bytes at 1 Mb/s: 8 ms on the line, then 10 ms on the wire
-        assert_eq!(offer(&mut p, 0, Time::ZERO), Next::TxDone(ms(8)));
-        assert_eq!(p.finish_tx(ms(8), &mut vec![]), Some(ms(18)));
-        assert_eq!(offer(&mut p, 1, ms(15)), Next::TxDone(ms(23)));
+        assert_eq!(offer(&mut p, 0, Time::ZERO, &mut pool), Next::TxDone(ms(8)));
+        assert_eq!(p.finish_tx(ms(8), &mut vec![], &mut pool), Some(ms(18)));
+        assert_eq!(offer(&mut p, 1, ms(15), &mut pool), Next::TxDone(ms(23)));
         // packet 0 propagates, packet 1 is on the line: each held once
-        assert_eq!(p.on_line().map(|q| q.seq), Some(1));
+        assert_eq!(p.on_line(&pool).map(|q| q.seq), Some(1));
         let mut held = vec![];
         p.for_each_packet(&pool, &mut |q| held.push(q.seq));
         assert_eq!(held, [0, 1]);
         let (arrived, next) = p.deliver(ms(18), &mut pool);
         assert_eq!((arrived.seq, next), (0, NO_ARRIVAL), "the packet on the line has no arrival yet");
-        assert!(p.take_in_flight().is_none(), "nor does it go to the far end's partition");
+        assert!(p.take_in_flight(&mut pool).is_none(), "nor does it go to the far end's partition");
         // one handed back from the far end's partition goes ahead of it
-        p.put_ahead_in_pipe(vec![InFlight { pkt: pkt(0, 7, 1000), arrival: ms(20) }]);
-        assert_eq!(p.on_line().map(|q| q.seq), Some(1));
-        assert_eq!(p.take_in_flight().map(|e| e.pkt.seq), Some(7));
-        assert_eq!(p.finish_tx(ms(23), &mut vec![]), Some(ms(33)), "its end gives it its arrival");
-        assert!(p.on_line().is_none());
+        p.put_ahead_in_pipe(vec![InFlight { pkt: pkt(0, 7, 1000), arrival: ms(20) }], &mut pool);
+        assert_eq!(p.on_line(&pool).map(|q| q.seq), Some(1));
+        assert_eq!(p.take_in_flight(&mut pool).map(|e| e.pkt.seq), Some(7));
+        assert_eq!(p.finish_tx(ms(23), &mut vec![], &mut pool), Some(ms(33)), "its end gives it its arrival");
+        assert!(p.on_line(&pool).is_none());
         let (arrived, next) = p.deliver(ms(33), &mut pool);
         assert_eq!((arrived.seq, arrived.hop, next), (1, 1, NO_ARRIVAL));
     }
@@ -859,14 +872,14 @@ mod tests {
             traced: false,
         });
         // packet 7 propagates (from the far end's partition, say) when packet 0 starts
-        p.push_in_flight(InFlight { pkt: pkt(0, 7, 1000), arrival: ms(10) });
+        p.push_in_flight(InFlight { pkt: pkt(0, 7, 1000), arrival: ms(10) }, &mut pool);
         let mut drops = vec![];
         // straight to the idle line; a lossy line ends each transmission with an event
         assert_eq!(p.enqueue(pkt(0, 0, 1000), Time::ZERO, &mut drops, &mut pool), Line::Then(Next::TxDone(ms(8))));
-        assert_eq!(p.on_line().map(|q| q.seq), Some(0));
-        assert_eq!(p.finish_tx(ms(8), &mut drops), None, "lost on the wire");
+        assert_eq!(p.on_line(&pool).map(|q| q.seq), Some(0));
+        assert_eq!(p.finish_tx(ms(8), &mut drops, &mut pool), None, "lost on the wire");
         assert_eq!(drops.iter().map(|(q, r)| (q.seq, *r)).collect::<Vec<_>>(), [(0, DropReason::Loss)]);
-        assert!(p.on_line().is_none());
+        assert!(p.on_line(&pool).is_none());
         let (arrived, next) = p.deliver(ms(10), &mut pool);
         assert_eq!((arrived.seq, next), (7, NO_ARRIVAL), "the pipe held the lost packet no more");
         assert_eq!(p.stats.current.departures, 1, "its line was used");
@@ -922,7 +935,7 @@ mod tests {
         // the timer finds the line busy: its end asks instead
         assert_eq!(p.woken(ms(4), &mut pool), Woken::Stale);
         assert!(!p.timer_set());
-        assert_eq!(p.finish_tx(ms(9), &mut drops), Some(ms(19)));
+        assert_eq!(p.finish_tx(ms(9), &mut drops, &mut pool), Some(ms(19)));
         assert_eq!(p.start_tx(ms(9), &mut drops, &mut pool), Next::Nothing, "packet 0 follows packet 1 in the pipe");
         let got = [19, 27].map(|at| p.deliver(ms(at), &mut pool).0.seq);
         assert_eq!(got, [1, 0]);
@@ -944,7 +957,7 @@ mod tests {
         for (seq, (size, ms_on_line)) in [(1000, 8), (125, 1), (125, 1), (1000, 8)].into_iter().enumerate() {
             let ends = now + ms(ms_on_line);
             assert_eq!(p.enqueue(pkt(0, seq as u64, size), now, &mut drops, &mut pool), Line::Then(Next::TxDone(ends)));
-            p.finish_tx(ends, &mut drops);
+            p.finish_tx(ends, &mut drops, &mut pool);
             now = ends;
         }
     }
@@ -965,10 +978,10 @@ mod tests {
         );
         assert_eq!(p.qdisc.len_packets(), 1);
         // the first leaves the line and leads the pipe: its arrival is the event to schedule
-        assert_eq!(p.finish_tx(ms(8), &mut drops), Some(ms(18)));
+        assert_eq!(p.finish_tx(ms(8), &mut drops, &mut pool), Some(ms(18)));
         assert_eq!(p.start_tx(ms(8), &mut drops, &mut pool), Next::TxDone(ms(16)));
         // the second follows in the pipe: the packet ahead of it holds the pipe's one event
-        assert_eq!(p.finish_tx(ms(16), &mut drops), None);
+        assert_eq!(p.finish_tx(ms(16), &mut drops, &mut pool), None);
         let (first, next) = p.deliver(ms(18), &mut pool);
         assert_eq!((first.seq, first.hop, next), (0, 1, ms(26)));
         let (second, next) = p.deliver(ms(26), &mut pool);
@@ -990,11 +1003,11 @@ mod tests {
         // a second packet waits behind it: now its end is an event after all, and only once
         assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(1), &mut drops, &mut pool), Line::Then(Next::TxDone(ms(8))));
         assert_eq!(p.enqueue(pkt(0, 2, 1000), ms(2), &mut drops, &mut pool), Line::Then(Next::Nothing));
-        assert_eq!(p.finish_tx(ms(8), &mut drops), None, "its packet is in the pipe already");
+        assert_eq!(p.finish_tx(ms(8), &mut drops, &mut pool), None, "its packet is in the pipe already");
         assert_eq!(p.stats.current.departures, 1);
         // the second has the third behind it; the third goes with nothing behind it
         assert_eq!(p.start_tx(ms(8), &mut drops, &mut pool), Next::TxDone(ms(16)));
-        assert_eq!(p.finish_tx(ms(16), &mut drops), None, "the pipe's head has its event");
+        assert_eq!(p.finish_tx(ms(16), &mut drops, &mut pool), None, "the pipe's head has its event");
         assert_eq!(p.start_tx(ms(16), &mut drops, &mut pool), Next::Nothing, "behind the others in the pipe");
         let got: Vec<_> = [18, 26, 34].map(|at| p.deliver(ms(at), &mut pool)).map(|(pkt, next)| (pkt.seq, next)).into();
         assert_eq!(got, vec![(0, ms(26)), (1, ms(34)), (2, NO_ARRIVAL)]);
@@ -1034,7 +1047,7 @@ mod tests {
         assert_eq!(arrive(&mut with_events, 1, 1, &mut pool), Line::Then(Next::TxDone(ms(8))));
         assert_eq!(arrive(&mut with_events, 2, 2, &mut pool), Line::Then(Next::Nothing));
         for (end, then) in [(8, Next::TxDone(ms(16))), (16, Next::Nothing)] {
-            assert_eq!(with_events.finish_tx(ms(end), &mut vec![]), None);
+            assert_eq!(with_events.finish_tx(ms(end), &mut vec![], &mut pool), None);
             assert_eq!(with_events.start_tx(ms(end), &mut vec![], &mut pool), then);
         }
         let mut chained = a_port(5);
@@ -1082,7 +1095,7 @@ at = "dequeue""#;
             p.enqueue(pkt(0, seq, 1000).with_ect(true), ms(at), &mut vec![], pool)
         };
         let end = |p: &mut Port, at: u64, pool: &mut PacketPool| {
-            assert_eq!(p.finish_tx(ms(at), &mut vec![]), None);
+            assert_eq!(p.finish_tx(ms(at), &mut vec![], pool), None);
             p.start_tx(ms(at), &mut vec![], pool);
         };
         let deliver = |p: &mut Port, at: u64, pool: &mut PacketPool| {

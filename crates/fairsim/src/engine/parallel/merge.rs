@@ -96,10 +96,9 @@ fn drop_tallies(parts: &[&mut Simulation]) -> Vec<(FlowId, Tally)> {
 fn pipes_back(parts: &mut [&mut Simulation], plan: &Plan) {
     for &p in plan.cut.iter().flatten() {
         let (near, far) = (plan.near[p.idx()] as usize, plan.far[p.idx()] as usize);
-        let mut ahead = vec![];
-        while let Some(entry) = parts[far].ports[p.idx()].take_in_flight() {
-            ahead.push(entry);
-        }
-        parts[near].ports[p.idx()].put_ahead_in_pipe(ahead);
+        let far = &mut *parts[far];
+        let ahead = std::iter::from_fn(|| far.ports[p.idx()].take_in_flight(&mut far.pool)).collect();
+        let near = &mut *parts[near];
+        near.ports[p.idx()].put_ahead_in_pipe(ahead, &mut near.pool);
     }
 }

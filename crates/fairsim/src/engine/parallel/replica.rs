@@ -16,7 +16,7 @@
 use super::plan::Plan;
 use crate::engine::event::{Code, Event};
 use crate::engine::sim::{DelaySample, Simulation};
-use crate::net::block_queue::InFlight;
+use crate::net::packet_pool::InFlight;
 use crate::net::{FlowId, PortId};
 use crate::node::FlowState;
 use crate::transport::reliability::sack::SackBlocks;
@@ -131,7 +131,7 @@ impl Simulation {
         for &p in &own.plan.cut[own.me as usize] {
             let to = own.plan.far[p.idx()] as usize;
             self.ports[p.idx()].settle(at, &mut self.pool);
-            while let Some(entry) = self.ports[p.idx()].take_in_flight() {
+            while let Some(entry) = self.ports[p.idx()].take_in_flight(&mut self.pool) {
                 next = next.min(entry.arrival);
                 let pkt = &entry.pkt;
                 let sack = (!pkt.is_data() && self.flows[pkt.conn.idx()].uses_sack())
@@ -178,7 +178,7 @@ impl Simulation {
             // a packet reaching this partition before the window it came in: the window was
             // too long, and the run would no longer be one thread's; never silently
             assert!(self.done || arrival >= self.now, "a packet handed over arrives at {arrival}, before {}", self.now);
-            if self.ports[port.idx()].push_in_flight(entry) && !self.done {
+            if self.ports[port.idx()].push_in_flight(entry, &mut self.pool) && !self.done {
                 self.events.push(arrival, Event::Arrive(port));
             }
         }

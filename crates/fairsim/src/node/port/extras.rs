@@ -4,7 +4,7 @@
 
 use super::{Port, PortCounters, PortTrace, RareCounters};
 use crate::net::int::PortInt;
-use crate::net::Packet;
+use crate::net::{Packet, PacketPool};
 use crate::node::loss::LinkLoss;
 use crate::qdisc::Qdisc;
 use crate::stats::fluid::FluidRecord;
@@ -48,8 +48,8 @@ impl Port {
     /// reference if the port keeps its record.
     #[cold]
     #[inline(never)]
-    pub(super) fn record_departure(&mut self, now: Time) {
-        let pkt = self.pipe.last().expect(super::PACKET_ON_LINE).pkt;
+    pub(super) fn record_departure(&mut self, now: Time, pool: &PacketPool) {
+        let pkt = self.pipe.back(pool).expect(super::PACKET_ON_LINE).pkt;
         if let Some(rec) = self.fluid_mut() {
             rec.departed(now.0, &pkt);
         }

@@ -7,6 +7,7 @@
 
 use super::{OnLine, Port};
 use crate::net::int::{FlowStamps, PortInt};
+use crate::net::PacketPool;
 use crate::qdisc::Qdisc;
 use crate::units::Time;
 
@@ -35,12 +36,12 @@ impl Port {
 
     /// After a start at `now`: the packet that went on the line, if any, is stamped (every
     /// packet counts in the bytes sent), with the bytes that wait behind it.
-    pub(super) fn stamp_line_start(&mut self, now: Time) {
+    pub(super) fn stamp_line_start(&mut self, now: Time, pool: &PacketPool) {
         let Some(OnLine::Sending { started, .. }) = self.transmitting else { return };
         if started != now || !self.records {
             return;
         }
-        let pkt = self.pipe.last().expect(super::PACKET_ON_LINE).pkt;
+        let pkt = self.pipe.back(pool).expect(super::PACKET_ON_LINE).pkt;
         let (ends, queued, rate) = (now + self.rate.tx_time(pkt.size), self.qdisc.len_bytes(), self.rate);
         if let Some(int) = self.int_mut() {
             int.transmit(&pkt, now, ends, queued, rate);

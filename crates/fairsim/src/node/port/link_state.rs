@@ -39,9 +39,9 @@ impl Port {
         let on_line = match self.transmitting.take() {
             // either packet waits at the pipe's tail; only a lazy one has its arrival's event,
             // if it leads the pipe
-            Some(OnLine::Sending { started, .. }) => Some((self.take_off_line().pkt, started)),
+            Some(OnLine::Sending { started, .. }) => Some((self.take_off_line(pool).pkt, started)),
             Some(OnLine::Lazy { started, .. }) => {
-                let InFlight { pkt, .. } = self.take_off_line();
+                let InFlight { pkt, .. } = self.take_off_line(pool);
                 cut.arrival = self.pipe.is_empty();
                 Some((pkt, started))
             }
@@ -119,7 +119,7 @@ mod tests {
             let mut drops = vec![];
             (0..4).for_each(|seq| _ = offer(&mut p, seq, Time::ZERO, &mut drops, &mut pool));
             if fluid {
-                p.finish_tx(ms(8), &mut drops);
+                p.finish_tx(ms(8), &mut drops, &mut pool);
                 p.start_tx(ms(8), &mut drops, &mut pool);
             }
             // at 12 ms: packet 0 is on the wire, 1 on the line, 2 and 3 queued
@@ -129,7 +129,7 @@ mod tests {
             assert!(!cut.arrival, "packet 0 still leads the pipe");
             let (arrived, next) = p.deliver(ms(18), &mut pool);
             assert_eq!((arrived.seq, next), (0, super::super::NO_ARRIVAL), "what had left arrives");
-            assert!(p.is_down() && p.on_line().is_none());
+            assert!(p.is_down() && p.on_line(&pool).is_none());
             assert_eq!(p.stats.current.departures, 1);
             assert_eq!(p.stats.current.busy_ns, ms(12).0, "busy until the cut");
             // an arrival while down is lost; the line stays idle
@@ -163,7 +163,7 @@ mod tests {
         offer(&mut p, 0, Time::ZERO, &mut drops, &mut pool);
         offer(&mut p, 1, Time::ZERO, &mut drops, &mut pool);
         p.set_rate(ms(4), Rate(2_000_000), &mut pool);
-        assert_eq!(p.finish_tx(ms(8), &mut drops), Some(ms(18)), "8 ms at the old rate");
+        assert_eq!(p.finish_tx(ms(8), &mut drops, &mut pool), Some(ms(18)), "8 ms at the old rate");
         assert_eq!(p.start_tx(ms(8), &mut drops, &mut pool), Next::TxDone(ms(12)), "4 ms at the new one");
     }
 }

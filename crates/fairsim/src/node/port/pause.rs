@@ -18,10 +18,10 @@ impl Port {
 
     /// The packet the port put on its line at `now` with no end event (a lazy transmission),
     /// and its end: a PFC switch's egress keeps the release it owes (`engine::pfc`).
-    pub fn lazy_start(&self, now: Time) -> Option<(&Packet, Time)> {
+    pub fn lazy_start<'a>(&self, now: Time, pool: &'a PacketPool) -> Option<(&'a Packet, Time)> {
         match self.transmitting {
             Some(OnLine::Lazy { started, ends, end_scheduled: false, .. }) if started == now => {
-                let last = self.pipe.get(self.pipe.len() - 1);
+                let last = self.pipe.back(pool);
                 Some((&last.expect("a lazy transmission's packet is in the pipe").pkt, ends))
             }
             _ => None,
@@ -60,7 +60,7 @@ impl Port {
             return Next::Nothing;
         }
         let next = self.start_tx_now(now, drops, pool);
-        self.stamp_line_start(now);
+        self.stamp_line_start(now, pool);
         next
     }
 
@@ -128,7 +128,7 @@ mod tests {
         assert_eq!(p.enqueue(pkt(0, 1, 1000), ms(1), &mut drops, &mut pool), Line::Then(Next::Nothing));
         assert!(!p.pause(true, ms(2), &mut pool), "paused while sending");
         assert!(!p.pause(true, ms(3), &mut pool), "a second XOFF changes nothing");
-        assert_eq!(p.finish_tx(ms(8), &mut drops), Some(ms(18)), "the packet on the line finishes");
+        assert_eq!(p.finish_tx(ms(8), &mut drops, &mut pool), Some(ms(18)), "the packet on the line finishes");
         assert_eq!(p.start_tx(ms(8), &mut drops, &mut pool), Next::Nothing, "the next waits");
         assert_eq!(p.enqueue(pkt(0, 2, 1000), ms(9), &mut drops, &mut pool), Line::Idle, "no bypass while paused");
         assert_eq!(p.start_tx(ms(9), &mut drops, &mut pool), Next::Nothing, "an arrival starts nothing either");
