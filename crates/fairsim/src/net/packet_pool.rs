@@ -113,37 +113,21 @@ impl PacketPool {
         &mut chunk[n as usize & (CHUNK - 1)]
     }
 
-    /// A free slot, taken off the free list, with `entry` behind slot `prev`; returns its number.
-    /// Its `next` is left as it is: the list it joins sets it when an entry joins behind.
+    /// A free slot, taken off the free list, behind slot `prev`, its entry written by `write`;
+    /// returns its number. Its `next` is left as it is: the list it joins sets it when an entry
+    /// joins behind.
     #[inline(always)]
-    fn put(&mut self, entry: InFlight, prev: u32) -> u32 {
-        let n = self.claim();
-        let slot = self.slot_mut(n);
-        let next_free = slot.next;
-        (slot.entry, slot.prev) = (entry, prev);
-        self.free = next_free;
-        n
-    }
-
-    /// `put` of a queue's packet, the slot's arrival left as it is.
-    #[inline(always)]
-    fn put_packet(&mut self, pkt: Packet, prev: u32) -> u32 {
-        let n = self.claim();
-        let slot = self.slot_mut(n);
-        let next_free = slot.next;
-        (slot.entry.pkt, slot.prev) = (pkt, prev);
-        self.free = next_free;
-        n
-    }
-
-    /// The first free slot, made if none is; `put` takes it off the free list.
-    #[inline(always)]
-    fn claim(&mut self) -> u32 {
+    fn put(&mut self, prev: u32, write: impl FnOnce(&mut InFlight)) -> u32 {
         if self.free == NONE {
             self.grow();
         }
-        self.held += 1;
-        self.free
+        let n = self.free;
+        let slot = self.slot_mut(n);
+        let next_free = slot.next;
+        write(&mut slot.entry);
+        slot.prev = prev;
+        (self.free, self.held) = (next_free, self.held + 1);
+        n
     }
 
     /// Takes slot `n` out of its list (its neighbours are its list's to link), and frees it.
@@ -246,14 +230,14 @@ impl List {
     /// `entry` at the tail.
     #[inline(always)]
     pub fn push_back(&mut self, entry: InFlight, pool: &mut PacketPool) {
-        let n = pool.put(entry, self.tail);
+        let n = pool.put(self.tail, |e| *e = entry);
         self.join(n, pool);
     }
 
     /// `pkt` at the tail, its arrival left as the slot had it: a queue's packet.
     #[inline(always)]
     pub fn push_packet(&mut self, pkt: Packet, pool: &mut PacketPool) {
-        let n = pool.put_packet(pkt, self.tail);
+        let n = pool.put(self.tail, |e| e.pkt = pkt);
         self.join(n, pool);
     }
 
@@ -271,22 +255,23 @@ impl List {
 
     #[inline(always)]
     pub fn pop_front(&mut self, pool: &mut PacketPool) -> Option<InFlight> {
-        if self.len == 0 {
-            return None;
-        }
-        let slot = pool.take(self.head);
-        self.head = slot.next;
-        self.len -= 1;
-        Some(slot.entry)
+        self.pop::<false>(pool)
     }
 
     /// Takes the entry at the tail (the newest).
     pub fn pop_back(&mut self, pool: &mut PacketPool) -> Option<InFlight> {
+        self.pop::<true>(pool)
+    }
+
+    /// Takes the entry at the head, or at the tail if `BACK`.
+    #[inline(always)]
+    fn pop<const BACK: bool>(&mut self, pool: &mut PacketPool) -> Option<InFlight> {
         if self.len == 0 {
             return None;
         }
-        let slot = pool.take(self.tail);
-        self.tail = slot.prev;
+        let end = if BACK { &mut self.tail } else { &mut self.head };
+        let slot = pool.take(*end);
+        *end = if BACK { slot.prev } else { slot.next };
         self.len -= 1;
         Some(slot.entry)
     }
@@ -346,17 +331,25 @@ pub struct Iter<'a> {
     left: usize,
 }
 
+impl<'a> Iter<'a> {
+    /// The entry at the front end, or at the back end if `BACK`, which then moves inwards.
+    fn step<const BACK: bool>(&mut self) -> Option<&'a InFlight> {
+        if self.left == 0 {
+            return None;
+        }
+        let end = if BACK { &mut self.back } else { &mut self.front };
+        let slot = self.pool.slot(*end);
+        *end = if BACK { slot.prev } else { slot.next };
+        self.left -= 1;
+        Some(&slot.entry)
+    }
+}
+
 impl<'a> Iterator for Iter<'a> {
     type Item = &'a InFlight;
 
     fn next(&mut self) -> Option<&'a InFlight> {
-        if self.left == 0 {
-            return None;
-        }
-        let slot = self.pool.slot(self.front);
-        self.left -= 1;
-        self.front = slot.next;
-        Some(&slot.entry)
+        self.step::<false>()
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -366,13 +359,7 @@ impl<'a> Iterator for Iter<'a> {
 
 impl<'a> DoubleEndedIterator for Iter<'a> {
     fn next_back(&mut self) -> Option<&'a InFlight> {
-        if self.left == 0 {
-            return None;
-        }
-        let slot = self.pool.slot(self.back);
-        self.left -= 1;
-        self.back = slot.prev;
-        Some(&slot.entry)
+        self.step::<true>()
     }
 }
 

@@ -100,8 +100,8 @@ impl Plan {
 }
 
 /// The memory the copies of other partitions' ports may take, over all partitions, before each
-/// holds only its own: a k = 32 fat-tree's copies on 2 threads (23 MiB, of 360-byte ports) stay,
-/// on 4 (69 MiB) and a k = 64 one's on 2 (186 MiB) go.
+/// holds only its own: a k = 32 fat-tree's copies on 2 threads (20 MiB, of 312-byte ports) stay,
+/// on 4 (60 MiB) too, and a k = 64 one's on 2 (161 MiB) go.
 const OWN_PORTS_FROM: usize = 64 << 20;
 
 /// Why the run cannot split, if it cannot.
