@@ -57,7 +57,7 @@ pub struct ChunkNumbers(Arc<AtomicU32>);
 impl ChunkNumbers {
     fn next(&self) -> usize {
         let n = self.0.fetch_add(1, Ordering::Relaxed);
-        // 4 million chunks are 4 billion slots, whose last number would be `NONE`
+        // `NONE >> CHUNK_BITS` chunks are 4 billion slots, the last of which would be numbered `NONE`
         assert!(n < NONE >> CHUNK_BITS, "more than 4 billion packets held at once");
         n as usize
     }
