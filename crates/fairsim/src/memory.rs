@@ -13,7 +13,7 @@
 /// connections' states) for the heaps to be trimmed then, once (`return_freed`). The chunks were
 /// its queues' and pipes' room at their fullest, freed among the run's live state; in whole
 /// pages that room goes back to the system before the report is made, not on top of the run's
-/// peak (a k = 64 fat-tree over 20 µs gives back its pool of some 700,000 packets; a PFC run's
+/// peak (a k = 64 fat-tree over 20 µs gives back its pool of some 660,000 slots, 63 MB; a PFC run's
 /// queues keep their packets, and so its pool). The trim took 0.9 ms after the 256-flow
 /// dumbbell, 0.07 ms after a run that freed 34 kB; a run that frees half a mebibyte has had some
 /// 5,000 packets queued or in flight, so tens of thousands of events, a few milliseconds of work

@@ -144,13 +144,12 @@ impl PacketPool {
         taken
     }
 
-    /// Slot `after` is followed by slot `n` (`NONE`: by none), which `n` knows too.
+    /// Slot `after` is followed by slot `n`, which knows it too: the neighbours of an entry
+    /// taken out of a list's middle (its ends go by `List::pop`).
     #[inline(always)]
     fn link(&mut self, after: u32, n: u32) {
         self.slot_mut(after).next = n;
-        if n != NONE {
-            self.slot_mut(n).prev = after;
-        }
+        self.slot_mut(n).prev = after;
     }
 
     /// A new chunk, its slots the free list in order.
