@@ -28,14 +28,15 @@
 //!   a bucket's count is its carries times 2^16 plus its counter. One run holds a histogram per
 //!   port and per flow, and at 100,000 flows 64-bit counters took 1.3 GB; most buckets count a
 //!   few thousand samples, so the carries are rare and their list short;
-//! - a histogram's first samples above 0 take no block: up to `FEW_BUCKETS` buckets and
-//!   `FEW_SAMPLES` samples are counted in a sorted list (16 bytes a bucket, the list the carries
-//!   use later), and move into blocks when either is passed. A short run of a large fabric
-//!   leaves most ports a handful of samples, often in as many powers of two (at k = 16 over
-//!   20 µs, a sixth of the ports: 9 samples in 4 blocks, 1 kB); 16 buckets take at most one
-//!   block's 256 bytes. A k = 64 run of 20 µs held 93 MiB less (docs/performance.md). A busy
-//!   histogram pays the list's search for its first 64 samples only, and the quantiles are
-//!   those of the blocks, bucket for bucket;
+//! - a histogram's first samples above 0 take no block and no memory outside the histogram:
+//!   up to `FEW_BUCKETS` buckets and `FEW_SAMPLES` samples are counted in a sorted list of
+//!   4-byte entries kept in the 64 bytes that hold the index of blocks later, and move into
+//!   blocks when either is passed. A short run of a large fabric leaves most ports a handful of
+//!   samples, often in as many powers of two (at k = 16 over 20 µs, a sixth of the ports: 9
+//!   samples in 4 blocks, 1 kB). At the end of a k = 64 run of 20 µs all of the 154,906 ports
+//!   that had queued were still in their list, which as a `Vec` of 16-byte entries held 27.6 MB
+//!   (docs/performance.md). A busy histogram pays the list's search for its first 64 samples
+//!   only, and the quantiles are those of the blocks, bucket for bucket;
 //! - mean and maximum are exact (a sum and a maximum); the jitter is the exact mean of
 //!   |D_i − D_{i−1}| over consecutive samples (samples − 1 pairs).
 
@@ -48,11 +49,15 @@ const SUB: usize = 1 << K;
 /// exactly, block b ≥ 1 the values with their leading one at bit K + b − 1.
 pub const MAX_BLOCKS: usize = 64 - K as usize + 1;
 
-/// The most buckets above 0 a histogram counts in its list before it takes blocks: their 16
-/// bytes each are at most one block's 256.
-const FEW_BUCKETS: usize = 16;
+/// Bytes of a histogram's table: its index of blocks (a byte per block) once it has blocks, and
+/// its list of the first samples' buckets (4 bytes per bucket) before.
+const TABLE: usize = 64;
+/// The most buckets above 0 a histogram counts in its list before it takes blocks: as many as
+/// the table holds.
+const FEW_BUCKETS: usize = TABLE / 4;
 /// The most samples above 0 it counts there: past them the blocks' counting is faster.
 const FEW_SAMPLES: u64 = 64;
+const _: () = assert!(MAX_BLOCKS <= TABLE && FEW_SAMPLES < 1 << 16);
 
 /// The bound on a quantile's relative error (midpoint of a bucket at most 2^-K wide).
 pub const RELATIVE_ERROR: f64 = 1.0 / (2 * SUB) as f64;
@@ -60,14 +65,14 @@ pub const RELATIVE_ERROR: f64 = 1.0 / (2 * SUB) as f64;
 /// A log-linear histogram of `u64` values (HdrHistogram's layout), allocated lazily.
 #[derive(Clone, Debug)]
 pub struct LogHistogram {
-    /// Where block b is in `blocks`, plus one (0: it has none yet). Kept in the histogram itself,
-    /// so that a record finds its counter with one load from elsewhere, not two: at k = 16 the
-    /// ports' separate lists of blocks were a cache miss on most hops (docs/performance.md).
-    slot: [u8; MAX_BLOCKS],
+    /// With blocks: byte b is where block b is in `blocks`, plus one (0: it has none yet). Kept
+    /// in the histogram itself, so that a record finds its counter with one load from elsewhere,
+    /// not two: at k = 16 the ports' separate lists of blocks were a cache miss on most hops
+    /// (docs/performance.md). Without blocks: the first samples' list (`few`).
+    table: [u8; TABLE],
     /// The blocks in the order they were first needed, in one allocation grown a block at a time.
     blocks: Vec<[u16; SUB]>,
-    /// Sorted by `(block, bucket)`. With blocks: the buckets whose counter wrapped, and how
-    /// often it did. Without (the first few samples above 0): each bucket's whole count.
+    /// The buckets whose counter wrapped, and how often it did, sorted by `(block, bucket)`.
     carries: Vec<((u8, u8), u64)>,
     /// The samples of 0, counted here and not in a block: most of a lightly loaded port's
     /// sojourns, which so touch no memory outside the histogram itself (at 10,000 flows the
@@ -78,8 +83,27 @@ pub struct LogHistogram {
 
 impl Default for LogHistogram {
     fn default() -> Self {
-        LogHistogram { slot: [0; MAX_BLOCKS], blocks: vec![], carries: vec![], zeros: 0, count: 0 }
+        LogHistogram { table: [0; TABLE], blocks: vec![], carries: vec![], zeros: 0, count: 0 }
     }
+}
+
+/// Entry `k` of the first samples' list in `table`: the 4 bytes at 4k, `key << 16 | count`
+/// with `key` = block << K | bucket. Entries are sorted by key and each counts at least one
+/// sample, so the first entry of 0 ends the list (the bucket of 0 itself is never in it).
+fn few_entry(table: &[u8; TABLE], k: usize) -> u32 {
+    u32::from_le_bytes([table[4 * k], table[4 * k + 1], table[4 * k + 2], table[4 * k + 3]])
+}
+
+fn set_few_entry(table: &mut [u8; TABLE], k: usize, entry: u32) {
+    table[4 * k..4 * k + 4].copy_from_slice(&entry.to_le_bytes());
+}
+
+/// The list's buckets `((block, bucket), count)`, in order.
+fn few_buckets(table: &[u8; TABLE]) -> impl Iterator<Item = ((usize, usize), u64)> + '_ {
+    (0..FEW_BUCKETS).map(|k| few_entry(table, k)).take_while(|&e| e != 0).map(|e| {
+        let key = (e >> 16) as usize;
+        ((key >> K, key & (SUB - 1)), (e & 0xffff) as u64)
+    })
 }
 
 /// Block and bucket of `v`: the K bits after its leading one, or below 2^K (block 0) the value.
@@ -112,51 +136,59 @@ impl LogHistogram {
             return;
         }
         let (b, i) = bucket(v);
-        match self.slot[b] {
-            0 => self.record_new_block(b, i),
-            at => {
-                let counter = &mut self.blocks[at as usize - 1][i];
+        // without blocks the table is the first samples' list, whose bytes find no block either
+        match self.blocks.get_mut((self.table[b] as usize).wrapping_sub(1)) {
+            Some(block) => {
+                let counter = &mut block[i];
                 *counter = counter.wrapping_add(1);
                 if *counter == 0 {
                     self.carry(b, i);
                 }
             }
+            None => self.record_new_block(b, i),
         }
     }
 
-    /// A sample in a block not yet made: counted in the short list while the histogram has no
-    /// blocks and stays within it, else in a new block.
+    /// A sample in a block not yet made: counted in the first samples' list while the histogram
+    /// has no blocks and stays within it, else in a new block.
     #[cold]
     #[inline(never)]
     fn record_new_block(&mut self, b: usize, i: usize) {
-        if self.blocks.is_empty() {
-            let within = self.count - self.zeros <= FEW_SAMPLES;
-            match self.carry_index(b, i) {
-                Ok(at) if within => return self.carries[at].1 += 1,
-                Err(at) if within && self.carries.len() < FEW_BUCKETS => {
-                    return self.carries.insert(at, ((b as u8, i as u8), 1));
-                }
-                Ok(at) => self.carries[at].1 += 1, // moves into its block below
-                Err(_) => self.add_to_block(b, i, 1),
+        if !self.blocks.is_empty() {
+            return self.add_to_block(b, i, 1);
+        }
+        let key = (b << K | i) as u32;
+        let len = few_buckets(&self.table).count();
+        let at = (0..len).find(|&k| few_entry(&self.table, k) >> 16 >= key).unwrap_or(len);
+        let found = at < len && few_entry(&self.table, at) >> 16 == key;
+        if self.count - self.zeros <= FEW_SAMPLES {
+            if found {
+                let entry = few_entry(&self.table, at);
+                return set_few_entry(&mut self.table, at, entry + 1);
             }
-            // every count is at most FEW_SAMPLES + 1, well within a counter: no carries yet
-            for ((b, i), n) in std::mem::take(&mut self.carries) {
-                self.add_to_block(b as usize, i as usize, n as u16);
+            if len < FEW_BUCKETS {
+                self.table.copy_within(4 * at..4 * len, 4 * at + 4);
+                return set_few_entry(&mut self.table, at, key << 16 | 1);
             }
-            return;
+        }
+        // the list moves into blocks, and the table becomes their index; every count is at
+        // most FEW_SAMPLES + 1, well within a counter: no carries yet
+        let few = std::mem::replace(&mut self.table, [0; TABLE]);
+        for ((b, i), n) in few_buckets(&few) {
+            self.add_to_block(b, i, n as u16);
         }
         self.add_to_block(b, i, 1);
     }
 
     /// Adds `n` to bucket `i` of block `b`, making the block if it has none.
     fn add_to_block(&mut self, b: usize, i: usize, n: u16) {
-        if self.slot[b] == 0 {
+        if self.table[b] == 0 {
             // exactly one block more: a histogram spans a few powers of two, and thousands are kept
             self.blocks.reserve_exact(1);
             self.blocks.push([0; SUB]);
-            self.slot[b] = self.blocks.len() as u8;
+            self.table[b] = self.blocks.len() as u8;
         }
-        self.blocks[self.slot[b] as usize - 1][i] += n;
+        self.blocks[self.table[b] as usize - 1][i] += n;
     }
 
     /// Bucket `i` of block `b` counted its 2^16-th sample since it last wrapped.
@@ -184,10 +216,15 @@ impl LogHistogram {
         self.count
     }
 
-    /// Bytes of buckets allocated: blocks, and the short list while there are none.
+    /// Bytes of blocks allocated (the first samples' list is inside the histogram).
     pub fn allocated_bytes(&self) -> usize {
-        let list = if self.blocks.is_empty() { std::mem::size_of_val(self.carries.as_slice()) } else { 0 };
-        self.blocks.len() * std::mem::size_of::<[u16; SUB]>() + list
+        self.blocks.len() * std::mem::size_of::<[u16; SUB]>()
+    }
+
+    /// The first samples' buckets and counts, while the histogram has no blocks.
+    fn few(&self) -> impl Iterator<Item = ((usize, usize), u64)> + '_ {
+        let list = if self.blocks.is_empty() { FEW_BUCKETS } else { 0 };
+        few_buckets(&self.table).take(list)
     }
 
     /// The value of rank ⌈q·n⌉ (at least 1; nearest rank), as the midpoint of its bucket: within
@@ -205,16 +242,14 @@ impl LogHistogram {
             let (low, width) = bucket_range(b, i);
             low + (width - 1) / 2
         };
-        if self.blocks.is_empty() {
-            // the first samples: each bucket's count is in the list
-            for &((b, i), n) in &self.carries {
-                seen += n;
-                if seen >= rank {
-                    return Some(midpoint(b as usize, i as usize));
-                }
+        for ((b, i), n) in self.few() {
+            seen += n;
+            if seen >= rank {
+                return Some(midpoint(b, i));
             }
         }
-        for (b, &at) in self.slot.iter().enumerate().filter(|&(_, &at)| at > 0) {
+        let index = if self.blocks.is_empty() { &[][..] } else { &self.table[..MAX_BLOCKS] };
+        for (b, &at) in index.iter().enumerate().filter(|&(_, &at)| at > 0) {
             for (i, &n) in self.blocks[at as usize - 1].iter().enumerate() {
                 seen += self.bucket_count(b, i, n);
                 if seen >= rank {
@@ -503,23 +538,37 @@ mod tests {
         for v in [0, 1_200, 2_400, 1_203, 0, 3_600] {
             h.record(v);
         }
-        assert_eq!((h.blocks.len(), h.allocated_bytes()), (0, 3 * 16), "three buckets in the list");
+        assert_eq!((h.blocks.len(), h.few().count(), h.allocated_bytes()), (0, 3, 0), "three buckets in the list");
+        assert_eq!(h.few().map(|(_, n)| n).collect::<Vec<_>>(), [2, 1, 1], "in order of value");
         assert_eq!(h.quantile(0.5), Some(1_203), "rank 3 of 6: the bucket's midpoint");
         assert_eq!((h.quantile(0.0), h.quantile(1.0)), (Some(0), Some(3_600 + 7)), "3,600 to 3,615");
         // buckets up to FEW_BUCKETS fit (values 1, 2, ... are buckets of their own); one more
         // moves all into blocks
         (1..=(FEW_BUCKETS - 3) as u64).for_each(|v| h.record(v));
-        assert_eq!((h.blocks.len(), h.carries.len()), (0, FEW_BUCKETS));
+        assert_eq!((h.blocks.len(), h.few().count()), (0, FEW_BUCKETS));
         h.record(u64::MAX);
-        assert_eq!((h.blocks.len(), h.carries.len(), h.count()), (4, 0, 20));
+        assert_eq!((h.blocks.len(), h.few().count(), h.carries.len(), h.count()), (4, 0, 0, 20));
         // 0, 0, 1 to 13, 1,200, 1,203, 2,400, 3,600, 2^64 − 1: ranks 10 and 16
         assert_eq!((h.quantile(0.5), h.quantile(0.8)), (Some(8), Some(1_203)));
         // one bucket takes its block at its 65th sample above 0
         let mut h = LogHistogram::default();
         (0..64).for_each(|_| h.record(7));
-        assert_eq!((h.blocks.len(), h.carries.as_slice()), (0, &[((0, 7), 64)][..]));
+        assert_eq!((h.blocks.len(), h.few().collect::<Vec<_>>()), (0, vec![((0, 7), 64)]));
         h.record(7);
-        assert_eq!((h.blocks.len(), h.blocks[0][7], h.carries.len()), (1, 65, 0));
+        assert_eq!((h.blocks.len(), h.blocks[0][7], h.few().count()), (1, 65, 0));
+    }
+
+    #[test]
+    fn the_list_is_inside_the_histogram() {
+        // the table holds the index of every block a u64 can need, or 16 buckets of the list
+        assert_eq!((std::mem::size_of::<LogHistogram>(), std::mem::size_of::<DelayStats>()), (128, 176));
+        // inserting in front, in the middle and at the end keeps the list sorted
+        let mut h = LogHistogram::default();
+        for v in [5_000, 3, 1 << 30, 200, 3, 1 << 30] {
+            h.record(v);
+        }
+        let values: Vec<_> = h.few().map(|((b, i), n)| (bucket_range(b, i).0, n)).collect();
+        assert_eq!(values, [(3, 2), (200, 1), (4_992, 1), (1 << 30, 2)]);
     }
 
     #[test]
