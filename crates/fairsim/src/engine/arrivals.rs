@@ -131,13 +131,12 @@ impl Simulation {
         ends.file_packets = packets;
         ends.app_limit = packets.unwrap_or(u64::MAX);
         if let Some(line) = own_line {
-            ends.data_route[0] = line;
+            ends.data_line = Some(line);
         }
         if let Some(forwarder) = self.forwarder.as_ref().filter(|_| drawn) {
             // a workload's hosts have one port each (validation checks it): the host's line
             (ends.ends.src, ends.ends.dst) = (src, dst);
-            ends.data_route = vec![forwarder.line(src)];
-            ends.ack_route = vec![forwarder.line(dst)];
+            (ends.data_line, ends.ack_line) = (Some(forwarder.line(src)), Some(forwarder.line(dst)));
         }
         if let Some(elsewhere) = &self.elsewhere {
             // a parallel run's partition that does not hold the source never reads the sender
@@ -148,7 +147,7 @@ impl Simulation {
             if elsewhere[src.idx()] {
                 ends.sender = None;
                 if elsewhere[dst.idx()] {
-                    (ends.data_route, ends.ack_route) = (vec![], vec![]);
+                    (ends.data_line, ends.ack_line) = (None, None);
                 }
             }
         }

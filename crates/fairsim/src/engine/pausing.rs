@@ -121,7 +121,7 @@ impl Simulation {
 
     /// Whether the line of flow `f`'s source is paused (a sender that paces itself waits).
     pub(super) fn line_paused(&self, f: FlowId) -> bool {
-        self.pfc.is_some() && self.flows[f.idx()].data_route.first().is_some_and(|p| self.ports[p.idx()].paused())
+        self.pfc.is_some() && self.flows[f.idx()].data_line.is_some_and(|p| self.ports[p.idx()].paused())
     }
 
     /// What PFC counted, for the report; `None` without it.

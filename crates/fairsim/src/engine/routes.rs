@@ -1,11 +1,11 @@
 //! Every flow's two routes (data and ACKs) in one flat table beside the flow states, for the
 //! loop's forwarding: a packet arriving at the far end of a line looks up its next port here.
 //!
-//! The routes are also in each flow's state (`FlowState::data_route`, `ack_route`), which the
-//! hosts read where a packet starts. Forwarding read them there too: the flow's 1.5-KB state,
-//! then the route's own allocation, two cache misses at every hop once the flows outnumber the
-//! cache (10,000 flows). Here the spans are 16 bytes a flow and the ports of all routes lie
-//! together, a few hundred kilobytes at 10,000 flows. Only a cost: the ports are the same.
+//! A flow's state keeps only the routes' first ports (`FlowState::data_line`, `ack_line`),
+//! where the hosts start packets. Forwarding once read whole routes there: the flow's 1.5-KB
+//! state, then the route's own allocation, two cache misses at every hop once the flows
+//! outnumber the cache (10,000 flows). Here the spans are 16 bytes a flow and the ports of all
+//! routes lie together, a few hundred kilobytes at 10,000 flows.
 
 use crate::net::PortId;
 

@@ -155,11 +155,10 @@ impl Simulation {
         let flows = build::flows(&scenario, &pair, seed)?;
         let configured = scenario.pair_index(&pair);
         let mut routes = Routes::default();
-        for (i, flow) in flows.iter().enumerate() {
-            let spec = &scenario.flows[i];
+        for spec in &scenario.flows {
             // a workload's connections run between the hosts it draws: none takes its route
             if spec.forwarding == Forwarding::Static && !spec.draws_ends() {
-                routes.push(&flow.data_route, &flow.ack_route);
+                routes.push(&spec.data_route, &spec.ack_route);
             } else {
                 routes.push(&[], &[]);
             }

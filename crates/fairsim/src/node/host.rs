@@ -80,8 +80,13 @@ pub struct FlowState {
     /// it late).
     pub app_due: Time,
     pub rng: LazyStream,
-    pub data_route: Vec<PortId>,
-    pub ack_route: Vec<PortId>,
+    /// The source's line, where its data packets start, and the sink's, where its ACKs do: the
+    /// first ports of the flow's routes, all the hosts read of them (forwarding reads the rest in
+    /// `engine::routes`, or chooses it at each switch). `None` in a parallel run's partition
+    /// that holds neither end. Not the routes themselves: as two `Vec`s they took 112 bytes of
+    /// each connection, 7 MB of a k = 64 fabric's 65,536.
+    pub data_line: Option<PortId>,
+    pub ack_line: Option<PortId>,
     pub counters: FlowCounters,
     pub intervals: Vec<FlowCounters>,
     /// Drops over the whole run, by (port, reason).
@@ -141,7 +146,7 @@ impl FlowState {
         .with_ect(e.ect && (e.ect_all || !retransmission)) // RFC 3168 §6.1.5: retransmissions are not ECT
         .with_cwr(cwr)
         .with_retransmission(retransmission);
-        (self.data_route[0], pkt)
+        (self.source_line(), pkt)
     }
 
     /// The sink takes data packet `pkt` at `now`: its ACK goes out (the caller gives it its
@@ -181,12 +186,12 @@ impl FlowState {
                 // a receiver-driven transport's control packets, and an RDMA NIC's ACKs, go ahead
                 // of its data (priority 0)
                 let priority = if self.pulls.is_some() || self.receiver.answers_first() { 0 } else { pkt.priority };
-                SinkReply::Ack(self.ack_route[0], self.ack(now, cumulative, echo, priority, pkt.label))
+                SinkReply::Ack(self.sink_line(), self.ack(now, cumulative, echo, priority, pkt.label))
             }
             AckNow::Nack(echo) => {
                 // go-back-N: the packet was discarded; the NACK asks for the cumulative ACK on
                 let nack = self.ack(now, echo.cumulative, echo, 0, pkt.label).with_control(Control::Nack);
-                SinkReply::Ack(self.ack_route[0], nack)
+                SinkReply::Ack(self.sink_line(), nack)
             }
             AckNow::Hold(Some(at)) => SinkReply::Arm(at),
             AckNow::Hold(None) => SinkReply::Nothing,
@@ -210,7 +215,7 @@ impl FlowState {
             cumulative: self.receiver.ack(),
         };
         let nack = self.ack(now, echo.cumulative, echo, 0, 0.0).with_control(Control::Nack);
-        SinkReply::Ack(self.ack_route[0], nack)
+        SinkReply::Ack(self.sink_line(), nack)
     }
 
     /// A CE-marked data packet arrived at `now`: the CNP the sink sends, if one is due (DCQCN's
@@ -223,14 +228,26 @@ impl FlowState {
         self.counters.cnps += 1;
         let cumulative = self.receiver.ack();
         let echo = Echo { sent_at: now, arrived: now, seq: 0, congestion: true, cumulative };
-        Some((self.ack_route[0], self.reply(now, cumulative, echo, 0, 0.0).with_control(Control::Cnp)))
+        Some((self.sink_line(), self.reply(now, cumulative, echo, 0, 0.0).with_control(Control::Cnp)))
     }
 
     /// The sink's pull number `number` at `now` (packet id 0 until the caller gives it one).
     pub fn pull(&mut self, now: Time, number: u64) -> (PortId, Packet) {
         let echo = Echo { sent_at: now, arrived: now, seq: 0, congestion: false, cumulative: 0 };
         self.counters.pulls += 1;
-        (self.ack_route[0], self.reply(now, number, echo, 0, 0.0).with_control(Control::Pull))
+        (self.sink_line(), self.reply(now, number, echo, 0, 0.0).with_control(Control::Pull))
+    }
+
+    /// The line the source sends on.
+    #[inline]
+    fn source_line(&self) -> PortId {
+        self.data_line.expect("a partition sends only from the hosts it holds")
+    }
+
+    /// The line the sink sends on.
+    #[inline]
+    fn sink_line(&self) -> PortId {
+        self.ack_line.expect("a partition sends only from the hosts it holds")
     }
 
     /// Whether every packet of the flow's file has reached the sink.
@@ -247,7 +264,7 @@ impl FlowState {
     /// The sink's delayed-ACK timer expired at `now`: the ACK it sends, if data is waiting.
     pub fn delayed_ack(&mut self, now: Time) -> Option<(PortId, Packet)> {
         let echo = self.receiver.on_timer()?;
-        Some((self.ack_route[0], self.ack(now, echo.cumulative, echo, 0, 0.0)))
+        Some((self.sink_line(), self.ack(now, echo.cumulative, echo, 0, 0.0)))
     }
 
     /// The ACK the sink sends at `now` (packet id 0 until the caller gives it one). It keeps the
@@ -373,7 +390,7 @@ mod tests {
         // every connection has a flow's state: an exact clock's empty random stream took 344
         // bytes of each, the pulls of a receiver-driven transport 56 and the SACK blocks 72;
         // timers with options 64 more
-        assert!(std::mem::size_of::<FlowState>() <= 808, "{}", std::mem::size_of::<FlowState>());
+        assert!(std::mem::size_of::<FlowState>() <= 776, "{}", std::mem::size_of::<FlowState>());
         assert_eq!(std::mem::size_of::<HostClock>(), 8);
     }
 
@@ -407,8 +424,8 @@ mod tests {
             clock: HostClock::exact(),
             app_due: Time::ZERO,
             rng: crate::rng::LazyStream::new(1, "test"),
-            data_route: vec![PortId(7)],
-            ack_route: vec![PortId(8)],
+            data_line: Some(PortId(7)),
+            ack_line: Some(PortId(8)),
             counters: Default::default(),
             intervals: vec![],
             drop_tally: vec![],

@@ -260,7 +260,7 @@ fn a_partition_keeps_a_connections_sender_only_where_its_source_is_and_routes_wh
             let (src, dst) = (parallel.plan.node[flow.ends.src.idx()], parallel.plan.node[flow.ends.dst.idx()]);
             let (source, sink) = (src as usize == me, dst as usize == me);
             assert_eq!(flow.sender.is_some(), source, "partition {me}, ends in {src} and {dst}");
-            assert_eq!(!flow.ack_route.is_empty(), source || sink, "partition {me}, ends in {src} and {dst}");
+            assert_eq!(flow.ack_line.is_some(), source || sink, "partition {me}, ends in {src} and {dst}");
             assert!(flow.ends.closed_loop, "the sink of a NewReno connection acknowledges cumulatively");
             sink_only += usize::from(sink && !source);
             neither += usize::from(!source && !sink);
