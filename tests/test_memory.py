@@ -102,3 +102,31 @@ def test_measure_rss_splits_the_resident_memory_into_state_and_code(monkeypatch)
     assert measure_rss.rss_mib(os.getpid())[1] > state + 40
     del written
     assert measure_rss.rss_mib(-1) is None, "a process gone reads as nothing"
+
+
+@pytest.mark.slow
+def test_a_k64_fabric_runs_in_the_memory_its_state_needs():
+    """The k = 64 permutation of 20 µs (65,536 connections over 393,216 ports), the whole
+    `fairsim run` on one thread, peaks at about 443 MiB: its ports, connections, packets in
+    flight and their statistics (docs/decisions.md, "What a k = 64 fabric may take"). A run that
+    grows by a tenth and more fails here."""
+    import subprocess
+    import sys
+
+    if platform.system() != "Linux":
+        pytest.skip("the peak is read as Linux counts it")
+    from tests.conftest import ROOT
+
+    sets = ["topology.k=64", "run.duration=20us", "run.warmup=0us", "run.interval=20us", "run.threads=1"]
+    scenario = str(ROOT / "validation" / "htsim" / "fat-tree-permutation.toml")
+    command = [sys.executable, "-m", "fairsim.cli", "run", scenario, "--no-progress"]
+    command += [a for s in sets for a in ("--set", s)]
+    # a fresh process waits for the command, so that its children's peak is the command's alone
+    measure = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, capture_output=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    done = subprocess.run([sys.executable, "-c", measure, *command], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    peak_mib = int(done.stdout) / 1024
+    assert 300 < peak_mib < 500, f"{peak_mib:.1f} MiB"
