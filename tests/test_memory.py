@@ -109,7 +109,7 @@ def test_a_k64_fabric_runs_in_the_memory_its_state_needs():
     """The k = 64 permutation of 20 µs (65,536 connections over 393,216 ports), the whole
     `fairsim run` on one thread, peaks at about 443 MiB: its ports, connections, packets in
     flight and their statistics (docs/decisions.md, "What a k = 64 fabric may take"). A run that
-    grows by a tenth and more fails here."""
+    grows by an eighth fails here."""
     import subprocess
     import sys
 
