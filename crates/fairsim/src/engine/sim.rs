@@ -89,7 +89,7 @@ pub struct Simulation {
     /// it so that packets stay small for the flows that do not use SACK); kept for the whole
     /// run when ports are captured, for their pcap files.
     pub(super) sack_options: SackOptions,
-    /// Where the ports' queues keep their waiting packets (`net::packet_pool`); a partition's
+    /// Where the ports' queues and pipes keep their packets (`net::packet_pool`); a partition's
     /// own, numbered apart from the others' (`PacketPool::sibling`).
     pub(super) pool: PacketPool,
     /// Scratch space reused across events so the hot path does not allocate.

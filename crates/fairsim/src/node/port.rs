@@ -664,10 +664,10 @@ impl Port {
 
     /// The packet on the line, if any, unless it already propagates (a lazy transmission's).
     pub fn on_line<'a>(&self, pool: &'a PacketPool) -> Option<&'a Packet> {
-        match &self.transmitting {
-            Some(OnLine::Sending { .. }) => self.pipe.back(pool).map(|entry| &entry.pkt),
-            _ => None,
+        if !self.sending() {
+            return None;
         }
+        self.pipe.back(pool).map(|entry| &entry.pkt)
     }
 
     /// Closes the statistics' interval at `now`. A transmission that ended by then counts in it,
@@ -703,7 +703,7 @@ impl Port {
     /// Lets go of the packets propagating, once the run has ended and they are counted
     /// (`Simulation::shed_packets`).
     pub fn shed_pipe(&mut self, pool: &mut PacketPool) {
-        let on_line = self.on_line(pool).is_some().then(|| self.take_off_line(pool));
+        let on_line = self.sending().then(|| self.take_off_line(pool));
         self.pipe.clear(pool);
         // what the capture reads of the line (`on_line`) stays
         on_line.into_iter().for_each(|entry| self.pipe.push_back(entry, pool));

@@ -5,7 +5,7 @@
 //! changes them names: the queue itself is the numbers of its first and last slots, so an empty
 //! queue holds no memory at all.
 
-use crate::net::packet_pool::{List, PacketPool};
+use crate::net::packet_pool::{InFlight, List, PacketPool};
 use crate::net::Packet;
 
 /// 24 bytes: its list in the pool and its bytes.
@@ -24,16 +24,14 @@ impl Fifo {
 
     #[inline(always)]
     pub fn pop(&mut self, pool: &mut PacketPool) -> Option<Packet> {
-        let pkt = self.packets.pop_front(pool)?.pkt;
-        self.bytes -= pkt.size as u64;
-        Some(pkt)
+        let taken = self.packets.pop_front(pool);
+        self.counted_out(taken)
     }
 
     /// Takes the packet at the tail (the newest).
     pub fn pop_back(&mut self, pool: &mut PacketPool) -> Option<Packet> {
-        let pkt = self.packets.pop_back(pool)?.pkt;
-        self.bytes -= pkt.size as u64;
-        Some(pkt)
+        let taken = self.packets.pop_back(pool);
+        self.counted_out(taken)
     }
 
     /// The packet at the head.
@@ -44,7 +42,14 @@ impl Fifo {
 
     /// Removes the packet at `index` (0 = the head).
     pub fn remove(&mut self, index: usize, pool: &mut PacketPool) -> Option<Packet> {
-        let pkt = self.packets.remove(index, pool)?.pkt;
+        let taken = self.packets.remove(index, pool);
+        self.counted_out(taken)
+    }
+
+    /// The packet of an entry taken out of the list, its bytes no longer counted.
+    #[inline(always)]
+    fn counted_out(&mut self, taken: Option<InFlight>) -> Option<Packet> {
+        let pkt = taken?.pkt;
         self.bytes -= pkt.size as u64;
         Some(pkt)
     }
