@@ -39,8 +39,9 @@ def execute(
     unless `[run] pcap` or `[run] events` names ports) and whether Ctrl-C stopped them. One
     progress bar counts all the runs. (Sweeps and reproductions run on worker processes instead:
     `fairsim.sweep`.) Each run may use the cores the runs going on at once leave free (`[run]
-    threads` says otherwise; the results are the same at any count); `verbose` prints on how
-    many threads each went, or why on one.
+    threads` says otherwise; the engine takes only the threads its cost model expects to pay,
+    and the results are the same at any count); `verbose` prints on how many threads each went,
+    or why on one.
     """
     done_fraction = [0.0] * len(runs)
     notes: list[str | None] = [None] * len(runs)
@@ -50,7 +51,7 @@ def execute(
         # Each run is built when a worker takes it and let go before its report is parsed: with
         # 100,000 flows a run holds over a gigabyte, so only the running ones may be alive.
         pair, seed = runs[i]
-        sim = core_scenario.simulation(pair, seed, run_threads)
+        sim = core_scenario.simulation(pair, seed, *run_threads)
         where = f"{core_scenario.file}: pair {pair}, seed {seed}"
         try:
             while not stop.is_set():
@@ -60,14 +61,15 @@ def execute(
                     raise
                 except FairsimError as e:  # a discipline written in Python failed (fairsim.extend)
                     raise FairsimError(f"{where}: {e}") from None
-                done_fraction[i] = sim.now_s / sim.end_s
+                # a run that splits after its first stretch starts again: the bar does not go back
+                done_fraction[i] = max(done_fraction[i], sim.now_s / sim.end_s)
                 if finished:
                     break
         except RunStopped:
             pass  # Ctrl-C stopped a Python hook (`_interrupt_hooks`): the run reports what it has
         except Stopped:
             pass  # the same, landed just after a hook returned: the run stops here as asked
-        notes[i] = f"{where}: {threads_note(sim, run_threads)}"
+        notes[i] = f"{where}: {threads_note(sim)}"
         if sim.error:
             raise FairsimError(f"{where}: {sim.error}")
         seen = {(port, "pcap"): data for port, data in sim.pcaps()}
@@ -151,15 +153,7 @@ def execute(
     return [r for r, _ in done], [c for _, c in done], interrupted
 
 
-def threads_note(sim, threads: int) -> str:
-    """How a run went: on how many threads and how evenly its partitions shared its events (the
-    busiest's share bounds the speed-up), or on one thread and why."""
-    why = sim.serial_reason
-    if why is not None:
-        return f"on one thread: {why}"
-    handled = sim.partition_events
-    if not handled:  # its first step, which splits it or says why not, never came (Ctrl-C)
-        return "stopped before it started"
-    total = sum(handled) or 1
-    *most, last = [f"{100 * h / total:.1f}%" for h in handled]
-    return f"on {threads} threads; its partitions handled {', '.join(most)} and {last} of its events"
+def threads_note(sim) -> str:
+    """How a run went: on how many threads, how evenly its partitions shared its events (the
+    busiest's share bounds the speed-up) and what the engine weighed, or on one thread and why."""
+    return sim.threads_note or "stopped before it started"

@@ -135,12 +135,14 @@ impl PyScenario {
         guard(|| self.inner.pair(Some(name)).map(|_| ()).map_err(to_py))
     }
 
-    /// A run of this scenario under `pair` (the first if None) seeded with `seed`, on up to
-    /// `threads` threads (`engine::parallel`; the results are the same at any count).
-    #[pyo3(signature = (pair=None, seed=None, threads=1))]
-    fn simulation(&self, pair: Option<&str>, seed: Option<u64>, threads: usize) -> PyResult<PySimulation> {
+    /// A run of this scenario under `pair` (the first if None) seeded with `seed`, on `threads`
+    /// threads where it splits if they were `given`, else on as many of them as the engine's
+    /// cost model expects to pay (`engine::parallel`; the results are the same at any count).
+    #[pyo3(signature = (pair=None, seed=None, threads=1, given=true))]
+    fn simulation(&self, pair: Option<&str>, seed: Option<u64>, threads: usize, given: bool) -> PyResult<PySimulation> {
         let inner = guard(|| Simulation::shared(Arc::clone(&self.inner), pair, seed).map_err(to_py))?;
-        Ok(PySimulation { inner, broken: None, threads: fairsim::Threads::new(threads) })
+        let threads = if given { fairsim::Threads::new(threads) } else { fairsim::Threads::up_to(threads) };
+        Ok(PySimulation { inner, broken: None, threads })
     }
 
     /// The threads `[run] threads` gives one run, if it says.
@@ -218,6 +220,13 @@ impl PySimulation {
     #[getter]
     fn partition_events(&self) -> Vec<u64> {
         self.threads.handled().to_vec()
+    }
+
+    /// How the run went on its threads, in a line (`Threads::note`); `None` before its first
+    /// step.
+    #[getter]
+    fn threads_note(&self) -> Option<String> {
+        self.threads.note()
     }
 
     /// Panics inside a step, for the tests of the panic boundary (hidden: not part of the API).

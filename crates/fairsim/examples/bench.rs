@@ -2,7 +2,11 @@
 //! scenario (the TCP dumbbell: `scenarios/bench/tcp-dumbbell.toml`), the figures quoted in
 //! `docs/performance.md`.
 //!
-//! `cargo run --release --example bench -- [SCENARIO.toml] [RUNS] [PAIR ...] [KEY=VALUE ...]`
+//! `cargo run --release --example bench -- [SCENARIO.toml] [RUNS] [PAIR ...] [KEY=VALUE ...] [--default-threads]`
+//!
+//! A run goes on one thread unless `run.threads` says otherwise; with `--default-threads` it
+//! goes as `fairsim run` takes it by default, on as many of the usable cores as pay (and says
+//! how it went on standard error).
 //!
 //! Runs every pair of the scenario (or only the pairs named) `RUNS` times (default 5) with
 //! `run.duration=300s` (override it with `run.duration=...`; another scenario keeps its own) and
@@ -34,23 +38,23 @@ fn peak_rss_kb() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-fn run_once(scenario: &Arc<fairsim::Scenario>, pair: &str) -> fairsim::Result<Sample> {
+fn run_once(scenario: &Arc<fairsim::Scenario>, pair: &str, default_threads: bool) -> fairsim::Result<Sample> {
     // shared, not copied, as the Python package and the CLI run it
     let mut sim = fairsim::Simulation::shared(Arc::clone(scenario), Some(pair), None)?;
     let started = Instant::now();
-    let mut on = fairsim::Threads::new(scenario.run.threads.unwrap_or(1));
+    let mut on = match scenario.run.threads {
+        Some(threads) => fairsim::Threads::new(threads),
+        None if default_threads => fairsim::Threads::up_to(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => fairsim::Threads::new(1),
+    };
     while !on.step(&mut sim, u64::MAX) {}
-    match on.serial_reason() {
-        Some(why) if scenario.run.threads.is_some_and(|t| t > 1) => eprintln!("on one thread: {why}"),
-        Some(_) => {}
-        None => {
-            let (windows, waited) = on.windows();
-            eprintln!(
-                "windows: {windows}, waiting at their ends: {:.3} s (all threads); events by partition: {:?}",
-                waited.as_secs_f64(),
-                on.handled()
-            );
-        }
+    if default_threads || scenario.run.threads.is_some_and(|t| t > 1) {
+        let (windows, waited) = on.windows();
+        eprintln!(
+            "{}; windows: {windows}, waiting at their ends: {:.3} s",
+            on.note().unwrap_or_default(),
+            waited.as_secs_f64()
+        );
     }
     let wall_s = started.elapsed().as_secs_f64();
     let report = sim.report();
@@ -77,7 +81,9 @@ fn main() {
 fn bench() -> fairsim::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let file = args.iter().find(|a| a.ends_with(".toml") && !a.contains('='));
-    let mut words = args.iter().filter(|a| !a.contains('=') && Some(*a) != file).peekable();
+    let default_threads = args.iter().any(|a| a == "--default-threads");
+    let mut words =
+        args.iter().filter(|a| !a.contains('=') && Some(*a) != file && *a != "--default-threads").peekable();
     let runs: usize = match words.peek().and_then(|w| w.parse().ok()) {
         Some(0) => usage("RUNS must be at least 1"),
         Some(n) => {
@@ -109,7 +115,8 @@ fn bench() -> fairsim::Result<()> {
         "pair", "events", "hops", "delivered", "wall_s", "Mev/s", "Mhops/s", "Mdeliv/s"
     );
     for pair in &pairs {
-        let samples = (0..runs).map(|_| run_once(&scenario, pair)).collect::<fairsim::Result<Vec<_>>>()?;
+        let samples =
+            (0..runs).map(|_| run_once(&scenario, pair, default_threads)).collect::<fairsim::Result<Vec<_>>>()?;
         let first = &samples[0];
         // The engine is deterministic: every run of a pair does the same work.
         assert!(samples.iter().all(|s| s.events == first.events && s.hops == first.hops));

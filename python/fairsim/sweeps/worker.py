@@ -68,7 +68,7 @@ def run_task(task: Task, stop=None) -> Outcome:
             import_modules(task.imports)
         # the sweep's runs fill the cores: a run takes more threads only if told to
         core = loaded(task)
-        sim = core.simulation(task.pair, task.seed, threads_per_run(core, usable_cores()))
+        sim = core.simulation(task.pair, task.seed, *threads_per_run(core, usable_cores()))
         while not sim.step(CHUNK):
             if stop is not None and stop.is_set():
                 return _ended(task, STOPPED, "stopped before its end", sim, started)

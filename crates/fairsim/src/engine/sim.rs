@@ -102,6 +102,8 @@ pub struct Simulation {
     /// (`telemetry.rs`).
     pub(super) telemetry: Option<Box<crate::net::int::IntRecords>>,
     pub(super) wall: Duration,
+    /// How long this run took to build (a parallel run's copies take about as long each).
+    pub(super) built_in: Duration,
 }
 
 /// Returns the heaps' free pages to the system if a run's end gave back enough to be worth the
@@ -141,6 +143,7 @@ impl Simulation {
         seed: Option<u64>,
         held: Option<&[bool]>,
     ) -> Result<Simulation> {
+        let building = Instant::now();
         let pair = scenario.pair(pair)?.clone();
         let seed = seed.unwrap_or(scenario.run.seed);
         let mut ports = build::ports(&scenario, &pair, seed, held)?;
@@ -225,8 +228,10 @@ impl Simulation {
             pacers: vec![],
             telemetry,
             wall: Duration::ZERO,
+            built_in: Duration::ZERO,
         };
         sim.schedule_run();
+        sim.built_in = building.elapsed();
         Ok(sim)
     }
 
@@ -248,6 +253,27 @@ impl Simulation {
 
     /// Processes at most `budget` events; returns whether the run has ended.
     pub fn run_events(&mut self, budget: u64) -> bool {
+        self.advance(budget);
+        self.pause()
+    }
+
+    /// The run stops for now after `advance`: ended, or its ports settled up to now (a stop
+    /// changes no result: the run in steps is the run in one go). Returns whether it has ended.
+    pub(super) fn pause(&mut self) -> bool {
+        let started = Instant::now();
+        if self.done {
+            self.ended();
+        } else {
+            self.settle_ports();
+        }
+        self.wall += started.elapsed();
+        self.done
+    }
+
+    /// Processes at most `budget` events, leaving the ports as the last event left them (a
+    /// caller that goes on at once need not settle every port: `pause`).
+    #[inline]
+    pub(super) fn advance(&mut self, budget: u64) {
         let started = Instant::now();
         let mut n = 0;
         while n < budget && !self.done {
@@ -265,14 +291,8 @@ impl Simulation {
                 self.ports[p.idx()].prefetch_pipe_head(&self.pool);
             }
         }
-        if self.done {
-            self.ended();
-        } else {
-            self.settle_ports();
-        }
         self.events_processed += n;
         self.wall += started.elapsed();
-        self.done
     }
 
     /// The run stopped without its `End` event (a failure): what nothing reads any more goes

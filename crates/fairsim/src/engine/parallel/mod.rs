@@ -38,7 +38,10 @@
 //! one run does.
 
 mod barrier;
+mod choice;
+mod cores;
 mod merge;
+mod pace;
 mod plan;
 mod replica;
 mod slots;
@@ -48,6 +51,8 @@ use crate::engine::sim::{DelaySample, Simulation};
 use crate::stats::DelayStats;
 use crate::units::Time;
 use barrier::SpinBarrier;
+use choice::{Choice, Probe};
+use pace::Pace;
 use plan::Plan;
 use replica::{Mail, Own};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -55,20 +60,27 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// A parallel run under way, between two stretches: the other partitions (the run itself is
-/// partition 0), where the next window starts, and the populations' queueing delays so far.
+/// partition 0), where the next window starts, the populations' queueing delays so far, and
+/// whether the next stretches go on all threads or one.
 struct Parallel {
     plan: Plan,
     others: Vec<Simulation>,
     start: Time,
     delays: Vec<DelayStats>,
+    pace: Pace,
 }
 
-/// How one run goes on up to a number of threads, stretch by stretch (`step`): split into
-/// partitions at its first stretch, or on one thread, for a reason.
+/// How one run goes on up to a number of threads, stretch by stretch (`step`): on the threads
+/// given, or on as many as pay (`choice`), or on one thread, for a reason.
 pub struct Threads {
     threads: usize,
+    /// Whether `threads` was given (obeyed), not a bound for the cost model to choose under.
+    given: bool,
+    probe: Option<Box<Probe>>,
     parallel: Option<Box<Parallel>>,
     serial_reason: Option<String>,
+    /// What the cost model weighed, once it has.
+    choice: Option<Choice>,
     /// Windows run so far, and the threads' time waiting at their ends (for the model of
     /// docs/performance.md).
     windows: u64,
@@ -76,11 +88,15 @@ pub struct Threads {
     /// The events each partition handled so far (an event every partition handles counts in
     /// partition 0's): how evenly the run split.
     handled: Vec<u64>,
+    /// How the run went between all its threads and one, once it has split.
+    fell_back: Option<String>,
+    /// Engine time spent split.
+    split_wall: Duration,
 }
 
 impl Simulation {
-    /// Runs to the end with up to `threads` threads. Returns why the run went on one thread, if
-    /// it did (one thread given, a network that does not split, a run under way).
+    /// Runs to the end on `threads` threads. Returns why the run went on one thread, if it did
+    /// (one thread given, a network that does not split, a run under way).
     pub fn run_on(&mut self, threads: usize) -> Option<String> {
         let mut on = Threads::new(threads);
         while !on.step(self, u64::MAX) {}
@@ -89,42 +105,90 @@ impl Simulation {
 }
 
 impl Threads {
+    /// Exactly `threads` threads, where the run splits (a count given by the user).
     pub fn new(threads: usize) -> Threads {
+        Threads::with(threads, true)
+    }
+
+    /// As many threads as pay, up to `threads` (the cost model of `choice` decides).
+    pub fn up_to(threads: usize) -> Threads {
+        Threads::with(threads, false)
+    }
+
+    fn with(threads: usize, given: bool) -> Threads {
         // a partition per thread, each a copy of the run: beyond the scenario's limit (the
         // binding and the environment give counts too) none could help
         Threads {
             threads: threads.clamp(1, crate::limits::MAX_THREADS),
+            given,
+            probe: None,
             parallel: None,
             serial_reason: None,
+            choice: None,
             windows: 0,
             waited: Duration::ZERO,
             handled: vec![],
+            fell_back: None,
+            split_wall: Duration::ZERO,
         }
     }
 
     /// Processes about `budget` events of `sim` (whole windows) with up to the threads given;
     /// returns whether the run has ended. The first call decides whether the run splits
-    /// (`plan`); one that does not goes on one thread, and `serial_reason` says why. Every call
-    /// must be for the same run.
+    /// (`plan`) or, for threads not given, starts the probe that decides it (`choice`); a run
+    /// that does not split goes on one thread, and `serial_reason` says why. Every call must be
+    /// for the same run.
     pub fn step(&mut self, sim: &mut Simulation, budget: u64) -> bool {
-        if self.parallel.is_none() && self.serial_reason.is_none() {
+        if self.parallel.is_none() && self.serial_reason.is_none() && self.probe.is_none() {
             match Plan::of(sim, self.threads) {
-                Ok(plan) => self.parallel = Some(split(sim, plan)),
+                Err(_) if self.threads == 1 && !self.given => {
+                    self.serial_reason = Some("one thread was its share of the cores".into())
+                }
                 Err(why) => self.serial_reason = Some(why),
+                Ok(plan) if self.given => self.parallel = Some(split(sim, plan)),
+                Ok(plan) => self.probe = Some(Box::new(Probe::new(plan))),
+            }
+        }
+        let mut budget = budget;
+        if let Some(mut probe) = self.probe.take() {
+            let ran = probe.run(sim, budget);
+            if sim.is_done() {
+                let ms = choice::PROBE.as_millis();
+                self.serial_reason = Some(format!("it ended within its first {ms} ms, on one thread"));
+                return true;
+            }
+            if !probe.over(sim) {
+                self.probe = Some(probe);
+                return false;
+            }
+            self.weigh(sim, &probe);
+            budget = budget.saturating_sub(ran);
+            if budget == 0 {
+                return false;
             }
         }
         let Some(mut parallel) = self.parallel.take() else { return sim.run_events(budget) };
         let started = Instant::now();
-        let failed = {
-            let Parallel { plan, others, start, delays } = &mut *parallel;
+        let mut left = budget;
+        let failed = loop {
+            let Parallel { plan, others, start, delays, pace } = &mut *parallel;
+            let (threads, most) = pace.next();
             let mut parts: Vec<&mut Simulation> = std::iter::once(&mut *sim).chain(others.iter_mut()).collect();
-            let (failed, windows, waited, handled) = stretch(&mut parts, plan, (start, delays), budget);
+            let stretched = Instant::now();
+            let (failed, windows, waited, handled) =
+                stretch(&mut parts, plan, (start, delays), most.min(left), threads);
+            let done = handled.iter().sum::<u64>();
+            pace.ran(threads, done, stretched.elapsed());
             self.windows += windows;
             self.waited += waited;
             self.handled.resize(handled.len(), 0);
             self.handled.iter_mut().zip(handled).for_each(|(sum, h)| *sum += h);
-            failed
+            left = left.saturating_sub(done);
+            if failed || *start == Time::MAX || left == 0 {
+                break failed;
+            }
         };
+        self.fell_back = parallel.pace.fell_back();
         if failed {
             *sim = again(sim, None);
             self.serial_reason =
@@ -132,6 +196,7 @@ impl Threads {
             return sim.run_events(budget);
         }
         sim.wall += started.elapsed();
+        self.split_wall += started.elapsed();
         if parallel.start == Time::MAX {
             join(sim, parallel);
             sim.end_whole();
@@ -139,6 +204,38 @@ impl Threads {
         }
         self.parallel = Some(parallel);
         false
+    }
+
+    /// The probe of `sim` is over: the run splits, from its start again, where the cost model
+    /// expects it to pay, or goes on on one thread.
+    fn weigh(&mut self, sim: &mut Simulation, probe: &Probe) {
+        let choice = probe.weigh(sim, self.threads);
+        if choice.parts < 2 {
+            self.serial_reason = Some(choice.to_string());
+        } else {
+            let one = sim.events_processed() as f64 / sim.wall.as_secs_f64().max(1e-9);
+            self.split_again(sim, choice.parts, one);
+        }
+        self.choice = Some(choice);
+    }
+
+    /// Splits `sim`, under way on one thread at `one` events a second, into `parts` partitions
+    /// from its start again: its results are the same on any number of threads, so only the
+    /// time it ran is lost, and that counts in the run's.
+    fn split_again(&mut self, sim: &mut Simulation, parts: usize, one: f64) {
+        let probed = sim.wall;
+        *sim = again(sim, None);
+        sim.wall = probed;
+        let split_at = Instant::now();
+        match Plan::of(sim, parts) {
+            Ok(plan) => {
+                let mut parallel = split(sim, plan);
+                parallel.pace = Pace::new(parts, false, Some(one));
+                self.parallel = Some(parallel);
+            }
+            Err(why) => self.serial_reason = Some(why),
+        }
+        sim.wall += split_at.elapsed();
     }
 
     /// Windows run so far, and the time all threads spent waiting at their ends.
@@ -157,9 +254,53 @@ impl Threads {
         self.serial_reason.as_deref()
     }
 
+    /// How the run went, in a line for `-v`: on one thread and why, or on how many threads,
+    /// how evenly its partitions shared its events, what the cost model weighed, and whether
+    /// it went on one thread for a while; `None` before its first step.
+    pub fn note(&self) -> Option<String> {
+        if let Some(why) = &self.serial_reason {
+            return Some(format!("on one thread: {why}"));
+        }
+        let total = self.handled.iter().sum::<u64>().max(1);
+        let shares: Vec<String> =
+            self.handled.iter().map(|h| format!("{:.1}%", 100.0 * *h as f64 / total as f64)).collect();
+        let (last, most) = shares.split_last()?;
+        let mut note =
+            format!("on {} threads; its partitions handled {} and {last} of its events", shares.len(), most.join(", "));
+        match &self.choice {
+            Some(choice) => note += &format!("; {choice}"),
+            None => note += &format!("; {}", self.given_cost(shares.len())),
+        }
+        if let Some(fell_back) = &self.fell_back {
+            note += &format!("; {fell_back}");
+        }
+        Some(note)
+    }
+
+    /// What a split on a given count of threads cost: the events of a window in each partition
+    /// and the share of the threads' time spent waiting at windows' ends; and, where their work
+    /// at the model's cost of a partition against one thread (`choice::PARTITION_COST`) comes to
+    /// less than the run took, that one thread would have been faster.
+    fn given_cost(&self, threads: usize) -> String {
+        let (n, wall) = (threads as f64, self.split_wall.as_secs_f64().max(1e-9));
+        let per_window = self.handled.iter().sum::<u64>() as f64 / (self.windows.max(1) as f64 * n);
+        let waited = self.waited.as_secs_f64();
+        let mut note = format!(
+            "{threads} threads given: {per_window:.1} events a window in each partition, {:.0}% of the threads' time spent waiting at windows' ends",
+            100.0 * waited / (wall * n)
+        );
+        let one = (wall * n - waited) / choice::PARTITION_COST;
+        if one < wall {
+            note +=
+                &format!("; the measured cost says one thread would be faster (about {one:.2} s against {wall:.2} s)");
+        }
+        note
+    }
+
     /// A parallel run stopped before its end (Ctrl-C) is put together as it stands, for its
     /// report so far; it cannot go on.
     pub fn stop(&mut self, sim: &mut Simulation) {
+        self.probe = None;
         if let Some(parallel) = self.parallel.take() {
             join(sim, parallel);
             self.serial_reason = Some("stopped".into());
@@ -194,7 +335,8 @@ fn split_holding(sim: &mut Simulation, plan: Plan, own_only: bool) -> Box<Parall
         start = start.min(part.next_own_event(Own { plan: &plan, me: i as u16 }));
     }
     let delays = vec![DelayStats::default(); plan.ends.len()];
-    Box::new(Parallel { plan, others, start, delays })
+    let pace = Pace::new(plan.parts, true, None);
+    Box::new(Parallel { plan, others, start, delays, pace })
 }
 
 /// `sim` as built, not yet started; holding only the ports `held` marks, if given.
@@ -247,8 +389,9 @@ impl Shared<'_, '_> {
     }
 }
 
-/// Runs windows of the partitions, each on a thread of its own, until about `budget` events are
-/// done or the run ends; returns whether a partition failed. The last window's mail is
+/// Runs windows of the partitions, on `threads` threads (each partition on a thread of its own,
+/// or all in turn on one), until about `budget` events are done or the run ends; returns
+/// whether a partition failed. The last window's mail is
 /// delivered, so the next stretch starts with none. Also returns the windows run, the threads' time waiting
 /// and the events each partition handled.
 fn stretch(
@@ -256,6 +399,7 @@ fn stretch(
     plan: &Plan,
     (start, delays): (&mut Time, &mut Vec<DelayStats>),
     budget: u64,
+    threads: usize,
 ) -> (bool, u64, Duration, Vec<u64>) {
     let n = parts.len();
     let atomics = |v: u64| (0..n).map(|_| AtomicU64::new(v)).collect::<Vec<_>>();
@@ -269,7 +413,7 @@ fn stretch(
         next: [atomics(u64::MAX), atomics(u64::MAX)],
         load: [atomics(0), atomics(0)],
         taken: (0..=n).map(|_| AtomicUsize::new(0)).collect(),
-        barrier: SpinBarrier::new(n),
+        barrier: SpinBarrier::new(threads),
         failed: AtomicBool::new(false),
         samples: [Mutex::new(vec![]), Mutex::new(vec![])],
         delays: Mutex::new(std::mem::take(delays)),
@@ -281,7 +425,7 @@ fn stretch(
     };
     let first = *start;
     let next = std::thread::scope(|s| {
-        for me in 1..n {
+        for me in 1..threads {
             let shared = &shared;
             s.spawn(move || work(shared, first, me));
         }
@@ -321,6 +465,7 @@ fn stretch(
 /// counts the windows. Returns where the next window starts (`Time::MAX`: the run has ended).
 fn work(shared: &Shared, mut start: Time, me: usize) -> Time {
     let n = shared.parts.len();
+    shared.barrier.join(me);
     let (mut k, mut events) = (0, 0);
     while start != Time::MAX && events < shared.budget {
         let end = Time(start.0.saturating_add(shared.plan.lookahead.0));
@@ -343,7 +488,7 @@ fn work(shared: &Shared, mut start: Time, me: usize) -> Time {
             shared.panic.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(payload);
         }
         let waiting = Instant::now();
-        shared.barrier.wait();
+        shared.barrier.wait(me);
         shared.waited_ns.fetch_add(waiting.elapsed().as_nanos() as u64, Ordering::Relaxed);
         if me == 0 {
             shared.windows.fetch_add(1, Ordering::Relaxed);

@@ -268,3 +268,54 @@ fn a_partition_keeps_a_connections_sender_only_where_its_source_is_and_routes_wh
     }
     assert!(sink_only > 0 && neither > 0, "partitions that hold only a sink ({sink_only}) and neither end ({neither})");
 }
+
+/// `text`'s run on up to 2 threads as the default takes it: probed on one thread for `probed`
+/// events, then split from its start again, its stretches going on all threads or on one as
+/// `one`, the pace of one thread in events a second, makes them (0: all keep up; more than any
+/// machine's: all fall behind, so the run goes on one thread and tries all again ever later).
+/// Returns its report without its wall time, and whether it went on one thread for a while.
+fn probed_then_split(text: &str, probed: u64, one: f64) -> (String, bool) {
+    let sc = Scenario::parse(text, "p.toml", &[]).unwrap();
+    let mut sim = Simulation::new(&sc, None, Some(1)).unwrap();
+    let mut on = super::Threads::up_to(2);
+    let mut probe = super::Probe::new(super::Plan::of(&sim, 2).unwrap());
+    assert!(probe.run(&mut sim, probed) > 0);
+    assert!(sim.now() > crate::units::Time::ZERO && !sim.is_done());
+    on.split_again(&mut sim, 2, one);
+    assert_eq!(sim.events_processed(), 0, "made again");
+    while !on.step(&mut sim, 4_000) {}
+    assert_eq!(on.serial_reason(), None);
+    let mut report = sim.report();
+    report.wall_s = 0.0;
+    (serde_json::to_string_pretty(&report).unwrap(), on.fell_back.is_some())
+}
+
+#[test]
+fn a_run_probed_on_one_thread_then_split_from_its_start_is_the_run_on_one() {
+    let text = fat_tree(r#"{ kind = "newreno", initial_cwnd = 10 }"#, "buffer = 8");
+    let (one, _) = report(&text, 1);
+    let (split, fell_back) = probed_then_split(&text, 3_000, 0.0);
+    assert!(!fell_back, "all threads kept the pace of none");
+    assert_same(&one, &split, "2 (probed first)");
+    let (mixed, fell_back) = probed_then_split(&text, 3_000, 1e15);
+    assert!(fell_back, "all threads fell behind an impossible pace: stretches went on one thread");
+    assert_same(&one, &mixed, "2 and 1 by turns");
+}
+
+#[test]
+fn a_default_run_of_a_millisecond_stays_on_one_thread_and_says_why() {
+    let text = fat_tree(r#"{ kind = "newreno", initial_cwnd = 10 }"#, "buffer = 8").replace("20ms", "1ms");
+    let text = text.replace(r#"warmup = "2ms""#, r#"warmup = "0ms""#).replace(r#"interval = "3ms""#, r#"interval = "1ms""#);
+    let sc = Scenario::parse(&text, "p.toml", &[]).unwrap();
+    let mut sim = Simulation::new(&sc, None, Some(1)).unwrap();
+    let mut on = super::Threads::up_to(2);
+    while !on.step(&mut sim, u64::MAX) {}
+    // it ends within the probe, or (a slow build, a busy machine) the model finds too little
+    // left, too few free cores or too little work in a window of 1 µs
+    let note = on.note().unwrap();
+    assert!(note.starts_with("on one thread: "), "{note}");
+    assert!(on.handled().is_empty());
+    let mut report = sim.report();
+    report.wall_s = 0.0;
+    assert_same(&self::report(&text, 1).0, &serde_json::to_string_pretty(&report).unwrap(), "the default's");
+}

@@ -1,0 +1,131 @@
+"""A run's engine time on its default threads against one thread (docs/performance.md, "A run's
+threads"), on every bundled example, every scenario of the reproductions, the peers' benchmark
+dumbbells and htsim's fat-trees:
+
+    python3 scripts/bench_default_threads.py [--rounds 5] [--burn] [--only GROUP_OR_NAME ...]
+
+Runs the reference benchmark (`examples/bench.rs`, built here: the run alone, no Python) on
+each case, every pair of its scenario, with `run.threads=1` and with `--default-threads` (the
+threads as `fairsim run` takes them when none are given), alternated in each round, `--rounds`
+times. Prints each case's median engine time both ways (summed over its pairs) and their ratio,
+and how the default went for its first pair (the bench's note: on one thread and why, or on how
+many). `--burn` runs one CPU-bound process per usable core (`yes > /dev/null`) throughout, as a
+busy machine would. Stops if the two give different events or packet-hops: the results must not
+depend on the threads.
+
+The cases: `scenarios/examples/*.toml`; the reproductions' scenario files as written (the
+reproductions' quick modes shorten some); the 10 Gb/s dumbbell of `validation/htsim/dumbbell.py`
+at a round trip of 200 µs (25 µs access links, a 50 µs bottleneck holding 1,024 packets) with
+8, 64 and 256 NewReno flows for 2 s; ns-3's dumbbell (`validation/ns3/fairsim_dumbbell.py`,
+FIFO, NewReno, 10 Mb/s, 60 s) with 8 and 256 flows, their starts spread evenly over the first
+second; and htsim's TCP permutations on k = 8 (100 ms) and k = 16 (20 ms) fat-trees
+(`validation/htsim/fat-tree-permutation.toml`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "target" / "release" / "examples" / "bench"
+
+
+def validation(folder: str, module: str):
+    """`validation/FOLDER/MODULE.py`, imported with its folder first on the path (both folders
+    have a `dumbbell.py`)."""
+    sys.modules.pop("dumbbell", None)
+    sys.path.insert(0, str(ROOT / "validation" / folder))
+    try:
+        return __import__(module)
+    finally:
+        sys.path.pop(0)
+
+
+def short_rtt_dumbbell(flows: int) -> str:
+    dumbbell = validation("htsim", "dumbbell")
+    dumbbell.NECK_DELAY_US, dumbbell.ACCESS_DELAY_US, dumbbell.NECK_BUFFER = 50, 25, 1024
+    return dumbbell.scenario_text(flows, 2000.0)
+
+
+def ns3_dumbbell(flows: int) -> str:
+    return validation("ns3", "fairsim_dumbbell").scenario_text("fifo", "newreno", [i / flows for i in range(flows)], 60, 1)
+
+
+def cases(scratch: Path) -> list[tuple[str, str, Path, list[str]]]:
+    """(group, name, scenario file, overrides) of every case."""
+    found = [("example", p.stem, p, []) for p in sorted((ROOT / "scenarios" / "examples").glob("*.toml"))]
+    for paper in ("dks89", "keshav91", "csfq98", "hasegawa01", "blt94"):
+        found += [(paper, p.stem, p, []) for p in sorted((ROOT / "scenarios" / paper).glob("*.toml"))]
+    made = [(f"dumbbell-200us-{n}", short_rtt_dumbbell, n) for n in (8, 64, 256)]
+    made += [(f"ns3-dumbbell-{n}", ns3_dumbbell, n) for n in (8, 256)]
+    for name, text, flows in made:
+        path = scratch / f"{name}.toml"
+        path.write_text(text(flows))
+        found.append(("peers", name, path, []))
+    compare = validation("htsim", "compare")
+    for k, end_ms in ((8, 100.0), (16, 20.0)):
+        sets = [f"{key}={value}" for key, value in compare.one_interval(end_ms).items()]
+        found.append(("htsim", f"fat-tree-k{k}", compare.SCENARIO, [*sets, f"topology.k={k}", "run.seed=1"]))
+    return found
+
+
+def once(path: Path, sets: list[str], default: bool) -> tuple[tuple[str, ...], float, str]:
+    """The bench's work (events and packet-hops of every pair), its engine time summed over
+    the pairs, and its note on the first pair's threads (with `default`)."""
+    threads = ["--default-threads"] if default else ["run.threads=1"]
+    done = subprocess.run([str(BENCH), str(path), "1", *sets, *threads], capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"{path} {' '.join(sets)}: the bench failed:\n{done.stderr}")
+    lines = done.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("pair"))
+    rows = [line.split() for line in lines[header + 1 :] if line and not line.startswith("peak")]
+    work = tuple(x for row in rows for x in row[-7:-5])
+    note = done.stderr.splitlines()[0] if default and done.stderr else ""
+    return work, sum(float(row[-4]) for row in rows), note
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--burn", action="store_true", help="one CPU-bound process per usable core")
+    parser.add_argument("--only", nargs="+", help="cases of these groups or names")
+    args = parser.parse_args()
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "bench", "-p", "fairsim"], check=True, cwd=ROOT)
+    burners = []
+    if args.burn:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        burners = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(cores)]
+    print(f"load: {'one CPU burner per core' if burners else 'none added'}; rounds: {args.rounds}")
+    print("| group | case | one thread (s) | default (s) | default / one | how the default went (first pair) |")
+    print("|---|---|---:|---:|---:|---|")
+    try:
+        with tempfile.TemporaryDirectory() as scratch:
+            for group, name, path, sets in cases(Path(scratch)):
+                if args.only and group not in args.only and name not in args.only:
+                    continue
+                one, default, notes, work = [], [], [], None
+                for _ in range(args.rounds):
+                    for is_default in (False, True):
+                        got, wall, note = once(path, sets, is_default)
+                        if work is not None and got != work:
+                            raise SystemExit(f"{name}: the default threads did other work: {got} against {work}")
+                        work = got
+                        (default if is_default else one).append(wall)
+                        notes += [note] if note else []
+                a, b = statistics.median(one), statistics.median(default)
+                note = notes[len(notes) // 2] if notes else ""
+                print(f"| {group} | {name} | {a:.3f} | {b:.3f} | {b / max(a, 1e-9):.2f} | {note} |", flush=True)
+    finally:
+        for burner in burners:
+            burner.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
