@@ -2,16 +2,16 @@
 threads"), on every bundled example, every scenario of the reproductions, the peers' benchmark
 dumbbells and htsim's fat-trees:
 
-    python3 scripts/bench_default_threads.py [--rounds 5] [--burn] [--only GROUP_OR_NAME ...]
+    python3 scripts/bench_default_threads.py [--rounds 5] [--burn] [--given N] [--only GROUP_OR_NAME ...]
 
 Runs the reference benchmark (`examples/bench.rs`, built here: the run alone, no Python) on
 each case, every pair of its scenario, with `run.threads=1` and with `--default-threads` (the
 threads as `fairsim run` takes them when none are given), alternated in each round, `--rounds`
-times. Prints each case's median engine time both ways (summed over its pairs) and their ratio,
-and how the default went for its first pair (the bench's note: on one thread and why, or on how
-many). `--burn` runs one CPU-bound process per usable core (`yes > /dev/null`) throughout, as a
-busy machine would. Stops if the two give different events or packet-hops: the results must not
-depend on the threads.
+times (`--given N` adds `run.threads=N` as a third). Prints each case's median engine time each
+way (summed over its pairs) and its ratio to one thread's, and how the default went for its first
+pair (the bench's note: on one thread and why, or on how many). `--burn` runs one CPU-bound
+process per usable core (`yes > /dev/null`) throughout, as a busy machine would. Stops if two
+ways give different events or packet-hops: the results must not depend on the threads.
 
 The cases: `scenarios/examples/*.toml`; the reproductions' scenario files as written (the
 reproductions' quick modes shorten some); the 10 Gb/s dumbbell of `validation/htsim/dumbbell.py`
@@ -54,7 +54,9 @@ def short_rtt_dumbbell(flows: int) -> str:
 
 
 def ns3_dumbbell(flows: int) -> str:
-    return validation("ns3", "fairsim_dumbbell").scenario_text("fifo", "newreno", [i / flows for i in range(flows)], 60, 1)
+    return validation("ns3", "fairsim_dumbbell").scenario_text(
+        "fifo", "newreno", [i / flows for i in range(flows)], 60, 1
+    )
 
 
 def cases(scratch: Path) -> list[tuple[str, str, Path, list[str]]]:
@@ -75,18 +77,19 @@ def cases(scratch: Path) -> list[tuple[str, str, Path, list[str]]]:
     return found
 
 
-def once(path: Path, sets: list[str], default: bool) -> tuple[tuple[str, ...], float, str]:
+def once(path: Path, sets: list[str], threads: str) -> tuple[tuple[str, ...], float, str]:
     """The bench's work (events and packet-hops of every pair), its engine time summed over
-    the pairs, and its note on the first pair's threads (with `default`)."""
-    threads = ["--default-threads"] if default else ["run.threads=1"]
-    done = subprocess.run([str(BENCH), str(path), "1", *sets, *threads], capture_output=True, text=True)
+    the pairs, and its note on the first pair's threads (none on one thread): on `threads`
+    threads, or on the default's ("default")."""
+    arm = ["--default-threads"] if threads == "default" else [f"run.threads={threads}"]
+    done = subprocess.run([str(BENCH), str(path), "1", *sets, *arm], capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"{path} {' '.join(sets)}: the bench failed:\n{done.stderr}")
     lines = done.stdout.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("pair"))
     rows = [line.split() for line in lines[header + 1 :] if line and not line.startswith("peak")]
     work = tuple(x for row in rows for x in row[-7:-5])
-    note = done.stderr.splitlines()[0] if default and done.stderr else ""
+    note = done.stderr.splitlines()[0] if done.stderr else ""
     return work, sum(float(row[-4]) for row in rows), note
 
 
@@ -95,32 +98,44 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--burn", action="store_true", help="one CPU-bound process per usable core")
     parser.add_argument("--only", nargs="+", help="cases of these groups or names")
+    parser.add_argument("--given", type=int, help="also this count of threads, given (run.threads)")
     args = parser.parse_args()
-    subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "bench", "-p", "fairsim"], check=True, cwd=ROOT)
+    subprocess.run(
+        ["cargo", "build", "--release", "--quiet", "--example", "bench", "-p", "fairsim"],
+        check=True,
+        cwd=ROOT,
+    )
     burners = []
     if args.burn:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
         burners = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(cores)]
+    arms = ["1", "default", *([str(args.given)] if args.given else [])]
     print(f"load: {'one CPU burner per core' if burners else 'none added'}; rounds: {args.rounds}")
-    print("| group | case | one thread (s) | default (s) | default / one | how the default went (first pair) |")
-    print("|---|---|---:|---:|---:|---|")
+    given = f" {args.given} given (s) | given / one |" if args.given else ""
+    print(f"| group | case | one thread (s) | default (s) | default / one |{given} how the default went |")
+    print("|---|---|---:|---:|---:|" + ("---:|---:|" if args.given else "") + "---|")
     try:
         with tempfile.TemporaryDirectory() as scratch:
             for group, name, path, sets in cases(Path(scratch)):
                 if args.only and group not in args.only and name not in args.only:
                     continue
-                one, default, notes, work = [], [], [], None
+                walls: dict[str, list[float]] = {arm: [] for arm in arms}
+                notes, work = [], None
                 for _ in range(args.rounds):
-                    for is_default in (False, True):
-                        got, wall, note = once(path, sets, is_default)
+                    for arm in arms:
+                        got, wall, note = once(path, sets, arm)
                         if work is not None and got != work:
-                            raise SystemExit(f"{name}: the default threads did other work: {got} against {work}")
+                            raise SystemExit(f"{name}: {arm} threads did other work: {got} against {work}")
                         work = got
-                        (default if is_default else one).append(wall)
-                        notes += [note] if note else []
-                a, b = statistics.median(one), statistics.median(default)
-                note = notes[len(notes) // 2] if notes else ""
-                print(f"| {group} | {name} | {a:.3f} | {b:.3f} | {b / max(a, 1e-9):.2f} | {note} |", flush=True)
+                        walls[arm].append(wall)
+                        notes += [note] if arm == "default" else []
+                one = statistics.median(walls["1"])
+                cells = [f"{one:.3f}"]
+                for arm in arms[1:]:
+                    median = statistics.median(walls[arm])
+                    cells += [f"{median:.3f}", f"{median / max(one, 1e-9):.2f}"]
+                note = sorted(notes)[len(notes) // 2]
+                print(f"| {group} | {name} | {' | '.join(cells)} | {note} |", flush=True)
     finally:
         for burner in burners:
             burner.kill()
