@@ -45,8 +45,9 @@ def test_a_run_on_two_threads_is_the_run_on_one(path, sets):
 
 
 def test_the_runs_say_how_many_threads_they_took_or_why_one_at_verbose():
-    def notes(path, *sets):
+    def notes(path, *sets, pair=None):
         args = [sys.executable, "-m", "fairsim.cli", "run", str(path), "-v", "--no-progress", "--seed", "1"]
+        args += ["--pair", pair] if pair else []
         for s in sets:
             args += ["--set", s]
         done = subprocess.run(args, capture_output=True, text=True, check=True)
@@ -66,7 +67,8 @@ def test_the_runs_say_how_many_threads_they_took_or_why_one_at_verbose():
     (one,) = notes(PERMUTATION, *SHORT, "run.threads=1")
     assert one.endswith("on one thread: one thread was given")
     # by default a run takes only the threads that pay: a short one stays on one thread
-    (default,) = notes(EXAMPLES / "parking_lot.toml", "run.duration=20s", "run.warmup=4s", "run.interval=8s")
+    parking_lot = EXAMPLES / "parking_lot.toml"
+    (default,) = notes(parking_lot, "run.duration=20s", "run.warmup=4s", "run.interval=8s", pair="G/FCFS")
     assert ": on one thread: " in default and "given" not in default, default
 
 
