@@ -77,7 +77,7 @@ impl SpinBarrier {
         }
         let spin = self.spin_ns.load(Ordering::Relaxed);
         let started = Instant::now();
-        let mut late = Late::default();
+        let mut late = Late::since(started);
         // the clock is read every 64 looks: a look is a few nanoseconds, a clock read tens
         for look in 1u32.. {
             if self.generation.load(Ordering::Acquire) != generation {
@@ -147,19 +147,23 @@ impl SpinBarrier {
     }
 }
 
-/// What a spinning thread saw of the late threads' CPU clocks at its last look.
-#[derive(Default)]
+/// What a spinning thread saw of the late threads' CPU clocks at its last look: a wait shorter
+/// than `LOOK_EVERY` reads none (most waits of an idle machine are a few microseconds).
 struct Late {
-    at: Option<Instant>,
-    cpu: Vec<(usize, Duration)>,
+    at: Instant,
+    cpu: Option<Vec<(usize, Duration)>>,
 }
 
 impl Late {
+    fn since(started: Instant) -> Late {
+        Late { at: started, cpu: None }
+    }
+
     /// Whether every thread that has not yet arrived ran for at least half the time since the
-    /// last look (the first look only notes their clocks). A thread whose clock cannot be read
-    /// counts as running.
+    /// last look (the first look, `LOOK_EVERY` into the wait, only notes their clocks). A
+    /// thread whose clock cannot be read counts as running.
     fn running(&mut self, barrier: &SpinBarrier, generation: usize, now: Instant) -> bool {
-        if self.at.is_some_and(|at| now.duration_since(at) < LOOK_EVERY) {
+        if now.duration_since(self.at) < LOOK_EVERY {
             return true;
         }
         let late = (0..barrier.threads).filter(|&t| barrier.arrivals[t].load(Ordering::Acquire) != generation + 1);
@@ -169,17 +173,17 @@ impl Late {
                 Some((t, clock?.cpu_time()?))
             })
             .collect();
-        let running = match self.at {
+        let running = match &self.cpu {
             None => true,
-            Some(at) => {
-                let half = now.duration_since(at) / 2;
-                cpu.iter().all(|(t, now_cpu)| match self.cpu.iter().find(|(u, _)| u == t) {
+            Some(then) => {
+                let half = now.duration_since(self.at) / 2;
+                cpu.iter().all(|(t, now_cpu)| match then.iter().find(|(u, _)| u == t) {
                     Some((_, then)) => now_cpu.saturating_sub(*then) >= half,
                     None => true,
                 })
             }
         };
-        (self.at, self.cpu) = (Some(now), cpu);
+        (self.at, self.cpu) = (now, Some(cpu));
         running
     }
 }
@@ -248,10 +252,13 @@ mod tests {
         let Some(clock) = ThreadClock::of_this_thread() else { return }; // not read on this system
         let barrier = SpinBarrier::new(2);
         *barrier.clocks[1].lock().unwrap() = Some(clock); // this thread plays the late one
-        let mut late = Late::default();
-        let spin_until = |t: Instant| while Instant::now() < t {};
         let start = Instant::now();
-        assert!(late.running(&barrier, 0, start), "the first look only notes the clocks");
+        let mut late = Late::since(start);
+        let spin_until = |t: Instant| while Instant::now() < t {};
+        assert!(late.running(&barrier, 0, start), "a short wait reads no clock");
+        assert!(late.cpu.is_none());
+        assert!(late.running(&barrier, 0, start + LOOK_EVERY), "the first look only notes the clocks");
+        assert!(late.cpu.is_some());
         // while this thread runs its clock keeps up with the wall clock, unless the system
         // takes it off its core: the loop looks again until a look sees it ran (a busy machine
         // may take it off for a while, never for ever)

@@ -1,16 +1,16 @@
-//! A split run keeps the pace of one thread at least: it goes in stretches of about `STRETCH`,
-//! each on all its threads or on one (which then runs the partitions' windows in turn, with no
+//! A split run keeps the pace of one thread at least: it goes in stretches of about `STRETCH`
+//! (each starts its threads anew, some tens of microseconds), each on all its threads or on one (which then runs the partitions' windows in turn, with no
 //! one to wait for), and measures each stretch's events per second. A stretch on all threads
 //! slower than one thread's pace (the probe's at first, then that of the last stretch on one)
 //! sends the run to one thread; from there it tries all threads again after one stretch, then
 //! after twice as many each time the try loses, up to `LONGEST_WAIT`. The results are the same
 //! either way: only the thread that runs a partition's window changes. A count of threads that
-//! was given is obeyed: every stretch goes on all.
+//! was given is obeyed: every stretch goes on all, as long as the caller asks.
 
 use std::time::Duration;
 
 /// The engine time of a stretch, between which the pace is weighed.
-const STRETCH: Duration = Duration::from_millis(10);
+const STRETCH: Duration = Duration::from_millis(25);
 /// The most stretches on one thread between two tries of all threads.
 const LONGEST_WAIT: u32 = 64;
 
@@ -47,9 +47,15 @@ impl Pace {
         }
     }
 
-    /// The threads for the next stretch, and its events at most.
+    /// The threads for the next stretch, and its events at most: with threads given, as many
+    /// as the caller asks for (each stretch starts its threads anew, which a busy machine may
+    /// take a while to run).
     pub fn next(&self) -> (usize, u64) {
-        (if self.on_all { self.parts } else { 1 }, self.events)
+        match (self.given, self.on_all) {
+            (true, _) => (self.parts, u64::MAX),
+            (false, true) => (self.parts, self.events),
+            (false, false) => (1, self.events),
+        }
     }
 
     /// A stretch on `threads` threads ran `events` events in `took`.

@@ -305,7 +305,8 @@ fn a_run_probed_on_one_thread_then_split_from_its_start_is_the_run_on_one() {
 #[test]
 fn a_default_run_of_a_millisecond_stays_on_one_thread_and_says_why() {
     let text = fat_tree(r#"{ kind = "newreno", initial_cwnd = 10 }"#, "buffer = 8").replace("20ms", "1ms");
-    let text = text.replace(r#"warmup = "2ms""#, r#"warmup = "0ms""#).replace(r#"interval = "3ms""#, r#"interval = "1ms""#);
+    let text =
+        text.replace(r#"warmup = "2ms""#, r#"warmup = "0ms""#).replace(r#"interval = "3ms""#, r#"interval = "1ms""#);
     let sc = Scenario::parse(&text, "p.toml", &[]).unwrap();
     let mut sim = Simulation::new(&sc, None, Some(1)).unwrap();
     let mut on = super::Threads::up_to(2);
