@@ -8,10 +8,13 @@ Runs the reference benchmark (`examples/bench.rs`, built here: the run alone, no
 each case, every pair of its scenario, with `run.threads=1` and with `--default-threads` (the
 threads as `fairsim run` takes them when none are given), alternated in each round, `--rounds`
 times (`--given N` adds `run.threads=N` as a third). Prints each case's median engine time each
-way (summed over its pairs) and its ratio to one thread's, and how the default went for its first
-pair (the bench's note: on one thread and why, or on how many). `--burn` runs one CPU-bound
-process per usable core (`yes > /dev/null`) throughout, as a busy machine would. Stops if two
-ways give different events or packet-hops: the results must not depend on the threads.
+way (summed over its pairs) and its ratio to one thread's, the ratio of the bench process's
+median CPU times (user and system: less moved than wall time by a machine whose speed drifts,
+but it counts every thread's time, so a split run's is above its wall time's), and how the
+default went for its first pair (the bench's note: on one thread and why, or on how many).
+`--burn` runs one CPU-bound process per usable core (`yes > /dev/null`) throughout, as a busy
+machine would. Stops if two ways give different events or packet-hops: the results must not
+depend on the threads.
 
 The cases: `scenarios/examples/*.toml`; the reproductions' scenario files as written (the
 reproductions' quick modes shorten some); the 10 Gb/s dumbbell of `validation/htsim/dumbbell.py`
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -77,20 +81,25 @@ def cases(scratch: Path) -> list[tuple[str, str, Path, list[str]]]:
     return found
 
 
-def once(path: Path, sets: list[str], threads: str) -> tuple[tuple[str, ...], float, str]:
+def once(path: Path, sets: list[str], threads: str) -> tuple[tuple[str, ...], float, float, str]:
     """The bench's work (events and packet-hops of every pair), its engine time summed over
-    the pairs, and its note on the first pair's threads (none on one thread): on `threads`
-    threads, or on the default's ("default")."""
+    the pairs, the process's CPU time (user and system, from the kernel's accounting) and its
+    note on the first pair's threads (none on one thread): on `threads` threads, or on the
+    default's ("default")."""
     arm = ["--default-threads"] if threads == "default" else [f"run.threads={threads}"]
-    done = subprocess.run([str(BENCH), str(path), "1", *sets, *arm], capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"{path} {' '.join(sets)}: the bench failed:\n{done.stderr}")
-    lines = done.stdout.splitlines()
+    command = [str(BENCH), str(path), "1", *sets, *arm]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(command, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode:
+        raise SystemExit(f"{path} {' '.join(sets)}: the bench failed:\n{proc.stderr}")
+    lines = proc.stdout.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("pair"))
     rows = [line.split() for line in lines[header + 1 :] if line and not line.startswith("peak")]
     work = tuple(x for row in rows for x in row[-7:-5])
-    note = done.stderr.splitlines()[0] if done.stderr else ""
-    return work, sum(float(row[-4]) for row in rows), note
+    note = proc.stderr.splitlines()[0].split("; windows: ")[0] if proc.stderr else ""
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return work, sum(float(row[-4]) for row in rows), cpu, note
 
 
 def main() -> int:
@@ -111,29 +120,34 @@ def main() -> int:
         burners = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(cores)]
     arms = ["1", "default", *([str(args.given)] if args.given else [])]
     print(f"load: {'one CPU burner per core' if burners else 'none added'}; rounds: {args.rounds}")
-    given = f" {args.given} given (s) | given / one |" if args.given else ""
-    print(f"| group | case | one thread (s) | default (s) | default / one |{given} how the default went |")
-    print("|---|---|---:|---:|---:|" + ("---:|---:|" if args.given else "") + "---|")
+    given = f" {args.given} given (s) | given / one | CPU |" if args.given else ""
+    print(
+        f"| group | case | one thread (s) | default (s) | default / one | CPU |{given} how the default went |"
+    )
+    print("|---|---|---:|---:|---:|---:|" + ("---:|---:|---:|" if args.given else "") + "---|")
     try:
         with tempfile.TemporaryDirectory() as scratch:
             for group, name, path, sets in cases(Path(scratch)):
                 if args.only and group not in args.only and name not in args.only:
                     continue
                 walls: dict[str, list[float]] = {arm: [] for arm in arms}
+                cpus: dict[str, list[float]] = {arm: [] for arm in arms}
                 notes, work = [], None
                 for _ in range(args.rounds):
                     for arm in arms:
-                        got, wall, note = once(path, sets, arm)
+                        got, wall, cpu, note = once(path, sets, arm)
                         if work is not None and got != work:
                             raise SystemExit(f"{name}: {arm} threads did other work: {got} against {work}")
                         work = got
                         walls[arm].append(wall)
+                        cpus[arm].append(cpu)
                         notes += [note] if arm == "default" else []
                 one = statistics.median(walls["1"])
                 cells = [f"{one:.3f}"]
                 for arm in arms[1:]:
                     median = statistics.median(walls[arm])
-                    cells += [f"{median:.3f}", f"{median / max(one, 1e-9):.2f}"]
+                    cpu = statistics.median(cpus[arm]) / max(statistics.median(cpus["1"]), 1e-9)
+                    cells += [f"{median:.3f}", f"{median / max(one, 1e-9):.2f}", f"{cpu:.2f}"]
                 note = sorted(notes)[len(notes) // 2]
                 print(f"| {group} | {name} | {' | '.join(cells)} | {note} |", flush=True)
     finally:
