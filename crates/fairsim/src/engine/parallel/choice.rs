@@ -104,18 +104,25 @@ impl Probe {
             choice.why = Why::Busy;
             return choice;
         }
+        // a window holds at least one event; windows without any are skipped
+        let windows = (end / lookahead).min(end * density);
+        let work = choice.events_per_window.max(1.0) * per_event * PARTITION_COST;
+        let built = parts as f64 * sim.built_in.as_nanos() as f64;
+        let split = |meeting: Duration| windows * (work + meeting.as_nanos() as f64 + WINDOW_COST) + built;
+        let pays = |split: f64| split * MARGIN < choice.one_thread.as_nanos() as f64;
+        // the meeting is measured only where a split could pay with threads that meet at once
+        if !pays(split(Duration::ZERO)) {
+            choice.split = Some(Duration::from_nanos(split(Duration::ZERO) as u64));
+            choice.why = Why::Windows;
+            return choice;
+        }
         let Some(meeting) = SpinBarrier::meeting_time(parts, MEETINGS, MEETING_LIMIT) else {
             choice.why = Why::NoMeeting(parts);
             return choice;
         };
         choice.meeting = Some(meeting);
-        // a window holds at least one event; windows without any are skipped
-        let windows = (end / lookahead).min(end * density);
-        let work = choice.events_per_window.max(1.0) * per_event * PARTITION_COST;
-        let split =
-            windows * (work + meeting.as_nanos() as f64 + WINDOW_COST) + parts as f64 * sim.built_in.as_nanos() as f64;
-        choice.split = Some(Duration::from_nanos(split as u64));
-        if split * MARGIN < choice.one_thread.as_nanos() as f64 {
+        choice.split = Some(Duration::from_nanos(split(meeting) as u64));
+        if pays(split(meeting)) {
             choice.parts = parts;
         } else {
             choice.why = Why::Windows;
@@ -160,11 +167,15 @@ impl fmt::Display for Choice {
         };
         let windows = || {
             format!(
-                "{:.1} events a window in each partition ({:.1} µs of work at {:.0} ns an event) against {:.1} µs to meet",
+                "{:.1} events a window in each partition ({:.1} µs of work at {:.0} ns an event) against {}",
                 self.events_per_window,
                 self.events_per_window * self.per_event * PARTITION_COST / 1e3,
                 self.per_event,
-                self.meeting.map_or(0.0, |m| m.as_secs_f64() * 1e6),
+                match self.meeting {
+                    Some(m) =>
+                        format!("{:.1} µs to meet and {:.1} to hand over", m.as_secs_f64() * 1e6, WINDOW_COST / 1e3),
+                    None => format!("{:.1} µs to hand over", WINDOW_COST / 1e3),
+                },
             )
         };
         match self.why {
@@ -213,9 +224,11 @@ mod tests {
         let text = choice(Why::Windows, 1).to_string();
         assert_eq!(
             text,
-            "0.6 events a window in each partition (0.1 µs of work at 90 ns an event) against 3.0 µs to meet; \
-             1.9 cores free; splitting would take 2400 ms against 800 ms more on one thread"
+            "0.6 events a window in each partition (0.1 µs of work at 90 ns an event) against 3.0 µs to meet \
+             and 1.5 to hand over; 1.9 cores free; splitting would take 2400 ms against 800 ms more on one thread"
         );
+        let unmet = Choice { meeting: None, ..choice(Why::Windows, 1) };
+        assert!(unmet.to_string().contains("(0.1 µs of work at 90 ns an event) against 1.5 µs to hand over; "));
         assert!(choice(Why::Busy, 1).to_string().starts_with("1.9 cores free"));
         assert!(choice(Why::Short, 1).to_string().contains("800 ms on one thread, too little"));
     }

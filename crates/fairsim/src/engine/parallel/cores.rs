@@ -16,8 +16,9 @@ pub(super) struct Load {
     last: Option<Instant>,
 }
 
-/// How often the load is sampled: a sample reads a small file, some microseconds.
-const EVERY: Duration = Duration::from_millis(1);
+/// How often the load is sampled: a sample reads a small file, some microseconds (ten samples
+/// in a probe of 20 ms).
+const EVERY: Duration = Duration::from_millis(2);
 
 impl Load {
     /// Takes a sample unless one was taken within `EVERY`; `mine` is how many of this
