@@ -12,11 +12,12 @@
 //! only where that is `MARGIN` faster, on as many threads as cores are free. The figures go to
 //! `-v` (`Choice`'s text).
 //!
-//! The model's constants were measured on the runs of docs/performance.md (*A run's threads*):
-//! `PARTITION_COST`, a partition's time per event against one thread's (its events are checked
-//! for their owner, shared events are handled by each partition, and the partitions' events are
-//! rarely even within a window), and `WINDOW_COST`, a window's fixed work in each partition
-//! beyond the meeting (its mail, its cut links' pipes, its notes).
+//! The model's two constants were fitted to two split runs measured beside their one-thread
+//! runs (docs/decisions.md and docs/performance.md, *A run's threads*): `PARTITION_COST`, a
+//! partition's time per event against one thread's (its events are checked for their owner,
+//! shared events are handled by each partition), and `WINDOW_COST`, a window's cost beyond its
+//! events and the meeting (its mail, its cut links' pipes, and the partitions' shares of it,
+//! which are never even within a window).
 
 use super::barrier::SpinBarrier;
 use super::cores::Load;
@@ -32,10 +33,11 @@ pub(super) const PROBE: Duration = Duration::from_millis(20);
 const WORTH_WEIGHING: Duration = Duration::from_millis(50);
 /// How much faster a split must be expected to be.
 const MARGIN: f64 = 1.15;
-/// A partition's time per event against one thread's.
-pub(super) const PARTITION_COST: f64 = 1.3;
-/// A window's fixed work in each partition, beyond the threads' meeting, in nanoseconds.
-const WINDOW_COST: f64 = 1_500.0;
+/// A partition's time per event against one thread's, and a window's cost beyond its work and
+/// the threads' meeting (its mail, its cut links' pipes, and the partitions' uneven shares of
+/// it), in nanoseconds: fitted to two split runs of docs/performance.md (*A run's threads*).
+pub(super) const PARTITION_COST: f64 = 1.13;
+const WINDOW_COST: f64 = 5_800.0;
 /// The threads' meeting is measured over this many meetings, or for at most `MEETING_LIMIT`.
 const MEETINGS: usize = 64;
 const MEETING_LIMIT: Duration = Duration::from_millis(5);
@@ -225,10 +227,10 @@ mod tests {
         assert_eq!(
             text,
             "0.6 events a window in each partition (0.1 µs of work at 90 ns an event) against 3.0 µs to meet \
-             and 1.5 to hand over; 1.9 cores free; splitting would take 2400 ms against 800 ms more on one thread"
+             and 5.8 to hand over; 1.9 cores free; splitting would take 2400 ms against 800 ms more on one thread"
         );
         let unmet = Choice { meeting: None, ..choice(Why::Windows, 1) };
-        assert!(unmet.to_string().contains("(0.1 µs of work at 90 ns an event) against 1.5 µs to hand over; "));
+        assert!(unmet.to_string().contains("(0.1 µs of work at 90 ns an event) against 5.8 µs to hand over; "));
         assert!(choice(Why::Busy, 1).to_string().starts_with("1.9 cores free"));
         assert!(choice(Why::Short, 1).to_string().contains("800 ms on one thread, too little"));
     }

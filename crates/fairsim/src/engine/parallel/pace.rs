@@ -10,9 +10,9 @@
 use std::time::Duration;
 
 /// The engine time of a stretch, between which the pace is weighed.
-const STRETCH: Duration = Duration::from_millis(25);
+const STRETCH: Duration = Duration::from_millis(100);
 /// The most stretches on one thread between two tries of all threads.
-const LONGEST_WAIT: u32 = 64;
+const LONGEST_WAIT: u32 = 16;
 
 pub(super) struct Pace {
     parts: usize,
@@ -114,7 +114,7 @@ mod tests {
             waits.push(wait);
             pace.ran(2, 500, MS); // the try loses
         }
-        assert_eq!(waits, [1, 2, 4, 8, 16, 32, 64, 64]);
+        assert_eq!(waits, [1, 2, 4, 8, 16, 16, 16, 16]);
         pace.ran(1, 1000, MS);
         assert!(pace.fell_back().is_some());
     }
