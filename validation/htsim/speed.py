@@ -34,8 +34,8 @@ modules' compiled bytecode, as an installed package does (a cache of the case's 
 one unmeasured run of each before the rounds), even where `PYTHONDONTWRITEBYTECODE` is set:
 compiling the modules' source at every start cost `fairsim run` about 1 MB more than it cost
 the interpreter alone (docs/decisions.md). `fairsim run` and `fairsim.run` go on one thread
-there (`run.threads=1`), like the bench and htsim: by default a run takes every core, and a run
-split into partitions holds a copy of itself per partition. `--all-threads` also runs it with
+there (`run.threads=1`), like the bench and htsim: by default a run may take every core where
+that pays, and a run split into partitions holds a copy of itself per partition. `--all-threads` also runs it with
 the default threads, in a column of its own. Run it with the Python that has
 fairsim installed: the `fairsim` program is the one beside it. A case whose htsim program is not
 there is measured on fairsim's side alone, its htsim cells left empty."""
@@ -319,7 +319,7 @@ def main() -> int:
     parser.add_argument("--bench", help="fairsim's bench program (default: built here)")
     whole = "also the whole `fairsim run` process and the interpreter's share"
     parser.add_argument("--memory", action="store_true", help=whole + " (on one thread)")
-    default = "with --memory: also `fairsim run` on the default threads (every core)"
+    default = "with --memory: also `fairsim run` on the default threads (every core, where that pays)"
     parser.add_argument("--all-threads", action="store_true", help=default)
     args = parser.parse_args()
     bench = args.bench or built_bench()
