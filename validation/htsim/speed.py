@@ -37,8 +37,8 @@ the interpreter alone (docs/decisions.md). `fairsim run` and `fairsim.run` go on
 there (`run.threads=1`), like the bench and htsim: by default a run may take every core where
 that pays, and a run split into partitions holds a copy of itself per partition.
 `--all-threads` also runs it with the default threads, in a column of its own. Run it with the
-Python that has fairsim installed: the `fairsim` program is the one beside it. A case whose htsim program is not
-there is measured on fairsim's side alone, its htsim cells left empty."""
+Python that has fairsim installed: the `fairsim` program is the one beside it. A case whose
+htsim program is not there is measured on fairsim's side alone, its htsim cells left empty."""
 
 from __future__ import annotations
 
