@@ -210,10 +210,11 @@ def run(
     - ``progress``: show one progress bar for all the runs (default: in a Jupyter notebook, or
       when standard error is a terminal);
     - ``jobs``: runs in parallel (default: one per core this process may use). Each run may use
-      the cores they leave free (``[run] threads`` says otherwise); its results are the same on
-      any number of threads;
-    - ``verbose``: print on how many threads each run went and each partition's share of its
-      events, or why it went on one.
+      the cores they leave free, and takes of them only as many as pay (a long run whose
+      windows hold enough work, on free cores); ``[run] threads`` or ``FAIRSIM_THREADS`` gives
+      a count that is obeyed. Its results are the same on any number of threads;
+    - ``verbose``: print on how many threads each run went, each partition's share of its
+      events and what was weighed, or why it went on one.
 
     On Ctrl-C the runs stop and the partial results are returned (``results.complete`` is False).
     When every seed of a pair gives the same results (a scenario without a random element),
