@@ -300,7 +300,9 @@ impl Threads {
     /// A parallel run stopped before its end (Ctrl-C) is put together as it stands, for its
     /// report so far; it cannot go on.
     pub fn stop(&mut self, sim: &mut Simulation) {
-        self.probe = None;
+        if self.probe.take().is_some() {
+            self.serial_reason = Some("stopped on one thread before its threads were weighed".into());
+        }
         if let Some(parallel) = self.parallel.take() {
             join(sim, parallel);
             self.serial_reason = Some("stopped".into());
