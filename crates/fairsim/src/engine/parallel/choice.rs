@@ -72,9 +72,10 @@ impl Probe {
         ran
     }
 
-    /// Whether the probe has run its time.
+    /// Whether the probe has run its time, and the run a lookahead window of simulated time at
+    /// least (a burst of events at the start gives no density to weigh by).
     pub fn over(&self, sim: &Simulation) -> bool {
-        sim.wall >= PROBE
+        sim.wall >= PROBE && sim.now() >= self.plan.lookahead
     }
 
     /// Weighs splitting `sim`, probed, over up to `threads` threads.
