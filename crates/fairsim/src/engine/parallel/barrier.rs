@@ -12,7 +12,7 @@
 //! spinning on).
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 pub(super) struct SpinBarrier {
@@ -29,7 +29,7 @@ pub(super) struct SpinBarrier {
     /// By thread: the generation it last arrived in, plus one (so the late ones are known), and
     /// its CPU clock, once it has joined.
     arrivals: Vec<AtomicUsize>,
-    clocks: Vec<Mutex<Option<ThreadClock>>>,
+    clocks: Vec<OnceLock<ThreadClock>>,
 }
 
 /// Bounds of the time a waiting thread spins before it sleeps, in nanoseconds.
@@ -50,13 +50,15 @@ impl SpinBarrier {
             lock: Mutex::new(()),
             woken: Condvar::new(),
             arrivals: (0..threads).map(|_| AtomicUsize::new(0)).collect(),
-            clocks: (0..threads).map(|_| Mutex::new(None)).collect(),
+            clocks: (0..threads).map(|_| OnceLock::new()).collect(),
         }
     }
 
     /// Thread `me` will wait here: the others may read its CPU clock from now on.
     pub fn join(&self, me: usize) {
-        *self.clocks[me].lock().expect("no thread panicked") = ThreadClock::of_this_thread();
+        if let Some(clock) = ThreadClock::of_this_thread() {
+            let _ = self.clocks[me].set(clock);
+        }
     }
 
     /// Waits until all the threads have called `wait`; what each wrote before it is seen by all
@@ -167,12 +169,8 @@ impl Late {
             return true;
         }
         let late = (0..barrier.threads).filter(|&t| barrier.arrivals[t].load(Ordering::Acquire) != generation + 1);
-        let cpu: Vec<(usize, Duration)> = late
-            .filter_map(|t| {
-                let clock = *barrier.clocks[t].lock().expect("no thread panicked");
-                Some((t, clock?.cpu_time()?))
-            })
-            .collect();
+        let cpu: Vec<(usize, Duration)> =
+            late.filter_map(|t| Some((t, barrier.clocks[t].get()?.cpu_time()?))).collect();
         let running = match &self.cpu {
             None => true,
             Some(then) => {
@@ -251,7 +249,7 @@ mod tests {
     fn a_thread_is_seen_running_while_it_spins_and_not_while_it_sleeps() {
         let Some(clock) = ThreadClock::of_this_thread() else { return }; // not read on this system
         let barrier = SpinBarrier::new(2);
-        *barrier.clocks[1].lock().unwrap() = Some(clock); // this thread plays the late one
+        let _ = barrier.clocks[1].set(clock); // this thread plays the late one
         let start = Instant::now();
         let mut late = Late::since(start);
         let spin_until = |t: Instant| while Instant::now() < t {};

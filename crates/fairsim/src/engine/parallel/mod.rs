@@ -161,7 +161,7 @@ impl Threads {
                 self.probe = Some(probe);
                 return false;
             }
-            self.weigh(sim, &probe);
+            self.weigh(sim, *probe);
             budget = budget.saturating_sub(ran);
             if budget == 0 {
                 return false;
@@ -208,26 +208,28 @@ impl Threads {
 
     /// The probe of `sim` is over: the run splits, from its start again, where the cost model
     /// expects it to pay, or goes on on one thread.
-    fn weigh(&mut self, sim: &mut Simulation, probe: &Probe) {
+    fn weigh(&mut self, sim: &mut Simulation, probe: Probe) {
         let choice = probe.weigh(sim, self.threads);
         if choice.parts < 2 {
             self.serial_reason = Some(choice.to_string());
         } else {
             let one = sim.events_processed() as f64 / sim.wall.as_secs_f64().max(1e-9);
-            self.split_again(sim, choice.parts, one);
+            // the probe's plan is the split's where all the threads it was made for are taken
+            let plan = Some(probe.plan).filter(|plan| plan.parts == choice.parts);
+            self.split_again(sim, choice.parts, plan, one);
         }
         self.choice = Some(choice);
     }
 
     /// Splits `sim`, under way on one thread at `one` events a second, into `parts` partitions
-    /// from its start again: its results are the same on any number of threads, so only the
-    /// time it ran is lost, and that counts in the run's.
-    fn split_again(&mut self, sim: &mut Simulation, parts: usize, one: f64) {
+    /// (by `plan`, if one was made for them) from its start again: its results are the same on
+    /// any number of threads, so only the time it ran is lost, and that counts in the run's.
+    fn split_again(&mut self, sim: &mut Simulation, parts: usize, plan: Option<Plan>, one: f64) {
         let probed = sim.wall;
         *sim = again(sim, None);
         sim.wall = probed;
         let split_at = Instant::now();
-        match Plan::of(sim, parts) {
+        match plan.map_or_else(|| Plan::of(sim, parts), Ok) {
             Ok(plan) => {
                 let mut parallel = split(sim, plan);
                 parallel.pace = Pace::new(parts, false, Some(one));
