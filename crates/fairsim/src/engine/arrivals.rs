@@ -14,7 +14,7 @@ use crate::qdisc::PortInfo;
 use crate::traffic::population::{derangement, Ends, Listed, Pairs, Population};
 use crate::traffic::{exponential, Source};
 use crate::transport::Sender;
-use crate::units::{BufferLimit, Time};
+use crate::units::{BufferLimit, Rate, Time};
 use rand::Rng;
 
 impl Simulation {
@@ -106,7 +106,17 @@ impl Simulation {
         }
         let name = format!("{}#{}", self.scenario.flows[f.idx()].name, self.connections.arrived);
         self.connections.arrived += 1;
-        let sender = match self.new_sender(f) {
+        let serial = self.connections.arrived - 1;
+        let c = self.take_slot(f);
+        let spec = &self.scenario.flows[f.idx()];
+        let drawn = spec.draws_ends();
+        if let Some(forwarder) = &mut self.forwarder {
+            let conversation = self.scenario.flows.len() as u64 + serial;
+            forwarder.set_connection(c.idx(), spec.forwarding, src, dst, conversation, drawn);
+        }
+        self.forget_path_delay(c);
+        let route = drawn.then(|| self.route_of(c, src, dst)).flatten();
+        let sender = match self.new_sender(f, route) {
             Ok(sender) => sender,
             Err(e) => {
                 // validation built this flow's sender once, so this cannot fail
@@ -116,15 +126,8 @@ impl Simulation {
             }
         };
         let mut ends = super::build::ends(&self.scenario, self.seed, f, &name, sender);
-        let serial = self.connections.arrived - 1;
-        let c = self.take_slot(f);
         let own_line = self.connections.slot(c).own_line;
         let spec = &self.scenario.flows[f.idx()];
-        let drawn = spec.draws_ends();
-        if let Some(forwarder) = &mut self.forwarder {
-            let conversation = self.scenario.flows.len() as u64 + serial;
-            forwarder.set_connection(c.idx(), spec.forwarding, src, dst, conversation, drawn);
-        }
         ends.ends.conn = c;
         ends.trace = None;
         ends.start = self.now;
@@ -152,7 +155,7 @@ impl Simulation {
             }
         }
         let payload = spec.payload_size as u64;
-        let ideal = self.connections.transfers.detailed.then(|| self.ideal_fct(f, src, dst, packets));
+        let ideal = self.connections.transfers.detailed.then(|| self.ideal_fct(f, c, src, dst, packets));
         let t = &mut self.connections.transfers;
         let row = t.flow.len();
         t.flow.push(f.0);
@@ -190,8 +193,20 @@ impl Simulation {
         }
     }
 
-    /// A fresh sender for a connection of flow `f`, from the flow's transport read once.
-    fn new_sender(&mut self, f: FlowId) -> Result<Option<Box<dyn Sender>>, String> {
+    /// What a transport reads of connection `c`'s own path from `src` to `dst`: its first
+    /// line's rate (its NIC's) and its links (a fixed path's, else a fewest-hop path's: every
+    /// such path has as many), on the network as forwarding knows it now.
+    fn route_of(&mut self, c: FlowId, src: NodeId, dst: NodeId) -> Option<(Rate, u32)> {
+        let forwarder = self.forwarder.as_mut()?;
+        let path = forwarder.fixed_path(c.idx(), src, dst, false, false).unwrap_or_else(|| forwarder.first_path(src, dst));
+        let line = forwarder.line(src);
+        let rate = self.ports.get(line.idx()).map_or(self.scenario.ports[line.idx()].rate, |p| p.rate);
+        Some((rate, u32::try_from(path.len()).unwrap_or(u32::MAX)))
+    }
+
+    /// A fresh sender for a connection of flow `f`, from the flow's transport read once, built
+    /// for the connection's own first line's rate and links (`route`), if it has its own ends.
+    fn new_sender(&mut self, f: FlowId, route: Option<(Rate, u32)>) -> Result<Option<Box<dyn Sender>>, String> {
         let makers = &mut self.connections.makers;
         if makers.len() <= f.idx() {
             makers.resize_with(f.idx() + 1, || None);
@@ -201,7 +216,10 @@ impl Simulation {
             let Some(maker) = made else { return Ok(None) };
             makers[f.idx()] = Some(maker);
         }
-        let (build, info) = makers[f.idx()].as_ref().expect("made above");
+        let (build, info) = makers[f.idx()].as_mut().expect("made above");
+        if let Some((rate, links)) = route {
+            (info.access_rate, info.links) = (rate, links);
+        }
         build(info).map(Some).map_err(|e| e.message)
     }
 
@@ -363,28 +381,5 @@ impl Simulation {
             }
             self.fold_into_flow(c, self.now);
         }
-    }
-}
-
-impl Simulation {
-    /// A transfer's ideal completion time, seconds: alone on the network, sender-side (until
-    /// the ACK of its last packet is back), with store and forward at every hop. The first
-    /// packet crosses the data path (each hop's transmission and propagation); the others follow
-    /// it a transmission time at the slowest line apart; the last one's ACK crosses back. Paths
-    /// are the first fewest-hop ones, on the network as built (without failures or rate changes);
-    /// `None` for a file without end. docs/results.md defines it.
-    pub(super) fn ideal_fct(&mut self, f: FlowId, src: NodeId, dst: NodeId, packets: Option<u64>) -> Option<f64> {
-        let n = packets?;
-        let spec = &self.scenario.flows[f.idx()];
-        let (data, ack, acks) = (spec.packet_size, spec.ack_size, spec.acks);
-        let forwarder = self.forwarder.as_mut()?;
-        let (there, back) = (forwarder.first_path(src, dst), forwarder.first_path(dst, src));
-        // the network as built: a failed link, or a line's new rate, is what the ideal is without
-        let ports = &self.scenario.ports;
-        let hop = |p: &PortId, size| (ports[p.idx()].rate.tx_time(size) + ports[p.idx()].delay).as_secs_f64();
-        let slowest = there.iter().map(|p| ports[p.idx()].rate.tx_time(data).as_secs_f64()).fold(0.0, f64::max);
-        let first: f64 = there.iter().map(|p| hop(p, data)).sum();
-        let last_ack: f64 = if acks { back.iter().map(|p| hop(p, ack)).sum() } else { 0.0 };
-        Some(first + (n - 1) as f64 * slowest + last_ack)
     }
 }

@@ -99,9 +99,19 @@ impl Forwarder {
         }
     }
 
+    /// Whether flow index `flow`'s packets are forwarded at each switch (not along a route).
+    pub fn is_forwarded(&self, flow: usize) -> bool {
+        self.chosen.get(flow).is_some_and(Option::is_some)
+    }
+
     /// Host `n`'s line (its only port).
     pub fn line(&self, n: NodeId) -> PortId {
         self.paths.ports_from(n)[0]
+    }
+
+    /// The port into host `n` (its line's other direction), if `n` is a host.
+    pub fn line_into(&self, n: NodeId) -> Option<PortId> {
+        self.paths.way_in(n)
     }
 
     /// Forwarding learns that each port of `ports` is down or not: the next hops are found again
@@ -132,26 +142,90 @@ impl Forwarder {
         others.for_each(|other| other.paths = Arc::clone(&self.paths));
     }
 
+    /// The next hops from `at` toward `dst`: on the network as built (`as_built`), or as
+    /// forwarding knows it now (without the failed links it has learnt of).
+    fn ways(&mut self, as_built: bool, at: NodeId, dst: NodeId) -> &[PortId] {
+        if as_built && self.healthy.is_some() {
+            return self.healthy.as_mut().map_or(&[], |(healthy, _)| healthy.choices(at, dst));
+        }
+        if let Err(anchor) = self.paths.made_choices(at, dst) {
+            make_table(&mut self.paths, anchor);
+        }
+        self.paths.made_choices(at, dst).unwrap_or_default()
+    }
+
     /// The ports of the path from `src` to `dst` that takes the first next hop at every node, on
-    /// the network without failures.
+    /// the network as built.
     pub fn first_path(&mut self, src: NodeId, dst: NodeId) -> Vec<PortId> {
         let mut path = vec![];
         let mut at = src;
         while at != dst {
-            let first = match &mut self.healthy {
-                Some((healthy, _)) => healthy.choices(at, dst).first().copied(),
-                None => {
-                    if let Err(anchor) = self.paths.made_choices(at, dst) {
-                        make_table(&mut self.paths, anchor);
-                    }
-                    self.paths.made_choices(at, dst).unwrap_or_default().first().copied()
-                }
-            };
-            let Some(p) = first else { break };
+            let Some(&p) = self.ways(true, at, dst).first() else { break };
             path.push(p);
             at = self.far[p.idx()];
         }
         path
+    }
+
+    /// The one path every data packet (or every ACK, `ack`) of flow index `flow` from `src` to
+    /// `dst` takes, if its forwarding fixes one: the first next hop at every switch, or ECMP's
+    /// hash of its key; `None` where each packet may take its own (spraying, permuting, the
+    /// adaptive and flowlet choices) or the flow follows its route. Its first port is the first
+    /// next hop from `src` (a host's line), as the flow's packets leave. `as_built`: on the
+    /// network without failures, else as forwarding knows it now.
+    pub fn fixed_path(&mut self, flow: usize, src: NodeId, dst: NodeId, ack: bool, as_built: bool) -> Option<Vec<PortId>> {
+        let chosen = (*self.chosen.get(flow)?)?;
+        if !matches!(chosen.how, Forwarding::Static | Forwarding::Ecmp) {
+            return None;
+        }
+        let key = chosen.keys[usize::from(ack)];
+        let mut path = vec![];
+        let mut at = src;
+        while at != dst && path.len() < self.far.len() {
+            let salt = self.salts[at.idx()];
+            let first = path.is_empty();
+            let ways = self.ways(as_built, at, dst);
+            let i = match (ways.len(), chosen.how) {
+                (0, _) => return Some(path),
+                (1, _) | (_, Forwarding::Static) => 0,
+                _ if first => 0,
+                (n, _) => ecmp_pick(key, salt, n),
+            };
+            let p = ways[i];
+            path.push(p);
+            at = self.far[p.idx()];
+        }
+        Some(path)
+    }
+
+    /// The least total `cost` of the fewest-hop paths from `src` to `dst` (each port's cost,
+    /// summed), on the network as built or as forwarding knows it now (`as_built`); `None` if
+    /// `dst` cannot be reached.
+    pub fn least(&mut self, src: NodeId, dst: NodeId, as_built: bool, cost: &dyn Fn(PortId) -> u64) -> Option<u64> {
+        let mut known = std::collections::HashMap::new();
+        self.least_from(src, dst, as_built, cost, &mut known)
+    }
+
+    fn least_from(
+        &mut self,
+        at: NodeId,
+        dst: NodeId,
+        as_built: bool,
+        cost: &dyn Fn(PortId) -> u64,
+        known: &mut std::collections::HashMap<NodeId, Option<u64>>,
+    ) -> Option<u64> {
+        if at == dst {
+            return Some(0);
+        }
+        if let Some(&least) = known.get(&at) {
+            return least;
+        }
+        known.insert(at, None); // a way back to `at` is no way: fewest-hop paths never loop
+        let ways = self.ways(as_built, at, dst).to_vec();
+        let least =
+            ways.into_iter().filter_map(|p| Some(cost(p) + self.least_from(self.far[p.idx()], dst, as_built, cost, known)?)).min();
+        known.insert(at, least);
+        least
     }
 
     /// The port `pkt`, just arrived over port `p` at `now`, leaves by; `None` if its flow

@@ -10,6 +10,7 @@
 //! - `port_table`: the ports by id, all of them or a partition's;
 //! - `routes`: every flow's routes in one table, for forwarding;
 //! - `forwarding`: the next hops of flows whose paths are chosen at each switch;
+//! - `ideal`: a transfer's ideal completion time, on the path its packets take;
 //! - `changes`, `failures`: the network's changes (`[[events]]`: links down, up, at another
 //!   rate) in their order, and carried out;
 //! - `shared_buffer`: switches whose queues share a buffer under dynamic thresholds;
@@ -28,6 +29,7 @@ mod connections;
 pub mod event;
 mod failures;
 mod forwarding;
+mod ideal;
 mod intervals;
 mod parallel;
 mod pausing;

@@ -52,6 +52,8 @@ pub struct Simulation {
     pub(super) routes: Routes,
     /// The next hops of flows whose paths are chosen at each switch, if the run has any.
     pub(super) forwarder: Option<Box<Forwarder>>,
+    /// What transfers' ideal completion times are measured on (`ideal`), once one is.
+    pub(super) ideal: Option<Box<super::ideal::IdealNetwork>>,
     /// The switches' shared buffers, if the scenario has any.
     shared: Option<Box<SharedBuffers>>,
     /// Priority flow control at the switches' ingresses, if the scenario has it (`pfc.rs`).
@@ -207,6 +209,7 @@ impl Simulation {
             flows,
             routes,
             forwarder,
+            ideal: None,
             shared,
             pfc,
             changes,
@@ -664,10 +667,10 @@ impl Simulation {
         }
     }
 
-    /// Transmission and propagation of data packet `pkt` along its flow's route, in ns.
+    /// Transmission and propagation of data packet `pkt` along its path, in ns.
     #[inline]
     fn path_delay(&mut self, pkt: &Packet) -> u64 {
-        match self.path_delay.get(pkt.flow.idx()) {
+        match self.path_delay.get(pkt.conn.idx()) {
             Some(&(size, ns)) if size == pkt.size => ns,
             _ => self.path_delay_of(pkt),
         }
@@ -678,6 +681,10 @@ impl Simulation {
         self.path_delay.iter_mut().for_each(|d| *d = (u32::MAX, 0));
     }
 
+    /// The fixed part of `pkt`'s one-way delay, on its connection's own path: its route; the
+    /// one path forwarding gives all its packets (the first next hops, ECMP's hash); or, where
+    /// each packet may take its own, the fastest of the fewest-hop paths (the time a packet
+    /// spent on a slower one counts as queueing: docs/results.md).
     #[cold]
     #[inline(never)]
     fn path_delay_of(&mut self, pkt: &Packet) -> u64 {
@@ -685,11 +692,30 @@ impl Simulation {
         // a port another partition holds is as the scenario has it: a run whose lines change
         // does not split
         let (ports, specs) = (&self.ports, &self.scenario.ports);
-        let line =
-            |p: &PortId| ports.get(p.idx()).map_or((specs[p.idx()].rate, specs[p.idx()].delay), |l| (l.rate, l.delay));
-        let ns = spec.data_route.iter().map(line).map(|(rate, delay)| (rate.tx_time(pkt.size) + delay).0).sum();
-        self.path_delay[pkt.flow.idx()] = (pkt.size, ns);
+        let hop = |p: PortId| {
+            let (rate, delay) = ports.get(p.idx()).map_or((specs[p.idx()].rate, specs[p.idx()].delay), |l| (l.rate, l.delay));
+            (rate.tx_time(pkt.size) + delay).0
+        };
+        let c = pkt.conn.idx();
+        let ns = match self.forwarder.as_mut() {
+            Some(fw) if fw.is_forwarded(c) => match fw.fixed_path(c, pkt.src, pkt.dst, false, false) {
+                Some(path) => path.into_iter().map(hop).sum(),
+                None => fw.least(pkt.src, pkt.dst, false, &hop).unwrap_or(0),
+            },
+            _ => spec.data_route.iter().copied().map(hop).sum(),
+        };
+        if self.path_delay.len() <= c {
+            self.path_delay.resize(c + 1, (u32::MAX, 0));
+        }
+        self.path_delay[c] = (pkt.size, ns);
         ns
+    }
+
+    /// Connection `c` (a slot taken anew) has a path of its own: its delays are measured on it.
+    pub(super) fn forget_path_delay(&mut self, c: FlowId) {
+        if let Some(d) = self.path_delay.get_mut(c.idx()) {
+            *d = (u32::MAX, 0);
+        }
     }
 
     /// The data packet that caused `ack` (packet `data`, 0 for none) left the network as the
