@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fairsim
+from fairsim.slowdown_rules import fewest
 from fairsim.transfer_tables import (
     COLUMNS,
     PERCENTILES,
@@ -37,6 +38,8 @@ PANDAS_QUANTILE_IS_NUMPYS = int(pd.__version__.split(".")[0]) >= 3
 
 #: numpy 2.3 sums a contiguous array in one pass; numpy 2.0 to 2.2 in blocks of 8,192 values
 NUMPY_SUMS_WHOLE = np.lib.NumpyVersion(np.__version__) >= "2.3.0"
+
+USED_PERCENTILES = list(PERCENTILES.values())
 
 #: the quantiles the tables use: the percentiles, and the edges of 1 to 12 equal-count bins
 USED = sorted({*PERCENTILES.values(), *(i / q for q in range(1, 13) for i in range(q + 1))})
@@ -114,29 +117,31 @@ def test_size_bins_are_pandas_cut(values, bins):
     assert size_bins(values, bins) == [int(b) for b in want]
 
 
-def old_slowdown_frame(transfers: pd.DataFrame, bins) -> pd.DataFrame:
-    """`fairsim.transfers.slowdown_frame` as it was made with pandas before issue 50 (the
-    quantiles numpy's, as pandas 3 takes them: `PANDAS_QUANTILE_IS_NUMPYS`)."""
+def pandas_slowdown_frame(transfers: pd.DataFrame, bins) -> pd.DataFrame:
+    """`fairsim.transfers.slowdown_frame` made with pandas (the quantiles numpy's, as pandas 3
+    takes them: `PANDAS_QUANTILE_IS_NUMPYS`): the warm-up's transfers left out, one set of
+    equal-count edges per workload cut from every pair's transfers, percentiles NaN below
+    Wilks' count."""
     sized = transfers.dropna(subset=["ideal_fct_s"])
+    sized = sized[~sized["warmup"]] if "warmup" in sized else sized
+    edges = {}
+    for flow, group in sized.groupby("flow", sort=False):
+        if isinstance(bins, int):
+            q = min(bins, len(group))
+            cut = np.quantile(group["bytes"].to_numpy(), [i / q for i in range(q + 1)])
+            edges[flow] = pd.Series(cut).drop_duplicates().tolist()[1:-1]
+        else:
+            edges[flow] = sorted(float(e) for e in bins)
     rows = []
     for (pair, flow), group in sized.groupby(["pair", "flow"], sort=False):
-        sizes = group["bytes"]
-        if isinstance(bins, int):
-            q = min(bins, len(sizes))
-            edges = np.quantile(sizes.to_numpy(), [i / q for i in range(q + 1)])
-            edges = pd.Series(edges).drop_duplicates().tolist()
-            cut = (
-                pd.Series(0, index=sizes.index)
-                if len(edges) < 2
-                else pd.cut(sizes, edges, labels=False, include_lowest=True).astype(int)
-            )
-        else:
-            cut = pd.cut(sizes, [-1.0, *sorted(float(e) for e in bins), float("inf")], labels=False)
+        upper = [-1.0, *edges[flow], float("inf")]
+        cut = pd.cut(group["bytes"], upper, labels=False)
         for b, part in group.groupby(cut, sort=True):
             unfinished = int(part["unfinished"].sum())
             q = np.quantile(part["slowdown_so_far"].to_numpy(), list(PERCENTILES.values())).tolist()
+            q = [x if len(part) >= fewest(p) else math.nan for x, p in zip(q, USED_PERCENTILES, strict=True)]
             fct = part["slowdown_so_far"] * part["ideal_fct_s"]
-            row = [pair, flow, int(b), len(part), unfinished, int(part["bytes"].max()), *q]
+            row = [pair, flow, int(b), upper[int(b) + 1], len(part), unfinished, int(part["bytes"].max()), *q]
             rows.append([*row, fct.mean(), unfinished > 0])
     return pd.DataFrame(rows, columns=SLOWDOWN_COLUMNS)
 
@@ -154,6 +159,7 @@ def transfer_tables(draw):
             "unfinished": column(st.booleans()),
             "ideal_fct_s": ideal,
             "slowdown_so_far": column(st.one_of(st.floats(1.0, 1e4), st.sampled_from([1.0, 2.5]))),
+            "warmup": column(st.sampled_from([False, False, False, True])),
         }
     ).assign(slowdown=lambda df: df["slowdown_so_far"])
 
@@ -161,14 +167,15 @@ def transfer_tables(draw):
 @settings(max_examples=200, deadline=None)
 @given(transfer_tables(), st.one_of(st.integers(1, 12), st.just([100e3, 10e6])))
 def test_the_slowdown_table_is_the_pandas_one(transfers, bins):
-    want = old_slowdown_frame(transfers, bins).to_dict("records")
+    want = pandas_slowdown_frame(transfers, bins).to_dict("records")
     assert repr(slowdown_frame(transfers, bins).to_dict("records")) == repr(want)
     columns = {name: transfers[name].tolist() for name in transfers}
     assert repr(slowdown_table(columns, bins)) == repr(want)
 
 
 def old_transfer_frame(runs: list[dict]) -> pd.DataFrame:
-    """`fairsim.transfers.transfer_frame` as it was before issue 50."""
+    """`fairsim.transfers.transfer_frame` made with pandas, as it was before issue 50, with each
+    transfer's row in its run and whether it arrived in the warm-up."""
     frames = []
     for r in runs:
         t = r.get("transfers")
@@ -180,7 +187,9 @@ def old_transfer_frame(runs: list[dict]) -> pd.DataFrame:
                 "pair": r["pair"],
                 "seed": r["seed"],
                 "flow": [names[i] for i in t["flow"]],
+                "transfer": range(len(t["flow"])),
                 "arrival_s": t["arrival_s"],
+                "warmup": [a < r["measurement"]["warmup_s"] for a in t["arrival_s"]],
                 "finish_s": pd.array(t["finish_s"], dtype="Float64").astype(float),
                 "bytes": t["bytes"],
                 "sent": t["sent"],
@@ -230,6 +239,6 @@ def test_the_slowdown_table_of_real_runs_is_the_pandas_one(runs):
     transfers = old_transfer_frame(runs)
     for bins in (10, 4, [100e3, 10e6]):
         got = slowdown_frame(transfer_frame(runs), bins)
-        want = old_slowdown_frame(transfers, bins)
+        want = pandas_slowdown_frame(transfers, bins)
         pd.testing.assert_frame_equal(got, want, check_exact=True)
         assert got["lower_bound"].any()

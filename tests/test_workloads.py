@@ -134,6 +134,7 @@ def test_the_slowdown_table_and_plot():
         "pair",
         "flow",
         "bin",
+        "up_to_bytes",
         "count",
         "unfinished",
         "max_bytes",
@@ -145,8 +146,9 @@ def test_the_slowdown_table_and_plot():
         "lower_bound",
     ]
     assert table["count"].sum() == len(res.transfers), "every transfer, finished or not"
-    assert (table["p50"] <= table["p99"]).all() and (table["p99"] <= table["p999"]).all()
-    assert (table["p50"] >= 1 - 1e-9).all()
+    assert table["p999"].isna().all(), "no bin of a few hundred transfers supports a p99.9"
+    assert not (table["p50"] > table["p95"]).any() and (table["p50"].dropna() >= 1 - 1e-9).all()
+    assert (table["p50"].notna() == (table["count"] >= 5)).all(), "a median needs 5 transfers (Wilks)"
     assert list(res.slowdown([100e3, 10e6])["bin"]) == sorted(res.slowdown([100e3, 10e6])["bin"])
     ax = res.plot_slowdown(4)
     assert ax.get_xscale() == "log" and "slowdown" in ax.get_ylabel()
@@ -217,7 +219,7 @@ def test_a_load_sweep_records_the_slowdown_table(tmp_path):
     table = swept.slowdown
     assert set(table["load"]) == {0.2, 0.4}
     assert {"bin", "count", "max_bytes", "p50", "p95", "p99"} <= set(table.columns)
-    assert (table["p50"] >= 1 - 1e-9).all() and table["bin"].nunique() > 1
+    assert (table["p50"].dropna() >= 1 - 1e-9).all() and table["bin"].nunique() > 1
     assert table.groupby("run_id")["bin"].count().min() > 1, "every bin kept, not one per run"
 
 
@@ -288,7 +290,8 @@ def test_the_first_screen_of_a_workload_run_shows_completion_times_and_queues_by
     rows = res.to_dict()["completion_times"]
     assert sum(r["count"] for r in rows) == len(res.transfers)
     assert sum(r["unfinished"] for r in rows) == res.transfers["unfinished"].sum() > 0
-    assert [r["p999"] for r in rows] == res.slowdown(10)["p999"].tolist()
+    as_json = [None if x != x else x for x in res.slowdown(10)["p50"]]
+    assert [r["p50"] for r in rows] == as_json and any(as_json)
 
 
 WEBSEARCH = 'pattern = "poisson"\nsizes = "websearch"\nload = 0.8'

@@ -31,7 +31,8 @@ def plot_traces(traces: pd.DataFrame, series: str, names=None, ax=None):
 
 def plot_sweep(agg: pd.DataFrame, metric: str, x: str, others: list[str], ax=None, ylabel: str | None = None):
     """A sweep's aggregate (`SweepResults.aggregate`) against axis `x`: a line per pair (and per
-    value of the other axes) through the means, a band over the 95% confidence interval."""
+    value of the other axes) through the means, a band over the 95% confidence interval; or,
+    for figures pooled over seeds (`value`, `low`, `high`), through them and over their interval."""
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -40,9 +41,13 @@ def plot_sweep(agg: pd.DataFrame, metric: str, x: str, others: list[str], ax=Non
         key = key if isinstance(key, tuple) else (key,)
         label = ", ".join([str(key[0]), *(f"{o}={v}" for o, v in zip(others, key[1:], strict=True))])
         d = d.sort_values(x)
-        (line,) = ax.plot(d[x], d["mean"], marker="o", markersize=3, label=label)
-        ci = d["ci95"].fillna(0)
-        ax.fill_between(d[x], d["mean"] - ci, d["mean"] + ci, color=line.get_color(), alpha=0.2, linewidth=0)
+        if "value" in d:
+            y, low, high = d["value"], d["low"].fillna(d["value"]), d["high"].fillna(d["value"])
+        else:
+            ci = d["ci95"].fillna(0)
+            y, low, high = d["mean"], d["mean"] - ci, d["mean"] + ci
+        (line,) = ax.plot(d[x], y, marker="o", markersize=3, label=label)
+        ax.fill_between(d[x], low, high, color=line.get_color(), alpha=0.2, linewidth=0)
     ax.set_xlabel(x)
     ax.set_ylabel(ylabel or metric)
     ax.legend(fontsize="small")

@@ -112,9 +112,11 @@ def transfer_summary_rows(r: dict) -> list[dict]:
 
 
 def slowdown_rows(r: dict) -> list[dict]:
-    """Per workload of run report `r`: its completion-time slowdown by size, ten equal-count
-    bins (`Results.slowdown`'s rows, for sweeps and `slowdown.csv`); none without workload
-    transfers."""
+    """Per workload of run report `r`: its completion-time slowdown by size in ten equal-count
+    bins cut from this run's transfers (`Results.slowdown`'s rows of one run, for sweeps and
+    `slowdown.csv`); none without workload transfers. Another run's bins are other sizes: a
+    study pools its runs from their transfers (`SweepResults.completion_times`), never from
+    these rows."""
     head = {"pair": r["pair"], "seed": r["seed"]}
     return [{**head, **row} for row in slowdown_table(workload_columns([r]), 10)]
 
@@ -172,6 +174,7 @@ def network_event_rows(r: dict) -> list[dict]:
 TABLES = {
     "transfer_summary": transfer_summary_rows,
     "slowdown": slowdown_rows,
+    "transfers": transfer_rows,  # one row per transfer (`fairsim.transfer_tables`)
     "flows": flow_rows,
     "queues": queue_rows,
     "intervals": interval_rows,
@@ -182,7 +185,6 @@ TABLES = {
 #: them as CSV without pandas (`fairsim.csv_tables`).
 ROW_TABLES = {
     **TABLES,
-    "transfers": transfer_rows,  # one row per transfer (`fairsim.transfer_tables`)
     "fluid": fluid_rows,
     "fairness": fairness_rows,
     "traces": trace_rows,
@@ -332,7 +334,8 @@ class Results:
 
     @cached_property
     def transfers(self) -> pd.DataFrame:
-        """One row per transfer of the open-population flows: pair, seed, flow, arrival_s,
+        """One row per transfer of the open-population flows: pair, seed, flow, transfer (its
+        row in its run), arrival_s, warmup (it arrived in the warm-up, and counts in no table),
         finish_s (NaN if unfinished), response_s, unfinished, bytes, sent, retransmitted,
         delivered; with a workload also src, dst, fct_s, ideal_fct_s, slowdown and
         slowdown_so_far (an unfinished transfer's elapsed time over its ideal; docs/results.md)."""
@@ -342,11 +345,13 @@ class Results:
 
     def slowdown(self, bins=10) -> pd.DataFrame:
         """Completion-time slowdown by flow size, for workloads: per pair, workload and size
-        bin, the count, how many did not finish, the bin's largest size, the p50, p95, p99 and
-        p99.9 slowdown (a transfer's completion time over its ideal one, alone on the network),
-        the mean FCT, and whether those are lower bounds (an unfinished transfer counts at its
-        elapsed time; docs/results.md). `bins`: a number of about equal-count bins that never
-        split one size, or upper edges in bytes (`[100e3, 10e6]`)."""
+        bin, over the transfers arriving after the warm-up of every seed, the count, how many
+        did not finish, the bin's upper edge and largest size, the p50, p95, p99 and p99.9
+        slowdown (a transfer's completion time over its ideal one, alone on the network; NaN
+        where the bin has too few transfers to support it), the mean FCT, and whether those are
+        lower bounds (an unfinished transfer counts at its elapsed time; docs/results.md).
+        `bins`: a number of about equal-count bins that never split one size, cut once from
+        every pair's and seed's transfers, or upper edges in bytes (`[100e3, 10e6]`)."""
         from fairsim.transfers import slowdown_frame
 
         return slowdown_frame(self.transfers, bins)

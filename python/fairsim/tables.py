@@ -488,10 +488,11 @@ def _fluid_parts(runs: list[dict], port: str) -> list:
     return add_rows(table, len(flows), row, "conversations")
 
 
-def pair_tables(runs: list[dict], queues: str = "auto") -> Group:
+def pair_tables(runs: list[dict], queues: str = "auto", edges: dict | None = None) -> Group:
     """The tables of one pair: one run's, or the mean over several seeds' runs. A run with a
     workload shows its transfers' completion times and its queues by tier first
-    (`workload_tables`); `queues="all"` shows every port."""
+    (`workload_tables`), in the size bins of `edges` (`workload_tables.completion_edges` of
+    every run shown, so that all the tables have the same bins); `queues="all"` shows every port."""
     from fairsim import workload_tables as wt
 
     stopped = _stopped_line(runs)
@@ -502,7 +503,7 @@ def pair_tables(runs: list[dict], queues: str = "auto") -> Group:
     if flows and len(runs[0]["fairness"]["flows"]) > 1:
         parts.append(_fairness_line(runs))
     if workloads:
-        parts += [*([Text("")] if flows else []), *wt.completion_parts(runs)]
+        parts += [*([Text("")] if flows else []), *wt.completion_parts(runs, edges)]
     if endless:
         parts += [*([Text("")] if flows or workloads else []), *wt.endless_parts(runs, endless)]
     parts.append(Text(""))
@@ -576,14 +577,17 @@ def not_run_line(runs: list[dict]) -> Text | None:
 def all_tables(results: Results, per_seed: bool = False, queues: str = "auto") -> Group:
     """One table group per pair (per run with `per_seed`), then the runs that never started.
     `queues`: `auto` (a workload's by tier, others' busy ones) or `all` (every port)."""
+    from fairsim.workload_tables import completion_edges
+
     ran = [r for r in results.runs if not never_started(r)]
+    edges = completion_edges(ran)
     groups: list = []
     for pair in dict.fromkeys(r["pair"] for r in ran):
         runs = [r for r in ran if r["pair"] == pair]
         for chunk in [[r] for r in runs] if per_seed else [runs]:
             if groups:
                 groups.append(Text(""))
-            groups.append(pair_tables(chunk, queues))
+            groups.append(pair_tables(chunk, queues, edges))
     line = not_run_line(results.runs)
     if line is not None:
         groups += [Text(""), line] if groups else [line]

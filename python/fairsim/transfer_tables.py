@@ -14,15 +14,27 @@ tests/test_transfer_tables.py checks them against numpy and pandas on random inp
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 
-#: The transfers table's columns (`Results.transfers`).
+from fairsim.slowdown_rules import (
+    bin_index,
+    equal_count_edges,
+    given_edges,
+    in_warmup,
+    supported,
+    upper_edge,
+)
+
+#: The transfers table's columns (`Results.transfers`): `transfer` is the transfer's row in its
+#: run (as event traces name it), `warmup` whether it arrived in the warm-up, and so counts in no
+#: table (`fairsim.slowdown_rules.in_warmup`).
 COLUMNS = [
     "pair",
     "seed",
     "flow",
+    "transfer",
     "arrival_s",
+    "warmup",
     "finish_s",
     "response_s",
     "unfinished",
@@ -37,12 +49,15 @@ COLUMNS = [
 WORKLOAD_COLUMNS = ["src", "dst", "fct_s", "ideal_fct_s", "slowdown", "slowdown_so_far"]
 
 #: The slowdown table's percentiles: p99.9 is what data-centre papers report beside the others.
+#: A bin with fewer transfers than a percentile needs has NaN there (`slowdown_rules.fewest`).
 PERCENTILES = {"p50": 0.5, "p95": 0.95, "p99": 0.99, "p999": 0.999}
 
+#: `up_to_bytes`: the bin's upper edge (infinity for the last), the same in every run of a study.
 SLOWDOWN_COLUMNS = [
     "pair",
     "flow",
     "bin",
+    "up_to_bytes",
     "count",
     "unfinished",
     "max_bytes",
@@ -63,13 +78,16 @@ def transfer_columns(r: dict) -> dict[str, list] | None:
         return None
     names = [f["name"] for f in r["flows"]]
     arrival = t["arrival_s"]
+    warmup_s = r["measurement"]["warmup_s"]
     finish = [_NAN if x is None else float(x) for x in t["finish_s"]]
     response = [f - a for f, a in zip(finish, arrival, strict=True)]
     columns = {
         "pair": [r["pair"]] * len(arrival),
         "seed": [r["seed"]] * len(arrival),
         "flow": [names[i] for i in t["flow"]],
+        "transfer": list(range(len(arrival))),
         "arrival_s": arrival,
+        "warmup": [in_warmup(a, warmup_s) for a in arrival],
         "finish_s": finish,
         "response_s": response,
         "unfinished": [f != f for f in finish],  # NaN: no finish
@@ -119,57 +137,82 @@ def workload_columns(runs: list[dict]) -> dict[str, list]:
     return table
 
 
+def measured_sized(transfers: Mapping[str, Sequence]) -> list[int]:
+    """The rows of a transfers table (as columns) that count in a slowdown table: those with an
+    ideal (a file of a size) that did not arrive in the warm-up (its `warmup` column; a table
+    without one has no warm-up)."""
+    ideal, warmup = transfers["ideal_fct_s"], transfers.get("warmup")
+    return [i for i, fct in enumerate(ideal) if fct == fct and not (warmup is not None and warmup[i])]
+
+
+def study_edges(transfers: Mapping[str, Sequence], bins=10) -> dict[str, list[float]]:
+    """Each workload's size-bin edges for every table of `transfers` (every pair and seed in it):
+    `bins` equal-count bins cut from the sizes of all its measured transfers at once
+    (`slowdown_rules.equal_count_edges`), or the upper edges in bytes that `bins` gives. One
+    set per workload, so that a bin is the same sizes in every run, pair and seed."""
+    if not isinstance(bins, int):
+        edges = given_edges(bins)
+    sizes: dict[str, list] = {}
+    flow, nbytes = transfers["flow"], transfers["bytes"]
+    for i in measured_sized(transfers):
+        sizes.setdefault(flow[i], []).append(nbytes[i])
+    if isinstance(bins, int):
+        return {f: equal_count_edges(s, bins, quantiles) for f, s in sizes.items()}
+    return dict.fromkeys(sizes, edges)
+
+
 def slowdown_table(transfers: Mapping[str, Sequence], bins=10) -> list[dict]:
     """The completion-time slowdown by size (`SLOWDOWN_COLUMNS`) of a transfers table given as
-    columns (`pair`, `flow`, `bytes`, `unfinished`, `ideal_fct_s`, `slowdown_so_far`): per pair
-    and workload, in order of first appearance, and per size bin, its count, how many did not
-    finish, its largest size, the percentiles of its slowdown so far and its mean FCT, and
-    whether those are lower bounds (it holds an unfinished transfer). A transfer without an
-    ideal (a file without end) has no slowdown and is left out. `bins`: as
-    `Results.slowdown`'s."""
+    columns (`pair`, `flow`, `bytes`, `unfinished`, `ideal_fct_s`, `slowdown_so_far`, and
+    `warmup`): per pair and workload, in order of first appearance, and per size bin, its count,
+    how many did not finish, its upper edge and largest size, the percentiles of its slowdown so
+    far (NaN where the bin has too few transfers for one: `slowdown_rules.fewest`) and its mean
+    FCT, and whether those are lower bounds (it holds an unfinished transfer). Transfers of the
+    warm-up, and those without an ideal (files without end), are left out.
+
+    `bins`: a number of equal-count bins cut from all the table's transfers of a workload at once
+    (every pair and seed: `study_edges`), upper edges in bytes, or each workload's edges
+    (`study_edges` of a larger study)."""
     pair, flow, sizes, unfinished = (transfers[name] for name in ("pair", "flow", "bytes", "unfinished"))
     ideal, so_far = transfers["ideal_fct_s"], transfers["slowdown_so_far"]
-    groups: dict[tuple, list[int]] = {}
-    for i, fct in enumerate(ideal):
-        if fct == fct:  # not NaN
-            groups.setdefault((pair[i], flow[i]), []).append(i)
+    edges = bins if isinstance(bins, Mapping) else study_edges(transfers, bins)
+    groups: dict[tuple, dict[int, list[int]]] = {}
+    for i in measured_sized(transfers):
+        b = bin_index(sizes[i], edges[flow[i]])
+        if b is not None:
+            groups.setdefault((pair[i], flow[i]), {}).setdefault(b, []).append(i)
     rows = []
-    for (p, f), members in groups.items():
-        parts: dict[int, list[int]] = {}
-        for i, b in zip(members, size_bins([sizes[i] for i in members], bins), strict=True):
-            if b is not None:
-                parts.setdefault(b, []).append(i)
+    for (p, f), parts in groups.items():
         for b in sorted(parts):
             part = parts[b]
             slowdowns = [so_far[i] for i in part]
             late = sum(bool(unfinished[i]) for i in part)
-            measured = [s for s in slowdowns if s == s]
-            figures = quantiles(measured, PERCENTILES.values()) if measured else [_NAN] * len(PERCENTILES)
-            row = {"pair": p, "flow": f, "bin": b, "count": len(part), "unfinished": late}
-            row["max_bytes"] = int(max(sizes[i] for i in part))
-            row |= dict(zip(PERCENTILES, figures, strict=True))
+            row = {"pair": p, "flow": f, "bin": b, "up_to_bytes": upper_edge(b, edges[f])}
+            row |= {"count": len(part), "unfinished": late, "max_bytes": int(max(sizes[i] for i in part))}
+            row |= percentiles(slowdowns)
             row["mean_fct_s"] = mean([s * ideal[i] for s, i in zip(slowdowns, part, strict=True)])
             row["lower_bound"] = late > 0
             rows.append(row)
     return rows
 
 
+def percentiles(values: Sequence[float]) -> dict[str, float]:
+    """`PERCENTILES` of `values` (NaN left out), each NaN where they are too few to support it."""
+    measured = [v for v in values if v == v]
+    figures = quantiles(measured, PERCENTILES.values()) if measured else [_NAN] * len(PERCENTILES)
+    return {
+        name: figure if supported(len(measured), q) else _NAN
+        for (name, q), figure in zip(PERCENTILES.items(), figures, strict=True)
+    }
+
+
 def size_bins(sizes: Sequence, bins) -> list[int | None]:
     """Each transfer's bin (0, 1, ...) by its size, as pandas' `cut` gives it (a bin holds the
-    sizes above its lower edge up to its upper one): `bins` equal-count bins, whose edges are
-    the sizes' quantiles, so that equal sizes share one; or bins with the given upper edges,
-    the last taking the rest (None for a size of -1 or less, which none is)."""
-    if isinstance(bins, int):
-        # edges that coincide merge (a single size is one bin); the first takes its edge too
-        q = min(bins, len(sizes))
-        edges = list(dict.fromkeys(quantiles(sizes, [i / q for i in range(q + 1)])))
-        if len(edges) < 2:
-            return [0] * len(sizes)
-        return [max(bisect_left(edges, s), 1) - 1 for s in sizes]
-    edges = [-1.0, *sorted(float(e) for e in bins), math.inf]
-    if len(set(edges)) < len(edges):
-        raise ValueError(f"Bin edges must be unique: {edges}")  # as pandas' `cut` says
-    return [bisect_left(edges, s) - 1 if s > edges[0] else None for s in sizes]
+    sizes above its lower edge up to its upper one): `bins` equal-count bins cut from these
+    sizes (`slowdown_rules.equal_count_edges`), or bins with the given upper edges, the last
+    taking the rest (None for a size of -1 or less, which none is)."""
+    edges = equal_count_edges(sizes, bins, quantiles) if isinstance(bins, int) else given_edges(bins)
+    return [bin_index(s, edges) for s in sizes]
 
 
 def quantiles(values: Sequence, qs) -> list[float]:

@@ -40,8 +40,10 @@ def transfer_frame(runs: list[dict]) -> pd.DataFrame:
 
 def slowdown_frame(transfers: pd.DataFrame, bins=10) -> pd.DataFrame:
     """Completion-time slowdown by flow size (`Results.slowdown`): every transfer of each pair
-    and workload, finished or not, cut into size bins, each with its count, how many did not
-    finish, its largest size, the p50, p95, p99 and p99.9 of its slowdown and its mean FCT.
+    and workload that arrived after the warm-up, finished or not, cut into size bins, each with
+    its count, how many did not finish, its upper edge and largest size, the p50, p95, p99 and
+    p99.9 of its slowdown (NaN where the bin has too few transfers to support one) and its mean
+    FCT.
 
     An unfinished transfer counts at its slowdown so far (its elapsed time at the run's end over
     its ideal), which its true one can only exceed: a bin with one has `lower_bound` True, and
@@ -50,12 +52,14 @@ def slowdown_frame(transfers: pd.DataFrame, bins=10) -> pd.DataFrame:
 
     `bins`: a number of bins holding about equal numbers of transfers (HPCC's and Homa's
     reading; one size never splits across two, so a distribution's point mass makes fewer,
-    larger bins), or the bins' upper edges in bytes (pFabric's (0, 100 KB], (100 KB, 10 MB],
-    (10 MB, ∞): `[100e3, 10e6]`; the last bin takes the rest)."""
+    larger bins), cut once from every pair's and seed's transfers of a workload, so that each
+    bin is the same sizes for all of them; or the bins' upper edges in bytes (pFabric's
+    (0, 100 KB], (100 KB, 10 MB], (10 MB, ∞): `[100e3, 10e6]`; the last bin takes the rest);
+    or each workload's edges (`fairsim.transfer_tables.study_edges`)."""
     if "slowdown" not in transfers:
         return pd.DataFrame(columns=SLOWDOWN_COLUMNS)
-    read = ("pair", "flow", "bytes", "unfinished", "ideal_fct_s", "slowdown_so_far")
-    rows = slowdown_table({name: transfers[name].tolist() for name in read}, bins)
+    read = ("pair", "flow", "bytes", "unfinished", "ideal_fct_s", "slowdown_so_far", "warmup")
+    rows = slowdown_table({name: transfers[name].tolist() for name in read if name in transfers}, bins)
     return pd.DataFrame(rows, columns=SLOWDOWN_COLUMNS)
 
 

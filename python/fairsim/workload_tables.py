@@ -11,6 +11,7 @@ numbers) sum them, and `--queues all` shows every port.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -18,8 +19,9 @@ from rich.text import Text
 
 from fairsim import _core
 from fairsim.columns import column, each
+from fairsim.slowdown_rules import fewest
 from fairsim.tables import LOST_COLUMNS, NA, Stat, _table, duration, plural, rate, size
-from fairsim.transfer_tables import slowdown_table, workload_columns
+from fairsim.transfer_tables import PERCENTILES, slowdown_table, study_edges, workload_columns
 
 #: The size bins of the first screen's table: ten of about equal counts, as HPCC and Homa read them.
 BINS = 10
@@ -102,24 +104,47 @@ def is_workload_run(runs: list[dict]) -> bool:
     return bool(workload_flows(runs))
 
 
-def completion_table(runs: list[dict]) -> list[dict]:
+def completion_edges(runs: list[dict]) -> dict[str, list[float]]:
+    """Each workload's size-bin edges for the tables of `runs`: ten equal-count bins cut once from
+    the transfers of every pair and seed, so that every pair's table, and every run's with
+    `--per-seed`, has the same bins."""
+    return study_edges(workload_columns(runs), BINS)
+
+
+def completion_table(runs: list[dict], edges: dict[str, list[float]] | None = None) -> list[dict]:
     """The completion-time table of runs of one pair: `Results.slowdown(10)`'s rows over all
-    their transfers (seeds pooled), made without pandas (`fairsim.transfer_tables`)."""
-    return slowdown_table(workload_columns(runs), BINS)
+    their transfers (seeds pooled), made without pandas (`fairsim.transfer_tables`), in the bins
+    of `edges` (`completion_edges`; default: those of these runs)."""
+    return slowdown_table(workload_columns(runs), edges if edges is not None else completion_edges(runs))
 
 
 def completion_rows(runs: list[dict]) -> list[dict]:
-    """The completion-time table of every pair, as the JSON document carries it (null for NaN)."""
+    """The completion-time table of every pair, as the JSON document carries it (null for NaN,
+    and for the last bin's unbounded upper edge)."""
+    edges = completion_edges(runs)
     rows = []
     for pair in dict.fromkeys(r["pair"] for r in runs):
-        table = completion_table([r for r in runs if r["pair"] == pair])
-        rows += [{k: None if v != v else v for k, v in row.items()} for row in table]
+        table = completion_table([r for r in runs if r["pair"] == pair], edges)
+        rows += [{k: _json_number(v) for k, v in row.items()} for row in table]
     return rows
 
 
-def completion_parts(runs: list[dict]) -> list:
+def _json_number(v):
+    """`v`, or None for NaN and infinities (JSON has neither)."""
+    return None if isinstance(v, float) and not math.isfinite(v) else v
+
+
+#: What a percentile's dash means under the table.
+SUPPORT_NOTE = (
+    "{dash}: too few transfers in the bin for the percentile (Wilks' rule at 95%: "
+    + ", ".join(f"{name.replace('p999', 'p99.9')} needs {fewest(q):,}" for name, q in PERCENTILES.items())
+    + ")"
+)
+
+
+def completion_parts(runs: list[dict], edges: dict[str, list[float]] | None = None) -> list:
     """The completion-time table, and what its figures mean."""
-    rows = completion_table(runs)
+    rows = completion_table(runs, edges)
     several = len({row["flow"] for row in rows}) > 1
     columns = [*(["workload"] if several else []), "size up to", "transfers", "unfinished"]
     table = _table([*columns, "p50 slowdown", "p99", "p99.9", "mean FCT"], left=len(columns) - 2)
@@ -127,20 +152,23 @@ def completion_parts(runs: list[dict]) -> list:
         bound = "≥ " if row["lower_bound"] else ""
         table.add_row(
             *([row["flow"]] if several else []),
-            size(Stat(row["max_bytes"])),
+            size(Stat(row["up_to_bytes"] if math.isfinite(row["up_to_bytes"]) else row["max_bytes"])),
             f"{row['count']:,}",
             f"{row['unfinished']:,}",
-            *(f"{bound}{row[p]:.2f}" for p in ("p50", "p99", "p999")),
+            *(NA if row[p] != row[p] else f"{bound}{row[p]:.2f}" for p in ("p50", "p99", "p999")),
             bound + duration(Stat(row["mean_fct_s"])),
         )
     unfinished = sum(row["unfinished"] for row in rows)
     total = sum(row["count"] for row in rows)
-    note = f"slowdown: completion time over its ideal alone on the network; {plural(total, 'transfer')}" + (
+    warmup = runs[0]["measurement"]["warmup_s"]
+    after = f" arriving after the {duration(Stat(warmup))} warm-up" if warmup > 0 else ""
+    counted = f"{plural(total, 'transfer')}{after}"
+    note = f"slowdown: completion time over its ideal alone on the network; {counted}" + (
         f", {unfinished:,} unfinished at the run's end, counted at their elapsed time (≥: a lower bound)"
         if unfinished
         else ", all finished"
     )
-    return [table, Text(note, style="dim")]
+    return [table, Text(note, style="dim"), Text(SUPPORT_NOTE.format(dash=NA), style="dim")]
 
 
 def tier(port: str) -> str:

@@ -98,7 +98,9 @@ def sweep(
     - ``out``: the folder of results, which is also a cache: a run already there is not run
       again (default: a temporary folder that lives as long as the results);
     - ``tables``: what to record besides ``runs``: ``flows`` (always), ``queues``, ``intervals``,
-      ``queue_intervals``, ``transfer_summary``, ``slowdown`` (workloads' slowdown by size);
+      ``queue_intervals``, ``transfer_summary``, ``slowdown`` (each run's slowdown by size, in
+      its own bins), ``transfers`` (one row per transfer: completion times pooled over seeds,
+      ``results.completion_times()``); added to the scenario file's ``[sweep] record``;
       ``time_limit``: seconds of wall time after which a run is stopped;
     - ``jobs``: local worker processes (default: one per core); ``client``: a
       ``distributed.Client`` to run on a Dask cluster instead.
@@ -111,7 +113,7 @@ def sweep(
     from fairsim.api import pair_names
     from fairsim.sweeps.execute import run_sweep
 
-    plan = make_sweep_plan(scenario, axes, seeds, pair_names(pairs, pair), set, mode, skip)
+    plan = make_sweep_plan(scenario, axes, seeds, pair_names(pairs, pair), set, mode, skip, tables)
     keep = None
     if out is None:
         keep = tempfile.TemporaryDirectory(prefix="fairsim-sweep-")
@@ -120,7 +122,7 @@ def sweep(
         plan,
         Path(out),
         executor_for(jobs, client),
-        tables=tuple(dict.fromkeys(["flows", *tables])),
+        tables=("flows", *plan.spec.record),
         time_limit=time_limit,
         progress=progress,
     )
@@ -141,15 +143,18 @@ def finished(folder: str | Path, summary) -> SweepResults:
     return results
 
 
-def make_sweep_plan(scenario, axes=None, seeds=None, pairs=None, set=None, mode=None, skip=None) -> Plan:
-    """The plan of :func:`sweep` without running it."""
+def make_sweep_plan(
+    scenario, axes=None, seeds=None, pairs=None, set=None, mode=None, skip=None, record=None
+) -> Plan:
+    """The plan of :func:`sweep` without running it (`record`: the tables to record, added to
+    the scenario file's `[sweep] record`)."""
     from fairsim.sweeps.plan import make_plan
 
     sc = scenario if isinstance(scenario, Scenario) else load(scenario)
     sc = sc.with_overrides(set)
     if isinstance(pairs, str):
         pairs = [pairs]
-    extra = from_python(axes=axes, seeds=seeds, pairs=pairs, mode=mode, skip=skip)
+    extra = from_python(record, axes=axes, seeds=seeds, pairs=pairs, mode=mode, skip=skip)
     return make_plan(sc, merged(file_spec(sc), extra))
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from fairsim.api import MOST_SEEDS, SEED_MAX
-from fairsim.sweeps.spec import MODES
+from fairsim.sweeps.spec import MODES, TABLES
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -23,6 +23,8 @@ EXIT_FAILED_RUNS = 3
 EXIT_INTERRUPTED = 130
 #: Rows of the table printed after a sweep; the folder has them all.
 MOST_ROWS = 40
+#: Rows of a workload's completion-time table (a row per size bin of each point and pair).
+MOST_BIN_ROWS = 120
 
 
 def escape(text: str) -> str:
@@ -73,8 +75,9 @@ def stderr() -> Console:
     "--record",
     "tables",
     multiple=True,
-    type=click.Choice(["queues", "intervals", "queue_intervals", "transfer_summary", "slowdown"]),
-    help="Record this table too (runs and flows always; repeatable).",
+    type=click.Choice(TABLES[1:]),
+    help="Record this table too (runs and flows always; repeatable); `transfers`: one row per "
+    "transfer, for a workload's completion times pooled over seeds.",
 )
 @click.option(
     "--time-limit",
@@ -115,7 +118,7 @@ def sweep_cmd(
     if scheduler is not None:
         check_address(scheduler)  # before anything is planned or run: `--dask ""` is no address
     sc = open_scenario(scenario, list(sets), origin="--set")
-    spec = with_command_line(file_spec(sc), axes, seeds, seed_list, pairs, mode, skip)
+    spec = with_command_line(file_spec(sc), axes, seeds, seed_list, pairs, mode, skip, tables)
     plan = make_plan(sc, spec)
     from fairsim.output import safe_name
 
@@ -134,7 +137,7 @@ def sweep_cmd(
         plan,
         folder,
         executor_for(jobs, client),
-        tables=("flows", *tables),
+        tables=("flows", *spec.record),
         time_limit=time_limit,
         progress=progress,
     )
@@ -265,6 +268,8 @@ def _report(results, plan, folder: Path) -> None:
         )
     if len(s.failed) > 10:
         stderr().print(f"… and {len(s.failed) - 10} more (the `failures` table)")
+    if _workload_report(results, plan):
+        return
     summary = results.overview()
     if summary.empty:
         return
@@ -282,3 +287,26 @@ def _report(results, plan, folder: Path) -> None:
         shown = [escape(x) for x in shown]
         table.add_row(*shown, *(cell(row) for _, cell in OVERVIEW_CELLS.values()))
     emit(table, console())
+
+
+def _workload_report(results, plan) -> bool:
+    """For a workload of sized transfers, the completion times by size pooled over seeds
+    (`completion_report`) instead of the overview's Jain's index and goodput; or, where the
+    transfers were not recorded, what to do to see them. Whether it said anything."""
+    from fairsim.sweeps.completion_report import completion_parts, sized_workloads, unrecorded_note
+    from fairsim.tables import console, emit
+
+    names = sized_workloads(plan)
+    if not names or results.runs.empty or not (results.runs["status"] == "ok").any():
+        return False
+    transfers = results.transfers
+    if transfers.empty or transfers["ideal_fct_s"].notna().sum() == 0:
+        stderr().print(unrecorded_note(names))
+        return True
+
+    def shown(row) -> list[str]:
+        return [escape(_shown(a, row[a.name])) for a in plan.axes] + [escape(str(row["pair"]))]
+
+    for part in completion_parts(results, [*results.axes, "pair"], shown, MOST_BIN_ROWS):
+        emit(part, console())
+    return True

@@ -61,7 +61,7 @@ def run_sweep(
     started = time.monotonic()
     store = Store(folder, tables)
     store.write_manifest(manifest(plan))
-    done = store.finished()
+    done = store.finished(tables)
     other = other_engine_runs(folder)  # said at the end if none of this engine's was reused
     summary = Summary(total=len(plan))
     # the plan as compact tuples (a sweep of 100,000 runs lists them all); the axis values once
@@ -91,6 +91,7 @@ def run_sweep(
             "sim_s": o.sim_s,
             "jain": float("nan"),
             "finished_at": time.time(),
+            "recorded": " ".join(tables),
         }
         rows: dict[str, list[dict]] = {}
         if o.report is not None:
@@ -100,7 +101,8 @@ def run_sweep(
         else:
             summary.failed.append(row)
         summary.ran += 1
-        store.add(row, rows)
+        # a transfer's row is about 200 bytes in memory: many make a part due sooner
+        store.add(row, rows, 200 * len(rows.get("transfers", ())))
 
     def on_outcome(o: Outcome) -> None:
         record(by_id.pop(o.run_id), o)

@@ -21,8 +21,9 @@ class SweepResults:
     Tables (pandas DataFrames, long format: seaborn and Altair take them as they are):
     ``runs`` (one row per run: axis values, pair, seed, status, error, events, wall time, Jain's
     index), ``flows`` (one row per flow of each finished run), and ``queues``, ``intervals``,
-    ``queue_intervals`` when the sweep recorded them. ``failures`` are the runs that did not
-    finish. ``aggregate()`` and ``plot()`` summarise over seeds.
+    ``queue_intervals``, ``transfer_summary``, ``slowdown``, ``transfers`` when the sweep
+    recorded them. ``failures`` are the runs that did not finish. ``aggregate()`` and
+    ``plot()`` summarise over seeds; ``completion_times()`` pools workloads' transfers over seeds.
     """
 
     def __init__(self, folder: str | Path, summary=None):
@@ -77,7 +78,9 @@ class SweepResults:
         if df.empty:
             return df
         df = df[df["run_id"].isin(set(self.plan["run_id"]))]
-        key = ["run_id", *[c for c in ("flow", "port", "interval", "bin") if c in df.columns]]
+        # a row's identity within its run (a run recorded twice keeps its last rows)
+        within = ["transfer"] if name == "transfers" else ("flow", "port", "interval", "bin")
+        key = ["run_id", *[c for c in within if c in df.columns]]
         return df.drop_duplicates(key, keep="last").reset_index(drop=True)
 
     @cached_property
@@ -102,8 +105,41 @@ class SweepResults:
 
     @cached_property
     def slowdown(self) -> pd.DataFrame:
-        """Workloads' slowdown by size bin, per run (recorded with ``tables=["slowdown"]``)."""
+        """Workloads' slowdown by size bin, per run, each run in its own equal-count bins
+        (recorded with ``tables=["slowdown"]``): for figures over seeds, record the transfers
+        and see ``completion_times()``."""
         return self._table("slowdown")
+
+    @cached_property
+    def transfers(self) -> pd.DataFrame:
+        """One row per transfer of each finished run (recorded with ``tables=["transfers"]``):
+        the columns of ``Results.transfers``, the run's id and the axes in front."""
+        return self._table("transfers")
+
+    def completion_times(self, bins=10, by: list[str] | None = None) -> pd.DataFrame:
+        """Workloads' completion-time slowdown by size, pooled over seeds from the recorded
+        transfers: per value of `by` (default: every axis and the pair), workload and size bin,
+        ``Results.slowdown``'s columns over the transfers of all its seeds together (the p99 is
+        that of the concatenated transfers; NaN where the bin has too few for a percentile),
+        ``seeds``, and a 95% interval of each figure from resampling whole seeds
+        (``p99_low``, ``p99_high``, …; a slowdown's never below 1).
+
+        `bins`: a number of equal-count bins cut once from every transfer of the study after
+        its warm-up, per workload, so that a bin is the same sizes at every point, pair and
+        seed; or upper edges in bytes (``[100e3, 10e6]``). ``by=[*axes, "pair", "seed"]``
+        gives each run's table in the study's bins."""
+        from fairsim.sweeps.by_size import RECORD_TRANSFERS
+        from fairsim.sweeps.pooled import completion_times
+
+        transfers = self.transfers
+        if transfers.empty:
+            raise _core.FairsimError(f"the sweep has no transfers recorded: {RECORD_TRANSFERS}")
+        keys = by if by is not None else [*self.axes, "pair"]
+        for key in keys:
+            if key not in transfers.columns:
+                hint = _core.did_you_mean(str(key), [str(c) for c in transfers.columns])
+                raise _core.FairsimError(f"no column `{key}` in the transfers table to group by{hint}")
+        return completion_times(transfers, keys, bins)
 
     def aggregate(
         self,
@@ -112,6 +148,7 @@ class SweepResults:
         table: str = "flows",
         flows: list[str] | None = None,
         per_run: str | None = None,
+        bins=10,
     ) -> pd.DataFrame:
         """The mean over seeds of `metric`, with its standard deviation, 95% confidence interval
         (Student's t over the seeds) and the number of seeds, per value of `by` (default: every
@@ -120,8 +157,19 @@ class SweepResults:
         `per_run` first reduces each run's rows to one value (`"sum"`, `"mean"`, `"min"`,
         `"max"`): `aggregate("goodput_bps", per_run="sum")` is each point's total goodput.
         `flows` keeps only those flows.
+
+        `table="slowdown"`: a percentile of the slowdown (`p50`, `p95`, `p99`, `p999`) or
+        `mean_fct_s` per size bin of `bins` (as `completion_times`), pooled over seeds from the
+        recorded transfers: `value`, its 95% bootstrap interval `low` to `high`, `n` seeds and
+        the `transfers`. Without recorded transfers, each run's own slowdown rows are averaged
+        (Student's t) only where every run has the same bins, and refused otherwise.
         """
-        df = getattr(self, table)
+        if table == "slowdown":
+            return self._by_size(metric, by, flows, bins)
+        return self._aggregate(getattr(self, table), table, metric, by, flows, per_run)
+
+    def _aggregate(self, df: pd.DataFrame, table: str, metric: str, by, flows, per_run) -> pd.DataFrame:
+        """`aggregate` of the rows `df` of `table`."""
         if df.empty:
             raise _core.FairsimError(f"the sweep has no `{table}` rows (no run finished, or not recorded)")
         if metric not in df.columns:
@@ -147,18 +195,44 @@ class SweepResults:
             rows.append({**dict(zip(keys, key, strict=True)), "mean": mean, "std": std, "ci95": ci95, "n": n})
         return pd.DataFrame(rows)
 
+    def _by_size(self, metric: str, by, flows, bins) -> pd.DataFrame:
+        """`aggregate` of the slowdown by size (`fairsim.sweeps.by_size`)."""
+        from fairsim.sweeps import by_size
+
+        by_size.check_metric(metric)
+        keys = by if by is not None else [*self.axes, "pair"]
+        if not self.transfers.empty:
+            out = by_size.pooled(self, metric, keys, bins)
+            return out[out["flow"].isin(flows)] if flows is not None else out
+        table, keys = by_size.per_run_rows(self, keys)
+        return self._aggregate(table, "slowdown", metric, keys, flows, None)
+
     def plot(
-        self, metric: str, x: str | None = None, *, per_run: str = "mean", flows=None, table="flows", ax=None
+        self,
+        metric: str,
+        x: str | None = None,
+        *,
+        per_run: str = "mean",
+        flows=None,
+        table="flows",
+        ax=None,
+        bins=10,
     ):
         """`metric` against axis `x` (default: the first axis), one line per pair, with a band
-        of the 95% confidence interval over seeds; other axes, if any, as one line each too."""
+        of the 95% confidence interval over seeds; other axes, if any, as one line each too.
+        `table="slowdown"`: a line per pair and size bin of `bins` (as `aggregate`), the band
+        the bootstrap interval of the figure pooled over seeds."""
         from fairsim.plots import plot_sweep
 
         x = x or (self.axes[0] if self.axes else None)
         if x is None:
             raise _core.FairsimError("the sweep has no axis to plot against")
-        agg = self.aggregate(metric, by=[*self.axes, "pair"], table=table, flows=flows, per_run=per_run)
         others = [a for a in self.axes if a != x]
+        if table == "slowdown":
+            agg = self.aggregate(metric, by=[*self.axes, "pair"], table=table, flows=flows, bins=bins)
+            series = [*others, "size_bin"] if "size_bin" in agg else [*others, "bin"]
+            return plot_sweep(agg, metric, x, series, ax=ax, ylabel=by_size_label(metric, agg))
+        agg = self.aggregate(metric, by=[*self.axes, "pair"], table=table, flows=flows, per_run=per_run)
         return plot_sweep(agg, metric, x, others, ax=ax, ylabel=averaged(metric, table, per_run, flows, agg))
 
     def overview(self) -> pd.DataFrame:
@@ -260,6 +334,15 @@ def averaged(metric: str, table: str, per_run: str, flows: list[str] | None, agg
         else "flows " + ", ".join(map(str, flows[:4])) + (" …" if len(flows) > 4 else "")
     )
     return f"{metric}, {per_run} over {which} of a run\n{over}"
+
+
+def by_size_label(metric: str, agg: pd.DataFrame) -> str:
+    """A plot's axis label for a slowdown figure by size: what it pools and what the band is."""
+    seeds = int(agg["n"].max()) if len(agg) else 0
+    over = f"{seeds} seed{'s' if seeds != 1 else ''}"
+    if "value" in agg:
+        return f"{metric} slowdown by size, pooled over {over}\nband: 95% CI (bootstrap over seeds)"
+    return f"{metric} slowdown by size, mean over {over}\nband: 95% CI"
 
 
 def open_sweep(folder: str | Path) -> SweepResults:

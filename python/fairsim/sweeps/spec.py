@@ -14,6 +14,7 @@ A `[sweep]` table:
     pairs = ["G/FCFS", "G/FQ"]  # default: every pair of the scenario
     mode = "product"            # every combination of the axes; "zip" moves them together
     skip = ["buffer < window"]  # expressions over the axes' names (sweeps/expressions.py)
+    record = ["transfers"]      # tables recorded besides runs and flows (TABLES)
     [sweep.axes]
     "links.bottleneck.buffer" = "5..100:5"
     window = { fields = ["flows.ftp1.window", "flows.ftp2.window"], values = [5, 10, 20] }
@@ -31,6 +32,10 @@ from fairsim.sweeps.axes import RESERVED, Axis, AxisError, default_names, values
 from fairsim.sweeps.expressions import Expression, ExpressionError
 
 MODES = ("product", "zip")
+#: The tables a sweep can record besides `runs` (`flows` always): `record = [...]`, `--record`,
+#: `tables=[...]`. `transfers` has a row per transfer, from which completion times are pooled
+#: over seeds (`SweepResults.completion_times`).
+TABLES = ("flows", "queues", "intervals", "queue_intervals", "transfer_summary", "slowdown", "transfers")
 
 
 class SweepError(_core.FairsimError):
@@ -61,6 +66,8 @@ class SweepSpec:
     skip: list[Skip] = field(default_factory=list)
     #: Where `pairs`, `seeds` and `skip` were written, for messages.
     origins: dict[str, str] = field(default_factory=dict)
+    #: Tables to record besides `runs` and `flows` (`TABLES`).
+    record: list[str] = field(default_factory=list)
 
     def manifest(self) -> dict:
         """The spec as plain data, for the sweep's manifest."""
@@ -73,6 +80,7 @@ class SweepSpec:
             "seeds": self.seeds,
             "pairs": self.pairs,
             "skip": [s.text for s in self.skip],
+            "record": self.record,
         }
 
 
@@ -173,6 +181,18 @@ def _skip(raw: Any, where: _Where, path: list) -> list[Skip]:
     return out
 
 
+def _record(raw: Any, where: _Where, path: list) -> list[str]:
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, (list, tuple)) or not all(isinstance(t, str) for t in raw):
+        raise where.fail(path, 'record is a list of tables, such as ["transfers"]')
+    for i, table in enumerate(raw):
+        if table not in TABLES:
+            hint = _core.did_you_mean(table, list(TABLES))
+            raise where.fail([*path, i], f"no table `{table}`{hint} (a sweep records {', '.join(TABLES)})")
+    return [t for t in dict.fromkeys(raw) if t != "flows"]
+
+
 def _axes(raw: Any, where: _Where, path: list) -> list[Axis]:
     if not isinstance(raw, Mapping):
         raise where.fail(path, "axes is a table of FIELD = VALUES or NAME = { fields = [...], values = ... }")
@@ -228,13 +248,17 @@ def from_table(raw: Mapping, text: str, file: str) -> SweepSpec:
     return _read(raw, _InFile(text, file))
 
 
-def from_python(**kwargs: Any) -> SweepSpec:
-    """`fairsim.sweep(...)`'s keyword arguments (None: not given)."""
-    return _read({k: v for k, v in kwargs.items() if v is not None}, _InPython())
+def from_python(tables: Sequence[str] | None = None, **kwargs: Any) -> SweepSpec:
+    """`fairsim.sweep(...)`'s keyword arguments (None: not given); `tables`: what the file's
+    `record` says."""
+    spec = _read({k: v for k, v in kwargs.items() if v is not None}, _InPython())
+    if tables is not None:
+        spec.record = _record(tables, _InPython(), ["tables"])
+    return spec
 
 
 def _read(raw: Mapping, where: _Where) -> SweepSpec:
-    allowed = {"axes", "mode", "seeds", "pairs", "skip"}
+    allowed = {"axes", "mode", "seeds", "pairs", "skip", "record"}
     for key in raw:
         if key not in allowed:
             hint = _core.did_you_mean(str(key), sorted(allowed))
@@ -250,13 +274,16 @@ def _read(raw: Mapping, where: _Where) -> SweepSpec:
         spec.pairs = _pairs(raw["pairs"], where, ["pairs"])
     if "skip" in raw:
         spec.skip = _skip(raw["skip"], where, ["skip"])
+    if "record" in raw:
+        spec.record = _record(raw["record"], where, ["record"])
     return spec
 
 
 def merged(base: SweepSpec, extra: SweepSpec) -> SweepSpec:
     """`base` (a file's `[sweep]`) with what `extra` (the command line, or Python) gives: its axes
     added, each replacing a base axis over the same fields or of the name it was given, all of
-    them named again together; its mode, seeds, pairs and skip instead of `base`'s."""
+    them named again together; its mode, seeds, pairs and skip instead of `base`'s; its tables
+    recorded besides `base`'s (recording more loses nothing)."""
 
     def entry(a: Axis) -> tuple:
         return (a.name if a.named else None, a.fields, a.values, a.origin)
@@ -271,6 +298,7 @@ def merged(base: SweepSpec, extra: SweepSpec) -> SweepSpec:
         base.pairs,
         list(base.skip),
         dict(base.origins),
+        list(dict.fromkeys([*base.record, *extra.record])),
     )
     for key in ("mode", "seeds", "pairs", "skip"):
         if key in extra.origins:
@@ -310,6 +338,7 @@ def with_command_line(
     pairs: Sequence[str] = (),
     mode: str | None = None,
     skip: Sequence[str] = (),
+    record: Sequence[str] = (),
 ) -> SweepSpec:
     """The file's spec with the command line's options (`merged`): an --axis replaces the
     file's axis over the same fields or of its name; two --axis options over one field, or of
@@ -331,6 +360,8 @@ def with_command_line(
         _check_distinct(label, name, fields, entries)
         entries.append((name, fields, values, label))
     extra = SweepSpec([Axis(n or "", f, v, o, named=n is not None) for n, f, v, o in entries])
+    if record:
+        extra.record = _record(list(record), _Fixed("--record"), ["record"])
     if mode is not None:
         extra.mode = _mode(mode, _Fixed(f"--mode {mode}"), ["mode"])
         extra.origins["mode"] = f"--mode {mode}"

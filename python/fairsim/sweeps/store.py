@@ -7,7 +7,8 @@
         runs.parquet         one row per run attempt: id, axis values, pair, seed, status,
                              error, events, wall and simulated time, Jain's index
         flows.parquet        one row per flow of each finished run, the axis values as columns
-        queues.parquet …     the same, for the other tables asked for
+        queues.parquet …     the same, for the other tables asked for (transfers.parquet:
+                             one row per transfer, for completion times pooled over seeds)
         commit.json          each table's rows, bytes and SHA-256, written last
       .staging/              parts being written (a crash leaves one here; it is discarded)
       .damaged/              parts that failed their check, set aside (their runs run again)
@@ -46,14 +47,15 @@ from fairsim.output import atomic_write
 from fairsim.replications import FairsimWarning
 from fairsim.results import TABLES as TABLE_ROWS
 from fairsim.results import table_frame
+from fairsim.sweeps.spec import TABLES as SPEC_TABLES
 
 MANIFEST = "manifest.json"
 PLAN = "plan.parquet"
 PARTS, STAGING, DAMAGED = "parts", ".staging", ".damaged"
 COMMIT = "commit.json"
 #: The tables a sweep can record besides `runs` (`flows` always; `reports`, the runs' whole
-#: reports as JSON, for reproductions).
-TABLES = ("flows", "queues", "intervals", "queue_intervals", "transfer_summary", "slowdown")
+#: reports as JSON, for reproductions, is written by the same store).
+TABLES = SPEC_TABLES
 #: Schema of the manifest (docs/sweeps.md). /1 kept each table's parts in a folder of its own.
 SCHEMA = "fairsim.sweep/2"
 #: The columns of `runs`, so that a sweep with no run finished yet still has them.
@@ -69,6 +71,7 @@ RUN_COLUMNS = [
     "sim_s",
     "jain",
     "finished_at",
+    "recorded",
 ]
 
 
@@ -134,12 +137,20 @@ class Store:
     def write_plan(self, plan: pd.DataFrame) -> None:
         atomic_write(self.folder / PLAN, lambda p: plan.to_parquet(p, index=False, compression="zstd"))
 
-    def finished(self) -> set[str]:
-        """The ids of the runs this folder already holds, finished without error."""
-        runs = read_table(self.folder, "runs", columns=["run_id", "status"])
+    def finished(self, tables: tuple[str, ...] = ()) -> set[str]:
+        """The ids of the runs this folder already holds, finished without error, with each of
+        `tables` recorded: a run recorded before `transfers` was asked for runs again to record
+        them, so that a table covers every run of the plan, not only those run since."""
+        extra = set(tables) - {"flows"}  # recorded with every run
+        runs = read_table(self.folder, "runs", columns=None if extra else ["run_id", "status"])
         if runs.empty:
             return set()
-        return set(runs.loc[runs["status"] == "ok", "run_id"])
+        ok = runs["status"] == "ok"
+        if extra:
+            # `recorded`: the tables recorded with the run (space-separated); older rows lack it
+            held = runs["recorded"] if "recorded" in runs else pd.Series("flows", index=runs.index)
+            ok &= [set(tables) <= set(str(t).split()) for t in held.fillna("flows")]
+        return set(runs.loc[ok, "run_id"])
 
     def add(self, run_row: dict, rows: dict[str, list[dict]], size: int = 0) -> None:
         """One run's row of `runs` and its rows of the other tables (`size`: their bytes, where
