@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich.table import Table
 from rich.text import Text
 
-from fairsim.tables import NA, Stat, duration
+from fairsim.tables import NA, Stat, _table, duration
 
 #: The percentiles shown, as headed.
 SHOWN = {"p50": "p50 slowdown", "p99": "p99", "p999": "p99.9"}
@@ -53,9 +52,7 @@ def completion_parts(results, keys: list[str], shown: Callable[[dict], list[str]
     table_rows = results.completion_times(10)
     several = table_rows["flow"].nunique() > 1
     columns = [*keys, *(["workload"] if several else []), "size", "transfers", "seeds", "unfinished"]
-    table = Table(title="completion-time slowdown by size, pooled over seeds")
-    for c in [*columns, *SHOWN.values(), "mean FCT"]:
-        table.add_column(c, justify="right")
+    table = _table([*columns, *SHOWN.values(), "mean FCT"], left=0)
     finite = table_rows["up_to_bytes"].where(table_rows["up_to_bytes"] < float("inf"))
     last = finite.groupby(table_rows["flow"]).transform("max")
     for i, (_, row) in enumerate(table_rows.iterrows()):
@@ -81,7 +78,8 @@ def completion_parts(results, keys: list[str], shown: Callable[[dict], list[str]
     more = ""
     if len(table_rows) > most_rows:
         more = f"; all {len(table_rows):,} rows: open_sweep(...).completion_times()"
-    return [table, Text(note + more, style="dim"), Text(SUPPORT_NOTE.format(dash=NA), style="dim")]
+    heading = Text("completion-time slowdown by size, pooled over seeds", style="bold")
+    return [heading, table, Text(note + more, style="dim"), Text(SUPPORT_NOTE.format(dash=NA), style="dim")]
 
 
 def unrecorded_note(names: list[str]) -> Text:

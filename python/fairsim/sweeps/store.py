@@ -149,7 +149,7 @@ class Store:
         if extra:
             # `recorded`: the tables recorded with the run (space-separated); older rows lack it
             held = runs["recorded"] if "recorded" in runs else pd.Series("flows", index=runs.index)
-            ok &= [set(tables) <= set(str(t).split()) for t in held.fillna("flows")]
+            ok &= pd.Series([extra <= set(str(t).split()) for t in held.fillna("flows")], index=runs.index)
         return set(runs.loc[ok, "run_id"])
 
     def add(self, run_row: dict, rows: dict[str, list[dict]], size: int = 0) -> None:
