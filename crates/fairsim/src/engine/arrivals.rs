@@ -198,7 +198,8 @@ impl Simulation {
     /// such path has as many), on the network as forwarding knows it now.
     fn route_of(&mut self, c: FlowId, src: NodeId, dst: NodeId) -> Option<(Rate, u32)> {
         let forwarder = self.forwarder.as_mut()?;
-        let path = forwarder.fixed_path(c.idx(), src, dst, false, false).unwrap_or_else(|| forwarder.first_path(src, dst));
+        let path =
+            forwarder.fixed_path(c.idx(), src, dst, false, false).unwrap_or_else(|| forwarder.first_path(src, dst));
         let line = forwarder.line(src);
         let rate = self.ports.get(line.idx()).map_or(self.scenario.ports[line.idx()].rate, |p| p.rate);
         Some((rate, u32::try_from(path.len()).unwrap_or(u32::MAX)))

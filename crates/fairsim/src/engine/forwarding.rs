@@ -173,7 +173,14 @@ impl Forwarder {
     /// adaptive and flowlet choices) or the flow follows its route. Its first port is the first
     /// next hop from `src` (a host's line), as the flow's packets leave. `as_built`: on the
     /// network without failures, else as forwarding knows it now.
-    pub fn fixed_path(&mut self, flow: usize, src: NodeId, dst: NodeId, ack: bool, as_built: bool) -> Option<Vec<PortId>> {
+    pub fn fixed_path(
+        &mut self,
+        flow: usize,
+        src: NodeId,
+        dst: NodeId,
+        ack: bool,
+        as_built: bool,
+    ) -> Option<Vec<PortId>> {
         let chosen = (*self.chosen.get(flow)?)?;
         if !matches!(chosen.how, Forwarding::Static | Forwarding::Ecmp) {
             return None;
@@ -222,8 +229,10 @@ impl Forwarder {
         }
         known.insert(at, None); // a way back to `at` is no way: fewest-hop paths never loop
         let ways = self.ways(as_built, at, dst).to_vec();
-        let least =
-            ways.into_iter().filter_map(|p| Some(cost(p) + self.least_from(self.far[p.idx()], dst, as_built, cost, known)?)).min();
+        let least = ways
+            .into_iter()
+            .filter_map(|p| Some(cost(p) + self.least_from(self.far[p.idx()], dst, as_built, cost, known)?))
+            .min();
         known.insert(at, least);
         least
     }

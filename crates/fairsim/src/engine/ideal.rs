@@ -90,7 +90,14 @@ impl IdealNetwork {
 impl Simulation {
     /// The ideal completion time, seconds, of a transfer of `packets` packets (`None`: a file
     /// without end) of flow `f` from `src` to `dst`, made as connection `c`.
-    pub(super) fn ideal_fct(&mut self, f: FlowId, c: FlowId, src: NodeId, dst: NodeId, packets: Option<u64>) -> Option<f64> {
+    pub(super) fn ideal_fct(
+        &mut self,
+        f: FlowId,
+        c: FlowId,
+        src: NodeId,
+        dst: NodeId,
+        packets: Option<u64>,
+    ) -> Option<f64> {
         let n = packets?;
         let spec = &self.scenario.flows[f.idx()];
         let (data, ack, acks) = (spec.packet_size, spec.ack_size, spec.acks);

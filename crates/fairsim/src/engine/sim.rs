@@ -693,7 +693,8 @@ impl Simulation {
         // does not split
         let (ports, specs) = (&self.ports, &self.scenario.ports);
         let hop = |p: PortId| {
-            let (rate, delay) = ports.get(p.idx()).map_or((specs[p.idx()].rate, specs[p.idx()].delay), |l| (l.rate, l.delay));
+            let (rate, delay) =
+                ports.get(p.idx()).map_or((specs[p.idx()].rate, specs[p.idx()].delay), |l| (l.rate, l.delay));
             (rate.tx_time(pkt.size) + delay).0
         };
         let c = pkt.conn.idx();

@@ -36,9 +36,10 @@
 //! - Loss: go-back-N. The sink discards a packet above the next expected and NACKs it with its
 //!   cumulative ACK (`AckPolicy::go_back_n`); the sender sends again from there, with W = Wc = one
 //!   packet (htsim's `cwnd = MSS`). A NACK caused by a packet sent before the last go-back is
-//!   stale and ignored. No retransmission timeout by default, as htsim (the paper runs over
-//!   PFC): a flow whose last packets are all lost stalls, and shows unfinished; with `rto`, the
-//!   sender goes back the same way when nothing has been acknowledged for that long.
+//!   stale and ignored. With `rto` the sender goes back the same way when nothing has been
+//!   acknowledged for that long: on by default (`senders::DEFAULT_RTO`), where htsim has none
+//!   (the paper runs over PFC, which loses nothing): without it a flow whose last packets are
+//!   lost at a failed link stalls for ever. `rto = "0s"` is htsim's.
 //! - Pacing: a packet may go when the window allows and `packet / R` has passed since the last.
 //! - Switches stamp at the end of serialization, htsim's point (`int_stamp = "end"`), or at
 //!   dequeue, the paper's and its ns-3 code's (`int_stamp = "dequeue"`); see `net::int`.
@@ -53,6 +54,7 @@
 //! - W_AI = one packet (unless `w_ai` is written), and no upper bound on W;
 //! - incStage starts at 0 (htsim leaves it uninitialised).
 
+use super::DEFAULT_RTO;
 use crate::component::{About, Declaration};
 use crate::net::int::{IntHop, IntStamp};
 use crate::net::{Control, Packet};
@@ -88,8 +90,8 @@ pub struct HpccConfig {
     /// Reproduce htsim's HPCC: per-ACK window, L frozen, integer τ/T, W_AI = one packet, no cap.
     pub htsim_compat: bool,
     /// Go back to the first unacknowledged packet when nothing is acknowledged for this long
-    /// while packets are out; absent: never (htsim; HPCC runs over PFC).
-    pub rto: Option<Time>,
+    /// while packets are out; 0: never (htsim; HPCC runs over PFC).
+    pub rto: Time,
 }
 
 impl Default for HpccConfig {
@@ -104,7 +106,7 @@ impl Default for HpccConfig {
             rate: None,
             int_stamp: IntStamp::End,
             htsim_compat: false,
-            rto: None,
+            rto: DEFAULT_RTO,
         }
     }
 }
@@ -303,9 +305,6 @@ pub struct Hpcc {
 impl Hpcc {
     pub fn new(c: &HpccConfig, flow: &FlowInfo) -> Result<Hpcc, ParamError> {
         let line = c.rate.unwrap_or(flow.access_rate);
-        if c.rto == Some(Time::ZERO) {
-            return Err(ParamError::at("rto", "must be above 0 (leave it out for no timeout)"));
-        }
         Ok(Hpcc {
             law: HpccLaw::new(c, line, flow.packet_size)?,
             stamp: c.int_stamp,
@@ -315,7 +314,7 @@ impl Hpcc {
             next_send: Time::ZERO,
             pacing: false,
             went_back: None,
-            rto: c.rto,
+            rto: (c.rto > Time::ZERO).then_some(c.rto),
             timing: false,
         })
     }

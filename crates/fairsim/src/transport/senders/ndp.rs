@@ -20,12 +20,13 @@
 //!   its earlier ones brought (htsim's files have all their data at the start).
 //! - Retransmissions are sent in the order of their sequence numbers, before new data (htsim's
 //!   `_rtx_queue`).
-//! - The timeout for lost pulls and headers is off by default (`rto` absent), as htsim's build
-//!   has none (its `rtx_timer_hook` returns unless `RESEND_ON_TIMEOUT` is defined, which it is
-//!   nowhere): a flow whose header or last pulls are lost (a full header queue) then stalls and
-//!   shows as unfinished. With `rto`, the paper's last resort: when nothing has come back for
-//!   `rto` while packets are unacknowledged, the lowest of them is sent again, unpulled, and the
-//!   flow counts a timeout; the receiver's answer to it brings pulls again.
+//! - The timeout for lost pulls and headers, the paper's last resort: when nothing has come back
+//!   for `rto` while packets are unacknowledged, the lowest of them is sent again, unpulled, and
+//!   the flow counts a timeout; the receiver's answer to it brings pulls again. On by default, at
+//!   htsim's `DEFAULT_RTO_MIN` (`senders::DEFAULT_RTO`), though htsim's build never fires it (its
+//!   `rtx_timer_hook` returns unless `RESEND_ON_TIMEOUT` is defined, which it is nowhere): without
+//!   it a flow whose header or last pulls are lost (a full header queue, a failed link) stalls
+//!   for ever. `rto = "0s"` is htsim's build.
 //! - Control packets (ACK, NACK, pull) have priority 0 and data `data_priority` (1), for a
 //!   host's `strict_priority` interface; htsim queues NACKs with the host's data, round robin
 //!   by flow.
@@ -35,6 +36,7 @@
 //! - Return-to-sender of headers (the paper's, for a full header queue) is left out, as htsim.
 
 use super::backlog::{Backlog, PullsHeard};
+use super::DEFAULT_RTO;
 use crate::component::{About, Declaration};
 use crate::net::{Control, Packet};
 use crate::params::ParamError;
@@ -54,13 +56,13 @@ pub struct NdpConfig {
     /// The header priority of data packets; control packets have 0.
     pub data_priority: u8,
     /// Sends the lowest unacknowledged packet again when nothing has come back for this long;
-    /// absent: never (htsim).
-    pub rto: Option<Time>,
+    /// 0: never (htsim).
+    pub rto: Time,
 }
 
 impl Default for NdpConfig {
     fn default() -> Self {
-        NdpConfig { initial_window: 15, pull_rate: 0.99, data_priority: 1, rto: None }
+        NdpConfig { initial_window: 15, pull_rate: 0.99, data_priority: 1, rto: DEFAULT_RTO }
     }
 }
 
@@ -85,9 +87,6 @@ impl Ndp {
         if c.initial_window == 0 {
             return Err(ParamError::at("initial_window", "must be at least 1: pulls answer packets"));
         }
-        if c.rto == Some(Time::ZERO) {
-            return Err(ParamError::at("rto", "must be above 0 (leave it out for no timeout)"));
-        }
         if !(c.pull_rate > 0.0 && c.pull_rate <= 1.0) {
             return Err(ParamError::at("pull_rate", "must be above 0 and at most 1 (a fraction of the line)"));
         }
@@ -98,7 +97,7 @@ impl Ndp {
             pulled: PullsHeard::default(),
             window: c.initial_window.into(),
             credit: 0,
-            rto: c.rto,
+            rto: (c.rto > Time::ZERO).then_some(c.rto),
             unacked: BTreeSet::new(),
         })
     }
@@ -245,7 +244,7 @@ mod tests {
 
     #[test]
     fn with_rto_the_lowest_unacknowledged_packet_goes_again_when_nothing_comes_back() {
-        let rto = Some(Time::from_micros(100));
+        let rto = Time::from_micros(100);
         let mut ndp = Ndp::new(&NdpConfig { initial_window: 3, rto, ..Default::default() }).unwrap();
         let mut actions = vec![];
         ndp.on_start(&mut AgentCtx::new(Time::ZERO, 3, &mut actions));
@@ -275,8 +274,19 @@ mod tests {
     }
 
     #[test]
+    fn the_timeout_is_on_by_default_and_0_turns_it_off() {
+        let armed = |config: &NdpConfig| {
+            let mut actions = vec![];
+            Ndp::new(config).unwrap().on_start(&mut AgentCtx::new(Time::ZERO, 1, &mut actions));
+            actions.iter().any(|a| matches!(a, Action::SetTimeout(RETRANSMIT, _)))
+        };
+        assert!(armed(&NdpConfig::default()));
+        assert!(!armed(&NdpConfig { rto: Time::ZERO, ..Default::default() }));
+    }
+
+    #[test]
     fn new_data_does_not_put_off_the_timeout() {
-        let rto = Some(Time::from_micros(100));
+        let rto = Time::from_micros(100);
         let mut ndp = Ndp::new(&NdpConfig { initial_window: 1, rto, ..Default::default() }).unwrap();
         let mut actions = vec![];
         ndp.on_start(&mut AgentCtx::new(Time::ZERO, 1, &mut actions));
@@ -292,6 +302,5 @@ mod tests {
         assert!(Ndp::new(&NdpConfig { initial_window: 0, ..Default::default() }).is_err());
         assert!(Ndp::new(&NdpConfig { pull_rate: 1.5, ..Default::default() }).is_err());
         assert!(Ndp::new(&NdpConfig { pull_rate: 0.0, ..Default::default() }).is_err());
-        assert!(Ndp::new(&NdpConfig { rto: Some(Time::ZERO), ..Default::default() }).is_err(), "0 is not none");
     }
 }

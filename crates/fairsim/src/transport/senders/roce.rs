@@ -23,9 +23,10 @@
 //! - While PFC pauses the host's line the NIC sends nothing and looks again one packet time
 //!   later (htsim's source stops its clock and restarts at the resume: the difference is under
 //!   one packet time).
-//! - `rto`, the NIC's retransmission timeout, is off by default as in htsim (its RoCE arms
-//!   none); with it, nothing acknowledged for `rto` while packets are outstanding goes back to
-//!   the first unacknowledged packet and counts a timeout.
+//! - `rto`, the NIC's retransmission timeout: nothing acknowledged for `rto` while packets are
+//!   outstanding goes back to the first unacknowledged packet and counts a timeout. On by default
+//!   (`senders::DEFAULT_RTO`), where htsim's RoCE arms none: a lossless fabric never needs it,
+//!   and a failed link would otherwise leave a flow stalled for ever; `rto = "0s"` is htsim's.
 //! - DCQCN's timers run from the first CNP (see `dcqcn.rs`); the byte counter counts every
 //!   byte sent, retransmissions included.
 
@@ -37,14 +38,20 @@ use crate::transport::sender::{AckPolicy, AgentCtx, Event, FlowInfo, Sender, Ser
 use crate::units::{Rate, Time};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RoceConfig {
     /// The NIC's rate before any notification; default: its line's.
     pub rate: Option<Rate>,
     /// Goes back to the first unacknowledged packet when nothing is acknowledged for this long
-    /// while packets are outstanding; absent: never (htsim).
-    pub rto: Option<Time>,
+    /// while packets are outstanding; 0: never (htsim's RoCE arms none).
+    pub rto: Time,
+}
+
+impl Default for RoceConfig {
+    fn default() -> Self {
+        RoceConfig { rate: None, rto: super::DEFAULT_RTO }
+    }
 }
 
 /// DCQCN's notification point: the sink's CNP interval N.
@@ -106,9 +113,6 @@ impl Roce {
         if rate.bits_per_sec() == 0 {
             return Err(ParamError::at("rate", "must be above 0"));
         }
-        if c.rto == Some(Time::ZERO) {
-            return Err(ParamError::at("rto", "must be above 0 (leave it out for no timeout)"));
-        }
         if let Some((d, n)) = cc {
             if !(d.g > 0.0 && d.g <= 1.0) {
                 return Err(ParamError::at("g", "must be above 0 and at most 1"));
@@ -139,7 +143,7 @@ impl Roce {
             acked: 0,
             went_back: Time::ZERO,
             pacing: false,
-            rto: c.rto,
+            rto: (c.rto > Time::ZERO).then_some(c.rto),
             cnp_interval: cc.map(|(_, n)| n.cnp_interval),
         })
     }
@@ -349,7 +353,7 @@ mod tests {
 
     #[test]
     fn paced_at_the_line_waits_out_a_pause_and_goes_back_on_a_nack() {
-        let mut r = Roce::new(&RoceConfig::default(), None, &flow()).unwrap();
+        let mut r = Roce::new(&RoceConfig { rto: Time::ZERO, ..Default::default() }, None, &flow()).unwrap();
         assert_eq!(
             call(&mut r, us(0), 10, false, |s, c| s.on_start(c)),
             vec![Action::SendWithPriority { seq: 0, priority: 1 }, Action::SetTimer(PACE, us(1))]
