@@ -265,6 +265,11 @@ impl EqualCost {
         self.down.get(p.idx()) != Some(&true)
     }
 
+    /// The port into host `n` from its switch (its line's other direction).
+    pub fn way_in(&self, n: NodeId) -> Option<PortId> {
+        Some(self.way_in[n.idx()]).filter(|p| p.0 != NONE)
+    }
+
     /// The ports from node `n`, in declaration order.
     pub fn ports_from(&self, n: NodeId) -> &[PortId] {
         &self.out[self.first_out[n.idx()] as usize..self.first_out[n.idx() + 1] as usize]
