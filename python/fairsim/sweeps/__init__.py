@@ -167,7 +167,8 @@ def held_runs(plan: Plan, folder: str | Path | None, progress: bool | None = Non
     from fairsim.progress import progress_bar
     from fairsim.sweeps.store import Store
 
-    done = Store(folder, read_only=True).finished() if folder and Path(folder).is_dir() else set()
+    recorded = ("flows", *plan.spec.record)  # a run held without a table asked for runs again
+    done = Store(folder, read_only=True).finished(recorded) if folder and Path(folder).is_dir() else set()
     per_point: Counter = Counter()
     per_pair: Counter = Counter()
     if not done:
