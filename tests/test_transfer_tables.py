@@ -197,7 +197,8 @@ def old_transfer_frame(runs: list[dict]) -> pd.DataFrame:
                 "delivered": t["delivered"],
             }
         )
-        df["response_s"] = df["finish_s"] - df["arrival_s"]
+        # in whole nanoseconds, as the engine keeps time
+        df["response_s"] = ((df["finish_s"] * 1e9).round() - (df["arrival_s"] * 1e9).round()) / 1e9
         df["unfinished"] = df["finish_s"].isna()
         columns = COLUMNS
         if t.get("src"):
@@ -205,7 +206,7 @@ def old_transfer_frame(runs: list[dict]) -> pd.DataFrame:
             df["dst"] = [t["nodes"][i] for i in t["dst"]]
             df["fct_s"] = df["response_s"]
             df["ideal_fct_s"] = pd.array(t["ideal_s"], dtype="Float64").astype(float)
-            df["slowdown"] = df["fct_s"] / df["ideal_fct_s"]
+            df["slowdown"] = (df["fct_s"] * 1e9).round() / (df["ideal_fct_s"] * 1e9).round()
             elapsed = (r["simulated_s"] - df["arrival_s"]) / df["ideal_fct_s"]
             df["slowdown_so_far"] = df["slowdown"].fillna(elapsed.clip(lower=1.0))
             columns = COLUMNS + WORKLOAD_COLUMNS

@@ -80,7 +80,9 @@ def transfer_columns(r: dict) -> dict[str, list] | None:
     arrival = t["arrival_s"]
     warmup_s = r["measurement"]["warmup_s"]
     finish = [_NAN if x is None else float(x) for x in t["finish_s"]]
-    response = [f - a for f, a in zip(finish, arrival, strict=True)]
+    # in whole nanoseconds, as the engine keeps time: a difference of two instants in seconds
+    # can fall an ulp short, and a transfer that took its ideal time exactly show 0.9999999
+    response = [_ns(f - a, f, a) for f, a in zip(finish, arrival, strict=True)]
     columns = {
         "pair": [r["pair"]] * len(arrival),
         "seed": [r["seed"]] * len(arrival),
@@ -99,7 +101,10 @@ def transfer_columns(r: dict) -> dict[str, list] | None:
     if t.get("src"):
         nodes, end = t["nodes"], r["simulated_s"]
         ideal = [_NAN if x is None else float(x) for x in t["ideal_s"]]
-        slowdown = [_divided(fct, i) for fct, i in zip(response, ideal, strict=True)]
+        slowdown = [
+            _divided(round(fct * 1e9), round(i * 1e9)) if fct == fct and i == i else _divided(fct, i)
+            for fct, i in zip(response, ideal, strict=True)
+        ]
         # an unfinished transfer has taken at least until the run's end (its stop, if cut
         # short), and at least its ideal: its slowdown is at least the larger of the two
         so_far = [
@@ -270,6 +275,11 @@ def _pairwise_sum(xs: list[float], start: int, n: int) -> float:
     half = n // 2
     half -= half % 8
     return _pairwise_sum(xs, start, half) + _pairwise_sum(xs, start + half, n - half)
+
+
+def _ns(d: float, f: float, a: float) -> float:
+    """`f - a` (seconds, each a whole number of nanoseconds) in whole nanoseconds; NaN stays."""
+    return d if d != d else (round(f * 1e9) - round(a * 1e9)) / 1e9
 
 
 def _divided(a: float, b: float) -> float:
