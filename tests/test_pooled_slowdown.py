@@ -279,6 +279,10 @@ def test_a_sweep_asked_for_transfers_runs_again_the_runs_recorded_without(scenar
     assert third.summary.ran == 0 and third.summary.cached == 2
     plain = fairsim.sweep(scenario_path, seeds=2, out=tmp_path, jobs=1, progress=False)
     assert plain.summary.ran == 0, "a run recorded with more tables serves a sweep asking for fewer"
+    wider = fairsim.sweep(scenario_path, seeds=3, out=tmp_path, jobs=1, progress=False)
+    assert wider.summary.ran == 1
+    with pytest.raises(fairsim.FairsimError, match="1 finished run of the sweep recorded without"):
+        wider.completion_times()
 
 
 def test_record_is_read_from_the_sweep_table_and_its_mistakes_located(scenario_path, tmp_path):

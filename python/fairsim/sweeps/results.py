@@ -83,6 +83,14 @@ class SweepResults:
         key = ["run_id", *[c for c in within if c in df.columns]]
         return df.drop_duplicates(key, keep="last").reset_index(drop=True)
 
+    def _recorded_without(self, table: str) -> int:
+        """How many finished runs of the plan were recorded without `table` (`runs.recorded`)."""
+        runs = self.runs
+        if runs.empty or "recorded" not in runs:
+            return 0
+        ok = runs[runs["status"] == "ok"]
+        return sum(table not in str(t).split() for t in ok["recorded"].fillna(""))
+
     @cached_property
     def flows(self) -> pd.DataFrame:
         return self._table("flows")
@@ -134,6 +142,12 @@ class SweepResults:
         transfers = self.transfers
         if transfers.empty:
             raise _core.FairsimError(f"the sweep has no transfers recorded: {RECORD_TRANSFERS}")
+        without = self._recorded_without("transfers")
+        if without:  # pooled over some seeds only, a figure would not be the point's
+            raise _core.FairsimError(
+                f"{without:,} finished run{'s' if without != 1 else ''} of the sweep "
+                "recorded without their transfers: " + RECORD_TRANSFERS
+            )
         keys = by if by is not None else [*self.axes, "pair"]
         for key in keys:
             if key not in transfers.columns:
