@@ -151,6 +151,17 @@ def test_a_runs_tables_of_each_seed_are_in_the_same_bins(scenario_path):
     assert len(sizes) == 2 and len(sizes[0]) > 3 and sizes[0][:-1] == sizes[1][:-1], sizes
 
 
+def test_a_runs_slowdown_csv_has_each_seed_in_the_same_bins(scenario_path, tmp_path):
+    from fairsim.output import write_results
+
+    res = fairsim.run(scenario_path, seeds=2, set=WARMUP, progress=False)
+    write_results(res, tmp_path)
+    table = pd.read_csv(tmp_path / "slowdown.csv")
+    edges = table.groupby("seed")["up_to_bytes"].apply(tuple)
+    assert len(edges) == 2 and edges.nunique() == 1 and len(edges.iloc[0]) > 3
+    assert table["count"].sum() == res.transfer_summary["arrivals"].sum()
+
+
 # --- pooled percentiles and their intervals ------------------------------------------------------
 
 

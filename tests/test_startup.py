@@ -24,7 +24,7 @@ import fairsim
 from fairsim.catalogue import BUNDLED, scenario_table
 from fairsim.csv_tables import Unsupported, csv_text
 from fairsim.output import write_results
-from fairsim.results import ROW_TABLES
+from fairsim.results import ROW_TABLES, table_rows
 
 HEAVY = {"pandas", "numpy", "pyarrow", "matplotlib", "dask", "distributed", "scipy"}
 
@@ -197,7 +197,7 @@ def test_out_writes_what_pandas_writes(runs, tmp_path):
             if path.suffix == ".csv":
                 frame = getattr(res, path.stem)
                 if callable(frame):  # `slowdown(bins)`: its rows of each run
-                    frame = pd.DataFrame([row for r in res.runs for row in ROW_TABLES[path.stem](r)])
+                    frame = pd.DataFrame(table_rows(res.runs, path.stem))
                 want = frame.to_csv(index=False)
                 assert path.read_text() == want, path
 

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from fairsim.results import ROW_TABLES, Results, table_frame
+from fairsim.results import Results, table_frame, table_rows
 
 TABLES = (
     "flows",
@@ -70,7 +70,7 @@ def _csv_without_pandas(results: Results, table: str) -> str | None:
     say (values `fairsim.csv_tables` does not cover)."""
     from fairsim.csv_tables import Unsupported, csv_text
 
-    rows = [row for r in results.runs for row in ROW_TABLES[table](r)]
+    rows = table_rows(results.runs, table)
     if not rows and table in OPTIONAL:
         return ""
     try:
@@ -159,7 +159,7 @@ def write_results(results: Results, out: str | Path, fmt: str = "csv") -> list[P
                 continue
         df = getattr(results, table)
         if callable(df):  # a table with arguments (`slowdown`): its default rows, run by run
-            df = table_frame([row for r in results.runs for row in ROW_TABLES[table](r)])
+            df = table_frame(table_rows(results.runs, table))
         if table in OPTIONAL and df.empty:
             continue
         if fmt == "parquet":

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from fairsim import _core
 from fairsim.columns import plain
-from fairsim.transfer_tables import slowdown_table, transfer_rows, workload_columns
+from fairsim.transfer_tables import slowdown_table, study_edges, transfer_rows, workload_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -111,14 +111,25 @@ def transfer_summary_rows(r: dict) -> list[dict]:
     return [{"pair": r["pair"], "seed": r["seed"], **s} for s in r.get("transfer_summary") or []]
 
 
-def slowdown_rows(r: dict) -> list[dict]:
-    """Per workload of run report `r`: its completion-time slowdown by size in ten equal-count
-    bins cut from this run's transfers (`Results.slowdown`'s rows of one run, for sweeps and
-    `slowdown.csv`); none without workload transfers. Another run's bins are other sizes: a
-    study pools its runs from their transfers (`SweepResults.completion_times`), never from
-    these rows."""
+def slowdown_rows(r: dict, edges: dict[str, list[float]] | None = None) -> list[dict]:
+    """Per workload of run report `r`: its completion-time slowdown by size (`Results.slowdown`'s
+    rows of one run, for sweeps and `slowdown.csv`) in the size bins of `edges`
+    (`fairsim.transfer_tables.study_edges`), by default ten equal-count bins cut from this run's
+    transfers alone; none without workload transfers. A sweep records each run's rows as they
+    arrive, so in the run's own bins; it pools its runs from their transfers
+    (`SweepResults.completion_times`), never from these rows."""
     head = {"pair": r["pair"], "seed": r["seed"]}
-    return [{**head, **row} for row in slowdown_table(workload_columns([r]), 10)]
+    return [{**head, **row} for row in slowdown_table(workload_columns([r]), edges or 10)]
+
+
+def table_rows(runs: list[dict], table: str) -> list[dict]:
+    """Table `table`'s rows of `runs`, run after run (`ROW_TABLES`); the slowdown table's in the
+    size bins cut once from every run's transfers, so that the runs of `slowdown.csv` share
+    their bins, as the table `fairsim run` prints does."""
+    if table == "slowdown":
+        edges = study_edges(workload_columns(runs), 10)
+        return [row for r in runs for row in slowdown_rows(r, edges)]
+    return [row for r in runs for row in ROW_TABLES[table](r)]
 
 
 def fluid_rows(r: dict) -> list[dict]:

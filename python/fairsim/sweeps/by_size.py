@@ -2,7 +2,7 @@
 bin over seeds, pooled from the recorded transfers (`fairsim.sweeps.pooled`).
 
 Without recorded transfers there are only each run's own slowdown rows, whose equal-count bins
-are other sizes in every seed (255 KB, 190 KB and 171 KB for one bin of three seeds of the
+are other sizes in every seed (642 KB, 327 KB and 142 KB for one bin of three seeds of the
 web-search example), so a mean over seeds of their percentiles mixes unlike bins. Those rows
 are averaged only where every run has the same bins (a single size, say); otherwise the
 aggregate is refused, saying to record the transfers.
