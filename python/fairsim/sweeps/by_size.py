@@ -31,9 +31,7 @@ def pooled(results, metric: str, keys: list[str], bins) -> pd.DataFrame:
     table = results.completion_times(bins, by=keys)
     keys = [*dict.fromkeys([*keys, "pair"])]
     out = table[[*keys, "flow", "bin", "up_to_bytes", "max_bytes", "lower_bound"]].copy()
-    finite = table["up_to_bytes"].where(table["up_to_bytes"] < math.inf)
-    last = finite.groupby(table["flow"]).transform("max")  # the last bin starts above it
-    out["size_bin"] = [size_label(up, below) for up, below in zip(table["up_to_bytes"], last, strict=True)]
+    out["size_bin"] = size_labels(table)
     return out.assign(
         value=table[metric],
         low=table[f"{metric}_low"],
@@ -43,14 +41,20 @@ def pooled(results, metric: str, keys: list[str], bins) -> pd.DataFrame:
     )
 
 
-def size_label(up_to: float, below: float) -> str:
-    """A bin's sizes as a reader names them: `≤ 19.0 kB`, or `> 5.46 MB` for the last (above
-    `below`, the edge before it; all sizes where it is the only bin)."""
+def size_labels(table: pd.DataFrame) -> list[str]:
+    """Each bin's sizes as a reader names them: `≤ 19.0 kB`, or `> 5.46 MB` for the last, above
+    its workload's last edge in `table` (`all sizes` where it is the only bin)."""
     from fairsim.tables import Stat, size
 
-    if math.isfinite(up_to):
-        return f"≤ {size(Stat(up_to))}"
-    return f"> {size(Stat(below))}" if below == below else "all sizes"
+    finite = table["up_to_bytes"].where(table["up_to_bytes"] < math.inf)
+    last = finite.groupby(table["flow"]).transform("max")  # the last bin starts above it
+
+    def label(up: float, below: float) -> str:
+        if math.isfinite(up):
+            return f"≤ {size(Stat(up))}"
+        return f"> {size(Stat(below))}" if below == below else "all sizes"
+
+    return [label(up, below) for up, below in zip(table["up_to_bytes"], last, strict=True)]
 
 
 def check_metric(metric: str) -> None:

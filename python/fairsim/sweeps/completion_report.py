@@ -46,15 +46,14 @@ def figure(row, name: str) -> str:
 def completion_parts(results, keys: list[str], shown: Callable[[dict], list[str]], most_rows: int) -> list:
     """The pooled table (a row per point, pair, workload and size bin; at most `most_rows`) and
     what its figures mean. `shown(row)`: the row's axis values and pair as written."""
-    from fairsim.sweeps.by_size import size_label
+    from fairsim.sweeps.by_size import size_labels
     from fairsim.workload_tables import SUPPORT_NOTE
 
     table_rows = results.completion_times(10)
     several = table_rows["flow"].nunique() > 1
     columns = [*keys, *(["workload"] if several else []), "size", "transfers", "seeds", "unfinished"]
     table = _table([*columns, *SHOWN.values(), "mean FCT"], left=0)
-    finite = table_rows["up_to_bytes"].where(table_rows["up_to_bytes"] < float("inf"))
-    last = finite.groupby(table_rows["flow"]).transform("max")
+    labels = size_labels(table_rows)
     for i, (_, row) in enumerate(table_rows.iterrows()):
         if i == most_rows:
             table.add_row(*["…"] + [""] * (len(columns) + len(SHOWN)))
@@ -63,7 +62,7 @@ def completion_parts(results, keys: list[str], shown: Callable[[dict], list[str]
         table.add_row(
             *shown(row),
             *([str(row["flow"])] if several else []),
-            size_label(row["up_to_bytes"], last.iloc[i]),
+            labels[i],
             f"{row['count']:,}",
             str(row["seeds"]),
             f"{row['unfinished']:,}",
