@@ -5,6 +5,7 @@
 
 use super::connections::Slot;
 use super::event::Event;
+use super::ideal::IdealNetwork;
 use super::sim::Simulation;
 
 use crate::limits::MAX_OPEN_CONNECTIONS;
@@ -15,6 +16,13 @@ use crate::traffic::population::{derangement, Ends, Listed, Pairs, Population};
 use crate::traffic::{exponential, Source};
 use crate::transport::Sender;
 use crate::units::{BufferLimit, Rate, Time};
+
+/// What a connection's transport reads of its own path (`FlowInfo`'s fields of these names).
+struct OwnRoute {
+    rate: Rate,
+    links: u32,
+    base_rtt: Time,
+}
 use rand::Rng;
 
 impl Simulation {
@@ -115,7 +123,7 @@ impl Simulation {
             forwarder.set_connection(c.idx(), spec.forwarding, src, dst, conversation, drawn);
         }
         self.forget_path_delay(c);
-        let route = drawn.then(|| self.route_of(c, src, dst)).flatten();
+        let route = drawn.then(|| self.route_of(c, f, src, dst)).flatten();
         let sender = match self.new_sender(f, route) {
             Ok(sender) => sender,
             Err(e) => {
@@ -193,21 +201,24 @@ impl Simulation {
         }
     }
 
-    /// What a transport reads of connection `c`'s own path from `src` to `dst`: its first
-    /// line's rate (its NIC's) and its links (a fixed path's, else a fewest-hop path's: every
-    /// such path has as many), on the network as forwarding knows it now.
-    fn route_of(&mut self, c: FlowId, src: NodeId, dst: NodeId) -> Option<(Rate, u32)> {
+    /// What a transport reads of connection `c` (of flow `f`)'s own path from `src` to `dst`: its
+    /// first line's rate (its NIC's), its links and its base round trip (a fixed path's, else
+    /// the first fewest-hop path's), on the network as forwarding knows it now.
+    fn route_of(&mut self, c: FlowId, f: FlowId, src: NodeId, dst: NodeId) -> Option<OwnRoute> {
         let forwarder = self.forwarder.as_mut()?;
         let path =
             forwarder.fixed_path(c.idx(), src, dst, false, false).unwrap_or_else(|| forwarder.first_path(src, dst));
-        let line = forwarder.line(src);
-        let rate = self.ports.get(line.idx()).map_or(self.scenario.ports[line.idx()].rate, |p| p.rate);
-        Some((rate, u32::try_from(path.len()).unwrap_or(u32::MAX)))
+        let (ports, specs) = (&self.ports, &self.scenario.ports);
+        let line =
+            |p: &PortId| ports.get(p.idx()).map_or((specs[p.idx()].rate, specs[p.idx()].delay), |l| (l.rate, l.delay));
+        let rate = line(&forwarder.line(src)).0;
+        let base_rtt = crate::transport::base_rtt(path.iter().map(line), self.scenario.flows[f.idx()].packet_size);
+        Some(OwnRoute { rate, links: u32::try_from(path.len()).unwrap_or(u32::MAX), base_rtt })
     }
 
     /// A fresh sender for a connection of flow `f`, from the flow's transport read once, built
-    /// for the connection's own first line's rate and links (`route`), if it has its own ends.
-    fn new_sender(&mut self, f: FlowId, route: Option<(Rate, u32)>) -> Result<Option<Box<dyn Sender>>, String> {
+    /// for the connection's own path (`route`), if it has its own ends.
+    fn new_sender(&mut self, f: FlowId, route: Option<OwnRoute>) -> Result<Option<Box<dyn Sender>>, String> {
         let makers = &mut self.connections.makers;
         if makers.len() <= f.idx() {
             makers.resize_with(f.idx() + 1, || None);
@@ -218,8 +229,8 @@ impl Simulation {
             makers[f.idx()] = Some(maker);
         }
         let (build, info) = makers[f.idx()].as_mut().expect("made above");
-        if let Some((rate, links)) = route {
-            (info.access_rate, info.links) = (rate, links);
+        if let Some(r) = route {
+            (info.access_rate, info.links, info.base_rtt) = (r.rate, r.links, r.base_rtt);
         }
         build(info).map(Some).map_err(|e| e.message)
     }
@@ -382,5 +393,18 @@ impl Simulation {
             }
             self.fold_into_flow(c, self.now);
         }
+    }
+}
+
+impl Simulation {
+    /// The ideal completion time, seconds, of a transfer of `packets` packets (`None`: a file
+    /// without end) of flow `f` from `src` to `dst`, made as connection `c` (`engine::ideal`).
+    fn ideal_fct(&mut self, f: FlowId, c: FlowId, src: NodeId, dst: NodeId, packets: Option<u64>) -> Option<f64> {
+        let n = packets?;
+        let spec = &self.scenario.flows[f.idx()];
+        let sizes = (spec.packet_size, spec.ack_size, spec.acks);
+        let net = self.ideal.get_or_insert_with(|| Box::new(IdealNetwork::new(&self.scenario)));
+        let ns = net.fct(&self.scenario, self.forwarder.as_mut()?, c.idx(), (src, dst), n, sizes)?;
+        Some(Time(ns).as_secs_f64())
     }
 }

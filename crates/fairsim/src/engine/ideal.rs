@@ -16,10 +16,10 @@
 //!   With failures the fastest path is sought over every path, not only the fewest-hop ones a
 //!   detour may leave; each line is taken at its fastest rate over the run.
 
-use super::sim::Simulation;
-use crate::net::{FlowId, NodeId, PortId};
+use super::forwarding::Forwarder;
+use crate::net::{NodeId, PortId};
 use crate::scenario::{NetworkAction, Scenario};
-use crate::units::{Rate, Time};
+use crate::units::Rate;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -35,7 +35,7 @@ pub(super) struct IdealNetwork {
 }
 
 impl IdealNetwork {
-    fn new(scenario: &Scenario) -> IdealNetwork {
+    pub fn new(scenario: &Scenario) -> IdealNetwork {
         let mut fastest: Vec<Rate> = scenario.ports.iter().map(|p| p.rate).collect();
         for e in &scenario.events {
             if let NetworkAction::Rate(r) = e.action {
@@ -85,45 +85,38 @@ impl IdealNetwork {
         }
         None
     }
-}
 
-impl Simulation {
-    /// The ideal completion time, seconds, of a transfer of `packets` packets (`None`: a file
-    /// without end) of flow `f` from `src` to `dst`, made as connection `c`.
-    pub(super) fn ideal_fct(
-        &mut self,
-        f: FlowId,
-        c: FlowId,
-        src: NodeId,
-        dst: NodeId,
-        packets: Option<u64>,
-    ) -> Option<f64> {
-        let n = packets?;
-        let spec = &self.scenario.flows[f.idx()];
-        let (data, ack, acks) = (spec.packet_size, spec.ack_size, spec.acks);
-        let net = self.ideal.get_or_insert_with(|| Box::new(IdealNetwork::new(&self.scenario)));
-        let forwarder = self.forwarder.as_mut()?;
-        let sc = &self.scenario;
-        let tx = |p: &PortId, size| net.fastest[p.idx()].tx_time(size).0;
-        let sum = |path: &[PortId], size| path.iter().map(|&p| net.hop(sc, p, size)).sum::<u64>();
-        let fixed = if net.changes { None } else { forwarder.fixed_path(c.idx(), src, dst, false, true) };
-        let ns = match fixed {
+    /// The ideal completion time, in ns, of a transfer of `n` packets of `data` bytes, each
+    /// acknowledged by an ACK of `ack` bytes (if `acks`), from `src` to `dst`, made as flow index
+    /// `c` (whose forwarding `forwarder` knows).
+    pub fn fct(
+        &self,
+        sc: &Scenario,
+        forwarder: &mut Forwarder,
+        c: usize,
+        (src, dst): (NodeId, NodeId),
+        n: u64,
+        (data, ack, acks): (u32, u32, bool),
+    ) -> Option<u64> {
+        let tx = |p: &PortId, size| self.fastest[p.idx()].tx_time(size).0;
+        let sum = |path: &[PortId], size| path.iter().map(|&p| self.hop(sc, p, size)).sum::<u64>();
+        let fixed = if self.changes { None } else { forwarder.fixed_path(c, src, dst, false, true) };
+        Some(match fixed {
             Some(there) => {
-                let back = if acks { forwarder.fixed_path(c.idx(), dst, src, true, true)? } else { vec![] };
+                let back = if acks { forwarder.fixed_path(c, dst, src, true, true)? } else { vec![] };
                 let slowest = there.iter().map(|p| tx(p, data)).max().unwrap_or(0);
                 sum(&there, data) + (n - 1) * slowest + sum(&back, ack)
             }
             None => {
-                let mut fastest = |from, to, size| match net.detours {
-                    Some(_) => net.fastest_anywhere(sc, from, to, size),
-                    None => forwarder.least(from, to, true, &|p| net.hop(sc, p, size)),
+                let mut fastest = |from, to, size| match self.detours {
+                    Some(_) => self.fastest_anywhere(sc, from, to, size),
+                    None => forwarder.least(from, to, true, &|p| self.hop(sc, p, size)),
                 };
                 let there = fastest(src, dst, data)?;
                 let back = if acks { fastest(dst, src, ack)? } else { 0 };
                 let (out, into) = (forwarder.line(src), forwarder.line_into(dst)?);
                 there + (n - 1) * tx(&out, data).max(tx(&into, data)) + back
             }
-        };
-        Some(Time(ns).as_secs_f64())
+        })
     }
 }

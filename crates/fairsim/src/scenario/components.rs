@@ -66,6 +66,10 @@ impl Scenario {
             unending: matches!(flow.app.source(), Source::Bulk { packets: None }),
             access_rate: flow.data_route.first().map_or(crate::units::Rate(0), |p| self.ports[p.idx()].rate),
             links: u32::try_from(flow.data_route.len()).unwrap_or(u32::MAX),
+            base_rtt: crate::transport::base_rtt(
+                flow.data_route.iter().map(|p| (self.ports[p.idx()].rate, self.ports[p.idx()].delay)),
+                flow.packet_size,
+            ),
         }
     }
 
@@ -111,13 +115,15 @@ impl Scenario {
 
     /// The transport of flow `f` under `pair` (`None` = open loop) with every parameter resolved,
     /// checked by building it once.
-    fn configure_transport(&self, f: FlowId, pair: &PairSpec) -> Result<Option<Component>, Problem> {
+    /// Flow `f`'s transport under `pair` with every parameter resolved, checked by building it
+    /// once, and whether its receiver pulls (NDP, EQDS: it answers a trimmed packet's header).
+    fn configure_transport(&self, f: FlowId, pair: &PairSpec) -> Result<Option<(Component, bool)>, Problem> {
         let Some(spec) = self.flow_transport(&self.flows[f.idx()], pair) else { return Ok(None) };
-        let (_, params) = self.sender_from(&spec, f, self.run.seed)?;
+        let (sender, params) = self.sender_from(&spec, f, self.run.seed)?;
         let kind = Self::transport_kind(&spec)?;
         let defaults = || transport::defaults(kind, &spec.params, &self.flow_info(f, self.run.seed));
         transport::dominated::check(&spec.params, &params, defaults).map_err(|e| Problem::from_param(&spec.path, e))?;
-        Ok(Some(Component { params: Arc::new(params), ..spec }))
+        Ok(Some((Component { params: Arc::new(params), ..spec }, sender.pulls().is_some())))
     }
 
     /// A fresh discipline for port `p` under `pair`, from its resolved configuration.
@@ -171,9 +177,17 @@ impl Scenario {
                     Err(e) => note(e),
                 }
             }
+            let trims = c.qdiscs.iter().any(|q| q.kind == TRIM);
             for f in 0..self.flows.len() {
                 match self.configure_transport(FlowId::from_idx(f), pair) {
-                    Ok(t) => c.transports.push(t.map(|t| shared(&mut transports, t))),
+                    Ok(t) => {
+                        if let Some((t, pulls)) = &t {
+                            if let Some(why) = fabric_mismatch(&t.kind, *pulls, trims, &pair.name) {
+                                note(Problem { path: t.path.clone(), message: why });
+                            }
+                        }
+                        c.transports.push(t.map(|(t, _)| shared(&mut transports, t)))
+                    }
                     Err(e) => note(e),
                 }
             }
@@ -184,6 +198,27 @@ impl Scenario {
         } else {
             Err(problems)
         }
+    }
+}
+
+/// The discipline that cuts packets to their headers (NDP's trimming).
+const TRIM: &str = "trim";
+
+/// Why transport `kind` (whose receiver pulls, or not) cannot work on pair `pair`'s network,
+/// where some port trims or none does: a receiver-driven transport learns of a loss only from
+/// a trimmed packet's header (over drop-tail its lost packets wait for its timeout, and a lost
+/// last packet stalls it), and any other takes a header as a loss it cannot tell from a drop.
+fn fabric_mismatch(kind: &str, pulls: bool, trims: bool, pair: &str) -> Option<String> {
+    match (pulls, trims) {
+        (true, false) => Some(format!(
+            "`{kind}` needs switches that trim (its receiver pulls, and learns of a loss from a trimmed \
+             packet's header), and no port of pair `{pair}` trims: give the switches `qdisc = \"trim\"`"
+        )),
+        (false, true) => Some(format!(
+            "`{kind}` cannot use a trimmed packet's header, and ports of pair `{pair}` trim: give them a \
+             discipline that drops, or the flow a receiver-driven transport (`ndp`, `eqds`)"
+        )),
+        _ => None,
     }
 }
 

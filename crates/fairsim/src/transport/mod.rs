@@ -72,6 +72,15 @@ pub fn defaults(kind: &TransportKind, written: &Params, flow: &FlowInfo) -> Resu
     Ok(build(kind, &rest, flow)?.1)
 }
 
+/// A path's base round trip (`FlowInfo::base_rtt`) from its lines' rates and delays, for
+/// packets of `packet` bytes.
+pub fn base_rtt(
+    lines: impl Iterator<Item = (crate::units::Rate, crate::units::Time)>,
+    packet: u32,
+) -> crate::units::Time {
+    lines.fold(crate::units::Time::ZERO, |t, (rate, delay)| t + delay + delay + rate.tx_time(packet))
+}
+
 /// A transport's senders with their parameters read once, and the flow they are built for.
 pub type SenderBuilder = (Builder<FlowInfo, dyn Sender>, FlowInfo);
 

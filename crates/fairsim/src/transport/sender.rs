@@ -278,6 +278,11 @@ pub struct FlowInfo {
     /// forwarding that chooses paths at each switch, every path a fat tree offers has as many):
     /// the switches crossed are one fewer. Swift scales its target by it; packets carry no TTL.
     pub links: u32,
+    /// The path's base round trip as HPCC's authors compute it (their ns-3 `pairRtt`): twice
+    /// the propagation along the data path, plus one packet's transmission at every line of it.
+    /// HPCC's base RTT, NDP's initial window (its BDP) and the data-centre transports' timeout
+    /// default to what it gives.
+    pub base_rtt: crate::units::Time,
 }
 
 #[cfg(test)]
@@ -285,7 +290,17 @@ impl FlowInfo {
     /// A flow of 1000-byte packets from a line of `access_rate`, two links long, for senders'
     /// tests.
     pub fn for_tests(access_rate: crate::units::Rate) -> FlowInfo {
-        FlowInfo { window: None, packet_size: 1000, seed: 1, name: "f".into(), unending: false, access_rate, links: 2 }
+        let base_rtt = crate::units::Time::from_micros(12);
+        FlowInfo {
+            window: None,
+            packet_size: 1000,
+            seed: 1,
+            name: "f".into(),
+            unending: false,
+            access_rate,
+            links: 2,
+            base_rtt,
+        }
     }
 }
 

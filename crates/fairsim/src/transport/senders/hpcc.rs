@@ -16,9 +16,13 @@
 //! R = W / T paces the packets, each sent while the bytes in flight stay within W.
 //!
 //! Defaults (htsim's `HPCCSrc`, Broadcom/csg-htsim 841d9e7, `sim/hpcc.cpp`, read in
-//! validation/htsim/roce-hpcc-swift-model.md §3): T = `base_rtt` = 12 µs (htsim's static "known
-//! baseline RTT"; the paper's T is the network's base RTT: set it to the path's), η = 0.95,
-//! maxStage = 5, W_init = the source's line rate × T, U = η at the start.
+//! validation/htsim/roce-hpcc-swift-model.md §3), but T: η = 0.95, maxStage = 5, W_init = the
+//! source's line rate × T, U = η at the start. T = `base_rtt` is the flow's own path's base
+//! round trip as the authors' ns-3 code computes it per pair (`pairRtt`: twice the propagation
+//! plus a packet's transmission at every hop; their option of one network-wide T, the largest,
+//! is `base_rtt` given): htsim's static 12 µs "known baseline RTT" is a constant of its 100 Gb/s
+//! fabric, which ran a lone flow at 61% of a 10 Gb/s fabric's line. With `htsim_compat`, T is
+//! htsim's 12 µs.
 //!
 //! Choices and deviations, the paper's first:
 //! - W_AI = W_init · (1 − η) / N, N = `flows` (10 by default, htsim's unused constant `N`; the
@@ -54,7 +58,6 @@
 //! - W_AI = one packet (unless `w_ai` is written), and no upper bound on W;
 //! - incStage starts at 0 (htsim leaves it uninitialised).
 
-use super::DEFAULT_RTO;
 use crate::component::{About, Declaration};
 use crate::net::int::{IntHop, IntStamp};
 use crate::net::{Control, Packet};
@@ -64,15 +67,19 @@ use crate::transport::sender::{AgentCtx, Sender, TimerId};
 use crate::units::{Rate, Time};
 use serde::{Deserialize, Serialize};
 
+/// htsim's HPCC base RTT, a constant of its 100 Gb/s fabric (`htsim_compat`'s default T).
+const HTSIM_BASE_RTT: Time = Time::from_micros(12);
+
 const PACE: TimerId = TimerId(0);
 const RETRANSMIT: TimerId = TimerId(1);
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct HpccConfig {
-    /// T: the base round trip the control aims at (htsim's 12 µs; the paper's is the network's
-    /// base RTT).
-    pub base_rtt: Time,
+    /// T: the base round trip the control aims at; default: the flow's own path's, as HPCC's
+    /// authors compute it per pair (`FlowInfo::base_rtt`), or with `htsim_compat` htsim's fixed
+    /// 12 µs.
+    pub base_rtt: Option<Time>,
     /// η: the target utilisation of the most loaded link.
     pub eta: f64,
     /// maxStage: additive steps before a multiplicative one when below η.
@@ -90,14 +97,15 @@ pub struct HpccConfig {
     /// Reproduce htsim's HPCC: per-ACK window, L frozen, integer τ/T, W_AI = one packet, no cap.
     pub htsim_compat: bool,
     /// Go back to the first unacknowledged packet when nothing is acknowledged for this long
-    /// while packets are out; 0: never (htsim; HPCC runs over PFC).
-    pub rto: Time,
+    /// while packets are out; 0: never (htsim; HPCC runs over PFC); default: 5 ms, or three of
+    /// the path's base round trips if longer (`senders::timeout`).
+    pub rto: Option<Time>,
 }
 
 impl Default for HpccConfig {
     fn default() -> Self {
         HpccConfig {
-            base_rtt: Time::from_micros(12),
+            base_rtt: None,
             eta: 0.95,
             max_stage: 5,
             flows: 10,
@@ -106,7 +114,7 @@ impl Default for HpccConfig {
             rate: None,
             int_stamp: IntStamp::End,
             htsim_compat: false,
-            rto: DEFAULT_RTO,
+            rto: None,
         }
     }
 }
@@ -138,8 +146,9 @@ pub struct HpccLaw {
 
 impl HpccLaw {
     /// The law for packets of `packet` bytes from a NIC of `line` rate.
-    pub fn new(c: &HpccConfig, line: Rate, packet: u32) -> Result<HpccLaw, ParamError> {
-        if c.base_rtt == Time::ZERO {
+    pub fn new(c: &HpccConfig, line: Rate, packet: u32, path_rtt: Time) -> Result<HpccLaw, ParamError> {
+        let base_rtt = c.base_rtt.unwrap_or(if c.htsim_compat { HTSIM_BASE_RTT } else { path_rtt });
+        if base_rtt == Time::ZERO {
             return Err(ParamError::at("base_rtt", "must be above 0"));
         }
         if !(c.eta > 0.0 && c.eta <= 1.0) {
@@ -151,7 +160,7 @@ impl HpccLaw {
         if line.0 == 0 {
             return Err(ParamError::at("rate", "must be above 0"));
         }
-        let t = c.base_rtt.as_secs_f64();
+        let t = base_rtt.as_secs_f64();
         let w_init = line.0 as f64 / 8.0 * t;
         let mss = packet as f64;
         let w_ai = match c.w_ai {
@@ -166,7 +175,7 @@ impl HpccLaw {
         let w = w_init.max(min_window);
         Ok(HpccLaw {
             t,
-            t_ns: c.base_rtt.0,
+            t_ns: base_rtt.0,
             eta: c.eta,
             max_stage: c.max_stage,
             w_ai,
@@ -306,7 +315,7 @@ impl Hpcc {
     pub fn new(c: &HpccConfig, flow: &FlowInfo) -> Result<Hpcc, ParamError> {
         let line = c.rate.unwrap_or(flow.access_rate);
         Ok(Hpcc {
-            law: HpccLaw::new(c, line, flow.packet_size)?,
+            law: HpccLaw::new(c, line, flow.packet_size, flow.base_rtt)?,
             stamp: c.int_stamp,
             packet: flow.packet_size as f64,
             snd_nxt: 0,
@@ -314,7 +323,7 @@ impl Hpcc {
             next_send: Time::ZERO,
             pacing: false,
             went_back: None,
-            rto: (c.rto > Time::ZERO).then_some(c.rto),
+            rto: super::timeout(c.rto, flow),
             timing: false,
         })
     }
@@ -460,7 +469,8 @@ mod tests {
     /// The paper's law at 100 Gb/s, T = 12 µs, η = 0.95, 1000-byte packets: W_init = 150,000 B,
     /// W_AI = 150,000 · 0.05 / 10 = 750 B.
     fn law(compat: bool) -> HpccLaw {
-        HpccLaw::new(&HpccConfig { htsim_compat: compat, ..Default::default() }, GBPS_100, 1000).unwrap()
+        HpccLaw::new(&HpccConfig { htsim_compat: compat, ..Default::default() }, GBPS_100, 1000, Time::from_micros(12))
+            .unwrap()
     }
 
     fn close(a: f64, b: f64) -> bool {
@@ -627,7 +637,7 @@ mod tests {
         let bad = |c: HpccConfig| Hpcc::new(&c, &flow_info()).is_err();
         assert!(bad(HpccConfig { eta: 0.0, ..Default::default() }));
         assert!(bad(HpccConfig { eta: 1.5, ..Default::default() }));
-        assert!(bad(HpccConfig { base_rtt: Time::ZERO, ..Default::default() }));
+        assert!(bad(HpccConfig { base_rtt: Some(Time::ZERO), ..Default::default() }));
         assert!(bad(HpccConfig { flows: 0, ..Default::default() }));
         assert!(bad(HpccConfig { min_window: Some(0), ..Default::default() }));
     }

@@ -36,7 +36,6 @@
 //! - Return-to-sender of headers (the paper's, for a full header queue) is left out, as htsim.
 
 use super::backlog::{Backlog, PullsHeard};
-use super::DEFAULT_RTO;
 use crate::component::{About, Declaration};
 use crate::net::{Control, Packet};
 use crate::params::ParamError;
@@ -56,13 +55,14 @@ pub struct NdpConfig {
     /// The header priority of data packets; control packets have 0.
     pub data_priority: u8,
     /// Sends the lowest unacknowledged packet again when nothing has come back for this long;
-    /// 0: never (htsim).
-    pub rto: Time,
+    /// 0: never (htsim); default: 5 ms, or three of the path's base round trips if longer
+    /// (`senders::timeout`).
+    pub rto: Option<Time>,
 }
 
 impl Default for NdpConfig {
     fn default() -> Self {
-        NdpConfig { initial_window: 15, pull_rate: 0.99, data_priority: 1, rto: DEFAULT_RTO }
+        NdpConfig { initial_window: 15, pull_rate: 0.99, data_priority: 1, rto: None }
     }
 }
 
@@ -83,7 +83,7 @@ pub struct Ndp {
 }
 
 impl Ndp {
-    pub fn new(c: &NdpConfig) -> Result<Ndp, ParamError> {
+    pub fn new(c: &NdpConfig, flow: &crate::transport::sender::FlowInfo) -> Result<Ndp, ParamError> {
         if c.initial_window == 0 {
             return Err(ParamError::at("initial_window", "must be at least 1: pulls answer packets"));
         }
@@ -97,7 +97,7 @@ impl Ndp {
             pulled: PullsHeard::default(),
             window: c.initial_window.into(),
             credit: 0,
-            rto: (c.rto > Time::ZERO).then_some(c.rto),
+            rto: super::timeout(c.rto, flow),
             unacked: BTreeSet::new(),
         })
     }
@@ -196,7 +196,7 @@ pub static DECLARATION: TransportDeclaration<(NdpConfig,)> = Declaration {
         reference: "Handley et al., SIGCOMM 2017; htsim's NdpSrc/NdpSink",
     },
     defaults: || (NdpConfig::default(),),
-    build: |(c,), _flow| Ok(Box::new(Ndp::new(c)?)),
+    build: |(c,), flow| Ok(Box::new(Ndp::new(c, flow)?)),
 };
 
 #[cfg(test)]
@@ -207,9 +207,13 @@ mod tests {
 
     use super::super::pull_testing::{call, control, sent};
 
+    fn flow() -> crate::transport::sender::FlowInfo {
+        crate::transport::sender::FlowInfo::for_tests(crate::units::Rate(100_000_000_000))
+    }
+
     #[test]
     fn a_first_window_then_one_packet_per_pull_number_retransmissions_first() {
-        let mut ndp = Ndp::new(&NdpConfig { initial_window: 3, ..Default::default() }).unwrap();
+        let mut ndp = Ndp::new(&NdpConfig { initial_window: 3, ..Default::default() }, &flow()).unwrap();
         assert_eq!(call(&mut ndp, 10, |s, ctx| s.on_start(ctx)), vec![0, 1, 2]);
         assert_eq!(
             call(&mut ndp, 10, |s, ctx| s.on_ack(&control(Control::Ack, 1, 0), ctx)),
@@ -233,7 +237,7 @@ mod tests {
 
     #[test]
     fn a_pull_with_nothing_to_send_is_kept_for_the_next_nack() {
-        let mut ndp = Ndp::new(&NdpConfig { initial_window: 2, ..Default::default() }).unwrap();
+        let mut ndp = Ndp::new(&NdpConfig { initial_window: 2, ..Default::default() }, &flow()).unwrap();
         assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_start(ctx)), vec![0, 1]);
         assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_ack(&control(Control::Pull, 1, 0), ctx)), Vec::<u64>::new());
         assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_ack(&control(Control::Nack, 1, 1), ctx)), vec![1], "sent at once");
@@ -244,8 +248,8 @@ mod tests {
 
     #[test]
     fn with_rto_the_lowest_unacknowledged_packet_goes_again_when_nothing_comes_back() {
-        let rto = Time::from_micros(100);
-        let mut ndp = Ndp::new(&NdpConfig { initial_window: 3, rto, ..Default::default() }).unwrap();
+        let rto = Some(Time::from_micros(100));
+        let mut ndp = Ndp::new(&NdpConfig { initial_window: 3, rto, ..Default::default() }, &flow()).unwrap();
         let mut actions = vec![];
         ndp.on_start(&mut AgentCtx::new(Time::ZERO, 3, &mut actions));
         assert_eq!(actions.last(), Some(&Action::SetTimeout(RETRANSMIT, Time::from_micros(100))));
@@ -265,7 +269,7 @@ mod tests {
     #[test]
     fn a_retransmission_waits_for_a_pull_while_new_data_may_use_the_window_left() {
         // a file of 2 packets and a window of 5: 3 places left, which no retransmission takes
-        let mut ndp = Ndp::new(&NdpConfig { initial_window: 5, ..Default::default() }).unwrap();
+        let mut ndp = Ndp::new(&NdpConfig { initial_window: 5, ..Default::default() }, &flow()).unwrap();
         assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_start(ctx)), vec![0, 1]);
         assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_ack(&control(Control::Nack, 0, 1), ctx)), Vec::<u64>::new());
         assert_eq!(call(&mut ndp, 2, |s, ctx| s.on_ack(&control(Control::Pull, 1, 0), ctx)), vec![1]);
@@ -277,17 +281,17 @@ mod tests {
     fn the_timeout_is_on_by_default_and_0_turns_it_off() {
         let armed = |config: &NdpConfig| {
             let mut actions = vec![];
-            Ndp::new(config).unwrap().on_start(&mut AgentCtx::new(Time::ZERO, 1, &mut actions));
+            Ndp::new(config, &flow()).unwrap().on_start(&mut AgentCtx::new(Time::ZERO, 1, &mut actions));
             actions.iter().any(|a| matches!(a, Action::SetTimeout(RETRANSMIT, _)))
         };
         assert!(armed(&NdpConfig::default()));
-        assert!(!armed(&NdpConfig { rto: Time::ZERO, ..Default::default() }));
+        assert!(!armed(&NdpConfig { rto: Some(Time::ZERO), ..Default::default() }));
     }
 
     #[test]
     fn new_data_does_not_put_off_the_timeout() {
-        let rto = Time::from_micros(100);
-        let mut ndp = Ndp::new(&NdpConfig { initial_window: 1, rto, ..Default::default() }).unwrap();
+        let rto = Some(Time::from_micros(100));
+        let mut ndp = Ndp::new(&NdpConfig { initial_window: 1, rto, ..Default::default() }, &flow()).unwrap();
         let mut actions = vec![];
         ndp.on_start(&mut AgentCtx::new(Time::ZERO, 1, &mut actions));
         assert_eq!(actions.last(), Some(&Action::SetTimeout(RETRANSMIT, Time::from_micros(100))));
@@ -299,8 +303,8 @@ mod tests {
 
     #[test]
     fn settings_out_of_range_are_refused() {
-        assert!(Ndp::new(&NdpConfig { initial_window: 0, ..Default::default() }).is_err());
-        assert!(Ndp::new(&NdpConfig { pull_rate: 1.5, ..Default::default() }).is_err());
-        assert!(Ndp::new(&NdpConfig { pull_rate: 0.0, ..Default::default() }).is_err());
+        assert!(Ndp::new(&NdpConfig { initial_window: 0, ..Default::default() }, &flow()).is_err());
+        assert!(Ndp::new(&NdpConfig { pull_rate: 1.5, ..Default::default() }, &flow()).is_err());
+        assert!(Ndp::new(&NdpConfig { pull_rate: 0.0, ..Default::default() }, &flow()).is_err());
     }
 }

@@ -38,20 +38,15 @@ use crate::transport::sender::{AckPolicy, AgentCtx, Event, FlowInfo, Sender, Ser
 use crate::units::{Rate, Time};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RoceConfig {
     /// The NIC's rate before any notification; default: its line's.
     pub rate: Option<Rate>,
     /// Goes back to the first unacknowledged packet when nothing is acknowledged for this long
-    /// while packets are outstanding; 0: never (htsim's RoCE arms none).
-    pub rto: Time,
-}
-
-impl Default for RoceConfig {
-    fn default() -> Self {
-        RoceConfig { rate: None, rto: super::DEFAULT_RTO }
-    }
+    /// while packets are outstanding; 0: never (htsim's RoCE arms none); default: 5 ms, or
+    /// three of the path's base round trips if longer (`senders::timeout`).
+    pub rto: Option<Time>,
 }
 
 /// DCQCN's notification point: the sink's CNP interval N.
@@ -143,7 +138,7 @@ impl Roce {
             acked: 0,
             went_back: Time::ZERO,
             pacing: false,
-            rto: (c.rto > Time::ZERO).then_some(c.rto),
+            rto: super::timeout(c.rto, flow),
             cnp_interval: cc.map(|(_, n)| n.cnp_interval),
         })
     }
@@ -353,7 +348,7 @@ mod tests {
 
     #[test]
     fn paced_at_the_line_waits_out_a_pause_and_goes_back_on_a_nack() {
-        let mut r = Roce::new(&RoceConfig { rto: Time::ZERO, ..Default::default() }, None, &flow()).unwrap();
+        let mut r = Roce::new(&RoceConfig { rto: Some(Time::ZERO), ..Default::default() }, None, &flow()).unwrap();
         assert_eq!(
             call(&mut r, us(0), 10, false, |s, c| s.on_start(c)),
             vec![Action::SendWithPriority { seq: 0, priority: 1 }, Action::SetTimer(PACE, us(1))]

@@ -220,6 +220,7 @@ fn bad_settings_are_refused() {
         unending: true,
         access_rate: crate::units::Rate(100_000_000_000),
         links: 6,
+        base_rtt: crate::units::Time::from_micros(12),
     };
     let ecn = TcpReliability { ecn: true, ..reliability() };
     assert_eq!(build(&ecn, &SwiftConfig::default(), &flow).err().unwrap().path, vec!["ecn".to_string()]);

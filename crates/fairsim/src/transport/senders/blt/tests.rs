@@ -11,6 +11,7 @@ fn flow() -> FlowInfo {
         unending: false,
         access_rate: Rate(4_000_000),
         links: 2,
+        base_rtt: crate::units::Time::ZERO,
     }
 }
 

@@ -1,0 +1,39 @@
+//! A transport on a network it cannot work on is refused with the reason, at its field: a
+//! receiver-driven transport where nothing trims, another where packets are trimmed.
+
+use fairsim::Scenario;
+
+fn refused(qdisc: &str, transport: &str) -> Option<String> {
+    let text = format!(
+        r#"
+[run]
+duration = "1ms"
+forwarding = "ecmp"
+[topology]
+kind = "fat_tree"
+k = 4
+hosts = {{ rate = "10Gbps", delay = "1us", qdisc = "{qdisc}" }}
+[workloads.web]
+pattern = "permutation"
+transport = "{transport}"
+"#
+    );
+    Scenario::parse(&text, "fit.toml", &[]).err().map(|e| e.to_string())
+}
+
+#[test]
+fn a_receiver_driven_transport_needs_trimming_and_no_other_takes_it() {
+    for pulled in ["ndp", "eqds"] {
+        assert_eq!(refused("trim", pulled), None, "{pulled} over trimming switches");
+        let why = refused("fcfs", pulled).expect("refused where nothing trims");
+        assert!(why.contains("workloads.web.transport") && why.contains("needs switches that trim"), "{why}");
+    }
+    for other in ["newreno", "dctcp", "hpcc", "swift"] {
+        assert_eq!(refused("fcfs", other), None, "{other} over drop-tail");
+        let why = refused("trim", other).expect("refused where packets are trimmed");
+        assert!(
+            why.contains("workloads.web.transport") && why.contains("cannot use a trimmed packet's header"),
+            "{why}"
+        );
+    }
+}
