@@ -126,6 +126,9 @@ fn unsplittable(sim: &Simulation) -> Option<String> {
             Forwarding::Spray | Forwarding::Permute => {
                 return why("spraying chooses paths by packet ids, which partitions number apart")
             }
+            Forwarding::Flowlet => {
+                return why("a flowlet's next hop is drawn from its first packet's id, which partitions number apart")
+            }
             _ => {}
         }
         if let Source::Population(population) = f.app.source() {
