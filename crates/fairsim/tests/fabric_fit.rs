@@ -37,3 +37,19 @@ fn a_receiver_driven_transport_needs_trimming_and_no_other_takes_it() {
         );
     }
 }
+
+fn workload(body: &str) -> Option<String> {
+    let text = format!(
+        "[run]\nduration = \"1ms\"\n[topology]\nkind = \"fat_tree\"\nk = 4\nhosts = {{ rate = \"10Gbps\", delay = \"1us\" }}\n[workloads.w]\n{body}\n"
+    );
+    Scenario::parse(&text, "w.toml", &[]).err().map(|e| e.to_string())
+}
+
+#[test]
+fn a_workload_that_could_not_run_as_written_is_refused_at_its_field() {
+    let late = workload("pattern = \"permutation\"\nstart = \"2ms\"").expect("refused");
+    assert!(late.contains("workloads.w.start") && late.contains("after the run ends (1ms)"), "{late}");
+    let switch = workload("pattern = \"incast\"\nreceiver = \"h0\"\nsenders = [\"h1\", \"tor3\"]").expect("refused");
+    assert!(switch.contains("workloads.w.senders") && switch.contains("`tor3` has"), "{switch}");
+    assert_eq!(workload("pattern = \"incast\"\nreceiver = \"h0\"\nsenders = [\"h1\", \"h9\"]"), None);
+}

@@ -97,6 +97,15 @@ pub(super) fn build_workload(
                 Some(names) => names.iter().filter_map(|n| (net.node)(n, &at("senders"), pb)).collect(),
                 None => hosts.iter().copied().filter(|&h| h != receiver).collect(),
             };
+            let lines = |n: NodeId| net.lines[n.idx()].0;
+            // (each name that was found, in order: an unknown one has its own message already)
+            let named =
+                w.senders.iter().flatten().filter(|_| w.senders.as_ref().is_some_and(|s| s.len() == senders.len()));
+            if let Some((name, n)) = named.zip(&senders).find(|&(_, &n)| lines(n) != 1) {
+                let why =
+                    format!("`{name}` has {} links: an incast's senders are hosts (nodes with one link)", lines(*n));
+                pb.add(&at("senders"), why);
+            }
             if senders.contains(&receiver) {
                 let name = w.receiver.as_deref().unwrap_or_default();
                 pb.add(&at("senders"), format!("`{name}` is the incast's receiver: it cannot send to itself"));
@@ -146,6 +155,10 @@ pub(super) fn build_workload(
         None => TransportChoice::FromPairOr(workload_transport()),
     };
     let start = w.start.unwrap_or(Time::ZERO);
+    if start >= net.run.duration && net.run.duration > Time::ZERO {
+        pb.add(&at("start"), format!("the workload starts at {start}, after the run ends ({})", net.run.duration));
+        return None;
+    }
     Some(FlowSpec {
         name: name.to_string(),
         src,
