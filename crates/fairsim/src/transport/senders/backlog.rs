@@ -1,7 +1,9 @@
-//! What a receiver-driven sender (NDP, EQDS) has to send, and the pull numbers it has heard: the
-//! part of their state the two share.
+//! What a receiver-driven sender (NDP, EQDS) has to send, the pull numbers it has heard, and its
+//! last resort when nothing comes back: the part of their state the two share.
 
-use crate::net::Packet;
+use crate::net::{Control, Packet};
+use crate::transport::sender::{AgentCtx, Event, TimerId};
+use crate::units::Time;
 use std::collections::BTreeSet;
 
 /// Packets the receiver got as headers (NACKed), sent again lowest first, then new data.
@@ -65,5 +67,71 @@ impl PullsHeard {
     /// The highest number heard.
     pub fn last(&self) -> u64 {
         self.0
+    }
+}
+
+/// The last resort of a receiver-driven sender (NDP's paper; htsim's EQDS RTO): when nothing has
+/// come back for `rto` while packets are unacknowledged, the lowest of them goes again, unpulled,
+/// and the flow counts a timeout; the receiver's answer to it brings pulls again. Without `rto`,
+/// nothing.
+#[derive(Debug)]
+pub struct Unanswered {
+    rto: Option<Time>,
+    timer: TimerId,
+    /// With `rto`: the packets sent and not yet acknowledged.
+    unacked: BTreeSet<u64>,
+}
+
+impl Unanswered {
+    pub fn new(rto: Option<Time>, timer: TimerId) -> Unanswered {
+        Unanswered { rto, timer, unacked: BTreeSet::new() }
+    }
+
+    /// Packet `seq` was sent.
+    pub fn sent(&mut self, seq: u64) {
+        if self.rto.is_some() {
+            self.unacked.insert(seq);
+        }
+    }
+
+    /// No packet waits for its answer.
+    pub fn idle(&self) -> bool {
+        self.unacked.is_empty()
+    }
+
+    /// Something came back, or was sent unpulled: the timeout starts again, if packets are
+    /// unacknowledged.
+    pub fn restart(&mut self, ctx: &mut AgentCtx) {
+        if let Some(rto) = self.rto {
+            if self.unacked.is_empty() {
+                ctx.cancel_timer(self.timer);
+            } else {
+                ctx.set_timeout(self.timer, ctx.now + rto);
+            }
+        }
+    }
+
+    /// `ack` came back: what it acknowledges is answered, and the timeout starts again.
+    pub fn answered(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
+        if self.rto.is_some() {
+            // an ACK's and a NACK's `seq` is the cumulative acknowledgement; a pull's, its number
+            if ack.control() != Control::Pull {
+                if ack.control() == Control::Ack {
+                    self.unacked.remove(&ack.echo_seq);
+                }
+                self.unacked = self.unacked.split_off(&ack.seq);
+            }
+            self.restart(ctx);
+        }
+    }
+
+    /// The timeout expired: the lowest unacknowledged packet goes again at `priority`, and
+    /// leaves `backlog` if it waited there.
+    pub fn expired(&mut self, backlog: &mut Backlog, priority: u8, ctx: &mut AgentCtx) {
+        let Some(&lowest) = self.unacked.first() else { return };
+        ctx.count(Event::Timeout);
+        backlog.forget(lowest);
+        ctx.send_with_priority(lowest, priority);
+        self.restart(ctx);
     }
 }

@@ -13,8 +13,15 @@
 //! Choices, and where this differs from htsim's EQDS:
 //! - Credit is in bytes: `speculative_window` packets' worth at the start (htsim's `-cwnd 50`
 //!   × 4,150 B), `pull_bytes` (4,096) per pull. A packet may go while credit is above zero and
-//!   spends its size, so credit may go below zero by up to a packet (htsim's `spendCredit`).
-//!   Speculation ends at the first ACK, NACK or pull; speculative credit left then is dropped.
+//!   spends its size, so credit may go below zero by up to a packet (htsim's `spendCredit`):
+//!   pulled credit first, else speculative credit while speculating.
+//! - The NIC sends one packet per slot (a packet's time at the source's line, htsim's
+//!   `EqdsNIC`), each decided when its slot comes: a speculative burst stops at the receiver's
+//!   first answer (ACK, NACK or pull), one base round trip after the start, rather than going
+//!   out whole at once. Speculative credit left then is kept (it lowers the pull target) and
+//!   spent, a packet's worth per attempt to send, without sending (htsim's). htsim's NIC shares
+//!   its slots among a host's flows in turn; here each flow has its own slots, the host's line
+//!   then serving them in turn.
 //! - Each data packet asks for credit up to pull number pulled + ⌈(min(backlog, window) −
 //!   credit) / pull_bytes⌉ (htsim's `computePullTarget`, in pulls rather than 512-byte quanta),
 //!   the backlog counting packets to send again.
@@ -29,18 +36,21 @@
 //!   as at the start: otherwise an application producing data over time (Telnet) would wait
 //!   forever, the receiver knowing nothing to pull. htsim grants idle senders slow speculative
 //!   pulls instead; its files have all their data at the start.
-//! - Left out: the retransmission timeout and RTS (htsim's fixed 219.7 µs), idle senders' slow
+//! - The retransmission timeout (htsim's, a fixed 219.7 µs on its fabric, with an RTS when
+//!   credit is short) is `rto`, by default 5 ms or three base round trips (`senders::timeout`):
+//!   the lowest unacknowledged packet goes again, unpulled (`backlog::Unanswered`), no RTS.
+//! - Left out: idle senders' slow
 //!   speculative pulls, the NIC's 20:1 control-to-data service, per-entropy path penalties
 //!   (fairsim sprays with `forwarding = "spray"`), the short last packet (fairsim's last packet
 //!   is full), ECN.
 
-use super::backlog::{Backlog, PullsHeard};
+use super::backlog::{Backlog, PullsHeard, Unanswered};
 use crate::component::{About, Declaration};
 use crate::net::{Control, Packet};
 use crate::params::ParamError;
 use crate::transport::sender::TransportDeclaration;
-use crate::transport::sender::{AgentCtx, PullSpec, Sender, TimerId};
-use crate::units::Bytes;
+use crate::transport::sender::{AgentCtx, FlowInfo, PullSpec, Sender, TimerId};
+use crate::units::{Bytes, Time};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
@@ -55,13 +65,28 @@ pub struct EqdsConfig {
     pub pull_spacing: Bytes,
     /// The header priority of data packets; control packets have 0.
     pub data_priority: u8,
+    /// Sends the lowest unacknowledged packet again when nothing has come back for this long;
+    /// 0: never; default: 5 ms, or three of the path's base round trips if longer
+    /// (`senders::timeout`).
+    pub rto: Option<Time>,
 }
 
 impl Default for EqdsConfig {
     fn default() -> Self {
-        EqdsConfig { speculative_window: 50, pull_bytes: Bytes(4096), pull_spacing: Bytes(4156), data_priority: 1 }
+        EqdsConfig {
+            speculative_window: 50,
+            pull_bytes: Bytes(4096),
+            pull_spacing: Bytes(4156),
+            data_priority: 1,
+            rto: None,
+        }
     }
 }
+
+/// The NIC's next slot.
+const SLOT: TimerId = TimerId(0);
+/// `rto`.
+const RETRANSMIT: TimerId = TimerId(1);
 
 pub struct Eqds {
     packet_size: i64,
@@ -77,10 +102,15 @@ pub struct Eqds {
     backlog: Backlog,
     /// The application's data so far, packets.
     app_limit: u64,
+    /// A packet's time at the source's line, and whether the NIC's next slot is yet to come.
+    slot: Time,
+    waiting: bool,
+    unanswered: Unanswered,
 }
 
 impl Eqds {
-    pub fn new(c: &EqdsConfig, packet_size: u32) -> Result<Eqds, ParamError> {
+    pub fn new(c: &EqdsConfig, flow: &FlowInfo) -> Result<Eqds, ParamError> {
+        let packet_size = flow.packet_size;
         if c.speculative_window == 0 {
             return Err(ParamError::at("speculative_window", "must be at least 1"));
         }
@@ -104,6 +134,9 @@ impl Eqds {
             pulled: PullsHeard::default(),
             backlog: Backlog::default(),
             app_limit: 0,
+            slot: flow.access_rate.tx_time(packet_size),
+            waiting: false,
+            unanswered: Unanswered::new(super::timeout(c.rto, flow), RETRANSMIT),
         })
     }
 
@@ -111,25 +144,31 @@ impl Eqds {
         self.speculative + self.pulled_credit
     }
 
-    /// Sends while credit lasts: retransmissions first, then new data.
+    /// Sends one packet if its slot has come and credit allows (retransmissions first, then new
+    /// data), and waits for the next slot; credit kept from speculation is spent without sending
+    /// (htsim's `spendCredit`).
     fn send(&mut self, ctx: &mut AgentCtx) {
         self.app_limit = ctx.app_limit;
-        while self.credit() > 0 {
-            let Some(seq) = self.backlog.take(ctx.app_limit) else { return };
-            if self.speculative > 0 {
-                self.speculative -= self.packet_size;
-            } else {
-                self.pulled_credit -= self.packet_size;
-            }
-            ctx.send_with_priority(seq, self.data_priority);
+        if self.waiting || self.credit() <= 0 || self.backlog.len(ctx.app_limit) == 0 {
+            return;
         }
-    }
-
-    /// The receiver answered: the first round trip is over, and its credit with it (a debt
-    /// stays).
-    fn stop_speculating(&mut self) {
-        self.speculating = false;
-        self.speculative = self.speculative.min(0);
+        if self.pulled_credit > 0 {
+            self.pulled_credit -= self.packet_size;
+        } else if self.speculating {
+            self.speculative -= self.packet_size;
+        } else {
+            self.speculative -= self.packet_size;
+            return;
+        }
+        let seq = self.backlog.take(ctx.app_limit).expect("a packet waits");
+        ctx.send_with_priority(seq, self.data_priority);
+        let idle = self.unanswered.idle();
+        self.unanswered.sent(seq);
+        if idle {
+            self.unanswered.restart(ctx);
+        }
+        self.waiting = true;
+        ctx.set_timer(SLOT, ctx.now + self.slot);
     }
 }
 
@@ -141,9 +180,9 @@ impl Sender for Eqds {
     }
 
     fn on_data(&mut self, ctx: &mut AgentCtx) {
-        // new data finds the sender idle (all sent, no credit): it sends speculatively again, as
-        // at its start, since the receiver cannot know of the data to pull it
-        let idle = self.backlog.len(self.app_limit) == 0 && self.credit() <= 0;
+        // new data finds the sender idle (all sent, no pulled credit): it sends speculatively
+        // again, as at its start, since the receiver cannot know of the data to pull it
+        let idle = self.backlog.len(self.app_limit) == 0 && self.pulled_credit <= 0;
         if idle && !self.speculating {
             self.speculating = true;
             self.speculative = self.window;
@@ -152,9 +191,9 @@ impl Sender for Eqds {
     }
 
     fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
-        if self.speculating {
-            self.stop_speculating();
-        }
+        // the receiver answered: the first round trip is over (its credit left is kept)
+        self.speculating = false;
+        self.unanswered.answered(ack, ctx);
         match ack.control() {
             Control::Ack | Control::Cnp => {} // no CNP comes without `cnp_interval`
             Control::Nack => self.backlog.nacked(ack),
@@ -163,7 +202,14 @@ impl Sender for Eqds {
         self.send(ctx);
     }
 
-    fn on_timer(&mut self, _timer: TimerId, _ctx: &mut AgentCtx) {}
+    fn on_timer(&mut self, timer: TimerId, ctx: &mut AgentCtx) {
+        if timer == SLOT {
+            self.waiting = false;
+            self.send(ctx);
+        } else {
+            self.unanswered.expired(&mut self.backlog, self.data_priority, ctx);
+        }
+    }
 
     fn pulls(&self) -> Option<PullSpec> {
         Some(PullSpec { fraction: 1.0, slot: Some(self.pull_spacing), per_arrival: false })
@@ -184,7 +230,7 @@ pub static DECLARATION: TransportDeclaration<(EqdsConfig,)> = Declaration {
         reference: "Olteanu et al., NSDI 2022; htsim's EqdsSrc/EqdsSink",
     },
     defaults: || (EqdsConfig::default(),),
-    build: |(c,), flow| Ok(Box::new(Eqds::new(c, flow.packet_size)?)),
+    build: |(c,), flow| Ok(Box::new(Eqds::new(c, flow)?)),
 };
 
 #[cfg(test)]
@@ -195,40 +241,66 @@ mod tests {
 
     fn eqds() -> Eqds {
         // packets of 4,150 bytes, a speculative window of 3, pulls of 4,096 bytes
-        Eqds::new(&EqdsConfig { speculative_window: 3, ..Default::default() }, 4150).unwrap()
+        let flow = FlowInfo { packet_size: 4150, ..FlowInfo::for_tests(crate::units::Rate(100_000_000_000)) };
+        Eqds::new(&EqdsConfig { speculative_window: 3, ..Default::default() }, &flow).unwrap()
+    }
+
+    /// The NIC's next slot comes: the packets sent then.
+    fn slot(s: &mut Eqds, file: u64) -> Vec<u64> {
+        call(s, file, |s, ctx| s.on_timer(SLOT, ctx))
     }
 
     #[test]
-    fn a_speculative_window_then_a_packet_whenever_credit_is_above_zero() {
+    fn a_speculative_window_a_packet_a_slot_then_a_packet_whenever_credit_is_above_zero() {
         let mut s = eqds();
-        assert_eq!(call(&mut s, 20, |s, ctx| s.on_start(ctx)), vec![0, 1, 2]);
+        assert_eq!(call(&mut s, 20, |s, ctx| s.on_start(ctx)), vec![0]);
+        assert_eq!((slot(&mut s, 20), slot(&mut s, 20), slot(&mut s, 20)), (vec![1], vec![2], vec![]));
         // it asks for a window beyond its credit (none left): ⌈12,450 / 4,096⌉ = 4 pulls
         assert_eq!(s.pull_target(), 4);
         // the first ACK ends speculation; pull 1 gives 4,096 bytes: one packet, 54 bytes in debt
         assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Ack, 1, 0), ctx)), Vec::<u64>::new());
         assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Pull, 1, 0), ctx)), vec![3]);
         assert_eq!(s.credit(), -54);
-        // pulls 2 and 3 (2 lost, 3 makes up for it): 8,192 − 54 bytes, two packets
-        assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Pull, 3, 0), ctx)), vec![4, 5]);
+        // pulls 2 and 3 (2 lost, 3 makes up for it): 8,192 − 54 bytes, two packets, a slot each
+        assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Pull, 3, 0), ctx)), Vec::<u64>::new());
+        assert_eq!((slot(&mut s, 20), slot(&mut s, 20), slot(&mut s, 20)), (vec![4], vec![5], vec![]));
         // a NACK of 1: sent again first, on the next credit
         assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Nack, 1, 1), ctx)), Vec::<u64>::new());
         assert_eq!(call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Pull, 4, 0), ctx)), vec![1]);
     }
 
     #[test]
+    fn a_speculative_burst_stops_at_the_first_answer_and_its_credit_is_spent_without_sending() {
+        let mut s = eqds();
+        assert_eq!(call(&mut s, 20, |s, ctx| s.on_start(ctx)), vec![0]);
+        call(&mut s, 20, |s, ctx| s.on_ack(&control(Control::Ack, 1, 0), ctx));
+        // two packets' worth of speculative credit left: kept (the pull target counts it) ...
+        // ⌈(12,450 − 8,300) / 4,096⌉ = 2 pulls ...
+        assert_eq!((s.credit(), s.pull_target()), (8300, 2));
+        // ... and spent a packet's worth at each slot, without sending
+        assert_eq!(slot(&mut s, 20), Vec::<u64>::new());
+        assert_eq!((s.credit(), s.pull_target()), (4150, 3));
+    }
+
+    #[test]
     fn new_data_for_an_idle_sender_goes_speculatively() {
         let mut s = eqds();
         assert_eq!(call(&mut s, 1, |s, ctx| s.on_start(ctx)), vec![0]);
+        assert_eq!(slot(&mut s, 1), Vec::<u64>::new());
         call(&mut s, 1, |s, ctx| s.on_ack(&control(Control::Ack, 1, 0), ctx));
-        assert_eq!(call(&mut s, 2, |s, ctx| s.on_data(ctx)), vec![1], "no credit, yet sent");
+        assert_eq!(call(&mut s, 2, |s, ctx| s.on_data(ctx)), vec![1], "no credit pulled, yet sent");
     }
 
     #[test]
     fn a_short_file_asks_for_no_more_than_its_backlog() {
         let mut s = eqds();
-        assert_eq!(call(&mut s, 2, |s, ctx| s.on_start(ctx)), vec![0, 1]);
+        assert_eq!((call(&mut s, 2, |s, ctx| s.on_start(ctx)), slot(&mut s, 2)), (vec![0], vec![1]));
         assert_eq!(s.pull_target(), 0, "all sent, credit left");
+        // a NACK of 1: the credit left covers the packet to send again, until a slot spends it
         call(&mut s, 2, |s, ctx| s.on_ack(&control(Control::Nack, 0, 1), ctx));
+        assert_eq!(slot(&mut s, 2), Vec::<u64>::new());
         assert_eq!(s.pull_target(), 2, "one packet to send again, no credit: ⌈4,150 / 4,096⌉");
+        // the receiver's urgent pull for the header
+        assert_eq!(call(&mut s, 2, |s, ctx| s.on_ack(&control(Control::Pull, 1, 0), ctx)), vec![1]);
     }
 }

@@ -35,15 +35,14 @@
 //!   from the packet's sequence number rather than carried as a source route.
 //! - Return-to-sender of headers (the paper's, for a full header queue) is left out, as htsim.
 
-use super::backlog::{Backlog, PullsHeard};
+use super::backlog::{Backlog, PullsHeard, Unanswered};
 use crate::component::{About, Declaration};
 use crate::net::{Control, Packet};
 use crate::params::ParamError;
 use crate::transport::sender::TransportDeclaration;
-use crate::transport::sender::{AgentCtx, Event, PullSpec, Sender, TimerId};
+use crate::transport::sender::{AgentCtx, PullSpec, Sender, TimerId};
 use crate::units::Time;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 
 #[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -77,9 +76,7 @@ pub struct Ndp {
     /// What is left of the initial window (for new data), and the pulls heard and not spent.
     window: u64,
     credit: u64,
-    rto: Option<Time>,
-    /// With `rto`: the packets sent and not yet acknowledged.
-    unacked: BTreeSet<u64>,
+    unanswered: Unanswered,
 }
 
 impl Ndp {
@@ -97,8 +94,7 @@ impl Ndp {
             pulled: PullsHeard::default(),
             window: c.initial_window.into(),
             credit: 0,
-            rto: super::timeout(c.rto, flow),
-            unacked: BTreeSet::new(),
+            unanswered: Unanswered::new(super::timeout(c.rto, flow), RETRANSMIT),
         })
     }
 
@@ -106,22 +102,8 @@ impl Ndp {
     fn send_one(&mut self, ctx: &mut AgentCtx) -> bool {
         let Some(seq) = self.backlog.take(ctx.app_limit) else { return false };
         ctx.send_with_priority(seq, self.data_priority);
-        if self.rto.is_some() {
-            self.unacked.insert(seq);
-        }
+        self.unanswered.sent(seq);
         true
-    }
-
-    /// Something came back, or was sent unpulled: the timeout starts again, if packets are
-    /// unacknowledged.
-    fn restart_timer(&mut self, ctx: &mut AgentCtx) {
-        if let Some(rto) = self.rto {
-            if self.unacked.is_empty() {
-                ctx.cancel_timer(RETRANSMIT);
-            } else {
-                ctx.set_timeout(RETRANSMIT, ctx.now + rto);
-            }
-        }
     }
 
     /// Sends while it may: new data on the window left, else (and a retransmission always) on
@@ -149,24 +131,15 @@ impl Sender for Ndp {
     fn on_data(&mut self, ctx: &mut AgentCtx) {
         // the timeout runs from the first packet sent with none unacknowledged: new data while
         // packets wait for their answers must not put it off (nothing came back)
-        let idle = self.unacked.is_empty();
+        let idle = self.unanswered.idle();
         self.serve(ctx);
         if idle {
-            self.restart_timer(ctx);
+            self.unanswered.restart(ctx);
         }
     }
 
     fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
-        if self.rto.is_some() {
-            // an ACK's and a NACK's `seq` is the cumulative acknowledgement; a pull's, its number
-            if ack.control() != Control::Pull {
-                if ack.control() == Control::Ack {
-                    self.unacked.remove(&ack.echo_seq);
-                }
-                self.unacked = self.unacked.split_off(&ack.seq);
-            }
-            self.restart_timer(ctx);
-        }
+        self.unanswered.answered(ack, ctx);
         match ack.control() {
             Control::Ack | Control::Cnp => return, // no CNP comes without `cnp_interval`
             Control::Nack => self.backlog.nacked(ack),
@@ -176,11 +149,7 @@ impl Sender for Ndp {
     }
 
     fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {
-        let Some(&lowest) = self.unacked.first() else { return };
-        ctx.count(Event::Timeout);
-        self.backlog.forget(lowest);
-        ctx.send_with_priority(lowest, self.data_priority);
-        self.restart_timer(ctx);
+        self.unanswered.expired(&mut self.backlog, self.data_priority, ctx);
     }
 
     fn pulls(&self) -> Option<PullSpec> {
@@ -259,7 +228,7 @@ mod tests {
         let mut actions = vec![];
         ndp.on_timer(RETRANSMIT, &mut AgentCtx::new(Time::from_micros(150), 3, &mut actions));
         assert_eq!(sent(&actions), vec![1]);
-        assert!(actions.contains(&Action::Count(Event::Timeout)));
+        assert!(actions.contains(&Action::Count(crate::transport::sender::Event::Timeout)));
         // its ACK covers all: the timer stops
         let mut actions = vec![];
         ndp.on_ack(&control(Control::Ack, 3, 1), &mut AgentCtx::new(Time::from_micros(160), 3, &mut actions));
