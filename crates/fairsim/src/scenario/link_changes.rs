@@ -107,7 +107,12 @@ fn not_generated(name: &str, generated: &IndexMap<String, RawLink>, theirs: &[St
         ),
         None => {
             let generated_names: Vec<&str> = generated.keys().map(String::as_str).collect();
-            let likely = did_you_mean(name, generated_names.iter().copied().chain(theirs.iter().map(String::as_str)));
+            // a link named from its other end (`core0-agg0` for `agg0-core0`) is that link
+            let turned = name.split_once('-').map(|(a, b)| format!("{b}-{a}")).filter(|t| generated.contains_key(t));
+            let likely = match turned {
+                Some(t) => format!("; did you mean `{t}`?"),
+                None => did_you_mean(name, generated_names.iter().copied().chain(theirs.iter().map(String::as_str))),
+            };
             format!(
                 "unknown generated link `{name}`{likely} (the generated links are {}); a link of the file's own \
                  names its two nodes in `between`",
@@ -175,6 +180,12 @@ mod tests {
         let (links, written) = joined("mine = { between = [\"h0\", \"core0\"], rate = \"1Gbps\" }").unwrap();
         assert_eq!(links.last().map(|(name, _)| name.as_str()), Some("mine"));
         assert!(written.is_empty());
+    }
+
+    #[test]
+    fn a_link_named_from_its_other_end_is_told_its_name() {
+        let problems = joined("core0-agg0 = { rate = \"1Gbps\" }").unwrap_err();
+        assert!(problems[0].message.starts_with("unknown generated link `core0-agg0`; did you mean `agg0-core0`?"));
     }
 
     #[test]

@@ -160,13 +160,13 @@ pub struct RawTopology {
     /// `fat_tree` or `leaf_spine`.
     pub kind: String,
     /// Fat-tree: switch ports (even, 2 to `topology::MAX_K`).
-    pub k: Option<u32>,
+    pub k: Option<i64>,
     /// Fat-tree: hosts under each ToR (default k/2; more oversubscribe the edge).
-    pub hosts_per_tor: Option<u32>,
+    pub hosts_per_tor: Option<i64>,
     /// Leaf-spine: leaf switches, spine switches, hosts under each leaf.
-    pub leaves: Option<u32>,
-    pub spines: Option<u32>,
-    pub hosts_per_leaf: Option<u32>,
+    pub leaves: Option<i64>,
+    pub spines: Option<i64>,
+    pub hosts_per_leaf: Option<i64>,
     /// The links of each tier.
     pub hosts: RawTier,
     pub tor_agg: Option<RawTier>,

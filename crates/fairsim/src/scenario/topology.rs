@@ -145,11 +145,13 @@ fn problem(path: &[&str], message: String) -> Problem {
 }
 
 /// `field`, which `kind` needs, within 1..=`max`.
-fn count(value: Option<u32>, field: &str, kind: &str, max: u32) -> Result<u32, Problem> {
+/// A count the topology gives, read wide so that a negative or huge one is told its range (not
+/// the range of the integer type it is kept in).
+fn count(value: Option<i64>, field: &str, kind: &str, max: u32) -> Result<u32, Problem> {
     match value {
         None => Err(problem(&[field], format!("a `{kind}` topology needs `{field}`"))),
-        Some(v) if v == 0 || v > max => Err(problem(&[field], format!("must be 1 to {max}, not {v}"))),
-        Some(v) => Ok(v),
+        Some(v) if v < 1 || v > i64::from(max) => Err(problem(&[field], format!("must be 1 to {max}, not {v}"))),
+        Some(v) => Ok(v as u32),
     }
 }
 
@@ -378,6 +380,7 @@ mod tests {
     fn bad_topologies_are_refused_naming_the_field() {
         let cases = [
             ("kind = \"fat_tree\"\nk = 5", ["topology", "k"], "must be even"),
+            ("kind = \"fat_tree\"\nk = -2", ["topology", "k"], "must be 1 to"),
             ("kind = \"fat_tree\"\nk = 0", ["topology", "k"], "must be 1 to 64, not 0"),
             ("kind = \"fat_tree\"", ["topology", "k"], "a `fat_tree` topology needs `k`"),
             ("kind = \"fat_tree\"\nk = 4\nspines = 2", ["topology", "spines"], "takes no `spines`"),
