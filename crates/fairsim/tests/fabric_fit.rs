@@ -53,3 +53,15 @@ fn a_workload_that_could_not_run_as_written_is_refused_at_its_field() {
     assert!(switch.contains("workloads.w.senders") && switch.contains("`tor3` has"), "{switch}");
     assert_eq!(workload("pattern = \"incast\"\nreceiver = \"h0\"\nsenders = [\"h1\", \"h9\"]"), None);
 }
+
+#[test]
+fn tracing_a_workload_is_refused_rather_than_recording_nothing() {
+    let traced = |names: &str| {
+        let text = format!(
+            "[run]\nduration = \"1ms\"\ntrace = [{names}]\n[topology]\nkind = \"fat_tree\"\nk = 4\nhosts = {{ rate = \"10Gbps\", delay = \"1us\" }}\n[workloads.web]\npattern = \"permutation\"\n"
+        );
+        Scenario::parse(&text, "w.toml", &[]).err().map(|e| e.to_string()).unwrap_or_default()
+    };
+    assert!(traced("\"web\"").contains("run.trace.0: `web` is a workload"), "{}", traced("\"web\""));
+    assert!(traced("\"*\"").contains("every flow of the scenario is a workload"), "{}", traced("\"*\""));
+}

@@ -106,6 +106,7 @@ fn validate_nodes_and_links(
         .map(PortId::from_idx)
         .collect();
     run.trace = named(&raw.run.trace, "trace", all_flows, &flow, &no_flow, &mut pb).map(FlowId::from_idx).collect();
+    untraceable(raw.run.trace.as_deref().unwrap_or_default(), &flows, &mut pb);
     run.trace_queues = named(&raw.run.trace_queues, "trace_queues", all_ports, &port, &no_port, &mut pb)
         .map(PortId::from_idx)
         .collect();
@@ -288,6 +289,24 @@ fn problems(text: &str) -> Vec<(String, String)> {
         Ok(_) => vec![],
         Err(crate::Error::Scenario(diags)) => diags.into_iter().map(|d| (d.field, d.message)).collect(),
         Err(e) => panic!("not a scenario error: {e}"),
+    }
+}
+
+/// A workload's connections come and go by the thousand, and are not traced one by one: naming
+/// a workload in `trace`, or `*` where every flow is one, would record nothing.
+fn untraceable(names: &[String], flows: &[FlowSpec], pb: &mut Problems) {
+    let workload = |f: &FlowSpec| matches!(f.app.source(), crate::traffic::Source::Population(_)) && f.draws_ends();
+    for (i, name) in names.iter().enumerate() {
+        let at = ["run".to_string(), "trace".to_string(), i.to_string()];
+        let at: Vec<&str> = at.iter().map(String::as_str).collect();
+        if name == "*" && !flows.is_empty() && flows.iter().all(workload) {
+            pb.add(
+                &at,
+                "every flow of the scenario is a workload, whose connections are not traced (docs/workloads.md)",
+            );
+        } else if flows.iter().any(|f| f.name == *name && workload(f)) {
+            pb.add(&at, format!("`{name}` is a workload, whose connections are not traced (docs/workloads.md)"));
+        }
     }
 }
 
