@@ -40,10 +40,8 @@
 //!   pulls instead; its files have all their data at the start.
 //! - The retransmission timeout (htsim's, a fixed 219.7 µs on its fabric, with an RTS when
 //!   credit is short) is `rto`: the lowest unacknowledged packet goes again, unpulled
-//!   (`backlog::Unanswered`), no RTS. Off by default, unlike NDP's: with the data-centre default
-//!   (`senders::timeout`) an FTP over a 56 kb/s line with an 8-packet trimming queue timed out
-//!   spuriously four times and then heard no more pulls, a stall not yet explained; with a
-//!   timeout longer than the queue's drain it runs as without one.
+//!   (`backlog::Unanswered`), no RTS; on by default, as htsim's, at the data-centre transports'
+//!   default (`senders::timeout`).
 //! - Left out: idle senders' slow
 //!   speculative pulls, the NIC's 20:1 control-to-data service, per-entropy path penalties
 //!   (fairsim sprays with `forwarding = "spray"`), the short last packet (fairsim's last packet
@@ -71,7 +69,8 @@ pub struct EqdsConfig {
     /// The header priority of data packets; control packets have 0.
     pub data_priority: u8,
     /// Sends the lowest unacknowledged packet again when nothing has come back for this long;
-    /// absent or 0: never (see the file's notes).
+    /// 0: never; default: 5 ms, or three of the path's base round trips if longer
+    /// (`senders::timeout`).
     pub rto: Option<Time>,
 }
 
@@ -140,7 +139,7 @@ impl Eqds {
             app_limit: 0,
             slot: flow.access_rate.tx_time(packet_size),
             waiting: false,
-            unanswered: Unanswered::new(c.rto.filter(|&t| t > Time::ZERO), RETRANSMIT),
+            unanswered: Unanswered::new(super::timeout(c.rto, flow), RETRANSMIT),
         })
     }
 
@@ -223,7 +222,10 @@ impl Sender for Eqds {
     }
 
     fn pull_target(&self) -> u64 {
-        let backlog = self.backlog.len(self.app_limit) as i64 * self.packet_size;
+        // an FTP without end has u64::MAX packets to send: counted as the most an i64 holds, not
+        // wrapped to a negative backlog that would never ask for a pull
+        let backlog =
+            i64::try_from(self.backlog.len(self.app_limit)).unwrap_or(i64::MAX).saturating_mul(self.packet_size);
         let wanted = backlog.min(self.window) - self.credit();
         self.pulled.last() + if wanted > 0 { (wanted as u64).div_ceil(self.pull_bytes as u64) } else { 0 }
     }
@@ -287,6 +289,14 @@ mod tests {
         // ... until the next attempt to send, which spends it all without sending: ⌈12,450 / 4,096⌉
         assert_eq!(slot(&mut s, 20), Vec::<u64>::new());
         assert_eq!((s.credit(), s.pull_target()), (0, 4));
+    }
+
+    #[test]
+    fn a_file_without_end_asks_for_a_window_of_pulls() {
+        let mut s = eqds();
+        call(&mut s, u64::MAX, |s, ctx| s.on_start(ctx));
+        // its backlog is as large as can be: it asks for its window beyond its credit
+        assert_eq!(s.pull_target(), 2, "⌈(12,450 − 8,300) / 4,096⌉");
     }
 
     #[test]
