@@ -280,6 +280,18 @@ def test_record_transfers_writes_a_parquet_with_one_row_per_transfer(scenario_pa
     assert len(fairsim.open_sweep(out).transfers) == len(read)
 
 
+def test_a_notebook_shows_a_workloads_pooled_completion_times_not_jains_index(scenario_path, tmp_path):
+    plain = fairsim.sweep(scenario_path, seeds=2, out=tmp_path / "plain", jobs=1, progress=False)
+    assert "Jain" in plain._repr_html_(), "without transfers: the overview"
+    s = fairsim.sweep(
+        scenario_path, seeds=2, out=tmp_path / "t", tables=["transfers"], jobs=1, progress=False
+    )
+    html = s._repr_html_()
+    assert "pooled over seeds" in html and "p50 slowdown" in html and "Jain" not in html
+    first = s.completion_times().iloc[0]
+    assert f"{first['p50']:.2f}" in html
+
+
 def test_a_sweep_asked_for_transfers_runs_again_the_runs_recorded_without(scenario_path, tmp_path):
     first = fairsim.sweep(scenario_path, seeds=2, out=tmp_path, jobs=1, progress=False)
     assert first.summary.ran == 2 and first.transfers.empty

@@ -285,9 +285,14 @@ class SweepResults:
         return shown
 
     def _repr_html_(self) -> str:
-        """In Jupyter: what ran, and the overview (its first rows), as `fairsim.Results` shows its tables."""
+        """In Jupyter: what ran, and the overview (its first rows), as `fairsim.Results` shows its
+        tables; for a sweep of workloads with recorded transfers, their completion times pooled
+        over seeds instead (Jain's index over one flow, a workload, says nothing), as `fairsim
+        sweep` prints them."""
         from html import escape
 
+        if not self.transfers.empty and not self._recorded_without("transfers"):
+            return f"<p><code>{escape(repr(self))}</code></p>{self._completion_html()}"
         table = self.overview()
         for axis, texts in self.written.items():
             if axis in table.columns:
@@ -303,6 +308,26 @@ class SweepResults:
             shown[heading] = [cell(row) for _, row in head.iterrows()]
         html = shown.to_html(index=False, border=0)
         return f"<p><code>{escape(repr(self))}</code></p><p>{OVERVIEW_CAPTION}</p>{html}{more}"
+
+    def _completion_html(self) -> str:
+        """The pooled completion times' first rows, each percentile with its interval."""
+        from fairsim.sweeps.completion_report import SHOWN, figure
+
+        table = self.completion_times()
+        keys = [c for c in [*self.axes, "pair", "flow", "bin", "up_to_bytes", "count", "seeds"] if c in table]
+        head = table.head(OVERVIEW_ROWS)
+        shown = head[keys].copy()
+        for name, heading in SHOWN.items():
+            shown[heading] = [figure(row, name) for _, row in head.iterrows()]
+        more = (
+            f"<p>… {len(table) - OVERVIEW_ROWS} more rows: <code>.completion_times()</code></p>"
+            if len(table) > OVERVIEW_ROWS
+            else ""
+        )
+        caption = (
+            "completion-time slowdown by size, pooled over seeds (95% interval from resampling whole seeds)"
+        )
+        return f"<p>{caption}</p>{shown.to_html(index=False, border=0)}{more}"
 
     def __repr__(self) -> str:
         runs = self.runs
