@@ -16,6 +16,7 @@ use crate::traffic::population::{derangement, Ends, Listed, Pairs, Population};
 use crate::traffic::{exponential, Source};
 use crate::transport::Sender;
 use crate::units::{BufferLimit, Rate, Time};
+use rand::Rng;
 
 /// What a connection's transport reads of its own path (`FlowInfo`'s fields of these names).
 struct OwnRoute {
@@ -23,7 +24,6 @@ struct OwnRoute {
     links: u32,
     base_rtt: Time,
 }
-use rand::Rng;
 
 impl Simulation {
     /// Flow `f` starts: its first connection arrives after an exponential gap.
@@ -209,8 +209,7 @@ impl Simulation {
         let path =
             forwarder.fixed_path(c.idx(), src, dst, false, false).unwrap_or_else(|| forwarder.first_path(src, dst));
         let (ports, specs) = (&self.ports, &self.scenario.ports);
-        let line =
-            |p: &PortId| ports.get(p.idx()).map_or((specs[p.idx()].rate, specs[p.idx()].delay), |l| (l.rate, l.delay));
+        let line = |p: &PortId| ports.line(p.idx(), specs);
         let rate = line(&forwarder.line(src)).0;
         let base_rtt = crate::transport::base_rtt(path.iter().map(line), self.scenario.flows[f.idx()].packet_size);
         Some(OwnRoute { rate, links: u32::try_from(path.len()).unwrap_or(u32::MAX), base_rtt })

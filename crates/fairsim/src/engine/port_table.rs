@@ -129,6 +129,12 @@ impl PortTable {
         self.all.get(id).or_else(|| self.held.get(*self.places.get(id)? as usize))
     }
 
+    /// Port `id`'s line as it is now: its rate and delay, or, if another partition holds it, the
+    /// scenario's `specs` (a run whose lines change does not split, so they are the same).
+    pub fn line(&self, id: usize, specs: &[crate::scenario::PortSpec]) -> (crate::units::Rate, crate::units::Time) {
+        self.get(id).map_or((specs[id].rate, specs[id].delay), |l| (l.rate, l.delay))
+    }
+
     /// The whole table again from the partitions' tables: each port from the partition
     /// `from(id)` names, which must hold it; the other partitions' copies go. The ports move
     /// from the last, and the partitions' tables shrink as they go, so that the ports are not

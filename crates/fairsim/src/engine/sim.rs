@@ -689,12 +689,9 @@ impl Simulation {
     #[inline(never)]
     fn path_delay_of(&mut self, pkt: &Packet) -> u64 {
         let Some(spec) = self.scenario.flows.get(pkt.flow.idx()) else { return 0 };
-        // a port another partition holds is as the scenario has it: a run whose lines change
-        // does not split
         let (ports, specs) = (&self.ports, &self.scenario.ports);
         let hop = |p: PortId| {
-            let (rate, delay) =
-                ports.get(p.idx()).map_or((specs[p.idx()].rate, specs[p.idx()].delay), |l| (l.rate, l.delay));
+            let (rate, delay) = ports.line(p.idx(), specs);
             (rate.tx_time(pkt.size) + delay).0
         };
         let c = pkt.conn.idx();

@@ -114,9 +114,8 @@ impl Scenario {
     }
 
     /// The transport of flow `f` under `pair` (`None` = open loop) with every parameter resolved,
-    /// checked by building it once.
-    /// Flow `f`'s transport under `pair` with every parameter resolved, checked by building it
-    /// once, and whether its receiver pulls (NDP, EQDS: it answers a trimmed packet's header).
+    /// checked by building it once, and whether its receiver pulls (NDP, EQDS: it answers a
+    /// trimmed packet's header).
     fn configure_transport(&self, f: FlowId, pair: &PairSpec) -> Result<Option<(Component, bool)>, Problem> {
         let Some(spec) = self.flow_transport(&self.flows[f.idx()], pair) else { return Ok(None) };
         let (sender, params) = self.sender_from(&spec, f, self.run.seed)?;

@@ -280,8 +280,7 @@ pub struct FlowInfo {
     pub links: u32,
     /// The path's base round trip as HPCC's authors compute it (their ns-3 `pairRtt`): twice
     /// the propagation along the data path, plus one packet's transmission at every line of it.
-    /// HPCC's base RTT, NDP's initial window (its BDP) and the data-centre transports' timeout
-    /// default to what it gives.
+    /// HPCC's base RTT and the data-centre transports' timeout default to what it gives.
     pub base_rtt: crate::units::Time,
 }
 

@@ -295,7 +295,7 @@ fn problems(text: &str) -> Vec<(String, String)> {
 /// A workload's connections come and go by the thousand, and are not traced one by one: naming
 /// a workload in `trace`, or `*` where every flow is one, would record nothing.
 fn untraceable(names: &[String], flows: &[FlowSpec], pb: &mut Problems) {
-    let workload = |f: &FlowSpec| matches!(f.app.source(), crate::traffic::Source::Population(_)) && f.draws_ends();
+    let workload = FlowSpec::draws_ends;
     for (i, name) in names.iter().enumerate() {
         let at = ["run".to_string(), "trace".to_string(), i.to_string()];
         let at: Vec<&str> = at.iter().map(String::as_str).collect();

@@ -98,9 +98,9 @@ pub(super) fn build_workload(
                 None => hosts.iter().copied().filter(|&h| h != receiver).collect(),
             };
             let lines = |n: NodeId| net.lines[n.idx()].0;
-            // (each name that was found, in order: an unknown one has its own message already)
-            let named =
-                w.senders.iter().flatten().filter(|_| w.senders.as_ref().is_some_and(|s| s.len() == senders.len()));
+            // the names beside the nodes they found, when all were found (an unknown one has its
+            // own message already)
+            let named = w.senders.iter().filter(|names| names.len() == senders.len()).flatten();
             if let Some((name, n)) = named.zip(&senders).find(|&(_, &n)| lines(n) != 1) {
                 let why =
                     format!("`{name}` has {} links: an incast's senders are hosts (nodes with one link)", lines(*n));

@@ -21,8 +21,8 @@
 //! round trip as the authors' ns-3 code computes it per pair (`pairRtt`: twice the propagation
 //! plus a packet's transmission at every hop; their option of one network-wide T, the largest,
 //! is `base_rtt` given): htsim's static 12 µs "known baseline RTT" is a constant of its 100 Gb/s
-//! fabric, which ran a lone flow at 61% of a 10 Gb/s fabric's line. With `htsim_compat`, T is
-//! htsim's 12 µs.
+//! fabric (a lone 10 MB flow across a 10 Gb/s k = 8 fat-tree took 61.6 ms with it, 10.0 ms with
+//! its path's 55 µs: docs/decisions.md). With `htsim_compat`, T is htsim's 12 µs.
 //!
 //! Choices and deviations, the paper's first:
 //! - W_AI = W_init · (1 − η) / N, N = `flows` (10 by default, htsim's unused constant `N`; the
@@ -41,7 +41,7 @@
 //!   cumulative ACK (`AckPolicy::go_back_n`); the sender sends again from there, with W = Wc = one
 //!   packet (htsim's `cwnd = MSS`). A NACK caused by a packet sent before the last go-back is
 //!   stale and ignored. With `rto` the sender goes back the same way when nothing has been
-//!   acknowledged for that long: on by default (`senders::DEFAULT_RTO`), where htsim has none
+//!   acknowledged for that long: on by default (`senders::timeout`), where htsim has none
 //!   (the paper runs over PFC, which loses nothing): without it a flow whose last packets are
 //!   lost at a failed link stalls for ever. `rto = "0s"` is htsim's.
 //! - Pacing: a packet may go when the window allows and `packet / R` has passed since the last.

@@ -3,8 +3,8 @@
 
 use crate::units::Time;
 
-/// The least retransmission timeout the data-centre transports (NDP, RoCE and DCQCN, HPCC) arm
-/// by default: htsim's `DEFAULT_RTO_MIN` for its NDP and RoCE sources (5000 µs, `ndp.h`,
+/// The least retransmission timeout the data-centre transports (NDP, EQDS, RoCE and DCQCN, HPCC)
+/// arm by default: htsim's `DEFAULT_RTO_MIN` for its NDP and RoCE sources (5000 µs, `ndp.h`,
 /// `roce.h`). Their papers run where nothing is lost for good (trimming, PFC), but a failed link
 /// loses packets, and a flow without a timeout then stalls for ever.
 pub const DEFAULT_RTO: Time = Time::from_millis(5);

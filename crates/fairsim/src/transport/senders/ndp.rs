@@ -22,8 +22,9 @@
 //!   `_rtx_queue`).
 //! - The timeout for lost pulls and headers, the paper's last resort: when nothing has come back
 //!   for `rto` while packets are unacknowledged, the lowest of them is sent again, unpulled, and
-//!   the flow counts a timeout; the receiver's answer to it brings pulls again. On by default, at
-//!   htsim's `DEFAULT_RTO_MIN` (`senders::DEFAULT_RTO`), though htsim's build never fires it (its
+//!   the flow counts a timeout; the receiver's answer to it brings pulls again. On by default
+//!   (`senders::timeout`: htsim's `DEFAULT_RTO_MIN`, or three base round trips if longer), though
+//!   htsim's build never fires it (its
 //!   `rtx_timer_hook` returns unless `RESEND_ON_TIMEOUT` is defined, which it is nowhere): without
 //!   it a flow whose header or last pulls are lost (a full header queue, a failed link) stalls
 //!   for ever. `rto = "0s"` is htsim's build.

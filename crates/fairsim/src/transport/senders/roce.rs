@@ -25,7 +25,7 @@
 //!   one packet time).
 //! - `rto`, the NIC's retransmission timeout: nothing acknowledged for `rto` while packets are
 //!   outstanding goes back to the first unacknowledged packet and counts a timeout. On by default
-//!   (`senders::DEFAULT_RTO`), where htsim's RoCE arms none: a lossless fabric never needs it,
+//!   (`senders::timeout`), where htsim's RoCE arms none: a lossless fabric never needs it,
 //!   and a failed link would otherwise leave a flow stalled for ever; `rto = "0s"` is htsim's.
 //! - DCQCN's timers run from the first CNP (see `dcqcn.rs`); the byte counter counts every
 //!   byte sent, retransmissions included.
