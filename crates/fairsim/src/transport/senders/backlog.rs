@@ -87,16 +87,16 @@ impl Unanswered {
         Unanswered { rto, timer, unacked: BTreeSet::new() }
     }
 
-    /// Packet `seq` was sent.
-    pub fn sent(&mut self, seq: u64) {
+    /// Packet `seq` was sent: the timeout starts if no packet was waiting for its answer (one
+    /// that was keeps it: new data must not put it off, nothing came back).
+    pub fn sent(&mut self, seq: u64, ctx: &mut AgentCtx) {
         if self.rto.is_some() {
+            let idle = self.unacked.is_empty();
             self.unacked.insert(seq);
+            if idle {
+                self.restart(ctx);
+            }
         }
-    }
-
-    /// No packet waits for its answer.
-    pub fn idle(&self) -> bool {
-        self.unacked.is_empty()
     }
 
     /// Something came back, or was sent unpulled: the timeout starts again, if packets are

@@ -168,11 +168,7 @@ impl Eqds {
         }
         let seq = self.backlog.take(ctx.app_limit).expect("a packet waits");
         ctx.send_with_priority(seq, self.data_priority);
-        let idle = self.unanswered.idle();
-        self.unanswered.sent(seq);
-        if idle {
-            self.unanswered.restart(ctx);
-        }
+        self.unanswered.sent(seq, ctx);
         self.waiting = true;
         ctx.set_timer(SLOT, ctx.now + self.slot);
     }

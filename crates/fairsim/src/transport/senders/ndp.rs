@@ -103,7 +103,7 @@ impl Ndp {
     fn send_one(&mut self, ctx: &mut AgentCtx) -> bool {
         let Some(seq) = self.backlog.take(ctx.app_limit) else { return false };
         ctx.send_with_priority(seq, self.data_priority);
-        self.unanswered.sent(seq);
+        self.unanswered.sent(seq, ctx);
         true
     }
 
@@ -130,13 +130,7 @@ impl Sender for Ndp {
     }
 
     fn on_data(&mut self, ctx: &mut AgentCtx) {
-        // the timeout runs from the first packet sent with none unacknowledged: new data while
-        // packets wait for their answers must not put it off (nothing came back)
-        let idle = self.unanswered.idle();
         self.serve(ctx);
-        if idle {
-            self.unanswered.restart(ctx);
-        }
     }
 
     fn on_ack(&mut self, ack: &Packet, ctx: &mut AgentCtx) {
@@ -222,7 +216,10 @@ mod tests {
         let mut ndp = Ndp::new(&NdpConfig { initial_window: 3, rto, ..Default::default() }, &flow()).unwrap();
         let mut actions = vec![];
         ndp.on_start(&mut AgentCtx::new(Time::ZERO, 3, &mut actions));
-        assert_eq!(actions.last(), Some(&Action::SetTimeout(RETRANSMIT, Time::from_micros(100))));
+        // the first packet, sent with none unanswered, starts the timeout; the others leave it
+        let armed = Action::SetTimeout(RETRANSMIT, Time::from_micros(100));
+        assert_eq!((sent(&actions), &actions[1]), (vec![0, 1, 2], &armed));
+        assert_eq!(actions.iter().filter(|&a| *a == armed).count(), 1);
         // 0 and 2 are acknowledged (1's header and its pulls were lost): 1 goes again on the timeout
         call(&mut ndp, 3, |s, ctx| s.on_ack(&control(Control::Ack, 1, 0), ctx));
         call(&mut ndp, 3, |s, ctx| s.on_ack(&control(Control::Ack, 1, 2), ctx));
@@ -256,6 +253,20 @@ mod tests {
         };
         assert!(armed(&NdpConfig::default()));
         assert!(!armed(&NdpConfig { rto: Some(Time::ZERO), ..Default::default() }));
+    }
+
+    #[test]
+    fn a_packet_sent_on_a_pull_with_none_unanswered_starts_the_timeout() {
+        let rto = Some(Time::from_micros(100));
+        let mut ndp = Ndp::new(&NdpConfig { initial_window: 1, rto, ..Default::default() }, &flow()).unwrap();
+        call(&mut ndp, 3, |s, ctx| s.on_start(ctx));
+        // packet 0 acknowledged: nothing waits, the timer stops
+        call(&mut ndp, 3, |s, ctx| s.on_ack(&control(Control::Ack, 1, 0), ctx));
+        // its pull sends packet 1, which is then all that waits for an answer
+        let mut actions = vec![];
+        ndp.on_ack(&control(Control::Pull, 1, 0), &mut AgentCtx::new(Time::from_micros(10), 3, &mut actions));
+        assert_eq!(sent(&actions), vec![1]);
+        assert_eq!(actions.last(), Some(&Action::SetTimeout(RETRANSMIT, Time::from_micros(110))));
     }
 
     #[test]
