@@ -33,6 +33,7 @@ mod sfq;
 mod strict_priority;
 pub mod tagged;
 mod trim;
+pub use trim::NAME as TRIM;
 mod virtual_clock;
 mod wf2q;
 

@@ -153,9 +153,13 @@ fn doubled(limit: BufferLimit) -> BufferLimit {
 }
 
 /// The `trim` discipline, as scenarios name it.
+/// The discipline's name in scenarios: validation refuses a transport that cannot use a trimmed
+/// header where it is, and a receiver-driven one where it is nowhere.
+pub const NAME: &str = "trim";
+
 pub static DECLARATION: QdiscDeclaration<TrimConfig> = Declaration {
     about: About {
-        name: "trim",
+        name: NAME,
         summary: "packet trimming: a full data queue cuts a packet to its header, headers served first (NDP's switch)",
         reference: "Handley et al., SIGCOMM 2017 (NDP); htsim's CompositeQueue",
     },

@@ -176,7 +176,7 @@ impl Scenario {
                     Err(e) => note(e),
                 }
             }
-            let trims = c.qdiscs.iter().any(|q| q.kind == TRIM);
+            let trims = c.qdiscs.iter().any(|q| q.kind == qdisc::TRIM);
             for f in 0..self.flows.len() {
                 match self.configure_transport(FlowId::from_idx(f), pair) {
                     Ok(t) => {
@@ -199,9 +199,6 @@ impl Scenario {
         }
     }
 }
-
-/// The discipline that cuts packets to their headers (NDP's trimming).
-const TRIM: &str = "trim";
 
 /// Why transport `kind` (whose receiver pulls, or not) cannot work on pair `pair`'s network,
 /// where some port trims or none does: a receiver-driven transport learns of a loss only from
