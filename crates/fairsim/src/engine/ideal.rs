@@ -17,6 +17,7 @@
 //!   detour may leave; each line is taken at its fastest rate over the run.
 
 use super::forwarding::Forwarder;
+use crate::net::multipath::adjacency;
 use crate::net::{NodeId, PortId};
 use crate::scenario::{NetworkAction, Scenario};
 use crate::units::Rate;
@@ -43,16 +44,8 @@ impl IdealNetwork {
             }
         }
         let detours = scenario.events.iter().any(|e| e.action == NetworkAction::Down).then(|| {
-            let mut first_out = vec![0u32; scenario.nodes.len() + 1];
-            scenario.ports.iter().for_each(|p| first_out[p.from.idx() + 1] += 1);
-            (1..first_out.len()).for_each(|n| first_out[n] += first_out[n - 1]);
-            let mut out = vec![PortId(0); scenario.ports.len()];
-            let mut next = first_out.clone();
-            for (i, p) in scenario.ports.iter().enumerate() {
-                out[next[p.from.idx()] as usize] = PortId::from_idx(i);
-                next[p.from.idx()] += 1;
-            }
-            (first_out, out)
+            let ends: Vec<(NodeId, NodeId)> = scenario.ports.iter().map(|p| (p.from, p.to)).collect();
+            adjacency(scenario.nodes.len(), &ends, |&(from, _)| from)
         });
         IdealNetwork { fastest, changes: !scenario.events.is_empty(), detours }
     }

@@ -472,7 +472,7 @@ fn list_hash(ports: &[PortId]) -> u64 {
 }
 
 /// Ports grouped by the node `key` names: (first index per node, ports), in declaration order.
-fn adjacency(
+pub fn adjacency(
     nodes: usize,
     ends: &[(NodeId, NodeId)],
     key: impl Fn(&(NodeId, NodeId)) -> NodeId,
