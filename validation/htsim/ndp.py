@@ -4,6 +4,7 @@ incast's completion times, trims and retransmissions, web-search's completion ti
 each side's CPU time.
 
     python3 validation/htsim/ndp.py HTSIM_RESULTS_DIR [--transport ndp|ndp-perm|eqds] [--only LABEL ...]
+        [--seeds 1-20] [--save DIR] [--pooled] [--json FILE]
 
 HTSIM_RESULTS_DIR holds htsim's side, one JSON per run, as `ndp_htsim_results.py` writes them
 (`<kind>..._ndp_rand_s<seed>.json`, `<kind>..._eqds_s<seed>.json`: its matrix, end time, per-flow
@@ -18,7 +19,12 @@ NDP: both sides count a packet's payload as 9,000 bytes: htsim's files are ⌈si
 of 9,064 bytes, fairsim's ⌈size / 9,064⌉, the same count for every size these matrices hold but
 the 1 GB files of the permutation, which never finish. EQDS: packets of 4,150 bytes on both
 sides; htsim's carry 4,086 bytes of payload and its last packet is short, fairsim's are all
-whole (a 270,000-byte file: 67 packets, 274,294 bytes on the wire, against 66 and 273,900)."""
+whole (a 270,000-byte file: 67 packets, 274,294 bytes on the wire, against 66 and 273,900).
+
+`--seeds` takes only htsim's runs of those seeds; `--save DIR` keeps each fairsim run's figures,
+its flows' included, in DIR/<transport>/<label>.json and reuses them on the next call (a series
+of runs can stop and go on); `--pooled` then prints each case pooled over its seeds
+(`pooled.py`)."""
 
 from __future__ import annotations
 
@@ -26,7 +32,11 @@ import argparse
 import json
 import resource
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+
+from pooled import case_and_seed, report, seed_set
 
 HERE = Path(__file__).resolve().parent
 FABRIC = HERE / "ndp-permutation.toml"
@@ -78,9 +88,9 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int, transport: s
         },
     }
     sc = fairsim.load(FABRIC, set=sets)
-    before = cpu()
+    before, wall = cpu(), time.monotonic()
     res = fairsim.run(sc, seed=seed, progress=False)
-    spent = cpu() - before
+    spent, wall = cpu() - before, time.monotonic() - wall
     t = res.transfers
     fcts = [f * 1e6 for f in t["fct_s"][~t["unfinished"]]]
     queues = res.runs[0]["queues"]
@@ -94,6 +104,7 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int, transport: s
     return {
         "flows": len(t),
         "finished": len(fcts),
+        "unfinished": len(t) - len(fcts),
         "fct_p50_us": percentile(fcts, 50),
         "fct_p99_us": percentile(fcts, 99),
         "fct_max_us": max(fcts) if fcts else None,
@@ -105,7 +116,20 @@ def fairsim_side(matrix: str, end_us: float, nodes: int, seed: int, transport: s
         "flow_goodput_gbps_min": min(received) * 8 / (end_us * 1e-6) / 1e9,
         "by_size": by_size,
         "cpu_s": spent,
+        "wall_s": wall,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        **per_flow(t, payload),
+    }
+
+
+def per_flow(t, payload: int) -> dict:
+    """Each transfer's completion time (µs, None if unfinished) and payload received, by its
+    matrix id (ids from 1 in the matrix's order, as htsim's JSON has them); `t` in that order."""
+    ids = [str(i) for i in range(1, len(t) + 1)]
+    fcts = [None if u else f * 1e6 for f, u in zip(t["fct_s"], t["unfinished"], strict=True)]
+    return {
+        "flow_fcts_us": dict(zip(ids, fcts, strict=True)),
+        "flow_received_bytes": dict(zip(ids, (int(d) * payload for d in t["delivered"]), strict=True)),
     }
 
 
@@ -200,35 +224,71 @@ def command_line(
     parser.add_argument("--transport", choices=list(transports), default=default)
     parser.add_argument("--only", action="append", default=[], help="only runs whose label contains this")
     parser.add_argument("--json", type=Path, help="write both sides' figures here")
+    parser.add_argument("--seeds", type=seed_set, help="only these seeds: 1-20, or 1,3,5-9")
+    parser.add_argument("--save", type=Path, help="keep (and reuse) fairsim's runs in this folder")
+    parser.add_argument("--pooled", action="store_true", help="print each case pooled over its seeds")
     args = parser.parse_args()
     pattern = transports[args.transport][0]
     found = sorted(args.results.glob(pattern))
+    if args.seeds:
+        found = [p for p in found if case_and_seed(p.stem)[1] in args.seeds]
     if not found:
         print(f"{args.results}: no {pattern} files (htsim's runs of {args.transport})", file=sys.stderr)
     return args, found
+
+
+def saved_or_run(args: argparse.Namespace, label: str, run: Callable[[], dict]) -> dict:
+    """fairsim's figures for htsim's run `label`: from `--save`'s folder if it has them, else
+    `run()`, kept there."""
+    path = args.save / args.transport / f"{label}.json" if args.save else None
+    if path and path.exists():
+        return json.loads(path.read_text())
+    figures = run()
+    if path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(figures))
+    return figures
+
+
+def side_by_side(args: argparse.Namespace, found: list[Path], fairsim_run, htsim_figures, rows) -> int:
+    """`ndp.py`'s and `roce.py`'s main: for each of htsim's runs in `found`, fairsim's
+    (`fairsim_run(h)`) beside it, printed run by run, then (`--pooled`) case by case."""
+    both, pairs = {}, {}
+    for path in found:
+        h = json.loads(path.read_text())
+        label = h["label"]
+        if args.only and not any(o in label for o in args.only):
+            continue
+        f = saved_or_run(args, label, lambda h=h: fairsim_run(h))
+        h = htsim_figures(h)
+        case, seed = case_and_seed(label)
+        pairs.setdefault(case, []).append((seed, h, f))
+        both[label] = {
+            side: {k: v for k, v in x.items() if not k.startswith(("flow_", "pfc_ports"))}
+            for side, x in (("htsim", h), ("fairsim", f))
+        }
+        print(f"\n### {label} ({Path(h['matrix']).name}, {h['end_us']:,.0f} µs)\n")
+        print("| measure | htsim | fairsim | fairsim / htsim |\n|---|---:|---:|---:|")
+        print("\n".join(compare(h, f, rows)), flush=True)
+    if args.pooled:
+        print("\n## Pooled over seeds\n")
+        both["pooled"] = report(pairs, matrix_sizes)
+    if args.json:
+        args.json.write_text(json.dumps(both, indent=1))
+    return 0
 
 
 def main() -> int:
     args, found = command_line(__doc__, TRANSPORTS, "ndp", "ndp_htsim_results.py")
     if not found:
         return 2
-    both = {}
-    for path in found:
-        h = json.loads(path.read_text())
-        label = h["label"]
-        if args.only and not any(o in label for o in args.only):
-            continue
+
+    def fairsim_run(h: dict) -> dict:
         nodes = int(Path(h["matrix"]).read_text().split()[1])
-        seed = int(label.rsplit("_s", 1)[1])
-        f = fairsim_side(h["matrix"], h["end_us"], nodes, seed, args.transport)
-        h = htsim_figures(h)
-        both[label] = {"htsim": {k: v for k, v in h.items() if not k.startswith("flow_")}, "fairsim": f}
-        print(f"\n### {label} ({Path(h['matrix']).name}, {h['end_us']:,.0f} µs)\n")
-        print("| measure | htsim | fairsim | fairsim / htsim |\n|---|---:|---:|---:|")
-        print("\n".join(compare(h, f)), flush=True)
-    if args.json:
-        args.json.write_text(json.dumps(both, indent=1))
-    return 0
+        seed = case_and_seed(h["label"])[1]
+        return fairsim_side(h["matrix"], h["end_us"], nodes, seed, args.transport)
+
+    return side_by_side(args, found, fairsim_run, htsim_figures, ROWS)
 
 
 if __name__ == "__main__":

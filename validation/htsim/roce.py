@@ -4,7 +4,7 @@ PFC, and HPCC* and *Swift*): completion times, a permutation's goodput, the paus
 paused, the largest ingress count, the incast's last hop, drops, and each side's CPU time.
 
     python3 validation/htsim/roce.py HTSIM_RESULTS_DIR [--transport roce|hpcc|swift-q400|swift-q8]
-        [--only LABEL ...]
+        [--only LABEL ...] [--seeds 1-20] [--save DIR] [--pooled] [--json FILE]
 
 HTSIM_RESULTS_DIR holds htsim's side as `roce_htsim_results.py` writes it
 (`<kind>..._<program>_s<seed>.json`). For each run fairsim runs the same matrix (`pattern =
@@ -20,17 +20,20 @@ both are summed over ports.
 Swift (`swift-q400`, `swift-q8`) runs on `swift-fabric.toml` instead: no PFC, switch ports as
 htsim's RandomQueue at `-q 400` (`red` with `count_arrival`; `swift-q8` sets `-q 8`'s buffer and
 thresholds), packets of 4,000 bytes with no header on both sides (htsim: ⌈size / 4,000⌉ packets
-of its MTU, which is the whole packet), ACKs of 40 bytes."""
+of its MTU, which is the whole packet), ACKs of 40 bytes.
+
+`--seeds`, `--save` and `--pooled` as in ndp.py: only those seeds, fairsim's runs kept and
+reused, each case pooled over its seeds."""
 
 from __future__ import annotations
 
-import json
 import resource
 import sys
 import tempfile
+import time
 from pathlib import Path
 
-from ndp import command_line, compare, cpu, jain, matrix_rows, percentile, size_bins
+from ndp import command_line, cpu, jain, matrix_rows, per_flow, percentile, side_by_side, size_bins
 
 HERE = Path(__file__).resolve().parent
 FABRIC = HERE / "roce-fabric.toml"
@@ -109,9 +112,9 @@ def fairsim_side(h: dict, transport: str) -> dict:
             },
         }
         sc = fairsim.load(fabric, set=sets)
-        before = cpu()
+        before, wall = cpu(), time.monotonic()
         res = fairsim.run(sc, seed=int(h["label"].rsplit("_s", 1)[1]), progress=False)
-        spent = cpu() - before
+        spent, wall = cpu() - before, time.monotonic() - wall
     run = res.runs[0]
     t = res.transfers
     fcts = [f * 1e6 for f in t["fct_s"][~t["unfinished"]]]
@@ -140,7 +143,9 @@ def fairsim_side(h: dict, transport: str) -> dict:
         "flow_goodput_gbps_min": min(received) * 8 / seconds / 1e9,
         "jain_bytes": jain(received),
         "cpu_s": spent,
+        "wall_s": wall,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        **per_flow(t, payload),
     }
     if h["kind"] != "permutation":
         figures["goodput_gbps"] = figures["flow_goodput_gbps_min"] = None
@@ -197,23 +202,7 @@ def main() -> int:
     args, found = command_line(__doc__, TRANSPORTS, "roce", "roce_htsim_results.py")
     if not found:
         return 2
-    both = {}
-    for path in found:
-        h = json.loads(path.read_text())
-        if args.only and not any(o in h["label"] for o in args.only):
-            continue
-        f = fairsim_side(h, args.transport)
-        h = htsim_figures(h)
-        both[h["label"]] = {
-            "htsim": {k: v for k, v in h.items() if not k.startswith(("flow_", "pfc_ports"))},
-            "fairsim": f,
-        }
-        print(f"\n### {h['label']} ({Path(h['matrix']).name}, {h['end_us']:,.0f} µs)\n")
-        print("| measure | htsim | fairsim | fairsim / htsim |\n|---|---:|---:|---:|")
-        print("\n".join(compare(h, f, ROWS)), flush=True)
-    if args.json:
-        args.json.write_text(json.dumps(both, indent=1))
-    return 0
+    return side_by_side(args, found, lambda h: fairsim_side(h, args.transport), htsim_figures, ROWS)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # htsim's side of issue 49's validation runs (RoCE with PFC, HPCC, Swift), one process at a time,
 # each under /usr/bin/time -v.
 #
-#   validation/htsim/roce_htsim_runs.sh OUTDIR [SEEDS...]          (default seeds 1 2 3)
+#   validation/htsim/roce_htsim_runs.sh OUTDIR [SEEDS...]          (default seeds 1 2 3; 1-20 is a range)
 #   PROGS="roce hpcc" RUNS="perm incast32" validation/htsim/roce_htsim_runs.sh OUTDIR 1   # a subset
 #
 # Needs the binaries from build.sh (FAIRSIM_VALIDATION_CACHE, default ~/.cache/fairsim-validation)
@@ -14,10 +14,15 @@
 # (PFC 12/15 packets of 9,000 B, -strat ecmp_host -paths 256), htsim_swift at -q 400 (delay-
 # governed) and at its default -q 8 (loss-governed), MTU 4,000 B, -tsample 100000 (only the sink
 # logger's sampling period, 100 ms: it does not act on the flows). htsim_hpcc's per-ACK `CWND` lines are
-# dropped by awk while it runs (its CPU time still includes writing them).
+# dropped by awk while it runs (its CPU time still includes writing them). A run whose JSON is
+# already in OUTDIR is not run again (FORCE=1 reruns it). SWIFT_Q="400 8" (the default) or one.
 set -euo pipefail
 OUT="$(readlink -f "${1:?OUTDIR}")"; shift
-SEEDS=("${@:-1 2 3}"); [ $# -eq 0 ] && SEEDS=(1 2 3)
+SEEDS=()
+for a in "${@:-1 2 3}"; do
+    case $a in *-*) SEEDS+=($(seq "${a%-*}" "${a#*-}")) ;; *) SEEDS+=($a) ;; esac
+done
+SWIFT_Q="${SWIFT_Q:-400 8}"
 RUNS="${RUNS:-perm incast32 incast127 websearch}"
 PROGS="${PROGS:-roce hpcc swift}"
 HERE="$(dirname "$(readlink -f "$0")")"
@@ -40,6 +45,7 @@ ROCE="-nodes 128 -strat ecmp_host -paths 256 -q 1000 -pfc_thresholds 12 15"
 
 run() {  # label kind matrix end_us program args...
     local label=$1 kind=$2 matrix=$3 end=$4 prog=$5; shift 5
+    if [ -s "$OUT/$label.json" ] && [ "${FORCE:-0}" != 1 ]; then echo "== $label: done before" >&2; return; fi
     local tmp; tmp="$(mktemp -d)"
     echo "== $label: htsim_$prog $* -tm $matrix -end $end" >&2
     # awk: htsim_hpcc writes one CWND line per ACK (dropped); "LOSSLESS not working!" lines
@@ -55,14 +61,15 @@ run() {  # label kind matrix end_us program args...
 }
 
 progs() {  # name kind matrix end seed
-    local n=$1 k=$2 m=$3 e=$4 s=$5 p
+    local n=$1 k=$2 m=$3 e=$4 s=$5 p q
     for p in $PROGS; do
         case $p in
             roce)  run "${n}_roce_s$s" "$k" "$m" "$e" roce $ROCE -seed "$s" ;;
             hpcc)  run "${n}_hpcc_s$s" "$k" "$m" "$e" hpcc $ROCE -seed "$s" ;;
             swift) [ "$k" = permutation ] || e=$SWIFT_END
-                   run "${n}_swift_q400_s$s" "$k" "$m" "$e" swift -nodes 128 -q 400 -mtu 4000 -cwnd 15 -tsample 100000
-                   run "${n}_swift_q8_s$s" "$k" "$m" "$e" swift -nodes 128 -q 8 -mtu 4000 -cwnd 15 -tsample 100000 ;;
+                   for q in $SWIFT_Q; do
+                       run "${n}_swift_q${q}_s$s" "$k" "$m" "$e" swift -nodes 128 -q "$q" -mtu 4000 -cwnd 15 -tsample 100000
+                   done ;;
             *) echo "unknown program $p" >&2; exit 2 ;;
         esac
     done
