@@ -209,6 +209,7 @@ def old_transfer_frame(runs: list[dict]) -> pd.DataFrame:
             df["slowdown"] = (df["fct_s"] * 1e9).round() / (df["ideal_fct_s"] * 1e9).round()
             elapsed = (r["simulated_s"] - df["arrival_s"]) / df["ideal_fct_s"]
             df["slowdown_so_far"] = df["slowdown"].fillna(elapsed.clip(lower=1.0))
+            df["window_bdp"] = pd.array(t["window_bdp"], dtype="Float64").astype(float)
             columns = COLUMNS + WORKLOAD_COLUMNS
         frames.append(df[columns])
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)

@@ -91,3 +91,21 @@ def test_a_sweep_carries_the_columns_and_reserves_their_names(tmp_path):
     docs = (ROOT / "docs" / "results.md").read_text()
     flows = docs.split("res.flows", 1)[1].split("res.intervals", 1)[0]
     assert all(c in flows for c in WINDOW_LIMITED), flows
+
+
+def _first_screen(*sets: str) -> str:
+    args = [sys.executable, "-m", "fairsim.cli", "run", "examples/ndp_permutation", "--no-progress"]
+    args += [a for s in sets for a in ("--set", s)]
+    return subprocess.run(args, capture_output=True, text=True, check=True).stdout
+
+
+def test_a_workload_says_which_transfers_cannot_fill_their_own_path():
+    # a k = 4 fat-tree at 100 Gb/s with 9,064-byte packets: an inter-pod path's bandwidth-delay
+    # product is about 23 packets, an intra-pod one's 15
+    short = _first_screen("workloads.perm.transport.initial_window=10")
+    assert "15 of 16 transfers are window-limited" in short and "initial_window" in short, short
+    assert "window-limited" not in _first_screen(), "the example's window of 30 fills every path"
+    sc = fairsim.load("examples/ndp_permutation", set={"workloads.perm.transport.initial_window": "10"})
+    ratios = fairsim.run(sc, progress=False).transfers["window_bdp"]
+    # the one pair under a ToR of its own: 2 links, about 7 packets in flight fill it
+    assert (sorted(ratios < 1), ratios.max() > 1) == ([False] + [True] * 15, True), ratios

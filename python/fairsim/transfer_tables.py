@@ -45,8 +45,10 @@ COLUMNS = [
 ]
 # with a workload: each transfer's hosts, its ideal completion time and its slowdown, and the
 # slowdown it has reached so far: its own if it finished, else its elapsed time over its ideal
-# and at least 1 (a lower bound of what it would have been)
-WORKLOAD_COLUMNS = ["src", "dst", "fct_s", "ideal_fct_s", "slowdown", "slowdown_so_far"]
+# and at least 1 (a lower bound of what it would have been); and its transport's largest window
+# over its path's bandwidth-delay product (NaN without such a window): below 1, it cannot fill
+# its path even alone
+WORKLOAD_COLUMNS = ["src", "dst", "fct_s", "ideal_fct_s", "slowdown", "slowdown_so_far", "window_bdp"]
 
 #: The slowdown table's percentiles: p99.9 is what data-centre papers report beside the others.
 #: A bin with fewer transfers than a percentile needs has NaN there (`slowdown_rules.fewest`).
@@ -118,6 +120,7 @@ def transfer_columns(r: dict) -> dict[str, list] | None:
             "ideal_fct_s": ideal,
             "slowdown": slowdown,
             "slowdown_so_far": so_far,
+            "window_bdp": [_NAN if x is None else float(x) for x in t["window_bdp"]],
         }
     return columns
 

@@ -95,7 +95,24 @@ def endless_parts(runs: list[dict], names: set[str]) -> list:
             rate(median),
         )
     note = "files without end: each transfer's data received once over the run, against its sender's line"
-    return [table, Text(note, style="dim")]
+    return [table, Text(note, style="dim"), *window_notes(runs)]
+
+
+def window_notes(runs: list[dict]) -> list:
+    """A warning when some transfers' transports have a largest window below their own path's
+    bandwidth-delay product (`window_bdp` < 1: NDP's initial window, HPCC's B·T, TCP's
+    receiver window): those cannot fill their path even alone, whatever the load."""
+    # every transfer, the warm-up's too: it is a property of its path and transport, not of when
+    ratios = [x for r in runs for x in (r.get("transfers") or {}).get("window_bdp") or [] if x is not None]
+    short = [x for x in ratios if x < 1]
+    if not short:
+        return []
+    note = (
+        f"{len(short):,} of {len(ratios):,} transfers are window-limited: their transport's largest window "
+        f"is {min(short):.0%}–{max(short):.0%} of their path's bandwidth-delay product, so they cannot fill "
+        "their path even alone (raise NDP's initial_window, HPCC's base_rtt or TCP's window)"
+    )
+    return [Text(note, style="yellow")]
 
 
 def is_workload_run(runs: list[dict]) -> bool:
@@ -168,7 +185,8 @@ def completion_parts(runs: list[dict], edges: dict[str, list[float]] | None = No
         if unfinished
         else ", all finished"
     )
-    return [table, Text(note, style="dim"), Text(SUPPORT_NOTE.format(dash=NA), style="dim")]
+    support = Text(SUPPORT_NOTE.format(dash=NA), style="dim")
+    return [table, Text(note, style="dim"), support, *window_notes(runs)]
 
 
 def tier(port: str) -> str:

@@ -83,3 +83,20 @@ transport = { kind = "newreno", ack_every = 1 }
         assert_eq!(fct_ns, (ideal.unwrap() * 1e9).round(), "{sets:?}: alone, a transfer takes its ideal time");
     }
 }
+
+#[test]
+fn a_transfers_largest_window_is_weighed_against_its_own_paths_bandwidth_delay_product() {
+    // h5 -> h9 crosses 6 links of 1 us at 10 Gb/s: a base round trip of 12 us of delay and 6
+    // packets' time (0.8 us each), 16.8 us, so 21 packets of 1,000 bytes in flight fill it
+    let ratio = |hosts: &str, transport: &str| {
+        let r = incast(hosts, transport, &[]);
+        r.transfers.expect("a workload keeps its transfers").window_bdp[0]
+    };
+    let first_two_share_a_tor = r#""h0", "h1", "h5", "h9""#;
+    assert_eq!(ratio(first_two_share_a_tor, "\"hpcc\""), Some(1.0), "HPCC's T is its path's by default");
+    let short = ratio(first_two_share_a_tor, "{ kind = \"hpcc\", base_rtt = \"8.4us\" }").unwrap();
+    assert!((short - 0.5).abs() < 1e-12, "{short}");
+    let tcp = ratio(first_two_share_a_tor, "{ kind = \"newreno\", ack_every = 1 }").unwrap();
+    assert!((tcp - 2173.0 / 21.0).abs() < 1e-9, "the linux stack's window of 2,173 packets: {tcp}");
+    assert_eq!(ratio(first_two_share_a_tor, "\"roce\""), None, "a rate, not a window, bounds RoCE");
+}

@@ -25,6 +25,14 @@ struct OwnRoute {
     base_rtt: Time,
 }
 
+impl OwnRoute {
+    /// The path's bandwidth-delay product in packets of `packet_size` bytes: its NIC's rate
+    /// over its base round trip (as HPCC's B·T is reckoned, so that the default T gives 1).
+    fn bdp_packets(&self, packet_size: u32) -> f64 {
+        self.rate.0 as f64 / 8.0 * self.base_rtt.as_secs_f64() / packet_size as f64
+    }
+}
+
 impl Simulation {
     /// Flow `f` starts: its first connection arrives after an exponential gap.
     pub(super) fn schedule_arrival(&mut self, f: FlowId, arrivals: f64) {
@@ -124,6 +132,7 @@ impl Simulation {
         }
         self.forget_path_delay(c);
         let route = drawn.then(|| self.route_of(c, f, src, dst)).flatten();
+        let bdp = route.as_ref().map(|r| r.bdp_packets(self.scenario.flows[f.idx()].packet_size));
         let sender = match self.new_sender(f, route) {
             Ok(sender) => sender,
             Err(e) => {
@@ -133,6 +142,7 @@ impl Simulation {
                 return;
             }
         };
+        let window_bdp = sender.as_ref().and_then(|s| s.largest_window()).zip(bdp).map(|(w, bdp)| w / bdp);
         let mut ends = super::build::ends(&self.scenario, self.seed, f, &name, sender);
         let own_line = self.connections.slot(c).own_line;
         let spec = &self.scenario.flows[f.idx()];
@@ -177,6 +187,7 @@ impl Simulation {
             t.src.push(src.0);
             t.dst.push(dst.0);
             t.ideal_s.push(ideal);
+            t.window_bdp.push(window_bdp);
         }
         let first = self.connections.first;
         self.connections.note_taken(c.idx() - first, self.now, row);

@@ -49,6 +49,11 @@ pub struct Transfers {
     pub dst: Vec<u32>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ideal_s: Vec<Option<f64>>,
+    /// Its transport's largest window over its own path's bandwidth-delay product
+    /// (`Sender::largest_window`; `None`: the transport has no such bound): below 1, the
+    /// transfer cannot fill its path even alone.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub window_bdp: Vec<Option<f64>>,
     /// The scenario's node names, for `src` and `dst`; set for the report.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub nodes: Vec<String>,

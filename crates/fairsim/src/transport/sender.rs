@@ -239,6 +239,12 @@ pub trait Sender: Send + Sync {
     fn has_window_limit(&self) -> bool {
         false
     }
+    /// The most packets this sender's own window lets it have in flight whatever the network
+    /// says (TCP's receiver window, NDP's initial window, HPCC's B·T), if it has such a bound:
+    /// below its path's bandwidth-delay product, it cannot fill that path even alone.
+    fn largest_window(&self) -> Option<f64> {
+        None
+    }
     /// Whether switches stamp in-band telemetry into the flow's data packets, and where
     /// (`net::int`); its ACKs then echo the records (`AgentCtx::int`). `None`: no telemetry.
     fn telemetry(&self) -> Option<crate::net::int::IntStamp> {

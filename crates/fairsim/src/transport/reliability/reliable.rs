@@ -688,6 +688,10 @@ impl<C: Controller, T: RetransmitTimer> Sender for Reliable<C, T> {
         !self.ctrl.fixed_window()
     }
 
+    fn largest_window(&self) -> Option<f64> {
+        self.has_window_limit().then_some(self.cap as f64)
+    }
+
     fn on_timer(&mut self, timer: TimerId, ctx: &mut AgentCtx) {
         if self.abandoned() {
             return; // a pacing slot, a loss probe or a reordering timer would send again

@@ -390,6 +390,10 @@ impl Hpcc {
 }
 
 impl Sender for Hpcc {
+    fn largest_window(&self) -> Option<f64> {
+        Some(self.law.w_init() / self.packet)
+    }
+
     fn on_start(&mut self, ctx: &mut AgentCtx) {
         self.record(ctx);
         self.send(ctx);

@@ -77,6 +77,8 @@ pub struct Ndp {
     /// What is left of the initial window (for new data), and the pulls heard and not spent.
     window: u64,
     credit: u64,
+    /// The initial window as configured: the most in flight before the first pull.
+    initial_window: u64,
     unanswered: Unanswered,
 }
 
@@ -94,6 +96,7 @@ impl Ndp {
             backlog: Backlog::default(),
             pulled: PullsHeard::default(),
             window: c.initial_window.into(),
+            initial_window: c.initial_window.into(),
             credit: 0,
             unanswered: Unanswered::new(super::timeout(c.rto, flow), RETRANSMIT),
         })
@@ -145,6 +148,10 @@ impl Sender for Ndp {
 
     fn on_timer(&mut self, _timer: TimerId, ctx: &mut AgentCtx) {
         self.unanswered.expired(&mut self.backlog, self.data_priority, ctx);
+    }
+
+    fn largest_window(&self) -> Option<f64> {
+        Some(self.initial_window as f64)
     }
 
     fn pulls(&self) -> Option<PullSpec> {
