@@ -264,6 +264,7 @@ def run_paper(
     import time
 
     from fairsim.extend import registering_modules
+    from fairsim.extend.code_identity import code_key
 
     # running imports the sweeps' machinery (pandas, pyarrow); listing the papers does not
     from fairsim.sweeps import executor_for
@@ -289,6 +290,7 @@ def run_paper(
         if more:
             loaded[exp.id] = load_beside(exp, {**base, **more}, beside)
         running = [a.name for a in beside if exp.id not in a.failures]
+        code = code_key()  # after loading: a component its scenario names by class is imported now
         points: list[float | None] = [None]
         if exp.sweep:
             points = list(exp.sweep.quick_values if quick else exp.sweep.values)
@@ -303,7 +305,7 @@ def run_paper(
             for pair in pairs:
                 resolved = sc.resolved_toml(pair, 0)  # seeds differ only in their draws (sweeps.plan)
                 for seed in seed_list[: exp.seeds or len(seed_list)]:
-                    rid = run_id(resolved, sc.draws_key(seed))
+                    rid = run_id(resolved, sc.draws_key(seed), code)
                     tasks.append(
                         Task(rid, sc._data, sc.file, tuple(sc.overrides), pair, seed, imports=imports)
                     )

@@ -84,6 +84,7 @@ def sweep(
     client=None,
     progress: bool | None = None,
     pair: str | Sequence[str] | None = None,
+    fresh: bool = False,
 ) -> SweepResults:
     """Runs `scenario` over `axes` and returns the results as tables (see docs/sweeps.md).
 
@@ -96,7 +97,9 @@ def sweep(
     - ``skip``: expressions over the axes' names (``"buffer < window"``) or functions of a dict
       of them, returning true for a combination to leave out;
     - ``out``: the folder of results, which is also a cache: a run already there is not run
-      again (default: a temporary folder that lives as long as the results);
+      again (default: a temporary folder that lives as long as the results); a run's identity is
+      the resolved scenario, the seed, fairsim's version, the engine's build and the code of the
+      Python components (docs/sweeps.md); ``fresh=True`` runs every run again all the same;
     - ``tables``: what to record besides ``runs``: ``flows`` (always), ``queues``, ``intervals``,
       ``queue_intervals``, ``transfer_summary``, ``slowdown`` (each run's slowdown by size, in
       its own bins), ``transfers`` (one row per transfer: completion times pooled over seeds,
@@ -125,6 +128,7 @@ def sweep(
         tables=("flows", *plan.spec.record),
         time_limit=time_limit,
         progress=progress,
+        fresh=fresh,
     )
     results = finished(out, summary)
     results._tmp = keep  # the temporary folder lives as long as the results

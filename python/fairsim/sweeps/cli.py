@@ -90,6 +90,7 @@ def stderr() -> Console:
 )
 @click.option("--dask", "scheduler", metavar="ADDRESS", help="Run on a Dask cluster, e.g. tcp://host:8786.")
 @click.option("--dry-run", is_flag=True, help="List the points and estimate the cost; run nothing.")
+@click.option("--fresh", is_flag=True, help="Run every run again, even those the folder holds.")
 @click.option(
     "--progress/--no-progress", default=None, help="One bar for the sweep (default: on a terminal)."
 )
@@ -108,6 +109,7 @@ def sweep_cmd(
     jobs,
     scheduler,
     dry_run,
+    fresh,
     progress,
 ):
     """Run SCENARIO over axes of values, pairs and seeds; write one tidy table of results."""
@@ -138,6 +140,7 @@ def sweep_cmd(
         folder,
         executor_for(jobs, client),
         tables=("flows", *spec.record),
+        fresh=fresh,
         time_limit=time_limit,
         progress=progress,
     )

@@ -13,7 +13,7 @@ import pandas as pd
 from fairsim import __version__
 from fairsim.results import TABLES as TABLE_ROWS
 from fairsim.sweeps.plan import Plan, Run, RunError
-from fairsim.sweeps.store import TABLES, Store, other_engine_runs, warn_if_other_engine
+from fairsim.sweeps.store import TABLES, Store, other_code_runs, warn_if_other_code
 from fairsim.sweeps.worker import FAILED, Outcome, Task
 
 
@@ -49,8 +49,10 @@ def run_sweep(
     tables: tuple[str, ...] = ("flows",),
     time_limit: float | None = None,
     progress: bool | None = None,
+    fresh: bool = False,
 ) -> Summary:
-    """Runs the plan's runs that `folder` does not hold yet, recording every outcome there."""
+    """Runs the plan's runs that `folder` does not hold yet (every one if `fresh`), recording
+    every outcome there."""
     from fairsim.sweeps.spec import SweepError
 
     unknown = [t for t in tables if t not in TABLES]
@@ -61,8 +63,8 @@ def run_sweep(
     started = time.monotonic()
     store = Store(folder, tables)
     store.write_manifest(manifest(plan))
-    done = store.finished(tables)
-    other = other_engine_runs(folder)  # said at the end if none of this engine's was reused
+    done = set() if fresh else store.finished(tables)
+    other = other_code_runs(folder)  # said at the end if none of this engine's was reused
     summary = Summary(total=len(plan))
     # the plan as compact tuples (a sweep of 100,000 runs lists them all); the axis values once
     # per point
@@ -122,7 +124,7 @@ def run_sweep(
         )
     finally:
         store.flush()
-    warn_if_other_engine(folder, other, summary.cached)
+    warn_if_other_code(folder, other, summary.cached)
     # after Ctrl-C, the runs listed so far: what finished shows when the folder is read
     store.write_plan(plan_frame(plan, listed))
     summary.wall_s = time.monotonic() - started
@@ -178,7 +180,7 @@ def run_reports(
     todo = list({t.run_id: t for t in tasks if t.run_id not in reports}.values())
     cached = len(tasks) - len(todo)
     if cache is not None and todo:
-        warn_if_other_engine(cache, other_engine_runs(cache), cached)
+        warn_if_other_code(cache, other_code_runs(cache), cached)
     store = Store(cache, ("reports",)) if cache is not None else None
     failures: list[Outcome] = []
 

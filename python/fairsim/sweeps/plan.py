@@ -102,6 +102,9 @@ class Plan:
         """Every run in order (points, then pairs, then seeds), resolved one point at a time so
         that a sweep of 100,000 runs is never all in memory. A point whose values together make
         the scenario invalid yields a `RunError` for each of its runs."""
+        from fairsim.extend.code_identity import code_key
+
+        code = code_key()  # once: the components' code cannot change while the runs are listed
         for p in self.points:
             columns = p.columns(self.axes)
             overrides = p.overrides(self.axes)
@@ -117,7 +120,7 @@ class Plan:
             for pair in self.pairs:
                 resolved = sc.resolved_toml(pair, 0)
                 for seed in self.seeds:
-                    yield Run(run_id(resolved, sc.draws_key(seed)), p.index, pair, seed, columns, sc)
+                    yield Run(run_id(resolved, sc.draws_key(seed), code), p.index, pair, seed, columns, sc)
 
 
 @dataclass(frozen=True)
@@ -140,10 +143,11 @@ def engine_hash() -> str:
     return hashlib.sha256(Path(_core.__file__).read_bytes()).hexdigest()[:16]
 
 
-def run_id(resolved: str, draws: str) -> str:
+def run_id(resolved: str, draws: str, code: str = "") -> str:
     """The id of the run of `resolved` (a pair's resolved scenario with seed 0) with the seed and
-    draws `draws` (`Scenario.draws_key`)."""
-    head = f"fairsim {__version__} engine {engine_hash()}\n{draws}\n"
+    draws `draws` (`Scenario.draws_key`), by the Python components whose code has key `code`
+    (`fairsim.extend.code_identity.code_key`; empty without any, leaving the id as it was)."""
+    head = f"fairsim {__version__} engine {engine_hash()}\n{draws}\n" + (f"code {code}\n" if code else "")
     return hashlib.sha256(head.encode() + resolved.encode()).hexdigest()[:24]
 
 

@@ -84,26 +84,29 @@ class OtherEngine(FairsimWarning):
     run's id names the engine that computes it, so a rebuilt engine runs everything again)."""
 
 
-def other_engine_runs(folder: Path) -> int:
-    """How many run attempts the folder holds from another build of the engine than this
-    process's (each part's commit record names its engine; a part without one is older)."""
+def other_code_runs(folder: Path) -> int:
+    """How many run attempts the folder holds from other code than this process's: another build
+    of the engine, or other Python components (each part's commit record names its engine and
+    its Python code's key, `fairsim.extend.code_identity`; a part without them is older)."""
+    from fairsim.extend.code_identity import code_key
     from fairsim.sweeps.plan import engine_hash
 
-    ours, count = engine_hash(), 0
+    ours, count = (engine_hash(), code_key()), 0
     for part in committed_parts(folder):
         record = json.loads((part / COMMIT).read_text(encoding="utf-8"))
-        if record.get("engine") != ours:
+        if (record.get("engine"), record.get("code", "")) != ours:
             count += record["tables"]["runs"]["rows"]
     return count
 
 
-def warn_if_other_engine(folder: Path, other: int, reused: int, stacklevel: int = 3) -> None:
+def warn_if_other_code(folder: Path, other: int, reused: int, stacklevel: int = 3) -> None:
     """Says once, when nothing in `folder` was reused and it holds `other` runs of another
     engine, that those runs were not reused and why."""
     if other and not reused:
         warnings.warn(
-            f"runs from another build of the engine are not reused: {folder} holds {other:,} runs "
-            "made by another build, so every run runs again (a rebuilt engine may compute other results)",
+            f"runs made by other code are not reused: {folder} holds {other:,} runs made by another "
+            "build of the engine or other Python components, so every run runs again (other code may "
+            "compute other results)",
             OtherEngine,
             stacklevel=stacklevel,
         )
@@ -187,10 +190,11 @@ class Store:
                 record[table] = {"rows": len(rows), **_fingerprint(path, sync=True)}
                 _crash_point("staged-table")
             commit = staged / COMMIT
-            from fairsim.sweeps.plan import engine_hash  # the engine whose runs these are
+            from fairsim.extend.code_identity import code_key  # the code whose runs these are
+            from fairsim.sweeps.plan import engine_hash
 
             with open(commit, "w", encoding="utf-8") as f:
-                json.dump({"tables": record, "engine": engine_hash()}, f, indent=1)
+                json.dump({"tables": record, "engine": engine_hash(), "code": code_key()}, f, indent=1)
                 f.flush()
                 os.fsync(f.fileno())
             _crash_point("staged-commit")

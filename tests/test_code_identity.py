@@ -1,0 +1,80 @@
+"""A run's identity covers the code of the Python components it runs (`fairsim.extend.code_identity`):
+a sweep into a folder that holds runs of an edited component runs them again and says so;
+`--fresh` runs everything again; a run of built-in components keeps the id it had."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+COMPONENT = '''
+from collections import deque
+
+import fairsim
+
+
+@fairsim.discipline("mine")
+class Mine(fairsim.Discipline):
+    """A drop-tail queue served {order}."""
+
+    def __init__(self, port):
+        super().__init__(port)
+        self.queue = deque()
+
+    def enqueue(self, packet, ctx):
+        if ctx.admits(packet):
+            self.queue.append(packet)
+        else:
+            ctx.drop(packet, "tail_drop")
+
+    def dequeue(self, ctx):
+        return self.queue.{take}() if self.queue else None
+'''
+FIFO = COMPONENT.format(order="first in, first out", take="popleft")
+LIFO = COMPONENT.format(order="last in, first out", take="pop")
+
+
+def _sweep(folder: Path, *more: str) -> tuple[str, list[float]]:
+    """`fairsim --import mycomp sweep` of the dumbbell example under `mine` into `folder`: its
+    summary line and the flows' goodputs."""
+    args = [sys.executable, "-m", "fairsim.cli", "--import", "mycomp", "sweep", "examples/dumbbell"]
+    args += ["--set", "pairs.G/FCFS.qdisc=mine", "--set", "run.duration=60s", "--pair", "G/FCFS"]
+    args += ["--seeds", "1", "--out", str(folder / "out"), "--no-progress", *more]
+    done = subprocess.run(args, cwd=folder, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    import fairsim
+
+    flows = fairsim.open_sweep(folder / "out").flows
+    return " ".join((done.stdout + done.stderr).split()), sorted(flows["goodput_bps"])
+
+
+def test_an_edited_component_runs_again_and_fresh_runs_everything(tmp_path):
+    component = tmp_path / "mycomp.py"
+    component.write_text(FIFO)
+    first, fifo = _sweep(tmp_path)
+    assert "1 runs ran, 0 were in the folder" in first, first
+    again, same = _sweep(tmp_path)
+    assert "0 runs ran, 1 were in the folder" in again and same == fifo, again
+    component.write_text(LIFO)
+    edited, lifo = _sweep(tmp_path)
+    assert "1 runs ran, 0 were in the folder" in edited, edited
+    assert "made by other code" in edited and "Python components" in edited, edited
+    assert lifo != fifo, "the results are the edited component's"
+    fresh, _ = _sweep(tmp_path, "--fresh")
+    assert "1 runs ran, 0 were in the folder" in fresh, fresh
+
+
+def test_runs_of_built_in_components_keep_their_identity():
+    probe = (
+        "import json, fairsim\n"
+        "from fairsim.extend.code_identity import code_key\n"
+        "from fairsim.sweeps.plan import run_id\n"
+        "print(json.dumps([code_key(), run_id('x', 'y'), run_id('x', 'y', code_key())]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
+    key, plain, with_code = json.loads(out.stdout)
+    assert key == "" and plain == with_code, "without a component of the user's, the id is as it was"
