@@ -283,3 +283,31 @@ class WeighsByFlow(Fifo):
     def __init__(self, port):
         super().__init__(port)
         WeighsByFlow.seen.append(port)
+
+
+class Ticking(Fifo):
+    """A FIFO that updates its state every 10 ms whether it holds packets or not, as PIE updates
+    its drop probability on a timer: it counts the updates made at their instant."""
+
+    PERIOD = 0.01
+
+    def __init__(self, port):
+        super().__init__(port)
+        self.on_time = 0
+        self.next_tick = self.PERIOD
+
+    def dequeue(self, ctx):
+        if ctx.now >= self.next_tick - 1e-9:  # the timer goes off at its instant's nanosecond
+            self.on_time += ctx.now - self.next_tick < 1e-9
+            self.next_tick = ctx.now + self.PERIOD
+        ctx.wake_at(self.next_tick)
+        if not getattr(self, "asked_just_before_now", False):
+            # an instant one float step below now is of this nanosecond: taken as 1 ns later
+            import math
+
+            ctx.wake_at(math.nextafter(ctx.now, 0.0))
+            self.asked_just_before_now = True
+        return super().dequeue(ctx)
+
+    def stats(self):
+        return {"on_time": self.on_time}

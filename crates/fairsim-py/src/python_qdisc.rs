@@ -15,7 +15,7 @@
 //! - `ctx.random` is the discipline's own `random.Random`, seeded from the port's stream of the
 //!   run (the run's seed and the port's place), so replications differ and a seed repeats.
 //! - `ctx.wake_at(t)` in `dequeue` is the discipline's timer (`Qdisc::wake_at`): when it answers
-//!   None while holding packets, the port asks again at `t` if its line is idle then.
+//!   None, holding packets or not, the port asks again at `t` if its line is idle then.
 //! - The port it is built for (`fairsim.Port`) names itself and every flow (name, ends, weight,
 //!   packet size), made once per scenario and shared by its ports (`flows_of`).
 //! - A hook that raises, or answers with the wrong thing, stops the run (`foreign::fail`). The
@@ -260,8 +260,9 @@ impl Context {
                 self.label, self.last
             )));
         }
-        // `now` itself (a computed instant equal to it by rounding) is taken as 1 ns later
-        if !(at.is_finite() && at >= self.now) {
+        // an instant of this nanosecond (now, or now computed with a rounding below it) is taken
+        // as 1 ns later: the engine's clock counts whole nanoseconds
+        if !(at.is_finite() && (at * 1e9).round() >= (self.now * 1e9).round()) {
             return Err(PyValueError::new_err(format!(
                 "discipline {}: `ctx.wake_at({at})` at {} s: the time is in seconds, not before now",
                 self.label, self.now
@@ -542,6 +543,10 @@ impl Qdisc for PyQdisc {
 
     fn wake_at(&mut self) -> Option<Time> {
         self.wake.take()
+    }
+
+    fn may_wake_when_empty(&self) -> bool {
+        true // whether it does is the user's code's to say, at each dequeue
     }
 
     fn len_packets(&self) -> usize {

@@ -274,8 +274,8 @@ pub const MAX_QUEUE_PACKETS: usize = 4_000_000;
 
 impl Port {
     pub fn new(s: PortSetup) -> Port {
-        let lazy_ends = s.loss.is_none() && !s.fluid;
         let qdisc = PortQdisc::new(s.qdisc);
+        let lazy_ends = s.loss.is_none() && !s.fluid && !qdisc.may_wake_when_empty();
         let chained = lazy_ends && qdisc.chainable();
         let extras = Extras::of(s.loss, s.fluid, s.traced);
         Port {
@@ -506,16 +506,19 @@ impl Port {
         let mut ctx = QdiscCtx::new(now, self.rate, &mut self.rng, drops, &mut self.stats.current.marks, pool)
             .with_trims(&mut self.stats.current.trims);
         let next = self.qdisc.dequeue(&mut ctx);
-        let waiting = self.queue_changed(now);
+        self.queue_changed(now);
         let Some(pkt) = next else {
-            return if waiting == 0 { Next::Nothing } else { self.wake_later(now) };
+            // an empty queue's discipline may still want its timer (state it keeps while idle)
+            return self.wake_later(now);
         };
         self.stats.sojourn.record((now - pkt.enqueued_at).0);
         self.transmit(pkt, now, pool)
     }
 
-    /// The discipline holds packets but sends none now: when its timer asks again, if it set
-    /// one (`Qdisc::wake_at`). A timer set already for no later stays, and asks first.
+    /// The discipline sends nothing now: when its timer asks again, if it set one
+    /// (`Qdisc::wake_at`), whether it holds packets (a shaper waiting for tokens) or none (an
+    /// AQM that updates its state while idle). A timer set already for no later stays, and asks
+    /// first.
     #[cold]
     fn wake_later(&mut self, now: Time) -> Next {
         let Some(at) = self.qdisc.wake_at() else { return Next::Nothing };

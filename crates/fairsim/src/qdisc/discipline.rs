@@ -289,6 +289,14 @@ pub trait Qdisc: std::any::Any + Send + Sync {
     fn wake_at(&mut self) -> Option<Time> {
         None
     }
+    /// Whether `dequeue` may set the timer (`wake_at`) with no packet queued (an AQM that updates
+    /// its state while idle): the port then ends every transmission with an event, so that the
+    /// dequeue of the line going idle is made when it happens and its timer taken, rather than
+    /// later, as of that end, with no timer asked for (`drained`, lazy ends). Built-ins set no
+    /// timer: false.
+    fn may_wake_when_empty(&self) -> bool {
+        false
+    }
     /// What the discipline wrote down of its packets, if it is `logged`.
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         None

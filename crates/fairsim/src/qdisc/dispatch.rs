@@ -76,6 +76,9 @@ impl Qdisc for PortQdisc {
     fn wake_at(&mut self) -> Option<Time> {
         on!(self, q => q.wake_at())
     }
+    fn may_wake_when_empty(&self) -> bool {
+        on!(self, q => q.may_wake_when_empty())
+    }
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         on!(self, q => q.log())
     }

@@ -69,6 +69,10 @@ impl Qdisc for Logged {
         self.inner.wake_at()
     }
 
+    fn may_wake_when_empty(&self) -> bool {
+        self.inner.may_wake_when_empty()
+    }
+
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         Some(&self.log)
     }
