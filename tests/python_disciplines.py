@@ -311,3 +311,23 @@ class Ticking(Fifo):
 
     def stats(self):
         return {"on_time": self.on_time}
+
+
+class MarksAll(Fifo):
+    """A FIFO that marks every packet it queues, counting what `mark` answered, and with
+    `decbit` sets DECbit's bit instead."""
+
+    params: ClassVar[dict] = {"decbit": False}
+
+    def __init__(self, port, decbit):
+        super().__init__(port)
+        self.decbit = decbit
+        self.answers = {True: 0, False: 0}
+
+    def enqueue(self, packet, ctx):
+        if ctx.admits(packet):
+            self.answers[ctx.mark(packet, decbit=self.decbit)] += 1
+        super().enqueue(packet, ctx)
+
+    def stats(self):
+        return {"marked": self.answers[True], "refused": self.answers[False]}

@@ -163,7 +163,7 @@ def test_a_hook_that_raises_stops_the_run_naming_class_hook_time_and_the_users_t
         ("Swaps", "`dequeue` at t = .* returned <Packet flow .*>, which was never queued here"),
         ("Forgets", "`enqueue` at t = .* neither kept nor dropped <Packet flow .*>: a discipline keeps"),
         ("ForgetsLater", "`dequeue` at t = .* returned None and has forgotten <Packet flow .*>"),
-        ("Hoards", r"`enqueue` at t = .* holds 9 packets \(.* bytes\), more than the port's buffer \(8"),
+        ("Hoards", r"`enqueue` at t = .* holds 9 packets \(.* bytes\) at port gw->b, more than its buffer"),
         ("WakesInEnqueue", r"`enqueue` at t = .*`ctx.wake_at` is asked in `dequeue`, not in `enqueue`"),
         (
             "WakesInThePast",

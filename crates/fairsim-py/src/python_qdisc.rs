@@ -237,12 +237,20 @@ impl Context {
         Ok(())
     }
 
-    /// Sets `packet`'s congestion bit (ECN's CE, DECbit's), counted as a mark of this queue.
-    fn mark(&mut self, packet: PyRef<'_, PacketView>) -> PyResult<()> {
+    /// Marks `packet` congested, counted as a mark of this queue, and says whether it did: ECN's
+    /// CE on an ECN-capable packet (RFC 3168 §5); a packet that is not ECN-capable is left as it
+    /// is, and False tells the discipline to drop it instead, as the built-in AQMs do. With
+    /// `decbit`, DECbit's congestion bit is set on any packet (DECbit's transport reads it
+    /// without ECT).
+    #[pyo3(signature = (packet, *, decbit = false))]
+    fn mark(&mut self, packet: PyRef<'_, PacketView>, decbit: bool) -> PyResult<bool> {
         self.live()?;
         let slot = self.held(&packet)?;
+        if !decbit && !packet.packet.ect() {
+            return Ok(false);
+        }
         self.marks.push(slot);
-        Ok(())
+        Ok(true)
     }
 
     /// Asks the port to call `dequeue` again at `at` (seconds, not before `now`; `now` itself is
@@ -325,6 +333,8 @@ struct PyQdisc {
     context: Py<Context>,
     owner: u64,
     limit: BufferLimit,
+    /// The port's name (`a->b`), for messages.
+    port: String,
     /// Queued packets with the view Python was given of each, by slot; a slot's generation
     /// counts its reuses. The adapter's reference to a view is what tells a packet the
     /// discipline forgot (a view no one else holds) from one it keeps.
@@ -461,6 +471,7 @@ impl Qdisc for PyQdisc {
     fn enqueue(&mut self, pkt: Packet, ctx: &mut QdiscCtx) {
         self.now = ctx.now;
         Python::with_gil(|py| {
+            let before = self.bytes;
             let (view, slot) = self.insert(py, pkt);
             let room = ctx.room(self.limit);
             self.begin(py, "enqueue", Some((slot, pkt.size)), ctx);
@@ -482,14 +493,17 @@ impl Qdisc for PyQdisc {
                     ),
                 );
             }
-            if room.exceeded(self.queued, self.bytes) {
+            if room.broken_by_arrival(self.queued, self.bytes, self.bytes > before) {
                 self.fail(
                     "enqueue",
                     ctx.now,
                     format!(
-                        "holds {} packets ({} bytes), more than the port's buffer ({}): drop what does \
-                         not fit (`ctx.admits(packet)` says whether it does)",
-                        self.queued, self.bytes, self.limit
+                        "holds {} packets ({} bytes) at port {}, more than {}: drop what does not fit \
+                         (`ctx.admits(packet)` says whether it does)",
+                        self.queued,
+                        self.bytes,
+                        self.port,
+                        room.describe()
                     ),
                 );
             }
@@ -670,6 +684,7 @@ impl PyQdiscKind {
                 context,
                 owner,
                 limit: port.buffer,
+                port: port.name.clone(),
                 slots: vec![],
                 free: vec![],
                 queued: 0,

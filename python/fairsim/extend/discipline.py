@@ -43,7 +43,8 @@ class Port:
     #: The buffer's limit in packets, or in bytes; both None when it is unlimited.
     buffer_packets: int | None
     buffer_bytes: int | None
-    #: The line's rate, bit/s.
+    #: The line's rate as the port was built, bit/s; `ctx.rate_bps` is its rate now, which a
+    #: rate change in `[[events]]` moves.
     rate_bps: int
     #: Every flow of the scenario, by index: a packet's `flow` indexes it.
     flows: tuple[FlowInfo, ...]

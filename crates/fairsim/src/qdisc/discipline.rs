@@ -135,6 +135,23 @@ impl Room {
     pub fn exceeded(self, pkts: usize, bytes: u64) -> bool {
         self.limit.exceeded(pkts, bytes) || bytes > self.share
     }
+
+    /// Whether a queue that holds `pkts` packets and `bytes` bytes after an arrival broke its
+    /// room: it is over its own limit, or it grew (`grew`) past its share of a shared buffer. A
+    /// share shrinks as the switch's other queues fill, so a queue that took nothing may stand
+    /// above it, as a drop-tail FIFO does.
+    pub fn broken_by_arrival(self, pkts: usize, bytes: u64, grew: bool) -> bool {
+        self.limit.exceeded(pkts, bytes) || (grew && bytes > self.share)
+    }
+
+    /// The room, as a message names it.
+    pub fn describe(self) -> String {
+        if self.share == u64::MAX {
+            format!("its buffer ({})", self.limit)
+        } else {
+            format!("its buffer ({}) or its share of the switch's shared buffer ({} bytes now)", self.limit, self.share)
+        }
+    }
 }
 
 impl<'a> QdiscCtx<'a> {
