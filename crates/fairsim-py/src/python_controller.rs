@@ -566,6 +566,25 @@ fn recovery(value: &toml::Value) -> Result<(Recovery, &'static str), ParamError>
     }
 }
 
+/// Refuses the options of a recovery without SACK set away from their defaults where SACK is on:
+/// they would be accepted and change nothing. (A resolved scenario writes every option out, so
+/// an option at its default, the stack's in effect, cannot be told from one left out.)
+fn refuse_without_effect(params: &Params, cfg: &TcpReliability, recovery: Recovery) -> Result<(), ParamError> {
+    let stack = params.get("stack").and_then(|v| v.clone().try_into::<Stack>().ok()).unwrap_or(Stack::Linux);
+    let moved = [
+        ("recovery", recovery != Recovery::NewReno),
+        ("recovery_exit", cfg.recovery_exit != TcpReliability::of_stack(stack).recovery_exit),
+    ];
+    match moved.into_iter().find(|&(_, moved)| cfg.sack && moved).map(|(key, _)| key) {
+        Some(key) => Err(ParamError::at(
+            key,
+            "governs a recovery without SACK, and this transport's SACK is on (the linux stack's \
+             default), so it would change nothing: set `sack = false` to use it, or leave it out",
+        )),
+        None => Ok(()),
+    }
+}
+
 impl PyControllerKind {
     fn sender(
         &self,
@@ -585,6 +604,7 @@ impl PyControllerKind {
             }
         }
         let (cfg, mut resolved) = parse_over(&layer_defaults(), &layer)?;
+        refuse_without_effect(params, &cfg, chosen.0)?;
         // the seed of the controller's own `random.Random` (`Flow.random`): one draw of a stream
         // of the run's seed and the flow's name, as a built-in sender's own stream is made
         let seed = fairsim::rng::stream(flow.seed, &format!("python controller {}", flow.name)).next_u64();
