@@ -116,6 +116,20 @@ def notebook_outputs(name: str, cwd: Path, monkeypatch) -> list:
     return outputs
 
 
+def report(text: str, pair: str, overrides: list[str], seed: int | None = None) -> dict:
+    """The engine's report of a run of scenario `text` under `pair` with `overrides`, run to its
+    end in this process (no worker, no Python layer), which must end without an error."""
+    import json
+
+    from fairsim import _core
+
+    sim = _core.loads(text, "test.toml", overrides, "set=").simulation(pair, seed)
+    while not sim.step(10**6):
+        pass
+    assert sim.error is None, sim.error
+    return json.loads(sim.report_json())
+
+
 def scenario_error_at(field: str, value: str) -> str:
     """The message of the scenario error that SMALL with `field` set to `value` raises, which
     names the field."""

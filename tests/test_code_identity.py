@@ -5,6 +5,7 @@ a sweep into a folder that holds runs of an edited component runs them again and
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,24 +13,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 COMPONENT = '''
-from collections import deque
-
 import fairsim
+from python_disciplines import Fifo
 
 
 @fairsim.discipline("mine")
-class Mine(fairsim.Discipline):
+class Mine(Fifo):
     """A drop-tail queue served {order}."""
-
-    def __init__(self, port):
-        super().__init__(port)
-        self.queue = deque()
-
-    def enqueue(self, packet, ctx):
-        if ctx.admits(packet):
-            self.queue.append(packet)
-        else:
-            ctx.drop(packet, "tail_drop")
 
     def dequeue(self, ctx):
         return self.queue.{take}() if self.queue else None
@@ -44,7 +34,9 @@ def _sweep(folder: Path, *more: str) -> tuple[str, list[float]]:
     args = [sys.executable, "-m", "fairsim.cli", "--import", "mycomp", "sweep", "examples/dumbbell"]
     args += ["--set", "pairs.G/FCFS.qdisc=mine", "--set", "run.duration=60s", "--pair", "G/FCFS"]
     args += ["--seeds", "1", "--out", str(folder / "out"), "--no-progress", *more]
-    done = subprocess.run(args, cwd=folder, capture_output=True, text=True)
+    path = os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])
+    env = {**os.environ, "PYTHONPATH": path}
+    done = subprocess.run(args, cwd=folder, capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     import fairsim
 

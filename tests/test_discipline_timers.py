@@ -3,9 +3,7 @@ state while idle), and an instant of the current nanosecond is taken, not refuse
 
 from __future__ import annotations
 
-import json
-
-from fairsim import _core
+from conftest import report
 
 SPARSE = """
 nodes = ["a", "gw", "b"]
@@ -24,11 +22,7 @@ ticking = { transport = "generic", qdisc = { kind = "python", class = "python_di
 
 
 def test_a_timer_goes_off_while_the_queue_is_empty():
-    sim = _core.loads(SPARSE, "sparse.toml", [], "set=").simulation("ticking", None)
-    while not sim.step(10**6):
-        pass
-    assert sim.error is None, sim.error
-    (q,) = [q for q in json.loads(sim.report_json())["queues"] if q["port"] == "gw->b"]
+    (q,) = [q for q in report(SPARSE, "ticking", [])["queues"] if q["port"] == "gw->b"]
     # 1,000 ticks in 10 s, less those that find the line busy (it is busy about 5% of the time;
     # the end of that transmission asks instead, late); without the timer the discipline is
     # asked only as packets come and go, about 110 times, and never at a tick's instant
@@ -63,12 +57,7 @@ python = { transport = "open_loop", qdisc = { kind = "python", class = "python_d
 
 def test_a_python_fifo_in_a_shared_buffer_is_the_built_in_one():
     def totals(pair):
-        sim = _core.loads(SHARED, "shared.toml", [], "set=").simulation(pair, None)
-        while not sim.step(10**6):
-            pass
-        assert sim.error is None, sim.error
-        queues = json.loads(sim.report_json())["queues"]
-        return [q["totals"] for q in queues if q["port"] in ("sw->d1", "sw->d2")]
+        return [q["totals"] for q in report(SHARED, pair, [])["queues"] if q["port"] in ("sw->d1", "sw->d2")]
 
     built_in = totals("fcfs")
     assert all(t["drops"] > 0 for t in built_in), "both queues fill their shares"
@@ -80,11 +69,7 @@ def test_a_mark_is_made_and_counted_only_where_the_transport_reads_it():
         marks_all = 'kind = "python", class = "python_disciplines:MarksAll"'
         qdisc = f"{{ {marks_all}, decbit = {str(decbit).lower()} }}"
         overrides = [f"pairs.fcfs.transport={transport}", f"pairs.fcfs.qdisc={qdisc}"]
-        sim = _core.loads(SHARED, "shared.toml", overrides, "set=").simulation("fcfs", None)
-        while not sim.step(10**6):
-            pass
-        assert sim.error is None, sim.error
-        (q,) = [q for q in json.loads(sim.report_json())["queues"] if q["port"] == "sw->d1"]
+        (q,) = [q for q in report(SHARED, "fcfs", overrides)["queues"] if q["port"] == "sw->d1"]
         return {"marks": q["totals"]["marks"], **q["qdisc_stats"]}
 
     plain = queue('"open_loop"', decbit=False)

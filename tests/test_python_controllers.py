@@ -2,7 +2,6 @@
 (issue 33, `fairsim.extend`): a Python AIMD gives the built-in Reno's and NewReno's results bit
 for bit, a registered constant window runs, and a broken controller fails cleanly."""
 
-import json
 import re
 from pathlib import Path
 
@@ -12,20 +11,12 @@ import python_controllers
 import fairsim
 from fairsim import _core
 
-from conftest import SMALL, scenario_error_at
+from conftest import SMALL, report, scenario_error_at
 
 ROOT = Path(__file__).resolve().parent.parent
 TCP_DUMBBELL = (ROOT / "scenarios/bench/tcp-dumbbell.toml").read_text()
 AIMD = 'kind="python", class="python_controllers:Aimd"'
 CLASSIC = 'stack="classic", initial_cwnd=1.0, counting="packets", ssthresh_from="flight"'
-
-
-def report(text: str, pair: str, overrides: list[str], seed: int | None = None) -> dict:
-    sim = _core.loads(text, "test.toml", overrides, "set=").simulation(pair, seed)
-    while not sim.step(10**6):
-        pass
-    assert sim.error is None
-    return json.loads(sim.report_json())
 
 
 def without_transports(r: dict) -> dict:

@@ -16,20 +16,12 @@ import python_disciplines
 import fairsim
 from fairsim import _core
 
-from conftest import SMALL, scenario_error_at
+from conftest import SMALL, report, scenario_error_at
 
 ROOT = Path(__file__).resolve().parent.parent
 DUMBBELL = (ROOT / "scenarios/examples/dumbbell.toml").read_text()
 TCP_DUMBBELL = (ROOT / "scenarios/bench/tcp-dumbbell.toml").read_text()
 FIFO = 'qdisc={kind="python", class="python_disciplines:Fifo"}'
-
-
-def report(text: str, pair: str, overrides: list[str], seed: int | None = None) -> dict:
-    sim = _core.loads(text, "test.toml", overrides, "set=").simulation(pair, seed)
-    while not sim.step(10**6):
-        pass
-    assert sim.error is None
-    return json.loads(sim.report_json())
 
 
 def without_components(r: dict) -> dict:
