@@ -155,6 +155,17 @@ class LoopsForever(Fifo):
         return super().dequeue(ctx)
 
 
+class SleepsForever(Fifo):
+    """Its `dequeue` blocks in C for a day once a second of simulated time has passed."""
+
+    def dequeue(self, ctx):
+        if ctx.now > 1.0:
+            import time
+
+            time.sleep(86_400)
+        return super().dequeue(ctx)
+
+
 class Raises(Fifo):
     def dequeue(self, ctx):
         if ctx.now > 0.5:

@@ -252,8 +252,10 @@ def test_ctrl_c_stops_a_hook_that_never_returns_and_keeps_what_ran(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_sweeps_time_limit_stops_a_hook_that_never_returns(tmp_path):
-    qdisc = '{kind="python", class="python_disciplines:LoopsForever"}'
+@pytest.mark.parametrize("stuck", ["LoopsForever", "SleepsForever"])
+def test_a_sweeps_time_limit_stops_a_hook_that_never_returns(tmp_path, stuck):
+    # in Python's loop, or blocked in C (`time.sleep`), which no exception reaches
+    qdisc = f'{{kind="python", class="python_disciplines:{stuck}"}}'
     res = fairsim.sweep(
         fairsim.loads(SMALL),
         axes={"pairs.G/FCFS.qdisc": [qdisc]},

@@ -528,6 +528,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RunStopped", m.py().get_type::<panics::RunStopped>())?;
     m.add("Stopped", m.py().get_type::<python_host::Stopped>())?;
     m.add_function(wrap_pyfunction!(python_host::interrupt_hooks, m)?)?;
+    m.add_function(wrap_pyfunction!(python_host::in_hook, m)?)?;
     m.add_function(wrap_pyfunction!(panics::panic_for_tests, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("MAX_THREADS", fairsim::limits::MAX_THREADS)?;

@@ -91,6 +91,14 @@ pub fn interrupt_hooks(exception: &Bound<'_, PyAny>) -> usize {
     inside.len()
 }
 
+/// Whether the calling thread is inside a Python component's hook now: a signal handler that
+/// stops a hook blocked in C raises only then.
+#[pyfunction]
+#[pyo3(name = "_in_hook")]
+pub fn in_hook() -> bool {
+    THIS.with(|this| this.get().is_some_and(|registered| registered.0.inside.load(Ordering::Acquire)))
+}
+
 /// Stops the run as stopped from outside if `e` is `Stopped` (raised in a hook by
 /// `interrupt_hooks`); returns otherwise.
 pub fn stop_if_stopped(py: Python<'_>, e: &PyErr) {

@@ -14,6 +14,7 @@ is still the hash of its resolved scenario, which by construction runs identical
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import time
 from dataclasses import dataclass
@@ -56,10 +57,15 @@ class Outcome:
 def run_task(task: Task, stop=None) -> Outcome:
     """Runs one task to its end, its time limit, or `stop` (a threading or multiprocessing Event)."""
     started = time.monotonic()
-    sim = None
     over = f"stopped after its time limit of {task.time_limit:g} s" if task.time_limit is not None else ""
     # a run that may call Python: a hook that never returns is stopped from here
     watched = (task.time_limit is not None or stop is not None) and _may_call_python(task)
+    with nudged() if watched else contextlib.nullcontext():
+        return _run_task(task, stop, started, over, watched)
+
+
+def _run_task(task: Task, stop, started: float, over: str, watched: bool) -> Outcome:
+    sim = None
     guard = _HookWatch(task.time_limit, stop) if watched else None
     try:
         if task.imports:
@@ -108,7 +114,13 @@ class _HookWatch:
     """A thread that stops a Python hook of this process's run (`_core._interrupt_hooks`) once
     the run is over its time limit or asked to stop: the run's own loop checks both between
     chunks of events, which a hook that never returns never reaches. It looks a few times a
-    second and costs nothing while it waits."""
+    second and costs nothing while it waits.
+
+    The exception it raises in the hook's thread lands at the hook's next Python instruction,
+    which a hook blocked in C (`time.sleep`, a read) does not reach. So while a hook of the main
+    thread stays inside after that, it also sends the main thread a signal (`NUDGE`), whose
+    handler (installed by `nudged`) raises `Stopped` there: the blocked call is interrupted, as
+    Ctrl-C interrupts it, and the hook ends."""
 
     #: How often it looks, seconds: how late past its limit a stuck hook is stopped, at most.
     LOOK_S = 0.2
@@ -119,19 +131,66 @@ class _HookWatch:
         self.closed = threading.Event()
         self.deadline = None if limit is None else time.monotonic() + limit
         self.stop = stop
+        self.nudge = _nudge_target()
         self.thread = threading.Thread(target=self._watch, name="fairsim-hook-watch", daemon=True)
         self.thread.start()
 
     def _watch(self) -> None:
+        asked = False
         while not self.closed.wait(self.LOOK_S):
             late = self.deadline is not None and time.monotonic() > self.deadline + self.LOOK_S
-            if late or (self.stop is not None and self.stop.is_set()):
-                _core._interrupt_hooks(_core.Stopped)
-                return
+            if not asked and (late or (self.stop is not None and self.stop.is_set())):
+                asked = True
+                if not _core._interrupt_hooks(_core.Stopped):
+                    return  # no hook running: the run's loop stops itself
+            elif asked:
+                if self.nudge is None or not _core._interrupt_hooks(_core.Stopped):
+                    return
+                import signal
+
+                signal.pthread_kill(self.nudge, NUDGE)  # still inside: blocked in C
 
     def close(self) -> None:
         self.closed.set()
         self.thread.join()
+
+
+#: The signal that interrupts a hook blocked in C on the main thread (POSIX only).
+NUDGE = getattr(__import__("signal"), "SIGUSR1", None)
+
+
+def _nudge_target() -> int | None:
+    """The main thread's id, if a run there can be nudged: this is the main thread and the
+    handler is in place."""
+    import signal
+    import threading
+
+    here = threading.current_thread() is threading.main_thread()
+    if NUDGE is None or not here or signal.getsignal(NUDGE) is not _raise_in_hook:
+        return None
+    return threading.main_thread().ident
+
+
+def _raise_in_hook(signum, frame) -> None:
+    """`NUDGE`'s handler: stops the hook the main thread is inside (blocked in C), if any."""
+    if _core._in_hook():
+        raise _core.Stopped("stopped inside a Python hook")
+
+
+@contextlib.contextmanager
+def nudged():
+    """Installs `NUDGE`'s handler for a run on the main thread (elsewhere, nothing)."""
+    import signal
+    import threading
+
+    if NUDGE is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(NUDGE, _raise_in_hook)
+    try:
+        yield
+    finally:
+        signal.signal(NUDGE, before)
 
 
 #: Scenarios parsed in this process, newest last: a batch's runs share a few.
