@@ -441,3 +441,13 @@ def test_a_disciplines_port_names_itself_and_every_flows_ends_and_weight():
     assert (ftp.name, ftp.src, ftp.dst, ftp.weight, ftp.packet_size) == ("ftp", "a", "b", 3.0, 1000)
     assert (telnet.name, telnet.weight, noise.name) == ("telnet", 1.0, "noise")
     assert all(p.flows is port.flows for p in WeighsByFlow.seen), "one tuple shared by every port"
+
+
+def test_the_packages_example_registers_a_name_no_built_in_takes():
+    import re
+
+    import fairsim.extend
+
+    (name,) = re.findall(r'@fairsim\.discipline\("([^"]+)"\)', fairsim.extend.__doc__)
+    qdiscs, _, _ = _core.catalogue()
+    assert name not in {entry[0] for entry in qdiscs}, f"`{name}` is a built-in discipline's name"

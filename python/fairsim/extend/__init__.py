@@ -1,10 +1,11 @@
-"""Components written in Python, run inside the engine (issue 33; docs/extending.md): queueing
-disciplines (`Discipline`) and congestion controllers (`Controller`).
+"""Components written in Python, run inside the engine (docs/extending.md): queueing
+disciplines (`Discipline`), congestion controllers (`Controller`) and applications
+(`Application`).
 
     import fairsim
 
-    @fairsim.discipline("lifo")
-    class Lifo(fairsim.Discipline):
+    @fairsim.discipline("my_lifo")
+    class MyLifo(fairsim.Discipline):
         '''Last in, first out, with drop-tail.'''
 
         def __init__(self, port):
@@ -20,10 +21,10 @@ disciplines (`Discipline`) and congestion controllers (`Controller`).
         def dequeue(self, ctx):
             return self.stack.pop() if self.stack else None
 
-A scenario then names it as it names any discipline (`qdisc = "lifo"`, in a pair or on a link,
-with parameters: `qdisc = { kind = "lifo", ... }`); a controller is named as a transport
+A scenario then names it as it names any discipline (`qdisc = "my_lifo"`, in a pair or on a
+link, with parameters: `qdisc = { kind = "my_lifo", ... }`); a controller is named as a transport
 (`transport = "const10"`). A class that is importable but not registered is named with its
-module: `{ kind = "python", class = "mymodule:Lifo" }`. Worker processes (sweeps,
+module: `{ kind = "python", class = "mymodule:MyLifo" }`. Worker processes (sweeps,
 reproductions, Dask) import the modules that registered classes (`registering_modules`), so a
 registered class must live in an importable module, not in `__main__`, to run on Dask.
 """
