@@ -114,6 +114,13 @@ class BadPacing(Constant):
         return getattr(self, "rate", None)
 
 
+class PacesTrue(Constant):
+    """A pacing rate of True: a number to Python, no rate to a controller."""
+
+    def pacing_rate(self):
+        return True
+
+
 class NoWindow(fairsim.Controller):
     pass
 

@@ -90,7 +90,9 @@ def test_a_name_registered_by_one_class_is_refused_to_another_and_taken_back_by_
 def test_a_controller_whose_window_goes_wrong_stops_the_run():
     message = failure("BadPacing")
     assert re.search(r"`on_start` at t = .* left a window or pacing rate that is wrong", message), message
-    assert "pacing_rate() returned -1; a rate is positive and finite, or None" in message
+    assert "pacing_rate() returned -1.0; a rate is positive and finite, or None" in message
+    with pytest.raises(fairsim.ScenarioError, match=r"pacing_rate\(\) returned True; a rate is positive"):
+        failure("PacesTrue")  # read as the scenario is checked, before the run
 
 
 @pytest.mark.parametrize(

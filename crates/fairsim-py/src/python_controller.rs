@@ -399,11 +399,16 @@ impl PyController {
             }
         };
         let Some(pacing_rate) = &self.methods.pacing_rate else { return Ok((window, None)) };
-        match pacing_rate.bind(py).call0()?.extract::<Option<f64>>()? {
-            Some(r) if !(r.is_finite() && r > 0.0) => Err(PyValueError::new_err(format!(
-                "pacing_rate() returned {r}; a rate is positive and finite, or None"
+        let answer = pacing_rate.bind(py).call0()?;
+        // a bool is a number to Python too (True would pace at 1 packet a second): refused
+        match answer.extract::<Option<f64>>() {
+            Ok(rate) if !answer.is_instance_of::<PyBool>() && rate.is_none_or(|r| r.is_finite() && r > 0.0) => {
+                Ok((window, rate))
+            }
+            _ => Err(PyValueError::new_err(format!(
+                "pacing_rate() returned {}; a rate is positive and finite, or None",
+                python_host::shown(&answer)
             ))),
-            rate => Ok((window, rate)),
         }
     }
 
