@@ -65,3 +65,11 @@ fn tracing_a_workload_is_refused_rather_than_recording_nothing() {
     assert!(traced("\"web\"").contains("run.trace.0: `web` is a workload"), "{}", traced("\"web\""));
     assert!(traced("\"*\"").contains("every flow of the scenario is a workload"), "{}", traced("\"*\""));
 }
+
+#[test]
+fn an_unknown_component_with_no_likely_name_says_how_one_written_in_python_is_known() {
+    let why = workload("pattern = \"permutation\"\ntransport = \"mine\"").expect("refused");
+    assert!(why.contains("unknown transport `mine`") && why.contains("fairsim --import MODULE"), "{why}");
+    let near = workload("pattern = \"permutation\"\ntransport = \"renno\"").expect("refused");
+    assert!(near.contains("did you mean `reno`?") && !near.contains("--import"), "{near}");
+}

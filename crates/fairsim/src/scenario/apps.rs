@@ -6,7 +6,7 @@
 
 use super::problem::Problem;
 use super::schema::{RawFlow, FLOW_KEYS};
-use crate::error::{suggest_in_serde_message, unknown};
+use crate::error::suggest_in_serde_message;
 use crate::params::Params;
 use crate::traffic::{all_names, find, AppInfo, Application, APPS};
 use std::sync::Arc;
@@ -22,7 +22,8 @@ pub(super) fn application(
     if kind.is_none() {
         let known = all_names();
         let known: Vec<&str> = known.iter().map(String::as_str).collect();
-        problems.push(Problem::new(&["flows", name, "app"], unknown("app", &f.app, &known)));
+        problems
+            .push(Problem::new(&["flows", name, "app"], super::components::unknown_component("app", &f.app, &known)));
     }
     // the names only: `parameters()` builds each one's documentation (a JSON schema) per flow
     let takes = kind.map(|k| k.parameter_names());

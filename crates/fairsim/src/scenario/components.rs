@@ -13,6 +13,18 @@ use crate::traffic::Source;
 use crate::transport::{self, FlowInfo, Sender};
 use std::sync::Arc;
 
+/// The message for a component `name` that is not among `known`: with no likely intended name
+/// to suggest, it says where the name of one written in Python comes from.
+pub(crate) fn unknown_component(what: &str, name: &str, known: &[&str]) -> String {
+    let message = unknown(what, name, known);
+    if crate::error::suggest(name, known.iter().copied()).is_some() {
+        return message;
+    }
+    message
+        + "; one written in Python is known once its module is imported (`fairsim --import MODULE`, \
+           or `import` before `fairsim.run`)"
+}
+
 impl Scenario {
     /// The flow control of `flow` under `pair` (`None` = open loop): the pair's choice for this
     /// flow (or its `web` group), else the flow's own, else the pair's transport, else Generic.
@@ -78,7 +90,7 @@ impl Scenario {
             let foreign = qdisc::FOREIGN.names();
             let mut known = crate::component::names(qdisc::QDISCS);
             known.extend(foreign.iter().map(String::as_str));
-            Problem { path: spec.path.clone(), message: unknown("discipline", &spec.kind, &known) }
+            Problem { path: spec.path.clone(), message: unknown_component("discipline", &spec.kind, &known) }
         })
     }
 
@@ -88,7 +100,7 @@ impl Scenario {
             let mut known = crate::component::names(transport::TRANSPORTS);
             known.push(transport::NONE);
             known.extend(foreign.iter().map(String::as_str));
-            Problem { path: spec.path.clone(), message: unknown("transport", &spec.kind, &known) }
+            Problem { path: spec.path.clone(), message: unknown_component("transport", &spec.kind, &known) }
         })
     }
 
