@@ -342,3 +342,17 @@ class MarksAll(Fifo):
 
     def stats(self):
         return {"marked": self.answers[True], "refused": self.answers[False]}
+
+
+class ForgetsKeepingReferences(Fifo):
+    """A FIFO with a bug: every tenth packet is noted in a debug list but never queued, so it
+    is neither sent nor dropped, though a reference to it is kept."""
+
+    def __init__(self, port):
+        super().__init__(port)
+        self.seen = []
+
+    def enqueue(self, packet, ctx):
+        self.seen.append(packet)
+        if len(self.seen) % 10:
+            super().enqueue(packet, ctx)

@@ -70,3 +70,35 @@ def test_runs_of_built_in_components_keep_their_identity():
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
     key, plain, with_code = json.loads(out.stdout)
     assert key == "" and plain == with_code, "without a component of the user's, the id is as it was"
+
+
+MATRIX = "Nodes 16\nConnections 1\n0->5 start 0 size {size}\n"
+READS_A_MATRIX = """
+[run]
+duration = "2ms"
+[topology]
+kind = "fat_tree"
+k = 4
+hosts = { rate = "10Gbps", delay = "1us", buffer = 100 }
+[workloads.m]
+pattern = "matrix"
+file = "m.cm"
+transport = "newreno"
+"""
+
+
+def test_a_file_the_scenario_reads_is_part_of_its_runs_identity(tmp_path):
+    import fairsim
+
+    (tmp_path / "s.toml").write_text(READS_A_MATRIX)
+    matrix = tmp_path / "m.cm"
+    matrix.write_text(MATRIX.format(size=20_000))
+    first = fairsim.sweep(tmp_path / "s.toml", seeds=1, out=tmp_path / "out", progress=False)
+    again = fairsim.sweep(tmp_path / "s.toml", seeds=1, out=tmp_path / "out", progress=False)
+    assert (first.summary.ran, again.summary.ran, again.summary.cached) == (1, 0, 1)
+    matrix.write_text(MATRIX.format(size=40_000))  # the same path, edited in place
+    edited = fairsim.sweep(tmp_path / "s.toml", seeds=1, out=tmp_path / "out", progress=False)
+    assert (edited.summary.ran, edited.summary.cached) == (1, 0), "an edited matrix is another run"
+    assert list(first.flows.delivered) == [20] and list(edited.flows.delivered) == [40], (
+        "each its matrix's size"
+    )

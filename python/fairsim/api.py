@@ -12,6 +12,7 @@ from fairsim import _core
 from fairsim.catalogue import find_scenario
 from fairsim.replications import warn_if_identical
 from fairsim.results import Results
+from fairsim.run_findings import warn_of_findings
 
 Overrides = Mapping[str, Any] | Iterable[str] | None
 
@@ -233,6 +234,7 @@ def run(
         sc._core, [(p, s) for p in pairs for s in seeds], progress=progress, jobs=jobs, verbose=verbose
     )
     warn_if_identical(reports)
+    warn_of_findings(reports)
     meta = {
         "name": sc.name,
         "file": sc.file,

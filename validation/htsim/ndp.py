@@ -22,13 +22,16 @@ sides; htsim's carry 4,086 bytes of payload and its last packet is short, fairsi
 whole (a 270,000-byte file: 67 packets, 274,294 bytes on the wire, against 66 and 273,900).
 
 `--seeds` takes only htsim's runs of those seeds; `--save DIR` keeps each fairsim run's figures,
-its flows' included, in DIR/<transport>/<label>.json and reuses them on the next call (a series
-of runs can stop and go on); `--pooled` then prints each case pooled over its seeds
+its flows' included, in DIR/<key>/<transport>/<label>.json and reuses them on the next call (a
+series of runs can stop and go on); the key names fairsim's build and these scripts, so a changed
+fairsim or comparison runs again; `--pooled` then prints each case pooled over its seeds
 (`pooled.py`)."""
 
 from __future__ import annotations
 
 import argparse
+import functools
+import hashlib
 import json
 import resource
 import sys
@@ -237,10 +240,23 @@ def command_line(
     return args, found
 
 
+@functools.cache
+def saved_key() -> str:
+    """What decides the saved fairsim runs besides htsim's own: fairsim's build (its engine and
+    its Python code) and these scripts with their fabrics. Runs are kept under it, so that a
+    changed fairsim or comparison never serves the figures of another."""
+    from fairsim.sweeps.plan import engine_hash
+
+    digest = hashlib.sha256(engine_hash().encode())
+    for f in sorted(HERE.glob("*.py")) + sorted(HERE.glob("*.toml")):
+        digest.update(f.name.encode() + b"\0" + f.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def saved_or_run(args: argparse.Namespace, label: str, run: Callable[[], dict]) -> dict:
-    """fairsim's figures for htsim's run `label`: from `--save`'s folder if it has them, else
-    `run()`, kept there."""
-    path = args.save / args.transport / f"{label}.json" if args.save else None
+    """fairsim's figures for htsim's run `label`: from `--save`'s folder if it has them (made by
+    this fairsim and these scripts, `saved_key`), else `run()`, kept there."""
+    path = args.save / saved_key() / args.transport / f"{label}.json" if args.save else None
     if path and path.exists():
         return json.loads(path.read_text())
     figures = run()

@@ -40,10 +40,14 @@ FABRIC = HERE / "roce-fabric.toml"
 SWIFT_FABRIC = HERE / "swift-fabric.toml"
 #: Swift as htsim runs it (docs/decisions.md, Swift): hops per link, flow scaling on ⌊cwnd⌋, one
 #: delay (the round trip); htsim's constants are the defaults but its smallest window (10 bytes of
-#: 4,000, the paper's being 0.001 packets), `-cwnd 15` the initial window
+#: 4,000, the paper's being 0.001 packets), `-cwnd 15` the initial window. No hop term: htsim's
+#: subflow takes `Route::clone()` of its path (`swift.cpp` 546), which builds the copy with
+#: `Route(int size)`, a constructor that sets `_hop_count` to 0 (`route.cpp` 12, 32); the sink then
+#: pushed is no `Pipe`, so `targetDelay`'s `route.hop_count() * _h` is 0 for every flow
 SWIFT = {
     "kind": "swift",
     "hops": "links",
+    "hop_scale": "0us",
     "fs_integer": True,
     "delay": "rtt",
     "initial_cwnd": 15.0,

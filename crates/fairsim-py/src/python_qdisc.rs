@@ -350,6 +350,10 @@ struct PyQdisc {
     now: Time,
     /// The timer the last `dequeue` set (`Context::wake_at`).
     wake: Option<Time>,
+    /// The longest any packet it sent had waited, and the largest it sent: a packet held much
+    /// longer at the end of the run is reported (`stranded`).
+    longest_wait: Time,
+    largest: u32,
 }
 
 impl PyQdisc {
@@ -545,7 +549,11 @@ impl Qdisc for PyQdisc {
                 return None;
             };
             match self.take(py, slot) {
-                Some(pkt) => Some(pkt),
+                Some(pkt) => {
+                    self.longest_wait = self.longest_wait.max(ctx.now - pkt.enqueued_at);
+                    self.largest = self.largest.max(pkt.size);
+                    Some(pkt)
+                }
                 None => self.fail(
                     "dequeue",
                     ctx.now,
@@ -561,6 +569,32 @@ impl Qdisc for PyQdisc {
 
     fn may_wake_when_empty(&self) -> bool {
         true // whether it does is the user's code's to say, at each dequeue
+    }
+
+    /// Packets held at the end far longer than any packet sent had waited. A discipline that
+    /// forgot packets while keeping references to them (a debug list, a tag pointing at the
+    /// packet) passes every check made during the run, but its forgotten packets age without
+    /// bound, while what it sends waits as long as its real queue makes it. The bound is twice
+    /// the longest wait seen plus the time to send all it holds and a packet on the line: a
+    /// correct queue's oldest packet at the end, however its queue grew, has waited no longer
+    /// than that (docs/extending.md). A starved class (strict priority under a full higher band)
+    /// is reported as well: it too is held and never sent, and a reader of the results should
+    /// know.
+    fn stranded(&self, now: Time) -> Option<String> {
+        let held = self.slots.iter().filter_map(|(e, _)| e.as_ref().map(|(p, _)| p));
+        let oldest = held.map(|p| p.enqueued_at).min()?;
+        let age = (now - oldest).as_secs_f64();
+        let rate = Python::with_gil(|py| self.context.borrow(py).rate_bps).max(1) as f64;
+        let drain = (self.bytes + self.largest as u64) as f64 * 8.0 / rate;
+        (age > 2.0 * (self.longest_wait.as_secs_f64() + drain)).then(|| {
+            format!(
+                "its discipline {} holds {} packets at the end, the oldest for {age:.6} s, where no packet it sent \
+                 waited over {:.6} s: starved, or forgotten (kept in a list or a tag of its own but no longer queued)",
+                self.label,
+                self.queued,
+                self.longest_wait.as_secs_f64(),
+            )
+        })
     }
 
     fn len_packets(&self) -> usize {
@@ -693,6 +727,8 @@ impl PyQdiscKind {
                 has_gauge,
                 now: Time::ZERO,
                 wake: None,
+                longest_wait: Time::ZERO,
+                largest: 0,
             };
             Ok((qdisc, params))
         })

@@ -54,6 +54,11 @@ pub struct RunReport {
     /// and `paused_ns` are in its totals.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pfc: Option<crate::engine::PfcReport>,
+    /// What the run found doubtful but not wrong enough to stop it, a sentence each naming its
+    /// port (a discipline written in Python holding packets it seems never to send); absent
+    /// without any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// A change of the network during the run, as the scenario gave it.
@@ -549,6 +554,9 @@ impl<'a> Tables<'a> {
             }),
             network_events: sim.network_event_reports(),
             pfc: sim.pfc_report(),
+            warnings: (sim.ports().iter().enumerate().take(sc.ports.len()))
+                .filter_map(|(pi, port)| Some(format!("{}: {}", sc.port_name(pi), port.stranded(sim.now())?)))
+                .collect(),
         }
     }
 }

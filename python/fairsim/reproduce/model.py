@@ -269,7 +269,7 @@ def run_paper(
     # running imports the sweeps' machinery (pandas, pyarrow); listing the papers does not
     from fairsim.sweeps import executor_for
     from fairsim.sweeps.execute import run_reports
-    from fairsim.sweeps.plan import run_id
+    from fairsim.sweeps.plan import pair_identity, run_id
     from fairsim.sweeps.worker import Task
 
     n_seeds = seeds or (1 if quick else paper.seeds)
@@ -303,9 +303,9 @@ def run_paper(
                     pairs = [*exp.sweep.pairs(x), *running]
             first = len(tasks)
             for pair in pairs:
-                resolved = sc.resolved_toml(pair, 0)  # seeds differ only in their draws (sweeps.plan)
+                decided = pair_identity(sc, pair)  # seeds differ only in their draws (sweeps.plan)
                 for seed in seed_list[: exp.seeds or len(seed_list)]:
-                    rid = run_id(resolved, sc.draws_key(seed), code)
+                    rid = run_id(decided, sc.draws_key(seed), code)
                     tasks.append(
                         Task(rid, sc._data, sc.file, tuple(sc.overrides), pair, seed, imports=imports)
                     )

@@ -98,7 +98,7 @@ def sweep(
       of them, returning true for a combination to leave out;
     - ``out``: the folder of results, which is also a cache: a run already there is not run
       again (default: a temporary folder that lives as long as the results); a run's identity is
-      the resolved scenario, the seed, fairsim's version, the engine's build and the code of the
+      the resolved scenario, the files it reads, the seed, fairsim's version and build and the code of the
       Python components (docs/sweeps.md); ``fresh=True`` runs every run again all the same;
     - ``tables``: what to record besides ``runs``: ``flows`` (always), ``queues``, ``intervals``,
       ``queue_intervals``, ``transfer_summary``, ``slowdown`` (each run's slowdown by size, in

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +13,7 @@ import pandas as pd
 
 from fairsim import __version__
 from fairsim.results import TABLES as TABLE_ROWS
+from fairsim.run_findings import RunFinding
 from fairsim.sweeps.plan import Plan, Run, RunError
 from fairsim.sweeps.store import TABLES, Store, other_code_runs, warn_if_other_code
 from fairsim.sweeps.worker import FAILED, Outcome, Task
@@ -25,6 +27,8 @@ class Summary:
     cached: int = 0
     ran: int = 0
     failed: list[dict] = field(default_factory=list)
+    #: Runs whose report has warnings (`fairsim.run_findings`), each in its `runs` row.
+    found: int = 0
     interrupted: bool = False
     wall_s: float = 0.0
 
@@ -92,6 +96,7 @@ def run_sweep(
             "wall_s": o.wall_s,
             "sim_s": o.sim_s,
             "jain": float("nan"),
+            "warnings": "",
             "finished_at": time.time(),
             "recorded": " ".join(tables),
         }
@@ -99,6 +104,8 @@ def run_sweep(
         if o.report is not None:
             report = json.loads(o.report)
             row["jain"] = report["fairness"]["jain"]
+            row["warnings"] = "\n".join(report.get("warnings", ()))
+            summary.found += bool(row["warnings"])
             rows = run_rows(r, report, tables)
         else:
             summary.failed.append(row)
@@ -125,6 +132,13 @@ def run_sweep(
     finally:
         store.flush()
     warn_if_other_code(folder, other, summary.cached)
+    if summary.found:
+        warnings.warn(
+            f"{summary.found:,} runs found what their `runs` rows' `warnings` say (a Python "
+            "discipline holding packets at the end that it never sent)",
+            RunFinding,
+            stacklevel=3,
+        )
     # after Ctrl-C, the runs listed so far: what finished shows when the folder is read
     store.write_plan(plan_frame(plan, listed))
     summary.wall_s = time.monotonic() - started

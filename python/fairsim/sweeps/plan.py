@@ -8,7 +8,9 @@ together (a window larger than a buffer that some discipline refuses) is not a d
 error: that run fails, is recorded with its message, and the others go on.
 
 A run's id is a hash of its fully resolved scenario (every default written out, the seed
-included), of fairsim's version and of the engine's binary: the same run in another sweep, or
+included), of the content of every file it reads (a connection matrix, a size distribution), of
+fairsim's version and of its build (the engine's binary and fairsim's own Python code), and of
+the user's Python components (`fairsim.extend.code_identity`): the same run in another sweep, or
 the same sweep widened, has the same id, and a run that some change would make different gets
 another (a rebuilt engine is another engine, even under the same version number). The seeds of
 one point and pair differ only in what they draw, so the scenario is resolved once per point
@@ -118,9 +120,9 @@ class Plan:
                     yield RunError(rid, p.index, pair, seed, columns, _first_line(e))
                 continue
             for pair in self.pairs:
-                resolved = sc.resolved_toml(pair, 0)
+                decided = pair_identity(sc, pair)
                 for seed in self.seeds:
-                    yield Run(run_id(resolved, sc.draws_key(seed), code), p.index, pair, seed, columns, sc)
+                    yield Run(run_id(decided, sc.draws_key(seed), code), p.index, pair, seed, columns, sc)
 
 
 @dataclass(frozen=True)
@@ -137,18 +139,54 @@ class RunError:
 
 @functools.cache
 def engine_hash() -> str:
-    """A hash of the engine's compiled library: what actually computes the results."""
+    """A hash of fairsim's build: the engine's compiled library, which computes the results, and
+    fairsim's own Python code, which turns them into tables (an edited checkout under an unchanged
+    version number is another build)."""
     from fairsim import _core
 
-    return hashlib.sha256(Path(_core.__file__).read_bytes()).hexdigest()[:16]
+    digest = hashlib.sha256(Path(_core.__file__).read_bytes())
+    package = Path(__file__).resolve().parent.parent
+    for source in sorted(package.rglob("*.py")):
+        digest.update(source.relative_to(package).as_posix().encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:16]
 
 
-def run_id(resolved: str, draws: str, code: str = "") -> str:
-    """The id of the run of `resolved` (a pair's resolved scenario with seed 0) with the seed and
-    draws `draws` (`Scenario.draws_key`), by the Python components whose code has key `code`
-    (`fairsim.extend.code_identity.code_key`; empty without any, leaving the id as it was)."""
+#: The fields of a resolved workload that name a file the scenario reads, written there as an
+#: absolute path (a built-in size distribution stays a bare name).
+READ_FIELDS = ("file", "sizes")
+
+
+def files_read(sc: Scenario, pair: str) -> list[str]:
+    """The files `pair`'s scenario reads, by absolute path."""
+    workloads = sc.resolved(pair, 0, ends=0).get("workloads", {})
+    named = (w.get(field) for w in workloads.values() for field in READ_FIELDS)
+    return sorted({v for v in named if isinstance(v, str) and Path(v).is_absolute()})
+
+
+@functools.lru_cache(maxsize=256)
+def _content_hash(path: str, stamp: tuple[int, int]) -> str:
+    """The hash of a file's content; `stamp` (its modification time and size) is the cache key."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def pair_identity(sc: Scenario, pair: str) -> str:
+    """What decides every run of `pair` but its seed's draws and the Python components' code: its
+    resolved scenario with seed 0 and the content of each file it reads (a matrix edited in place
+    keeps its path). A scenario reading no file has its resolved text alone, as before."""
+    text = sc.resolved_toml(pair, 0)
+    for path in files_read(sc, pair):
+        st = Path(path).stat()
+        text += f"\nread {path} {_content_hash(path, (st.st_mtime_ns, st.st_size))}"
+    return text
+
+
+def run_id(decided: str, draws: str, code: str = "") -> str:
+    """The id of the run decided by `decided` (`pair_identity`: a pair's resolved scenario with
+    seed 0 and the files it reads) with the seed and draws `draws` (`Scenario.draws_key`), by the
+    Python components whose code has key `code` (`fairsim.extend.code_identity.code_key`; empty
+    without any, leaving the id as it was)."""
     head = f"fairsim {__version__} engine {engine_hash()}\n{draws}\n" + (f"code {code}\n" if code else "")
-    return hashlib.sha256(head.encode() + resolved.encode()).hexdigest()[:24]
+    return hashlib.sha256(head.encode() + decided.encode()).hexdigest()[:24]
 
 
 def _error_id(sc: Scenario, overrides: list[str], pair: str, seed: int) -> str:

@@ -105,8 +105,8 @@ def warn_if_other_code(folder: Path, other: int, reused: int, stacklevel: int = 
     if other and not reused:
         warnings.warn(
             f"runs made by other code are not reused: {folder} holds {other:,} runs made by another "
-            "build of the engine or other Python components, so every run runs again (other code may "
-            "compute other results)",
+            "build of fairsim (its engine or its Python code) or other Python components, so every "
+            "run runs again (other code may compute other results)",
             OtherEngine,
             stacklevel=stacklevel,
         )

@@ -328,6 +328,12 @@ impl Port {
         self.qdisc.stats()
     }
 
+    /// What the port's discipline holds at the end of the run (`now`) that it seems never to
+    /// send (`Qdisc::stranded`).
+    pub fn stranded(&self, now: Time) -> Option<String> {
+        self.qdisc.stranded(now)
+    }
+
     /// Queues `pkt`, which arrives at `now`; the discipline reports what it drops into `drops`.
     /// Returns what the line does: it is idle (the caller starts a transmission), or the event
     /// to schedule, if any: the end of a transmission the packet now waits behind, or, if the

@@ -314,6 +314,12 @@ pub trait Qdisc: std::any::Any + Send + Sync {
     fn may_wake_when_empty(&self) -> bool {
         false
     }
+    /// Asked once, at the end of a run at `now`: what the discipline holds that it seems never
+    /// to send, said for the run's warnings (docs/extending.md). Built-ins, which keep every
+    /// packet in their own queues and are tested to send them: None.
+    fn stranded(&self, _now: Time) -> Option<String> {
+        None
+    }
     /// What the discipline wrote down of its packets, if it is `logged`.
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         None

@@ -79,6 +79,9 @@ impl Qdisc for PortQdisc {
     fn may_wake_when_empty(&self) -> bool {
         on!(self, q => q.may_wake_when_empty())
     }
+    fn stranded(&self, now: Time) -> Option<String> {
+        on!(self, q => q.stranded(now))
+    }
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         on!(self, q => q.log())
     }

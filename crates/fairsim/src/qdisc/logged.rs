@@ -73,6 +73,10 @@ impl Qdisc for Logged {
         self.inner.may_wake_when_empty()
     }
 
+    fn stranded(&self, now: Time) -> Option<String> {
+        self.inner.stranded(now)
+    }
+
     fn log(&self) -> Option<&[(Time, PortEvent, Packet)]> {
         Some(&self.log)
     }

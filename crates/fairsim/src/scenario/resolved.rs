@@ -168,7 +168,9 @@ fn resolved_table(sc: &Scenario, pair: &PairSpec, seed: u64, ends: Option<usize>
     let mut flows = Table::new();
     let mut workloads = Table::new();
     let drawn = sc.drawn(seed);
-    for (i, f) in sc.flows.iter().enumerate().filter(|(i, _)| at_the_ends(*i, sc.flows.len(), ends)) {
+    // a preview keeps every workload (a few tables, each standing for many flows)
+    let shown = |i: usize, f: &FlowSpec| f.app.name() == "workload" || at_the_ends(i, sc.flows.len(), ends);
+    for (i, f) in sc.flows.iter().enumerate().filter(|(i, f)| shown(*i, f)) {
         let mut t = Table::new();
         if f.app.name() == "workload" {
             // written back as the workload it is: its own table, then what every flow has
