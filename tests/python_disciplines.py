@@ -156,12 +156,16 @@ class LoopsForever(Fifo):
 
 
 class SleepsForever(Fifo):
-    """Its `dequeue` blocks in C for a day once a second of simulated time has passed."""
+    """Its `dequeue` blocks in C for a day once a second of simulated time has passed, first
+    creating the file `FAIRSIM_TEST_ASLEEP` names, if set (a test waits for it)."""
 
     def dequeue(self, ctx):
         if ctx.now > 1.0:
+            import os
             import time
 
+            if os.environ.get("FAIRSIM_TEST_ASLEEP"):
+                open(os.environ["FAIRSIM_TEST_ASLEEP"], "w").close()
             time.sleep(86_400)
         return super().dequeue(ctx)
 

@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -213,17 +214,19 @@ def test_registration_refuses_what_could_not_work():
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_a_hook_that_never_returns_and_keeps_what_ran(tmp_path):
-    """A run steps in chunks and looks for Ctrl-C between them; a hook that loops for ever never
-    hands its thread back, so Ctrl-C raises `fairsim._core.Stopped` inside it: exit 130, and the
-    run's results so far are written, marked incomplete."""
+@pytest.mark.parametrize("stuck", ["LoopsForever", "SleepsForever"])
+def test_ctrl_c_stops_a_hook_that_never_returns_and_keeps_what_ran(tmp_path, stuck):
+    """A run steps in chunks and looks for Ctrl-C between them; a hook that loops for ever, or
+    blocks in C, never hands its thread back, so Ctrl-C raises `fairsim._core.Stopped` inside it
+    (the runs are on the main thread, where the signal's handler runs): exit 130, and the run's
+    results so far are written, marked incomplete."""
     import signal
 
     from conftest import busy_for, ctrl_c_able
 
-    path, out = tmp_path / "small.toml", tmp_path / "partial"
+    path, out, asleep = tmp_path / "small.toml", tmp_path / "partial", tmp_path / "asleep"
     path.write_text(SMALL)
-    qdisc = 'pairs.G/FCFS.qdisc={kind="python", class="python_disciplines:LoopsForever"}'
+    qdisc = f'pairs.G/FCFS.qdisc={{kind="python", class="python_disciplines:{stuck}"}}'
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -242,16 +245,26 @@ def test_ctrl_c_stops_a_hook_that_never_returns_and_keeps_what_ran(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         cwd=Path(__file__).parent,
-        env={**__import__("os").environ, "PYTHONPATH": str(Path(__file__).parent)},
+        env={
+            **__import__("os").environ,
+            "PYTHONPATH": str(Path(__file__).parent),
+            "FAIRSIM_TEST_ASLEEP": str(asleep),
+        },
         preexec_fn=ctrl_c_able,
     )
-    busy_for(proc, 3.0)  # CPU time: past start-up and deep in the loop, however busy the machine
+    if stuck == "SleepsForever":
+        while not asleep.exists() and proc.poll() is None:  # asleep in its hook, in C
+            time.sleep(0.05)
+    else:
+        busy_for(proc, 3.0)  # CPU time: past start-up and deep in the loop, however busy the machine
     proc.send_signal(signal.SIGINT)
-    _, stderr = proc.communicate(timeout=600)  # a guard against a hang, not a deadline
+    stdout, stderr = proc.communicate(timeout=600)  # a guard against a hang, not a deadline
     assert proc.returncode == 130, stderr
     assert "interrupted" in stderr and "Traceback" not in stderr
+    assert "not run" not in stdout + stderr, "what ran is shown as partial, not as never run"
     doc = json.loads((out / "run.json").read_text())
     assert doc["complete"] is False and 1.0 <= doc["runs"][0]["simulated_s"] < 300
+    assert doc["runs"][0]["events"] > 0, "the events of the chunk the hook stopped are counted"
 
 
 @pytest.mark.slow

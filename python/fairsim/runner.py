@@ -8,10 +8,17 @@ Ctrl-C, after which every run stops at its next chunk and reports what it has.
 The workers are plain threads taking the runs in turn, not a `concurrent.futures` pool: that
 module imports `logging`, which alone took longer than a small run (docs/performance.md,
 "Start-up").
+
+Runs that may call components written in Python run on the main thread instead, one after the
+other, while a helper thread draws the progress: Ctrl-C's handler then runs on the thread of the
+hooks, and raises `Stopped` inside one blocked in C (`time.sleep`, a read), which an exception
+sent to another thread would not reach until the call returned. A hook holds the GIL, so such
+runs gained little from threads.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 
@@ -87,7 +94,8 @@ def execute(
     todo = iter(range(len(runs)))
     taking = threading.Lock()
     label = core_scenario.name
-    workers = max(1, min(jobs or usable_cores(), len(runs)))
+    on_main = _may_call_python()
+    workers = 1 if on_main else max(1, min(jobs or usable_cores(), len(runs)))
     run_threads = threads_per_run(core_scenario, workers)
     working = [workers]
     # The main thread waits on this event, not on Thread.join: a join that Ctrl-C interrupts
@@ -114,22 +122,32 @@ def execute(
                 if working[0] == 0:
                     finished.set()
 
-    threads = [threading.Thread(target=worker, name=f"fairsim-run-{k}") for k in range(workers)]
+    def draw() -> None:
+        while not finished.wait(timeout=0.1):
+            bar.update(sum(done_fraction), finished=runs_finished())
+
+    body, name = (draw, "fairsim-progress") if on_main else (worker, "fairsim-run")
+    threads = [threading.Thread(target=body, name=f"{name}-{k}") for k in range(workers)]
     bar = progress_bar(label, len(runs), progress)
     for k, t in enumerate(threads):
         try:
             t.start()
         except RuntimeError:  # no more threads: those started take all the runs
-            with taking:
-                working[0] -= len(threads) - k
-                if working[0] == 0:
-                    finished.set()
+            if not on_main:  # (a thread that would have drawn the progress: the runs go on)
+                with taking:
+                    working[0] -= len(threads) - k
+                    if working[0] == 0:
+                        finished.set()
             del threads[k:]
-            if not threads:
+            if not threads and not on_main:
                 raise
             break
     interrupted = False
     try:
+        if on_main:
+            with _stopping_hooks_here(stop) as asked:
+                worker()
+            interrupted = asked.is_set()
         while not finished.wait(timeout=0.1):
             bar.update(sum(done_fraction), finished=runs_finished())
         bar.update(sum(done_fraction), finished=runs_finished())
@@ -151,6 +169,39 @@ def execute(
         if error is not None:
             raise error
     return [r for r, _ in done], [c for _, c in done], interrupted
+
+
+def _may_call_python() -> bool:
+    """Whether a component written in Python is defined (any run may call its hooks)."""
+    import threading
+
+    from fairsim.extend.code_identity import code_key
+
+    return threading.current_thread() is threading.main_thread() and code_key() != ""
+
+
+@contextlib.contextmanager
+def _stopping_hooks_here(stop: threading.Event):
+    """Ctrl-C while the main thread runs: the runs stop at their next chunk (`stop`), and a hook
+    the main thread is inside, blocked in C or not, raises `Stopped` at once. A second Ctrl-C
+    outside a hook is a KeyboardInterrupt. Yields the event set by the first."""
+    import signal
+
+    asked = threading.Event()
+
+    def on_ctrl_c(signum, frame) -> None:
+        if asked.is_set() and not _core._in_hook():
+            raise KeyboardInterrupt
+        asked.set()
+        stop.set()
+        if _core._in_hook():
+            raise Stopped("stopped by Ctrl-C inside a Python hook")
+
+    before = signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield asked
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def threads_note(sim) -> str:

@@ -278,11 +278,13 @@ impl Simulation {
     #[inline]
     pub(super) fn advance(&mut self, budget: u64) {
         let started = Instant::now();
-        let mut n = 0;
-        while n < budget && !self.done {
+        let limit = self.events_processed.saturating_add(budget);
+        while self.events_processed < limit && !self.done {
             let (t, ev) = self.events.pop_code().expect("the End event is always queued");
             self.now = t;
-            n += 1;
+            // counted before it is handled: a run stopped from outside inside a Python hook
+            // unwinds out of `dispatch`, and its report counts the events that ran
+            self.events_processed += 1;
             // the port of the likely next event is fetched while this one is handled: its pipe
             // now, then (that in the cache by the end) the packet leading it (net::prefetch)
             let next = self.events.likely_next_port();
@@ -294,7 +296,6 @@ impl Simulation {
                 self.ports[p.idx()].prefetch_pipe_head(&self.pool);
             }
         }
-        self.events_processed += n;
         self.wall += started.elapsed();
     }
 
