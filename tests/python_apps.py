@@ -1,19 +1,21 @@
 """Applications written in Python for the tests of `fairsim.extend` (test_python_apps.py): named
 by flows as `app = "python", class = "python_apps:Class"`, or registered by name on import."""
 
+import math
 from typing import ClassVar
 
 import fairsim
 
 
 class Cbr(fairsim.Application):
-    """Constant bit rate: the built-in `cbr` without jitter, in Python."""
+    """Constant bit rate: the built-in `cbr` without jitter, in Python. Its gap is the built-in's,
+    a packet's time at the rate in whole nanoseconds rounded up (docs/extending.md)."""
 
     params: ClassVar[dict] = {"rate_bps": 1e6}
 
     def __init__(self, flow, rate_bps):
         super().__init__(flow, rate_bps=rate_bps)
-        self.gap = flow.packet_size * 8 / rate_bps
+        self.gap = math.ceil(flow.packet_size * 8 * 10**9 / rate_bps) / 1e9
 
     def next(self, now):
         return now + self.gap
@@ -99,3 +101,25 @@ class Raises(Cbr):
 
 class NoFlowControl(Cbr):
     flow_control = "sometimes"
+
+
+class File(fairsim.Application):
+    """A file of `packets` packets over the flow's transport, all of it produced at the start:
+    the built-in `ftp` with a `size`, in Python."""
+
+    flow_control = "closed"
+    params: ClassVar[dict] = {"packets": 50}
+
+    def __init__(self, flow, packets):
+        super().__init__(flow, packets=packets)
+        self.left = packets
+
+    def first(self, start):
+        self.left -= 1
+        return start
+
+    def next(self, now):
+        if self.left == 0:
+            return None
+        self.left -= 1
+        return now

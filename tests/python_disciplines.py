@@ -360,3 +360,19 @@ class ForgetsKeepingReferences(Fifo):
         self.seen.append(packet)
         if len(self.seen) % 10:
             super().enqueue(packet, ctx)
+
+
+class OddFigures(Fifo):
+    """`stats` or `gauge` gives what a result cannot hold: `odd` says which."""
+
+    params: ClassVar[dict] = {"odd": "nan"}
+
+    def __init__(self, port, odd):
+        super().__init__(port)
+        self.odd = odd
+
+    def stats(self):
+        return {"held": float("nan")} if self.odd == "nan" else {"held now": 1.0}
+
+    def gauge(self):
+        return ("held", float("inf")) if self.odd == "inf-gauge" else None

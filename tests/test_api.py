@@ -31,6 +31,18 @@ def test_run_returns_dataframes_for_every_pair(small_path):
     assert len(res.fairness) == 2
 
 
+def test_results_pickle_with_their_scenario(small_path):
+    """Results cross processes (multiprocessing, a cache on disk) whole: their tables, and their
+    scenario, rebuilt from its text and overrides."""
+    import pickle
+
+    r = fairsim.run(small_path, pair="G/FCFS", set=["run.duration=120s"], progress=False)
+    back = pickle.loads(pickle.dumps(r))
+    pd.testing.assert_frame_equal(back.flows, r.flows)
+    assert back.source.overrides == ["run.duration=120s"]
+    assert back.source.resolved_toml("G/FCFS", 3) == r.source.resolved_toml("G/FCFS", 3)
+
+
 def test_summary_is_the_cli_table(small_path):
     text = fairsim.run(small_path, pair="G/FCFS").summary()
     assert "pair G/FCFS" in text and "Jain's fairness index" in text

@@ -74,10 +74,14 @@ def without_app(r: dict) -> dict:
     return r
 
 
-def test_a_python_cbr_gives_the_builtin_cbrs_results_bit_for_bit():
-    builtin = report('app = "cbr", rate = "1Mbps"')
-    mine = report(python_app("Cbr", rate_bps=1e6))
-    assert builtin["flows"][0]["run_totals"]["delivered"] > 2000
+@pytest.mark.parametrize("rate_bps", [1_000_000, 1_500_000, 700_000, 1_234_500])
+def test_a_python_cbr_gives_the_builtin_cbrs_results_bit_for_bit(rate_bps):
+    """Also at rates whose packet time is no whole number of nanoseconds (1.5 Mb/s: 5,333,333.3
+    ns), where a gap in seconds added to `now` without the built-in's rounding sent one packet
+    more."""
+    builtin = report(f'app = "cbr", rate = "{rate_bps}bps"')
+    mine = report(python_app("Cbr", rate_bps=float(rate_bps)))
+    assert builtin["flows"][0]["run_totals"]["delivered"] > 1000
     assert without_app(mine) == without_app(builtin)
 
 
@@ -99,6 +103,15 @@ def test_a_closed_loop_application_hands_its_bursts_to_the_flows_transport():
 
 def test_an_application_that_returns_none_produces_no_more():
     assert report(python_app("Stops"))["flows"][0]["run_totals"]["sent"] == 3
+
+
+def test_a_file_sent_by_a_python_application_has_its_completion_time():
+    """Over a transport, what a source produced once it answered None is a file: its completion
+    is counted as the built-in FTP's of the same size."""
+    mine = report(python_app("File", packets=50))["flows"][0]
+    builtin = report('app = "ftp", size = "50000B"')["flows"][0]
+    assert mine["completion_s"] is not None and mine["run_totals"]["delivered"] == 50
+    assert mine["completion_s"] == builtin["completion_s"]
 
 
 @pytest.mark.parametrize(

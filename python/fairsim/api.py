@@ -68,6 +68,11 @@ class Scenario:
         self._origin = origin
         self._core = _core.loads(data, file, list(overrides), origin)
 
+    def __reduce__(self):
+        # pickled as what it was made from, and checked again when read (a `Results` keeps its
+        # scenario: results sent between processes, or saved, take it with them)
+        return (Scenario, (self._data, self.file, self.overrides, self._origin))
+
     @property
     def text(self) -> str:
         """The scenario's text as the engine read it (a file's, without a byte-order mark)."""

@@ -84,7 +84,12 @@ def execute(
         # the long tables cross as columns (fairsim.columns), not as a dict per row; the rest is
         # read once the run is let go and its memory returned, not beside it: a 256-flow
         # dumbbell's rows are about 4 MB of dicts (docs/performance.md, "engine's own ≤ htsim")
-        taken = taken_report(sim)
+        try:
+            taken = taken_report(sim)
+        except InternalError:
+            raise
+        except FairsimError as e:  # a discipline's `stats`, asked for the report, failed
+            raise FairsimError(f"{where}: {e}") from None
         del sim
         return_freed(taken_size(taken))
         return read_report(taken), seen

@@ -401,6 +401,25 @@ impl PyQdisc {
             .find_map(|(_, view)| (view.get_refcnt(py) <= 1).then(|| view.borrow(py).__repr__()))
     }
 
+    /// A figure `stats` or `gauge` gave: its name becomes a column or a series of the results,
+    /// so it is a name as Python's are (letters, digits and `_`, not starting with a digit), and
+    /// its value a finite number; anything else stops the run.
+    fn figure(&self, hook: &str, name: String, value: f64) -> (&'static str, f64) {
+        let named = name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if !named {
+            self.fail(
+                hook,
+                self.now,
+                format!("named a figure {name:?}: a name has letters, digits and _, not first a digit"),
+            );
+        }
+        if !value.is_finite() {
+            self.fail(hook, self.now, format!("gave {name} = {value}: a figure is a finite number"));
+        }
+        (python_host::interned(name), value)
+    }
+
     /// Readies the reused context for `hook` at `ctx.now` (`arriving`: the slot and size of the
     /// packet `enqueue` is given, queued already); makes the discipline's random stream at its
     /// first hook.
@@ -619,7 +638,7 @@ impl Qdisc for PyQdisc {
                 dict.items().extract::<Vec<(String, f64)>>() // in the dict's order: reports repeat
             });
             match answer {
-                Ok(figures) => figures.into_iter().map(|(name, value)| (python_host::interned(name), value)).collect(),
+                Ok(figures) => figures.into_iter().map(|(name, value)| self.figure("stats", name, value)).collect(),
                 Err(e) => self.fail(
                     "stats",
                     self.now,
@@ -637,7 +656,7 @@ impl Qdisc for PyQdisc {
             let answer =
                 self.instance.bind(py).call_method0("gauge").and_then(|g| g.extract::<Option<(String, f64)>>());
             match answer {
-                Ok(gauge) => gauge.map(|(name, value)| (python_host::interned(name), value)),
+                Ok(gauge) => gauge.map(|(name, value)| self.figure("gauge", name, value)),
                 Err(e) => self.fail(
                     "gauge",
                     self.now,

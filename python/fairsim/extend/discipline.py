@@ -58,9 +58,10 @@ class Discipline:
     """Base class of a queueing discipline written in Python: override `enqueue` and `dequeue`.
 
     Two optional methods, which the base does not define: `stats()`, a dict of figures (name ->
-    number) for the report's `qdisc_stats`, and `gauge()`, `(name, number)` or None: the variable
-    that explains the discipline's decisions, recorded beside the queue's length when the port
-    is traced (`[run] trace_queues`). `dequeue` is also asked when the line goes idle with
+    number) for the report's `qdisc_stats`, asked once at the end (its figures cover the whole
+    run, warm-up included), and `gauge()`, `(name, number)` or None: the variable that explains
+    the discipline's decisions, recorded beside the queue's length when the port is traced
+    (`[run] trace_queues`). A figure's name is a Python name and its value a finite number. `dequeue` is also asked when the line goes idle with
     nothing queued (it then returns None), as the built-in disciplines are: that is the moment to
     note an idle line."""
 

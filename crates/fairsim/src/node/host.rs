@@ -349,6 +349,11 @@ impl FlowState {
     /// schedule runs from when that packet was due, not from when the clock let it out.
     pub fn next_app_packet(&mut self) -> Time {
         self.app_due = self.source.as_mut().expect("timed application").next(self.app_due, self.rng.get());
+        if self.app_due == Time::MAX && self.sender.is_some() && self.file_packets.is_none() {
+            // it produces no more (a source written in Python answered None): over a transport,
+            // what it produced is a file, whose completion is counted as an FTP's
+            self.file_packets = Some(self.app_limit);
+        }
         self.clock.late(self.app_due)
     }
 
