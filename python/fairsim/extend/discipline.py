@@ -61,9 +61,9 @@ class Discipline:
     number) for the report's `qdisc_stats`, asked once at the end (its figures cover the whole
     run, warm-up included), and `gauge()`, `(name, number)` or None: the variable that explains
     the discipline's decisions, recorded beside the queue's length when the port is traced
-    (`[run] trace_queues`). A figure's name is a Python name and its value a finite number. `dequeue` is also asked when the line goes idle with
-    nothing queued (it then returns None), as the built-in disciplines are: that is the moment to
-    note an idle line."""
+    (`[run] trace_queues`). A figure's name is a Python name and its value a finite number.
+    `dequeue` is also asked when the line goes idle with nothing queued (it then returns None),
+    as the built-in disciplines are: that is the moment to note an idle line."""
 
     #: Parameter name -> default; the default's type is the parameter's.
     params: ClassVar[dict[str, Any]] = {}
