@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from test_workloads import FAT_TREE
+
 ROOT = Path(__file__).resolve().parent.parent
 
 COMPONENT = '''
@@ -73,18 +75,7 @@ def test_runs_of_built_in_components_keep_their_identity():
 
 
 MATRIX = "Nodes 16\nConnections 1\n0->5 start 0 size {size}\n"
-READS_A_MATRIX = """
-[run]
-duration = "2ms"
-[topology]
-kind = "fat_tree"
-k = 4
-hosts = { rate = "10Gbps", delay = "1us", buffer = 100 }
-[workloads.m]
-pattern = "matrix"
-file = "m.cm"
-transport = "newreno"
-"""
+READS_A_MATRIX = FAT_TREE.replace("DURATION", "2ms").replace("WORKLOAD", 'pattern = "matrix"\nfile = "m.cm"')
 
 
 def test_a_file_the_scenario_reads_is_part_of_its_runs_identity(tmp_path):
@@ -99,6 +90,6 @@ def test_a_file_the_scenario_reads_is_part_of_its_runs_identity(tmp_path):
     matrix.write_text(MATRIX.format(size=40_000))  # the same path, edited in place
     edited = fairsim.sweep(tmp_path / "s.toml", seeds=1, out=tmp_path / "out", progress=False)
     assert (edited.summary.ran, edited.summary.cached) == (1, 0), "an edited matrix is another run"
-    assert list(first.flows.delivered) == [20] and list(edited.flows.delivered) == [40], (
+    assert list(first.flows.delivered) == [14] and list(edited.flows.delivered) == [28], (
         "each its matrix's size"
     )
