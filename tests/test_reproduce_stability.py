@@ -79,3 +79,26 @@ def test_variants_run_at_the_callers_count_of_replications(monkeypatch):
     reproduce.run("dks89", quick=True, seeds=2, only=["s1"], stability=True, progress=False)
     rest = [2] * (len(variants(reproduce.paper("dks89"))) - 1)
     assert counts == [2, 20, *rest], "the default, 20 replications, then each variant at --seeds 2"
+
+
+def test_a_count_of_replications_asked_for_runs_in_every_experiment():
+    """csfq98's Figure 7 runs 3 replications by default; 4 asked are 4 (they were cut to 3), and
+    the report's count is read from the runs."""
+    outcome = run_paper(reproduce.paper("csfq98"), quick=True, seeds=4, only=["fig7"], progress=False)
+    assert outcome.replications == {"fig7": 4} and outcome.runs == 4 * 6
+    assert outcome.replications_line() == "4 replications per pair"
+
+
+def test_every_seed_variant_runs_its_count_wherever_it_applies():
+    from fairsim.reproduce.model import own_seeds
+
+    for name in reproduce.papers():
+        paper = reproduce.paper(name)
+        for v in variants(paper):
+            if v.seeds is None:
+                continue
+            for exp in paper.experiments:
+                ran = own_seeds(exp, list(range(1, v.seeds + 1)), asked=True)
+                assert len(ran) == (1 if exp.one_run else v.seeds), (
+                    f"{name}/{exp.id}: {v.name} ran {len(ran)}"
+                )

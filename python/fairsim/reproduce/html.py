@@ -71,7 +71,7 @@ def render(report: Report) -> str:
         f"<tr><th>claims</th><td>{claims_line(claims, len(report.verdicts))}<br>"
         f"<span class='small'>{escape(NOT_HELD_NOTE)}</span></td></tr>",
         f"<tr><th>published cells</th><td>{escape(cells_line(report))}</td></tr>",
-        f"<tr><th>runs</th><td>{o.runs} ({len(o.seeds)} replication(s) per pair"
+        f"<tr><th>runs</th><td>{o.runs} ({escape(o.replications_line())}"
         f"{', quick mode' if o.quick else ''}), {o.events:,} events"
         f"{' — interrupted, partial' if o.interrupted else ''}</td></tr>",
         *([f"<tr><th>added pairs</th><td>{escape(summary_line(o))}</td></tr>"] if o.added else []),

@@ -81,7 +81,7 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         "",
         f"- **Claims:** {claims_line(claims, len(report.verdicts))}. {NOT_HELD_NOTE}",
         f"- **Published cells:** {cells_line(report)}.",
-        f"- **Runs:** {o.runs} ({len(o.seeds)} replication{'s' if len(o.seeds) > 1 else ''} per pair"
+        f"- **Runs:** {o.runs} ({o.replications_line()}"
         f"{', quick mode' if o.quick else ''}), {o.events:,} events.",
     ]
     if o.interrupted:

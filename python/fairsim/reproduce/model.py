@@ -69,8 +69,12 @@ class Experiment:
     overrides: dict[str, Any] = field(default_factory=dict)
     #: The published tables (by id) this experiment reproduces, if not all of the file's.
     tables: tuple[str, ...] | None = None
-    #: Replications, if fewer than the paper's default (long sweeps).
+    #: Replications by default, if fewer than the paper's default (long sweeps); a count asked
+    #: for (`--seeds`, a stability variant's) is run whatever this says.
     seeds: int | None = None
+    #: A figure of one run's trace (a queue, a window): it runs one replication whatever is
+    #: asked, since more would only be drawn over each other.
+    one_run: bool = False
     #: Our discussion of how and why our results differ from the paper's (Markdown; a
     #: `Discussion` fills its numbers from the runs).
     discussion: Discussion | str = ""
@@ -229,6 +233,27 @@ class Outcome:
     cached: int = 0
     #: The pairs added to the paper's (`run_paper`'s `added`), with their failures.
     added: list[AddedPair] = field(default_factory=list)
+    #: The replications each experiment ran, read from its runs.
+    replications: dict[str, int] = field(default_factory=dict)
+
+    def replications_line(self) -> str:
+        """How many replications ran per pair, read from the runs: one count, or the usual one
+        and the experiments that ran another, with the reason."""
+        counts = [n for n in self.replications.values() if n]
+        if not counts:
+            return "no replication"
+        usual = max(set(counts), key=counts.count)
+        line = f"{usual} replication{'s' if usual != 1 else ''} per pair"
+        traces = {e.id for e in self.paper.experiments if e.one_run}
+        other = {e: n for e, n in self.replications.items() if n and n != usual}
+        groups = (
+            ([e for e in other if e in traces], "a trace of one run"),
+            ([e for e in other if e not in traces], "long sweeps, fewer by default; `--seeds N` runs N"),
+        )
+        for ids, why in groups:
+            if ids:
+                line += f"; {', '.join(f'{e}: {other[e]}' for e in ids)} ({why})"
+        return line
 
     @property
     def failed(self) -> list[AddedPair]:
@@ -304,7 +329,7 @@ def run_paper(
             first = len(tasks)
             for pair in pairs:
                 decided = pair_identity(sc, pair)  # seeds differ only in their draws (sweeps.plan)
-                for seed in seed_list[: exp.seeds or len(seed_list)]:
+                for seed in own_seeds(exp, seed_list, asked=seeds is not None):
                     rid = run_id(decided, sc.draws_key(seed), code)
                     tasks.append(
                         Task(rid, sc._data, sc.file, tuple(sc.overrides), pair, seed, imports=imports)
@@ -346,7 +371,25 @@ def run_paper(
         interrupted=interrupted,
         cached=cached,
         added=beside,
+        replications=_replications(chosen, places),
     )
+
+
+def _replications(chosen: list[Experiment], places: list[_Place]) -> dict[str, int]:
+    """Each experiment's replications: the seeds its runs of the paper's pairs took."""
+    seeds: dict[str, set[int]] = {exp.id: set() for exp in chosen}
+    for at in places:
+        if not at.added:
+            seeds[at.experiment.id].add(at.seed)
+    return {e: len(s) for e, s in seeds.items()}
+
+
+def own_seeds(exp: Experiment, seed_list: list[int], asked: bool) -> list[int]:
+    """The seeds `exp` runs: all that were asked for (`--seeds`, a stability variant's count),
+    else the default's, cut to the experiment's own smaller default (a long sweep)."""
+    if exp.one_run:
+        return seed_list[:1]
+    return seed_list if asked else seed_list[: exp.seeds or len(seed_list)]
 
 
 @dataclass(frozen=True)

@@ -190,10 +190,10 @@ def quick_banner(report: Report) -> str | None:
     o = report.outcome
     if not o.quick:
         return None
-    n, full = len(o.seeds), o.paper.seeds
+    full = o.paper.seeds
     return (
-        f"Quick mode: these verdicts and numbers come from coarse sweep grids and {n} "
-        f"replication{'s' if n != 1 else ''} per pair, and may differ from the full run's, which "
+        f"Quick mode: these verdicts and numbers come from coarse sweep grids and "
+        f"{o.replications_line()}, and may differ from the full run's, which "
         f"uses {full} replication{'s' if full != 1 else ''} per pair and the full grids "
         f"(`fairsim reproduce {o.paper.id}` without `--quick`)."
     )
@@ -296,6 +296,7 @@ def to_json(report: Report) -> dict:
         "options": {"quick": o.quick, "seeds": o.seeds},
         "complete": not o.interrupted,
         "runs": o.runs,
+        "replications": o.replications,
         "events": o.events,
         "summary": {
             "claims": {k: report.claim_counts().get(k, 0) for k in LABELS},

@@ -148,7 +148,7 @@ def queue_trace(c: Config, bw_b: float, rho: float) -> Experiment:
         "blt94/network.toml",
         f"Figure 8: the bottleneck's queue, reference network, BW_b = {mbps(bw_b)} Mb/s, λ = {rho * cap:g}/s",
         overrides={**network(c, bw_b), **run_length(rho * cap, 200), "run.trace_queues": [BOTTLENECK]},
-        seeds=1,
+        one_run=True,
     )
 
 

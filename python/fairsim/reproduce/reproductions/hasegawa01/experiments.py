@@ -277,7 +277,7 @@ EXPERIMENTS = (
         "Figure 12(c): Vegas's windows under FIFO",
         sweep=bw_sweep(traced, pairs=lambda _: ["Vegas/FIFO"]),
         quick=SHORT_RUNS,
-        seeds=1,
+        one_run=True,
         discussion=WINDOWS_DISCUSSION,
     ),
     Experiment(
