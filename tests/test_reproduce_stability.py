@@ -102,3 +102,58 @@ def test_every_seed_variant_runs_its_count_wherever_it_applies():
                 assert len(ran) == (1 if exp.one_run else v.seeds), (
                     f"{name}/{exp.id}: {v.name} ran {len(ran)}"
                 )
+
+
+#: The knobs that set a transport's field: variant -> (field, value, the transport kinds it is
+#: for, None: any).
+FIELD_KNOBS = {
+    "timeout floor 0.25 s": ("min_timeout", "250ms", None),
+    "JK backoff cap 500 s": ("max_rto", "500s", {"jk"}),
+    "RTO floor 20 ms": ("min_rto", "20ms", None),
+    "RTO floor 200 ms": ("min_rto", "200ms", None),
+    "TCP filters duplicate deliveries": ("ignore_duplicate_deliveries", "true", None),
+}
+
+
+def _written(tree, path=()):
+    """Every table of a scenario file's text, anywhere, with its path."""
+    if isinstance(tree, dict):
+        yield path, tree
+        for key, sub in tree.items():
+            yield from _written(sub, (*path, key))
+
+
+def test_a_knob_reaches_every_place_its_field_is_written():
+    """Wherever an experiment's file writes a knob's field with another value (a pair's
+    transport, a flow's own, a workload's), the knob overrides it: the 0.25 s timeout floor once
+    reached pairs only, and dks89 Scenario 4's and keshav91 Scenario 5's per-flow Generic
+    timeouts kept 1 s under it."""
+    import json
+    import tomllib
+
+    reached = {name: 0 for name in FIELD_KNOBS}
+    for name in reproduce.papers():
+        paper = reproduce.paper(name)
+        for v in variants(paper):
+            if v.name not in FIELD_KNOBS:
+                continue
+            field, value, kinds = FIELD_KNOBS[v.name]
+            for exp in paper.experiments:
+                sc = fairsim.load(exp.file, set=exp.overrides)
+                overrides = v.overrides(sc)
+                for path, table in _written(tomllib.loads(sc.text)):
+                    if field not in table or str(table[field]).lower() == value:
+                        continue
+                    if kinds is not None and table.get("kind") not in kinds:
+                        continue
+                    key = ".".join(json.dumps(p) if not p.isidentifier() else p for p in path)
+                    assert any(o.endswith(f".{field}") and _same(o, key, field) for o in overrides), (
+                        f"{name}/{exp.id}: {v.name} leaves {key}.{field} = {table[field]!r}"
+                    )
+                    reached[v.name] += 1
+    assert all(reached.values()), reached
+
+
+def _same(override: str, key: str, field: str) -> bool:
+    """Whether `override` (`pairs."G/FCFS".transport.min_timeout`) names the table at `key`."""
+    return override[: -len(field) - 1].replace('"', "") == key.replace('"', "")

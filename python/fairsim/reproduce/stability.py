@@ -68,18 +68,38 @@ def _written_start_jitter(value: str) -> Callable[[Scenario], dict[str, Any]]:
     return overrides
 
 
-def transport_field(name: str, value: str) -> Callable[[Scenario], dict[str, Any]]:
-    """`NAME = value` in the transport of every pair whose file sets `NAME` to something else."""
+def transport_tables(sc: Scenario) -> dict[str, dict]:
+    """Every transport table the scenario's file writes, by the override path that reaches it:
+    each pair's (`transport`, and `transports` by flow), each flow's own and each workload's.
+    Every knob that changes a transport's field finds its places here, so that none misses a
+    table its field is written in (a flow's own transport wins over its pair's)."""
+    import json
+    import tomllib
+
+    doc = tomllib.loads(sc.text)
+    found: dict[str, dict] = {}
+    for section in ("pairs", "flows", "workloads"):
+        for name, spec in doc.get(section, {}).items():
+            if not isinstance(spec, dict):
+                continue
+            key = f"{section}.{json.dumps(name)}"
+            found[f"{key}.transport"] = spec.get("transport")
+            for flow, t in (spec.get("transports") or {}).items() if section == "pairs" else ():
+                found[f"{key}.transports.{json.dumps(flow)}"] = t
+    return {path: t for path, t in found.items() if isinstance(t, dict)}
+
+
+def transport_field(
+    name: str, value: str, when: Callable[[dict], bool] = lambda t: True
+) -> Callable[[Scenario], dict[str, Any]]:
+    """`NAME = value` in every transport table the file writes (`transport_tables`) that sets
+    `NAME` to something else and that `when` accepts."""
 
     def overrides(sc: Scenario) -> dict[str, Any]:
-        import json
-        import tomllib
-
-        pairs = tomllib.loads(sc.text).get("pairs", {})
         return {
-            f"pairs.{json.dumps(pair)}.transport.{name}": value
-            for pair, spec in pairs.items()
-            if isinstance(spec.get("transport"), dict) and spec["transport"].get(name) not in (None, value)
+            f"{path}.{name}": value
+            for path, t in transport_tables(sc).items()
+            if t.get(name) not in (None, value) and when(t)
         }
 
     return overrides

@@ -14,7 +14,7 @@ from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.dks89 import claims, figure1
 from fairsim.reproduce.reproductions.dks89.experiments import EXPERIMENTS
-from fairsim.reproduce.stability import TIMEOUT_FLOOR, Variant
+from fairsim.reproduce.stability import TIMEOUT_FLOOR, Variant, transport_tables
 
 if TYPE_CHECKING:
     from fairsim.api import Scenario
@@ -25,22 +25,7 @@ def _jk(**fields: str | int):
     derived uncapped backoff (`max_rto`), where it holds another value."""
 
     def overrides(sc: Scenario) -> dict[str, str | int]:
-        import json
-        import tomllib
-
-        doc = tomllib.loads(sc.text)
-        tables = {
-            f"pairs.{json.dumps(name)}.transport": spec.get("transport")
-            for name, spec in doc.get("pairs", {}).items()
-        } | {
-            f"flows.{json.dumps(name)}.transport": spec.get("transport")
-            for name, spec in doc.get("flows", {}).items()
-        }
-        jk = {
-            key: t
-            for key, t in tables.items()
-            if isinstance(t, dict) and t.get("kind") == "jk" and "max_rto" in t
-        }
+        jk = {key: t for key, t in transport_tables(sc).items() if t.get("kind") == "jk" and "max_rto" in t}
         return {
             f"{key}.{name}": value
             for key, t in jk.items()

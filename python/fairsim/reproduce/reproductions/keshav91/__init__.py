@@ -14,7 +14,7 @@ from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.keshav91.claims import CLAIMS, TESTED, WHY_CHANGED
 from fairsim.reproduce.reproductions.keshav91.experiments import EXPERIMENTS
-from fairsim.reproduce.stability import TIMEOUT_FLOOR, Variant
+from fairsim.reproduce.stability import TIMEOUT_FLOOR, Variant, transport_tables
 
 if TYPE_CHECKING:
     from fairsim.api import Scenario
@@ -28,19 +28,11 @@ def _pp_setpoint(value: float):
     setpoint was derived by Little's law; the thesis's own setpoints (5, and 2 in Scenario 1) stay."""
 
     def overrides(sc: Scenario) -> dict[str, Any]:
-        import json
-        import tomllib
-
-        out = {}
-        for name, spec in tomllib.loads(sc.text).get("pairs", {}).items():
-            key = f"pairs.{json.dumps(name)}"
-            tables = {f"{key}.transport": spec.get("transport")} | {
-                f"{key}.transports.{json.dumps(f)}": t for f, t in spec.get("transports", {}).items()
-            }
-            for k, t in tables.items():
-                if isinstance(t, dict) and t.get("kind") == "pp" and t.get("setpoint") in DERIVED_SETPOINTS:
-                    out[f"{k}.setpoint"] = value
-        return out
+        return {
+            f"{key}.setpoint": value
+            for key, t in transport_tables(sc).items()
+            if t.get("kind") == "pp" and t.get("setpoint") in DERIVED_SETPOINTS
+        }
 
     return overrides
 
