@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from fairsim.reproduce.claims import Claims, Context, TestedClaim, verdict, within
-from fairsim.reproduce.reproductions.csfq98.reading import FAIR3, PAIRS, _fig4, _fig6, mbps
+from fairsim.reproduce.claims import MOST_RUNS, Claims, Context, TestedClaim, in_most_runs, verdict, within
+from fairsim.reproduce.reproductions.csfq98.reading import PAIRS, _fig4, _fig6, deviations, mbps
 
 CLAIMS = Claims()
 
@@ -23,52 +23,54 @@ CLAIMS = Claims()
     "fig3a-csfq",
     experiment="fig3a",
     text="Under CSFQ every one of 32 UDPs gets between −11% and +5% of its fair share of 0.3125 Mb/s.",
-    tolerance="every flow's 10 s throughput in [−11%, +5%] of 0.3125 Mb/s",
+    tolerance="every flow's 10 s throughput in [−11%, +5%] of 0.3125 Mb/s in one run (the paper's), "
+    + MOST_RUNS,
     source="§3.1, Figure 3(a)",
 )
 def fig3a_csfq(ctx: Context):
-    m = ctx("fig3a")
+    def one(run):
+        dev, byte = deviations(run, "CSFQ"), deviations(run, "CSFQ, 8-bit labels")
+        held = all(-0.11 <= d <= 0.05 for d in dev)
+        return held, {
+            "lowest_deviation": min(dev),
+            "highest_deviation": max(dev),
+            "lowest_with_8_bit_labels": min(byte),
+            "highest_with_8_bit_labels": max(byte),
+        }
 
-    def deviations(pair: str) -> list[float]:
-        return [mbps(m, pair, f"udp{i}") / FAIR3 - 1 for i in range(32)]
-
-    dev, byte = deviations("CSFQ"), deviations("CSFQ, 8-bit labels")
-    return verdict(
-        all(-0.11 <= d <= 0.05 for d in dev),
-        lowest_deviation=min(dev),
-        highest_deviation=max(dev),
-        lowest_with_8_bit_labels=min(byte),
-        highest_with_8_bit_labels=max(byte),
-    )
+    return in_most_runs(ctx("fig3a"), one)
 
 
 @CLAIMS.claim(
     "fig3a-drr",
     experiment="fig3a",
     text="DRR is extremely effective: every flow gets its fair share.",
-    tolerance="every flow within 5% of 0.3125 Mb/s",
+    tolerance="every flow within 5% of 0.3125 Mb/s in one run, " + MOST_RUNS,
     source="§3.1, Figure 3(a)",
 )
 def fig3a_drr(ctx: Context):
-    m = ctx("fig3a")
-    dev = [abs(mbps(m, "DRR", f"udp{i}") / FAIR3 - 1) for i in range(32)]
-    return verdict(max(dev) <= 0.05, largest_deviation=max(dev))
+    def one(run):
+        worst = max(abs(d) for d in deviations(run, "DRR"))
+        return worst <= 0.05, {"largest_deviation": worst}
+
+    return in_most_runs(ctx("fig3a"), one)
 
 
 @CLAIMS.claim(
     "fig3a-less-precise",
     experiment="fig3a",
     text="CSFQ and FRED-2 achieve a less precise degree of fairness than DRR.",
-    tolerance="the largest deviation from the fair share under CSFQ and under FRED-2 above DRR's",
+    tolerance="the largest deviation from the fair share under CSFQ and under FRED-2 above DRR's in one run, "
+    + MOST_RUNS,
     source="§3.1, Figure 3(a)",
 )
 def fig3a_less_precise(ctx: Context):
-    m = ctx("fig3a")
-    worst = {
-        p: max(abs(mbps(m, p, f"udp{i}") / FAIR3 - 1) for i in range(32)) for p in ("DRR", "CSFQ", "FRED-2")
-    }
-    held = worst["CSFQ"] > worst["DRR"] and worst["FRED-2"] > worst["DRR"]
-    return verdict(held, **{f"{p} largest deviation": v for p, v in worst.items()})
+    def one(run):
+        worst = {p: max(abs(d) for d in deviations(run, p)) for p in ("DRR", "CSFQ", "FRED-2")}
+        held = worst["CSFQ"] > worst["DRR"] and worst["FRED-2"] > worst["DRR"]
+        return held, {f"{p} largest deviation": v for p, v in worst.items()}
+
+    return in_most_runs(ctx("fig3a"), one)
 
 
 @CLAIMS.claim(

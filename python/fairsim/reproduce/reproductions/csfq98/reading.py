@@ -14,6 +14,12 @@ def mbps(m, pair: str, flow: str) -> float:
     return m.value(pair, flow, "mbps")
 
 
+def deviations(m, pair: str) -> list[float]:
+    """Figure 3(a): each of the 32 UDPs' throughput under `pair` over its fair share, less one,
+    flow 0 first."""
+    return [mbps(m, pair, f"udp{i}") / FAIR3 - 1 for i in range(32)]
+
+
 def _sweep(ctx: Context, exp: str) -> list[tuple[float, object]]:
     if exp not in ctx.sweeps:
         raise Missing(exp)
