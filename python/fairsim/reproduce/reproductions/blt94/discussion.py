@@ -146,8 +146,8 @@ less a network holds, the less a burst gains over a window that grows by round t
 replication by replication, the sign the paper reads is BLT's in {{ref30_blt|.0f}} of the
 replications at 30 Mb/s, TCP's in {{ref90_tcp|.0f}} at 90 Mb/s and BLT's in {{ref150_blt|.0f}} at
 150 Mb/s; at 1 Gb/s BLT's in {{g600_blt|.0f}} at 600 Mb/s and {{g1000_blt|.0f}} at 1000 Mb/s.
-The conditions the averages miss: {{fairness_misses}}. Each difference is a few hundredths, a
-transfer's share being set by when its burst meets others at the push-out switch; the paper read
+The conditions the averages miss: {{fairness_misses}}. Each difference is under a tenth of the
+index, a transfer's share being set by when its burst meets others at the push-out switch; the paper read
 its signs from one curve each, and where our replications disagree in sign the paper's reading
 is not one a run of three can settle.
 

@@ -191,7 +191,8 @@ With FCFS the long path gets {{s5-fcfs-long:G/FCFS long path share of fair|.0%}}
 share ({{s5-fcfs-long:JK/FCFS long path share of fair|.0%}} under JK), with FQ
 {{s5-fq-long:G/FQ long path share of fair|.0%}}. Each hop has 85 ms of propagation, derived once
 from the thesis's DECbit round trips on the same network (the paper's is lost): without it a
-chain of hops is never idle while packets are outstanding, and nothing could be wasted. With it
+chain of hops is idle only briefly while packets are outstanding (DEC/DEC then leaves 2.3% of the
+lines unused over 5 runs, docs/reproductions.md), too little for the paper's waste. With it
 selective DECbit wastes {{s5-dec-waste:bandwidth_wasted|.1%}} of the bandwidth (the paper: roughly
 10%; the claim asks 5-20%) and gives the long path {{s5-dec-waste:long_DEC_DEC|.0f}} packets, against
 {{s5-dec-waste:long_G_FCFS|.0f}} under G/FCFS. DEC/DEC settles into one of two modes, its lines

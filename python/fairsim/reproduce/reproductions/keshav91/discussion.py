@@ -45,6 +45,19 @@ def _hi(xs: Iterable[float]) -> float:
     return max(xs) if xs else math.nan
 
 
+def _span(xs: Iterable[float]) -> str | None:
+    """`low to high` of some runs' values, or None where no run has one (the prose then says so
+    rather than print "n/a to n/a")."""
+    xs = list(xs)
+    if not xs:
+        return None
+    return f"{min(xs):.2f}" if min(xs) == max(xs) else f"{min(xs):.2f} to {max(xs):.2f}"
+
+
+def _said(span: str | None, text: str, otherwise: str) -> str:
+    return text.format(span) if span is not None else otherwise
+
+
 def avg(exp: str, pair: str, flows: Iterable[str], metric: str = "throughput", interval=None) -> Fact:
     """The mean over `flows` of a metric of one pair (each flow's mean over the runs)."""
     flows = tuple(flows)
@@ -277,8 +290,8 @@ packets/s against {{s3-pp-spike:rate_before_300_s|.1f}} before; s3-pp-spike: {{s
 as Fig. 6.13 shows. With the background on, PP/FQ gives the FTPs {{s3-on-fq:PP/FQ ftp1|.2f}} and
 {{s3-on-fq:PP/FQ ftp2|.2f}} and the background {{s3-on-fq:PP/FQ bkg|.2f}} (thesis 3.35, 3.35 and
 3.23; s3-on-fq: {{s3-on-fq}}). The split turns on whether a PP source loses a packet when the
-background returns at 600 s. In the {{pp_clean}} of {{pp_runs}} runs where neither does, the
-three get {{pp_clean_low|.2f}} to {{pp_clean_high|.2f}} each. In the others the source that
+background returns at 600 s. In the {{pp_clean}} of {{pp_runs}} runs where neither does,
+{{pp_clean_shares}}. In the others the source that
 loses one falls into a cycle: the packets it sends after the lost one are not acknowledged, so
 its packets outstanding S climb to the window and the control law's queue estimate n̂_b = S −
 R·μ̂ counts them as queued; its rate falls to its floor, a tenth of μ̂, until the per-packet
@@ -310,8 +323,9 @@ never recover (the thesis's did), so under G/FCFS the background gets
         "jk_back": lambda ctx: _jk3_reset(ctx)[2],
         "pp_runs": lambda ctx: sum(len(x) for x in _pp3_runs(ctx)),
         "pp_clean": lambda ctx: len(_pp3_runs(ctx)[0]),
-        "pp_clean_low": lambda ctx: _lo(x for xs in _pp3_runs(ctx)[0] for x in xs),
-        "pp_clean_high": lambda ctx: _hi(x for xs in _pp3_runs(ctx)[0] for x in xs),
+        "pp_clean_shares": lambda ctx: _said(
+            _span(x for xs in _pp3_runs(ctx)[0] for x in xs), "the three get {} each", "no run shows it"
+        ),
         "pp_lossy_bkg": lambda ctx: _mean(xs[2] for xs in _pp3_runs(ctx)[1]),
         "g_delay": avg("s3", "G/FCFS", ("ftp1", "ftp2"), "delay"),
     },
@@ -350,9 +364,7 @@ S5 = Discussion(
     """
 JK+G with FCFS shows the thesis's pattern, the Generic pair ahead and one JK source starving, in
 {{s5-fcfs:runs_held}} of {{s5-fcfs:runs}} runs (s5-fcfs: {{s5-fcfs}}; thesis: Generic 3.21 each,
-the starved JK source 0.18). In those runs the Generic sources get {{shown_g_low|.2f}} to
-{{shown_g_high|.2f}} each and the starved JK source {{shown_starved|.2f}} at most; in the others
-the losing JK source keeps {{other_jk_low|.2f}} to {{other_jk_high|.2f}}. Which JK source loses
+the starved JK source 0.18). {{shown_shares}}; {{other_shares}}. Which JK source loses
 changes from run to run, so the averaged JK cells ({{jk1|.2f}} and {{jk2|.2f}}) are far from the
 thesis's single run. With FQ the thesis's result reverses; that each JK source beats each
 Generic one is true of {{s5-fq:runs_held}} of {{s5-fq:runs}} runs (s5-fq: {{s5-fq}}): the JK
@@ -366,11 +378,18 @@ thesis's did not: each PP source drops {{pg_drops|.2f}} packets a second beside 
 the thesis had all four at about 2.5 (s5-pp-jk: {{s5-pp-jk}}).
 """,
     facts={
-        "shown_g_low": lambda ctx: _lo(n["Generic lowest"] for n in _s5_runs(ctx)[0]),
-        "shown_g_high": lambda ctx: _hi(n["Generic highest"] for n in _s5_runs(ctx)[0]),
-        "shown_starved": lambda ctx: _hi(n["JK lowest"] for n in _s5_runs(ctx)[0]),
-        "other_jk_low": lambda ctx: _lo(n["JK lowest"] for n in _s5_runs(ctx)[1]),
-        "other_jk_high": lambda ctx: _hi(n["JK lowest"] for n in _s5_runs(ctx)[1]),
+        "shown_shares": lambda ctx: (
+            "In those runs the Generic sources get "
+            f"{_span(x for n in _s5_runs(ctx)[0] for x in (n['Generic lowest'], n['Generic highest']))} each "
+            f"and the starved JK source {_hi(n['JK lowest'] for n in _s5_runs(ctx)[0]):.2f} at most"
+            if _s5_runs(ctx)[0]
+            else "No run shows it"
+        ),
+        "other_shares": lambda ctx: _said(
+            _span(n["JK lowest"] for n in _s5_runs(ctx)[1]),
+            "in the others the losing JK source keeps {}",
+            "there are no others",
+        ),
         "jk1": avg("s5", "JK+G/FCFS", ("s1",)),
         "jk2": avg("s5", "JK+G/FCFS", ("s2",)),
         "fq_jk": avg("s5", "JK+G/FQ", ("s1", "s2")),
