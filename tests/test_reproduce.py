@@ -345,21 +345,3 @@ def test_a_claim_that_cannot_fail_is_reported_as_not_checkable_with_its_numbers(
     v = claim.evaluate(Context({}))
     assert (v.label, v.held, v.measured) == ("not checkable", None, "ratio = 1")
     assert Claim("c", "s1", "text", "tolerance", check).evaluate(Context({})).label == "held"
-
-
-def test_the_history_lists_the_claims_whose_verdict_changed_with_their_reasons(tmp_path):
-    from fairsim.reproduce.claims import Claim, Verdict
-    from fairsim.reproduce.history import History
-
-    doc = {
-        "commit": "abc",
-        "since": "issue 12",
-        "cells": {},
-        "claims": {"a": {"verdict": "held"}, "b": {"verdict": "held"}},
-    }
-    (tmp_path / "before.json").write_text(json.dumps(doc))
-    h = History.read(tmp_path / "before.json", {"b": "fixed a bug"})
-    claim = lambda id: Claim(id, "s", "", "", lambda ctx: None)  # noqa: E731
-    now = [(claim("a"), Verdict(True, "")), (claim("b"), Verdict(False, "")), (claim("c"), Verdict(True, ""))]
-    changes = [(c.claim, c.before, c.now, c.why) for c in h.changes(now)]
-    assert changes == [("b", "held", "not held", "fixed a bug"), ("c", "(new)", "held", "(not explained)")]

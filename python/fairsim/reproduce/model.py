@@ -18,7 +18,6 @@ from fairsim.api import Scenario, load
 from fairsim.catalogue import BUNDLED
 from fairsim.reproduce.claims import Claim, Context, TestedClaim
 from fairsim.reproduce.discussion import Discussion
-from fairsim.reproduce.history import History
 from fairsim.reproduce.published import Published, Table, read_published
 from fairsim.reproduce.stability import Variant
 
@@ -103,8 +102,6 @@ class Paper:
     seeds: int = 5
     #: Differences of method that apply to every experiment (Markdown).
     method: str = ""
-    #: The verdicts at an earlier commit and why they changed, shown beside today's.
-    history: History | None = None
     #: The choices its verdicts may turn on, each at a second plausible value, for the report's
     #: stability table (besides those of every paper: reproduce/stability.py).
     knobs: tuple[Variant, ...] = ()

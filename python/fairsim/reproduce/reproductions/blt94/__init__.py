@@ -5,11 +5,8 @@ Poisson file transfers over one bottleneck, from 15 Mb/s to 1 Gb/s."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
-from fairsim.reproduce.reproductions.blt94.claims import CLAIMS, TESTED, WHY_CHANGED
+from fairsim.reproduce.reproductions.blt94.claims import CLAIMS, TESTED
 from fairsim.reproduce.reproductions.blt94.experiments import EXPERIMENTS, knobs
 from fairsim.reproduce.reproductions.blt94.table1 import DERIVED
 
@@ -34,7 +31,6 @@ trips, smaller round trips, a slower network and three file sizes.
     tested=TESTED,
     figures_from="fairsim.reproduce.reproductions.blt94.figures",
     seeds=3,
-    history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
     knobs=knobs(),
     derived_tables=DERIVED,
     method="""

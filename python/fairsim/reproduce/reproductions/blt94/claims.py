@@ -465,25 +465,3 @@ TESTED = (
         f"{P} §4.1.3",
     ),
 )
-
-
-#: Why a claim's verdict differs from the one `verdicts_before.json` records (commit bf30935, before
-#: issue 47: a 10 ms clock with a 20 ms floor, TCP with BLT's duplicate-delivery filter), on the same
-#: engine build.
-WHY_CHANGED: dict[str, str] = {
-    "ref-response": "TCP is the paper's (no filter) under the timer Table 1's TCP column gives (G = 0, 1 ms "
-    "floor): BLT's tail losses, which only its timer recovers, wait about srtt instead of srtt + 10 ms, so BLT's "
-    "R stays low longer (it diverges at 80% of λ_cap, 70% before), while the filterless TCP's diverges at 60% "
-    "(80% before); R_TCP/R_BLT is at least 2.16 up to 50% load (1.72 before).",
-    "ref-power-ratios": "TCP's P_m is the paper's now that its timer was derived from Table 1's TCP column "
-    "(7.38 at 150 Mb/s against 7.71 before), so the gaps are 0.51 / 0.81 / 0.97 (0.24 / 0.50 / 0.63 before).",
-    "table1-tcp-ref": "Derived (issue 47 §2): the timer was chosen from these very cells, so the claim counts "
-    "neither way; its check holds (6.48 / 7.12 / 7.38).",
-    "table1-tcp-gbit": "Derived (issue 47 §2), as table1-tcp-ref; its check holds (7.47 / 7.94 / 8.16).",
-    "scalability": "TCP gains 0.99 / 0.82 / 0.78 from 150 Mb/s to 1 Gb/s (1.19 / 0.97 / 0.89 before) while "
-    "BLT's gains stay, so the 1 Gb/s gap is 1.32 orders (21×; 0.89 before).",
-    "gbit-operating-points": "TCP's maximum-power point at 1 Gb/s moves to R = 0.300 s and 349 Mb/s (0.250 s and "
-    "796 Mb/s before), the paper's 0.2894 s and 318 Mb/s within 25%; N = Θ·R/F = 131 (the paper 115).",
-    "d3ms": "The 1 ms floor no longer holds BLT's tail losses for seven round trips of the 3 ms network, so "
-    "BLT's P_m at D = 3 ms is above its 30 ms value at every BW_b and the gaps narrow as the paper says.",
-}

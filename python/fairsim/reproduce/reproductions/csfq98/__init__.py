@@ -8,11 +8,8 @@ curves are drawn alone."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
-from fairsim.reproduce.reproductions.csfq98.claims import CLAIMS, TESTED, WHY_CHANGED
+from fairsim.reproduce.reproductions.csfq98.claims import CLAIMS, TESTED
 from fairsim.reproduce.reproductions.csfq98.experiments import EXPERIMENTS, OTHER_PACKETS, packet_knob
 
 PAPER = Paper(
@@ -48,5 +45,4 @@ Morris's FRED and FRED-2 with their support for many flows. Throughputs are aver
 paper's 10 s (100 s in Tables 1 and 3) after a warm-up of ours; five replications (three for the
 long sweeps).
 """,
-    history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
 )

@@ -387,19 +387,3 @@ TESTED = (
         "§2.7",
     ),
 )
-
-#: Why a claim's verdict differs from the one `verdicts_before.json` records: a full reproduction
-#: at commit a5fb635, before issue 12 (the file's `commit` and `since`).
-WHY_CHANGED: dict[str, str] = {
-    "fig3b-udp": "The claim now tests the printed values (within 25% of 0.361, 0.396 and 1.8 Mb/s) "
-    "instead of 'below twice the share'. CSFQ (0.43) and DRR (0.48) are within; the better FRED "
-    "holds the UDP to 1.22 Mb/s, 32% below the paper's 1.8.",
-    "table2": "The claim now tests 'almost an order of magnitude' as at least 5x better than FIFO and "
-    "RED (it said within 10x of FRED, which could not fail). CSFQ's 78 ms is 10x better than FIFO's "
-    "812 but only 4x better than RED's 310.",
-    "fig3a-less-precise": "New (issue 12 §5). Since CSFQ estimates its accepted rate over the packets "
-    "it lets through alone (Figure 2), CSFQ's largest deviation (0.0497) is a hair below DRR's "
-    "(0.0508): not less precise than DRR in our runs.",
-    "fred2-many-flows": "New (issue 12 §5): FRED-2 is better than FRED-1 with few flows as well as "
-    "with many in our runs.",
-}

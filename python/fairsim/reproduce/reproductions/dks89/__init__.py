@@ -7,10 +7,8 @@ prose claims are checked; their networks are reconstructions (see each scenario 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.dks89 import claims, figure1
 from fairsim.reproduce.reproductions.dks89.experiments import EXPERIMENTS
@@ -103,6 +101,5 @@ Scenario 2), the row is compared rank-ordered. Access lines are 800 kb/s with no
 delay (lost with the figures); the hops of Scenario 5 have 85 ms each, derived from the thesis's
 DECbit round trips on the same network.
 """,
-    history=History.read(Path(__file__).parent / "verdicts_before.json", claims.WHY_CHANGED),
     knobs=(TIMEOUT_FLOOR, *JK_BACKOFF),
 )

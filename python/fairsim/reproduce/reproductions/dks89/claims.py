@@ -512,11 +512,3 @@ TESTED = (
         "DKS89 §5",
     ),
 )
-
-#: Why a claim's verdict differs from the one `verdicts_before.json` records (commit bf30935, before
-#: issue 47).
-WHY_CHANGED: dict[str, str] = {
-    "s2-jk-fcfs-telnet": "Marked derived (issue 47 §3): JK's uncapped backoff was derived from this very row "
-    "(JK/FCFS Telnet 8: 0 sent, 0 retransmitted in 500 s), so the claim is close by construction and counts "
-    "neither way; its check still finds the Telnets shut out (0 packets against 198 under JK/FQ).",
-}

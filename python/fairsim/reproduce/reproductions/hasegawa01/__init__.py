@@ -5,11 +5,8 @@ capacities into one output line, with the paper's analysis beside the simulation
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
-from fairsim.reproduce.reproductions.hasegawa01.claims import CLAIMS, TESTED, WHY_CHANGED
+from fairsim.reproduce.reproductions.hasegawa01.claims import CLAIMS, TESTED
 from fairsim.reproduce.reproductions.hasegawa01.experiments import (
     EXPERIMENTS,
     drr_knob,
@@ -36,7 +33,6 @@ them, for the forward model (Figure 1) and the reverse-traffic model (Figure 17,
     claims=tuple(CLAIMS),
     tested=TESTED,
     figures_from="fairsim.reproduce.reproductions.hasegawa01.figures",
-    history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
     knobs=(drr_knob("divided"), drr_knob("shared"), red_knob("linear"), vegas_knob(2.0, 4.0)),
     seeds=5,
     method="""

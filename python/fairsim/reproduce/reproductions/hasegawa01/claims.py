@@ -368,35 +368,3 @@ TESTED = (
         f"{P} §3.3",
     ),
 )
-
-#: Why a verdict differs from the one at the commit in `verdicts_before.json` (issue 28 §1).
-WHY_CHANGED: dict[str, str] = {
-    "drr-fair": "DRR's queues now each have their own 60 KB in a 240 KB port, as §3.3's 'large buffer "
-    "... so that every connection is given a sufficient amount of buffer' reads; before, they shared "
-    "one 60 KB pool that refused the 512 kb/s connection's bursts (lowest index up to 720 kb/s 0.81, "
-    "0.884 at 400 kb/s). The shared pool is the experiment drr-shared.",
-    "red-equal-at-small-bw": "The check now reads §3.2's 'the throughput of all connections becomes almost "
-    "identical' of the connections that can reach the equal share: at 400 kb/s that share is 100 kb/s, above "
-    "the 64 kb/s connection's line, which therefore cannot be 'almost identical' to the others however "
-    "RED treats it. Before, all four were compared (2.28× apart; loss rates within 1.05×); the three others "
-    "are within the tolerance's 1.5×, whose reason the tolerance gives. Since issue 47 §4 plain RED applies "
-    "its p as §3.2.1 describes it, a constant drop probability above th_min, which moves these numbers but "
-    "not the verdict.",
-    "red-analysis": "Made quantitative, as vegas-red-analysis is, for §3.2's 'our analysis can give good "
-    "agreements with simulation results': each connection's throughput within 15% of Eq. 14's at most BW. "
-    "It is not: as we read Eqs. 10-11 the model's throughputs sum to more than the line below 960 kb/s, so "
-    "they sit above ours (with RED's p applied by Floyd and Jacobson's rule, as until issue 47 §4, and as a "
-    "constant probability, as the analysis assumes, since). The ordering it tested before (relative "
-    "throughput falling with the input line up to 640 kb/s, 7 of 7 points) still holds.",
-    "drr-plus": "DRR+ with two queues gives its connections Enhanced RED's p_i, which now come from the "
-    "text's 'largest difference' (absolute) and are applied as RED's p is, a constant drop probability "
-    "above th_min (§3.2.1; since issue 47 §4 DRR+'s RED with four queues too): its index averaged was 0.785 "
-    "before, below DRR with two queues (0.959 then), and is now above it. Earlier in issue 28 each DRR "
-    "queue got its own 60 KB (§3.3), which lifted DRR+'s lowest index up to 720 kb/s from 0.882.",
-    "drr-better-than-fifo-red": "New (issue 28 §1): split from `ranking`, so that Enhanced RED's place "
-    "in the ranking does not hide §6's 'The DRR algorithm offers better fairness than the FIFO "
-    "algorithm and the RED algorithm'.",
-    "vegas-drr": "With each DRR queue its own 60 KB, Reno's DRR is as fair as Vegas's (0.997 averaged, "
-    "as before), so Vegas is no longer the fairer; it was the fairer only against the shared 60 KB pool "
-    "that ran before (Reno 0.961).",
-}

@@ -7,12 +7,10 @@ lost topology figures and the published tables."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fairsim.reproduce.history import History
 from fairsim.reproduce.model import Paper
-from fairsim.reproduce.reproductions.keshav91.claims import CLAIMS, TESTED, WHY_CHANGED
+from fairsim.reproduce.reproductions.keshav91.claims import CLAIMS, TESTED
 from fairsim.reproduce.reproductions.keshav91.experiments import EXPERIMENTS
 from fairsim.reproduce.stability import TIMEOUT_FLOOR, Variant, transport_tables
 
@@ -104,6 +102,5 @@ Little's law (Scenario 1: window 40; setpoints 3.8, 3.1 and 3.4 in Scenarios 2, 
 elsewhere). The hops of Scenario 6 have 85 ms of propagation each, derived from its DECbit round
 trips.
 """,
-    history=History.read(Path(__file__).parent / "verdicts_before.json", WHY_CHANGED),
     knobs=(TIMEOUT_FLOOR, PP_SETPOINT, HOP_DELAY),
 )
