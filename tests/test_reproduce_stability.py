@@ -157,3 +157,24 @@ def test_a_knob_reaches_every_place_its_field_is_written():
 def _same(override: str, key: str, field: str) -> bool:
     """Whether `override` (`pairs."G/FCFS".transport.min_timeout`) names the table at `key`."""
     return override[: -len(field) - 1].replace('"', "") == key.replace('"', "")
+
+
+def test_jks_threshold_knob_reaches_every_jk_source_by_table_or_by_name():
+    """dks89 writes JK as a table in pairs and flows, keshav91 by name in its pairs: the knob
+    reaches each, and every JK flow of every experiment then retransmits at one duplicate."""
+    from fairsim.reproduce.stability import JK_THRESHOLD
+
+    jk_flows = 0
+    for name in ("dks89", "keshav91"):
+        paper = reproduce.paper(name)
+        assert JK_THRESHOLD in variants(paper)
+        for exp in paper.experiments:
+            sc = fairsim.load(exp.file, set=exp.overrides)
+            changed = sc.with_overrides(JK_THRESHOLD.overrides(sc))
+            for pair in changed.pairs:
+                for flow in changed.resolved(pair, 0)["flows"].values():
+                    t = flow.get("transport")
+                    if isinstance(t, dict) and t.get("kind") == "jk":
+                        assert t["dupack_threshold"] == 1, (name, exp.id, pair)
+                        jk_flows += 1
+    assert jk_flows > 0

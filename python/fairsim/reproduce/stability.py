@@ -69,15 +69,16 @@ def _written_start_jitter(value: str) -> Callable[[Scenario], dict[str, Any]]:
 
 
 def transport_tables(sc: Scenario) -> dict[str, dict]:
-    """Every transport table the scenario's file writes, by the override path that reaches it:
-    each pair's (`transport`, and `transports` by flow), each flow's own and each workload's.
-    Every knob that changes a transport's field finds its places here, so that none misses a
-    table its field is written in (a flow's own transport wins over its pair's)."""
+    """Every transport the scenario's file writes, by the override path that reaches it: each
+    pair's (`transport`, and `transports` by flow), each flow's own and each workload's, as a
+    table (a transport given by name, `"jk"`, as `{"kind": "jk"}`). Every knob that changes a
+    transport's field finds its places here, so that none misses one (a flow's own transport
+    wins over its pair's); `set_fields` writes the change."""
     import json
     import tomllib
 
     doc = tomllib.loads(sc.text)
-    found: dict[str, dict] = {}
+    found: dict[str, object] = {}
     for section in ("pairs", "flows", "workloads"):
         for name, spec in doc.get(section, {}).items():
             if not isinstance(spec, dict):
@@ -86,7 +87,23 @@ def transport_tables(sc: Scenario) -> dict[str, dict]:
             found[f"{key}.transport"] = spec.get("transport")
             for flow, t in (spec.get("transports") or {}).items() if section == "pairs" else ():
                 found[f"{key}.transports.{json.dumps(flow)}"] = t
-    return {path: t for path, t in found.items() if isinstance(t, dict)}
+    tables = {path: t for path, t in found.items() if isinstance(t, dict)}
+    named = {
+        path: {"kind": t, NAMED: True} for path, t in found.items() if isinstance(t, str) and t != "none"
+    }
+    return tables | named
+
+
+#: The mark of a transport the file gives by name (`transport_tables`).
+NAMED = "_named"
+
+
+def set_fields(path: str, table: dict, fields: dict[str, Any]) -> dict[str, Any]:
+    """The overrides that set `fields` in the transport at `path` (`transport_tables`): each field
+    in a table, or, for a transport given by name, a table of its kind with them."""
+    if table.get(NAMED):
+        return {path: {"kind": table["kind"], **fields}}
+    return {f"{path}.{name}": value for name, value in fields.items()}
 
 
 def transport_field(
@@ -101,6 +118,20 @@ def transport_field(
             for path, t in transport_tables(sc).items()
             if t.get(name) not in (None, value) and when(t)
         }
+
+    return overrides
+
+
+def transport_kind_fields(kind: str, **fields: Any) -> Callable[[Scenario], dict[str, Any]]:
+    """`fields` in every transport of `kind` the file writes, table or name, where one of them
+    differs: for a choice the file leaves at its default (JK's fast-retransmit threshold)."""
+
+    def overrides(sc: Scenario) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for path, t in transport_tables(sc).items():
+            if t.get("kind") == kind and any(t.get(n) != v for n, v in fields.items()):
+                out |= set_fields(path, t, fields)
+        return out
 
     return overrides
 
@@ -136,6 +167,18 @@ TIMEOUT_FLOOR = Variant(
     "Generic and DECbit timeouts at least 0.25 s instead of 1 s (`min_timeout`): neither paper gives "
     "Generic's timeout a floor; 1 s is 4.3BSD's, which the JK sources have",
     overrides=transport_field("min_timeout", "250ms"),
+)
+
+
+#: JK's fast retransmit after one duplicate ACK instead of three: neither the 1989 paper nor the
+#: thesis gives JK's threshold, and the default is 4.3BSD Tahoe's three (`tcprexmtthresh`). With
+#: windows of 5 three duplicates rarely arrive, so most losses wait for the timer; one duplicate
+#: is the other end of what a reading could choose.
+JK_THRESHOLD = Variant(
+    "JK fast retransmit after 1 duplicate",
+    "JK retransmits at the first duplicate ACK instead of the third (`dupack_threshold`): neither paper "
+    "gives the threshold; 3 is 4.3BSD Tahoe's, and with windows of 5 three duplicates rarely arrive",
+    overrides=transport_kind_fields("jk", dupack_threshold=1),
 )
 
 

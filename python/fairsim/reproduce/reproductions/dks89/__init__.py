@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.dks89 import claims, figure1
 from fairsim.reproduce.reproductions.dks89.experiments import EXPERIMENTS
-from fairsim.reproduce.stability import TIMEOUT_FLOOR, Variant, transport_tables
+from fairsim.reproduce.stability import JK_THRESHOLD, TIMEOUT_FLOOR, Variant, transport_tables
 
 if TYPE_CHECKING:
     from fairsim.api import Scenario
@@ -101,5 +101,5 @@ Scenario 2), the row is compared rank-ordered. Access lines are 800 kb/s with no
 delay (lost with the figures); the hops of Scenario 5 have 85 ms each, derived from the thesis's
 DECbit round trips on the same network.
 """,
-    knobs=(TIMEOUT_FLOOR, *JK_BACKOFF),
+    knobs=(TIMEOUT_FLOOR, JK_THRESHOLD, *JK_BACKOFF),
 )

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.keshav91.claims import CLAIMS, TESTED
 from fairsim.reproduce.reproductions.keshav91.experiments import EXPERIMENTS
-from fairsim.reproduce.stability import TIMEOUT_FLOOR, Variant, transport_tables
+from fairsim.reproduce.stability import JK_THRESHOLD, TIMEOUT_FLOOR, Variant, transport_tables
 
 if TYPE_CHECKING:
     from fairsim.api import Scenario
@@ -102,5 +102,5 @@ Little's law (Scenario 1: window 40; setpoints 3.8, 3.1 and 3.4 in Scenarios 2, 
 elsewhere). The hops of Scenario 6 have 85 ms of propagation each, derived from its DECbit round
 trips.
 """,
-    knobs=(TIMEOUT_FLOOR, PP_SETPOINT, HOP_DELAY),
+    knobs=(TIMEOUT_FLOOR, JK_THRESHOLD, PP_SETPOINT, HOP_DELAY),
 )
