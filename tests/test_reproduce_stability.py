@@ -178,3 +178,29 @@ def test_jks_threshold_knob_reaches_every_jk_source_by_table_or_by_name():
                         assert t["dupack_threshold"] == 1, (name, exp.id, pair)
                         jk_flows += 1
     assert jk_flows > 0
+
+
+def test_a_stated_cause_is_a_hypothesis_unless_a_run_with_it_makes_the_claim_hold():
+    import dataclasses
+
+    from fairsim.reproduce.stability import Cause, causes_text, what_moves
+
+    paper = dataclasses.replace(
+        reproduce.paper("dks89"), causes=(Cause("a", stated="change x"), Cause("b", stated="change y"))
+    )
+    table = {
+        "a": {"default": "not held", "20 replications": "held", "change x": "not held", "change y": "held"},
+        "b": {"default": "not held", "change x": "not held", "change y": "held"},
+        "c": {"default": "held", "change x": "not held"},
+    }
+    moves = what_moves(paper, table)
+    assert set(moves) == {"a", "b"}, "only claims not held"
+    assert moves["a"] == {
+        "moved_by": ["change y"],
+        "not_moved_by": ["change x"],
+        "stated": "change x",
+        "stated_supported": False,
+    }, "more replications are no change"
+    assert moves["b"]["stated_supported"] is True
+    text = causes_text(paper, table)
+    assert "*change x*, is a hypothesis" in text and "*change y*, is supported" in text

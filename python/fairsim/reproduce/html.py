@@ -90,7 +90,7 @@ def render(report: Report) -> str:
     ]
     parts.append("</table></div>")
     if report.stability is not None:
-        from fairsim.reproduce.stability import HEADING, summary
+        from fairsim.reproduce.stability import CAUSES_HEADING, HEADING, causes_text, summary
 
         text, headers, rows = summary(report.paper, report.stability)
         parts += [
@@ -101,6 +101,9 @@ def render(report: Report) -> str:
         parts.append("<tr>" + "".join(f"<th>{escape(h)}</th>" for h in headers) + "</tr>")
         parts += ["<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows]
         parts.append("</table></div>")
+        moves = causes_text(report.paper, report.stability)
+        if moves:
+            parts += [f"<h3>{CAUSES_HEADING}</h3>", blocks(moves)]
     for sec in report.sections:
         parts.append(_section(sec))
     if p.tested:

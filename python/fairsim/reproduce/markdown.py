@@ -108,10 +108,13 @@ def render(report: Report, figure_dir: str = "figures") -> str:
         for c, v in report.verdicts
     ]
     if report.stability is not None:
-        from fairsim.reproduce.stability import HEADING, summary
+        from fairsim.reproduce.stability import CAUSES_HEADING, HEADING, causes_text, summary
 
         text, headers, rows = summary(report.paper, report.stability)
         lines += ["", _anchor("stability"), "", f"## {HEADING}", "", text, "", *_table(headers, rows)]
+        moves = causes_text(report.paper, report.stability)
+        if moves:
+            lines += ["", f"### {CAUSES_HEADING}", "", moves]
     for sec in report.sections:
         lines += ["", *_section(sec, figure_dir)]
     if p.tested:

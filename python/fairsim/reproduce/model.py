@@ -19,7 +19,7 @@ from fairsim.catalogue import BUNDLED
 from fairsim.reproduce.claims import Claim, Context, TestedClaim
 from fairsim.reproduce.discussion import Discussion
 from fairsim.reproduce.published import Published, Table, read_published
-from fairsim.reproduce.stability import Variant
+from fairsim.reproduce.stability import Cause, Variant
 
 if TYPE_CHECKING:
     from fairsim.reproduce.measure import Estimate, Measurements
@@ -108,6 +108,9 @@ class Paper:
     #: Published tables whose cells are derived from several experiments' runs rather than
     #: measured in one (blt94's maximum powers, each the best point of a load sweep).
     derived_tables: tuple[DerivedTable, ...] = ()
+    #: The changes tried for particular claims not held, and the causes the discussions state
+    #: (`stability.Cause`), run with `--stability`.
+    causes: tuple[Cause, ...] = ()
 
     @property
     def figures(self) -> tuple[Figure, ...]:

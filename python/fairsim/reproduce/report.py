@@ -289,7 +289,10 @@ def estimate_json(e: Estimate | None) -> dict | None:
 
 
 def to_json(report: Report) -> dict:
+    from fairsim.reproduce.stability import what_moves
+
     o = report.outcome
+    moves = what_moves(o.paper, report.stability) if report.stability is not None else {}
     return {
         "schema": SCHEMA,
         "paper": {"id": o.paper.id, "title": o.paper.title, "citation": o.paper.citation},
@@ -319,6 +322,7 @@ def to_json(report: Report) -> dict:
                 "measured": v.measured,
                 "cannot_fail": c.cannot_fail,
                 **({"stability": report.stability.get(c.id, {})} if report.stability is not None else {}),
+                **({"moved_by": moves[c.id]} if c.id in moves else {}),
             }
             for c, v in report.verdicts
         ],

@@ -182,6 +182,31 @@ JK_THRESHOLD = Variant(
 )
 
 
+def only_in(
+    file: str, overrides: Callable[[Scenario], dict[str, Any]]
+) -> Callable[[Scenario], dict[str, Any]]:
+    """`overrides` for the experiments read from scenario `file` (`dks89/s4_mixed.toml`), none
+    elsewhere: a change tried for one claim runs nothing else."""
+
+    def limited(sc: Scenario) -> dict[str, Any]:
+        return overrides(sc) if sc.file.replace("\\", "/").endswith(file) else {}
+
+    return limited
+
+
+@dataclass(frozen=True)
+class Cause:
+    """What makes a claim not hold, tested by runs: the changes tried for this claim alone (beside
+    every paper-wide variant), and the change the reproduction's discussion names as the cause,
+    which the report calls a hypothesis unless a run with it makes the claim hold."""
+
+    claim: str
+    #: The variant (by name) the discussion states as the cause, if it states one.
+    stated: str = ""
+    #: Changes particular to this claim, each a variant run for its experiment.
+    tried: tuple[Variant, ...] = ()
+
+
 def variants(paper: Paper) -> tuple[Variant, ...]:
     return (*COMMON, *paper.knobs)
 
@@ -209,7 +234,63 @@ def stability(
         got = verdicts(paper, run(v.seeds, v.overrides))
         for claim, verdict in got.items():
             table.setdefault(claim, {})[v.name] = verdict
+    for cause in paper.causes:
+        for v in cause.tried:
+            got = verdicts(paper, run(v.seeds, v.overrides))
+            if cause.claim in got:
+                table.setdefault(cause.claim, {})[v.name] = got[cause.claim]
     return table
+
+
+def what_moves(paper: Paper, table: dict[str, dict[str, str]]) -> dict[str, dict[str, Any]]:
+    """For each claim not held by default: the single changes under which it holds (`moved_by`),
+    those under which it does not (`not_moved_by`; more replications are no change and are left
+    out), and the stated cause with whether a run supports it."""
+    stated = {c.claim: c.stated for c in paper.causes}
+    out = {}
+    for claim, row in table.items():
+        if row.get("default") != "not held":
+            continue
+        changes = {n: v for n, v in row.items() if n not in ("default", COMMON[0].name)}
+        moved = [n for n, v in changes.items() if v == "held"]
+        cause = stated.get(claim, "")
+        out[claim] = {
+            "moved_by": moved,
+            "not_moved_by": [n for n in changes if n not in moved],
+            "stated": cause,
+            "stated_supported": (cause in moved) if cause else None,
+        }
+    return out
+
+
+CAUSES_HEADING = "What moves the claims not held"
+
+
+def causes_text(paper: Paper, table: dict[str, dict[str, str]]) -> str:
+    """The report's account of each claim not held, from the runs: the one changes that make it
+    hold and those tried that do not; a stated cause no run supports is called a hypothesis."""
+    lines = []
+    for claim, m in what_moves(paper, table).items():
+        tried = ", ".join(f"*{n}*" for n in m["not_moved_by"])
+        if m["moved_by"]:
+            moved = ", ".join(f"*{n}*" for n in m["moved_by"])
+            line = f"- **{claim}** holds with {moved}" + (f"; not with {tried}" if tried else "")
+        else:
+            line = f"- **{claim}**: no single change tried makes it hold ({tried})"
+        if m["stated"]:
+            line += (
+                f". Its stated cause, *{m['stated']}*, is supported by that run"
+                if m["stated_supported"]
+                else f". Its stated cause, *{m['stated']}*, is a hypothesis: no run with it makes it hold"
+            )
+        lines.append(line + ".")
+    if not lines:
+        return ""
+    return (
+        "Each claim not held, with the single changes above (and those tried for it alone) that make "
+        "it hold and those that do not: a cause is what a run shows, not what the discussion says.\n\n"
+        + "\n".join(lines)
+    )
 
 
 def unstable(table: dict[str, dict[str, str]]) -> list[str]:

@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.dks89 import claims, figure1
 from fairsim.reproduce.reproductions.dks89.experiments import EXPERIMENTS
-from fairsim.reproduce.stability import JK_THRESHOLD, TIMEOUT_FLOOR, Variant, transport_tables
+from fairsim.reproduce.stability import (
+    JK_THRESHOLD,
+    TIMEOUT_FLOOR,
+    Cause,
+    Variant,
+    only_in,
+    transport_field,
+    transport_tables,
+)
 
 if TYPE_CHECKING:
     from fairsim.api import Scenario
@@ -34,22 +42,22 @@ def _jk(**fields: str | int):
     return overrides
 
 
-#: JK's backoff at the edges of what the Scenario 2 table admits (s2_overloaded.toml's notes):
-#: uncapped is the derived constant; a cap of 500 s, the smallest the table admits; 4.3BSD's own
-#: timer (a 64 s cap, and the connection dropped after 12 backoffs), which the table admits only
-#: through the drop; and the 64 s cap alone, which it rules out, to show which verdicts turn on it.
+#: JK's backoff at other values than the derived uncapped one: a cap of 500 s, the smallest Telnet 8's
+#: cell admits; 4.3BSD's own timer (a 64 s cap, and the connection dropped after 12 backoffs); and
+#: the 64 s cap alone, which the cell rules out. None of them gives the row's shut-out Telnets
+#: (s2_overloaded.toml's notes); the knobs show which verdicts turn on the constant.
 JK_BACKOFF = (
     Variant(
         "JK backoff cap 500 s",
         "JK's backed-off timeout at most 500 s instead of uncapped (`max_rto`): the paper gives no cap, and "
-        "500 s is the smallest its Scenario 2 table admits (JK/FCFS Telnet 8 retransmits nothing in 500 s)",
+        "500 s is the smallest Telnet 8's cell admits (it retransmits nothing in 500 s)",
         overrides=_jk(max_rto="500s"),
     ),
     Variant(
         "JK as 4.3BSD: cap 64 s, drop after 12",
         "4.3BSD's timer: the backed-off timeout at most 64 s, and the connection given up at the 13th expiry in "
-        "a row (`max_backoffs = 12`, TCP_MAXRXTSHIFT), after about 7.5 minutes of silence; the Scenario 2 "
-        "table admits it, since a dropped Telnet 8 sends nothing either",
+        "a row (`max_backoffs = 12`, TCP_MAXRXTSHIFT), after about 7.5 minutes of silence; Telnet 8's cell "
+        "admits it, since a dropped Telnet 8 sends nothing either",
         overrides=_jk(max_rto="64s", max_backoffs=12),
     ),
     Variant(
@@ -58,6 +66,21 @@ JK_BACKOFF = (
         "shown for the verdicts that turn on the derived constant",
         overrides=_jk(max_rto="64s"),
     ),
+)
+
+#: Scenario 4's Generic sources resending only the oldest packet on a timeout instead of every
+#: unacknowledged one: the change that tests go-back-N as the cause of S4's FCFS results.
+S4_OLDEST = Variant(
+    "S4 Generic resends the oldest",
+    "Scenario 4's Generic sources resend only the oldest unacknowledged packet on a timeout (`retransmit = "
+    '"oldest"`, the thesis\'s reading) instead of all of them',
+    overrides=only_in("dks89/s4_mixed.toml", transport_field("retransmit", "oldest")),
+)
+
+#: The causes the discussions state for the claims not held, each tested by a run.
+CAUSES = (
+    Cause("s4-reversal", stated="S4 Generic resends the oldest", tried=(S4_OLDEST,)),
+    Cause("s4-fcfs-jk-losses", stated="JK fast retransmit after 1 duplicate", tried=(S4_OLDEST,)),
 )
 
 PAPER = Paper(
@@ -102,4 +125,5 @@ delay (lost with the figures); the hops of Scenario 5 have 85 ms each, derived f
 DECbit round trips on the same network.
 """,
     knobs=(TIMEOUT_FLOOR, JK_THRESHOLD, *JK_BACKOFF),
+    causes=CAUSES,
 )

@@ -119,7 +119,8 @@ def s2_jk_fcfs_fair(ctx: Context):
     tolerance="the Telnets' packets under JK/FCFS below a tenth of JK/FQ's",
     source="DKS89 §4, Scenario 2",
     derived="JK's uncapped backoff was derived from this row's Telnet 8 (0 sent, 0 retransmitted in 500 s; "
-    "s2_overloaded.toml's notes); the stability table shows the verdict under the caps the row admits",
+    "s2_overloaded.toml's notes); the stability table shows the verdict under the caps Telnet 8's cell "
+    "admits, none of which gives the shut-out",
 )
 def s2_jk_fcfs_telnet(ctx: Context):
     m = ctx("s2")

@@ -82,14 +82,17 @@ JK/FCFS is not fair, where the paper's JK sources shared equally (582 each, with
 retransmissions each): the runs in which three FTPs win and three get almost nothing number
 {{jk_segregated|.0f}} of {{s2-jk-fcfs-fair:runs}}, ranked {{jk1|.0f}}, {{jk2|.0f}}, {{jk3|.0f}},
 {{jk4|.0f}}, {{jk5|.0f}} and {{jk6|.0f}} packets on average, a segregation as clean as the paper's
-G/FCFS. JK's backoff is uncapped, derived from the paper's own Telnet 8 row (0 retransmissions
-in 500 s; s2_overloaded.toml's notes): a loser whose retransmissions keep meeting the full buffer
-backs off beyond the window, so the losers and the Telnets send almost nothing in it, and the
-Telnets deliver {{jk_telnet7|.0f}} and {{jk_telnet8|.0f}} packets (the paper 3 and 0). Because the
-constant came from this row, s2-jk-fcfs-telnet is marked derived and counts neither way; the
-stability table shows it under the caps the row admits (500 s; 4.3BSD's 64 s with its drop after
-12 backoffs) and under 4.3BSD's 64 s cap alone, which the row rules out: a loser then comes back
-every 64 s and, with the noisy clock, gets through.
+G/FCFS. No single change we tried makes JK/FCFS fair (the stability section): not a cap on JK's
+backoff, nor a fast retransmit at the first duplicate ACK, nor exact clocks or starts. JK's
+backoff is uncapped, derived from the paper's own Telnet 8 cell (0 retransmissions in 500 s;
+s2_overloaded.toml's notes): a loser whose retransmissions keep meeting the full buffer backs off
+beyond the window, which explains why the losers and the Telnets send almost nothing in it (the
+Telnets deliver {{jk_telnet7|.0f}} and {{jk_telnet8|.0f}} packets, the paper 3 and 0), not why
+there are losers. Because the constant came from this row, s2-jk-fcfs-telnet is marked derived
+and counts neither way; under every cap the stability table tries (500 s; 4.3BSD's 64 s with its
+drop after 12 backoffs; the 64 s cap alone) a loser comes back and, with the noisy clock, gets
+through, so only no cap gives the row's shut-out Telnets, and the row's FTP cells (582-585
+packets, 57 retransmissions each) fit no uncapped backoff.
 FQ lifts the worst FTP under both flow controls and, with delay counted, improves the Telnets:
 under G their round trip goes from {{s2-fq-improves:G/FCFS Telnet RTT|.2f}} s to
 {{s2-fq-improves:G/FQ Telnet RTT|.3f}} s ({{s2-fq-improves:G/FCFS Telnets' unique packets|.0f}}
@@ -164,12 +167,16 @@ window; the DECbit Telnet gets {{dec_telnet|.0f}} against 0, and the DEC/DEC FTP
 
 S4 = Discussion(
     """
-With go-back-N (the paper's reading, which Scenario 2 needs) the FCFS half of the table turns
-over: each Generic timeout resends the whole window, the duplicates fill the 15 places, and the JK
-pair earns {{s4-reversal:JK_FCFS|.0f}} packets against the Generic pair's
-{{s4-reversal:Generic_FCFS|.0f}} (the paper 569 and 567 against 1182 each). The Generic sources
-bear the losses ({{g_drops|.0f}} drops between them against the paper's 0), the JK ones
-{{jk_drops|.0f}} (the paper 48 each). Under FQ the JK pair earns {{s4-reversal:JK_FQ|.0f}} against
+Under FCFS the JK pair earns {{s4-reversal:JK_FCFS|.0f}} packets against the Generic pair's
+{{s4-reversal:Generic_FCFS|.0f}} (the paper 569 and 567 against 1182 each). Three single changes
+each restore the paper's order (the stability section): Generic resending only the oldest packet
+on a timeout instead of the whole window (go-back-N, the paper's reading, which Scenario 2 needs),
+exact clocks, and JK's fast retransmit at the first duplicate ACK; so go-back-N is one sufficient
+cause, not the only one. The paper's Generic sources lost nothing under FCFS, ours lose
+{{g_drops|.0f}} between them; the JK ones {{jk_drops|.0f}} (the paper 48 each). Only JK's fast
+retransmit at the first duplicate gives the paper's pattern of losses (s4-fcfs-jk-losses holds
+with it and with no other change): with windows of 5 three duplicate ACKs rarely arrive, so JK
+waits for its timer. Under FQ the JK pair earns {{s4-reversal:JK_FQ|.0f}} against
 the Generic pair's {{s4-reversal:Generic_FQ|.0f}} (the paper's JK sources 1163 each, its Generic
 ones 1162 and 12).
 The paper's Generic pair segregated under FQ (1162 against 12, the loser's round trip printed
