@@ -395,7 +395,9 @@ has
 timeout at least the 1 s minimum RTO of idle time and doubled while they repeat. The analysis
 counts a timeout only when two packets of one window are lost (Eq. 12), as one RTO of idle
 time, and cannot see this; the paper gives neither its p_i nor how its model handles unequal
-windows. The other readings of the iteration and of RED's p starve the 64 kb/s connection
+windows. That the timeouts are why Enhanced RED ranks below RED is a hypothesis the counts
+support but no run isolates: no single change tried makes ered-fairer hold (the stability
+section). The other readings of the iteration and of RED's p starve the 64 kb/s connection
 further: taking the largest *relative* difference drives its p_1 to {{p1_relative_400|.2f}} at
 400 kb/s, and Floyd and Jacobson's linear rule (the stability knob `RED p linear`) lets the
 average pass th_max; the sensitivity study in docs/reproductions.md
