@@ -173,10 +173,10 @@ each restore the paper's order (the stability section): Generic resending only t
 on a timeout instead of the whole window (go-back-N, the paper's reading, which Scenario 2 needs),
 exact clocks, and JK's fast retransmit at the first duplicate ACK; so go-back-N is one sufficient
 cause, not the only one. The paper's Generic sources lost nothing under FCFS, ours lose
-{{g_drops|.0f}} between them; the JK ones {{jk_drops|.0f}} (the paper 48 each). Only JK's fast
-retransmit at the first duplicate gives the paper's pattern of losses (s4-fcfs-jk-losses holds
-with it and with no other change): with windows of 5 three duplicate ACKs rarely arrive, so JK
-waits for its timer. Under FQ the JK pair earns {{s4-reversal:JK_FQ|.0f}} against
+{{g_drops|.0f}} between them; the JK ones {{jk_drops|.0f}} (the paper 48 each;
+s4-fcfs-jk-losses: {{s4-fcfs-jk-losses}}). Of the changes tried, only JK's fast retransmit at the
+first duplicate gives the paper's pattern of losses (the stability section): with windows of 5
+three duplicate ACKs rarely arrive, so JK waits for its timer. Under FQ the JK pair earns {{s4-reversal:JK_FQ|.0f}} against
 the Generic pair's {{s4-reversal:Generic_FQ|.0f}} (the paper's JK sources 1163 each, its Generic
 ones 1162 and 12).
 The paper's Generic pair segregated under FQ (1162 against 12, the loser's round trip printed
