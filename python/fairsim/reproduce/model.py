@@ -237,12 +237,11 @@ class Outcome:
     replications: dict[str, int] = field(default_factory=dict)
 
     def replications_line(self) -> str:
-        """How many replications ran per pair, read from the runs: one count, or the usual one
-        and the experiments that ran another, with the reason."""
-        counts = [n for n in self.replications.values() if n]
-        if not counts:
+        """How many replications ran per pair, read from the runs: the count asked for (or the
+        paper's), and the experiments that ran another, with the reason."""
+        if not any(self.replications.values()):
             return "no replication"
-        usual = max(set(counts), key=counts.count)
+        usual = len(self.seeds)  # the count asked for, or the paper's
         line = f"{usual} replication{'s' if usual != 1 else ''} per pair"
         traces = {e.id for e in self.paper.experiments if e.one_run}
         other = {e: n for e, n in self.replications.items() if n and n != usual}
@@ -251,8 +250,8 @@ class Outcome:
             ([e for e in other if e not in traces], "long sweeps, fewer by default; `--seeds N` runs N"),
         )
         for ids, why in groups:
-            if ids:
-                line += f"; {', '.join(f'{e}: {other[e]}' for e in ids)} ({why})"
+            for n in sorted({other[e] for e in ids}):
+                line += f"; {n} in {', '.join(e for e in ids if other[e] == n)}: {why}"
         return line
 
     @property

@@ -234,10 +234,12 @@ def stability(
         got = verdicts(paper, run(v.seeds, v.overrides))
         for claim, verdict in got.items():
             table.setdefault(claim, {})[v.name] = verdict
-    for cause in paper.causes:
-        for v in cause.tried:
-            got = verdicts(paper, run(v.seeds, v.overrides))
-            if cause.claim in got:
+    # each change tried for some claims runs once, and only if one of its claims' experiments ran
+    tried = {v.name: v for c in paper.causes if c.claim in default for v in c.tried}
+    for v in tried.values():
+        got = verdicts(paper, run(v.seeds, v.overrides))
+        for cause in paper.causes:
+            if v in cause.tried and cause.claim in got:
                 table.setdefault(cause.claim, {})[v.name] = got[cause.claim]
     return table
 
