@@ -223,6 +223,18 @@ def in_most_runs(m: Measurements, check: Callable[[Measurements], tuple[bool, di
     )
 
 
+def all_of(**parts: Verdict) -> Verdict:
+    """A claim made of parts, each checked on its own runs (`in_most_runs` of two experiments):
+    held if every part is, undecided if one is; the parts' numbers are named `part: name`."""
+    held = None if any(v.held is None for v in parts.values()) else all(v.held for v in parts.values())
+    return Verdict(
+        held,
+        "; ".join(f"{name}: {v.measured}" for name, v in parts.items()),
+        values={f"{name}: {k}": x for name, v in parts.items() for k, x in v.values.items()},
+        undecided="; ".join(f"{name}: {v.undecided}" for name, v in parts.items() if v.undecided),
+    )
+
+
 def within(x: float, target: float, rel: float = 0.0, abs_: float = 0.0) -> bool:
     return abs(x - target) <= max(rel * abs(target), abs_)
 
