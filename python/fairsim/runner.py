@@ -178,11 +178,9 @@ def execute(
 
 def _may_call_python() -> bool:
     """Whether a component written in Python is defined (any run may call its hooks)."""
-    import threading
+    from fairsim.extend.code_identity import user_components
 
-    from fairsim.extend.code_identity import code_key
-
-    return threading.current_thread() is threading.main_thread() and code_key() != ""
+    return threading.current_thread() is threading.main_thread() and bool(user_components())
 
 
 @contextlib.contextmanager

@@ -393,6 +393,11 @@ impl PyQdisc {
         self.slots.get(slot as usize).is_some_and(|e| e.1 == generation && e.0.is_some())
     }
 
+    /// The packets queued here, in slot order.
+    fn held(&self) -> impl Iterator<Item = &Packet> {
+        self.slots.iter().filter_map(|(e, _)| e.as_ref().map(|(p, _)| p))
+    }
+
     /// A queued packet whose view only the adapter holds: one the discipline forgot.
     fn forgotten(&self, py: Python<'_>) -> Option<String> {
         self.slots
@@ -594,14 +599,13 @@ impl Qdisc for PyQdisc {
     /// forgot packets while keeping references to them (a debug list, a tag pointing at the
     /// packet) passes every check made during the run, but its forgotten packets age without
     /// bound, while what it sends waits as long as its real queue makes it. The bound is twice
-    /// the longest wait seen plus the time to send all it holds and a packet on the line: a
-    /// correct queue's oldest packet at the end, however its queue grew, has waited no longer
-    /// than that (docs/extending.md). A starved class (strict priority under a full higher band)
+    /// the sum of the longest wait seen and the time to send all it holds and a packet on the
+    /// line: a correct queue's oldest packet at the end, however its queue grew, has waited no
+    /// longer than that (docs/extending.md). A starved class (strict priority under a full higher band)
     /// is reported as well: it too is held and never sent, and a reader of the results should
     /// know.
     fn stranded(&self, now: Time) -> Option<String> {
-        let held = self.slots.iter().filter_map(|(e, _)| e.as_ref().map(|(p, _)| p));
-        let oldest = held.map(|p| p.enqueued_at).min()?;
+        let oldest = self.held().map(|p| p.enqueued_at).min()?;
         let age = (now - oldest).as_secs_f64();
         let rate = Python::with_gil(|py| self.context.borrow(py).rate_bps).max(1) as f64;
         let drain = (self.bytes + self.largest as u64) as f64 * 8.0 / rate;
@@ -625,7 +629,7 @@ impl Qdisc for PyQdisc {
     }
 
     fn for_each_packet(&self, _: &PacketPool, f: &mut dyn FnMut(&Packet)) {
-        self.slots.iter().filter_map(|(e, _)| e.as_ref().map(|(p, _)| p)).for_each(f)
+        self.held().for_each(f)
     }
 
     fn stats(&self) -> Vec<(&'static str, f64)> {

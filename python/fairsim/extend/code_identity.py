@@ -84,10 +84,15 @@ def _code_of(cls: type, digest) -> None:
                 digest.update(repr(value).encode())
 
 
+def user_components() -> list[type]:
+    """Every component class defined outside fairsim (a `Discipline`, `Controller` or
+    `Application` subclass of the user's), registered or not."""
+    return [c for base in _bases() for c in _subclasses(base) if not c.__module__.startswith("fairsim.")]
+
+
 def code_key() -> str:
     """The key of the user's Python code that can decide a run's result (empty if none can)."""
-    classes = [c for base in _bases() for c in _subclasses(base) if not c.__module__.startswith("fairsim.")]
-    if not classes:
+    if not user_components():
         return ""
     digest = hashlib.sha256()
     for name, path in _user_files():

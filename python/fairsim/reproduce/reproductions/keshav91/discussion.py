@@ -157,6 +157,16 @@ def _s5_runs(ctx: Context) -> tuple[list[dict], list[dict]]:
     return shown, other
 
 
+def _shown_shares(ctx: Context) -> str:
+    """What the JK+G/FCFS runs that show the thesis's pattern give each source, in words."""
+    shown = _s5_runs(ctx)[0]
+    if not shown:
+        return "No run shows it"
+    generic = _span(x for n in shown for x in (n["Generic lowest"], n["Generic highest"]))
+    starved = _hi(n["JK lowest"] for n in shown)
+    return f"In those runs the Generic sources get {generic} each and the starved JK source {starved:.2f} at most"
+
+
 # --- Scenario 7 ----------------------------------------------------------------------------
 
 
@@ -378,13 +388,7 @@ thesis's did not: each PP source drops {{pg_drops|.2f}} packets a second beside 
 the thesis had all four at about 2.5 (s5-pp-jk: {{s5-pp-jk}}).
 """,
     facts={
-        "shown_shares": lambda ctx: (
-            "In those runs the Generic sources get "
-            f"{_span(x for n in _s5_runs(ctx)[0] for x in (n['Generic lowest'], n['Generic highest']))} each "
-            f"and the starved JK source {_hi(n['JK lowest'] for n in _s5_runs(ctx)[0]):.2f} at most"
-            if _s5_runs(ctx)[0]
-            else "No run shows it"
-        ),
+        "shown_shares": _shown_shares,
         "other_shares": lambda ctx: _said(
             _span(n["JK lowest"] for n in _s5_runs(ctx)[1]),
             "in the others the losing JK source keeps {}",
