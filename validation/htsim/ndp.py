@@ -261,8 +261,11 @@ def saved_or_run(args: argparse.Namespace, label: str, run: Callable[[], dict]) 
         return json.loads(path.read_text())
     figures = run()
     if path:
+        from fairsim.output import atomic_write
+
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(figures))
+        # whole or absent: a series stopped mid-write must not leave a file the next call reads
+        atomic_write(path, lambda tmp: tmp.write_text(json.dumps(figures)))
     return figures
 
 
