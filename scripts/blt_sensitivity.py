@@ -36,13 +36,18 @@ def timers(**rto) -> dict:
 
 
 VARIANTS = (
-    ("as reproduced (G = 10 ms, floor 20 ms, 1 s before a sample, TCP's filter, tail-most victim)", {}, None),
     (
-        "an earlier reading (RTO floor 1 ms, G = 0, no filter in TCP)",
+        "as reproduced (G = 0, floor the largest round trip, 1 s before a sample, the filter in both, "
+        "tail-most victim)",
+        {},
+        None,
+    ),
+    (
+        "Table 1's fitted TCP (RTO floor 1 ms, G = 0, no filter in TCP)",
         timers(min_rto="1ms", clock_granularity="0s") | {f"{TCP}.ignore_duplicate_deliveries": False},
         None,
     ),
-    ("the old timer, TCP's filter kept", timers(min_rto="1ms", clock_granularity="0s"), None),
+    ("RTO floor 1 ms, TCP's filter kept", timers(min_rto="1ms", clock_granularity="0s"), None),
     ("G = 1 ms, floor 2 ms (RFC 1323's finest clock)", timers(min_rto="2ms", clock_granularity="1ms"), None),
     ("RTO floor 200 ms (Linux's)", timers(min_rto="200ms"), None),
     ("RTO floor 1 s (RFC 6298)", timers(min_rto="1s"), None),

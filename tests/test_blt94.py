@@ -1,6 +1,6 @@
-"""The blt94 reproduction's choices (issue 47 §2): the paper's TCP (one duplicate ACK, no
-filter), the timer its notes derive from Table 1's TCP column, the stability knobs, TCP's Table 1
-cells marked as the derivation's, and the outstanding connections counted the paper's way."""
+"""The blt94 reproduction's choices: the paper's TCP (one duplicate ACK) under one baseline rule
+with BLT (the duplicate-delivery filter, a timer floored at the network's largest round trip),
+the stability knobs, and the outstanding connections counted the paper's way."""
 
 from __future__ import annotations
 
@@ -12,7 +12,13 @@ import fairsim
 from fairsim.catalogue import BUNDLED
 from fairsim.reproduce.reproductions.blt94 import PAPER
 from fairsim.reproduce.reproductions.blt94.claims import little
-from fairsim.reproduce.reproductions.blt94.experiments import Point, knobs
+from fairsim.reproduce.reproductions.blt94.experiments import (
+    CONFIG,
+    CONFIGS,
+    Point,
+    knobs,
+    largest_round_trip,
+)
 
 NETWORK = BUNDLED / "blt94" / "network.toml"
 
@@ -30,42 +36,55 @@ def test_outstanding_connections_the_papers_way_give_its_numbers():
     assert little(point(725, 0.032)) == pytest.approx(29.0, abs=0.1)
 
 
-def test_every_scheme_has_the_timer_the_notes_derive_and_tcp_is_the_papers():
+def test_both_sides_have_one_rule_and_tcp_is_the_papers():
     sc = fairsim.load(NETWORK)
-    notes = " ".join(NETWORK.read_text().split())
-    # the derivation as the notes write it: G = 0 with the finest floor of those that fit alike
-    assert "G = 0 with any floor up to 20 ms fits best" in notes and "The finest, 1 ms, is taken" in notes
+    floor = f"{largest_round_trip(CONFIG['ref'], 30e6)}ns"
     for pair in ("BLT", "TCP", "BT"):
         t = sc.resolved(pair)["flows"]["files"]["transport"]
-        assert (t["clock_granularity"], t["min_rto"], t["initial_rto"]) == ("0s", "1ms", "1s"), pair
+        assert (t["clock_granularity"], t["initial_rto"]) == ("0s", "1s"), pair
+        # the file is the reference network at 30 Mb/s: its floor is that network's
+        assert t["min_rto"] == "45.509ms" and floor == "45509000ns", pair
     tcp = sc.resolved("TCP")["flows"]["files"]["transport"]
-    # §4: "immediate retransmission upon the arrival of 1 duplicate ACK", footnote 5: every one
-    assert tcp["dupack_threshold"] == 1 and tcp["ignore_duplicate_deliveries"] is False
+    # §4: "immediate retransmission upon the arrival of 1 duplicate ACK"; the filter BLT has
+    assert tcp["dupack_threshold"] == 1 and tcp["ignore_duplicate_deliveries"] is True
     assert tcp["rtt_samples"] == "timestamps" and tcp["kind"] == "reno"
+
+
+def test_the_timer_floor_is_the_largest_round_trip_of_each_network():
+    ref = CONFIG["ref"]
+    # D = 30 ms; 75 packets of 500 B ahead and its own at 30 Mb/s: 76 × 4000 b / 30 Mb/s; the 100 KB
+    # file and one packet at 150 Mb/s; a 40-byte ACK on two 150 Mb/s lines and the 30 Mb/s one
+    seconds = 0.030 + 76 * 4000 / 30e6 + 8 * 100_500 / 150e6 + 320 * (2 / 150e6 + 1 / 30e6)
+    assert largest_round_trip(ref, 30e6) == math.ceil(seconds * 1e6) * 1000
+    for c in CONFIGS:
+        for bw in c.bottlenecks:
+            exp = PAPER.experiment(c.experiment_id(bw))
+            floors = {v for k, v in exp.overrides.items() if k.endswith("min_rto")}
+            assert floors == {f"{largest_round_trip(c, bw)}ns"}, exp.id
+            assert largest_round_trip(c, bw) > c.d * 1e9 * 4 / 3
 
 
 def test_the_knobs_set_the_timer_and_the_filter_where_the_pairs_have_them():
     sc = fairsim.load(NETWORK)
     by_name = {k.name: k.overrides(sc) for k in PAPER.knobs}
     assert set(by_name) == {k.name for k in knobs()}
-    old = by_name["clock 10 ms, floor 20 ms"]
-    assert {v for k, v in old.items() if k.endswith("min_rto")} == {"20ms"}
-    assert len(old) == 6  # min_rto and clock_granularity of BLT, TCP and BT
-    filtered = by_name["TCP filters duplicate deliveries"]
-    assert filtered == {'pairs."TCP".transport.ignore_duplicate_deliveries': "true"}
-    changed = fairsim.load(NETWORK, set=filtered)
-    assert changed.resolved("TCP")["flows"]["files"]["transport"]["ignore_duplicate_deliveries"] is True
+    bsd = by_name["4.4BSD's timer"]
+    assert {v for k, v in bsd.items() if k.endswith("min_rto")} == {"1s"}
+    assert len(bsd) == 6  # min_rto and clock_granularity of BLT, TCP and BT
+    unfiltered = by_name["TCP without the duplicate filter"]
+    assert unfiltered == {'pairs."TCP".transport.ignore_duplicate_deliveries': "false"}
+    changed = fairsim.load(NETWORK, set=unfiltered)
+    assert changed.resolved("TCP")["flows"]["files"]["transport"]["ignore_duplicate_deliveries"] is False
+    fitted = by_name["Table 1's fitted TCP"]
+    assert fitted == by_name["RTO floor 1 ms"] | unfiltered
 
 
-def test_tcps_table1_cells_and_claims_count_neither_way():
+def test_no_claim_or_cell_counts_neither_way():
+    """No constant is fitted to the paper's cells, so none is marked as the fit's."""
     from fairsim.reproduce.reproductions.blt94.table1 import TABLE
 
-    marked = {key.pair for row in TABLE.cells for key, cell in row if cell.construction}
-    assert marked == {"TCP"}
-    derived = {c.id for c in PAPER.claims if c.derived}
-    # TCP's Table 1 claims, those graded on their cells, and d3ms, which turns on the fit's tie
-    on_fitted = {"ref-power-ratios", "scalability", "gbit-operating-points", "headline"}
-    assert derived == {"table1-tcp-ref", "table1-tcp-gbit", *on_fitted, "d3ms"}
+    assert not any(cell.construction for row in TABLE.cells for _, cell in row)
+    assert not [c.id for c in PAPER.claims if c.derived]
 
 
 def _sweep_run(pair: str, seed: int, theta_Bps: float, response_s: float) -> dict:

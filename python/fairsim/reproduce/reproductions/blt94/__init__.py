@@ -37,10 +37,13 @@ trips, smaller round trips, a slower network and three file sizes.
 The paper's network, buffer rule (BW_b·D/3), file sizes, packet size, schemes and metrics;
 where it is silent, our choices, once for every configuration, in the scenario's notes:
 each connection its own access line; BLT paced at its line; TCP as the paper describes it (fast
-retransmit on one duplicate ACK with no filter, round trips from every ACK's timestamp); for
-all three schemes one retransmission timer, srtt + max(G, 4·rttvar), whose clock G and floor,
-which the paper does not give, are derived once from Table 1's TCP column (G = 0, a 1 ms floor;
-the scenario's notes), so that those six cells are close by construction and not graded;
+retransmit on one duplicate ACK, round trips from every ACK's timestamp); one baseline rule for
+both sides: a duplicate ACK caused by a packet the receiver already had is ignored by TCP as by
+BLT, and every scheme's retransmission timer, srtt + 4·rttvar on a perfect clock, is floored at
+the network's largest round trip (propagation, a full buffer, the sender's file queued at its
+line), so that no timer fires while its packet is still queued and a duplicate ACK means a drop,
+as the paper's footnote 5 takes it (the scenario's notes; the timer fitted to Table 1's TCP
+column instead is a stability knob);
 40-byte ACKs that are never dropped; 2000 arrivals of 100 KB files a run (4000 of 10 KB, 400 of 1 MB), the first tenth of
 the arrival window a warm-up; offered loads of 5% to 95% of the bottleneck. The paper's λ grid is
 lost, so P_m is the largest power over ours; Θ is given both per run and the paper's

