@@ -105,7 +105,8 @@ def main() -> None:
     if args.json:
         out = results.to_json()
     else:
-        from fairsim.tables import all_tables, console, emit
+        from fairsim.table_parts import console, emit
+        from fairsim.tables import all_tables
 
         screen = console()
         screen.file = io.StringIO()

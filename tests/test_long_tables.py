@@ -8,7 +8,7 @@ import pytest
 from rich.table import Table
 
 import fairsim
-from fairsim.tables import END_ROWS, MAX_ROWS, add_rows, shown_rows
+from fairsim.table_parts import END_ROWS, MAX_ROWS, add_rows, shown_rows
 
 
 def scenario(hosts: int, flows: int) -> str:

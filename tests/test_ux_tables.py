@@ -10,7 +10,7 @@ from test_cli import fairsim as cli
 from test_cli import interrupted
 
 import fairsim
-from fairsim.tables import Stat, duration, pm, size
+from fairsim.table_parts import Stat, duration, pm, size
 
 from conftest import EXAMPLES
 

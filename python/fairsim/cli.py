@@ -22,11 +22,13 @@ import threading
 import warnings
 from contextlib import contextmanager
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from fairsim import FairsimError, InternalError, ScenarioError, __version__, _core
+from fairsim import _core
+from fairsim._core import FairsimError, InternalError, ScenarioError, __version__
 from fairsim.api import MOST_SEEDS, SEED_MAX, open_scenario, run
 from fairsim.catalogue import catalogue
 from fairsim.replications import FairsimWarning
@@ -53,7 +55,6 @@ def stderr() -> Console:
 
 #: Commands defined elsewhere, imported when run or listed: name -> (module, the command there).
 LAZY_COMMANDS = {
-    "draw": ("fairsim.draw", "draw_cmd"),
     "reproduce": ("fairsim.reproduce.cli", "reproduce_cmd"),
     "sweep": ("fairsim.sweeps.cli", "sweep_cmd"),
 }
@@ -205,6 +206,24 @@ overrides_option = click.option(
 )
 
 
+@main.command("draw")
+@click.argument("scenario")
+@overrides_option
+@click.option("--out", "-o", type=click.Path(dir_okay=False), help="The SVG file (default: NAME.svg here).")
+def draw_cmd(scenario, sets, out):
+    """Draw SCENARIO's network as an SVG: nodes, links (rate, delay), bottlenecks, each pair's
+    discipline at them, and the flows."""
+    from fairsim.draw import draw, write_svg
+    from fairsim.output import safe_name
+
+    sc = open_scenario(scenario, list(sets), origin="--set")
+    path = Path(out or f"{safe_name(sc.name)}.svg")
+    if path.parent != Path() and not path.parent.is_dir():
+        raise FairsimError(f"--out {out}: the folder {path.parent} does not exist")
+    write_svg(draw(sc), path)
+    click.echo(f"wrote {path}")
+
+
 @main.command("run")
 @click.argument("scenario")
 @click.option(
@@ -342,7 +361,8 @@ def run_cmd(
     if as_json:
         click.echo(results.to_json())
     else:
-        from fairsim.tables import all_tables, emit
+        from fairsim.table_parts import emit
+        from fairsim.tables import all_tables
 
         emit(all_tables(results, per_seed, queues))
     if results.interrupted:
@@ -379,7 +399,7 @@ def _captures_need_out(sc) -> None:
 )
 def validate_cmd(scenario, sets, every, drawing):
     """Check SCENARIO and show how each pair resolves (disciplines, buffers, transports, routes)."""
-    from fairsim.tables import MAX_ROWS, console, emit
+    from fairsim.table_parts import MAX_ROWS, console, emit
 
     sc = open_scenario(scenario, list(sets), origin="--set")
     if drawing:
@@ -430,7 +450,7 @@ def _queues_parts(pair: str, doc: dict, links: list[str], every: bool) -> list:
     """`fairsim validate`'s table of a pair's queues (two per link) from its resolved scenario."""
     from rich.table import Table
 
-    from fairsim.tables import add_rows
+    from fairsim.table_parts import add_rows
 
     table = Table(title=f"pair {pair}: queues", box=None, header_style="bold", title_justify="left")
     # a `loss` column only where some link loses packets: other tables stay as they were
@@ -466,7 +486,7 @@ def _flows_parts(pair: str, doc: dict, flows: list[str], every: bool) -> list:
     CUBIC flows share one line of parameters, not ten)."""
     from rich.table import Table
 
-    from fairsim.tables import add_rows
+    from fairsim.table_parts import add_rows
 
     table = Table(title=f"pair {pair}: flows", box=None, header_style="bold", title_justify="left")
     for col in ("flow", "app", "transport", "route"):
@@ -518,7 +538,7 @@ def fq_buffers_cmd(quick, out, jobs):
     from rich.table import Table
 
     from fairsim.studies import fq_buffers as study
-    from fairsim.tables import console, emit
+    from fairsim.table_parts import console, emit
 
     grid = study.QUICK if quick else study.Grid()
     df = study.run(grid, jobs=jobs)
@@ -561,7 +581,7 @@ def list_cmd(name):
     parameters of that discipline, transport or application."""
     from rich.table import Table
 
-    from fairsim.tables import console, emit
+    from fairsim.table_parts import console, emit
 
     screen = console()
     everything = catalogue()
@@ -595,7 +615,7 @@ def _show_component(name: str, everything: dict, screen) -> None:
         else:
             from rich.table import Table
 
-            from fairsim.tables import emit
+            from fairsim.table_parts import emit
 
             table = Table(box=None, header_style="bold")
             for column in ("parameter", "default", "meaning"):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fairsim import FairsimError
+from fairsim._core import FairsimError
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -295,34 +295,3 @@ def write_svg(fig: Figure, path: Path) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(buf.getvalue())
     os.replace(tmp, path)
-
-
-def _command():
-    """`fairsim draw`, built when it is run (click and the CLI's options are imported then)."""
-    import click
-
-    from fairsim.cli import overrides_option
-
-    @click.command("draw")
-    @click.argument("scenario")
-    @overrides_option
-    @click.option(
-        "--out", "-o", type=click.Path(dir_okay=False), help="The SVG file (default: NAME.svg here)."
-    )
-    def draw_cmd(scenario, sets, out):
-        """Draw SCENARIO's network as an SVG: nodes, links (rate, delay), bottlenecks, each pair's
-        discipline at them, and the flows."""
-        from fairsim.api import open_scenario
-        from fairsim.output import safe_name
-
-        sc = open_scenario(scenario, list(sets), origin="--set")
-        path = Path(out or f"{safe_name(sc.name)}.svg")
-        if path.parent != Path() and not path.parent.is_dir():
-            raise FairsimError(f"--out {out}: the folder {path.parent} does not exist")
-        write_svg(draw(sc), path)
-        click.echo(f"wrote {path}")
-
-    return draw_cmd
-
-
-draw_cmd = _command()

@@ -9,7 +9,7 @@ from itertools import pairwise
 
 from rich.text import Text
 
-from fairsim.tables import NA, Stat, _table, add_rows, duration, queue_totals, rate, stat_over
+from fairsim.table_parts import NA, Stat, add_rows, bare_table, duration, queue_totals, rate, stat_over
 
 
 def _when(seconds: float | None) -> str:
@@ -44,7 +44,7 @@ def event_parts(runs: list[dict]) -> list:
     events = first.get("network_events") or []
     if not events:
         return []
-    table = _table(["at", "network event", "action", "forwarding learnt"], left=3)
+    table = bare_table(["at", "network event", "action", "forwarding learnt"], left=3)
 
     def row(i: int) -> list[str]:
         e = events[i]

@@ -3,8 +3,8 @@
 The engine's memory comes from C's heap (glibc's malloc), which keeps what is freed for later
 allocations rather than returning it, and Python allocates its objects apart from that heap.
 So a finished 100,000-flow run's state (two gigabytes) stayed counted while Python parsed the
-run's report, and the process's peak was their sum: `malloc_trim` after the run took the peak
-from 4,102 to 3,483 MiB (docs/performance.md, "Memory per flow"). It walks the heap, a
+run's report, and the process's peak was their sum: `malloc_trim` after the run lowers the
+peak by the freed state (docs/performance.md, "Memory at 100,000 flows"). It walks the heap, a
 millisecond or so, so it is called only after big runs (told by their report's size).
 
 The engine trims the same way once it has loaded a scenario (`fairsim::memory::return_freed`,

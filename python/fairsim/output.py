@@ -121,7 +121,7 @@ def check_folder(folder: str | Path, label: str | None = None) -> None:
 
 
 def _fail(message: str) -> Exception:
-    from fairsim import FairsimError
+    from fairsim._core import FairsimError
 
     return FairsimError(message)
 

@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from fairsim import _core
 from fairsim.columns import plain
-from fairsim.transfer_tables import slowdown_table, study_edges, transfer_rows, workload_columns
+from fairsim.transfer_tables import (
+    slowdown_table,
+    study_edges,
+    transfer_rows,
+    transfer_summary_rows,
+    workload_columns,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -104,11 +110,6 @@ def interval_rows(r: dict) -> list[dict]:
 
 def queue_interval_rows(r: dict) -> list[dict]:
     return [{"pair": r["pair"], "seed": r["seed"], **i} for i in r["queue_intervals"]]
-
-
-def transfer_summary_rows(r: dict) -> list[dict]:
-    """One row per open-population flow of run report `r` (the engine's transfer summary)."""
-    return [{"pair": r["pair"], "seed": r["seed"], **s} for s in r.get("transfer_summary") or []]
 
 
 def slowdown_rows(r: dict, edges: dict[str, list[float]] | None = None) -> list[dict]:
@@ -289,7 +290,7 @@ class Results:
         return len(self.runs)
 
     def __repr__(self) -> str:
-        from fairsim.tables import plural
+        from fairsim.table_parts import plural
 
         state = "complete" if self.complete else "incomplete"
         name = self.scenario["name"]
@@ -407,7 +408,7 @@ class Results:
 
     def to_dict(self, intervals: bool = False) -> dict:
         """The JSON document of docs/results.md; per-interval rows and traces only if ``intervals``."""
-        from fairsim import __version__
+        from fairsim._core import __version__
 
         drop = () if intervals else ("flow_intervals", "queue_intervals", "traces")
         document = {

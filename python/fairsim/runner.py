@@ -83,7 +83,7 @@ def execute(
         seen |= {(port, "events"): text for port, text in sim.event_traces()}
         # the long tables cross as columns (fairsim.columns), not as a dict per row; the rest is
         # read once the run is let go and its memory returned, not beside it: a 256-flow
-        # dumbbell's rows are about 4 MB of dicts (docs/performance.md, "engine's own ≤ htsim")
+        # dumbbell's rows are about 4 MB of dicts (docs/performance.md, "The report after the run")
         try:
             taken = taken_report(sim)
         except InternalError:

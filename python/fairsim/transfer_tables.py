@@ -71,6 +71,11 @@ SLOWDOWN_COLUMNS = [
 _NAN = float("nan")
 
 
+def transfer_summary_rows(r: dict) -> list[dict]:
+    """One row per open-population flow of run report `r` (the engine's transfer summary)."""
+    return [{"pair": r["pair"], "seed": r["seed"], **s} for s in r.get("transfer_summary") or []]
+
+
 def transfer_columns(r: dict) -> dict[str, list] | None:
     """Run report `r`'s transfers as the transfers table's columns: `COLUMNS`, and with a
     workload `WORKLOAD_COLUMNS` (NaN for a time or slowdown there is none of); None without

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from fairsim.results import transfer_summary_rows
 from fairsim.transfer_tables import (
     COLUMNS,
     PERCENTILES,
@@ -19,6 +18,7 @@ from fairsim.transfer_tables import (
     WORKLOAD_COLUMNS,
     slowdown_table,
     transfer_columns,
+    transfer_summary_rows,
 )
 
 __all__ = [

@@ -20,7 +20,7 @@ from rich.text import Text
 from fairsim import _core
 from fairsim.columns import column, each
 from fairsim.slowdown_rules import fewest
-from fairsim.tables import LOST_COLUMNS, NA, Stat, _table, duration, plural, rate, size
+from fairsim.table_parts import LOST_COLUMNS, NA, Stat, bare_table, duration, plural, rate, size
 from fairsim.transfer_tables import PERCENTILES, slowdown_table, study_edges, workload_columns
 
 #: The size bins of the first screen's table: ten of about equal counts, as HPCC and Homa read them.
@@ -59,7 +59,7 @@ def endless_parts(runs: list[dict], names: set[str]) -> list:
     them, the slowest and the median (means over the runs)."""
     import statistics
 
-    table = _table(
+    table = bare_table(
         ["workload", "transfers", "goodput", "of their lines", "Jain", "slowest", "median"], left=1
     )
     for name in sorted(names):
@@ -164,7 +164,7 @@ def completion_parts(runs: list[dict], edges: dict[str, list[float]] | None = No
     rows = completion_table(runs, edges)
     several = len({row["flow"] for row in rows}) > 1
     columns = [*(["workload"] if several else []), "size up to", "transfers", "unfinished"]
-    table = _table([*columns, "p50 slowdown", "p99", "p99.9", "mean FCT"], left=len(columns) - 2)
+    table = bare_table([*columns, "p50 slowdown", "p99", "p99.9", "mean FCT"], left=len(columns) - 2)
     for row in rows:
         bound = "≥ " if row["lower_bound"] else ""
         table.add_row(
@@ -239,7 +239,7 @@ def tier_parts(runs: list[dict]) -> list:
         "marks",
         "longest queue",
     ]
-    table = _table(columns, left=1)
+    table = bare_table(columns, left=1)
     for name, t in by_tier.items():
         table.add_row(
             name,

@@ -28,7 +28,8 @@ import sysconfig
 import types
 from pathlib import Path
 
-import fairsim
+#: fairsim's own folder: its modules are not the user's.
+PACKAGE = Path(__file__).resolve().parent.parent
 
 
 def _bases() -> tuple[type, ...]:
@@ -51,7 +52,7 @@ def _outside() -> list[Path]:
     """Folders whose modules are not the user's: the interpreter's, its packages', fairsim's."""
     paths = sysconfig.get_paths()
     roots = {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
-    roots |= {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(fairsim.__file__).parent)}
+    roots |= {sys.prefix, sys.base_prefix, sys.exec_prefix, str(PACKAGE)}
     return [Path(r).resolve() for r in roots]
 
 

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from fairsim import FairsimError
+from fairsim._core import FairsimError
 
 if TYPE_CHECKING:
     from fairsim.reproduce.model import Paper

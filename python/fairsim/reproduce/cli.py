@@ -59,8 +59,9 @@ def reproduce_cmd(
     """
     from rich.console import Console  # here, not above: `fairsim --help` needs neither rich nor tables
 
-    from fairsim import FairsimError, reproduce
-    from fairsim.tables import console as table_console
+    from fairsim import reproduce
+    from fairsim._core import FairsimError
+    from fairsim.table_parts import console as table_console
 
     console = table_console()
     if list_:
@@ -142,7 +143,7 @@ def _list(console: Console, papers: dict) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from fairsim.tables import emit
+    from fairsim.table_parts import emit
 
     for p in papers.values():
         table = Table(title=escape(f"{p.id}: {p.title}"), box=None, title_justify="left", show_header=False)
@@ -161,7 +162,7 @@ def _summary(console: Console, report, folder: Path) -> None:
 
     from fairsim.reproduce.added import summary_line
     from fairsim.reproduce.report import NOT_HELD_NOTE, cells_line, claims_line, quick_banner, runs_line
-    from fairsim.tables import emit
+    from fairsim.table_parts import emit
 
     banner = quick_banner(report)
     if banner:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fairsim import FairsimError, ScenarioError
+from fairsim._core import FairsimError, ScenarioError
 from fairsim.api import Scenario, load
 from fairsim.catalogue import BUNDLED
 from fairsim.reproduce.claims import Claim, Context, TestedClaim

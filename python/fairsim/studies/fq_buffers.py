@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-import fairsim
+from fairsim.api import loads
+from fairsim.api import run as run_scenario
 
 STRUCTURES = ["list", "tree", "double_heap", "perc"]
 #: The thesis's names for the structures.
@@ -74,8 +75,8 @@ def run(grid: Grid = Grid(), progress: bool | None = None, jobs: int | None = No
     rows = []
     for n in grid.conversations:
         for b in grid.buffers:
-            sc = fairsim.loads(scenario(n, b, grid.window, grid.duration_s), file=f"fq-buffers N={n} B={b}")
-            res = fairsim.run(sc, progress=progress, jobs=jobs)
+            sc = loads(scenario(n, b, grid.window, grid.duration_s), file=f"fq-buffers N={n} B={b}")
+            res = run_scenario(sc, progress=progress, jobs=jobs)
             gw = res.queues[res.queues.port == "gw->sink"].set_index("pair")
             delivered = res.flows.groupby("pair")["delivered"].sum()
             walls = {r["pair"]: r["wall_s"] for r in res.runs}

@@ -44,7 +44,7 @@ def pooled(results, metric: str, keys: list[str], bins) -> pd.DataFrame:
 def size_labels(table: pd.DataFrame) -> list[str]:
     """Each bin's sizes as a reader names them: `≤ 19.0 kB`, or `> 5.46 MB` for the last, above
     its workload's last edge in `table` (`all sizes` where it is the only bin)."""
-    from fairsim.tables import Stat, size
+    from fairsim.table_parts import Stat, size
 
     finite = table["up_to_bytes"].where(table["up_to_bytes"] < math.inf)
     last = finite.groupby(table["flow"]).transform("max")  # the last bin starts above it

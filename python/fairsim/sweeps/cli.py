@@ -160,7 +160,7 @@ def check_address(address: str) -> None:
     """Raises FairsimError naming `--dask ADDRESS` unless it is written as a scheduler's
     address (`tcp://HOST:PORT`, `tls://...`, or `HOST:PORT`); connects to nothing. Without
     dask.distributed, only an empty address is refused here (`_client` says what to install)."""
-    from fairsim import FairsimError
+    from fairsim._core import FairsimError
 
     example = "e.g. --dask tcp://10.0.0.5:8786"
     if not address.strip():
@@ -190,7 +190,7 @@ def check_address(address: str) -> None:
 
 
 def _client(address: str):
-    from fairsim import FairsimError
+    from fairsim._core import FairsimError
 
     try:
         from distributed import Client
@@ -210,7 +210,7 @@ def _dry_run(plan, folder: Path, jobs, scheduler, progress) -> None:
 
     from fairsim.sweeps import held_runs
     from fairsim.sweeps.estimate import Estimate, pilot
-    from fairsim.tables import console, emit
+    from fairsim.table_parts import console, emit
 
     per_point, per_pair = held_runs(plan, folder, progress)
     each = len(plan.pairs) * len(plan.seeds)
@@ -254,7 +254,7 @@ def _report(results, plan, folder: Path) -> None:
     from rich.table import Table
 
     from fairsim.sweeps.results import OVERVIEW_CAPTION, OVERVIEW_CELLS
-    from fairsim.tables import console, emit
+    from fairsim.table_parts import console, emit
 
     s = results.summary
     stderr().print(
@@ -297,7 +297,7 @@ def _workload_report(results, plan) -> bool:
     (`completion_report`) instead of the overview's Jain's index and goodput; or, where the
     transfers were not recorded, what to do to see them. Whether it said anything."""
     from fairsim.sweeps.completion_report import completion_parts, sized_workloads, unrecorded_note
-    from fairsim.tables import console, emit
+    from fairsim.table_parts import console, emit
 
     names = sized_workloads(plan)
     if not names or results.runs.empty or not (results.runs["status"] == "ok").any():

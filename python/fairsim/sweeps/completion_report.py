@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from rich.text import Text
 
-from fairsim.tables import NA, Stat, _table, duration
+from fairsim.table_parts import NA, Stat, bare_table, duration
 
 #: The percentiles shown, as headed.
 SHOWN = {"p50": "p50 slowdown", "p99": "p99", "p999": "p99.9"}
@@ -52,7 +52,7 @@ def completion_parts(results, keys: list[str], shown: Callable[[dict], list[str]
     table_rows = results.completion_times(10)
     several = table_rows["flow"].nunique() > 1
     columns = [*keys, *(["workload"] if several else []), "size", "transfers", "seeds", "unfinished"]
-    table = _table([*columns, *SHOWN.values(), "mean FCT"], left=0)
+    table = bare_table([*columns, *SHOWN.values(), "mean FCT"], left=0)
     labels = size_labels(table_rows)
     for i, (_, row) in enumerate(table_rows.iterrows()):
         if i == most_rows:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from fairsim import __version__
+from fairsim._core import __version__
 from fairsim.results import TABLES as TABLE_ROWS
 from fairsim.run_findings import RunFinding
 from fairsim.sweeps.plan import Plan, Run, RunError

@@ -165,7 +165,7 @@ class LocalPool:
 
 def engine_identity() -> tuple[str, str]:
     """This process's fairsim version and engine build: a worker must run the same."""
-    from fairsim import __version__
+    from fairsim._core import __version__
     from fairsim.sweeps.plan import engine_hash
 
     return __version__, engine_hash()
@@ -177,7 +177,7 @@ class DaskCluster:
     def __init__(self, client):
         from distributed import as_completed
 
-        from fairsim import FairsimError
+        from fairsim._core import FairsimError
 
         ours = engine_identity()
         try:

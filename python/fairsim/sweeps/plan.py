@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from fairsim import FairsimError, InternalError, __version__
+from fairsim._core import FairsimError, InternalError, __version__
 from fairsim.api import Scenario
 from fairsim.sweeps.axes import Axis
 from fairsim.sweeps.spec import SweepError, SweepSpec

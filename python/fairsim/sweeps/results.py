@@ -73,7 +73,7 @@ class SweepResults:
         runs = self.runs
         return runs[runs["status"] != "ok"] if not runs.empty else runs
 
-    def _table(self, name: str) -> pd.DataFrame:
+    def bare_table(self, name: str) -> pd.DataFrame:
         df = read_table(self.folder, name)
         if df.empty:
             return df
@@ -342,7 +342,7 @@ OVERVIEW_METRICS = ("jain", "goodput_bps")
 
 
 def _mean_ci(row, metric: str, scale: float = 1.0) -> str:
-    from fairsim.tables import Stat, pm
+    from fairsim.table_parts import Stat, pm
 
     seeds = int(row["seeds"]) if pd.notna(row[f"{metric}_ci95"]) else 1
     return pm(Stat(row[metric] * scale, row[f"{metric}_ci95"] * scale, seeds), decimals=3)

@@ -5,8 +5,11 @@ Poisson file transfers over one bottleneck, from 15 Mb/s to 1 Gb/s."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from fairsim.reproduce.model import Paper
 from fairsim.reproduce.reproductions.blt94.claims import CLAIMS, TESTED
+from fairsim.reproduce.reproductions.blt94.discussion import DISCUSSION
 from fairsim.reproduce.reproductions.blt94.experiments import EXPERIMENTS, knobs
 from fairsim.reproduce.reproductions.blt94.table1 import DERIVED
 
@@ -26,7 +29,7 @@ file transfers through one bottleneck, measuring response time, throughput, netw
 Θ/R and fairness against the arrival rate, for 150 Mb/s and 1 Gb/s networks with 30 ms round
 trips, smaller round trips, a slower network and three file sizes.
 """,
-    experiments=EXPERIMENTS,
+    experiments=tuple(dataclasses.replace(e, discussion=DISCUSSION.get(e.id, "")) for e in EXPERIMENTS),
     claims=tuple(CLAIMS),
     tested=TESTED,
     figures_from="fairsim.reproduce.reproductions.blt94.figures",

@@ -21,7 +21,6 @@ import numpy as np
 
 from fairsim.reproduce.claims import Context, Missing
 from fairsim.reproduce.model import Experiment, Sweep
-from fairsim.reproduce.reproductions.blt94.discussion import DISCUSSION
 
 PACKET = 500
 ACK = 40
@@ -155,7 +154,6 @@ def experiment(c: Config, bw_b: float) -> Experiment:
         sweep=load_sweep(c, bw_b, pairs),
         overrides=network(c, bw_b),
         seeds=3,
-        discussion=DISCUSSION.get(c.experiment_id(bw_b), ""),
     )
 
 
