@@ -9,7 +9,7 @@ its CBR: every sender on its own 100 Gb/s, 1 ms link to r1; r1-r2 10 Gb/s, 10 ms
 on its own 100 Gb/s, 1 ms link from r2. The round trip is 24 ms, so one bandwidth-delay product is
 20,000 packets of 1500 B: the bottleneck's drop-tail queue holds that many, and every flow's share
 of pipe and buffer (156 packets at 256 flows) leaves TCP in its normal regime of fast
-retransmits, not of timeouts (a 20 µs, 100-packet dumbbell locks out instead: performance.md).
+retransmits, not of timeouts (a 20 µs, 100-packet dumbbell locks out instead, in both simulators).
 Flow i starts at i × 20 µs and never ends. Both simulators carry every ACK back through the
 mirror of the data path's queues, three hops each way.
 

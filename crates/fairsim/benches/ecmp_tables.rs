@@ -1,7 +1,6 @@
 //! Making ECMP's next-hop tables (`net::multipath::EqualCost`): a fat-tree's every ToR's table,
 //! as a run whose traffic reaches every rack makes them, one at its first packet toward it. At
-//! k = 64 they were most of a 20 µs permutation's run (docs/performance.md, "A k = 64 fabric:
-//! ECMP's tables made once, and shared by the partitions").
+//! k = 64 they were most of a 20 µs permutation's run (docs/performance.md, "A k = 64 fat-tree").
 //! `cargo bench -p fairsim --bench ecmp_tables`.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};

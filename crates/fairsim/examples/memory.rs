@@ -10,7 +10,7 @@
 //! stops after that phase, so that a heap profiler's last snapshot shows it. `--every N` runs
 //! on one thread, N events at a time, and prints after each stretch the simulated time, what
 //! malloc holds and the resident memory: when the run holds the most, and what (docs/performance.md,
-//! *A k = 64 fabric: a port's rare counters, and when the run holds the most*). Linux only;
+//! *A k = 64 fat-tree*). Linux only;
 //! `scripts/measure_memory.py` does the same through Python.
 
 use std::sync::Arc;

@@ -1,5 +1,5 @@
-//! Where the time of one big run goes, phase by phase, without Python: the figures of "Scale
-//! (issue 17)" in `docs/performance.md`.
+//! Where the time of one big run goes, phase by phase, without Python: the figures of "Scale"
+//! in `docs/performance.md`.
 //!
 //! `cargo run --release --example scale -- SCENARIO.toml [PAIR] [--load-only] [KEY=VALUE ...]`
 //!

@@ -7,7 +7,7 @@
 //! scenario's pieces; but an emptied heap still counts in the process's memory until it is
 //! trimmed: the bench's 256-flow dumbbell, loaded and run on one thread, peaked at 24.6 MB
 //! untrimmed against 17.3 MB before the parse had a thread of its own (docs/performance.md,
-//! "The scenario parsed on a thread of its own").
+//! "Memory at 100,000 flows").
 
 /// How many bytes a run must give back at its end (its packet pool's chunks, and its
 /// connections' states) for the heaps to be trimmed then, once (`return_freed`). The chunks were

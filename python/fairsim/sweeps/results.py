@@ -73,7 +73,7 @@ class SweepResults:
         runs = self.runs
         return runs[runs["status"] != "ok"] if not runs.empty else runs
 
-    def bare_table(self, name: str) -> pd.DataFrame:
+    def _table(self, name: str) -> pd.DataFrame:
         df = read_table(self.folder, name)
         if df.empty:
             return df

@@ -12,9 +12,9 @@
 //! scheduled, the loop may leave out an event whose effect it can compute, such as the end of a
 //! transmission nothing waits behind (issue 32), or any transmission's end at a port whose
 //! discipline is chainable, FCFS or the ECN threshold (issue 34, `node::port`), without
-//! changing any run. Until issue 32 ties ran in insertion order (docs/decisions.md). Never by
-//! chance: a run is a pure function of its scenario and seed. Events name their target by dense
-//! id; the main loop dispatches them with `match`.
+//! changing any run. Until issue 32 ties ran in insertion order (docs/decisions.md, "A canonical
+//! order for ties"). Never by chance: a run is a pure function of its scenario and seed. Events
+//! name their target by dense id; the main loop dispatches them with `match`.
 
 use crate::net::{FlowId, NodeId, PortId};
 use crate::timer::TimerId;

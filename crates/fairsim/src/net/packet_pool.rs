@@ -8,7 +8,7 @@
 //! they were empty. In a k = 64 fat-tree's first 10 µs, 65,536 hosts' queues held the 16 places
 //! their initial window had filled for the two or three packets left of it: 1.05 million places
 //! (84 MB) for 305,000 packets; at 20 µs, 1.37 million places of queues and pipes (114 MB) held
-//! 660,000 packets (docs/performance.md, "A k = 64 fabric: one pool of packets").
+//! 660,000 packets (docs/performance.md, "Choices behind these figures").
 //!
 //! The pool grows by chunks of `CHUNK` slots and never moves a slot: a list's numbers stay good
 //! for the run. A parallel run's partitions each have their own pool, whose chunks take numbers

@@ -77,7 +77,7 @@ impl Conversations {
         let q = &mut self.queues[c];
         // room doubling from one rather than `VecDeque`'s first four: a 100,000-flow run's FQ
         // ports have a conversation per flow, and four 112-byte entries for each that held a
-        // packet cost 69 MiB more than this (docs/performance.md, "FQ's conversations from one")
+        // packet cost 69 MiB more than this (docs/performance.md, "Memory at 100,000 flows")
         if q.len() == q.capacity() {
             q.reserve_exact(q.len().max(1));
         }

@@ -5,7 +5,7 @@
 //! connections run between any of its hosts, or a flow that may detour anywhere) once for all
 //! ports, and the others port by port in one array (each port's run of it found by an offset).
 //! A list per port held a workload's two entries at each of a k = 64 fat-tree's 393,216 ports,
-//! in 393,216 allocations (21 MB asked for; docs/performance.md, "A k = 64 fabric: its scenario").
+//! in 393,216 allocations (21 MB asked for; docs/performance.md, "A k = 64 fat-tree").
 
 use crate::net::{FlowId, PacketKind, PortId};
 

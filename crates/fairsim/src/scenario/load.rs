@@ -42,8 +42,8 @@ impl Scenario {
         // pieces go to that thread's heap (glibc gives each thread one) and leave it nearly
         // empty when freed, rather than holes between the scenario's pieces in this thread's
         // heap that no later allocation of a run on a worker thread could use: a 100,000-flow
-        // run held 243 MiB less (docs/performance.md, "The scenario parsed on a thread of its
-        // own"). A program that then runs on this thread no longer fills those holes.
+        // run held 243 MiB less (docs/performance.md, "Memory at 100,000 flows"). A program
+        // that then runs on this thread no longer fills those holes.
         let (raw, sets) = std::thread::scope(|scope| {
             let parse = || read_raw(text, file, &lines, sets.clone(), origin, &unreadable);
             match std::thread::Builder::new().name("fairsim-parse".into()).spawn_scoped(scope, parse) {

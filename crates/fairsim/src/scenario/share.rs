@@ -5,7 +5,7 @@
 //! Their order interleaves them (a host's line, then its ToR's port towards it), so comparing a
 //! port's with only the one before found no two alike: a k = 64 fat-tree's scenario held a
 //! component of its own for each of its 131,072 host-tier ports, and its report a table for each
-//! (docs/performance.md, "A k = 64 fabric: its scenario").
+//! (docs/performance.md, "A k = 64 fat-tree").
 
 /// Distinct keys kept to compare with: more than the kinds of port that alternate in any
 /// generated topology's order.
