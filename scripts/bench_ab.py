@@ -47,7 +47,7 @@ def build(checkout: Path, target: Path) -> Path:
 def hops_per_s(binary: Path, args: list[str]) -> dict[str, float]:
     """Each pair's median packet-hops per second, in millions, from one invocation. Hops, not
     events: the same work in both builds, where events differ once the loop leaves some out
-    (issue 32)."""
+    (docs/decisions.md, *A canonical order for ties*)."""
     out = subprocess.run([str(binary), *args], capture_output=True, text=True, check=True).stdout
     rows = {}
     for line in out.splitlines():

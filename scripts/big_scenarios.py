@@ -1,4 +1,4 @@
-"""Writes the big scenarios of issue 17 ("Scale") to a folder, for measuring how loading,
+"""Writes the big scenarios to a folder, for measuring how loading,
 validating and running grow with a scenario's size (docs/performance.md, "Scale"):
 
     python3 scripts/big_scenarios.py OUTDIR [NAME ...]

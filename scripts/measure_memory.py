@@ -8,7 +8,7 @@ at a time, and prints a line per phase: the resident memory after it (`VmRSS`) a
 (`VmHWM`, reset before the phase through /proc/self/clear_refs, so each phase's peak is its
 own, not the process's so far). Phases: loading and validating the scenario, building the run,
 running it, the engine's report (its long tables as Arrow columns, `fairsim.columns`; with
-`--via-json` as one JSON text, then parsed into Python's dicts, as before issue 50), and the
+`--via-json` as one JSON text, then parsed into Python's dicts, to compare), and the
 tables `fairsim run` prints (or the JSON document it prints). Linux only.
 
 The engine alone: `cargo run --release --example memory -- SCENARIO [KEY=VALUE ...]`.
@@ -68,7 +68,9 @@ def main() -> None:
     parser.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--json", action="store_true", help="the JSON document instead of the tables")
     parser.add_argument(
-        "--via-json", action="store_true", help="the report as JSON text parsed into dicts (before issue 50)"
+        "--via-json",
+        action="store_true",
+        help="the report as JSON text parsed into dicts, not as Arrow columns",
     )
     args = parser.parse_args()
     phases = Phases()

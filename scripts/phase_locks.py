@@ -1,11 +1,11 @@
 """How often deterministic phase locks occur, with and without the hosts' clock noise.
 
-Issue 12 §2 names four locks; the fourth (a NewReno dumbbell beside a CBR whose period divides
-one second) did not lock in our reconstruction of that dumbbell, so it is not measured. Each
-case below runs one scenario and pair under ten seeds with
-`run.clock_jitter` off, at 1 ms, and at one packet time of the bottleneck (the scale of the
-phase that locks), and counts the runs in which the lock holds. Prints a Markdown table for
-docs/reproductions.md.
+An audit of the reproductions named four locks (docs/reproductions.md, *Phase locks*); the fourth
+(a NewReno dumbbell beside a CBR whose period divides one second) did not lock in our
+reconstruction of that dumbbell, so it is not measured. Each case below runs one scenario and
+pair under ten seeds with `run.clock_jitter` off, at 1 ms, and at one packet time of the
+bottleneck (the scale of the phase that locks), and counts the runs in which the lock holds.
+Prints a Markdown table for docs/reproductions.md.
 
     python3 scripts/phase_locks.py [--seeds 10]
 """

@@ -40,7 +40,7 @@ MATRIX = {
 }
 
 
-#: The data-centre cases (issue 34), short: generated fat-trees, workloads with their own
+#: The data-centre cases, short: generated fat-trees, workloads with their own
 #: lines, ECMP, spraying and adaptive forwarding, a shared buffer, DCTCP's threshold marking.
 #: Each entry: the scenario, relative to the checkout, and its overrides.
 SHORT = ["run.duration=3ms", "run.warmup=1ms", "run.interval=2ms"]

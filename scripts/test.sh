@@ -2,15 +2,17 @@
 # README command 2: installs what the tests need into the project's virtual environment (.venv,
 # made here if missing; FAIRSIM_VENV names another), then runs every check and test: formatting
 # and lints, the Rust engine's tests, the Python package's tests (API and command line, on every
-# core: pytest-xdist; among them every reproduction in quick mode), the Python tests not marked
-# slow at the lowest dependency versions pyproject.toml claims, and, under CI, the README's quick
-# start and the wheel. CI (.ci/run) runs exactly this, from a copy of the checkout in a folder
-# named `fairsim` under a path containing a space.
+# core: pytest-xdist; among them every reproduction in quick mode), the documentation site
+# (mkdocs build --strict, into a temporary folder), the Python tests not marked slow at the
+# lowest dependency versions pyproject.toml claims, and, under CI, the README's quick start and
+# the wheel. CI (.ci/run) runs exactly this, from a copy of the checkout in a folder named
+# `fairsim` under a path containing a space.
 #
 #   bash scripts/test.sh           everything (CI)
 #   bash scripts/test.sh --quick   "did my install work?": lints, the Rust tests, the Python tests
-#                                  not marked slow, one quick reproduction; installs no tshark
-#                                  and no ns-3 (their tests are left out)
+#                                  not marked slow, the documentation site (seconds), one quick
+#                                  reproduction; installs no tshark and no ns-3 (their tests
+#                                  are left out)
 #
 # Needs no root: where tshark or ns-3's wheel cannot be installed, one line says why and their
 # tests are skipped; under CI (CI=true) that is a failure instead. A failing step does not stop
@@ -195,6 +197,16 @@ wheel_without_root() (
                 venv/bin/fairsim reproduce dks89 --quick --no-progress --out out >/dev/null && [ -s out/report.html ]' _ "$dir"
 )
 
+docs_site() (
+    # the documentation site (mkdocs.yml) as `mkdocs build --strict` builds it, into a temporary
+    # folder: a warning (a broken link or anchor, a page left out of the navigation, a docstring
+    # that cannot be read) fails it. tests/test_docs_site.py runs the how-to pages' commands.
+    # NO_MKDOCS_2_WARNING: the theme's notice of its end of life, printed at every build
+    site="$(mktemp -d)"
+    trap 'rm -rf "$site"' EXIT
+    NO_MKDOCS_2_WARNING=1 python -m mkdocs build --strict -f mkdocs.yml -d "$site/site"
+)
+
 rust_tests() {
     if cargo nextest --version >/dev/null 2>&1; then cargo nextest run --workspace; else cargo test --workspace; fi
 }
@@ -206,6 +218,7 @@ step "cargo clippy" cargo clippy --workspace --all-targets --quiet -- -D warning
 step "ruff check" ruff check python tests scripts validation
 step "ruff format" ruff format --check python tests scripts validation
 step "Rust tests" rust_tests
+step "documentation site (mkdocs build --strict)" docs_site
 if [ -n "$quick" ]; then
     step "Python tests, not marked slow" pytest_logged "Python tests" python -m pytest -q -n auto -m "not slow"
     step "one quick reproduction (dks89)" quick_reproduction dks89

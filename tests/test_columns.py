@@ -1,4 +1,4 @@
-"""The report's long tables as Arrow columns (issue 50, `fairsim.columns`): every row read from the
+"""The report's long tables as Arrow columns (`fairsim.columns`): every row read from the
 columns is the JSON report's row, and every table, summary and document made from a run is the
 same whether its tables crossed as columns or as JSON."""
 

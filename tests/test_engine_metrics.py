@@ -1,4 +1,4 @@
-"""One source for every number (issue 30 §1): the interval rows' rates and means come from the
+"""One source for every number: the interval rows' rates and means come from the
 engine (`stats::metrics`), which also computes the summaries from them, and a sweep's axes read
 units from the engine's own catalogue (`units::catalogue`)."""
 

@@ -1,4 +1,4 @@
-"""Link failures (`[[events]]`, issue 46 §3) as the API and the command line report them: the
+"""Link failures (`[[events]]`) as the API and the command line report them: the
 network's events in the JSON and as a table, the queues' `link_down`, the flows' drops with
 reason `link_down`, the goodput between the changes, and bad events refused at their line."""
 

@@ -1,4 +1,4 @@
-"""Per-switch forwarding (issue 34: `forwarding = "ecmp" | "spray" | "adaptive"`, crates/fairsim/
+"""Per-switch forwarding (`forwarding = "ecmp" | "spray" | "adaptive"`, crates/fairsim/
 src/net/multipath.rs and engine/forwarding.rs): flows spread over a fat-tree's paths as the hash
 says, repeat with the seed, and the static path stays the default. The hash itself is checked
 against its documented formula in the Rust tests."""

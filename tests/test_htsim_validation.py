@@ -199,7 +199,7 @@ def test_the_memory_tables_api_side_runs_the_bench_run_through_fairsim_run(tmp_p
 
 def test_the_memory_verdict_is_the_python_apis(tmp_path, monkeypatch):
     """speed.py --memory says whether the engine's own through `fairsim.run`, the process the
-    issue's aim names, is at most htsim's whole process; the command's is shown beside it."""
+    memory aim is stated for, is at most htsim's whole process; the command's is shown beside it."""
     monkeypatch.syspath_prepend(str(COMPARE.parent))
     import speed
 

@@ -1,4 +1,4 @@
-"""Random loss on links (issue 29 §4) as the API reports it: the queues table's `losses` column,
+"""Random loss on links as the API reports it: the queues table's `losses` column,
 the flows' drops with reason `loss`, and a run without loss left as it was."""
 
 import math

@@ -1,4 +1,4 @@
-"""Long tables (issue 17, "Scale"): beyond `MAX_ROWS` rows, `fairsim validate` and `fairsim run`
+"""Long tables (docs/performance.md, "Scale"): beyond `MAX_ROWS` rows, `fairsim validate` and `fairsim run`
 show a table's first and last rows and say how many there are (docs/decisions.md)."""
 
 import subprocess

@@ -4,7 +4,7 @@ with and without SACK, PRR and limited transmit). It installs ns-3's own wheel
 (`ns3==3.44.post0`, about 520 MB, once) in its own environment, so it runs only when asked:
 `FAIRSIM_NS3_VALIDATION=1` (scripts/test.sh sets it). docs/validation.md has the full run and
 what each difference comes from. Also a smoke run of the speed comparison
-(`validation/ns3/speed.py --short`, issue 17), without timing assertions.
+(`validation/ns3/speed.py --short`), without timing assertions.
 """
 
 import os

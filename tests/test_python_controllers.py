@@ -1,5 +1,5 @@
 """Congestion controllers written in Python run inside the engine under TCP's reliability layer
-(issue 33, `fairsim.extend`): a Python AIMD gives the built-in Reno's and NewReno's results bit
+(`fairsim.extend`): a Python AIMD gives the built-in Reno's and NewReno's results bit
 for bit, a registered constant window runs, and a broken controller fails cleanly."""
 
 import re

@@ -1,4 +1,4 @@
-"""Disciplines written in Python run inside the engine (issue 33, `fairsim.extend`): a Python
+"""Disciplines written in Python run inside the engine (`fairsim.extend`): a Python
 FIFO and LIFO give the built-in `fcfs`'s and `lifo`'s results bit for bit, registered and
 importable classes run where built-in ones do, and a broken one fails cleanly with its class,
 hook, time and traceback."""

@@ -1,4 +1,4 @@
-"""Queueing delay (issue 29 §4): the sojourn of each queue and the queueing delay of each flow in
+"""Queueing delay: the sojourn of each queue and the queueing delay of each flow in
 the JSON, the DataFrames, the docs, a sweep's tables and the printed queue table. (The figures
 themselves are checked against the packet log in crates/fairsim/tests/queueing_delay.rs.)"""
 

@@ -1,4 +1,4 @@
-"""csfq98 runs one packet size, the paper's (issue 28 §4): every flow of every scenario sends
+"""csfq98 runs one packet size, the paper's: every flow of every scenario sends
 1000-byte packets ("1 packet = 1 KB", §3.4, with §3's KB of 1000 bytes) and DRR's quantum is one
 packet; the other sizes are stability knobs, so the report's stability table is the sensitivity
 table."""

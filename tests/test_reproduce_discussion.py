@@ -1,4 +1,4 @@
-"""A discussion's numbers come from the run (issue 47 §4): its fields are filled from the claims'
+"""A discussion's numbers come from the run: its fields are filled from the claims'
 numbers, and the numbers typed into it are the paper's or the scenario's, never a result."""
 
 import re

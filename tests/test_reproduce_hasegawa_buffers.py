@@ -1,4 +1,4 @@
-"""hasegawa01's DRR buffers (issue 28 §1): what each scenario file and experiment runs is the
+"""hasegawa01's DRR buffers: what each scenario file and experiment runs is the
 arrangement its notes and title describe, and the FIFO and RED pairs keep the router's 60 KB."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""hasegawa01 after issue 28 §1 and issue 47 §4: Enhanced RED's reading of "the largest
+"""hasegawa01: Enhanced RED's reading of "the largest
 difference", every RED applying its p (0.02 or the p_i) as §3.2.1 describes it, the knobs that
 keep the other readings, the split claims, and the sensitivity study in the docs."""
 

@@ -1,5 +1,5 @@
-"""The knobs of dks89 and keshav91 (issue 28 §5): each changes the choice it names, where that
-choice was made, and nothing else; and dks89's JK backoff runs uncapped (issue 28 §4)."""
+"""The knobs of dks89 and keshav91: each changes the choice it names, where that
+choice was made, and nothing else; and dks89's JK backoff runs uncapped."""
 
 import fairsim
 from fairsim import reproduce

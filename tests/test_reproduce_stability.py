@@ -1,4 +1,4 @@
-"""The stability variants of a reproduction (issue 28 §5): each claim's verdict under the
+"""The stability variants of a reproduction: each claim's verdict under the
 default, 20 replications, exact clocks, no start jitter and the paper's own knobs, in the report
 and in reproduction.json."""
 

@@ -1,5 +1,5 @@
 """A value the notes derive or recall, not printed in our copy of the paper (marked ‡), is shown
-beside ours but not graded: it is not the paper's own number (issue 28, csfq98's Tables 1 and 2)."""
+beside ours but not graded: it is not the paper's own number (csfq98's Tables 1 and 2)."""
 
 from pathlib import Path
 
@@ -26,8 +26,8 @@ def test_a_value_not_printed_in_the_paper_is_not_graded(printed, grade):
 
 
 def test_csfq98s_recalled_and_derived_cells_are_marked():
-    """The notes (shared/specs/csfq98.md §7.4) mark Table 1's FRED row as recalled and its FIFO
-    drops as derived, and Table 2's DRR, CSFQ and FRED rows as recalled."""
+    """The scenarios' notes (`table1_onoff.toml`, `table2_web.toml`) mark Table 1's FRED row as
+    recalled and its FIFO drops as derived, and Table 2's DRR, CSFQ and FRED rows as recalled."""
     for name, marked in (("table1_onoff", 3), ("table2_web", 3)):
         text = (ROOT / "python/fairsim/scenarios/csfq98" / f"{name}.toml").read_text()
         assert text.count(' ‡"') == marked, name
@@ -38,7 +38,7 @@ def test_csfq98s_recalled_and_derived_cells_are_marked():
 def test_a_cell_that_fed_a_derivation_is_graded_but_left_out_of_the_close_fraction():
     """keshav91's Packet-Pair setpoints come from the thesis's own PP delays and throughputs by
     Little's law, and Scenario 6's 85 ms per hop from its DEC/DEC round trips: those cells are
-    close by construction (◇), not evidence (issue 28 §5)."""
+    close by construction (◇), not evidence."""
     from fairsim.reproduce.report import Report, close_line
 
     c = compared("2.40 ◇", 2.41)

@@ -1,4 +1,4 @@
-"""Start-up (issue 17): `import fairsim` and the command line's small jobs load no heavy library.
+"""Start-up: `import fairsim` and the command line's small jobs load no heavy library.
 
 `--version`, `--help`, `list`, `validate` and `run` (its tables, `--json`, and `--out` in CSV, a
 workload's completion-time tables too) must not import pandas, numpy, pyarrow, matplotlib or
@@ -108,7 +108,7 @@ def test_run_out_csv_loads_no_heavy_library(tmp_path):
 
 
 def test_run_trace_out_loads_no_heavy_library(tmp_path):
-    # the traces table is written without pandas too (issue 29: 5 s of pandas import before)
+    # the traces table is written without pandas too (importing pandas for it cost 5 s)
     modules = loaded(
         "run", "examples/dumbbell", *SHORT, "--pair", "G/FCFS", "--trace", "ftp1", "--out", str(tmp_path)
     )
@@ -123,7 +123,7 @@ WORKLOAD = ("examples/fat_tree_websearch", ["run.duration=3ms", "run.warmup=1ms"
 
 @pytest.mark.parametrize("output", [(), ("--json",), ("--out", "OUT")], ids=["tables", "json", "out"])
 def test_a_workload_run_loads_no_heavy_library(output, tmp_path):
-    # its completion-time tables are made without pandas (issue 50: pandas was 92 of its 110 MB)
+    # its completion-time tables are made without pandas (pandas would be 92 of its 110 MB)
     output = tuple(str(tmp_path / "out") if arg == "OUT" else arg for arg in output)
     name, sets, seeds = WORKLOAD
     options = [*(f"--set={s}" for s in sets), *(f"--seed={seed}" for seed in seeds)]

@@ -1,4 +1,4 @@
-"""Data-centre switch features (issue 34): DCTCP's threshold marking (`ecn_threshold`) and
+"""Data-centre switch features: DCTCP's threshold marking (`ecn_threshold`) and
 strict priority (`strict_priority`, with the flows' `priority`), on whole runs; their rules are
 checked packet by packet in the Rust tests beside each discipline."""
 

@@ -1,4 +1,4 @@
-"""Generated topologies (issue 34, first step: `[topology]` in a scenario, crates/fairsim/src/
+"""Generated topologies (`[topology]` in a scenario, crates/fairsim/src/
 scenario/topology.rs): they load, validate, run and draw like written ones, the file's own
 nodes and links join them, and mistakes are named at their place."""
 
@@ -94,7 +94,7 @@ def test_the_resolved_scenario_writes_the_network_out_and_runs_the_same():
     assert first["goodput_bps"].tolist() == second["goodput_bps"].tolist()
 
 
-# one aggregation–core link slower than its tier, losing 1% of what goes up it (issue 46 §3)
+# one aggregation–core link slower than its tier, losing 1% of what goes up it
 CHANGED = """
 [links.agg0-core0]
 rate = "1Gbps"

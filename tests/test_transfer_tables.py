@@ -1,4 +1,4 @@
-"""The transfers and slowdown tables without pandas (`fairsim.transfer_tables`, issue 50) are
+"""The transfers and slowdown tables without pandas (`fairsim.transfer_tables`) are
 pandas' to the bit: quantiles against `numpy.quantile` and pandas, means against pandas'
 `Series.mean` (numpy's pairwise sum), size bins against `pandas.cut`, and whole tables
 against the pandas code that made them before, on random tables (hypothesis) and real runs.
@@ -174,7 +174,7 @@ def test_the_slowdown_table_is_the_pandas_one(transfers, bins):
 
 
 def old_transfer_frame(runs: list[dict]) -> pd.DataFrame:
-    """`fairsim.transfers.transfer_frame` made with pandas, as it was before issue 50, with each
+    """`fairsim.transfers.transfer_frame` made with pandas, as fairsim once made it, with each
     transfer's row in its run and whether it arrived in the warm-up."""
     frames = []
     for r in runs:

@@ -1,4 +1,4 @@
-"""Window-limited flows (issue 29 §4): the time each flow's own window held its sender back, in
+"""Window-limited flows: the time each flow's own window held its sender back, in
 the JSON, the DataFrames, a sweep and the printed flows table, and the `linux` stack's default
 receiver window (docs/decisions.md, *Window-limited flows*). The engine's accounting is checked
 against a traced window in crates/fairsim/tests/window_limited.rs."""

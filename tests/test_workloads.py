@@ -1,4 +1,4 @@
-"""Data-centre workloads (issue 34, `[workloads]`: crates/fairsim/src/scenario/validate/
+"""Data-centre workloads (`[workloads]`: crates/fairsim/src/scenario/validate/
 workloads.rs, traffic/population.rs) and completion-time slowdown (engine/arrivals.rs
 `ideal_fct`, python/fairsim/transfers.py): patterns, rates and sizes, the ideal completion time
 by hand, and mistakes named at their place."""

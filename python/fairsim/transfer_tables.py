@@ -2,7 +2,7 @@
 without pandas: what `fairsim run` prints for a workload, puts in its JSON document
 (`completion_times`) and writes (`transfers.csv`, `slowdown.csv`), and what `fairsim.transfers`
 makes its DataFrames of. Importing pandas for these tables took a k = 8 workload run's whole
-process from 36–74 MB to 133–165 MB (issue 50; docs/performance.md).
+process from 36–74 MB to 133–165 MB (docs/performance.md).
 
 The figures are the ones pandas 3 with numpy 2.3 or later gives, bit for bit: a percentile is
 `numpy.quantile`'s (its linear method, which pandas 3's `Series.quantile` calls), a mean FCT

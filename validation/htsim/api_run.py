@@ -1,5 +1,5 @@
 """One run through fairsim's Python API, as a script runs it (`speed.py --memory`'s
-`fairsim.run` side, the process the issue's memory aim names):
+`fairsim.run` side, the process the memory aim is stated for):
 
     python3 validation/htsim/api_run.py SCENARIO [KEY=VALUE ...]
 

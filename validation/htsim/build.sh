@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Build htsim's NDP and EQDS programs (and its stock TCP one) for issue 48's validation runs, and
-# its RoCE, HPCC and Swift ones for issue 49's, from htsim's public source, into a cache outside
-# this repository.
+# Build htsim's NDP and EQDS programs (and its stock TCP one) and its RoCE, HPCC and Swift ones
+# for the validation runs of docs/validation.md (*NDP and EQDS*, *RoCE over PFC, and HPCC*), from
+# htsim's public source, into a cache outside this repository.
 #
 #   validation/htsim/build.sh [HTSIM_SRC]        # or FAIRSIM_HTSIM_SRC=...; --force rebuilds
 #
@@ -22,7 +22,7 @@
 #   * eqds.cpp: one condition changed and one call moved earlier, so that htsim_eqds does not
 #     abort on a trimmed packet of a flow that fits in its speculative window (web search);
 #     runs that did not abort are unchanged (see below).
-# Issue 49 (htsim_roce, htsim_hpcc, htsim_swift; validation/htsim/roce-htsim-side.md):
+# RoCE/PFC, HPCC and Swift (htsim_roce, htsim_hpcc, htsim_swift; validation/htsim/roce-htsim-side.md):
 #   * queue_lossless_input.{h,cpp}: per switch ingress, XOFFs sent, XOFF->XON time and the largest
 #     ingress count; queue_lossless_output.{h,cpp}: per switch egress, largest size, time
 #     non-empty and the size's time integral; printed at the end of htsim_roce/htsim_hpcc as
@@ -185,7 +185,7 @@ replace("eqds.cpp", "if (_backlog > 0 && _state == SPECULATING) {",
 replace("eqds.cpp", "    _send_times.erase(send_time);\n    queueForRtx(seqno, pkt_size);\n",
         "    _send_times.erase(send_time);\n    stopSpeculating(); // fairsim: before the send queueForRtx tries, see build.sh\n"
         "    queueForRtx(seqno, pkt_size);\n")
-# ---- issue 49: htsim_roce, htsim_hpcc, htsim_swift ------------------------------------------
+# ---- RoCE/PFC, HPCC and Swift: htsim_roce, htsim_hpcc, htsim_swift ------------------------
 # PFC counters. Every LosslessInputQueue (a switch ingress; its name is "VirtualQueue(<the
 # upstream port it pauses>)") counts the XOFFs it sends, the time from each XOFF to its XON
 # (a pause still on at the end is counted up to the end and flagged "open") and the largest

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One htsim_ndp / htsim_eqds run's output as JSON (issue 48's validation runs).
+"""One htsim_ndp / htsim_eqds run's output as JSON (the NDP/EQDS validation runs).
 
     ndp_htsim_results.py --stdout OUT --time TIME --matrix M.cm --end-us 10000 \
         --label perm_ndp_perm_s1 [--kind permutation|incast|websearch] [-o run.json]

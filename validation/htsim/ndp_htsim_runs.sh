@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# htsim's side of issue 48's validation runs, one process at a time, each under /usr/bin/time -v.
+# htsim's side of the NDP/EQDS validation runs, one process at a time, each under /usr/bin/time -v.
 #
 #   validation/htsim/ndp_htsim_runs.sh OUTDIR [SEEDS...]        (default seeds 1 2 3; 1-20 is a range)
 #   RUNS="perm incast32" PROGS="ndp_rand eqds" validation/htsim/ndp_htsim_runs.sh OUTDIR 1   # a subset

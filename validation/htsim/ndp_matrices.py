@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Connection matrices for issue 48's NDP/EQDS validation runs, in htsim's `.cm` format.
+"""Connection matrices for the NDP/EQDS validation runs, in htsim's `.cm` format.
 
     Nodes N
     Connections C

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""One htsim_roce / htsim_hpcc / htsim_swift run's output as JSON (issue 49's validation runs).
+"""One htsim_roce / htsim_hpcc / htsim_swift run's output as JSON (the RoCE/HPCC/Swift
+validation runs).
 
     roce_htsim_results.py --stdout OUT --time TIME --matrix M.cm --end-us 10000 \
         --program roce|hpcc|swift --kind permutation|incast|websearch --label L [-o run.json]

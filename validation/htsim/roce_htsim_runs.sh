@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# htsim's side of issue 49's validation runs (RoCE with PFC, HPCC, Swift), one process at a time,
+# htsim's side of the RoCE/PFC, HPCC and Swift validation runs, one process at a time,
 # each under /usr/bin/time -v.
 #
 #   validation/htsim/roce_htsim_runs.sh OUTDIR [SEEDS...]          (default seeds 1 2 3; 1-20 is a range)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Connection matrices for issue 49's RoCE/HPCC/Swift validation runs (htsim `.cm` format).
+"""Connection matrices for the RoCE/HPCC/Swift validation runs (htsim `.cm` format).
 
     roce_matrices.py --out DIR --seeds 1 2 3
 

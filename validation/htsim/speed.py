@@ -1,7 +1,7 @@
 """fairsim's speed and memory beside htsim's on the same networks (docs/performance.md, *Side by
 side with htsim*): the 256-flow dumbbell, the k = 8 and k = 16 TCP permutations and the k = 8
-DCTCP permutation, NDP's and EQDS's k = 8 permutation and web search at 60% (issue 48), and RoCE's
-and HPCC's over PFC (issue 49), each simulator's whole process timed, rounds alternated.
+DCTCP permutation, NDP's and EQDS's k = 8 permutation and web search at 60%, and RoCE's and HPCC's
+over PFC, each simulator's whole process timed, rounds alternated.
 
     python3 validation/htsim/speed.py [--rounds 5] [--case dumbbell k8 k16 dctcp ndp-perm ...] [--bench PATH]
         [--memory [--all-threads]]
@@ -22,13 +22,13 @@ each round, then per case the medians with their ranges and fairsim's speed-up (
 CPU time over fairsim's), and fairsim's events, packet-hops and engine nanoseconds per hop. Run
 it on an otherwise idle machine: a ratio taken under load is not the simulators'.
 
-`--memory` (issue 50) also runs, each round, the same run as a user runs it, the whole `fairsim
+`--memory` also runs, each round, the same run as a user runs it, the whole `fairsim
 run` process on the bench's scenario and overrides, and the interpreter's share of it, Python with
 fairsim imported (`python -c "import fairsim"`), and prints a second table: their peaks, the
 engine's own (the whole process less the interpreter's, round by round), the same through the
 Python API, `fairsim.run` called by a script (`api_run.py`) on the same scenario and overrides,
-the bench's and htsim's, and whether the engine's own through the API, the process the issue's
-aim names, is at most htsim's whole process (the command adds its own modules, click's and
+the bench's and htsim's, and whether the engine's own through the API, the process the memory
+aim is stated for, is at most htsim's whole process (the command adds its own modules, click's and
 rich's tables, which the API does not import). The Python sides read their
 modules' compiled bytecode, as an installed package does (a cache of the case's own, filled by
 one unmeasured run of each before the rounds), even where `PYTHONDONTWRITEBYTECODE` is set:
@@ -284,7 +284,7 @@ def row(name: str, bench: str, rounds: int, memory: bool, all_threads: bool = Fa
     cells.append(f"{middle(peak['fairsim'])} / {middle(peak['htsim'])} MB")
     cells.append(f"{events / 1e6:.1f} M / {hops / 1e6:.1f} M")
     cells.append(f"{statistics.median(engine_s) / hops * 1e9:.0f} ns")
-    # the verdict is the API's, the process the issue's aim names; the command's is shown beside
+    # the verdict is the API's, the process the memory aim is stated for; the command's is shown beside
     own = less_interpreter(peak, "fairsim.run")
     within = "—"
     if own and peak["htsim"]:

@@ -1,4 +1,4 @@
-"""fairsim against ns-3 on the reference dumbbell (shared/validation/ns3-dumbbell.md).
+"""fairsim against ns-3 on the reference dumbbell (docs/validation.md, *The settings, side by side*).
 
     python3 validation/ns3/compare.py [--short] [--draws N] [--out DIR]
 
@@ -30,9 +30,9 @@ NS3_VERSION = "3.44.post0"
 DEFAULT_VENV = Path.home() / ".cache" / "fairsim-validation" / "ns3-venv"
 NS3_MODES = {"like": {"no_sack": True, "classic": True}, "default": {"no_sack": False, "classic": False}}
 METRICS = ["tcp_mbps", "udp_mbps", "jain", "drops", "retransmitted", "timeouts", "mean_queue"]
-#: What "agrees" means for a metric (issue 31): a relative difference of the medians at most
-#: this, or for Jain's index an absolute one (`abs`). The UDP goodput and the mean queue are shown
-#: without an aim.
+#: What "agrees" means for a metric (docs/validation.md, *Results*): a relative difference of the
+#: medians at most this, or for Jain's index an absolute one (`abs`). The UDP goodput and the mean
+#: queue are shown without an aim.
 AIMS = {"tcp_mbps": 0.03, "jain": ("abs", 0.02), "drops": 0.10, "retransmitted": 0.10, "timeouts": 0.20}
 SIMS = ("ns3-like", "fairsim-like", "ns3-default", "fairsim-default")
 
@@ -54,9 +54,9 @@ def ns3_python(venv: Path) -> Path:
 
 def configurations(short: bool):
     """(discipline, TCP flows, congestion control, bottleneck Mb/s): the 12 of the reference at
-    10 Mb/s, and RED at 100 Mb/s, where SACK with PRR once ended every recovery in a timeout
-    (issue 31: a retransmission RED dropped, invisible to RFC 6675, then ssthresh from a
-    FlightSize full of SACKed data)."""
+    10 Mb/s, and RED at 100 Mb/s, where SACK with PRR can end every recovery in a timeout
+    (docs/validation.md, *Causes traced*: a retransmission RED dropped, invisible to RFC 6675,
+    then ssthresh from a FlightSize full of SACKed data)."""
     if short:
         return [(q, 8, "newreno", 10) for q in ("fifo", "red", "fqcodel")]
     reference = [

@@ -1,5 +1,5 @@
-"""The reference dumbbell's numbers (shared/validation/ns3-dumbbell.md), shared by ns3_dumbbell.py
-and fairsim_dumbbell.py so that both simulators build the same network.
+"""The reference dumbbell's numbers (docs/validation.md, *The settings, side by side*), shared by
+ns3_dumbbell.py and fairsim_dumbbell.py so that both simulators build the same network.
 
 Standard library only: it is imported under ns-3's Python (its own venv) as well as the project's.
 

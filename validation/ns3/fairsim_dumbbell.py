@@ -18,7 +18,7 @@ WINDOW = (4 << 20) // PAYLOAD  # ns-3's 4 MiB socket buffers in segments: never 
 
 
 def red_has_wait() -> bool:
-    """Whether this build of fairsim's RED has ns-2's and ns-3's `wait` rule (added in 896d802).
+    """Whether this build of fairsim's RED has ns-2's and ns-3's `wait` rule (older builds do not).
 
     ns-3's RedQueueDisc has Wait on by default, so the mapping uses it whenever fairsim has it;
     older builds space drops as Floyd & Jacobson's p_b/(1 - count·p_b). Each run records which.

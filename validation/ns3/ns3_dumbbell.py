@@ -1,4 +1,5 @@
-"""The reference dumbbell in ns-3 (shared/validation/ns3-dumbbell.md), one run per configuration.
+"""The reference dumbbell in ns-3 (docs/validation.md, *The settings, side by side*), one run per
+configuration.
 
 Runs under the Python of a virtual environment holding the `ns3==3.44.post0` wheel (compare.py
 makes it), never under the project's Python: ns.py's package is also called `ns`.

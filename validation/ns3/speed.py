@@ -1,9 +1,9 @@
-"""Side by side with ns-3 (issue 17): how much faster fairsim runs the reference dumbbell.
+"""Side by side with ns-3: how much faster fairsim runs the reference dumbbell.
 
     python3 validation/ns3/speed.py [--short] [--flows 8 64 256] [--rates 10 100]
                                     [--duration 60] [--repeats 3] [--out DIR]
 
-The dumbbell of shared/validation/ns3-dumbbell.md — FIFO, NewReno in each simulator's default
+The dumbbell of docs/validation.md, *The settings, side by side* — FIFO, NewReno in each simulator's default
 mode (SACK, PRR, limited transmit: compare.py's `default`), N TCP bulk flows and the UDP CBR —
 at every flow count and bottleneck rate (10 Mb/s is the reference; 100 Mb/s scales every rate
 and buffer by 10: dumbbell.network). Each run is a fresh process of each simulator, as a user

@@ -137,8 +137,8 @@ def enhanced_red(
     below, and repeat.
 
     The difference is the text's, ρ'_i minus its ideal in packets/s (`difference="absolute"`);
-    `"relative"` divides it by the ideal (what this reproduction took before issue 28, which
-    drives the smallest connection's p_i to its upper bound at small lines).
+    `"relative"` divides it by the ideal (a reading which drives the smallest connection's p_i to
+    its upper bound at small lines).
 
     Choices the paper leaves open: the ideal is ρ proportional to input capacity with the model's
     own total, (Σρ')·bw_i/Σbw (`"proportional"`), or BW·bw_i/Σbw (`"share"`); the stopping

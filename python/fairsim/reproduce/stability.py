@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from fairsim.reproduce.claims import Verdict
     from fairsim.reproduce.model import Outcome, Paper
 
-#: The replications that decide whether a verdict is stable (issue 28: at least 20).
+#: The replications that decide whether a verdict is stable (at least 20: docs/reproductions.md,
+#: *Stability of the verdicts*).
 STABLE_REPLICATIONS = 20
 
 
@@ -160,8 +161,8 @@ COMMON = (
 
 #: Generic and DECbit timeouts with a 0.25 s floor instead of 4.3BSD's 1 s: neither the 1989
 #: paper nor the thesis gives Generic's timeout a floor (the scenarios' notes), and 0.25 s is as
-#: plausible a reading (issue 28's audit reports it removes keshav91 Scenario 1's spurious
-#: retransmissions).
+#: plausible a reading (an audit of the reproductions found it removes keshav91 Scenario 1's
+#: spurious retransmissions).
 TIMEOUT_FLOOR = Variant(
     "timeout floor 0.25 s",
     "Generic and DECbit timeouts at least 0.25 s instead of 1 s (`min_timeout`): neither paper gives "

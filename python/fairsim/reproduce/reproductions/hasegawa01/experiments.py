@@ -41,7 +41,7 @@ BUFFER = 60_000
 #: router so that every connection is given a sufficient amount of buffer"). `divided`: the
 #: router's 60 KB divided equally among the queues (§2.1: "The buffer at the router is logically
 #: divided into multiple queues"). `shared`: every queue may hold 60 KB, all in one 60 KB pool that
-#: refuses any arrival once full (what ran before issue 28).
+#: refuses any arrival once full.
 ARRANGEMENTS = ("each", "divided", "shared")
 #: How each arrangement is described in the notes of the scenario files that run it.
 ARRANGEMENT_TEXT = {
@@ -123,8 +123,8 @@ RED_PAIRS = {"Reno/RED": "qdisc", "Vegas/RED": "qdisc", "Reno/DRR+": "qdisc.red"
 #: runs): between the thresholds every arrival is dropped with probability p, as §3.2.1 says
 #: ("p shows the packet dropping probability defined in RED, with which incoming packets are
 #: dropped when the avarage queue length is over the threshold th_min") and as the analysis
-#: that computes the p_i assumes. `linear`: Floyd and Jacobson's rule with max_p = p (what plain
-#: RED ran before issue 47, and Enhanced RED before issue 28).
+#: that computes the p_i assumes. `linear`: Floyd and Jacobson's rule with max_p = p (the
+#: stability knob `RED p linear`).
 P_MODES = ("constant", "linear")
 
 
