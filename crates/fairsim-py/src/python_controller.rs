@@ -1,4 +1,4 @@
-//! Congestion controllers written in Python, run inside the engine (issue 33): the adapter of an
+//! Congestion controllers written in Python, run inside the engine: the adapter of an
 //! instance (built by the registry, `python_host`) to the engine's `Controller` contract, under
 //! TCP's reliability layer (`Reliable::tcp`), so that it gets fast retransmit, SACK, PRR, the
 //! timers and delayed ACKs as the Rust controllers do.

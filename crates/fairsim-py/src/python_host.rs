@@ -1,4 +1,4 @@
-//! The hosts of components written in Python (issue 33): what the engine's doors
+//! The hosts of components written in Python: what the engine's doors
 //! (`fairsim::foreign`) ask, answered by the Python registry (`fairsim.extend.registry`), and
 //! what the adapters of both types share (`python_qdisc`, `python_controller`): building an
 //! instance from a scenario's parameters, and naming a failure.

@@ -1,4 +1,4 @@
-//! Disciplines written in Python, run inside the engine (issue 33): the adapter of an instance
+//! Disciplines written in Python, run inside the engine: the adapter of an instance
 //! (built by the registry, `python_host`) to the engine's `Qdisc` contract:
 //! - The engine keeps the packets. A queued packet stays in the adapter's slab. Python holds a
 //!   `Packet` view naming its slot (owner, slot, generation), so it can neither leak a packet

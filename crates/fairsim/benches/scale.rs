@@ -1,4 +1,4 @@
-//! Engine throughput where scenarios are big (issue 17, "Scale"): 1,000 FTP flows through one
+//! Engine throughput where scenarios are big (docs/performance.md, "Scale"): 1,000 FTP flows through one
 //! port under FQ, DRR and FCFS (`flows-1000.toml`), and a 10,000-node random tree with 300 flows
 //! routed over the whole graph (`tree-10000.toml`): loading it (parsing, checks, routes) and
 //! running it. `cargo bench -p fairsim --bench scale`.

@@ -1,4 +1,4 @@
-//! Components written outside Rust (issue 33): the engine's side of the door through which the
+//! Components written outside Rust: the engine's side of the door through which the
 //! Python package adds disciplines and congestion controllers written in Python, without the
 //! engine depending on Python.
 //!

@@ -22,8 +22,8 @@ pub const MAX_QUEUES: usize = 1 << 16;
 
 /// Flows in a scenario, the transfers of `web` applications included: every flow costs state at
 /// every port that runs a per-flow discipline, a row of results in every interval and a row in
-/// every table printed. Issue 17 asks for 100,000 flows through one port (docs/performance.md,
-/// "Scale"); loading them takes seconds and running them a few hundred MB.
+/// every table printed. 100,000 flows through one port is the size docs/performance.md,
+/// "Scale", measures; loading them takes seconds and running them a few hundred MB.
 pub const MAX_FLOWS: usize = 100_000;
 
 /// Connections of open-population flows (`app = "files"`) open at once. Each holds its ends'

@@ -1,4 +1,4 @@
-//! Random loss on links (issue 29 §4) in whole runs: the rate at the port, every loss charged to
+//! Random loss on links in whole runs: the rate at the port, every loss charged to
 //! a flow, traces that show it, seeds that repeat it, and no other draw disturbed.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Queueing delay (issue 29 §4): the report's sojourn per port and queueing delay per flow,
+//! Queueing delay: the report's sojourn per port and queueing delay per flow,
 //! against exact figures computed from every port's logged packet events (`[run] events`).
 
 mod common;

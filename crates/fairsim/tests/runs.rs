@@ -414,7 +414,7 @@ fn start_jitter_gives_each_seed_its_own_start_phases_and_the_resolved_file_repea
 #[test]
 fn clock_jitter_moves_phases_without_changing_any_rate_and_the_resolved_file_repeats_it() {
     // A CBR at exactly half the bottleneck's rate beside a Generic FTP, as in the thesis's
-    // Scenario 3 (issue 12 §2; scripts/phase_locks.py measures the locks themselves): a host
+    // Scenario 3 (docs/reproductions.md, *Phase locks*; scripts/phase_locks.py measures the locks themselves): a host
     // clock late by up to one packet time (100 ms) moves each instant and timeout at random,
     // and the CBR's nominal schedule, so its rate, is unchanged.
     let flows = "[flows]\nftp = { src = \"a\", dst = \"b\", app = \"ftp\", window = 15 }\n\

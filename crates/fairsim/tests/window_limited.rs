@@ -1,4 +1,4 @@
-//! Window-limited time (issue 29 §4): how long each flow's own `window` (the receiver's
+//! Window-limited time: how long each flow's own `window` (the receiver's
 //! window), rather than its congestion control or the network, held its sender back.
 
 mod common;

@@ -159,7 +159,7 @@ impl Simulation {
             (ends.ends.src, ends.ends.dst) = (src, dst);
             (ends.data_line, ends.ack_line) = (Some(forwarder.line(src)), Some(forwarder.line(dst)));
         }
-        if let Some(elsewhere) = &self.elsewhere {
+        if let Some(elsewhere) = self.partition.as_ref().map(|part| &part.elsewhere) {
             // a parallel run's partition that does not hold the source never reads the sender
             // (the sink reads only `closed_loop`): a k = 64 fat-tree's 65,536 senders took 29 MB
             // in each partition. One that holds neither end reads only the ends (whose events
@@ -207,7 +207,7 @@ impl Simulation {
         }
         self.connections.open += 1;
         // in a parallel run every partition makes every connection; its source's starts it
-        if self.elsewhere.as_ref().is_none_or(|elsewhere| !elsewhere[src.idx()]) {
+        if self.partition.as_ref().is_none_or(|part| !part.elsewhere[src.idx()]) {
             self.with_sender(c, |s, ctx| s.on_start(ctx));
         }
     }

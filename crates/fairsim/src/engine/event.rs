@@ -10,10 +10,9 @@
 //! ACK arriving at t is taken before a timer that would expire at t, and an interval that ends
 //! at t counts what happened at t. Because the order does not depend on when an event was
 //! scheduled, the loop may leave out an event whose effect it can compute, such as the end of a
-//! transmission nothing waits behind (issue 32), or any transmission's end at a port whose
-//! discipline is chainable, FCFS or the ECN threshold (issue 34, `node::port`), without
-//! changing any run. Until issue 32 ties ran in insertion order (docs/decisions.md, "A canonical
-//! order for ties"). Never by chance: a run is a pure function of its scenario and seed. Events
+//! transmission nothing waits behind, or any transmission's end at a port whose
+//! discipline is chainable, FCFS or the ECN threshold (`node::port`), without
+//! changing any run (docs/decisions.md, "A canonical order for ties"). Never by chance: a run is a pure function of its scenario and seed. Events
 //! name their target by dense id; the main loop dispatches them with `match`.
 
 use crate::net::{FlowId, NodeId, PortId};
@@ -217,7 +216,7 @@ impl Entry {
 ///   their order (`renumber`), which changes no order.
 ///
 /// A radix heap (buckets by the highest digit in which an event's time differs from the clock)
-/// was tried in issue 17 and measured against this heap: 6% fewer instructions on the TCP
+/// was tried and measured against this heap: 6% fewer instructions on the TCP
 /// dumbbell, but 4–10% slower in wall time on all six of its pairs (21 alternated rounds on an
 /// idle machine, where two copies of one build differed by at most 2.6%), with 29% more L1 data
 /// misses; not kept (docs/performance.md).

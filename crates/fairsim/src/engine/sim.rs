@@ -12,6 +12,7 @@ use super::build;
 use super::connections::Connections;
 use super::event::{Code, Event, EventQueue};
 use super::forwarding::Forwarder;
+use super::parallel::partition::{DelaySample, Partition};
 use super::port_table::PortTable;
 use super::routes::Routes;
 use super::shared_buffer::SharedBuffers;
@@ -76,17 +77,8 @@ pub struct Simulation {
     /// Packet ids count up by this: 1, or in a parallel run the number of partitions, each
     /// starting from its own, so that ids stay unique across partitions (`engine::parallel`).
     pub(super) id_stride: u64,
-    /// In a parallel run, the instant and event of each first drop of a (flow, port, reason),
-    /// in the order of the flows' `drop_tally` entries, to merge them in the run's order.
-    pub(super) first_drops: Option<Vec<(FlowId, Time, u32)>>,
-    /// The event being handled, in a parallel run (what `first_drops` notes).
-    pub(super) current: Code,
-    /// In a parallel run, the queueing delays of connections' packets (a population's sinks are
-    /// in every partition, and its delays' jitter is over all of them in the run's order), to be
-    /// recorded in that order at the window's end (`engine::parallel`).
-    pub(super) delays_later: Option<Vec<DelaySample>>,
-    /// In a parallel run, by node, whether another partition holds it (`engine::parallel`).
-    pub(super) elsewhere: Option<Arc<[bool]>>,
+    /// A partition's own state in a parallel run (`engine::parallel`); `None` on one thread.
+    pub(super) partition: Option<Box<Partition>>,
     /// The SACK blocks of the ACKs in the network, by packet id (an ACK's options, kept beside
     /// it so that packets stay small for the flows that do not use SACK); kept for the whole
     /// run when ports are captured, for their pcap files.
@@ -114,15 +106,6 @@ fn return_freed_if_worth(freed: usize) {
     if freed >= crate::memory::WORTH_TRIMMING {
         crate::memory::return_freed();
     }
-}
-
-/// A queueing delay recorded later, in the run's order: at `at`, in the event coded `event`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) struct DelaySample {
-    pub at: Time,
-    pub event: u32,
-    pub flow: u32,
-    pub ns: u64,
 }
 
 impl Simulation {
@@ -220,10 +203,7 @@ impl Simulation {
             configured,
             next_packet_id: 0,
             id_stride: 1,
-            first_drops: None,
-            current: Code::default(),
-            elsewhere: None,
-            delays_later: None,
+            partition: None,
             sack_options,
             pool: PacketPool::standalone(),
             drops: vec![],
@@ -397,7 +377,7 @@ impl Simulation {
                 self.timer(f, t)
             }
             _ if ev.is_end() => {
-                if self.elsewhere.is_none() {
+                if self.partition.is_none() {
                     self.end_whole();
                 } else {
                     // a partition: its connections' counts go to its flows' and transfers', which
@@ -586,8 +566,8 @@ impl Simulation {
                 flow.counters.dropped += 1;
                 let tallied = flow.drop_tally.len();
                 flow.tally_drop(p, reason);
-                if let Some(firsts) = self.first_drops.as_mut().filter(|_| flow.drop_tally.len() > tallied) {
-                    firsts.push((pkt.flow, self.now, self.current.raw()));
+                if let Some(part) = self.partition.as_mut().filter(|_| flow.drop_tally.len() > tallied) {
+                    part.first_drops.push((pkt.flow, self.now, part.current.raw()));
                 }
             } else {
                 flow.counters.acks_dropped += 1;
@@ -629,8 +609,12 @@ impl Simulation {
         // waited in the queues it crossed
         let fixed = self.path_delay(&pkt);
         let queued = (self.now - pkt.sent_at).0.saturating_sub(fixed);
-        if let Some(later) = self.delays_later.as_mut().filter(|_| self.connections.is_connection(pkt.conn)) {
-            later.push(DelaySample { at: self.now, event: self.current.raw(), flow: pkt.flow.0, ns: queued });
+        let later = self.partition.as_mut().and_then(|part| {
+            let event = part.current.raw();
+            part.delays_later.as_mut().map(|later| (later, event))
+        });
+        if let Some((later, event)) = later.filter(|_| self.connections.is_connection(pkt.conn)) {
+            later.push(DelaySample { at: self.now, event, flow: pkt.flow.0, ns: queued });
         } else if let Some(q) = self.queueing.get_mut(pkt.flow.idx()) {
             q.record(queued);
         }

@@ -104,7 +104,7 @@ mod tests {
         assert!(sim.ports.iter_mut().all(|p| p.int_mut().is_none()));
     }
 
-    /// The whole-run check: eight HPCC flows into one 100 Gb/s port. After the first
+    /// A whole-run check: eight HPCC flows into one 100 Gb/s port. After the first
     /// millisecond (the initial windows' burst), the port runs near η = 0.95 with a queue near
     /// zero (the paper's claim: utilisation at η, a queue of a few packets). Measured: 0.975,
     /// a mean of 1.0 packet.

@@ -1,4 +1,4 @@
-//! A host's clock noise (issue 12 §2): deterministic runs with commensurate rates and timers
+//! A host's clock noise (docs/reproductions.md, *Phase locks*): deterministic runs with commensurate rates and timers
 //! lock into phase patterns that no real network holds for long (a loser's backed-off
 //! retransmission always returning when the buffer is full; a CBR at half the line rate always
 //! arriving just after the last free place was taken). A real host's timers fire late by an

@@ -1,4 +1,4 @@
-//! Random loss on a link (issue 29 §4): a packet that has crossed the line may be lost on the
+//! Random loss on a link: a packet that has crossed the line may be lost on the
 //! wire, independently of any queue.
 //!
 //! Two models:

@@ -19,7 +19,7 @@
 //! the end, for a discipline that notes when its line goes idle (not `Qdisc::drained`); a packet
 //! arriving before it waits, with the end event scheduled then. Because events of one instant run
 //! in the event set's canonical order (a transmission's end before any arrival), the run is the one
-//! the end events would have given (issue 32 step 3).
+//! the end events would have given.
 //!
 //! A port whose discipline allows it (`Qdisc::chainable`: FCFS, the ECN threshold) goes further
 //! (`chained`): each waiting packet leaves as the one before it ends, chosen and marked from the
@@ -28,7 +28,7 @@
 //! interval's end), `settle` puts the next waiting packet on the line as of that end, with the
 //! dequeue, queue length and sojourn the end event would have recorded, and its packet into the
 //! pipe; and so on up to the look. A busy bottleneck then costs no event per packet but its arrival
-//! at the far end (issue 34). The far end's delivery looks at the port first, so a packet that
+//! at the far end. The far end's delivery looks at the port first, so a packet that
 //! started meanwhile is in the pipe before it is needed. It needs that nothing reads the queue
 //! between events: a switch's shared buffer and adaptive forwarding read it at every arrival
 //! elsewhere, so their ports keep end events (`keep_end_events`).

@@ -343,7 +343,7 @@ pub trait Qdisc: std::any::Any + Send + Sync {
     }
     /// Whether `dequeue` would change nothing now (its `gauge` included), the queue being empty.
     /// Asked as a transmission starts with no packet left behind it (`len_packets` 0), whose end
-    /// event the port leaves out (`node::port`, issue 32): if true, the dequeue that end would
+    /// event the port leaves out (`node::port`): if true, the dequeue that end would
     /// have made is left out too; if false (RED's average, CoDel's state, DECbit's cycle note
     /// when the line goes idle), the port makes it later, as of the end. Only a cost, never a
     /// result: false is always correct.

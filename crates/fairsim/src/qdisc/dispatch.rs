@@ -1,5 +1,5 @@
-//! A port's discipline, FCFS held in place and every other one behind a pointer (issue 32,
-//! step 5: static dispatch of the common discipline).
+//! A port's discipline, FCFS held in place and every other one behind a pointer (static
+//! dispatch of the common discipline).
 //!
 //! FCFS is the discipline of every host's access line and of most bottlenecks, and its verbs
 //! are a few instructions each (`bypass` is two compares): called through a `dyn Qdisc` each

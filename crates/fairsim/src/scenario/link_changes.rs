@@ -1,4 +1,4 @@
-//! Changes to single generated links (issue 46): in a scenario with a `[topology]`, a member of
+//! Changes to single generated links: in a scenario with a `[topology]`, a member of
 //! `[links]` without `between` names a link the topology generates (`h3`, `tor2-agg1`,
 //! `agg1-core4`) and changes that link alone. It takes a link's keys, each optional: a key it
 //! writes replaces the tier's for that link; `forward` and `reverse` (up and down, as in a tier)

@@ -1,4 +1,4 @@
-//! Topologies written as generators (issue 34): a `[topology]` table expands into nodes and links
+//! Topologies written as generators: a `[topology]` table expands into nodes and links
 //! before validation, beside (and before) those the file lists itself.
 //!
 //! - `kind = "fat_tree"`: the k-ary fat-tree of Al-Fares, Loukissas & Vahdat, "A Scalable,

@@ -1,7 +1,6 @@
 //! Queueing delay statistics: mean, quantiles, maximum and jitter of a stream of delays, kept
 //! per port (the sojourn of each packet the line takes) and per flow (the queueing delay of each
-//! delivered data packet, summed over the ports it crossed). docs/decisions.md, "Queueing delay
-//! (issue 29)".
+//! delivered data packet, summed over the ports it crossed). docs/decisions.md, "Queueing delay".
 //!
 //! Sources:
 //! - the histogram is the log-linear layout of Gil Tene's HdrHistogram

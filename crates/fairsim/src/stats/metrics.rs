@@ -1,6 +1,6 @@
 //! Every figure derived from one interval's counters, one function each. The report's
 //! summaries (mean ± spread over the measurement intervals) and its interval rows both take
-//! their values from here, and Python reads them rather than deriving its own (issue 30).
+//! their values from here, and Python reads them rather than deriving its own.
 //!
 //! A rate is per second of the interval's own length (`secs`, which a run's partial last
 //! interval makes shorter); a mean over samples is `None` for an interval without samples.

@@ -60,7 +60,7 @@ pub(super) fn merge(parts: &mut [&mut Simulation], plan: &Plan, mut delays: Vec<
     for other in rest.iter_mut() {
         first.pool.absorb(std::mem::take(&mut other.pool));
     }
-    first.first_drops = None;
+    first.partition = None;
     first.id_stride = 1;
 }
 
@@ -73,7 +73,7 @@ fn drop_tallies(parts: &[&mut Simulation]) -> Vec<(FlowId, Tally)> {
     let mut firsts: Vec<(FlowId, Time, u32, usize, usize)> = vec![]; // flow, instant, event, partition, entry
     for (r, part) in parts.iter().enumerate() {
         let mut entries = std::collections::HashMap::<FlowId, usize>::new();
-        for &(f, t, code) in part.first_drops.as_deref().unwrap_or_default() {
+        for &(f, t, code) in part.partition.as_ref().map_or(&[][..], |p| &p.first_drops) {
             let k = entries.entry(f).or_default();
             firsts.push((f, t, code, r, *k));
             *k += 1;

@@ -1,4 +1,4 @@
-//! One run on several threads, with the results of one thread to the bit (issue 50): a
+//! One run on several threads, with the results of one thread to the bit: a
 //! conservative parallel engine in windows bounded by the lookahead, after Chandy and Misra's
 //! conservative simulation (IEEE TSE 1979) in its synchronous-window form (Lubachevsky, CACM
 //! 1989), and Unison (Bai et al., EuroSys 2024) for a network simulator's partitions and their
@@ -42,17 +42,19 @@ mod choice;
 mod cores;
 mod merge;
 mod pace;
+pub(crate) mod partition;
 mod plan;
 mod replica;
 mod slots;
 
 use crate::engine::connections::SlotNote;
-use crate::engine::sim::{DelaySample, Simulation};
+use crate::engine::sim::Simulation;
 use crate::stats::DelayStats;
 use crate::units::Time;
 use barrier::SpinBarrier;
 use choice::{Choice, Probe};
 use pace::Pace;
+use partition::DelaySample;
 use plan::Plan;
 use replica::{Mail, Own};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

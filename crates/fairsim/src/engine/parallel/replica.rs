@@ -13,9 +13,10 @@
 //! What another partition does to its own copy of a port or flow is never read here, and the
 //! run's figures are put together at its end (`merge`).
 
+use super::partition::{DelaySample, Partition};
 use super::plan::Plan;
 use crate::engine::event::{Code, Event};
-use crate::engine::sim::{DelaySample, Simulation};
+use crate::engine::sim::Simulation;
 use crate::net::packet_pool::InFlight;
 use crate::net::{FlowId, PortId};
 use crate::node::FlowState;
@@ -77,9 +78,12 @@ impl Simulation {
     pub(super) fn become_partition(&mut self, me: u16, plan: &Plan) {
         self.id_stride = plan.parts as u64;
         self.next_packet_id = me as u64;
-        self.first_drops = Some(vec![]);
-        self.elsewhere = Some(plan.node.iter().map(|&p| p != me).collect());
-        self.delays_later = plan.population.contains(&true).then(Vec::new);
+        self.partition = Some(Box::new(Partition {
+            elsewhere: plan.node.iter().map(|&p| p != me).collect(),
+            first_drops: vec![],
+            current: Code::default(),
+            delays_later: plan.population.contains(&true).then(Vec::new),
+        }));
         self.connections.notes = plan.finite.then(Box::default);
         for p in &plan.cut[me as usize] {
             self.ports[p.idx()].hand_over();
@@ -100,7 +104,9 @@ impl Simulation {
             }
             self.events.pop_code();
             self.now = t;
-            self.current = code;
+            if let Some(part) = self.partition.as_mut() {
+                part.current = code;
+            }
             self.dispatch(code);
             // an event every partition handles counts once, in partition 0's events
             self.events_processed += (whose == Whose::Mine || own.me == 0) as u64;
@@ -121,7 +127,7 @@ impl Simulation {
         outbox: &mut [Vec<Mail>],
         delays: &mut Vec<DelaySample>,
     ) -> Time {
-        if let Some(later) = self.delays_later.as_mut() {
+        if let Some(later) = self.partition.as_mut().and_then(|part| part.delays_later.as_mut()) {
             delays.append(later);
         }
         if self.done {

@@ -186,8 +186,8 @@ impl SackRecovery {
     }
 
     /// RFC 6675 `SetPipe`: packets the sender thinks are in the network. Every unSACKed packet
-    /// counts once if not lost and once more if retransmitted. Counted, not scanned (issue 32
-    /// step 6: the scan of the whole window was 3% of a TCP run): the lost packets are those
+    /// counts once if not lost and once more if retransmitted. Counted, not scanned (a
+    /// scan of the whole window costs 3% of a TCP run): the lost packets are those
     /// below the `dupthresh`-th highest SACKed one, so exactly `dupthresh` SACKed packets lie at
     /// or above that line; the retransmitted ones are below `rxt_next`, a range scanned from
     /// whichever side of the window is shorter.

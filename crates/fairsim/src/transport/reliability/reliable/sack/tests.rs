@@ -166,7 +166,7 @@ fn prr_needs_sack() {
 
 #[test]
 fn a_timeout_after_a_lost_retransmission_takes_ssthresh_from_what_ssthresh_from_says() {
-    // issue 31: RFC 6675 cannot see a lost retransmission, so the recovery goes on sending new
+    // docs/validation.md, *Causes traced*: RFC 6675 cannot see a lost retransmission, so the recovery goes on sending new
     // data, all SACKed, until the timer fires; by then the flight (RFC 5681's FlightSize) is the
     // whole transfer while the network holds nothing, and half of it is a slow-start threshold
     // far above the path's (fairsim's 100 Mb/s RED runs overshot again at every timeout). ns-3
