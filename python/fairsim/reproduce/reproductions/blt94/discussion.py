@@ -256,7 +256,7 @@ bottleneck's buffer (BW_b·D/3) with many losses in one window; Reno repairs one
 recovery and leaves the rest to its timer, and each timeout's go-back-N sends again packets that
 had arrived: {{tcp_fr_light|.0f}} fast retransmits and {{tcp_timeouts_light|.0f}} timeouts a run
 there, {{tcp_dup_light|.0%}} of the deliveries copies the receiver already had.
-docs/reproductions.md gives what NewReno's recovery changes here.
+`scripts/blt_one_change.py` gives what NewReno's recovery changes here.
 """,
     facts={
         "file1mb_misses": file1mb_misses,

@@ -286,8 +286,8 @@ The curves' values are lost; the claims carry the paper's findings. The order DR
 most {{fred1_most_from_2|.3f}} of its share from two links on. CSFQ's TCP gets {{csfq_one_link|.2f}} of
 its share across one link and {{fig6b:CSFQ at K=5|.2f}} across five, against the 0.6 our tolerance asks
 of an "effective" discipline (fig6b: {{fig6b}}). Since CSFQ estimates its accepted rate over the packets
-it lets through (the paper's Figure 2), the five-link value is higher than
-before that estimate (docs/reproductions.md); what remains is TCP's: its window of 20 and spurious
+it lets through (the paper's Figure 2), the five-link value is above what an estimate
+sampling a zero for each dropped packet gives (docs/reproductions.md); what remains is TCP's: its window of 20 and spurious
 timeouts after the 0.2 s minimum. FRED-2 falls faster, from {{fred2_one_link|.2f}} to
 {{fig6b:FRED-2 at K=5|.2f}}.
 """,

@@ -43,7 +43,7 @@ in steps of 40; RED with Floyd and Jacobson's w_q = 0.002, its p applied as §3.
 shows the packet dropping probability defined in RED, with which incoming packets are dropped
 when the avarage queue length is over the threshold th_min": a constant drop probability between
 the thresholds, in every RED (plain, Enhanced and DRR+'s), as the analysis also assumes (Floyd
-and Jacobson's linear rule with max_p = p, an earlier reading of this reproduction, is the
+and Jacobson's linear rule with max_p = p, the other reading of the paper, is the
 stability knob `RED p linear`); Vegas with α = 1, β = 3; Reno and Vegas with a 1 s minimum RTO
 and no delayed ACKs; each DRR queue with its own 60 KB (§3.3: "the large buffer is equipped with
 the router so that every connection is given a sufficient amount of buffer"), in a port of 240
@@ -53,11 +53,10 @@ starting within 31 ms of each other so that the five replications differ. Two ot
 DRR's buffer run as options beside it (forward model only): `divided`, the router's 60 KB
 divided among the queues (§2.1: "The buffer at the router is logically divided into multiple
 queues"), 15 KB each of four queues and 30 KB each of two; and `shared`, every queue allowed 60
-KB but all in one 60 KB pool that refuses any arrival once full, an earlier reading of this
-reproduction. Enhanced RED's p_i come from the paper's iteration run on its own analysis for
+KB but all in one 60 KB pool that refuses any arrival once full. Enhanced RED's p_i come from the paper's iteration run on its own analysis for
 each BW: at each step the p_i of "the connection having the largest difference between ρ_i and
 the ideal value" changes, the difference taken in packets/s as the text says (taken as relative,
-an earlier reading, it drives p_1 to its bound; `enhanced_red(difference="relative")`), the
+the other reading, it drives p_1 to its bound; `enhanced_red(difference="relative")`), the
 ideal proportional to input capacity, a 2% relative tolerance, p_i bounded to [0.0001, 0.5];
 DRR+ with two queues runs the same iteration inside each queue with the queue's DRR share for
 the line; both set p_i where plain RED has its p ("set p_i as the packet dropping probability at

@@ -267,7 +267,7 @@ gets {{vegas_drr_c4_at_lowest|.2f}} of its line (which we have not traced).
 SHARED_DISCUSSION = Discussion(
     """
 The option `shared`: every queue may hold 60 KB, but all share the port's one 60 KB, which
-refuses any arrival once full, an earlier reading of this reproduction. At 400 kb/s Reno's DRR
+refuses any arrival once full, the other reading of the paper. At 400 kb/s Reno's DRR
 gives its 512 kb/s connection {{drr_c4_400|.2f}} of its line and the others
 {{drr_others_low|.2f}} to {{drr_others_high|.2f}} (Jain's index {{drr_at_400|.3f}}); its lowest
 index is {{drr_lowest|.3f}}, at {{drr_lowest_at|.0f}} kb/s, and it averages {{drr_mean|.3f}}

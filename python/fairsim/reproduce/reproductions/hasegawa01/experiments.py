@@ -268,7 +268,7 @@ EXPERIMENTS = (
     ),
     drr_option(
         "shared",
-        "every queue may hold 60 KB, all in the router's one 60 KB (an earlier reading of this reproduction)",
+        "every queue may hold 60 KB, all in the router's one 60 KB",
         SHARED_DISCUSSION,
     ),
     Experiment(
