@@ -3,7 +3,7 @@
 # made here if missing; FAIRSIM_VENV names another), then runs every check and test: formatting
 # and lints, the Rust engine's tests, the Python package's tests (API and command line, on every
 # core: pytest-xdist; among them every reproduction in quick mode), the documentation site
-# (mkdocs build --strict, into a temporary folder), the Python tests not marked slow at the
+# (mkdocs build --strict, into a temporary folder) and the engine's `cargo doc`, the Python tests not marked slow at the
 # lowest dependency versions pyproject.toml claims, and, under CI, the README's quick start and
 # the wheel. CI (.ci/run) runs exactly this, from a copy of the checkout in a folder named
 # `fairsim` under a path containing a space.
@@ -222,9 +222,11 @@ step "documentation site (mkdocs build --strict)" docs_site
 if [ -n "$quick" ]; then
     step "Python tests, not marked slow" pytest_logged "Python tests" python -m pytest -q -n auto -m "not slow"
     step "one quick reproduction (dks89)" quick_reproduction dks89
-    not_tested+=("not run by --quick: the tests marked slow, the doc tests, the fuzzer's minute, the lowest versions, the other reproductions")
+    not_tested+=("not run by --quick: the tests marked slow, the doc tests, cargo doc, the fuzzer's minute, the lowest versions, the other reproductions")
 else
     step "Rust doc tests" cargo test --doc -p fairsim --quiet
+    # the engine's API reference (`cargo doc`), every intra-doc link resolved
+    step "Rust API documentation (cargo doc)" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --quiet
     step "Python tests" pytest_logged "Python tests" python -m pytest -q -n auto
     # a minute of the scenario loader's mutation fuzzer (the run above gave it 10 s): the same
     # inputs every time; fails on any panic, abort, hang or non-fairsim exception, saving the input

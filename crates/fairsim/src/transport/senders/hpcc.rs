@@ -4,12 +4,20 @@
 //! Reference: Li, Miao, Liu, Zhuang, Feng, Tang, Cao, Zhang, Kim, Alizadeh, Yu, "HPCC: High
 //! Precision Congestion Control", SIGCOMM 2019, Algorithm 1. Per ACK, for each hop i of its
 //! records `ack.L` against the previous ACK's `L`:
+//!
+//! ```text
 //!   txRate_i = (ack.L[i].txBytes − L[i].txBytes) / (ack.L[i].ts − L[i].ts),
 //!   u_i = min(ack.L[i].qlen, L[i].qlen) / (ack.L[i].B · T) + txRate_i / ack.L[i].B;
+//! ```
+//!
 //! u is the largest u_i, τ that hop's ts difference, capped at T; then
+//!
+//! ```text
 //!   U = (1 − τ/T) · U + (τ/T) · u                       (MeasureInflight)
 //!   W = Wc / (U/η) + W_AI    if U ≥ η or incStage ≥ maxStage (incStage = 0 on an update)
 //!   W = Wc + W_AI            otherwise                        (incStage + 1 on an update)
+//! ```
+//!
 //! where the reference window Wc takes the new W only on an update: the first ACK of a packet
 //! sent after the last update (`ack.seq > lastUpdateSeq`, then `lastUpdateSeq = snd_nxt`), once
 //! per round trip; every other ACK computes W from the same Wc. Then L = ack.L, and the rate
