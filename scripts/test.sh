@@ -200,7 +200,7 @@ wheel_without_root() (
 docs_site() (
     # the documentation site (mkdocs.yml) as `mkdocs build --strict` builds it, into a temporary
     # folder: a warning (a broken link or anchor, a page left out of the navigation, a docstring
-    # that cannot be read) fails it. tests/test_docs_site.py runs the how-to pages' commands.
+    # that cannot be read) fails it. tests/test_docs_site.py runs every page's commands and Python.
     # NO_MKDOCS_2_WARNING: the theme's notice of its end of life, printed at every build
     site="$(mktemp -d)"
     trap 'rm -rf "$site"' EXIT
