@@ -338,12 +338,13 @@ mod tests {
     }
 
     /// The same, for a packet forwarded at `now`.
+    /// Packet `id` is the conversation's `id`-th (its sequence number too: spraying hashes that).
     fn path_at(sc: &Scenario, fw: &mut Forwarder, f: usize, ack: bool, id: u64, now: Time) -> Vec<PortId> {
         let spec = &sc.flows[f];
         let (src, dst, kind) =
             if ack { (spec.dst, spec.src, PacketKind::Ack) } else { (spec.src, spec.dst, PacketKind::Data) };
         let flow = FlowId::from_idx(f);
-        let pkt = Packet { id, flow, conn: flow, src, dst, ..Packet::blank() }.with_kind(kind);
+        let pkt = Packet { id, seq: id, flow, conn: flow, src, dst, ..Packet::blank() }.with_kind(kind);
         let mut ports = vec![if ack { spec.ack_route[0] } else { spec.data_route[0] }];
         while let Some(next) = fw.next(*ports.last().unwrap(), &pkt, &PortTable::default(), now) {
             ports.push(next);
@@ -425,11 +426,12 @@ mod tests {
         let spec = &sc.flows[0];
         let flow = FlowId(0);
         // data packet `seq` of flow 0 (h0 to h127, another pod: 16 paths), hop by hop
-        // a retransmission (packet id `resent` > 0) is sprayed instead
+        // a retransmission (sent at `resent` ns > 0) is sprayed instead
         let mut way = |seq: u64, resent: u64| {
             // as the ports count them: one hop more at each arrival
+            let sent_at = Time(resent);
             let mut pkt =
-                Packet { id: resent, seq, flow, conn: flow, src: spec.src, dst: spec.dst, hop: 1, ..Packet::blank() }
+                Packet { seq, sent_at, flow, conn: flow, src: spec.src, dst: spec.dst, hop: 1, ..Packet::blank() }
                     .with_retransmission(resent > 0);
             let mut ports = vec![spec.data_route[0]];
             while let Some(next) = fw.next(*ports.last().unwrap(), &pkt, &PortTable::default(), Time::ZERO) {
@@ -446,7 +448,7 @@ mod tests {
         }
         assert!(passes[0] != passes[1] && passes[1] != passes[2], "a new order each pass");
         assert_eq!(way(3, 0), passes[0][3], "the same packet, the same path");
-        let resent: std::collections::HashSet<_> = (1..=32).map(|id| way(3, id)).collect();
+        let resent: std::collections::HashSet<_> = (1..=32).map(|at| way(3, at)).collect();
         assert!(resent.len() > 4, "retransmissions of one packet take {} paths", resent.len());
     }
 

@@ -23,8 +23,10 @@
 //!   direction (data or ACKs, which choose their own paths, as in a real network) and nothing
 //!   for the protocol (a flow's is fixed). Each switch's salt is drawn from the run's seed and
 //!   the switch's name, so a run repeats with its seed and another seed places flows anew.
-//! - Spraying hashes the key with the packet's id, which is unique in a run, so each packet,
-//!   retransmissions too, is placed anew.
+//! - Spraying hashes the key with the packet's sequence number and the instant its sender put it
+//!   on the network: what every copy of the run knows alike (a parallel run's partitions number
+//!   packet ids apart), and different for every transmission of a conversation, so each packet,
+//!   retransmissions and duplicate ACKs too, is placed anew.
 //! - Permuting (NDP's sender, which cycles through all its paths in an order shuffled anew on
 //!   each pass: Handley et al., SIGCOMM 2017; htsim's `-strat perm`, `ndp.cpp` 231–265,
 //!   793–802) without a source route, which the packet has no room for: the switch at the ℓ-th
@@ -109,10 +111,11 @@ pub fn ecmp_pick(key: u64, salt: u64, choices: usize) -> usize {
     (mix(key ^ salt) % choices as u64) as usize
 }
 
-/// Which of `choices` next hops spraying picks for `pkt`.
+/// Which of `choices` next hops spraying picks for `pkt` (module comment): by its sequence
+/// number and its sending instant, never its id.
 #[inline]
 pub fn spray_pick(key: u64, salt: u64, pkt: &Packet, choices: usize) -> usize {
-    ecmp_pick(key ^ mix(pkt.id), salt, choices)
+    ecmp_pick(key ^ mix(pkt.seq ^ mix(pkt.sent_at.0)), salt, choices)
 }
 
 /// Which of `choices` next hops permuting picks for `pkt` (module comment).

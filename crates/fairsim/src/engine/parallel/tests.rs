@@ -102,6 +102,31 @@ fn cubic_with_sack_under_fq_is_the_same_on_any_threads() {
     same_on_any_threads(&text);
 }
 
+/// A fat-tree permutation of NewReno flows with small buffers (drops, retransmissions), its
+/// packets placed per packet by `forwarding`.
+fn placed_per_packet(forwarding: &str) -> String {
+    fat_tree(r#"{ kind = "newreno", initial_cwnd = 10 }"#, "buffer = 8")
+        .replace(r#"forwarding = "ecmp""#, &format!("forwarding = {forwarding}"))
+}
+
+#[test]
+fn sprayed_packets_take_the_same_paths_on_any_threads() {
+    let text = placed_per_packet(r#""spray""#);
+    same_on_any_threads(&text);
+    assert!(report(&text, 1).0.contains("\"drops\": [\n"), "the run drops packets: retransmissions are sprayed too");
+}
+
+#[test]
+fn permuted_packets_take_the_same_paths_on_any_threads() {
+    same_on_any_threads(&placed_per_packet(r#""permute""#));
+}
+
+#[test]
+fn flowlets_take_the_same_paths_on_any_threads() {
+    // a flowlet ends after 50 µs without a packet (the [run] table's `flowlet_timeout`)
+    same_on_any_threads(&placed_per_packet("\"flowlet\"\nflowlet_timeout = \"50us\""));
+}
+
 #[test]
 fn a_dumbbell_with_timed_sources_and_noisy_clocks_is_the_same_on_any_threads() {
     let text = r#"
