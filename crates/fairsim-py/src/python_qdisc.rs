@@ -601,9 +601,9 @@ impl Qdisc for PyQdisc {
     /// bound, while what it sends waits as long as its real queue makes it. The bound is twice
     /// the sum of the longest wait seen and the time to send all it holds and a packet on the
     /// line: a correct queue's oldest packet at the end, however its queue grew, has waited no
-    /// longer than that (docs/extending.md). A starved class (strict priority under a full higher band)
-    /// is reported as well: it too is held and never sent, and a reader of the results should
-    /// know.
+    /// longer than that (docs/extending.md). A starved class (strict priority under a full higher
+    /// band) is reported as well: it too is held and never sent, and a reader of the results
+    /// should know.
     fn stranded(&self, now: Time) -> Option<String> {
         let oldest = self.held().map(|p| p.enqueued_at).min()?;
         let age = (now - oldest).as_secs_f64();

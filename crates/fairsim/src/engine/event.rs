@@ -10,10 +10,11 @@
 //! ACK arriving at t is taken before a timer that would expire at t, and an interval that ends
 //! at t counts what happened at t. Because the order does not depend on when an event was
 //! scheduled, the loop may leave out an event whose effect it can compute, such as the end of a
-//! transmission nothing waits behind, or any transmission's end at a port whose
-//! discipline is chainable, FCFS or the ECN threshold (`node::port`), without
-//! changing any run (docs/decisions.md, "A canonical order for ties"). Never by chance: a run is a pure function of its scenario and seed. Events
-//! name their target by dense id; the main loop dispatches them with `match`.
+//! transmission nothing waits behind, or any transmission's end at a port whose discipline is
+//! chainable, FCFS or the ECN threshold (`node::port`), without changing any run
+//! (docs/decisions.md, "A canonical order for ties"). Never by chance: a run is a pure function
+//! of its scenario and seed. Events name their target by dense id; the main loop dispatches them
+//! with `match`.
 
 use crate::net::{FlowId, NodeId, PortId};
 use crate::timer::TimerId;

@@ -8,9 +8,9 @@
 //! (state at both ends of a flow outside its sender and sink), connections on their own copies
 //! of an access line (the copies are made as slots are, and named by them), delayed ACKs of
 //! connections (a finished connection's sink would answer after its sender's partition has
-//! freed its slot; files without end never finish), the network's changes, captures and fluid records (they write packet ids, which
-//! partitions number apart), or Python components
-//! (they take the interpreter's lock). Such a run goes on one thread and says why.
+//! freed its slot; files without end never finish), the network's changes, captures and fluid
+//! records (they write packet ids, which partitions number apart), or Python components (they
+//! take the interpreter's lock). Such a run goes on one thread and says why.
 //!
 //! The partition is chosen from the topology alone (docs/decisions.md, "One run on every
 //! core"): links without delay join their ends; a node with one neighbour (a host) joins it; the

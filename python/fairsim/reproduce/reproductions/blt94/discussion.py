@@ -60,9 +60,9 @@ def per_run(exp: str, pair: str, load: float | str, counter: str) -> Callable[[C
     return get
 
 
-def round_trips_against_floor(ctx: Context) -> tuple[float, int]:
+def round_trips_against_floor(ctx: Context) -> str:
     """The largest round trip measured in a run over its timer's floor, the most over every run
-    of every experiment that ran, and how many runs' exceed theirs."""
+    of every experiment that ran, and how many runs' exceed theirs, in words."""
     worst, over = 0.0, 0
     for c in CONFIGS:
         for bw in c.bottlenecks:
@@ -71,7 +71,7 @@ def round_trips_against_floor(ctx: Context) -> tuple[float, int]:
                 for r in m.results.runs:
                     share = r["flows"][0]["run_totals"]["rtt_max_ns"] / floor
                     worst, over = max(worst, share), over + (share > 1)
-    return worst, over
+    return f"{worst:.0%} of its floor at most ({over} runs above it)"
 
 
 def diverges(scheme: str) -> Callable[[Context], str]:
@@ -127,8 +127,7 @@ trips from timestamps on every ACK. One rule holds for both sides: TCP, like BLT
 duplicate ACK caused by a packet the receiver already had, and every scheme's timer is floored at
 the network's largest round trip (the scenario's notes), so no timer fires while its packet is
 still queued and a duplicate ACK means a drop, as footnote 5 takes it. Over every run of every
-experiment the largest round trip measured is {{rtt_max_share|.0%}} of its floor at most
-({{runs_over_floor|.0f}} runs above it). At the lightest load ({{light|.0%}} of λ_cap) TCP has
+experiment the largest round trip measured is {{round_trips_against_floor}}. At the lightest load ({{light|.0%}} of λ_cap) TCP has
 {{tcp_timeouts_light|.0f}} timeouts a run and {{tcp_fr_light|.0f}} fast retransmits, at 50%
 {{tcp_timeouts_half|.0f}} and {{tcp_fr_half|.0f}}; BLT, whose tail losses only its timer
 recovers (no later packet makes a duplicate ACK when a burst's tail is pushed out), has
@@ -182,8 +181,7 @@ BLT's, it peaks at {{bully-tyrant:BT_peak_load|.0%}} load where BLT peaks at
         "light": load_of("ref-30", LIGHTEST),
         "tcp_diverges": diverges("TCP"),
         "blt_diverges": diverges("BLT"),
-        "rtt_max_share": lambda ctx: round_trips_against_floor(ctx)[0],
-        "runs_over_floor": lambda ctx: round_trips_against_floor(ctx)[1],
+        "round_trips_against_floor": round_trips_against_floor,
         "tcp_timeouts_light": per_run("ref-30", "TCP", LIGHTEST, "timeouts"),
         "tcp_fr_light": per_run("ref-30", "TCP", LIGHTEST, "fast_retransmits"),
         "tcp_timeouts_half": per_run("ref-30", "TCP", 0.5, "timeouts"),

@@ -103,6 +103,7 @@ def lambda_cap(bw_b: float, size: str) -> float:
 def network(c: Config, bw_b: float) -> dict:
     """The scenario's lines for configuration `c` at bottleneck `bw_b`."""
     hop = f"{round(c.d / 6 * 1e9)}ns"
+    floor = f"{largest_round_trip(c, bw_b)}ns"
     return {
         "links.access.rate": f"{c.bw_n:.0f}bps",
         "links.access.delay": hop,
@@ -112,7 +113,7 @@ def network(c: Config, bw_b: float) -> dict:
         "links.egress.rate": f"{c.bw_n:.0f}bps",
         "links.egress.delay": hop,
         "flows.files.size": c.size,
-        **{f"pairs.{p}.transport.min_rto": f"{largest_round_trip(c, bw_b)}ns" for p in (*SCHEMES, "BT")},
+        **dict.fromkeys((f"pairs.{p}.transport.min_rto" for p in (*SCHEMES, "BT")), floor),
     }
 
 
