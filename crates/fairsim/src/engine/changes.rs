@@ -45,3 +45,14 @@ pub(super) fn changes(scenario: &Scenario) -> Vec<Change> {
     changes.sort_by_key(|(learn, i, c)| (c.at, *learn, *i));
     changes.into_iter().map(|(_, _, c)| c).collect()
 }
+
+/// Whether each port of change `n` (forwarding's learning) is down then, by the changes before
+/// it: every partition of a parallel run knows it so, holding the port or not. The links'
+/// changes at an instant come before forwarding's learning at it.
+pub(super) fn down_when_learnt(changes: &[Change], n: usize) -> Vec<(PortId, bool)> {
+    let down = |p: PortId| {
+        let last = changes[..n].iter().rev().find(|c| matches!(c.what, What::Down | What::Up) && c.ports.contains(&p));
+        last.is_some_and(|c| c.what == What::Down)
+    };
+    changes[n].ports.iter().map(|&p| (p, down(p))).collect()
+}

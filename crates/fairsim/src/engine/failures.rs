@@ -35,24 +35,30 @@ impl Simulation {
         }
     }
 
-    /// The `n`-th change of the network happens.
+    /// The `n`-th change of the network happens. In a partition of a parallel run every
+    /// partition handles it at the same instant: a link's going down or coming back acts on the
+    /// ports this partition sends on (what happens to a port happens at its near end: packets
+    /// already on the wire arrive), a new rate on the port wherever it is held or read (the fixed
+    /// delays of paths read it), and forwarding learns in every partition what the changes say.
     #[cold]
     pub(super) fn network_change(&mut self, n: u32) {
-        let (what, ports) = {
-            let c = &self.changes[n as usize];
-            (c.what, c.ports.clone())
-        };
+        let what = self.changes[n as usize].what;
+        // the ports of a link's change that this partition sends on (every one on one thread)
+        let elsewhere = self.partition.as_ref().map(|part| &part.elsewhere);
+        let ports = self.changes[n as usize].ports.clone();
+        let here = |p: &&PortId| elsewhere.is_none_or(|e| !e[self.scenario.ports[p.idx()].from.idx()]);
+        let sent_here: Vec<PortId> = ports.iter().filter(here).copied().collect();
         match what {
-            What::Down => ports.into_iter().for_each(|p| self.port_down(p)),
-            What::Up => ports.into_iter().for_each(|p| self.port_up(p)),
+            What::Down => sent_here.into_iter().for_each(|p| self.port_down(p)),
+            What::Up => sent_here.into_iter().for_each(|p| self.port_up(p)),
             What::Rate(rate) => {
                 for p in ports {
-                    self.ports[p.idx()].set_rate(self.now, rate, &mut self.pool);
+                    self.ports.set_rate(p.idx(), self.now, rate, &mut self.pool);
                 }
                 self.forget_path_delays();
             }
             What::Learn => {
-                let states: Vec<(PortId, bool)> = ports.iter().map(|&p| (p, self.ports[p.idx()].is_down())).collect();
+                let states = super::changes::down_when_learnt(&self.changes, n as usize);
                 if let Some(forwarder) = self.forwarder.as_mut() {
                     forwarder.learn(&states);
                 }

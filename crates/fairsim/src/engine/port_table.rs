@@ -12,6 +12,7 @@
 //! the choice of the way (a branch on whether the table was whole cost its dumbbells 2–3% more
 //! instructions), and a partition's takes the other way at once.
 
+use crate::net::PacketPool;
 use crate::node::Port;
 use std::ops::{Index, IndexMut};
 
@@ -26,12 +27,14 @@ pub(crate) struct PortTable {
     /// for another's); both empty in a whole table.
     held: Vec<Port>,
     places: Box<[u32]>,
+    /// The rates the network's changes gave ports another partition holds, by id.
+    rates_elsewhere: Vec<(usize, crate::units::Rate)>,
 }
 
 impl PortTable {
     /// Every port, in id order.
     pub fn whole(ports: Vec<Port>) -> PortTable {
-        PortTable { all: ports, held: vec![], places: Box::default() }
+        PortTable { all: ports, held: vec![], places: Box::default(), rates_elsewhere: vec![] }
     }
 
     /// A partition's ports: of `held.len()` ids, those `held` marks, given in id order.
@@ -40,7 +43,7 @@ impl PortTable {
         let ids = (0..held.len()).filter(|&id| held[id]);
         ids.enumerate().for_each(|(place, id)| places[id] = place as u32);
         assert_eq!(ports.len(), held.iter().filter(|&&h| h).count(), "a port for each id held");
-        PortTable { all: vec![], held: ports, places }
+        PortTable { all: vec![], held: ports, places, rates_elsewhere: vec![] }
     }
 
     /// Keeps of a whole table only the ports `held` marks, by id (the first partition, which
@@ -129,10 +132,33 @@ impl PortTable {
         self.all.get(id).or_else(|| self.held.get(*self.places.get(id)? as usize))
     }
 
+    pub fn get_mut(&mut self, id: usize) -> Option<&mut Port> {
+        match self.all.get_mut(id) {
+            Some(port) => Some(port),
+            None => self.held.get_mut(*self.places.get(id)? as usize),
+        }
+    }
+
+    /// Port `id`'s transmissions from `now` on take `rate` (`[[events]]`); if another partition
+    /// holds it, its line here reads the new rate (the fixed delays of paths read it).
+    pub fn set_rate(&mut self, id: usize, now: crate::units::Time, rate: crate::units::Rate, pool: &mut PacketPool) {
+        match self.get_mut(id) {
+            Some(port) => port.set_rate(now, rate, pool),
+            None => match self.rates_elsewhere.iter_mut().find(|(held, _)| *held == id) {
+                Some((_, r)) => *r = rate,
+                None => self.rates_elsewhere.push((id, rate)),
+            },
+        }
+    }
+
     /// Port `id`'s line as it is now: its rate and delay, or, if another partition holds it, the
-    /// scenario's `specs` (a run whose lines change does not split, so they are the same).
+    /// scenario's `specs` at the rate the network's changes gave it last.
     pub fn line(&self, id: usize, specs: &[crate::scenario::PortSpec]) -> (crate::units::Rate, crate::units::Time) {
-        self.get(id).map_or((specs[id].rate, specs[id].delay), |l| (l.rate, l.delay))
+        let elsewhere = || {
+            let changed = self.rates_elsewhere.iter().find(|(held, _)| *held == id);
+            (changed.map_or(specs[id].rate, |(_, rate)| *rate), specs[id].delay)
+        };
+        self.get(id).map_or_else(elsewhere, |l| (l.rate, l.delay))
     }
 
     /// The whole table again from the partitions' tables: each port from the partition

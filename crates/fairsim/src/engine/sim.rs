@@ -12,7 +12,7 @@ use super::build;
 use super::connections::Connections;
 use super::event::{Code, Event, EventQueue};
 use super::forwarding::Forwarder;
-use super::parallel::partition::{DelaySample, Partition};
+use super::parallel::partition::{DelaySample, FirstDrop, Partition};
 use super::port_table::PortTable;
 use super::routes::Routes;
 use super::shared_buffer::SharedBuffers;
@@ -567,7 +567,11 @@ impl Simulation {
                 let tallied = flow.drop_tally.len();
                 flow.tally_drop(p, reason);
                 if let Some(part) = self.partition.as_mut().filter(|_| flow.drop_tally.len() > tallied) {
-                    part.first_drops.push((pkt.flow, self.now, part.current.raw()));
+                    let event = part.current;
+                    let change = (event.kind() == Code::CLOCK).then(|| event.network()).flatten();
+                    let place = change.and_then(|n| self.changes[n as usize].ports.iter().position(|&q| q == p));
+                    let (flow, at, place) = (pkt.flow, self.now, place.unwrap_or(0) as u32);
+                    part.first_drops.push(FirstDrop { flow, at, event: event.raw(), place });
                 }
             } else {
                 flow.counters.acks_dropped += 1;

@@ -638,12 +638,24 @@ impl Port {
 
     /// Takes the packet leading the pipe out as it is, to propagate in another partition's copy
     /// of the port (`engine::parallel`): only the far end's partition delivers it. The packet
-    /// on the line stays until its end.
-    pub fn take_in_flight(&mut self, pool: &mut PacketPool) -> Option<InFlight> {
+    /// on the line stays until its end; so does one whose transmission has started without an
+    /// event if `keep_line` (a link that may go down cuts it: `line_ends`).
+    pub fn take_in_flight(&mut self, pool: &mut PacketPool, keep_line: bool) -> Option<InFlight> {
         if self.pipe.front(pool)?.arrival == ON_LINE {
             return None;
         }
+        if keep_line && self.pipe.len() == 1 && self.line_ends().is_some() {
+            return None;
+        }
         self.pipe.pop_front(pool)
+    }
+
+    /// When the transmission under way that propagates already (a lazy one's) ends.
+    pub fn line_ends(&self) -> Option<Time> {
+        match self.transmitting {
+            Some(OnLine::Lazy { ends, .. }) => Some(ends),
+            _ => None,
+        }
     }
 
     /// Puts packets propagating on the link (ones handed to the far end's partition) back
@@ -855,11 +867,11 @@ mod tests {
         assert_eq!(held, [0, 1]);
         let (arrived, next) = p.deliver(ms(18), &mut pool);
         assert_eq!((arrived.seq, next), (0, NO_ARRIVAL), "the packet on the line has no arrival yet");
-        assert!(p.take_in_flight(&mut pool).is_none(), "nor does it go to the far end's partition");
+        assert!(p.take_in_flight(&mut pool, false).is_none(), "nor does it go to the far end's partition");
         // one handed back from the far end's partition goes ahead of it
         p.put_ahead_in_pipe(vec![InFlight { pkt: pkt(0, 7, 1000), arrival: ms(20) }], &mut pool);
         assert_eq!(p.on_line(&pool).map(|q| q.seq), Some(1));
-        assert_eq!(p.take_in_flight(&mut pool).map(|e| e.pkt.seq), Some(7));
+        assert_eq!(p.take_in_flight(&mut pool, false).map(|e| e.pkt.seq), Some(7));
         assert_eq!(p.finish_tx(ms(23), &mut vec![], &mut pool), Some(ms(33)), "its end gives it its arrival");
         assert!(p.on_line(&pool).is_none());
         let (arrived, next) = p.deliver(ms(33), &mut pool);

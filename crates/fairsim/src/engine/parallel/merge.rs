@@ -9,12 +9,12 @@
 //! flow's drops by (port, reason) in the order of their first drops in the run; and the events
 //! summed.
 
+use super::partition::FirstDrop;
 use super::plan::Plan;
 use crate::engine::port_table::PortTable;
 use crate::engine::sim::Simulation;
 use crate::net::FlowId;
 use crate::stats::DelayStats;
-use crate::units::Time;
 
 /// Puts `parts` (partition 0 first, into which all go) together.
 pub(super) fn merge(parts: &mut [&mut Simulation], plan: &Plan, mut delays: Vec<DelayStats>) {
@@ -68,20 +68,21 @@ type Tally = Vec<(crate::net::PortId, crate::qdisc::DropReason, u64)>;
 
 /// Each flow that dropped packets: its drops by (port, reason) from every partition (a port is
 /// in one partition only), in the order of each entry's first drop: its instant, then its
-/// event's place in that instant's order (one event is handled in one partition only).
+/// event's place in that instant's order, then the port's place among those the event acts on
+/// (only a change of the network acts in several partitions at once, on its ports in order).
 fn drop_tallies(parts: &[&mut Simulation]) -> Vec<(FlowId, Tally)> {
-    let mut firsts: Vec<(FlowId, Time, u32, usize, usize)> = vec![]; // flow, instant, event, partition, entry
+    let mut firsts: Vec<(FirstDrop, usize, usize)> = vec![]; // the drop, its partition and entry
     for (r, part) in parts.iter().enumerate() {
         let mut entries = std::collections::HashMap::<FlowId, usize>::new();
-        for &(f, t, code) in part.partition.as_ref().map_or(&[][..], |p| &p.first_drops) {
-            let k = entries.entry(f).or_default();
-            firsts.push((f, t, code, r, *k));
+        for &first in part.partition.as_ref().map_or(&[][..], |p| &p.first_drops) {
+            let k = entries.entry(first.flow).or_default();
+            firsts.push((first, r, *k));
             *k += 1;
         }
     }
     firsts.sort_unstable();
     let mut merged: Vec<(FlowId, Tally)> = vec![];
-    for (f, _, _, r, k) in firsts {
+    for (FirstDrop { flow: f, .. }, r, k) in firsts {
         if merged.last().is_none_or(|(g, _)| *g != f) {
             merged.push((f, vec![]));
         }
@@ -97,7 +98,7 @@ fn pipes_back(parts: &mut [&mut Simulation], plan: &Plan) {
     for &p in plan.cut.iter().flatten() {
         let (near, far) = (plan.near[p.idx()] as usize, plan.far[p.idx()] as usize);
         let far = &mut *parts[far];
-        let ahead = std::iter::from_fn(|| far.ports[p.idx()].take_in_flight(&mut far.pool)).collect();
+        let ahead = std::iter::from_fn(|| far.ports[p.idx()].take_in_flight(&mut far.pool, false)).collect();
         let near = &mut *parts[near];
         near.ports[p.idx()].put_ahead_in_pipe(ahead, &mut near.pool);
     }

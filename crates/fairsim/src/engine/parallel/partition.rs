@@ -13,9 +13,9 @@ use std::sync::Arc;
 pub(crate) struct Partition {
     /// By node, whether another partition holds it.
     pub(crate) elsewhere: Arc<[bool]>,
-    /// The instant and event of each first drop of a (flow, port, reason), in the order of the
-    /// flows' `drop_tally` entries, to merge them in the run's order.
-    pub(crate) first_drops: Vec<(FlowId, Time, u32)>,
+    /// The instant, event and place in the event of each first drop of a (flow, port, reason),
+    /// in the order of the flows' `drop_tally` entries, to merge them in the run's order.
+    pub(crate) first_drops: Vec<FirstDrop>,
     /// The event being handled (what `first_drops` and `delays_later` note).
     pub(crate) current: Code,
     /// The queueing delays of connections' packets (a population's sinks are in every
@@ -31,4 +31,16 @@ pub(crate) struct DelaySample {
     pub event: u32,
     pub flow: u32,
     pub ns: u64,
+}
+
+/// Where in the run a flow's first drop of a (port, reason) was: at `at`, in the event coded
+/// `event`, at `place` among the ports that event acts on. Only a change of the network acts on
+/// several ports at once (its ports in its order, which partitions share out); any other event
+/// has a place of 0.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct FirstDrop {
+    pub flow: FlowId,
+    pub at: Time,
+    pub event: u32,
+    pub place: u32,
 }

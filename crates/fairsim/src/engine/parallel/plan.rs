@@ -8,9 +8,11 @@
 //! (state at both ends of a flow outside its sender and sink), connections on their own copies
 //! of an access line (the copies are made as slots are, and named by them), delayed ACKs of
 //! connections (a finished connection's sink would answer after its sender's partition has
-//! freed its slot; files without end never finish), the network's changes, captures and fluid
-//! records (they write packet ids, which partitions number apart), or Python components (they
-//! take the interpreter's lock). Such a run goes on one thread and says why.
+//! freed its slot; files without end never finish), captures and fluid records (they write
+//! packet ids, which partitions number apart), or Python components (they take the
+//! interpreter's lock). Such a run goes on one thread and says why. The network's changes
+//! (`[[events]]`) are known before the run, so every partition makes them at their instants
+//! (`failures`).
 //!
 //! The partition is chosen from the topology alone (docs/decisions.md, "One run on every
 //! core"): links without delay join their ends; a node with one neighbour (a host) joins it; the
@@ -43,6 +45,8 @@ pub(in crate::engine) struct Plan {
     /// By partition, the ports it sends on whose far end is in another partition: what it
     /// hands over at each window's end.
     pub cut: Vec<Vec<PortId>>,
+    /// By port, whether the network's changes take its link down at some point.
+    pub goes_down: Vec<bool>,
     /// The smallest nonzero delay of any link, so of any cut port: no packet sent in a window
     /// reaches another partition before the window's end; and the wait of a freed connection
     /// slot, so every partition hears of a slot freed in a window before an arrival may take it
@@ -77,7 +81,12 @@ impl Plan {
         let ends = sc.flows.iter().map(|f| (node[f.src.idx()], node[f.dst.idx()])).collect();
         let population = sc.flows.iter().map(|f| matches!(f.app.source(), Source::Population(_))).collect();
         let finite = sc.flows.iter().any(|f| matches!(f.app.source(), Source::Population(p) if !endless(&p)));
-        Ok(Plan { parts, near, far, ends, population, finite, node, cut, lookahead, warmup: sc.run.warmup })
+        let mut goes_down = vec![false; sc.ports.len()];
+        for c in sim.changes.iter().filter(|c| c.what == crate::engine::changes::What::Down) {
+            c.ports.iter().for_each(|p| goes_down[p.idx()] = true);
+        }
+        let warmup = sc.run.warmup;
+        Ok(Plan { parts, near, far, ends, population, finite, goes_down, node, cut, lookahead, warmup })
     }
 
     /// By port, whether partition `me` holds it: it sends on it, or the port brings packets to
@@ -113,9 +122,6 @@ fn unsplittable(sim: &Simulation) -> Option<String> {
     }
     if sc.pfc.is_some() {
         return why("PFC's pause frames act across links at once");
-    }
-    if !sc.events.is_empty() {
-        return why("the network changes during the run ([[events]])");
     }
     if !sc.run.pcap.is_empty() || !sc.run.events.is_empty() || !sc.run.fluid_reference.is_empty() {
         return why("captures, event logs and fluid references write packet ids, which partitions number apart");

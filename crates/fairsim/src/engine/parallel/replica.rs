@@ -137,7 +137,13 @@ impl Simulation {
         for &p in &own.plan.cut[own.me as usize] {
             let to = own.plan.far[p.idx()] as usize;
             self.ports[p.idx()].settle(at, &mut self.pool);
-            while let Some(entry) = self.ports[p.idx()].take_in_flight(&mut self.pool) {
+            // a link that may go down keeps the packet on its line until its end, which the next
+            // window must then reach: the cut loses it here, before any other partition has it
+            let keep_line = own.plan.goes_down[p.idx()];
+            if let Some(ends) = self.ports[p.idx()].line_ends().filter(|_| keep_line) {
+                next = next.min(ends);
+            }
+            while let Some(entry) = self.ports[p.idx()].take_in_flight(&mut self.pool, keep_line) {
                 next = next.min(entry.arrival);
                 let pkt = &entry.pkt;
                 let sack = (!pkt.is_data() && self.flows[pkt.conn.idx()].uses_sack())
