@@ -4,7 +4,7 @@
 //! reads what PFC counted and the deadlocks left at the end.
 
 use super::event::Event;
-use super::pfc::{LazyStart, PfcReport};
+use super::pfc::{Frame, LazyStart, PfcReport};
 use super::port_table::PortTable;
 use super::sim::Simulation;
 use crate::net::{FlowId, Packet, PortId};
@@ -48,12 +48,12 @@ impl Simulation {
     #[cold]
     pub(super) fn pfc_arrived(&mut self, p: PortId, pkt: &Packet) {
         let Some(pfc) = self.pfc.as_deref_mut() else { return };
-        if let Some(frame) = pfc.arrived(p, pkt, self.now, Simulation::reverse(&self.ports, p)) {
-            self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
-            for &q in pfc.owed_to(p) {
-                if let Some(ends) = self.ports[q.idx()].schedule_lazy_end() {
-                    self.events.push(ends, Event::TxDone(q));
-                }
+        let Some(frame) = pfc.arrived(p, pkt, self.now, Simulation::reverse(&self.ports, p)) else { return };
+        self.send_frame(frame);
+        let pfc = self.pfc.as_deref().expect("a run with PFC");
+        for &q in pfc.owed_to(p) {
+            if let Some(ends) = self.ports[q.idx()].schedule_lazy_end() {
+                self.events.push(ends, Event::TxDone(q));
             }
         }
     }
@@ -83,7 +83,7 @@ impl Simulation {
         let Some(pfc) = self.pfc.as_deref_mut() else { return };
         let ports = &self.ports;
         if let Some(frame) = pfc.release_owed(p, self.now, |p| Simulation::reverse(ports, p)) {
-            self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
+            self.send_frame(frame);
         }
     }
 
@@ -93,7 +93,7 @@ impl Simulation {
         let Some(pfc) = self.pfc.as_deref_mut() else { return };
         let ports = &self.ports;
         if let Some(frame) = pfc.left(pkt, self.now, |p| Simulation::reverse(ports, p)) {
-            self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
+            self.send_frame(frame);
         }
     }
 
@@ -108,6 +108,17 @@ impl Simulation {
                 self.failure = Some(why);
             }
             self.done = true;
+        }
+    }
+
+    /// A pause frame goes to the port it pauses or resumes: its event, or, where another
+    /// partition of a parallel run sends on that port, mail to it at the window's end (the frame
+    /// takes at least the link's delay, so it arrives after that end).
+    fn send_frame(&mut self, frame: Frame) {
+        let near = self.scenario.ports[frame.port.idx()].from.idx();
+        match self.partition.as_mut().filter(|part| part.elsewhere[near]) {
+            Some(part) => part.frames_out.push(frame),
+            None => self.events.push(frame.at, Event::Pause(frame.port, frame.pause)),
         }
     }
 

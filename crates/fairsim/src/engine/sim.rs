@@ -161,7 +161,7 @@ impl Simulation {
         }
         let pfc = super::pfc::Pfc::new(&scenario);
         if let Some(pfc) = &pfc {
-            pfc.prepare(&scenario, ports.all_mut())?;
+            pfc.prepare(&scenario, &mut ports)?;
         }
         let shortest = scenario.ports.iter().map(|p| p.delay).filter(|d| *d > Time::ZERO).min();
         let mut connections = Connections::new(flows.len(), ports.len(), shortest.unwrap_or(Time::ZERO));

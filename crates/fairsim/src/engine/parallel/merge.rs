@@ -6,11 +6,12 @@
 //! sent, a sink what it received, any switch what it dropped: `FlowCounters::merge`), and so
 //! each transfer's (a population's connections count into them in every partition), whose
 //! finish is its source's partition's; each
-//! flow's drops by (port, reason) in the order of their first drops in the run; and the events
-//! summed.
+//! flow's drops by (port, reason) in the order of their first drops in the run; PFC's counts as
+//! the partitions of their switches left them; and the events summed.
 
 use super::partition::FirstDrop;
 use super::plan::Plan;
+use crate::engine::pfc::Pfc;
 use crate::engine::port_table::PortTable;
 use crate::engine::sim::Simulation;
 use crate::net::FlowId;
@@ -56,6 +57,10 @@ pub(super) fn merge(parts: &mut [&mut Simulation], plan: &Plan, mut delays: Vec<
         sum(&mut to.delivered, &from.delivered);
         // a transfer finishes where its sender is
         to.finish_s.iter_mut().zip(&from.finish_s).for_each(|(a, b)| *a = a.or(*b));
+    }
+    if let Some(pfc) = first.pfc.as_deref_mut() {
+        let mut others: Vec<&mut Pfc> = rest.iter_mut().filter_map(|other| other.pfc.as_deref_mut()).collect();
+        Pfc::merge(pfc, &mut others, |p| plan.far[p] as usize, |p| plan.near[p] as usize);
     }
     for other in rest.iter_mut() {
         first.pool.absorb(std::mem::take(&mut other.pool));

@@ -5,6 +5,7 @@
 //! the loop's code reads as one thread's and each parallel branch tests that field.
 
 use crate::engine::event::Code;
+use crate::engine::pfc::Frame;
 use crate::net::FlowId;
 use crate::units::Time;
 use std::sync::Arc;
@@ -22,6 +23,8 @@ pub(crate) struct Partition {
     /// partition, and its delays' jitter is over all of them in the run's order), to be recorded
     /// in that order at the window's end; `None` in a run without a population.
     pub(crate) delays_later: Option<Vec<DelaySample>>,
+    /// The pause frames sent in the window to ports another partition sends on (PFC), for it.
+    pub(crate) frames_out: Vec<Frame>,
 }
 
 /// A queueing delay recorded later, in the run's order: at `at`, in the event coded `event`.

@@ -4,7 +4,7 @@
 //!
 //! A run splits only if what one partition does never reads what another holds between the
 //! windows' ends: so not with a shared buffer or adaptive forwarding (they read other ports'
-//! queues), PFC (pause frames act at once across a link), in-band telemetry and receiver pulls
+//! queues), in-band telemetry and receiver pulls
 //! (state at both ends of a flow outside its sender and sink), connections on their own copies
 //! of an access line (the copies are made as slots are, and named by them), delayed ACKs of
 //! connections (a finished connection's sink would answer after its sender's partition has
@@ -119,9 +119,6 @@ fn unsplittable(sim: &Simulation) -> Option<String> {
     let why = |s: &str| Some(s.to_string());
     if sc.shared_buffer.is_some() {
         return why("a shared buffer reads the queues of other ports");
-    }
-    if sc.pfc.is_some() {
-        return why("PFC's pause frames act across links at once");
     }
     if !sc.run.pcap.is_empty() || !sc.run.events.is_empty() || !sc.run.fluid_reference.is_empty() {
         return why("captures, event logs and fluid references write packet ids, which partitions number apart");

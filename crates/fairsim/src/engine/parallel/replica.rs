@@ -5,8 +5,8 @@
 //! the same index everywhere; of the ports it holds only those it handles events of
 //! (`port_table`). It runs only its own events: a port's transmissions by the partition of its
 //! near end, its arrivals by that of its far end; a flow's application, sender and timers by its
-//! source's, its sink and delayed ACKs by its sink's; the clock's interval ends and the run's
-//! end by every partition (each closes the intervals of what it holds), counted once; so are an
+//! source's, its sink and delayed ACKs by its sink's; a pause frame's by its port's near end's; the
+//! clock's interval ends, the run's end and the network's changes by every partition (each closes the intervals of what it holds), counted once; so are an
 //! open population's start and arrivals, which make every connection in every partition (with
 //! its sender only in its source's), started by its source's (and whose slots
 //! are freed as the partitions' notes say: `slots`).
@@ -16,6 +16,7 @@
 use super::partition::{DelaySample, Partition};
 use super::plan::Plan;
 use crate::engine::event::{Code, Event};
+use crate::engine::pfc::Frame;
 use crate::engine::sim::Simulation;
 use crate::net::packet_pool::InFlight;
 use crate::net::{FlowId, PortId};
@@ -24,12 +25,13 @@ use crate::transport::reliability::sack::SackBlocks;
 use crate::transport::reliability::sink::DELAYED_ACK;
 use crate::units::Time;
 
-/// A packet on a link that crosses into another partition: its copy of the port's pipe takes
-/// it, with the ACK's SACK blocks if it has some.
-pub(super) struct Mail {
-    port: PortId,
-    entry: InFlight,
-    sack: Option<SackBlocks>,
+/// What one partition hands another at a window's end.
+pub(super) enum Mail {
+    /// A packet on a link that crosses into the other partition: its copy of the port's pipe
+    /// takes it, with the ACK's SACK blocks if it has some.
+    Packet { port: PortId, entry: InFlight, sack: Option<SackBlocks> },
+    /// A pause frame for a port the other partition sends on (PFC): its event there.
+    Frame(Frame),
 }
 
 /// Which events partition `me` handles.
@@ -65,7 +67,11 @@ impl Own<'_> {
                 let (f, t) = code.timer();
                 end(f, t == DELAYED_ACK)
             }
-            Code::CLOCK => code.pace().map_or(Whose::Every, |n| mine(p.node[n.idx()])),
+            Code::CLOCK => match (code.pace(), code.pause()) {
+                (Some(host), _) => mine(p.node[host.idx()]),
+                (_, Some((port, _))) => mine(p.near[port.idx()]),
+                _ => Whose::Every, // the clock's, the run's end, the network's changes
+            },
             _ if p.population.get(code.flow().idx()) == Some(&true) => Whose::Every,
             _ => end(code.flow(), false), // a flow's start, stop, application
         }
@@ -83,6 +89,7 @@ impl Simulation {
             first_drops: vec![],
             current: Code::default(),
             delays_later: plan.population.contains(&true).then(Vec::new),
+            frames_out: vec![],
         }));
         self.connections.notes = plan.finite.then(Box::default);
         for p in &plan.cut[me as usize] {
@@ -134,6 +141,12 @@ impl Simulation {
             return Time::MAX;
         }
         let mut next = Time::MAX;
+        if let Some(part) = self.partition.as_mut() {
+            for frame in part.frames_out.drain(..) {
+                next = next.min(frame.at);
+                outbox[own.plan.near[frame.port.idx()] as usize].push(Mail::Frame(frame));
+            }
+        }
         for &p in &own.plan.cut[own.me as usize] {
             let to = own.plan.far[p.idx()] as usize;
             self.ports[p.idx()].settle(at, &mut self.pool);
@@ -149,7 +162,7 @@ impl Simulation {
                 let sack = (!pkt.is_data() && self.flows[pkt.conn.idx()].uses_sack())
                     .then(|| self.sack_options.take(pkt.id))
                     .flatten();
-                outbox[to].push(Mail { port: p, entry, sack });
+                outbox[to].push(Mail::Packet { port: p, entry, sack });
             }
             if let Some(start) = self.ports[p.idx()].next_chained_start() {
                 next = next.min(start);
@@ -182,16 +195,23 @@ impl Simulation {
 
     /// Takes the packets other partitions sent into this one's copies of their ports.
     pub(super) fn take_mail(&mut self, mail: &mut Vec<Mail>) {
-        for Mail { port, entry, sack } in mail.drain(..) {
-            if let Some(blocks) = sack {
-                self.sack_options.put(entry.pkt.id, blocks);
-            }
-            let arrival = entry.arrival;
-            // a packet reaching this partition before the window it came in: the window was
-            // too long, and the run would no longer be one thread's; never silently
-            assert!(self.done || arrival >= self.now, "a packet handed over arrives at {arrival}, before {}", self.now);
-            if self.ports[port.idx()].push_in_flight(entry, &mut self.pool) && !self.done {
-                self.events.push(arrival, Event::Arrive(port));
+        for mail in mail.drain(..) {
+            let (at, event) = match mail {
+                Mail::Packet { port, entry, sack } => {
+                    if let Some(blocks) = sack {
+                        self.sack_options.put(entry.pkt.id, blocks);
+                    }
+                    let arrival = entry.arrival;
+                    let leads = self.ports[port.idx()].push_in_flight(entry, &mut self.pool);
+                    (arrival, leads.then_some(Event::Arrive(port)))
+                }
+                Mail::Frame(frame) => (frame.at, Some(Event::Pause(frame.port, frame.pause))),
+            };
+            // mail reaching this partition before the window it came in: the window was too
+            // long, and the run would no longer be one thread's; never silently
+            assert!(self.done || at >= self.now, "mail handed over arrives at {at}, before {}", self.now);
+            if let Some(event) = event.filter(|_| !self.done) {
+                self.events.push(at, event);
             }
         }
     }

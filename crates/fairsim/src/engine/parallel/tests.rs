@@ -166,6 +166,36 @@ fn a_failing_fat_tree_of_dctcp_flows_is_the_same_on_any_threads() {
     same_on(&text, &[2]);
 }
 
+/// A fat-tree of PFC switches under `pattern` with `transport`, pausing soon (so pauses cross
+/// between partitions), with the total of pause frames its ports received on one thread.
+fn lossless(transport: &str, hosts: &str, pattern: &str) -> (String, u64) {
+    let text = fat_tree(transport, hosts)
+        .replace("pattern = \"permutation\"", pattern)
+        .replace("[workloads.perm]", "[pfc]\nxoff = \"20000B\"\nxon = \"12000B\"\n[workloads.perm]");
+    let report: serde_json::Value = serde_json::from_str(&report(&text, 1).0).unwrap();
+    let queues = report["queues"].as_array().unwrap();
+    let pauses = queues.iter().map(|q| q["totals"]["pauses"].as_u64().unwrap_or(0)).sum();
+    (text, pauses)
+}
+
+#[test]
+fn a_roce_incast_over_pfc_is_the_same_on_any_threads() {
+    let senders: Vec<String> = (1..16).map(|h| format!("\"h{h}\"")).collect();
+    let incast =
+        format!("pattern = \"incast\"\nreceiver = \"h0\"\nsenders = [{}]\nsize = \"400000B\"", senders.join(", "));
+    let (text, pauses) = lossless(r#""roce""#, r#"qdisc = "fcfs""#, &incast);
+    same_on_any_threads(&text);
+    assert!(pauses > 20, "{pauses} pause frames");
+}
+
+#[test]
+fn a_dcqcn_permutation_over_pfc_is_the_same_on_any_threads() {
+    let marking = r#"qdisc = { kind = "ecn_threshold", k = 20 }"#;
+    let (text, pauses) = lossless(r#""dcqcn""#, marking, "pattern = \"permutation\"");
+    same_on(&text, &[2]);
+    assert!(pauses > 20, "{pauses} pause frames");
+}
+
 #[test]
 fn a_dumbbell_with_timed_sources_and_noisy_clocks_is_the_same_on_any_threads() {
     let text = r#"

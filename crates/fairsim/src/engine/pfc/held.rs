@@ -82,15 +82,21 @@ impl HeldIngress {
     #[cold]
     #[inline(never)]
     fn grow(&mut self) {
-        let held: Vec<(u64, PortId)> = self
-            .slots
-            .iter()
-            .filter(|s| s.id != EMPTY)
-            .map(|s| (s.id, s.ingress))
-            .chain(self.overflow.drain())
-            .collect();
+        let held = self.take_all();
         self.slots = vec![FREE; self.slots.len() * 2];
         held.into_iter().for_each(|(id, ingress)| self.insert(id, ingress));
+    }
+
+    /// Every id held, with its ingress, taken out.
+    fn take_all(&mut self) -> Vec<(u64, PortId)> {
+        let slots = self.slots.iter_mut().filter(|s| s.id != EMPTY);
+        let taken = slots.map(|s| (std::mem::replace(&mut s.id, EMPTY), s.ingress));
+        taken.chain(self.overflow.drain()).collect()
+    }
+
+    /// Takes in every id `other` holds (a parallel run's partitions number their packets apart).
+    pub fn absorb(&mut self, other: &mut HeldIngress) {
+        other.take_all().into_iter().for_each(|(id, ingress)| self.insert(id, ingress));
     }
 
     #[cfg(test)]

@@ -43,6 +43,7 @@
 //!   waiting, each waiting on a port its packets are queued for at the next switch, are reported
 //!   (`deadlocks`).
 
+use super::port_table::PortTable;
 use crate::net::{Packet, PortId};
 use crate::node::Port;
 use crate::scenario::PfcSpec;
@@ -301,6 +302,23 @@ impl Pfc {
         Frame { port, pause, at: now + on_line + delay }
     }
 
+    /// A parallel run's PFC put together into partition 0's (`first`) from the others' (`rest`):
+    /// each ingress's count and the releases owed to it as its switch's partition left them
+    /// (`far`, by port: the partition of its far end), each egress's owed release as its own
+    /// partition did (`near`), and every packet held anywhere.
+    pub fn merge(first: &mut Pfc, rest: &mut [&mut Pfc], far: impl Fn(usize) -> usize, near: impl Fn(usize) -> usize) {
+        for p in 0..first.ingress.len() {
+            if let Some(other) = far(p).checked_sub(1) {
+                first.ingress[p] = rest[other].ingress[p];
+                first.owed[p] = std::mem::take(&mut rest[other].owed[p]);
+            }
+            if let Some(other) = near(p).checked_sub(1) {
+                first.lazy[p] = rest[other].lazy[p];
+            }
+        }
+        rest.iter_mut().for_each(|other| first.held.absorb(&mut other.held));
+    }
+
     /// What the run's PFC counted; `paused_waiting` gives, for each port paused with packets
     /// waiting, the ports those packets' ingress bytes wait at (built by the caller from the
     /// queues), for the deadlock report, whose ports `name` names.
@@ -317,7 +335,7 @@ impl Pfc {
     /// keeps its chain, which a pause stops (`Port::settle`). A run with more ports than a
     /// pause's event can name, or with connections on their own copies of a host's line, is
     /// refused.
-    pub fn prepare(&self, scenario: &Scenario, ports: &mut [Port]) -> crate::error::Result<()> {
+    pub fn prepare(&self, scenario: &Scenario, ports: &mut PortTable) -> crate::error::Result<()> {
         // a connection's own copy of its host's line (`engine::arrivals`) is a port the run adds:
         // its ingress would go uncounted and its switch's end of the link unreleased
         if let Some(f) = (0..scenario.flows.len()).find(|&f| scenario.copied_access_line(f).is_some()) {
@@ -335,8 +353,10 @@ impl Pfc {
                 super::event::MAX_PAUSED_PORTS
             )));
         }
-        let leaving = ports.iter_mut().zip(&self.leaves).filter(|(_, &leaves)| leaves);
-        leaving.for_each(|(port, _)| port.keep_end_events());
+        // a partition of a parallel run holds only some of them
+        for p in (0..self.leaves.len()).filter(|&p| self.leaves[p]) {
+            ports.get_mut(p).map(Port::keep_end_events);
+        }
         Ok(())
     }
 }
