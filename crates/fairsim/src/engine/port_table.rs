@@ -122,11 +122,6 @@ impl PortTable {
         &self.all
     }
 
-    pub fn all_mut(&mut self) -> &mut [Port] {
-        assert!(self.is_whole(), "a partition's ports are read as a whole only once put together");
-        &mut self.all
-    }
-
     /// Port `id`, if this table holds it.
     pub fn get(&self, id: usize) -> Option<&Port> {
         self.all.get(id).or_else(|| self.held.get(*self.places.get(id)? as usize))

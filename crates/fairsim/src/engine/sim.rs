@@ -172,9 +172,13 @@ impl Simulation {
         let sack_options = SackOptions::new(!scenario.run.pcap.is_empty());
         let telemetry =
             crate::net::int::IntRecords::new(flows.iter().map(|f| f.ends.telemetry)).map(|(table, stamps)| {
-                // every switch egress stamps (a host's access line does not, as htsim's)
-                let switch_ports = scenario.ports.iter().zip(ports.all_mut()).filter(|(spec, _)| !spec.host);
-                switch_ports.for_each(|(_, port)| port.start_stamping(stamps.clone()));
+                // every switch egress stamps (a host's access line does not, as htsim's), of
+                // those held (a partition of a parallel run holds only some)
+                for (id, _) in scenario.ports.iter().enumerate().filter(|(_, spec)| !spec.host) {
+                    if let Some(port) = ports.get_mut(id) {
+                        port.start_stamping(stamps.clone());
+                    }
+                }
                 Box::new(table)
             });
         let changes = super::changes::changes(&scenario);

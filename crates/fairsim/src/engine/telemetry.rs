@@ -10,7 +10,7 @@
 //! which they are gone; a packet dropped anywhere takes its records with it (`account_drops`).
 
 use super::sim::Simulation;
-use crate::net::int::IntRecords;
+use crate::net::int::{IntHop, IntRecords};
 use crate::net::{Packet, PortId};
 
 impl Simulation {
@@ -19,13 +19,19 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     pub(super) fn collect_int(&mut self, p: PortId, pkt: &Packet) {
-        let Some(t) = self.telemetry.as_deref_mut() else { return };
-        if !t.stamps(pkt.flow) {
-            return; // no port stamped it
+        if let Some(hop) = self.stamp_of(p, pkt) {
+            self.telemetry.as_deref_mut().expect("a telemetry run").stamped(pkt.id, hop);
         }
-        if let Some(hop) = self.ports[p.idx()].int_mut().and_then(|int| int.take(pkt.id)) {
-            t.stamped(pkt.id, hop);
+    }
+
+    /// The record port `p` stamped into `pkt`, which leaves its pipe, taken from its stamper;
+    /// `None` if it stamped none.
+    pub(super) fn stamp_of(&mut self, p: PortId, pkt: &Packet) -> Option<IntHop> {
+        let t = self.telemetry.as_deref()?;
+        if !pkt.is_data() || !t.stamps(pkt.flow) {
+            return None; // no port stamped it
         }
+        self.ports[p.idx()].int_mut()?.take(pkt.id)
     }
 
     /// The INT records of the packets in the network, in runs with a telemetry flow.

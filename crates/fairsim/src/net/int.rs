@@ -126,6 +126,24 @@ impl PortInt {
         None
     }
 
+    /// The record of packet `id`, of `size` bytes, made by this port's copy in another partition
+    /// of a parallel run: taken here as the packet arrives (`take`), in the order they come.
+    pub fn put(&mut self, id: u64, hop: IntHop, size: u32) {
+        self.stamps.push_back((id, hop, size));
+    }
+
+    /// The records this copy of the port holds, taken out: at the far end of a link between
+    /// partitions, those of packets still propagating, as the run is put together.
+    pub fn take_records(&mut self) -> VecDeque<(u64, IntHop, u32)> {
+        std::mem::take(&mut self.stamps)
+    }
+
+    /// Records `ahead` (`take_records` of the far end's copy) go ahead of this copy's own.
+    pub fn put_ahead(&mut self, mut ahead: VecDeque<(u64, IntHop, u32)>) {
+        ahead.extend(self.stamps.drain(..));
+        self.stamps = ahead;
+    }
+
     /// Records made and not yet taken (packets on the line or propagating).
     pub fn pending(&self) -> usize {
         self.stamps.len()
@@ -181,6 +199,22 @@ impl IntRecords {
     /// The records ACK `id` carried to its sender (none if it carries none); they are gone.
     pub fn arrived(&mut self, id: u64) -> Vec<IntHop> {
         self.by_packet.remove(&id).unwrap_or_default()
+    }
+
+    /// Packet `id`'s records taken out, as it goes into another partition of a parallel run.
+    pub fn take(&mut self, id: u64) -> Option<Vec<IntHop>> {
+        self.by_packet.remove(&id)
+    }
+
+    /// Packet `id`'s `records`, as it comes from another partition of a parallel run.
+    pub fn put(&mut self, id: u64, records: Vec<IntHop>) {
+        self.by_packet.insert(id, records);
+    }
+
+    /// Takes in every record `other` holds (a parallel run's partitions number their packets
+    /// apart).
+    pub fn absorb(&mut self, other: &mut IntRecords) {
+        self.by_packet.extend(other.by_packet.drain());
     }
 
     /// Packets with records in the network.

@@ -7,7 +7,8 @@
 //! each transfer's (a population's connections count into them in every partition), whose
 //! finish is its source's partition's; each
 //! flow's drops by (port, reason) in the order of their first drops in the run; PFC's counts as
-//! the partitions of their switches left them; and the events summed.
+//! the partitions of their switches left them; in-band telemetry's records from every partition;
+//! and the events summed.
 
 use super::partition::FirstDrop;
 use super::plan::Plan;
@@ -58,6 +59,9 @@ pub(super) fn merge(parts: &mut [&mut Simulation], plan: &Plan, mut delays: Vec<
         // a transfer finishes where its sender is
         to.finish_s.iter_mut().zip(&from.finish_s).for_each(|(a, b)| *a = a.or(*b));
     }
+    if let Some(records) = first.telemetry.as_deref_mut() {
+        rest.iter_mut().filter_map(|other| other.telemetry.as_deref_mut()).for_each(|other| records.absorb(other));
+    }
     if let Some(pfc) = first.pfc.as_deref_mut() {
         let mut others: Vec<&mut Pfc> = rest.iter_mut().filter_map(|other| other.pfc.as_deref_mut()).collect();
         Pfc::merge(pfc, &mut others, |p| plan.far[p] as usize, |p| plan.near[p] as usize);
@@ -104,7 +108,11 @@ fn pipes_back(parts: &mut [&mut Simulation], plan: &Plan) {
         let (near, far) = (plan.near[p.idx()] as usize, plan.far[p.idx()] as usize);
         let far = &mut *parts[far];
         let ahead = std::iter::from_fn(|| far.ports[p.idx()].take_in_flight(&mut far.pool, false)).collect();
+        let records = far.ports[p.idx()].int_mut().map(|int| int.take_records());
         let near = &mut *parts[near];
         near.ports[p.idx()].put_ahead_in_pipe(ahead, &mut near.pool);
+        if let (Some(int), Some(records)) = (near.ports[p.idx()].int_mut(), records) {
+            int.put_ahead(records); // the records the port stamped into those packets
+        }
     }
 }

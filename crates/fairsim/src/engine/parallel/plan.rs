@@ -4,15 +4,16 @@
 //!
 //! A run splits only if what one partition does never reads what another holds between the
 //! windows' ends: so not with a shared buffer or adaptive forwarding (they read other ports'
-//! queues), in-band telemetry and receiver pulls
-//! (state at both ends of a flow outside its sender and sink), connections on their own copies
-//! of an access line (the copies are made as slots are, and named by them), delayed ACKs of
-//! connections (a finished connection's sink would answer after its sender's partition has
-//! freed its slot; files without end never finish), captures and fluid records (they write
-//! packet ids, which partitions number apart), or Python components (they take the
-//! interpreter's lock). Such a run goes on one thread and says why. The network's changes
-//! (`[[events]]`) are known before the run, so every partition makes them at their instants
-//! (`failures`).
+//! queues), connections on their own copies of an access line (the copies are made as slots
+//! are, and named by them), delayed ACKs of connections (a finished connection's sink would
+//! answer after its sender's partition has freed its slot; files without end never finish),
+//! captures and fluid records (they write packet ids, which partitions number apart), or Python
+//! components (they take the interpreter's lock). Such a run goes on one thread and says why.
+//! What crosses between partitions goes as mail at a window's end (`replica`): packets with
+//! their SACK blocks and in-band telemetry, and PFC's pause frames, each taking at least a
+//! link's delay. The network's changes (`[[events]]`) are known before the run, so every
+//! partition makes them at their instants (`failures`). Receiver-driven pulls are paced by
+//! their sink's host, in its partition.
 //!
 //! The partition is chosen from the topology alone (docs/decisions.md, "One run on every
 //! core"): links without delay join their ends; a node with one neighbour (a host) joins it; the
@@ -135,12 +136,6 @@ fn unsplittable(sim: &Simulation) -> Option<String> {
                 return why("a finished connection's sink may still send a delayed ACK after its slot is freed");
             }
         }
-    }
-    if sim.flows.iter().any(|f| f.ends.telemetry.is_some()) {
-        return why("in-band telemetry is kept beside the packets for the whole network");
-    }
-    if sim.flows.iter().any(|f| f.pulls.is_some()) {
-        return why("receiver-driven pulls are paced per host across partitions");
     }
     let foreign_qdisc = sim.port_qdiscs().iter().any(|c| crate::qdisc::builtin(&c.kind).is_none());
     let foreign_transport =

@@ -18,7 +18,9 @@ use super::plan::Plan;
 use crate::engine::event::{Code, Event};
 use crate::engine::pfc::Frame;
 use crate::engine::sim::Simulation;
+use crate::net::int::IntHop;
 use crate::net::packet_pool::InFlight;
+use crate::net::Packet;
 use crate::net::{FlowId, PortId};
 use crate::node::FlowState;
 use crate::transport::reliability::sack::SackBlocks;
@@ -28,10 +30,18 @@ use crate::units::Time;
 /// What one partition hands another at a window's end.
 pub(super) enum Mail {
     /// A packet on a link that crosses into the other partition: its copy of the port's pipe
-    /// takes it, with the ACK's SACK blocks if it has some.
-    Packet { port: PortId, entry: InFlight, sack: Option<SackBlocks> },
+    /// takes it, with the ACK's SACK blocks and the packet's telemetry if it has some.
+    Packet { port: PortId, entry: InFlight, sack: Option<SackBlocks>, int: Option<Box<CarriedInt>> },
     /// A pause frame for a port the other partition sends on (PFC): its event there.
     Frame(Frame),
+}
+
+/// A packet's in-band telemetry on its way into another partition: the record the cut port
+/// stamped into it, which the far end's copy of the port gives up as the packet arrives (as one
+/// run's port does), and the records it carried already.
+pub(super) struct CarriedInt {
+    stamp: Option<(IntHop, u32)>,
+    records: Vec<IntHop>,
 }
 
 /// Which events partition `me` handles.
@@ -158,11 +168,12 @@ impl Simulation {
             }
             while let Some(entry) = self.ports[p.idx()].take_in_flight(&mut self.pool, keep_line) {
                 next = next.min(entry.arrival);
-                let pkt = &entry.pkt;
+                let pkt = entry.pkt;
                 let sack = (!pkt.is_data() && self.flows[pkt.conn.idx()].uses_sack())
                     .then(|| self.sack_options.take(pkt.id))
                     .flatten();
-                outbox[to].push(Mail::Packet { port: p, entry, sack });
+                let int = self.telemetry.is_some().then(|| self.carried_int(p, &pkt)).flatten();
+                outbox[to].push(Mail::Packet { port: p, entry, sack, int });
             }
             if let Some(start) = self.ports[p.idx()].next_chained_start() {
                 next = next.min(start);
@@ -193,13 +204,33 @@ impl Simulation {
         self.events.discard_next();
     }
 
+    /// The telemetry `pkt` takes with it over cut port `p`, if it has some.
+    fn carried_int(&mut self, p: PortId, pkt: &Packet) -> Option<Box<CarriedInt>> {
+        let stamp = self.stamp_of(p, pkt).map(|hop| (hop, pkt.size));
+        let records = self.telemetry.as_deref_mut().and_then(|t| t.take(pkt.id)).unwrap_or_default();
+        (stamp.is_some() || !records.is_empty()).then(|| Box::new(CarriedInt { stamp, records }))
+    }
+
+    /// Packet `id`'s telemetry, come over port `p` from another partition.
+    fn take_int(&mut self, p: PortId, id: u64, int: CarriedInt) {
+        if let Some((hop, size)) = int.stamp {
+            self.ports[p.idx()].int_mut().expect("a stamping port stamps in every partition").put(id, hop, size);
+        }
+        if !int.records.is_empty() {
+            self.telemetry.as_deref_mut().expect("a telemetry run").put(id, int.records);
+        }
+    }
+
     /// Takes the packets other partitions sent into this one's copies of their ports.
     pub(super) fn take_mail(&mut self, mail: &mut Vec<Mail>) {
         for mail in mail.drain(..) {
             let (at, event) = match mail {
-                Mail::Packet { port, entry, sack } => {
+                Mail::Packet { port, entry, sack, int } => {
                     if let Some(blocks) = sack {
                         self.sack_options.put(entry.pkt.id, blocks);
+                    }
+                    if let Some(int) = int {
+                        self.take_int(port, entry.pkt.id, *int);
                     }
                     let arrival = entry.arrival;
                     let leads = self.ports[port.idx()].push_in_flight(entry, &mut self.pool);

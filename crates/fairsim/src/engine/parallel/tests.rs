@@ -167,9 +167,10 @@ fn a_failing_fat_tree_of_dctcp_flows_is_the_same_on_any_threads() {
 }
 
 /// A fat-tree of PFC switches under `pattern` with `transport`, pausing soon (so pauses cross
-/// between partitions), with the total of pause frames its ports received on one thread.
+/// between partitions), with the total of pause frames its ports received on one thread (from
+/// the start: the first round trips pause most).
 fn lossless(transport: &str, hosts: &str, pattern: &str) -> (String, u64) {
-    let text = fat_tree(transport, hosts)
+    let text = from_the_start(&fat_tree(transport, hosts))
         .replace("pattern = \"permutation\"", pattern)
         .replace("[workloads.perm]", "[pfc]\nxoff = \"20000B\"\nxon = \"12000B\"\n[workloads.perm]");
     let report: serde_json::Value = serde_json::from_str(&report(&text, 1).0).unwrap();
@@ -194,6 +195,42 @@ fn a_dcqcn_permutation_over_pfc_is_the_same_on_any_threads() {
     let (text, pauses) = lossless(r#""dcqcn""#, marking, "pattern = \"permutation\"");
     same_on(&text, &[2]);
     assert!(pauses > 20, "{pauses} pause frames");
+}
+
+/// A fat-tree of trimming switches (queues of eight 1,500-byte packets) under `pattern` with a
+/// receiver-driven `transport`, its packets sprayed.
+fn pulled(transport: &str, pattern: &str) -> String {
+    fat_tree(transport, r#"qdisc = "trim", buffer = "12000B""#)
+        .replace(r#"forwarding = "ecmp""#, r#"forwarding = "spray""#)
+        .replace("pattern = \"permutation\"", pattern)
+}
+
+/// `fat_tree`'s `text` without its warm-up.
+fn from_the_start(text: &str) -> String {
+    text.replace(r#"warmup = "2ms""#, r#"warmup = "0s""#).replace(r#"interval = "3ms""#, r#"interval = "5ms""#)
+}
+
+fn incast_of(senders: usize, size: &str) -> String {
+    let senders: Vec<String> = (1..=senders).map(|h| format!("\"h{h}\"")).collect();
+    format!("pattern = \"incast\"\nreceiver = \"h0\"\nsenders = [{}]\nsize = \"{size}\"", senders.join(", "))
+}
+
+#[test]
+fn ndp_permutations_and_incasts_are_the_same_on_any_threads() {
+    let permutation = pulled(r#""ndp""#, "pattern = \"permutation\"");
+    same_on_any_threads(&permutation);
+    // trimmed as the senders start together: counted from the run's start
+    let incast = from_the_start(&pulled(r#""ndp""#, &incast_of(15, "300000B")));
+    same_on_any_threads(&incast);
+    let report: serde_json::Value = serde_json::from_str(&report(&incast, 1).0).unwrap();
+    let trims: u64 = report["queues"].as_array().unwrap().iter().map(|q| q["totals"]["trims"].as_u64().unwrap()).sum();
+    assert!(trims > 100, "{trims} packets trimmed");
+}
+
+#[test]
+fn eqds_permutations_and_incasts_are_the_same_on_any_threads() {
+    same_on(&pulled(r#""eqds""#, "pattern = \"permutation\""), &[2]);
+    same_on(&pulled(r#""eqds""#, &incast_of(15, "300000B")), &[2]);
 }
 
 #[test]
@@ -309,6 +346,27 @@ fn newreno_web_search_with_drops_is_the_same_on_any_threads() {
     same_on(&text, &[2]);
     assert_eq!(slots(&text, 2), slots(&text, 1));
     assert!(report(&text, 1).0.contains("\"drops\": [\n"), "the run drops packets");
+}
+
+#[test]
+fn ndp_web_search_transfers_reusing_slots_are_the_same_on_any_threads() {
+    let text = web_search(r#""ndp""#, 0.6)
+        .replace(r#"qdisc = { kind = "ecn_threshold", k = 20 }, buffer = 60"#, r#"qdisc = "trim", buffer = "12000B""#)
+        .replace(r#"forwarding = "ecmp""#, r#"forwarding = "spray""#);
+    same_on_any_threads(&text);
+    assert_eq!(slots(&text, 2), slots(&text, 1));
+}
+
+#[test]
+fn hpcc_with_telemetry_over_pfc_is_the_same_on_any_threads() {
+    let (permutation, _) = lossless(r#""hpcc""#, r#"qdisc = "fcfs""#, "pattern = \"permutation\"");
+    same_on_any_threads(&permutation);
+    let (incast, pauses) = lossless(r#""hpcc""#, r#"qdisc = "fcfs""#, &incast_of(15, "400000B"));
+    same_on(&incast, &[2]);
+    assert!(pauses > 20, "{pauses} pause frames");
+    let text = web_search(r#""hpcc""#, 0.6)
+        .replace(r#"qdisc = { kind = "ecn_threshold", k = 20 }, buffer = 60"#, r#"qdisc = "fcfs""#);
+    same_on(&text, &[2]);
 }
 
 #[test]

@@ -45,7 +45,6 @@
 
 use super::port_table::PortTable;
 use crate::net::{Packet, PortId};
-use crate::node::Port;
 use crate::scenario::PfcSpec;
 use crate::scenario::Scenario;
 use crate::units::Time;
@@ -355,7 +354,9 @@ impl Pfc {
         }
         // a partition of a parallel run holds only some of them
         for p in (0..self.leaves.len()).filter(|&p| self.leaves[p]) {
-            ports.get_mut(p).map(Port::keep_end_events);
+            if let Some(port) = ports.get_mut(p) {
+                port.keep_end_events();
+            }
         }
         Ok(())
     }
