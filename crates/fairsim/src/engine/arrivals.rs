@@ -194,6 +194,7 @@ impl Simulation {
         let slot = self.connections.slot(c);
         (slot.row, slot.in_network, slot.done, slot.released) = (row, 0, false, false);
         slot.endless = packets.is_none();
+        slot.owes_ack = false;
         if let Some(notes) = &mut self.connections.notes {
             notes.taken(c.idx() - first);
         }
@@ -265,6 +266,7 @@ impl Simulation {
             left_at: Time::ZERO,
             released: true,
             endless: false,
+            owes_ack: false,
             copies,
             own_line,
         };
@@ -315,6 +317,28 @@ impl Simulation {
             slot.in_network = slot.in_network.wrapping_add(1);
             self.connection_noted(c);
         }
+    }
+
+    /// The sink of `c` holds back the ACK of the data packet it took: the first such packet
+    /// stays counted in the network until an ACK goes for it (`ack_went`), the rest leave. One
+    /// run frees a connection's slot once nothing of it is in the network; held so, its sink's
+    /// delayed-ACK timer can never send a packet after that, and every partition of a parallel
+    /// run sees the slot freed at the same instant (`engine::parallel::slots`).
+    pub(super) fn hold_for_ack(&mut self, c: FlowId) {
+        if self.connections.is_connection(c) && !std::mem::replace(&mut self.connections.slot(c).owes_ack, true) {
+            return;
+        }
+        self.connection_left(c);
+    }
+
+    /// The sink of `c` sent an ACK: a data packet whose ACK it held back leaves now; returns
+    /// whether one did.
+    pub(super) fn ack_went(&mut self, c: FlowId) -> bool {
+        let held = self.connections.is_connection(c) && std::mem::take(&mut self.connections.slot(c).owes_ack);
+        if held {
+            self.connection_left(c);
+        }
+        held
     }
 
     /// A packet of connection `c` left the network (delivered, or dropped).

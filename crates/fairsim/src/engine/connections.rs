@@ -75,6 +75,10 @@ pub(super) struct Slot {
     pub(super) released: bool,
     /// Its file has no end (a permutation's): it never finishes.
     pub(super) endless: bool,
+    /// Its sink holds back the ACK of a data packet (a delayed ACK): that packet counts as in
+    /// the network until the ACK goes, so that nothing of a connection whose slot is freed is
+    /// left to enter the network (`Simulation::hold_for_ack`).
+    pub(super) owes_ack: bool,
     /// The scenario's access line its own line copies, if it has one.
     pub(super) copies: Option<PortId>,
     /// Its own copy of that line.

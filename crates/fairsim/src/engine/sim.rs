@@ -637,10 +637,14 @@ impl Simulation {
             }
         }
         match reply {
-            SinkReply::Ack(first, ack) => self.send_ack(first, ack, id),
+            SinkReply::Ack(first, ack) => {
+                // the data packet becomes its ACK; one held back before it leaves
+                self.send_ack(first, ack, id);
+                self.ack_went(c);
+            }
             SinkReply::Arm(at) => {
                 self.arm(c, DELAYED_ACK, at);
-                self.connection_left(c);
+                self.hold_for_ack(c);
             }
             SinkReply::Nothing => self.connection_left(c),
         }
@@ -732,8 +736,10 @@ impl Simulation {
     /// The sink's delayed-ACK timer of ends `c` expired.
     fn delayed_ack(&mut self, c: FlowId) {
         if let Some((first, ack)) = self.flows[c.idx()].delayed_ack(self.now) {
+            // the packet held back becomes the ACK (in a flow of the scenario, it enters)
             self.connection_sent(c);
             self.send_ack(first, ack, 0);
+            self.ack_went(c);
         }
     }
 

@@ -5,9 +5,7 @@
 //! A run splits only if what one partition does never reads what another holds between the
 //! windows' ends: so not with a shared buffer or adaptive forwarding (they read other ports'
 //! queues), connections on their own copies of an access line (the copies are made as slots
-//! are, and named by them), delayed ACKs of connections (a finished connection's sink would
-//! answer after its sender's partition has freed its slot; files without end never finish),
-//! captures and fluid records (they write packet ids, which partitions number apart), or Python
+//! are, and named by them), captures and fluid records (they write packet ids, which partitions number apart), or Python
 //! components (they take the interpreter's lock). Such a run goes on one thread and says why.
 //! What crosses between partitions goes as mail at a window's end (`replica`): packets with
 //! their SACK blocks and in-band telemetry, and PFC's pause frames, each taking at least a
@@ -128,13 +126,8 @@ fn unsplittable(sim: &Simulation) -> Option<String> {
         if f.forwarding == Forwarding::Adaptive {
             return why("adaptive forwarding reads the queues of other ports");
         }
-        if let Source::Population(population) = f.app.source() {
-            if sc.copied_access_line(i).is_some() {
-                return why("connections on their own copies of an access line are made as their slots are freed");
-            }
-            if !endless(&population) && sim.flows[i].receiver.delays_acks() {
-                return why("a finished connection's sink may still send a delayed ACK after its slot is freed");
-            }
+        if matches!(f.app.source(), Source::Population(_)) && sc.copied_access_line(i).is_some() {
+            return why("connections on their own copies of an access line are made as their slots are freed");
         }
     }
     let foreign_qdisc = sim.port_qdiscs().iter().any(|c| crate::qdisc::builtin(&c.kind).is_none());
