@@ -60,8 +60,12 @@ def test_the_runs_say_how_many_threads_they_took_or_why_one_at_verbose():
     listed = split.removeprefix(on_two).split(" of its events")[0].split(" and ")
     shares = [float(s.rstrip("%")) for s in listed]
     assert len(shares) == 2 and all(s > 20 for s in shares) and abs(sum(shares) - 100) < 0.2, split
-    (why,) = notes(EXAMPLES / "ndp_incast.toml", "run.threads=2")
-    assert why.endswith("on one thread: receiver-driven pulls are paced per host across partitions"), why
+    (pulled,) = notes(EXAMPLES / "ndp_incast.toml", "run.threads=2")
+    assert "seed 1: on 2 threads; its partitions handled " in pulled, pulled
+    (why,) = notes(EXAMPLES / "dumbbell.toml", "run.threads=2", pair="G/FCFS")
+    assert why.endswith(
+        "on one thread: the network does not split into 2 even parts (the heaviest would hold 19 of its 22 ports): one bottleneck or too few switches"
+    ), why
     (web,) = notes(WEB_SEARCH, *SHORT, "run.threads=2")
     assert "seed 1: on 2 threads; its partitions handled " in web
     (one,) = notes(PERMUTATION, *SHORT, "run.threads=1")
