@@ -110,3 +110,31 @@ fn the_arrivals_are_a_poisson_process_of_the_given_rate() {
     assert!(a.iter().all(|&t| t < 50.0), "no arrival after the flow's stop");
     assert!(s.now() == Time::from_secs(60));
 }
+
+#[test]
+fn a_data_packet_whose_ack_the_sink_holds_back_keeps_its_slot_until_the_ack_goes() {
+    // 3-packet files under delayed ACKs: the last packet's ACK waits for the sink's timer
+    let text = r#"
+nodes = ["src", "r", "dst"]
+[run]
+duration = "2s"
+[links]
+access = { between = ["src", "r"], rate = "10Mbps", delay = "1ms" }
+bottleneck = { between = ["r", "dst"], rate = "10Mbps", delay = "1ms" }
+[flows]
+files = { src = "src", dst = "dst", app = "files", arrivals = 20.0, size = "3000B", packet_size = "1000B", transport = { kind = "newreno", ack_every = 2 } }
+"#;
+    let sc = Scenario::parse(text, "held.toml", &[]).unwrap();
+    let mut s = Simulation::new(&sc, None, Some(3)).unwrap();
+    let mut held = 0;
+    while !s.run_events(1) {
+        for slot in &s.connections.slots {
+            if slot.owes_ack {
+                held += 1;
+                assert!(slot.in_network >= 1 && !slot.released, "a slot owing an ACK is in the network");
+            }
+        }
+    }
+    assert!(held > 100, "the sinks held ACKs back {held} times");
+    assert!(s.transfers().finish_s.iter().filter(|f| f.is_some()).count() > 20, "transfers finish");
+}
