@@ -5,11 +5,12 @@
 //! the same index everywhere; of the ports it holds only those it handles events of
 //! (`port_table`). It runs only its own events: a port's transmissions by the partition of its
 //! near end, its arrivals by that of its far end; a flow's application, sender and timers by its
-//! source's, its sink and delayed ACKs by its sink's; a pause frame's by its port's near end's; the
-//! clock's interval ends, the run's end and the network's changes by every partition (each closes the intervals of what it holds), counted once; so are an
-//! open population's start and arrivals, which make every connection in every partition (with
-//! its sender only in its source's), started by its source's (and whose slots
-//! are freed as the partitions' notes say: `slots`).
+//! source's, its sink and delayed ACKs by its sink's; a pause frame's by its port's near end's;
+//! the clock's interval ends, the run's end and the network's changes by every partition (each
+//! closes the intervals of what it holds, and makes the changes of the ports it sends on),
+//! counted once; so are an open population's start and arrivals, which make every connection in
+//! every partition (with its sender only in its source's), started by its source's (and whose
+//! slots are freed as the partitions' notes say: `slots`).
 //! What another partition does to its own copy of a port or flow is never read here, and the
 //! run's figures are put together at its end (`merge`).
 
@@ -221,7 +222,8 @@ impl Simulation {
         }
     }
 
-    /// Takes the packets other partitions sent into this one's copies of their ports.
+    /// Takes the mail other partitions sent: packets into this one's copies of their ports, and
+    /// pause frames for the ports it sends on.
     pub(super) fn take_mail(&mut self, mail: &mut Vec<Mail>) {
         for mail in mail.drain(..) {
             let (at, event) = match mail {
