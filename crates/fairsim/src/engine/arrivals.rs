@@ -208,7 +208,7 @@ impl Simulation {
         }
         self.connections.open += 1;
         // in a parallel run every partition makes every connection; its source's starts it
-        if self.partition.as_ref().is_none_or(|part| !part.elsewhere[src.idx()]) {
+        if self.holds(src) {
             self.with_sender(c, |s, ctx| s.on_start(ctx));
         }
     }
@@ -331,14 +331,11 @@ impl Simulation {
         self.connection_left(c);
     }
 
-    /// The sink of `c` sent an ACK: a data packet whose ACK it held back leaves now; returns
-    /// whether one did.
-    pub(super) fn ack_went(&mut self, c: FlowId) -> bool {
-        let held = self.connections.is_connection(c) && std::mem::take(&mut self.connections.slot(c).owes_ack);
-        if held {
+    /// The sink of `c` sent an ACK: a data packet whose ACK it held back leaves now.
+    pub(super) fn ack_went(&mut self, c: FlowId) {
+        if self.connections.is_connection(c) && std::mem::take(&mut self.connections.slot(c).owes_ack) {
             self.connection_left(c);
         }
-        held
     }
 
     /// A packet of connection `c` left the network (delivered, or dropped).

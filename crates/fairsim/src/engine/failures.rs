@@ -42,15 +42,21 @@ impl Simulation {
     /// delays of paths read it), and forwarding learns in every partition what the changes say.
     #[cold]
     pub(super) fn network_change(&mut self, n: u32) {
-        let what = self.changes[n as usize].what;
-        // the ports of a link's change that this partition sends on (every one on one thread)
-        let elsewhere = self.partition.as_ref().map(|part| &part.elsewhere);
-        let ports = self.changes[n as usize].ports.clone();
-        let here = |p: &&PortId| elsewhere.is_none_or(|e| !e[self.scenario.ports[p.idx()].from.idx()]);
-        let sent_here: Vec<PortId> = ports.iter().filter(here).copied().collect();
+        let (what, ports) = (self.changes[n as usize].what, self.changes[n as usize].ports.clone());
         match what {
-            What::Down => sent_here.into_iter().for_each(|p| self.port_down(p)),
-            What::Up => sent_here.into_iter().for_each(|p| self.port_up(p)),
+            // on one thread every port; in a partition, those it sends on
+            What::Down | What::Up => {
+                for p in ports {
+                    if !self.holds(self.scenario.ports[p.idx()].from) {
+                        continue;
+                    }
+                    if what == What::Down {
+                        self.port_down(p);
+                    } else {
+                        self.port_up(p);
+                    }
+                }
+            }
             What::Rate(rate) => {
                 for p in ports {
                     self.ports.set_rate(p.idx(), self.now, rate, &mut self.pool);

@@ -115,10 +115,10 @@ impl Simulation {
     /// partition of a parallel run sends on that port, mail to it at the window's end (the frame
     /// takes at least the link's delay, so it arrives after that end).
     fn send_frame(&mut self, frame: Frame) {
-        let near = self.scenario.ports[frame.port.idx()].from.idx();
-        match self.partition.as_mut().filter(|part| part.elsewhere[near]) {
-            Some(part) => part.frames_out.push(frame),
-            None => self.events.push(frame.at, Event::Pause(frame.port, frame.pause)),
+        if self.holds(self.scenario.ports[frame.port.idx()].from) {
+            self.events.push(frame.at, Event::Pause(frame.port, frame.pause));
+        } else {
+            self.partition.as_mut().expect("another partition sends on it").frames_out.push(frame);
         }
     }
 

@@ -593,6 +593,12 @@ impl Simulation {
         }
     }
 
+    /// Whether this run handles node `node`'s events: always on one thread; in a partition of a
+    /// parallel run, if the partition holds the node.
+    pub(super) fn holds(&self, node: crate::net::NodeId) -> bool {
+        self.partition.as_ref().is_none_or(|part| !part.elsewhere[node.idx()])
+    }
+
     // ----- hosts ---------------------------------------------------------------------------
 
     pub(super) fn next_id(&mut self) -> u64 {
