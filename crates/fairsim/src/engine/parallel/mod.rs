@@ -38,6 +38,7 @@
 //! one run does.
 
 mod barrier;
+mod balance;
 mod choice;
 mod cores;
 mod merge;
@@ -147,7 +148,7 @@ impl Threads {
                     self.serial_reason = Some("one thread was its share of the cores".into())
                 }
                 Err(why) => self.serial_reason = Some(why),
-                Ok(plan) if self.given => self.parallel = Some(split(sim, plan)),
+                Ok(plan) if self.given => self.parallel = Some(split(sim, balance::given(sim, plan))),
                 Ok(plan) => self.probe = Some(Box::new(Probe::new(plan))),
             }
         }
@@ -217,22 +218,27 @@ impl Threads {
         } else {
             let one = sim.events_processed() as f64 / sim.wall.as_secs_f64().max(1e-9);
             // the probe's plan is the split's where all the threads it was made for are taken
-            let plan = Some(probe.plan).filter(|plan| plan.parts == choice.parts);
-            self.split_again(sim, choice.parts, plan, one);
+            let plan = match probe.plan {
+                plan if plan.parts == choice.parts => Ok(plan),
+                _ => Plan::weighed(sim, choice.parts, None),
+            };
+            let plan = plan.map(|plan| balance::balanced(sim, plan));
+            self.split_again(sim, plan, one);
         }
         self.choice = Some(choice);
     }
 
-    /// Splits `sim`, under way on one thread at `one` events a second, into `parts` partitions
-    /// (by `plan`, if one was made for them) from its start again: its results are the same on
-    /// any number of threads, so only the time it ran is lost, and that counts in the run's.
-    fn split_again(&mut self, sim: &mut Simulation, parts: usize, plan: Option<Plan>, one: f64) {
+    /// Splits `sim`, under way on one thread at `one` events a second, by `plan` (or stays on
+    /// one thread, for its reason) from its start again: its results are the same on any
+    /// number of threads, so only the time it ran is lost, and that counts in the run's.
+    fn split_again(&mut self, sim: &mut Simulation, plan: Result<Plan, String>, one: f64) {
         let probed = sim.wall;
         *sim = again(sim, None);
         sim.wall = probed;
         let split_at = Instant::now();
-        match plan.map_or_else(|| Plan::of(sim, parts), Ok) {
+        match plan {
             Ok(plan) => {
+                let parts = plan.parts;
                 let mut parallel = split(sim, plan);
                 parallel.pace = Pace::new(parts, false, Some(one));
                 self.parallel = Some(parallel);

@@ -13,13 +13,15 @@
 //! partition makes them at their instants (`failures`). Receiver-driven pulls are paced by
 //! their sink's host, in its partition.
 //!
-//! The partition is chosen from the topology alone (docs/decisions.md, "One run on every
-//! core"): links without delay join their ends; a node with one neighbour (a host) joins it; the
-//! groups that hold hosts are split into contiguous runs of equal weight (a port each) in the
-//! order of their first host, which follows racks and pods in generated fabrics; every other
-//! group (aggregation and core switches) then joins the partition it has most links to, the
-//! lightest one on a tie.
+//! The partition is chosen from the topology (docs/decisions.md, "One run on every core"):
+//! links without delay join their ends; a node with one neighbour (a host) joins it; the
+//! groups that hold hosts are split into contiguous runs of equal weight in the order of their
+//! first host, which follows racks and pods in generated fabrics; every other group
+//! (aggregation and core switches) then joins the partition it has most links to, the lightest
+//! one on a tie. A node weighs a port each, or the packets a probe of the run counted on its
+//! ports (`balance`).
 
+use super::balance::PortWork;
 use crate::engine::sim::Simulation;
 use crate::net::{Forwarding, PortId};
 use crate::scenario::Scenario;
@@ -58,17 +60,23 @@ pub(in crate::engine) struct Plan {
 impl Plan {
     /// How `sim`, not yet started, splits into `parts` partitions; or why it runs on one thread.
     pub fn of(sim: &Simulation, parts: usize) -> Result<Plan, String> {
-        if parts < 2 {
-            return Err("one thread was given".into());
-        }
         if sim.events_processed > 0 {
             return Err("the run is under way".into());
+        }
+        Plan::weighed(sim, parts, None)
+    }
+
+    /// How `sim` splits into `parts` partitions, its nodes weighed by `work` (each port's
+    /// packets in a probe of the same run, `balance`) or, without it, by their ports.
+    pub fn weighed(sim: &Simulation, parts: usize, work: Option<&PortWork>) -> Result<Plan, String> {
+        if parts < 2 {
+            return Err("one thread was given".into());
         }
         if let Some(why) = unsplittable(sim) {
             return Err(why);
         }
         let sc = sim.scenario();
-        let (node, lookahead) = partition(sc, parts)?;
+        let (node, lookahead) = partition(sc, parts, work)?;
         // the same smallest delay by construction; held in release builds too
         let lookahead = lookahead.min(sim.connections.reuse_after);
         let near: Vec<u16> = sc.ports.iter().map(|p| node[p.from.idx()]).collect();
@@ -145,8 +153,9 @@ fn endless(population: &Population) -> bool {
     matches!(population, Population::Batch { sizes: Sizes::Packets(None), .. })
 }
 
-/// Each node's partition and the lookahead, or why the network does not split usefully.
-fn partition(sc: &Scenario, parts: usize) -> Result<(Vec<u16>, Time), String> {
+/// Each node's partition and the lookahead, or why the network does not split usefully; the
+/// nodes weighed by `work`, or by their ports.
+fn partition(sc: &Scenario, parts: usize, work: Option<&PortWork>) -> Result<(Vec<u16>, Time), String> {
     let n = sc.nodes.len();
     let Some(lookahead) = sc.ports.iter().map(|p| p.delay).filter(|d| *d > Time::ZERO).min() else {
         return Err("every link is without delay, so no partition may run ahead of another".into());
@@ -170,8 +179,11 @@ fn partition(sc: &Scenario, parts: usize) -> Result<(Vec<u16>, Time), String> {
     let group: Vec<usize> = (0..n).map(|a| groups.root(a)).collect();
     let mut members: Vec<Vec<usize>> = vec![vec![]; n];
     (0..n).for_each(|a| members[group[a]].push(a));
-    let mut weight = vec![0u64; n]; // by group: the ports leaving its nodes
-    sc.ports.iter().for_each(|p| weight[group[p.from.idx()]] += 1);
+    let mut weight = vec![0u64; n]; // by group
+    match work {
+        Some(work) => work.of_nodes(sc).iter().enumerate().for_each(|(a, w)| weight[group[a]] += w),
+        None => sc.ports.iter().for_each(|p| weight[group[p.from.idx()]] += 1),
+    }
     // groups holding hosts (flows' ends, and nodes with one neighbour), in the order of their
     // first host
     let mut placed = vec![false; n];
@@ -238,7 +250,8 @@ fn partition(sc: &Scenario, parts: usize) -> Result<(Vec<u16>, Time), String> {
     if load.contains(&0) || heaviest * parts as u64 > total * 3 / 2 {
         return Err(format!(
             "the network does not split into {parts} even parts (the heaviest would hold {heaviest} of its {total} \
-             ports): one bottleneck or too few switches"
+             {}): one bottleneck or too few switches",
+            if work.is_some() { "packets' work" } else { "ports" }
         ));
     }
     Ok(((0..n).map(|a| part_of_group[group[a]]).collect(), lookahead))

@@ -439,7 +439,8 @@ fn probed_then_split(text: &str, probed: u64, one: f64) -> (String, bool) {
     let mut probe = super::Probe::new(super::Plan::of(&sim, 2).unwrap());
     assert!(probe.run(&mut sim, probed) > 0);
     assert!(sim.now() > crate::units::Time::ZERO && !sim.is_done());
-    on.split_again(&mut sim, 2, Some(probe.plan), one);
+    let plan = super::balance::balanced(&sim, probe.plan);
+    on.split_again(&mut sim, Ok(plan), one);
     assert_eq!(sim.events_processed(), 0, "made again");
     while !on.step(&mut sim, 4_000) {}
     assert_eq!(on.serial_reason(), None);
