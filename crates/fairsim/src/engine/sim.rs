@@ -269,18 +269,23 @@ impl Simulation {
             // counted before it is handled: a run stopped from outside inside a Python hook
             // unwinds out of `dispatch`, and its report counts the events that ran
             self.events_processed += 1;
-            // the port of the likely next event is fetched while this one is handled: its pipe
-            // now, then (that in the cache by the end) the packet leading it (net::prefetch)
-            let next = self.events.likely_next_port();
-            if let Some(p) = next {
-                self.ports[p.idx()].prefetch_state();
-            }
-            self.dispatch(ev);
-            if let Some(p) = next {
-                self.ports[p.idx()].prefetch_pipe_head(&self.pool);
-            }
+            self.dispatch_fetching_ahead(ev);
         }
         self.wall += started.elapsed();
+    }
+
+    /// Handles `ev` while the port of the likely next event is fetched: its pipe now, then
+    /// (that in the cache by the end) the packet leading it (net::prefetch).
+    #[inline(always)]
+    pub(super) fn dispatch_fetching_ahead(&mut self, ev: Code) {
+        let next = self.events.likely_next_port();
+        if let Some(p) = next {
+            self.ports[p.idx()].prefetch_state();
+        }
+        self.dispatch(ev);
+        if let Some(p) = next {
+            self.ports[p.idx()].prefetch_pipe_head(&self.pool);
+        }
     }
 
     /// The run stopped without its `End` event (a failure): what nothing reads any more goes

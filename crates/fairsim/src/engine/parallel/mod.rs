@@ -57,7 +57,7 @@ use choice::{Choice, Probe};
 use pace::Pace;
 use partition::DelaySample;
 use plan::Plan;
-use replica::{Mail, Own};
+use replica::{Mailbox, Own};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -365,7 +365,7 @@ fn join(sim: &mut Simulation, mut parallel: Box<Parallel>) {
 
 /// A partition's run, with its mail to each partition and its notes of connection slots in the
 /// window under way.
-type Partition<'b> = (&'b mut Simulation, Vec<Vec<Mail>>, Vec<SlotNote>);
+type Partition<'b> = (&'b mut Simulation, Vec<Mailbox>, Vec<SlotNote>);
 
 /// The state the threads share in a stretch: each partition with its outgoing mail, and by
 /// window parity the mail between partitions (`from * n + to`), each partition's notes of
@@ -373,7 +373,7 @@ type Partition<'b> = (&'b mut Simulation, Vec<Vec<Mail>>, Vec<SlotNote>);
 struct Shared<'a, 'b> {
     plan: &'a Plan,
     parts: Vec<Mutex<Partition<'b>>>,
-    mail: [Vec<Mutex<Vec<Mail>>>; 2],
+    mail: [Vec<Mutex<Mailbox>>; 2],
     notes: [Vec<Mutex<Vec<SlotNote>>>; 2],
     next: [Vec<AtomicU64>; 2],
     load: [Vec<AtomicU64>; 2],
@@ -415,11 +415,11 @@ fn stretch(
 ) -> (bool, u64, Duration, Vec<u64>) {
     let n = parts.len();
     let atomics = |v: u64| (0..n).map(|_| AtomicU64::new(v)).collect::<Vec<_>>();
-    let boxes = || (0..n * n).map(|_| Mutex::new(vec![])).collect::<Vec<_>>();
+    let boxes = || (0..n * n).map(|_| Mutex::new(Mailbox::default())).collect::<Vec<_>>();
     let notes = || (0..n).map(|_| Mutex::new(vec![])).collect::<Vec<_>>();
     let shared = Shared {
         plan,
-        parts: parts.iter_mut().map(|p| Mutex::new((&mut **p, (0..n).map(|_| vec![]).collect(), vec![]))).collect(),
+        parts: parts.iter_mut().map(|p| Mutex::new((&mut **p, (0..n).map(|_| Mailbox::default()).collect(), vec![]))).collect(),
         mail: [boxes(), boxes()],
         notes: [notes(), notes()],
         next: [atomics(u64::MAX), atomics(u64::MAX)],
