@@ -44,6 +44,21 @@ def test_a_run_on_two_threads_is_the_run_on_one(path, sets):
     assert document(path, sets, 2) == document(path, sets, 1)
 
 
+def test_a_fabric_given_as_an_explicit_link_list_with_routes_splits_and_is_the_run_on_one(tmp_path):
+    script = ROOT / "scripts" / "explicit_fat_tree.py"
+    out = tmp_path / "explicit.toml"
+    subprocess.run([sys.executable, str(script), "--k", "4", "-o", str(out)], check=True)
+    flows = fairsim.load(out).resolved()["flows"]
+    assert len(flows) == 16 and all(len(f["route"]) in (3, 5, 7) for f in flows.values())
+    sets = ["run.duration=3ms", "run.interval=3ms"]
+    assert document(out, sets, 2) == document(out, sets, 1)
+    args = [sys.executable, "-m", "fairsim.cli", "run", str(out), "-v", "--no-progress", "--seed", "1"]
+    for key in [*sets, "run.threads=2"]:
+        args += ["--set", key]
+    said = subprocess.run(args, capture_output=True, text=True, check=True).stderr
+    assert ": on 2 threads; its partitions handled " in said, said
+
+
 def test_the_runs_say_how_many_threads_they_took_or_why_one_at_verbose():
     def notes(path, *sets, pair=None):
         args = [sys.executable, "-m", "fairsim.cli", "run", str(path), "-v", "--no-progress", "--seed", "1"]

@@ -139,7 +139,10 @@ transport = {{ kind = "newreno" }}
         let mut probed = super::super::again(&sim, None);
         probed.run_events(GIVEN_PROBE);
         let (before, after) = (busiest_share(&probed, &topology), busiest_share(&probed, &balanced(&probed, topology)));
-        assert!(before > 0.85 && after < 0.75, "the busiest partition's share: {before:.3} by ports, {after:.3} by work");
+        assert!(
+            before > 0.85 && after < 0.75,
+            "the busiest partition's share: {before:.3} by ports, {after:.3} by work"
+        );
     }
 
     #[test]

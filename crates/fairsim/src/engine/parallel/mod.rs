@@ -37,8 +37,8 @@
 //! queue that outgrows memory in a partition is made again on one thread, which stops it as
 //! one run does.
 
-mod barrier;
 mod balance;
+mod barrier;
 mod choice;
 mod cores;
 mod merge;
@@ -419,7 +419,10 @@ fn stretch(
     let notes = || (0..n).map(|_| Mutex::new(vec![])).collect::<Vec<_>>();
     let shared = Shared {
         plan,
-        parts: parts.iter_mut().map(|p| Mutex::new((&mut **p, (0..n).map(|_| Mailbox::default()).collect(), vec![]))).collect(),
+        parts: parts
+            .iter_mut()
+            .map(|p| Mutex::new((&mut **p, (0..n).map(|_| Mailbox::default()).collect(), vec![])))
+            .collect(),
         mail: [boxes(), boxes()],
         notes: [notes(), notes()],
         next: [atomics(u64::MAX), atomics(u64::MAX)],
