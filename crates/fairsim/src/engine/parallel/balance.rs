@@ -14,56 +14,14 @@
 //! plan is the same at every run of the scenario; the copy is not made where building the run
 //! took longer than `choice::PROBE`, as a fabric of tens of thousands of hosts does.
 
-use super::plan::Plan;
+use super::plan::{Plan, PortWork};
 use crate::engine::sim::Simulation;
-use crate::scenario::Scenario;
 use crate::units::Time;
 
 /// Events a copy of a run with given threads is probed for: about 20 ms on one thread.
 const GIVEN_PROBE: u64 = 100_000;
 /// Packets a probe must have seen for its counts to weigh the nodes by.
 const ENOUGH_PACKETS: u64 = 1_000;
-
-/// The packets each port of a probed run took in (arrivals at its queue, drops included) and
-/// sent (arrivals at its far end), by scenario port.
-pub(in crate::engine) struct PortWork(Vec<(u64, u64)>);
-
-impl PortWork {
-    /// The counts of `probed`'s ports so far.
-    pub fn of(probed: &Simulation) -> PortWork {
-        let ports = (0..probed.scenario().ports.len()).map(|i| {
-            probed.ports.get(i).map_or((0, 0), |port| {
-                let s = &port.stats;
-                let (mut arrived, mut sent) = (s.current.arrivals, s.current.departures);
-                s.intervals.iter().for_each(|c| (arrived, sent) = (arrived + c.arrivals, sent + c.departures));
-                (arrived, sent)
-            })
-        });
-        PortWork(ports.collect())
-    }
-
-    /// Each node's weight: the packets its ports took in and those that reached it, and one
-    /// for each of its ports, so that no node weighs nothing.
-    pub fn of_nodes(&self, sc: &Scenario) -> Vec<u64> {
-        let mut weight = vec![0u64; sc.nodes.len()];
-        for (p, &(arrived, sent)) in sc.ports.iter().zip(&self.0) {
-            weight[p.from.idx()] += 1 + arrived;
-            weight[p.to.idx()] += sent;
-        }
-        weight
-    }
-
-    fn packets(&self) -> u64 {
-        self.0.iter().map(|(arrived, _)| arrived).sum()
-    }
-
-    /// The measured work of `plan`'s busiest partition.
-    fn busiest(&self, sc: &Scenario, plan: &Plan) -> u64 {
-        let mut load = vec![0u64; plan.parts];
-        self.of_nodes(sc).iter().zip(&plan.node).for_each(|(w, &part)| load[part as usize] += w);
-        load.into_iter().max().unwrap_or(0)
-    }
-}
 
 /// Of `topology`, the topology's plan of `probed`'s run, and the plan weighed by its probe's
 /// packets, the one whose busiest partition holds less of their work; the topology's where the
@@ -86,7 +44,7 @@ pub(super) fn given(sim: &Simulation, plan: Plan) -> Plan {
     if sim.built_in > super::choice::PROBE {
         return plan;
     }
-    let mut copy = super::again(sim, None);
+    let mut copy = super::replica::again(sim, None);
     let until = Time(copy.end_time().0 / 50);
     while copy.events_processed() < GIVEN_PROBE && copy.now() < until && !copy.is_done() {
         copy.advance(2_000);
@@ -98,6 +56,7 @@ pub(super) fn given(sim: &Simulation, plan: Plan) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::Scenario;
 
     /// A k = 4 fat-tree where the hosts of its first two pods send to `h0`: the topology's plan
     /// puts those pods, so nearly all the packets, in one partition.
@@ -136,7 +95,7 @@ transport = {{ kind = "newreno" }}
     fn an_incast_from_two_pods_splits_by_its_packets_not_its_ports() {
         let sim = incast_from_two_pods();
         let topology = Plan::of(&sim, 2).unwrap();
-        let mut probed = super::super::again(&sim, None);
+        let mut probed = super::super::replica::again(&sim, None);
         probed.run_events(GIVEN_PROBE);
         let (before, after) = (busiest_share(&probed, &topology), busiest_share(&probed, &balanced(&probed, topology)));
         assert!(

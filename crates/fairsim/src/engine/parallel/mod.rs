@@ -57,7 +57,7 @@ use choice::{Choice, Probe};
 use pace::Pace;
 use partition::DelaySample;
 use plan::Plan;
-use replica::{Mailbox, Own};
+use replica::{again, Mailbox, Own};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -349,12 +349,6 @@ fn split_holding(sim: &mut Simulation, plan: Plan, own_only: bool) -> Box<Parall
     let delays = vec![DelayStats::default(); plan.ends.len()];
     let pace = Pace::new(plan.parts, true, None);
     Box::new(Parallel { plan, others, start, delays, pace })
-}
-
-/// `sim` as built, not yet started; holding only the ports `held` marks, if given.
-fn again(sim: &Simulation, held: Option<&[bool]>) -> Simulation {
-    let (scenario, pair) = (sim.scenario.clone(), Some(sim.pair.name.as_str()));
-    Simulation::holding(scenario, pair, Some(sim.seed), held).expect("built once already")
 }
 
 /// Puts the partitions together into `sim` (`merge`).

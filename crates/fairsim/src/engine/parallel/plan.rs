@@ -21,7 +21,6 @@
 //! one on a tie. A node weighs a port each, or the packets a probe of the run counted on its
 //! ports (`balance`).
 
-use super::balance::PortWork;
 use crate::engine::sim::Simulation;
 use crate::net::{Forwarding, PortId};
 use crate::scenario::Scenario;
@@ -112,6 +111,47 @@ impl Plan {
         let own: usize = self.near.iter().zip(&self.far).map(|(near, far)| 1 + usize::from(near != far)).sum();
         let copies = self.parts * self.near.len() - own;
         copies * std::mem::size_of::<crate::node::Port>() >= OWN_PORTS_FROM
+    }
+}
+
+/// The packets each port of a probed run took in (arrivals at its queue, drops included) and
+/// sent (arrivals at its far end), by scenario port.
+pub(in crate::engine) struct PortWork(Vec<(u64, u64)>);
+
+impl PortWork {
+    /// The counts of `probed`'s ports so far.
+    pub fn of(probed: &Simulation) -> PortWork {
+        let ports = (0..probed.scenario().ports.len()).map(|i| {
+            probed.ports.get(i).map_or((0, 0), |port| {
+                let s = &port.stats;
+                let (mut arrived, mut sent) = (s.current.arrivals, s.current.departures);
+                s.intervals.iter().for_each(|c| (arrived, sent) = (arrived + c.arrivals, sent + c.departures));
+                (arrived, sent)
+            })
+        });
+        PortWork(ports.collect())
+    }
+
+    /// Each node's weight: the packets its ports took in and those that reached it, and one
+    /// for each of its ports, so that no node weighs nothing.
+    pub fn of_nodes(&self, sc: &Scenario) -> Vec<u64> {
+        let mut weight = vec![0u64; sc.nodes.len()];
+        for (p, &(arrived, sent)) in sc.ports.iter().zip(&self.0) {
+            weight[p.from.idx()] += 1 + arrived;
+            weight[p.to.idx()] += sent;
+        }
+        weight
+    }
+
+    pub fn packets(&self) -> u64 {
+        self.0.iter().map(|(arrived, _)| arrived).sum()
+    }
+
+    /// The measured work of `plan`'s busiest partition.
+    pub fn busiest(&self, sc: &Scenario, plan: &Plan) -> u64 {
+        let mut load = vec![0u64; plan.parts];
+        self.of_nodes(sc).iter().zip(&plan.node).for_each(|(w, &part)| load[part as usize] += w);
+        load.into_iter().max().unwrap_or(0)
     }
 }
 

@@ -58,6 +58,12 @@ struct CarriedInt {
     records: u32,
 }
 
+/// `sim` as built, not yet started; holding only the ports `held` marks, if given.
+pub(super) fn again(sim: &Simulation, held: Option<&[bool]>) -> Simulation {
+    let (scenario, pair) = (sim.scenario.clone(), Some(sim.pair.name.as_str()));
+    Simulation::holding(scenario, pair, Some(sim.seed), held).expect("built once already")
+}
+
 /// Which events partition `me` handles.
 #[derive(Copy, Clone)]
 pub(super) struct Own<'a> {
