@@ -50,7 +50,7 @@ def test_a_fabric_given_as_an_explicit_link_list_with_routes_splits_and_is_the_r
     subprocess.run([sys.executable, str(script), "--k", "4", "-o", str(out)], check=True)
     flows = fairsim.load(out).resolved()["flows"]
     assert len(flows) == 16 and all(len(f["route"]) in (3, 5, 7) for f in flows.values())
-    sets = ["run.duration=3ms", "run.interval=3ms"]
+    sets = ["run.duration=3ms", "run.warmup=0s", "run.interval=3ms"]
     assert document(out, sets, 2) == document(out, sets, 1)
     args = [sys.executable, "-m", "fairsim.cli", "run", str(out), "-v", "--no-progress", "--seed", "1"]
     for key in [*sets, "run.threads=2"]:
