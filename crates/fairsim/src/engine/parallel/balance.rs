@@ -11,8 +11,10 @@
 //! Threads chosen by the cost model (`choice`) use the probe that weighed the split: the run
 //! starts again from its beginning anyway. Threads given probe a copy of the run (`given`) for
 //! `GIVEN_PROBE` events or a fiftieth of its simulated time, whichever comes first, so that the
-//! plan is the same at every run of the scenario; the copy is not made where building the run
-//! took longer than `choice::PROBE`, as a fabric of tens of thousands of hosts does.
+//! plan is the same at every run of the scenario; the copy is not made for a network of more
+//! than `GIVEN_PROBE_PORTS` ports, whose building would cost more than its balance could save
+//! in most runs (the count, not the time the build took, so that the plan never depends on the
+//! machine's load).
 
 use super::plan::{Plan, PortWork};
 use crate::engine::sim::Simulation;
@@ -20,6 +22,10 @@ use crate::units::Time;
 
 /// Events a copy of a run with given threads is probed for: about 20 ms on one thread.
 const GIVEN_PROBE: u64 = 100_000;
+/// The most ports of a network whose copy is probed for given threads: building a copy takes
+/// about 5 µs a port (a k = 16 fat-tree's 6,144 ports 25 ms, a k = 32 one's 49,152 ports 0.3 s,
+/// 2026-11-30), so at most about 80 ms.
+const GIVEN_PROBE_PORTS: usize = 16_384;
 /// Packets a probe must have seen for its counts to weigh the nodes by.
 const ENOUGH_PACKETS: u64 = 1_000;
 
@@ -41,7 +47,7 @@ pub(super) fn balanced(probed: &Simulation, topology: Plan) -> Plan {
 /// `plan`, made for threads given to `sim` (not yet started), balanced by a probe of a copy of
 /// the run; `plan` itself where building the copy would cost more than a probe.
 pub(super) fn given(sim: &Simulation, plan: Plan) -> Plan {
-    if sim.built_in > super::choice::PROBE {
+    if sim.scenario().ports.len() > GIVEN_PROBE_PORTS {
         return plan;
     }
     let mut copy = super::replica::again(sim, None);
