@@ -45,7 +45,7 @@ pub(super) fn balanced(probed: &Simulation, topology: Plan) -> Plan {
 }
 
 /// `plan`, made for threads given to `sim` (not yet started), balanced by a probe of a copy of
-/// the run; `plan` itself where building the copy would cost more than a probe.
+/// the run; `plan` itself for a network too large to copy cheaply (`GIVEN_PROBE_PORTS`).
 pub(super) fn given(sim: &Simulation, plan: Plan) -> Plan {
     if sim.scenario().ports.len() > GIVEN_PROBE_PORTS {
         return plan;

@@ -143,6 +143,7 @@ impl PortWork {
         weight
     }
 
+    /// The packets the probe's ports took in, in all.
     pub fn packets(&self) -> u64 {
         self.0.iter().map(|(arrived, _)| arrived).sum()
     }
