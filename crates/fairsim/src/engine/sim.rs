@@ -763,7 +763,7 @@ impl Simulation {
         let sack =
             if self.flows[c.idx()].uses_sack() { self.sack_options.arrived(ack.id) } else { SackBlocks::default() };
         // the INT records the ACK echoes, if the run has any (an empty `Vec` allocates nothing)
-        let int = self.telemetry.as_deref_mut().map(|t| t.arrived(ack.id)).unwrap_or_default();
+        let int = self.telemetry.as_deref_mut().map(|t| t.take(ack.id)).unwrap_or_default();
         if self.connections.listening(c) {
             self.with_sender_options(c, sack.as_slice(), &int, |s, ctx| s.on_ack(&ack, ctx));
         }

@@ -196,14 +196,10 @@ impl IntRecords {
         self.by_packet.remove(&id);
     }
 
-    /// The records ACK `id` carried to its sender (none if it carries none); they are gone.
-    pub fn arrived(&mut self, id: u64) -> Vec<IntHop> {
+    /// Packet `id`'s records taken out (none if it carries none): an ACK's as it reaches its
+    /// sender, or any packet's as it goes into another partition of a parallel run.
+    pub fn take(&mut self, id: u64) -> Vec<IntHop> {
         self.by_packet.remove(&id).unwrap_or_default()
-    }
-
-    /// Packet `id`'s records taken out, as it goes into another partition of a parallel run.
-    pub fn take(&mut self, id: u64) -> Option<Vec<IntHop>> {
-        self.by_packet.remove(&id)
     }
 
     /// Packet `id`'s `records`, as it comes from another partition of a parallel run.
@@ -363,7 +359,7 @@ mod tests {
         t.echo(7, 20);
         assert_eq!((t.of(7), t.of(20)), (&[][..], &[hop(1), hop(2)][..]));
         t.dropped(8);
-        assert_eq!(t.arrived(20), vec![hop(1), hop(2)]);
-        assert!(t.is_empty() && t.arrived(20).is_empty());
+        assert_eq!(t.take(20), vec![hop(1), hop(2)]);
+        assert!(t.is_empty() && t.take(20).is_empty());
     }
 }

@@ -229,7 +229,7 @@ impl Simulation {
     fn carried_int(&mut self, p: PortId, pkt: &Packet, hops: &mut Vec<IntHop>) -> Option<CarriedInt> {
         let stamp = self.stamp_of(p, pkt);
         hops.extend(stamp);
-        let records = self.telemetry.as_deref_mut().and_then(|t| t.take(pkt.id)).unwrap_or_default();
+        let records = self.telemetry.as_deref_mut().map(|t| t.take(pkt.id)).unwrap_or_default();
         hops.extend_from_slice(&records);
         let stamped = stamp.map(|_| pkt.size);
         (stamped.is_some() || !records.is_empty()).then_some(CarriedInt { stamped, records: records.len() as u32 })
