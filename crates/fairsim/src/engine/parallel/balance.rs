@@ -34,12 +34,11 @@ const ENOUGH_PACKETS: u64 = 1_000;
 /// probe saw too few packets to weigh by, or the weighed plan does not split evenly.
 pub(super) fn balanced(probed: &Simulation, topology: Plan) -> Plan {
     let work = PortWork::of(probed);
-    if work.packets() < ENOUGH_PACKETS {
+    if work.packets < ENOUGH_PACKETS {
         return topology;
     }
-    let sc = probed.scenario();
     match Plan::weighed(probed, topology.parts, Some(&work)) {
-        Ok(weighed) if work.busiest(sc, &weighed) < work.busiest(sc, &topology) => weighed,
+        Ok(weighed) if work.busiest(&weighed) < work.busiest(&topology) => weighed,
         _ => topology,
     }
 }
@@ -93,8 +92,7 @@ transport = {{ kind = "newreno" }}
     /// The share of the probe's work in `plan`'s busiest partition.
     fn busiest_share(probed: &Simulation, plan: &Plan) -> f64 {
         let work = PortWork::of(probed);
-        let total: u64 = work.of_nodes(probed.scenario()).iter().sum();
-        work.busiest(probed.scenario(), plan) as f64 / total as f64
+        work.busiest(plan) as f64 / work.nodes.iter().sum::<u64>() as f64
     }
 
     #[test]

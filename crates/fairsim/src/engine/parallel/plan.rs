@@ -114,44 +114,35 @@ impl Plan {
     }
 }
 
-/// The packets each port of a probed run took in (arrivals at its queue, drops included) and
-/// sent (arrivals at its far end), by scenario port.
-pub(in crate::engine) struct PortWork(Vec<(u64, u64)>);
+/// What a probe of a run measured, for weighing its nodes: each node's packets, those its
+/// ports took in (arrivals at their queues, drops included) and those that reached it, plus
+/// one for each of its ports, so that no node weighs nothing; and the packets taken in, in all.
+pub(in crate::engine) struct PortWork {
+    pub nodes: Vec<u64>,
+    pub packets: u64,
+}
 
 impl PortWork {
     /// The counts of `probed`'s ports so far.
     pub fn of(probed: &Simulation) -> PortWork {
-        let ports = (0..probed.scenario().ports.len()).map(|i| {
-            probed.ports.get(i).map_or((0, 0), |port| {
-                let s = &port.stats;
-                let (mut arrived, mut sent) = (s.current.arrivals, s.current.departures);
-                s.intervals.iter().for_each(|c| (arrived, sent) = (arrived + c.arrivals, sent + c.departures));
-                (arrived, sent)
-            })
-        });
-        PortWork(ports.collect())
-    }
-
-    /// Each node's weight: the packets its ports took in and those that reached it, and one
-    /// for each of its ports, so that no node weighs nothing.
-    pub fn of_nodes(&self, sc: &Scenario) -> Vec<u64> {
-        let mut weight = vec![0u64; sc.nodes.len()];
-        for (p, &(arrived, sent)) in sc.ports.iter().zip(&self.0) {
-            weight[p.from.idx()] += 1 + arrived;
-            weight[p.to.idx()] += sent;
+        let sc = probed.scenario();
+        let (mut nodes, mut packets) = (vec![0u64; sc.nodes.len()], 0);
+        for (i, spec) in sc.ports.iter().enumerate() {
+            let (arrived, sent) = probed.ports.get(i).map_or((0, 0), |port| {
+                let now = (port.stats.current.arrivals, port.stats.current.departures);
+                port.stats.intervals.iter().fold(now, |(a, s), c| (a + c.arrivals, s + c.departures))
+            });
+            nodes[spec.from.idx()] += 1 + arrived;
+            nodes[spec.to.idx()] += sent;
+            packets += arrived;
         }
-        weight
-    }
-
-    /// The packets the probe's ports took in, in all.
-    pub fn packets(&self) -> u64 {
-        self.0.iter().map(|(arrived, _)| arrived).sum()
+        PortWork { nodes, packets }
     }
 
     /// The measured work of `plan`'s busiest partition.
-    pub fn busiest(&self, sc: &Scenario, plan: &Plan) -> u64 {
+    pub fn busiest(&self, plan: &Plan) -> u64 {
         let mut load = vec![0u64; plan.parts];
-        self.of_nodes(sc).iter().zip(&plan.node).for_each(|(w, &part)| load[part as usize] += w);
+        self.nodes.iter().zip(&plan.node).for_each(|(w, &part)| load[part as usize] += w);
         load.into_iter().max().unwrap_or(0)
     }
 }
@@ -222,7 +213,7 @@ fn partition(sc: &Scenario, parts: usize, work: Option<&PortWork>) -> Result<(Ve
     (0..n).for_each(|a| members[group[a]].push(a));
     let mut weight = vec![0u64; n]; // by group
     match work {
-        Some(work) => work.of_nodes(sc).iter().enumerate().for_each(|(a, w)| weight[group[a]] += w),
+        Some(work) => work.nodes.iter().enumerate().for_each(|(a, w)| weight[group[a]] += w),
         None => sc.ports.iter().for_each(|p| weight[group[p.from.idx()]] += 1),
     }
     // groups holding hosts (flows' ends, and nodes with one neighbour), in the order of their
