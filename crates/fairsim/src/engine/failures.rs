@@ -46,14 +46,10 @@ impl Simulation {
         match what {
             // on one thread every port; in a partition, those it sends on
             What::Down | What::Up => {
+                let change = if what == What::Down { Simulation::port_down } else { Simulation::port_up };
                 for p in ports {
-                    if !self.holds(self.scenario.ports[p.idx()].from) {
-                        continue;
-                    }
-                    if what == What::Down {
-                        self.port_down(p);
-                    } else {
-                        self.port_up(p);
+                    if self.holds(self.scenario.ports[p.idx()].from) {
+                        change(self, p);
                     }
                 }
             }
