@@ -5,8 +5,9 @@
 //! A run splits only if what one partition does never reads what another holds between the
 //! windows' ends: so not with a shared buffer or adaptive forwarding (they read other ports'
 //! queues), connections on their own copies of an access line (the copies are made as slots
-//! are, and named by them), captures and fluid records (they write packet ids, which partitions number apart), or Python
-//! components (they take the interpreter's lock). Such a run goes on one thread and says why.
+//! are, and named by them), captures and fluid records (they write packet ids, which partitions
+//! number apart), or Python components (they take the interpreter's lock). Such a run goes on
+//! one thread and says why.
 //! What crosses between partitions goes as mail at a window's end (`replica`): packets with
 //! their SACK blocks and in-band telemetry, and PFC's pause frames, each taking at least a
 //! link's delay. The network's changes (`[[events]]`) are known before the run, so every
