@@ -49,11 +49,15 @@ def route(adjacent: Graph, hosts: set[str], ends: tuple[str, str], rng: random.R
 
 
 def value(v: object) -> str:
-    """`v` written as TOML."""
+    """`v` written as TOML, tables inline."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):
         return f'"{v}"'
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{key} = {value(x)}" for key, x in v.items()) + " }"
+    if isinstance(v, list):
+        return "[" + ", ".join(value(x) for x in v) + "]"
     return str(v)
 
 
@@ -72,13 +76,13 @@ def explicit(k: int, seed: int) -> str:
     while any(a == b for a, b in zip(hosts, peers, strict=True)):
         rng.shuffle(peers)
     transport = doc["workloads"]["perm"]["transport"]
-    fields = ", ".join(f"{key} = {value(v)}" for key, v in transport.items() if not isinstance(v, dict))
+    transport_text = value(transport)
     flows = []
     for i, (src, dst) in enumerate(zip(hosts, peers, strict=True)):
         path = ", ".join(f'"{n}"' for n in route(adjacent, set(hosts), (src, dst), rng))
         flows.append(
             f'f{i} = {{ src = "{src}", dst = "{dst}", app = "ftp", packet_size = "1500B", '
-            f"route = [{path}], transport = {{ {fields} }} }}"
+            f"route = [{path}], transport = {transport_text} }}"
         )
     head, _, rest = resolved.partition("[flows]")
     head = head.replace('forwarding = "ecmp"', 'forwarding = "static"')
