@@ -97,7 +97,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-o", "--out", type=Path, required=True)
     args = parser.parse_args()
-    text = explicit(args.k, args.seed)
+    try:
+        text = explicit(args.k, args.seed)
+    except fairsim.ScenarioError as e:
+        parser.exit(2, f"explicit_fat_tree.py: --k {args.k}, --seed {args.seed}: {e}\n")
     partial = args.out.with_name(args.out.name + ".partial")
     partial.write_text(text)
     partial.replace(args.out)
