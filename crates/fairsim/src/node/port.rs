@@ -21,14 +21,15 @@
 //! in the event set's canonical order (a transmission's end before any arrival), the run is the one
 //! the end events would have given.
 //!
-//! A port whose discipline allows it (`Qdisc::chainable`: FCFS, the ECN threshold) goes further
-//! (`chained`): each waiting packet leaves as the one before it ends, chosen and marked from the
-//! queue as it was then, so no transmission's end needs an event. When a lazy transmission has
-//! ended by the time the port is next looked at (an arrival, a delivery at the far end, an
-//! interval's end), `settle` puts the next waiting packet on the line as of that end, with the
-//! dequeue, queue length and sojourn the end event would have recorded, and its packet into the
-//! pipe; and so on up to the look. A busy bottleneck then costs no event per packet but its arrival
-//! at the far end. The far end's delivery looks at the port first, so a packet that
+//! A port whose discipline allows it (`Qdisc::chainable`: FCFS, the ECN threshold, RED) goes
+//! further (`chained`): each waiting packet leaves as the one before it ends, chosen and marked
+//! from the queue as it was then, so no transmission's end needs an event. When a lazy
+//! transmission has ended by the time the port is next looked at (an arrival, a delivery at the far
+//! end, an interval's end), `settle` puts the next waiting packet on the line as of that end, with
+//! the dequeue, queue length and sojourn the end event would have recorded, and its packet into
+//! the pipe; and so on up to the look, the end that leaves the queue empty making the empty dequeue
+//! of a discipline that notes the idle line (RED). A busy bottleneck then costs no event per packet
+//! but its arrival at the far end. The far end's delivery looks at the port first, so a packet that
 //! started meanwhile is in the pipe before it is needed. It needs that nothing reads the queue
 //! between events: a switch's shared buffer and adaptive forwarding read it at every arrival
 //! elsewhere, so their ports keep end events (`keep_end_events`).
@@ -403,12 +404,13 @@ impl Port {
             if ends <= now {
                 self.transmitting = None;
                 self.count_departure(started, ends, size);
-                if ask_at_end {
+                if self.chained && self.qdisc.len_packets() > 0 {
+                    // a pause lets the packet on the line finish and starts none after it
+                    if !self.watched || ends < self.paused_since() {
+                        self.start_chain(ends, now, pool);
+                    }
+                } else if ask_at_end {
                     self.ask_empty_queue(ends, pool);
-                }
-                // a pause lets the packet on the line finish and starts none after it
-                if self.chained && self.qdisc.len_packets() > 0 && (!self.watched || ends < self.paused_since()) {
-                    self.start_chain(ends, now, pool);
                 }
             }
         }
@@ -432,13 +434,20 @@ impl Port {
             let next = self.transmit(pkt, at, pool);
             let behind = next == Next::Nothing || self.handed_over; // its arrival: the far end's partition's
             debug_assert!(behind && no_drops.is_empty(), "a chained start behind the pipe's head");
-            let Some(OnLine::Lazy { size, started, ends, .. }) = self.transmitting else { return };
+            let Some(OnLine::Lazy { size, started, ends, ask_at_end, .. }) = self.transmitting else { return };
             if ends > now {
                 return;
             }
             self.transmitting = None;
             self.count_departure(started, ends, size);
             at = ends;
+            // it left the queue empty: its end's dequeue is the idle line's (RED's average)
+            if self.qdisc.len_packets() == 0 {
+                if ask_at_end {
+                    self.ask_empty_queue(at, pool);
+                }
+                return;
+            }
         }
     }
 
@@ -476,7 +485,8 @@ impl Port {
         let drained = self.lazy_ends && self.qdisc.drained();
         // a chained port's next packet goes on the line as of this end (`settle`)
         if self.chained || drained || (self.lazy_ends && self.qdisc.len_packets() == 0) {
-            let ask_at_end = !(drained || self.chained);
+            // a chained port's end with packets waiting dequeues as it starts the next (`settle`)
+            let ask_at_end = !drained && self.qdisc.len_packets() == 0;
             self.transmitting =
                 Some(OnLine::Lazy { size: pkt.size, started: now, ends, end_scheduled: false, ask_at_end });
             let arrival = ends + self.delay;
@@ -793,6 +803,7 @@ mod tests {
     struct NotingIdle {
         queue: crate::qdisc::fifo::Fifo,
         asked_empty: std::sync::Arc<std::sync::Mutex<Vec<Time>>>,
+        chainable: bool,
     }
 
     impl Qdisc for NotingIdle {
@@ -806,6 +817,9 @@ mod tests {
             }
             pkt
         }
+        fn chainable(&self) -> bool {
+            self.chainable
+        }
         crate::qdisc::inspect_store!(queue);
     }
 
@@ -814,7 +828,8 @@ mod tests {
         let mut pool = PacketPool::standalone();
         let asked = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
         let mut p = a_port(5);
-        p.qdisc = PortQdisc::new(Box::new(NotingIdle { queue: Default::default(), asked_empty: asked.clone() }));
+        let noting = NotingIdle { queue: Default::default(), asked_empty: asked.clone(), chainable: false };
+        p.qdisc = PortQdisc::new(Box::new(noting));
         p.keep_end_events(); // as `Port::new` has it for any discipline that is not chainable
         let mut drops = vec![];
         // lazy (no end event) although not drained: the empty dequeue its end would have made
@@ -840,6 +855,48 @@ mod tests {
         assert_eq!(p.start_tx(ms(58), &mut drops, &mut pool), Next::Nothing);
         assert_eq!(*asked.lock().unwrap(), vec![ms(8), ms(28)]);
         assert!(drops.is_empty());
+    }
+
+    /// Bursts of packets (1000 bytes, 8 ms each on the line) into a discipline that notes the
+    /// idle line (as RED does), chained and with end events: chained, the empty dequeue that
+    /// ends each busy period is made when the port is next looked at, dated at that end, and
+    /// every dequeue, record and departure is the one the end events make.
+    #[test]
+    fn a_chained_discipline_noting_the_idle_line_is_asked_as_its_end_events_would() {
+        let mut pool = PacketPool::standalone();
+        let run = |chainable: bool, pool: &mut PacketPool| {
+            let asked = std::sync::Arc::new(std::sync::Mutex::new(vec![]));
+            let noting = NotingIdle { queue: Default::default(), asked_empty: asked.clone(), chainable };
+            let mut p = a_port_with(Box::new(noting), false);
+            assert_eq!(p.chained, chainable);
+            // the one event a port keeps pending here: its transmission's end
+            let mut end: Option<Time> = None;
+            let take = |next: Next, end: &mut Option<Time>| {
+                if let Next::TxDone(at) = next {
+                    *end = Some(at);
+                }
+            };
+            for at in [0, 1, 2, 30, 31, 60, 61, 62, 63, 100].map(ms) {
+                while let Some(due) = end.filter(|&due| due <= at) {
+                    end = None;
+                    assert_eq!(p.finish_tx(due, &mut vec![], pool), None);
+                    take(p.start_tx(due, &mut vec![], pool), &mut end);
+                }
+                match p.enqueue(pkt(0, at.0, 1000), at, &mut vec![], pool) {
+                    Line::Idle => take(p.start_tx(at, &mut vec![], pool), &mut end),
+                    Line::Then(next) => take(next, &mut end),
+                }
+            }
+            p.close_interval(ms(200), pool);
+            let s = &p.stats;
+            let asked = asked.lock().unwrap().clone();
+            (asked, s.intervals.clone(), s.sojourn.summary(), p.trace().map(|t| t.queue.clone()))
+        };
+        let (chained, with_events) = (run(true, &mut pool), run(false, &mut pool));
+        assert_eq!(chained, with_events);
+        // each busy period's last end: 24 ms (0, 1, 2), 46 (30, 31), 92 (60-63) and 108 (100)
+        assert_eq!(chained.0, vec![ms(24), ms(46), ms(92), ms(108)]);
+        assert_eq!(chained.1[0].departures, 10);
     }
 
     fn ms(n: u64) -> Time {

@@ -468,6 +468,12 @@ impl Qdisc for Red {
 
     inspect_store!(queue);
 
+    fn chainable(&self) -> bool {
+        // a FIFO that drops only arrivals and draws only for them; its dequeue notes when the
+        // queue empties, as of the end it is made for
+        true
+    }
+
     fn gauge(&self) -> Option<(&'static str, f64)> {
         Some(("average_queue", self.gate.average()))
     }
