@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build htsim's NDP and EQDS programs (and its stock TCP one) and its RoCE, HPCC and Swift ones
-# for the validation runs of docs/validation.md (*NDP and EQDS*, *RoCE over PFC, and HPCC*), from
-# htsim's public source, into a cache outside this repository.
+# for the validation runs of docs/validation.md (*NDP and EQDS*, *RoCE over PFC, and HPCC*), and
+# our htsim_dumbbell (*htsim*), from htsim's public source, into a cache outside this repository.
 #
 #   validation/htsim/build.sh [HTSIM_SRC]        # or FAIRSIM_HTSIM_SRC=...; --force rebuilds
 #
@@ -9,8 +9,8 @@
 # 841d9e7 is extracted from it (FAIRSIM_HTSIM_COMMIT overrides). Default: the mirror below.
 # The cache is $FAIRSIM_VALIDATION_CACHE/htsim (default ~/.cache/fairsim-validation/htsim):
 #   src/  the extracted source with our additions   bin/  htsim_ndp, htsim_eqds, htsim_tcp_stock,
-#   htsim_roce, htsim_hpcc, htsim_swift, parse_output, and BUILD_INFO (commit, this script's
-#   checksum, and the list of additions below).
+#   htsim_roce, htsim_hpcc, htsim_swift, htsim_dumbbell, parse_output, and BUILD_INFO (commit,
+#   this script's checksum, and the list of additions below).
 # Nothing of htsim is kept in this repository. Our additions (a few inserted lines, listed in
 # ADDITIONS below; each anchor must match exactly once or the build stops):
 #   * at the end of htsim_ndp and htsim_eqds: `TRIMS <n> DROPS <n>`, the sums over every
@@ -42,6 +42,11 @@
 #     no longer starts a second transmission (htsim lost that packet and aborted later, as in
 #     websearch60_roce_s2); runs that did not abort are unchanged;
 #   * connection_matrix.cpp: a line without `size` has size 0 (was uninitialised).
+# htsim_dumbbell (validation/htsim/dumbbell.py; docs/validation.md, *htsim's side*) is a main of
+# our own, written below into src/sim/main_dumbbell.cpp and linked against libhtsim.a (-O3, the
+# library's flags): htsim's Queue, Pipe, TcpSrc, TcpSink and TcpRtxTimerScanner (10 ms), options
+# -flows -neck -access (Mb/s) -neckdelay -accessdelay -end -stagger (us) -q -accessq -ssthresh
+# (packets) -seed, and `SINK <i> <bytes>`, `DROPS <n>`, `EVENTS <n>` at the end; no htsim file changes.
 # htsim_tcp_stock is main_tcp.cpp unchanged: it has none of the hand changes docs/validation.md
 # lists for the htsim_tcp that compare.py runs (-ackpath, -end, ...), hence its name.
 set -euo pipefail
@@ -64,11 +69,11 @@ else
 fi
 FULL="$("${GIT[@]}" rev-parse --verify "$COMMIT^{commit}")"
 SUM="$(sha256sum "$SELF" | cut -d' ' -f1)"
-INFO="commit $FULL build.sh $SUM additions: ndp-eqds(sinks,trims,eqds-2-fixes) roce-hpcc(pfc-counters,egress-occupancy,start,prestart-pause,no-srand-time,fsflow) swift(matrix-size,start-ps,fsflow,drops,randomqueue-drops) host-queue(xon-in-flight) connection_matrix(size-0)"
+INFO="commit $FULL build.sh $SUM additions: ndp-eqds(sinks,trims,eqds-2-fixes) roce-hpcc(pfc-counters,egress-occupancy,start,prestart-pause,no-srand-time,fsflow) swift(matrix-size,start-ps,fsflow,drops,randomqueue-drops) host-queue(xon-in-flight) connection_matrix(size-0) dumbbell(main)"
 
 if [ "$FORCE" = 0 ] && [ -f "$CACHE/bin/BUILD_INFO" ] && [ "$(cat "$CACHE/bin/BUILD_INFO")" = "$INFO" ] \
    && [ -x "$CACHE/bin/htsim_ndp" ] && [ -x "$CACHE/bin/htsim_eqds" ] && [ -x "$CACHE/bin/htsim_roce" ] \
-   && [ -x "$CACHE/bin/htsim_hpcc" ] && [ -x "$CACHE/bin/htsim_swift" ]; then
+   && [ -x "$CACHE/bin/htsim_hpcc" ] && [ -x "$CACHE/bin/htsim_swift" ] && [ -x "$CACHE/bin/htsim_dumbbell" ]; then
     echo "htsim up to date in $CACHE/bin ($INFO)"; exit 0
 fi
 
@@ -368,12 +373,99 @@ edit(M, 'cout << "Done" << endl;', """\
 print("build.sh: additions applied")
 ADDITIONS
 
+# ---- htsim_dumbbell: our own main against htsim's library (see the header) ------------------
+cat > "$SIM/main_dumbbell.cpp" <<'DUMBBELL'
+// htsim_dumbbell: the dumbbell of fairsim's validation/htsim/dumbbell.py on htsim's own classes.
+// Written for fairsim (validation/htsim/build.sh writes and builds it); not part of htsim.
+// N TCP flows (TcpSrc/TcpSink, NewReno, no MPTCP wrapper): sender i -> its own access queue and
+// pipe -> one bottleneck queue and pipe -> receiver i's own access queue and pipe -> sink; ACKs
+// back through the mirror of those three hops. Flow i starts at i x stagger. At the end, per flow
+// `SINK <i> <bytes>` (in-order bytes plus packets held above a hole, each once), then the drops
+// of every queue and the events run: `DROPS <n>`, `EVENTS <n>`.
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <vector>
+#include "config.h"
+#include "eventlist.h"
+#include "network.h"
+#include "pipe.h"
+#include "queue.h"
+#include "tcp.h"
+
+int main(int argc, char** argv) {
+    EventList eventlist;
+    double flows = 8, neck = 10000, access = 100000, neckdelay = 10000, accessdelay = 1000;  // Mb/s, us
+    double q = 20000, accessq = 1000, end = 10e6, seed = 1, stagger = 20, ssthresh = 0;  // packets, us
+    const char* names[] = {"-flows", "-neck", "-access", "-neckdelay", "-accessdelay", "-q",
+                           "-accessq", "-end", "-seed", "-stagger", "-ssthresh"};
+    double* values[] = {&flows, &neck, &access, &neckdelay, &accessdelay, &q,
+                        &accessq, &end, &seed, &stagger, &ssthresh};
+    for (int i = 1; i < argc; i += 2) {
+        int k = 0;
+        while (k < 11 && strcmp(argv[i], names[k])) k++;
+        if (k == 11 || i + 1 >= argc) { std::cerr << "htsim_dumbbell: bad option " << argv[i] << std::endl; return 2; }
+        *values[k] = atof(argv[i + 1]);
+    }
+    srand((unsigned)seed);
+    eventlist.setEndtime(timeFromUs(end));
+    TcpRtxTimerScanner scanner(timeFromMs(10), eventlist);  // as main_tcp has it
+    std::vector<Queue*> queues;
+    auto queue = [&](double mbps, double packets) {
+        queues.push_back(new Queue(speedFromMbps(mbps), memFromPkt(packets), eventlist, NULL));
+        return queues.back();
+    };
+    Queue* neck_out = queue(neck, q);  // r1 -> r2
+    Queue* neck_back = queue(neck, q);  // r2 -> r1
+    Pipe* neck_out_pipe = new Pipe(timeFromUs(neckdelay), eventlist);
+    Pipe* neck_back_pipe = new Pipe(timeFromUs(neckdelay), eventlist);
+    std::vector<TcpSink*> sinks;
+    for (int i = 0; i < (int)flows; i++) {
+        TcpSrc* src = new TcpSrc(NULL, NULL, eventlist);
+        TcpSink* sink = new TcpSink();
+        src->setName("tcp_" + ntoa(i));
+        sink->setName("tcp_sink_" + ntoa(i));
+        if (ssthresh > 0) src->set_ssthresh((uint64_t)ssthresh * Packet::data_packet_size());
+        scanner.registerTcp(*src);
+        Route* out = new Route();  // s_i -> r1 -> r2 -> d_i
+        out->push_back(queue(access, accessq));
+        out->push_back(new Pipe(timeFromUs(accessdelay), eventlist));
+        out->push_back(neck_out);
+        out->push_back(neck_out_pipe);
+        out->push_back(queue(access, accessq));
+        out->push_back(new Pipe(timeFromUs(accessdelay), eventlist));
+        out->push_back(sink);
+        Route* back = new Route();  // d_i -> r2 -> r1 -> s_i
+        back->push_back(queue(access, accessq));
+        back->push_back(new Pipe(timeFromUs(accessdelay), eventlist));
+        back->push_back(neck_back);
+        back->push_back(neck_back_pipe);
+        back->push_back(queue(access, accessq));
+        back->push_back(new Pipe(timeFromUs(accessdelay), eventlist));
+        back->push_back(src);
+        src->connect(*out, *back, *sink, timeFromUs(i * stagger));
+        sinks.push_back(sink);
+    }
+    uint64_t events = 0;
+    while (eventlist.doNextEvent()) events++;
+    for (size_t i = 0; i < sinks.size(); i++)
+        std::cout << "SINK " << i << " "
+                  << sinks[i]->_cumulative_ack + sinks[i]->_received.size() * Packet::data_packet_size() << "\n";
+    uint64_t drops = 0;
+    for (size_t i = 0; i < queues.size(); i++) drops += queues[i]->num_drops();
+    std::cout << "DROPS " << drops << "\nEVENTS " << events << std::endl;
+    return 0;
+}
+DUMBBELL
+
 # ---- build (g++ and make only; niced: the machine is shared) -------------------------------
 nice -n 19 make -j"$JOBS" -C "$SIM" libhtsim.a parse_output
 nice -n 19 make -j"$JOBS" -C "$SIM/datacenter" htsim_ndp htsim_eqds htsim_tcp htsim_roce htsim_hpcc htsim_swift
+nice -n 19 g++ -Wall -std=c++11 -g -O3 -I"$SIM" "$SIM/main_dumbbell.cpp" -L"$SIM" -lhtsim -o "$SIM/htsim_dumbbell"
 
 install -m 755 "$SIM/datacenter/htsim_ndp" "$SIM/datacenter/htsim_eqds" "$SIM/parse_output" "$CACHE/bin/"
 install -m 755 "$SIM/datacenter/htsim_roce" "$SIM/datacenter/htsim_hpcc" "$SIM/datacenter/htsim_swift" "$CACHE/bin/"
+install -m 755 "$SIM/htsim_dumbbell" "$CACHE/bin/"
 install -m 755 "$SIM/datacenter/htsim_tcp" "$CACHE/bin/htsim_tcp_stock"
 echo "$INFO" > "$CACHE/bin/BUILD_INFO"
 echo "htsim built: $CACHE/bin ($INFO)"
