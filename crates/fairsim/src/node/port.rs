@@ -21,8 +21,8 @@
 //! in the event set's canonical order (a transmission's end before any arrival), the run is the one
 //! the end events would have given.
 //!
-//! A port whose discipline allows it (`Qdisc::chainable`: FCFS, the ECN threshold, RED) goes
-//! further (`chained`): each waiting packet leaves as the one before it ends, chosen and marked
+//! A port whose discipline allows it (`Qdisc::chainable`: all but CoDel's, which drop at a
+//! dequeue) goes further (`chained`): each waiting packet leaves as the one before it ends, chosen and marked
 //! from the queue as it was then, so no transmission's end needs an event. When a lazy
 //! transmission has ended by the time the port is next looked at (an arrival, a delivery at the far
 //! end, an interval's end), `settle` puts the next waiting packet on the line as of that end, with

@@ -386,6 +386,9 @@ impl Qdisc for Csfq {
             ("flow_states", self.flow_states() as f64),
         ]
     }
+    fn chainable(&self) -> bool {
+        true // a FIFO: its rates and α move only at arrivals
+    }
 }
 
 /// The `csfq` discipline, as scenarios name it.

@@ -188,6 +188,9 @@ impl Qdisc for DecbitGateway {
     fn stats(&self) -> Vec<(&'static str, f64)> {
         vec![("average_queue", self.avg.average(self.avg.last))]
     }
+    fn chainable(&self) -> bool {
+        true // marks only arrivals; its dequeue advances its own average to the end
+    }
 }
 
 /// The `decbit` discipline, as scenarios name it.

@@ -353,11 +353,13 @@ pub trait Qdisc: std::any::Any + Send + Sync {
     /// Whether the port may leave out the end event of a transmission with packets waiting
     /// behind it, and make the dequeue that end would have made when it is next looked at, as
     /// of the end (`node::port`, chained ends): true only where that later dequeue is the same
-    /// one. The queue then holds what it held at the end (the port is brought up to date before
-    /// each arrival), so a discipline qualifies when its dequeue decides from its packets alone
-    /// (not from other ports or the clock's later readings), draws nothing and drops nothing:
-    /// FCFS, and the ECN threshold, whose mark reads its own queue. Only a cost, never a result:
-    /// false is always correct.
+    /// one. The discipline then holds what it held at the end (the port is brought up to date
+    /// before each arrival, and its operations keep their order), so one qualifies when its
+    /// dequeue reads only its own state and the end's time, never another port's, and drops
+    /// nothing (a drop made late would be counted late): every discipline here but CoDel and
+    /// FQ-CoDel. The end that leaves it empty still makes the empty dequeue of one not
+    /// `drained`. Only a cost, never a result: false is always correct; `tests/end_events.rs`
+    /// runs every discipline both ways.
     fn chainable(&self) -> bool {
         false
     }

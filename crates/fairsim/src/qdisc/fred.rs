@@ -225,6 +225,9 @@ impl Qdisc for Fred {
             ("flow_limit_drops", self.flow_limit_drops as f64),
         ]
     }
+    fn chainable(&self) -> bool {
+        true // drops only arrivals; its dequeue updates its own counts and average as of the end
+    }
 }
 
 /// The `fred` discipline, as scenarios name it.

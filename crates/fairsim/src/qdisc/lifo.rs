@@ -40,6 +40,9 @@ impl Qdisc for Lifo {
     }
 
     inspect_store!(queue);
+    fn chainable(&self) -> bool {
+        true // a stack: its dequeue reads only its packets
+    }
 }
 
 /// The `lifo` discipline, as scenarios name it.

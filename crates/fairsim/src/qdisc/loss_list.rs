@@ -64,6 +64,9 @@ impl Qdisc for LossList {
     }
 
     inspect_store!(queue);
+    fn chainable(&self) -> bool {
+        true // a FIFO: it drops only the arrivals its list names
+    }
 }
 
 /// The `loss_list` discipline, as scenarios name it.

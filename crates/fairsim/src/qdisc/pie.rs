@@ -346,6 +346,9 @@ impl Qdisc for Pie {
     fn gauge(&self) -> Option<(&'static str, f64)> {
         Some(("drop_prob", self.ctl.drop_prob))
     }
+    fn chainable(&self) -> bool {
+        true // drops only arrivals; its dequeue brings its own state up to the end
+    }
 }
 
 pub static DECLARATION: QdiscDeclaration<PieConfig> = Declaration {

@@ -162,6 +162,9 @@ impl Qdisc for Pushout {
     fn stats(&self) -> Vec<(&'static str, f64)> {
         vec![("pushed_out", self.pushed_out as f64)]
     }
+    fn chainable(&self) -> bool {
+        true // it pushes packets out only for arrivals
+    }
 }
 
 /// The `pushout` discipline, as scenarios name it.

@@ -50,6 +50,9 @@ impl Qdisc for RandomDrop {
     }
 
     inspect_store!(queue);
+    fn chainable(&self) -> bool {
+        true // a FIFO: it draws and drops only for arrivals
+    }
 }
 
 /// The `random_drop` discipline, as scenarios name it.

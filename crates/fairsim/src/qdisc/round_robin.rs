@@ -240,4 +240,7 @@ impl Qdisc for RoundRobin {
     fn stats(&self) -> Vec<(&'static str, f64)> {
         self.red.as_ref().map_or(vec![], |red| vec![("early_drops", red.early_drops as f64)])
     }
+    fn chainable(&self) -> bool {
+        true // its dequeue reads only its own queues, deficits and turn
+    }
 }

@@ -59,6 +59,9 @@ impl Qdisc for Scfq {
     }
 
     inspect_store!(q);
+    fn chainable(&self) -> bool {
+        true // its dequeue takes the least tag among its own packets
+    }
 }
 
 /// The `scfq` discipline, as scenarios name it.

@@ -60,6 +60,9 @@ impl Qdisc for VirtualClock {
     }
 
     inspect_store!(q);
+    fn chainable(&self) -> bool {
+        true // its dequeue takes the least stamp among its own packets
+    }
 }
 
 /// The `virtual_clock` discipline, as scenarios name it.

@@ -145,6 +145,9 @@ impl Qdisc for Wf2q {
     fn for_each_packet(&self, _: &PacketPool, f: &mut dyn FnMut(&Packet)) {
         self.convs.for_each_packet(f)
     }
+    fn chainable(&self) -> bool {
+        true // its dequeue reads only its own tags and virtual time
+    }
 }
 
 /// The `wf2qplus` discipline, as scenarios name it.

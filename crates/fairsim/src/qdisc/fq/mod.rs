@@ -233,6 +233,9 @@ impl Qdisc for Fq {
             ("round_swaps", self.round.swaps() as f64),
         ]
     }
+    fn chainable(&self) -> bool {
+        true // its dequeue takes the least tag among its own packets
+    }
 }
 
 /// The `fq` discipline, as scenarios name it.
