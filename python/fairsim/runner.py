@@ -178,6 +178,8 @@ def execute(
 
 def _may_call_python() -> bool:
     """Whether a component written in Python is defined (any run may call its hooks)."""
+    if "fairsim.extend" not in sys.modules:
+        return False  # a component subclasses one of its classes: none exists before it loads
     from fairsim.extend.code_identity import user_components
 
     return threading.current_thread() is threading.main_thread() and bool(user_components())
