@@ -427,22 +427,20 @@ int main(int argc, char** argv) {
         sink->setName("tcp_sink_" + ntoa(i));
         if (ssthresh > 0) src->set_ssthresh((uint64_t)ssthresh * Packet::data_packet_size());
         scanner.registerTcp(*src);
-        Route* out = new Route();  // s_i -> r1 -> r2 -> d_i
-        out->push_back(queue(access, accessq));
-        out->push_back(new Pipe(timeFromUs(accessdelay), eventlist));
-        out->push_back(neck_out);
-        out->push_back(neck_out_pipe);
-        out->push_back(queue(access, accessq));
-        out->push_back(new Pipe(timeFromUs(accessdelay), eventlist));
-        out->push_back(sink);
-        Route* back = new Route();  // d_i -> r2 -> r1 -> s_i
-        back->push_back(queue(access, accessq));
-        back->push_back(new Pipe(timeFromUs(accessdelay), eventlist));
-        back->push_back(neck_back);
-        back->push_back(neck_back_pipe);
-        back->push_back(queue(access, accessq));
-        back->push_back(new Pipe(timeFromUs(accessdelay), eventlist));
-        back->push_back(src);
+        // an access hop of its own, the bottleneck's queue and pipe one way, an access hop, `end`
+        auto route = [&](PacketSink* neck_queue, PacketSink* neck_pipe, PacketSink* end) {
+            Route* r = new Route();
+            r->push_back(queue(access, accessq));
+            r->push_back(new Pipe(timeFromUs(accessdelay), eventlist));
+            r->push_back(neck_queue);
+            r->push_back(neck_pipe);
+            r->push_back(queue(access, accessq));
+            r->push_back(new Pipe(timeFromUs(accessdelay), eventlist));
+            r->push_back(end);
+            return r;
+        };
+        Route* out = route(neck_out, neck_out_pipe, sink);     // s_i -> r1 -> r2 -> d_i
+        Route* back = route(neck_back, neck_back_pipe, src);   // d_i -> r2 -> r1 -> s_i
         src->connect(*out, *back, *sink, timeFromUs(i * stagger));
         sinks.push_back(sink);
     }
