@@ -1,7 +1,7 @@
 """Data-centre scenarios drawn from the whole feature space (topology rates and delays,
-forwarding, transport with the switches it needs, workload pattern and sizes, per-link
-overrides, a failed link, thread count, seed), each run on one thread and on two, and checked
-for what must hold in every run:
+forwarding, transport with the switches it needs, or any of several disciplines where it takes
+drops, workload pattern and sizes, per-link overrides, a failed link, thread count, seed), each
+run on one thread and on two, and checked for what must hold in every run:
 
 - no finished transfer is faster than its ideal (slowdown ≥ 1), whatever link was changed;
 - every data packet is accounted for: sent = delivered + dropped + trimmed + in the network;
@@ -44,6 +44,9 @@ TRANSPORTS = {
     "ndp": ('"ndp"', "trim", False),
     "eqds": ('"eqds"', "trim", False),
 }
+#: Disciplines for the switches of transports that take drops: each sends its waiting packets
+#: without an event of its own but CoDel's (`node::port`, chained ends), which must not show.
+DROPPING = ['"fcfs"', '"red"', '"drr"', '"sfq"', '"fq"', '"wf2qplus"', '"pie"', '"fq_codel"']
 #: Generated links of a k = 4 fat-tree: a host's line, ToR-aggregation and aggregation-core.
 LINKS = ["h3", "tor0-agg0", "tor2-agg3", "agg0-core0", "agg1-core2", "agg3-core3"]
 EXAMPLES = int(os.environ.get("FAIRSIM_SPACE_EXAMPLES", "60"))
@@ -60,6 +63,8 @@ def scenarios(draw):
         "dctcp": '{ kind = "ecn_threshold", k = 30 }',
         "trim": '"trim"',
     }[switches]
+    if switches == "fcfs" and not lossless:
+        qdisc = draw(st.sampled_from(DROPPING))
     forwarding = draw(st.sampled_from(["ecmp", "spray", "adaptive", "flowlet", "static"]))
     if transport in ("ndp", "eqds"):
         forwarding = draw(st.sampled_from(["ecmp", "spray", "permute"]))
