@@ -22,17 +22,18 @@
 //! the end events would have given.
 //!
 //! A port whose discipline allows it (`Qdisc::chainable`: all but CoDel's, which drop at a
-//! dequeue) goes further (`chained`): each waiting packet leaves as the one before it ends, chosen and marked
-//! from the queue as it was then, so no transmission's end needs an event. When a lazy
-//! transmission has ended by the time the port is next looked at (an arrival, a delivery at the far
-//! end, an interval's end), `settle` puts the next waiting packet on the line as of that end, with
-//! the dequeue, queue length and sojourn the end event would have recorded, and its packet into
-//! the pipe; and so on up to the look, the end that leaves the queue empty making the empty dequeue
-//! of a discipline that notes the idle line (RED). A busy bottleneck then costs no event per packet
-//! but its arrival at the far end. The far end's delivery looks at the port first, so a packet that
-//! started meanwhile is in the pipe before it is needed. It needs that nothing reads the queue
-//! between events: a switch's shared buffer and adaptive forwarding read it at every arrival
-//! elsewhere, so their ports keep end events (`keep_end_events`).
+//! dequeue) goes further (`chained`): each waiting packet leaves as the one before it ends,
+//! chosen and marked from the queue as it was then, so no transmission's end needs an event.
+//! When a lazy transmission has ended by the time the port is next looked at (an arrival, a
+//! delivery at the far end, an interval's end), `settle` puts the next waiting packet on the line
+//! as of that end, with the dequeue, queue length and sojourn the end event would have recorded,
+//! and its packet into the pipe; and so on up to the look, the end that leaves the queue empty
+//! making the empty dequeue of a discipline that notes the idle line (RED). A busy bottleneck
+//! then costs no event per packet but its arrival at the far end. The far end's delivery looks
+//! at the port first, so a packet that started meanwhile is in the pipe before it is needed. It
+//! needs that nothing reads the queue between events: a switch's shared buffer and adaptive
+//! forwarding read it at every arrival elsewhere, so their ports keep end events
+//! (`keep_end_events`).
 //!
 //! A port with a loss model (`node::loss`) may lose a packet on the wire as its transmission
 //! ends: it is reported as a drop (`DropReason::Loss`) instead of entering the pipe.
