@@ -53,8 +53,7 @@ def validation(folder: str, module: str):
 
 def short_rtt_dumbbell(flows: int) -> str:
     dumbbell = validation("htsim", "dumbbell")
-    dumbbell.NECK_DELAY_US, dumbbell.ACCESS_DELAY_US, dumbbell.NECK_BUFFER = 50, 25, 1024
-    return dumbbell.scenario_text(flows, 2000.0)
+    return dumbbell.scenario_text(flows, 2000.0, dumbbell.SHORT_RTT)
 
 
 def ns3_dumbbell(flows: int) -> str:

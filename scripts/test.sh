@@ -109,9 +109,10 @@ if [ "${FAIRSIM_NS3_VALIDATION:-1}" = 1 ]; then
     fi
 fi
 
-# the short side-by-side runs with htsim (tests/test_htsim_validation.py) where a user has built
-# htsim's side into the validation cache as docs/validation.md describes (this project ships no
-# htsim and no script that builds it); without it those tests skip
+# the short side-by-side runs with htsim (tests/test_htsim_validation.py) where htsim's side is in
+# the validation cache: validation/htsim/build.sh builds htsim_dumbbell there from htsim's public
+# source (this project ships none of it), htsim_tcp needs the hand changes docs/validation.md
+# lists; without them those tests skip
 htsim_bin="${XDG_CACHE_HOME:-$HOME/.cache}/fairsim-validation/htsim/bin"
 for tool in tcp dumbbell; do
     variable="FAIRSIM_HTSIM_$(echo "$tool" | tr '[:lower:]' '[:upper:]')"

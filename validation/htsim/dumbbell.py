@@ -37,13 +37,27 @@ import os
 import subprocess
 import sys
 import time
+from typing import NamedTuple
 
 from compare import cpu, jain
 
 NECK_MBPS, ACCESS_MBPS = 10_000, 100_000
-NECK_DELAY_US, ACCESS_DELAY_US = 10_000, 1_000
-NECK_BUFFER, ACCESS_BUFFER = 20_000, 1_000  # packets; one bandwidth-delay product at the neck
+ACCESS_BUFFER = 1_000  # packets
 STAGGER_US = 20
+
+
+class Net(NamedTuple):
+    """The delays and the bottleneck's buffer (packets)."""
+
+    neck_delay_us: int
+    access_delay_us: int
+    neck_buffer: int
+
+
+#: The reference: a 24 ms round trip, the buffer one bandwidth-delay product.
+REFERENCE = Net(10_000, 1_000, 20_000)
+#: A 200 µs round trip, the bottleneck holding 1,024 packets (the speed comparisons' short case).
+SHORT_RTT = Net(50, 25, 1_024)
 PACKET = 1500
 TRANSPORT = (
     '{ kind = "newreno", stack = "classic", window = 1000000, initial_cwnd = 10, '
@@ -52,12 +66,13 @@ TRANSPORT = (
 )
 
 
-def ssthresh(flows: int) -> int:
-    """Each flow's first slow-start threshold: its share of the pipe, in packets."""
-    return NECK_BUFFER // flows  # the buffer is one bandwidth-delay product
+def ssthresh(flows: int, net: Net = REFERENCE) -> int:
+    """Each flow's first slow-start threshold: its share of the pipe, in packets (the
+    reference's buffer is one bandwidth-delay product; the short case's, its share of it)."""
+    return net.neck_buffer // flows
 
 
-def scenario_text(flows: int, end_ms: float) -> str:
+def scenario_text(flows: int, end_ms: float, net: Net = REFERENCE) -> str:
     """The dumbbell of `flows` flows as a fairsim scenario."""
     senders = [f"s{i}" for i in range(flows)]
     receivers = [f"d{i}" for i in range(flows)]
@@ -70,18 +85,19 @@ def scenario_text(flows: int, end_ms: float) -> str:
         'warmup = "0s"',
         f'interval = "{end_ms}ms"',
         "[links]",
-        f'neck = {{ between = ["r1", "r2"], rate = "{NECK_MBPS}Mbps", delay = "{NECK_DELAY_US}us", '
-        f"buffer = {NECK_BUFFER} }}",
+        f'neck = {{ between = ["r1", "r2"], rate = "{NECK_MBPS}Mbps", delay = "{net.neck_delay_us}us", '
+        f"buffer = {net.neck_buffer} }}",
     ]
-    access = f'rate = "{ACCESS_MBPS}Mbps", delay = "{ACCESS_DELAY_US}us", buffer = {ACCESS_BUFFER}'
+    access = f'rate = "{ACCESS_MBPS}Mbps", delay = "{net.access_delay_us}us", buffer = {ACCESS_BUFFER}'
     for s, d in zip(senders, receivers, strict=True):
         lines.append(f'{s} = {{ between = ["{s}", "r1"], {access} }}')
         lines.append(f'{d} = {{ between = ["r2", "{d}"], {access} }}')
     lines.append("[flows]")
+    transport = TRANSPORT.replace("SSTHRESH", str(ssthresh(flows, net)))
     for i, (s, d) in enumerate(zip(senders, receivers, strict=True)):
         lines.append(
             f'f{i} = {{ src = "{s}", dst = "{d}", app = "ftp", start = "{i * STAGGER_US}us", '
-            f'packet_size = "{PACKET}B", transport = {TRANSPORT.replace("SSTHRESH", str(ssthresh(flows)))} }}'
+            f'packet_size = "{PACKET}B", transport = {transport} }}'
         )
     return "\n".join(lines) + "\n"
 
@@ -105,13 +121,13 @@ def fairsim_side(flows: int, seed: int, end_ms: float) -> dict:
     }
 
 
-def htsim_command(binary: str, flows: int, seed: int, end_ms: float) -> list[str]:
+def htsim_command(binary: str, flows: int, seed: int, end_ms: float, net: Net = REFERENCE) -> list[str]:
     """htsim_dumbbell's command line for the dumbbell `scenario_text` writes."""
     command = [binary, "-flows", str(flows), "-neck", str(NECK_MBPS), "-access", str(ACCESS_MBPS)]
-    command += ["-neckdelay", str(NECK_DELAY_US), "-accessdelay", str(ACCESS_DELAY_US)]
-    command += ["-q", str(NECK_BUFFER), "-accessq", str(ACCESS_BUFFER), "-stagger", str(STAGGER_US)]
+    command += ["-neckdelay", str(net.neck_delay_us), "-accessdelay", str(net.access_delay_us)]
+    command += ["-q", str(net.neck_buffer), "-accessq", str(ACCESS_BUFFER), "-stagger", str(STAGGER_US)]
     command += ["-end", str(round(end_ms * 1000)), "-seed", str(seed)]
-    return [*command, "-ssthresh", str(ssthresh(flows))]
+    return [*command, "-ssthresh", str(ssthresh(flows, net))]
 
 
 def htsim_side(binary: str, flows: int, seed: int, end_ms: float) -> dict:

@@ -1,7 +1,8 @@
 """fairsim's speed and memory beside htsim's on the same networks (docs/performance.md, *Side by
-side with htsim*): the 256-flow dumbbell, the k = 8 and k = 16 TCP permutations and the k = 8
-DCTCP permutation, NDP's and EQDS's k = 8 permutation and web search at 60%, and RoCE's and HPCC's
-over PFC, each simulator's whole process timed, rounds alternated.
+side with htsim*): the 256-flow dumbbell and the dumbbell at a 200 µs round trip with 8, 64 and
+256 flows, the k = 8 and k = 16 TCP permutations and the k = 8 DCTCP permutation, NDP's and
+EQDS's k = 8 permutation and web search at 60%, NDP's and RoCE's incast of 64 senders of 256 KB,
+and RoCE's and HPCC's over PFC, each simulator's whole process timed, rounds alternated.
 
     python3 validation/htsim/speed.py [--rounds 5] [--case dumbbell k8 k16 dctcp ndp-perm ...] [--bench PATH]
         [--memory [--all-threads]]
@@ -23,7 +24,8 @@ CPU time over fairsim's), and fairsim's events, packet-hops and engine nanosecon
 it on an otherwise idle machine: a ratio taken under load is not the simulators'.
 
 `--memory` also runs, each round, the same run as a user runs it, the whole `fairsim
-run` process on the bench's scenario and overrides, and the interpreter's share of it, Python with
+run` process on the bench's scenario and overrides, whose CPU time and htsim's over it join the
+speed table, and the interpreter's share of it, Python with
 fairsim imported (`python -c "import fairsim"`), and prints a second table: their peaks, the
 engine's own (the whole process less the interpreter's, round by round), the same through the
 Python API, `fairsim.run` called by a script (`api_run.py`) on the same scenario and overrides,
@@ -90,6 +92,9 @@ class Case:
     sets: tuple[tuple[str, str], ...] = ()
     transport: str = '{ kind = "ndp", initial_window = 30 }'
     payload: int | None = None
+    #: a dumbbell's flows and network (dumbbell.py's)
+    flows: int = DUMBBELL_FLOWS
+    net: dumbbell.Net = dumbbell.REFERENCE
 
 
 CASES = {
@@ -100,6 +105,15 @@ CASES = {
     "k16": Case("k = 16 TCP permutation", 20.0, compare.SCENARIO, k=16),
     "dctcp": Case("k = 8 DCTCP permutation", 100.0, compare.DCTCP_SCENARIO, options=("-ackpath", "-dctcp")),
 }
+for flows in (8, 64, 256):
+    CASES[f"short{flows}"] = Case(
+        f"dumbbell, 200 µs round trip, {flows} flows",
+        2_000.0,
+        htsim=("FAIRSIM_HTSIM_DUMBBELL", "htsim_dumbbell"),
+        options=(),
+        flows=flows,
+        net=dumbbell.SHORT_RTT,
+    )
 NDP_FABRIC = compare.HERE / "ndp-permutation.toml"
 NDP = (("FAIRSIM_HTSIM_NDP", "htsim_ndp"), ("-nodes", "128", "-strat", "rand", "-q", "15", "-cwnd", "30"))
 EQDS = (("FAIRSIM_HTSIM_EQDS", "htsim_eqds"), ("-q", "35", "-cwnd", "50", "-paths", "64"))
@@ -110,8 +124,10 @@ EQDS_SETS = (
 )
 PERM = ("perm", "--nodes", "128", "--size", "1000000000", "--seed", "1")
 WEB = ("websearch", "--nodes", "128", "--load", "0.6", "--duration-ms", "10", "--seed", "1")
+INCAST = ("incast", "--nodes", "128", "--senders", "64", "--size", "262144", "--seed", "1")
 for name, title, end, matrix, (htsim, options), sets in (
     ("ndp-perm", "k = 8 NDP permutation", 10.0, PERM, NDP, ()),
+    ("ndp-incast", "k = 8 NDP incast, 64 × 256 KB", 5.0, INCAST, NDP, ()),
     ("ndp-web", "k = 8 NDP web search, 60%", 30.0, WEB, NDP, ()),
     ("eqds-perm", "k = 8 EQDS permutation", 10.0, PERM, EQDS, EQDS_SETS),
 ):
@@ -122,6 +138,7 @@ LOSSLESS += ("-pfc_thresholds", "12", "15")
 HPCC = '{ kind = "hpcc", htsim_compat = true }'
 for name, title, end, matrix, program, transport in (
     ("roce-perm", "k = 8 RoCE permutation, PFC", 10.0, PERM, "roce", '"roce"'),
+    ("roce-incast", "k = 8 RoCE incast, 64 × 256 KB, PFC", 5.0, INCAST, "roce", '"roce"'),
     ("roce-web", "k = 8 RoCE web search, 60%, PFC", 30.0, WEB, "roce", '"roce"'),
     ("hpcc-perm", "k = 8 HPCC permutation, PFC", 10.0, PERM, "hpcc", HPCC),
     ("hpcc-web", "k = 8 HPCC web search, 60%, PFC", 30.0, WEB, "hpcc", HPCC),
@@ -204,8 +221,8 @@ def commands(case: Case, bench: str, scratch: str) -> tuple[list[str], list[str]
         scenario = case.scenario
     elif case.scenario is None:
         scenario = Path(scratch) / "dumbbell.toml"
-        scenario.write_text(dumbbell.scenario_text(DUMBBELL_FLOWS, case.end_ms))
-        theirs = dumbbell.htsim_command(htsim, DUMBBELL_FLOWS, 1, case.end_ms)
+        scenario.write_text(dumbbell.scenario_text(case.flows, case.end_ms, case.net))
+        theirs = dumbbell.htsim_command(htsim, case.flows, 1, case.end_ms, case.net)
     else:
         scenario, overrides["topology.k"] = case.scenario, str(case.k)
         theirs = compare.htsim_command(htsim, list(case.options), case.end_ms, 1, case.k, f"{scratch}/log")
@@ -281,6 +298,11 @@ def row(name: str, bench: str, rounds: int, memory: bool, all_threads: bool = Fa
         ratios = [h / f for f, h in zip(cpu["fairsim"], cpu["htsim"], strict=True)]
         speed_up = statistics.median(cpu["htsim"]) / statistics.median(cpu["fairsim"])
         cells[-1] = f"**{speed_up:.2f}×** ({min(ratios):.2f}–{max(ratios):.2f})"
+    if memory:
+        # the process a user starts, against htsim's: start-up, the run and the tables
+        cells.append(span(cpu["fairsim run"]))
+        whole = [h / f for f, h in zip(cpu["fairsim run"], cpu["htsim"], strict=False)]
+        cells.append(f"{statistics.median(whole):.2f}×" if whole else "—")
     cells.append(f"{middle(peak['fairsim'])} / {middle(peak['htsim'])} MB")
     cells.append(f"{events / 1e6:.1f} M / {hops / 1e6:.1f} M")
     cells.append(f"{statistics.median(engine_s) / hops * 1e9:.0f} ns")
@@ -325,11 +347,13 @@ def main() -> int:
     bench = args.bench or built_bench()
     rows = [row(name, bench, args.rounds, args.memory, args.all_threads) for name in args.case]
     print(f"\n{args.rounds} rounds, alternated fairsim then htsim, seed 1; medians (range)\n")
+    whole = " `fairsim run` CPU (s) | htsim / `fairsim run` |" if args.memory else ""
     print(
-        "| run | simulated | fairsim CPU (s) | htsim CPU (s) | speed-up (per round)"
-        " | peak memory fairsim / htsim | fairsim's events / hops | per hop |"
+        "| run | simulated | fairsim CPU (s) | htsim CPU (s) | speed-up (per round) |"
+        + whole
+        + " peak memory fairsim / htsim | fairsim's events / hops | per hop |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|" + ("---:|---:|" if args.memory else "") + "---:|---:|---:|")
     print("\n".join(speed for speed, _ in rows))
     if args.memory:
         extra = " `fairsim run`, all threads (MB) |" if args.all_threads else ""
