@@ -97,10 +97,10 @@ class Case:
     net: dumbbell.Net = dumbbell.REFERENCE
 
 
+#: htsim's side of a dumbbell: its program's environment variable and its name in the cache
+HTSIM_DUMBBELL = ("FAIRSIM_HTSIM_DUMBBELL", "htsim_dumbbell")
 CASES = {
-    "dumbbell": Case(
-        "dumbbell, 256 flows", 10_000.0, htsim=("FAIRSIM_HTSIM_DUMBBELL", "htsim_dumbbell"), options=()
-    ),
+    "dumbbell": Case("dumbbell, 256 flows", 10_000.0, htsim=HTSIM_DUMBBELL, options=()),
     "k8": Case("k = 8 TCP permutation", 100.0, compare.SCENARIO),
     "k16": Case("k = 16 TCP permutation", 20.0, compare.SCENARIO, k=16),
     "dctcp": Case("k = 8 DCTCP permutation", 100.0, compare.DCTCP_SCENARIO, options=("-ackpath", "-dctcp")),
@@ -109,7 +109,7 @@ for flows in (8, 64, 256):
     CASES[f"short{flows}"] = Case(
         f"dumbbell, 200 µs round trip, {flows} flows",
         2_000.0,
-        htsim=("FAIRSIM_HTSIM_DUMBBELL", "htsim_dumbbell"),
+        htsim=HTSIM_DUMBBELL,
         options=(),
         flows=flows,
         net=dumbbell.SHORT_RTT,
