@@ -75,14 +75,13 @@ def explicit(k: int, seed: int) -> str:
     peers = hosts[:]
     while any(a == b for a, b in zip(hosts, peers, strict=True)):
         rng.shuffle(peers)
-    transport = doc["workloads"]["perm"]["transport"]
-    transport_text = value(transport)
-    flows = []
+    transport = value(doc["workloads"]["perm"]["transport"])
+    host_set, flows = set(hosts), []
     for i, (src, dst) in enumerate(zip(hosts, peers, strict=True)):
-        path = ", ".join(f'"{n}"' for n in route(adjacent, set(hosts), (src, dst), rng))
+        path = ", ".join(f'"{n}"' for n in route(adjacent, host_set, (src, dst), rng))
         flows.append(
             f'f{i} = {{ src = "{src}", dst = "{dst}", app = "ftp", packet_size = "1500B", '
-            f"route = [{path}], transport = {transport_text} }}"
+            f"route = [{path}], transport = {transport} }}"
         )
     head, _, rest = resolved.partition("[flows]")
     head = head.replace('forwarding = "ecmp"', 'forwarding = "static"')
